@@ -1,0 +1,134 @@
+// The typed API client built from the contract table; works in browsers and in Node (global fetch).
+import { contract, type Contract } from './contract/index.js';
+import type { Route, RouteInput, RouteOutput } from './contract/route.js';
+
+/** An HTTP failure with the server's `detail` (status 0 when the server could not be reached). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ClientOptions {
+  /** Origin of the server, e.g. http://localhost:8080; '' for same-origin (the web UI). */
+  baseUrl?: string;
+  getToken?: () => string | null | undefined;
+  fetch?: typeof fetch;
+  /** Called on any 401 answer before the error is thrown (the web logs the user out). */
+  onUnauthorized?: (error: ApiError) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** A body sent as is (multipart FormData, CSV text) instead of JSON of the input. */
+  rawBody?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+type CallFn<R extends Route> = {} extends RouteInput<R>
+  ? (input?: RouteInput<R>, options?: CallOptions) => Promise<RouteOutput<R>>
+  : (input: RouteInput<R>, options?: CallOptions) => Promise<RouteOutput<R>>;
+
+export type ClientOf<T> = { [K in keyof T]: T[K] extends Route ? CallFn<T[K]> : ClientOf<T[K]> };
+
+const isRoute = (v: unknown): v is Route =>
+  typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v;
+
+/** Builds the URL and request init for a route call; exported for streams and downloads. */
+export function buildRequest(
+  r: Route,
+  input: Record<string, unknown> = {},
+  baseUrl = '',
+): { url: string; body?: string } {
+  const rest: Record<string, unknown> = { ...input };
+  const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = rest[name];
+    delete rest[name];
+    if (v === undefined || v === null || v === '') throw new ApiError(400, `Falta el parámetro ${name}`);
+    return encodeURIComponent(String(v));
+  });
+  const sendsBody = r.method !== 'GET' && r.method !== 'DELETE';
+  let url = baseUrl.replace(/\/$/, '') + path;
+  if (!sendsBody) {
+    const q = toQuery(rest);
+    if (q) url += `?${q}`;
+    return { url };
+  }
+  return { url, body: JSON.stringify(rest) };
+}
+
+export function toQuery(values: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(values)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) for (const item of v) q.append(k, String(item));
+    else q.append(k, String(v));
+  }
+  return q.toString();
+}
+
+export async function callRoute<R extends Route>(
+  r: R,
+  input: RouteInput<R> | undefined,
+  options: ClientOptions,
+  call: CallOptions = {},
+): Promise<RouteOutput<R>> {
+  const { url, body } = buildRequest(r, (input ?? {}) as Record<string, unknown>, options.baseUrl ?? '');
+  const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+  const token = options.getToken?.();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let sent: BodyInit | undefined;
+  if (call.rawBody !== undefined) sent = call.rawBody;
+  else if (body !== undefined) {
+    sent = body;
+    headers['content-type'] = 'application/json';
+  }
+  const doFetch = options.fetch ?? globalThis.fetch;
+  let res: Response;
+  try {
+    res = await doFetch(url, { method: r.method, headers, body: sent, signal: call.signal });
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError') throw e;
+    throw new ApiError(0, 'No se pudo conectar con el servidor');
+  }
+  if (!res.ok) {
+    const error = new ApiError(res.status, await readDetail(res));
+    if (res.status === 401) options.onUnauthorized?.(error);
+    throw error;
+  }
+  if (r.responseType === 'none' || res.status === 204) return undefined as RouteOutput<R>;
+  if (r.responseType === 'text') return (await res.text()) as RouteOutput<R>;
+  return (await res.json()) as RouteOutput<R>;
+}
+
+async function readDetail(res: Response): Promise<string> {
+  const text = await res.text().catch(() => '');
+  try {
+    const parsed = JSON.parse(text) as { detail?: unknown };
+    if (typeof parsed.detail === 'string') return parsed.detail;
+  } catch {
+    /* not JSON */
+  }
+  return text.trim().slice(0, 300) || `HTTP ${res.status}`;
+}
+
+function bind<T extends object>(table: T, options: ClientOptions): ClientOf<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(table)) {
+    out[key] = isRoute(value)
+      ? (input?: Record<string, unknown>, call?: CallOptions) => callRoute(value, input as never, options, call)
+      : bind(value as object, options);
+  }
+  return out as ClientOf<T>;
+}
+
+export type Api = ClientOf<Contract>;
+
+/** `createApi({ baseUrl, getToken })` → `api.admin.listUsers()`, `api.auth.login({ email, password })`. */
+export function createApi(options: ClientOptions = {}): Api {
+  return bind(contract, options);
+}

@@ -1,0 +1,74 @@
+// Sign-in, the signed-in user and password change.
+import { z } from 'zod';
+import { route, emptyResponse } from './route.js';
+
+export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
+/** New passwords: 8–256 characters (the server's rule; the spec sets none on the client). */
+export const NewPassword = z.string().min(8, 'La contraseña debe tener al menos 8 caracteres').max(256);
+
+export const LoginBody = z.object({
+  email: z.string().trim().toLowerCase().min(1).max(254),
+  password: z.string().min(1).max(1024),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const LoginResponse = z.object({ access_token: z.string(), token_type: z.literal('bearer') });
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/** The claims of the session token, as the web and cli read them. */
+export const SessionUser = z.object({ email: z.string(), is_admin: z.boolean(), exp: z.number() });
+export type SessionUser = z.infer<typeof SessionUser>;
+
+export const Me = z.object({
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  is_admin: z.boolean(),
+  exp: z.number(),
+});
+export type Me = z.infer<typeof Me>;
+
+export const ChangePasswordBody = z.object({
+  current_password: z.string().min(1).max(1024),
+  new_password: NewPassword,
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+export const authRoutes = {
+  login: route({ method: 'POST', path: '/api/login', access: 'public', body: LoginBody, response: LoginResponse }),
+  me: route({ method: 'GET', path: '/api/me', access: 'user', response: Me }),
+  changePassword: route({
+    method: 'POST',
+    path: '/api/change-password',
+    access: 'user',
+    body: ChangePasswordBody,
+    response: z.object({ detail: z.string() }),
+  }),
+};
+
+/** Reads the claims of a JWT without verifying it (the server verifies); null when malformed. */
+export function decodeSession(token: string | null | undefined): SessionUser | null {
+  if (!token) return null;
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  try {
+    const b64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
+    const json =
+      typeof atob === 'function'
+        ? decodeURIComponent(
+            Array.from(atob(b64), (c) => '%' + c.charCodeAt(0).toString(16).padStart(2, '0')).join(''),
+          )
+        : Buffer.from(b64, 'base64').toString('utf8');
+    const claims = JSON.parse(json) as Record<string, unknown>;
+    if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return null;
+    return { email: claims.sub, is_admin: claims.is_admin === true, exp: claims.exp };
+  } catch {
+    return null;
+  }
+}
+
+/** True while the session's expiry (seconds since epoch) is in the future. */
+export const sessionValid = (s: SessionUser | null, nowMs = Date.now()): s is SessionUser =>
+  s !== null && s.exp * 1000 > nowMs;
+
+export { emptyResponse };

@@ -1,0 +1,10 @@
+// Health check: liveness for load balancers and the CLI's `serve` wait.
+import { z } from 'zod';
+import { route } from './route.js';
+
+export const Health = z.object({ status: z.literal('ok'), version: z.string(), time: z.string() });
+export type Health = z.infer<typeof Health>;
+
+export const healthRoutes = {
+  check: route({ method: 'GET', path: '/api/health', access: 'public', response: Health }),
+};

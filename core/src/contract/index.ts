@@ -1,0 +1,16 @@
+// The whole HTTP contract, one area per file; server and client both bind this table.
+import { healthRoutes } from './health.js';
+import { authRoutes } from './auth.js';
+import { adminRoutes } from './admin.js';
+
+export const contract = {
+  health: healthRoutes,
+  auth: authRoutes,
+  admin: adminRoutes,
+};
+export type Contract = typeof contract;
+
+export * from './route.js';
+export * from './health.js';
+export * from './auth.js';
+export * from './admin.js';

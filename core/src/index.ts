@@ -1,0 +1,3 @@
+// @adops/core: the contract, the API client and the logic every face shares.
+export * from './contract/index.js';
+export * from './client.js';

@@ -1,0 +1,122 @@
+// Server configuration from environment variables, validated at start with clear messages.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminEmail: string;
+  /** When unset on first start a password is generated and printed once. */
+  adminPassword?: string;
+  jwtSecret?: string;
+  jwtTtlSeconds: number;
+  demo: boolean;
+  tz: string;
+  ingestKey?: string;
+  trustProxy: boolean;
+  /** Built web UI to serve at / (null: API only). */
+  webDist: string | null;
+  publicSiteUrl: string;
+  eventRetentionDays: number;
+  /** log2 of scrypt's N for new password hashes (OWASP: 17). */
+  scryptLogN: number;
+  loginMaxFailures: number;
+  loginWindowMs: number;
+  log: 'info' | 'silent';
+  meta: { accessToken?: string; adAccountId?: string; pageId?: string; apiBase?: string; apiVersion: string };
+  pixabay: { key?: string; apiBase?: string };
+  copy: { apiBase?: string; apiKey?: string; model?: string };
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${env[name]}")`);
+}
+
+function url(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    return raw.replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+  }
+}
+
+function timeZone(env: Env): string {
+  const tz = env.ADOPS_TZ || 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+  } catch {
+    throw new ConfigError(`ADOPS_TZ must be an IANA time zone such as Europe/Madrid (got "${tz}")`);
+  }
+  return tz;
+}
+
+/** Reads and validates the configuration; throws ConfigError naming the bad variable. */
+export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {}): Config {
+  const adminEmail = (env.ADOPS_ADMIN_EMAIL || 'admin@adops.local').trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail))
+    throw new ConfigError(`ADOPS_ADMIN_EMAIL must be an e-mail address (got "${adminEmail}")`);
+  const adminPassword = env.ADOPS_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 8)
+    throw new ConfigError('ADOPS_ADMIN_PASSWORD must have at least 8 characters');
+  const jwtSecret = env.ADOPS_JWT_SECRET || undefined;
+  if (jwtSecret !== undefined && jwtSecret.length < 32)
+    throw new ConfigError('ADOPS_JWT_SECRET must have at least 32 characters');
+  const ingestKey = env.ADOPS_INGEST_KEY || undefined;
+  if (ingestKey !== undefined && ingestKey.length < 16)
+    throw new ConfigError('ADOPS_INGEST_KEY must have at least 16 characters');
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.ADOPS_DATA_DIR || './data'),
+    adminEmail,
+    adminPassword,
+    jwtSecret,
+    jwtTtlSeconds: int(env, 'ADOPS_JWT_TTL_HOURS', 12, 1, 24 * 30) * 3600,
+    demo: bool(env, 'ADOPS_DEMO', true),
+    tz: timeZone(env),
+    ingestKey,
+    trustProxy: bool(env, 'ADOPS_TRUST_PROXY', false),
+    webDist: defaults.webDist ?? null,
+    publicSiteUrl: url(env, 'ADOPS_PUBLIC_SITE_URL') ?? 'https://example.com',
+    eventRetentionDays: int(env, 'ADOPS_EVENT_RETENTION_DAYS', 90, 1, 3650),
+    scryptLogN: 17,
+    loginMaxFailures: 5,
+    loginWindowMs: 15 * 60_000,
+    log: env.ADOPS_LOG === 'silent' ? 'silent' : 'info',
+    meta: {
+      accessToken: env.META_ACCESS_TOKEN || undefined,
+      adAccountId: env.META_AD_ACCOUNT_ID || undefined,
+      pageId: env.META_PAGE_ID || undefined,
+      apiBase: url(env, 'META_API_BASE'),
+      apiVersion: env.META_API_VERSION || 'v24.0',
+    },
+    pixabay: { key: env.PIXABAY_KEY || undefined, apiBase: url(env, 'PIXABAY_API_BASE') },
+    copy: {
+      apiBase: url(env, 'ADOPS_COPY_API_BASE'),
+      apiKey: env.ADOPS_COPY_API_KEY || undefined,
+      model: env.ADOPS_COPY_MODEL || undefined,
+    },
+    ...defaults,
+  };
+}

@@ -1,0 +1,67 @@
+// The one error middleware: renders every failure as JSON { detail } with its status;
+// 5xx details are logged with the request id, never sent.
+import type Koa from 'koa';
+import { ZodError } from 'zod';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const httpError = (status: number, detail: string) => new HttpError(status, detail);
+
+/** One readable sentence from a zod error: the first problem and where it is. */
+export function zodDetail(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Datos no válidos';
+  const where = issue.path.map(String).join('.');
+  return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+const KNOWN: Record<string, [number, string]> = {
+  'entity.too.large': [413, 'El cuerpo de la petición es demasiado grande'],
+  'entity.parse.failed': [400, 'JSON mal formado'],
+  'encoding.unsupported': [415, 'Codificación no soportada'],
+  'charset.unsupported': [415, 'Juego de caracteres no soportado'],
+  'request.size.invalid': [400, 'Tamaño de la petición no válido'],
+  'request.aborted': [400, 'Petición interrumpida'],
+};
+
+export function errorHandler(log: (line: string) => void): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (raw) {
+      const err = raw as Error & { status?: number; statusCode?: number; type?: string; expose?: boolean };
+      let status = err.status ?? err.statusCode ?? 500;
+      let detail: string;
+      if (raw instanceof ZodError) {
+        status = 400;
+        detail = zodDetail(raw);
+      } else if (err.type && KNOWN[err.type]) {
+        [status, detail] = KNOWN[err.type];
+      } else if (status === 401) {
+        const original = (err as { originalError?: { name?: string } }).originalError;
+        detail =
+          original?.name === 'TokenExpiredError'
+            ? 'La sesión ha expirado. Inicia sesión nuevamente.'
+            : raw instanceof HttpError
+              ? err.message
+              : 'No autenticado';
+      } else if (status >= 500 || status < 400) {
+        status = status < 400 ? 500 : status;
+        detail = status === 502 || status === 503 ? err.message : 'Error interno del servidor';
+        log(`error ${ctx.state.requestId ?? '-'} ${ctx.method} ${ctx.path}: ${err.stack ?? err.message}`);
+      } else {
+        detail = err.message;
+      }
+      ctx.status = status;
+      ctx.body = { detail };
+      if (status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+    }
+  };
+}

@@ -1,0 +1,110 @@
+// Binds contract routes to Koa: access guard, input validation with the route's zod
+// schemas (parsed input handed to the handler), and the response status.
+import { timingSafeEqual } from 'node:crypto';
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import type { RouterMiddleware } from '@koa/router';
+import koaJwt from 'koa-jwt';
+import { bodyParser } from '@koa/bodyparser';
+import type { z } from 'zod';
+import type { Route } from '@adops/core';
+import { httpError, zodDetail } from './errors.js';
+import type { UserService } from './services/users.js';
+
+export interface SessionState {
+  email: string;
+  is_admin: boolean;
+  exp: number;
+}
+
+export type Ctx = Koa.ParameterizedContext<{ user?: SessionState; requestId?: string }>;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : {};
+export type RouteParsed<R extends Route> = Out<R['params']> & Out<R['query']> & Out<R['body']>;
+export type Handler<R extends Route> = (input: RouteParsed<R>, ctx: Ctx) => unknown;
+
+export interface Guards {
+  user: Koa.Middleware[];
+  admin: Koa.Middleware[];
+  ingest: Koa.Middleware[];
+}
+
+export function makeGuards(opts: { secret: string; users: UserService; ingestKey?: string }): Guards {
+  const verify = koaJwt({
+    secret: opts.secret,
+    algorithms: ['HS256'],
+    key: 'jwt',
+    // Browsers' EventSource cannot send headers: the live stream also takes ?access_token=.
+    getToken: (ctx) =>
+      ctx.path.endsWith('/stream') && typeof ctx.query.access_token === 'string' ? ctx.query.access_token : null,
+  }) as unknown as Koa.Middleware;
+  const session: Koa.Middleware = async (ctx, next) => {
+    const claims = ctx.state.jwt as { sub?: unknown; exp?: number };
+    const user = typeof claims?.sub === 'string' ? opts.users.byEmail(claims.sub) : undefined;
+    if (!user) throw httpError(401, 'La sesión ya no es válida. Inicia sesión nuevamente.');
+    ctx.state.user = { email: user.email, is_admin: user.is_admin, exp: claims.exp ?? 0 } satisfies SessionState;
+    await next();
+  };
+  const admin: Koa.Middleware = async (ctx, next) => {
+    if (!(ctx.state.user as SessionState).is_admin) throw httpError(403, 'No autorizado');
+    await next();
+  };
+  const keyMatches = (given: string | undefined): boolean => {
+    if (!opts.ingestKey || !given) return false;
+    const a = Buffer.from(given);
+    const b = Buffer.from(opts.ingestKey);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  const ingest: Koa.Middleware = async (ctx, next) => {
+    const header = ctx.get('x-ingest-key') || ctx.get('authorization').replace(/^Bearer\s+/i, '');
+    if (keyMatches(header)) return next();
+    // Otherwise an admin's session token.
+    return verify(ctx, () => session(ctx, () => admin(ctx, next)));
+  };
+  return { user: [verify, session], admin: [verify, session, admin], ingest: [ingest] };
+}
+
+function parse<R extends Route>(r: R, ctx: Ctx): RouteParsed<R> {
+  const parts: Array<[z.ZodType | undefined, unknown]> = [
+    [r.params, ctx.params ?? {}],
+    [r.query, ctx.query],
+    [r.body, (ctx.request as { body?: unknown }).body],
+  ];
+  const merged: Record<string, unknown> = {};
+  for (const [schema, value] of parts) {
+    if (!schema) continue;
+    const result = schema.safeParse(value);
+    if (!result.success) throw httpError(400, zodDetail(result.error));
+    Object.assign(merged, result.data);
+  }
+  return merged as RouteParsed<R>;
+}
+
+/** JSON bodies up to 1 MB, parsed only after the caller is authenticated. */
+const jsonBody = bodyParser({
+  enableTypes: ['json'],
+  jsonLimit: '1mb',
+  encoding: 'utf-8',
+  onError: (err) => {
+    const e = err as Error & { status?: number; type?: string };
+    if (e.status === 413 || e.type === 'entity.too.large') throw httpError(413, 'El cuerpo de la petición es demasiado grande');
+    throw httpError(e.status && e.status < 500 && e.status !== 400 ? e.status : 400, 'JSON mal formado');
+  },
+}) as unknown as Koa.Middleware;
+
+export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Registers a contract route: guard by its access, validate, call the handler, answer. */
+export function bind<R extends Route>(router: Router, guards: Guards, r: R, handler: Handler<R>): void {
+  const guard: Koa.Middleware[] =
+    r.access === 'user' ? guards.user : r.access === 'admin' ? guards.admin : r.access === 'ingest' ? guards.ingest : [];
+  const chain = r.body ? [...guard, jsonBody] : guard;
+  const method = r.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+  const run: RouterMiddleware = async (raw) => {
+    const ctx = raw as unknown as Ctx;
+    const result = await handler(parse(r, ctx), ctx);
+    if (r.responseType === 'none') ctx.status = 204;
+    else if (result !== undefined && ctx.body === undefined) ctx.body = result;
+  };
+  router[method](koaPath(r.path), ...(chain as RouterMiddleware[]), run);
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Reads the configuration, builds the app and listens. `adops serve` and `npm start` run this.
+import http from 'node:http';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.js';
+import { loadConfig, ConfigError, type Config } from './config.js';
+
+export async function startServer(overrides: Partial<Config> = {}): Promise<{ server: http.Server; url: string; close: () => Promise<void> }> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const web = path.resolve(here, '../../web/dist');
+  const config = loadConfig(process.env, { webDist: existsSync(path.join(web, 'index.html')) ? web : null, ...overrides });
+  const app = await createApp(config);
+  if (app.bootstrap?.password) {
+    console.log('');
+    console.log(`  Admin created: ${app.bootstrap.email}`);
+    console.log(`  Generated password (shown once): ${app.bootstrap.password}`);
+    console.log('');
+  }
+  const server = http.createServer(app.koa.callback());
+  server.requestTimeout = 0; // the live stream stays open; other routes answer quickly
+  server.headersTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://localhost:${port}`;
+  console.log(`AdOps Console listening on ${url} (data: ${config.dataDir}${config.webDist ? '' : ', web UI not built'})`);
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    await app.close();
+  };
+  return { server, url, close };
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  startServer()
+    .then(({ close }) => {
+      const stop = () => {
+        close().then(() => process.exit(0), () => process.exit(1));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    })
+    .catch((e: unknown) => {
+      if (e instanceof ConfigError) console.error(`Configuration error: ${e.message}`);
+      else if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`Port already in use: ${(e as Error).message}`);
+      else console.error(e);
+      process.exit(1);
+    });
+}

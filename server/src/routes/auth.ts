@@ -1,0 +1,28 @@
+// Health, sign-in, the signed-in user and password change.
+import type Router from '@koa/router';
+import { contract } from '@adops/core';
+import { bind } from '../http.js';
+import type { AppServices } from '../app.js';
+
+const VERSION = '0.1.0';
+
+export function authRoutes(router: Router, s: AppServices): void {
+  const r = contract;
+  bind(router, s.guards, r.health.check, () => ({ status: 'ok' as const, version: VERSION, time: new Date().toISOString() }));
+
+  bind(router, s.guards, r.auth.login, async ({ email, password }, ctx) => ({
+    access_token: await s.auth.login(email, password, ctx.ip),
+    token_type: 'bearer' as const,
+  }));
+
+  bind(router, s.guards, r.auth.me, (_input, ctx) => {
+    const session = ctx.state.user!;
+    const user = s.users.byEmail(session.email)!;
+    return { email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin, exp: session.exp };
+  });
+
+  bind(router, s.guards, r.auth.changePassword, async ({ current_password, new_password }, ctx) => {
+    await s.users.changePassword(ctx.state.user!.email, current_password, new_password);
+    return { detail: 'Contraseña actualizada' };
+  });
+}

@@ -1,0 +1,45 @@
+// Password hashing with scrypt (OWASP: N=2^17, r=8, p=1), at most two hashes at once so a
+// login flood cannot starve the rest of the server; verification in constant time.
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+
+const MAX_RUNNING = 2;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_RUNNING) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+const KEYLEN = 32;
+
+async function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
+  const N = 2 ** logN;
+  return limited(() => scrypt(password, salt, KEYLEN, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }));
+}
+
+/** `scrypt$logN$r$p$salt$hash` (base64url parts), so parameters can rise later. */
+export async function hashPassword(password: string, logN = 17): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, logN, 8, 1);
+  return ['scrypt', logN, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, logN, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const key = await derive(password, Buffer.from(salt, 'base64url'), Number(logN), Number(r), Number(p));
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// Unit + integration tests (no browser). Workspace packages resolve to their sources.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@adops/core': fileURLToPath(new URL('./core/src/index.ts', import.meta.url)),
+      '@adops/server': fileURLToPath(new URL('./server/src/app.ts', import.meta.url)),
+    },
+  },
+  esbuild: { jsx: 'automatic' },
+  test: {
+    include: ['core/src/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.{ts,tsx}', 'web/src/**/*.test.{ts,tsx}'],
+    exclude: ['**/node_modules/**', '**/dist/**', 'e2e/**'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// Browser tests: playwright-core driving Debian's Chromium against the built app.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@adops/core': fileURLToPath(new URL('./core/src/index.ts', import.meta.url)),
+      '@adops/server': fileURLToPath(new URL('./server/src/app.ts', import.meta.url)),
+    },
+  },
+  test: {
+    include: ['e2e/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    poolOptions: { forks: { singleFork: true } },
+    fileParallelism: false,
+  },
+});
