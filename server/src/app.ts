@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Config } from './config.js';
 import { errorHandler } from './errors.js';
 import { Store } from './store/store.js';
+import { Db } from './warehouse/db.js';
 import { loadSecrets, type Secrets } from './services/secrets.js';
 import { UserService } from './services/users.js';
 import { AuthService } from './services/auth.js';
@@ -24,6 +25,8 @@ export { loadConfig, ConfigError, type Config } from './config.js';
 export interface AppServices {
   config: Config;
   store: Store;
+  /** DuckDB: the facts (zone reports, referrer events). */
+  db: Db;
   secrets: Secrets;
   users: UserService;
   auth: AuthService;
@@ -45,13 +48,14 @@ export interface AdopsApp {
 export async function createApp(config: Config): Promise<AdopsApp> {
   const log = config.log === 'silent' ? () => {} : (line: string) => console.log(line);
   const store = await Store.open(config.dataDir);
+  const db = await Db.open(config.dataDir);
   const secrets = await loadSecrets(config.dataDir, config.jwtSecret);
   const users = new UserService(store, config.scryptLogN);
   const bootstrap = await users.bootstrapAdmin(config.adminEmail, config.adminPassword);
   const auth = new AuthService(users, secrets.jwtSecret, config.jwtTtlSeconds, config.loginMaxFailures, config.loginWindowMs, config.scryptLogN);
   const tokens = new TokenService(store, secrets);
   const guards = makeGuards({ secret: secrets.jwtSecret, users, ingestKey: config.ingestKey });
-  const services: AppServices = { config, store, secrets, users, auth, tokens, guards, log, onClose: [] };
+  const services: AppServices = { config, store, db, secrets, users, auth, tokens, guards, log, onClose: [() => db.close()] };
 
   const koa = new Koa();
   koa.proxy = config.trustProxy;
