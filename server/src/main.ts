@@ -39,12 +39,15 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<{ se
   return { server, url, close };
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
+/** Starts from the environment; exits with a clear message on bad configuration. */
+export function runMain(): void {
   startServer()
     .then(({ close }) => {
       const stop = () => {
-        close().then(() => process.exit(0), () => process.exit(1));
+        close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
@@ -56,3 +59,6 @@ if (isMain) {
       process.exit(1);
     });
 }
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) runMain();
