@@ -1,3 +1,10 @@
 // @adops/core: the contract, the API client and the logic every face shares.
 export * from './contract/index.js';
 export * from './client.js';
+export * from './format.js';
+export * from './formulas.js';
+export * from './metrics.js';
+export * from './presets.js';
+export * from './table.js';
+export * from './csv.js';
+export * from './live.js';

@@ -1,0 +1,77 @@
+// Display formats shared by web, cli and CSV: es-ES numbers ("1.234,56"), money, percentages
+// and dates. Every formatter shows '-' for a missing or non-finite value.
+import { isValidYmd, zonedParts } from './presets.js';
+
+export type CurrencySymbol = '$' | '€';
+
+/** What every formatter shows for null, undefined, NaN or ±Infinity. */
+export const EMPTY_CELL = '-';
+
+export function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
+function esNumber(decimals: number): Intl.NumberFormat {
+  let f = numberFormats.get(decimals);
+  if (!f) {
+    // es-ES leaves 4-digit numbers ungrouped by default; the back-office always groups.
+    // signDisplay 'negative' keeps a value that rounds to zero from showing as "-0".
+    f = new Intl.NumberFormat('es-ES', {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+      useGrouping: 'always',
+      signDisplay: 'negative',
+    });
+    numberFormats.set(decimals, f);
+  }
+  return f;
+}
+
+/** 1234.5 → "1.234,50" (decimals = 2). */
+export function formatNumber(n: number | null | undefined, decimals = 2): string {
+  return isFiniteNumber(n) ? esNumber(decimals).format(n) : EMPTY_CELL;
+}
+
+/** 1234567 → "1.234.567". */
+export function formatInt(n: number | null | undefined): string {
+  return formatNumber(n, 0);
+}
+
+/** A value already in percent units: 12.345 → "12,35%". */
+export function formatPercent(n: number | null | undefined, decimals = 2): string {
+  return isFiniteNumber(n) ? `${esNumber(decimals).format(n)}%` : EMPTY_CELL;
+}
+
+/** 1234.5 → "$1.234,50"; negatives "-$1.234,50". The symbol leads for both currencies. */
+export function formatMoney(n: number | null | undefined, currency: CurrencySymbol = '$', decimals = 2): string {
+  if (!isFiniteNumber(n)) return EMPTY_CELL;
+  const text = esNumber(decimals).format(n);
+  return text.startsWith('-') ? `-${currency}${text.slice(1)}` : `${currency}${text}`;
+}
+
+/** '2026-03-05' → '05/03/2026' (the filter bars' dd/MM/yyyy); '-' when not a valid date. */
+export function formatDateDMY(ymd: string | null | undefined): string {
+  if (!isValidYmd(ymd)) return EMPTY_CELL;
+  const [y, m, d] = ymd.split('-');
+  return `${d}/${m}/${y}`;
+}
+
+/** '05/03/2026' (or '5/3/2026') → '2026-03-05'; null when it is not a real date. */
+export function parseDateDMY(text: string): string | null {
+  const m = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text);
+  if (!m) return null;
+  const ymd = `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`;
+  return isValidYmd(ymd) ? ymd : null;
+}
+
+/** An instant as 'YYYY-MM-DD HH:mm' on the wall clock of tz (the referrers' date column). */
+export function formatDateTime(instant: string | number | Date | null | undefined, tz: string): string {
+  if (instant == null || instant === '') return EMPTY_CELL;
+  const date = instant instanceof Date ? instant : new Date(instant);
+  if (Number.isNaN(date.getTime())) return EMPTY_CELL;
+  const p = zonedParts(date, tz);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}`;
+}

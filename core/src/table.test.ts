@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PAGE_SIZES,
+  barPercent,
+  minMax,
+  nextSort,
+  pageLabel,
+  paginate,
+  rankColor,
+  sortRows,
+  topN,
+  type SortState,
+} from './table.js';
+
+describe('nextSort', () => {
+  it.each<[string, SortState | null, string, SortState]>([
+    ['a first click sorts ascending', null, 'revenue', { key: 'revenue', dir: 'asc' }],
+    ['clicking the same header turns ascending into descending', { key: 'revenue', dir: 'asc' }, 'revenue', { key: 'revenue', dir: 'desc' }],
+    ['clicking it again turns descending into ascending', { key: 'revenue', dir: 'desc' }, 'revenue', { key: 'revenue', dir: 'asc' }],
+    ['a new header starts ascending', { key: 'revenue', dir: 'desc' }, 'clicks', { key: 'clicks', dir: 'asc' }],
+  ])('%s', (_what, current, key, expected) => {
+    expect(nextSort(current, key)).toEqual(expected);
+  });
+});
+
+describe('sortRows', () => {
+  type Row = { id: string; v: number | string | null | undefined };
+  const rows: Row[] = [
+    { id: 'a', v: 10 },
+    { id: 'b', v: null },
+    { id: 'c', v: 2 },
+    { id: 'd', v: NaN },
+    { id: 'e', v: undefined },
+    { id: 'f', v: 33 },
+  ];
+  const ids = (r: Row[]) => r.map((x) => x.id).join('');
+
+  it.each<[string, 'asc' | 'desc', string]>([
+    ['ascending sorts numbers numerically with missing values last', 'asc', 'cafbde'],
+    ['descending keeps missing values last too', 'desc', 'facbde'],
+  ])('%s', (_what, dir, expected) => {
+    expect(ids(sortRows(rows, { key: 'v', dir }))).toBe(expected);
+  });
+
+  it('sorts text in Spanish order, ignoring case and accents, numbers inside text naturally', () => {
+    const text: Row[] = [
+      { id: '1', v: 'zona10' },
+      { id: '2', v: 'Ñandú' },
+      { id: '3', v: 'zona9' },
+      { id: '4', v: 'nube' },
+      { id: '5', v: 'Árbol' },
+      { id: '6', v: '' },
+    ];
+    // árbol < nube < ñandú < zona9 < zona10; the empty value last
+    expect(ids(sortRows(text, { key: 'v', dir: 'asc' }))).toBe('542316');
+  });
+
+  it('sorts YYYY-MM-DD dates chronologically', () => {
+    const dates: Row[] = [
+      { id: 'x', v: '2026-03-10' },
+      { id: 'y', v: '2025-12-31' },
+      { id: 'z', v: '2026-03-02' },
+    ];
+    expect(ids(sortRows(dates, { key: 'v', dir: 'desc' }))).toBe('xzy');
+  });
+
+  it('returns a copy and leaves the input untouched', () => {
+    const before = ids(rows);
+    const sorted = sortRows(rows, { key: 'v', dir: 'asc' });
+    expect(sorted).not.toBe(rows);
+    expect(ids(rows)).toBe(before);
+  });
+
+  it('keeps the original order without a sort', () => {
+    expect(ids(sortRows(rows, null))).toBe('abcdef');
+  });
+});
+
+describe('paginate', () => {
+  const rows = Array.from({ length: 23 }, (_, i) => i + 1);
+
+  it.each<[string, number, number, number[], number, number]>([
+    // [what, page, pageSize, rows, page, pageCount]
+    ['the first page holds the first pageSize rows', 1, 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 1, 3],
+    ['the last page holds what is left', 3, 10, [21, 22, 23], 3, 3],
+    ['a page past the end is clamped to the last', 9, 10, [21, 22, 23], 3, 3],
+    ['a page before the start is clamped to the first', 0, 25, rows, 1, 1],
+  ])('%s', (_what, page, size, expectedRows, expectedPage, pageCount) => {
+    const result = paginate(rows, page, size);
+    expect(result).toMatchObject({ rows: expectedRows, page: expectedPage, pageCount, total: 23, pageSize: size });
+  });
+
+  it('has one page even with no rows', () => {
+    expect(paginate([], 5, 20)).toEqual({ rows: [], page: 1, pageCount: 1, total: 0, pageSize: 20 });
+  });
+
+  it('writes the page label in Spanish', () => {
+    expect(pageLabel(2, 7)).toBe('Página 2 de 7');
+  });
+
+  it('offers page sizes 10, 25, 50 and 100', () => {
+    expect(PAGE_SIZES).toEqual([10, 25, 50, 100]);
+  });
+});
+
+describe('rankColor', () => {
+  it.each<[number, number | null]>([
+    // min 100, max 200: position = (value − 100) / 100
+    [200, 5],
+    [190, 5],
+    [189, 4],
+    [170, 4],
+    [150, 3],
+    [130, 2],
+    [110, 1],
+    [109, 0],
+    [100, 0],
+  ])('%d between 100 and 200 is level %s', (value, level) => {
+    expect(rankColor(value, 100, 200)).toBe(level);
+  });
+
+  it('ranks negative margins between a negative min and a positive max', () => {
+    expect(rankColor(-50, -100, 100)).toBe(1); // position 0.25
+  });
+
+  it.each<[string, unknown, number, number]>([
+    ['a missing value', null, 0, 10],
+    ['a NaN value', NaN, 0, 10],
+    ['a list where every value is the same', 5, 5, 5],
+  ])('gives no level for %s', (_what, value, min, max) => {
+    expect(rankColor(value, min, max)).toBeNull();
+  });
+
+  it('minMax finds the bounds over finite values only', () => {
+    expect(minMax([{ r: 3 }, { r: null }, { r: -2 }, { r: NaN }, { r: 8 }], 'r')).toEqual({ min: -2, max: 8 });
+    expect(minMax([{ r: null }], 'r')).toBeNull();
+  });
+});
+
+describe('topN', () => {
+  const zones = [
+    { zone: 'a', revenue: 5 },
+    { zone: 'b', revenue: 50 },
+    { zone: 'c', revenue: null },
+    { zone: 'd', revenue: 20 },
+    { zone: 'e', revenue: 35 },
+    { zone: 'f', revenue: 1 },
+    { zone: 'g', revenue: 40 },
+  ];
+
+  it('keeps the n largest, largest first, skipping missing values', () => {
+    expect(topN(zones, 'revenue', 5).map((z) => z.zone)).toEqual(['b', 'g', 'e', 'd', 'a']);
+  });
+
+  it('returns fewer when there are fewer rows', () => {
+    expect(topN(zones.slice(0, 2), 'revenue', 5).map((z) => z.zone)).toEqual(['b', 'a']);
+  });
+
+  it.each<[number, number, number]>([
+    [25, 50, 50],
+    [50, 50, 100],
+    [0, 50, 0],
+    [10, 0, 0],
+  ])('a bar for %d against a largest of %d is %d%% wide', (value, largest, expected) => {
+    expect(barPercent(value, largest)).toBe(expected);
+  });
+});
