@@ -2,11 +2,27 @@
 import { healthRoutes } from './health.js';
 import { authRoutes } from './auth.js';
 import { adminRoutes } from './admin.js';
+import {
+  dashboardRoutes,
+  adReportRoutes,
+  demandRoutes,
+  financeRoutes,
+  publisherDataRoutes,
+  ingestRoutes,
+  revenueShareRoutes,
+} from './reports.js';
 
 export const contract = {
   health: healthRoutes,
   auth: authRoutes,
   admin: adminRoutes,
+  dashboard: dashboardRoutes,
+  adReport: adReportRoutes,
+  demand: demandRoutes,
+  finance: financeRoutes,
+  publisher: publisherDataRoutes,
+  ingest: ingestRoutes,
+  publishers: revenueShareRoutes,
 };
 export type Contract = typeof contract;
 
@@ -14,3 +30,4 @@ export * from './route.js';
 export * from './health.js';
 export * from './auth.js';
 export * from './admin.js';
+export * from './reports.js';
