@@ -11,6 +11,7 @@ import {
   ingestRoutes,
   revenueShareRoutes,
 } from './reports.js';
+import { referrersRoutes } from './referrers.js';
 
 export const contract = {
   health: healthRoutes,
@@ -23,6 +24,7 @@ export const contract = {
   publisher: publisherDataRoutes,
   ingest: ingestRoutes,
   publishers: revenueShareRoutes,
+  referrers: referrersRoutes,
 };
 export type Contract = typeof contract;
 
@@ -31,3 +33,4 @@ export * from './health.js';
 export * from './auth.js';
 export * from './admin.js';
 export * from './reports.js';
+export * from './referrers.js';
