@@ -8,3 +8,4 @@ export * from './presets.js';
 export * from './table.js';
 export * from './csv.js';
 export * from './live.js';
+export * from './campaigns.js';

@@ -11,6 +11,7 @@ import {
   ingestRoutes,
   revenueShareRoutes,
 } from './reports.js';
+import { campaignRoutes } from './campaigns.js';
 import { referrersRoutes } from './referrers.js';
 
 export const contract = {
@@ -24,6 +25,7 @@ export const contract = {
   publisher: publisherDataRoutes,
   ingest: ingestRoutes,
   publishers: revenueShareRoutes,
+  campaigns: campaignRoutes,
   referrers: referrersRoutes,
 };
 export type Contract = typeof contract;
@@ -34,3 +36,4 @@ export * from './auth.js';
 export * from './admin.js';
 export * from './reports.js';
 export * from './referrers.js';
+export * from './campaigns.js';

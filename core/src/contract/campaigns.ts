@@ -1,0 +1,272 @@
+// Paid-social campaigns: image suggestions (Pixabay), suggested copy, campaign creation on
+// Meta (multipart form), campaign metrics from Meta insights and the local campaign records.
+import { z } from 'zod';
+import { route } from './route.js';
+import { daysBetween, isValidYmd } from '../presets.js';
+
+/** The largest image a campaign accepts (upload or downloaded suggestion). */
+export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+export const IMAGE_REQUIRED_MESSAGE = 'Debes subir una imagen o seleccionar una de Pixabay';
+/** Keywords must be longer than 2 characters for suggestions (SPEC §7, §9). */
+export const MIN_KEYWORD_LENGTH = 3;
+/** Image suggestions come from a random page 1–5 (SPEC §9). */
+export const MAX_SUGGESTION_PAGE = 5;
+
+export const OBJECTIVES = ['OUTCOME_TRAFFIC', 'OUTCOME_SALES'] as const;
+export type Objective = (typeof OBJECTIVES)[number];
+
+/** Meta call-to-action button types offered on link ads, with the label the screens show. */
+export const CTA_LABELS = {
+  LEARN_MORE: 'Más información',
+  SHOP_NOW: 'Comprar',
+  SIGN_UP: 'Registrarte',
+  SUBSCRIBE: 'Suscribirte',
+  DOWNLOAD: 'Descargar',
+  GET_OFFER: 'Obtener oferta',
+  CONTACT_US: 'Contactarnos',
+  APPLY_NOW: 'Solicitar ahora',
+  BOOK_TRAVEL: 'Reservar',
+  ORDER_NOW: 'Pedir ahora',
+  SEE_MORE: 'Ver más',
+  GET_QUOTE: 'Solicitar presupuesto',
+} as const;
+export type CallToAction = keyof typeof CTA_LABELS;
+export const CTA_TYPES = Object.keys(CTA_LABELS) as [CallToAction, ...CallToAction[]];
+export const CallToAction = z.enum(CTA_TYPES);
+
+/** Form defaults (SPEC §9): budget and bid in euros, CPC bid. */
+export const CAMPAIGN_DEFAULTS = {
+  objective: 'OUTCOME_TRAFFIC' as Objective,
+  daily_budget: 1.0,
+  bid_amount: 0.05,
+  cta: 'LEARN_MORE' as CallToAction,
+  countries: ['ES'],
+  advantage_audience: false,
+};
+
+const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const requiredText = (max: number) =>
+  z.string({ error: 'es obligatorio' }).trim().min(1, 'es obligatorio').max(max, `admite como máximo ${max} caracteres`);
+const optionalText = (max: number) =>
+  z.preprocess(blank, z.string().trim().max(max, `admite como máximo ${max} caracteres`).optional());
+
+/**
+ * A euro amount typed in the form ("1", "0.05", "1,50"): positive, at most 2 decimals,
+ * at most `max`; blank takes the default. Output in euros (the server sends cents to Meta).
+ */
+const Euros = (fallback: number, max: number) =>
+  z.preprocess(
+    blank,
+    z
+      .union([z.string(), z.number()])
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return fallback;
+        const text = String(v).trim();
+        if (!/^\d{1,9}([.,]\d{1,2})?$/.test(text)) {
+          ctx.addIssue({ code: 'custom', message: 'debe ser un número positivo con como máximo 2 decimales' });
+          return z.NEVER;
+        }
+        const n = Number(text.replace(',', '.'));
+        if (!(n > 0)) {
+          ctx.addIssue({ code: 'custom', message: 'debe ser mayor que 0' });
+          return z.NEVER;
+        }
+        if (n > max) {
+          ctx.addIssue({ code: 'custom', message: `no puede superar ${max}` });
+          return z.NEVER;
+        }
+        return n;
+      }),
+  );
+
+const HttpUrl = z
+  .string()
+  .trim()
+  .max(2000, 'admite como máximo 2000 caracteres')
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'debe ser una URL http(s) válida');
+
+const Countries = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',').map((c) => c.trim().toUpperCase())) : v),
+  z
+    .array(z.string().regex(/^[A-Z]{2}$/, 'deben ser códigos de país de 2 letras separados por comas'))
+    .min(1)
+    .max(25)
+    .default(CAMPAIGN_DEFAULTS.countries),
+);
+
+const Flag = z.preprocess(
+  (v) => (v === '1' || v === 'true' || v === 'on' ? true : v === '0' || v === 'false' || v === 'off' || blank(v) === undefined ? false : v),
+  z.boolean({ error: 'debe ser 1 o 0' }),
+);
+
+/**
+ * The campaign creator's text fields as sent in the multipart form (all strings). The
+ * image travels beside them as the `image` file part, or `image_url` names a suggestion.
+ */
+export const CampaignForm = z.object({
+  keyword: requiredText(100),
+  headline: requiredText(255),
+  body: requiredText(2000),
+  alias: requiredText(100),
+  /** Landing page the tracking URL starts from; the server's public site when blank. */
+  base_url: z.preprocess(blank, HttpUrl.optional()),
+  /** Facebook page id; the configured page when blank. */
+  fb_page: z.preprocess(blank, z.string().trim().regex(/^\d{1,30}$/, 'debe ser el id numérico de una página').optional()),
+  cta: z.preprocess(blank, CallToAction.default(CAMPAIGN_DEFAULTS.cta)),
+  daily_budget: Euros(CAMPAIGN_DEFAULTS.daily_budget, 1_000_000),
+  bid_amount: Euros(CAMPAIGN_DEFAULTS.bid_amount, 10_000),
+  objective: z.preprocess(blank, z.enum(OBJECTIVES).default(CAMPAIGN_DEFAULTS.objective)),
+  /** Countries targeted (ISO 3166 codes, comma separated). */
+  countries: Countries,
+  /** Let Meta widen the audience beyond the targeting (Advantage+ audience). */
+  advantage_audience: Flag,
+  /** A suggestion's largeImageURL; the server downloads it (only from the image provider). */
+  image_url: z.preprocess(blank, z.string().trim().max(2000, 'admite como máximo 2000 caracteres').optional()),
+});
+export type CampaignFormInput = z.input<typeof CampaignForm>;
+export type CampaignFormValues = z.output<typeof CampaignForm>;
+/** The text field names of the multipart form. */
+export const CAMPAIGN_FORM_FIELDS = Object.keys(CampaignForm.shape) as Array<keyof CampaignFormValues>;
+
+export const ImageSuggestion = z.object({
+  id: z.union([z.number(), z.string()]),
+  previewURL: z.string(),
+  largeImageURL: z.string(),
+});
+export type ImageSuggestion = z.infer<typeof ImageSuggestion>;
+
+export const SuggestedCopy = z.object({ headline: z.string(), body: z.string(), cta: CallToAction });
+export type SuggestedCopy = z.infer<typeof SuggestedCopy>;
+
+const Keyword = z
+  .string({ error: 'es obligatorio' })
+  .trim()
+  .min(MIN_KEYWORD_LENGTH, `debe tener más de ${MIN_KEYWORD_LENGTH - 1} caracteres`)
+  .max(100, 'admite como máximo 100 caracteres');
+
+export const PixabayQuery = z.object({
+  query: Keyword,
+  page: z.coerce
+    .number({ error: 'debe ser un número' })
+    .int('debe ser un número entero')
+    .min(1, `debe estar entre 1 y ${MAX_SUGGESTION_PAGE}`)
+    .max(MAX_SUGGESTION_PAGE, `debe estar entre 1 y ${MAX_SUGGESTION_PAGE}`)
+    .default(1),
+});
+
+export const CreatedCampaign = z.object({
+  campaign_id: z.string(),
+  adset_id: z.string(),
+  ad_id: z.string(),
+  creative_id: z.string(),
+  image_hash: z.string(),
+  tracking_url: z.string(),
+  preview: z.object({
+    headline: z.string(),
+    body: z.string(),
+    cta: CallToAction,
+    /** Where the ad's image can be seen (the suggestion or Meta's copy); null if unknown. */
+    image_url: z.string().nullable(),
+    link: z.string(),
+  }),
+});
+export type CreatedCampaign = z.infer<typeof CreatedCampaign>;
+
+/** Status filter of the metrics list: Todas / Activas / Pausadas. */
+export const INSIGHTS_STATUS_LABELS = { ALL: 'Todas', ACTIVE: 'Activas', PAUSED: 'Pausadas' } as const;
+export type InsightsStatus = keyof typeof INSIGHTS_STATUS_LABELS;
+const STATUS_ALIASES: Record<string, InsightsStatus> = { TODAS: 'ALL', ACTIVAS: 'ACTIVE', PAUSADAS: 'PAUSED' };
+/** Longest range the metrics list accepts, in days. */
+export const MAX_INSIGHTS_DAYS = 800;
+
+const Ymd = z.string({ error: 'es obligatorio' }).refine(isValidYmd, 'debe ser una fecha YYYY-MM-DD');
+
+export const InsightsQuery = z
+  .object({
+    from_date: Ymd,
+    to_date: Ymd,
+    status: z.preprocess(
+      (v) => (typeof v === 'string' ? (STATUS_ALIASES[v.trim().toUpperCase()] ?? v.trim().toUpperCase()) : v),
+      z.enum(['ACTIVE', 'PAUSED', 'ALL'], { error: 'debe ser ACTIVE, PAUSED o ALL' }).default('ACTIVE'),
+    ),
+  })
+  .refine((q) => q.from_date <= q.to_date, { message: 'debe ser anterior o igual a to_date', path: ['from_date'] })
+  .refine((q) => daysBetween(q.from_date, q.to_date) <= MAX_INSIGHTS_DAYS, {
+    message: `el rango admite como máximo ${MAX_INSIGHTS_DAYS} días`,
+    path: ['to_date'],
+  });
+
+export const CampaignInsight = z.object({
+  id: z.string(),
+  name: z.string(),
+  effective_status: z.string(),
+  clicks: z.number(),
+  impressions: z.number(),
+  /** Amount spent in the range, in the ad account's currency. */
+  spend: z.number(),
+  /** False when Meta has no insights row for the range. */
+  has_data: z.boolean(),
+  created_at: z.string(),
+});
+export type CampaignInsight = z.infer<typeof CampaignInsight>;
+
+export const LocalCampaign = z.object({
+  campaign_id: z.string(),
+  adset_id: z.string(),
+  ad_id: z.string(),
+  creative_id: z.string(),
+  image_hash: z.string(),
+  keyword: z.string(),
+  headline: z.string(),
+  body: z.string(),
+  objective: z.string(),
+  /** Euros. */
+  daily_budget: z.number(),
+  /** Euros. */
+  bid_amount: z.number(),
+  tracking_url: z.string(),
+  created_by: z.string(),
+  created_at: z.string(),
+});
+export type LocalCampaign = z.infer<typeof LocalCampaign>;
+
+export const campaignRoutes = {
+  /** Image suggestions for a keyword (Pixabay). */
+  imageSuggestions: route({
+    method: 'GET',
+    path: '/api/pixabay/',
+    access: 'user',
+    query: PixabayQuery,
+    response: z.array(ImageSuggestion),
+  }),
+  generateCopy: route({
+    method: 'GET',
+    path: '/api/generate-copy/',
+    access: 'user',
+    query: z.object({ keyword: Keyword }),
+    response: SuggestedCopy,
+  }),
+  /**
+   * Multipart form (see `CampaignForm` and `campaignFormData` in core): call as
+   * `api.campaigns.create(undefined, { rawBody: campaignFormData(values, image) })`.
+   */
+  create: route({ method: 'POST', path: '/api/create-campaign/', access: 'user', response: CreatedCampaign }),
+  /** Campaigns of the ad account with their metrics in the range (Meta insights). */
+  insights: route({
+    method: 'GET',
+    path: '/api/facebook-campaigns/insights',
+    access: 'user',
+    query: InsightsQuery,
+    response: z.array(CampaignInsight),
+  }),
+  /** Campaigns created from this console, newest first. */
+  list: route({ method: 'GET', path: '/api/campaigns', access: 'user', response: z.array(LocalCampaign) }),
+};
