@@ -2,7 +2,13 @@
 import { z } from 'zod';
 import { route } from './route.js';
 
-export const Health = z.object({ status: z.literal('ok'), version: z.string(), time: z.string() });
+export const Health = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  time: z.string(),
+  /** The provider's public web site (the login page links back to it). */
+  public_site_url: z.string(),
+});
 export type Health = z.infer<typeof Health>;
 
 export const healthRoutes = {

@@ -8,7 +8,12 @@ const VERSION = '0.1.0';
 
 export function authRoutes(router: Router, s: AppServices): void {
   const r = contract;
-  bind(router, s.guards, r.health.check, () => ({ status: 'ok' as const, version: VERSION, time: new Date().toISOString() }));
+  bind(router, s.guards, r.health.check, () => ({
+    status: 'ok' as const,
+    version: VERSION,
+    time: new Date().toISOString(),
+    public_site_url: s.config.publicSiteUrl,
+  }));
 
   bind(router, s.guards, r.auth.login, async ({ email, password }, ctx) => ({
     access_token: await s.auth.login(email, password, ctx.ip),

@@ -1,0 +1,109 @@
+// Browser-test harness: the real server (temp data, real stores) serving the built web UI,
+// driven by playwright-core in Debian's Chromium. One browser per test file; each page
+// gets its own context (fresh storage) with clipboard access granted.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestServer, ADMIN, type TestServer } from '../server/test/helpers.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const WEB_DIST = path.join(ROOT, 'web', 'dist');
+export const SCREENSHOTS = path.join(ROOT, 'e2e', 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export { ADMIN };
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export interface Harness {
+  server: TestServer;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  browser: Browser;
+  /** A page in a fresh browser context (its own localStorage, sessionStorage, cookies). */
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  /** Uncaught errors the page has thrown so far. */
+  pageErrors(page: Page): Error[];
+  /** Signs in through the login form and waits for /dashboard. */
+  signIn(page: Page, email: string, password: string, options?: { remember?: boolean }): Promise<void>;
+  /** Full-page PNG into e2e/screenshots/<name>.png. */
+  screenshot(page: Page, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
+  if (!existsSync(path.join(WEB_DIST, 'index.html')))
+    throw new Error(`The web UI is not built (${WEB_DIST}/index.html missing): run \`npm run build\` first.`);
+
+  const server = await startTestServer({ webDist: WEB_DIST });
+  let browser: Browser;
+  try {
+    // launch() runs Chromium on a fresh temporary profile (--user-data-dir) of its own and
+    // removes it on close; contexts then isolate each page's storage.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  } catch (e) {
+    await server.close();
+    throw new Error(`Chromium at ${CHROMIUM} could not start: ${(e as Error).message}`);
+  }
+  const contexts = new Set<BrowserContext>();
+  const errors = new WeakMap<Page, Error[]>();
+  await mkdir(SCREENSHOTS, { recursive: true });
+
+  return {
+    server,
+    url: server.url,
+    browser,
+    async newPage(options = {}) {
+      const context = await browser.newContext({
+        baseURL: server.url,
+        viewport: options.viewport ?? { width: 1366, height: 900 },
+        locale: 'es-ES',
+        serviceWorkers: 'block',
+      });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      // No outside network here: fail external requests (the avatar service) at once.
+      await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort('internetdisconnected'));
+      context.setDefaultTimeout(10_000);
+      contexts.add(context);
+      context.on('close', () => contexts.delete(context));
+      const page = await context.newPage();
+      const list: Error[] = [];
+      errors.set(page, list);
+      page.on('pageerror', (e) => list.push(e));
+      return page;
+    },
+    pageErrors: (page) => errors.get(page) ?? [],
+    async signIn(page, email, password, { remember = true } = {}) {
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Contraseña').fill(password);
+      await page.getByLabel('Recordarme').setChecked(remember);
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      await page.waitForURL('**/dashboard');
+    },
+    async screenshot(page, name) {
+      const file = path.join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    async close() {
+      for (const c of [...contexts]) await c.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await server.close();
+    },
+  };
+}

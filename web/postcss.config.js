@@ -1,0 +1,4 @@
+// PostCSS: Tailwind then vendor prefixes.
+export default {
+  plugins: { tailwindcss: {}, autoprefixer: {} },
+};

@@ -1,0 +1,88 @@
+// A report table from a column config: optional sortable headers, an optional 'Totales'
+// footer and an empty-state text. Rows arrive already sorted and paged (see useTable).
+import type { ReactNode } from 'react';
+import type { SortState } from '@adops/core';
+import { SortHeader } from './SortHeader';
+
+export interface Column<T> {
+  /** Unique id of the column; also the sort key when sortable. */
+  key: string;
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  /** What the 'Totales' row shows in this column. */
+  total?: ReactNode;
+  align?: 'left' | 'right';
+  sortable?: boolean;
+  /** Extra classes for a body cell (e.g. rank colours). */
+  cellClassName?: (row: T) => string;
+}
+
+export interface DataTableProps<T> {
+  columns: Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T, index: number) => string;
+  sort?: SortState | null;
+  onSort?: (key: string) => void;
+  /** Show the 'Totales' footer row (column.total values). */
+  totals?: boolean;
+  emptyText?: string;
+  caption?: string;
+}
+
+export function DataTable<T>({ columns, rows, rowKey, sort, onSort, totals, emptyText = 'No hay datos', caption }: DataTableProps<T>) {
+  const alignOf = (c: Column<T>) => (c.align === 'right' ? 'text-right' : 'text-left');
+  return (
+    <div className="overflow-x-auto rounded-md border border-gray-200">
+      <table className="min-w-full divide-y divide-gray-200 text-sm">
+        {caption && <caption className="sr-only">{caption}</caption>}
+        <thead className="bg-gray-50">
+          <tr>
+            {columns.map((c) =>
+              c.sortable && onSort ? (
+                <SortHeader key={c.key} label={c.header} sortKey={c.key} sort={sort} onSort={onSort} align={c.align} />
+              ) : (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={`whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${alignOf(c)}`}
+                >
+                  {c.header}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-gray-100 bg-white">
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length} className="px-3 py-8 text-center text-gray-500">
+                {emptyText}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row, i) => (
+              <tr key={rowKey(row, i)} className="hover:bg-gray-50">
+                {columns.map((c) => (
+                  <td key={c.key} className={`whitespace-nowrap px-3 py-2 text-gray-800 ${alignOf(c)} ${c.cellClassName?.(row) ?? ''}`}>
+                    {c.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            ))
+          )}
+        </tbody>
+        {totals && rows.length > 0 && (
+          <tfoot className="border-t-2 border-gray-200 bg-gray-50 font-semibold">
+            <tr>
+              {columns.map((c, i) => (
+                <td key={c.key} className={`whitespace-nowrap px-3 py-2 text-gray-900 ${alignOf(c)}`}>
+                  {i === 0 ? 'Totales' : c.total}
+                </td>
+              ))}
+            </tr>
+          </tfoot>
+        )}
+      </table>
+    </div>
+  );
+}

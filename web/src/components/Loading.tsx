@@ -1,0 +1,9 @@
+// The loading state of a data load.
+export function Loading({ label = 'Cargando…' }: { label?: string }) {
+  return (
+    <div role="status" aria-live="polite" className="flex items-center gap-2 py-6 text-sm text-gray-500">
+      <span className="h-4 w-4 animate-spin rounded-full border-2 border-gray-300 border-t-blue-600" aria-hidden />
+      {label}
+    </div>
+  );
+}

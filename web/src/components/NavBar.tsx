@@ -1,0 +1,198 @@
+// The navigation shell (SPEC §2): report links, the Media Buying dropdown, Users for
+// admins, the user menu; only 'Login' when signed out; a hamburger menu below md.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, NavLink, useLocation } from 'react-router-dom';
+import { useSession } from '../hooks/useSession';
+import { Avatar } from './Avatar';
+
+const MAIN_LINKS = [
+  { to: '/dashboard', label: 'Dashboard' },
+  { to: '/ad-report', label: 'Ad Report' },
+  { to: '/demand', label: 'Demand' },
+  { to: '/referrers', label: 'Refs' },
+  { to: '/logs', label: 'Logs' },
+  { to: '/finance', label: 'Finance' },
+];
+const MEDIA_BUYING = [
+  { to: '/create-campaigns', label: 'Fb Creator' },
+  { to: '/fb-campaigns', label: 'Fb Campaigns' },
+];
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-blue-50 text-blue-700' : 'text-gray-600 hover:bg-gray-100 hover:text-gray-900'}`;
+
+/** Closes a popover on a click outside its container. */
+function useOutsideClose(open: boolean, close: () => void) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) close();
+    };
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open, close]);
+  return ref;
+}
+
+function Dropdown({ label, children, align = 'left', testId }: { label: ReactNode; children: (close: () => void) => ReactNode; align?: 'left' | 'right'; testId?: string }) {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  const ref = useOutsideClose(open, close);
+  return (
+    <div className="relative" ref={ref} data-testid={testId}>
+      <button
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        className="inline-flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium text-gray-600 hover:bg-gray-100 hover:text-gray-900"
+      >
+        {label}
+        <svg className="h-4 w-4" viewBox="0 0 20 20" fill="currentColor" aria-hidden>
+          <path fillRule="evenodd" d="M5.23 7.21a.75.75 0 011.06.02L10 11.17l3.71-3.94a.75.75 0 111.08 1.04l-4.25 4.5a.75.75 0 01-1.08 0l-4.25-4.5a.75.75 0 01.02-1.06z" clipRule="evenodd" />
+        </svg>
+      </button>
+      {open && (
+        <div
+          role="menu"
+          className={`absolute z-30 mt-1 min-w-[12rem] rounded-md border border-gray-200 bg-white py-1 shadow-lg ${align === 'right' ? 'right-0' : 'left-0'}`}
+        >
+          {children(close)}
+        </div>
+      )}
+    </div>
+  );
+}
+
+const menuItem = 'block w-full px-4 py-2 text-left text-sm text-gray-700 hover:bg-gray-100';
+
+function UserMenu({ email, onSignOut }: { email: string; onSignOut: () => void }) {
+  return (
+    <Dropdown
+      testId="user-menu"
+      align="right"
+      label={
+        <span className="flex items-center gap-2">
+          <Avatar email={email} />
+          <span className="hidden max-w-[14rem] truncate lg:inline">{email}</span>
+        </span>
+      }
+    >
+      {(close) => (
+        <>
+          <div className="border-b border-gray-100 px-4 py-2 text-xs text-gray-500">
+            Sesión iniciada como
+            <div className="truncate text-sm font-medium text-gray-900">{email}</div>
+          </div>
+          <Link role="menuitem" to="/change-password" className={menuItem} onClick={close}>
+            Cambiar contraseña
+          </Link>
+          <button
+            role="menuitem"
+            type="button"
+            className={`${menuItem} text-red-600`}
+            onClick={() => {
+              close();
+              onSignOut();
+            }}
+          >
+            Cerrar sesión
+          </button>
+        </>
+      )}
+    </Dropdown>
+  );
+}
+
+export function NavBar() {
+  const { user, signOut } = useSession();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setMobileOpen(false), [location.pathname]);
+
+  const links = user ? [...MAIN_LINKS, ...(user.is_admin ? [{ to: '/admin-users', label: 'Users' }] : [])] : [];
+
+  return (
+    <header className="sticky top-0 z-20 border-b border-gray-200 bg-white/95 backdrop-blur">
+      <nav aria-label="Principal" className="mx-auto flex h-14 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
+        <Link to={user ? '/dashboard' : '/login'} className="flex items-center gap-2 font-semibold text-gray-900">
+          <span className="inline-flex h-7 w-7 items-center justify-center rounded-md bg-blue-600 text-sm font-bold text-white">A</span>
+          <span>AdOps Console</span>
+        </Link>
+
+        {user ? (
+          <>
+            <div className="hidden flex-1 items-center gap-1 md:flex">
+              {MAIN_LINKS.map((l) => (
+                <NavLink key={l.to} to={l.to} className={linkClass}>
+                  {l.label}
+                </NavLink>
+              ))}
+              <Dropdown label="Media Buying">
+                {(close) =>
+                  MEDIA_BUYING.map((l) => (
+                    <Link key={l.to} role="menuitem" to={l.to} className={menuItem} onClick={close}>
+                      {l.label}
+                    </Link>
+                  ))
+                }
+              </Dropdown>
+              {user.is_admin && (
+                <NavLink to="/admin-users" className={linkClass}>
+                  Users
+                </NavLink>
+              )}
+            </div>
+            <div className="flex items-center gap-2">
+              <UserMenu email={user.email} onSignOut={signOut} />
+              <button
+                type="button"
+                className="inline-flex items-center justify-center rounded-md p-2 text-gray-600 hover:bg-gray-100 md:hidden"
+                aria-label="Abrir menú"
+                aria-expanded={mobileOpen}
+                aria-controls="mobile-menu"
+                onClick={() => setMobileOpen((o) => !o)}
+              >
+                <svg className="h-6 w-6" fill="none" viewBox="0 0 24 24" stroke="currentColor" strokeWidth={1.5} aria-hidden>
+                  {mobileOpen ? (
+                    <path strokeLinecap="round" strokeLinejoin="round" d="M6 18L18 6M6 6l12 12" />
+                  ) : (
+                    <path strokeLinecap="round" strokeLinejoin="round" d="M3.75 6.75h16.5M3.75 12h16.5m-16.5 5.25h16.5" />
+                  )}
+                </svg>
+              </button>
+            </div>
+          </>
+        ) : (
+          <NavLink to="/login" className={linkClass}>
+            Login
+          </NavLink>
+        )}
+      </nav>
+
+      {user && mobileOpen && (
+        <div id="mobile-menu" className="border-t border-gray-200 bg-white px-4 py-3 md:hidden">
+          <div className="flex flex-col gap-1">
+            {links.map((l) => (
+              <NavLink key={l.to} to={l.to} className={linkClass}>
+                {l.label}
+              </NavLink>
+            ))}
+            <div className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-400">Media Buying</div>
+            {MEDIA_BUYING.map((l) => (
+              <NavLink key={l.to} to={l.to} className={linkClass}>
+                {l.label}
+              </NavLink>
+            ))}
+          </div>
+        </div>
+      )}
+    </header>
+  );
+}

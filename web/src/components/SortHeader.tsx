@@ -1,0 +1,34 @@
+// A sortable table header: click asks to sort by its key; the active one shows ▲ or ▼.
+import type { ReactNode } from 'react';
+import type { SortState } from '@adops/core';
+
+export interface SortHeaderProps<K extends string> {
+  label: ReactNode;
+  sortKey: K;
+  sort: SortState<K> | null | undefined;
+  onSort: (key: K) => void;
+  align?: 'left' | 'right';
+}
+
+export function SortHeader<K extends string>({ label, sortKey, sort, onSort, align = 'left' }: SortHeaderProps<K>) {
+  const active = sort?.key === sortKey;
+  const arrow = active ? (sort!.dir === 'asc' ? '▲' : '▼') : '↕';
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+      className={`whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${align === 'right' ? 'text-right' : 'text-left'}`}
+    >
+      <button
+        type="button"
+        onClick={() => onSort(sortKey)}
+        className={`inline-flex items-center gap-1 hover:text-gray-900 ${align === 'right' ? 'flex-row-reverse' : ''}`}
+      >
+        <span>{label}</span>
+        <span aria-hidden className={active ? 'text-blue-600' : 'text-gray-300'}>
+          {arrow}
+        </span>
+      </button>
+    </th>
+  );
+}

@@ -1,0 +1,72 @@
+// Session state for the whole SPA: who is signed in, sign-in/sign-out, and the API client
+// whose 401 answers sign the user out. Re-checks the stored token on every navigation and
+// when it expires, so an expired or malformed token sends the user to /login.
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { createApi, type Api, type SessionUser } from '@adops/core';
+import { clearToken, readToken, saveToken, storedSession } from '../lib/session';
+
+export interface Session {
+  user: SessionUser | null;
+  api: Api;
+  signIn(token: string, remember: boolean): void;
+  signOut(): void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [user, setUser] = useState<SessionUser | null>(() => storedSession()?.user ?? null);
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
+
+  const signOut = useCallback(() => {
+    clearToken();
+    setUser(null);
+    navigateRef.current('/login', { replace: true });
+  }, []);
+
+  const signIn = useCallback((token: string, remember: boolean) => {
+    saveToken(token, remember);
+    setUser(storedSession()?.user ?? null);
+  }, []);
+
+  const api = useMemo(
+    () =>
+      createApi({
+        baseUrl: '',
+        getToken: readToken,
+        // A 401 on a call that carried a session means the session is gone: sign out.
+        onUnauthorized: () => {
+          if (readToken()) signOut();
+        },
+      }),
+    [signOut],
+  );
+
+  // On load and each navigation: drop an expired/malformed token (storedSession does).
+  useEffect(() => {
+    const current = storedSession()?.user ?? null;
+    if (current?.email !== user?.email || current?.exp !== user?.exp || current?.is_admin !== user?.is_admin)
+      setUser(current);
+  }, [location.pathname]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Sign out the moment the token expires while a page stays open.
+  useEffect(() => {
+    if (!user) return;
+    const ms = user.exp * 1000 - Date.now();
+    const timer = setTimeout(signOut, Math.max(0, Math.min(ms, 2_147_000_000)));
+    return () => clearTimeout(timer);
+  }, [user, signOut]);
+
+  const value = useMemo(() => ({ user, api, signIn, signOut }), [user, api, signIn, signOut]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}

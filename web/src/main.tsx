@@ -1,0 +1,17 @@
+// Entry point of the staff SPA: router, session and the route table.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { SessionProvider } from './hooks/useSession';
+import { AppRoutes } from './routes';
+import './index.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <BrowserRouter>
+      <SessionProvider>
+        <AppRoutes />
+      </SessionProvider>
+    </BrowserRouter>
+  </StrictMode>,
+);

@@ -1,0 +1,473 @@
+// Admin screen (SPEC §2, §5, §8): create users, the registered-users list with inline
+// editing and deletion, and publisher API tokens (create, copy URL, renew, delete).
+import { useState, type FormEvent } from 'react';
+import { presetRange, publisherDataUrl, type PublisherToken, type User, type UpdateUserBody } from '@adops/core';
+import { ApiError } from '@adops/core';
+import { useApi } from '../hooks/useApi';
+import { useAsync } from '../hooks/useAsync';
+import { useFlash } from '../hooks/useFlash';
+import { readToken } from '../lib/session';
+import { errorText } from '../lib/errors';
+import { Card } from '../components/Card';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { Loading } from '../components/Loading';
+import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+
+const NO_TOKEN = 'Token no encontrado. Por favor, iniciá sesión nuevamente.';
+
+/** Alerts and answers false when the session token is gone (e.g. signed out in another tab). */
+function haveToken(): boolean {
+  if (readToken()) return true;
+  window.alert(NO_TOKEN);
+  return false;
+}
+
+const withDetail = (text: string, error: unknown) => {
+  const detail = error instanceof ApiError ? error.detail : '';
+  return detail && detail !== text ? `${text}: ${detail}` : text;
+};
+
+/** The browser's calendar yesterday (the publisher URL's range). */
+function yesterday(): string {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return presetRange('ayer', new Date(), tz).from;
+}
+
+const dateTime = (iso: string) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? '-'
+    : d.toLocaleString('es-ES', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+};
+
+export default function AdminUsers() {
+  const [usersVersion, setUsersVersion] = useState(0);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold text-gray-900">Usuarios y tokens</h1>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="lg:col-span-1">
+          <CreateUserForm onCreated={() => setUsersVersion((v) => v + 1)} />
+        </div>
+        <div className="lg:col-span-2">
+          <UsersList version={usersVersion} />
+        </div>
+      </div>
+      <TokensSection />
+    </div>
+  );
+}
+
+// ---------- users ----------
+
+const emptyUser = { first_name: '', last_name: '', email: '', password: '', is_admin: false };
+
+function CreateUserForm({ onCreated }: { onCreated: () => void }) {
+  const api = useApi();
+  const [form, setForm] = useState(emptyUser);
+  const [busy, setBusy] = useState(false);
+  const [message, flash] = useFlash<{ ok: boolean; text: string }>(3000);
+  const set = (k: keyof typeof emptyUser) => (v: string | boolean) => setForm((f) => ({ ...f, [k]: v }));
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!haveToken()) return;
+    setBusy(true);
+    try {
+      await api.admin.createUser(form);
+      setForm(emptyUser);
+      flash({ ok: true, text: '✅ Usuario creado' });
+      onCreated();
+    } catch (err) {
+      flash({ ok: false, text: `❌ ${errorText(err, 'Error al crear usuario')}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card title="Crear usuario">
+      <form onSubmit={submit} className="space-y-3" aria-label="Crear usuario">
+        <TextField id="new-first-name" label="Nombre" value={form.first_name} onChange={set('first_name')} required />
+        <TextField id="new-last-name" label="Apellido" value={form.last_name} onChange={set('last_name')} />
+        <TextField id="new-email" label="Email" type="email" value={form.email} onChange={set('email')} required />
+        <TextField id="new-password" label="Contraseña" type="password" value={form.password} onChange={set('password')} required autoComplete="new-password" />
+        <label className="flex items-center gap-2 text-sm text-gray-700">
+          <input
+            type="checkbox"
+            checked={form.is_admin}
+            onChange={(e) => set('is_admin')(e.target.checked)}
+            className="h-4 w-4 rounded border-gray-300 text-blue-600 focus:ring-blue-500"
+          />
+          Es administrador
+        </label>
+        <button type="submit" disabled={busy} className={primaryButton}>
+          Crear usuario
+        </button>
+        {message && (
+          <p role={message.ok ? 'status' : 'alert'} className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-600'}`}>
+            {message.text}
+          </p>
+        )}
+      </form>
+    </Card>
+  );
+}
+
+function TextField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  type?: string;
+  required?: boolean;
+  autoComplete?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={props.id} className={labelClass}>
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        type={props.type ?? 'text'}
+        required={props.required}
+        autoComplete={props.autoComplete}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        className={inputClass}
+      />
+    </div>
+  );
+}
+
+/** The registered users; reloads when version changes (a user was created). */
+function UsersList({ version }: { version: number }) {
+  const api = useApi();
+  const [users, setUsers] = useState<User[] | null>(null);
+  const load = useAsync(async (signal) => {
+    const list = await api.admin.listUsers(undefined, { signal });
+    setUsers(list);
+    return list;
+  }, [api, version]);
+  const [editing, setEditing] = useState<string | null>(null);
+
+  async function remove(user: User) {
+    if (!haveToken()) return;
+    if (!window.confirm(`¿Eliminar al usuario ${user.email}?`)) return;
+    try {
+      await api.admin.deleteUser({ id: user.id });
+      setUsers((list) => list?.filter((u) => u.id !== user.id) ?? null);
+    } catch (err) {
+      window.alert(withDetail('Error al eliminar usuario', err));
+    }
+  }
+
+  const refused = load.error instanceof ApiError && (load.error.status === 401 || load.error.status === 403);
+  return (
+    <Card title="Usuarios registrados">
+      {load.loading && !users ? (
+        <Loading />
+      ) : load.error ? (
+        <ErrorBanner error={refused ? 'No autorizado' : load.error} />
+      ) : !users || users.length === 0 ? (
+        <p className="py-6 text-center text-sm text-gray-500">No hay usuarios registrados aún.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-md border border-gray-200">
+          <table className="min-w-full divide-y divide-gray-200 text-sm" aria-label="Usuarios registrados">
+            <thead className="bg-gray-50">
+              <tr>
+                {['Nombre', 'Apellido', 'Email', 'Rol', ''].map((h, i) => (
+                  <th key={i} scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-600">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {users.map((u) =>
+                editing === u.id ? (
+                  <EditUserRow
+                    key={u.id}
+                    user={u}
+                    onCancel={() => setEditing(null)}
+                    onSaved={(saved) => {
+                      setUsers((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
+                      setEditing(null);
+                    }}
+                  />
+                ) : (
+                  <tr key={u.id} data-email={u.email} className="hover:bg-gray-50">
+                    <td className="px-3 py-2 text-gray-900">{u.first_name}</td>
+                    <td className="px-3 py-2 text-gray-900">{u.last_name}</td>
+                    <td className="px-3 py-2 text-gray-700">{u.email}</td>
+                    <td className="px-3 py-2">
+                      <span className="flex flex-wrap gap-1">
+                        <Badge tone={u.is_admin ? 'blue' : 'gray'}>{u.is_admin ? 'Admin' : 'Usuario'}</Badge>
+                        {u.protected && <Badge tone="amber">Protegido</Badge>}
+                      </span>
+                    </td>
+                    <td className="px-3 py-2 text-right">
+                      {u.protected ? (
+                        <span className="text-xs text-gray-400">Solo lectura</span>
+                      ) : (
+                        <span className="inline-flex gap-2">
+                          <button type="button" className={secondaryButton} onClick={() => setEditing(u.id)}>
+                            Editar
+                          </button>
+                          <button type="button" className={dangerButton} onClick={() => remove(u)}>
+                            Eliminar
+                          </button>
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function EditUserRow({ user, onCancel, onSaved }: { user: User; onCancel: () => void; onSaved: (u: User) => void }) {
+  const api = useApi();
+  const [draft, setDraft] = useState({ first_name: user.first_name, last_name: user.last_name, email: user.email, password: '', is_admin: user.is_admin });
+  const [busy, setBusy] = useState(false);
+
+  async function save() {
+    if (!haveToken()) return;
+    // Empty fields are not sent (SPEC §5); unchanged ones neither.
+    const changes: UpdateUserBody = {};
+    const text = (k: 'first_name' | 'last_name' | 'email') => {
+      const v = draft[k].trim();
+      if (v !== '' && v !== user[k]) changes[k] = v;
+    };
+    text('first_name');
+    text('last_name');
+    if (!user.protected) text('email');
+    if (draft.password !== '') changes.password = draft.password;
+    if (draft.is_admin !== user.is_admin) changes.is_admin = draft.is_admin;
+    if (Object.keys(changes).length === 0) return onCancel();
+    setBusy(true);
+    try {
+      onSaved(await api.admin.updateUser({ id: user.id, ...changes }));
+    } catch (err) {
+      window.alert(withDetail('Error al actualizar usuario', err));
+      setBusy(false);
+    }
+  }
+
+  const cell = 'px-2 py-2';
+  const input = `${inputClass} py-1.5`;
+  return (
+    <tr data-email={user.email} className="bg-blue-50/40">
+      <td className={cell}>
+        <input aria-label="Nombre" className={input} value={draft.first_name} onChange={(e) => setDraft({ ...draft, first_name: e.target.value })} />
+      </td>
+      <td className={cell}>
+        <input aria-label="Apellido" className={input} value={draft.last_name} onChange={(e) => setDraft({ ...draft, last_name: e.target.value })} />
+      </td>
+      <td className={cell}>
+        <input
+          aria-label="Email"
+          type="email"
+          className={input}
+          value={draft.email}
+          readOnly={user.protected}
+          onChange={(e) => setDraft({ ...draft, email: e.target.value })}
+        />
+        <input
+          aria-label="Nueva contraseña"
+          type="password"
+          autoComplete="new-password"
+          placeholder="Nueva contraseña (opcional)"
+          className={`${input} mt-1`}
+          value={draft.password}
+          onChange={(e) => setDraft({ ...draft, password: e.target.value })}
+        />
+      </td>
+      <td className={cell}>
+        <label className="flex items-center gap-2 text-sm text-gray-700">
+          <input
+            type="checkbox"
+            checked={draft.is_admin}
+            onChange={(e) => setDraft({ ...draft, is_admin: e.target.checked })}
+            className="h-4 w-4 rounded border-gray-300 text-blue-600"
+          />
+          Admin
+        </label>
+      </td>
+      <td className={`${cell} text-right`}>
+        <span className="inline-flex gap-2">
+          <button type="button" className={primaryButton.replace('px-4 py-2', 'px-3 py-1.5')} disabled={busy} onClick={save}>
+            Guardar
+          </button>
+          <button type="button" className={secondaryButton} onClick={onCancel}>
+            Cancelar
+          </button>
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+function Badge({ tone, children }: { tone: 'blue' | 'gray' | 'amber'; children: string }) {
+  const tones = { blue: 'bg-blue-50 text-blue-700 ring-blue-200', gray: 'bg-gray-50 text-gray-600 ring-gray-200', amber: 'bg-amber-50 text-amber-700 ring-amber-200' };
+  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>{children}</span>;
+}
+
+// ---------- publisher tokens ----------
+
+function TokensSection() {
+  const api = useApi();
+  const [tokens, setTokens] = useState<PublisherToken[] | null>(null);
+  const load = useAsync(async (signal) => {
+    const list = await api.admin.listTokens(undefined, { signal });
+    setTokens(list);
+    return list;
+  }, [api]);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [copied, flashCopied] = useFlash<string>(2000);
+
+  async function create(e: FormEvent) {
+    e.preventDefault();
+    const publisher_name = name.trim();
+    if (!publisher_name) {
+      window.alert('❌ El nombre del publisher no puede estar vacío.');
+      return;
+    }
+    if (!haveToken()) return;
+    setBusy(true);
+    try {
+      const created = await api.admin.createToken({ publisher_name });
+      setTokens((list) => [created, ...(list ?? []).filter((t) => t.publisher_name !== created.publisher_name)]);
+      setName('');
+    } catch (err) {
+      window.alert(withDetail('Error al crear token', err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copyUrl(t: PublisherToken) {
+    const day = yesterday();
+    const url = publisherDataUrl(window.location.origin, t.token, day, day);
+    try {
+      await copyText(url);
+      flashCopied(t.token);
+    } catch {
+      window.alert('Error: no se pudo copiar la URL. Asegúrate de que la pestaña esté activa.');
+    }
+  }
+
+  async function renew(t: PublisherToken) {
+    if (!t.publisher_name.trim()) {
+      window.alert('Publisher no válido para renovar.');
+      return;
+    }
+    if (!haveToken()) return;
+    try {
+      const renewed = await api.admin.renewToken({ publisher_name: t.publisher_name });
+      setTokens((list) => list?.map((x) => (x.publisher_name === t.publisher_name ? renewed : x)) ?? null);
+    } catch (err) {
+      window.alert(withDetail('Error al renovar token', err));
+    }
+  }
+
+  async function remove(t: PublisherToken) {
+    if (!haveToken()) return;
+    if (!window.confirm(`¿Eliminar el token de ${t.publisher_name}?`)) return;
+    try {
+      await api.admin.deleteToken({ token: t.token });
+      setTokens((list) => list?.filter((x) => x.token !== t.token) ?? null);
+    } catch (err) {
+      window.alert(withDetail('Error al eliminar token', err));
+    }
+  }
+
+  return (
+    <Card title="API Tokens">
+      <form onSubmit={create} className="mb-4 flex flex-wrap items-end gap-3" aria-label="Crear token">
+        <div className="min-w-[16rem] flex-1">
+          <label htmlFor="publisher-name" className={labelClass}>
+            Nombre del publisher
+          </label>
+          <input id="publisher-name" className={inputClass} value={name} onChange={(e) => setName(e.target.value)} placeholder="p. ej. Publisher Uno" />
+        </div>
+        <button type="submit" disabled={busy} className={primaryButton}>
+          Crear token
+        </button>
+      </form>
+      {load.loading && !tokens ? (
+        <Loading />
+      ) : load.error ? (
+        <ErrorBanner error={load.error instanceof ApiError && load.error.status === 403 ? 'No autorizado' : load.error} />
+      ) : (
+        <div className="overflow-x-auto rounded-md border border-gray-200">
+          <table className="min-w-full divide-y divide-gray-200 text-sm" aria-label="API Tokens">
+            <thead className="bg-gray-50">
+              <tr>
+                {['Publisher', 'Creado', 'Acciones'].map((h) => (
+                  <th key={h} scope="col" className={`px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${h === 'Acciones' ? 'text-right' : 'text-left'}`}>
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {!tokens || tokens.length === 0 ? (
+                <tr>
+                  <td colSpan={3} className="px-3 py-6 text-center text-gray-500">
+                    No hay tokens creados aún.
+                  </td>
+                </tr>
+              ) : (
+                tokens.map((t) => (
+                  <tr key={t.token} data-publisher={t.publisher_name} className="hover:bg-gray-50">
+                    <td className="px-3 py-2 font-medium text-gray-900">{t.publisher_name}</td>
+                    <td className="px-3 py-2 text-gray-600">{dateTime(t.created_at)}</td>
+                    <td className="px-3 py-2 text-right">
+                      <span className="inline-flex flex-wrap justify-end gap-2">
+                        <button type="button" className={secondaryButton} onClick={() => copyUrl(t)}>
+                          {copied === t.token ? '✅ Copiado' : 'Copiar URL'}
+                        </button>
+                        <button type="button" className={secondaryButton} onClick={() => renew(t)}>
+                          Renovar
+                        </button>
+                        <button type="button" className={dangerButton} onClick={() => remove(t)}>
+                          Eliminar
+                        </button>
+                      </span>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** Clipboard API when the page may use it; the legacy copy command otherwise (plain http). */
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard?.writeText) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('copy refused');
+}

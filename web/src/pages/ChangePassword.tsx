@@ -1,0 +1,81 @@
+// 'Cambiar contraseña': current and new password; the outcome shows for 3 s.
+import { useState, type FormEvent } from 'react';
+import { useApi } from '../hooks/useApi';
+import { useFlash } from '../hooks/useFlash';
+import { readToken } from '../lib/session';
+import { errorText } from '../lib/errors';
+import { Card } from '../components/Card';
+import { inputClass, labelClass, primaryButton } from '../components/styles';
+
+export default function ChangePassword() {
+  const api = useApi();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [message, flash] = useFlash<{ ok: boolean; text: string }>(3000);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!readToken()) {
+      flash({ ok: false, text: 'No estás autenticado.' });
+      return;
+    }
+    setBusy(true);
+    try {
+      await api.auth.changePassword({ current_password: current, new_password: next });
+      setCurrent('');
+      setNext('');
+      flash({ ok: true, text: '✅ Contraseña actualizada con éxito' });
+    } catch (err) {
+      flash({ ok: false, text: `❌ ${errorText(err, 'Error al cambiar contraseña')}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-md space-y-6">
+      <h1 className="text-2xl font-semibold text-gray-900">Cambiar contraseña</h1>
+      <Card>
+        <form onSubmit={submit} className="space-y-4">
+          <div>
+            <label htmlFor="current-password" className={labelClass}>
+              Contraseña actual
+            </label>
+            <input
+              id="current-password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              className={inputClass}
+            />
+          </div>
+          <div>
+            <label htmlFor="new-password" className={labelClass}>
+              Nueva contraseña
+            </label>
+            <input
+              id="new-password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+              className={inputClass}
+            />
+          </div>
+          <button type="submit" disabled={busy} className={primaryButton}>
+            Cambiar contraseña
+          </button>
+          {message && (
+            <p role={message.ok ? 'status' : 'alert'} className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-600'}`}>
+              {message.text}
+            </p>
+          )}
+        </form>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+// Sign-in: e-mail and password, 'Recordarme' (localStorage instead of sessionStorage), and a
+// link back to the provider's public site; failures show the server's detail in red.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useSession } from '../hooks/useSession';
+import { errorText } from '../lib/errors';
+import { inputClass, labelClass, primaryButton } from '../components/styles';
+
+export default function Login() {
+  const { api, signIn } = useSession();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [siteUrl, setSiteUrl] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    api.health.check(undefined, { signal: controller.signal }).then(
+      (h) => setSiteUrl(h.public_site_url),
+      () => {},
+    );
+    return () => controller.abort();
+  }, [api]);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const { access_token } = await api.auth.login({ email, password });
+      signIn(access_token, remember);
+      navigate('/dashboard', { replace: true });
+    } catch (err) {
+      setError(errorText(err, 'Error al iniciar sesión'));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex min-h-[70vh] items-center justify-center">
+      <div className="w-full max-w-sm">
+        <div className="mb-6 text-center">
+          <span className="inline-flex h-12 w-12 items-center justify-center rounded-xl bg-blue-600 text-xl font-bold text-white">A</span>
+          <h1 className="mt-4 text-2xl font-semibold text-gray-900">Iniciar sesión</h1>
+          <p className="mt-1 text-sm text-gray-500">AdOps Console</p>
+        </div>
+        <form onSubmit={submit} className="space-y-4 rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
+          <div>
+            <label htmlFor="login-email" className={labelClass}>
+              Email
+            </label>
+            <input
+              id="login-email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              className={inputClass}
+            />
+          </div>
+          <div>
+            <label htmlFor="login-password" className={labelClass}>
+              Contraseña
+            </label>
+            <input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              className={inputClass}
+            />
+          </div>
+          <label className="flex items-center gap-2 text-sm text-gray-700">
+            <input
+              type="checkbox"
+              checked={remember}
+              onChange={(e) => setRemember(e.target.checked)}
+              className="h-4 w-4 rounded border-gray-300 text-blue-600 focus:ring-blue-500"
+            />
+            Recordarme
+          </label>
+          <button type="submit" disabled={busy} className={`${primaryButton} w-full`}>
+            Entrar
+          </button>
+          {error && (
+            <p role="alert" className="text-sm text-red-600">
+              {error}
+            </p>
+          )}
+        </form>
+        {siteUrl && (
+          <p className="mt-4 text-center text-sm">
+            <a href={siteUrl} className="text-blue-600 hover:underline" rel="noopener">
+              ← Volver al sitio
+            </a>
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

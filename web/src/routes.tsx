@@ -1,0 +1,81 @@
+// The route table of SPEC §2 and its guards: /login public (signed-in users go on to
+// /dashboard), every other screen needs a valid session, /admin-users needs an admin,
+// and any other path goes to /login. Screens load lazily, one chunk each.
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import { useSession } from './hooks/useSession';
+import { storedSession } from './lib/session';
+import { NavBar } from './components/NavBar';
+import { Loading } from './components/Loading';
+
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+const Login = page(() => import('./pages/Login'));
+const Dashboard = page(() => import('./pages/Dashboard'));
+const ApiExplorer = page(() => import('./pages/ApiExplorer'));
+const CreateCampaign = page(() => import('./pages/CreateCampaign'));
+const FbCampaigns = page(() => import('./pages/FbCampaigns'));
+const AdReport = page(() => import('./pages/AdReport'));
+const Demand = page(() => import('./pages/Demand'));
+const Finance = page(() => import('./pages/Finance'));
+const AdminUsers = page(() => import('./pages/AdminUsers'));
+const ChangePassword = page(() => import('./pages/ChangePassword'));
+const Referrers = page(() => import('./pages/Referrers'));
+const Logs = page(() => import('./pages/Logs'));
+
+function Shell() {
+  return (
+    <div className="min-h-screen bg-gray-50">
+      <NavBar />
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+/** Reads storage on every render, so a token that expired since the last check is caught. */
+function RequireAuth() {
+  useSession();
+  return storedSession() ? <Outlet /> : <Navigate to="/login" replace />;
+}
+
+function RequireAdmin() {
+  useSession();
+  return storedSession()?.user.is_admin ? <Outlet /> : <Navigate to="/login" replace />;
+}
+
+function PublicOnly() {
+  useSession();
+  return storedSession() ? <Navigate to="/dashboard" replace /> : <Outlet />;
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Shell />}>
+        <Route element={<PublicOnly />}>
+          <Route path="/login" element={<Login />} />
+        </Route>
+        <Route element={<RequireAuth />}>
+          <Route path="/dashboard" element={<Dashboard />} />
+          <Route path="/apis" element={<ApiExplorer />} />
+          <Route path="/create-campaigns" element={<CreateCampaign />} />
+          <Route path="/fb-campaigns" element={<FbCampaigns />} />
+          <Route path="/ad-report" element={<AdReport />} />
+          <Route path="/demand" element={<Demand />} />
+          <Route path="/finance" element={<Finance />} />
+          <Route path="/change-password" element={<ChangePassword />} />
+          <Route path="/referrers" element={<Referrers />} />
+          <Route path="/logs" element={<Logs />} />
+        </Route>
+        <Route element={<RequireAdmin />}>
+          <Route path="/admin-users" element={<AdminUsers />} />
+        </Route>
+        <Route path="*" element={<Navigate to="/login" replace />} />
+      </Route>
+    </Routes>
+  );
+}
