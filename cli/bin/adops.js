@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// The installed `adops` command: runs the built CLI and exits with its code.
+import { run } from '../dist/main.js';
+
+process.exitCode = await run(process.argv.slice(2));

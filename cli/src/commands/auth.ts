@@ -1,0 +1,78 @@
+// Session commands: login (stores the token), logout, whoami, passwd.
+import type { Command } from 'commander';
+import { ApiError, decodeSession } from '@adops/core';
+import { CliError, EXIT } from '../io.js';
+import type { Cli } from '../context.js';
+import { removeCredentials, saveCredentials } from '../credentials.js';
+import { formatDateTimeLocal, formatRemaining, yesNo } from '../text.js';
+
+export function registerAuth(program: Command, cli: Cli): void {
+  program
+    .command('login')
+    .description('Inicia sesión y guarda el token (pide la contraseña sin mostrarla; sin terminal la lee de la primera línea de stdin)')
+    .option('--email <email>', 'email del usuario (se pregunta si falta)')
+    .action(async (opts: { email?: string }, cmd: Command) => {
+      const { api, server } = await cli.anonymousApi(cmd);
+      const email = (opts.email ?? (await cli.prompt.ask('Email: ', 'el email'))).trim();
+      if (!email) throw new CliError('El email es obligatorio', EXIT.usage);
+      const password = await cli.prompt.secret('Contraseña: ', 'la contraseña');
+      if (!password) throw new CliError('La contraseña es obligatoria', EXIT.usage);
+      let token: string;
+      try {
+        token = (await api.auth.login({ email, password })).access_token;
+      } catch (e) {
+        // A refused login is not an expired session: show the server's own words.
+        if (e instanceof ApiError && e.status === 401) throw new CliError(e.detail, EXIT.session);
+        throw e;
+      }
+      await saveCredentials(cli.io.env, { server, token });
+      const session = decodeSession(token);
+      const until = session ? ` hasta el ${formatDateTimeLocal(session.exp * 1000)}` : '';
+      cli.say(`Sesión iniciada como ${session?.email ?? email} en ${server}${until}`);
+    });
+
+  program
+    .command('logout')
+    .description('Cierra la sesión (borra el token guardado)')
+    .action(async () => {
+      const removed = await removeCredentials(cli.io.env);
+      cli.say(removed ? 'Sesión cerrada' : 'No había ninguna sesión iniciada');
+    });
+
+  program
+    .command('whoami')
+    .description('Muestra el usuario de la sesión: email, nombre, si es administrador y cuándo expira')
+    .option('--json', 'salida JSON')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const { api, server } = await cli.api(cmd);
+      const me = await api.auth.me();
+      const expiresAt = new Date(me.exp * 1000);
+      if (cli.machine(opts.json)) {
+        cli.json({ server, email: me.email, first_name: me.first_name, last_name: me.last_name, is_admin: me.is_admin, expires_at: expiresAt.toISOString() });
+        return;
+      }
+      const name = `${me.first_name} ${me.last_name}`.trim() || '-';
+      cli.say(
+        [
+          `Email:     ${me.email}`,
+          `Nombre:    ${name}`,
+          `Admin:     ${yesNo(me.is_admin)}`,
+          `Expira:    ${formatDateTimeLocal(expiresAt)} (${formatRemaining(expiresAt.getTime() - Date.now())})`,
+          `Servidor:  ${server}`,
+        ].join('\n'),
+      );
+    });
+
+  program
+    .command('passwd')
+    .description('Cambia tu contraseña (pide la actual y la nueva sin mostrarlas; sin terminal, una por línea de stdin)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const current = await cli.prompt.secret('Contraseña actual: ', 'la contraseña actual');
+      if (!current) throw new CliError('La contraseña actual es obligatoria', EXIT.usage);
+      const next = await cli.prompt.newPassword('Nueva contraseña: ', 'la nueva contraseña');
+      if (!next) throw new CliError('La nueva contraseña es obligatoria', EXIT.usage);
+      const answer = await api.auth.changePassword({ current_password: current, new_password: next });
+      cli.say(answer.detail || 'Contraseña actualizada');
+    });
+}

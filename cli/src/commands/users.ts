@@ -1,0 +1,142 @@
+// `adops users list|create|update|delete`: the admin's user management (the server refuses
+// non-admins with 403 "No autorizado").
+import React from 'react';
+import type { Command } from 'commander';
+import type { Api, User, UpdateUserBody } from '@adops/core';
+import { CliError, EXIT } from '../io.js';
+import type { Cli } from '../context.js';
+import { Table, type Column } from '../ui/Table.js';
+import { formatDateTimeLocal, yesNo } from '../text.js';
+
+export const USER_COLUMNS: Column<User>[] = [
+  { key: 'email', header: 'Email' },
+  { key: 'first_name', header: 'Nombre' },
+  { key: 'last_name', header: 'Apellido' },
+  { key: 'is_admin', header: 'Admin', format: (v) => yesNo(v === true) },
+  { key: 'protected', header: 'Protegido', format: (v) => yesNo(v === true) },
+  { key: 'created_at', header: 'Alta', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'id', header: 'ID' },
+];
+
+const fullName = (u: User) => `${u.first_name} ${u.last_name}`.trim();
+
+/** A user by id, or by email when the reference contains '@'. */
+async function findUser(api: Api, ref: string): Promise<User | undefined> {
+  const users = await api.admin.listUsers();
+  const wanted = ref.trim().toLowerCase();
+  return users.find((u) => u.id === ref || u.email.toLowerCase() === wanted);
+}
+
+async function resolveId(api: Api, ref: string): Promise<{ id: string; user?: User }> {
+  const user = await findUser(api, ref);
+  if (user) return { id: user.id, user };
+  if (ref.includes('@')) throw new CliError(`Usuario no encontrado: ${ref}`);
+  return { id: ref };
+}
+
+interface CreateOptions {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  passwordStdin?: boolean;
+  admin?: boolean;
+  json?: boolean;
+}
+
+interface UpdateOptions {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  admin?: boolean;
+  passwordPrompt?: boolean;
+  json?: boolean;
+}
+
+export function registerUsers(program: Command, cli: Cli): void {
+  const users = program.command('users').description('Usuarios (solo administradores)');
+
+  users
+    .command('list')
+    .description('Lista los usuarios registrados')
+    .option('--json', 'salida JSON')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const list = await api.admin.listUsers();
+      if (cli.machine(opts.json)) return cli.json(list);
+      await cli.draw(React.createElement(Table<User>, { columns: USER_COLUMNS, rows: list, emptyText: 'No hay usuarios registrados aún.' }));
+    });
+
+  users
+    .command('create')
+    .description('Crea un usuario (la contraseña se pide sin mostrarla, o con --password-stdin se lee de stdin)')
+    .option('--first-name <name>', 'nombre (obligatorio)')
+    .option('--last-name <name>', 'apellido')
+    .option('--email <email>', 'email (obligatorio)')
+    .option('--password-stdin', 'lee la contraseña de la primera línea de stdin')
+    .option('--admin', 'es administrador')
+    .option('--json', 'salida JSON')
+    .action(async (opts: CreateOptions, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const required = async (value: string | undefined, label: string, what: string, flag: string) => {
+        if (value !== undefined) return value;
+        if (!cli.prompt.interactive) throw new CliError(`Falta ${flag}`, EXIT.usage);
+        return cli.prompt.ask(label, what);
+      };
+      const first_name = await required(opts.firstName, 'Nombre: ', 'el nombre', '--first-name');
+      const email = await required(opts.email, 'Email: ', 'el email', '--email');
+      const password = opts.passwordStdin
+        ? await cli.prompt.secret('Contraseña: ', 'la contraseña')
+        : await cli.prompt.newPassword('Contraseña: ', 'la contraseña');
+      const user = await api.admin.createUser({
+        first_name,
+        last_name: opts.lastName ?? '',
+        email,
+        password,
+        is_admin: opts.admin === true,
+      });
+      if (cli.machine(opts.json)) return cli.json(user);
+      cli.say(`Usuario creado: ${fullName(user)} <${user.email}>${user.is_admin ? ' (administrador)' : ''}, id ${user.id}`);
+    });
+
+  users
+    .command('update')
+    .description('Modifica un usuario (por id o email); solo cambia lo indicado')
+    .argument('<id>', 'id o email del usuario')
+    .option('--first-name <name>', 'nuevo nombre')
+    .option('--last-name <name>', 'nuevo apellido')
+    .option('--email <email>', 'nuevo email')
+    .option('--admin', 'hacerlo administrador')
+    .option('--no-admin', 'quitarle el rol de administrador')
+    .option('--password-prompt', 'pide una nueva contraseña (sin mostrarla; sin terminal, una línea de stdin)')
+    .option('--json', 'salida JSON')
+    .action(async (ref: string, opts: UpdateOptions, cmd: Command) => {
+      const changes: UpdateUserBody = {};
+      if (opts.firstName !== undefined) changes.first_name = opts.firstName;
+      if (opts.lastName !== undefined) changes.last_name = opts.lastName;
+      if (opts.email !== undefined) changes.email = opts.email;
+      if (opts.admin !== undefined) changes.is_admin = opts.admin;
+      const { api } = await cli.api(cmd);
+      if (opts.passwordPrompt) changes.password = await cli.prompt.newPassword('Nueva contraseña: ', 'la nueva contraseña');
+      if (Object.keys(changes).length === 0)
+        throw new CliError('Nada que cambiar: indica --first-name, --last-name, --email, --admin/--no-admin o --password-prompt', EXIT.usage);
+      const { id } = await resolveId(api, ref);
+      const user = await api.admin.updateUser({ id, ...changes });
+      if (cli.machine(opts.json)) return cli.json(user);
+      cli.say(`Usuario actualizado: ${fullName(user)} <${user.email}>, admin: ${yesNo(user.is_admin)}`);
+    });
+
+  users
+    .command('delete')
+    .description('Elimina un usuario (por id o email); pide confirmación salvo con --yes')
+    .argument('<id>', 'id o email del usuario')
+    .option('-y, --yes', 'no pedir confirmación')
+    .action(async (ref: string, opts: { yes?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const { id, user } = await resolveId(api, ref);
+      const label = user ? `${fullName(user)} <${user.email}>` : id;
+      if (!opts.yes && !(await cli.prompt.confirm(`¿Eliminar el usuario ${label}?`)))
+        throw new CliError('Cancelado', EXIT.cancelled);
+      await api.admin.deleteUser({ id });
+      cli.say(`Usuario eliminado: ${label}`);
+    });
+}

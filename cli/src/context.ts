@@ -1,0 +1,125 @@
+// What every command gets: the streams, prompts, the server it talks to, an API client
+// carrying the stored session, output in the right form (Ink table or JSON) and the
+// mapping from failures to one-line messages and exit codes.
+import type { ReactElement } from 'react';
+import { render } from 'ink';
+import type { Command } from 'commander';
+import { ApiError, createApi, decodeSession, sessionValid, type Api } from '@adops/core';
+import { CliError, EXIT, type CliIO } from './io.js';
+import { loadCredentials, type Credentials } from './credentials.js';
+import { Prompter } from './prompt.js';
+
+export const DEFAULT_SERVER = 'http://localhost:8080';
+export const SESSION_EXPIRED = 'Sesión no válida o expirada: ejecuta `adops login`';
+export const NOT_SIGNED_IN = 'No has iniciado sesión: ejecuta `adops login`';
+
+/** Options every command accepts (declared on the program). */
+export interface GlobalOptions {
+  server?: string;
+}
+
+/** A server origin as typed by the user → normalised (no trailing slash); usage error when not http(s). */
+export function normaliseServer(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new CliError(`URL de servidor no válida: ${raw}`, EXIT.usage);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CliError(`URL de servidor no válida (usa http:// o https://): ${raw}`, EXIT.usage);
+  return (url.origin + url.pathname).replace(/\/+$/, '');
+}
+
+export class Cli {
+  readonly prompt: Prompter;
+  private credentials: Credentials | null | undefined;
+  /** The server of the command being run, for error messages. */
+  private currentServer = DEFAULT_SERVER;
+
+  constructor(readonly io: CliIO) {
+    this.prompt = new Prompter(io);
+  }
+
+  async storedCredentials(): Promise<Credentials | null> {
+    if (this.credentials === undefined) this.credentials = await loadCredentials(this.io.env);
+    return this.credentials;
+  }
+
+  /** --server, else ADOPS_URL, else the server of the stored session, else http://localhost:8080. */
+  async server(cmd: Command): Promise<string> {
+    const flag = cmd.optsWithGlobals<GlobalOptions>().server;
+    const stored = await this.storedCredentials();
+    const raw = flag ?? (this.io.env.ADOPS_URL || undefined) ?? stored?.server ?? DEFAULT_SERVER;
+    this.currentServer = normaliseServer(raw);
+    return this.currentServer;
+  }
+
+  /** A client without a session (login). */
+  async anonymousApi(cmd: Command): Promise<{ api: Api; server: string }> {
+    const server = await this.server(cmd);
+    return { api: createApi({ baseUrl: server }), server };
+  }
+
+  /**
+   * A client carrying the stored session. The token is only ever sent to the server it was
+   * issued by; a missing or locally expired session fails before any request.
+   */
+  async api(cmd: Command): Promise<{ api: Api; server: string; token: string }> {
+    const server = await this.server(cmd);
+    const stored = await this.storedCredentials();
+    if (!stored) throw new CliError(NOT_SIGNED_IN, EXIT.session);
+    if (normaliseServer(stored.server) !== server)
+      throw new CliError(`No has iniciado sesión en ${server}: ejecuta \`adops login --server ${server}\``, EXIT.session);
+    if (!sessionValid(decodeSession(stored.token))) throw new CliError(SESSION_EXPIRED, EXIT.session);
+    const token = stored.token;
+    return { api: createApi({ baseUrl: server, getToken: () => token }), server, token };
+  }
+
+  /** Machine output: asked for with --json, or stdout is not a terminal. */
+  machine(json: boolean | undefined): boolean {
+    return Boolean(json) || !this.io.isTTY;
+  }
+
+  /** A line of text for people (status messages). */
+  say(text: string): void {
+    this.io.stdout.write(text + '\n');
+  }
+
+  /** Plain JSON for scripts, one document per command. */
+  json(value: unknown): void {
+    this.io.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  }
+
+  /** Draws an Ink element once (a table) and releases the terminal. */
+  async draw(element: ReactElement): Promise<void> {
+    const instance = render(element, {
+      stdout: this.io.stdout as NodeJS.WriteStream,
+      stderr: this.io.stderr as NodeJS.WriteStream,
+      stdin: this.io.stdin as NodeJS.ReadStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+    instance.unmount();
+    await instance.waitUntilExit();
+  }
+
+  /** One line on stderr and the exit code for a failure. */
+  fail(error: unknown): number {
+    const { message, code } = this.describe(error);
+    this.io.stderr.write(`${message}\n`);
+    return code;
+  }
+
+  private describe(error: unknown): { message: string; code: number } {
+    if (error instanceof CliError) return { message: error.message, code: error.exitCode };
+    if (error instanceof ApiError) {
+      if (error.status === 0) return { message: `No se pudo conectar con ${this.currentServer}`, code: EXIT.unreachable };
+      if (error.status === 401) return { message: SESSION_EXPIRED, code: EXIT.session };
+      if (error.status === 403) return { message: error.detail || 'No autorizado', code: EXIT.forbidden };
+      return { message: error.detail || `Error HTTP ${error.status}`, code: EXIT.error };
+    }
+    const e = error as NodeJS.ErrnoException;
+    return { message: `Error inesperado: ${e?.message ?? String(error)}`, code: EXIT.error };
+  }
+}

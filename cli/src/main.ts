@@ -1,0 +1,67 @@
+// The `adops` command: commander parses the command line and calls one command; run()
+// takes injectable streams and returns the exit code, so tests drive it in-process.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { defaultIO, EXIT, EXIT_CODES_HELP, type CliIO } from './io.js';
+import { Cli, DEFAULT_SERVER } from './context.js';
+import { registerServe } from './commands/serve.js';
+import { registerAuth } from './commands/auth.js';
+import { registerUsers } from './commands/users.js';
+import { registerTokens } from './commands/tokens.js';
+
+export { EXIT, type CliIO } from './io.js';
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function buildProgram(cli: Cli): Command {
+  const program = new Command('adops');
+  program
+    .description('AdOps Console desde la terminal')
+    .version(version(), '-V, --version', 'muestra la versión')
+    .helpOption('-h, --help', 'muestra la ayuda')
+    .helpCommand('help [comando]', 'muestra la ayuda de un comando')
+    .option('--server <url>', `servidor (o ADOPS_URL; por defecto el de la sesión guardada o ${DEFAULT_SERVER})`)
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .showHelpAfterError('(adops --help muestra la ayuda)')
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (s) => cli.io.stdout.write(s),
+      writeErr: (s) => cli.io.stderr.write(s),
+    })
+    .exitOverride();
+  registerServe(program, cli);
+  registerAuth(program, cli);
+  registerUsers(program, cli);
+  registerTokens(program, cli);
+  return program;
+}
+
+/** Runs one command line (without `node adops`) and resolves to its exit code. */
+export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
+  const base = defaultIO();
+  const full: CliIO = {
+    ...base,
+    ...io,
+    isTTY: io.isTTY ?? (io.stdout ? Boolean((io.stdout as { isTTY?: boolean }).isTTY) : base.isTTY),
+  };
+  const cli = new Cli(full);
+  try {
+    await buildProgram(cli).parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (e) {
+    // commander already printed its message (or the help / version).
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    return cli.fail(e);
+  }
+}
+
+const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) process.exitCode = await run(process.argv.slice(2));
