@@ -17,6 +17,8 @@ import { makeGuards, type Guards } from './http.js';
 import { serveWeb } from './static.js';
 import { authRoutes } from './routes/auth.js';
 import { adminRoutes } from './routes/admin.js';
+import { ReferrerService } from './services/referrers.js';
+import { referrerRoutes } from './routes/referrers.js';
 
 z.config(z.locales.es());
 
@@ -31,6 +33,8 @@ export interface AppServices {
   users: UserService;
   auth: AuthService;
   tokens: TokenService;
+  /** Referrer traffic: ingest, queries, live bus and streams. */
+  referrers: ReferrerService;
   guards: Guards;
   log: (line: string) => void;
   /** Work to run when the app closes (flush batches, stop timers, close stores). */
@@ -55,7 +59,8 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   const auth = new AuthService(users, secrets.jwtSecret, config.jwtTtlSeconds, config.loginMaxFailures, config.loginWindowMs, config.scryptLogN);
   const tokens = new TokenService(store, secrets);
   const guards = makeGuards({ secret: secrets.jwtSecret, users, ingestKey: config.ingestKey });
-  const services: AppServices = { config, store, db, secrets, users, auth, tokens, guards, log, onClose: [() => db.close()] };
+  const referrers = await ReferrerService.open(db, config, log);
+  const services: AppServices = { config, store, db, secrets, users, auth, tokens, referrers, guards, log, onClose: [() => db.close(), () => referrers.close()] };
 
   const koa = new Koa();
   koa.proxy = config.trustProxy;
@@ -89,6 +94,7 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   const router = new Router();
   authRoutes(router, services);
   adminRoutes(router, services);
+  referrerRoutes(router, services);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {

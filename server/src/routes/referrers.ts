@@ -1,0 +1,100 @@
+// Referrer traffic routes: the public beacon, NDJSON batch ingest (ingest key or admin), the
+// report, the raw log, its live stream (SSE) and the filter lists.
+import type Router from '@koa/router';
+import { contract, HitQuery, REFERRER_LIMITS } from '@adops/core';
+import { bind, type Ctx } from '../http.js';
+import { httpError, zodDetail } from '../errors.js';
+import type { AppServices } from '../app.js';
+import { streamFilter, normalizeIp } from '../services/referrers.js';
+
+/** A transparent 1×1 GIF (the beacon's answer with format=gif). */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** The request body as UTF-8 text, refused with 413 past `limit` bytes. */
+function readText(ctx: Ctx, limit: number): Promise<string> {
+  const tooLarge = () => {
+    ctx.set('Connection', 'close');
+    return httpError(413, `El lote supera ${Math.round(limit / (1024 * 1024))} MB`);
+  };
+  const declared = Number(ctx.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
+  const encoding = ctx.get('content-encoding');
+  if (encoding && encoding.toLowerCase() !== 'identity') return Promise.reject(httpError(415, 'Codificación no soportada'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const req = ctx.req;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.resume(); // drain and discard the rest
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onError = () => {
+      cleanup();
+      reject(httpError(400, 'Petición interrumpida'));
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onError);
+  });
+}
+
+export function referrerRoutes(router: Router, s: AppServices): void {
+  const r = contract.referrers;
+  const referrers = s.referrers;
+
+  bind(router, s.guards, r.report, (filter) => referrers.report(filter));
+  bind(router, s.guards, r.logs, (filter) => referrers.logs(filter));
+  bind(router, s.guards, r.filters, () => referrers.filterOptions());
+
+  bind(router, s.guards, r.stream, (q, ctx) => {
+    const filter = streamFilter(q, s.config.tz);
+    const header = ctx.get('last-event-id').trim();
+    const fromHeader = /^\d{1,15}$/.test(header) ? Number(header) : undefined;
+    let lastEventId = fromHeader ?? q.lastEventId;
+    // A resume point past every id handed out belongs to a reset store: start live.
+    if (lastEventId !== undefined && lastEventId > referrers.latestId) lastEventId = undefined;
+    referrers.hub.open(ctx, {
+      match: referrers.matcher(filter),
+      lastEventId,
+      backfill: referrers.backfill,
+    });
+  });
+
+  bind(router, s.guards, r.ingest, async (_input, ctx) => {
+    const body = await readText(ctx, REFERRER_LIMITS.batchBytes);
+    return referrers.ingestNdjson(body);
+  });
+
+  // The beacon answers an image or nothing, so it is bound by hand (bind would force 204).
+  router.get('/api/hit', async (raw) => {
+    const ctx = raw as unknown as Ctx;
+    const parsed = HitQuery.safeParse(ctx.query);
+    if (!parsed.success) throw httpError(400, zodDetail(parsed.error));
+    await referrers.hit(parsed.data, {
+      ip: normalizeIp(ctx.ip) ?? ctx.req.socket.remoteAddress,
+      country: ctx.get('cf-ipcountry') || ctx.get('x-country-code') || undefined,
+      referer: ctx.get('referer') || undefined,
+    });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Access-Control-Allow-Origin', '*');
+    if (parsed.data.format === 'gif') {
+      ctx.type = 'image/gif';
+      ctx.body = PIXEL;
+    } else ctx.status = 204;
+  });
+}

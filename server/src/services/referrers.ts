@@ -1,0 +1,447 @@
+// Referrer traffic: validates beacon hits and NDJSON batches, stamps each event with an id and
+// its zone's publisher/advertiser, commits through the group-commit writer, publishes committed
+// events on the live bus, answers report/log/filter queries and runs retention.
+import { isIP } from 'node:net';
+import {
+  IngestReferrerEvent,
+  REFERRER_LIMITS,
+  todayIn,
+  zonedDayStart,
+  zonedDayEnd,
+  type ReferrerFilterParsed,
+  type ReferrerFilters,
+  type ReferrerLogRecord,
+  type ReferrerRow,
+  type IngestReferrersResult,
+} from '@adops/core';
+import type { Config } from '../config.js';
+import type { Db } from '../warehouse/db.js';
+import { httpError, zodDetail } from '../errors.js';
+import {
+  duckReferrerWarehouse,
+  EventWriter,
+  eventMatches,
+  type EventFilter,
+  type RangeFilter,
+  type ReferrerEvent,
+  type ReferrerWarehouse,
+  type RetentionResult,
+  type ZoneOwner,
+} from '../warehouse/referrers/index.js';
+import { LiveBus } from '../live/bus.js';
+import { SseHub } from '../live/sse.js';
+
+const DAY_MS = 86_400_000;
+const FUTURE_SLACK_MS = 5 * 60_000;
+const OLDEST_EVENT_MS = Date.UTC(2000, 0, 1);
+const ZONE_REFRESH_MS = 60_000;
+const UNKNOWN_ZONE_REFRESH_MS = 10_000;
+const ZONE_ID = /^[\w.:-]{1,64}$/;
+const HOST_LABELS = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+
+/** An event before it has an id and owners. */
+export type NewReferrerEvent = Omit<ReferrerEvent, 'id' | 'publisher' | 'advertiser'>;
+
+/** A rejected event field; the ingest route prefixes the line number. */
+export class EventError extends Error {}
+
+export interface ReferrerServiceOptions {
+  lingerMs: number;
+  maxRows: number;
+  ringSize: number;
+  heartbeatMs: number;
+  maxBacklogBytes: number;
+  retentionEveryMs: number;
+  /** First retention run after start (ms). */
+  retentionFirstMs: number;
+}
+
+export const DEFAULT_REFERRER_OPTIONS: ReferrerServiceOptions = {
+  lingerMs: 5,
+  maxRows: 5000,
+  ringSize: 10_000,
+  heartbeatMs: 15_000,
+  maxBacklogBytes: 1024 * 1024,
+  retentionEveryMs: DAY_MS,
+  retentionFirstMs: 60_000,
+};
+
+/** A host name from a domain or an http(s) URL, lower-cased; null when it is neither. */
+export function hostOf(value: string): string | null {
+  const v = value.trim();
+  if (v === '') return null;
+  if (/^https?:\/\//i.test(v)) {
+    try {
+      const host = new URL(v).hostname.toLowerCase();
+      return host.startsWith('[') || HOST_LABELS.test(host) ? host : null;
+    } catch {
+      return null;
+    }
+  }
+  const host = v.toLowerCase().replace(/\.$/, '');
+  return HOST_LABELS.test(host) ? host : null;
+}
+
+/** The referrer URL's host (http/https only). */
+function referrerHost(referrer: string | null): string | null {
+  if (!referrer || !/^https?:\/\//i.test(referrer)) return null;
+  try {
+    const host = new URL(referrer).hostname.toLowerCase();
+    return host || null;
+  } catch {
+    return null;
+  }
+}
+
+/** IPv4-mapped IPv6 written as IPv4; null when not an address. */
+export function normalizeIp(ip: string | null | undefined): string | null {
+  if (!ip) return null;
+  const v = ip.trim().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+  return isIP(v) ? v : null;
+}
+
+const blankToNull = (v: string | null | undefined): string | null => (v == null || v.trim() === '' ? null : v);
+
+function noNul(field: string, v: string | null): string | null {
+  if (v !== null && v.includes('\u0000')) throw new EventError(`${field} contiene caracteres no permitidos`);
+  return v;
+}
+
+/**
+ * Validates and completes one event: parent_domain is the given source (a host or URL) or else
+ * the referrer URL's host; seen_at defaults to the arrival time.
+ */
+export function normalizeEvent(
+  input: {
+    zone_id: string;
+    referrer?: string | null;
+    keyword?: string | null;
+    parent_domain?: string | null;
+    ip?: string | null;
+    country?: string | null;
+    seen_at?: string | null;
+  },
+  arrivedAt: number,
+): NewReferrerEvent {
+  const zone_id = input.zone_id.trim();
+  if (!ZONE_ID.test(zone_id)) throw new EventError('zone_id debe tener de 1 a 64 letras, dígitos o . _ : -');
+  const referrer = noNul('referrer', blankToNull(input.referrer));
+  if (referrer !== null && referrer.length > REFERRER_LIMITS.referrer)
+    throw new EventError(`referrer supera ${REFERRER_LIMITS.referrer} caracteres`);
+  const keyword = noNul('keyword', blankToNull(input.keyword));
+  if (keyword !== null && keyword.length > REFERRER_LIMITS.keyword)
+    throw new EventError(`keyword supera ${REFERRER_LIMITS.keyword} caracteres`);
+  let parent_domain: string | null = null;
+  const source = blankToNull(input.parent_domain);
+  if (source !== null) {
+    parent_domain = hostOf(source);
+    if (parent_domain === null) throw new EventError('parent_domain debe ser un dominio o una URL http(s)');
+  } else parent_domain = referrerHost(referrer);
+  let ip: string | null = null;
+  if (blankToNull(input.ip) !== null) {
+    ip = normalizeIp(input.ip);
+    if (ip === null) throw new EventError('ip no es una dirección IPv4 o IPv6 válida');
+  }
+  let country: string | null = null;
+  if (blankToNull(input.country) !== null) {
+    const c = input.country!.trim().toUpperCase();
+    if (!/^[A-Z][A-Z0-9]$/.test(c)) throw new EventError('country debe ser un código de país de 2 letras');
+    country = c;
+  }
+  let seen_ms = arrivedAt;
+  if (input.seen_at) {
+    seen_ms = Date.parse(input.seen_at);
+    if (Number.isNaN(seen_ms)) throw new EventError('seen_at no es una fecha válida');
+    if (seen_ms > arrivedAt + FUTURE_SLACK_MS) throw new EventError('seen_at está en el futuro');
+    if (seen_ms < OLDEST_EVENT_MS) throw new EventError('seen_at es anterior a 2000');
+  }
+  return { zone_id, parent_domain, referrer, keyword, ip, country, seen_ms, seen_at: new Date(seen_ms).toISOString() };
+}
+
+/** A filter date: ISO with offset, a local date-time (in tz) or a calendar day (in tz). */
+function instantOf(value: string, bound: 'start' | 'end', tz: string): number {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value))
+    return (bound === 'start' ? zonedDayStart(value, tz) : zonedDayEnd(value, tz)).getTime();
+  if (/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return Date.parse(value);
+  const [day, time] = value.split('T');
+  const [h = 0, m = 0, s = 0] = time.split(':').map(Number);
+  return zonedDayStart(day, tz).getTime() + Math.round(((h * 60 + m) * 60 + s) * 1000);
+}
+
+/** Resolves a parsed filter's dates in the reporting time zone (default: today) and checks them. */
+export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date()): RangeFilter {
+  const today = todayIn(tz, now);
+  const to = f.endDate ? instantOf(f.endDate, 'end', tz) : zonedDayEnd(today, tz).getTime();
+  const from = f.startDate
+    ? instantOf(f.startDate, 'start', tz)
+    : zonedDayStart(f.endDate ? todayIn(tz, new Date(to)) : today, tz).getTime();
+  if (from > to) throw httpError(400, 'startDate: la fecha de inicio es posterior a la de fin');
+  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS)
+    throw httpError(400, `endDate: el rango no puede superar ${REFERRER_LIMITS.spanDays} días`);
+  return { ...textFilter(f), from, to };
+}
+
+/** The text part of a filter (zone substring lower-cased). */
+export function textFilter(f: Pick<ReferrerFilterParsed, 'zoneId' | 'advertiser' | 'publisher' | 'parentDomain'>): EventFilter {
+  return {
+    zoneId: f.zoneId?.toLowerCase(),
+    advertiser: f.advertiser,
+    publisher: f.publisher,
+    parentDomain: f.parentDomain?.toLowerCase(),
+  };
+}
+
+/** The stream's filter: dates only when given (a live stream has no default range). */
+export function streamFilter(f: ReferrerFilterParsed, tz: string): EventFilter {
+  const out = textFilter(f);
+  if (f.startDate) out.from = instantOf(f.startDate, 'start', tz);
+  if (f.endDate) out.to = instantOf(f.endDate, 'end', tz);
+  if (out.from !== undefined && out.to !== undefined && out.from > out.to)
+    throw httpError(400, 'startDate: la fecha de inicio es posterior a la de fin');
+  return out;
+}
+
+const recordJson = new WeakMap<ReferrerEvent, string>();
+/** The stream's data line for an event (computed once, shared by every client). */
+export function eventJson(e: ReferrerEvent): string {
+  let json = recordJson.get(e);
+  if (json === undefined) {
+    const record: ReferrerLogRecord = {
+      id: e.id,
+      zone_id: e.zone_id,
+      parent_domain: e.parent_domain,
+      referrer: e.referrer,
+      seen_at: e.seen_at,
+      keyword: e.keyword,
+      ip: e.ip,
+      country: e.country,
+    };
+    json = JSON.stringify(record);
+    recordJson.set(e, json);
+  }
+  return json;
+}
+
+export class ReferrerService {
+  readonly bus: LiveBus<ReferrerEvent>;
+  readonly hub: SseHub<ReferrerEvent>;
+  private readonly writer: EventWriter;
+  private lastId = 0;
+  private zones = new Map<string, ZoneOwner>();
+  private zonesLoadedAt = 0;
+  private zoneRefresh: Promise<void> | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly warehouse: ReferrerWarehouse,
+    private readonly config: Config,
+    private readonly log: (line: string) => void,
+    readonly options: ReferrerServiceOptions,
+  ) {
+    this.bus = new LiveBus<ReferrerEvent>(options.ringSize);
+    this.hub = new SseHub<ReferrerEvent>(this.bus, eventJson, {
+      heartbeatMs: options.heartbeatMs,
+      maxBacklogBytes: options.maxBacklogBytes,
+      retryMs: 2000,
+      maxReplay: options.ringSize,
+    });
+    this.writer = new EventWriter(
+      (events) => this.warehouse.append(events),
+      (events) => this.bus.publish(events),
+      { lingerMs: options.lingerMs, maxRows: options.maxRows },
+    );
+  }
+
+  /** Creates the tables, continues the id sequence, loads zone owners and starts the timers. */
+  static async open(
+    db: Db,
+    config: Config,
+    log: (line: string) => void,
+    options: Partial<ReferrerServiceOptions> = {},
+  ): Promise<ReferrerService> {
+    const service = new ReferrerService(duckReferrerWarehouse(db), config, log, { ...DEFAULT_REFERRER_OPTIONS, ...options });
+    await service.warehouse.init();
+    service.lastId = await service.warehouse.maxEventId();
+    await service.refreshZones();
+    service.startTimers();
+    return service;
+  }
+
+  private startTimers(): void {
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(ZONE_REFRESH_MS, () => void this.refreshZones());
+    const first = setTimeout(() => {
+      void this.runRetention();
+      every(this.options.retentionEveryMs, () => void this.runRetention());
+    }, this.options.retentionFirstMs);
+    first.unref();
+    this.timers.push(first);
+  }
+
+  /** Reloads zone → publisher/advertiser from the latest zone_report rows. */
+  refreshZones(): Promise<void> {
+    this.zoneRefresh ??= this.warehouse
+      .zoneOwners()
+      .then((zones) => {
+        this.zones = zones;
+        this.zonesLoadedAt = Date.now();
+      })
+      .catch((e: Error) => this.log(`referrers: zone owners not refreshed: ${e.message}`))
+      .finally(() => {
+        this.zoneRefresh = undefined;
+      });
+    return this.zoneRefresh;
+  }
+
+  private owner(zoneId: string): ZoneOwner {
+    const owner = this.zones.get(zoneId);
+    if (owner) return owner;
+    if (Date.now() - this.zonesLoadedAt > UNKNOWN_ZONE_REFRESH_MS) void this.refreshZones();
+    return { publisher: null, advertiser: null };
+  }
+
+  /**
+   * Stamps, commits and publishes events; resolves after their batch committed (the real
+   * ingest path: the beacon, batches and the demo simulator all come through here).
+   */
+  async accept(events: readonly NewReferrerEvent[]): Promise<IngestReferrersResult> {
+    if (events.length === 0) return { accepted: 0, first_id: null, last_id: null };
+    if (this.closed) throw httpError(503, 'El servidor se está cerrando');
+    const stamped: ReferrerEvent[] = events.map((e) => {
+      const owner = this.owner(e.zone_id);
+      return { id: ++this.lastId, ...e, publisher: owner.publisher, advertiser: owner.advertiser };
+    });
+    try {
+      await this.writer.write(stamped);
+    } catch (e) {
+      this.log(`referrers: batch not committed: ${(e as Error).message}`);
+      throw httpError(503, 'No se pudieron guardar los eventos; reinténtalo');
+    }
+    return { accepted: stamped.length, first_id: stamped[0].id, last_id: stamped[stamped.length - 1].id };
+  }
+
+  /** An NDJSON batch: every line must be valid or nothing is stored (400 names the line). */
+  async ingestNdjson(body: string, arrivedAt = Date.now()): Promise<IngestReferrersResult> {
+    const events: NewReferrerEvent[] = [];
+    let lineNo = 0;
+    let start = 0;
+    while (start <= body.length) {
+      let end = body.indexOf('\n', start);
+      if (end === -1) end = body.length;
+      const line = body.slice(start, end).trim();
+      start = end + 1;
+      lineNo++;
+      if (line === '') continue;
+      if (events.length >= REFERRER_LIMITS.batchEvents)
+        throw httpError(413, `El lote supera ${REFERRER_LIMITS.batchEvents} eventos`);
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        throw httpError(400, `línea ${lineNo}: JSON mal formado`);
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw httpError(400, `línea ${lineNo}: se esperaba un objeto JSON`);
+      const parsed = IngestReferrerEvent.safeParse(value);
+      if (!parsed.success) throw httpError(400, `línea ${lineNo}: ${zodDetail(parsed.error)}`);
+      try {
+        events.push(normalizeEvent(parsed.data, arrivedAt));
+      } catch (e) {
+        if (e instanceof EventError) throw httpError(400, `línea ${lineNo}: ${e.message}`);
+        throw e;
+      }
+    }
+    if (events.length === 0) throw httpError(400, 'El lote no contiene eventos');
+    return this.accept(events);
+  }
+
+  /** One beacon hit. */
+  async hit(
+    q: { zone_id: string; ref?: string; kw?: string; src?: string },
+    from: { ip: string | undefined; country: string | undefined; referer: string | undefined },
+  ): Promise<ReferrerEvent['id']> {
+    const country = from.country?.trim().toUpperCase();
+    const referer = from.referer && from.referer.length <= REFERRER_LIMITS.referrer ? from.referer : undefined;
+    let event: NewReferrerEvent;
+    try {
+      event = normalizeEvent(
+        {
+          zone_id: q.zone_id,
+          referrer: q.ref ?? referer,
+          keyword: q.kw,
+          parent_domain: q.src,
+          // Headers set by the CDN/proxy: a value that is not a country code is left out.
+          country: country && /^[A-Z][A-Z0-9]$/.test(country) && country !== 'XX' ? country : null,
+          ip: normalizeIp(from.ip),
+        },
+        Date.now(),
+      );
+    } catch (e) {
+      if (e instanceof EventError) throw httpError(400, e.message);
+      throw e;
+    }
+    const result = await this.accept([event]);
+    return result.first_id!;
+  }
+
+  report(f: ReferrerFilterParsed): Promise<ReferrerRow[]> {
+    return this.warehouse.referrers(resolveRange(f, this.config.tz), REFERRER_LIMITS.reportRows);
+  }
+
+  logs(f: ReferrerFilterParsed): Promise<ReferrerLogRecord[]> {
+    return this.warehouse.logs(resolveRange(f, this.config.tz), REFERRER_LIMITS.logRows);
+  }
+
+  filterOptions(): Promise<ReferrerFilters> {
+    return this.warehouse.filterOptions(5000);
+  }
+
+  /** The highest id assigned so far (a resume point beyond it is stale: the store was reset). */
+  get latestId(): number {
+    return this.lastId;
+  }
+
+  /** Deletes raw events older than the retention period, keeping their daily rollup. */
+  async runRetention(now = Date.now()): Promise<RetentionResult> {
+    const cutoff = now - this.config.eventRetentionDays * DAY_MS;
+    try {
+      const result = await this.warehouse.rollUpBefore(cutoff);
+      if (result.deleted > 0)
+        this.log(`referrers: retention removed ${result.deleted} raw events before ${new Date(cutoff).toISOString()}`);
+      return result;
+    } catch (e) {
+      this.log(`referrers: retention failed: ${(e as Error).message}`);
+      throw e;
+    }
+  }
+
+  /** Stops timers, ends live streams and commits what is pending. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.hub.closeAll();
+    await this.writer.close();
+    await this.zoneRefresh;
+  }
+
+  /** Events after `afterId` for a stream resuming beyond the ring buffer. */
+  backfill = (afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]> =>
+    this.warehouse.eventsAfter(afterId, beforeId, limit);
+
+  /** The stream's test for one event. */
+  matcher(f: EventFilter): (e: ReferrerEvent) => boolean {
+    return (e) => eventMatches(e, f);
+  }
+
+}
+
+/** Runs the retention job once (tests and the daily timer). */
+export function runReferrerRetention(service: ReferrerService, now = Date.now()): Promise<RetentionResult> {
+  return service.runRetention(now);
+}

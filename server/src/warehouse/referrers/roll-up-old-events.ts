@@ -1,0 +1,33 @@
+// Retention: in one transaction, rolls raw events seen before the cutoff into the daily
+// rollup (one row per UTC day and distinct referrer), records the highest id removed, and
+// deletes them.
+import type { Db } from '../db.js';
+import { sqlTimestamp } from './filter.js';
+import type { RetentionResult } from './types.js';
+
+const ROLL_UP = `
+INSERT INTO referrer_daily
+SELECT CAST(seen_at AS DATE), zone_id, parent_domain, referrer, publisher, advertiser, min(seen_at), max(seen_at), count(*)
+FROM referrer_event WHERE seen_at < ?::TIMESTAMP
+GROUP BY CAST(seen_at AS DATE), zone_id, parent_domain, referrer, publisher, advertiser`;
+const WATERMARK = `
+INSERT INTO referrer_event_watermark
+SELECT max(id) FROM referrer_event WHERE seen_at < ?::TIMESTAMP HAVING max(id) IS NOT NULL`;
+const DELETE = `DELETE FROM referrer_event WHERE seen_at < ?::TIMESTAMP`;
+
+export function rollUpOldEvents(db: Db, cutoffMs: number): Promise<RetentionResult> {
+  const cutoff = sqlTimestamp(cutoffMs);
+  return db.serialWrite(async (conn) => {
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      const rolled = await conn.run(ROLL_UP, [cutoff]);
+      await conn.run(WATERMARK, [cutoff]);
+      const deleted = await conn.run(DELETE, [cutoff]);
+      await conn.run('COMMIT');
+      return { deleted: deleted.rowsChanged, rolledUp: rolled.rowsChanged };
+    } catch (e) {
+      await conn.run('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  });
+}
