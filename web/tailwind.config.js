@@ -19,7 +19,16 @@ const headlessStates = plugin(({ addVariant }) => {
 
 /** @type {import('tailwindcss').Config} */
 export default {
-  content: ['./index.html', './src/**/*.{js,ts,jsx,tsx}', './node_modules/@tremor/**/*.{js,ts,jsx,tsx}', '../node_modules/@tremor/**/*.{js,ts,jsx,tsx}'],
+  // Paths relative to this file; @tremor may sit in web/node_modules or be hoisted to the root.
+  content: {
+    relative: true,
+    files: [
+      './index.html',
+      './src/**/*.{js,ts,jsx,tsx}',
+      './node_modules/@tremor/**/*.{js,ts,jsx,tsx}',
+      '../node_modules/@tremor/**/*.{js,ts,jsx,tsx}',
+    ],
+  },
   darkMode: 'class',
   theme: {
     transparent: 'transparent',

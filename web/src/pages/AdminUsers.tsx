@@ -202,7 +202,7 @@ function UsersList({ version }: { version: number }) {
                     <td className="px-3 py-2 text-gray-900">{u.last_name}</td>
                     <td className="px-3 py-2 text-gray-700">{u.email}</td>
                     <td className="px-3 py-2">
-                      <span className="flex flex-wrap gap-1">
+                      <span className="flex gap-1 whitespace-nowrap">
                         <Badge tone={u.is_admin ? 'blue' : 'gray'}>{u.is_admin ? 'Admin' : 'Usuario'}</Badge>
                         {u.protected && <Badge tone="amber">Protegido</Badge>}
                       </span>

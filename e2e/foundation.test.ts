@@ -1,0 +1,512 @@
+// Browser tests of the web foundation: sign-in and session rules, route guards, the
+// navigation shell, the admin screen (users and publisher tokens) and password change.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { presetRange } from '@adops/core';
+import { ADMIN, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+let seq = 0;
+const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${++seq}@test.local`;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** A regular (non-admin) user created through the API. */
+async function createUser(tag: string, password = 'user-pass-123', is_admin = false) {
+  const admin = await h.server.admin();
+  const email = uniqueEmail(tag);
+  const user = await admin.admin.createUser({ first_name: tag, last_name: 'Prueba', email, password, is_admin });
+  return { ...user, password };
+}
+
+/** An unsigned JWT-shaped token with the given claims (the browser only decodes it). */
+function fakeToken(claims: Record<string, unknown>): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  return `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}.c2lnbmF0dXJl`;
+}
+
+const storedToken = (page: Page) =>
+  page.evaluate(() => ({ local: localStorage.getItem('adops_token'), session: sessionStorage.getItem('adops_token') }));
+
+const path = (page: Page) => new URL(page.url()).pathname;
+
+/** Collects the text of every alert() and answers it (accept / dismiss for confirm()). */
+function answerDialogs(page: Page, accept = true): string[] {
+  const seen: string[] = [];
+  page.on('dialog', (d) => {
+    seen.push(d.message());
+    void (accept ? d.accept() : d.dismiss());
+  });
+  return seen;
+}
+
+describe('sign-in and session', () => {
+  test('signing in with valid credentials lands on /dashboard with the navigation shell', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    expect(path(page)).toBe('/dashboard');
+    const nav = page.getByRole('navigation', { name: 'Principal' });
+    for (const name of ['Dashboard', 'Ad Report', 'Demand', 'Refs', 'Logs', 'Finance', 'Users'])
+      await nav.getByRole('link', { name, exact: true }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Refs' }).getAttribute('href')).toBe('/referrers');
+    await nav.getByRole('button', { name: 'Media Buying' }).click();
+    expect(await nav.getByRole('menuitem', { name: 'Fb Creator' }).getAttribute('href')).toBe('/create-campaigns');
+    expect(await nav.getByRole('menuitem', { name: 'Fb Campaigns' }).getAttribute('href')).toBe('/fb-campaigns');
+    await nav.getByText(ADMIN.email).waitFor();
+    // No network here: the avatar service fails and the initials stand in.
+    await page.getByTestId('avatar-initials').waitFor();
+    expect(await page.getByTestId('avatar-initials').textContent()).toBe('AD');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const token = await storedToken(page);
+    expect(token.local).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(token.session).toBeNull();
+    await h.screenshot(page, 'dashboard-admin');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('without "Recordarme" the token is kept in sessionStorage under the same key', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password, { remember: false });
+    const token = await storedToken(page);
+    expect(token.local).toBeNull();
+    expect(token.session).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    await page.goto('/finance');
+    expect(path(page)).toBe('/finance');
+  });
+
+  test('a wrong password shows the server detail in red under the form and stores nothing', async () => {
+    const page = await h.newPage();
+    await page.goto('/login');
+    await h.screenshot(page, 'login');
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Contraseña').fill('not-the-password');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    const error = page.getByRole('alert');
+    await error.waitFor();
+    expect(await error.textContent()).toBe('Email o contraseña incorrectos');
+    expect(await error.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(220, 38, 38)');
+    expect(path(page)).toBe('/login');
+    expect(await storedToken(page)).toEqual({ local: null, session: null });
+    await h.screenshot(page, 'login-error');
+  });
+
+  test('an unknown e-mail gets the same refusal as a wrong password', async () => {
+    const page = await h.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('nobody@test.local');
+    await page.getByLabel('Contraseña').fill('whatever-123');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Email o contraseña incorrectos');
+  });
+
+  test('the login page links back to the public site and requires an e-mail and a password', async () => {
+    const page = await h.newPage();
+    await page.goto('/login');
+    const back = page.getByRole('link', { name: /Volver al sitio/ });
+    expect(await back.getAttribute('href')).toBe(h.server.app.services.config.publicSiteUrl);
+    expect(await page.getByLabel('Email').getAttribute('type')).toBe('email');
+    expect(await page.getByLabel('Email').evaluate((el: HTMLInputElement) => el.required)).toBe(true);
+    expect(await page.getByLabel('Contraseña').evaluate((el: HTMLInputElement) => el.required)).toBe(true);
+    // Logged out, the shell offers only 'Login'.
+    const nav = page.getByRole('navigation', { name: 'Principal' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['AAdOps Console', 'Login']);
+  });
+
+  test('an expired token in storage is removed and the user is sent to /login', async () => {
+    const page = await h.newPage();
+    await page.goto('/login');
+    const expired = fakeToken({ sub: ADMIN.email, is_admin: true, exp: Math.floor(Date.now() / 1000) - 60 });
+    await page.evaluate((t) => localStorage.setItem('adops_token', t), expired);
+    await page.goto('/dashboard');
+    await page.waitForURL('**/login');
+    expect(await storedToken(page)).toEqual({ local: null, session: null });
+    await page.getByRole('button', { name: 'Entrar' }).waitFor();
+  });
+
+  test('a malformed token is removed and the user is sent to /login', async () => {
+    const page = await h.newPage();
+    await page.goto('/login');
+    await page.evaluate(() => sessionStorage.setItem('adops_token', 'not-a-jwt'));
+    await page.goto('/ad-report');
+    await page.waitForURL('**/login');
+    expect(await storedToken(page)).toEqual({ local: null, session: null });
+  });
+
+  test('a session the server no longer accepts signs the user out on the next call', async () => {
+    const user = await createUser('revocado');
+    const page = await h.newPage();
+    await h.signIn(page, user.email, user.password);
+    const admin = await h.server.admin();
+    await admin.admin.deleteUser({ id: user.id });
+    await page.goto('/change-password');
+    await page.getByLabel('Contraseña actual').fill(user.password);
+    await page.getByLabel('Nueva contraseña').fill('another-pass-456');
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+    await page.waitForURL('**/login');
+    expect(await storedToken(page)).toEqual({ local: null, session: null });
+  });
+});
+
+describe('route guards', () => {
+  test('a protected route visited signed out goes to /login', async () => {
+    const page = await h.newPage();
+    for (const route of ['/dashboard', '/apis', '/create-campaigns', '/fb-campaigns', '/ad-report', '/demand', '/finance', '/change-password', '/referrers', '/logs', '/admin-users']) {
+      await page.goto(route);
+      await page.waitForURL('**/login');
+      expect(path(page), route).toBe('/login');
+    }
+  });
+
+  test('an unknown path goes to /login (and on to /dashboard when signed in)', async () => {
+    const page = await h.newPage();
+    await page.goto('/no-such-screen/at/all');
+    await page.waitForURL('**/login');
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/otra-cosa');
+    await page.waitForURL('**/dashboard');
+  });
+
+  test('/login while signed in goes to /dashboard', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/login');
+    await page.waitForURL('**/dashboard');
+    expect(path(page)).toBe('/dashboard');
+  });
+
+  test('every protected screen opens for a signed-in user with its title', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const screens: Array<[string, string]> = [
+      ['/apis', 'Api Explorer'],
+      ['/create-campaigns', 'Crear Campaña en Facebook'],
+      ['/fb-campaigns', 'Campañas con métricas (Facebook)'],
+      ['/ad-report', 'Ad Report'],
+      ['/demand', 'Demand'],
+      ['/finance', 'Finance'],
+      ['/referrers', 'Referrers'],
+      ['/logs', 'Referrers (live)'],
+      ['/change-password', 'Cambiar contraseña'],
+      ['/admin-users', 'Usuarios y tokens'],
+    ];
+    for (const [route, title] of screens) {
+      await page.goto(route);
+      await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+      expect(path(page)).toBe(route);
+    }
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('a non-admin sees no Users link, cannot open /admin-users, and the server refuses them the user list', async () => {
+    const user = await createUser('analista');
+    const page = await h.newPage();
+    await h.signIn(page, user.email, user.password);
+    const nav = page.getByRole('navigation', { name: 'Principal' });
+    await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    // The admin guard sends them to /login, which a signed-in user leaves for /dashboard.
+    await page.goto('/admin-users');
+    await page.waitForURL('**/dashboard');
+    expect(await page.getByText('Usuarios registrados').count()).toBe(0);
+    const token = (await storedToken(page)).local;
+    const res = await h.server.fetch('/api/admin/users', { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ detail: 'No autorizado' });
+  });
+});
+
+describe('navigation shell', () => {
+  test('the user menu opens Cambiar contraseña, closes on an outside click and signs out', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const menu = page.getByTestId('user-menu');
+    await menu.getByRole('button').click();
+    await page.getByRole('menuitem', { name: 'Cerrar sesión' }).waitFor();
+    await page.mouse.click(600, 500);
+    await page.getByRole('menuitem', { name: 'Cerrar sesión' }).waitFor({ state: 'detached' });
+
+    await menu.getByRole('button').click();
+    await page.getByRole('menuitem', { name: 'Cambiar contraseña' }).click();
+    await page.waitForURL('**/change-password');
+
+    await menu.getByRole('button').click();
+    await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+    await page.waitForURL('**/login');
+    expect(await storedToken(page)).toEqual({ local: null, session: null });
+    await page.goto('/dashboard');
+    await page.waitForURL('**/login');
+  });
+
+  test('below md the links sit behind a menu toggle', async () => {
+    const page = await h.newPage({ viewport: { width: 390, height: 844 } });
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const toggle = page.getByRole('button', { name: 'Abrir menú' });
+    await toggle.waitFor();
+    expect(await page.locator('#mobile-menu').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Ad Report' }).isVisible()).toBe(false);
+    await toggle.click();
+    const mobile = page.locator('#mobile-menu');
+    for (const name of ['Dashboard', 'Ad Report', 'Demand', 'Refs', 'Logs', 'Finance', 'Users', 'Fb Creator', 'Fb Campaigns'])
+      await mobile.getByRole('link', { name, exact: true }).waitFor();
+    await h.screenshot(page, 'mobile-menu');
+    await mobile.getByRole('link', { name: 'Finance' }).click();
+    await page.waitForURL('**/finance');
+    expect(await page.locator('#mobile-menu').count()).toBe(0);
+  });
+});
+
+describe('admin: users', () => {
+  test('an admin creates a user, edits it inline with Guardar, and deletes it after confirming', async () => {
+    const page = await h.newPage();
+    const dialogs = answerDialogs(page, true);
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const email = uniqueEmail('nuevo');
+    const form = page.getByRole('form', { name: 'Crear usuario' });
+    await form.getByLabel('Nombre').fill('Lucía');
+    await form.getByLabel('Apellido').fill('Gómez');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Contraseña').fill('lucia-pass-123');
+    await form.getByLabel('Es administrador').check();
+    await form.getByRole('button', { name: 'Crear usuario' }).click();
+
+    const row = page.locator(`tr[data-email="${email}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Lucía');
+    expect(await row.textContent()).toContain('Admin');
+    expect(await form.getByLabel('Email').inputValue()).toBe('');
+
+    await row.getByRole('button', { name: 'Editar' }).click();
+    await row.getByLabel('Nombre').fill('Lucía María');
+    await row.getByLabel('Apellido').fill(''); // empty: not sent, keeps 'Gómez'
+    await h.screenshot(page, 'admin-users-editing');
+    await row.getByRole('button', { name: 'Guardar' }).click();
+    await row.getByRole('button', { name: 'Editar' }).waitFor();
+    expect(await row.locator('td').allTextContents()).toEqual(expect.arrayContaining(['Lucía María', 'Gómez', email]));
+    const admin = await h.server.admin();
+    const stored = (await admin.admin.listUsers()).find((u) => u.email === email)!;
+    expect(stored).toMatchObject({ first_name: 'Lucía María', last_name: 'Gómez', is_admin: true });
+    // The password was left empty, so the old one still works.
+    await expect(h.server.as(email, 'lucia-pass-123')).resolves.toHaveProperty('token');
+
+    await row.getByRole('button', { name: 'Eliminar' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(dialogs.at(-1)).toContain(email);
+    expect((await admin.admin.listUsers()).some((u) => u.email === email)).toBe(false);
+  });
+
+  test('Cancelar leaves a user unchanged and dismissing the confirmation keeps it', async () => {
+    const user = await createUser('conservar');
+    const page = await h.newPage();
+    const dialogs = answerDialogs(page, false);
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const row = page.locator(`tr[data-email="${user.email}"]`);
+    await row.getByRole('button', { name: 'Editar' }).click();
+    await row.getByLabel('Nombre').fill('Cambiado');
+    await row.getByRole('button', { name: 'Cancelar' }).click();
+    expect(await row.locator('td').first().textContent()).toBe('conservar');
+    await row.getByRole('button', { name: 'Eliminar' }).click();
+    expect(dialogs).toHaveLength(1);
+    await page.waitForTimeout(200);
+    expect(await row.count()).toBe(1);
+    const admin = await h.server.admin();
+    expect((await admin.admin.listUsers()).find((u) => u.id === user.id)?.first_name).toBe('conservar');
+  });
+
+  test('creating a user with an e-mail already registered shows ❌ and the server detail', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const form = page.getByRole('form', { name: 'Crear usuario' });
+    await form.getByLabel('Nombre').fill('Otro');
+    await form.getByLabel('Email').fill(ADMIN.email);
+    await form.getByLabel('Contraseña').fill('other-pass-123');
+    await form.getByRole('button', { name: 'Crear usuario' }).click();
+    const alert = form.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('❌ Ya existe un usuario con ese email');
+  });
+
+  test('an update the server refuses raises the "Error al actualizar usuario" alert', async () => {
+    const user = await createUser('choque');
+    const page = await h.newPage();
+    const dialogs = answerDialogs(page);
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const row = page.locator(`tr[data-email="${user.email}"]`);
+    await row.getByRole('button', { name: 'Editar' }).click();
+    await row.getByLabel('Email').fill(ADMIN.email);
+    await row.getByRole('button', { name: 'Guardar' }).click();
+    await expect.poll(() => dialogs.length).toBe(1);
+    expect(dialogs[0]).toMatch(/^Error al actualizar usuario/);
+    await row.getByRole('button', { name: 'Guardar' }).waitFor();
+  });
+
+  test('an admin demoted since signing in sees "No autorizado" instead of the user list', async () => {
+    const user = await createUser('degradado', 'demoted-pass-123', true);
+    const page = await h.newPage();
+    await h.signIn(page, user.email, user.password);
+    const admin = await h.server.admin();
+    await admin.admin.updateUser({ id: user.id, is_admin: false });
+    await page.goto('/admin-users');
+    const banner = page.getByRole('alert').first();
+    await banner.waitFor();
+    expect(await banner.textContent()).toBe('No autorizado');
+    expect(await page.getByText('No hay usuarios registrados aún.').count()).toBe(0);
+  });
+
+  test('the protected admin row is read-only: no Editar and no delete', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const row = page.locator(`tr[data-email="${ADMIN.email}"]`);
+    await row.waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+    expect(await row.textContent()).toContain('Protegido');
+    await h.screenshot(page, 'admin-users');
+  });
+});
+
+describe('admin: publisher tokens', () => {
+  const tokenRow = (page: Page, name: string) => page.locator(`tr[data-publisher="${name}"]`);
+  const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+  test('a created token appears; Copiar URL copies its publisher-data URL for yesterday and shows ✅ Copiado for 2 s', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const name = `Publisher ${++seq}`;
+    await page.getByLabel('Nombre del publisher').fill(`  ${name}  `);
+    await page.getByRole('button', { name: 'Crear token' }).click();
+    const row = tokenRow(page, name);
+    await row.waitFor();
+    expect(await page.getByLabel('Nombre del publisher').inputValue()).toBe('');
+    const admin = await h.server.admin();
+    const token = (await admin.admin.listTokens()).find((t) => t.publisher_name === name)!.token;
+
+    await row.getByRole('button', { name: 'Copiar URL' }).click();
+    await row.getByRole('button', { name: '✅ Copiado' }).waitFor();
+    const browserTz = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const yesterday = presetRange('ayer', new Date(), browserTz).from;
+    const copied = new URL(await clipboard(page));
+    expect(copied.origin + copied.pathname).toBe(`${h.url}/api/publisher/data`);
+    expect(Object.fromEntries(copied.searchParams)).toEqual({ start_date: yesterday, end_date: yesterday, token });
+    await h.screenshot(page, 'admin-tokens-copied');
+    await row.getByRole('button', { name: 'Copiar URL' }).waitFor({ timeout: 3500 });
+  });
+
+  test('Renovar replaces the token and Eliminar removes it after confirming', async () => {
+    const page = await h.newPage();
+    const dialogs = answerDialogs(page, true);
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const admin = await h.server.admin();
+    const name = `Renovable ${++seq}`;
+    const before = await admin.admin.createToken({ publisher_name: name });
+    await page.goto('/admin-users');
+    const row = tokenRow(page, name);
+    await row.getByRole('button', { name: 'Renovar' }).click();
+    await expect.poll(async () => (await admin.admin.listTokens()).find((t) => t.publisher_name === name)?.token).not.toBe(before.token);
+    const after = (await admin.admin.listTokens()).find((t) => t.publisher_name === name)!;
+    await row.getByRole('button', { name: 'Copiar URL' }).click();
+    await row.getByRole('button', { name: '✅ Copiado' }).waitFor();
+    expect(new URL(await clipboard(page)).searchParams.get('token')).toBe(after.token);
+    expect(await tokenRow(page, name).count()).toBe(1);
+
+    await row.getByRole('button', { name: 'Eliminar' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(dialogs.at(-1)).toContain(name);
+    expect((await admin.admin.listTokens()).some((t) => t.publisher_name === name)).toBe(false);
+  });
+
+  test('an empty publisher name raises the alert and creates nothing', async () => {
+    const page = await h.newPage();
+    const dialogs = answerDialogs(page);
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const admin = await h.server.admin();
+    const count = (await admin.admin.listTokens()).length;
+    let posted = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/admin/publisher-tokens')) posted++;
+    });
+    await page.getByLabel('Nombre del publisher').fill('   ');
+    await page.getByRole('button', { name: 'Crear token' }).click();
+    await expect.poll(() => dialogs.length).toBe(1);
+    expect(dialogs[0]).toBe('❌ El nombre del publisher no puede estar vacío.');
+    expect(posted).toBe(0);
+    expect((await admin.admin.listTokens()).length).toBe(count);
+  });
+
+  test('a second token for the same publisher raises "Error al crear token"', async () => {
+    const page = await h.newPage();
+    const dialogs = answerDialogs(page);
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const admin = await h.server.admin();
+    const name = `Duplicado ${++seq}`;
+    await admin.admin.createToken({ publisher_name: name });
+    await page.goto('/admin-users');
+    await tokenRow(page, name).waitFor();
+    await page.getByLabel('Nombre del publisher').fill(name);
+    await page.getByRole('button', { name: 'Crear token' }).click();
+    await expect.poll(() => dialogs.length).toBe(1);
+    expect(dialogs[0]).toMatch(/^Error al crear token/);
+    expect(await tokenRow(page, name).count()).toBe(1);
+  });
+});
+
+describe('change password', () => {
+  test('a correct current password changes it, clears the fields and shows success for 3 s', async () => {
+    const user = await createUser('clave');
+    const page = await h.newPage();
+    await h.signIn(page, user.email, user.password);
+    await page.goto('/change-password');
+    await page.getByLabel('Contraseña actual').fill(user.password);
+    await page.getByLabel('Nueva contraseña').fill('brand-new-pass-789');
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+    const ok = page.getByText('✅ Contraseña actualizada con éxito');
+    await ok.waitFor();
+    await h.screenshot(page, 'change-password-ok');
+    expect(await page.getByLabel('Contraseña actual').inputValue()).toBe('');
+    expect(await page.getByLabel('Nueva contraseña').inputValue()).toBe('');
+    await expect(h.server.as(user.email, 'brand-new-pass-789')).resolves.toHaveProperty('token');
+    await expect(h.server.as(user.email, user.password)).rejects.toMatchObject({ status: 401 });
+    await ok.waitFor({ state: 'detached', timeout: 4000 });
+  });
+
+  test('a wrong current password shows ❌ and the server detail, and changes nothing', async () => {
+    const user = await createUser('clave-mal');
+    const page = await h.newPage();
+    await h.signIn(page, user.email, user.password);
+    await page.goto('/change-password');
+    await page.getByLabel('Contraseña actual').fill('wrong-current-1');
+    await page.getByLabel('Nueva contraseña').fill('brand-new-pass-789');
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('❌ La contraseña actual no es correcta');
+    await expect(h.server.as(user.email, user.password)).resolves.toHaveProperty('token');
+  });
+
+  test('with the stored token gone it says "No estás autenticado." and sends nothing', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/change-password');
+    await page.getByLabel('Contraseña actual').waitFor();
+    let posted = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/change-password')) posted++;
+    });
+    await page.evaluate(() => localStorage.removeItem('adops_token'));
+    await page.getByLabel('Contraseña actual').fill(ADMIN.password);
+    await page.getByLabel('Nueva contraseña').fill('brand-new-pass-789');
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('No estás autenticado.');
+    expect(posted).toBe(0);
+  });
+});
