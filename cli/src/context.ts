@@ -2,12 +2,12 @@
 // carrying the stored session, output in the right form (Ink table or JSON) and the
 // mapping from failures to one-line messages and exit codes.
 import type { ReactElement } from 'react';
-import { render } from 'ink';
 import type { Command } from 'commander';
 import { ApiError, createApi, decodeSession, sessionValid, type Api } from '@adops/core';
 import { CliError, EXIT, type CliIO } from './io.js';
 import { loadCredentials, type Credentials } from './credentials.js';
 import { Prompter } from './prompt.js';
+import type { TableProps } from './ui/Table.js';
 
 export const DEFAULT_SERVER = 'http://localhost:8080';
 export const SESSION_EXPIRED = 'Sesión no válida o expirada: ejecuta `adops login`';
@@ -91,8 +91,15 @@ export class Cli {
     this.io.stdout.write(JSON.stringify(value, null, 2) + '\n');
   }
 
-  /** Draws an Ink element once (a table) and releases the terminal. */
+  /** Draws a table with Ink (terminal output); Ink loads only when something is drawn. */
+  async table<Row>(props: TableProps<Row>): Promise<void> {
+    const [{ createElement }, { Table }] = await Promise.all([import('react'), import('./ui/Table.js')]);
+    await this.draw(createElement(Table<Row>, props));
+  }
+
+  /** Draws an Ink element once and releases the terminal. */
   async draw(element: ReactElement): Promise<void> {
+    const { render } = await import('ink');
     const instance = render(element, {
       stdout: this.io.stdout as NodeJS.WriteStream,
       stderr: this.io.stderr as NodeJS.WriteStream,
@@ -100,8 +107,9 @@ export class Cli {
       exitOnCtrlC: false,
       patchConsole: false,
     });
+    const exited = instance.waitUntilExit();
     instance.unmount();
-    await instance.waitUntilExit();
+    await exited;
   }
 
   /** One line on stderr and the exit code for a failure. */

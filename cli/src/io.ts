@@ -60,3 +60,13 @@ export function defaultIO(): CliIO {
     isTTY: Boolean(process.stdout.isTTY),
   };
 }
+
+/** `adops users list | head`: a closed pipe on stdout ends the command quietly. */
+export function exitQuietlyOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+}

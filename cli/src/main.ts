@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { defaultIO, EXIT, EXIT_CODES_HELP, type CliIO } from './io.js';
+import { defaultIO, EXIT, EXIT_CODES_HELP, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
 import { Cli, DEFAULT_SERVER } from './context.js';
 import { registerServe } from './commands/serve.js';
 import { registerAuth } from './commands/auth.js';
 import { registerUsers } from './commands/users.js';
 import { registerTokens } from './commands/tokens.js';
 
-export { EXIT, type CliIO } from './io.js';
+export { EXIT, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
 
 function version(): string {
   try {
@@ -64,4 +64,7 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
 }
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) process.exitCode = await run(process.argv.slice(2));
+if (isMain) {
+  exitQuietlyOnBrokenPipe();
+  process.exitCode = await run(process.argv.slice(2));
+}

@@ -1,11 +1,10 @@
 // `adops tokens list|create|renew|delete|url`: publisher API tokens (admins only) and the
 // publisher-data URL a publisher pulls its own figures from.
-import React from 'react';
 import type { Command } from 'commander';
 import { isValidYmd, parseDateDMY, presetRange, publisherDataUrl, type Api, type PublisherToken } from '@adops/core';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import type { Cli } from '../context.js';
-import { Table, type Column } from '../ui/Table.js';
+import type { Column } from '../ui/Table.js';
 import { formatDateTimeLocal } from '../text.js';
 
 export const TOKEN_COLUMNS: Column<PublisherToken>[] = [
@@ -60,14 +59,12 @@ export function registerTokens(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const list = await api.admin.listTokens();
       if (cli.machine(opts.json)) return cli.json(list);
-      await cli.draw(
-        React.createElement(Table<PublisherToken>, {
-          columns: TOKEN_COLUMNS,
-          rows: list,
-          rowKey: (t) => t.token,
-          emptyText: 'No hay tokens de publisher.',
-        }),
-      );
+      await cli.table<PublisherToken>({
+        columns: TOKEN_COLUMNS,
+        rows: list,
+        rowKey: (t) => t.token,
+        emptyText: 'No hay tokens de publisher.',
+      });
     });
 
   tokens

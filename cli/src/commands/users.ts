@@ -1,11 +1,10 @@
 // `adops users list|create|update|delete`: the admin's user management (the server refuses
 // non-admins with 403 "No autorizado").
-import React from 'react';
 import type { Command } from 'commander';
 import type { Api, User, UpdateUserBody } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
-import { Table, type Column } from '../ui/Table.js';
+import type { Column } from '../ui/Table.js';
 import { formatDateTimeLocal, yesNo } from '../text.js';
 
 export const USER_COLUMNS: Column<User>[] = [
@@ -63,7 +62,7 @@ export function registerUsers(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const list = await api.admin.listUsers();
       if (cli.machine(opts.json)) return cli.json(list);
-      await cli.draw(React.createElement(Table<User>, { columns: USER_COLUMNS, rows: list, emptyText: 'No hay usuarios registrados aún.' }));
+      await cli.table<User>({ columns: USER_COLUMNS, rows: list, emptyText: 'No hay usuarios registrados aún.' });
     });
 
   users

@@ -1,0 +1,208 @@
+// Admin commands against a live test server: users and publisher tokens, their machine
+// and terminal output, and the server's refusals (protected admin, non-admins).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublisherToken, User } from '@adops/core';
+import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { newConfigDir, runCli } from './helpers.js';
+
+let server: TestServer;
+let adminDir: string;
+const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, adminDir, server.url, options);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  adminDir = await newConfigDir();
+  const login = await runCli(['login', '--email', ADMIN.email], adminDir, server.url, { stdin: `${ADMIN.password}\n` });
+  expect(login.code).toBe(0);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const storedUsers = () => server.app.services.users.list();
+
+describe('adops users', () => {
+  it('creates, lists, updates and deletes a user (JSON output parses)', async () => {
+    const created = await cli(
+      ['users', 'create', '--first-name', 'Lucía', '--last-name', 'Pérez', '--email', 'Lucia@Example.com', '--password-stdin'],
+      { stdin: 'lucia-pass-123\n' },
+    );
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const user = JSON.parse(created.stdout) as User;
+    expect(user).toMatchObject({ first_name: 'Lucía', last_name: 'Pérez', email: 'lucia@example.com', is_admin: false });
+
+    const listed = await cli(['users', 'list', '--json']);
+    expect(listed.code).toBe(0);
+    const users = JSON.parse(listed.stdout) as User[];
+    expect(users.map((u) => u.email).sort()).toEqual([ADMIN.email, 'lucia@example.com']);
+
+    const updated = await cli(['users', 'update', user.id, '--last-name', 'Pérez Gil', '--admin', '--json']);
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ id: user.id, last_name: 'Pérez Gil', is_admin: true, first_name: 'Lucía' });
+
+    // By email too, and --no-admin takes the role away.
+    const demoted = await cli(['users', 'update', 'lucia@example.com', '--no-admin']);
+    expect(demoted.code).toBe(0);
+    expect(storedUsers().find((u) => u.id === user.id)?.is_admin).toBe(false);
+
+    const deleted = await cli(['users', 'delete', user.id, '--yes']);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toContain('Usuario eliminado: Lucía Pérez Gil <lucia@example.com>');
+    expect(storedUsers().some((u) => u.id === user.id)).toBe(false);
+  });
+
+  it('a new password set with --password-prompt is the one that signs in', async () => {
+    const created = await cli(['users', 'create', '--first-name', 'Tomás', '--email', 'tomas@test.local'], { stdin: 'tomas-pass-1\n' });
+    expect(created.code).toBe(0);
+    const changed = await cli(['users', 'update', 'tomas@test.local', '--password-prompt'], { stdin: 'tomas-pass-2\n' });
+    expect(changed.code).toBe(0);
+    await expect(server.as('tomas@test.local', 'tomas-pass-2')).resolves.toHaveProperty('token');
+    await expect(server.as('tomas@test.local', 'tomas-pass-1')).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('at a terminal, users list draws an aligned table with headers', async () => {
+    const result = await cli(['users', 'list'], { isTTY: true });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n');
+    const header = lines.find((l) => l.startsWith('Email'))!;
+    expect(header).toMatch(/^Email\s+Nombre\s+Apellido\s+Admin\s+Protegido\s+Alta\s+ID/);
+    const adminRow = lines.find((l) => l.startsWith(ADMIN.email))!;
+    expect(adminRow).toBeDefined();
+    // Each column starts at the same position in the header and in the row.
+    expect(adminRow.indexOf('sí')).toBe(header.indexOf('Admin'));
+    expect(() => JSON.parse(result.stdout)).toThrow();
+  });
+
+  it('refuses to delete the protected admin with the server detail, and keeps it', async () => {
+    const protectedAdmin = storedUsers().find((u) => u.protected)!;
+    const result = await cli(['users', 'delete', protectedAdmin.id, '--yes']);
+    expect(result.code).toBe(4);
+    expect(result.stderr.trim()).toBe('El administrador protegido no se puede eliminar');
+    const edit = await cli(['users', 'update', ADMIN.email, '--first-name', 'Otro']);
+    expect(edit.code).toBe(4);
+    expect(edit.stderr.trim()).toBe('El administrador protegido no se puede modificar');
+    expect(storedUsers().find((u) => u.id === protectedAdmin.id)).toMatchObject({ email: ADMIN.email, protected: true });
+  });
+
+  it('without a terminal, delete needs --yes and deletes nothing otherwise', async () => {
+    await cli(['users', 'create', '--first-name', 'Ana', '--email', 'ana@test.local'], { stdin: 'ana-pass-123\n' });
+    const result = await cli(['users', 'delete', 'ana@test.local']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--yes');
+    expect(storedUsers().some((u) => u.email === 'ana@test.local')).toBe(true);
+  });
+
+  it('reports bad input with the server detail: duplicate email, short password, unknown user, nothing to change', async () => {
+    const dup = await cli(['users', 'create', '--first-name', 'X', '--email', ADMIN.email], { stdin: 'long-enough-1\n' });
+    expect(dup.code).toBe(1);
+    expect(dup.stderr.trim()).toBe('Ya existe un usuario con ese email');
+    const short = await cli(['users', 'create', '--first-name', 'X', '--email', 'x@test.local'], { stdin: 'short\n' });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('al menos 8 caracteres');
+    const missing = await cli(['users', 'create', '--email', 'y@test.local'], { stdin: 'long-enough-1\n' });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--first-name');
+    const unknown = await cli(['users', 'delete', 'no-such-id', '--yes']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('Usuario no encontrado');
+    const nothing = await cli(['users', 'update', 'no-such-id']);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('Nada que cambiar');
+    expect(storedUsers().some((u) => u.email === 'x@test.local' || u.email === 'y@test.local')).toBe(false);
+  });
+
+  it('a non-admin is told "No autorizado"', async () => {
+    await cli(['users', 'create', '--first-name', 'Raúl', '--email', 'raul@test.local'], { stdin: 'raul-pass-123\n' });
+    const dir = await newConfigDir();
+    expect((await runCli(['login', '--email', 'raul@test.local'], dir, server.url, { stdin: 'raul-pass-123\n' })).code).toBe(0);
+    for (const args of [['users', 'list'], ['tokens', 'list'], ['tokens', 'create', 'sneaky']]) {
+      const result = await runCli(args, dir, server.url);
+      expect(result.code).toBe(4);
+      expect(result.stderr.trim()).toBe('No autorizado');
+    }
+    expect((await runCli(['whoami', '--json'], dir, server.url)).stdout).toContain('"is_admin": false');
+  });
+});
+
+describe('adops tokens', () => {
+  const yesterdayUtc = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+  it('creates, lists, renews, prints the URL of and deletes a publisher token', async () => {
+    const created = await cli(['tokens', 'create', 'Diario Ñandú']);
+    expect(created.code).toBe(0);
+    const token = JSON.parse(created.stdout) as PublisherToken & { url: string };
+    expect(token.publisher_name).toBe('Diario Ñandú');
+    expect(token.token.length).toBeGreaterThan(30);
+
+    const listed = JSON.parse((await cli(['tokens', 'list'])).stdout) as PublisherToken[];
+    expect(listed.map((t) => [t.publisher_name, t.token])).toEqual([['Diario Ñandú', token.token]]);
+
+    const url = await cli(['tokens', 'url', 'diario ñandú']);
+    expect(url.code).toBe(0);
+    const parsed = new URL(url.stdout.trim());
+    expect(parsed.origin + parsed.pathname).toBe(`${server.url}/api/publisher/data`);
+    expect(parsed.searchParams.get('token')).toBe(token.token);
+    expect(parsed.searchParams.get('start_date')).toBe(yesterdayUtc());
+    expect(parsed.searchParams.get('end_date')).toBe(yesterdayUtc());
+
+    const ranged = await cli(['tokens', 'url', 'Diario Ñandú', '--from', '01/03/2026', '--to', '2026-03-31', '--json']);
+    expect(JSON.parse(ranged.stdout)).toMatchObject({ start_date: '2026-03-01', end_date: '2026-03-31' });
+    expect(JSON.parse(ranged.stdout).url).toContain('start_date=2026-03-01&end_date=2026-03-31');
+
+    const renewed = JSON.parse((await cli(['tokens', 'renew', 'Diario Ñandú'])).stdout) as PublisherToken;
+    expect(renewed.token).not.toBe(token.token);
+    const afterRenew = JSON.parse((await cli(['tokens', 'list'])).stdout) as PublisherToken[];
+    expect(afterRenew.map((t) => t.token)).toEqual([renewed.token]);
+
+    const deleted = await cli(['tokens', 'delete', renewed.token, '--yes']);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout.trim()).toBe('Token de Diario Ñandú eliminado');
+    expect(JSON.parse((await cli(['tokens', 'list'])).stdout)).toEqual([]);
+  });
+
+  it('at a terminal, tokens list draws a table', async () => {
+    const created = JSON.parse((await cli(['tokens', 'create', 'acme'])).stdout) as PublisherToken;
+    try {
+      const result = await cli(['tokens', 'list'], { isTTY: true });
+      const lines = result.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n');
+      const header = lines.find((l) => l.startsWith('Publisher'))!;
+      expect(header).toMatch(/^Publisher\s+Token\s+Creado\s+Último uso/);
+      const row = lines.find((l) => l.startsWith('acme'))!;
+      expect(row.indexOf(created.token)).toBe(header.indexOf('Token'));
+      // A narrow terminal cuts rows at its edge instead of wrapping them.
+      const narrow = await cli(['tokens', 'list'], { isTTY: true, columns: 40 });
+      const narrowLines = narrow.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n').filter(Boolean);
+      expect(narrowLines).toHaveLength(3);
+      for (const line of narrowLines) expect(line.length).toBeLessThanOrEqual(40);
+    } finally {
+      await cli(['tokens', 'delete', created.token, '--yes']);
+    }
+  });
+
+  it('reports refusals: duplicate, blank name, unknown publisher, bad range, unknown token', async () => {
+    await cli(['tokens', 'create', 'dup']);
+    const dup = await cli(['tokens', 'create', 'DUP']);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr.trim()).toBe('Ya existe un token para ese publisher; usa Renovar');
+    const blank = await cli(['tokens', 'create', '   ']);
+    expect(blank.code).toBe(1);
+    expect(blank.stderr).toContain('El nombre del publisher no puede estar vacío');
+    const renewUnknown = await cli(['tokens', 'renew', 'nobody']);
+    expect(renewUnknown.code).toBe(1);
+    expect(renewUnknown.stderr.trim()).toBe('Publisher no válido para renovar.');
+    const urlUnknown = await cli(['tokens', 'url', 'nobody']);
+    expect(urlUnknown.code).toBe(1);
+    expect(urlUnknown.stderr).toContain('No hay token para el publisher "nobody"');
+    const badRange = await cli(['tokens', 'url', 'dup', '--from', '2026-03-10', '--to', '2026-03-01']);
+    expect(badRange.code).toBe(2);
+    expect(badRange.stderr.trim()).toBe('❌ Rango de fechas no válido.');
+    const badDate = await cli(['tokens', 'url', 'dup', '--from', '31/02/2026']);
+    expect(badDate.code).toBe(2);
+    expect(badDate.stderr).toContain('Fecha no válida en --from');
+    const unknownToken = await cli(['tokens', 'delete', 'not-a-token', '--yes']);
+    expect(unknownToken.code).toBe(1);
+    expect(unknownToken.stderr.trim()).toBe('Token no encontrado');
+    expect((JSON.parse((await cli(['tokens', 'list'])).stdout) as PublisherToken[]).map((t) => t.publisher_name)).toEqual(['dup']);
+  });
+});
