@@ -19,6 +19,8 @@ import { authRoutes } from './routes/auth.js';
 import { adminRoutes } from './routes/admin.js';
 import { ReferrerService } from './services/referrers.js';
 import { referrerRoutes } from './routes/referrers.js';
+import { CampaignService } from './services/campaigns.js';
+import { campaignRoutes } from './routes/campaigns.js';
 
 z.config(z.locales.es());
 
@@ -35,6 +37,8 @@ export interface AppServices {
   tokens: TokenService;
   /** Referrer traffic: ingest, queries, live bus and streams. */
   referrers: ReferrerService;
+  /** Paid-social campaigns and their providers (Meta, Pixabay, copy; sandboxes by default). */
+  campaigns: CampaignService;
   guards: Guards;
   log: (line: string) => void;
   /** Work to run when the app closes (flush batches, stop timers, close stores). */
@@ -60,7 +64,8 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   const tokens = new TokenService(store, secrets);
   const guards = makeGuards({ secret: secrets.jwtSecret, users, ingestKey: config.ingestKey });
   const referrers = await ReferrerService.open(db, config, log);
-  const services: AppServices = { config, store, db, secrets, users, auth, tokens, referrers, guards, log, onClose: [() => db.close(), () => referrers.close()] };
+  const campaigns = await CampaignService.start(config, store, log);
+  const services: AppServices = { config, store, db, secrets, users, auth, tokens, referrers, campaigns, guards, log, onClose: [() => db.close(), () => referrers.close(), () => campaigns.close()] };
 
   const koa = new Koa();
   koa.proxy = config.trustProxy;
@@ -95,6 +100,7 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   authRoutes(router, services);
   adminRoutes(router, services);
   referrerRoutes(router, services);
+  campaignRoutes(router, services);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {

@@ -1,0 +1,251 @@
+// Paid-social campaigns: suggestions (images, copy), creation on Meta as image → campaign →
+// ad set → creative → ad (all PAUSED, amounts in cents) with rollback on failure, metrics
+// from Meta insights, and the local campaign records in the entity store.
+import {
+  toCents,
+  trackingUrl,
+  type CampaignFormValues,
+  type CampaignInsight,
+  type CreatedCampaign,
+  type ImageSuggestion,
+  type InsightsStatus,
+  type LocalCampaign,
+  type SuggestedCopy,
+} from '@adops/core';
+import type { Config } from '../config.js';
+import { HttpError, httpError } from '../errors.js';
+import type { CampaignRecord, Store } from '../store/store.js';
+import { createProviders, type Providers } from '../providers/index.js';
+import { MetaApiError, type GraphCampaign } from '../providers/meta/client.js';
+import { sniffImageType } from '../providers/http.js';
+import { SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../providers/pixabay/images.js';
+
+export interface NewCampaign {
+  form: CampaignFormValues;
+  /** The uploaded file's bytes, or null when form.image_url names a suggestion. */
+  image: Buffer | null;
+  createdBy: string;
+  /** This server's origin as the caller sees it (suggestion URLs are relative to it). */
+  origin: string;
+}
+
+type Created = { kind: 'image'; hash: string } | { kind: 'object'; id: string; what: string };
+
+const META_UNREACHABLE = 'No se pudo conectar con Meta';
+
+export class CampaignService {
+  /** Image hashes of creations in progress (a rollback never deletes an image another one uses). */
+  private readonly hashesInUse = new Map<string, number>();
+
+  constructor(
+    private readonly store: Store,
+    readonly providers: Providers,
+    private readonly config: Config,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  static async start(config: Config, store: Store, log: (line: string) => void): Promise<CampaignService> {
+    return new CampaignService(store, await createProviders(config, log), config, log);
+  }
+
+  close(): Promise<void> {
+    return this.providers.close();
+  }
+
+  /** Image suggestions with absolute URLs (the sandbox's point at this server). */
+  async suggestImages(query: string, page: number, origin: string): Promise<ImageSuggestion[]> {
+    const hits = await this.providers.images.search(query, page);
+    return hits.map((h) => ({ ...h, previewURL: new URL(h.previewURL, origin).href, largeImageURL: new URL(h.largeImageURL, origin).href }));
+  }
+
+  suggestCopy(keyword: string): Promise<SuggestedCopy> {
+    return this.providers.copy.write(keyword);
+  }
+
+  /** Downloads a suggestion chosen in the creator; only URLs of the image provider are accepted. */
+  async downloadSuggestion(imageUrl: string, origin: string): Promise<Buffer> {
+    let url: URL;
+    try {
+      url = new URL(imageUrl, origin);
+    } catch {
+      throw httpError(400, 'image_url: debe ser una URL válida');
+    }
+    const refused = () => httpError(400, 'La imagen sugerida debe venir de Pixabay');
+    const sandbox = this.providers.pixabaySandbox;
+    if (sandbox) {
+      // Sandbox suggestions are this server's bundled images, fetched from the sandbox.
+      const file = url.pathname.startsWith(SANDBOX_IMAGE_PATH) ? url.pathname.slice(SANDBOX_IMAGE_PATH.length) : '';
+      if (url.origin !== new URL(origin).origin || url.search || !SANDBOX_IMAGE_NAME.test(file)) throw refused();
+      url = new URL(`${sandbox.url}/images/${file}`);
+    } else if (!this.providers.images.isProviderUrl(url)) throw refused();
+    const bytes = await this.providers.images.download(url);
+    if (!sniffImageType(bytes)) throw httpError(400, 'La imagen sugerida no es JPEG, PNG ni WebP');
+    return bytes;
+  }
+
+  /** Creates the campaign on Meta and records it; a failure half-way deletes what was created. */
+  async create({ form, image, createdBy, origin }: NewCampaign): Promise<CreatedCampaign> {
+    const suggestionUrl = image ? null : form.image_url ? new URL(form.image_url, origin).href : null;
+    const bytes = image ?? (form.image_url ? await this.downloadSuggestion(form.image_url, origin) : null);
+    if (!bytes) throw httpError(400, 'Debes subir una imagen o seleccionar una de Pixabay');
+    let link: string;
+    try {
+      link = trackingUrl({ baseUrl: form.base_url ?? this.config.publicSiteUrl, alias: form.alias, keyword: form.keyword });
+    } catch {
+      throw httpError(400, 'base_url: debe ser una URL http(s) válida');
+    }
+
+    const meta = this.providers.meta;
+    const name = `${form.alias} | ${form.keyword} | ${new Date().toISOString().slice(0, 10)}`;
+    const created: Created[] = [];
+    let imageHash = '';
+    let ids: { campaign: string; adset: string; creative: string; ad: string };
+    let imageUrl: string | undefined;
+    try {
+      const uploaded = await meta.uploadImage(bytes);
+      imageHash = uploaded.hash;
+      imageUrl = uploaded.url;
+      this.hashesInUse.set(imageHash, (this.hashesInUse.get(imageHash) ?? 0) + 1);
+      created.push({ kind: 'image', hash: imageHash });
+      const campaign = await meta.createCampaign({ name, objective: form.objective });
+      created.push({ kind: 'object', id: campaign, what: 'campaign' });
+      const adset = await meta.createAdSet({
+        name: `${name} | Ad set`,
+        campaignId: campaign,
+        dailyBudgetCents: toCents(form.daily_budget),
+        bidAmountCents: toCents(form.bid_amount),
+        countries: form.countries,
+        advantageAudience: form.advantage_audience,
+      });
+      created.push({ kind: 'object', id: adset, what: 'adset' });
+      const creative = await meta.createCreative({
+        name: `${name} | Creative`,
+        pageId: form.fb_page ?? this.providers.pageId,
+        link,
+        message: form.body,
+        headline: form.headline,
+        callToAction: form.cta,
+        imageHash,
+      });
+      created.push({ kind: 'object', id: creative, what: 'creative' });
+      const ad = await meta.createAd({ name: `${name} | Ad`, adSetId: adset, creativeId: creative });
+      created.push({ kind: 'object', id: ad, what: 'ad' });
+      ids = { campaign, adset, creative, ad };
+    } catch (e) {
+      await this.rollback(created);
+      this.release(imageHash);
+      throw this.metaFailure(e);
+    }
+
+    const record: CampaignRecord = {
+      campaign_id: ids.campaign,
+      adset_id: ids.adset,
+      ad_id: ids.ad,
+      creative_id: ids.creative,
+      image_hash: imageHash,
+      keyword: form.keyword,
+      headline: form.headline,
+      body: form.body,
+      objective: form.objective,
+      daily_budget: form.daily_budget,
+      bid_amount: form.bid_amount,
+      tracking_url: link,
+      created_by: createdBy,
+      created_at: new Date().toISOString(),
+    };
+    try {
+      await this.store.update((d) => {
+        d.campaigns.push(record);
+      });
+    } catch (e) {
+      // Not recorded locally: leave nothing behind on Meta either.
+      await this.rollback(created);
+      throw e;
+    } finally {
+      this.release(imageHash);
+    }
+    return {
+      campaign_id: ids.campaign,
+      adset_id: ids.adset,
+      ad_id: ids.ad,
+      creative_id: ids.creative,
+      image_hash: imageHash,
+      tracking_url: link,
+      preview: { headline: form.headline, body: form.body, cta: form.cta, image_url: suggestionUrl ?? imageUrl ?? null, link },
+    };
+  }
+
+  /** The ad account's campaigns (filtered by status) with their metrics in the range. */
+  async insights(q: { from_date: string; to_date: string; status: InsightsStatus }): Promise<CampaignInsight[]> {
+    let rows: GraphCampaign[];
+    try {
+      rows = await this.providers.meta.listCampaigns({
+        since: q.from_date,
+        until: q.to_date,
+        effectiveStatus: q.status === 'ALL' ? undefined : [q.status],
+      });
+    } catch (e) {
+      throw this.metaFailure(e);
+    }
+    return rows.map((c) => {
+      const row = c.insights?.data?.[0];
+      const num = (v: string | undefined) => {
+        const n = Number(v ?? 0);
+        return Number.isFinite(n) ? n : 0;
+      };
+      return {
+        id: String(c.id),
+        name: c.name ?? '',
+        effective_status: c.effective_status ?? 'UNKNOWN',
+        clicks: num(row?.clicks),
+        impressions: num(row?.impressions),
+        spend: num(row?.spend),
+        has_data: row !== undefined,
+        created_at: isoTime(c.created_time),
+      };
+    });
+  }
+
+  /** Campaigns created from this console, newest first. */
+  list(): LocalCampaign[] {
+    return [...this.store.data.campaigns].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  }
+
+  private async rollback(created: Created[]): Promise<void> {
+    const meta = this.providers.meta;
+    for (const item of [...created].reverse()) {
+      try {
+        if (item.kind === 'object') await meta.deleteObject(item.id);
+        else if ((this.hashesInUse.get(item.hash) ?? 0) <= 1 && !this.store.data.campaigns.some((c) => c.image_hash === item.hash))
+          await meta.deleteImage(item.hash);
+      } catch (e) {
+        const what = item.kind === 'object' ? `${item.what} ${item.id}` : `image ${item.hash}`;
+        this.log(`campaign rollback: could not delete ${what} on Meta: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  private release(hash: string): void {
+    if (!hash) return;
+    const n = (this.hashesInUse.get(hash) ?? 1) - 1;
+    if (n > 0) this.hashesInUse.set(hash, n);
+    else this.hashesInUse.delete(hash);
+  }
+
+  private metaFailure(e: unknown): Error {
+    if (e instanceof HttpError) return e;
+    if (e instanceof MetaApiError) {
+      this.log(`meta error: code ${e.code ?? '-'} ${e.graph.error_subcode ?? ''} ${e.message} (trace ${e.graph.fbtrace_id ?? '-'})`);
+      return httpError(502, e.detail);
+    }
+    this.log(`meta unreachable: ${(e as Error)?.message}`);
+    return httpError(502, META_UNREACHABLE);
+  }
+}
+
+/** Graph times ("2025-01-05T10:00:00+0000") as ISO 8601 UTC. */
+function isoTime(graph: string | undefined): string {
+  if (!graph) return '';
+  const t = Date.parse(graph.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isFinite(t) ? new Date(t).toISOString() : graph;
+}
