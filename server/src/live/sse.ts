@@ -9,8 +9,8 @@ import type { Identified } from './ring.js';
 export interface SseOptions {
   /** Comment line sent this often so proxies and clients see the stream alive (ms). */
   heartbeatMs: number;
-  /** Bytes buffered for a client beyond which it is dropped (it reconnects and replays). */
-  maxBacklogBytes: number;
+  /** Events waiting for a client beyond which it is dropped (it reconnects and replays). */
+  maxBacklogEvents: number;
   /** Reconnection delay suggested to EventSource clients (ms). */
   retryMs: number;
   /** Most events replayed on reconnection. */
@@ -26,9 +26,11 @@ export interface StreamRequest<T> {
 }
 
 interface Client {
-  res: ServerResponse;
   end: () => void;
 }
+
+/** Events per write: large enough to batch, small enough to pace with 'drain'. */
+const CHUNK_EVENTS = 256;
 
 export class SseHub<T extends Identified> {
   private readonly clients = new Set<Client>();
@@ -47,7 +49,7 @@ export class SseHub<T extends Identified> {
 
   /** Takes over the response of ctx and streams events to it until either side closes. */
   open(ctx: Koa.Context, req: StreamRequest<T>): void {
-    const { res } = ctx;
+    const res: ServerResponse = ctx.res;
     const socket = ctx.req.socket;
     ctx.respond = false;
     ctx.status = 200;
@@ -61,71 +63,92 @@ export class SseHub<T extends Identified> {
       'X-Accel-Buffering': 'no',
     });
 
-    let lastSent = req.lastEventId ?? 0;
-    let queue: T[] | null = req.lastEventId !== undefined ? [] : null; // live events held while replaying
+    /** Matching events not yet written, oldest first; `head` is the next to write. */
+    let queue: T[] = [];
+    let head = 0;
+    let lastQueued = req.lastEventId ?? 0;
+    let held: T[] | null = req.lastEventId !== undefined ? [] : null; // live events during the replay
+    let waitingDrain = false;
     let closed = false;
 
-    const write = (chunk: string) => {
-      if (closed) return;
-      res.write(chunk);
-      if (res.writableLength > this.options.maxBacklogBytes) {
-        this.dropped++;
-        end(true);
-      }
-    };
-    const send = (events: readonly T[]) => {
-      let chunk = '';
-      for (const e of events) {
-        if (e.id <= lastSent) continue;
-        lastSent = e.id;
-        if (req.match(e)) chunk += `id: ${e.id}\ndata: ${this.serialize(e)}\n\n`;
-      }
-      if (chunk) write(chunk);
-    };
-    const unsubscribe = this.bus.subscribe((events) => {
-      if (queue) queue.push(...events);
-      else send(events);
-    });
-    const heartbeat = setInterval(() => write(': ping\n\n'), this.options.heartbeatMs);
-    heartbeat.unref();
-    const client: Client = { res, end: () => end(false) };
-    const end = (destroy: boolean) => {
+    const end = (drop: boolean) => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
       unsubscribe();
       this.clients.delete(client);
-      if (destroy) res.destroy();
-      else res.end();
+      queue = [];
+      if (drop) {
+        this.dropped++;
+        res.destroy();
+      } else res.end();
     };
+    const pump = () => {
+      while (!closed && !waitingDrain && head < queue.length) {
+        const stop = Math.min(queue.length, head + CHUNK_EVENTS);
+        let chunk = '';
+        for (let i = head; i < stop; i++) chunk += `id: ${queue[i].id}\ndata: ${this.serialize(queue[i])}\n\n`;
+        head = stop;
+        if (!res.write(chunk)) waitingDrain = true;
+      }
+      if (head === queue.length) {
+        queue = [];
+        head = 0;
+      } else if (head > 4096) {
+        queue = queue.slice(head);
+        head = 0;
+      }
+    };
+    const enqueue = (events: readonly T[]) => {
+      if (closed) return;
+      for (const e of events) {
+        if (e.id <= lastQueued) continue;
+        lastQueued = e.id;
+        if (req.match(e)) queue.push(e);
+      }
+      if (queue.length - head > this.options.maxBacklogEvents) end(true);
+      else pump();
+    };
+    const unsubscribe = this.bus.subscribe((events) => {
+      if (held) held.push(...events);
+      else enqueue(events);
+    });
+    const heartbeat = setInterval(() => {
+      if (!waitingDrain && head === queue.length) res.write(': ping\n\n');
+    }, this.options.heartbeatMs);
+    heartbeat.unref();
+    const client: Client = { end: () => end(false) };
+    res.on('drain', () => {
+      waitingDrain = false;
+      pump();
+    });
     res.on('close', () => end(false));
     this.clients.add(client);
 
-    write(`retry: ${this.options.retryMs}\n: connected\n\n`);
-    if (queue) void this.replay(req, send, () => closed).finally(() => {
-      const held = queue ?? [];
-      queue = null;
-      send(held);
-    });
+    res.write(`retry: ${this.options.retryMs}\n: connected\n\n`);
+    if (held) {
+      void this.replay(req.lastEventId ?? 0, req.backfill).then((missed) => {
+        const live = held ?? [];
+        held = null;
+        enqueue(missed);
+        enqueue(live);
+      });
+    }
   }
 
-  private async replay(req: StreamRequest<T>, send: (events: readonly T[]) => void, isClosed: () => boolean): Promise<void> {
-    const after = req.lastEventId ?? 0;
+  /** What a client resuming after `after` missed: older events from the store, then the ring. */
+  private async replay(after: number, backfill: StreamRequest<T>['backfill']): Promise<T[]> {
     const ring = this.bus.ring;
     const fromRing = ring.since(after).slice(-this.options.maxReplay);
     const oldest = ring.oldestId;
     const ringReachesBack = oldest !== undefined && oldest <= after + 1;
-    if (!ringReachesBack && req.backfill && fromRing.length < this.options.maxReplay) {
-      const before = oldest ?? Number.MAX_SAFE_INTEGER;
-      try {
-        const older = await req.backfill(after, before, this.options.maxReplay - fromRing.length);
-        if (isClosed()) return;
-        send(older);
-      } catch {
-        // the store is unavailable: replay what the ring holds
-      }
+    if (ringReachesBack || !backfill || fromRing.length >= this.options.maxReplay) return fromRing;
+    try {
+      const older = await backfill(after, oldest ?? Number.MAX_SAFE_INTEGER, this.options.maxReplay - fromRing.length);
+      return [...older, ...fromRing];
+    } catch {
+      return fromRing; // the store is unavailable: replay what the ring holds
     }
-    send(fromRing);
   }
 
   /** Ends every stream (server shutdown). */

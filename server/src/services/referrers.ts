@@ -50,7 +50,7 @@ export interface ReferrerServiceOptions {
   maxRows: number;
   ringSize: number;
   heartbeatMs: number;
-  maxBacklogBytes: number;
+  maxBacklogEvents: number;
   retentionEveryMs: number;
   /** First retention run after start (ms). */
   retentionFirstMs: number;
@@ -61,7 +61,7 @@ export const DEFAULT_REFERRER_OPTIONS: ReferrerServiceOptions = {
   maxRows: 5000,
   ringSize: 10_000,
   heartbeatMs: 15_000,
-  maxBacklogBytes: 1024 * 1024,
+  maxBacklogEvents: 20_000,
   retentionEveryMs: DAY_MS,
   retentionFirstMs: 60_000,
 };
@@ -242,7 +242,7 @@ export class ReferrerService {
     this.bus = new LiveBus<ReferrerEvent>(options.ringSize);
     this.hub = new SseHub<ReferrerEvent>(this.bus, eventJson, {
       heartbeatMs: options.heartbeatMs,
-      maxBacklogBytes: options.maxBacklogBytes,
+      maxBacklogEvents: options.maxBacklogEvents,
       retryMs: 2000,
       maxReplay: options.ringSize,
     });

@@ -1,0 +1,255 @@
+// The beacon and batch ingest: what gets stored, who may send, and hostile or broken input.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ApiError, REFERRER_LIMITS } from '@adops/core';
+import type { TestServer } from './helpers.js';
+import { INGEST_KEY, postBatch, setZoneOwners, startReferrerServer, storedCount } from './referrers-fixture.js';
+
+let t: TestServer;
+let admin: Awaited<ReturnType<TestServer['admin']>>;
+
+beforeAll(async () => {
+  t = await startReferrerServer();
+  admin = await t.admin();
+  await setZoneOwners(t, [
+    { date: '2025-01-01', zone_id: '5001', publisher: 'Old Publisher', advertiser: 'Old Advertiser' },
+    { date: '2025-02-01', zone_id: '5001', publisher: 'Acme Media', advertiser: 'AdNet One', impressions: 900 },
+    { date: '2025-02-01', zone_id: '5001', publisher: 'Acme Media', advertiser: 'Small Buyer', impressions: 10 },
+  ]);
+});
+afterAll(() => t.close());
+
+/** The newest logged events for a zone (today's range, the default). */
+async function logsFor(zoneId: string) {
+  return admin.referrers.logs({ zoneId });
+}
+
+describe('the beacon (GET /api/hit)', () => {
+  test('a hit answers 204 and is in the log right after, with IP, country and source', async () => {
+    const res = await t.fetch('/api/hit?zone_id=7001&ref=https%3A%2F%2Fnews.example.com%2Fa%3Fq%3D1&kw=zapatos', {
+      headers: { 'CF-IPCountry': 'es' },
+    });
+    expect(res.status).toBe(204);
+    const [event] = await logsFor('7001');
+    expect(event).toMatchObject({
+      zone_id: '7001',
+      referrer: 'https://news.example.com/a?q=1',
+      parent_domain: 'news.example.com',
+      keyword: 'zapatos',
+      ip: '127.0.0.1',
+      country: 'ES',
+    });
+    expect(Math.abs(Date.parse(event.seen_at) - Date.now())).toBeLessThan(60_000);
+  });
+
+  test('format=gif answers a 1×1 GIF', async () => {
+    const res = await t.fetch('/api/hit?zone_id=7002&format=gif');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/gif');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 6))).toBe('GIF89a');
+    expect((await logsFor('7002')).length).toBe(1);
+  });
+
+  test('src names the source (host or URL) ahead of the referrer host; X-Country-Code is read too', async () => {
+    await t.fetch('/api/hit?zone_id=7003&ref=https://a.example.org/x&src=Publisher-Site.com', { headers: { 'X-Country-Code': 'mx' } });
+    await t.fetch('/api/hit?zone_id=7003&src=https://blog.example.net/post/1');
+    const events = await logsFor('7003');
+    expect(events.map((e) => e.parent_domain).sort()).toEqual(['blog.example.net', 'publisher-site.com']);
+    expect(events.find((e) => e.parent_domain === 'publisher-site.com')?.country).toBe('MX');
+  });
+
+  test('without ref the Referer header is the referrer; a country header that is not a code is dropped', async () => {
+    await t.fetch('/api/hit?zone_id=7004', { headers: { Referer: 'https://tag-page.example.com/p', 'CF-IPCountry': 'XX' } });
+    await t.fetch('/api/hit?zone_id=7004&ref=https://other.example.com/', { headers: { 'CF-IPCountry': '<script>' } });
+    const events = await logsFor('7004');
+    expect(events.map((e) => [e.referrer, e.country])).toEqual(
+      expect.arrayContaining([
+        ['https://tag-page.example.com/p', null],
+        ['https://other.example.com/', null],
+      ]),
+    );
+  });
+
+  test('X-Forwarded-For is ignored unless the proxy is trusted', async () => {
+    await t.fetch('/api/hit?zone_id=7005', { headers: { 'X-Forwarded-For': '203.0.113.9' } });
+    expect((await logsFor('7005'))[0].ip).toBe('127.0.0.1');
+    const proxied = await startReferrerServer({ trustProxy: true });
+    try {
+      await proxied.fetch('/api/hit?zone_id=7005', { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
+      await proxied.fetch('/api/hit?zone_id=7006', { headers: { 'X-Forwarded-For': 'not-an-ip' } });
+      const a = await proxied.admin();
+      expect((await a.referrers.logs({ zoneId: '7005' }))[0].ip).toBe('203.0.113.9');
+      expect((await a.referrers.logs({ zoneId: '7006' }))[0].ip).toBe('127.0.0.1');
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  test('publisher and advertiser come from the zone’s latest, busiest zone_report row', async () => {
+    await t.fetch('/api/hit?zone_id=5001&ref=https://owner.example.com/');
+    const rows = await admin.referrers.logs({ zoneId: '5001', publisher: 'Acme Media', advertiser: 'AdNet One' });
+    expect(rows.map((r) => r.referrer)).toEqual(['https://owner.example.com/']);
+    expect(await admin.referrers.logs({ zoneId: '5001', publisher: 'Old Publisher' })).toEqual([]);
+  });
+
+  test.each([
+    ['', 'zone_id'],
+    ['?ref=https://x.example.com', 'zone_id'],
+    ['?zone_id=', 'zone_id'],
+    ['?zone_id=has%20space', 'zone_id'],
+    ['?zone_id=' + '9'.repeat(65), 'zone_id'],
+    ['?zone_id=1&zone_id=2', 'zone_id'],
+    ['?zone_id=1&ref=https://x.example.com/' + 'a'.repeat(REFERRER_LIMITS.referrer), 'ref'],
+    ['?zone_id=1&kw=' + 'k'.repeat(REFERRER_LIMITS.keyword + 1), 'kw'],
+    ['?zone_id=1&src=not%20a%20host', 'parent_domain'],
+    ['?zone_id=1&kw=a%00b', 'keyword'],
+    ['?zone_id=1&format=png', 'format'],
+  ])('bad beacon %s → 400 naming %s, nothing stored', async (query, field) => {
+    const before = await storedCount(t);
+    const res = await t.fetch('/api/hit' + query);
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toContain(field);
+    expect(await storedCount(t)).toBe(before);
+  });
+});
+
+describe('batch ingest (POST /api/ingest/referrers)', () => {
+  test('a batch is committed before the answer: every event is in the warehouse with resolved owners', async () => {
+    const before = await storedCount(t);
+    const res = await postBatch(t, [
+      { zone_id: 5001, referrer: 'https://a.example.com/1', keyword: 'uno', ip: '198.51.100.7', country: 'ar' },
+      { zone_id: '8001', referrer: 'https://b.example.com/2', ip: '2001:db8::1', parent_domain: 'site.example' },
+      { zone_id: '8001', seen_at: new Date(Date.now() - 60_000).toISOString() },
+    ]);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ accepted: 3 });
+    expect(body.last_id - body.first_id).toBe(2);
+    expect(await storedCount(t)).toBe(before + 3);
+    const [a] = await admin.referrers.logs({ zoneId: '5001', parentDomain: 'a.example.com' });
+    expect(a).toMatchObject({ id: body.first_id, keyword: 'uno', ip: '198.51.100.7', country: 'AR' });
+    expect(await admin.referrers.logs({ zoneId: '5001', publisher: 'Acme Media', parentDomain: 'a.example.com' })).toHaveLength(1);
+    const b = await admin.referrers.logs({ zoneId: '8001' });
+    expect(b.map((e) => e.parent_domain)).toEqual(['site.example', null]);
+  });
+
+  test('an admin session may ingest; a regular user may not (403); no key or a wrong key is 401', async () => {
+    expect((await postBatch(t, [{ zone_id: '8002' }], { authorization: `Bearer ${admin.token}` })).status).toBe(200);
+    await admin.admin.createUser({ first_name: 'Ana', email: 'ana@test.local', password: 'ana-pass-123' });
+    const ana = await t.as('ana@test.local', 'ana-pass-123');
+    const asUser = await postBatch(t, [{ zone_id: '8002' }], { authorization: `Bearer ${ana.token}` });
+    expect(asUser.status).toBe(403);
+    const none = await postBatch(t, [{ zone_id: '8002' }], {});
+    expect(none.status).toBe(401);
+    const wrong = await postBatch(t, [{ zone_id: '8002' }], { 'x-ingest-key': INGEST_KEY + 'x' });
+    expect(wrong.status).toBe(401);
+    const bearerKey = await postBatch(t, [{ zone_id: '8002' }], { authorization: `Bearer ${INGEST_KEY}` });
+    expect(bearerKey.status).toBe(200);
+    expect(await admin.referrers.logs({ zoneId: '8002' })).toHaveLength(2);
+  });
+
+  test('the typed client sends a batch as raw NDJSON', async () => {
+    const api = (await import('@adops/core')).createApi({ baseUrl: t.url, getToken: () => INGEST_KEY });
+    const result = await api.referrers.ingest(undefined, { rawBody: '{"zone_id":"8003"}\n{"zone_id":"8003"}' });
+    expect(result.accepted).toBe(2);
+  });
+
+  const hostile: Array<[string, string, string]> = [
+    ['malformed JSON on line 3', '{"zone_id":"1"}\n{"zone_id":"2"}\n{"zone_id":\n', 'línea 3: JSON mal formado'],
+    ['a line that is not an object', '{"zone_id":"1"}\n[1,2]\n', 'línea 2: se esperaba un objeto JSON'],
+    ['a missing zone', '{"referrer":"https://x.example.com"}\n', 'línea 1: zone_id'],
+    ['a bad IP', '{"zone_id":"1"}\n{"zone_id":"1","ip":"999.1.1.1"}\n', 'línea 2: ip no es una dirección'],
+    ['an IP with SQL', `{"zone_id":"1","ip":"1.1.1.1' OR 1=1 --"}\n`, 'línea 1: ip'],
+    ['an overlong referrer', JSON.stringify({ zone_id: '1', referrer: 'https://x.example.com/' + 'a'.repeat(2048) }), 'línea 1: referrer'],
+    ['an overlong keyword', JSON.stringify({ zone_id: '1', keyword: 'k'.repeat(257) }), 'línea 1: keyword'],
+    ['a zone with SQL', JSON.stringify({ zone_id: "1'; DROP TABLE referrer_event; --" }), 'línea 1: zone_id'],
+    ['a bad country', JSON.stringify({ zone_id: '1', country: 'Spain' }), 'línea 1: country'],
+    ['a date in the future', JSON.stringify({ zone_id: '1', seen_at: new Date(Date.now() + 86_400_000).toISOString() }), 'línea 1: seen_at'],
+    ['a date that is not ISO', JSON.stringify({ zone_id: '1', seen_at: 'yesterday' }), 'línea 1: seen_at'],
+    ['a NUL byte', JSON.stringify({ zone_id: '1', referrer: 'a\u0000b' }), 'línea 1: referrer'],
+    ['a source that is not a host', JSON.stringify({ zone_id: '1', parent_domain: 'a b/c' }), 'línea 1: parent_domain'],
+    ['an empty body', '', 'no contiene eventos'],
+    ['blank lines only', '\n \n\r\n', 'no contiene eventos'],
+  ];
+  test.each(hostile)('%s → 400 with the line, and nothing of the batch is stored', async (_name, body, detail) => {
+    const before = await storedCount(t);
+    const res = await postBatch(t, body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toContain(detail);
+    expect(await storedCount(t)).toBe(before);
+  });
+
+  test('an oversized body is refused with 413 and nothing stored', async () => {
+    const before = await storedCount(t);
+    const line = JSON.stringify({ zone_id: '9', referrer: 'https://big.example.com/' + 'x'.repeat(1900) }) + '\n';
+    const body = line.repeat(Math.ceil((REFERRER_LIMITS.batchBytes + 1) / line.length));
+    const res = await postBatch(t, body);
+    expect(res.status).toBe(413);
+    expect((await res.json()).detail).toContain('MB');
+    expect(await storedCount(t)).toBe(before);
+  });
+
+  test('a chunked upload past the limit (no Content-Length) is refused with 413', async () => {
+    const before = await storedCount(t);
+    const chunk = new TextEncoder().encode(JSON.stringify({ zone_id: '9', keyword: 'k'.repeat(200) }) + '\n');
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > REFERRER_LIMITS.batchBytes + 1024 * 1024) controller.close();
+        else {
+          controller.enqueue(chunk);
+          sent += chunk.length;
+        }
+      },
+    });
+    const res = await fetch(t.url + '/api/ingest/referrers', {
+      method: 'POST',
+      headers: { 'x-ingest-key': INGEST_KEY },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit).catch((e: Error) => e);
+    // The server answers 413 and closes; some clients see the close before reading the answer.
+    if (res instanceof Response) expect(res.status).toBe(413);
+    expect(await storedCount(t)).toBe(before);
+    expect((await t.fetch('/api/hit?zone_id=9')).status).toBe(204);
+  });
+
+  test('more events than a batch may hold → 413', async () => {
+    const res = await postBatch(t, '{"zone_id":"1"}\n'.repeat(REFERRER_LIMITS.batchEvents + 1));
+    expect(res.status).toBe(413);
+    expect((await res.json()).detail).toContain(String(REFERRER_LIMITS.batchEvents));
+  });
+
+  test('a compressed body is refused with 415', async () => {
+    const res = await postBatch(t, '{"zone_id":"1"}\n', { 'x-ingest-key': INGEST_KEY, 'content-encoding': 'gzip' });
+    expect(res.status).toBe(415);
+  });
+
+  test('SQL-ish and script strings are stored inert and come back verbatim', async () => {
+    const referrer = `https://evil.example.com/?q=');DROP TABLE referrer_event;--`;
+    const keyword = `<script>alert("x")</script>' OR '1'='1`;
+    const res = await postBatch(t, [{ zone_id: '8666', referrer, keyword }]);
+    expect(res.status).toBe(200);
+    const [row] = await admin.referrers.logs({ zoneId: '8666' });
+    expect(row.referrer).toBe(referrer);
+    expect(row.keyword).toBe(keyword);
+    const hit = await t.fetch(`/api/hit?zone_id=8666&kw=${encodeURIComponent("'; DELETE FROM referrer_event; --")}`);
+    expect(hit.status).toBe(204);
+    expect(await admin.referrers.logs({ zoneId: '8666' })).toHaveLength(2);
+    const [report] = await admin.referrers.report({ zoneId: '8666', parentDomain: 'evil.example.com' });
+    expect(report.referrer).toBe(referrer);
+  });
+
+  test('ingest is off without an ingest key, except for an admin session', async () => {
+    const closed = await startReferrerServer({ ingestKey: undefined });
+    try {
+      const anyKey = await postBatch(closed, [{ zone_id: '1' }]);
+      expect(anyKey.status).toBe(401);
+      const a = await closed.admin();
+      expect((await postBatch(closed, [{ zone_id: '1' }], { authorization: `Bearer ${a.token}` })).status).toBe(200);
+      await expect(closed.anon.referrers.ingest(undefined, { rawBody: '{"zone_id":"1"}' })).rejects.toBeInstanceOf(ApiError);
+    } finally {
+      await closed.close();
+    }
+  });
+});

@@ -1,0 +1,207 @@
+// The Referrers report, the raw log (Logs' polling) and the filter lists, against a fixture
+// whose answers are worked out by hand below.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ApiError } from '@adops/core';
+import type { TestServer } from './helpers.js';
+import { daysAgo, postBatch, setZoneOwners, startReferrerServer } from './referrers-fixture.js';
+
+let t: TestServer;
+let api: Awaited<ReturnType<TestServer['admin']>>;
+const ids: number[] = [];
+
+const ymd = (iso: string) => iso.slice(0, 10);
+const ALL = { startDate: daysAgo(3), endDate: new Date(Date.parse(daysAgo(0)) - 1).toISOString() };
+
+// Events 1..8 in ingest order (ids follow it).
+const FIXTURE = [
+  { zone_id: '1001', referrer: 'https://news.example.com/a', seen_at: daysAgo(3, 10), keyword: 'k1', ip: '10.0.0.1', country: 'ES' },
+  { zone_id: '1001', referrer: 'https://news.example.com/a', seen_at: daysAgo(2, 9) },
+  { zone_id: '1001', referrer: 'https://news.example.com/a', seen_at: daysAgo(1, 8) },
+  { zone_id: '1001', referrer: 'https://news.example.com/b', seen_at: daysAgo(2, 12) },
+  { zone_id: '1002', referrer: 'https://blog.example.org/x', seen_at: daysAgo(2, 13) },
+  { zone_id: '2001', referrer: 'https://news.example.com/a', seen_at: daysAgo(1, 7) },
+  { zone_id: '2001', parent_domain: 'direct.example', seen_at: daysAgo(1, 9, 30) },
+  { zone_id: '10010', referrer: 'https://news.example.com/a', seen_at: daysAgo(1, 10) },
+];
+
+beforeAll(async () => {
+  t = await startReferrerServer();
+  api = await t.admin();
+  const day = ymd(daysAgo(10));
+  await setZoneOwners(t, [
+    { date: day, zone_id: '1001', publisher: 'Pub A', advertiser: 'Adv X' },
+    { date: day, zone_id: '1002', publisher: 'Pub A', advertiser: 'Adv Y' },
+    { date: day, zone_id: '2001', publisher: 'Pub B', advertiser: 'Adv X' },
+  ]);
+  const res = await postBatch(t, FIXTURE);
+  expect(res.status).toBe(200);
+  const { first_id } = await res.json();
+  for (let i = 0; i < FIXTURE.length; i++) ids.push(first_id + i);
+});
+afterAll(() => t.close());
+
+const row = (zone_id: string, parent_domain: string | null, referrer: string | null, seen_at: string, first_seen: string, hits: number) => ({
+  zone_id,
+  parent_domain,
+  referrer,
+  seen_at,
+  first_seen,
+  hits,
+});
+
+describe('POST /api/referrers/ (distinct referrers)', () => {
+  test('one row per zone, source and referrer with last and first time seen and hits, newest first', async () => {
+    expect(await api.referrers.report(ALL)).toEqual([
+      row('10010', 'news.example.com', 'https://news.example.com/a', daysAgo(1, 10), daysAgo(1, 10), 1),
+      row('2001', 'direct.example', null, daysAgo(1, 9, 30), daysAgo(1, 9, 30), 1),
+      row('1001', 'news.example.com', 'https://news.example.com/a', daysAgo(1, 8), daysAgo(3, 10), 3),
+      row('2001', 'news.example.com', 'https://news.example.com/a', daysAgo(1, 7), daysAgo(1, 7), 1),
+      row('1002', 'blog.example.org', 'https://blog.example.org/x', daysAgo(2, 13), daysAgo(2, 13), 1),
+      row('1001', 'news.example.com', 'https://news.example.com/b', daysAgo(2, 12), daysAgo(2, 12), 1),
+    ]);
+  });
+
+  test('calendar days as dates cover whole days; hits count only inside the range', async () => {
+    const d2 = ymd(daysAgo(2));
+    expect(await api.referrers.report({ startDate: d2, endDate: d2 })).toEqual([
+      row('1002', 'blog.example.org', 'https://blog.example.org/x', daysAgo(2, 13), daysAgo(2, 13), 1),
+      row('1001', 'news.example.com', 'https://news.example.com/b', daysAgo(2, 12), daysAgo(2, 12), 1),
+      row('1001', 'news.example.com', 'https://news.example.com/a', daysAgo(2, 9), daysAgo(2, 9), 1),
+    ]);
+  });
+
+  test('zone id matches as a case-insensitive substring; publisher, advertiser and source exactly', async () => {
+    const zones = (rows: Array<{ zone_id: string; referrer: string | null }>) => rows.map((r) => `${r.zone_id} ${r.referrer}`);
+    expect(zones(await api.referrers.report({ ...ALL, zoneId: '1001' }))).toEqual([
+      '10010 https://news.example.com/a',
+      '1001 https://news.example.com/a',
+      '1001 https://news.example.com/b',
+    ]);
+    expect(zones(await api.referrers.report({ ...ALL, publisher: 'Pub A' }))).toEqual([
+      '1001 https://news.example.com/a',
+      '1002 https://blog.example.org/x',
+      '1001 https://news.example.com/b',
+    ]);
+    expect(zones(await api.referrers.report({ ...ALL, advertiser: 'Adv X', parentDomain: 'news.example.com' }))).toEqual([
+      '1001 https://news.example.com/a',
+      '2001 https://news.example.com/a',
+      '1001 https://news.example.com/b',
+    ]);
+    expect(await api.referrers.report({ ...ALL, publisher: 'pub a' })).toEqual([]);
+  });
+
+  test("'Todos', empty and null mean no filter", async () => {
+    const all = await api.referrers.report(ALL);
+    const open = await api.referrers.report({ ...ALL, zoneId: '', advertiser: 'Todos', publisher: 'Todos', parentDomain: '' });
+    expect(open).toEqual(all);
+    const res = await t.fetch('/api/referrers/', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ALL, zoneId: null, advertiser: null, publisher: null, parentDomain: null }),
+    });
+    expect(await res.json()).toEqual(all);
+  });
+
+  test('without dates the range is today: a hit made now is there, the fixture is not', async () => {
+    expect(await api.referrers.report({})).toEqual([]);
+    await t.fetch('/api/hit?zone_id=3001&ref=https://today.example.com/');
+    const today = await api.referrers.report({});
+    expect(today.map((r) => r.zone_id)).toEqual(['3001']);
+  });
+});
+
+describe('POST /api/referrers_logs/ (raw events)', () => {
+  test('every event in the range with its fields, newest first', async () => {
+    const logs = await api.referrers.logs(ALL);
+    expect(logs.map((e) => e.id)).toEqual([ids[7], ids[6], ids[2], ids[5], ids[4], ids[3], ids[1], ids[0]]);
+    expect(logs[7]).toEqual({
+      id: ids[0],
+      zone_id: '1001',
+      parent_domain: 'news.example.com',
+      referrer: 'https://news.example.com/a',
+      seen_at: daysAgo(3, 10),
+      keyword: 'k1',
+      ip: '10.0.0.1',
+      country: 'ES',
+    });
+    expect(logs[1]).toMatchObject({ zone_id: '2001', parent_domain: 'direct.example', referrer: null, keyword: null, ip: null, country: null });
+  });
+
+  test('filters apply to the log as to the report', async () => {
+    const logs = await api.referrers.logs({ ...ALL, publisher: 'Pub A', parentDomain: 'news.example.com' });
+    expect(logs.map((e) => e.id)).toEqual([ids[2], ids[3], ids[1], ids[0]]);
+    const inRange = await api.referrers.logs({ startDate: daysAgo(2, 12), endDate: daysAgo(2, 13) });
+    expect(inRange.map((e) => e.id)).toEqual([ids[4], ids[3]]);
+  });
+
+  test('a local date-time reads in the reporting time zone (UTC here)', async () => {
+    const start = daysAgo(2, 12).slice(0, 19);
+    const end = daysAgo(2, 13).slice(0, 19);
+    expect((await api.referrers.logs({ startDate: start, endDate: end })).map((e) => e.id)).toEqual([ids[4], ids[3]]);
+  });
+
+  test('at most 5,000 events, the newest', async () => {
+    const base = Date.parse(daysAgo(5));
+    const lines = Array.from({ length: 5010 }, (_, i) => ({ zone_id: 'cap9', seen_at: new Date(base + i * 1000).toISOString() }));
+    expect((await postBatch(t, lines)).status).toBe(200);
+    const logs = await api.referrers.logs({ zoneId: 'cap9', startDate: ymd(daysAgo(5)), endDate: ymd(daysAgo(5)) });
+    expect(logs).toHaveLength(5000);
+    expect(logs[0].seen_at).toBe(lines[5009].seen_at);
+    expect(logs[4999].seen_at).toBe(lines[10].seen_at);
+  });
+});
+
+describe('GET /api/referrers/filters', () => {
+  test('lists sources, publishers and advertisers that have traffic, sorted', async () => {
+    const f = await api.referrers.filters();
+    expect(f.publishers).toEqual(['Pub A', 'Pub B']);
+    expect(f.advertisers).toEqual(['Adv X', 'Adv Y']);
+    expect(f.parentDomains).toEqual(['blog.example.org', 'direct.example', 'news.example.com', 'today.example.com']);
+  });
+
+  test('needs a session', async () => {
+    await expect(t.anon.referrers.filters()).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('bad filters', () => {
+  const post = (path: string, body: string, token: string | null = api.token) =>
+    t.fetch(path, {
+      method: 'POST',
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+      body,
+    });
+
+  test.each([
+    ['start after end', { startDate: daysAgo(1), endDate: daysAgo(2) }, 'startDate'],
+    ['start after end as days', { startDate: ymd(daysAgo(1)), endDate: ymd(daysAgo(2)) }, 'startDate'],
+    ['a date that is not ISO', { startDate: '01/02/2025' }, 'startDate'],
+    ['an impossible date', { endDate: '2025-02-30T00:00:00Z' }, 'endDate'],
+    ['a span over 800 days', { startDate: '2020-01-01T00:00:00Z', endDate: '2023-01-01T00:00:00Z' }, '800'],
+    ['a zone id over 64 characters', { zoneId: 'z'.repeat(65) }, 'zoneId'],
+    ['an advertiser over 200 characters', { advertiser: 'a'.repeat(201) }, 'advertiser'],
+    ['a publisher that is not text', { publisher: { $ne: 1 } }, 'publisher'],
+  ])('%s → 400 on the report and the log', async (_name, filter, field) => {
+    for (const path of ['/api/referrers/', '/api/referrers_logs/']) {
+      const res = await post(path, JSON.stringify(filter));
+      expect(res.status).toBe(400);
+      expect((await res.json()).detail).toContain(field);
+    }
+  });
+
+  test('malformed JSON → 400; a body over 1 MB → 413; no session → 401', async () => {
+    const bad = await post('/api/referrers/', '{"zoneId": ');
+    expect([bad.status, (await bad.json()).detail]).toEqual([400, 'JSON mal formado']);
+    const big = await post('/api/referrers_logs/', JSON.stringify({ zoneId: 'x', pad: 'p'.repeat(1_100_000) }));
+    expect(big.status).toBe(413);
+    expect((await post('/api/referrers/', '{}', null)).status).toBe(401);
+    await expect(t.anon.referrers.logs({})).rejects.toBeInstanceOf(ApiError);
+  });
+
+  test('hostile filter text is only ever a value: nothing matches and nothing changes', async () => {
+    const before = await api.referrers.logs(ALL);
+    for (const zoneId of ["' OR '1'='1", "%' --", '_', '%']) expect(await api.referrers.report({ ...ALL, zoneId })).toEqual([]);
+    expect(await api.referrers.logs({ ...ALL, parentDomain: "x'; DROP TABLE referrer_event; --" })).toEqual([]);
+    expect(await api.referrers.logs(ALL)).toEqual(before);
+  });
+});
