@@ -17,6 +17,14 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
+    rollupOptions: {
+      // Tremor/Headless UI ship "use client" directives and zod a comment annotation Rollup
+      // drops: harmless for a client-only bundle, so keep them out of the build log.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'INVALID_ANNOTATION') return;
+        warn(warning);
+      },
+    },
   },
   server: {
     proxy: { '/api': 'http://localhost:8080' },

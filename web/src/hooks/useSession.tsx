@@ -4,7 +4,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { createApi, type Api, type SessionUser } from '@adops/core';
-import { clearToken, readToken, saveToken, storedSession } from '../lib/session';
+import { TOKEN_KEY, clearToken, readToken, saveToken, storedSession } from '../lib/session';
 
 export interface Session {
   user: SessionUser | null;
@@ -52,6 +52,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (current?.email !== user?.email || current?.exp !== user?.exp || current?.is_admin !== user?.is_admin)
       setUser(current);
   }, [location.pathname]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Another tab signed in or out: follow it.
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key !== null && e.key !== TOKEN_KEY) return;
+      const current = storedSession()?.user ?? null;
+      setUser(current);
+      if (!current) navigateRef.current('/login', { replace: true });
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
 
   // Sign out the moment the token expires while a page stays open.
   useEffect(() => {
