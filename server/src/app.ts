@@ -19,12 +19,15 @@ import { authRoutes } from './routes/auth.js';
 import { adminRoutes } from './routes/admin.js';
 import { ReferrerService } from './services/referrers.js';
 import { referrerRoutes } from './routes/referrers.js';
+import { reportRoutes } from './routes/reports.js';
+import { startZoneReports } from './demo/zone-reports.js';
 import { CampaignService } from './services/campaigns.js';
 import { campaignRoutes } from './routes/campaigns.js';
 
 z.config(z.locales.es());
 
 export { loadConfig, ConfigError, type Config } from './config.js';
+export { loadDemoZoneReports } from './demo/zone-reports.js';
 
 export interface AppServices {
   config: Config;
@@ -66,6 +69,7 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   const referrers = await ReferrerService.open(db, config, log);
   const campaigns = await CampaignService.start(config, store, log);
   const services: AppServices = { config, store, db, secrets, users, auth, tokens, referrers, campaigns, guards, log, onClose: [() => db.close(), () => referrers.close(), () => campaigns.close()] };
+  await startZoneReports(services);
 
   const koa = new Koa();
   koa.proxy = config.trustProxy;
@@ -100,6 +104,7 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   authRoutes(router, services);
   adminRoutes(router, services);
   referrerRoutes(router, services);
+  reportRoutes(router, services);
   campaignRoutes(router, services);
   koa.use(router.routes());
   koa.use(router.allowedMethods());

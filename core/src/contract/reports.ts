@@ -12,6 +12,8 @@ export const DEFAULT_ZONE_ROW_LIMIT = 20_000;
 export const MAX_ZONE_ROW_LIMIT = 100_000;
 /** Publisher share of revenue used when a row has no rate and the publisher none configured. */
 export const DEFAULT_REVENUE_SHARE = 0.7;
+/** The three advertisers the Api Explorer offers after 'Todos' (and the demo data uses). */
+export const FIXED_ADVERTISERS = ['AdNova', 'BidSphere', 'Clickora'] as const;
 /** Highest revenue share an admin may set (above 1 the network pays more than it earns). */
 export const MAX_REVENUE_SHARE = 2;
 

@@ -1,0 +1,359 @@
+// Zone-report ingest: reads a CSV / NDJSON / JSON-array body as a stream (size-limited),
+// validates each line, derives publisher revenue and margin from the revenue share when
+// missing, stages the good rows and upserts them on the natural key in one transaction.
+// The demo loader and `adops import` go through the same path.
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import {
+  DEFAULT_REVENUE_SHARE,
+  MAX_INGEST_BYTES,
+  MAX_INGEST_JSON_BYTES,
+  MAX_REVENUE_SHARE,
+  isValidYmd,
+  parseCsv,
+  CsvParseError,
+  type IngestResult,
+} from '@adops/core';
+import { httpError } from '../errors.js';
+import type { ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/zone-report/index.js';
+
+/** One input line: its field values, or why it could not be read at all. */
+export type IngestItem = { line: number; values: Record<string, unknown> } | { line: number; error: string };
+
+/** Refused lines listed in an answer (all are counted in rejected_total). */
+export const MAX_LISTED_REJECTS = 1000;
+
+const REQUIRED = ['date', 'advertiser', 'publisher', 'zone_id', 'impressions', 'clicks', 'revenue'] as const;
+const TEXT_LIMITS = { advertiser: 200, publisher: 200, zone_id: 100, geo: 100, source: 200, domain: 255 } as const;
+const MAX_AMOUNT = 1e12;
+const NUMBER_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+class Invalid extends Error {}
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+function text(values: Record<string, unknown>, field: keyof typeof TEXT_LIMITS, required: boolean): string {
+  const v = values[field];
+  if (isBlank(v)) {
+    if (required) throw new Invalid(`${field}: obligatorio`);
+    return '';
+  }
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v !== 'string') throw new Invalid(`${field}: debe ser texto`);
+  const t = v.trim();
+  if (t.length > TEXT_LIMITS[field]) throw new Invalid(`${field}: más de ${TEXT_LIMITS[field]} caracteres`);
+  if (CONTROL.test(t)) throw new Invalid(`${field}: contiene caracteres de control`);
+  return t;
+}
+
+function num(values: Record<string, unknown>, field: string): number | null {
+  const v = values[field];
+  if (isBlank(v)) return null;
+  let n: number;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'string' && NUMBER_TEXT.test(v.trim())) n = Number(v.trim());
+  else throw new Invalid(`${field}: debe ser un número (con punto decimal)`);
+  if (!Number.isFinite(n) || Math.abs(n) > MAX_AMOUNT) throw new Invalid(`${field}: número fuera de rango`);
+  return n;
+}
+
+function count(values: Record<string, unknown>, field: string, required: boolean): number | null {
+  const n = num(values, field);
+  if (n === null) {
+    if (required) throw new Invalid(`${field}: obligatorio`);
+    return null;
+  }
+  if (!Number.isSafeInteger(n) || n < 0) throw new Invalid(`${field}: debe ser un entero ≥ 0`);
+  return n;
+}
+
+/**
+ * A zone-report row from loose input, or the reason it is refused. Missing money is derived:
+ * with neither margin nor p_revenue, rate = the row's rate_applied, else the publisher's
+ * configured share, else DEFAULT_REVENUE_SHARE; p_revenue = revenue × rate and
+ * margin = revenue − p_revenue. With one of them given the other is revenue minus it.
+ */
+export function toZoneReportRecord(values: Record<string, unknown>, shares: ReadonlyMap<string, number>): ZoneReportRecord | string {
+  try {
+    const rawDate = values.date;
+    const date = typeof rawDate === 'string' ? rawDate.trim() : '';
+    if (isBlank(rawDate)) throw new Invalid('date: obligatorio');
+    if (!isValidYmd(date)) throw new Invalid('date: fecha no válida (YYYY-MM-DD)');
+    const advertiser = text(values, 'advertiser', true);
+    const publisher = text(values, 'publisher', true);
+    const zone_id = text(values, 'zone_id', true);
+    const geo = text(values, 'geo', false);
+    const source = text(values, 'source', false);
+    const domain = text(values, 'domain', false);
+    const impressions = count(values, 'impressions', true)!;
+    const monetized_impressions = count(values, 'monetized_impressions', false);
+    const clicks = count(values, 'clicks', true)!;
+    const revenue = num(values, 'revenue');
+    if (revenue === null) throw new Invalid('revenue: obligatorio');
+    const givenRate = num(values, 'rate_applied');
+    if (givenRate !== null && (givenRate < 0 || givenRate > MAX_REVENUE_SHARE))
+      throw new Invalid(`rate_applied: debe estar entre 0 y ${MAX_REVENUE_SHARE}`);
+    const givenPRevenue = num(values, 'p_revenue');
+    const givenMargin = num(values, 'margin');
+    const tq = num(values, 'tq');
+
+    let p_revenue: number;
+    let margin: number;
+    let rate_applied: number | null = givenRate;
+    if (givenPRevenue === null && givenMargin === null) {
+      rate_applied = givenRate ?? shares.get(publisher.toLowerCase()) ?? DEFAULT_REVENUE_SHARE;
+      p_revenue = revenue * rate_applied;
+      margin = revenue - p_revenue;
+    } else {
+      p_revenue = givenPRevenue ?? revenue - givenMargin!;
+      margin = givenMargin ?? revenue - p_revenue;
+      if (rate_applied === null && revenue > 0) rate_applied = p_revenue / revenue;
+    }
+    return {
+      date,
+      advertiser,
+      publisher,
+      zone_id,
+      geo,
+      source,
+      domain,
+      impressions,
+      monetized_impressions,
+      clicks,
+      revenue,
+      rate_applied,
+      p_revenue,
+      margin,
+      tq,
+    };
+  } catch (e) {
+    if (e instanceof Invalid) return e.message;
+    throw e;
+  }
+}
+
+export interface IngestLimits {
+  /** Largest CSV / NDJSON body (decompressed). */
+  maxBytes: number;
+  /** Largest JSON-array body (parsed whole). */
+  maxJsonBytes: number;
+}
+
+/** The body as text chunks, refusing more than `limit` bytes (413) as they arrive. */
+async function* bodyText(body: Readable, limit: number): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  let bytes = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) throw httpError(413, 'El cuerpo de la petición es demasiado grande');
+    const t = decoder.decode(chunk, { stream: true });
+    if (t) yield t;
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/**
+ * Splits CSV text into records at line ends outside quotes, keeping the physical line each
+ * record starts on, and parses every record with core's parseCsv. The first record is the header.
+ */
+async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<IngestItem> {
+  let pending = '';
+  let scanned = 0;
+  let inQuotes = false;
+  let line = 1; // physical line where `pending` starts
+  let linesInPending = 0;
+  let header: string[] | null = null;
+
+  const parse = function* (recordText: string, at: number): Generator<IngestItem> {
+    let records: string[][];
+    try {
+      records = parseCsv(recordText);
+    } catch (e) {
+      if (!(e instanceof CsvParseError)) throw e;
+      yield { line: at, error: 'CSV mal formado: comillas sin cerrar' };
+      return;
+    }
+    if (records.length === 0) return; // empty line
+    if (records.length > 1) {
+      yield { line: at, error: 'varias filas en una línea (usa finales de línea LF o CRLF)' };
+      return;
+    }
+    const fields = records[0];
+    if (!header) {
+      header = fields.map((f) => f.trim().toLowerCase());
+      const missing = REQUIRED.filter((c) => !header!.includes(c));
+      if (missing.length) throw httpError(400, `Faltan columnas en la cabecera CSV: ${missing.join(', ')}`);
+      const dup = header.find((h, i) => h !== '' && header!.indexOf(h) !== i);
+      if (dup) throw httpError(400, `Columna repetida en la cabecera CSV: ${dup}`);
+      return;
+    }
+    if (fields.length !== header.length) {
+      yield { line: at, error: `tiene ${fields.length} campos y la cabecera ${header.length}` };
+      return;
+    }
+    const values: Record<string, unknown> = {};
+    header.forEach((h, i) => {
+      if (h !== '') values[h] = fields[i];
+    });
+    yield { line: at, values };
+  };
+
+  for await (const chunk of chunks) {
+    pending += chunk;
+    let start = 0;
+    let i = scanned;
+    for (;;) {
+      const nl = pending.indexOf('\n', i);
+      if (nl < 0) break;
+      for (let q = pending.indexOf('"', i); q >= 0 && q < nl; q = pending.indexOf('"', q + 1)) inQuotes = !inQuotes;
+      linesInPending++;
+      i = nl + 1;
+      if (!inQuotes) {
+        yield* parse(pending.slice(start, nl), line);
+        line += linesInPending;
+        linesInPending = 0;
+        start = i;
+      }
+    }
+    for (let q = pending.indexOf('"', i); q >= 0; q = pending.indexOf('"', q + 1)) inQuotes = !inQuotes;
+    pending = pending.slice(start);
+    scanned = pending.length;
+  }
+  if (pending.trim() !== '') yield* parse(pending, line);
+  if (!header) throw httpError(400, 'El CSV está vacío: falta la fila de cabecera');
+}
+
+function objectItem(line: number, parsed: unknown): IngestItem {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { line, error: 'se esperaba un objeto JSON' };
+  return { line, values: parsed as Record<string, unknown> };
+}
+
+/** NDJSON: one JSON object per line; blank lines skipped. */
+async function* ndjsonItems(chunks: AsyncIterable<string>): AsyncGenerator<IngestItem> {
+  let pending = '';
+  let line = 1;
+  const one = (text: string, at: number): IngestItem | null => {
+    if (text.trim() === '') return null;
+    try {
+      return objectItem(at, JSON.parse(text));
+    } catch {
+      return { line: at, error: 'JSON mal formado' };
+    }
+  };
+  for await (const chunk of chunks) {
+    pending += chunk;
+    let start = 0;
+    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n', start)) {
+      const item = one(pending.slice(start, nl), line++);
+      if (item) yield item;
+      start = nl + 1;
+    }
+    pending = pending.slice(start);
+  }
+  const last = one(pending, line);
+  if (last) yield last;
+}
+
+/** A JSON array, parsed whole; an element's "line" is its 1-based position. */
+async function* jsonArrayItems(chunks: AsyncIterable<string>): AsyncGenerator<IngestItem> {
+  let body = '';
+  for await (const chunk of chunks) body += chunk;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw httpError(400, 'JSON mal formado');
+  }
+  if (!Array.isArray(parsed)) throw httpError(400, 'Se esperaba un array JSON de filas');
+  for (let i = 0; i < parsed.length; i++) yield objectItem(i + 1, parsed[i]);
+}
+
+export type IngestFormat = 'csv' | 'ndjson' | 'json';
+
+/** The input format from a Content-Type (parameters ignored), or null when unsupported. */
+export function formatOf(contentType: string): IngestFormat | null {
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  if (type === 'text/csv' || type === 'application/csv') return 'csv';
+  if (type === 'application/x-ndjson' || type === 'application/ndjson' || type === 'application/jsonl') return 'ndjson';
+  if (type === 'application/json') return 'json';
+  return null;
+}
+
+export class ZoneReportIngest {
+  readonly limits: IngestLimits = { maxBytes: MAX_INGEST_BYTES, maxJsonBytes: MAX_INGEST_JSON_BYTES };
+
+  constructor(
+    private readonly warehouse: ZoneReportWarehouse,
+    /** Configured revenue shares by lower-case publisher name. */
+    private readonly shares: () => ReadonlyMap<string, number>,
+    /** Called after rows were committed (caches of filter lists are dropped). */
+    private readonly onCommitted: () => void,
+  ) {}
+
+  /** Validates and upserts items; refused lines are reported, good ones kept. */
+  async ingest(items: AsyncIterable<IngestItem> | Iterable<IngestItem>): Promise<IngestResult> {
+    const shares = this.shares();
+    const rejected: IngestResult['rejected'] = [];
+    let rejectedTotal = 0;
+    const reject = (line: number, detail: string) => {
+      rejectedTotal++;
+      if (rejected.length < MAX_LISTED_REJECTS) rejected.push({ line, detail });
+    };
+    const batch = await this.warehouse.beginImport();
+    try {
+      let seq = 0;
+      for await (const item of items) {
+        if ('error' in item) {
+          reject(item.line, item.error);
+          continue;
+        }
+        const record = toZoneReportRecord(item.values, shares);
+        if (typeof record === 'string') reject(item.line, record);
+        else batch.add(record, seq++);
+      }
+      const { inserted, replaced } = await batch.commit();
+      if (inserted + replaced > 0) this.onCommitted();
+      return { inserted, replaced, rejected, rejected_total: rejectedTotal };
+    } finally {
+      await batch.close();
+    }
+  }
+
+  /** Reads an HTTP body of the given Content-Type (and optional gzip Content-Encoding). */
+  async ingestBody(
+    body: Readable,
+    headers: { contentType: string; contentEncoding?: string; contentLength?: number },
+  ): Promise<IngestResult> {
+    const format = formatOf(headers.contentType);
+    if (!format)
+      throw httpError(415, 'Tipo de contenido no soportado: usa text/csv, application/x-ndjson o application/json');
+    const limit = format === 'json' ? this.limits.maxJsonBytes : this.limits.maxBytes;
+    const encoding = (headers.contentEncoding ?? 'identity').trim().toLowerCase();
+    if (encoding !== 'identity' && encoding !== 'gzip') throw httpError(415, 'Codificación no soportada: usa gzip o ninguna');
+    if (encoding === 'identity' && headers.contentLength !== undefined && headers.contentLength > limit)
+      throw httpError(413, bodyTooLarge(limit, format));
+    const source = encoding === 'gzip' ? body.pipe(createGunzip()) : body;
+    if (encoding === 'gzip') body.on('error', (e) => source.destroy(e));
+    const chunks = bodyText(source, limit);
+    const items = format === 'csv' ? csvItems(chunks) : format === 'ndjson' ? ndjsonItems(chunks) : jsonArrayItems(chunks);
+    try {
+      return await this.ingest(items);
+    } catch (e) {
+      const err = e as { code?: string; status?: number; message?: string };
+      if (err.code === 'Z_DATA_ERROR' || err.code === 'Z_BUF_ERROR') throw httpError(400, 'El cuerpo gzip está dañado');
+      if (err.status === 413) throw httpError(413, bodyTooLarge(limit, format));
+      if (err.code === 'ECONNRESET' || err.message === 'aborted') throw httpError(400, 'Petición interrumpida');
+      throw e;
+    }
+  }
+}
+
+function bodyTooLarge(limit: number, format: IngestFormat): string {
+  const size = limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MB` : `${limit} bytes`;
+  return format === 'json'
+    ? `El cuerpo supera el máximo de ${size} para un array JSON; usa CSV o NDJSON para cargas grandes`
+    : `El cuerpo supera el máximo de ${size}`;
+}

@@ -1,0 +1,109 @@
+// Zone-report imports: rows are appended (DuckDB appender) into a temp staging table on a
+// connection of the import's own, so parsing a large upload never holds the writer; the merge
+// — delete the stored rows with a staged natural key, insert the staged rows in date order —
+// runs as one transaction, serialised with every other write through the writer queue.
+import type { DuckDBAppender } from '@duckdb/node-api';
+import type { Db } from '../db.js';
+import type { ZoneReportImport, ZoneReportRecord } from './types.js';
+import { NATURAL_KEY, ZONE_REPORT_COLUMNS, ZONE_REPORT_COLUMNS_SQL } from './schema.js';
+
+const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
+const KEY = NATURAL_KEY.join(', ');
+const KEY_MATCH = NATURAL_KEY.map((c) => `zone_report.${c} = b.${c}`).join(' AND ');
+
+function appendRecord(a: DuckDBAppender, r: ZoneReportRecord, seq: number): void {
+  a.appendBigInt(BigInt(seq));
+  a.appendVarchar(r.date);
+  a.appendVarchar(r.advertiser);
+  a.appendVarchar(r.publisher);
+  a.appendVarchar(r.zone_id);
+  a.appendVarchar(r.geo);
+  a.appendVarchar(r.source);
+  a.appendVarchar(r.domain);
+  a.appendBigInt(BigInt(r.impressions));
+  if (r.monetized_impressions === null) a.appendNull();
+  else a.appendBigInt(BigInt(r.monetized_impressions));
+  a.appendBigInt(BigInt(r.clicks));
+  a.appendDouble(r.revenue);
+  if (r.rate_applied === null) a.appendNull();
+  else a.appendDouble(r.rate_applied);
+  a.appendDouble(r.p_revenue);
+  a.appendDouble(r.margin);
+  if (r.tq === null) a.appendNull();
+  else a.appendDouble(r.tq);
+  a.endRow();
+}
+
+export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
+  const conn = await db.instance.connect();
+  let appender: DuckDBAppender | null = null;
+  let closed = false;
+  const closeAppender = () => {
+    if (!appender) return;
+    const a = appender;
+    appender = null;
+    a.closeSync();
+  };
+  try {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE zone_report_staging (seq BIGINT NOT NULL, ${ZONE_REPORT_COLUMNS_SQL})`);
+    appender = await conn.createAppender('zone_report_staging', null, 'temp');
+  } catch (e) {
+    conn.closeSync();
+    throw e;
+  }
+  let staged = 0;
+
+  return {
+    add(record, seq) {
+      if (!appender) throw new Error('import already committed or closed');
+      appendRecord(appender, record, seq);
+      staged++;
+    },
+
+    async commit() {
+      closeAppender(); // flushes what is buffered
+      if (staged === 0) return { inserted: 0, replaced: 0 };
+      // The last staged row of a key wins; the batch is sorted by date for the zone maps.
+      await conn.run(
+        `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
+           SELECT ${COLUMNS} FROM zone_report_staging
+           QUALIFY row_number() OVER (PARTITION BY ${KEY} ORDER BY seq DESC) = 1
+           ORDER BY date`,
+      );
+      await conn.run('DROP TABLE zone_report_staging');
+      const span = await conn.runAndReadAll(
+        'SELECT min(date)::VARCHAR AS first, max(date)::VARCHAR AS last, count(*) AS n FROM zone_report_batch',
+      );
+      const [first, last, n] = span.getRows()[0] as [string, string, bigint];
+      const total = Number(n);
+      return db.serialWrite(async () => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          const removed = await conn.run(
+            `DELETE FROM zone_report USING zone_report_batch b
+              WHERE zone_report.date BETWEEN $1::DATE AND $2::DATE AND ${KEY_MATCH}`,
+            [first, last],
+          );
+          await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM zone_report_batch`);
+          await conn.run('COMMIT');
+          const replaced = Number(removed.rowsChanged);
+          return { inserted: total - replaced, replaced };
+        } catch (e) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+      });
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        closeAppender();
+      } catch {
+        /* the connection goes anyway */
+      }
+      conn.closeSync(); // temp tables go with it
+    },
+  };
+}
