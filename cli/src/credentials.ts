@@ -40,8 +40,8 @@ export async function loadCredentials(env: Record<string, string | undefined>): 
 /** Writes atomically (temp file + rename) with owner-only permissions. */
 export async function saveCredentials(env: Record<string, string | undefined>, creds: Credentials): Promise<string> {
   const dir = configDir(env);
+  // Directories we create are 0700; an existing one (ADOPS_CONFIG_DIR=/somewhere) keeps its mode.
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700);
   const file = path.join(dir, 'credentials.json');
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(temp, JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });

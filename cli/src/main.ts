@@ -1,5 +1,8 @@
 // The `adops` command: commander parses the command line and calls one command; run()
 // takes injectable streams and returns the exit code, so tests drive it in-process.
+// A new area adds cli/src/commands/<area>.ts exporting registerX(program, cli) (use
+// cli.api(cmd), cli.machine(opts.json) → cli.json(…) or cli.table({columns, rows, totals}))
+// and one register line below.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublisherToken, User } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { newConfigDir, runCli } from './helpers.js';
+import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
 
 let server: TestServer;
 let adminDir: string;
@@ -91,6 +91,39 @@ describe('adops users', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--yes');
     expect(storedUsers().some((u) => u.email === 'ana@test.local')).toBe(true);
+  });
+
+  it('at a terminal, delete asks first: "n" keeps the user, "s" deletes it', async () => {
+    await cli(['users', 'create', '--first-name', 'Eva', '--email', 'eva@test.local'], { stdin: 'eva-pass-1234\n' });
+    const answer = async (key: string) => {
+      const tty = fakeTerminal();
+      const pending = cli(['users', 'delete', 'eva@test.local'], { stdinStream: tty });
+      await new Promise((r) => setTimeout(r, 50));
+      tty.write(`${key}\r`);
+      return pending;
+    };
+    const kept = await answer('n');
+    expect(kept.code).toBe(130);
+    expect(kept.stderr).toContain('¿Eliminar el usuario Eva <eva@test.local>? [s/N]');
+    expect(storedUsers().some((u) => u.email === 'eva@test.local')).toBe(true);
+    const gone = await answer('s');
+    expect(gone.code).toBe(0);
+    expect(storedUsers().some((u) => u.email === 'eva@test.local')).toBe(false);
+  });
+
+  it('at a terminal, create asks for the password twice without echo and refuses a mismatch', async () => {
+    const tty = fakeTerminal();
+    const pending = cli(['users', 'create', '--first-name', 'Leo', '--email', 'leo@test.local'], { stdinStream: tty });
+    await new Promise((r) => setTimeout(r, 50));
+    tty.write('leo-pass-1234\r');
+    await new Promise((r) => setTimeout(r, 20));
+    tty.write('leo-pass-9999\r');
+    const result = await pending;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Repite la contraseña: ');
+    expect(result.stderr).toContain('Las contraseñas no coinciden');
+    expect(result.stderr).not.toContain('leo-pass');
+    expect(storedUsers().some((u) => u.email === 'leo@test.local')).toBe(false);
   });
 
   it('reports bad input with the server detail: duplicate email, short password, unknown user, nothing to change', async () => {
