@@ -9,7 +9,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { startTestServer, ADMIN, type TestServer } from '../server/test/helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const WEB_DIST = path.join(ROOT, 'web', 'dist');
+/** The built web UI under test; ADOPS_E2E_WEB_DIST lets parallel work test its own build. */
+export const WEB_DIST = process.env.ADOPS_E2E_WEB_DIST || path.join(ROOT, 'web', 'dist');
 export const SCREENSHOTS = path.join(ROOT, 'e2e', 'screenshots');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export { ADMIN };
