@@ -19,6 +19,7 @@ import { authRoutes } from './routes/auth.js';
 import { adminRoutes } from './routes/admin.js';
 import { ReferrerService } from './services/referrers.js';
 import { referrerRoutes } from './routes/referrers.js';
+import { startTrafficDemo } from './demo/traffic.js';
 import { reportRoutes } from './routes/reports.js';
 import { startZoneReports } from './demo/zone-reports.js';
 import { CampaignService } from './services/campaigns.js';
@@ -70,6 +71,7 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   const campaigns = await CampaignService.start(config, store, log);
   const services: AppServices = { config, store, db, secrets, users, auth, tokens, referrers, campaigns, guards, log, onClose: [() => db.close(), () => referrers.close(), () => campaigns.close()] };
   await startZoneReports(services);
+  if (config.demo) startTrafficDemo(services);
 
   const koa = new Koa();
   koa.proxy = config.trustProxy;

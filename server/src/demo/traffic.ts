@@ -1,0 +1,157 @@
+// Demo referrer traffic: on an empty warehouse, three days of referrer history for the demo
+// zones (their own sites' pages, Spanish search keywords, their geo's countries), then a live
+// simulator sending a few hits a second. Everything goes through ReferrerService.accept, the
+// same path as the beacon and batch ingest (validation, ids, owners, commit, live bus).
+import type { AppServices } from '../app.js';
+import { normalizeEvent, type NewReferrerEvent } from '../services/referrers.js';
+import { getBusiestZones, type BusyZone } from '../warehouse/referrers/get-busiest-zones.js';
+
+export interface TrafficDemoOptions {
+  /** Days of history before today. */
+  historyDays?: number;
+  /** Average history events per day. */
+  eventsPerDay?: number;
+  /** Simulator tick (ms) and the average events per tick. */
+  tickMs?: number;
+  eventsPerTick?: number;
+  seed?: number;
+}
+
+/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KEYWORDS = [
+  'seguros de coche', 'hipoteca fija', 'vuelos baratos', 'recetas fáciles', 'móviles baratos', 'cursos online',
+  'préstamos rápidos', 'tarifas de luz', 'zapatillas running', 'hoteles en madrid', 'alquiler de coches',
+  'fibra y móvil', 'dieta mediterránea', 'resultados liga', 'ofertas black friday', 'seguro de salud',
+  'crédito personal', 'tarjeta de crédito', 'colchón viscoelástico', 'aspiradora sin cable', 'bicicleta eléctrica',
+  'clases de inglés', 'casas rurales', 'televisor 4k', 'renta 2025', 'energía solar', 'reformas baño',
+  'ofertas de empleo', 'recetas con pollo', 'horóscopo de hoy',
+];
+const SECTIONS = ['noticias', 'deportes', 'economia', 'recetas', 'tecnologia', 'viajes', 'salud', 'motor', 'ocio', 'hogar'];
+const WORDS = ['mejores', 'guia', 'como', 'elegir', 'trucos', 'ofertas', 'comparativa', 'precio', 'nuevo', 'claves', 'ahorrar', 'top'];
+const COUNTRIES = ['ES', 'MX', 'AR', 'CO', 'US', 'CL', 'PE', 'BR', 'FR', 'IT'];
+/** Share of the day's traffic by UTC hour (quiet nights, busy evenings). */
+const HOURS = [2, 1.5, 1, 1, 1, 1.5, 2.5, 4, 5, 5.5, 5.5, 5.5, 6, 6, 5.5, 5, 5, 5.5, 6, 6.5, 6.5, 5.5, 4, 3];
+/** Used when zone_report holds no zones (demo reports off or not loaded). */
+const FALLBACK_ZONES: BusyZone[] = [
+  { zone_id: '380001', publisher: '', domain: 'diariodeportes.com', geo: 'ES', impressions: 50 },
+  { zone_id: '380038', publisher: '', domain: 'portalrecetas.es', geo: 'ES', impressions: 30 },
+  { zone_id: '380075', publisher: '', domain: 'revistamotor.com.mx', geo: 'MX', impressions: 20 },
+];
+
+function pick<T>(rand: () => number, items: readonly T[]): T {
+  return items[Math.floor(rand() * items.length)];
+}
+
+/** Zones weighted by traffic (square root, so small zones still show up). */
+function zonePicker(zones: readonly BusyZone[], rand: () => number): () => BusyZone {
+  const weights = zones.map((z) => Math.sqrt(Math.max(1, z.impressions)));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return () => {
+    let r = rand() * total;
+    for (let i = 0; i < zones.length; i++) if ((r -= weights[i]) < 0) return zones[i];
+    return zones[zones.length - 1];
+  };
+}
+
+/** One plausible hit on a zone at an instant. */
+function demoEvent(zone: BusyZone, at: number, rand: () => number): NewReferrerEvent {
+  const site = zone.domain || 'example.com';
+  const host = rand() < 0.25 ? `m.${site.replace(/^m\./, '')}` : `www.${site.replace(/^(www|m)\./, '')}`;
+  const slug = [pick(rand, WORDS), pick(rand, WORDS), pick(rand, WORDS)].join('-');
+  const page = `https://${host}/${pick(rand, SECTIONS)}/${slug}-${Math.floor(rand() * 90_000) + 10_000}`;
+  const kind = rand();
+  // Mostly the publisher's page; sometimes a search referrer or none (referrer policy), with
+  // the tag naming its site as the source.
+  const referrer = kind < 0.88 ? (rand() < 0.2 ? `${page}?utm_source=${pick(rand, ['facebook', 'google', 'newsletter'])}` : page) : kind < 0.94 ? 'https://www.google.com/' : null;
+  const ip =
+    rand() < 0.1
+      ? `2001:db8:${Math.floor(rand() * 0xffff).toString(16)}::${Math.floor(rand() * 0xffff).toString(16)}`
+      : `${pick(rand, ['192.0.2', '198.51.100', '203.0.113'])}.${Math.floor(rand() * 254) + 1}`;
+  return normalizeEvent(
+    {
+      zone_id: zone.zone_id,
+      referrer,
+      parent_domain: kind < 0.88 ? null : site,
+      keyword: rand() < 0.8 ? pick(rand, KEYWORDS) : null,
+      ip,
+      country: rand() < 0.8 && /^[A-Z]{2}$/.test(zone.geo) ? zone.geo : pick(rand, COUNTRIES),
+      seen_at: new Date(at).toISOString(),
+    },
+    Math.max(at, Date.now()),
+  );
+}
+
+/** Instants of `count` hits spread over [from, to) following the hour-of-day curve, sorted. */
+function spread(from: number, to: number, count: number, rand: () => number): number[] {
+  const out: number[] = [];
+  const peak = Math.max(...HOURS);
+  while (out.length < count) {
+    const at = from + rand() * (to - from);
+    if (rand() * peak < HOURS[new Date(at).getUTCHours()]) out.push(Math.floor(at));
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * Loads the history when the warehouse has no referrer events, then starts the simulator.
+ * Returns a stop function (also run on close). Runs in the background; failures are logged.
+ */
+export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {}): () => void {
+  const { historyDays = 3, eventsPerDay = 5000, tickMs = 250, eventsPerTick = 1, seed = 20250607 } = options;
+  const referrers = s.referrers;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+  s.onClose.push(stop);
+
+  void (async () => {
+    await referrers.refreshZones();
+    const found = await getBusiestZones(s.db, 300);
+    const zones = found.length > 0 ? found : FALLBACK_ZONES;
+    const rand = prng(seed);
+    const nextZone = zonePicker(zones, rand);
+    if ((await referrers.warehouse.countEvents()) === 0) {
+      const now = Date.now();
+      const dayStart = now - (now % 86_400_000);
+      const from = dayStart - historyDays * 86_400_000;
+      const count = Math.round(eventsPerDay * ((now - from) / 86_400_000));
+      const instants = spread(from, now, count, rand);
+      for (let i = 0; i < instants.length && !stopped; i += 5000)
+        await referrers.accept(instants.slice(i, i + 5000).map((at) => demoEvent(nextZone(), at, rand)));
+      s.log(`demo: ${instants.length} referrer events loaded over ${historyDays} days and today`);
+    }
+    if (stopped) return;
+    const live = prng(Date.now() >>> 0);
+    let failing = false;
+    timer = setInterval(() => {
+      // 0..2×eventsPerTick hits per tick, eventsPerTick on average.
+      const n = Math.floor(live() * (2 * eventsPerTick + 1));
+      if (n === 0) return;
+      const now = Date.now();
+      const events = Array.from({ length: n }, () => demoEvent(nextZone(), now, live));
+      referrers.accept(events).then(
+        () => (failing = false),
+        (e: Error) => {
+          if (!failing) s.log(`demo: simulated traffic not stored: ${e.message}`);
+          failing = true;
+        },
+      );
+    }, tickMs);
+    timer.unref();
+  })().catch((e: Error) => s.log(`demo: referrer traffic not started: ${e.message}`));
+  return stop;
+}

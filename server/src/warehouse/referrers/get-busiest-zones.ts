@@ -1,0 +1,29 @@
+// The zones with the most impressions in zone_report's latest week, with their publisher,
+// site and geo (the demo traffic simulator sends hits to them). Empty while zone_report is missing.
+import type { Db } from '../db.js';
+
+export interface BusyZone {
+  zone_id: string;
+  publisher: string;
+  domain: string;
+  geo: string;
+  impressions: number;
+}
+
+const SQL = `
+SELECT CAST(zone_id AS VARCHAR) AS zone_id, arg_max(publisher, impressions) AS publisher,
+       arg_max(domain, impressions) AS domain, arg_max(geo, impressions) AS geo, sum(impressions) AS impressions
+FROM zone_report
+WHERE date >= (SELECT max(date) FROM zone_report) - INTERVAL 7 DAY
+GROUP BY zone_id
+HAVING sum(impressions) > 0
+ORDER BY impressions DESC, zone_id
+LIMIT ?`;
+
+export async function getBusiestZones(db: Db, limit: number): Promise<BusyZone[]> {
+  const table = await db.one<{ n: number }>(
+    `SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'zone_report'`,
+  );
+  if (!table?.n) return [];
+  return db.all<BusyZone>(SQL, [limit]);
+}
