@@ -99,6 +99,7 @@ describe('InsightsQuery', () => {
   it('rejects reversed, impossible and overlong ranges', () => {
     expect(InsightsQuery.safeParse({ from_date: '2025-01-03', to_date: '2025-01-02' }).success).toBe(false);
     expect(InsightsQuery.safeParse({ from_date: '2025-02-30', to_date: '2025-03-02' }).success).toBe(false);
+    expect(InsightsQuery.safeParse({ from_date: '01/02/2025', to_date: '2025-03-02' }).success).toBe(false);
     expect(InsightsQuery.safeParse({ from_date: '2020-01-01', to_date: '2025-01-02' }).success).toBe(false);
     expect(InsightsQuery.safeParse({ from_date: '2025-01-01', to_date: '2025-01-02', status: 'DELETED' }).success).toBe(false);
   });

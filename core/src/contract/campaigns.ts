@@ -189,6 +189,8 @@ export const MAX_INSIGHTS_DAYS = 800;
 
 const Ymd = z.string({ error: 'es obligatorio' }).refine(isValidYmd, 'debe ser una fecha YYYY-MM-DD');
 
+const bothDates = (q: { from_date: unknown; to_date: unknown }) => isValidYmd(q.from_date) && isValidYmd(q.to_date);
+
 export const InsightsQuery = z
   .object({
     from_date: Ymd,
@@ -198,8 +200,9 @@ export const InsightsQuery = z
       z.enum(['ACTIVE', 'PAUSED', 'ALL'], { error: 'debe ser ACTIVE, PAUSED o ALL' }).default('ACTIVE'),
     ),
   })
-  .refine((q) => q.from_date <= q.to_date, { message: 'debe ser anterior o igual a to_date', path: ['from_date'] })
-  .refine((q) => daysBetween(q.from_date, q.to_date) <= MAX_INSIGHTS_DAYS, {
+  // Zod runs these even when a date already failed: judge only valid dates.
+  .refine((q) => !bothDates(q) || q.from_date <= q.to_date, { message: 'debe ser anterior o igual a to_date', path: ['from_date'] })
+  .refine((q) => !bothDates(q) || daysBetween(q.from_date, q.to_date) <= MAX_INSIGHTS_DAYS, {
     message: `el rango admite como máximo ${MAX_INSIGHTS_DAYS} días`,
     path: ['to_date'],
   });

@@ -3,8 +3,8 @@
 // sandbox's bundled images (public, so <img> tags can load them).
 import type Router from '@koa/router';
 import busboy from 'busboy';
-import { CAMPAIGN_FORM_FIELDS, CampaignForm, MAX_IMAGE_BYTES, contract } from '@adops/core';
-import { bind, type Ctx } from '../http.js';
+import { CAMPAIGN_FORM_FIELDS, CampaignForm, MAX_IMAGE_BYTES, contract, type Route } from '@adops/core';
+import { bind, type Ctx, type Handler } from '../http.js';
 import { httpError, zodDetail } from '../errors.js';
 import type { AppServices } from '../app.js';
 import { sniffImageType } from '../providers/http.js';
@@ -110,11 +110,17 @@ function serverOrigin(ctx: Ctx): string {
 export function campaignRoutes(router: Router, s: AppServices): void {
   const r = contract.campaigns;
 
-  bind(router, s.guards, r.imageSuggestions, ({ query, page }, ctx) => s.campaigns.suggestImages(query, page, serverOrigin(ctx)));
+  // The spec's paths end in '/'; the same routes answer without it too.
+  const both = <R extends Route>(route: R, handler: Handler<R>) => {
+    bind(router, s.guards, route, handler);
+    bind(router, s.guards, { ...route, path: route.path.replace(/\/$/, '') }, handler);
+  };
 
-  bind(router, s.guards, r.generateCopy, ({ keyword }) => s.campaigns.suggestCopy(keyword));
+  both(r.imageSuggestions, ({ query, page }, ctx) => s.campaigns.suggestImages(query, page, serverOrigin(ctx)));
 
-  bind(router, s.guards, r.create, async (_input, ctx) => {
+  both(r.generateCopy, ({ keyword }) => s.campaigns.suggestCopy(keyword));
+
+  both(r.create, async (_input, ctx) => {
     const upload = await readCampaignForm(ctx);
     const form = CampaignForm.safeParse(upload.fields);
     if (!form.success) throw httpError(400, zodDetail(form.error));

@@ -16,7 +16,10 @@ export interface PixabaySandboxOptions {
 const TOTAL_HITS = 100;
 
 export class PixabaySandbox {
+  /** Searches answered with hits. */
   readonly searches: Array<{ q: string; page: number; per_page: number }> = [];
+  /** Every call to the search API, answered or refused. */
+  apiCalls = 0;
   limit: number;
   private used = 0;
   private windowStart = Date.now();
@@ -48,9 +51,9 @@ export class PixabaySandbox {
     return `${this.url}/api/`;
   }
 
-  /** Uses up the rest of the current window, as if the key had made its searches. */
-  exhaust(): void {
-    this.used = this.limit;
+  /** Leaves `n` searches in the current window, as if the key had made the others. */
+  allow(n: number): void {
+    this.used = Math.max(0, this.limit - n);
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -62,6 +65,7 @@ export class PixabaySandbox {
       return void res.end(image.bytes);
     }
     if (req.method !== 'GET' || u.pathname !== '/api/') return this.text(res, 404, '[ERROR 404] Not found');
+    this.apiCalls++;
     const now = Date.now();
     const windowMs = (this.options.windowSeconds ?? 60) * 1000;
     if (now - this.windowStart >= windowMs) {

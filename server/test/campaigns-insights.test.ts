@@ -1,0 +1,181 @@
+// Campaign metrics over HTTP: Meta's campaigns with insights for a range, status filters,
+// cursor paging, has_data, query validation and Graph failures (against the Meta sandbox).
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { CampaignInsight } from '@adops/core';
+import { startTestServer, type TestServer } from './helpers.js';
+import type { MetaSandbox } from '../src/providers/meta/sandbox.js';
+
+let s: TestServer;
+let token: string;
+let sandbox: MetaSandbox;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  token = (await s.admin()).token;
+  sandbox = s.app.services.campaigns.providers.metaSandbox!;
+});
+afterAll(() => s.close());
+beforeEach(() => {
+  sandbox.requests.length = 0;
+  sandbox.maxPageSize = 25;
+  sandbox.clearFailures();
+});
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function insights(query: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  const res = await s.fetch(`/api/facebook-campaigns/insights?${new URLSearchParams(query)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return { status: res.status, body: await res.json() };
+}
+const rows = async (query: Record<string, string>) => {
+  const r = await insights(query);
+  expect(r.status).toBe(200);
+  return r.body as CampaignInsight[];
+};
+const sandboxCampaigns = (status?: string) =>
+  [...sandbox.objects.values()].filter((o) => o.type === 'campaign' && (!status || o.status === status));
+
+describe('campaign metrics', () => {
+  test('lists every active campaign across small pages, without duplicates', async () => {
+    sandbox.maxPageSize = 4;
+    const list = await rows({ from_date: day(-30), to_date: day(-1), status: 'ACTIVE' });
+    const expected = sandboxCampaigns('ACTIVE');
+    expect(list.length).toBe(expected.length);
+    expect(new Set(list.map((c) => c.id))).toEqual(new Set(expected.map((c) => c.id)));
+    expect(list.every((c) => c.effective_status === 'ACTIVE')).toBe(true);
+    const pages = sandbox.requestsTo('campaigns.list');
+    expect(pages.length).toBe(Math.ceil(expected.length / 4));
+    // Each further page asks for the cursor Meta gave.
+    for (let i = 1; i < pages.length; i++)
+      expect(pages[i].params.after).toBe((pages[i - 1].answer as { paging: { cursors: { after: string } } }).paging.cursors.after);
+  });
+
+  test('asks Meta for the range’s insights and the status filter', async () => {
+    await rows({ from_date: '2025-03-01', to_date: '2025-03-31', status: 'PAUSED' });
+    const params = sandbox.requestsTo('campaigns.list')[0].params;
+    expect(params.fields).toBe(
+      "id,name,effective_status,created_time,insights.time_range({'since':'2025-03-01','until':'2025-03-31'}){impressions,clicks,spend}",
+    );
+    expect(params.effective_status).toEqual(['PAUSED']);
+    sandbox.requests.length = 0;
+    await rows({ from_date: '2025-03-01', to_date: '2025-03-31', status: 'ALL' });
+    expect(sandbox.requestsTo('campaigns.list')[0].params.effective_status).toBeUndefined();
+  });
+
+  test('Todas, Activas and Pausadas partition the account’s campaigns', async () => {
+    const q = { from_date: day(-7), to_date: day(-1) };
+    const all = await rows({ ...q, status: 'ALL' });
+    const active = await rows({ ...q, status: 'ACTIVE' });
+    const paused = await rows({ ...q, status: 'PAUSED' });
+    expect(paused.every((c) => c.effective_status === 'PAUSED')).toBe(true);
+    expect(active.length + paused.length).toBe(all.length);
+    expect(all.length).toBe(sandboxCampaigns().length);
+    // Without a status the list shows the active ones (SPEC §9 default).
+    expect((await rows(q)).map((c) => c.id)).toEqual(active.map((c) => c.id));
+  });
+
+  test('maps Meta’s text metrics to numbers and a range’s totals add up day by day', async () => {
+    const two = await rows({ from_date: day(-3), to_date: day(-2), status: 'ALL' });
+    const first = await rows({ from_date: day(-3), to_date: day(-3), status: 'ALL' });
+    const second = await rows({ from_date: day(-2), to_date: day(-2), status: 'ALL' });
+    const withData = two.filter((c) => c.has_data);
+    expect(withData.length).toBeGreaterThan(3);
+    for (const c of withData) {
+      expect(typeof c.impressions).toBe('number');
+      expect(typeof c.clicks).toBe('number');
+      expect(typeof c.spend).toBe('number');
+      expect(Number.isInteger(c.impressions) && c.impressions > 0).toBe(true);
+      expect(Math.round(c.spend * 100)).toBeCloseTo(c.spend * 100, 6);
+      const a = first.find((x) => x.id === c.id)!;
+      const b = second.find((x) => x.id === c.id)!;
+      expect(c.impressions).toBe(a.impressions + b.impressions);
+      expect(c.clicks).toBe(a.clicks + b.clicks);
+      expect(c.spend).toBeCloseTo(a.spend + b.spend, 2);
+    }
+    for (const c of two) {
+      expect(c.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(c.name).toBeTruthy();
+    }
+  });
+
+  test('a campaign without delivery in the range has has_data false and zero metrics', async () => {
+    // A campaign just created from the console is paused: it has never delivered.
+    const res = await s.fetch('/api/create-campaign/', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: (() => {
+        const f = new FormData();
+        for (const [k, v] of Object.entries({ keyword: 'nueva', headline: 'H', body: 'B', alias: 'n1', image_url: '/api/sandbox/pixabay-images/forest.png' }))
+          f.append(k, v);
+        return f;
+      })(),
+    });
+    expect(res.status).toBe(201);
+    const { campaign_id } = await res.json();
+    const list = await rows({ from_date: day(-30), to_date: day(0), status: 'PAUSED' });
+    expect(list.find((c) => c.id === campaign_id)).toMatchObject({ has_data: false, clicks: 0, impressions: 0, spend: 0, effective_status: 'PAUSED' });
+    // Far in the past no campaign of the account had started yet.
+    const old = await rows({ from_date: '2001-01-01', to_date: '2001-01-31', status: 'ALL' });
+    expect(old.length).toBeGreaterThan(0);
+    expect(old.every((c) => !c.has_data && c.impressions === 0)).toBe(true);
+  });
+
+  test('a rate limit on the listing is retried; a Graph error answers 502 with its message', async () => {
+    sandbox.failNext('campaigns.list', { message: '(#17) User request limit reached', code: 17 });
+    expect((await rows({ from_date: day(-2), to_date: day(-1) })).length).toBeGreaterThan(0);
+    expect(sandbox.requestsTo('campaigns.list')).toHaveLength(2);
+
+    sandbox.failNext('campaigns.list', { message: '(#200) Ad account owner has NOT grant ads_management or ads_read permission', code: 200, error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.' });
+    const r = await insights({ from_date: day(-2), to_date: day(-1) });
+    expect(r).toEqual({ status: 502, body: { detail: 'No tienes permiso para ver esta cuenta publicitaria.' } });
+  });
+});
+
+describe('metrics query validation', () => {
+  test.each([
+    [{ to_date: '2025-01-02' }, 'from_date: es obligatorio'],
+    [{ from_date: '2025-01-01' }, 'to_date: es obligatorio'],
+    [{ from_date: '01/02/2025', to_date: '2025-01-02' }, 'from_date: debe ser una fecha YYYY-MM-DD'],
+    [{ from_date: '2025-02-30', to_date: '2025-03-02' }, 'from_date: debe ser una fecha YYYY-MM-DD'],
+    [{ from_date: '2025-01-05', to_date: '2025-01-02' }, 'from_date: debe ser anterior o igual a to_date'],
+    [{ from_date: '2020-01-01', to_date: '2025-01-02' }, 'to_date: el rango admite como máximo 800 días'],
+    [{ from_date: '2025-01-01', to_date: '2025-01-02', status: 'DELETED' }, 'status: debe ser ACTIVE, PAUSED o ALL'],
+    [{ from_date: "2025-01-01'}){spend}", to_date: '2025-01-02' }, 'from_date: debe ser una fecha YYYY-MM-DD'],
+  ])('%j is refused', async (query, detail) => {
+    const r = await insights(query as Record<string, string>);
+    expect(r).toEqual({ status: 400, body: { detail } });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  test('the screen’s Spanish status labels are understood', async () => {
+    const paused = await rows({ from_date: day(-2), to_date: day(-1), status: 'Pausadas' });
+    expect(paused.length).toBeGreaterThan(0);
+    expect(paused.every((c) => c.effective_status === 'PAUSED')).toBe(true);
+  });
+
+  test('repeated and oversized query values are refused', async () => {
+    const rep = await s.fetch('/api/facebook-campaigns/insights?from_date=2025-01-01&from_date=2025-01-02&to_date=2025-01-03', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(rep.status).toBe(400);
+    const long = await insights({ from_date: '2025-01-01', to_date: '2025-01-02', status: 'A'.repeat(5000) });
+    expect(long.status).toBe(400);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
+describe('local campaign records', () => {
+  test('GET /api/campaigns lists what this console created, newest first, with who created it', async () => {
+    const list = (await (await s.fetch('/api/campaigns', { headers: { authorization: `Bearer ${token}` } })).json()) as Array<{
+      campaign_id: string;
+      created_by: string;
+      created_at: string;
+    }>;
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.every((c) => c.created_by === 'admin@test.local' && c.campaign_id)).toBe(true);
+    const times = list.map((c) => c.created_at);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+});
