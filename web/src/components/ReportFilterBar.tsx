@@ -1,0 +1,286 @@
+// The report filter bar shared by the revenue screens (Dashboard, Ad Report, Demand, Api
+// Explorer, Finance): Zone ID search, Advertiser/Publisher/Geo/Source selects ('Todos' first),
+// a presets select that fills the dates, Desde/Hasta dates and Reset. Screens pick the fields.
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import {
+  MAX_REPORT_DAYS,
+  PRESET_LABELS,
+  daysBetween,
+  isValidYmd,
+  presetRange,
+  type PresetKey,
+  type ReportFiltersInput,
+} from '@adops/core';
+import { inputClass, secondaryButton } from './styles';
+
+/** The first option of every select: no filter. */
+export const ALL_OPTION = 'Todos';
+/** The preset select's value once a date was edited by hand. */
+export const CUSTOM_PRESET = 'custom';
+export type PresetChoice = PresetKey | typeof CUSTOM_PRESET;
+
+export type FilterField = 'zone_id' | 'advertiser' | 'publisher' | 'geo' | 'source' | 'presets' | 'dates' | 'reset';
+
+/** What the bar edits; 'Todos' (or '') in a select means no filter. */
+export interface ReportFilterValues {
+  zone_id: string;
+  advertiser: string;
+  publisher: string;
+  geo: string;
+  source: string;
+  preset: PresetChoice;
+  /** YYYY-MM-DD, inclusive. */
+  from: string;
+  to: string;
+}
+
+export interface ReportFilterOptions {
+  advertisers?: readonly string[];
+  publishers?: readonly string[];
+  geos?: readonly string[];
+  sources?: readonly string[];
+}
+
+/** The browser's time zone: presets are computed in it. */
+export function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Filters cleared, with the range of `preset` (a screen's default and its Reset). */
+export function initialReportFilters(preset: PresetKey, now: Date = new Date(), tz: string = browserTimeZone()): ReportFilterValues {
+  const { from, to } = presetRange(preset, now, tz);
+  return { zone_id: '', advertiser: ALL_OPTION, publisher: ALL_OPTION, geo: ALL_OPTION, source: ALL_OPTION, preset, from, to };
+}
+
+/** Why the range cannot be asked for (both dates, from ≤ to, at most 800 days), or null. */
+export function rangeProblem(v: Pick<ReportFilterValues, 'from' | 'to'>): string | null {
+  if (!isValidYmd(v.from) || !isValidYmd(v.to)) return 'Elige las fechas Desde y Hasta';
+  if (v.from > v.to) return 'La fecha inicial es posterior a la final';
+  if (daysBetween(v.from, v.to) > MAX_REPORT_DAYS) return `El rango no puede superar ${MAX_REPORT_DAYS} días`;
+  return null;
+}
+
+const filterValue = (v: string) => (v.trim() === '' || v === ALL_OPTION ? undefined : v.trim());
+
+/** The report query of the filters (start_date/end_date plus the set text filters). */
+export function toReportQuery(v: ReportFilterValues): ReportFiltersInput {
+  return {
+    start_date: v.from,
+    end_date: v.to,
+    zone_id: filterValue(v.zone_id),
+    advertiser: filterValue(v.advertiser),
+    publisher: filterValue(v.publisher),
+    geo: filterValue(v.geo),
+    source: filterValue(v.source),
+  };
+}
+
+export interface ReportFilterBarProps {
+  value: ReportFilterValues;
+  onChange: (next: ReportFilterValues) => void;
+  /** Reset button: the screen decides its defaults (usually initialReportFilters(default preset)). */
+  onReset: () => void;
+  options?: ReportFilterOptions;
+  /** The presets offered, in order (core's SCREEN_PRESETS.<screen>). */
+  presets: readonly PresetKey[];
+  /** Fields not shown on this screen. */
+  hide?: readonly FilterField[];
+  /** Time zone the presets are computed in (default the browser's). */
+  tz?: string;
+  /** The clock (tests). */
+  now?: () => Date;
+  disabled?: boolean;
+  /** Quiet time after typing in Zone ID before the filter applies (ms). */
+  zoneDebounceMs?: number;
+  /** Label overrides, e.g. { from: 'From' }. */
+  labels?: Partial<Record<'zone_id' | 'advertiser' | 'publisher' | 'geo' | 'source' | 'presets' | 'from' | 'to' | 'reset', string>>;
+  /** Extra actions after Reset (a screen's Buscar or CSV button). */
+  children?: ReactNode;
+}
+
+const DEFAULT_LABELS = {
+  zone_id: 'Zone ID',
+  advertiser: 'Advertiser',
+  publisher: 'Publisher',
+  geo: 'Geo',
+  source: 'Source',
+  presets: 'Presets',
+  from: 'Desde',
+  to: 'Hasta',
+  reset: 'Reset',
+};
+
+const fieldLabel = 'mb-1 block text-xs font-medium uppercase tracking-wide text-gray-500';
+
+function Field({ label, children, id, className = '' }: { label: string; id: string; children: ReactNode; className?: string }) {
+  return (
+    <div className={`min-w-0 ${className}`}>
+      <label htmlFor={id} className={fieldLabel}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+function SelectField({
+  label,
+  value,
+  options,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  value: string;
+  options: readonly string[] | undefined;
+  onChange: (v: string) => void;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  const list = options ?? [];
+  // The chosen value stays listed even when the loaded options no longer include it.
+  const shown = value && value !== ALL_OPTION && !list.includes(value) ? [value, ...list] : list;
+  return (
+    <Field label={label} id={id}>
+      <select id={id} className={inputClass} value={value || ALL_OPTION} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
+        <option value={ALL_OPTION}>{ALL_OPTION}</option>
+        {shown.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+export function ReportFilterBar({
+  value,
+  onChange,
+  onReset,
+  options = {},
+  presets,
+  hide = [],
+  tz,
+  now = () => new Date(),
+  disabled,
+  zoneDebounceMs = 400,
+  labels: labelOverrides,
+  children,
+}: ReportFilterBarProps) {
+  const labels = { ...DEFAULT_LABELS, ...labelOverrides };
+  const shows = (f: FilterField) => !hide.includes(f);
+  const ids = { zone: useId(), preset: useId(), from: useId(), to: useId() };
+
+  // Latest props for the debounced Zone ID commit.
+  const latest = useRef({ value, onChange });
+  latest.current = { value, onChange };
+
+  const [zoneDraft, setZoneDraft] = useState(value.zone_id);
+  useEffect(() => setZoneDraft(value.zone_id), [value.zone_id]);
+  useEffect(() => {
+    if (zoneDraft === latest.current.value.zone_id) return;
+    const timer = setTimeout(() => latest.current.onChange({ ...latest.current.value, zone_id: zoneDraft }), zoneDebounceMs);
+    return () => clearTimeout(timer);
+  }, [zoneDraft, zoneDebounceMs]);
+
+  const set = (patch: Partial<ReportFilterValues>) => onChange({ ...value, zone_id: zoneDraft, ...patch });
+
+  const choosePreset = (choice: string) => {
+    if (choice === CUSTOM_PRESET) return set({ preset: CUSTOM_PRESET });
+    const preset = choice as PresetKey;
+    set({ preset, ...presetRange(preset, now(), tz ?? browserTimeZone()) });
+  };
+
+  return (
+    <div role="search" aria-label="Filtros" className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-[repeat(auto-fit,minmax(9.5rem,1fr))]">
+        {shows('zone_id') && (
+          <Field label={labels.zone_id} id={ids.zone}>
+            <input
+              id={ids.zone}
+              type="search"
+              className={inputClass}
+              placeholder="Buscar Zone ID"
+              value={zoneDraft}
+              maxLength={100}
+              disabled={disabled}
+              onChange={(e) => setZoneDraft(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && zoneDraft !== value.zone_id) set({ zone_id: zoneDraft });
+              }}
+            />
+          </Field>
+        )}
+        {shows('advertiser') && (
+          <SelectField label={labels.advertiser} value={value.advertiser} options={options.advertisers} disabled={disabled} onChange={(advertiser) => set({ advertiser })} />
+        )}
+        {shows('publisher') && (
+          <SelectField label={labels.publisher} value={value.publisher} options={options.publishers} disabled={disabled} onChange={(publisher) => set({ publisher })} />
+        )}
+        {shows('geo') && <SelectField label={labels.geo} value={value.geo} options={options.geos} disabled={disabled} onChange={(geo) => set({ geo })} />}
+        {shows('source') && (
+          <SelectField label={labels.source} value={value.source} options={options.sources} disabled={disabled} onChange={(source) => set({ source })} />
+        )}
+        {shows('presets') && (
+          <Field label={labels.presets} id={ids.preset}>
+            <select id={ids.preset} className={inputClass} value={value.preset} disabled={disabled} onChange={(e) => choosePreset(e.target.value)}>
+              {presets.map((p) => (
+                <option key={p} value={p}>
+                  {PRESET_LABELS[p]}
+                </option>
+              ))}
+              <option value={CUSTOM_PRESET}>Personalizado</option>
+            </select>
+          </Field>
+        )}
+        {shows('dates') && (
+          <>
+            <Field label={labels.from} id={ids.from}>
+              <input
+                id={ids.from}
+                type="date"
+                className={inputClass}
+                value={value.from}
+                disabled={disabled}
+                onChange={(e) => set({ from: e.target.value, preset: CUSTOM_PRESET })}
+              />
+            </Field>
+            <Field label={labels.to} id={ids.to}>
+              <input
+                id={ids.to}
+                type="date"
+                className={inputClass}
+                value={value.to}
+                disabled={disabled}
+                onChange={(e) => set({ to: e.target.value, preset: CUSTOM_PRESET })}
+              />
+            </Field>
+          </>
+        )}
+        {(shows('reset') || children) && (
+          <div className="col-span-full flex flex-wrap items-end gap-2 sm:col-span-1">
+            {shows('reset') && (
+              <button
+                type="button"
+                className={`${secondaryButton} h-[38px] w-full sm:w-auto`}
+                disabled={disabled}
+                onClick={() => {
+                  setZoneDraft('');
+                  onReset();
+                }}
+              >
+                {labels.reset}
+              </button>
+            )}
+            {children}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
