@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { CampaignInsight } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
 import type { MetaSandbox } from '../src/providers/meta/sandbox.js';
+import { MetaApiError, MetaClient } from '../src/providers/meta/client.js';
+import { SANDBOX_ACCOUNT, SANDBOX_TOKEN } from '../src/providers/index.js';
 
 let s: TestServer;
 let token: string;
@@ -130,6 +132,24 @@ describe('campaign metrics', () => {
     sandbox.failNext('campaigns.list', { message: '(#200) Ad account owner has NOT grant ads_management or ads_read permission', code: 200, error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.' });
     const r = await insights({ from_date: day(-2), to_date: day(-1) });
     expect(r).toEqual({ status: 502, body: { detail: 'No tienes permiso para ver esta cuenta publicitaria.' } });
+  });
+});
+
+describe('the Meta client', () => {
+  test('a token Meta does not accept fails with Graph’s OAuth error (code 190), not retried', async () => {
+    const client = new MetaClient({ apiBase: sandbox.url, apiVersion: 'v24.0', accessToken: 'not-the-token', adAccountId: SANDBOX_ACCOUNT });
+    const error = await client.listCampaigns({ since: day(-2), until: day(-1) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MetaApiError);
+    expect((error as MetaApiError).code).toBe(190);
+    expect((error as MetaApiError).detail).toMatch(/access token/i);
+    expect(sandbox.requestsTo('campaigns.list')).toHaveLength(1);
+  });
+
+  test('another ad account’s id is refused by Graph with subcode 33', async () => {
+    const client = new MetaClient({ apiBase: sandbox.url, apiVersion: 'v24.0', accessToken: SANDBOX_TOKEN, adAccountId: '999' });
+    const error = (await client.createCampaign({ name: 'x', objective: 'OUTCOME_TRAFFIC' }).catch((e: unknown) => e)) as MetaApiError;
+    expect(error.graph).toMatchObject({ code: 100, error_subcode: 33 });
+    expect(error.graph.fbtrace_id).toBeTruthy();
   });
 });
 

@@ -11,8 +11,9 @@ import { TemplateCopyWriter, type CopyWriter } from './copy/template.js';
 
 /** The Facebook page ads are published from when neither the form nor META_PAGE_ID names one. */
 export const DEFAULT_PAGE_ID = '104735921850000';
-const SANDBOX_TOKEN = 'sandbox-access-token';
-const SANDBOX_ACCOUNT = 'act_1000000000001';
+/** The credentials the Meta sandbox accepts (the client sends them like real ones). */
+export const SANDBOX_TOKEN = 'sandbox-access-token';
+export const SANDBOX_ACCOUNT = 'act_1000000000001';
 const SANDBOX_PIXABAY_KEY = 'sandbox-pixabay-key';
 
 export interface Providers {

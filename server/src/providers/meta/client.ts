@@ -233,14 +233,13 @@ export class MetaClient {
   private async once<T>(method: 'GET' | 'POST' | 'DELETE', path: string, params: Params): Promise<T> {
     let url = this.base + path;
     let body: string | undefined;
-    const headers: Record<string, string> = { authorization: `Bearer ${this.options.accessToken}`, accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    // The token travels as the access_token parameter, as Meta's own SDKs send it.
+    const all = { ...params, access_token: this.options.accessToken };
     if (method === 'POST') {
-      body = encodeForm(params);
+      body = encodeForm(all);
       headers['content-type'] = 'application/x-www-form-urlencoded';
-    } else {
-      const query = encodeForm(params);
-      if (query) url += `?${query}`;
-    }
+    } else url += `?${encodeForm(all)}`;
     const timeout = this.options.timeoutMs ?? 60_000;
     const res = await request(url, {
       method,

@@ -36,7 +36,14 @@ export class PixabaySandbox {
   static async start(options: PixabaySandboxOptions): Promise<PixabaySandbox> {
     const images = await bundledImages();
     let sandbox: PixabaySandbox | undefined;
-    const server = http.createServer((req, res) => sandbox!.handle(req, res));
+    const server = http.createServer((req, res) => {
+      try {
+        sandbox!.handle(req, res);
+      } catch {
+        if (!res.headersSent) sandbox!.text(res, 500, '[ERROR 500] Sandbox error');
+        else res.destroy();
+      }
+    });
     const { url, close } = await listenLocal(server);
     sandbox = new PixabaySandbox(options, images, url, close);
     return sandbox;
@@ -113,7 +120,7 @@ export class PixabaySandbox {
     sendJson(res, 200, { total: TOTAL_HITS, totalHits: TOTAL_HITS, hits }, rate());
   }
 
-  private text(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  text(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
     res.end(body);
   }
