@@ -419,6 +419,41 @@ describe('hostile and malformed requests', () => {
     expect(health.status).toBe(200);
   });
 
+  test('a chunked body that grows past the limit is cut off with 413 and nothing reaches Meta', async () => {
+    const result = await new Promise<{ status: number; body: string }>((resolve) => {
+      const u = new URL(`${s.url}/api/create-campaign/`);
+      const req = http.request({
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=XB', 'transfer-encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', () => resolve({ status: -1, body: '' }));
+      req.write('--XB\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n');
+      const chunk = Buffer.alloc(256 * 1024, 1);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 40 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    // The answer is 413, or the connection is closed before 40 MB were taken in.
+    if (result.status !== -1) expect(result).toEqual({ status: 413, body: JSON.stringify({ detail: 'La imagen supera el máximo de 8 MB' }) });
+    expect(sandbox.requests).toHaveLength(0);
+    expect((await s.fetch('/api/health')).status).toBe(200);
+  });
+
   test('hostile field values are stored as text and encoded into the tracking URL', async () => {
     const hostile = { ...base, keyword: '"><script>alert(1)</script>', alias: "a&campaign_id=1'; DROP TABLE x;--" };
     const res = await post(form(hostile, { bytes: png }));
