@@ -37,6 +37,8 @@ export const filterFields = {
 const rangeFields = { start_date: ReportDate, end_date: ReportDate };
 
 function checkRange(v: { start_date: string; end_date: string }, ctx: z.RefinementCtx): void {
+  // zod runs object checks even when a field check failed: only compare two real dates.
+  if (!isValidYmd(v.start_date) || !isValidYmd(v.end_date)) return;
   if (v.start_date > v.end_date)
     ctx.addIssue({ code: 'custom', path: ['start_date'], message: 'La fecha inicial es posterior a la final' });
   else if (daysBetween(v.start_date, v.end_date) > MAX_REPORT_DAYS)

@@ -2,7 +2,7 @@
 // validates each line, derives publisher revenue and margin from the revenue share when
 // missing, stages the good rows and upserts them on the natural key in one transaction.
 // The demo loader and `adops import` go through the same path.
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import {
   DEFAULT_REVENUE_SHARE,
@@ -335,8 +335,8 @@ export class ZoneReportIngest {
     if (encoding !== 'identity' && encoding !== 'gzip') throw httpError(415, 'Codificación no soportada: usa gzip o ninguna');
     if (encoding === 'identity' && headers.contentLength !== undefined && headers.contentLength > limit)
       throw httpError(413, bodyTooLarge(limit, format));
-    const source = encoding === 'gzip' ? body.pipe(createGunzip()) : body;
-    if (encoding === 'gzip') body.on('error', (e) => source.destroy(e));
+    // pipeline destroys both streams on an error; the reader below sees it as a rejection.
+    const source = encoding === 'gzip' ? pipeline(body, createGunzip(), () => undefined) : body;
     const chunks = bodyText(source, limit);
     const items = format === 'csv' ? csvItems(chunks) : format === 'ndjson' ? ndjsonItems(chunks) : jsonArrayItems(chunks);
     try {
