@@ -13,6 +13,7 @@ import { registerServe } from './commands/serve.js';
 import { registerAuth } from './commands/auth.js';
 import { registerUsers } from './commands/users.js';
 import { registerTokens } from './commands/tokens.js';
+import { registerReports } from './commands/reports.js';
 
 export { EXIT, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
 
@@ -44,6 +45,7 @@ export function buildProgram(cli: Cli): Command {
   registerAuth(program, cli);
   registerUsers(program, cli);
   registerTokens(program, cli);
+  registerReports(program, cli);
   return program;
 }
 

@@ -1,0 +1,194 @@
+// The filter flags the report commands share (--zone, --advertiser, --preset, --from/--to, …),
+// turned into report ranges with core's presets, plus --sort parsing and CSV/JSON output.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import {
+  PRESET_LABELS,
+  SCREEN_DEFAULT_PRESET,
+  SCREEN_PRESETS,
+  isValidYmd,
+  parseDateDMY,
+  presetRange,
+  todayIn,
+  toCsv,
+  roundMetric,
+  isMetricKey,
+  METRICS,
+  type CsvColumn,
+  type DayRange,
+  type PresetKey,
+  type SortDir,
+  type SortState,
+} from '@adops/core';
+import { CliError, EXIT, type CliIO } from '../io.js';
+
+export type Screen = keyof typeof SCREEN_PRESETS;
+
+/** The reporting time zone the server uses for calendar days (ADOPS_TZ, default UTC). */
+export const reportingTz = (io: CliIO): string => io.env.ADOPS_TZ || 'UTC';
+
+export interface FilterFlags {
+  zone?: string;
+  advertiser?: string;
+  publisher?: string;
+  geo?: string;
+  source?: string;
+  domain?: string;
+  preset?: string;
+  from?: string;
+  to?: string;
+}
+
+export type FilterFlag = 'zone' | 'advertiser' | 'publisher' | 'geo' | 'source' | 'domain';
+
+const FLAG_HELP: Record<FilterFlag, [string, string]> = {
+  zone: ['--zone <id>', 'zona (coincidencia parcial del Zone ID)'],
+  advertiser: ['--advertiser <name>', 'advertiser'],
+  publisher: ['--publisher <name>', 'publisher'],
+  geo: ['--geo <code>', 'geo (país)'],
+  source: ['--source <name>', 'source'],
+  domain: ['--domain <domain>', 'dominio'],
+};
+
+/** The name a user types for a preset: the Dashboard's 'ultimos7' is its own reading. */
+export function presetFlagName(key: PresetKey): string {
+  return key === 'ultimos7_hoy' ? 'ultimos7' : key;
+}
+
+/** Adds the filter flags and --preset/--from/--to to a command. */
+export function addFilterOptions(cmd: Command, screen: Screen | null, flags: readonly FilterFlag[]): Command {
+  for (const flag of flags) cmd.option(...FLAG_HELP[flag]);
+  if (screen) {
+    const names = SCREEN_PRESETS[screen].map(presetFlagName).join('|');
+    cmd.option(`--preset <preset>`, `rango predefinido: ${names} (por defecto ${presetFlagName(SCREEN_DEFAULT_PRESET[screen])})`);
+  }
+  cmd.option('--from <date>', 'primer día (AAAA-MM-DD o dd/MM/aaaa)');
+  cmd.option('--to <date>', 'último día (AAAA-MM-DD o dd/MM/aaaa; por defecto hoy)');
+  return cmd;
+}
+
+/** 'YYYY-MM-DD' or 'dd/MM/yyyy' → 'YYYY-MM-DD'. */
+export function parseDay(text: string, flag: string): string {
+  const trimmed = text.trim();
+  const ymd = isValidYmd(trimmed) ? trimmed : parseDateDMY(trimmed);
+  if (!ymd) throw new CliError(`Fecha no válida en ${flag}: ${text} (usa AAAA-MM-DD o dd/MM/aaaa)`, EXIT.usage);
+  return ymd;
+}
+
+/** A --preset value → the screen's preset key (usage error when the screen does not offer it). */
+export function parsePreset(screen: Screen, value: string): PresetKey {
+  const offered = SCREEN_PRESETS[screen] as readonly PresetKey[];
+  const key = offered.find((k) => presetFlagName(k) === value.trim().toLowerCase());
+  if (!key) throw new CliError(`Preset no válido: ${value} (usa ${offered.map(presetFlagName).join(', ')})`, EXIT.usage);
+  return key;
+}
+
+export interface ResolvedRange extends DayRange {
+  /** The preset the range comes from; null for --from/--to. */
+  preset: PresetKey | null;
+}
+
+/**
+ * --preset, or --from/--to (--from alone runs to today), or the screen's default preset; a
+ * fixed default range (Finance: 2025-01-01 to today) replaces the preset default.
+ */
+export function resolveRange(
+  io: CliIO,
+  screen: Screen | null,
+  flags: Pick<FilterFlags, 'preset' | 'from' | 'to'>,
+  options: { now?: Date; defaultFrom?: string } = {},
+): ResolvedRange {
+  const now = options.now ?? new Date();
+  const tz = reportingTz(io);
+  if (flags.preset !== undefined && (flags.from !== undefined || flags.to !== undefined))
+    throw new CliError('Usa --preset o --from/--to, no ambos', EXIT.usage);
+  if (flags.preset !== undefined) {
+    if (!screen) throw new CliError('Este comando no admite --preset', EXIT.usage);
+    const preset = parsePreset(screen, flags.preset);
+    return { ...presetRange(preset, now, tz), preset };
+  }
+  if (flags.from === undefined && flags.to !== undefined) throw new CliError('Indica también --from', EXIT.usage);
+  if (flags.from !== undefined) {
+    const from = parseDay(flags.from, '--from');
+    const to = flags.to !== undefined ? parseDay(flags.to, '--to') : todayIn(tz, now);
+    if (from > to) throw new CliError('❌ Rango de fechas no válido.', EXIT.usage);
+    return { from, to, preset: null };
+  }
+  if (options.defaultFrom) return { from: options.defaultFrom, to: todayIn(tz, now), preset: null };
+  if (!screen) return { ...presetRange('hoy', now, tz), preset: 'hoy' };
+  const preset = SCREEN_DEFAULT_PRESET[screen];
+  return { ...presetRange(preset, now, tz), preset };
+}
+
+/** 'Últimos 7 días (2026-03-01 – 2026-03-07)'. */
+export function rangeLabel(range: ResolvedRange): string {
+  const days = range.from === range.to ? range.from : `${range.from} – ${range.to}`;
+  return range.preset ? `${PRESET_LABELS[range.preset]} (${days})` : days;
+}
+
+/** The report query's text filters ('Todos'/empty mean no filter on the server too). */
+export function textFilters(flags: FilterFlags): Record<string, string | undefined> {
+  return {
+    zone_id: flags.zone,
+    advertiser: flags.advertiser,
+    publisher: flags.publisher,
+    geo: flags.geo,
+    source: flags.source,
+    domain: flags.domain,
+  };
+}
+
+/** 'zona 380001 · advertiser AdNova' — the filters in use, for titles. */
+export function filterLabel(flags: FilterFlags): string {
+  const parts: string[] = [];
+  if (flags.zone) parts.push(`zona ${flags.zone}`);
+  if (flags.advertiser) parts.push(`advertiser ${flags.advertiser}`);
+  if (flags.publisher) parts.push(`publisher ${flags.publisher}`);
+  if (flags.geo) parts.push(`geo ${flags.geo}`);
+  if (flags.source) parts.push(`source ${flags.source}`);
+  if (flags.domain) parts.push(`dominio ${flags.domain}`);
+  return parts.join(' · ');
+}
+
+/** --sort KEY[:asc|desc] against the keys a table sorts by (a new key starts ascending). */
+export function parseSort<K extends string>(value: string | undefined, keys: readonly K[]): SortState<K> | null {
+  if (value === undefined) return null;
+  const [rawKey, rawDir, extra] = value.trim().split(':');
+  const key = keys.find((k) => k === rawKey.trim().toLowerCase());
+  const dir = (rawDir ?? 'asc').trim().toLowerCase();
+  if (!key || extra !== undefined || (dir !== 'asc' && dir !== 'desc'))
+    throw new CliError(`--sort no válido: ${value} (usa CLAVE[:asc|desc]; claves: ${keys.join(', ')})`, EXIT.usage);
+  return { key, dir: dir as SortDir };
+}
+
+/** A row with its numeric metrics rounded as the screens show them (for CSV). */
+export function roundedRow<Row extends object>(row: Row, options: { decimals?: Partial<Record<string, number>> } = {}): Row {
+  const out = { ...row } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(out)) {
+    if (!isMetricKey(key) || METRICS[key].kind === 'text' || typeof value !== 'number') continue;
+    out[key] = roundMetric(key, value, { decimals: options.decimals?.[key] });
+  }
+  return out as Row;
+}
+
+/** Writes rows as CSV with a BOM (core toCsv) to FILE, or to stdout for '-'; returns what was written where. */
+export async function writeCsv<K extends string>(
+  io: CliIO,
+  file: string,
+  columns: readonly CsvColumn<K>[],
+  rows: readonly Partial<Record<K, unknown>>[],
+): Promise<string | null> {
+  const text = toCsv(columns, rows, { bom: true });
+  if (file === '-') {
+    io.stdout.write(text);
+    return null;
+  }
+  const target = path.resolve(file);
+  try {
+    await writeFile(target, text, 'utf8');
+  } catch (e) {
+    throw new CliError(`No se pudo escribir ${target}: ${(e as Error).message}`);
+  }
+  return target;
+}
