@@ -151,6 +151,20 @@ describe('POST /api/referrers_logs/ (raw events)', () => {
   });
 });
 
+test('the report and the log answer without the trailing slash too', async () => {
+  for (const [path, expected] of [
+    ['/api/referrers', await api.referrers.report(ALL)],
+    ['/api/referrers_logs', await api.referrers.logs(ALL)],
+  ] as const) {
+    const res = await t.fetch(path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(ALL),
+    });
+    expect(await res.json()).toEqual(expected);
+  }
+});
+
 describe('GET /api/referrers/filters', () => {
   test('lists sources, publishers and advertisers that have traffic, sorted', async () => {
     const f = await api.referrers.filters();

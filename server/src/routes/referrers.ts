@@ -57,8 +57,11 @@ export function referrerRoutes(router: Router, s: AppServices): void {
   const r = contract.referrers;
   const referrers = s.referrers;
 
-  bind(router, s.guards, r.report, (filter) => referrers.report(filter));
-  bind(router, s.guards, r.logs, (filter) => referrers.logs(filter));
+  // SPEC's paths end in '/'; the same calls without it are accepted too.
+  for (const route of [r.report, { ...r.report, path: '/api/referrers' }])
+    bind(router, s.guards, route, (filter) => referrers.report(filter));
+  for (const route of [r.logs, { ...r.logs, path: '/api/referrers_logs' }])
+    bind(router, s.guards, route, (filter) => referrers.logs(filter));
   bind(router, s.guards, r.filters, () => referrers.filterOptions());
 
   bind(router, s.guards, r.stream, (q, ctx) => {

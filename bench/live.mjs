@@ -1,0 +1,327 @@
+// Referrer traffic benchmark (prints figures; not a test). Runs the built server as a child
+// process on 127.0.0.1 with a temp data dir and measures: batch ingest and beacon throughput,
+// ingest-to-SSE latency with 200 streams at 1,000 events/s, server RSS with 1,000 idle streams,
+// and durability: every acknowledged event survives a SIGKILL under load.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const INGEST_KEY = 'bench-ingest-key-0123456789abcdef';
+const ADMIN = { email: 'bench@adops.local', password: 'bench-pass-123' };
+const seconds = (name, fallback) => Number(process.env[name] ?? fallback);
+const INGEST_SECONDS = seconds('BENCH_INGEST_SECONDS', 8);
+const HIT_SECONDS = seconds('BENCH_HIT_SECONDS', 8);
+const LATENCY_SECONDS = seconds('BENCH_LATENCY_SECONDS', 10);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+
+/** Starts node server/dist/main.js on a free port; resolves once it listens. */
+async function startServer(dataDir) {
+  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADOPS_DATA_DIR: dataDir,
+      ADOPS_DEMO: '0',
+      ADOPS_LOG: 'silent',
+      ADOPS_INGEST_KEY: INGEST_KEY,
+      ADOPS_ADMIN_EMAIL: ADMIN.email,
+      ADOPS_ADMIN_PASSWORD: ADMIN.password,
+      ADOPS_JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk;
+      const m = /listening on (http:\/\/\S+?)\s/.exec(output);
+      if (m) resolve(m[1].replace('localhost', '127.0.0.1'));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c) => (output += c));
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
+    setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
+  });
+  const login = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const { access_token } = await login.json();
+  return { child, url, token: access_token };
+}
+
+async function stopServer(server) {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+async function rssMb(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+function batchBody(count, zone, extra = () => ({})) {
+  let out = '';
+  for (let i = 0; i < count; i++)
+    out +=
+      JSON.stringify({
+        zone_id: zone,
+        referrer: `https://www.diario${i % 50}.example.com/noticias/articulo-${i}`,
+        keyword: 'seguros de coche',
+        ip: `198.51.100.${(i % 254) + 1}`,
+        country: 'ES',
+        ...extra(i),
+      }) + '\n';
+  return out;
+}
+
+async function postBatch(pool, body) {
+  const res = await pool.request({
+    path: '/api/ingest/referrers',
+    method: 'POST',
+    headers: { 'x-ingest-key': INGEST_KEY, 'content-type': 'application/x-ndjson' },
+    body,
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`ingest ${res.statusCode}: ${text}`);
+  return JSON.parse(text);
+}
+
+/** Sustained NDJSON ingest: `workers` clients each posting 5,000-event batches back to back. */
+async function benchIngest(server) {
+  const pool = new Pool(server.url, { connections: 8 });
+  const body = batchBody(5000, 'bench-ingest');
+  const bytesPerEvent = Buffer.byteLength(body) / 5000;
+  let accepted = 0;
+  const until = performance.now() + INGEST_SECONDS * 1000;
+  const started = performance.now();
+  const worker = async () => {
+    while (performance.now() < until) accepted += (await postBatch(pool, body)).accepted;
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return { rate: accepted / elapsed, accepted, elapsed, bytesPerEvent };
+}
+
+/** The beacon under a loopback load generator: many keep-alive connections, one request each in flight. */
+async function benchHits(server) {
+  const connections = 128;
+  const pool = new Pool(server.url, { connections, pipelining: 1 });
+  let ok = 0;
+  let failed = 0;
+  const latencies = [];
+  const until = performance.now() + HIT_SECONDS * 1000;
+  const started = performance.now();
+  const worker = async (w) => {
+    let n = 0;
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      const res = await pool.request({
+        path: `/api/hit?zone_id=bench-hit-${w % 16}&ref=https%3A%2F%2Fwww.example.com%2Fpage-${n++}&kw=vuelos+baratos`,
+        method: 'GET',
+        headers: { 'cf-ipcountry': 'ES' },
+      });
+      await res.body.dump();
+      if (res.statusCode === 204) ok++;
+      else failed++;
+      if ((n & 7) === 0) latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, (_, w) => worker(w)));
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  return { rate: ok / elapsed, ok, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+/** Opens an SSE stream; onChunk gets each decoded chunk. Resolves when headers arrived. */
+function openStream(server, query, onChunk, agent) {
+  return new Promise((resolve, reject) => {
+    const q = new URLSearchParams({ access_token: server.token, ...query });
+    const req = http.get(`${server.url}/api/referrers_logs/stream?${q}`, { agent }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`stream ${res.statusCode}`));
+      res.setEncoding('utf8');
+      res.on('data', onChunk);
+      resolve({ close: () => req.destroy() });
+    });
+    req.on('error', (e) => (e.code === 'ECONNRESET' ? undefined : reject(e)));
+  });
+}
+
+/** 200 streams receive every event ingested at ~1,000 events/s; latency = send → receipt. */
+async function benchLatency(server) {
+  const streams = 200;
+  const perBatch = 10;
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const received = Array.from({ length: streams }, () => []); // [id, time] pairs, flat
+  const opened = [];
+  for (let s = 0; s < streams; s++) {
+    let buf = '';
+    const sink = received[s];
+    opened.push(
+      await openStream(
+        server,
+        { zoneId: 'bench-live' },
+        (chunk) => {
+          const now = performance.now();
+          buf += chunk;
+          let pos = 0;
+          let sep;
+          while ((sep = buf.indexOf('\n\n', pos)) !== -1) {
+            if (buf.startsWith('id: ', pos)) sink.push(Number(buf.slice(pos + 4, buf.indexOf('\n', pos))), now);
+            pos = sep + 2;
+          }
+          buf = buf.slice(pos);
+        },
+        agent,
+      ),
+    );
+  }
+  await sleep(300);
+  const pool = new Pool(server.url, { connections: 4 });
+  const sent = new Map(); // id → send time
+  const body = batchBody(perBatch, 'bench-live');
+  const batches = Math.round((LATENCY_SECONDS * 1000) / perBatch);
+  const started = performance.now();
+  const inflight = [];
+  for (let b = 0; b < batches; b++) {
+    const due = started + (b * perBatch * 1000) / 1000; // 1,000 events/s
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const t0 = performance.now();
+    inflight.push(
+      postBatch(pool, body).then((r) => {
+        for (let id = r.first_id; id <= r.last_id; id++) sent.set(id, t0);
+      }),
+    );
+    if (inflight.length > 64) await inflight.shift();
+  }
+  await Promise.all(inflight);
+  const sendSeconds = (performance.now() - started) / 1000;
+  await sleep(1000);
+  for (const s of opened) s.close();
+  await pool.close();
+  const latencies = [];
+  let delivered = 0;
+  for (const sink of received)
+    for (let i = 0; i < sink.length; i += 2) {
+      const t0 = sent.get(sink[i]);
+      if (t0 === undefined) continue;
+      delivered++;
+      latencies.push(sink[i + 1] - t0);
+    }
+  latencies.sort((a, b) => a - b);
+  return {
+    streams,
+    rate: sent.size / sendSeconds,
+    expected: sent.size * streams,
+    delivered,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1],
+  };
+}
+
+/** Server RSS before and with 1,000 idle streams (filters that match nothing). */
+async function benchIdleStreams(server) {
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  await sleep(500);
+  const before = await rssMb(server.child.pid);
+  const streams = [];
+  for (let i = 0; i < 1000; i++) streams.push(openStream(server, { zoneId: `idle-${i}` }, () => {}, agent));
+  const opened = await Promise.all(streams);
+  await sleep(1500);
+  const during = await rssMb(server.child.pid);
+  for (const s of opened) s.close();
+  return { before, during, perStream: ((during - before) * 1024) / 1000 };
+}
+
+/** Acknowledged batches survive SIGKILL mid-load: restart and find every one of them, whole. */
+async function benchDurability() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'adops-bench-durable-'));
+  try {
+    let server = await startServer(dataDir);
+    const pool = new Pool(server.url, { connections: 8 });
+    const acked = new Set();
+    let attempted = 0;
+    let stop = false;
+    const startIso = new Date(Date.now() - 60_000).toISOString();
+    const worker = async (w) => {
+      for (let b = 0; !stop; b++) {
+        const tag = `https://durable.example.com/w${w}/b${b}`;
+        attempted++;
+        try {
+          const r = await postBatch(pool, batchBody(1000, 'bench-durable', () => ({ referrer: tag })));
+          if (r.accepted === 1000) acked.add(tag);
+        } catch {
+          return; // the server died under us
+        }
+      }
+    };
+    const workers = Array.from({ length: 4 }, (_, w) => worker(w));
+    await sleep(3000);
+    server.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    await pool.destroy();
+    await new Promise((r) => (server.child.exitCode !== null ? r() : server.child.once('exit', r)));
+    server = await startServer(dataDir);
+    const res = await fetch(`${server.url}/api/referrers/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ zoneId: 'bench-durable', startDate: startIso, endDate: new Date(Date.now() + 60_000).toISOString() }),
+    });
+    const rows = await res.json();
+    await stopServer(server);
+    const stored = new Map(rows.map((r) => [r.referrer, r.hits]));
+    const missing = [...acked].filter((tag) => stored.get(tag) !== 1000);
+    const partial = rows.filter((r) => r.hits !== 1000);
+    return { attempted, acked: acked.size, storedBatches: rows.length, missing: missing.length, partial: partial.length };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'adops-bench-live-'));
+  const server = await startServer(dataDir);
+  const line = (label, value) => console.log(`  ${label.padEnd(44)} ${value}`);
+  try {
+    console.log(`Referrer traffic benchmark (Node ${process.version}, ${(await import('node:os')).cpus().length} CPUs; client and server share them)`);
+    const ingest = await benchIngest(server);
+    line('batch ingest /api/ingest/referrers', `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`);
+    const hits = await benchHits(server);
+    line('beacon /api/hit (128 connections)', `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`);
+    const latency = await benchLatency(server);
+    line(`ingest → SSE, ${latency.streams} streams at ${fmt(latency.rate)} ev/s`, `p50 ${fmt(latency.p50, 1)} ms, p99 ${fmt(latency.p99, 1)} ms, max ${fmt(latency.max, 1)} ms  (${fmt(latency.delivered)}/${fmt(latency.expected)} delivered, target p99 < 250 ms)`);
+    const idle = await benchIdleStreams(server);
+    line('server RSS, 1,000 idle streams', `${fmt(idle.during, 1)} MB (before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`);
+  } finally {
+    await stopServer(server);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  const durable = await benchDurability();
+  line(
+    'durability (SIGKILL under load, restart)',
+    `${durable.acked} acknowledged batches of 1,000, ${durable.missing} missing, ${durable.partial} partial; ${durable.storedBatches} stored of ${durable.attempted} sent`,
+  );
+  if (durable.missing > 0 || durable.partial > 0) process.exitCode = 1;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
