@@ -39,7 +39,8 @@ export class SseHub<T extends Identified> {
 
   constructor(
     private readonly bus: LiveBus<T>,
-    private readonly serialize: (event: T) => string,
+    /** The event's whole SSE frame (`id:` and `data:` lines), computed once per event. */
+    private readonly frame: (event: T) => string,
     readonly options: SseOptions,
   ) {}
 
@@ -87,7 +88,7 @@ export class SseHub<T extends Identified> {
       while (!closed && !waitingDrain && head < queue.length) {
         const stop = Math.min(queue.length, head + CHUNK_EVENTS);
         let chunk = '';
-        for (let i = head; i < stop; i++) chunk += `id: ${queue[i].id}\ndata: ${this.serialize(queue[i])}\n\n`;
+        for (let i = head; i < stop; i++) chunk += this.frame(queue[i]);
         head = stop;
         if (!res.write(chunk)) waitingDrain = true;
       }

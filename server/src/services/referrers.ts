@@ -201,11 +201,11 @@ export function streamFilter(f: ReferrerFilterParsed, tz: string): EventFilter {
   return out;
 }
 
-const recordJson = new WeakMap<ReferrerEvent, string>();
-/** The stream's data line for an event (computed once, shared by every client). */
-export function eventJson(e: ReferrerEvent): string {
-  let json = recordJson.get(e);
-  if (json === undefined) {
+const frames = new WeakMap<ReferrerEvent, string>();
+/** The event's SSE frame: `id:` and one ReferrerLogRecord as JSON (computed once, shared by every client). */
+export function eventFrame(e: ReferrerEvent): string {
+  let frame = frames.get(e);
+  if (frame === undefined) {
     const record: ReferrerLogRecord = {
       id: e.id,
       zone_id: e.zone_id,
@@ -216,10 +216,10 @@ export function eventJson(e: ReferrerEvent): string {
       ip: e.ip,
       country: e.country,
     };
-    json = JSON.stringify(record);
-    recordJson.set(e, json);
+    frame = `id: ${e.id}\ndata: ${JSON.stringify(record)}\n\n`;
+    frames.set(e, frame);
   }
-  return json;
+  return frame;
 }
 
 export class ReferrerService {
@@ -240,7 +240,7 @@ export class ReferrerService {
     readonly options: ReferrerServiceOptions,
   ) {
     this.bus = new LiveBus<ReferrerEvent>(options.ringSize);
-    this.hub = new SseHub<ReferrerEvent>(this.bus, eventJson, {
+    this.hub = new SseHub<ReferrerEvent>(this.bus, eventFrame, {
       heartbeatMs: options.heartbeatMs,
       maxBacklogEvents: options.maxBacklogEvents,
       retryMs: 2000,
