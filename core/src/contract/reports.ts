@@ -246,7 +246,7 @@ export const PublisherDataRow = z.object({
 export type PublisherDataRow = z.infer<typeof PublisherDataRow>;
 
 /** At most this many rows per publisher-data answer; a bigger range is refused (400). */
-export const MAX_PUBLISHER_DATA_ROWS = 200_000;
+export const MAX_PUBLISHER_DATA_ROWS = 500_000;
 
 const publisherDataFields = { ...rangeFields, token: z.string().max(200).optional() };
 /** The server binds this one (json or csv); clients pick `data` or `dataCsv`. */

@@ -52,15 +52,18 @@ export function reportRoutes(router: Router, s: AppServices): void {
     if (!publisher) throw httpError(401, 'Token de publisher no válido');
     const rows = await reports.publisherData(publisher, start_date, end_date);
     ctx.set('Cache-Control', 'no-store');
-    if (format !== 'csv') return rows;
+    if (format !== 'csv') return sendJson(ctx, new JsonText(`[${rows.join(',')}]`));
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment(`publisher-data-${start_date}_to_${end_date}.csv`);
-    const shown = rows.map((r) => ({
-      ...r,
-      ctr: roundMetric('ctr', r.ctr),
-      p_revenue: roundMetric('p_revenue', r.p_revenue, { decimals: 4 }),
-      p_cpm: roundMetric('p_cpm', r.p_cpm),
-    }));
+    const shown = rows.map((text) => {
+      const r = JSON.parse(text) as PublisherDataRow;
+      return {
+        ...r,
+        ctr: roundMetric('ctr', r.ctr),
+        p_revenue: roundMetric('p_revenue', r.p_revenue, { decimals: 4 }),
+        p_cpm: roundMetric('p_cpm', r.p_cpm),
+      };
+    });
     return toCsv(PUBLISHER_CSV_COLUMNS, shown, { bom: true });
   });
 

@@ -24,7 +24,6 @@ import {
   type FinanceAdvertiserRow,
   type FinanceMarginRow,
   type FinancePublisherRow,
-  type PublisherDataRow,
   type RawOptions,
   type ReportFilters,
   type ReportTotals,
@@ -293,21 +292,15 @@ export class ReportService {
     return [{ segment: f.domain ?? 'Total', by_month, ...by_month, total } as FinanceMarginRow];
   }
 
-  /** The publisher's own rows (date desc, zone_id, geo); refuses ranges with too many rows. */
-  async publisherData(publisher: string, start: string, end: string): Promise<PublisherDataRow[]> {
-    const rows = await this.warehouse.publisherData(publisher, start, end, MAX_PUBLISHER_DATA_ROWS + 1);
+  /**
+   * The publisher's own rows (date desc, zone_id, geo) as JSON text of PublisherDataRow[];
+   * refuses a range with more than MAX_PUBLISHER_DATA_ROWS rows (400) rather than cut it.
+   */
+  async publisherData(publisher: string, start: string, end: string): Promise<string[]> {
+    const rows = await this.warehouse.publisherDataJson(publisher, start, end, MAX_PUBLISHER_DATA_ROWS + 1);
     if (rows.length > MAX_PUBLISHER_DATA_ROWS)
       throw httpError(400, `El rango tiene más de ${MAX_PUBLISHER_DATA_ROWS} filas; pide menos días`);
-    return rows.map((r) => ({
-      date: r.date,
-      zone_id: r.zone_id,
-      geo: r.geo,
-      impressions: r.impressions,
-      clicks: r.clicks,
-      ctr: ratio(r.clicks, r.ctr_base, 100),
-      p_revenue: r.p_revenue,
-      p_cpm: pCpm(r.p_revenue, r.impressions),
-    }));
+    return rows;
   }
 }
 

@@ -10,6 +10,8 @@ import { whereFilters } from './filters.js';
 export async function getZoneRowsJson(db: Db, filters: ReportFilters, limit: number, fromDate?: string): Promise<string[]> {
   const start = fromDate && fromDate > filters.start_date ? fromDate : filters.start_date;
   const where = whereFilters(filters, { range: { start, end: filters.end_date } });
+  // The top rows are picked on the stored columns first; only they are turned into JSON.
+  const order = 'date DESC, revenue DESC, zone_id, advertiser, publisher, geo, source';
   const rows = await db.all<{ row: string }>(
     `SELECT to_json({
               date: date, advertiser: advertiser, publisher: publisher, zone_id: zone_id, geo: geo,
@@ -25,9 +27,8 @@ export async function getZoneRowsJson(db: Db, filters: ReportFilters, limit: num
               p_cpm: p_revenue / NULLIF(impressions, 0) * 1000,
               p_cpc: p_revenue / NULLIF(clicks, 0)
             })::VARCHAR AS row
-       FROM zone_report ${where.sql}
-      ORDER BY date DESC, revenue DESC, zone_id, advertiser, publisher, geo, source
-      LIMIT $${where.params.length + 1}`,
+       FROM (SELECT * FROM zone_report ${where.sql} ORDER BY ${order} LIMIT $${where.params.length + 1})
+      ORDER BY ${order}`,
     [...where.params, limit],
   );
   return rows.map((r) => r.row);

@@ -11,7 +11,7 @@ import { getMonthlyRevenue } from './get-monthly-revenue.js';
 import { getMonthlyMargin } from './get-monthly-margin.js';
 import { getGeoAndSourceOptions } from './get-geo-source-options.js';
 import { getDimensionValues } from './get-dimension-values.js';
-import { getPublisherData } from './get-publisher-data.js';
+import { getPublisherDataJson } from './get-publisher-data.js';
 import { beginZoneReportImport } from './import.js';
 
 export * from './types.js';
@@ -28,7 +28,7 @@ export class DuckDbZoneReportWarehouse implements ZoneReportWarehouse {
   monthlyMargin = (f: ReportFilters) => getMonthlyMargin(this.db, f);
   geoAndSourceOptions = (f: ReportFilters) => getGeoAndSourceOptions(this.db, f);
   dimensionValues = () => getDimensionValues(this.db);
-  publisherData = (publisher: string, start: string, end: string, limit: number) =>
-    getPublisherData(this.db, publisher, start, end, limit);
+  publisherDataJson = (publisher: string, start: string, end: string, limit: number) =>
+    getPublisherDataJson(this.db, publisher, start, end, limit);
   beginImport = () => beginZoneReportImport(this.db);
 }

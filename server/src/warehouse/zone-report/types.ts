@@ -65,17 +65,6 @@ export interface DimensionValues {
   domains: string[];
 }
 
-export interface PublisherDataSums {
-  date: string;
-  zone_id: string;
-  geo: string;
-  impressions: number;
-  monetized_impressions: number;
-  ctr_base: number;
-  clicks: number;
-  p_revenue: number;
-}
-
 /** An import in progress: rows are staged, then merged at once (or dropped). */
 export interface ZoneReportImport {
   /** Stages one row; `seq` orders duplicates of a key (the highest wins). */
@@ -110,7 +99,10 @@ export interface ZoneReportWarehouse {
   geoAndSourceOptions(filters: ReportFilters): Promise<{ geos: string[]; sources: string[] }>;
   /** Every distinct advertiser, publisher, geo, source and non-empty domain stored. */
   dimensionValues(): Promise<DimensionValues>;
-  /** One publisher's rows by date × zone × geo (name compared case-insensitively). */
-  publisherData(publisher: string, start: string, end: string, limit: number): Promise<PublisherDataSums[]>;
+  /**
+   * One publisher's rows by date × zone × geo as JSON text of the contract's
+   * PublisherDataRow (name compared case-insensitively), date desc, zone_id, geo.
+   */
+  publisherDataJson(publisher: string, start: string, end: string, limit: number): Promise<string[]>;
   beginImport(): Promise<ZoneReportImport>;
 }

@@ -1,0 +1,480 @@
+#!/usr/bin/env node
+// Report benchmark (not a test): 10 million zone-report rows generated straight into DuckDB,
+// the built server timed over HTTP on every report for 7-, 30- and 365-day ranges, a 1-million-
+// row CSV import, the server's memory, and the same aggregations on PostgreSQL for comparison.
+// Run: npm run bench:reports   (BENCH_ROWS_PER_DAY / BENCH_DAYS / BENCH_CALLS / BENCH_PG=0 to vary)
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync, chmodSync, chownSync, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = (p) => path.join(root, 'server/dist', p);
+const { ZONE_REPORT_COLUMNS_SQL } = await import(dist('warehouse/zone-report/schema.js'));
+const { Db } = await import(dist('warehouse/db.js'));
+const { DuckDbZoneReportWarehouse } = await import(dist('warehouse/zone-report/index.js'));
+
+const DAYS = Number(process.env.BENCH_DAYS ?? 400);
+const PER_DAY = Number(process.env.BENCH_ROWS_PER_DAY ?? 25_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 20);
+const INGEST_ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 1_000_000);
+const WITH_PG = process.env.BENCH_PG !== '0';
+const PG_BIN = process.env.BENCH_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const ADMIN = { email: 'bench@adops.local', password: 'bench-pass-123' };
+const INGEST_KEY = 'bench-ingest-key-0123456789';
+const BENCH_PUBLISHER = 'Publisher 07';
+const RANGES = [7, 30, 365];
+const TARGETS = { dashboard30p95: 150, any365p95: 1500, rssMb: 1536, ingestMs: 20_000 };
+
+const started = performance.now();
+const log = (line = '') => console.log(line);
+const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
+const fmtInt = (n) => n.toLocaleString('en-US');
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const pct = (sorted, p) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+const median = (xs) => pct([...xs].sort((a, b) => a - b), 0.5);
+const ymd = (d) => d.toISOString().slice(0, 10);
+const addDays = (s, n) => ymd(new Date(Date.parse(`${s}T00:00:00Z`) + n * 86_400_000));
+
+const today = ymd(new Date());
+const lastDay = addDays(today, -1);
+const firstDay = addDays(lastDay, -(DAYS - 1));
+const work = mkdtempSync(path.join(tmpdir(), 'adops-bench-'));
+const dataDir = path.join(work, 'data');
+const cleanups = [];
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+log(`AdOps report benchmark — ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, Node ${process.version}, data in ${work}`);
+log(`${fmtInt(DAYS * PER_DAY)} rows: ${DAYS} days (${firstDay} … ${lastDay}) × ${fmtInt(PER_DAY)} rows a day, 3 advertisers, 40 publishers, ${fmtInt(PER_DAY / 2)} zones`);
+log('');
+
+// ---------------------------------------------------------------- 1. generate into DuckDB
+/** One day-batch of rows from range(): values from a hash of (day, row), so every run is identical. */
+const generateSql = (d0, d1) => `
+  INSERT INTO zone_report
+  SELECT date, advertiser, publisher, zone_id, geo, source, domain, impressions,
+         (impressions * (0.6 + 0.35 * u1))::BIGINT AS monetized_impressions,
+         (impressions * 0.02 * u2)::BIGINT AS clicks,
+         revenue, rate AS rate_applied, revenue * rate AS p_revenue, revenue - revenue * rate AS margin,
+         CASE WHEN u4 < 0.05 THEN NULL WHEN z % 50 = 0 THEN 0.05 + 0.25 * u4 ELSE 0.5 + 0.5 * u4 END AS tq
+    FROM (
+      SELECT *, CASE WHEN u3 < 0.01 THEN 0 ELSE round(impressions / 1000.0 * (0.4 + 2.5 * u3), 4) END AS revenue
+        FROM (
+          SELECT *, CASE WHEN u3 < 0.01 THEN 0 ELSE (50 + 30000 * u1 * u1)::BIGINT END AS impressions
+            FROM (
+              SELECT (DATE '${firstDay}' + d::INTEGER) AS date, z,
+                     (['AdNova','BidSphere','Clickora'])[((r // ${PER_DAY / 2} + d) % 3)::INTEGER + 1] AS advertiser,
+                     'Publisher ' || lpad(((z * 7919) % 40)::VARCHAR, 2, '0') AS publisher,
+                     (380000 + z)::VARCHAR AS zone_id,
+                     (['ES','MX','AR','CO','US','CL','PE','BR','FR','IT'])[(z % 10)::INTEGER + 1] AS geo,
+                     (['search','social','direct','native','push','email'])[(z % 6)::INTEGER + 1] AS source,
+                     'site' || ((z * 7919) % 40) || CASE WHEN z % 3 = 0 THEN '.es' ELSE '.com' END AS domain,
+                     CASE WHEN (z * 7919) % 40 = 5 THEN 1.15 ELSE 0.55 + 0.05 * ((z * 7919) % 6) END AS rate,
+                     (h % 1000003) / 1000003.0 AS u1,
+                     ((h >> 20) % 1000003) / 1000003.0 AS u2,
+                     ((h >> 40) % 1000003) / 1000003.0 AS u3,
+                     (hash(h) % 1000003) / 1000003.0 AS u4
+                FROM range(${d0}, ${d1}) t(d), range(${PER_DAY}) u(r),
+                     LATERAL (SELECT r % ${PER_DAY / 2} AS z, hash(d * 1000000 + r) AS h)
+            )
+        )
+    )
+   ORDER BY date`;
+
+{
+  const t = performance.now();
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(dataDir, { recursive: true });
+  const instance = await DuckDBInstance.create(path.join(dataDir, 'warehouse.duckdb'), { threads: '2', memory_limit: '1GB' });
+  const conn = await instance.connect();
+  await conn.run(`CREATE TABLE zone_report (${ZONE_REPORT_COLUMNS_SQL})`);
+  for (let d0 = 0; d0 < DAYS; d0 += 20) await conn.run(generateSql(d0, Math.min(DAYS, d0 + 20)));
+  await conn.run('CHECKPOINT');
+  conn.closeSync();
+  instance.closeSync();
+  const size = statSync(path.join(dataDir, 'warehouse.duckdb')).size;
+  log(`Generated ${fmtInt(DAYS * PER_DAY)} rows into DuckDB in ${seconds(performance.now() - t)} (file ${(size / 1048576).toFixed(0)} MB)`);
+}
+
+// ---------------------------------------------------------------- 2. start the built server
+const server = await new Promise((resolve, reject) => {
+  const child = spawn(process.execPath, [dist('main.js')], {
+    env: {
+      ...process.env,
+      ADOPS_DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADOPS_DEMO: '0',
+      ADOPS_LOG: 'silent',
+      ADOPS_ADMIN_EMAIL: ADMIN.email,
+      ADOPS_ADMIN_PASSWORD: ADMIN.password,
+      ADOPS_INGEST_KEY: INGEST_KEY,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    const m = /listening on (http:\/\/\S+)/.exec(out);
+    if (m) resolve({ child, url: m[1].replace('localhost', '127.0.0.1') });
+  });
+  child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
+});
+const stopServer = () =>
+  new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.once('exit', resolve);
+    server.child.kill('SIGTERM');
+  });
+cleanups.push(stopServer);
+const memory = () => {
+  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+};
+log(`Server started at ${server.url} (pid ${server.child.pid}), RSS ${memory().rssMb.toFixed(0)} MB`);
+
+const login = await fetch(`${server.url}/api/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(ADMIN),
+});
+const { access_token: jwt } = await login.json();
+const auth = { authorization: `Bearer ${jwt}` };
+const tokenRes = await fetch(`${server.url}/api/admin/publisher-tokens`, {
+  method: 'POST',
+  headers: { ...auth, 'content-type': 'application/json' },
+  body: JSON.stringify({ publisher_name: BENCH_PUBLISHER }),
+});
+const publisherToken = (await tokenRes.json()).token;
+
+// ---------------------------------------------------------------- 3. time every report
+const rangeOf = (days) => ({ start_date: addDays(lastDay, -(days - 1)), end_date: lastDay });
+const ENDPOINTS = [
+  { name: 'dashboard/overview', path: '/api/dashboard/overview', dashboard: true },
+  { name: 'dashboard/table/aggregated', path: '/api/dashboard/table/aggregated', dashboard: true },
+  { name: 'dashboard/deltas/daily', path: '/api/dashboard/deltas/daily', dashboard: true, noRange: true },
+  { name: 'dashboard/raw-options', path: '/api/dashboard/raw-options', noRange: true },
+  { name: 'ad-report/zone-details', path: '/api/ad-report/zone-details' },
+  { name: 'zone-details advertiser+geo', path: '/api/ad-report/zone-details', extra: { advertiser: 'BidSphere', geo: 'ES' } },
+  { name: 'zone-details zone_id substring', path: '/api/ad-report/zone-details', extra: { zone_id: '3812' } },
+  { name: 'ad-report/publisher-summary', path: '/api/ad-report/publisher-summary' },
+  { name: 'ad-report/advertiser-summary', path: '/api/ad-report/advertiser-summary' },
+  { name: 'ad-report (Api Explorer)', path: '/api/ad-report' },
+  { name: 'demand/advertiser-revenue', path: '/api/demand/advertiser-revenue' },
+  { name: 'finance/advertisers', path: '/api/finance/advertisers' },
+  { name: 'finance/publishers', path: '/api/finance/publishers' },
+  { name: 'finance/margin (domain)', path: '/api/finance/margin', extra: { domain: 'site7.com' } },
+  { name: 'dev1/dashboard/filters', path: '/api/dev1/dashboard/filters', noRange: true },
+  { name: 'publisher/data (token)', path: '/api/publisher/data', publisher: true },
+];
+
+async function timeEndpoint(e, days) {
+  const query = new URLSearchParams({ ...(e.noRange ? {} : rangeOf(days)), ...(e.extra ?? {}), ...(e.publisher ? { token: publisherToken } : {}) });
+  const url = `${server.url}${e.path}${query.size ? `?${query}` : ''}`;
+  const times = [];
+  let status = 0;
+  let bytes = 0;
+  let detail = '';
+  for (let i = 0; i < CALLS; i++) {
+    const t = performance.now();
+    const res = await fetch(url, { headers: e.publisher ? {} : auth });
+    const body = await res.arrayBuffer();
+    times.push(performance.now() - t);
+    status = res.status;
+    bytes = body.byteLength;
+    if (status !== 200) detail = Buffer.from(body).toString('utf8').slice(0, 120);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: pct(sorted, 0.5), p95: pct(sorted, 0.95), max: sorted.at(-1), status, bytes, detail };
+}
+
+const results = new Map();
+const tTiming = performance.now();
+for (const e of ENDPOINTS) {
+  const row = {};
+  if (e.noRange) {
+    const r = await timeEndpoint(e, 0);
+    for (const d of RANGES) row[d] = r;
+  } else for (const d of RANGES) row[d] = await timeEndpoint(e, d);
+  results.set(e.name, row);
+}
+const afterQueries = memory();
+
+const pad = (s, n) => String(s).padEnd(n);
+const lpad = (s, n) => String(s).padStart(n);
+log('');
+log(`HTTP timings: ${CALLS} calls per cell, sequential, ms as p50 / p95 (max); answer size of the 365-day call`);
+log(`${pad('endpoint', 32)}${RANGES.map((d) => lpad(`${d} days`, 24)).join('')}${lpad('size 365d', 12)}`);
+for (const e of ENDPOINTS) {
+  const row = results.get(e.name);
+  const cells = RANGES.map((d) => {
+    const r = row[d];
+    const text = r.status === 200 ? `${fmtMs(r.p50)} / ${fmtMs(r.p95)} (${fmtMs(r.max)})` : `HTTP ${r.status}`;
+    return lpad(text, 24);
+  });
+  const r365 = row[365];
+  const size = r365.bytes >= 1048576 ? `${(r365.bytes / 1048576).toFixed(1)} MB` : `${(r365.bytes / 1024).toFixed(0)} KB`;
+  log(`${pad(e.name + (e.noRange ? ' *' : ''), 32)}${cells.join('')}${lpad(size, 12)}`);
+  for (const d of RANGES) if (row[d].status !== 200) log(`    ${d} days: ${row[d].detail}`);
+}
+log('  * takes no date range (the same call in every column); zone-level lists are capped at 20,000 rows (truncated: true).');
+log(`Timing took ${seconds(performance.now() - tTiming)} (load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}).`);
+
+// ---------------------------------------------------------------- 4. ingest a 1-million-row CSV
+function ingestCsv(rows) {
+  const lines = ['date,advertiser,publisher,zone_id,geo,source,domain,impressions,monetized_impressions,clicks,revenue,tq'];
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const perDay = PER_DAY;
+  for (let i = 0; i < rows; i++) {
+    const day = Math.floor(i / perDay);
+    const r = i % perDay;
+    const z = r % (perDay / 2);
+    const impressions = Math.floor(50 + 30000 * rand() * rand());
+    lines.push(
+      `${addDays(today, day + 1)},${['AdNova', 'BidSphere', 'Clickora'][(Math.floor(r / (perDay / 2)) + day) % 3]},` +
+        `Publisher ${String((z * 7919) % 40).padStart(2, '0')},${380000 + z},ES,search,site${(z * 7919) % 40}.com,` +
+        `${impressions},${Math.floor(impressions * 0.8)},${Math.floor(impressions * 0.01)},${(impressions / 1000 * (0.4 + 2.5 * rand())).toFixed(4)},${(0.5 + rand() / 2).toFixed(3)}`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+const csv = ingestCsv(INGEST_ROWS);
+log('');
+log(`Ingest: ${fmtInt(INGEST_ROWS)}-row CSV (${(Buffer.byteLength(csv) / 1048576).toFixed(0)} MB) POSTed to /api/ingest/zone-report with the ingest key`);
+const ingestTimes = [];
+for (const label of ['new keys (insert)', 'same file again (replace)']) {
+  const t = performance.now();
+  const res = await fetch(`${server.url}/api/ingest/zone-report`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/csv', 'x-ingest-key': INGEST_KEY },
+    body: csv,
+  });
+  const answer = await res.json();
+  const ms = performance.now() - t;
+  ingestTimes.push(ms);
+  log(`  ${pad(label, 28)} ${seconds(ms)}  HTTP ${res.status} inserted ${fmtInt(answer.inserted ?? 0)}, replaced ${fmtInt(answer.replaced ?? 0)}, rejected ${answer.rejected_total ?? answer.detail}`);
+}
+const afterIngest = memory();
+log('');
+log(`Server memory: RSS ${afterQueries.rssMb.toFixed(0)} MB after the queries, ${afterIngest.rssMb.toFixed(0)} MB after the imports; peak (VmHWM) ${afterIngest.peakMb.toFixed(0)} MB`);
+await stopServer();
+
+// ---------------------------------------------------------------- 5. targets
+const p95 = (name, d) => results.get(name)[d].p95;
+const dashboard30 = Math.max(...ENDPOINTS.filter((e) => e.dashboard).map((e) => p95(e.name, 30)));
+const worst365 = Math.max(...ENDPOINTS.map((e) => p95(e.name, 365)));
+const worst365Name = ENDPOINTS.find((e) => p95(e.name, 365) === worst365).name;
+const verdict = (ok) => (ok ? 'met   ' : 'MISSED');
+log('');
+log('Targets (this machine):');
+log(`  ${verdict(dashboard30 < TARGETS.dashboard30p95)} dashboard overview + table + deltas, 30 days, p95 < ${TARGETS.dashboard30p95} ms: worst ${fmtMs(dashboard30)} ms`);
+log(`  ${verdict(worst365 < TARGETS.any365p95)} any report, 365 days, p95 < ${TARGETS.any365p95} ms: worst ${fmtMs(worst365)} ms (${worst365Name})`);
+log(`  ${verdict(afterIngest.peakMb < TARGETS.rssMb)} server RSS < ${TARGETS.rssMb} MB: peak ${afterIngest.peakMb.toFixed(0)} MB`);
+log(`  ${verdict(Math.max(...ingestTimes) < TARGETS.ingestMs)} 1-million-row CSV ingest < ${TARGETS.ingestMs / 1000} s: ${ingestTimes.map(seconds).join(' / ')}`);
+
+// ---------------------------------------------------------------- 6. the same aggregations: DuckDB vs PostgreSQL
+/** Each warehouse query, in DuckDB (the server's own query code) and in PostgreSQL SQL. */
+function comparisons(days) {
+  const { start_date: start, end_date: end } = rangeOf(days);
+  const f = { start_date: start, end_date: end };
+  const sums = `count(*) AS rows, coalesce(sum(impressions),0) AS impressions, coalesce(sum(monetized_impressions),0) AS monetized_impressions,
+    coalesce(sum(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END),0) AS ctr_base,
+    coalesce(sum(clicks),0) AS clicks, coalesce(sum(revenue),0) AS revenue, coalesce(sum(p_revenue),0) AS p_revenue, coalesce(sum(margin),0) AS margin,
+    coalesce(sum(tq * impressions) FILTER (WHERE tq > 0 AND impressions > 0),0) AS tq_weighted,
+    coalesce(sum(impressions) FILTER (WHERE tq > 0 AND impressions > 0),0) AS tq_weight`;
+  const range = `date BETWEEN '${start}' AND '${end}'`;
+  return [
+    { name: 'daily sums (overview, table)', duck: (w) => w.dailySums(f), pg: `SELECT date, ${sums} FROM zone_report WHERE ${range} GROUP BY date ORDER BY date` },
+    {
+      name: 'zone rows, top 20,000 (JSON)',
+      duck: async (w) => {
+        const daily = await w.dailySums(f);
+        return w.zoneRowsJson(f, 20_000, cutoff(daily));
+      },
+      pg: null, // filled below with the same cut-off day
+      cutoffFor: true,
+    },
+    { name: 'geo/source options', duck: (w) => w.geoAndSourceOptions(f), pg: `SELECT array_agg(DISTINCT geo) FILTER (WHERE geo <> ''), array_agg(DISTINCT source) FILTER (WHERE source <> '') FROM zone_report WHERE ${range}` },
+    { name: 'date × publisher sums', duck: (w) => w.summarySums(f, 'publisher'), pg: `SELECT date, publisher AS name, ${sums} FROM zone_report WHERE ${range} GROUP BY date, publisher ORDER BY date DESC, revenue DESC, name` },
+    { name: 'date × advertiser sums', duck: (w) => w.summarySums(f, 'advertiser'), pg: `SELECT date, advertiser AS name, ${sums} FROM zone_report WHERE ${range} GROUP BY date, advertiser ORDER BY date DESC, revenue DESC, name` },
+    { name: 'month × publisher revenue', duck: (w) => w.monthlyRevenue(f, 'publisher'), pg: `SELECT to_char(date, 'YYYY-MM') AS month, publisher AS name, sum(revenue) FROM zone_report WHERE ${range} GROUP BY 1, 2 ORDER BY 1, 2` },
+    { name: 'month margin, one domain', duck: (w) => w.monthlyMargin({ ...f, domain: 'site7.com' }), pg: `SELECT to_char(date, 'YYYY-MM') AS month, sum(margin) FROM zone_report WHERE ${range} AND domain = 'site7.com' GROUP BY 1 ORDER BY 1` },
+    {
+      name: 'publisher data (one publisher)',
+      duck: (w) => w.publisherDataJson(BENCH_PUBLISHER, start, end, 500_001),
+      pg: `SELECT date, zone_id, geo, sum(impressions), coalesce(sum(monetized_impressions),0), sum(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END), sum(clicks), sum(p_revenue)
+             FROM zone_report WHERE ${range} AND lower(publisher) = lower('${BENCH_PUBLISHER}') GROUP BY date, zone_id, geo ORDER BY date DESC, zone_id, geo LIMIT 500001`,
+    },
+    {
+      name: 'all filter values (raw-options)',
+      duck: (w) => w.dimensionValues(),
+      pg: `SELECT array_agg(DISTINCT advertiser), array_agg(DISTINCT publisher), array_agg(DISTINCT geo), array_agg(DISTINCT source), array_agg(DISTINCT domain) FROM zone_report`,
+      once: true,
+    },
+  ];
+}
+
+function cutoff(daily, limit = 20_000) {
+  let counted = 0;
+  for (let i = daily.length - 1; i >= 0; i--) {
+    counted += Number(daily[i].rows);
+    if (counted >= limit) return daily[i].date;
+  }
+  return daily[0]?.date;
+}
+
+const zoneRowsPg = (start, end) => `SELECT row_to_json(t)::text FROM (
+  SELECT date, advertiser, publisher, zone_id, geo, source, domain, impressions, monetized_impressions, clicks, revenue, rate_applied, p_revenue, margin, tq,
+         clicks::float8 / NULLIF(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END, 0) * 100 AS ctr,
+         revenue / NULLIF(impressions, 0) * 1000 AS cpm, revenue / NULLIF(clicks, 0) AS cpc, revenue - margin AS cost,
+         CASE WHEN revenue > 0 THEN margin / revenue * 100 END AS rs_percent, CASE WHEN revenue > 0 THEN margin / revenue * 100 END AS margin_percent,
+         p_revenue / NULLIF(impressions, 0) * 1000 AS p_cpm, p_revenue / NULLIF(clicks, 0) AS p_cpc
+    FROM zone_report WHERE date BETWEEN '${start}' AND '${end}'
+   ORDER BY date DESC, revenue DESC, zone_id, advertiser, publisher, geo, source LIMIT 20000) t`;
+
+/** Median of 3 timed runs after a warm-up. */
+async function timeDuck(fn) {
+  await fn();
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+const duckTimes = new Map();
+{
+  const db = await Db.open(dataDir);
+  const w = new DuckDbZoneReportWarehouse(db);
+  for (const d of RANGES) {
+    for (const c of comparisons(d)) {
+      if (c.once && d !== 365) continue;
+      duckTimes.set(`${c.name}|${d}`, await timeDuck(() => c.duck(w)));
+    }
+  }
+  const cut = {};
+  for (const d of RANGES) cut[d] = cutoff(await w.dailySums(rangeOf(d)));
+  duckTimes.set('cutoffs', cut);
+  db.close();
+}
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+if (!WITH_PG) log('\nPostgreSQL comparison skipped (BENCH_PG=0).');
+else if (!existsSync(path.join(PG_BIN, 'initdb'))) log(`\nPostgreSQL comparison skipped: no initdb in ${PG_BIN} (set BENCH_PG_BIN).`);
+else {
+  const pgRoot = path.join(work, 'pg');
+  const asPostgres = process.getuid?.() === 0;
+  const pgUser = asPostgres ? 'postgres' : process.env.USER ?? 'postgres';
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(pgRoot, { recursive: true });
+  if (asPostgres) {
+    const pw = spawnSync('id', ['-u', 'postgres']);
+    const pg = spawnSync('id', ['-g', 'postgres']);
+    chmodSync(work, 0o755);
+    chownSync(pgRoot, Number(pw.stdout), Number(pg.stdout));
+  }
+  const runPg = (bin, args, opts = {}) => {
+    const cmd = asPostgres ? 'runuser' : path.join(PG_BIN, bin);
+    const full = asPostgres ? ['-u', 'postgres', '--', path.join(PG_BIN, bin), ...args] : args;
+    const r = spawnSync(cmd, full, { encoding: 'utf8', ...opts });
+    if (r.status !== 0) throw new Error(`${bin} failed: ${r.stderr || r.stdout}`);
+    return r.stdout;
+  };
+  const port = await freePort();
+  const pgData = path.join(pgRoot, 'data');
+  log('');
+  log(`PostgreSQL 15 on 127.0.0.1:${port} (temp cluster; shared_buffers 512MB, work_mem 64MB, 2 parallel workers, fsync off):`);
+  runPg('initdb', ['-D', pgData, '-A', 'trust', '-U', pgUser, '--no-sync', '-E', 'UTF8']);
+  runPg('pg_ctl', [
+    '-D', pgData, '-l', path.join(pgRoot, 'log'), '-w', '-o',
+    `-p ${port} -c listen_addresses=127.0.0.1 -k ${pgRoot} -c shared_buffers=512MB -c work_mem=64MB -c max_parallel_workers_per_gather=2 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB`,
+    'start',
+  ]);
+  const stopPg = () => {
+    try {
+      runPg('pg_ctl', ['-D', pgData, '-m', 'fast', '-w', 'stop']);
+    } catch {
+      /* already stopped */
+    }
+  };
+  cleanups.push(async () => stopPg());
+  const psql = (sql, { quiet = true } = {}) => {
+    const r = spawnSync('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', pgUser, '-d', 'postgres', '-X', '-q', '-v', 'ON_ERROR_STOP=1', ...(quiet ? ['-o', '/dev/null'] : []), '-f', '-'], {
+      input: sql,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    });
+    if (r.status !== 0) throw new Error(`psql failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  try {
+    // Same rows: DuckDB writes a CSV, psql's \copy loads it, then the natural-key index.
+    const csvFile = path.join(work, 'zone_report.csv');
+    let t = performance.now();
+    {
+      const instance = await DuckDBInstance.create(path.join(dataDir, 'warehouse.duckdb'), { threads: '2', memory_limit: '1GB' });
+      const conn = await instance.connect();
+      await conn.run(`COPY (SELECT * FROM zone_report WHERE date BETWEEN '${firstDay}' AND '${lastDay}') TO '${csvFile}' (HEADER false)`);
+      conn.closeSync();
+      instance.closeSync();
+    }
+    const exportMs = performance.now() - t;
+    t = performance.now();
+    psql(`CREATE TABLE zone_report (date date NOT NULL, advertiser text NOT NULL, publisher text NOT NULL, zone_id text NOT NULL, geo text NOT NULL,
+            source text NOT NULL, domain text NOT NULL, impressions bigint NOT NULL, monetized_impressions bigint, clicks bigint NOT NULL,
+            revenue double precision NOT NULL, rate_applied double precision, p_revenue double precision NOT NULL, margin double precision NOT NULL, tq double precision);
+          \\copy zone_report FROM '${csvFile}' WITH (FORMAT csv)`);
+    const copyMs = performance.now() - t;
+    t = performance.now();
+    psql('CREATE UNIQUE INDEX zone_report_natural_key ON zone_report (date, advertiser, publisher, zone_id, geo, source); VACUUM ANALYZE zone_report;');
+    const indexMs = performance.now() - t;
+    rmSync(csvFile, { force: true });
+    log(`  loaded the same ${fmtInt(DAYS * PER_DAY)} rows: CSV export ${seconds(exportMs)}, COPY ${seconds(copyMs)}, natural-key index + VACUUM ANALYZE ${seconds(indexMs)}`);
+
+    const pgTime = (sql) => {
+      const out = psql(`\\timing on\n${sql};\n${sql};\n${sql};\n${sql};\n`);
+      const times = [...out.matchAll(/Time: ([\d.]+) ms/g)].map((m) => Number(m[1]));
+      return median(times.slice(1)); // the first run warms the cache
+    };
+    const cut = duckTimes.get('cutoffs');
+    log('');
+    log('Same aggregations, warehouse query only (no HTTP): median of 3 warm runs, ms — DuckDB (server code) vs PostgreSQL (psql \\timing)');
+    log(`${pad('query', 34)}${RANGES.map((d) => lpad(`${d}d DuckDB / PG = ratio`, 30)).join('')}`);
+    const names = comparisons(7).map((c) => c.name);
+    for (const name of names) {
+      const cells = RANGES.map((d) => {
+        const c = comparisons(d).find((x) => x.name === name);
+        if (c.once && d !== 365) return lpad('', 30);
+        const sql = c.cutoffFor ? zoneRowsPg(cut[d], rangeOf(d).end_date) : c.pg;
+        const duck = duckTimes.get(`${name}|${d}`);
+        const pg = pgTime(sql);
+        return lpad(`${fmtMs(duck)} / ${fmtMs(pg)} = ${(duck / pg).toFixed(2)}`, 30);
+      });
+      log(`${pad(name + (comparisons(7).find((c) => c.name === name).once ? ' *' : ''), 34)}${cells.join('')}`);
+    }
+    log('  ratio < 1: DuckDB faster. * whole table, timed once (365 column). DuckDB times include converting rows to JS; psql times include sending rows to psql.');
+  } finally {
+    stopPg();
+  }
+}
+
+for (const fn of cleanups.reverse()) await fn();
+log('');
+log(`Total benchmark time ${seconds(performance.now() - started)}.`);
