@@ -14,6 +14,9 @@ import { registerAuth } from './commands/auth.js';
 import { registerUsers } from './commands/users.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerReports } from './commands/reports.js';
+import { registerDashboard } from './commands/dashboard.js';
+import { registerTail } from './commands/tail.js';
+import { registerReferrers } from './commands/referrers.js';
 
 export { EXIT, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
 
@@ -46,6 +49,9 @@ export function buildProgram(cli: Cli): Command {
   registerUsers(program, cli);
   registerTokens(program, cli);
   registerReports(program, cli);
+  registerDashboard(program, cli);
+  registerReferrers(program, cli);
+  registerTail(program, cli);
   return program;
 }
 

@@ -22,6 +22,8 @@ export interface ReportView<Row> {
   subtitle?: string;
   /** Drawn between the title and the table (e.g. the Dashboard's cards). */
   header?: ReactNode;
+  /** The table's own title (e.g. 'Analytics'). */
+  tableTitle?: string;
   columns: ReadonlyArray<Column<Row>>;
   rows: readonly Row[];
   totals?: Record<string, unknown> | null;
@@ -145,6 +147,7 @@ export function ReportScreen<Row>({
           totalsLabel={view.totalsLabel ?? 'Totales'}
           emptyText={view.emptyText}
           rowKey={rowKey}
+          title={view.tableTitle}
         />
       </Box>
       {view.notice ? <Text color="yellow">{view.notice}</Text> : null}

@@ -1,0 +1,210 @@
+// The Dashboard on the terminal: six summary cards, six delta cards (▲ green / ▼ red), a
+// revenue sparkline, Top Zones and Top Advertisers with bars, and the 'Analytics' table
+// (sortable, paged, presets) — all values computed by the server or core, only drawn here.
+import React from 'react';
+import { Box, Text } from 'ink';
+import {
+  DASHBOARD_CARDS,
+  DASHBOARD_COLUMNS,
+  DASHBOARD_SORT_KEYS,
+  DEFAULT_PAGE_SIZE,
+  formatMetric,
+  formatMoney,
+  formatPercent,
+  totals,
+  type ChartPoint,
+  type DailyDeltas,
+  type DailyRow,
+  type DashboardOverview,
+  type PresetKey,
+} from '@adops/core';
+import { ReportScreen, type ReportView } from './ReportScreen.js';
+import { metricColumns, totalsRow, withRankColours } from './columns.js';
+import { bar } from './ReportViews.js';
+
+export interface TopZone {
+  publisher: string;
+  zone_id: string;
+  revenue: number;
+  margin: number | null;
+}
+
+export interface TopAdvertiser {
+  advertiser: string;
+  revenue: number;
+  margin: number | null;
+}
+
+/** Everything the Dashboard shows for one range and filter set. */
+export interface DashboardData {
+  title: string;
+  /** Range and filters in words. */
+  subtitle: string;
+  overview: DashboardOverview;
+  deltas: DailyDeltas;
+  daily: DailyRow[];
+  topZones: TopZone[];
+  topAdvertisers: TopAdvertiser[];
+  /** Top Zones come from zone rows cut at the server's limit. */
+  topZonesPartial: boolean;
+}
+
+const DELTA_KEYS = ['revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq'] as const;
+const DELTA_LABELS: Record<(typeof DELTA_KEYS)[number], string> = {
+  revenue: 'Revenue',
+  margin: 'Margin',
+  impressions: 'Impressions',
+  clicks: 'Clicks',
+  ctr: 'CTR%',
+  tq: 'TQ',
+};
+
+const SPARK = '▁▂▃▄▅▆▇█';
+const SPARK_WIDTH = 60;
+
+/** One block per day (consecutive days summed when the range is wider than the line). */
+export function sparkline(values: readonly number[], width = SPARK_WIDTH): string {
+  if (values.length === 0) return '';
+  const size = Math.ceil(values.length / width);
+  const buckets: number[] = [];
+  for (let i = 0; i < values.length; i += size) buckets.push(values.slice(i, i + size).reduce((a, b) => a + b, 0));
+  const min = Math.min(...buckets);
+  const max = Math.max(...buckets);
+  if (!(max > min)) return (max > 0 ? SPARK[3] : SPARK[0]).repeat(buckets.length);
+  return buckets.map((v) => SPARK[Math.round(((v - min) / (max - min)) * (SPARK.length - 1))]).join('');
+}
+
+function Card({ label, value, color, width = 17 }: { label: string; value: string; color?: string; width?: number }) {
+  return (
+    <Box borderStyle="round" borderColor="gray" paddingX={1} marginRight={1} flexDirection="column" width={width}>
+      <Text dimColor wrap="truncate-end">
+        {label}
+      </Text>
+      <Text bold color={color} wrap="truncate-end">
+        {value}
+      </Text>
+    </Box>
+  );
+}
+
+/** ▲ 12,34% in green above 0, ▼ 3,21% in red otherwise, '-' when absent (SPEC). */
+export function deltaText(value: number | null): { text: string; color?: string } {
+  if (value === null || !Number.isFinite(value)) return { text: '-' };
+  return value > 0 ? { text: `▲ ${formatPercent(Math.abs(value))}`, color: 'green' } : { text: `▼ ${formatPercent(Math.abs(value))}`, color: 'red' };
+}
+
+function Trend({ chart }: { chart: ChartPoint[] }) {
+  if (chart.length === 0) return null;
+  const revenue = chart.map((p) => p.revenue);
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text bold>Trends · Revenue</Text>
+      <Box>
+        <Text dimColor>{chart[0].date} </Text>
+        <Text color="blue">{sparkline(revenue)}</Text>
+        <Text dimColor> {chart[chart.length - 1].date}</Text>
+      </Box>
+      <Text dimColor>
+        mín. {formatMoney(Math.min(...revenue))} · máx. {formatMoney(Math.max(...revenue))}
+      </Text>
+    </Box>
+  );
+}
+
+function TopList({ title, items }: { title: string; items: Array<{ key: string; label: string; amount: string; revenue: number }> }) {
+  const largest = Math.max(0, ...items.map((i) => i.revenue));
+  return (
+    <Box flexDirection="column" marginRight={4} width={72}>
+      <Text bold>{title}</Text>
+      {items.length === 0 ? <Text dimColor>No data</Text> : null}
+      {items.map((item) => (
+        <Box key={item.key}>
+          <Box width={30}>
+            <Text wrap="truncate-end">{item.label}</Text>
+          </Box>
+          <Box width={24} justifyContent="flex-end">
+            <Text>{item.amount}</Text>
+          </Box>
+          <Text color="blue"> {bar(item.revenue, largest, 16)}</Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+export function DashboardHeader({ data }: { data: DashboardData }) {
+  const { summary, chart } = data.overview;
+  return (
+    <Box flexDirection="column">
+      <Box flexWrap="wrap">
+        {DASHBOARD_CARDS.map(({ key, header }) => (
+          <Card key={key} label={header} value={formatMetric(key, summary[key as keyof typeof summary])} />
+        ))}
+      </Box>
+      <Box flexWrap="wrap">
+        {DELTA_KEYS.map((key) => {
+          const d = deltaText(data.deltas[key]);
+          return <Card key={key} label={`Δ ${DELTA_LABELS[key]}`} value={d.text} color={d.color} />;
+        })}
+      </Box>
+      <Text dimColor>Δ: variación de ayer frente a anteayer</Text>
+      <Trend chart={chart} />
+      <Box marginTop={1} flexWrap="wrap">
+        <TopList
+          title={data.topZonesPartial ? 'Top Zones (parcial)' : 'Top Zones'}
+          items={data.topZones.map((z, i) => ({
+            key: `${z.publisher}\u0000${z.zone_id}`,
+            label: `#${i + 1} ${z.publisher} - ${z.zone_id}`,
+            amount: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
+            revenue: z.revenue,
+          }))}
+        />
+        <TopList
+          title="Top Advertisers"
+          items={data.topAdvertisers.map((a, i) => ({
+            key: a.advertiser,
+            label: `#${i + 1} ${a.advertiser}`,
+            amount: formatMoney(a.revenue),
+            revenue: a.revenue,
+          }))}
+        />
+      </Box>
+    </Box>
+  );
+}
+
+/** The Dashboard as a report view: the header above the 'Analytics' table with rank colours. */
+export function dashboardView(data: DashboardData): ReportView<DailyRow> {
+  const columns = withRankColours(metricColumns<DailyRow>(DASHBOARD_COLUMNS), data.daily, ['revenue', 'cost', 'margin']);
+  return {
+    title: data.title,
+    subtitle: data.subtitle,
+    header: <DashboardHeader data={data} />,
+    tableTitle: 'Analytics',
+    columns,
+    rows: data.daily,
+    totals: totalsRow(totals(data.daily, { ctrBasis: 'impressions' })),
+    emptyText: 'No data',
+  };
+}
+
+export interface DashboardProps {
+  initial: DashboardData;
+  interactive: boolean;
+  presets?: readonly PresetKey[];
+  load?: (preset: PresetKey) => Promise<DashboardData>;
+}
+
+export function Dashboard({ initial, interactive, presets, load }: DashboardProps) {
+  return (
+    <ReportScreen<DailyRow>
+      initial={dashboardView(initial)}
+      sortKeys={DASHBOARD_SORT_KEYS}
+      pageSize={DEFAULT_PAGE_SIZE.dashboard}
+      interactive={interactive}
+      presets={presets}
+      load={load ? async (preset) => dashboardView(await load(preset)) : undefined}
+      rowKey={(row) => row.date}
+    />
+  );
+}
