@@ -1,6 +1,146 @@
-// Referrers (live) — placeholder until the live Logs issue lands.
-import { ComingSoon } from '../components/ComingSoon';
+// Referrers (live) (SPEC §2 Logs, §4 live mode): the raw referrer events of the applied
+// filter, newest first, 20 per page, kept current by the SSE stream or by polling.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { formatDateTime, paginate, recordKey, type LiveRecord } from '@adops/core';
+import { useLiveLog, type LiveMode } from '../hooks/useLiveLog';
+import { Card } from '../components/Card';
+import { DataTable, type Column } from '../components/DataTable';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { Loading } from '../components/Loading';
+import { Pagination } from '../components/Pagination';
+import { downloadCsv } from '../lib/download';
+import { errorText } from '../lib/errors';
+import { ReferrerFilterBar } from '../components/referrers/ReferrerFilterBar';
+import { useReferrerFilters } from '../components/referrers/useReferrerFilters';
+import { logsCsv, logsCsvName } from '../components/referrers/csv';
+import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
+
+const LOGS_PAGE_SIZE = 20;
+
+function ModeBadge({ mode, live }: { mode: LiveMode; live: boolean }) {
+  const tone = !live
+    ? 'bg-gray-100 text-gray-500 ring-gray-300'
+    : mode === 'sse'
+      ? 'bg-green-50 text-green-700 ring-green-600/30'
+      : 'bg-amber-50 text-amber-700 ring-amber-600/30';
+  return (
+    <span
+      data-testid="live-mode"
+      title={mode === 'sse' ? 'Eventos en vivo por Server-Sent Events' : 'Consulta cada 5 segundos'}
+      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${tone}`}
+    >
+      <span className={`h-1.5 w-1.5 rounded-full ${live ? (mode === 'sse' ? 'animate-pulse bg-green-500' : 'bg-amber-500') : 'bg-gray-400'}`} aria-hidden />
+      {mode === 'sse' ? 'SSE' : 'Polling'}
+    </span>
+  );
+}
+
+function Toggle({ label, checked, onChange }: { label: string; checked: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <label className="inline-flex cursor-pointer select-none items-center gap-2 text-sm font-medium text-gray-700">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        className="h-4 w-4 rounded border-gray-300 text-blue-600 focus:ring-blue-500"
+      />
+      {label}
+    </label>
+  );
+}
 
 export default function Logs() {
-  return <ComingSoon title="Referrers (live)" feature="log en vivo de referrers (SSE o polling)" />;
+  const filters = useReferrerFilters();
+  const { tz, query, applied } = filters;
+  const [live, setLive] = useState(true);
+  const [autoscroll, setAutoscroll] = useState(false);
+  const log = useLiveLog(query, live);
+
+  // Page 1 again whenever the applied filters change; live arrivals keep the page.
+  const [page, setPage] = useState(1);
+  useEffect(() => setPage(1), [query]);
+  const current = paginate(log.records, page, LOGS_PAGE_SIZE);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!autoscroll || log.arrivals === 0) return;
+    const box = scroller.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, [log.arrivals]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const columns = useMemo<Column<LiveRecord>[]>(
+    () => [
+      { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTime(r.seen_at, tz)}</span> },
+      { key: 'zone_id', header: 'Zone ID', cell: (r) => dashed(r.zone_id) },
+      { key: 'source', header: 'Source', cell: (r) => dashed(r.parent_domain) },
+      { key: 'referrer', header: 'Referrer', cell: (r) => <ReferrerCell url={r.referrer} /> },
+      { key: 'keyword', header: 'Keyword', cell: (r) => dashed(r.keyword) },
+      { key: 'ip', header: 'IP', cell: (r) => <span className="tabular-nums">{dashed(r.ip)}</span> },
+      { key: 'country', header: 'Country', cell: (r) => dashed(r.country) },
+    ],
+    [tz],
+  );
+
+  const download = () => {
+    if (log.records.length === 0) return;
+    downloadCsv(logsCsvName(applied.from, applied.to), logsCsv(log.records, tz));
+  };
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold text-gray-900">Referrers (live)</h1>
+        {log.records.length > 0 && <CsvButton onClick={download} />}
+      </div>
+
+      <ReferrerFilterBar
+        applied={applied}
+        onApply={filters.apply}
+        onReset={filters.reset}
+        options={filters.options.data}
+        optionsLoading={filters.options.loading}
+        optionsError={filters.options.error}
+        tz={tz}
+      />
+
+      {log.error ? <ErrorBanner error={`Error al cargar datos de referrers_logs: ${errorText(log.error, 'error desconocido')}`} /> : null}
+      {live && log.pollError ? (
+        <ErrorBanner error={`Error al cargar datos de referrers_logs (se reintenta en 5 s): ${errorText(log.pollError, 'error desconocido')}`} />
+      ) : null}
+
+      <Card
+        title={
+          <span className="flex items-center gap-3">
+            Eventos <ModeBadge mode={log.mode} live={live} />
+          </span>
+        }
+        actions={
+          <>
+            <span className="mr-2 text-sm text-gray-500" data-testid="logs-count">
+              {log.loading ? 'Cargando…' : `${log.records.length.toLocaleString('es-ES')} ${log.records.length === 1 ? 'evento' : 'eventos'}`}
+            </span>
+            <Toggle label="Live" checked={live} onChange={setLive} />
+            <Toggle label="Autoscroll" checked={autoscroll} onChange={setAutoscroll} />
+          </>
+        }
+      >
+        {log.loading && log.records.length === 0 ? (
+          <Loading label="Cargando eventos…" />
+        ) : (
+          <div ref={scroller} data-testid="logs-scroller" className="max-h-[32rem] overflow-y-auto">
+            <DataTable
+              columns={columns}
+              rows={current.rows}
+              rowKey={(r) => (r.id !== undefined ? `id:${r.id}` : recordKey(r))}
+              emptyText={log.error && log.records.length === 0 ? 'No se pudieron cargar los eventos' : 'No hay resultados'}
+              caption="Referrers (live)"
+            />
+          </div>
+        )}
+        <div className="mt-4 flex justify-end">
+          <Pagination page={current.page} pageCount={current.pageCount} onPage={setPage} />
+        </div>
+      </Card>
+    </div>
+  );
 }

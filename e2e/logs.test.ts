@@ -1,0 +1,270 @@
+// Browser tests of Referrers (live): events posted to the server appear without reload over
+// SSE, a failed stream falls back for good to polling every 5 s, Live off stops updates,
+// the same event via stream and poll shows once, autoscroll, paging and the CSV file.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { parseCsv, toNdjson, todayIn, zonedDayStart, type IngestReferrerEvent, type IngestReferrersResult } from '@adops/core';
+import { ADMIN, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const today = () => todayIn(TZ);
+/** An instant `fraction` of the way from today's local midnight to now (today, never future). */
+const earlierToday = (fraction: number) => {
+  const start = zonedDayStart(today(), TZ).getTime();
+  return new Date(start + Math.floor((Date.now() - start) * fraction)).toISOString();
+};
+
+async function ingest(events: IngestReferrerEvent[]): Promise<IngestReferrersResult> {
+  const admin = await h.server.admin();
+  return admin.referrers.ingest(undefined, { rawBody: toNdjson(events), headers: { 'content-type': 'application/x-ndjson' } });
+}
+
+/** The ad tag's beacon, as a browser on a publisher's page would send it. */
+async function hit(zone: string, ref: string, kw: string, country = 'AR') {
+  const q = new URLSearchParams({ zone_id: zone, ref, kw, src: 'live.example' });
+  const res = await h.server.fetch(`/api/hit?${q}`, { headers: { 'x-country-code': country } });
+  expect(res.status).toBe(204);
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  // 25 events today of zone L1-pag (two pages of 20).
+  await ingest(
+    Array.from({ length: 25 }, (_, i) => ({
+      zone_id: 'L1-pag',
+      parent_domain: 'paging.example',
+      referrer: `https://paging.example/p${String(i).padStart(2, '0')}`,
+      keyword: `kw ${i}`,
+      ip: `198.51.100.${i + 1}`,
+      country: 'ES',
+      seen_at: earlierToday((i + 1) / 30),
+    })),
+  );
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+interface Watched {
+  page: Page;
+  streams: Request[];
+  polls: Request[];
+  warnings: string[];
+  errors: string[];
+}
+
+/** Signs in, lets `prepare` set routes, opens /logs and records stream/poll requests and console output. */
+async function openLogs(prepare?: (page: Page) => Promise<void>): Promise<Watched> {
+  const page = await h.newPage();
+  const w: Watched = { page, streams: [], polls: [], warnings: [], errors: [] };
+  await h.signIn(page, ADMIN.email, ADMIN.password);
+  await prepare?.(page);
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path === '/api/referrers_logs/stream') w.streams.push(r);
+    if (path === '/api/referrers_logs/' && r.method() === 'POST') w.polls.push(r);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'warning') w.warnings.push(m.text());
+    if (m.type() === 'error') w.errors.push(m.text());
+  });
+  await page.goto('/logs');
+  await page.getByRole('heading', { name: 'Referrers (live)' }).waitFor();
+  return w;
+}
+
+const badge = (page: Page) => page.getByTestId('live-mode');
+const row = (page: Page, text: string) => page.locator('table tbody tr', { hasText: text });
+const filterBar = (page: Page) => page.getByRole('form', { name: 'Filtros de referrers' });
+
+async function applyZone(page: Page, zone: string) {
+  await filterBar(page).getByLabel('Zone ID').fill(zone);
+  await filterBar(page).getByRole('button', { name: 'Aplicar' }).click();
+}
+
+describe('Referrers (live)', () => {
+  test('Live over SSE: a beacon hit appears at the top without reload, with keyword, IP and country', async () => {
+    const w = await openLogs();
+    const { page } = w;
+    await row(page, 'https://paging.example/p24').waitFor();
+    expect(await badge(page).textContent()).toBe('SSE');
+    expect(await page.getByLabel('Live').isChecked()).toBe(true);
+    expect(await page.locator('table thead th').allTextContents()).toEqual(['Date', 'Zone ID', 'Source', 'Referrer', 'Keyword', 'IP', 'Country']);
+    await expect.poll(() => w.streams.length).toBe(1);
+    const streamUrl = new URL(w.streams[0].url());
+    expect(streamUrl.searchParams.get('access_token')).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(Date.parse(streamUrl.searchParams.get('startDate')!)).toBe(zonedDayStart(today(), TZ).getTime());
+    const pollsBefore = w.polls.length;
+
+    await hit('L2-live', 'https://news.example/nota-en-vivo', 'zapatillas rojas');
+    const fresh = row(page, 'https://news.example/nota-en-vivo');
+    await fresh.waitFor({ timeout: 4000 });
+    const cells = await fresh.locator('td').allTextContents();
+    expect(cells[0]).toMatch(new RegExp(`^${today()} \\d{2}:\\d{2}$`));
+    expect(cells.slice(1)).toEqual(['L2-live', 'live.example', 'https://news.example/nota-en-vivo', 'zapatillas rojas', '127.0.0.1', 'AR']);
+    // Newest first: it is the first row.
+    expect(await page.locator('table tbody tr').first().locator('td').nth(3).textContent()).toBe('https://news.example/nota-en-vivo');
+    expect(w.polls.length).toBe(pollsBefore); // no polling while the stream works
+    expect(await badge(page).textContent()).toBe('SSE');
+    await h.screenshot(page, 'logs-live');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('applied filters reach the stream: only the filtered zone’s events arrive', async () => {
+    const w = await openLogs();
+    const { page } = w;
+    await row(page, 'https://paging.example/p24').waitFor();
+    await applyZone(page, 'L3-');
+    await page.getByText('No hay resultados').waitFor();
+    await expect.poll(() => w.streams.length).toBe(2);
+    expect(new URL(w.streams[1].url()).searchParams.get('zoneId')).toBe('L3-');
+    await hit('L9-other', 'https://other.example/no-debe-verse', 'x');
+    await hit('L3-zone', 'https://zone.example/si-debe-verse', 'y');
+    await row(page, 'https://zone.example/si-debe-verse').waitFor();
+    expect(await row(page, 'https://other.example/no-debe-verse').count()).toBe(0);
+    expect(await page.locator('table tbody tr').count()).toBe(1);
+  });
+
+  test('Live off: no stream, no polling, no new rows; Live on again catches up on what was missed', async () => {
+    const w = await openLogs();
+    const { page } = w;
+    await applyZone(page, 'L4-');
+    await page.getByText('No hay resultados').waitFor();
+    await expect.poll(() => w.streams.length).toBe(2);
+    await page.getByLabel('Live').uncheck();
+    const polls = w.polls.length;
+    await hit('L4-off', 'https://off.example/mientras-apagado', 'apagado');
+    await page.waitForTimeout(6000); // longer than one polling interval
+    expect(await row(page, 'https://off.example/mientras-apagado').count()).toBe(0);
+    expect(w.polls.length).toBe(polls);
+    expect(w.streams.length).toBe(2);
+
+    await page.getByLabel('Live').check();
+    await row(page, 'https://off.example/mientras-apagado').waitFor({ timeout: 4000 });
+    expect(await badge(page).textContent()).toBe('SSE');
+  });
+
+  test('a failed stream switches to Polling for good and polled events appear', async () => {
+    const w = await openLogs((page) => page.route('**/api/referrers_logs/stream?**', (route) => route.abort('connectionreset')));
+    const { page } = w;
+    await badge(page).filter({ hasText: 'Polling' }).waitFor();
+    expect(w.warnings.some((t) => t.includes('Error en el stream de referrers_logs'))).toBe(true);
+    await applyZone(page, 'L5-');
+    await page.getByText('No hay resultados').waitFor();
+    await hit('L5-poll', 'https://poll.example/por-polling', 'sondeo');
+    const started = Date.now();
+    await row(page, 'https://poll.example/por-polling').waitFor({ timeout: 8000 });
+    expect(Date.now() - started).toBeLessThan(7000);
+    // Never back to the stream, even after new filters.
+    expect(w.streams.length).toBe(1);
+    expect(await badge(page).textContent()).toBe('Polling');
+    await h.screenshot(page, 'logs-polling');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('the same event via the stream and the poll shows once; a malformed message is ignored with a warning', async () => {
+    const referrer = 'https://dup.example/una-vez';
+    let served = 0;
+    const w = await openLogs((page) =>
+      page.route('**/api/referrers_logs/stream?**', async (route) => {
+        served++;
+        // The event is stored now, after the page's first load, so only the stream and the
+        // poll can bring it; the stream then ends, which the page takes as a failure.
+        const event = {
+          zone_id: 'L6-dedupe',
+          parent_domain: 'dup.example',
+          referrer,
+          keyword: 'duplicado',
+          ip: '203.0.113.7',
+          country: 'ES',
+          seen_at: new Date(Date.now() - 1000).toISOString(),
+        };
+        const { first_id } = await ingest([event]);
+        const body = ['retry: 100', '', 'data: {no es json', '', `id: ${first_id}`, `data: ${JSON.stringify({ id: first_id, ...event })}`, '', ''].join('\n');
+        await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body });
+      }),
+    );
+    const { page } = w;
+    await row(page, referrer).waitFor();
+    await badge(page).filter({ hasText: 'Polling' }).waitFor();
+    const pollsAtSwitch = w.polls.length;
+    // At least one poll after the switch has brought the stored copy of the same event.
+    await expect.poll(() => w.polls.length, { timeout: 8000 }).toBeGreaterThan(pollsAtSwitch);
+    await page.waitForTimeout(500);
+    expect(await row(page, referrer).count()).toBe(1);
+    expect(await page.locator('table tbody tr').first().locator('td').nth(3).textContent()).toBe(referrer);
+    // The list holds exactly what the server has today: nothing twice.
+    const stored = await (await h.server.admin()).referrers.logs({});
+    await expect.poll(() => page.getByTestId('logs-count').textContent()).toBe(`${stored.length} eventos`);
+    expect(served).toBe(1);
+    expect(w.warnings.some((t) => t.includes('mal formado'))).toBe(true);
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('20 rows per page; live arrivals keep the page; Autoscroll scrolls the list to the bottom on a new event', async () => {
+    const w = await openLogs();
+    const { page } = w;
+    await applyZone(page, 'L1-pag');
+    await page.getByText('Página 1 de 2').waitFor();
+    expect(await page.locator('table tbody tr').count()).toBe(20);
+    const pager = page.getByRole('navigation', { name: 'Paginación' });
+    expect(await pager.getByRole('button', { name: 'Anterior' }).isDisabled()).toBe(true);
+    await pager.getByRole('button', { name: 'Siguiente' }).click();
+    await page.getByText('Página 2 de 2').waitFor();
+    expect(await page.locator('table tbody tr').count()).toBe(5);
+    expect(await pager.getByRole('button', { name: 'Siguiente' }).isDisabled()).toBe(true);
+    await pager.getByRole('button', { name: 'Anterior' }).click();
+    await page.getByText('Página 1 de 2').waitFor();
+
+    const scroller = page.getByTestId('logs-scroller');
+    const scroll = () => scroller.evaluate((el) => ({ top: el.scrollTop, max: el.scrollHeight - el.clientHeight }));
+    expect((await scroll()).max).toBeGreaterThan(0);
+    // Without Autoscroll a new event leaves the list where it is.
+    await hit('L1-pag', 'https://paging.example/nuevo-1', 'a');
+    await row(page, 'https://paging.example/nuevo-1').waitFor();
+    expect((await scroll()).top).toBe(0);
+    await page.getByLabel('Autoscroll').check();
+    await hit('L1-pag', 'https://paging.example/nuevo-2', 'b');
+    await row(page, 'https://paging.example/nuevo-2').waitFor();
+    await expect.poll(async () => {
+      const s = await scroll();
+      return s.max > 0 && Math.abs(s.top - s.max) <= 1;
+    }).toBe(true);
+    await page.getByText('Página 1 de 2').waitFor();
+
+    // On page 2 a live arrival does not send the user back to page 1.
+    await pager.getByRole('button', { name: 'Siguiente' }).click();
+    await page.getByText('Página 2 de 2').waitFor();
+    await hit('L1-pag', 'https://paging.example/nuevo-3', 'c');
+    await expect.poll(() => page.getByTestId('logs-count').textContent()).toBe('28 eventos');
+    await page.getByText('Página 2 de 2').waitFor();
+  });
+
+  test('Descargar CSV saves the listed events with keyword, ip and country', async () => {
+    const w = await openLogs();
+    const { page } = w;
+    await applyZone(page, 'L1-pag');
+    await page.getByText('Página 1 de 2').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`referrers_logs-${today()}_to_${today()}.csv`);
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const records = parseCsv(text);
+    expect(records[0]).toEqual(['date', 'zone_id', 'source', 'referrer', 'keyword', 'ip', 'country']);
+    const p00 = records.find((r) => r[3] === 'https://paging.example/p00');
+    expect(p00).toEqual([expect.stringMatching(new RegExp(`^${today()} \\d{2}:\\d{2}$`)), 'L1-pag', 'paging.example', 'https://paging.example/p00', 'kw 0', '198.51.100.1', 'ES']);
+    expect(records.length).toBe(1 + Number((await page.getByTestId('logs-count').textContent())!.split(' ')[0]));
+  });
+
+  test('a failed first load is shown on screen and logged', async () => {
+    const w = await openLogs((page) =>
+      page.route('**/api/referrers_logs/', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'Almacén caído' }) }),
+      ),
+    );
+    await w.page.getByRole('alert').filter({ hasText: 'Error al cargar datos de referrers_logs: Almacén caído' }).waitFor();
+    expect(w.errors.some((t) => t.includes('Error al cargar datos de referrers_logs'))).toBe(true);
+  });
+});
