@@ -17,6 +17,8 @@ import { registerReports } from './commands/reports.js';
 import { registerDashboard } from './commands/dashboard.js';
 import { registerTail } from './commands/tail.js';
 import { registerReferrers } from './commands/referrers.js';
+import { registerCampaigns } from './commands/campaigns.js';
+import { registerImport } from './commands/import.js';
 
 export { EXIT, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
 
@@ -52,6 +54,8 @@ export function buildProgram(cli: Cli): Command {
   registerDashboard(program, cli);
   registerReferrers(program, cli);
   registerTail(program, cli);
+  registerCampaigns(program, cli);
+  registerImport(program, cli);
   return program;
 }
 

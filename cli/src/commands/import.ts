@@ -1,0 +1,203 @@
+// `adops import zone-report FILE | referrers FILE` and `adops seed`: facts sent to the
+// server's ingest endpoints with the admin session. Zone reports go whole (CSV, NDJSON or
+// JSON, optionally gzip); referrer NDJSON goes in batches the server takes all-or-nothing.
+// `seed` loads the server's demo zone reports (its own generator) through the same ingest.
+import { createReadStream, openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import { ApiError, REFERRER_LIMITS, todayIn, type Api, type IngestResult } from '@adops/core';
+import type { Cli } from '../context.js';
+import { CliError, EXIT } from '../io.js';
+import { reportingTz } from './report-filters.js';
+
+const CONTENT_TYPES = { csv: 'text/csv', ndjson: 'application/x-ndjson', json: 'application/json' } as const;
+type ImportFormat = keyof typeof CONTENT_TYPES;
+
+/** Events per referrer batch sent (the server takes at most 100,000 and 16 MB). */
+export const REFERRER_BATCH_EVENTS = 10_000;
+const REFERRER_BATCH_BYTES = 8 * 1024 * 1024;
+
+/** The format from --format or the file name (.csv, .ndjson/.jsonl, .json, each optionally .gz). */
+export function importFormat(file: string, flag?: string): { format: ImportFormat; gzip: boolean } {
+  const gzip = /\.gz$/i.test(file);
+  if (flag !== undefined) {
+    const format = flag.trim().toLowerCase();
+    if (!(format in CONTENT_TYPES)) throw new CliError(`--format no válido: ${flag} (usa csv, ndjson o json)`, EXIT.usage);
+    return { format: format as ImportFormat, gzip };
+  }
+  const ext = path.extname(file.replace(/\.gz$/i, '')).toLowerCase();
+  const format = ext === '.csv' ? 'csv' : ext === '.ndjson' || ext === '.jsonl' ? 'ndjson' : ext === '.json' ? 'json' : null;
+  if (!format) throw new CliError(`No sé el formato de ${file}: usa --format csv|ndjson|json`, EXIT.usage);
+  return { format, gzip };
+}
+
+async function fileBlob(file: string): Promise<Blob> {
+  const full = path.resolve(file);
+  try {
+    if (!(await stat(full)).isFile()) throw new Error('not a file');
+    return await openAsBlob(full);
+  } catch {
+    throw new CliError(`No se puede leer el archivo: ${full}`, EXIT.usage);
+  }
+}
+
+/** Prints an import's counts and its refused lines; exit code 1 when any line was refused. */
+function reportIngest(cli: Cli, result: IngestResult, json: boolean | undefined): void {
+  if (cli.machine(json)) cli.json(result);
+  else {
+    cli.say(`Filas nuevas: ${result.inserted} · reemplazadas: ${result.replaced} · rechazadas: ${result.rejected_total}`);
+    for (const r of result.rejected) cli.say(`  línea ${r.line}: ${r.detail}`);
+    if (result.rejected_total > result.rejected.length)
+      cli.say(`  … y ${result.rejected_total - result.rejected.length} líneas rechazadas más`);
+  }
+  if (result.rejected_total > 0)
+    throw new CliError(`${result.rejected_total} ${result.rejected_total === 1 ? 'línea rechazada' : 'líneas rechazadas'}`, EXIT.error);
+}
+
+async function sendZoneReport(api: Api, body: Blob, format: ImportFormat, gzip: boolean): Promise<IngestResult> {
+  const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format] };
+  if (gzip) headers['content-encoding'] = 'gzip';
+  return api.ingest.zoneReport(undefined, { rawBody: body, headers });
+}
+
+export interface ReferrerImport {
+  accepted: number;
+  first_id: number | null;
+  last_id: number | null;
+  batches: number;
+}
+
+/** Sends an NDJSON file in batches; a refused batch stops the import with its file line. */
+async function importReferrers(api: Api, file: string, onBatch: (done: ReferrerImport) => void): Promise<ReferrerImport> {
+  await fileBlob(file); // clear message when missing
+  const lines = createInterface({ input: createReadStream(path.resolve(file), 'utf8'), crlfDelay: Infinity });
+  const total: ReferrerImport = { accepted: 0, first_id: null, last_id: null, batches: 0 };
+  let batch: string[] = [];
+  let bytes = 0;
+  let events = 0;
+  let firstLine = 1;
+  let lineNo = 0;
+  const send = async () => {
+    if (events > 0) {
+      try {
+        const r = await api.referrers.ingest(undefined, {
+          rawBody: batch.join('\n') + '\n',
+          headers: { 'content-type': 'application/x-ndjson' },
+        });
+        total.accepted += r.accepted;
+        total.first_id ??= r.first_id;
+        total.last_id = r.last_id ?? total.last_id;
+        total.batches++;
+        onBatch(total);
+      } catch (e) {
+        // 'línea N: …' counts from the batch's first line: make it the file's line.
+        if (e instanceof ApiError && e.status === 400) {
+          const detail = e.detail.replace(/^línea (\d+):/, (_, n: string) => `línea ${Number(n) + firstLine - 1}:`);
+          const kept = total.accepted ? ` (${total.accepted} eventos de lotes anteriores sí se guardaron)` : ' (no se guardó nada)';
+          throw new CliError(`${detail}${kept}`);
+        }
+        throw e;
+      }
+    }
+    batch = [];
+    bytes = 0;
+    events = 0;
+    firstLine = lineNo + 1;
+  };
+  for await (const line of lines) {
+    lineNo++;
+    batch.push(line);
+    bytes += Buffer.byteLength(line) + 1;
+    if (line.trim() !== '') events++;
+    if (events >= REFERRER_BATCH_EVENTS || bytes >= REFERRER_BATCH_BYTES) await send();
+  }
+  await send();
+  if (total.batches === 0) throw new CliError(`${file} no contiene eventos`);
+  return total;
+}
+
+interface DemoModule {
+  demoZoneReportItems: (tz: string, options?: { days?: number; zones?: number; now?: Date }) => Iterable<{ values: Record<string, unknown> }>;
+  demoPublishers: () => Array<{ name: string; revenue_share: number }>;
+}
+
+/** The server package's demo generator (the same data `npm start` loads on an empty store). */
+async function loadDemo(): Promise<DemoModule> {
+  const app = import.meta.resolve('@adops/server');
+  return (await import(new URL('./demo/zone-reports.js', app).href)) as DemoModule;
+}
+
+function positiveInt(value: string, flag: string, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new CliError(`${flag} no válido: ${value} (1–${max})`, EXIT.usage);
+  return n;
+}
+
+export function registerImport(program: Command, cli: Cli): void {
+  const imp = program.command('import').description('Carga datos en el servidor (administradores o clave de ingesta)');
+
+  imp
+    .command('zone-report')
+    .description('Importa informes de zona (CSV con cabecera, NDJSON o array JSON; .gz admitido); reimportar un día lo reemplaza')
+    .argument('<file>', 'archivo .csv, .ndjson/.jsonl o .json (opcionalmente .gz)')
+    .option('--format <format>', 'csv, ndjson o json (por defecto, por la extensión)')
+    .option('--json', 'salida JSON')
+    .addHelpText('after', '\nSale con código 1 si alguna línea se rechazó (las demás se guardan).')
+    .action(async (file: string, flags: { format?: string; json?: boolean }, cmd: Command) => {
+      const { format, gzip } = importFormat(file, flags.format);
+      const body = await fileBlob(file);
+      const { api } = await cli.api(cmd);
+      reportIngest(cli, await sendZoneReport(api, body, format, gzip), flags.json);
+    });
+
+  imp
+    .command('referrers')
+    .description(`Importa eventos de referrers (NDJSON, un evento por línea) en lotes de ${REFERRER_BATCH_EVENTS.toLocaleString('es-ES')}`)
+    .argument('<file>', 'archivo NDJSON')
+    .option('--json', 'salida JSON')
+    .addHelpText('after', '\nCada lote se guarda entero o nada; una línea mal formada detiene la importación en su lote.')
+    .action(async (file: string, flags: { json?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const machine = cli.machine(flags.json);
+      const result = await importReferrers(api, file, (done) => {
+        if (!machine) cli.io.stderr.write(`  lote ${done.batches}: ${done.accepted} eventos guardados\n`);
+      });
+      if (machine) return cli.json(result);
+      cli.say(`Eventos guardados: ${result.accepted} (ids ${result.first_id}–${result.last_id})`);
+    });
+
+  program
+    .command('seed')
+    .description('Carga los informes de zona de demostración (90 días, los mismos que `npm start`) a través de la ingesta')
+    .option('--days <n>', 'días hasta hoy', '90')
+    .option('--zones <n>', 'zonas', '2000')
+    .option('--json', 'salida JSON')
+    .addHelpText(
+      'after',
+      '\nReimportar reemplaza los mismos días (no duplica). El tráfico de referrers de demostración lo genera el\n' +
+        'servidor con ADOPS_DEMO activo; para cargar eventos propios usa `adops import referrers FILE`.',
+    )
+    .action(async (flags: { days: string; zones: string; json?: boolean }, cmd: Command) => {
+      const days = positiveInt(flags.days, '--days', 800);
+      const zones = positiveInt(flags.zones, '--zones', 20_000);
+      const { api } = await cli.api(cmd);
+      const demo = await loadDemo();
+      // The demo publishers' revenue shares first (kept when already configured), as the server does.
+      const configured = new Set((await api.publishers.list()).filter((p) => p.configured).map((p) => p.name.trim().toLowerCase()));
+      let shares = 0;
+      for (const p of demo.demoPublishers()) {
+        if (configured.has(p.name.trim().toLowerCase())) continue;
+        await api.publishers.set({ name: p.name, revenue_share: p.revenue_share });
+        shares++;
+      }
+      const tz = reportingTz(cli.io);
+      const lines: string[] = [];
+      for (const item of demo.demoZoneReportItems(tz, { days, zones })) lines.push(JSON.stringify(item.values) + '\n');
+      const result = await sendZoneReport(api, new Blob(lines), 'ndjson', false);
+      if (cli.machine(flags.json)) return cli.json({ ...result, revenue_shares_set: shares, days, zones, until: todayIn(tz) });
+      cli.say(`Datos de demostración: ${days} días hasta ${todayIn(tz)}, ${zones} zonas; ${shares} revenue shares configurados`);
+      reportIngest(cli, result, false);
+    });
+}
