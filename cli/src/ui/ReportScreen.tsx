@@ -82,9 +82,13 @@ export function ReportScreen<Row>({
 
   const sorted = sortRows(view.rows as Array<Record<string, unknown>>, sort as SortState<string> | null) as Row[];
   const shown = interactive ? paginate(sorted, page, pageSize) : paginate(sorted, 1, Math.max(1, sorted.length));
+  const latest = useRef({ shown, sort, pageSize, loading });
+  latest.current = { shown, sort, pageSize, loading };
 
   useInput(
     (input, key) => {
+      // Keys can arrive before the next render re-binds this handler: read the latest state.
+      const { shown, sort, pageSize, loading } = latest.current;
       if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return exit();
       if (key.rightArrow || input === 'n') return setPage(Math.min(shown.pageCount, shown.page + 1));
       if (key.leftArrow || input === 'p') return setPage(Math.max(1, shown.page - 1));
@@ -98,11 +102,15 @@ export function ReportScreen<Row>({
         const i = sort ? sortKeys.indexOf(sort.key) : -1;
         const step = input === 's' ? 1 : -1;
         const nextKey = sortKeys[(i + step + sortKeys.length) % sortKeys.length] ?? sortKeys[0];
-        setSort(nextSort(sort, nextKey));
+        const next = nextSort(sort, nextKey);
+        latest.current = { ...latest.current, sort: next };
+        setSort(next);
         return setPage(1);
       }
       if (sortKeys.length && input === 'r') {
-        setSort(nextSort(sort, sort?.key ?? sortKeys[0]));
+        const next = nextSort(sort, sort?.key ?? sortKeys[0]);
+        latest.current = { ...latest.current, sort: next };
+        setSort(next);
         return setPage(1);
       }
       const n = Number(input);

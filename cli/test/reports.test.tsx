@@ -1,0 +1,297 @@
+// Report commands against a live server seeded through zone-report ingest: JSON numbers match
+// the seeded rows, filters and ranges, --sort, CSV with BOM and formula guard, the terminal
+// table with totals, and the Dashboard's Ink screen (cards, ▲/▼ deltas, Analytics table,
+// sorting, presets, quit).
+import React from 'react';
+import { readFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { render } from 'ink-testing-library';
+import {
+  AD_REPORT_COLUMNS,
+  BOM,
+  addDays,
+  formatMoney,
+  formatPercent,
+  parseCsv,
+  presetRange,
+  todayIn,
+  type ReportTotals,
+  type SummaryRow,
+  type ZoneRow,
+} from '@adops/core';
+import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
+import { Dashboard, deltaText, sparkline } from '../src/ui/Dashboard.js';
+import { loadDashboard } from '../src/commands/dashboard.js';
+
+const today = todayIn('UTC');
+const d1 = addDays(today, -1);
+const d2 = addDays(today, -2);
+const old = addDays(today, -20);
+
+/** The seeded zone rows; every expected number below is derived from these. */
+const SEED = [
+  { date: d1, advertiser: 'AdNova', publisher: 'Pub Uno', zone_id: '1001', geo: 'ES', source: 'web', domain: 'uno.com', impressions: 10000, monetized_impressions: 8000, clicks: 80, revenue: 12.5, margin: 3.75, tq: 0.8 },
+  { date: d1, advertiser: 'BidSphere', publisher: 'Pub Dos', zone_id: '2002', geo: 'MX', source: 'push', domain: 'dos.com', impressions: 5000, monetized_impressions: null, clicks: 25, revenue: 4, margin: 1, tq: 0.5 },
+  { date: d1, advertiser: 'Clickora', publisher: '=SUM(A1:A9)', zone_id: '3003', geo: 'AR', source: 'web', domain: 'tres.com', impressions: 30000, monetized_impressions: 20000, clicks: 10, revenue: 1, margin: 0.2, tq: null },
+  { date: d2, advertiser: 'AdNova', publisher: 'Pub Uno', zone_id: '1001', geo: 'ES', source: 'web', domain: 'uno.com', impressions: 20000, monetized_impressions: 16000, clicks: 160, revenue: 30, margin: 9, tq: 0.9 },
+  { date: d2, advertiser: 'Clickora', publisher: 'Pub Dos', zone_id: '2002', geo: 'MX', source: 'push', domain: 'dos.com', impressions: 1000, monetized_impressions: 900, clicks: 0, revenue: 0.5, margin: 0.1, tq: null },
+  { date: old, advertiser: 'AdNova', publisher: 'Pub Uno', zone_id: '1001', geo: 'ES', source: 'web', domain: 'uno.com', impressions: 99999, monetized_impressions: 99999, clicks: 999, revenue: 999, margin: 99, tq: 0.7 },
+];
+const inDefaultRange = SEED.filter((r) => r.date !== old);
+const sum = (rows: typeof SEED, key: 'impressions' | 'clicks' | 'revenue' | 'margin') => rows.reduce((s, r) => s + r[key], 0);
+
+let server: TestServer;
+let dir: string;
+let tmp: string;
+const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
+const strip = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+/** Frames with the dates of the moving range replaced, so assertions do not depend on today. */
+const normalise = (text: string) => strip(text).replace(/\d{4}-\d{2}-\d{2}/g, 'YYYY-MM-DD');
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const admin = await server.admin();
+  const ndjson = SEED.map((r) => JSON.stringify(r)).join('\n') + '\n';
+  const result = await admin.ingest.zoneReport(undefined, { rawBody: ndjson, headers: { 'content-type': 'application/x-ndjson' } });
+  expect(result).toMatchObject({ inserted: SEED.length, rejected_total: 0 });
+  dir = await newConfigDir();
+  tmp = await mkdtemp(path.join(tmpdir(), 'adops-cli-reports-'));
+  expect((await cli(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` })).code).toBe(0);
+});
+afterAll(() => server?.close());
+
+describe('adops report zones', () => {
+  it('--json answers the seeded rows of the last 7 days (to yesterday) with their sums and ratios', async () => {
+    const r = await cli(['report', 'zones', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { start_date: string; end_date: string; rows: ZoneRow[]; totals: ReportTotals; total_rows: number };
+    expect([out.start_date, out.end_date]).toEqual([addDays(today, -7), d1]);
+    expect(out.rows).toHaveLength(inDefaultRange.length);
+    expect(out.total_rows).toBe(inDefaultRange.length);
+    expect(out.totals.revenue).toBeCloseTo(sum(inDefaultRange, 'revenue'), 9);
+    expect(out.totals.margin).toBeCloseTo(sum(inDefaultRange, 'margin'), 9);
+    expect(out.totals.impressions).toBe(sum(inDefaultRange, 'impressions'));
+    expect(out.totals.clicks).toBe(sum(inDefaultRange, 'clicks'));
+    const zone1 = out.rows.find((row) => row.date === d1 && row.zone_id === '1001')!;
+    expect(zone1).toMatchObject({ advertiser: 'AdNova', publisher: 'Pub Uno', impressions: 10000, clicks: 80, revenue: 12.5, margin: 3.75 });
+    // CTR on monetized impressions when reported, else impressions.
+    expect(zone1.ctr).toBeCloseTo((80 / 8000) * 100, 9);
+    expect(out.rows.find((row) => row.zone_id === '2002' && row.date === d1)!.ctr).toBeCloseTo((25 / 5000) * 100, 9);
+    expect(zone1.rs_percent).toBeCloseTo((3.75 / 12.5) * 100, 9);
+  });
+
+  it('applies --zone and --from/--to, and refuses a bad range or preset as a usage error', async () => {
+    const zone = JSON.parse((await cli(['report', 'zones', '--json', '--zone', '100', '--from', old, '--to', today])).stdout) as { rows: ZoneRow[] };
+    expect(zone.rows.map((row) => row.date).sort()).toEqual([old, d2, d1].sort());
+    expect(zone.rows.every((row) => row.zone_id === '1001')).toBe(true);
+
+    const reversed = await cli(['report', 'zones', '--json', '--from', d1, '--to', d2]);
+    expect(reversed.code).toBe(2);
+    expect(reversed.stderr).toContain('Rango de fechas no válido');
+    const preset = await cli(['report', 'zones', '--json', '--preset', 'semana']);
+    expect(preset.code).toBe(2);
+    expect(preset.stderr).toContain('Preset no válido: semana');
+    const both = await cli(['report', 'zones', '--json', '--preset', 'ayer', '--from', d1]);
+    expect(both.code).toBe(2);
+  });
+
+  it('--preset ayer and --sort revenue:desc order the rows; an unknown sort key is refused', async () => {
+    const out = JSON.parse((await cli(['report', 'zones', '--json', '--preset', 'ayer', '--sort', 'revenue:desc'])).stdout) as { rows: ZoneRow[] };
+    const expected = SEED.filter((r) => r.date === d1).map((r) => r.revenue).sort((a, b) => b - a);
+    expect(out.rows.map((row) => row.revenue)).toEqual(expected);
+    const bad = await cli(['report', 'zones', '--json', '--sort', 'price']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--sort no válido: price');
+  });
+
+  it('--csv FILE writes the 19 Ad Report columns with a BOM, values rounded as shown and formulas guarded', async () => {
+    const file = path.join(tmp, 'zonas.csv');
+    const r = await cli(['report', 'zones', '--csv', file, '--sort', 'revenue:desc']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(`${inDefaultRange.length} filas → ${file}`);
+    const text = await readFile(file, 'utf8');
+    expect(text.startsWith(BOM)).toBe(true);
+    const [header, ...rows] = parseCsv(text);
+    expect(header).toEqual(AD_REPORT_COLUMNS.map((c) => c.header));
+    expect(header).toHaveLength(19);
+    expect(rows).toHaveLength(inDefaultRange.length);
+    const col = (name: string) => header.indexOf(name);
+    const top = rows[0];
+    expect(top[col('date')]).toBe(d2);
+    expect(top[col('revenue')]).toBe('30');
+    expect(top[col('CTR%')]).toBe('1');
+    expect(top[col('RS%')]).toBe('30');
+    // A publisher name a spreadsheet would run as a formula is neutralised.
+    expect(rows.find((row) => row[col('zone_id')] === '3003')![col('publisher')]).toBe("'=SUM(A1:A9)");
+    // A missing TQ is an empty field.
+    expect(rows.find((row) => row[col('zone_id')] === '3003')![col('TQ')]).toBe('');
+  });
+
+  it('at a terminal draws the table with a Totales row in es-ES money', async () => {
+    const r = await cli(['report', 'zones'], { isTTY: true });
+    expect(r.code).toBe(0);
+    const text = strip(r.stdout);
+    expect(text).toContain('Resumen diario por zona');
+    expect(text).toMatch(/date\s+advertiser\s+publisher\s+zone_id\s+geo\s+source\s+impressions/);
+    const totals = text.split('\n').find((l) => l.startsWith('Totales'))!;
+    expect(totals).toContain(formatMoney(sum(inDefaultRange, 'revenue')));
+    expect(totals).toContain('66.000'); // impressions of the range, es-ES grouping
+  });
+});
+
+describe('adops report publishers | advertisers, demand, finance, explorer', () => {
+  it('publisher and advertiser summaries sum the seeded rows per day and name', async () => {
+    const pubs = JSON.parse((await cli(['report', 'publishers', '--json'])).stdout) as { rows: SummaryRow[]; totals: { revenue: number } };
+    const uno = pubs.rows.find((row) => row.publisher === 'Pub Uno' && row.date === d2)!;
+    expect(uno.revenue).toBeCloseTo(30, 9);
+    expect(pubs.totals.revenue).toBeCloseTo(sum(inDefaultRange, 'revenue'), 9);
+    const advs = JSON.parse((await cli(['report', 'advertisers', '--json', '--preset', 'ayer'])).stdout) as { rows: SummaryRow[] };
+    expect(advs.rows.map((row) => row.advertiser).sort()).toEqual(['AdNova', 'BidSphere', 'Clickora']);
+    expect(advs.rows.find((row) => row.advertiser === 'BidSphere')!.clicks).toBe(25);
+  });
+
+  it('demand answers each advertiser’s daily revenue and margin in the range', async () => {
+    const r = await cli(['demand', '--json', '--from', d2, '--to', d1]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { advertisers: Record<string, Array<{ date: string; revenue: number; margin: number }>> };
+    expect(out.advertisers.AdNova.find((p) => p.date === d2)).toMatchObject({ revenue: 30, margin: 9 });
+    expect(out.advertisers.Clickora.find((p) => p.date === d1)!.revenue).toBeCloseTo(1, 9);
+    const tty = strip((await cli(['demand', '--from', d2, '--to', d1], { isTTY: true })).stdout);
+    expect(tty).toContain('AdNova');
+    expect(tty).toContain('€30,00');
+  });
+
+  it('finance answers monthly revenue by advertiser and publisher and the margin row; the terminal shows TOTAL', async () => {
+    const r = await cli(['finance', '--json', '--from', old, '--to', today]);
+    const out = JSON.parse(r.stdout) as { advertisers: Array<Record<string, number | string>>; margin: Array<{ total: number }> };
+    const adNova = out.advertisers.find((a) => a.advertiser === 'AdNova')!;
+    const months = Object.keys(adNova).filter((k) => /^\d{4}-\d{2}$/.test(k));
+    expect(months.reduce((s, m) => s + (adNova[m] as number), 0)).toBeCloseTo(999 + 30 + 12.5, 6);
+    expect(out.margin[0].total).toBeCloseTo(sum(SEED, 'margin'), 6);
+    const tty = strip((await cli(['finance', '--from', old, '--to', today], { isTTY: true })).stdout);
+    expect(tty).toContain('Revenue mensual - Advertisers');
+    expect(tty).toContain('Revenue mensual - Publishers');
+    expect(tty).toMatch(/Margen mensual - Total/);
+    expect(tty).toMatch(new RegExp(`TOTAL.*${formatMoney(sum(SEED, 'revenue')).replace(/[$.]/g, '\\$&')}`));
+  });
+
+  it('explorer lists the zone rows of the range with totals', async () => {
+    const out = JSON.parse((await cli(['explorer', '--json', '--from', d1, '--to', d1])).stdout) as { rows: ZoneRow[]; totals: { revenue: number } };
+    expect(out.rows).toHaveLength(3);
+    expect(out.totals.revenue).toBeCloseTo(17.5, 9);
+    const tty = strip((await cli(['explorer', '--from', d1, '--to', d1], { isTTY: true })).stdout);
+    for (const card of ['Revenue Ayer', 'Revenue Hoy', 'Revenue Mes', 'Revenue Filtro']) expect(tty).toContain(card);
+    expect(tty).toContain(formatMoney(17.5));
+  });
+
+  it('needs a session: without one, exit code 3 and a hint', async () => {
+    const r = await runCli(['report', 'zones', '--json'], await newConfigDir(), server.url);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('adops login');
+  });
+});
+
+describe('adops dashboard', () => {
+  const waitFor = async (check: () => boolean, ms = 5000) => {
+    const until = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > until) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('--json has the summary, yesterday-vs-day-before deltas, top lists and daily rows', async () => {
+    const r = await cli(['dashboard', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect([out.start_date, out.end_date]).toEqual([addDays(today, -6), today]);
+    expect(out.summary.revenue).toBeCloseTo(sum(inDefaultRange, 'revenue'), 9);
+    const dayRevenue = (d: string) => SEED.filter((s) => s.date === d).reduce((t, s) => t + s.revenue, 0);
+    expect(out.deltas.revenue).toBeCloseTo(((dayRevenue(d1) - dayRevenue(d2)) / dayRevenue(d2)) * 100, 6);
+    expect(out.top_zones[0]).toMatchObject({ publisher: 'Pub Uno', zone_id: '1001' });
+    expect(out.top_zones[0].revenue).toBeCloseTo(42.5, 9);
+    expect(out.top_advertisers.map((a: { advertiser: string }) => a.advertiser)).toEqual(['AdNova', 'BidSphere', 'Clickora']);
+    expect(out.daily.map((d: { date: string }) => d.date)).toEqual([d2, d1]);
+  });
+
+  it('draws cards, ▲/▼ deltas, the trend and the Analytics table; s/r sort and 2 loads Ayer', async () => {
+    const api = await server.admin();
+    const range = { ...presetRange('ultimos7_hoy', new Date(), 'UTC'), preset: 'ultimos7_hoy' as const };
+    const initial = await loadDashboard(api, range, {});
+    const load = (preset: 'hoy' | 'ayer' | 'ultimos7_hoy' | 'mes_actual' | 'mes_anterior') =>
+      loadDashboard(api, { ...presetRange(preset, new Date(), 'UTC'), preset }, {});
+    const ui = render(<Dashboard initial={initial} interactive presets={['hoy', 'ayer', 'ultimos7_hoy', 'mes_actual', 'mes_anterior']} load={load} />);
+    const frame = () => normalise(ui.lastFrame() ?? '');
+    expect(frame()).toContain('Últimos 7 días (YYYY-MM-DD – YYYY-MM-DD)');
+    for (const card of ['Revenue', 'Margin', 'Impressions', 'Clicks', 'CTR%', 'TQ Avg']) expect(frame()).toContain(card);
+    expect(frame()).toContain(formatMoney(sum(inDefaultRange, 'revenue')));
+    // Revenue fell from the day before to yesterday; impressions rose.
+    const deltas = initial.deltas;
+    expect(deltas.revenue!).toBeLessThan(0);
+    expect(deltas.impressions!).toBeGreaterThan(0);
+    expect(frame()).toContain(`▼ ${formatPercent(Math.abs(deltas.revenue!))}`);
+    expect(frame()).toContain(`▲ ${formatPercent(deltas.impressions!)}`);
+    expect(frame()).toContain('Trends · Revenue');
+    expect(frame()).toContain('#1 Pub Uno - 1001');
+    expect(frame()).toMatch(/Date\s+Impr\.\s+M\. Impr\.\s+Clicks\s+CTR%\s+CPM\s+CPC\s+Rev\s+Cost\s+Marg\.\s+Marg %\s+TQ/);
+    expect(frame()).toContain('Página 1 de 1');
+
+    await new Promise((r) => setTimeout(r, 50)); // the keyboard listener attaches after the first paint
+    ui.stdin.write('s');
+    await waitFor(() => frame().includes('Date ▲'));
+    // The Analytics rows' impressions, top to bottom: the day before (21.000) first when ascending.
+    const impressions = () => [...frame().matchAll(/^YYYY-MM-DD\s+([\d.]+)\s/gm)].map((m) => m[1]);
+    expect(impressions()).toEqual(['21.000', '45.000']);
+    ui.stdin.write('r');
+    await waitFor(() => frame().includes('Date ▼'));
+    expect(impressions()).toEqual(['45.000', '21.000']);
+    ui.stdin.write('s');
+    await waitFor(() => frame().includes('Impr. ▲'));
+
+    ui.stdin.write('2');
+    await waitFor(() => frame().includes('Ayer (YYYY-MM-DD)'));
+    expect(frame()).toContain(formatMoney(SEED.filter((s) => s.date === d1).reduce((t, s) => t + s.revenue, 0)));
+    ui.unmount();
+  });
+
+  it('at a terminal with a keyboard, s sorts the Analytics table and q ends the command with exit 0', async () => {
+    // A terminal stdin as Ink drives it (raw mode, ref/unref).
+    const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
+    const pending = cli(['dashboard', '--from', old, '--to', today], { isTTY: true, stdinStream: tty });
+    const started = Date.now();
+    while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    tty.write('s');
+    await new Promise((r) => setTimeout(r, 200));
+    tty.write('q');
+    const r = await pending;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(strip(r.stdout)).toContain('Página 1 de 1 · 3 filas');
+    expect(strip(r.stdout)).toContain('orden: Date ▲');
+    expect(strip(r.stdout)).toContain('q salir');
+    expect(tty.rawModes.at(-1)).toBe(false);
+  });
+
+  it('on a terminal without a keyboard draws once and exits 0', async () => {
+    const r = await cli(['dashboard', '--preset', 'ayer'], { isTTY: true });
+    expect(r.code).toBe(0);
+    const text = normalise(r.stdout);
+    expect(text).toContain('Ayer (YYYY-MM-DD)');
+    expect(text).toContain('Analytics');
+    expect(text).not.toContain('q salir');
+  });
+
+  it('arrows and sparkline follow the sign and shape of the data', () => {
+    expect(deltaText(12.345)).toEqual({ text: '▲ 12,35%', color: 'green' });
+    expect(deltaText(-3.2)).toEqual({ text: '▼ 3,20%', color: 'red' });
+    expect(deltaText(0)).toEqual({ text: '▼ 0,00%', color: 'red' });
+    expect(deltaText(null)).toEqual({ text: '-' });
+    expect(sparkline([0, 5, 10])).toBe('▁▅█');
+    expect(sparkline([3, 3])).toBe('▄▄');
+    expect(sparkline(Array.from({ length: 120 }, (_, i) => i))).toHaveLength(60);
+  });
+});
