@@ -1,0 +1,102 @@
+// The Api Explorer's filter form: Zone ID (substring), Advertiser ('Todos' plus the three
+// fixed advertisers), Publisher (from the data loaded so far), Desde/Hasta, Buscar, CSV.
+import type { FormEvent } from 'react';
+import { FIXED_ADVERTISERS } from '@adops/core';
+import { inputClass, primaryButton, secondaryButton } from '../styles';
+
+/** The shared report filter bar's label style. */
+const labelClass = 'mb-1 block text-xs font-medium uppercase tracking-wide text-gray-500';
+
+export interface ExplorerDraft {
+  zone_id: string;
+  advertiser: string;
+  publisher: string;
+  from: string;
+  to: string;
+}
+
+export interface ExplorerFiltersProps {
+  draft: ExplorerDraft;
+  onChange: (draft: ExplorerDraft) => void;
+  onSearch: () => void;
+  onDownload: () => void;
+  publishers: readonly string[];
+  loading: boolean;
+  canDownload: boolean;
+}
+
+export const ALL = 'Todos';
+
+export function ExplorerFilters({ draft, onChange, onSearch, onDownload, publishers, loading, canDownload }: ExplorerFiltersProps) {
+  const set = (key: keyof ExplorerDraft) => (value: string) => onChange({ ...draft, [key]: value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSearch();
+  };
+  // The chosen publisher stays selectable even when the latest answer no longer has it.
+  const publisherOptions = draft.publisher !== ALL && !publishers.includes(draft.publisher) ? [draft.publisher, ...publishers] : publishers;
+  return (
+    <form onSubmit={submit} aria-label="Filtros del Api Explorer" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto] lg:items-end">
+      <div>
+        <label htmlFor="explorer-zone" className={labelClass}>
+          Zone ID
+        </label>
+        <input
+          id="explorer-zone"
+          type="search"
+          placeholder="Buscar Zone ID"
+          value={draft.zone_id}
+          onChange={(e) => set('zone_id')(e.target.value)}
+          maxLength={100}
+          className={inputClass}
+        />
+      </div>
+      <div>
+        <label htmlFor="explorer-advertiser" className={labelClass}>
+          Advertiser
+        </label>
+        <select id="explorer-advertiser" value={draft.advertiser} onChange={(e) => set('advertiser')(e.target.value)} className={inputClass}>
+          <option value={ALL}>{ALL}</option>
+          {FIXED_ADVERTISERS.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="explorer-publisher" className={labelClass}>
+          Publisher
+        </label>
+        <select id="explorer-publisher" value={draft.publisher} onChange={(e) => set('publisher')(e.target.value)} className={inputClass}>
+          <option value={ALL}>{ALL}</option>
+          {publisherOptions.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="explorer-from" className={labelClass}>
+          Desde
+        </label>
+        <input id="explorer-from" type="date" value={draft.from} onChange={(e) => set('from')(e.target.value)} className={inputClass} />
+      </div>
+      <div>
+        <label htmlFor="explorer-to" className={labelClass}>
+          Hasta
+        </label>
+        <input id="explorer-to" type="date" value={draft.to} onChange={(e) => set('to')(e.target.value)} className={inputClass} />
+      </div>
+      <div className="flex gap-2 whitespace-nowrap">
+        <button type="submit" disabled={loading} className={`${primaryButton} flex-1`}>
+          Buscar
+        </button>
+        <button type="button" onClick={onDownload} disabled={!canDownload} className={`${secondaryButton} py-2`}>
+          Descargar CSV
+        </button>
+      </div>
+    </form>
+  );
+}
