@@ -1,6 +1,154 @@
-// Finance — placeholder until the Finance issue lands.
-import { ComingSoon } from '../components/ComingSoon';
+// Finance (SPEC §2, §9): revenue per month by advertiser and by publisher, and the margin per
+// month of the chosen domain ('Total' for all), from 2025-01-01 to today unless changed.
+import { useMemo, useState } from 'react';
+import { isValidYmd, monthsBetween, todayIn } from '@adops/core';
+import { useApi } from '../hooks/useApi';
+import { useAsync } from '../hooks/useAsync';
+import { Card } from '../components/Card';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { Loading } from '../components/Loading';
+import { inputClass } from '../components/styles';
+import { MonthlyTable } from '../components/finance/MonthlyTable';
+import { marginIsEmpty, marginRow, monthTable } from '../components/finance/financeTable';
+
+/** SPEC §9: Finance starts on 2025-01-01. */
+const FINANCE_START = '2025-01-01';
+const ALL = 'Todos';
+/** The shared report filter bar's label style. */
+const labelClass = 'mb-1 block text-xs font-medium uppercase tracking-wide text-gray-500';
+const NO_DATA = 'No hay datos disponibles';
+const NO_MARGIN = 'No hay datos de margen';
+
+const browserTz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 export default function Finance() {
-  return <ComingSoon title="Finance" feature="revenue mensual por advertiser y publisher y margen mensual" />;
+  const api = useApi();
+  const today = useMemo(() => todayIn(browserTz()), []);
+  const [domain, setDomain] = useState(ALL);
+  const [from, setFrom] = useState(FINANCE_START);
+  const [to, setTo] = useState(today);
+
+  const rangeOk = isValidYmd(from) && isValidYmd(to) && from <= to;
+  // The last valid range stays loaded while the inputs hold an invalid one.
+  const [range, setRange] = useState({ from: FINANCE_START, to: today });
+  if (rangeOk && (range.from !== from || range.to !== to)) setRange({ from, to });
+
+  const query = { start_date: range.from, end_date: range.to, domain: domain === ALL ? undefined : domain };
+  const months = useMemo(() => monthsBetween(range.from, range.to), [range]);
+
+  const domains = useAsync((signal) => api.finance.domains(undefined, { signal }), [api]);
+  const advertisers = useAsync((signal) => api.finance.advertisers(query, { signal }), [api, range, domain]);
+  const publishers = useAsync((signal) => api.finance.publishers(query, { signal }), [api, range, domain]);
+  const margin = useAsync((signal) => api.finance.margin(query, { signal }), [api, range, domain]);
+
+  const advertiserTable = useMemo(() => monthTable(advertisers.data ?? [], 'advertiser', months), [advertisers.data, months]);
+  const publisherTable = useMemo(() => monthTable(publishers.data ?? [], 'publisher', months), [publishers.data, months]);
+  const product = domain === ALL ? 'Total' : domain;
+  const productMargin = useMemo(() => marginRow(margin.data ?? [], product, months), [margin.data, product, months]);
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold text-gray-900">Finance</h1>
+
+      <Card>
+        <div className="grid gap-4 sm:grid-cols-3 lg:max-w-3xl">
+          <div>
+            <label htmlFor="finance-domain" className={labelClass}>
+              Domain
+            </label>
+            <select
+              id="finance-domain"
+              value={domain}
+              onChange={(e) => setDomain(e.target.value)}
+              disabled={domains.loading && !domains.data}
+              className={inputClass}
+            >
+              <option value={ALL}>{ALL}</option>
+              {(domains.data?.domains ?? []).map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="finance-from" className={labelClass}>
+              Desde
+            </label>
+            <input id="finance-from" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} className={inputClass} />
+          </div>
+          <div>
+            <label htmlFor="finance-to" className={labelClass}>
+              Hasta
+            </label>
+            <input id="finance-to" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} className={inputClass} />
+          </div>
+        </div>
+        {!rangeOk && (
+          <p role="alert" className="mt-3 text-sm text-red-600">
+            Rango de fechas no válido: se muestran los datos del último rango válido.
+          </p>
+        )}
+        {domains.error != null && (
+          <div className="mt-3">
+            <ErrorBanner error={domains.error} fallback="Error al cargar los dominios" />
+          </div>
+        )}
+      </Card>
+
+      <Card title="Revenue mensual - Advertisers">
+        {advertisers.error ? (
+          <ErrorBanner error={advertisers.error} fallback="Error al cargar el revenue de advertisers" />
+        ) : advertisers.loading ? (
+          <Loading />
+        ) : (
+          <MonthlyTable
+            caption="Revenue mensual - Advertisers"
+            nameHeader="Advertiser"
+            months={months}
+            rows={advertiserTable.rows}
+            totalRow={advertiserTable.totalRow}
+            tone="blue"
+            emptyText={NO_DATA}
+          />
+        )}
+      </Card>
+
+      <Card title="Revenue mensual - Publishers">
+        {publishers.error ? (
+          <ErrorBanner error={publishers.error} fallback="Error al cargar el revenue de publishers" />
+        ) : publishers.loading ? (
+          <Loading />
+        ) : (
+          <MonthlyTable
+            caption="Revenue mensual - Publishers"
+            nameHeader="Publisher"
+            months={months}
+            rows={publisherTable.rows}
+            totalRow={publisherTable.totalRow}
+            tone="green"
+            emptyText={NO_DATA}
+          />
+        )}
+      </Card>
+
+      <Card title={`Margen mensual - ${product}`}>
+        {margin.error ? (
+          <ErrorBanner error={margin.error} fallback="Error al cargar el margen" />
+        ) : margin.loading ? (
+          <Loading />
+        ) : (
+          <MonthlyTable
+            caption={`Margen mensual - ${product}`}
+            nameHeader="Producto"
+            months={months}
+            rows={marginIsEmpty(productMargin, months) || !productMargin ? [] : [productMargin]}
+            tone="violet"
+            emptyText={NO_MARGIN}
+            sortable={false}
+          />
+        )}
+      </Card>
+    </div>
+  );
 }
