@@ -1,6 +1,78 @@
-// Demand — placeholder until the Demand issue lands.
-import { ComingSoon } from '../components/ComingSoon';
+// Demand (SPEC §2): revenue and margin by date for each advertiser, one bar-chart card each,
+// under the shared filter bar (Zone ID, Publisher, presets, dates). Opens on 'Mes actual';
+// Reset clears zone and publisher and goes back to the month's start through today.
+import { useState } from 'react';
+import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS } from '@adops/core';
+import { useApi } from '../hooks/useApi';
+import { useAsync } from '../hooks/useAsync';
+import {
+  ReportFilterBar,
+  initialReportFilters,
+  rangeProblem,
+  toReportQuery,
+  type ReportFilterValues,
+} from '../components/ReportFilterBar';
+import { Card } from '../components/Card';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { Loading } from '../components/Loading';
+import { AdvertiserChart } from '../components/demand/AdvertiserChart';
+
+/** Each advertiser is its own card, so the bar filters by zone and publisher only. */
+const HIDDEN = ['advertiser', 'geo', 'source'] as const;
 
 export default function Demand() {
-  return <ComingSoon title="Demand" feature="revenue y margen por advertiser y fecha" />;
+  const api = useApi();
+  const [filters, setFilters] = useState<ReportFilterValues>(() => initialReportFilters(SCREEN_DEFAULT_PRESET.demand));
+  const problem = rangeProblem(filters);
+  const query = problem ? null : toReportQuery(filters);
+  const key = JSON.stringify(query);
+
+  const options = useAsync((signal) => api.dashboard.rawOptions(undefined, { signal }), [api]);
+  const demand = useAsync(
+    (signal) => (query ? api.demand.advertiserRevenue(query, { signal }) : Promise.resolve(undefined)),
+    [api, key],
+  );
+  const advertisers = Object.entries(demand.data ?? {});
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-2xl font-semibold text-gray-900">Demand</h1>
+        <p className="text-sm text-gray-500">Revenue y margen por advertiser y fecha (€)</p>
+      </div>
+
+      <ReportFilterBar
+        value={filters}
+        onChange={setFilters}
+        onReset={() => setFilters(initialReportFilters('mes_actual'))}
+        options={{ publishers: options.data?.publishers }}
+        presets={SCREEN_PRESETS.demand}
+        hide={HIDDEN}
+      />
+      {options.error != null && <ErrorBanner error={options.error} fallback="Error al cargar los filtros" />}
+      {problem && (
+        <p role="alert" className="text-sm text-red-600">
+          {problem}
+        </p>
+      )}
+
+      {demand.error ? (
+        <ErrorBanner error={demand.error} fallback="Error al cargar el revenue de advertisers" />
+      ) : demand.loading ? (
+        <Card>
+          <Loading label="Cargando revenue de advertisers…" />
+        </Card>
+      ) : query && advertisers.length === 0 ? (
+        <Card>
+          <p className="py-8 text-center text-sm text-gray-500">No hay datos de advertisers para este rango de fechas.</p>
+        </Card>
+      ) : (
+        <div className="grid gap-6 xl:grid-cols-2">
+          {advertisers.map(([advertiser, points]) => (
+            <AdvertiserChart key={advertiser} advertiser={advertiser} points={points} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,66 @@
+// One Demand card: an advertiser's revenue and margin bars by date in its brand colour (margin
+// a lighter tint), every label in euros with 2 decimals, and the range's sums in the header.
+import { useMemo } from 'react';
+import { BarChart } from '@tremor/react';
+import { formatDateDMY, formatMoney, type DemandPoint } from '@adops/core';
+import { advertiserColor } from './advertiserColor';
+
+const euros = (n: number) => formatMoney(n, '€');
+
+/** Sum of one money field over the points (missing values count 0). */
+function sum(points: readonly DemandPoint[], key: 'revenue' | 'margin'): number {
+  let total = 0;
+  for (const p of points) if (Number.isFinite(p[key])) total += p[key];
+  return total;
+}
+
+export function AdvertiserChart({ advertiser, points }: { advertiser: string; points: readonly DemandPoint[] }) {
+  const colors = advertiserColor(advertiser);
+  // x-axis as dd/MM; the tooltip's title shows the same label.
+  const data = useMemo(
+    () => points.map((p) => ({ Fecha: formatDateDMY(p.date).slice(0, 5), Revenue: p.revenue, Margin: p.margin })),
+    [points],
+  );
+  const revenue = sum(points, 'revenue');
+  const margin = sum(points, 'margin');
+  return (
+    <section
+      aria-label={advertiser}
+      data-testid="advertiser-card"
+      data-color={colors.base}
+      className="rounded-lg border border-gray-200 bg-white p-5 shadow-sm"
+    >
+      <header className="mb-4 flex flex-wrap items-start justify-between gap-3">
+        <h2 className="flex items-center gap-2 text-base font-semibold text-gray-900">
+          <span aria-hidden className={`inline-block h-3 w-3 rounded-full bg-${colors.revenue}`} />
+          {advertiser}
+        </h2>
+        <dl className="flex gap-6 text-right text-sm">
+          <div>
+            <dt className="text-gray-500">Revenue</dt>
+            <dd className={`font-semibold tabular-nums text-${colors.base}-700`} data-testid="advertiser-revenue">
+              {euros(revenue)}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-gray-500">Margin</dt>
+            <dd className="font-semibold tabular-nums text-gray-700" data-testid="advertiser-margin">
+              {euros(margin)}
+            </dd>
+          </div>
+        </dl>
+      </header>
+      <BarChart
+        className="h-72"
+        data={data}
+        index="Fecha"
+        categories={['Revenue', 'Margin']}
+        colors={[colors.revenue, colors.margin]}
+        valueFormatter={euros}
+        yAxisWidth={96}
+        showAnimation={false}
+        noDataText="Sin datos"
+      />
+    </section>
+  );
+}
