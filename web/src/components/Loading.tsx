@@ -7,3 +7,10 @@ export function Loading({ label = 'Cargando…' }: { label?: string }) {
     </div>
   );
 }
+
+/** A small spinner for a card header while fresh data replaces what is shown. */
+export function Reloading({ label = 'Cargando' }: { label?: string }) {
+  return (
+    <span role="status" aria-label={label} className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-gray-300 border-t-blue-600" />
+  );
+}

@@ -118,7 +118,7 @@ const fieldLabel = 'mb-1 block text-xs font-medium uppercase tracking-wide text-
 
 function Field({ label, children, id, className = '' }: { label: string; id: string; children: ReactNode; className?: string }) {
   return (
-    <div className={`min-w-0 ${className}`}>
+    <div className={`min-w-0 ${className || 'min-w-[9rem] flex-1 basis-36'}`}>
       <label htmlFor={id} className={fieldLabel}>
         {label}
       </label>
@@ -146,7 +146,7 @@ function SelectField({
   const shown = value && value !== ALL_OPTION && !list.includes(value) ? [value, ...list] : list;
   return (
     <Field label={label} id={id}>
-      <select id={id} className={inputClass} value={value || ALL_OPTION} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
+      <select id={id} className={`${inputClass} h-10`} value={value || ALL_OPTION} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
         <option value={ALL_OPTION}>{ALL_OPTION}</option>
         {shown.map((o) => (
           <option key={o} value={o}>
@@ -198,13 +198,13 @@ export function ReportFilterBar({
 
   return (
     <div role="search" aria-label="Filtros" className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-[repeat(auto-fit,minmax(9.5rem,1fr))]">
+      <div className="flex flex-wrap items-end gap-3">
         {shows('zone_id') && (
           <Field label={labels.zone_id} id={ids.zone}>
             <input
               id={ids.zone}
               type="search"
-              className={inputClass}
+              className={`${inputClass} h-10`}
               placeholder="Buscar Zone ID"
               value={zoneDraft}
               maxLength={100}
@@ -226,60 +226,63 @@ export function ReportFilterBar({
         {shows('source') && (
           <SelectField label={labels.source} value={value.source} options={options.sources} disabled={disabled} onChange={(source) => set({ source })} />
         )}
-        {shows('presets') && (
-          <Field label={labels.presets} id={ids.preset}>
-            <select id={ids.preset} className={inputClass} value={value.preset} disabled={disabled} onChange={(e) => choosePreset(e.target.value)}>
-              {presets.map((p) => (
-                <option key={p} value={p}>
-                  {PRESET_LABELS[p]}
-                </option>
-              ))}
-              <option value={CUSTOM_PRESET}>Personalizado</option>
-            </select>
-          </Field>
-        )}
-        {shows('dates') && (
-          <>
-            <Field label={labels.from} id={ids.from}>
-              <input
-                id={ids.from}
-                type="date"
-                className={inputClass}
-                value={value.from}
-                disabled={disabled}
-                onChange={(e) => set({ from: e.target.value, preset: CUSTOM_PRESET })}
-              />
+        {/* Range controls stay together: on a narrow bar they wrap as one group. */}
+        <div className="flex flex-none flex-wrap items-end gap-3">
+          {shows('presets') && (
+            <Field label={labels.presets} id={ids.preset} className="w-44">
+              <select id={ids.preset} className={`${inputClass} h-10`} value={value.preset} disabled={disabled} onChange={(e) => choosePreset(e.target.value)}>
+                {presets.map((p) => (
+                  <option key={p} value={p}>
+                    {PRESET_LABELS[p]}
+                  </option>
+                ))}
+                <option value={CUSTOM_PRESET}>Personalizado</option>
+              </select>
             </Field>
-            <Field label={labels.to} id={ids.to}>
-              <input
-                id={ids.to}
-                type="date"
-                className={inputClass}
-                value={value.to}
-                disabled={disabled}
-                onChange={(e) => set({ to: e.target.value, preset: CUSTOM_PRESET })}
-              />
-            </Field>
-          </>
-        )}
-        {(shows('reset') || children) && (
-          <div className="col-span-full flex flex-wrap items-end gap-2 sm:col-span-1">
-            {shows('reset') && (
-              <button
-                type="button"
-                className={`${secondaryButton} h-[38px] w-full sm:w-auto`}
-                disabled={disabled}
-                onClick={() => {
-                  setZoneDraft('');
-                  onReset();
-                }}
-              >
-                {labels.reset}
-              </button>
-            )}
-            {children}
-          </div>
-        )}
+          )}
+          {shows('dates') && (
+            <>
+              <Field label={labels.from} id={ids.from} className="w-40">
+                <input
+                  id={ids.from}
+                  type="date"
+                  className={`${inputClass} h-10`}
+                  value={value.from}
+                  disabled={disabled}
+                  onChange={(e) => set({ from: e.target.value, preset: CUSTOM_PRESET })}
+                />
+              </Field>
+              <Field label={labels.to} id={ids.to} className="w-40">
+                <input
+                  id={ids.to}
+                  type="date"
+                  className={`${inputClass} h-10`}
+                  value={value.to}
+                  disabled={disabled}
+                  onChange={(e) => set({ to: e.target.value, preset: CUSTOM_PRESET })}
+                />
+              </Field>
+            </>
+          )}
+          {(shows('reset') || children) && (
+            <div className="flex flex-none flex-wrap items-end gap-2">
+              {shows('reset') && (
+                <button
+                  type="button"
+                  className={`${secondaryButton} h-10`}
+                  disabled={disabled}
+                  onClick={() => {
+                    setZoneDraft('');
+                    onReset();
+                  }}
+                >
+                  {labels.reset}
+                </button>
+              )}
+              {children}
+            </div>
+          )}
+        </div>
       </div>
     </div>
   );
