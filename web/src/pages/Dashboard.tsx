@@ -1,6 +1,125 @@
-// Dashboard — placeholder until the Dashboard issue lands.
-import { ComingSoon } from '../components/ComingSoon';
+// Dashboard (SPEC §2): Advertiser/Publisher/presets/dates filter bar (last 7 days including
+// today), summary and delta cards, the 'Trends' chart, 'Top Zones', 'Top Advertisers' and
+// the daily 'Analytics' table. Every number arrives computed; this screen only renders.
+import { useMemo, useState } from 'react';
+import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, formatInt, formatMoney } from '@adops/core';
+import { Card } from '../components/Card';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { Loading, Reloading } from '../components/Loading';
+import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, type ReportFilterValues } from '../components/ReportFilterBar';
+import { DeltaCards, SummaryCards } from '../components/dashboard/SummaryCards';
+import { TrendsChart } from '../components/dashboard/TrendsChart';
+import { TopList } from '../components/dashboard/TopList';
+import { AnalyticsTable } from '../components/dashboard/AnalyticsTable';
+import {
+  useDashboardDaily,
+  useDashboardDeltas,
+  useDashboardOverview,
+  useDashboardTops,
+  useRawOptions,
+  type ReportQuery,
+} from '../hooks/useReports';
+
+const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.dashboard;
 
 export default function Dashboard() {
-  return <ComingSoon title="Dashboard" feature="resumen de revenue, margen, impresiones, clics, CTR y TQ con tendencias, top zonas y top advertisers" />;
+  const [filters, setFilters] = useState<ReportFilterValues>(() => initialReportFilters(DEFAULT_PRESET));
+  const problem = rangeProblem(filters);
+  const query: ReportQuery = useMemo(() => (problem ? null : toReportQuery(filters)), [filters, problem]);
+
+  const options = useRawOptions();
+  const overview = useDashboardOverview(query);
+  const daily = useDashboardDaily(query);
+  const deltas = useDashboardDeltas({ advertiser: query?.advertiser, publisher: query?.publisher });
+  const tops = useDashboardTops(query);
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold text-gray-900">Dashboard</h1>
+
+      <ReportFilterBar
+        value={filters}
+        onChange={setFilters}
+        onReset={() => setFilters(initialReportFilters(DEFAULT_PRESET))}
+        presets={SCREEN_PRESETS.dashboard}
+        hide={['zone_id', 'geo', 'source']}
+        options={{ advertisers: options.data?.advertisers, publishers: options.data?.publishers }}
+      />
+      <ErrorBanner error={options.error} fallback="Error al cargar los filtros" />
+      <ErrorBanner error={problem} />
+
+      <section aria-label="Resumen" className="space-y-3">
+        <ErrorBanner error={overview.error} fallback="Error al cargar el resumen" />
+        <SummaryCards summary={overview.data?.summary} loading={overview.loading && !!query} />
+      </section>
+
+      <section aria-label="Variación diaria" className="space-y-3">
+        <ErrorBanner error={deltas.error} fallback="Error al cargar las variaciones" />
+        <DeltaCards deltas={deltas.data} loading={deltas.loading} />
+      </section>
+
+      <Card title="Trends" actions={overview.loading && query ? <Reloading /> : null}>
+        {overview.data ? (
+          <TrendsChart points={overview.data.chart} />
+        ) : overview.loading && query ? (
+          <Loading />
+        ) : (
+          <p className="py-6 text-center text-sm text-gray-500">No data</p>
+        )}
+      </Card>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Top Zones" actions={tops.loading && query ? <Reloading /> : null}>
+          <ErrorBanner error={tops.error} fallback="Error al cargar el top de zonas" />
+          {!tops.data && tops.loading && query ? (
+            <Loading />
+          ) : (
+            <>
+              <TopList
+                testId="top-zones"
+                items={(tops.data?.zones ?? []).map((z, i) => ({
+                  key: `${z.publisher}\u0000${z.zone_id}`,
+                  label: `#${i + 1} ${z.publisher} - ${z.zone_id}`,
+                  value: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
+                  amount: z.revenue,
+                }))}
+              />
+              {tops.data && tops.data.zoneRowsRead < tops.data.zoneRowsTotal && (
+                <p className="mt-3 text-xs text-amber-700">
+                  Calculado sobre las {formatInt(tops.data.zoneRowsRead)} filas más recientes de {formatInt(tops.data.zoneRowsTotal)}; acota
+                  el rango para un top exacto.
+                </p>
+              )}
+            </>
+          )}
+        </Card>
+        <Card title="Top Advertisers" actions={tops.loading && query ? <Reloading /> : null}>
+          <ErrorBanner error={tops.error} fallback="Error al cargar el top de advertisers" />
+          {!tops.data && tops.loading && query ? (
+            <Loading />
+          ) : (
+            <TopList
+              testId="top-advertisers"
+              barColor="bg-indigo-500"
+              items={(tops.data?.advertisers ?? []).map((a, i) => ({
+                key: a.advertiser,
+                label: `#${i + 1} ${a.advertiser}`,
+                value: formatMoney(a.revenue),
+                amount: a.revenue,
+              }))}
+            />
+          )}
+        </Card>
+      </div>
+
+      <Card title="Analytics" actions={daily.loading && query ? <Reloading /> : null}>
+        <ErrorBanner error={daily.error} fallback="Error al cargar la tabla diaria" />
+        {!daily.data && daily.loading && query ? (
+          <Loading />
+        ) : (
+          <AnalyticsTable rows={daily.data ?? []} totalTq={overview.data?.summary.tq} />
+        )}
+      </Card>
+    </div>
+  );
 }
