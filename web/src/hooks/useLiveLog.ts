@@ -32,6 +32,9 @@ export interface LiveLogState {
   arrivals: number;
 }
 
+/** How long stream messages gather before they are merged into the list (ms). */
+const STREAM_BATCH_MS = 150;
+
 const supportsEventSource = () => typeof window !== 'undefined' && typeof window.EventSource === 'function';
 
 /** The highest numeric event id listed (the stream's resume point). */
@@ -130,20 +133,36 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pol
       access_token: readToken() ?? undefined,
     });
     const source = new EventSource(url);
+    // Messages are merged in small batches: one dedupe pass over the list per batch, not per event.
+    let pending: LiveRecord[] = [];
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      flushTimer = undefined;
+      const batch = pending;
+      pending = [];
+      if (batch.length) update(prependNew(listRef.current, batch));
+    };
     source.onmessage = (message: MessageEvent<string>) => {
       const record = parseLiveMessage(message.data);
       if (!record) {
         console.warn('Mensaje del stream de referrers_logs mal formado; se ignora', message.data);
         return;
       }
-      update(prependNew(listRef.current, record));
+      pending.push(record);
+      flushTimer ??= setTimeout(flush, STREAM_BATCH_MS);
     };
     source.onerror = () => {
       console.warn('Error en el stream de referrers_logs; se pasa a polling cada 5 s');
       source.close();
+      clearTimeout(flushTimer);
+      flush();
       setMode('polling');
     };
-    return () => source.close();
+    return () => {
+      source.close();
+      clearTimeout(flushTimer);
+      flush();
+    };
   }, [live, mode, ready, loadKey, update]);
 
   // Live by polling: now, then every pollMs after each answer.
