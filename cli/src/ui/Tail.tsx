@@ -28,12 +28,14 @@ function fit(text: string, width: number): string {
   return out + '…' + ' '.repeat(Math.max(0, width - displayWidth(out) - 1));
 }
 
-/** Column widths for a terminal width: the referrer takes what the others leave. */
+/** Column widths for a terminal width: source, referrer and keyword share what is left. */
 export function tailLayout(width: number) {
-  const fixed = { date: 16, zone: 8, source: 22, keyword: 18, ip: 15, country: 7 };
+  const fixed = { date: 16, zone: 8, ip: 15, country: 7 };
   const gaps = 2 * 6;
-  const used = Object.values(fixed).reduce((a, b) => a + b, 0) + gaps;
-  return { ...fixed, referrer: Math.max(20, width - used - 1) };
+  const rest = Math.max(40, width - 1 - gaps - Object.values(fixed).reduce((a, b) => a + b, 0));
+  const source = Math.min(22, Math.max(10, Math.floor(rest * 0.25)));
+  const keyword = Math.min(18, Math.max(8, Math.floor(rest * 0.2)));
+  return { ...fixed, source, keyword, referrer: rest - source - keyword };
 }
 
 const dash = (v: string | number | null | undefined) => (v == null || v === '' ? '-' : String(v));
