@@ -1,6 +1,361 @@
-// Crear Campaña en Facebook — placeholder until the campaign creator issue lands.
-import { ComingSoon } from '../components/ComingSoon';
+// 'Crear Campaña en Facebook' (SPEC §2, §5, §8, §9): keyword with suggested copy and images,
+// the ad's texts, destination (tracking URL from alias and keyword), budget, bid and
+// objective; sent as a multipart form; success shows the ad's preview with Meta's ids.
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  ApiError,
+  CAMPAIGN_DEFAULTS,
+  CTA_LABELS,
+  CTA_TYPES,
+  IMAGE_REQUIRED_MESSAGE,
+  OBJECTIVES,
+  campaignFormData,
+  trackingUrl,
+  type CallToAction,
+  type CreatedCampaign,
+  type Objective,
+  type SuggestedCopy,
+} from '@adops/core';
+import { useApi } from '../hooks/useApi';
+import { useFlash } from '../hooks/useFlash';
+import { readToken } from '../lib/session';
+import { errorText } from '../lib/errors';
+import { Card } from '../components/Card';
+import { inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+import { AdPreview } from '../components/campaigns/AdPreview';
+import { CreatedDialog } from '../components/campaigns/CreatedDialog';
+import { ImagePicker, chosenImageUrl, type ChosenImage } from '../components/campaigns/ImagePicker';
+import { useSuggestions } from '../components/campaigns/useSuggestions';
+
+const NO_TOKEN = 'No se encontró el token. Inicia sesión nuevamente.';
+const BACKEND_ERROR = 'Error inesperado en el backend';
+const COPY_FAILED = 'Error: no se pudo copiar la URL. Asegúrate de que la pestaña esté activa.';
+
+const OBJECTIVE_LABELS: Record<Objective, string> = {
+  OUTCOME_TRAFFIC: 'Tráfico (OUTCOME_TRAFFIC)',
+  OUTCOME_SALES: 'Ventas (OUTCOME_SALES)',
+};
+
+interface FormState {
+  keyword: string;
+  headline: string;
+  body: string;
+  base_url: string;
+  alias: string;
+  fb_page: string;
+  cta: CallToAction;
+  daily_budget: string;
+  bid_amount: string;
+  objective: Objective;
+}
+
+const initialForm = (baseUrl: string): FormState => ({
+  keyword: '',
+  headline: '',
+  body: '',
+  base_url: baseUrl,
+  alias: '',
+  fb_page: '',
+  cta: CAMPAIGN_DEFAULTS.cta,
+  daily_budget: CAMPAIGN_DEFAULTS.daily_budget.toFixed(2),
+  bid_amount: CAMPAIGN_DEFAULTS.bid_amount.toFixed(2),
+  objective: CAMPAIGN_DEFAULTS.objective,
+});
+
+/** The page name the preview shows: the page id typed, else the configured default page. */
+const pageNameOf = (fbPage: string) => (fbPage.trim() ? `Página ${fbPage.trim()}` : 'Página por defecto');
+
+type Feedback = { ok: boolean; text: string };
+
+/** The server's detail; 'Error inesperado en el backend' when the answer carried none (e.g. a proxy's error page). */
+function backendError(error: unknown): string {
+  if (error instanceof ApiError) {
+    const bare = !error.detail || error.detail === `HTTP ${error.status}` || /^\s*</.test(error.detail);
+    return bare ? BACKEND_ERROR : error.detail;
+  }
+  return errorText(error, BACKEND_ERROR);
+}
 
 export default function CreateCampaign() {
-  return <ComingSoon title="Crear Campaña en Facebook" feature="creación de campañas en Facebook a partir de una keyword, con copy e imágenes sugeridas" />;
+  const api = useApi();
+  const [publicSite, setPublicSite] = useState('');
+  const [form, setForm] = useState<FormState>(() => initialForm(''));
+  const [image, setImage] = useState<ChosenImage | null>(null);
+  const [resetKey, setResetKey] = useState(0);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ campaign: CreatedCampaign; pageName: string; imageUrl: string | null } | null>(null);
+  const [createdFlash, flashCreated] = useFlash<string>(3000);
+  const [copied, flashCopied] = useFlash<Feedback>(3000);
+
+  // The tracking URL starts from the provider's public site unless another base is typed.
+  useEffect(() => {
+    const controller = new AbortController();
+    api.health.check(undefined, { signal: controller.signal }).then(
+      ({ public_site_url }) => {
+        setPublicSite(public_site_url);
+        setForm((f) => (f.base_url ? f : { ...f, base_url: public_site_url }));
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [api]);
+
+  const set = <K extends keyof FormState>(key: K) => (value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  const applyCopy = useCallback(
+    (copy: SuggestedCopy) => setForm((f) => ({ ...f, headline: copy.headline, body: copy.body, cta: copy.cta })),
+    [],
+  );
+  const suggestions = useSuggestions(form.keyword, applyCopy);
+
+  // Object URLs of uploads are released when the image is replaced or the page closes.
+  const uploadUrl = image?.kind === 'upload' ? image.url : null;
+  const shownUrl = useRef<string | null>(null);
+  useEffect(() => {
+    shownUrl.current = uploadUrl;
+  }, [uploadUrl]);
+  useEffect(() => () => void (shownUrl.current && URL.revokeObjectURL(shownUrl.current)), []);
+
+  function chooseImage(next: ChosenImage | null) {
+    if (image?.kind === 'upload' && image.url !== chosenImageUrl(next)) URL.revokeObjectURL(image.url);
+    setImage(next);
+    if (next && error === IMAGE_REQUIRED_MESSAGE) setError(null);
+  }
+
+  let tracking: { url: string | null; problem: string | null };
+  const base = form.base_url.trim() || publicSite;
+  if (!form.alias.trim() || !form.keyword.trim()) tracking = { url: null, problem: 'Se genera a partir del alias y la keyword.' };
+  else if (!base) tracking = { url: null, problem: 'Indica la URL base.' };
+  else {
+    try {
+      tracking = { url: trackingUrl({ baseUrl: base, alias: form.alias, keyword: form.keyword }), problem: null };
+    } catch {
+      tracking = { url: null, problem: 'La URL base debe ser una URL http(s) válida.' };
+    }
+  }
+
+  async function copyTrackingUrl(url: string) {
+    try {
+      await navigator.clipboard.writeText(url);
+      flashCopied({ ok: true, text: '✅ Copiado' });
+    } catch {
+      flashCopied({ ok: false, text: COPY_FAILED });
+    }
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (submitting) return;
+    setError(null);
+    if (!image) {
+      setError(IMAGE_REQUIRED_MESSAGE);
+      return;
+    }
+    if (!readToken()) {
+      setError(NO_TOKEN);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const values = {
+        ...form,
+        advantage_audience: CAMPAIGN_DEFAULTS.advantage_audience,
+        image_url: image.kind === 'suggestion' ? image.suggestion.largeImageURL : undefined,
+      };
+      const campaign = await api.campaigns.create(undefined, {
+        rawBody: campaignFormData(values, image.kind === 'upload' ? image.file : null),
+      });
+      setCreated({
+        campaign,
+        pageName: pageNameOf(form.fb_page),
+        // The uploaded file is already in the browser; Meta's copy may not be reachable from here.
+        imageUrl: image.kind === 'upload' ? image.url : (campaign.preview.image_url ?? chosenImageUrl(image)),
+      });
+      flashCreated(`✅ Campaña creada (ID ${campaign.campaign_id})`);
+    } catch (err) {
+      setError(backendError(err));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  /** 'Crear nueva campaña' or closing the preview: an empty form, no image, back to the top. */
+  function startOver() {
+    setCreated(null);
+    chooseImage(null);
+    setForm(initialForm(publicSite));
+    setResetKey((k) => k + 1);
+    setError(null);
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+  }
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold text-gray-900">Crear Campaña en Facebook</h1>
+          <p className="mt-1 text-sm text-gray-500">Escribe una keyword y te sugerimos el copy y las imágenes del anuncio.</p>
+        </div>
+        {createdFlash && (
+          <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+            {createdFlash}
+          </p>
+        )}
+      </div>
+
+      <form onSubmit={submit} aria-label="Crear campaña" className="grid gap-6 lg:grid-cols-5">
+        <div className="space-y-6 lg:col-span-3">
+          <Card title="Anuncio">
+            <div className="space-y-4">
+              <Field label="Keyword" required hint={suggestions.copy.loading ? 'Generando copy…' : 'Más de 2 caracteres: copy e imágenes sugeridos al dejar de escribir.'}>
+                {(id) => (
+                  <input id={id} required maxLength={100} value={form.keyword} onChange={(e) => set('keyword')(e.target.value)} className={inputClass} placeholder="p. ej. seguros coche" autoComplete="off" />
+                )}
+              </Field>
+              {Boolean(suggestions.copy.error) && (
+                <p role="alert" className="text-sm text-red-600">
+                  No se pudo generar el copy: {errorText(suggestions.copy.error, 'Error al generar el copy')}
+                </p>
+              )}
+              <Field label="Título (headline)" required>
+                {(id) => <input id={id} required maxLength={255} value={form.headline} onChange={(e) => set('headline')(e.target.value)} className={inputClass} />}
+              </Field>
+              <Field label="Texto principal (body)" required>
+                {(id) => <textarea id={id} required rows={4} maxLength={2000} value={form.body} onChange={(e) => set('body')(e.target.value)} className={inputClass} />}
+              </Field>
+              <Field label="Botón (CTA)">
+                {(id) => (
+                  <select id={id} value={form.cta} onChange={(e) => set('cta')(e.target.value as CallToAction)} className={inputClass}>
+                    {CTA_TYPES.map((cta) => (
+                      <option key={cta} value={cta}>
+                        {CTA_LABELS[cta]} ({cta})
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            </div>
+          </Card>
+
+          <Card title="Destino">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label="URL base (base_url)">
+                {(id) => <input id={id} type="url" value={form.base_url} onChange={(e) => set('base_url')(e.target.value)} className={inputClass} placeholder={publicSite || 'https://'} />}
+              </Field>
+              <Field label="Alias" required>
+                {(id) => <input id={id} required maxLength={100} value={form.alias} onChange={(e) => set('alias')(e.target.value)} className={inputClass} autoComplete="off" />}
+              </Field>
+              <div className="sm:col-span-2">
+                <Field label="URL de seguimiento" hint={tracking.problem ?? 'Meta sustituye los parámetros {{…}} al servir el anuncio.'}>
+                  {(id) => (
+                    <div className="flex gap-2">
+                      <input id={id} readOnly value={tracking.url ?? ''} className={`${inputClass} bg-gray-50 font-mono text-xs`} />
+                      <button type="button" disabled={!tracking.url} onClick={() => tracking.url && copyTrackingUrl(tracking.url)} className={secondaryButton}>
+                        Copiar
+                      </button>
+                    </div>
+                  )}
+                </Field>
+                {copied && !created && (
+                  <p role={copied.ok ? 'status' : 'alert'} className={`mt-1 text-sm ${copied.ok ? 'text-green-700' : 'text-red-600'}`}>
+                    {copied.text}
+                  </p>
+                )}
+              </div>
+            </div>
+          </Card>
+
+          <Card title="Campaña">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label="Página de Facebook (fb_page)" hint="Vacío: la página configurada por defecto.">
+                {(id) => <input id={id} inputMode="numeric" pattern="\d{1,30}" title="El id numérico de la página" value={form.fb_page} onChange={(e) => set('fb_page')(e.target.value)} className={inputClass} placeholder="Página por defecto" />}
+              </Field>
+              <Field label="Objetivo">
+                {(id) => (
+                  <select id={id} value={form.objective} onChange={(e) => set('objective')(e.target.value as Objective)} className={inputClass}>
+                    {OBJECTIVES.map((o) => (
+                      <option key={o} value={o}>
+                        {OBJECTIVE_LABELS[o]}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <Field label="Presupuesto diario (€)">
+                {(id) => <input id={id} type="number" required min="0.01" step="0.01" value={form.daily_budget} onChange={(e) => set('daily_budget')(e.target.value)} className={inputClass} />}
+              </Field>
+              <Field label="Puja CPC (€)">
+                {(id) => <input id={id} type="number" required min="0.01" step="0.01" value={form.bid_amount} onChange={(e) => set('bid_amount')(e.target.value)} className={inputClass} />}
+              </Field>
+            </div>
+          </Card>
+
+          <div className="flex flex-wrap items-center gap-4">
+            <button type="submit" disabled={submitting} className={`${primaryButton} px-6`}>
+              {submitting ? 'Creando...' : 'Crear campaña'}
+            </button>
+            <p className="text-xs text-gray-500">Se crea en pausa: campaña, conjunto de anuncios, creatividad y anuncio.</p>
+          </div>
+          {error && (
+            <div role="alert" data-testid="create-result" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700">
+              {error}
+            </div>
+          )}
+        </div>
+
+        <div className="space-y-6 lg:col-span-2">
+          <Card title="Imagen">
+            <ImagePicker
+              image={image}
+              onChange={chooseImage}
+              suggestions={suggestions.images}
+              keywordReady={suggestions.ready}
+              onRefresh={suggestions.refreshImages}
+              resetKey={resetKey}
+            />
+          </Card>
+          <Card title="Vista previa">
+            <AdPreview
+              pageName={pageNameOf(form.fb_page)}
+              body={form.body}
+              headline={form.headline}
+              cta={form.cta}
+              imageUrl={chosenImageUrl(image)}
+              link={tracking.url ?? base}
+            />
+          </Card>
+        </div>
+      </form>
+
+      {created && (
+        <CreatedDialog
+          created={created.campaign}
+          pageName={created.pageName}
+          imageUrl={created.imageUrl}
+          onClose={startOver}
+          onCopyTrackingUrl={() => copyTrackingUrl(created.campaign.tracking_url)}
+          copied={copied}
+        />
+      )}
+    </div>
+  );
+}
+
+function Field({ label, required, hint, children }: { label: string; required?: boolean; hint?: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+        {required && (
+          <span aria-hidden className="ml-0.5 text-red-500">
+            *
+          </span>
+        )}
+      </label>
+      {children(id)}
+      {hint && <p className="mt-1 text-xs text-gray-500">{hint}</p>}
+    </div>
+  );
 }

@@ -1,0 +1,604 @@
+// Browser tests of the campaign creator and the campaign metrics list against the real
+// server and its Meta / Pixabay / copy sandboxes: debounced suggestions, refresh, the
+// image rule, multipart creation (upload or suggestion), the preview dialog and reset,
+// backend errors; metrics filters, icons, tooltip, totals, sorting, paging, states.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createHash } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import {
+  CTA_LABELS,
+  addDays,
+  ctr,
+  formatInt,
+  formatMoney,
+  presetRange,
+  sortRows,
+  trackingUrl,
+  type Api,
+  type CampaignInsight,
+} from '@adops/core';
+import path from 'node:path';
+import { ADMIN, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import type { MetaSandbox } from '../server/src/providers/meta/sandbox.js';
+
+const IMAGE_REQUIRED = 'Debes subir una imagen o seleccionar una de Pixabay';
+const NO_TOKEN = 'No se encontró el token. Inicia sesión nuevamente.';
+const NO_DATA = 'Esta campaña no tiene métricas en el rango de fechas seleccionado';
+const EMPTY = 'No se encontraron campañas con métricas.';
+
+let h: Harness;
+let admin: Api & { token: string };
+let sandbox: MetaSandbox;
+let publicSite: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  admin = await h.server.admin();
+  sandbox = h.server.app.services.campaigns.providers.metaSandbox!;
+  publicSite = (await admin.health.check()).public_site_url;
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Requests the page sends to one API path, with the time each left. */
+function requestsTo(page: Page, pathname: string): Array<{ url: URL; at: number; method: string }> {
+  const seen: Array<{ url: URL; at: number; method: string }> = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === pathname) seen.push({ url, at: Date.now(), method: r.method() });
+  });
+  return seen;
+}
+
+async function openCreator(): Promise<Page> {
+  const page = await h.newPage();
+  await h.signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto('/create-campaigns');
+  await page.getByRole('heading', { name: 'Crear Campaña en Facebook' }).waitFor();
+  return page;
+}
+
+/** A form control by its label (required ones end in '*'). */
+const field = (page: Page, label: string) =>
+  page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`));
+const submitButton = (page: Page) => page.getByRole('form', { name: 'Crear campaña' }).getByRole('button', { name: /^(Crear campaña|Creando\.\.\.)$/ });
+const suggestionButtons = (page: Page) => page.getByTestId('image-suggestions').getByRole('button');
+
+/** Types a keyword and waits until the suggested copy has filled the form and images show. */
+async function typeKeyword(page: Page, keyword: string) {
+  const copy = await admin.campaigns.generateCopy({ keyword });
+  await field(page, 'Keyword').pressSequentially(keyword, { delay: 30 });
+  await expect.poll(() => field(page, 'Título (headline)').inputValue(), { timeout: 5000 }).toBe(copy.headline);
+  await suggestionButtons(page).first().waitFor();
+  return copy;
+}
+
+/** A 1200×628 PNG drawn by the browser's canvas. */
+async function makePng(page: Page, text: string): Promise<Buffer> {
+  const dataUrl = await page.evaluate((label) => {
+    const c = document.createElement('canvas');
+    c.width = 1200;
+    c.height = 628;
+    const g = c.getContext('2d')!;
+    const gradient = g.createLinearGradient(0, 0, 1200, 628);
+    gradient.addColorStop(0, '#1d4ed8');
+    gradient.addColorStop(1, '#f59e0b');
+    g.fillStyle = gradient;
+    g.fillRect(0, 0, 1200, 628);
+    g.fillStyle = '#ffffff';
+    g.font = 'bold 80px sans-serif';
+    g.fillText(label, 80, 340);
+    return c.toDataURL('image/png');
+  }, text);
+  return Buffer.from(dataUrl.split(',')[1], 'base64');
+}
+
+const inputValue = (page: Page, label: string) => field(page, label).inputValue();
+
+describe('campaign creator: suggestions', () => {
+  test('a keyword of 2 characters asks for nothing; a longer one asks once for copy and images 1 s after the last keystroke and fills headline, body and cta', async () => {
+    const page = await openCreator();
+    const copyCalls = requestsTo(page, '/api/generate-copy/');
+    const imageCalls = requestsTo(page, '/api/pixabay/');
+
+    await field(page, 'Keyword').fill('ab');
+    await sleep(1500);
+    expect(copyCalls).toEqual([]);
+    expect(imageCalls).toEqual([]);
+    await page.getByText('Escribe una keyword de más de 2 caracteres para ver imágenes sugeridas.').waitFor();
+
+    await field(page, 'Keyword').fill('');
+    const keyword = 'vuelos baratos';
+    const expected = await admin.campaigns.generateCopy({ keyword });
+    await field(page, 'Keyword').pressSequentially(keyword, { delay: 60 });
+    const typedAt = Date.now();
+    await expect.poll(() => inputValue(page, 'Título (headline)'), { timeout: 5000 }).toBe(expected.headline);
+    expect(await inputValue(page, 'Texto principal (body)')).toBe(expected.body);
+    expect(await field(page, 'Botón (CTA)').inputValue()).toBe(expected.cta);
+    expect(expected.cta).toBe('LEARN_MORE');
+
+    // One call each for the whole keyword, none for its prefixes, after the 1 s pause.
+    expect(copyCalls.map((c) => c.url.searchParams.get('keyword'))).toEqual([keyword]);
+    expect(copyCalls[0].at - typedAt).toBeGreaterThanOrEqual(800);
+    await suggestionButtons(page).first().waitFor();
+    expect(imageCalls).toHaveLength(1);
+    const first = imageCalls[0].url.searchParams;
+    expect(first.get('query')).toBe(keyword);
+    const pageNo = Number(first.get('page'));
+    expect(pageNo).toBeGreaterThanOrEqual(1);
+    expect(pageNo).toBeLessThanOrEqual(5);
+
+    // The grid shows that page's suggestions, in order.
+    const suggestions = await admin.campaigns.imageSuggestions({ query: keyword, page: pageNo });
+    expect(suggestions.length).toBeGreaterThan(0);
+    const shown = await page.getByTestId('image-suggestions').locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+    expect(shown).toEqual(suggestions.map((s) => s.previewURL));
+    // The images really load (bundled images served by the server).
+    const loaded = await page.getByTestId('image-suggestions').locator('img').evaluateAll((imgs) =>
+      Promise.all(imgs.map((i) => (i as HTMLImageElement).decode().then(() => (i as HTMLImageElement).naturalWidth))),
+    );
+    expect(loaded.every((w) => w > 0)).toBe(true);
+    await h.screenshot(page, 'campaign-creator-suggestions');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('the refresh button asks for another random page (1–5) and shows its images', async () => {
+    const page = await openCreator();
+    const imageCalls = requestsTo(page, '/api/pixabay/');
+    const keyword = 'hoteles playa';
+    await typeKeyword(page, keyword);
+    expect(imageCalls).toHaveLength(1);
+    let previous = Number(imageCalls[0].url.searchParams.get('page'));
+
+    for (let i = 2; i <= 4; i++) {
+      await page.getByRole('button', { name: '↻ Otras imágenes' }).click();
+      await expect.poll(() => imageCalls.length).toBe(i);
+      const next = Number(imageCalls[i - 1].url.searchParams.get('page'));
+      expect(imageCalls[i - 1].url.searchParams.get('query')).toBe(keyword);
+      expect(next).not.toBe(previous);
+      expect(next).toBeGreaterThanOrEqual(1);
+      expect(next).toBeLessThanOrEqual(5);
+      await page.locator(`[data-testid="image-suggestions"][data-page="${next}"]`).waitFor();
+      const expected = await admin.campaigns.imageSuggestions({ query: keyword, page: next });
+      const shown = await page.getByTestId('image-suggestions').locator('img').evaluateAll((imgs) => imgs.map((im) => (im as HTMLImageElement).src));
+      expect(shown).toEqual(expected.map((s) => s.previewURL));
+      previous = next;
+    }
+  });
+});
+
+describe('campaign creator: validation and errors', () => {
+  test('submitting without an image shows the image message in the result area and sends nothing', async () => {
+    const page = await openCreator();
+    const creates = requestsTo(page, '/api/create-campaign/');
+    await typeKeyword(page, 'cursos online');
+    await field(page, 'Alias').fill('cur01');
+    await submitButton(page).click();
+    await expect.poll(() => page.getByTestId('create-result').textContent()).toBe(IMAGE_REQUIRED);
+    await sleep(300);
+    expect(creates).toEqual([]);
+    // Choosing an image clears the message.
+    await suggestionButtons(page).first().click();
+    await page.getByTestId('create-result').waitFor({ state: 'detached' });
+  });
+
+  test('a required field left empty keeps the form from being sent', async () => {
+    const page = await openCreator();
+    const creates = requestsTo(page, '/api/create-campaign/');
+    await typeKeyword(page, 'dieta mediterranea');
+    await suggestionButtons(page).first().click();
+    await submitButton(page).click(); // alias is empty
+    await sleep(300);
+    expect(creates).toEqual([]);
+    expect(await field(page, 'Alias').evaluate((el) => (el as HTMLInputElement).validity.valueMissing)).toBe(true);
+    await field(page, 'Alias').fill('die01');
+    await field(page, 'Título (headline)').fill('');
+    await submitButton(page).click();
+    await sleep(300);
+    expect(creates).toEqual([]);
+  });
+
+  test('without a stored token the creator says so and sends nothing', async () => {
+    const page = await openCreator();
+    const creates = requestsTo(page, '/api/create-campaign/');
+    await typeKeyword(page, 'energia solar');
+    await field(page, 'Alias').fill('sol01');
+    await suggestionButtons(page).first().click();
+    await page.evaluate(() => {
+      localStorage.removeItem('adops_token');
+      sessionStorage.removeItem('adops_token');
+    });
+    await submitButton(page).click();
+    await expect.poll(() => page.getByTestId('create-result').textContent()).toBe(NO_TOKEN);
+    await sleep(300);
+    expect(creates).toEqual([]);
+  });
+
+  test('a value Meta refuses shows Meta’s message; the form keeps what was typed and nothing is recorded', async () => {
+    const page = await openCreator();
+    const before = (await admin.campaigns.list()).length;
+    await typeKeyword(page, 'alquiler pisos');
+    await field(page, 'Alias').fill('alq01');
+    await field(page, 'Presupuesto diario (€)').fill('0.50');
+    await suggestionButtons(page).first().click();
+    await submitButton(page).click();
+    await expect
+      .poll(() => page.getByTestId('create-result').textContent(), { timeout: 10_000 })
+      .toBe('El campo "daily_budget" no es válido: debe ser al menos 100 céntimos.');
+    expect(await inputValue(page, 'Keyword')).toBe('alquiler pisos');
+    expect(await inputValue(page, 'Alias')).toBe('alq01');
+    await page.getByTestId('chosen-image').waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect((await admin.campaigns.list()).length).toBe(before);
+    expect(await submitButton(page).textContent()).toBe('Crear campaña');
+  });
+
+  test('a Graph error injected at the ad set step reaches the user; a proxy error page reads "Error inesperado en el backend"', async () => {
+    const page = await openCreator();
+    await typeKeyword(page, 'moviles libres');
+    await field(page, 'Alias').fill('mov01');
+    await suggestionButtons(page).first().click();
+    sandbox.failNext('adsets', { message: '(#1487) Ad account disabled', code: 1487, error_user_msg: 'La cuenta publicitaria está deshabilitada.' });
+    await submitButton(page).click();
+    await expect.poll(() => page.getByTestId('create-result').textContent(), { timeout: 10_000 }).toBe('La cuenta publicitaria está deshabilitada.');
+
+    // A reverse proxy in front of the server answering its own HTML page (no detail).
+    await page.route('**/api/create-campaign/', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }),
+    );
+    await submitButton(page).click();
+    await expect.poll(() => page.getByTestId('create-result').textContent()).toBe('Error inesperado en el backend');
+  });
+});
+
+describe('campaign creator: creating', () => {
+  test('an uploaded PNG: Creando... while sending, the feed preview with Meta’s ids, then "Crear nueva campaña" empties the form and the image and scrolls up', async () => {
+    const page = await openCreator();
+    const keyword = 'zapatillas running';
+    const copy = await typeKeyword(page, keyword);
+    const baseUrl = 'https://www.example-news.com/ofertas?lang=es';
+    await field(page, 'URL base (base_url)').fill(baseUrl);
+    await field(page, 'Alias').fill('run01');
+    await field(page, 'Botón (CTA)').selectOption('SHOP_NOW');
+    await field(page, 'Página de Facebook (fb_page)').fill('998877665544');
+    await field(page, 'Objetivo').selectOption('OUTCOME_SALES');
+    await field(page, 'Presupuesto diario (€)').fill('2.50');
+    await field(page, 'Puja CPC (€)').fill('0.07');
+
+    // The tracking URL follows alias and keyword (core's helper), read-only.
+    const expectedLink = trackingUrl({ baseUrl, alias: 'run01', keyword });
+    expect(await inputValue(page, 'URL de seguimiento')).toBe(expectedLink);
+    expect(await field(page, 'URL de seguimiento').getAttribute('readonly')).not.toBeNull();
+    await page.getByRole('button', { name: 'Copiar', exact: true }).click();
+    const copied = page.getByText('✅ Copiado');
+    await copied.waitFor();
+    const copiedAt = Date.now();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(expectedLink);
+    await copied.waitFor({ state: 'detached', timeout: 5000 });
+    expect(Date.now() - copiedAt).toBeGreaterThanOrEqual(2500);
+
+    const png = await makePng(page, 'Running 2025');
+    await field(page, 'Subir imagen').setInputFiles({ name: 'anuncio.png', mimeType: 'image/png', buffer: png });
+    await page.getByTestId('chosen-image').getByText(/anuncio\.png/).waitFor();
+    expect(await page.getByTestId('ad-preview').getByTestId('ad-image').getAttribute('src')).toMatch(/^blob:/);
+
+    await page.route('**/api/create-campaign/', async (route) => {
+      await sleep(1000);
+      await route.continue();
+    });
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await submitButton(page).click();
+    await page.getByRole('button', { name: 'Creando...' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Creando...' }).isDisabled()).toBe(true);
+
+    const dialog = page.getByRole('dialog', { name: '✅ Campaña creada' });
+    await dialog.waitFor({ timeout: 15_000 });
+    const createdFlash = page.getByText(/^✅ Campaña creada \(ID \d+\)$/);
+    await createdFlash.waitFor();
+    const createdAt = Date.now();
+
+    // What Meta received: the PNG's bytes, amounts in cents, the texts and the tracking link.
+    const [record] = await admin.campaigns.list();
+    expect(record).toMatchObject({ keyword, headline: copy.headline, body: copy.body, objective: 'OUTCOME_SALES', daily_budget: 2.5, bid_amount: 0.07, tracking_url: expectedLink });
+    expect(record.image_hash).toBe(md5(png));
+    expect(sandbox.images.get(md5(png))?.equals(png)).toBe(true);
+    const adset = sandbox.requestsTo('adsets').at(-1)!;
+    expect(String(adset.params.daily_budget)).toBe('250');
+    expect(String(adset.params.bid_amount)).toBe('7');
+    const creative = sandbox.requestsTo('adcreatives').at(-1)!.params.object_story_spec as { page_id: string; link_data: { call_to_action: { type: string } } };
+    expect(String(creative.page_id)).toBe('998877665544');
+    expect(creative.link_data.call_to_action.type).toBe('SHOP_NOW');
+
+    // The preview dialog looks like the feed ad and lists the ids.
+    const preview = dialog.getByTestId('ad-preview');
+    expect(await preview.getByTestId('ad-page').textContent()).toBe('Página 998877665544');
+    expect(await preview.getByTestId('ad-body').textContent()).toBe(copy.body);
+    expect(await preview.getByTestId('ad-headline').textContent()).toBe(copy.headline);
+    expect(await preview.getByTestId('ad-cta').textContent()).toBe(CTA_LABELS.SHOP_NOW);
+    expect(await preview.getByTestId('ad-domain').textContent()).toBe('WWW.EXAMPLE-NEWS.COM');
+    const img = preview.getByTestId('ad-image');
+    expect(await img.getAttribute('src')).toMatch(/^blob:/);
+    expect(await img.evaluate((i) => (i as HTMLImageElement).decode().then(() => (i as HTMLImageElement).naturalWidth))).toBe(1200);
+    expect(await dialog.getByTestId('created-Campaña').textContent()).toBe(record.campaign_id);
+    expect(await dialog.getByTestId('created-Conjunto de anuncios').textContent()).toBe(record.adset_id);
+    expect(await dialog.getByTestId('created-Anuncio').textContent()).toBe(record.ad_id);
+    expect(await dialog.getByTestId('created-Creatividad').textContent()).toBe(record.creative_id);
+    expect(await dialog.getByTestId('created-tracking-url').textContent()).toBe(expectedLink);
+    // The viewport as the user sees it (a full-page shot would repeat the sticky bar).
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'campaign-created-dialog.png') });
+
+    await dialog.getByRole('button', { name: 'Crear nueva campaña' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    for (const label of ['Keyword', 'Título (headline)', 'Texto principal (body)', 'Alias', 'Página de Facebook (fb_page)']) expect(await inputValue(page, label)).toBe('');
+    expect(await field(page, 'Botón (CTA)').inputValue()).toBe('LEARN_MORE');
+    expect(await field(page, 'Objetivo').inputValue()).toBe('OUTCOME_TRAFFIC');
+    expect(await inputValue(page, 'Presupuesto diario (€)')).toBe('1.00');
+    expect(await inputValue(page, 'Puja CPC (€)')).toBe('0.05');
+    expect(await inputValue(page, 'URL base (base_url)')).toBe(publicSite);
+    expect(await inputValue(page, 'URL de seguimiento')).toBe('');
+    expect(await field(page, 'Subir imagen').evaluate((el) => (el as HTMLInputElement).files?.length ?? 0)).toBe(0);
+    expect(await page.getByTestId('chosen-image').count()).toBe(0);
+    expect(await page.getByTestId('ad-preview').getByTestId('ad-image').count()).toBe(0);
+    await page.waitForFunction(() => window.scrollY === 0, undefined, { timeout: 5000 });
+
+    // The "created" message vanishes by itself after 3 s.
+    await createdFlash.waitFor({ state: 'detached', timeout: 5000 });
+    expect(Date.now() - createdAt).toBeGreaterThanOrEqual(2500);
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('a chosen suggestion is sent by URL and uploaded to Meta by the server; closing the preview also resets the form', async () => {
+    const page = await openCreator();
+    const creates = requestsTo(page, '/api/create-campaign/');
+    const keyword = 'recetas faciles';
+    const copy = await typeKeyword(page, keyword);
+    await field(page, 'Alias').fill('rec01');
+    const chosen = suggestionButtons(page).nth(1);
+    await chosen.click();
+    expect(await chosen.getAttribute('aria-pressed')).toBe('true');
+    const pageNo = Number(await page.getByTestId('image-suggestions').getAttribute('data-page'));
+    const suggestion = (await admin.campaigns.imageSuggestions({ query: keyword, page: pageNo }))[1];
+    await page.getByTestId('chosen-image').getByText(`Sugerencia de Pixabay #${suggestion.id}`).waitFor();
+
+    await submitButton(page).click();
+    const dialog = page.getByRole('dialog', { name: '✅ Campaña creada' });
+    await dialog.waitFor({ timeout: 15_000 });
+    expect(creates).toHaveLength(1);
+
+    const bytes = Buffer.from(await (await fetch(suggestion.largeImageURL)).arrayBuffer());
+    const [record] = await admin.campaigns.list();
+    expect(record.keyword).toBe(keyword);
+    expect(record.image_hash).toBe(md5(bytes));
+    const preview = dialog.getByTestId('ad-preview');
+    expect(await preview.getByTestId('ad-image').getAttribute('src')).toBe(suggestion.largeImageURL);
+    expect(await preview.getByTestId('ad-headline').textContent()).toBe(copy.headline);
+    expect(await preview.getByTestId('ad-cta').textContent()).toBe(CTA_LABELS.LEARN_MORE);
+    expect(await preview.getByTestId('ad-page').textContent()).toBe('Página por defecto');
+    expect(await preview.getByTestId('ad-domain').textContent()).toBe(new URL(publicSite).hostname.toUpperCase());
+
+    await dialog.getByRole('button', { name: 'Cerrar', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await inputValue(page, 'Keyword')).toBe('');
+    expect(await inputValue(page, 'Alias')).toBe('');
+    expect(await page.getByTestId('chosen-image').count()).toBe(0);
+    expect(await page.getByTestId('image-suggestions').count()).toBe(0);
+  });
+
+  test('Escape closes the preview and resets the form as well', async () => {
+    const page = await openCreator();
+    await typeKeyword(page, 'viajes rurales');
+    await field(page, 'Alias').fill('via01');
+    await suggestionButtons(page).first().click();
+    await submitButton(page).click();
+    const dialog = page.getByRole('dialog', { name: '✅ Campaña creada' });
+    await dialog.waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await inputValue(page, 'Keyword')).toBe('');
+    expect(await page.getByTestId('chosen-image').count()).toBe(0);
+  });
+});
+
+// ---------- metrics ----------
+
+const yesterday = () => presetRange('ayer', new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC').from;
+
+async function openMetrics(): Promise<{ page: Page; calls: ReturnType<typeof requestsTo> }> {
+  const page = await h.newPage();
+  const calls = requestsTo(page, '/api/facebook-campaigns/insights');
+  await h.signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto('/fb-campaigns');
+  await page.getByRole('heading', { name: 'Campañas con métricas (Facebook)' }).waitFor();
+  return { page, calls };
+}
+
+const table = (page: Page) => page.getByRole('table', { name: 'Campañas con métricas' });
+const bodyRows = (page: Page) => table(page).locator('tbody tr');
+const shownIds = (page: Page) => table(page).getByTestId('campaign-id').allTextContents().then((ids) => ids.map((s) => s.trim()));
+
+async function waitForRows(page: Page, count: number) {
+  await expect.poll(() => table(page).getByTestId('campaign-id').count(), { timeout: 10_000 }).toBe(count);
+}
+
+describe('campaign metrics', () => {
+  test('opens on Activas for yesterday: the campaigns Meta reports, ✅ each, ⚠️ with its tooltip where the range has no data, and totals', async () => {
+    const { page, calls } = await openMetrics();
+    const day = yesterday();
+    expect(await page.getByLabel('Estado').inputValue()).toBe('ACTIVE');
+    expect(await page.getByLabel('Desde').inputValue()).toBe(day);
+    expect(await page.getByLabel('Hasta').inputValue()).toBe(day);
+
+    const expected = await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ACTIVE' });
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThanOrEqual(20);
+    await waitForRows(page, expected.length);
+    expect(calls).toHaveLength(1);
+    expect(Object.fromEntries(calls[0].url.searchParams)).toEqual({ from_date: day, to_date: day, status: 'ACTIVE' });
+
+    // Newest first; every row active.
+    expect(await shownIds(page)).toEqual(sortRows(expected, { key: 'created_at', dir: 'desc' }).map((c) => c.id));
+    const statuses = await table(page).getByTestId('campaign-status').evaluateAll((els) => els.map((e) => [e.getAttribute('data-status'), e.textContent]));
+    expect(statuses.every(([s, text]) => s === 'ACTIVE' && text!.startsWith('✅'))).toBe(true);
+
+    // ⚠️ exactly on the campaigns without data in the range, with the tooltip.
+    const noData = expected.filter((c) => !c.has_data).map((c) => c.id);
+    expect(noData.length).toBeGreaterThan(0); // the sandbox has active campaigns that never delivered
+    const warned = await bodyRows(page).evaluateAll((rows) =>
+      rows.filter((r) => r.querySelector('[data-testid="no-data"]')).map((r) => r.querySelector('[data-testid="campaign-id"]')!.textContent!.trim()),
+    );
+    expect(warned.sort()).toEqual([...noData].sort());
+    const warning = table(page).getByTestId('no-data').first();
+    expect(await warning.getAttribute('title')).toBe(NO_DATA);
+    expect(await warning.textContent()).toBe('⚠️');
+
+    // Totals of the whole list.
+    const foot = table(page).locator('tfoot tr td');
+    const sum = (k: 'impressions' | 'clicks' | 'spend') => expected.reduce((a, c) => a + c[k], 0);
+    const footer = await foot.allTextContents();
+    expect(footer[0]).toBe('Totales');
+    expect(footer).toContain(formatInt(sum('impressions')));
+    expect(footer).toContain(formatInt(sum('clicks')));
+    expect(footer).toContain(formatMoney(sum('spend'), '€'));
+    await page.getByText('Página 1 de 1').waitFor();
+    await h.screenshot(page, 'fb-campaigns');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('Todas lists every campaign 20 per page with ⛔ for paused ones; Pausadas only paused ones', async () => {
+    const { page, calls } = await openMetrics();
+    const day = yesterday();
+    await waitForRows(page, (await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ACTIVE' })).length);
+
+    await page.getByLabel('Estado').selectOption({ label: 'Todas' });
+    const all = await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ALL' });
+    expect(all.length).toBeGreaterThan(20);
+    const pages = Math.ceil(all.length / 20);
+    await waitForRows(page, 20);
+    expect(calls.at(-1)!.url.searchParams.get('status')).toBe('ALL');
+    await page.getByText(`Página 1 de ${pages}`).waitFor();
+    const ordered = sortRows(all, { key: 'created_at', dir: 'desc' });
+    expect(await shownIds(page)).toEqual(ordered.slice(0, 20).map((c) => c.id));
+    expect(await page.getByRole('button', { name: 'Anterior' }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Siguiente' }).click();
+    await page.getByText(`Página 2 de ${pages}`).waitFor();
+    expect(await shownIds(page)).toEqual(ordered.slice(20, 40).map((c) => c.id));
+    const byId = new Map(all.map((c) => [c.id, c]));
+    for (const [id, status, icon] of await bodyRows(page).evaluateAll((rows) =>
+      rows.map((r) => [
+        r.querySelector('[data-testid="campaign-id"]')!.textContent!.trim(),
+        r.querySelector('[data-testid="campaign-status"]')!.getAttribute('data-status'),
+        r.querySelector('[data-testid="campaign-status"] [role="img"]')!.textContent,
+      ]),
+    )) {
+      expect(status).toBe(byId.get(id!)!.effective_status);
+      expect(icon).toBe(status === 'ACTIVE' ? '✅' : '⛔');
+    }
+    // Totals stay those of the whole list, not of the page.
+    expect(await table(page).locator('tfoot').textContent()).toContain(formatInt(all.reduce((a, c) => a + c.impressions, 0)));
+
+    // A new filter goes back to page 1.
+    await page.getByLabel('Estado').selectOption({ label: 'Pausadas' });
+    const paused = all.filter((c) => c.effective_status === 'PAUSED');
+    await waitForRows(page, Math.min(20, paused.length));
+    expect(calls.at(-1)!.url.searchParams.get('status')).toBe('PAUSED');
+    await page.getByText(`Página 1 de ${Math.max(1, Math.ceil(paused.length / 20))}`).waitFor();
+    const icons = await table(page).locator('[data-testid="campaign-status"] [role="img"]').allTextContents();
+    expect(icons.every((i) => i === '⛔')).toBe(true);
+    await h.screenshot(page, 'fb-campaigns-paused');
+  });
+
+  test('header clicks sort ascending, then descending; a new header starts ascending', async () => {
+    const { page } = await openMetrics();
+    const day = yesterday();
+    await page.getByLabel('Estado').selectOption({ label: 'Todas' });
+    const all = (await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ALL' })).map((c) => ({ ...c, ctr: ctr(c.clicks, c.impressions) }));
+    await waitForRows(page, 20);
+    const header = (name: string) => table(page).getByRole('columnheader', { name: new RegExp(`^${name}`) });
+
+    await header('Impresiones').getByRole('button').click();
+    await expect.poll(() => header('Impresiones').getAttribute('aria-sort')).toBe('ascending');
+    expect(await shownIds(page)).toEqual(sortRows(all, { key: 'impressions', dir: 'asc' }).slice(0, 20).map((c) => c.id));
+    await header('Impresiones').getByRole('button').click();
+    await expect.poll(() => header('Impresiones').getAttribute('aria-sort')).toBe('descending');
+    expect(await shownIds(page)).toEqual(sortRows(all, { key: 'impressions', dir: 'desc' }).slice(0, 20).map((c) => c.id));
+
+    await header('Campaña').getByRole('button').click();
+    await expect.poll(() => header('Campaña').getAttribute('aria-sort')).toBe('ascending');
+    expect(await header('Impresiones').getAttribute('aria-sort')).toBe('none');
+    expect(await shownIds(page)).toEqual(sortRows(all, { key: 'name', dir: 'asc' }).slice(0, 20).map((c) => c.id));
+
+    // CTR: campaigns without impressions have no CTR and come last in both directions.
+    await header('CTR%').getByRole('button').click();
+    await header('CTR%').getByRole('button').click();
+    await expect.poll(() => header('CTR%').getAttribute('aria-sort')).toBe('descending');
+    const pages = Math.ceil(all.length / 20);
+    await page.getByRole('button', { name: 'Siguiente' }).click();
+    await page.getByText(`Página 2 de ${pages}`).waitFor();
+    const lastPage = sortRows(all, { key: 'ctr', dir: 'desc' }).slice(20, 40);
+    expect(await shownIds(page)).toEqual(lastPage.map((c) => c.id));
+    expect(lastPage.at(-1)!.ctr).toBeNull();
+  });
+
+  test('a new range asks Meta for that range (loading state while it answers); Desde after Hasta asks nothing and says why', async () => {
+    const { page, calls } = await openMetrics();
+    const day = yesterday();
+    await waitForRows(page, (await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ACTIVE' })).length);
+    await page.route('**/api/facebook-campaigns/insights*', async (route) => {
+      await sleep(800);
+      await route.continue();
+    });
+    const from = addDays(day, -30);
+    await page.getByLabel('Desde').fill(from);
+    await page.getByText('Cargando campañas…').waitFor();
+    const expected = await admin.campaigns.insights({ from_date: from, to_date: day, status: 'ACTIVE' });
+    await waitForRows(page, expected.length);
+    expect(Object.fromEntries(calls.at(-1)!.url.searchParams)).toEqual({ from_date: from, to_date: day, status: 'ACTIVE' });
+    const sum = expected.reduce((a, c) => a + c.impressions, 0);
+    expect(await table(page).locator('tfoot').textContent()).toContain(formatInt(sum));
+    const warned = await table(page).getByTestId('no-data').count();
+    expect(warned).toBe(expected.filter((c) => !c.has_data).length);
+
+    const before = calls.length;
+    await page.getByLabel('Desde').fill(addDays(day, 1));
+    await page.getByText('La fecha Desde debe ser anterior o igual a Hasta.').waitFor();
+    await sleep(300);
+    expect(calls.length).toBe(before);
+    expect(await table(page).count()).toBe(0);
+  });
+
+  test('a Meta failure is shown with its HTTP status', async () => {
+    const { page } = await openMetrics();
+    const day = yesterday();
+    await waitForRows(page, (await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ACTIVE' })).length);
+    sandbox.failNext('campaigns.list', { message: '(#200) Permissions error', code: 200, error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.' });
+    await page.getByRole('button', { name: 'Actualizar' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Error al cargar las campañas (HTTP 502): No tienes permiso para ver esta cuenta publicitaria.');
+    expect(await table(page).count()).toBe(0);
+    // The next try works again.
+    await page.getByRole('button', { name: 'Actualizar' }).click();
+    await table(page).waitFor();
+  });
+
+  test('with no campaigns on the ad account the list shows its empty state', async () => {
+    const meta = h.server.app.services.campaigns.providers.meta;
+    const ids = [...sandbox.objects.values()].filter((o) => o.type === 'campaign').map((o) => o.id);
+    for (const id of ids) await meta.deleteObject(id);
+    const { page } = await openMetrics();
+    await table(page).getByText(EMPTY).waitFor();
+    await page.getByText('Página 1 de 1').waitFor();
+    expect(await table(page).locator('tfoot').count()).toBe(0);
+    await page.getByLabel('Estado').selectOption({ label: 'Todas' });
+    await table(page).getByText(EMPTY).waitFor();
+    const rows: CampaignInsight[] = await admin.campaigns.insights({ from_date: yesterday(), to_date: yesterday(), status: 'ALL' });
+    expect(rows).toEqual([]);
+    await h.screenshot(page, 'fb-campaigns-empty');
+  });
+});
