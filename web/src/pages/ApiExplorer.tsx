@@ -162,7 +162,7 @@ export default function ApiExplorer() {
               </p>
             )}
             {/* 15 columns: tighter cell padding so the whole row fits a laptop screen. */}
-            <div className="[&_td]:px-2 [&_th]:px-2">
+            <div className="[&_table]:text-[13px] [&_td]:px-2 [&_th]:px-2">
             <DataTable
               caption="Ad report por zona"
               columns={columns}
