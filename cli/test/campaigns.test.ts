@@ -1,0 +1,132 @@
+// `adops campaigns list|create` against a live server whose Meta, Pixabay and copy providers
+// are their local sandboxes: metrics with filters and totals, the terminal table's marks, and
+// creation with suggested copy and a picked or uploaded image (what reaches Meta is checked).
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMAGE_REQUIRED_MESSAGE, type CampaignInsight, type CreatedCampaign } from '@adops/core';
+import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import type { MetaSandbox } from '../../server/src/providers/meta/sandbox.js';
+import { newConfigDir, runCli } from './helpers.js';
+import { NO_DATA_TOOLTIP, aliasFromKeyword } from '../src/commands/campaigns.js';
+
+const IMAGE = fileURLToPath(new URL('../../server/assets/sandbox-images/forest.png', import.meta.url));
+
+let server: TestServer;
+let sandbox: MetaSandbox;
+let dir: string;
+const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const campaignsInSandbox = () => [...sandbox.objects.values()].filter((o) => o.type === 'campaign');
+
+beforeAll(async () => {
+  server = await startTestServer();
+  sandbox = server.app.services.campaigns.providers.metaSandbox!;
+  dir = await newConfigDir();
+  expect((await cli(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` })).code).toBe(0);
+});
+afterAll(() => server?.close());
+
+describe('adops campaigns list', () => {
+  it('--json answers Meta’s campaigns for the status and range, with totals of impressions, clicks and spend', async () => {
+    const r = await cli(['campaigns', 'list', '--json', '--status', 'ALL', '--from', day(-30), '--to', day(-1)]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { rows: CampaignInsight[]; totals: { impressions: number; clicks: number; spend: number } };
+    const api = await server.admin();
+    const direct = await api.campaigns.insights({ from_date: day(-30), to_date: day(-1), status: 'ALL' });
+    expect(out.rows.map((c) => c.id).sort()).toEqual(direct.map((c) => c.id).sort());
+    expect(out.rows.length).toBeGreaterThan(1);
+    expect(out.totals.impressions).toBe(direct.reduce((s, c) => s + c.impressions, 0));
+    expect(out.totals.clicks).toBe(direct.reduce((s, c) => s + c.clicks, 0));
+    expect(out.totals.spend).toBeCloseTo(direct.reduce((s, c) => s + c.spend, 0), 6);
+
+    const paused = JSON.parse((await cli(['campaigns', 'list', '--json', '--status', 'pausadas', '--from', day(-30), '--to', day(-1)])).stdout) as { rows: CampaignInsight[] };
+    expect(paused.rows.length).toBeGreaterThan(0);
+    expect(paused.rows.every((c) => c.effective_status === 'PAUSED')).toBe(true);
+  });
+
+  it('defaults to active campaigns of yesterday; refuses an unknown status', async () => {
+    const r = JSON.parse((await cli(['campaigns', 'list', '--json'])).stdout) as { from_date: string; to_date: string; status: string };
+    expect(r).toMatchObject({ from_date: day(-1), to_date: day(-1), status: 'ACTIVE' });
+    const bad = await cli(['campaigns', 'list', '--status', 'BORRADAS']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--status no válido: BORRADAS');
+  });
+
+  it('at a terminal marks active ✅ and others ⛔, warns about campaigns without metrics and adds Totales', async () => {
+    const r = await cli(['campaigns', 'list', '--status', 'ALL', '--from', '2001-01-01', '--to', '2001-01-02'], { isTTY: true });
+    expect(r.code).toBe(0);
+    const text = r.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(text).toContain('Campañas con métricas (Facebook)');
+    expect(text).toMatch(/Estado\s+Campaña\s+ID\s+Impressions\s+Clicks\s+Spend\s+Creada/);
+    expect(text).toContain('✅ ⚠');
+    expect(text).toContain('⛔ ⚠');
+    expect(text).toContain(`⚠ ${NO_DATA_TOOLTIP}`);
+    expect(text).toMatch(/Totales\s+0\s+0\s+0,00/);
+  });
+});
+
+describe('adops campaigns create', () => {
+  it('with --pick uses the suggested copy and the picked image, creates the campaign paused and records it', async () => {
+    const api = await server.admin();
+    const copy = await api.campaigns.generateCopy({ keyword: 'viajes baratos' });
+    const images = await api.campaigns.imageSuggestions({ query: 'viajes baratos', page: 1 });
+    const before = campaignsInSandbox().length;
+    const r = await cli(['campaigns', 'create', '--keyword', 'viajes baratos', '--pick', '2', '--json']);
+    expect(r.code).toBe(0);
+    const created = JSON.parse(r.stdout) as CreatedCampaign;
+    expect(created.preview).toMatchObject({ headline: copy.headline, body: copy.body, cta: copy.cta, image_url: images[1].largeImageURL });
+    expect(created.tracking_url).toContain(`alias=${aliasFromKeyword('viajes baratos')}`);
+    expect(created.tracking_url).toContain('keyword=viajes%20baratos');
+    // The suggestions went to stderr, so stdout stays one JSON document.
+    expect(r.stderr).toContain(`Título: ${copy.headline}`);
+    expect(campaignsInSandbox()).toHaveLength(before + 1);
+    expect(sandbox.objects.get(created.campaign_id)).toMatchObject({ type: 'campaign', status: 'PAUSED' });
+    const local = (await api.campaigns.list()).find((c) => c.campaign_id === created.campaign_id);
+    expect(local).toMatchObject({ keyword: 'viajes baratos', created_by: ADMIN.email, headline: copy.headline });
+  });
+
+  it('with --image uploads that file and sends the given texts, budget and bid; at a terminal prints the ids and tracking URL', async () => {
+    const bytes = await readFile(IMAGE);
+    const r = await cli([
+      'campaigns', 'create', '--keyword', 'seguro coche', '--headline', 'Tu seguro al mejor precio', '--body', 'Compara y ahorra hoy.',
+      '--cta', 'SHOP_NOW', '--alias', 'sc1', '--base-url', 'https://landing.example.com/seguros?x=1', '--daily-budget', '2,50', '--bid', '0.10',
+      '--image', IMAGE,
+    ], { isTTY: true });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const campaignId = /campaign_id:\s+(\d+)/.exec(r.stdout)![1];
+    expect(r.stdout).toContain('Campaña creada en pausa para "seguro coche" (alias sc1)');
+    expect(r.stdout).toMatch(/URL de seguimiento: https:\/\/landing\.example\.com\/seguros\?x=1&alias=sc1&keyword=seguro%20coche/);
+    expect([...sandbox.images.values()].some((img) => img.equals(bytes))).toBe(true);
+    const local = (await (await server.admin()).campaigns.list()).find((c) => c.campaign_id === campaignId)!;
+    expect(local).toMatchObject({ headline: 'Tu seguro al mejor precio', body: 'Compara y ahorra hoy.', daily_budget: 2.5, bid_amount: 0.1 });
+    const adset = [...sandbox.objects.values()].find((o) => o.type === 'adset' && o.params.campaign_id === campaignId)!;
+    expect(adset.params).toMatchObject({ daily_budget: '250', bid_amount: '10' }); // cents, as Graph form fields
+  });
+
+  it('without an image and no terminal lists the suggestions, explains, exits 2 and creates nothing', async () => {
+    const before = campaignsInSandbox().length;
+    const r = await cli(['campaigns', 'create', '--keyword', 'zapatillas running', '--alias', 'zr']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Imágenes sugeridas:');
+    expect(r.stderr).toMatch(/ 1 {2}http:\/\/.+\n/);
+    expect(r.stderr).toContain(IMAGE_REQUIRED_MESSAGE);
+    expect(campaignsInSandbox()).toHaveLength(before);
+  });
+
+  it('reports the server’s refusal: bad input (400) and a Meta failure (502 with Meta’s message), leaving nothing behind', async () => {
+    const before = campaignsInSandbox().length;
+    const bad = await cli(['campaigns', 'create', '--keyword', 'hoteles', '--pick', '1', '--base-url', 'ftp://x', '--json']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('base_url');
+    sandbox.failNext('ads', { message: '(#100) Sandbox: anuncio rechazado' });
+    const failed = await cli(['campaigns', 'create', '--keyword', 'hoteles', '--pick', '1', '--json']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('anuncio rechazado');
+    expect(campaignsInSandbox()).toHaveLength(before);
+    const missing = await cli(['campaigns', 'create', '--keyword', 'hoteles', '--image', '/nonexistent/x.png']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No se encuentra la imagen');
+  });
+});
