@@ -73,7 +73,7 @@ export default function Logs() {
       { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTime(r.seen_at, tz)}</span> },
       { key: 'zone_id', header: 'Zone ID', cell: (r) => dashed(r.zone_id) },
       { key: 'source', header: 'Source', cell: (r) => dashed(r.parent_domain) },
-      { key: 'referrer', header: 'Referrer', cell: (r) => <ReferrerCell url={r.referrer} /> },
+      { key: 'referrer', header: 'Referrer', cell: (r) => <ReferrerCell url={r.referrer} width="max-w-[15rem] xl:max-w-[17rem]" /> },
       { key: 'keyword', header: 'Keyword', cell: (r) => dashed(r.keyword) },
       { key: 'ip', header: 'IP', cell: (r) => <span className="tabular-nums">{dashed(r.ip)}</span> },
       { key: 'country', header: 'Country', cell: (r) => dashed(r.country) },

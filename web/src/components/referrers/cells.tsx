@@ -21,11 +21,11 @@ export function CsvButton({ onClick }: { onClick: () => void }) {
 /** Text or '-' when missing or blank. */
 export const orDash = (v: string | number | null | undefined): string => (v == null || String(v).trim() === '' ? EMPTY_CELL : String(v));
 
-export function ReferrerCell({ url }: { url: string | null | undefined }) {
+export function ReferrerCell({ url, width = 'max-w-[28rem]' }: { url: string | null | undefined; width?: string }) {
   const text = orDash(url);
   if (text === EMPTY_CELL) return <span className="text-gray-400">{EMPTY_CELL}</span>;
   return (
-    <span className="block max-w-[28rem] truncate" title={text}>
+    <span className={`block truncate ${width}`} title={text}>
       {text}
     </span>
   );
