@@ -36,14 +36,24 @@ export const filterFields = {
 
 const rangeFields = { start_date: ReportDate, end_date: ReportDate };
 
-function checkRange(v: { start_date: string; end_date: string }, ctx: z.RefinementCtx): void {
-  // zod runs object checks even when a field check failed: only compare two real dates.
-  if (!isValidYmd(v.start_date) || !isValidYmd(v.end_date)) return;
-  if (v.start_date > v.end_date)
-    ctx.addIssue({ code: 'custom', path: ['start_date'], message: 'La fecha inicial es posterior a la final' });
-  else if (daysBetween(v.start_date, v.end_date) > MAX_REPORT_DAYS)
-    ctx.addIssue({ code: 'custom', path: ['end_date'], message: `El rango no puede superar ${MAX_REPORT_DAYS} días` });
-}
+const rangeCheck =
+  (maxDays: number) =>
+  (v: { start_date: string; end_date: string }, ctx: z.RefinementCtx): void => {
+    // zod runs object checks even when a field check failed: only compare two real dates.
+    if (!isValidYmd(v.start_date) || !isValidYmd(v.end_date)) return;
+    if (v.start_date > v.end_date)
+      ctx.addIssue({ code: 'custom', path: ['start_date'], message: 'La fecha inicial es posterior a la final' });
+    else if (daysBetween(v.start_date, v.end_date) > maxDays)
+      ctx.addIssue({ code: 'custom', path: ['end_date'], message: `El rango no puede superar ${maxDays} días` });
+  };
+const checkRange = rangeCheck(MAX_REPORT_DAYS);
+
+/**
+ * Finance aggregates by month and its screen starts at 2025-01-01 by default, so its range
+ * may span up to ten years (the 800-day limit would break that default in March 2027).
+ */
+export const MAX_FINANCE_DAYS = 3660;
+export const FinanceFilters = z.object({ ...rangeFields, ...filterFields }).superRefine(rangeCheck(MAX_FINANCE_DAYS));
 
 /** start_date..end_date inclusive (start ≤ end, at most 800 days) plus the text filters. */
 export const ReportFilters = z.object({ ...rangeFields, ...filterFields }).superRefine(checkRange);
@@ -364,21 +374,21 @@ export const financeRoutes = {
     method: 'GET',
     path: '/api/finance/advertisers',
     access: 'user',
-    query: ReportFilters,
+    query: FinanceFilters,
     response: z.array(FinanceAdvertiserRow),
   }),
   publishers: route({
     method: 'GET',
     path: '/api/finance/publishers',
     access: 'user',
-    query: ReportFilters,
+    query: FinanceFilters,
     response: z.array(FinancePublisherRow),
   }),
   margin: route({
     method: 'GET',
     path: '/api/finance/margin',
     access: 'user',
-    query: ReportFilters,
+    query: FinanceFilters,
     response: z.array(FinanceMarginRow),
   }),
   /** The Finance domain filter's options. */
