@@ -67,6 +67,13 @@ async function stopServer(server) {
   await exited;
 }
 
+/** CPU seconds (user + system) the process has used so far (Linux clock ticks at 100 Hz). */
+async function cpuSeconds(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function rssMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
@@ -105,6 +112,7 @@ async function benchIngest(server) {
   const body = batchBody(5000, 'bench-ingest');
   const bytesPerEvent = Buffer.byteLength(body) / 5000;
   let accepted = 0;
+  const cpu0 = await cpuSeconds(server.child.pid);
   const until = performance.now() + INGEST_SECONDS * 1000;
   const started = performance.now();
   const worker = async () => {
@@ -112,8 +120,9 @@ async function benchIngest(server) {
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = (await cpuSeconds(server.child.pid)) - cpu0;
   await pool.close();
-  return { rate: accepted / elapsed, accepted, elapsed, bytesPerEvent };
+  return { rate: accepted / elapsed, accepted, elapsed, bytesPerEvent, perCpuSecond: accepted / cpu, cpuShare: cpu / elapsed };
 }
 
 /** The beacon under a loopback load generator: many keep-alive connections, one request each in flight. */
@@ -123,6 +132,7 @@ async function benchHits(server) {
   let ok = 0;
   let failed = 0;
   const latencies = [];
+  const cpu0 = await cpuSeconds(server.child.pid);
   const until = performance.now() + HIT_SECONDS * 1000;
   const started = performance.now();
   const worker = async (w) => {
@@ -142,9 +152,10 @@ async function benchHits(server) {
   };
   await Promise.all(Array.from({ length: connections }, (_, w) => worker(w)));
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = (await cpuSeconds(server.child.pid)) - cpu0;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { rate: ok / elapsed, ok, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { rate: ok / elapsed, ok, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), perCpuSecond: ok / cpu, cpuShare: cpu / elapsed };
 }
 
 /** Opens an SSE stream; onChunk gets each decoded chunk. Resolves when headers arrived. */
@@ -300,15 +311,18 @@ async function main() {
   const server = await startServer(dataDir);
   const line = (label, value) => console.log(`  ${label.padEnd(44)} ${value}`);
   try {
-    console.log(`Referrer traffic benchmark (Node ${process.version}, ${(await import('node:os')).cpus().length} CPUs; client and server share them)`);
+    const os = await import('node:os');
+    console.log(`Referrer traffic benchmark (Node ${process.version}, ${os.cpus().length} CPUs shared by client and server; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+    const idle = await benchIdleStreams(server);
+    line('server RSS, 1,000 idle streams', `${fmt(idle.during, 1)} MB (fresh server before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`);
     const ingest = await benchIngest(server);
     line('batch ingest /api/ingest/referrers', `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`);
+    line('  server CPU', `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second`);
     const hits = await benchHits(server);
     line('beacon /api/hit (128 connections)', `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`);
+    line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second`);
     const latency = await benchLatency(server);
     line(`ingest → SSE, ${latency.streams} streams at ${fmt(latency.rate)} ev/s`, `p50 ${fmt(latency.p50, 1)} ms, p99 ${fmt(latency.p99, 1)} ms, max ${fmt(latency.max, 1)} ms  (${fmt(latency.delivered)}/${fmt(latency.expected)} delivered, target p99 < 250 ms)`);
-    const idle = await benchIdleStreams(server);
-    line('server RSS, 1,000 idle streams', `${fmt(idle.during, 1)} MB (before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`);
   } finally {
     await stopServer(server);
     await rm(dataDir, { recursive: true, force: true });
