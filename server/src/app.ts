@@ -28,7 +28,7 @@ import { campaignRoutes } from './routes/campaigns.js';
 z.config(z.locales.es());
 
 export { loadConfig, ConfigError, type Config } from './config.js';
-export { loadDemoZoneReports } from './demo/zone-reports.js';
+export { loadDemoZoneReports, demoZoneReportItems, demoPublishers } from './demo/zone-reports.js';
 
 export interface AppServices {
   config: Config;

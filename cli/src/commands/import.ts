@@ -118,15 +118,10 @@ async function importReferrers(api: Api, file: string, onBatch: (done: ReferrerI
   return total;
 }
 
-interface DemoModule {
-  demoZoneReportItems: (tz: string, options?: { days?: number; zones?: number; now?: Date }) => Iterable<{ values: Record<string, unknown> }>;
-  demoPublishers: () => Array<{ name: string; revenue_share: number }>;
-}
-
 /** The server package's demo generator (the same data `npm start` loads on an empty store). */
-async function loadDemo(): Promise<DemoModule> {
-  const app = import.meta.resolve('@adops/server');
-  return (await import(new URL('./demo/zone-reports.js', app).href)) as DemoModule;
+async function loadDemo() {
+  const { demoZoneReportItems, demoPublishers } = await import('@adops/server');
+  return { demoZoneReportItems, demoPublishers };
 }
 
 function positiveInt(value: string, flag: string, max: number): number {
@@ -194,7 +189,7 @@ export function registerImport(program: Command, cli: Cli): void {
       }
       const tz = reportingTz(cli.io);
       const lines: string[] = [];
-      for (const item of demo.demoZoneReportItems(tz, { days, zones })) lines.push(JSON.stringify(item.values) + '\n');
+      for (const item of demo.demoZoneReportItems(tz, { days, zones })) if ('values' in item) lines.push(JSON.stringify(item.values) + '\n');
       const result = await sendZoneReport(api, new Blob(lines), 'ndjson', false);
       if (cli.machine(flags.json)) return cli.json({ ...result, revenue_shares_set: shares, days, zones, until: todayIn(tz) });
       cli.say(`Datos de demostración: ${days} días hasta ${todayIn(tz)}, ${zones} zonas; ${shares} revenue shares configurados`);

@@ -1,0 +1,148 @@
+// `adops import zone-report|referrers` and `adops seed` against a live server: counts of new,
+// replaced and refused lines (refused ones listed, exit 1), formats by extension or --format,
+// gzip, admin only, referrer batches with file line numbers, and the demo data through ingest.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, todayIn, type IngestResult } from '@adops/core';
+import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { newConfigDir, runCli } from './helpers.js';
+import { REFERRER_BATCH_EVENTS } from '../src/commands/import.js';
+
+const d1 = addDays(todayIn('UTC'), -1);
+
+let server: TestServer;
+let dir: string;
+let tmp: string;
+const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
+const file = async (name: string, content: string | Buffer) => {
+  const full = path.join(tmp, name);
+  await writeFile(full, content);
+  return full;
+};
+const zoneRows = async (zone: string) =>
+  (await (await server.admin()).adReport.zoneDetails({ start_date: d1, end_date: d1, zone_id: zone })).data;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  dir = await newConfigDir();
+  tmp = await mkdtemp(path.join(tmpdir(), 'adops-cli-import-'));
+  expect((await cli(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` })).code).toBe(0);
+});
+afterAll(() => server?.close());
+
+const CSV = [
+  'date,advertiser,publisher,zone_id,geo,source,impressions,clicks,revenue,margin',
+  `${d1},AdNova,Pub Imp,imp-1,ES,web,1000,10,5.5,1.5`,
+  `${d1},AdNova,Pub Imp,imp-2,ES,web,2000,20,abc,1`,
+  `${d1},BidSphere,Pub Imp,imp-3,MX,push,3000,30,7,2`,
+  `not-a-date,BidSphere,Pub Imp,imp-4,MX,push,3000,30,7,2`,
+].join('\n');
+
+describe('adops import zone-report', () => {
+  it('stores the good lines, lists the refused ones with their line and reason, and exits 1', async () => {
+    const r = await cli(['import', 'zone-report', await file('zonas.csv', CSV)], { isTTY: true });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Filas nuevas: 2 · reemplazadas: 0 · rechazadas: 2');
+    expect(r.stdout).toMatch(/línea 3: revenue: debe ser un número/);
+    expect(r.stdout).toMatch(/línea 5: date: fecha no válida/);
+    expect(r.stderr.trim()).toBe('2 líneas rechazadas');
+    const stored = await zoneRows('imp-');
+    expect(stored.map((row) => [row.zone_id, row.revenue, row.margin]).sort()).toEqual([
+      ['imp-1', 5.5, 1.5],
+      ['imp-3', 7, 2],
+    ]);
+  });
+
+  it('importing the same day again replaces it (--json, NDJSON gzip, exit 0)', async () => {
+    const rows = [
+      { date: d1, advertiser: 'AdNova', publisher: 'Pub Imp', zone_id: 'imp-1', geo: 'ES', source: 'web', impressions: 1000, clicks: 10, revenue: 6, margin: 2 },
+      { date: d1, advertiser: 'Clickora', publisher: 'Pub Imp', zone_id: 'imp-5', geo: 'AR', source: 'web', impressions: 500, clicks: 5, revenue: 1, margin: 0.5 },
+    ];
+    const gz = gzipSync(rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+    const r = await cli(['import', 'zone-report', '--json', await file('zonas.ndjson.gz', gz)]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout) as IngestResult).toEqual({ inserted: 1, replaced: 1, rejected: [], rejected_total: 0 });
+    expect((await zoneRows('imp-1'))[0]).toMatchObject({ revenue: 6, margin: 2 });
+  });
+
+  it('needs a known format (or --format) and a readable file', async () => {
+    const odd = await file('zonas.txt', CSV);
+    const unknown = await cli(['import', 'zone-report', odd]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--format csv|ndjson|json');
+    const forced = await cli(['import', 'zone-report', '--format', 'csv', '--json', odd]);
+    expect((JSON.parse(forced.stdout) as IngestResult).rejected_total).toBe(2);
+    const missing = await cli(['import', 'zone-report', path.join(tmp, 'nope.csv')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No se puede leer el archivo');
+  });
+
+  it('refuses a non-admin with exit 4 and stores nothing', async () => {
+    const admin = await server.admin();
+    await admin.admin.createUser({ first_name: 'Ana', last_name: '', email: 'ana@test.local', password: 'ana-pass-1234', is_admin: false });
+    const userDir = await newConfigDir();
+    await runCli(['login', '--email', 'ana@test.local'], userDir, server.url, { stdin: 'ana-pass-1234\n' });
+    const rows = `date,advertiser,publisher,zone_id,impressions,clicks,revenue\n${d1},AdNova,Pub Ana,imp-ana,1,0,1\n`;
+    const r = await runCli(['import', 'zone-report', await file('ana.csv', rows)], userDir, server.url);
+    expect(r.code).toBe(4);
+    expect(r.stderr.trim()).toBe('No autorizado');
+    expect(await zoneRows('imp-ana')).toEqual([]);
+  });
+});
+
+describe('adops import referrers', () => {
+  const event = (i: number) => JSON.stringify({ zone_id: 'imp-ref', keyword: `k${i}`, referrer: `https://site.example/${i}`, seen_at: `${d1}T12:00:00Z` });
+  /** Events in the warehouse (the log endpoint answers at most 5,000). */
+  const stored = () => server.app.services.referrers.warehouse.countEvents();
+
+  it('sends a large file in batches and stores every event', async () => {
+    const count = REFERRER_BATCH_EVENTS + 25;
+    const text = Array.from({ length: count }, (_, i) => event(i)).join('\n') + '\n\n';
+    const r = await cli(['import', 'referrers', '--json', await file('refs.ndjson', text)]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { accepted: number; batches: number; first_id: number; last_id: number };
+    expect(out).toMatchObject({ accepted: count, batches: 2 });
+    expect(out.last_id - out.first_id + 1).toBe(count);
+    expect(await stored()).toBe(count);
+  });
+
+  it('stops at a bad line, naming its line in the file; earlier batches stay stored', async () => {
+    const before = await stored();
+    const lines = Array.from({ length: REFERRER_BATCH_EVENTS + 10 }, (_, i) => event(100_000 + i));
+    lines[REFERRER_BATCH_EVENTS + 4] = '{"zone_id": "imp ref with spaces"}';
+    const r = await cli(['import', 'referrers', await file('bad.ndjson', lines.join('\n') + '\n')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`línea ${REFERRER_BATCH_EVENTS + 5}: zone_id`);
+    expect(r.stderr).toContain(`(${REFERRER_BATCH_EVENTS} eventos de lotes anteriores sí se guardaron)`);
+    expect(await stored()).toBe(before + REFERRER_BATCH_EVENTS);
+  });
+
+  it('refuses a file without events', async () => {
+    const r = await cli(['import', 'referrers', await file('empty.ndjson', '\n\n')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no contiene eventos');
+  });
+});
+
+describe('adops seed', () => {
+  it('loads the demo zone reports and publishers’ revenue shares through ingest; again, it replaces instead of duplicating', async () => {
+    const first = await cli(['seed', '--days', '3', '--zones', '40', '--json']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const loaded = JSON.parse(first.stdout) as IngestResult & { revenue_shares_set: number };
+    expect(loaded.inserted).toBeGreaterThan(40);
+    expect(loaded.rejected_total).toBe(0);
+    expect(loaded.revenue_shares_set).toBe(40);
+    const api = await server.admin();
+    const overview = await api.dashboard.overview({ start_date: addDays(todayIn('UTC'), -2), end_date: todayIn('UTC') });
+    expect(overview.summary.revenue).toBeGreaterThan(0);
+    expect((await api.publishers.list()).filter((p) => p.configured)).toHaveLength(40);
+
+    const again = JSON.parse((await cli(['seed', '--days', '3', '--zones', '40', '--json'])).stdout) as IngestResult & { revenue_shares_set: number };
+    expect(again).toMatchObject({ inserted: 0, replaced: loaded.inserted, revenue_shares_set: 0 });
+  });
+});
