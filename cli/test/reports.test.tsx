@@ -258,6 +258,24 @@ describe('adops dashboard', () => {
     ui.unmount();
   });
 
+  it('on a short terminal shows one-line cards with deltas, and Tab switches between the summary and the table', async () => {
+    const api = await server.admin();
+    const range = { ...presetRange('ultimos7_hoy', new Date(), 'UTC'), preset: 'ultimos7_hoy' as const };
+    const initial = await loadDashboard(api, range, {});
+    const ui = render(<Dashboard initial={initial} interactive terminalRows={24} />);
+    const frame = () => normalise(ui.lastFrame() ?? '');
+    const revenueLine = frame().split('\n').find((l) => l.startsWith('Revenue'))!;
+    expect(revenueLine).toMatch(new RegExp(`^Revenue\\s+\\${formatMoney(sum(inDefaultRange, 'revenue'))}\\s+▼ ${formatPercent(Math.abs(initial.deltas.revenue!))}`));
+    expect(frame()).toContain('Top Zones');
+    expect(frame()).not.toContain('Analytics');
+    expect(frame().split('\n').length).toBeLessThanOrEqual(24);
+    await new Promise((r) => setTimeout(r, 50));
+    ui.stdin.write('\t');
+    await waitFor(() => frame().includes('Analytics'));
+    expect(frame()).not.toContain('Top Zones');
+    ui.unmount();
+  });
+
   it('at a terminal with a keyboard, s sorts the Analytics table and q ends the command with exit 0', async () => {
     // A terminal stdin as Ink drives it (raw mode, ref/unref).
     const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });

@@ -114,6 +114,12 @@ export function registerDashboard(program: Command, cli: Cli): void {
     }
     const interactive = keyboardAttached(cli.io);
     const load = (preset: PresetKey) => loadDashboard(api, { ...presetRange(preset, new Date(), reportingTz(cli.io)), preset }, filters);
-    await showScreen(cli.io, React.createElement(Dashboard, { initial: data, interactive, presets: SCREEN_PRESETS.dashboard, load }), interactive);
+    await showScreen(cli.io, React.createElement(Dashboard, {
+        initial: data,
+        interactive,
+        presets: SCREEN_PRESETS.dashboard,
+        load,
+        terminalRows: (cli.io.stdout as { rows?: number }).rows,
+      }), interactive);
   });
 }

@@ -93,9 +93,45 @@ export function deltaText(value: number | null): { text: string; color?: string 
   return value > 0 ? { text: `▲ ${formatPercent(Math.abs(value))}`, color: 'green' } : { text: `▼ ${formatPercent(Math.abs(value))}`, color: 'red' };
 }
 
-function Trend({ chart }: { chart: ChartPoint[] }) {
+/** Short terminals: each card and its delta on one line, two or three to a row. */
+function CompactCards({ data }: { data: DashboardData }) {
+  const { summary } = data.overview;
+  return (
+    <Box flexWrap="wrap">
+      {DASHBOARD_CARDS.map(({ key, header }) => {
+        const d = deltaText(data.deltas[key as (typeof DELTA_KEYS)[number]] ?? null);
+        return (
+          <Box key={key} width={38} marginRight={1}>
+            <Box width={12}>
+              <Text dimColor>{header}</Text>
+            </Box>
+            <Box width={14} justifyContent="flex-end">
+              <Text bold>{formatMetric(key, summary[key as keyof typeof summary])}</Text>
+            </Box>
+            <Box width={11} justifyContent="flex-end">
+              <Text color={d.color}>{d.text}</Text>
+            </Box>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+function Trend({ chart, compact }: { chart: ChartPoint[]; compact?: boolean }) {
   if (chart.length === 0) return null;
   const revenue = chart.map((p) => p.revenue);
+  if (compact)
+    return (
+      <Box>
+        <Text bold>Trends · Revenue </Text>
+        <Text color="blue">{sparkline(revenue, 40)}</Text>
+        <Text dimColor>
+          {' '}
+          mín. {formatMoney(Math.min(...revenue))} · máx. {formatMoney(Math.max(...revenue))}
+        </Text>
+      </Box>
+    );
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold>Trends · Revenue</Text>
@@ -132,8 +168,39 @@ function TopList({ title, items }: { title: string; items: Array<{ key: string; 
   );
 }
 
-export function DashboardHeader({ data }: { data: DashboardData }) {
+export function DashboardHeader({ data, compact = false }: { data: DashboardData; compact?: boolean }) {
   const { summary, chart } = data.overview;
+  const tops = (
+    <Box marginTop={1} flexWrap="wrap">
+      <TopList
+        title={data.topZonesPartial ? 'Top Zones (parcial)' : 'Top Zones'}
+        items={data.topZones.map((z, i) => ({
+          key: `${z.publisher}\u0000${z.zone_id}`,
+          label: `#${i + 1} ${z.publisher} - ${z.zone_id}`,
+          amount: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
+          revenue: z.revenue,
+        }))}
+      />
+      <TopList
+        title="Top Advertisers"
+        items={data.topAdvertisers.map((a, i) => ({
+          key: a.advertiser,
+          label: `#${i + 1} ${a.advertiser}`,
+          amount: formatMoney(a.revenue),
+          revenue: a.revenue,
+        }))}
+      />
+    </Box>
+  );
+  if (compact)
+    return (
+      <Box flexDirection="column">
+        <CompactCards data={data} />
+        <Text dimColor>Δ: variación de ayer frente a anteayer</Text>
+        <Trend chart={chart} compact />
+        {tops}
+      </Box>
+    );
   return (
     <Box flexDirection="column">
       <Box flexWrap="wrap">
@@ -149,37 +216,18 @@ export function DashboardHeader({ data }: { data: DashboardData }) {
       </Box>
       <Text dimColor>Δ: variación de ayer frente a anteayer</Text>
       <Trend chart={chart} />
-      <Box marginTop={1} flexWrap="wrap">
-        <TopList
-          title={data.topZonesPartial ? 'Top Zones (parcial)' : 'Top Zones'}
-          items={data.topZones.map((z, i) => ({
-            key: `${z.publisher}\u0000${z.zone_id}`,
-            label: `#${i + 1} ${z.publisher} - ${z.zone_id}`,
-            amount: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
-            revenue: z.revenue,
-          }))}
-        />
-        <TopList
-          title="Top Advertisers"
-          items={data.topAdvertisers.map((a, i) => ({
-            key: a.advertiser,
-            label: `#${i + 1} ${a.advertiser}`,
-            amount: formatMoney(a.revenue),
-            revenue: a.revenue,
-          }))}
-        />
-      </Box>
+      {tops}
     </Box>
   );
 }
 
 /** The Dashboard as a report view: the header above the 'Analytics' table with rank colours. */
-export function dashboardView(data: DashboardData): ReportView<DailyRow> {
+export function dashboardView(data: DashboardData, compact = false): ReportView<DailyRow> {
   const columns = withRankColours(metricColumns<DailyRow>(DASHBOARD_COLUMNS), data.daily, ['revenue', 'cost', 'margin']);
   return {
     title: data.title,
     subtitle: data.subtitle,
-    header: <DashboardHeader data={data} />,
+    header: <DashboardHeader data={data} compact={compact} />,
     tableTitle: 'Analytics',
     columns,
     rows: data.daily,
@@ -193,17 +241,24 @@ export interface DashboardProps {
   interactive: boolean;
   presets?: readonly PresetKey[];
   load?: (preset: PresetKey) => Promise<DashboardData>;
+  /** Terminal rows; below COMPACT_BELOW the cards shrink and Tab switches summary/table. */
+  terminalRows?: number;
 }
 
-export function Dashboard({ initial, interactive, presets, load }: DashboardProps) {
+/** Terminals shorter than this get the compact, one-panel-at-a-time Dashboard. */
+export const COMPACT_BELOW = 50;
+
+export function Dashboard({ initial, interactive, presets, load, terminalRows }: DashboardProps) {
+  const compact = interactive && terminalRows !== undefined && terminalRows < COMPACT_BELOW;
   return (
     <ReportScreen<DailyRow>
-      initial={dashboardView(initial)}
+      split={compact}
+      initial={dashboardView(initial, compact)}
       sortKeys={DASHBOARD_SORT_KEYS}
       pageSize={DEFAULT_PAGE_SIZE.dashboard}
       interactive={interactive}
       presets={presets}
-      load={load ? async (preset) => dashboardView(await load(preset)) : undefined}
+      load={load ? async (preset) => dashboardView(await load(preset), compact) : undefined}
       rowKey={(row) => row.date}
     />
   );

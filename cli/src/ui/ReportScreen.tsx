@@ -47,13 +47,18 @@ export interface ReportScreenProps<Row> {
   /** Reloads the report for a preset (keys 1…N). */
   load?: (preset: PresetKey) => Promise<ReportView<Row>>;
   rowKey?: (row: Row, index: number) => string;
+  /**
+   * Show the header and the table one at a time (Tab switches): for terminals too short
+   * for both, so nothing scrolls off the top.
+   */
+  split?: boolean;
 }
 
 const ARROW = { asc: '▲', desc: '▼' } as const;
 
 /** The footer's key help. */
-function keyHelp(presets: readonly PresetKey[] | undefined, sortable: boolean): string {
-  const parts = ['←/→ n/p página', '+/- filas'];
+function keyHelp(presets: readonly PresetKey[] | undefined, sortable: boolean, split: boolean): string {
+  const parts = split ? ['Tab resumen/tabla', '←/→ n/p página', '+/- filas'] : ['←/→ n/p página', '+/- filas'];
   if (sortable) parts.push('s ordenar', 'r invertir');
   if (presets?.length) parts.push(presets.map((p, i) => `${i + 1} ${PRESET_LABELS[p]}`).join(' · '));
   parts.push('q salir');
@@ -69,6 +74,7 @@ export function ReportScreen<Row>({
   presets,
   load,
   rowKey,
+  split = false,
 }: ReportScreenProps<Row>) {
   const { exit } = useApp();
   const [view, setView] = useState(initial);
@@ -77,6 +83,8 @@ export function ReportScreen<Row>({
   const [pageSize, setPageSize] = useState(initialPageSize);
   const [loading, setLoading] = useState<PresetKey | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [panel, setPanel] = useState<'header' | 'table'>('header');
+  const splitPanels = split && interactive && Boolean(view.header);
   const mounted = useRef(true);
   useEffect(() => () => void (mounted.current = false), []);
 
@@ -90,6 +98,7 @@ export function ReportScreen<Row>({
       // Keys can arrive before the next render re-binds this handler: read the latest state.
       const { shown, sort, pageSize, loading } = latest.current;
       if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return exit();
+      if (key.tab || input === 'v') return setPanel((p) => (p === 'header' ? 'table' : 'header'));
       if (key.rightArrow || input === 'n') return setPage(Math.min(shown.pageCount, shown.page + 1));
       if (key.leftArrow || input === 'p') return setPage(Math.max(1, shown.page - 1));
       if (input === '+' || input === '-') {
@@ -146,8 +155,8 @@ export function ReportScreen<Row>({
         {view.title}
       </Text>
       {view.subtitle ? <Text dimColor>{view.subtitle}</Text> : null}
-      {view.header ? <Box marginTop={1}>{view.header}</Box> : null}
-      <Box marginTop={1} flexDirection="column">
+      {view.header && (!splitPanels || panel === 'header') ? <Box marginTop={1}>{view.header}</Box> : null}
+      <Box marginTop={1} flexDirection="column" display={splitPanels && panel === 'header' ? 'none' : 'flex'}>
         <Table<Row>
           columns={columns}
           rows={shown.rows}
@@ -158,7 +167,7 @@ export function ReportScreen<Row>({
           title={view.tableTitle}
         />
       </Box>
-      {view.notice ? <Text color="yellow">{view.notice}</Text> : null}
+      {view.notice && !(splitPanels && panel === 'header') ? <Text color="yellow">{view.notice}</Text> : null}
       {view.footer ? <Box marginTop={1}>{view.footer}</Box> : null}
       {interactive ? (
         <Box flexDirection="column" marginTop={1}>
@@ -168,7 +177,7 @@ export function ReportScreen<Row>({
             {loading ? ` · cargando ${PRESET_LABELS[loading]}…` : ''}
           </Text>
           {error ? <Text color="red">{error}</Text> : null}
-          <Text dimColor>{keyHelp(load ? presets : undefined, sortKeys.length > 0)}</Text>
+          <Text dimColor>{keyHelp(load ? presets : undefined, sortKeys.length > 0, splitPanels)}</Text>
         </Box>
       ) : null}
     </Box>
