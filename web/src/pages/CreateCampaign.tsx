@@ -204,7 +204,7 @@ export default function CreateCampaign() {
         )}
       </div>
 
-      <form onSubmit={submit} aria-label="Crear campaña" className="grid gap-6 lg:grid-cols-5">
+      <form onSubmit={submit} aria-label="Crear campaña" className="grid items-start gap-6 lg:grid-cols-5 lg:grid-rows-[auto_1fr]">
         <div className="space-y-6 lg:col-span-3">
           <Card title="Anuncio">
             <div className="space-y-4">
@@ -290,21 +290,9 @@ export default function CreateCampaign() {
               </Field>
             </div>
           </Card>
-
-          <div className="flex flex-wrap items-center gap-4">
-            <button type="submit" disabled={submitting} className={`${primaryButton} px-6`}>
-              {submitting ? 'Creando...' : 'Crear campaña'}
-            </button>
-            <p className="text-xs text-gray-500">Se crea en pausa: campaña, conjunto de anuncios, creatividad y anuncio.</p>
-          </div>
-          {error && (
-            <div role="alert" data-testid="create-result" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700">
-              {error}
-            </div>
-          )}
         </div>
 
-        <div className="space-y-6 lg:col-span-2">
+        <div className="space-y-6 lg:col-span-2 lg:row-span-2">
           <Card title="Imagen">
             <ImagePicker
               image={image}
@@ -325,6 +313,20 @@ export default function CreateCampaign() {
               link={tracking.url ?? base}
             />
           </Card>
+        </div>
+
+        <div className="space-y-4 lg:col-span-3">
+          <div className="flex flex-wrap items-center gap-4">
+            <button type="submit" disabled={submitting} className={`${primaryButton} px-6`}>
+              {submitting ? 'Creando...' : 'Crear campaña'}
+            </button>
+            <p className="text-xs text-gray-500">Se crea en pausa: campaña, conjunto de anuncios, creatividad y anuncio.</p>
+          </div>
+          {error && (
+            <div role="alert" data-testid="create-result" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700">
+              {error}
+            </div>
+          )}
         </div>
       </form>
 

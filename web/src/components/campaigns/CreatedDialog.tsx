@@ -1,6 +1,7 @@
 // The dialog after a campaign is created: the ad as it will look in the feed, the ids Meta
 // gave it and the tracking URL; 'Crear nueva campaña', 'Cerrar', × or Escape all close it.
 import { useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import type { CreatedCampaign } from '@adops/core';
 import { AdPreview } from './AdPreview';
 import { primaryButton, secondaryButton } from '../styles';
@@ -41,7 +42,8 @@ export function CreatedDialog({ created, pageName, imageUrl, onClose, onCopyTrac
     ['Hash de la imagen', created.image_hash],
   ];
 
-  return (
+  // On <body>, out of the page's layout (its spacing utilities would offset a fixed overlay).
+  return createPortal(
     <div className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-gray-900/60 p-4 sm:items-center" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div role="dialog" aria-modal="true" aria-labelledby="created-title" className="w-full max-w-4xl rounded-lg bg-white shadow-xl">
         <header className="flex items-center justify-between border-b border-gray-200 px-5 py-4">
@@ -104,6 +106,7 @@ export function CreatedDialog({ created, pageName, imageUrl, onClose, onCopyTrac
           </button>
         </footer>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

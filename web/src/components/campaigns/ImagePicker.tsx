@@ -27,6 +27,8 @@ export interface ImagePickerProps {
 }
 
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('es-ES')} KB`;
+const chosenLabel = (image: ChosenImage) =>
+  image.kind === 'upload' ? `${image.file.name} (${kb(image.file.size)})` : `Sugerencia de Pixabay #${image.suggestion.id}`;
 
 export function ImagePicker({ image, onChange, suggestions, keywordReady, onRefresh, resetKey }: ImagePickerProps) {
   const inputId = useId();
@@ -89,8 +91,8 @@ export function ImagePicker({ image, onChange, suggestions, keywordReady, onRefr
       {image && (
         <div data-testid="chosen-image" className="flex items-center gap-3 rounded-md border border-blue-200 bg-blue-50 p-2">
           <img src={chosenImageUrl(image)!} alt="Imagen elegida" className="h-14 w-24 rounded object-cover" />
-          <p className="min-w-0 flex-1 truncate text-sm text-blue-900">
-            {image.kind === 'upload' ? `${image.file.name} (${kb(image.file.size)})` : `Sugerencia de Pixabay #${image.suggestion.id}`}
+          <p className="min-w-0 flex-1 truncate text-sm text-blue-900" title={chosenLabel(image)}>
+            {chosenLabel(image)}
           </p>
           <button type="button" onClick={remove} className={secondaryButton}>
             Quitar imagen
