@@ -6,7 +6,7 @@ import { contract, toCsv, roundMetric, type PublisherDataRow } from '@adops/core
 import { bind, type Ctx } from '../http.js';
 import { httpError } from '../errors.js';
 import type { AppServices } from '../app.js';
-import { zoneReportServices, JsonText } from '../services/reports.js';
+import { zoneReportServices, type JsonText } from '../services/reports.js';
 
 const PUBLISHER_CSV_COLUMNS = [
   { key: 'date', header: 'date' },
@@ -52,11 +52,10 @@ export function reportRoutes(router: Router, s: AppServices): void {
     if (!publisher) throw httpError(401, 'Token de publisher no válido');
     const rows = await reports.publisherData(publisher, start_date, end_date);
     ctx.set('Cache-Control', 'no-store');
-    if (format !== 'csv') return sendJson(ctx, new JsonText(`[${rows.join(',')}]`));
+    if (format !== 'csv') return sendJson(ctx, rows);
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment(`publisher-data-${start_date}_to_${end_date}.csv`);
-    const shown = rows.map((text) => {
-      const r = JSON.parse(text) as PublisherDataRow;
+    const shown = (JSON.parse(rows.text) as PublisherDataRow[]).map((r) => {
       return {
         ...r,
         ctr: roundMetric('ctr', r.ctr),

@@ -35,6 +35,7 @@ import {
   DuckDbZoneReportWarehouse,
   type DaySums,
   type DimensionValues,
+  type JsonRows,
   type SummaryDimension,
   type Sums,
   type ZoneReportWarehouse,
@@ -182,9 +183,9 @@ export class ReportService {
     const total = daily.reduce(addSums, { ...EMPTY_SUMS });
     const rows = await this.zoneRowsOf(f, limit, daily, total.rows);
     return new JsonText(
-      `{"data":[${rows.join(',')}],"geoOptions":${JSON.stringify(options.geos)},` +
+      `{"data":${rows.json},"geoOptions":${JSON.stringify(options.geos)},` +
         `"sourceOptions":${JSON.stringify(options.sources)},"totals":${JSON.stringify(metricsOf(total))},` +
-        `"total_rows":${total.rows},"truncated":${total.rows > rows.length}}`,
+        `"total_rows":${total.rows},"truncated":${total.rows > rows.count}}`,
     );
   }
 
@@ -192,11 +193,11 @@ export class ReportService {
   async explorer(f: ReportFilters, limit = DEFAULT_ZONE_ROW_LIMIT): Promise<JsonText> {
     const daily = await this.warehouse.dailySums(f);
     const rows = await this.zoneRowsOf(f, limit, daily, daily.reduce((n, d) => n + d.rows, 0));
-    return new JsonText(`[${rows.join(',')}]`);
+    return new JsonText(rows.json);
   }
 
-  private async zoneRowsOf(f: ReportFilters, limit: number, daily: DaySums[], totalRows: number): Promise<string[]> {
-    if (totalRows === 0) return [];
+  private async zoneRowsOf(f: ReportFilters, limit: number, daily: DaySums[], totalRows: number): Promise<JsonRows> {
+    if (totalRows === 0) return { json: '[]', count: 0 };
     // Newest days first: the oldest day still needed to fill `limit` rows bounds the read.
     let fromDate = f.start_date;
     let counted = 0;
@@ -296,11 +297,11 @@ export class ReportService {
    * The publisher's own rows (date desc, zone_id, geo) as JSON text of PublisherDataRow[];
    * refuses a range with more than MAX_PUBLISHER_DATA_ROWS rows (400) rather than cut it.
    */
-  async publisherData(publisher: string, start: string, end: string): Promise<string[]> {
+  async publisherData(publisher: string, start: string, end: string): Promise<JsonText> {
     const rows = await this.warehouse.publisherDataJson(publisher, start, end, MAX_PUBLISHER_DATA_ROWS + 1);
-    if (rows.length > MAX_PUBLISHER_DATA_ROWS)
+    if (rows.count > MAX_PUBLISHER_DATA_ROWS)
       throw httpError(400, `El rango tiene más de ${MAX_PUBLISHER_DATA_ROWS} filas; pide menos días`);
-    return rows;
+    return new JsonText(rows.json);
   }
 }
 

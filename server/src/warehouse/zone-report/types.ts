@@ -65,6 +65,12 @@ export interface DimensionValues {
   domains: string[];
 }
 
+/** Rows already serialised as a JSON array, and how many there are. */
+export interface JsonRows {
+  json: string;
+  count: number;
+}
+
 /** An import in progress: rows are staged, then merged at once (or dropped). */
 export interface ZoneReportImport {
   /** Stages one row; `seq` orders duplicates of a key (the highest wins). */
@@ -84,12 +90,12 @@ export interface ZoneReportWarehouse {
   /** Sums per day of the range (days without rows are absent), date ascending. */
   dailySums(filters: ReportFilters): Promise<DaySums[]>;
   /**
-   * Matching rows as JSON text of the contract's ZoneRow (stored fields plus derived
+   * Matching rows as a JSON array of the contract's ZoneRow (stored fields plus derived
    * ratios), ordered date desc, revenue desc, zone_id, advertiser, publisher, geo, source;
    * at most `limit`. `fromDate` (optional) says rows before it are not needed (the caller
    * counted rows per day), letting the store read fewer days.
    */
-  zoneRowsJson(filters: ReportFilters, limit: number, fromDate?: string): Promise<string[]>;
+  zoneRowsJson(filters: ReportFilters, limit: number, fromDate?: string): Promise<JsonRows>;
   /** Sums per date × publisher or × advertiser. */
   summarySums(filters: ReportFilters, by: SummaryDimension): Promise<GroupDaySums[]>;
   /** Revenue (or margin) per month × advertiser / publisher / domain-or-total. */
@@ -100,9 +106,9 @@ export interface ZoneReportWarehouse {
   /** Every distinct advertiser, publisher, geo, source and non-empty domain stored. */
   dimensionValues(): Promise<DimensionValues>;
   /**
-   * One publisher's rows by date × zone × geo as JSON text of the contract's
+   * One publisher's rows by date × zone × geo as a JSON array of the contract's
    * PublisherDataRow (name compared case-insensitively), date desc, zone_id, geo.
    */
-  publisherDataJson(publisher: string, start: string, end: string, limit: number): Promise<string[]>;
+  publisherDataJson(publisher: string, start: string, end: string, limit: number): Promise<JsonRows>;
   beginImport(): Promise<ZoneReportImport>;
 }
