@@ -117,6 +117,9 @@ describe('Ad Report zone details', () => {
     ['zone and advertiser', { zone_id: '2', advertiser: 'BidSphere' }, ['Z-200'], 4],
     ["'Todos' and empty mean no filter", { advertiser: 'Todos', publisher: '', geo: 'Todos' }, ['Z-201', 'Z-300', 'Z-101', 'Z-100', 'Z-200'], 22],
     ['a value nobody has', { advertiser: 'Nadie' }, [], 0],
+    ['zone id with _ taken literally (no wildcard)', { zone_id: 'Z_1' }, [], 0],
+    ['zone id with % taken literally (no wildcard)', { zone_id: '%' }, [], 0],
+    ['zone id with a backslash', { zone_id: '\\' }, [], 0],
   ])('filter by %s', async (_name, filter, zones, revenue) => {
     const d = ZoneDetails.parse((await get('/api/ad-report/zone-details', { ...RANGE, ...filter })).body);
     expect(d.data.map((r) => r.zone_id)).toEqual(zones);

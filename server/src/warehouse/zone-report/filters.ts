@@ -9,7 +9,8 @@ export interface Where {
 }
 
 const TEXT_FILTERS: ReadonlyArray<[keyof TextFilters, (n: number) => string]> = [
-  ['zone_id', (n) => `contains(lower(zone_id), lower($${n}))`],
+  // Case-insensitive substring: the bound pattern is the text with %, _ and \ escaped.
+  ['zone_id', (n) => `zone_id ILIKE $${n} ESCAPE '\\'`],
   ['advertiser', (n) => `advertiser = $${n}`],
   ['publisher', (n) => `publisher = $${n}`],
   ['geo', (n) => `geo = $${n}`],
@@ -38,7 +39,7 @@ export function whereFilters(filters: Partial<TextFilters>, options: WhereOption
     const value = filters[key];
     if (value === undefined || options.skip?.includes(key)) continue;
     parts.push(fragment(next()));
-    params.push(value);
+    params.push(key === 'zone_id' ? `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : value);
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
