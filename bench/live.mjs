@@ -17,6 +17,8 @@ const seconds = (name, fallback) => Number(process.env[name] ?? fallback);
 const INGEST_SECONDS = seconds('BENCH_INGEST_SECONDS', 8);
 const HIT_SECONDS = seconds('BENCH_HIT_SECONDS', 8);
 const LATENCY_SECONDS = seconds('BENCH_LATENCY_SECONDS', 10);
+/** BENCH_PHASES=ingest,hits,latency,idle,durability runs a subset (default: all). */
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'idle,ingest,hits,latency,durability').split(','));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -24,7 +26,7 @@ const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length
 
 /** Starts node server/dist/main.js on a free port; resolves once it listens. */
 async function startServer(dataDir) {
-  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(root, 'server/dist/main.js')], {
     env: {
       ...process.env,
       PORT: '0',
@@ -116,7 +118,10 @@ async function benchIngest(server) {
   const until = performance.now() + INGEST_SECONDS * 1000;
   const started = performance.now();
   const worker = async () => {
-    while (performance.now() < until) accepted += (await postBatch(pool, body)).accepted;
+    while (performance.now() < until) {
+      const result = await postBatch(pool, body); // read, then add: `x += await …` would lose concurrent updates
+      accepted += result.accepted;
+    }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   const elapsed = (performance.now() - started) / 1000;
@@ -127,7 +132,7 @@ async function benchIngest(server) {
 
 /** The beacon under a loopback load generator: many keep-alive connections, one request each in flight. */
 async function benchHits(server) {
-  const connections = 128;
+  const connections = 256;
   const pool = new Pool(server.url, { connections, pipelining: 1 });
   let ok = 0;
   let failed = 0;
@@ -155,7 +160,7 @@ async function benchHits(server) {
   const cpu = (await cpuSeconds(server.child.pid)) - cpu0;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { rate: ok / elapsed, ok, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), perCpuSecond: ok / cpu, cpuShare: cpu / elapsed };
+  return { connections, rate: ok / elapsed, ok, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), perCpuSecond: ok / cpu, cpuShare: cpu / elapsed };
 }
 
 /** Opens an SSE stream; onChunk gets each decoded chunk. Resolves when headers arrived. */
@@ -313,20 +318,29 @@ async function main() {
   try {
     const os = await import('node:os');
     console.log(`Referrer traffic benchmark (Node ${process.version}, ${os.cpus().length} CPUs shared by client and server; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-    const idle = await benchIdleStreams(server);
-    line('server RSS, 1,000 idle streams', `${fmt(idle.during, 1)} MB (fresh server before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`);
-    const ingest = await benchIngest(server);
-    line('batch ingest /api/ingest/referrers', `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`);
-    line('  server CPU', `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second`);
-    const hits = await benchHits(server);
-    line('beacon /api/hit (128 connections)', `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`);
-    line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second`);
-    const latency = await benchLatency(server);
-    line(`ingest → SSE, ${latency.streams} streams at ${fmt(latency.rate)} ev/s`, `p50 ${fmt(latency.p50, 1)} ms, p99 ${fmt(latency.p99, 1)} ms, max ${fmt(latency.max, 1)} ms  (${fmt(latency.delivered)}/${fmt(latency.expected)} delivered, target p99 < 250 ms)`);
+    if (PHASES.has('idle')) {
+      const idle = await benchIdleStreams(server);
+      line('server RSS, 1,000 idle streams', `${fmt(idle.during, 1)} MB (fresh server before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`);
+    }
+    if (PHASES.has('ingest')) {
+      const ingest = await benchIngest(server);
+      line('batch ingest /api/ingest/referrers', `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`);
+      line('  server CPU', `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second`);
+    }
+    if (PHASES.has('hits')) {
+      const hits = await benchHits(server);
+      line(`beacon /api/hit (${hits.connections} connections)`, `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`);
+      line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second`);
+    }
+    if (PHASES.has('latency')) {
+      const latency = await benchLatency(server);
+      line(`ingest → SSE, ${latency.streams} streams at ${fmt(latency.rate)} ev/s`, `p50 ${fmt(latency.p50, 1)} ms, p99 ${fmt(latency.p99, 1)} ms, max ${fmt(latency.max, 1)} ms  (${fmt(latency.delivered)}/${fmt(latency.expected)} delivered, target p99 < 250 ms)`);
+    }
   } finally {
     await stopServer(server);
     await rm(dataDir, { recursive: true, force: true });
   }
+  if (!PHASES.has('durability')) return;
   const durable = await benchDurability();
   line(
     'durability (SIGKILL under load, restart)',
