@@ -2,6 +2,10 @@
 // process on 127.0.0.1 with a temp data dir and measures: batch ingest and beacon throughput,
 // ingest-to-SSE latency with 200 streams at 1,000 events/s, server RSS with 1,000 idle streams,
 // and durability: every acknowledged event survives a SIGKILL under load.
+// Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS,
+// BENCH_HIT_SECONDS, BENCH_LATENCY_SECONDS, BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof").
+// The load generators run in this process on the same machine, so figures move with its load
+// (printed first); "per server CPU-second" figures are the steadier measure of server cost.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
