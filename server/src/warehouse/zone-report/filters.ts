@@ -8,9 +8,15 @@ export interface Where {
   params: Param[];
 }
 
-const TEXT_FILTERS: ReadonlyArray<[keyof TextFilters, (n: number) => string]> = [
-  // Case-insensitive substring: the bound pattern is the text with %, _ and \ escaped.
-  ['zone_id', (n) => `zone_id ILIKE $${n} ESCAPE '\\'`],
+/**
+ * Zone search is a case-insensitive substring. Text without letters (most zone ids are
+ * digits) is matched as is; otherwise both sides are lower-cased. DuckDB runs a bound
+ * contains() about twice as fast as a bound ILIKE pattern, and lower() only costs when needed.
+ */
+const hasCase = (text: string) => text.toLowerCase() !== text.toUpperCase();
+
+const TEXT_FILTERS: ReadonlyArray<[keyof TextFilters, (n: number, value: string) => string]> = [
+  ['zone_id', (n, value) => (hasCase(value) ? `contains(lower(zone_id), $${n})` : `contains(zone_id, $${n})`)],
   ['advertiser', (n) => `advertiser = $${n}`],
   ['publisher', (n) => `publisher = $${n}`],
   ['geo', (n) => `geo = $${n}`],
@@ -38,8 +44,8 @@ export function whereFilters(filters: Partial<TextFilters>, options: WhereOption
   for (const [key, fragment] of TEXT_FILTERS) {
     const value = filters[key];
     if (value === undefined || options.skip?.includes(key)) continue;
-    parts.push(fragment(next()));
-    params.push(key === 'zone_id' ? `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : value);
+    parts.push(fragment(next(), value));
+    params.push(key === 'zone_id' ? value.toLowerCase() : value);
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
