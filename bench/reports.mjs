@@ -262,7 +262,10 @@ for (const label of ['new keys (insert)', 'same file again (replace)']) {
 }
 const afterIngest = memory();
 log('');
-log(`Server memory: RSS ${afterQueries.rssMb.toFixed(0)} MB after the queries, ${afterIngest.rssMb.toFixed(0)} MB after the imports; peak (VmHWM) ${afterIngest.peakMb.toFixed(0)} MB`);
+log(
+  `Server memory: RSS ${afterQueries.rssMb.toFixed(0)} MB after the queries (peak so far ${afterQueries.peakMb.toFixed(0)} MB), ` +
+    `${afterIngest.rssMb.toFixed(0)} MB after the imports; peak (VmHWM) ${afterIngest.peakMb.toFixed(0)} MB`,
+);
 await stopServer();
 
 // ---------------------------------------------------------------- 5. targets
