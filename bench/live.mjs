@@ -45,6 +45,8 @@ async function startServer(dataDir) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Taken at spawn: a killed child has no exitCode (only signalCode) and its 'exit' may be past.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   let output = '';
   const url = await new Promise((resolve, reject) => {
     const onData = (chunk) => {
@@ -63,14 +65,12 @@ async function startServer(dataDir) {
     body: JSON.stringify(ADMIN),
   });
   const { access_token } = await login.json();
-  return { child, url, token: access_token };
+  return { child, exited, url, token: access_token };
 }
 
 async function stopServer(server) {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((r) => server.child.once('exit', r));
   server.child.kill('SIGTERM');
-  await exited;
+  await server.exited;
 }
 
 /** CPU seconds (user + system) the process has used so far (Linux clock ticks at 100 Hz). */
@@ -297,7 +297,7 @@ async function benchDurability() {
     stop = true;
     await Promise.all(workers);
     await pool.destroy();
-    await new Promise((r) => (server.child.exitCode !== null ? r() : server.child.once('exit', r)));
+    await server.exited;
     server = await startServer(dataDir);
     const res = await fetch(`${server.url}/api/referrers/`, {
       method: 'POST',
@@ -353,7 +353,15 @@ async function main() {
   if (durable.missing > 0 || durable.partial > 0) process.exitCode = 1;
 }
 
-main().catch((e) => {
+let finished = false;
+process.on('exit', () => {
+  if (!finished) {
+    console.error('benchmark ended early: a phase was left waiting on nothing');
+    process.exitCode = 1;
+  }
+});
+main().then(() => (finished = true)).catch((e) => {
+  finished = true;
   console.error(e);
   process.exit(1);
 });
