@@ -198,6 +198,43 @@ export type ChartPoint = z.infer<typeof ChartPoint>;
 export const DashboardOverview = z.object({ summary: DashboardSummary, chart: z.array(ChartPoint) });
 export type DashboardOverview = z.infer<typeof DashboardOverview>;
 
+/** Dashboard 'Top Zones' / 'Top Advertisers': entries per list by default and at most. */
+export const DEFAULT_TOP_LIMIT = 5;
+export const MAX_TOP_LIMIT = 50;
+
+/** The report filters plus an optional list length (1–50, default 5). */
+export const DashboardTopQuery = z
+  .object({ ...rangeFields, ...filterFields, limit: queryInt(1, MAX_TOP_LIMIT).optional() })
+  .superRefine(checkRange);
+export type DashboardTopQuery = z.input<typeof DashboardTopQuery>;
+
+/**
+ * A zone is a publisher's zone id (the same id under two publishers is two zones). Its sums
+ * cover the range's rows with a zone id and non-zero revenue; zones summing to 0 are left out.
+ */
+export const TopZone = z.object({
+  /** 1-based position in the list. */
+  rank: z.number().int(),
+  publisher: z.string(),
+  zone_id: z.string(),
+  revenue: money,
+  margin: money,
+});
+export type TopZone = z.infer<typeof TopZone>;
+
+/** An advertiser's sums over every matching row of the range; advertisers summing to 0 are left out. */
+export const TopAdvertiser = z.object({
+  rank: z.number().int(),
+  advertiser: z.string(),
+  revenue: money,
+  margin: money,
+});
+export type TopAdvertiser = z.infer<typeof TopAdvertiser>;
+
+/** Both lists by revenue desc; ties by name (publisher then zone id; advertiser). */
+export const DashboardTops = z.object({ zones: z.array(TopZone), advertisers: z.array(TopAdvertiser) });
+export type DashboardTops = z.infer<typeof DashboardTops>;
+
 /** Dashboard 'Analytics' row: one per day with data, date ascending; CTR on impressions. */
 export const DailyRow = z.object({
   date: z.string(),
@@ -324,6 +361,14 @@ export const dashboardRoutes = {
     access: 'user',
     query: DeltaFilters,
     response: DailyDeltas,
+  }),
+  /** 'Top Zones' and 'Top Advertisers' of the range under the filters, ranked on the server. */
+  top: route({
+    method: 'GET',
+    path: '/api/dashboard/top',
+    access: 'user',
+    query: DashboardTopQuery,
+    response: DashboardTops,
   }),
 };
 

@@ -33,6 +33,7 @@ export function reportRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, c.dashboard.overview, (f) => reports.overview(f));
   bind(router, s.guards, c.dashboard.aggregated, (f) => reports.aggregated(f));
   bind(router, s.guards, c.dashboard.deltas, (f) => reports.deltas(f));
+  bind(router, s.guards, c.dashboard.top, ({ limit, ...f }) => reports.dashboardTops(f, limit));
 
   bind(router, s.guards, c.adReport.zoneDetails, async ({ limit, ...f }, ctx) => sendJson(ctx, await reports.zoneDetails(f, limit)));
   bind(router, s.guards, c.adReport.publisherSummary, (f) => reports.summary(f, 'publisher'));

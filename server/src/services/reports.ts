@@ -14,12 +14,14 @@ import {
   pCpc,
   pCpm,
   todayIn,
+  DEFAULT_TOP_LIMIT,
   DEFAULT_ZONE_ROW_LIMIT,
   MAX_PUBLISHER_DATA_ROWS,
   type AdvertiserRevenue,
   type DailyDeltas,
   type DailyRow,
   type DashboardOverview,
+  type DashboardTops,
   type DeltaFilters,
   type FinanceAdvertiserRow,
   type FinanceMarginRow,
@@ -154,6 +156,15 @@ export class ReportService {
   /** One row per day with data, date ascending; CTR over impressions (the Dashboard's). */
   async aggregated(f: ReportFilters): Promise<DailyRow[]> {
     return (await this.warehouse.dailySums(f)).map((d) => ({ date: d.date, ...metricsOf(d, 'impressions') }));
+  }
+
+  /** 'Top Zones' and 'Top Advertisers': at most `limit` each, ranked from 1 (see the warehouse's topEarners). */
+  async dashboardTops(f: ReportFilters, limit = DEFAULT_TOP_LIMIT): Promise<DashboardTops> {
+    const { zones, advertisers } = await this.warehouse.topEarners(f, limit);
+    return {
+      zones: zones.map((z, i) => ({ rank: i + 1, publisher: z.publisher, zone_id: z.zone_id, revenue: z.revenue, margin: z.margin })),
+      advertisers: advertisers.map((a, i) => ({ rank: i + 1, advertiser: a.advertiser, revenue: a.revenue, margin: a.margin })),
+    };
   }
 
   /** Yesterday against the day before, in the reporting time zone. */

@@ -12,6 +12,7 @@ import { getMonthlyMargin } from './get-monthly-margin.js';
 import { getGeoAndSourceOptions } from './get-geo-source-options.js';
 import { getDimensionValues } from './get-dimension-values.js';
 import { getPublisherDataJson } from './get-publisher-data.js';
+import { getTopEarners } from './get-top-earners.js';
 import { beginZoneReportImport } from './import.js';
 
 export * from './types.js';
@@ -24,6 +25,7 @@ export class DuckDbZoneReportWarehouse implements ZoneReportWarehouse {
   dailySums = (f: ReportFilters) => getDailySums(this.db, f);
   zoneRowsJson = (f: ReportFilters, limit: number, fromDate?: string) => getZoneRowsJson(this.db, f, limit, fromDate);
   summarySums = (f: ReportFilters, by: SummaryDimension) => getSummarySums(this.db, f, by);
+  topEarners = (f: ReportFilters, limit: number) => getTopEarners(this.db, f, limit);
   monthlyRevenue = (f: ReportFilters, by: SummaryDimension) => getMonthlyRevenue(this.db, f, by);
   monthlyMargin = (f: ReportFilters) => getMonthlyMargin(this.db, f);
   geoAndSourceOptions = (f: ReportFilters) => getGeoAndSourceOptions(this.db, f);

@@ -54,6 +54,23 @@ export interface MonthAmount {
   amount: number;
 }
 
+/** A zone (publisher × zone id) or an advertiser with its revenue and margin in a range. */
+export interface TopZoneSums {
+  publisher: string;
+  zone_id: string;
+  revenue: number;
+  margin: number;
+}
+export interface TopAdvertiserSums {
+  advertiser: string;
+  revenue: number;
+  margin: number;
+}
+export interface TopEarners {
+  zones: TopZoneSums[];
+  advertisers: TopAdvertiserSums[];
+}
+
 /** Filters without a date range (lists of values, deltas). */
 export type TextFilters = Omit<ReportFilters, 'start_date' | 'end_date'>;
 
@@ -98,6 +115,12 @@ export interface ZoneReportWarehouse {
   zoneRowsJson(filters: ReportFilters, limit: number, fromDate?: string): Promise<JsonRows>;
   /** Sums per date × publisher or × advertiser. */
   summarySums(filters: ReportFilters, by: SummaryDimension): Promise<GroupDaySums[]>;
+  /**
+   * The Dashboard's top lists, at most `limit` each, revenue desc then names. Zones are
+   * publisher × zone id over rows with a non-blank zone id and non-zero revenue; advertisers
+   * (non-blank) over every matching row. A zone or advertiser summing to 0 revenue is left out.
+   */
+  topEarners(filters: ReportFilters, limit: number): Promise<TopEarners>;
   /** Revenue (or margin) per month × advertiser / publisher / domain-or-total. */
   monthlyRevenue(filters: ReportFilters, by: SummaryDimension): Promise<MonthAmount[]>;
   monthlyMargin(filters: ReportFilters): Promise<MonthAmount[]>;

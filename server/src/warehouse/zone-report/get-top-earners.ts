@@ -1,0 +1,50 @@
+// The Dashboard's 'Top Zones' and 'Top Advertisers' in one query: each list summed, ranked and
+// cut in DuckDB, so only `limit` rows per list leave the store whatever the range's size.
+// Both lists share the report filters' bound parameters (DuckDB reuses $n).
+import type { ReportFilters } from '@adops/core';
+import type { Db } from '../db.js';
+import { whereFilters } from './filters.js';
+import type { TopEarners } from './types.js';
+
+interface TopRow {
+  list: 'zone' | 'advertiser';
+  publisher: string | null;
+  zone_id: string | null;
+  advertiser: string | null;
+  revenue: number;
+  margin: number;
+}
+
+export async function getTopEarners(db: Db, filters: ReportFilters, limit: number): Promise<TopEarners> {
+  const where = whereFilters(filters, { range: { start: filters.start_date, end: filters.end_date } });
+  const limitParam = `$${where.params.length + 1}`;
+  // The range always adds a WHERE; each list appends its own fixed conditions to it.
+  const scoped = (condition: string) => `FROM zone_report ${where.sql} AND ${condition}`;
+  const rows = await db.all<TopRow>(
+    `SELECT * FROM (
+       SELECT 'zone' AS list, publisher, zone_id, NULL::VARCHAR AS advertiser,
+              sum(revenue) AS revenue, sum(margin) AS margin
+         ${scoped(`revenue <> 0 AND trim(zone_id) <> ''`)}
+        GROUP BY publisher, zone_id
+       HAVING sum(revenue) <> 0
+        ORDER BY revenue DESC, publisher, zone_id
+        LIMIT ${limitParam})
+     UNION ALL
+     SELECT * FROM (
+       SELECT 'advertiser' AS list, NULL::VARCHAR, NULL::VARCHAR, advertiser,
+              sum(revenue) AS revenue, sum(margin) AS margin
+         ${scoped(`trim(advertiser) <> ''`)}
+        GROUP BY advertiser
+       HAVING sum(revenue) <> 0
+        ORDER BY revenue DESC, advertiser
+        LIMIT ${limitParam})
+     ORDER BY list, revenue DESC, publisher, zone_id, advertiser`,
+    [...where.params, limit],
+  );
+  const out: TopEarners = { zones: [], advertisers: [] };
+  for (const r of rows) {
+    if (r.list === 'zone') out.zones.push({ publisher: r.publisher!, zone_id: r.zone_id!, revenue: r.revenue, margin: r.margin });
+    else out.advertisers.push({ advertiser: r.advertiser!, revenue: r.revenue, margin: r.margin });
+  }
+  return out;
+}
