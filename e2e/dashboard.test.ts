@@ -202,7 +202,11 @@ describe('Trends chart', () => {
 
 describe('top lists', () => {
   test('Top Zones lists the five zones with the most revenue as "#rank publisher - zone" with revenue / margin', async () => {
-    const page = await openDashboard();
+    const page = await h.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await expectText(page.getByTestId('card-revenue'), '$268,00');
     const zones = page.getByTestId('top-zones');
     await zones.locator('li').first().waitFor();
     const items = await zones.locator('li').allTextContents();
@@ -216,6 +220,9 @@ describe('top lists', () => {
     const widths = await zones.locator('[data-bar]').evaluateAll((bars) => bars.map((b) => (b as HTMLElement).style.width));
     expect(widths[0]).toBe('100%');
     expect(parseFloat(widths[1])).toBeCloseTo((50 / 180) * 100, 3);
+    // The lists come ranked from the server: the Dashboard never downloads the zone rows.
+    expect(asked).toContain('/api/dashboard/top');
+    expect(asked).not.toContain('/api/ad-report/zone-details');
   });
 
   test('Top Advertisers sums the range per advertiser with proportional bars', async () => {

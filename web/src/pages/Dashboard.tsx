@@ -2,7 +2,7 @@
 // today), summary and delta cards, the 'Trends' chart, 'Top Zones', 'Top Advertisers' and
 // the daily 'Analytics' table. Every number arrives computed; this screen only renders.
 import { useMemo, useState } from 'react';
-import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, formatInt, formatMoney } from '@adops/core';
+import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, formatMoney } from '@adops/core';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading, Reloading } from '../components/Loading';
@@ -74,23 +74,15 @@ export default function Dashboard() {
           {!tops.data && tops.loading && query ? (
             <Loading />
           ) : (
-            <>
-              <TopList
-                testId="top-zones"
-                items={(tops.data?.zones ?? []).map((z, i) => ({
-                  key: `${z.publisher}\u0000${z.zone_id}`,
-                  label: `#${i + 1} ${z.publisher} - ${z.zone_id}`,
-                  value: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
-                  amount: z.revenue,
-                }))}
-              />
-              {tops.data && tops.data.zoneRowsRead < tops.data.zoneRowsTotal && (
-                <p className="mt-3 text-xs text-amber-700">
-                  Calculado sobre las {formatInt(tops.data.zoneRowsRead)} filas más recientes de {formatInt(tops.data.zoneRowsTotal)}; acota
-                  el rango para un top exacto.
-                </p>
-              )}
-            </>
+            <TopList
+              testId="top-zones"
+              items={(tops.data?.zones ?? []).map((z) => ({
+                key: `${z.publisher}\u0000${z.zone_id}`,
+                label: `#${z.rank} ${z.publisher} - ${z.zone_id}`,
+                value: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
+                amount: z.revenue,
+              }))}
+            />
           )}
         </Card>
         <Card title="Top Advertisers" actions={tops.loading && query ? <Reloading /> : null}>
@@ -101,9 +93,9 @@ export default function Dashboard() {
             <TopList
               testId="top-advertisers"
               barColor="bg-indigo-500"
-              items={(tops.data?.advertisers ?? []).map((a, i) => ({
+              items={(tops.data?.advertisers ?? []).map((a) => ({
                 key: a.advertiser,
-                label: `#${i + 1} ${a.advertiser}`,
+                label: `#${a.rank} ${a.advertiser}`,
                 value: formatMoney(a.revenue),
                 amount: a.revenue,
               }))}
