@@ -212,9 +212,22 @@ describe('adops dashboard', () => {
     expect(out.summary.revenue).toBeCloseTo(sum(inDefaultRange, 'revenue'), 9);
     const dayRevenue = (d: string) => SEED.filter((s) => s.date === d).reduce((t, s) => t + s.revenue, 0);
     expect(out.deltas.revenue).toBeCloseTo(((dayRevenue(d1) - dayRevenue(d2)) / dayRevenue(d2)) * 100, 6);
-    expect(out.top_zones[0]).toMatchObject({ publisher: 'Pub Uno', zone_id: '1001' });
+    // Zones are publisher × zone id summed over the range: 1001 12,5 + 30; 2002 4 + 0,5; 3003 1.
+    expect(out.top_zones.map((z: { rank: number; publisher: string; zone_id: string }) => [z.rank, z.publisher, z.zone_id])).toEqual([
+      [1, 'Pub Uno', '1001'],
+      [2, 'Pub Dos', '2002'],
+      [3, '=SUM(A1:A9)', '3003'],
+    ]);
     expect(out.top_zones[0].revenue).toBeCloseTo(42.5, 9);
-    expect(out.top_advertisers.map((a: { advertiser: string }) => a.advertiser)).toEqual(['AdNova', 'BidSphere', 'Clickora']);
+    expect(out.top_zones[0].margin).toBeCloseTo(12.75, 9);
+    expect(out.top_zones[1].revenue).toBeCloseTo(4.5, 9);
+    // Advertisers: AdNova 42,5, BidSphere 4, Clickora 1 + 0,5.
+    expect(out.top_advertisers.map((a: { rank: number; advertiser: string }) => [a.rank, a.advertiser])).toEqual([
+      [1, 'AdNova'],
+      [2, 'BidSphere'],
+      [3, 'Clickora'],
+    ]);
+    expect(out.top_advertisers[2].revenue).toBeCloseTo(1.5, 9);
     expect(out.daily.map((d: { date: string }) => d.date)).toEqual([d2, d1]);
   });
 

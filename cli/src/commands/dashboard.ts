@@ -2,78 +2,25 @@
 // for a range (default 'Últimos 7 días' including today) and an advertiser/publisher filter.
 import React from 'react';
 import type { Command } from 'commander';
-import {
-  MAX_ZONE_ROW_LIMIT,
-  SCREEN_PRESETS,
-  presetRange,
-  topN,
-  totals,
-  type Api,
-  type PresetKey,
-  type SummaryRow,
-  type ZoneRow,
-} from '@adops/core';
+import { SCREEN_PRESETS, presetRange, totals, type Api, type PresetKey } from '@adops/core';
 import type { Cli } from '../context.js';
-import { Dashboard, type DashboardData, type TopAdvertiser, type TopZone } from '../ui/Dashboard.js';
+import { Dashboard, type DashboardData } from '../ui/Dashboard.js';
 import { keyboardAttached, showScreen } from '../ui/screen.js';
 import { addFilterOptions, filterLabel, rangeLabel, reportingTz, resolveRange, type ResolvedRange } from './report-filters.js';
-
-/** The SPEC's top lists hold 5. */
-const TOP = 5;
 
 export interface DashboardFilters {
   advertiser?: string;
   publisher?: string;
 }
 
-/** Groups rows by a key and sums each group with core's totals (revenue, margin). */
-function groupTotals<Row extends ZoneRow | SummaryRow>(rows: readonly Row[], keyOf: (r: Row) => string): Map<string, { first: Row; revenue: number; margin: number | null }> {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    const list = groups.get(key);
-    if (list) list.push(row);
-    else groups.set(key, [row]);
-  }
-  const out = new Map<string, { first: Row; revenue: number; margin: number | null }>();
-  for (const [key, list] of groups) {
-    const sums = totals(list);
-    out.set(key, { first: list[0], revenue: sums.revenue, margin: sums.margin });
-  }
-  return out;
-}
-
-/** Top Zones: rows with a zone id and non-zero revenue, by publisher and zone, top 5 by revenue. */
-export function topZones(rows: readonly ZoneRow[]): TopZone[] {
-  const counted = rows.filter((r) => r.zone_id !== '' && r.revenue !== 0);
-  const groups = [...groupTotals(counted, (r) => JSON.stringify([r.publisher, r.zone_id])).values()].map((g) => ({
-    publisher: g.first.publisher,
-    zone_id: g.first.zone_id,
-    revenue: g.revenue,
-    margin: g.margin,
-  }));
-  return topN(groups, 'revenue', TOP);
-}
-
-/** Top Advertisers: the advertiser summary's days summed, top 5 by revenue. */
-export function topAdvertisers(rows: readonly SummaryRow[]): TopAdvertiser[] {
-  const groups = [...groupTotals(rows, (r) => r.advertiser ?? '').values()].map((g) => ({
-    advertiser: g.first.advertiser ?? '',
-    revenue: g.revenue,
-    margin: g.margin,
-  }));
-  return topN(groups, 'revenue', TOP);
-}
-
 /** Loads every part of the Dashboard for a range in parallel. */
 export async function loadDashboard(api: Api, range: ResolvedRange, filters: DashboardFilters): Promise<DashboardData> {
   const q = { start_date: range.from, end_date: range.to, advertiser: filters.advertiser, publisher: filters.publisher };
-  const [overview, daily, deltas, zones, advertisers] = await Promise.all([
+  const [overview, daily, deltas, tops] = await Promise.all([
     api.dashboard.overview(q),
     api.dashboard.aggregated(q),
     api.dashboard.deltas({ advertiser: filters.advertiser, publisher: filters.publisher }),
-    api.adReport.zoneDetails({ ...q, limit: MAX_ZONE_ROW_LIMIT }),
-    api.adReport.advertiserSummary(q),
+    api.dashboard.top(q),
   ]);
   return {
     title: 'Dashboard',
@@ -81,9 +28,8 @@ export async function loadDashboard(api: Api, range: ResolvedRange, filters: Das
     overview,
     deltas,
     daily,
-    topZones: topZones(zones.data),
-    topAdvertisers: topAdvertisers(advertisers.data),
-    topZonesPartial: zones.truncated,
+    topZones: tops.zones,
+    topAdvertisers: tops.advertisers,
   };
 }
 
@@ -107,7 +53,6 @@ export function registerDashboard(program: Command, cli: Cli): void {
         chart: data.overview.chart,
         top_zones: data.topZones,
         top_advertisers: data.topAdvertisers,
-        top_zones_partial: data.topZonesPartial,
         daily: data.daily,
         totals: totals(data.daily, { ctrBasis: 'impressions' }),
       });

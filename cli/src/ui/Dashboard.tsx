@@ -17,23 +17,12 @@ import {
   type DailyRow,
   type DashboardOverview,
   type PresetKey,
+  type TopAdvertiser,
+  type TopZone,
 } from '@adops/core';
 import { ReportScreen, type ReportView } from './ReportScreen.js';
 import { metricColumns, totalsRow, withRankColours } from './columns.js';
 import { bar } from './ReportViews.js';
-
-export interface TopZone {
-  publisher: string;
-  zone_id: string;
-  revenue: number;
-  margin: number | null;
-}
-
-export interface TopAdvertiser {
-  advertiser: string;
-  revenue: number;
-  margin: number | null;
-}
 
 /** Everything the Dashboard shows for one range and filter set. */
 export interface DashboardData {
@@ -45,8 +34,6 @@ export interface DashboardData {
   daily: DailyRow[];
   topZones: TopZone[];
   topAdvertisers: TopAdvertiser[];
-  /** Top Zones come from zone rows cut at the server's limit. */
-  topZonesPartial: boolean;
 }
 
 const DELTA_KEYS = ['revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq'] as const;
@@ -173,19 +160,19 @@ export function DashboardHeader({ data, compact = false }: { data: DashboardData
   const tops = (
     <Box marginTop={1} flexWrap="wrap">
       <TopList
-        title={data.topZonesPartial ? 'Top Zones (parcial)' : 'Top Zones'}
-        items={data.topZones.map((z, i) => ({
+        title="Top Zones"
+        items={data.topZones.map((z) => ({
           key: `${z.publisher}\u0000${z.zone_id}`,
-          label: `#${i + 1} ${z.publisher} - ${z.zone_id}`,
+          label: `#${z.rank} ${z.publisher} - ${z.zone_id}`,
           amount: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
           revenue: z.revenue,
         }))}
       />
       <TopList
         title="Top Advertisers"
-        items={data.topAdvertisers.map((a, i) => ({
+        items={data.topAdvertisers.map((a) => ({
           key: a.advertiser,
-          label: `#${i + 1} ${a.advertiser}`,
+          label: `#${a.rank} ${a.advertiser}`,
           amount: formatMoney(a.revenue),
           revenue: a.revenue,
         }))}
