@@ -8,7 +8,6 @@ import {
   paginate,
   rankColor,
   sortRows,
-  topN,
   type SortState,
 } from './table.js';
 
@@ -137,25 +136,7 @@ describe('rankColor', () => {
   });
 });
 
-describe('topN', () => {
-  const zones = [
-    { zone: 'a', revenue: 5 },
-    { zone: 'b', revenue: 50 },
-    { zone: 'c', revenue: null },
-    { zone: 'd', revenue: 20 },
-    { zone: 'e', revenue: 35 },
-    { zone: 'f', revenue: 1 },
-    { zone: 'g', revenue: 40 },
-  ];
-
-  it('keeps the n largest, largest first, skipping missing values', () => {
-    expect(topN(zones, 'revenue', 5).map((z) => z.zone)).toEqual(['b', 'g', 'e', 'd', 'a']);
-  });
-
-  it('returns fewer when there are fewer rows', () => {
-    expect(topN(zones.slice(0, 2), 'revenue', 5).map((z) => z.zone)).toEqual(['b', 'a']);
-  });
-
+describe('barPercent', () => {
   it.each<[number, number, number]>([
     [25, 50, 50],
     [50, 50, 100],

@@ -1,5 +1,5 @@
 // Report-table behaviour shared by web and terminal: sorting (missing values last), the
-// header toggle rule, paging, rank colouring levels and top-N lists.
+// header toggle rule, paging, rank colouring levels and proportional bars.
 
 export type SortDir = 'asc' | 'desc';
 
@@ -105,14 +105,6 @@ export function minMax<T>(rows: readonly T[], key: keyof T): { min: number; max:
     max = Math.max(max, v);
   }
   return min <= max ? { min, max } : null;
-}
-
-/** The n rows with the largest finite value of key, largest first. */
-export function topN<T>(rows: readonly T[], key: keyof T, n: number): T[] {
-  return rows
-    .filter((row) => typeof row[key] === 'number' && Number.isFinite(row[key]))
-    .sort((a, b) => (b[key] as number) - (a[key] as number))
-    .slice(0, Math.max(0, n));
 }
 
 /** A proportional bar's width in percent (0–100) of value against the list's largest. */
