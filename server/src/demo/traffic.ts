@@ -5,6 +5,7 @@
 import type { AppServices } from '../app.js';
 import { normalizeEvent, type NewReferrerEvent } from '../services/referrers.js';
 import { getBusiestZones, type BusyZone } from '../warehouse/referrers/get-busiest-zones.js';
+import { prng } from './prng.js';
 
 export interface TrafficDemoOptions {
   /** Days of history before today. */
@@ -17,17 +18,6 @@ export interface TrafficDemoOptions {
   seed?: number;
 }
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KEYWORDS = [
   'seguros de coche', 'hipoteca fija', 'vuelos baratos', 'recetas fáciles', 'móviles baratos', 'cursos online',

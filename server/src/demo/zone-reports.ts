@@ -6,6 +6,7 @@ import { FIXED_ADVERTISERS, addDays, todayIn, zonedParts, type IngestResult } fr
 import type { AppServices } from '../app.js';
 import type { IngestItem } from '../services/ingest-zone-report.js';
 import { zoneReportServices } from '../services/reports.js';
+import { prng } from './prng.js';
 
 export interface DemoOptions {
   /** The instant "today" is taken from (default now). */
@@ -15,17 +16,6 @@ export interface DemoOptions {
   seed?: number;
 }
 
-/** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Geo, its relative volume and its CPM in dollars. */
 const GEOS: ReadonlyArray<[string, number, number]> = [
