@@ -55,14 +55,9 @@ const ROWS = [
 
 beforeAll(async () => {
   h = await startHarness();
-  const admin = await h.server.admin();
-  const res = await h.server.fetch('/api/ingest/zone-report', {
-    method: 'POST',
-    headers: { 'content-type': 'text/csv', authorization: `Bearer ${admin.token}` },
-    body: [HEADER, ...ROWS].join('\n'),
-  });
-  expect(res.status).toBe(200);
-  expect(await res.json()).toMatchObject({ inserted: ROWS.length, rejected_total: 0 });
+  const { status, body } = await h.importZoneReport([HEADER, ...ROWS].join('\n'));
+  expect(status).toBe(200);
+  expect(body).toMatchObject({ inserted: ROWS.length, rejected_total: 0 });
 });
 afterAll(async () => {
   await h?.close();

@@ -29,14 +29,9 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness();
-  const admin = await h.server.admin();
-  const res = await h.server.fetch('/api/ingest/zone-report', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
-    body: JSON.stringify(SEED),
-  });
-  expect(res.status).toBe(200);
-  expect(await res.json()).toMatchObject({ inserted: SEED.length, rejected_total: 0 });
+  const { status, body } = await h.importZoneReport(SEED);
+  expect(status).toBe(200);
+  expect(body).toMatchObject({ inserted: SEED.length, rejected_total: 0 });
 });
 afterAll(async () => {
   await h?.close();

@@ -39,6 +39,11 @@ export interface Harness {
   signIn(page: Page, email: string, password: string, options?: { remember?: boolean }): Promise<void>;
   /** Full-page PNG into e2e/screenshots/<name>.png. */
   screenshot(page: Page, name: string): Promise<string>;
+  /**
+   * Imports zone-report rows through the real ingest route as the admin: a CSV text
+   * (header first) or JSON rows. Returns the HTTP status and the ingest answer.
+   */
+  importZoneReport(rows: string | object[]): Promise<{ status: number; body: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -68,6 +73,16 @@ export async function startHarness(): Promise<Harness> {
     server,
     url: server.url,
     browser,
+    async importZoneReport(rows) {
+      const admin = await server.admin();
+      const csv = typeof rows === 'string';
+      const res = await server.fetch('/api/ingest/zone-report', {
+        method: 'POST',
+        headers: { 'content-type': csv ? 'text/csv' : 'application/json', authorization: `Bearer ${admin.token}` },
+        body: csv ? rows : JSON.stringify(rows),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
     async newPage(options = {}) {
       const context = await browser.newContext({
         baseURL: server.url,

@@ -40,7 +40,6 @@ async function seed(events: IngestReferrerEvent[]) {
 beforeAll(async () => {
   h = await startHarness();
   // Zone owners first: events take their publisher/advertiser from the zone at ingest.
-  const admin = await h.server.admin();
   const zoneRows = [
     { zone: '7001', advertiser: 'Adv Uno', publisher: 'Pub Norte' },
     { zone: '7002', advertiser: 'Adv Dos', publisher: 'Pub Sur' },
@@ -56,12 +55,7 @@ beforeAll(async () => {
     clicks: 1,
     revenue: 1,
   }));
-  const res = await h.server.fetch('/api/ingest/zone-report', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
-    body: JSON.stringify(zoneRows),
-  });
-  expect(res.status).toBe(200);
+  expect((await h.importZoneReport(zoneRows)).status).toBe(200);
   await h.server.app.services.referrers.refreshZones();
 
   await seed([
