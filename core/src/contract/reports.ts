@@ -119,7 +119,8 @@ export const ZoneRow = z.object({
 export type ZoneRow = z.infer<typeof ZoneRow>;
 
 /** Sums of every matching row with ratios from those sums (the 'Totales' row). */
-export const ReportTotals = z.object({
+/** The summed measures of a group of rows (totals, summary rows). */
+const SummedFields = {
   impressions: count,
   monetized_impressions: count,
   clicks: count,
@@ -129,7 +130,9 @@ export const ReportTotals = z.object({
   /** Impression-weighted TQ over rows with tq > 0 and impressions > 0. */
   tq: z.number().nullable(),
   ...DerivedFields,
-});
+};
+
+export const ReportTotals = z.object(SummedFields);
 export type ReportTotals = z.infer<typeof ReportTotals>;
 
 /** Ad Report: rows ordered date desc, revenue desc, then zone_id, advertiser, geo, source. */
@@ -151,14 +154,7 @@ export const SummaryRow = z.object({
   date: z.string(),
   publisher: z.string().optional(),
   advertiser: z.string().optional(),
-  impressions: count,
-  monetized_impressions: count,
-  clicks: count,
-  revenue: money,
-  p_revenue: money,
-  margin: money,
-  tq: z.number().nullable(),
-  ...DerivedFields,
+  ...SummedFields,
 });
 export type SummaryRow = z.infer<typeof SummaryRow>;
 
