@@ -13,6 +13,7 @@ import { registerServe } from './commands/serve.js';
 import { registerAuth } from './commands/auth.js';
 import { registerUsers } from './commands/users.js';
 import { registerTokens } from './commands/tokens.js';
+import { registerPublishers } from './commands/publishers.js';
 import { registerReports } from './commands/reports.js';
 import { registerDashboard } from './commands/dashboard.js';
 import { registerTail } from './commands/tail.js';
@@ -50,6 +51,7 @@ export function buildProgram(cli: Cli): Command {
   registerAuth(program, cli);
   registerUsers(program, cli);
   registerTokens(program, cli);
+  registerPublishers(program, cli);
   registerReports(program, cli);
   registerDashboard(program, cli);
   registerReferrers(program, cli);
