@@ -479,6 +479,28 @@ describe('change password', () => {
     await ok.waitFor({ state: 'detached', timeout: 4000 });
   });
 
+  test('after the change this browser stays signed in (fresh token, same storage); an older session elsewhere ends', async () => {
+    const user = await createUser('clave-sesion');
+    const elsewhere = await h.server.as(user.email, user.password);
+    const page = await h.newPage();
+    await h.signIn(page, user.email, user.password);
+    const before = await page.evaluate(() => localStorage.getItem('adops_token'));
+    await page.waitForTimeout(1100); // iat has whole-second resolution
+    await page.goto('/change-password');
+    await page.getByLabel('Contraseña actual').fill(user.password);
+    await page.getByLabel('Nueva contraseña').fill('fresh-session-pass-1');
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+    await page.getByText('✅ Contraseña actualizada con éxito').waitFor();
+    const after = await page.evaluate(() => localStorage.getItem('adops_token'));
+    expect(after).toBeTruthy();
+    expect(after).not.toBe(before);
+    // A screen that calls the API keeps working instead of bouncing to /login.
+    await page.goto('/dashboard');
+    await page.waitForTimeout(1500);
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    await expect(elsewhere.auth.me()).rejects.toMatchObject({ status: 401 });
+  });
+
   test('a wrong current password shows ❌ and the server detail, and changes nothing', async () => {
     const user = await createUser('clave-mal');
     const page = await h.newPage();

@@ -204,4 +204,20 @@ describe('adops passwd', () => {
     expect((await login(await newConfigDir(), 'marta@test.local', 'marta-new-pass')).code).toBe(0);
     expect((await login(await newConfigDir(), 'marta@test.local', 'marta-old-pass')).code).toBe(3);
   });
+
+  it('keeps this terminal signed in on the fresh token while older sessions end', async () => {
+    const admin = await server.admin();
+    await admin.admin.createUser({ first_name: 'Nil', email: 'nil@test.local', password: 'nil-old-pass' });
+    const here = await newConfigDir();
+    const elsewhere = await newConfigDir();
+    expect((await login(here, 'nil@test.local', 'nil-old-pass')).code).toBe(0);
+    expect((await login(elsewhere, 'nil@test.local', 'nil-old-pass')).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // iat has whole-second resolution
+    expect((await runCli(['passwd'], here, server.url, { stdin: 'nil-old-pass\nnil-new-pass\n' })).code).toBe(0);
+    const whoHere = await runCli(['whoami', '--json'], here, server.url);
+    expect(whoHere.code).toBe(0);
+    expect(JSON.parse(whoHere.stdout)).toMatchObject({ email: 'nil@test.local' });
+    const whoElsewhere = await runCli(['whoami'], elsewhere, server.url);
+    expect(whoElsewhere.code).toBe(3);
+  });
 });

@@ -39,9 +39,12 @@ export function makeGuards(opts: { secret: string; users: UserService; ingestKey
       ctx.path.endsWith('/stream') && typeof ctx.query.access_token === 'string' ? ctx.query.access_token : null,
   }) as unknown as Koa.Middleware;
   const session: Koa.Middleware = async (ctx, next) => {
-    const claims = ctx.state.jwt as { sub?: unknown; exp?: number };
+    const claims = ctx.state.jwt as { sub?: unknown; exp?: number; iat?: number };
     const user = typeof claims?.sub === 'string' ? opts.users.byEmail(claims.sub) : undefined;
     if (!user) throw httpError(401, 'La sesión ya no es válida. Inicia sesión nuevamente.');
+    // A password change ends the sessions issued before it (iat is in whole seconds).
+    if (user.password_changed_at && (claims.iat ?? 0) < Math.floor(Date.parse(user.password_changed_at) / 1000))
+      throw httpError(401, 'La contraseña cambió. Inicia sesión nuevamente.');
     ctx.state.user = { email: user.email, is_admin: user.is_admin, exp: claims.exp ?? 0 } satisfies SessionState;
     await next();
   };

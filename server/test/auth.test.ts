@@ -161,11 +161,41 @@ describe('change password', () => {
     const admin = await s.admin();
     await admin.admin.createUser({ first_name: 'Pat', email: 'pat@test.local', password: 'old-password' });
     const pat = await s.as('pat@test.local', 'old-password');
-    expect(await pat.auth.changePassword({ current_password: 'old-password', new_password: 'new-password' })).toEqual({
-      detail: 'Contraseña actualizada',
-    });
+    const answer = await pat.auth.changePassword({ current_password: 'old-password', new_password: 'new-password' });
+    expect(answer.detail).toBe('Contraseña actualizada');
     await expect(s.as('pat@test.local', 'new-password')).resolves.toBeTruthy();
     expect((await failure(s.as('pat@test.local', 'old-password'))).status).toBe(401);
+    // The answer carries a fresh session for the same user.
+    expect(decodeSession(answer.access_token)).toMatchObject({ email: 'pat@test.local', is_admin: false });
+  });
+
+  test('sessions issued before the change stop working; the fresh token keeps the user signed in', async () => {
+    const admin = await s.admin();
+    await admin.admin.createUser({ first_name: 'Quim', email: 'quim@test.local', password: 'quim-pass-1' });
+    const laptop = await s.as('quim@test.local', 'quim-pass-1');
+    const phone = await s.as('quim@test.local', 'quim-pass-1');
+    // iat has whole-second resolution: let a second pass so the change is strictly later.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const { access_token } = await laptop.auth.changePassword({ current_password: 'quim-pass-1', new_password: 'quim-pass-2' });
+    const stale = await failure(phone.auth.me());
+    expect(stale.status).toBe(401);
+    expect(stale.detail).toBe('La contraseña cambió. Inicia sesión nuevamente.');
+    expect((await failure(laptop.auth.me())).status).toBe(401);
+    const res = await s.fetch('/api/me', { headers: { authorization: `Bearer ${access_token}` } });
+    expect(res.status).toBe(200);
+  });
+
+  test("an admin resetting a user's password ends that user's sessions", async () => {
+    const admin = await s.admin();
+    const u = await admin.admin.createUser({ first_name: 'Rita', email: 'rita@test.local', password: 'rita-pass-1' });
+    const rita = await s.as('rita@test.local', 'rita-pass-1');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await admin.admin.updateUser({ id: u.id, password: 'rita-pass-2' });
+    expect((await failure(rita.auth.me())).status).toBe(401);
+    // Other edits do not sign anyone out.
+    const again = await s.as('rita@test.local', 'rita-pass-2');
+    await admin.admin.updateUser({ id: u.id, last_name: 'Soler' });
+    expect((await again.auth.me()).last_name).toBe('Soler');
   });
 
   test('a wrong current password is a 400 that changes nothing', async () => {

@@ -67,12 +67,14 @@ export function registerAuth(program: Command, cli: Cli): void {
     .command('passwd')
     .description('Cambia tu contraseña (pide la actual y la nueva sin mostrarlas; sin terminal, una por línea de stdin)')
     .action(async (_opts: unknown, cmd: Command) => {
-      const { api } = await cli.api(cmd);
+      const { api, server } = await cli.api(cmd);
       const current = await cli.prompt.secret('Contraseña actual: ', 'la contraseña actual');
       if (!current) throw new CliError('La contraseña actual es obligatoria', EXIT.usage);
       const next = await cli.prompt.newPassword('Nueva contraseña: ', 'la nueva contraseña');
       if (!next) throw new CliError('La nueva contraseña es obligatoria', EXIT.usage);
       const answer = await api.auth.changePassword({ current_password: current, new_password: next });
+      // Sessions issued before the change stop working: keep going on the fresh token.
+      await saveCredentials(cli.io.env, { server, token: answer.access_token });
       cli.say(answer.detail || 'Contraseña actualizada');
     });
 }

@@ -42,7 +42,8 @@ export const authRoutes = {
     path: '/api/change-password',
     access: 'user',
     body: ChangePasswordBody,
-    response: z.object({ detail: z.string() }),
+    /** A fresh session token: sessions issued before the change stop working. */
+    response: z.object({ detail: z.string(), access_token: z.string(), token_type: z.literal('bearer') }),
   }),
 };
 

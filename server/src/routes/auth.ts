@@ -27,7 +27,8 @@ export function authRoutes(router: Router, s: AppServices): void {
   });
 
   bind(router, s.guards, r.auth.changePassword, async ({ current_password, new_password }, ctx) => {
-    await s.users.changePassword(ctx.state.user!.email, current_password, new_password);
-    return { detail: 'Contraseña actualizada' };
+    const { email, is_admin } = ctx.state.user!;
+    await s.users.changePassword(email, current_password, new_password);
+    return { detail: 'Contraseña actualizada', access_token: s.auth.sign(email, is_admin), token_type: 'bearer' as const };
   });
 }

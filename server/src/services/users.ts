@@ -88,7 +88,10 @@ export class UserService {
       if (changes.last_name !== undefined) user.last_name = changes.last_name;
       if (changes.email !== undefined) user.email = changes.email;
       if (changes.is_admin !== undefined) user.is_admin = changes.is_admin;
-      if (password_hash) user.password_hash = password_hash;
+      if (password_hash) {
+        user.password_hash = password_hash;
+        user.password_changed_at = new Date().toISOString();
+      }
       return publicUser(user);
     });
   }
@@ -114,6 +117,7 @@ export class UserService {
       const target = d.users.find((u) => u.id === user.id);
       if (!target) throw httpError(401, 'No autenticado');
       target.password_hash = password_hash;
+      target.password_changed_at = new Date().toISOString();
     });
   }
 }

@@ -14,6 +14,8 @@ export interface UserRecord {
   is_admin: boolean;
   protected: boolean;
   created_at: string;
+  /** Sessions issued before this instant are refused (set when the password changes). */
+  password_changed_at?: string;
 }
 
 export interface TokenRecord {

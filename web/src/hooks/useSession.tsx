@@ -4,12 +4,14 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { createApi, type Api, type SessionUser } from '@adops/core';
-import { TOKEN_KEY, clearToken, readToken, saveToken, storedSession } from '../lib/session';
+import { TOKEN_KEY, clearToken, readToken, replaceToken, saveToken, storedSession } from '../lib/session';
 
 export interface Session {
   user: SessionUser | null;
   api: Api;
   signIn(token: string, remember: boolean): void;
+  /** Keeps the session going with a fresh token (after a password change), same storage. */
+  renew(token: string): void;
   signOut(): void;
 }
 
@@ -30,6 +32,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback((token: string, remember: boolean) => {
     saveToken(token, remember);
+    setUser(storedSession()?.user ?? null);
+  }, []);
+
+  const renew = useCallback((token: string) => {
+    replaceToken(token);
     setUser(storedSession()?.user ?? null);
   }, []);
 
@@ -73,7 +80,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => clearTimeout(timer);
   }, [user, signOut]);
 
-  const value = useMemo(() => ({ user, api, signIn, signOut }), [user, api, signIn, signOut]);
+  const value = useMemo(() => ({ user, api, signIn, renew, signOut }), [user, api, signIn, renew, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -35,6 +35,12 @@ export function saveToken(token: string, remember: boolean): void {
   (remember ? local : (session ?? local))?.setItem(TOKEN_KEY, token);
 }
 
+/** Swaps the stored token for a fresh one, in the storage that held the old one. */
+export function replaceToken(token: string): void {
+  const [local] = stores();
+  saveToken(token, local !== undefined && local.getItem(TOKEN_KEY) !== null);
+}
+
 export function clearToken(): void {
   for (const s of stores()) s.removeItem(TOKEN_KEY);
 }

@@ -1,6 +1,7 @@
 // 'Cambiar contraseña': current and new password; the outcome shows for 3 s.
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../hooks/useApi';
+import { useSession } from '../hooks/useSession';
 import { useFlash } from '../hooks/useFlash';
 import { readToken } from '../lib/session';
 import { errorText } from '../lib/errors';
@@ -9,6 +10,7 @@ import { inputClass, labelClass, primaryButton } from '../components/styles';
 
 export default function ChangePassword() {
   const api = useApi();
+  const { renew } = useSession();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [busy, setBusy] = useState(false);
@@ -22,7 +24,9 @@ export default function ChangePassword() {
     }
     setBusy(true);
     try {
-      await api.auth.changePassword({ current_password: current, new_password: next });
+      // Older sessions end with the change; this one continues on the fresh token.
+      const answer = await api.auth.changePassword({ current_password: current, new_password: next });
+      renew(answer.access_token);
       setCurrent('');
       setNext('');
       flash({ ok: true, text: '✅ Contraseña actualizada con éxito' });
