@@ -106,9 +106,7 @@ export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {
     stopped = true;
     clearInterval(timer);
   };
-  s.onClose.push(stop);
-
-  void (async () => {
+  const loading = (async () => {
     await referrers.refreshZones();
     const found = await getBusiestZones(s.db, 300);
     const zones = found.length > 0 ? found : FALLBACK_ZONES;
@@ -142,6 +140,13 @@ export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {
       );
     }, tickMs);
     timer.unref();
-  })().catch((e: Error) => s.log(`demo: referrer traffic not started: ${e.message}`));
+  })().catch((e: Error) => {
+    if (!stopped) s.log(`demo: referrer traffic not started: ${e.message}`);
+  });
+  // Closing waits for the history loader, so nothing queries a closed warehouse.
+  s.onClose.push(() => {
+    stop();
+    return loading;
+  });
   return stop;
 }

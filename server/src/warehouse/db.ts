@@ -29,6 +29,10 @@ function plain(v: DuckDBValue): string | number | boolean | null {
 
 export class Db {
   private writeQueue: Promise<unknown> = Promise.resolve();
+  /** Queries and write jobs under way: close() waits for them (closing under a running query crashes DuckDB). */
+  private inflight = new Set<Promise<unknown>>();
+  private extraConnections = new Set<DuckDBConnection>();
+  private closing = false;
 
   private constructor(
     readonly instance: DuckDBInstance,
@@ -48,8 +52,22 @@ export class Db {
     return new Db(instance, await instance.connect(), await instance.connect());
   }
 
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inflight.add(work);
+    work.then(
+      () => this.inflight.delete(work),
+      () => this.inflight.delete(work),
+    );
+    return work;
+  }
+
+  private open(): void {
+    if (this.closing) throw new Error('El almacén de datos se está cerrando');
+  }
+
   async all<T = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    const reader = await this.read.runAndReadAll(sql, params as DuckDBValue[]);
+    this.open();
+    const reader = await this.track(this.read.runAndReadAll(sql, params as DuckDBValue[]));
     const rows = reader.getRowObjects();
     return rows.map((r) => {
       const out: Row = {};
@@ -64,16 +82,36 @@ export class Db {
 
   /** Runs write work one job at a time on the writer connection. */
   serialWrite<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.open();
     const run = this.writeQueue.then(() => work(this.write));
     this.writeQueue = run.catch(() => undefined);
-    return run;
+    return this.track(run);
+  }
+
+  /** A connection of its own (long imports); closed with the database if still open. */
+  async connect(): Promise<DuckDBConnection> {
+    this.open();
+    const conn = await this.track(this.instance.connect());
+    this.extraConnections.add(conn);
+    return conn;
+  }
+
+  /** Gives back a connection from connect(). */
+  release(conn: DuckDBConnection): void {
+    if (this.extraConnections.delete(conn)) conn.closeSync();
   }
 
   async exec(sql: string, params: Param[] = []): Promise<void> {
     await this.serialWrite((c) => c.run(sql, params as DuckDBValue[]));
   }
 
-  close(): void {
+  /** Refuses new work, waits for queries and writes under way, then closes. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+    for (const conn of this.extraConnections) conn.closeSync();
+    this.extraConnections.clear();
     this.read.closeSync();
     this.write.closeSync();
     this.instance.closeSync();

@@ -35,7 +35,7 @@ function appendRecord(a: DuckDBAppender, r: ZoneReportRecord, seq: number): void
 }
 
 export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
-  const conn = await db.instance.connect();
+  const conn = await db.connect();
   let appender: DuckDBAppender | null = null;
   let closed = false;
   const closeAppender = () => {
@@ -48,7 +48,7 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
     await conn.run(`CREATE OR REPLACE TEMP TABLE zone_report_staging (seq BIGINT NOT NULL, ${ZONE_REPORT_COLUMNS_SQL})`);
     appender = await conn.createAppender('zone_report_staging', null, 'temp');
   } catch (e) {
-    conn.closeSync();
+    db.release(conn);
     throw e;
   }
   let staged = 0;
@@ -103,7 +103,7 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
       } catch {
         /* the connection goes anyway */
       }
-      conn.closeSync(); // temp tables go with it
+      db.release(conn); // temp tables go with it
     },
   };
 }
