@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, ADMIN, type TestServer } from '../server/test/helpers.js';
+import type { Config } from '../server/src/config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The built web UI under test; ADOPS_E2E_WEB_DIST lets parallel work test its own build. */
@@ -47,7 +48,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
+/** `server` overrides the test server's configuration (e.g. `{ tz }`). */
+export async function startHarness(server_: Partial<Config> = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`,
@@ -55,7 +57,7 @@ export async function startHarness(): Promise<Harness> {
   if (!existsSync(path.join(WEB_DIST, 'index.html')))
     throw new Error(`The web UI is not built (${WEB_DIST}/index.html missing): run \`npm run build\` first.`);
 
-  const server = await startTestServer({ webDist: WEB_DIST });
+  const server = await startTestServer({ webDist: WEB_DIST, ...server_ });
   let browser: Browser;
   try {
     // launch() runs Chromium on a fresh temporary profile (--user-data-dir) of its own and

@@ -8,6 +8,8 @@ export const Health = z.object({
   time: z.string(),
   /** The provider's public web site (the login page links back to it). */
   public_site_url: z.string(),
+  /** The reporting time zone (ADOPS_TZ): report dates and presets are calendar days in it. */
+  tz: z.string(),
 });
 export type Health = z.infer<typeof Health>;
 

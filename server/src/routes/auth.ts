@@ -13,6 +13,7 @@ export function authRoutes(router: Router, s: AppServices): void {
     version: VERSION,
     time: new Date().toISOString(),
     public_site_url: s.config.publicSiteUrl,
+    tz: s.config.tz,
   }));
 
   bind(router, s.guards, r.auth.login, async ({ email, password }, ctx) => ({

@@ -12,6 +12,7 @@ import {
   type ReportFiltersInput,
 } from '@adops/core';
 import { inputClass, secondaryButton } from './styles';
+import { reportingTimeZone } from '../lib/timezone';
 
 /** The first option of every select: no filter. */
 export const ALL_OPTION = 'Todos';
@@ -41,17 +42,9 @@ export interface ReportFilterOptions {
   sources?: readonly string[];
 }
 
-/** The browser's time zone: presets are computed in it. */
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
 
 /** Filters cleared, with the range of `preset` (a screen's default and its Reset). */
-export function initialReportFilters(preset: PresetKey, now: Date = new Date(), tz: string = browserTimeZone()): ReportFilterValues {
+export function initialReportFilters(preset: PresetKey, now: Date = new Date(), tz: string = reportingTimeZone()): ReportFilterValues {
   const { from, to } = presetRange(preset, now, tz);
   return { zone_id: '', advertiser: ALL_OPTION, publisher: ALL_OPTION, geo: ALL_OPTION, source: ALL_OPTION, preset, from, to };
 }
@@ -193,7 +186,7 @@ export function ReportFilterBar({
   const choosePreset = (choice: string) => {
     if (choice === CUSTOM_PRESET) return set({ preset: CUSTOM_PRESET });
     const preset = choice as PresetKey;
-    set({ preset, ...presetRange(preset, now(), tz ?? browserTimeZone()) });
+    set({ preset, ...presetRange(preset, now(), tz ?? reportingTimeZone()) });
   };
 
   return (

@@ -12,6 +12,7 @@ import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+import { reportingTimeZone } from '../lib/timezone';
 
 const NO_TOKEN = 'Token no encontrado. Por favor, iniciá sesión nuevamente.';
 
@@ -29,7 +30,7 @@ const withDetail = (text: string, error: unknown) => {
 
 /** The browser's calendar yesterday (the publisher URL's range). */
 function yesterday(): string {
-  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const tz = reportingTimeZone();
   return presetRange('ayer', new Date(), tz).from;
 }
 

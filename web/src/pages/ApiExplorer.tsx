@@ -29,13 +29,13 @@ import { Pagination } from '../components/Pagination';
 import { ALL, ExplorerFilters, type ExplorerDraft } from '../components/explorer/ExplorerFilters';
 import { RevenueCards } from '../components/explorer/RevenueCards';
 import { explorerColumns, explorerCsv } from '../components/explorer/explorerTable';
+import { reportingTimeZone } from '../lib/timezone';
 
 /** Rows per page of the table (the spec's table had no paging; the shared default of reports). */
 const EXPLORER_PAGE_SIZE = 25;
 const INVALID_RANGE = '❌ Rango de fechas no válido.';
 const EMPTY = 'No hay datos para este rango de fechas.';
 
-const browserTz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** The report query of a search: 'Todos' and blank filters are left out. */
 function queryOf(f: ExplorerDraft) {
@@ -51,7 +51,7 @@ function queryOf(f: ExplorerDraft) {
 
 export default function ApiExplorer() {
   const api = useApi();
-  const today = useMemo(() => todayIn(browserTz()), []);
+  const today = useMemo(() => todayIn(reportingTimeZone()), []);
   const yesterday = addDays(today, -1);
   const monthStart = startOfMonth(today);
 

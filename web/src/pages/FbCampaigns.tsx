@@ -28,6 +28,7 @@ import { Loading } from '../components/Loading';
 import { Pagination } from '../components/Pagination';
 import { inputClass, labelClass, secondaryButton } from '../components/styles';
 import { NoDataIcon, StatusIcon } from '../components/campaigns/CampaignStatus';
+import { reportingTimeZone } from '../lib/timezone';
 
 const EMPTY = 'No se encontraron campañas con métricas.';
 const STATUSES = Object.keys(INSIGHTS_STATUS_LABELS) as InsightsStatus[];
@@ -39,7 +40,6 @@ interface CampaignRow extends CampaignInsight {
   cpm: number | null;
 }
 
-const browserTz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** Spend plays the part of revenue in core's ratios: CPC = spend / clicks, CPM = spend / impressions × 1000. */
 const asMetrics = (c: CampaignInsight) => ({ impressions: c.impressions, clicks: c.clicks, revenue: c.spend });
@@ -62,7 +62,7 @@ function loadError(error: unknown): string {
 
 export default function FbCampaigns() {
   const api = useApi();
-  const tz = useMemo(browserTz, []);
+  const tz = useMemo(reportingTimeZone, []);
   const yesterday = useMemo(() => presetRange('ayer', new Date(), tz), [tz]);
   const [status, setStatus] = useState<InsightsStatus>('ACTIVE');
   const [from, setFrom] = useState(yesterday.from);

@@ -10,6 +10,7 @@ import { Loading } from '../components/Loading';
 import { inputClass } from '../components/styles';
 import { MonthlyTable } from '../components/finance/MonthlyTable';
 import { marginIsEmpty, marginRow, monthTable } from '../components/finance/financeTable';
+import { reportingTimeZone } from '../lib/timezone';
 
 /** SPEC §9: Finance starts on 2025-01-01. */
 const FINANCE_START = '2025-01-01';
@@ -19,11 +20,10 @@ const labelClass = 'mb-1 block text-xs font-medium uppercase tracking-wide text-
 const NO_DATA = 'No hay datos disponibles';
 const NO_MARGIN = 'No hay datos de margen';
 
-const browserTz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 export default function Finance() {
   const api = useApi();
-  const today = useMemo(() => todayIn(browserTz()), []);
+  const today = useMemo(() => todayIn(reportingTimeZone()), []);
   const [domain, setDomain] = useState(ALL);
   const [from, setFrom] = useState(FINANCE_START);
   const [to, setTo] = useState(today);

@@ -42,14 +42,6 @@ export interface ReferrerFilterDraft extends Omit<ReferrerFilterState, 'from' | 
   to: Ymd | null;
 }
 
-/** The reporting time zone of this screen: the browser's own (the user's wall clock). */
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
 
 /** The calendar days a referrer preset covers, read from core's instant range. */
 export function presetDays(preset: ReferrerPreset, now: Date, tz: string): { from: Ymd; to: Ymd } {

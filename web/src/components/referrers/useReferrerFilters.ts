@@ -4,7 +4,8 @@ import { useCallback, useMemo, useState } from 'react';
 import type { ReferrerFilter, ReferrerFilters } from '@adops/core';
 import { useApi } from '../../hooks/useApi';
 import { useAsync, type AsyncState } from '../../hooks/useAsync';
-import { browserTimeZone, defaultFilters, initialFilters, toApiFilter, type ReferrerFilterState } from './filters';
+import { defaultFilters, initialFilters, toApiFilter, type ReferrerFilterState } from './filters';
+import { reportingTimeZone } from '../../lib/timezone';
 
 export interface ReferrerFiltersState {
   tz: string;
@@ -19,7 +20,7 @@ export interface ReferrerFiltersState {
 
 export function useReferrerFilters(): ReferrerFiltersState {
   const api = useApi();
-  const tz = useMemo(browserTimeZone, []);
+  const tz = useMemo(reportingTimeZone, []);
   const [applied, setApplied] = useState(() => initialFilters(new Date(), tz));
   const options = useAsync(
     (signal) =>

@@ -1,0 +1,32 @@
+// The reporting time zone (the server's ADOPS_TZ): report dates and presets are calendar days
+// in it, on every face. Read once at start-up from /api/health; until then, or when the server
+// cannot say, the browser's own zone.
+import { createApi, isValidTimeZone } from '@adops/core';
+
+let reporting: string | null = null;
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+export function reportingTimeZone(): string {
+  return reporting ?? browserTimeZone();
+}
+
+/** Asks the server for its reporting time zone (public health check), waiting at most `timeoutMs`. */
+export async function loadReportingTimeZone(timeoutMs = 3000): Promise<void> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    const { tz } = await createApi({ baseUrl: '' }).health.check(undefined, { signal: abort.signal });
+    if (typeof tz === 'string' && isValidTimeZone(tz)) reporting = tz;
+  } catch {
+    /* keep the browser's zone */
+  } finally {
+    clearTimeout(timer);
+  }
+}
