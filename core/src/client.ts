@@ -71,12 +71,16 @@ export function toQuery(values: Record<string, unknown>): string {
   return q.toString();
 }
 
-export async function callRoute<R extends Route>(
+/**
+ * Sends a route call and answers the raw response once it is known to be 2xx (an ApiError
+ * otherwise): for streamed exports (format=csv|ndjson) that must not be read into memory.
+ */
+export async function openRoute<R extends Route>(
   r: R,
   input: RouteInput<R> | undefined,
   options: ClientOptions,
   call: CallOptions = {},
-): Promise<RouteOutput<R>> {
+): Promise<Response> {
   const { url, body } = buildRequest(r, (input ?? {}) as Record<string, unknown>, options.baseUrl ?? '');
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   const token = options.getToken?.();
@@ -100,6 +104,16 @@ export async function callRoute<R extends Route>(
     if (res.status === 401) options.onUnauthorized?.(error);
     throw error;
   }
+  return res;
+}
+
+export async function callRoute<R extends Route>(
+  r: R,
+  input: RouteInput<R> | undefined,
+  options: ClientOptions,
+  call: CallOptions = {},
+): Promise<RouteOutput<R>> {
+  const res = await openRoute(r, input, options, call);
   if (r.responseType === 'none' || res.status === 204) return undefined as RouteOutput<R>;
   if (r.responseType === 'text') return (await res.text()) as RouteOutput<R>;
   return (await res.json()) as RouteOutput<R>;
@@ -126,9 +140,14 @@ function bind<T extends object>(table: T, options: ClientOptions): ClientOf<T> {
   return out as ClientOf<T>;
 }
 
-export type Api = ClientOf<Contract>;
+export type Api = ClientOf<Contract> & {
+  /** A route call answered as the raw response (streamed exports: format=csv|ndjson). */
+  open<R extends Route>(route: R, input: RouteInput<R>, call?: CallOptions): Promise<Response>;
+};
 
 /** `createApi({ baseUrl, getToken })` → `api.admin.listUsers()`, `api.auth.login({ email, password })`. */
 export function createApi(options: ClientOptions = {}): Api {
-  return bind(contract, options);
+  return Object.assign(bind(contract, options), {
+    open: <R extends Route>(route: R, input: RouteInput<R>, call?: CallOptions) => openRoute(route, input, options, call),
+  });
 }

@@ -38,6 +38,13 @@ function quote(text: string, separator: string): string {
   return needsQuotes ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** One CSV record: the cells quoted as needed and joined, ended by eol. */
+export function csvLine(cells: readonly unknown[], separator = ',', eol = '\n'): string {
+  let out = '';
+  for (let i = 0; i < cells.length; i++) out += (i ? separator : '') + quote(cellText(cells[i]), separator);
+  return out + eol;
+}
+
 /**
  * A header line plus one line per row, each ended by eol. Missing and non-finite values are
  * empty fields; numbers are written as JavaScript prints them (round them first for display).
@@ -49,10 +56,32 @@ export function toCsv<K extends string>(
 ): string {
   const separator = options.separator ?? ',';
   const eol = options.eol ?? '\n';
-  const line = (cells: unknown[]) => cells.map((c) => quote(cellText(c), separator)).join(separator) + eol;
-  const header = line(columns.map((c) => c.header));
-  const body = rows.map((row) => line(columns.map((c) => row[c.key]))).join('');
+  const header = csvLine(columns.map((c) => c.header), separator, eol);
+  const body = rows.map((row) => csvLine(columns.map((c) => row[c.key]), separator, eol)).join('');
   return (options.bom ? BOM : '') + header + body;
+}
+
+/** A CSV column of a table export: its header and how a row's cell is written. */
+export interface CsvField<Row> {
+  header: string;
+  cell: (row: Row) => unknown;
+}
+
+/** The header line of an export (with the BOM spreadsheet programs need for accents). */
+export function csvHeader<Row>(fields: readonly CsvField<Row>[], options: { bom?: boolean } = { bom: true }): string {
+  return (options.bom === false ? '' : BOM) + csvLine(fields.map((f) => f.header));
+}
+
+/** One row of an export. */
+export function csvRow<Row>(fields: readonly CsvField<Row>[], row: Row): string {
+  return csvLine(fields.map((f) => f.cell(row)));
+}
+
+/** A whole CSV document of some rows (a page shown on screen). */
+export function csvDocument<Row>(fields: readonly CsvField<Row>[], rows: Iterable<Row>): string {
+  let out = csvHeader(fields);
+  for (const row of rows) out += csvRow(fields, row);
+  return out;
 }
 
 export class CsvParseError extends Error {

@@ -1,8 +1,48 @@
-// The metrics registry: each report column's label, kind and decimals, and how it is shown.
-// Tables, cards, CSV and the terminal all read it; per-screen column lists use SPEC's headers.
+// The metrics registry: every report column's label, kind, decimals and — for a ratio or a
+// difference — its formula over additive sums. The server derives every figure from these
+// formulas (in JS, and in SQL when it sorts by one); web, terminal and CSV only format.
 import { type CurrencySymbol, EMPTY_CELL, formatInt, formatMoney, formatNumber, formatPercent, isFiniteNumber } from './format.js';
 
 export type MetricKind = 'text' | 'int' | 'money' | 'percent' | 'ratio';
+
+/**
+ * The additive sums of a group of zone-report rows; every ratio is computed from them, never
+ * averaged. `ctr_base` sums each row's CTR base (monetized impressions when > 0, else
+ * impressions; the Dashboard's reports take impressions, SPEC §5); `tq_weighted` / `tq_weight`
+ * sum tq × impressions and impressions over rows with tq > 0 and impressions > 0.
+ */
+export const SUM_KEYS = [
+  'rows',
+  'impressions',
+  'monetized_impressions',
+  'ctr_base',
+  'clicks',
+  'revenue',
+  'p_revenue',
+  'margin',
+  'tq_weighted',
+  'tq_weight',
+] as const;
+export type SumKey = (typeof SUM_KEYS)[number];
+export type Sums = Record<SumKey, number>;
+
+export const EMPTY_SUMS: Readonly<Sums> = Object.freeze(Object.fromEntries(SUM_KEYS.map((k) => [k, 0])) as Sums);
+
+/** a + b, key by key (a new object). */
+export function addSums(a: Sums, b: Sums): Sums {
+  const out = { ...a };
+  for (const k of SUM_KEYS) out[k] += b[k];
+  return out;
+}
+
+/**
+ * A derived metric's formula over sums: a ratio `num / den × scale` (null when the base is 0,
+ * or not above 0 with `positiveBase`), or a difference `a − b`. Engines translate the same
+ * formula to SQL when a table is sorted by it.
+ */
+export type Formula =
+  | { op: 'ratio'; num: SumKey; den: SumKey; scale: number; positiveBase?: boolean }
+  | { op: 'diff'; a: SumKey; b: SumKey };
 
 export interface MetricDef {
   /** The short column header (Dashboard / Api Explorer wording). */
@@ -12,7 +52,13 @@ export interface MetricDef {
   kind: MetricKind;
   /** Decimals shown; 0 for text and counts. */
   decimals: number;
+  /** The sum a summed metric reads. */
+  sum?: SumKey;
+  /** How a derived metric is computed from sums. */
+  formula?: Formula;
 }
+
+const ratio = (num: SumKey, den: SumKey, scale = 1, positiveBase = false): Formula => ({ op: 'ratio', num, den, scale, positiveBase });
 
 export const METRICS = {
   date: { label: 'Date', name: 'Date', kind: 'text', decimals: 0 },
@@ -21,27 +67,127 @@ export const METRICS = {
   zone_id: { label: 'Zone ID', name: 'Zone ID', kind: 'text', decimals: 0 },
   geo: { label: 'Geo', name: 'Geo', kind: 'text', decimals: 0 },
   source: { label: 'Source', name: 'Source', kind: 'text', decimals: 0 },
-  impressions: { label: 'Impr.', name: 'Impressions', kind: 'int', decimals: 0 },
-  monetized_impressions: { label: 'M. Impr.', name: 'Monetized impressions', kind: 'int', decimals: 0 },
-  clicks: { label: 'Clicks', name: 'Clicks', kind: 'int', decimals: 0 },
-  ctr: { label: 'CTR%', name: 'CTR%', kind: 'percent', decimals: 2 },
-  cpm: { label: 'CPM', name: 'CPM', kind: 'money', decimals: 2 },
-  cpc: { label: 'CPC', name: 'CPC', kind: 'money', decimals: 2 },
-  revenue: { label: 'Rev', name: 'Revenue', kind: 'money', decimals: 2 },
-  cost: { label: 'Cost', name: 'Cost', kind: 'money', decimals: 2 },
-  margin: { label: 'Marg.', name: 'Margin', kind: 'money', decimals: 2 },
-  margin_percent: { label: 'Marg %', name: 'Margin %', kind: 'percent', decimals: 2 },
-  rs_percent: { label: 'RS%', name: 'RS%', kind: 'percent', decimals: 2 },
-  p_revenue: { label: 'P.Revenue', name: 'Publisher revenue', kind: 'money', decimals: 2 },
-  p_cpm: { label: 'P.CPM', name: 'Publisher CPM', kind: 'money', decimals: 2 },
-  p_cpc: { label: 'P.CPC', name: 'Publisher CPC', kind: 'money', decimals: 2 },
-  tq: { label: 'TQ', name: 'TQ Avg', kind: 'ratio', decimals: 2 },
+  domain: { label: 'Domain', name: 'Domain', kind: 'text', decimals: 0 },
+  impressions: { label: 'Impr.', name: 'Impressions', kind: 'int', decimals: 0, sum: 'impressions' },
+  monetized_impressions: { label: 'M. Impr.', name: 'Monetized impressions', kind: 'int', decimals: 0, sum: 'monetized_impressions' },
+  clicks: { label: 'Clicks', name: 'Clicks', kind: 'int', decimals: 0, sum: 'clicks' },
+  /** Clicks over the CTR base (SPEC §5: monetized impressions, or impressions; the Dashboard's: impressions). */
+  ctr: { label: 'CTR%', name: 'CTR%', kind: 'percent', decimals: 2, formula: ratio('clicks', 'ctr_base', 100) },
+  cpm: { label: 'CPM', name: 'CPM', kind: 'money', decimals: 2, formula: ratio('revenue', 'impressions', 1000) },
+  cpc: { label: 'CPC', name: 'CPC', kind: 'money', decimals: 2, formula: ratio('revenue', 'clicks') },
+  revenue: { label: 'Rev', name: 'Revenue', kind: 'money', decimals: 2, sum: 'revenue' },
+  cost: { label: 'Cost', name: 'Cost', kind: 'money', decimals: 2, formula: { op: 'diff', a: 'revenue', b: 'margin' } },
+  margin: { label: 'Marg.', name: 'Margin', kind: 'money', decimals: 2, sum: 'margin' },
+  /** Margin over revenue, only when revenue > 0; the Dashboard heads it 'Marg %'. */
+  rs_percent: { label: 'RS%', name: 'RS%', kind: 'percent', decimals: 2, formula: ratio('margin', 'revenue', 100, true) },
+  p_revenue: { label: 'P.Revenue', name: 'Publisher revenue', kind: 'money', decimals: 2, sum: 'p_revenue' },
+  p_cpm: { label: 'P.CPM', name: 'Publisher CPM', kind: 'money', decimals: 2, formula: ratio('p_revenue', 'impressions', 1000) },
+  p_cpc: { label: 'P.CPC', name: 'Publisher CPC', kind: 'money', decimals: 2, formula: ratio('p_revenue', 'clicks') },
+  /** Impression-weighted TQ of a group (a stored row shows its own reported tq). */
+  tq: { label: 'TQ', name: 'TQ Avg', kind: 'ratio', decimals: 2, formula: ratio('tq_weighted', 'tq_weight') },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricKey = keyof typeof METRICS;
 
+/** The metrics a formula derives, in registry order. */
+export const DERIVED_KEYS = (Object.keys(METRICS) as MetricKey[]).filter((k) => (METRICS[k] as MetricDef).formula) as Array<
+  'ctr' | 'cpm' | 'cpc' | 'cost' | 'rs_percent' | 'p_cpm' | 'p_cpc' | 'tq'
+>;
+export type DerivedKey = (typeof DERIVED_KEYS)[number];
+export type DerivedMetrics = Record<DerivedKey, number | null>;
+
 export function isMetricKey(value: unknown): value is MetricKey {
   return typeof value === 'string' && Object.hasOwn(METRICS, value);
+}
+
+/** One formula on one set of sums; null when its base is 0 (or not positive) or a value is not finite. */
+export function evaluate(formula: Formula, s: Readonly<Record<SumKey, number | null | undefined>>): number | null {
+  if (formula.op === 'diff') {
+    const a = s[formula.a];
+    const b = s[formula.b];
+    return isFiniteNumber(a) && isFiniteNumber(b) ? a - b : null;
+  }
+  const num = s[formula.num];
+  const den = s[formula.den];
+  if (!isFiniteNumber(num) || !isFiniteNumber(den) || den === 0 || (formula.positiveBase && den < 0)) return null;
+  const value = (num / den) * formula.scale;
+  return Number.isFinite(value) ? value : null;
+}
+
+/** Every derived metric of a set of sums. */
+export function deriveMetrics(s: Readonly<Sums>): DerivedMetrics {
+  const out = {} as DerivedMetrics;
+  for (const k of DERIVED_KEYS) out[k] = evaluate((METRICS[k] as MetricDef).formula!, s);
+  return out;
+}
+
+/** The summed figures a group shows, with its derived metrics (the 'Totales' row, summary rows). */
+export interface GroupMetrics extends DerivedMetrics {
+  impressions: number;
+  monetized_impressions: number;
+  clicks: number;
+  revenue: number;
+  p_revenue: number;
+  margin: number;
+}
+
+/** A group's figures from its sums. Built as one literal: wide spreads are slow in V8 at many rows. */
+export function groupMetrics(s: Readonly<Sums>): GroupMetrics {
+  const d = deriveMetrics(s);
+  return {
+    impressions: s.impressions,
+    monetized_impressions: s.monetized_impressions,
+    clicks: s.clicks,
+    revenue: s.revenue,
+    p_revenue: s.p_revenue,
+    margin: s.margin,
+    tq: d.tq,
+    ctr: d.ctr,
+    cpm: d.cpm,
+    cpc: d.cpc,
+    cost: d.cost,
+    rs_percent: d.rs_percent,
+    p_cpm: d.p_cpm,
+    p_cpc: d.p_cpc,
+  };
+}
+
+/** The stored measures of one zone-report row. */
+export interface RowMeasures {
+  impressions: number;
+  monetized_impressions: number | null;
+  clicks: number;
+  revenue: number;
+  p_revenue: number;
+  margin: number;
+  tq: number | null;
+}
+
+/** CTR base of one row: its monetized impressions when > 0, else its impressions (SPEC §5). */
+export function rowCtrBase(r: Pick<RowMeasures, 'impressions' | 'monetized_impressions'>): number {
+  return r.monetized_impressions !== null && r.monetized_impressions > 0 ? r.monetized_impressions : r.impressions;
+}
+
+/** A single row as a group of one (its tq weight only when tq > 0 and impressions > 0). */
+export function rowSums(r: RowMeasures): Sums {
+  const weighted = r.tq !== null && r.tq > 0 && r.impressions > 0;
+  return {
+    rows: 1,
+    impressions: r.impressions,
+    monetized_impressions: r.monetized_impressions ?? 0,
+    ctr_base: rowCtrBase(r),
+    clicks: r.clicks,
+    revenue: r.revenue,
+    p_revenue: r.p_revenue,
+    margin: r.margin,
+    tq_weighted: weighted ? r.tq! * r.impressions : 0,
+    tq_weight: weighted ? r.impressions : 0,
+  };
+}
+
+/** The Dashboard's sums: its CTR is clicks over impressions (SPEC §5). */
+export function impressionBasedCtr(s: Readonly<Sums>): Sums {
+  return { ...s, ctr_base: s.impressions };
 }
 
 export interface FormatMetricOptions {
@@ -72,12 +218,17 @@ export function formatMetric(
   }
 }
 
+/** A number rounded half away from zero to `decimals` (no float noise, no -0); null if not finite. */
+export function roundTo(value: unknown, decimals: number): number | null {
+  if (!isFiniteNumber(value)) return null;
+  const factor = 10 ** decimals;
+  const rounded = Math.round((Math.abs(value) + Number.EPSILON * Math.abs(value)) * factor) / factor;
+  return rounded === 0 ? 0 : Math.sign(value) * rounded;
+}
+
 /** A numeric metric rounded to its displayed decimals (for CSV and JSON output); null if not finite. */
 export function roundMetric(key: MetricKey, value: unknown, options: FormatMetricOptions = {}): number | null {
-  if (!isFiniteNumber(value)) return null;
-  const factor = 10 ** (options.decimals ?? METRICS[key].decimals);
-  const rounded = Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
-  return rounded === 0 ? 0 : rounded;
+  return roundTo(value, options.decimals ?? METRICS[key].decimals);
 }
 
 export interface MetricColumn {
@@ -89,16 +240,17 @@ function columns(keys: readonly MetricKey[], headers: Partial<Record<MetricKey, 
   return keys.map((key) => ({ key, header: headers[key] ?? METRICS[key].label }));
 }
 
-/** Dashboard 'Analytics' table and resumen_diario.csv. */
-export const DASHBOARD_COLUMNS = columns([
-  'date', 'impressions', 'monetized_impressions', 'clicks', 'ctr', 'cpm', 'cpc',
-  'revenue', 'cost', 'margin', 'margin_percent', 'tq',
-]);
+/** Dashboard 'Analytics' table and resumen_diario.csv ('Marg %' is RS%: margin over revenue). */
+export const DASHBOARD_COLUMNS = columns(
+  ['date', 'impressions', 'monetized_impressions', 'clicks', 'ctr', 'cpm', 'cpc', 'revenue', 'cost', 'margin', 'rs_percent', 'tq'],
+  { rs_percent: 'Marg %' },
+);
 
 /** The Dashboard table's sortable headers (SPEC: M. Impr. and Marg % do not sort). */
-export const DASHBOARD_SORT_KEYS: readonly MetricKey[] = [
-  'date', 'impressions', 'clicks', 'ctr', 'cpm', 'cpc', 'revenue', 'cost', 'margin', 'tq',
-];
+export const DASHBOARD_SORT_KEYS = ['date', 'impressions', 'clicks', 'ctr', 'cpm', 'cpc', 'revenue', 'cost', 'margin', 'tq'] as const;
+
+/** The Dashboard's rank-coloured money columns (SPEC: revenue, cost and margin). */
+export const DASHBOARD_RANKED = ['revenue', 'cost', 'margin'] as const;
 
 /** Ad Report 'Resumen diario por zona' and adreport_zonas.csv (19 columns, headers as SPEC writes them). */
 export const AD_REPORT_COLUMNS = columns(
@@ -113,6 +265,21 @@ export const AD_REPORT_COLUMNS = columns(
   },
 );
 
+/** The zone table's metric columns after its six text columns (the summaries reuse them). */
+const AD_REPORT_METRICS = AD_REPORT_COLUMNS.slice(6).map((c) => ({ key: c.key, header: METRICS[c.key].label }));
+
+/** 'Resumen publisher' / 'Resumen advertiser': Date, the name, then the zone table's metrics. */
+export const PUBLISHER_SUMMARY_COLUMNS: MetricColumn[] = [
+  { key: 'date', header: 'Date' },
+  { key: 'publisher', header: 'Publisher' },
+  ...AD_REPORT_METRICS,
+];
+export const ADVERTISER_SUMMARY_COLUMNS: MetricColumn[] = [
+  { key: 'date', header: 'Date' },
+  { key: 'advertiser', header: 'Advertiser' },
+  ...AD_REPORT_METRICS,
+];
+
 /** Api Explorer table and ad_report.csv. */
 export const API_EXPLORER_COLUMNS = columns(
   [
@@ -120,6 +287,15 @@ export const API_EXPLORER_COLUMNS = columns(
     'revenue', 'margin', 'rs_percent', 'p_cpm', 'p_cpc', 'tq',
   ],
   { revenue: 'Revenue', margin: 'Margin' },
+);
+
+/** The Api Explorer shows the CPC total with 4 decimals (SPEC §9). */
+export const API_EXPLORER_TOTAL_DECIMALS: Partial<Record<MetricKey, number>> = { cpc: 4 };
+
+/** The publisher-data URL's columns (CSV headers as the JSON keys; P.Revenue with 4 decimals). */
+export const PUBLISHER_DATA_COLUMNS: MetricColumn[] = columns(
+  ['date', 'zone_id', 'geo', 'impressions', 'clicks', 'ctr', 'p_revenue', 'p_cpm'],
+  { date: 'date', zone_id: 'zone_id', geo: 'geo', impressions: 'impressions', clicks: 'clicks', ctr: 'ctr', p_revenue: 'p_revenue', p_cpm: 'p_cpm' },
 );
 
 /** Dashboard summary cards, in order. */

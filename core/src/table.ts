@@ -1,5 +1,7 @@
-// Report-table behaviour shared by web and terminal: sorting (missing values last), the
-// header toggle rule, paging, rank colouring levels and proportional bars.
+// Report-table rules: the header toggle, the order of values (missing last, text without
+// case), paging arithmetic, rank colouring levels and proportional bars. The server sorts and
+// pages every table with them (in SQL the same order: see the warehouse's ORDER BY); faces
+// only send the sort and page they want.
 
 export type SortDir = 'asc' | 'desc';
 
@@ -30,26 +32,62 @@ export function isMissing(value: unknown): boolean {
   return value == null || value === '' || (typeof value === 'number' && !Number.isFinite(value));
 }
 
-const collator = new Intl.Collator('es', { numeric: true, sensitivity: 'base' });
-
-/** Ascending order of two present values: numbers numerically, anything else as Spanish text. */
-export function compareValues(a: unknown, b: unknown): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return collator.compare(String(a), String(b));
+/**
+ * Ascending order of two texts: case-insensitive first, then exact (so 'adnova' sits beside
+ * 'AdNova' and the order is total). Every engine sorts text the same way: lower(x), then x.
+ */
+export function compareText(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** A sorted copy (stable); rows whose value is missing come last in both directions. */
-export function sortRows<T>(rows: readonly T[], sort: SortState<Extract<keyof T, string>> | null | undefined): T[] {
+/** Ascending order of two present values: numbers numerically, anything else as text. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return compareText(String(a), String(b));
+}
+
+/** 'revenue:desc' → { key, dir } (a missing direction is ascending); null when not of that form. */
+export function parseSortText(text: string): SortState | null {
+  const m = /^\s*([a-z0-9_-]{1,40})\s*(?::\s*(asc|desc)\s*)?$/i.exec(text);
+  return m ? { key: m[1].toLowerCase(), dir: (m[2]?.toLowerCase() ?? 'asc') as SortDir } : null;
+}
+
+/** { key, dir } → 'key:dir' (the `sort` parameter of every table). */
+export function sortText(sort: SortState): string {
+  return `${sort.key}:${sort.dir}`;
+}
+
+/** Compares two rows by one key: missing values last whatever the direction. */
+function compareBy<T>(x: T, y: T, sort: SortState<Extract<keyof T, string>>): number {
+  const a = x[sort.key];
+  const b = y[sort.key];
+  const aMissing = isMissing(a);
+  const bMissing = isMissing(b);
+  if (aMissing || bMissing) return Number(aMissing) - Number(bMissing);
+  return (sort.dir === 'asc' ? 1 : -1) * compareValues(a, b);
+}
+
+/**
+ * A sorted copy: by `sort`, then by each of `then` (ties broken by the table's natural key, so
+ * pages never overlap); rows whose value is missing come last in both directions. Stable.
+ */
+export function sortRows<T>(
+  rows: readonly T[],
+  sort: SortState<Extract<keyof T, string>> | null | undefined,
+  then: ReadonlyArray<SortState<Extract<keyof T, string>>> = [],
+): T[] {
+  const order = sort ? [sort, ...then.filter((t) => t.key !== sort.key)] : [...then];
   const copy = [...rows];
-  if (!sort) return copy;
-  const sign = sort.dir === 'asc' ? 1 : -1;
+  if (order.length === 0) return copy;
   return copy.sort((x, y) => {
-    const a = x[sort.key];
-    const b = y[sort.key];
-    const aMissing = isMissing(a);
-    const bMissing = isMissing(b);
-    if (aMissing || bMissing) return Number(aMissing) - Number(bMissing);
-    return sign * compareValues(a, b);
+    for (const s of order) {
+      const c = compareBy(x, y, s);
+      if (c !== 0) return c;
+    }
+    return 0;
   });
 }
 
@@ -69,6 +107,13 @@ export function paginate<T>(rows: readonly T[], page: number, pageSize: number):
   const current = Math.min(pageCount, Math.max(1, Number.isFinite(page) ? Math.floor(page) : 1));
   const start = (current - 1) * size;
   return { rows: rows.slice(start, start + size), page: current, pageCount, total: rows.length, pageSize: size };
+}
+
+/** The page a request gets: clamped to [1, page_count] (at least one page, even empty), and its first row. */
+export function pageWindow(totalRows: number, page: number, pageSize: number): { page: number; page_count: number; offset: number } {
+  const page_count = Math.max(1, Math.ceil(totalRows / pageSize));
+  const current = Math.min(page_count, Math.max(1, Math.floor(page)));
+  return { page: current, page_count, offset: (current - 1) * pageSize };
 }
 
 /** 'Página X de Y'. */

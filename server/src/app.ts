@@ -4,50 +4,26 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import Router from '@koa/router';
+import compress from 'koa-compress';
+import { constants as zlib } from 'node:zlib';
 import { z } from 'zod';
 import type { Config } from './config.js';
 import { errorHandler } from './errors.js';
-import { Store } from './store/store.js';
-import { Db } from './warehouse/db.js';
-import { loadSecrets, type Secrets } from './services/secrets.js';
-import { UserService } from './services/users.js';
-import { AuthService } from './services/auth.js';
-import { TokenService } from './services/tokens.js';
-import { makeGuards, type Guards } from './http.js';
+import { createServices, type AppServices } from './services/index.js';
 import { serveWeb } from './static.js';
 import { authRoutes } from './routes/auth.js';
 import { adminRoutes } from './routes/admin.js';
-import { ReferrerService } from './services/referrers.js';
 import { referrerRoutes } from './routes/referrers.js';
 import { startTrafficDemo } from './demo/traffic.js';
 import { reportRoutes } from './routes/reports.js';
 import { startZoneReports } from './demo/zone-reports.js';
-import { CampaignService } from './services/campaigns.js';
 import { campaignRoutes } from './routes/campaigns.js';
 
 z.config(z.locales.es());
 
 export { loadConfig, ConfigError, type Config } from './config.js';
 export { loadDemoZoneReports, demoZoneReportItems, demoPublishers } from './demo/zone-reports.js';
-
-export interface AppServices {
-  config: Config;
-  store: Store;
-  /** DuckDB: the facts (zone reports, referrer events). */
-  db: Db;
-  secrets: Secrets;
-  users: UserService;
-  auth: AuthService;
-  tokens: TokenService;
-  /** Referrer traffic: ingest, queries, live bus and streams. */
-  referrers: ReferrerService;
-  /** Paid-social campaigns and their providers (Meta, Pixabay, copy; sandboxes by default). */
-  campaigns: CampaignService;
-  guards: Guards;
-  log: (line: string) => void;
-  /** Work to run when the app closes (flush batches, stop timers, close stores). */
-  onClose: Array<() => Promise<void> | void>;
-}
+export type { AppServices } from './services/index.js';
 
 export interface AdopsApp {
   koa: Koa;
@@ -59,23 +35,25 @@ export interface AdopsApp {
 
 export async function createApp(config: Config): Promise<AdopsApp> {
   const log = config.log === 'silent' ? () => {} : (line: string) => console.log(line);
-  const store = await Store.open(config.dataDir);
-  const db = await Db.open(config.dataDir);
-  const secrets = await loadSecrets(config.dataDir, config.jwtSecret);
-  const users = new UserService(store, config.scryptLogN);
-  const bootstrap = await users.bootstrapAdmin(config.adminEmail, config.adminPassword);
-  const auth = new AuthService(users, secrets.jwtSecret, config.jwtTtlSeconds, config.loginMaxFailures, config.loginWindowMs, config.scryptLogN);
-  const tokens = new TokenService(store, secrets);
-  const guards = makeGuards({ secret: secrets.jwtSecret, users, ingestKey: config.ingestKey });
-  const referrers = await ReferrerService.open(db, config, log);
-  const campaigns = await CampaignService.start(config, store, log);
-  const services: AppServices = { config, store, db, secrets, users, auth, tokens, referrers, campaigns, guards, log, onClose: [() => db.close(), () => referrers.close(), () => campaigns.close()] };
+  const services = await createServices(config, log);
+  const bootstrap = await services.users.bootstrapAdmin(config.adminEmail, config.adminPassword);
   await startZoneReports(services);
   if (config.demo) startTrafficDemo(services);
 
   const koa = new Koa();
   koa.proxy = config.trustProxy;
   koa.use(errorHandler(log));
+  // JSON, CSV exports and the web's assets travel compressed when the client accepts it; the
+  // live stream (text/event-stream) never is, so its events are not held back in a buffer.
+  koa.use(
+    compress({
+      threshold: 1024,
+      filter: (type) => !/event-stream/.test(type) && /json|text|javascript|svg|ndjson|csv/.test(type),
+      gzip: { flush: zlib.Z_SYNC_FLUSH },
+      br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+      deflate: false,
+    }),
+  );
   koa.use(async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const id = /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();

@@ -2,6 +2,7 @@
 // Meta (multipart form), campaign metrics from Meta insights and the local campaign records.
 import { z } from 'zod';
 import { route } from './route.js';
+import { tableFields, tablePage } from './table.js';
 import { daysBetween, isValidYmd } from '../presets.js';
 
 /** The largest image a campaign accepts (upload or downloaded suggestion). */
@@ -191,6 +192,11 @@ const Ymd = z.string({ error: 'es obligatorio' }).refine(isValidYmd, 'debe ser u
 
 const bothDates = (q: { from_date: unknown; to_date: unknown }) => isValidYmd(q.from_date) && isValidYmd(q.to_date);
 
+export const CAMPAIGN_SORT_KEYS = ['name', 'effective_status', 'impressions', 'clicks', 'ctr', 'spend', 'cpc', 'cpm', 'created_at'] as const;
+/** SPEC §9: the campaign metrics list shows 20 rows a page. */
+export const CAMPAIGNS_PAGE_SIZE = 20;
+
+/** The range and status plus sort/page/page_size/format (default order: newest campaign first). */
 export const InsightsQuery = z
   .object({
     from_date: Ymd,
@@ -199,6 +205,7 @@ export const InsightsQuery = z
       (v) => (typeof v === 'string' ? (STATUS_ALIASES[v.trim().toUpperCase()] ?? v.trim().toUpperCase()) : v),
       z.enum(['ACTIVE', 'PAUSED', 'ALL'], { error: 'debe ser ACTIVE, PAUSED o ALL' }).default('ACTIVE'),
     ),
+    ...tableFields(CAMPAIGN_SORT_KEYS, CAMPAIGNS_PAGE_SIZE),
   })
   // Zod runs these even when a date already failed: judge only valid dates.
   .refine((q) => !bothDates(q) || q.from_date <= q.to_date, { message: 'debe ser anterior o igual a to_date', path: ['from_date'] })
@@ -206,6 +213,7 @@ export const InsightsQuery = z
     message: `el rango admite como máximo ${MAX_INSIGHTS_DAYS} días`,
     path: ['to_date'],
   });
+export type InsightsQuery = z.input<typeof InsightsQuery>;
 
 export const CampaignInsight = z.object({
   id: z.string(),
@@ -215,11 +223,32 @@ export const CampaignInsight = z.object({
   impressions: z.number(),
   /** Amount spent in the range, in the ad account's currency. */
   spend: z.number(),
+  /** Clicks / impressions × 100, spend / clicks, spend / impressions × 1000 (null when the base is 0). */
+  ctr: z.number().nullable(),
+  cpc: z.number().nullable(),
+  cpm: z.number().nullable(),
   /** False when Meta has no insights row for the range. */
   has_data: z.boolean(),
   created_at: z.string(),
 });
 export type CampaignInsight = z.infer<typeof CampaignInsight>;
+
+/** Sums over every matching campaign (ratios of the sums). */
+export const CampaignTotals = z.object({
+  campaigns: z.number(),
+  /** Campaigns without metrics in the range. */
+  without_data: z.number(),
+  impressions: z.number(),
+  clicks: z.number(),
+  spend: z.number(),
+  ctr: z.number().nullable(),
+  cpc: z.number().nullable(),
+  cpm: z.number().nullable(),
+});
+export type CampaignTotals = z.infer<typeof CampaignTotals>;
+
+export const CampaignTable = tablePage(CampaignInsight, CampaignTotals);
+export type CampaignTable = z.infer<typeof CampaignTable>;
 
 export const LocalCampaign = z.object({
   campaign_id: z.string(),
@@ -268,7 +297,7 @@ export const campaignRoutes = {
     path: '/api/facebook-campaigns/insights',
     access: 'user',
     query: InsightsQuery,
-    response: z.array(CampaignInsight),
+    response: CampaignTable,
   }),
   /** Campaigns created from this console, newest first. */
   list: route({ method: 'GET', path: '/api/campaigns', access: 'user', response: z.array(LocalCampaign) }),

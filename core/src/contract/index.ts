@@ -31,6 +31,7 @@ export const contract = {
 export type Contract = typeof contract;
 
 export * from './route.js';
+export * from './table.js';
 export * from './health.js';
 export * from './auth.js';
 export * from './admin.js';

@@ -2,6 +2,7 @@
 // log (polling) and its live stream (SSE), and the filter bar's option lists.
 import { z } from 'zod';
 import { route, emptyResponse } from './route.js';
+import { queryInt, tableFields, tablePage } from './table.js';
 
 /** Field limits of a referrer event (ingest rejects longer values with 400). */
 export const REFERRER_LIMITS = {
@@ -12,10 +13,6 @@ export const REFERRER_LIMITS = {
   domain: 253,
   /** Longest span a report or log query may cover, in days. */
   spanDays: 800,
-  /** Raw log rows answered at most (newest first). */
-  logRows: 5000,
-  /** Distinct-referrer rows answered at most (newest first). */
-  reportRows: 20000,
   /** Largest NDJSON batch body, in bytes (413 beyond). */
   batchBytes: 16 * 1024 * 1024,
   /** Most events in one NDJSON batch (413 beyond). */
@@ -78,6 +75,30 @@ export const ReferrerFilter = z.object(filterShape).superRefine(checkRange);
 export type ReferrerFilter = z.input<typeof ReferrerFilter>;
 export type ReferrerFilterParsed = z.output<typeof ReferrerFilter>;
 
+/** Referrers and Logs show 20 rows a page (SPEC §9). */
+export const REFERRERS_PAGE_SIZE = 20;
+
+export const REFERRER_SORT_KEYS = ['seen_at', 'first_seen', 'zone_id', 'parent_domain', 'referrer', 'hits'] as const;
+/** The referrers report's body: the filter plus sort/page/page_size/format (default order: last seen, newest first). */
+export const ReferrerReportQuery = z
+  .object({ ...filterShape, ...tableFields(REFERRER_SORT_KEYS, REFERRERS_PAGE_SIZE) })
+  .superRefine(checkRange);
+export type ReferrerReportQuery = z.input<typeof ReferrerReportQuery>;
+
+export const LOG_SORT_KEYS = ['seen_at', 'zone_id', 'parent_domain', 'referrer', 'keyword', 'ip', 'country'] as const;
+/**
+ * The log's body: the filter, the table fields (default order: newest first) and `before_id`,
+ * which pins the pages to the events up to that id so new arrivals never shift them.
+ */
+export const ReferrerLogQuery = z
+  .object({
+    ...filterShape,
+    ...tableFields(LOG_SORT_KEYS, REFERRERS_PAGE_SIZE),
+    before_id: queryInt(0, Number.MAX_SAFE_INTEGER).nullish().transform((v) => v ?? undefined),
+  })
+  .superRefine(checkRange);
+export type ReferrerLogQuery = z.input<typeof ReferrerLogQuery>;
+
 /** The stream's query: the same filter plus resume point and the session token for EventSource. */
 export const ReferrerStreamQuery = z
   .object({
@@ -114,6 +135,14 @@ export const ReferrerRow = z.object({
   hits: z.number(),
 });
 export type ReferrerRow = z.infer<typeof ReferrerRow>;
+
+/** Referrers table: total hits of every matching referrer. */
+export const ReferrerTable = tablePage(ReferrerRow, z.object({ hits: z.number() }));
+export type ReferrerTable = z.infer<typeof ReferrerTable>;
+
+/** Log table: the newest event id when the page was read (the next call's before_id keeps pages still). */
+export const ReferrerLogTable = tablePage(ReferrerLogRecord, z.object({ latest_id: z.number().nullable() }));
+export type ReferrerLogTable = z.infer<typeof ReferrerLogTable>;
 
 export const ReferrerFilters = z.object({
   parentDomains: z.array(z.string()),
@@ -161,10 +190,10 @@ export const IngestReferrersResult = z.object({
 export type IngestReferrersResult = z.infer<typeof IngestReferrersResult>;
 
 export const referrersRoutes = {
-  /** Distinct referrers in the range, newest first (at most REFERRER_LIMITS.reportRows). */
-  report: route({ method: 'POST', path: '/api/referrers/', access: 'user', body: ReferrerFilter, response: z.array(ReferrerRow) }),
-  /** Raw events in the range, newest first (at most REFERRER_LIMITS.logRows). The poller's call. */
-  logs: route({ method: 'POST', path: '/api/referrers_logs/', access: 'user', body: ReferrerFilter, response: z.array(ReferrerLogRecord) }),
+  /** Distinct referrers in the range, one page (format=csv|ndjson: every row, SPEC's CSV columns). */
+  report: route({ method: 'POST', path: '/api/referrers/', access: 'user', body: ReferrerReportQuery, response: ReferrerTable }),
+  /** Raw events in the range, one page (newest first by default). The poller's call; format=csv|ndjson: every row. */
+  logs: route({ method: 'POST', path: '/api/referrers_logs/', access: 'user', body: ReferrerLogQuery, response: ReferrerLogTable }),
   filters: route({ method: 'GET', path: '/api/referrers/filters', access: 'user', response: ReferrerFilters }),
   /**
    * text/event-stream: `id:` the event id, `data:` one ReferrerLogRecord as JSON, a comment

@@ -1,15 +1,15 @@
 // Revenue reporting: report filters, zone/summary/daily rows and the routes of the Dashboard,
 // Ad Report, Api Explorer, Demand, Finance, the publisher-data URL, zone-report ingest and
-// publishers' revenue shares. Every ratio arrives computed, so screens never divide.
+// publishers' revenue shares. Every table is one server query (contract/table.ts); every
+// ratio arrives computed from core's metrics registry, so screens never divide or sum.
 import { z } from 'zod';
 import { route, optionalFilter } from './route.js';
+import { queryInt, tableFields, tablePage } from './table.js';
 import { isValidYmd, daysBetween } from '../presets.js';
+import { DASHBOARD_RANKED } from '../metrics.js';
 
 /** Longest range a report accepts, in calendar days (inclusive). */
 export const MAX_REPORT_DAYS = 800;
-/** Rows a zone-level report (zone-details, Api Explorer) answers by default and at most. */
-export const DEFAULT_ZONE_ROW_LIMIT = 20_000;
-export const MAX_ZONE_ROW_LIMIT = 100_000;
 /** Publisher share of revenue used when a row has no rate and the publisher none configured. */
 export const DEFAULT_REVENUE_SHARE = 0.7;
 /** The three advertisers the Api Explorer offers after 'Todos' (and the demo data uses). */
@@ -64,32 +64,18 @@ export type ReportFilters = z.output<typeof ReportFilters>;
 export const DeltaFilters = z.object(filterFields);
 export type DeltaFilters = z.output<typeof DeltaFilters>;
 
-/** A whole number in a query string (a single value; arrays refused). */
-const queryInt = (min: number, max: number) =>
-  z
-    .union([z.number(), z.string().regex(/^\d{1,9}$/, 'Debe ser un número entero')])
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
-
-/** Zone-level reports take an optional row cap (default 20,000, at most 100,000). */
-export const ZoneReportQuery = z
-  .object({ ...rangeFields, ...filterFields, limit: queryInt(1, MAX_ZONE_ROW_LIMIT).optional() })
-  .superRefine(checkRange);
-export type ZoneReportQuery = z.input<typeof ZoneReportQuery>;
-
 const money = z.number();
 const count = z.number();
 const ratio = z.number().nullable();
 
-/** Ratios derived from sums on the server (null when the base is 0 or missing). */
+/** Ratios derived on the server from core's metrics registry (null when the base is 0 or missing). */
 export const DerivedFields = {
   ctr: ratio,
   cpm: ratio,
   cpc: ratio,
   cost: ratio,
+  /** Margin over revenue × 100, only when revenue > 0 (the Dashboard's 'Marg %'). */
   rs_percent: ratio,
-  /** Same value as rs_percent (the Dashboard's 'Marg %'). */
-  margin_percent: ratio,
   p_cpm: ratio,
   p_cpc: ratio,
 };
@@ -112,14 +98,13 @@ export const ZoneRow = z.object({
   rate_applied: z.number().nullable(),
   p_revenue: money,
   margin: money,
-  /** Traffic quality; null when not reported. */
+  /** Traffic quality as reported for this row; null when not reported. */
   tq: z.number().nullable(),
   ...DerivedFields,
 });
 export type ZoneRow = z.infer<typeof ZoneRow>;
 
-/** Sums of every matching row with ratios from those sums (the 'Totales' row). */
-/** The summed measures of a group of rows (totals, summary rows). */
+/** The summed measures of a group of rows with the ratios of those sums (totals, summary and daily rows). */
 const SummedFields = {
   impressions: count,
   monetized_impressions: count,
@@ -132,20 +117,40 @@ const SummedFields = {
   ...DerivedFields,
 };
 
+/** The 'Totales' row: sums of every matching row and the ratios of those sums. */
 export const ReportTotals = z.object(SummedFields);
 export type ReportTotals = z.infer<typeof ReportTotals>;
 
-/** Ad Report: rows ordered date desc, revenue desc, then zone_id, advertiser, geo, source. */
-export const ZoneDetails = z.object({
-  data: z.array(ZoneRow),
+const METRIC_SORT_KEYS = [
+  'impressions', 'monetized_impressions', 'clicks', 'revenue', 'p_revenue', 'margin', 'tq',
+  'ctr', 'cpm', 'cpc', 'cost', 'rs_percent', 'p_cpm', 'p_cpc',
+] as const;
+
+/** The zone table sorts by any of its columns; ties by the natural key. */
+export const ZONE_SORT_KEYS = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source', 'domain', ...METRIC_SORT_KEYS] as const;
+export type ZoneSortKey = (typeof ZONE_SORT_KEYS)[number];
+
+/** Zone tables' default page size (Ad Report, SPEC §9) and the summaries'. */
+export const ZONE_PAGE_SIZE = 25;
+export const SUMMARY_PAGE_SIZE = 10;
+
+/**
+ * The zone table (Ad Report, Api Explorer): report filters plus sort / page / page_size /
+ * format. Default order: date desc, revenue desc, then the natural key.
+ */
+export const ZoneTableQuery = z
+  .object({ ...rangeFields, ...filterFields, ...tableFields(ZONE_SORT_KEYS, ZONE_PAGE_SIZE) })
+  .superRefine(checkRange);
+export type ZoneTableQuery = z.input<typeof ZoneTableQuery>;
+
+export const ZoneTable = tablePage(ZoneRow, ReportTotals);
+export type ZoneTable = z.infer<typeof ZoneTable>;
+
+/** The Ad Report's zone table plus the Geo and Source dropdowns of the range. */
+export const ZoneDetails = ZoneTable.extend({
   /** Geos and sources present in the range under the other filters (for the dropdowns). */
   geoOptions: z.array(z.string()),
   sourceOptions: z.array(z.string()),
-  /** Sums over every matching row, also when `data` was cut at the limit. */
-  totals: ReportTotals,
-  /** Matching rows in all; more than data.length when truncated. */
-  total_rows: count,
-  truncated: z.boolean(),
 });
 export type ZoneDetails = z.infer<typeof ZoneDetails>;
 
@@ -158,8 +163,19 @@ export const SummaryRow = z.object({
 });
 export type SummaryRow = z.infer<typeof SummaryRow>;
 
-/** Summaries are ordered date desc, revenue desc, name. */
-export const SummaryResponse = z.object({ data: z.array(SummaryRow) });
+const summarySortKeys = <N extends 'publisher' | 'advertiser'>(name: N) => ['date', name, ...METRIC_SORT_KEYS] as const;
+export const PUBLISHER_SUMMARY_SORT_KEYS = summarySortKeys('publisher');
+export const ADVERTISER_SUMMARY_SORT_KEYS = summarySortKeys('advertiser');
+
+/** A summary table's query. Default order: date desc, revenue desc, name. */
+const summaryQuery = (keys: readonly string[]) =>
+  z.object({ ...rangeFields, ...filterFields, ...tableFields(keys, SUMMARY_PAGE_SIZE) }).superRefine(checkRange);
+export const PublisherSummaryQuery = summaryQuery(PUBLISHER_SUMMARY_SORT_KEYS);
+export const AdvertiserSummaryQuery = summaryQuery(ADVERTISER_SUMMARY_SORT_KEYS);
+export type SummaryQuery = z.input<typeof PublisherSummaryQuery>;
+
+export const SummaryTable = tablePage(SummaryRow, ReportTotals);
+export type SummaryTable = z.infer<typeof SummaryTable>;
 
 export const RawOptions = z.object({
   advertisers: z.array(z.string()),
@@ -231,19 +247,40 @@ export type TopAdvertiser = z.infer<typeof TopAdvertiser>;
 export const DashboardTops = z.object({ zones: z.array(TopZone), advertisers: z.array(TopAdvertiser) });
 export type DashboardTops = z.infer<typeof DashboardTops>;
 
-/** Dashboard 'Analytics' row: one per day with data, date ascending; CTR on impressions. */
+/** A rank level 0 (lowest) … 5 (highest) of a value between its column's min and max; null when nothing to rank. */
+const RankLevel = z.number().int().min(0).max(5).nullable();
+
+/** The Api Explorer's four revenue cards. */
+export const RevenueCards = z.object({
+  /** Yesterday, today and the month so far (reporting time zone), over all traffic. */
+  yesterday: money,
+  today: money,
+  month: money,
+  /** The search's range under its filters. */
+  filter: money,
+  /** The days those figures cover. */
+  dates: z.object({ yesterday: z.string(), today: z.string(), month_start: z.string() }),
+});
+export type RevenueCards = z.infer<typeof RevenueCards>;
+
+/** Dashboard 'Analytics' row: one per day with data; CTR on impressions (SPEC §5). */
 export const DailyRow = z.object({
   date: z.string(),
-  impressions: count,
-  monetized_impressions: count,
-  clicks: count,
-  revenue: money,
-  p_revenue: money,
-  margin: money,
-  tq: ratio,
-  ...DerivedFields,
+  ...SummedFields,
+  /** Revenue, cost and margin ranked between their min and max over every row of the table (cell colours). */
+  rank: z.object(Object.fromEntries(DASHBOARD_RANKED.map((k) => [k, RankLevel])) as Record<(typeof DASHBOARD_RANKED)[number], typeof RankLevel>),
 });
 export type DailyRow = z.infer<typeof DailyRow>;
+
+export const DAILY_SORT_KEYS = ['date', ...METRIC_SORT_KEYS] as const;
+/** The 'Analytics' table's query (default order: date ascending; 10 rows a page). */
+export const DailyTableQuery = z
+  .object({ ...rangeFields, ...filterFields, ...tableFields(DAILY_SORT_KEYS, 10) })
+  .superRefine(checkRange);
+export type DailyTableQuery = z.input<typeof DailyTableQuery>;
+/** The 'Totales' row's TQ is the TQ Avg card's, from the same sums. */
+export const DailyTable = tablePage(DailyRow, ReportTotals);
+export type DailyTable = z.infer<typeof DailyTable>;
 
 /** % change of yesterday against the day before (reporting time zone); null where the base is 0. */
 export const DailyDeltas = z.object({
@@ -262,11 +299,43 @@ export type DemandPoint = z.infer<typeof DemandPoint>;
 export const AdvertiserRevenue = z.record(z.string(), z.array(DemandPoint));
 export type AdvertiserRevenue = z.infer<typeof AdvertiserRevenue>;
 
-/** Finance: one row per advertiser, a 'YYYY-MM' revenue column per month of the range (zero-filled). */
-export const FinanceAdvertiserRow = z.object({ advertiser: z.string() }).catchall(z.number());
+/**
+ * Finance amounts are cents: each month's TOTAL is that month's exact sum rounded once (the same
+ * in the advertiser and publisher tables and on the Dashboard), the cells of a month are
+ * apportioned so they add up to it (largest remainder), and a row's Total sums its cells.
+ */
+export const FINANCE_PAGE_SIZE = 100;
+
+/** Finance: one row per advertiser, a 'YYYY-MM' revenue column per month of the range (zero-filled) and its Total. */
+export const FinanceAdvertiserRow = z.object({ advertiser: z.string(), total: money }).catchall(z.number());
 export type FinanceAdvertiserRow = z.infer<typeof FinanceAdvertiserRow>;
-export const FinancePublisherRow = z.object({ publisher: z.string() }).catchall(z.number());
+export const FinancePublisherRow = z.object({ publisher: z.string(), total: money }).catchall(z.number());
 export type FinancePublisherRow = z.infer<typeof FinancePublisherRow>;
+/** The TOTAL row: each month's sum and the grand total. */
+export const FinanceTotals = z.object({ total: money }).catchall(z.number());
+export type FinanceTotals = z.infer<typeof FinanceTotals>;
+
+const isMonthKey = (key: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(key);
+/** Finance tables sort by the name, a month 'YYYY-MM' or total; default: total desc, then name. */
+const financeQuery = (name: 'advertiser' | 'publisher') =>
+  z
+    .object({
+      ...rangeFields,
+      ...filterFields,
+      ...tableFields((key) => key === name || key === 'total' || isMonthKey(key), FINANCE_PAGE_SIZE, `${name}, total o un mes AAAA-MM`),
+    })
+    .superRefine(rangeCheck(MAX_FINANCE_DAYS));
+export const FinanceAdvertisersQuery = financeQuery('advertiser');
+export const FinancePublishersQuery = financeQuery('publisher');
+export type FinanceTableQuery = z.input<typeof FinanceAdvertisersQuery>;
+
+/** A Finance table: its month columns ('YYYY-MM' of the range) besides the table page. */
+const financeTable = <R extends z.ZodType>(row: R) => tablePage(row, FinanceTotals).extend({ months: z.array(z.string()) });
+export const FinanceAdvertiserTable = financeTable(FinanceAdvertiserRow);
+export type FinanceAdvertiserTable = z.infer<typeof FinanceAdvertiserTable>;
+export const FinancePublisherTable = financeTable(FinancePublisherRow);
+export type FinancePublisherTable = z.infer<typeof FinancePublisherTable>;
+
 /** Margin per month for the chosen domain, or 'Total' over every domain; always one element. */
 export const FinanceMarginRow = z
   .object({ segment: z.string(), by_month: z.record(z.string(), z.number()), total: z.number() })
@@ -288,17 +357,23 @@ export const PublisherDataRow = z.object({
 });
 export type PublisherDataRow = z.infer<typeof PublisherDataRow>;
 
-/** At most this many rows per publisher-data answer; a bigger range is refused (400). */
-export const MAX_PUBLISHER_DATA_ROWS = 500_000;
+/** The publisher's totals over every matching row. */
+export const PublisherDataTotals = z.object({ impressions: count, clicks: count, ctr: ratio, p_revenue: money, p_cpm: ratio });
+export type PublisherDataTotals = z.infer<typeof PublisherDataTotals>;
 
-const publisherDataFields = { ...rangeFields, token: z.string().max(200).optional() };
-/** The server binds this one (json or csv); clients pick `data` or `dataCsv`. */
+export const PUBLISHER_DATA_SORT_KEYS = ['date', 'zone_id', 'geo', 'impressions', 'clicks', 'ctr', 'p_revenue', 'p_cpm'] as const;
+
+/**
+ * The token URL: a range, the token, and the table fields (JSON pages of up to 500 rows, 500 by
+ * default; format=csv or ndjson streams every row). Default order: date desc, zone_id, geo.
+ */
 export const PublisherDataQuery = z
-  .object({ ...publisherDataFields, format: z.enum(['json', 'csv']).default('json') })
+  .object({ ...rangeFields, token: z.string().max(200).optional(), ...tableFields(PUBLISHER_DATA_SORT_KEYS, 500) })
   .superRefine(checkRange);
-export const PublisherDataCsvQuery = z
-  .object({ ...publisherDataFields, format: z.literal('csv') })
-  .superRefine(checkRange);
+export type PublisherDataQuery = z.input<typeof PublisherDataQuery>;
+
+export const PublisherDataTable = tablePage(PublisherDataRow, PublisherDataTotals);
+export type PublisherDataTable = z.infer<typeof PublisherDataTable>;
 
 /** Answer of an import: keys new to the store, keys replaced, and the refused lines. */
 export const IngestResult = z.object({
@@ -344,12 +419,13 @@ export const dashboardRoutes = {
     query: ReportFilters,
     response: DashboardOverview,
   }),
+  /** The 'Analytics' table: one row per day with data (format=csv: resumen_diario.csv, every day). */
   aggregated: route({
     method: 'GET',
     path: '/api/dashboard/table/aggregated',
     access: 'user',
-    query: ReportFilters,
-    response: z.array(DailyRow),
+    query: DailyTableQuery,
+    response: DailyTable,
   }),
   deltas: route({
     method: 'GET',
@@ -369,34 +445,43 @@ export const dashboardRoutes = {
 };
 
 export const adReportRoutes = {
+  /** 'Resumen diario por zona' with the range's Geo/Source options (format=csv: adreport_zonas.csv, every row). */
   zoneDetails: route({
     method: 'GET',
     path: '/api/ad-report/zone-details',
     access: 'user',
-    query: ZoneReportQuery,
+    query: ZoneTableQuery,
     response: ZoneDetails,
   }),
   publisherSummary: route({
     method: 'GET',
     path: '/api/ad-report/publisher-summary',
     access: 'user',
-    query: ReportFilters,
-    response: SummaryResponse,
+    query: PublisherSummaryQuery,
+    response: SummaryTable,
   }),
   advertiserSummary: route({
     method: 'GET',
     path: '/api/ad-report/advertiser-summary',
     access: 'user',
-    query: ReportFilters,
-    response: SummaryResponse,
+    query: AdvertiserSummaryQuery,
+    response: SummaryTable,
   }),
-  /** Api Explorer: the zone rows as a plain list (same order and limit as zone-details). */
+  /** Api Explorer: the zone table with its columns (format=csv: ad_report.csv, every row). */
   explorer: route({
     method: 'GET',
     path: '/api/ad-report',
     access: 'user',
-    query: ZoneReportQuery,
-    response: z.array(ZoneRow),
+    query: ZoneTableQuery,
+    response: ZoneTable,
+  }),
+  /** The Api Explorer's cards: yesterday, today and the month so far over all traffic; the filter's range under its filters. */
+  revenueCards: route({
+    method: 'GET',
+    path: '/api/ad-report/revenue-cards',
+    access: 'user',
+    query: ReportFilters,
+    response: RevenueCards,
   }),
 };
 
@@ -415,15 +500,15 @@ export const financeRoutes = {
     method: 'GET',
     path: '/api/finance/advertisers',
     access: 'user',
-    query: FinanceFilters,
-    response: z.array(FinanceAdvertiserRow),
+    query: FinanceAdvertisersQuery,
+    response: FinanceAdvertiserTable,
   }),
   publishers: route({
     method: 'GET',
     path: '/api/finance/publishers',
     access: 'user',
-    query: FinanceFilters,
-    response: z.array(FinancePublisherRow),
+    query: FinancePublishersQuery,
+    response: FinancePublisherTable,
   }),
   margin: route({
     method: 'GET',
@@ -437,22 +522,13 @@ export const financeRoutes = {
 };
 
 export const publisherDataRoutes = {
-  /** Publisher token in `token`; 401 when missing or unknown. */
+  /** Publisher token in `token`; 401 when missing or unknown. format=csv|ndjson streams every row. */
   data: route({
     method: 'GET',
     path: '/api/publisher/data',
     access: 'publisher',
     query: PublisherDataQuery,
-    response: z.array(PublisherDataRow),
-  }),
-  /** The same data as CSV text (format=csv). */
-  dataCsv: route({
-    method: 'GET',
-    path: '/api/publisher/data',
-    access: 'publisher',
-    query: PublisherDataCsvQuery,
-    response: z.string(),
-    responseType: 'text',
+    response: PublisherDataTable,
   }),
 };
 

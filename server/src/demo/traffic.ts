@@ -2,9 +2,9 @@
 // zones (their own sites' pages, Spanish search keywords, their geo's countries), then a live
 // simulator sending a few hits a second. Everything goes through ReferrerService.accept, the
 // same path as the beacon and batch ingest (validation, ids, owners, commit, live bus).
-import type { AppServices } from '../app.js';
+import type { AppServices } from '../services/index.js';
 import { normalizeEvent, type NewReferrerEvent } from '../services/referrers.js';
-import { getBusiestZones, type BusyZone } from '../warehouse/referrers/get-busiest-zones.js';
+import type { BusyZone } from '../warehouse/index.js';
 import { prng } from './prng.js';
 
 export interface TrafficDemoOptions {
@@ -108,7 +108,7 @@ export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {
   };
   const loading = (async () => {
     await referrers.refreshZones();
-    const found = await getBusiestZones(s.db, 300);
+    const found = await s.warehouse.zoneReports.busiestZones(300);
     const zones = found.length > 0 ? found : FALLBACK_ZONES;
     const rand = prng(seed);
     const nextZone = zonePicker(zones, rand);

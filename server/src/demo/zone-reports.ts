@@ -3,9 +3,8 @@
 // `now` gives the same data. Loaded through the ingest path, so it validates and upserts like
 // any import; `startZoneReports` loads it on start when the table is empty and demo is on.
 import { FIXED_ADVERTISERS, addDays, todayIn, zonedParts, type IngestResult } from '@adops/core';
-import type { AppServices } from '../app.js';
+import type { AppServices } from '../services/index.js';
 import type { IngestItem } from '../services/ingest-zone-report.js';
-import { zoneReportServices } from '../services/reports.js';
 import { prng } from './prng.js';
 
 export interface DemoOptions {
@@ -175,21 +174,17 @@ export function* demoZoneReportItems(tz: string, options: DemoOptions = {}): Gen
  * Loads (or reloads: it upserts) the demo zone reports and the demo publishers' revenue
  * shares (already configured shares are kept). `adops seed` calls this.
  */
-export async function loadDemoZoneReports(s: AppServices, options: DemoOptions = {}): Promise<IngestResult> {
-  const m = zoneReportServices(s);
-  await m.warehouse.ensureSchema();
-  await m.shares.addMissing(demoPublishers());
-  return m.ingest.ingest(demoZoneReportItems(s.config.tz, options));
+export async function loadDemoZoneReports(s: Pick<AppServices, 'shares' | 'ingest' | 'config'>, options: DemoOptions = {}): Promise<IngestResult> {
+  await s.shares.addMissing(demoPublishers());
+  return s.ingest.ingest(demoZoneReportItems(s.config.tz, options));
 }
 
 /**
- * Creates the zone_report table and, when demo data is on and the table is empty, loads the
- * demo (about a second; awaited so the first screens never see a half-empty warehouse).
+ * When demo data is on and the warehouse has no zone reports, loads the demo (about a second;
+ * awaited so the first screens never see a half-empty warehouse).
  */
 export async function startZoneReports(s: AppServices): Promise<void> {
-  const m = zoneReportServices(s);
-  await m.warehouse.ensureSchema();
-  if (!s.config.demo || (await m.warehouse.countRows()) > 0) return;
+  if (!s.config.demo || (await s.warehouse.zoneReports.countRows()) > 0) return;
   const started = performance.now();
   const result = await loadDemoZoneReports(s);
   s.log(`demo: ${result.inserted} zone-report rows loaded in ${Math.round(performance.now() - started)} ms`);

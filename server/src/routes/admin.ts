@@ -2,7 +2,7 @@
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { bind } from '../http.js';
-import type { AppServices } from '../app.js';
+import type { AppServices } from '../services/index.js';
 
 export function adminRoutes(router: Router, s: AppServices): void {
   const r = contract.admin;

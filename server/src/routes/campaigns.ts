@@ -6,7 +6,8 @@ import busboy from 'busboy';
 import { CAMPAIGN_FORM_FIELDS, CampaignForm, MAX_IMAGE_BYTES, contract, type Route } from '@adops/core';
 import { bind, type Ctx, type Handler } from '../http.js';
 import { httpError, zodDetail } from '../errors.js';
-import type { AppServices } from '../app.js';
+import type { AppServices } from '../services/index.js';
+import { sendExport } from '../tables.js';
 import { sniffImageType } from '../providers/http.js';
 import { bundledImages, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../providers/pixabay/images.js';
 
@@ -137,7 +138,11 @@ export function campaignRoutes(router: Router, s: AppServices): void {
     return created;
   });
 
-  bind(router, s.guards, r.insights, (q) => s.campaigns.insights(q));
+  bind(router, s.guards, r.insights, async ({ sort, page, page_size, format, ...q }, ctx) => {
+    const request = { sort, page, page_size, format };
+    if (format === 'json') return s.campaigns.insightsTable(q, request);
+    sendExport(ctx, format, await s.campaigns.insightsExport(q, request));
+  });
 
   bind(router, s.guards, r.list, () => s.campaigns.list());
 

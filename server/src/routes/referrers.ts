@@ -4,8 +4,9 @@ import type Router from '@koa/router';
 import { contract, HitQuery, REFERRER_LIMITS } from '@adops/core';
 import { bind, type Ctx } from '../http.js';
 import { httpError, zodDetail } from '../errors.js';
-import type { AppServices } from '../app.js';
+import type { AppServices } from '../services/index.js';
 import { streamFilter, normalizeIp } from '../services/referrers.js';
+import { sendExport } from '../tables.js';
 
 /** A transparent 1×1 GIF (the beacon's answer with format=gif). */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -59,9 +60,17 @@ export function referrerRoutes(router: Router, s: AppServices): void {
 
   // SPEC's paths end in '/'; the same calls without it are accepted too.
   for (const route of [r.report, { ...r.report, path: '/api/referrers' }])
-    bind(router, s.guards, route, (filter) => referrers.report(filter));
+    bind(router, s.guards, route, ({ sort, page, page_size, format, ...filter }, ctx) => {
+      const request = { sort, page, page_size, format };
+      if (format === 'json') return referrers.report(filter, request);
+      sendExport(ctx, format, referrers.reportExport(filter, request));
+    });
   for (const route of [r.logs, { ...r.logs, path: '/api/referrers_logs' }])
-    bind(router, s.guards, route, (filter) => referrers.logs(filter));
+    bind(router, s.guards, route, ({ sort, page, page_size, format, ...filter }, ctx) => {
+      const request = { sort, page, page_size, format };
+      if (format === 'json') return referrers.logs(filter, request);
+      sendExport(ctx, format, referrers.logsExport(filter, request));
+    });
   bind(router, s.guards, r.filters, () => referrers.filterOptions());
 
   bind(router, s.guards, r.stream, (q, ctx) => {

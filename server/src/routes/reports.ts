@@ -1,70 +1,81 @@
 // Revenue reporting routes: Dashboard, Ad Report, Api Explorer, Demand, Finance, the
 // publisher-data URL (publisher token), zone-report ingest (ingest key or admin) and the
-// admins' revenue-share settings.
+// admins' revenue-share settings. Every table answers a page (format=json) or streams every
+// matching row (format=csv|ndjson).
 import type Router from '@koa/router';
-import { contract, toCsv, roundMetric, type PublisherDataRow } from '@adops/core';
+import { contract, type TableRequest } from '@adops/core';
 import { bind, type Ctx } from '../http.js';
 import { httpError } from '../errors.js';
-import type { AppServices } from '../app.js';
-import { zoneReportServices, type JsonText } from '../services/reports.js';
+import type { AppServices } from '../services/index.js';
+import { sendExport, type TableExport } from '../tables.js';
 
-const PUBLISHER_CSV_COLUMNS = [
-  { key: 'date', header: 'date' },
-  { key: 'zone_id', header: 'zone_id' },
-  { key: 'geo', header: 'geo' },
-  { key: 'impressions', header: 'impressions' },
-  { key: 'clicks', header: 'clicks' },
-  { key: 'ctr', header: 'ctr' },
-  { key: 'p_revenue', header: 'p_revenue' },
-  { key: 'p_cpm', header: 'p_cpm' },
-] as const satisfies ReadonlyArray<{ key: keyof PublisherDataRow; header: string }>;
+/** Splits a table query into its filters and its table fields. */
+function split<Q extends TableRequest>(q: Q): [Omit<Q, keyof TableRequest>, TableRequest] {
+  const { sort, page, page_size, format, ...filters } = q;
+  return [filters, { sort, page, page_size, format }];
+}
 
-/** Sends JSON the warehouse already serialised. */
-function sendJson(ctx: Ctx, json: JsonText): void {
-  ctx.type = 'application/json';
-  ctx.body = json.text;
+/** Answers the JSON page, or streams the export the format asks for. */
+async function answer<P>(ctx: Ctx, request: TableRequest, page: () => Promise<P>, exp: () => TableExport<any> | Promise<TableExport<any>>) {
+  if (request.format === 'json') return page();
+  sendExport(ctx, request.format, await exp());
 }
 
 export function reportRoutes(router: Router, s: AppServices): void {
-  const { reports, ingest, shares } = zoneReportServices(s);
+  const { reports, ingest, shares } = s;
   const c = contract;
 
   bind(router, s.guards, c.dashboard.rawOptions, () => reports.rawOptions());
   bind(router, s.guards, c.dashboard.overview, (f) => reports.overview(f));
-  bind(router, s.guards, c.dashboard.aggregated, (f) => reports.aggregated(f));
+  bind(router, s.guards, c.dashboard.aggregated, (q, ctx) => {
+    const [f, t] = split(q);
+    return answer(ctx, t, () => reports.dailyTable(f, t), () => reports.dailyExport(f, t));
+  });
   bind(router, s.guards, c.dashboard.deltas, (f) => reports.deltas(f));
   bind(router, s.guards, c.dashboard.top, ({ limit, ...f }) => reports.dashboardTops(f, limit));
 
-  bind(router, s.guards, c.adReport.zoneDetails, async ({ limit, ...f }, ctx) => sendJson(ctx, await reports.zoneDetails(f, limit)));
-  bind(router, s.guards, c.adReport.publisherSummary, (f) => reports.summary(f, 'publisher'));
-  bind(router, s.guards, c.adReport.advertiserSummary, (f) => reports.summary(f, 'advertiser'));
-  bind(router, s.guards, c.adReport.explorer, async ({ limit, ...f }, ctx) => sendJson(ctx, await reports.explorer(f, limit)));
+  bind(router, s.guards, c.adReport.zoneDetails, (q, ctx) => {
+    const [f, t] = split(q);
+    return answer(ctx, t, () => reports.zoneDetails(f, t), () => reports.zoneExport(f, t, 'zones'));
+  });
+  bind(router, s.guards, c.adReport.explorer, (q, ctx) => {
+    const [f, t] = split(q);
+    return answer(ctx, t, () => reports.zoneTable(f, t), () => reports.zoneExport(f, t, 'explorer'));
+  });
+  bind(router, s.guards, c.adReport.revenueCards, (f) => reports.revenueCards(f));
+  for (const [route, name] of [
+    [c.adReport.publisherSummary, 'publisher'],
+    [c.adReport.advertiserSummary, 'advertiser'],
+  ] as const)
+    bind(router, s.guards, route, (q, ctx) => {
+      const [f, t] = split(q);
+      return answer(ctx, t, () => reports.summaryTable(f, name, t), () => reports.summaryExport(f, name, t));
+    });
 
   bind(router, s.guards, c.demand.advertiserRevenue, (f) => reports.advertiserRevenue(f));
 
-  bind(router, s.guards, c.finance.advertisers, (f) => reports.finance(f, 'advertiser'));
-  bind(router, s.guards, c.finance.publishers, (f) => reports.finance(f, 'publisher'));
+  for (const [route, name] of [
+    [c.finance.advertisers, 'advertiser'],
+    [c.finance.publishers, 'publisher'],
+  ] as const)
+    bind(router, s.guards, route, (q, ctx) => {
+      const [f, t] = split(q);
+      return answer(ctx, t, () => reports.financeTable(f, name, t), () => reports.financeExport(f, name, t));
+    });
   bind(router, s.guards, c.finance.margin, (f) => reports.financeMargin(f));
   bind(router, s.guards, c.finance.domains, () => reports.domains());
 
-  // One handler serves JSON and CSV (contract: publisher.data / publisher.dataCsv).
-  bind(router, s.guards, c.publisher.data, async ({ token, start_date, end_date, format }, ctx) => {
+  bind(router, s.guards, c.publisher.data, async (q, ctx) => {
+    const [{ token, start_date, end_date }, t] = split(q);
     const publisher = token ? await s.tokens.resolve(token) : null;
     if (!publisher) throw httpError(401, 'Token de publisher no válido');
-    const rows = await reports.publisherData(publisher, start_date, end_date);
     ctx.set('Cache-Control', 'no-store');
-    if (format !== 'csv') return sendJson(ctx, rows);
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.attachment(`publisher-data-${start_date}_to_${end_date}.csv`);
-    const shown = (JSON.parse(rows.text) as PublisherDataRow[]).map((r) => {
-      return {
-        ...r,
-        ctr: roundMetric('ctr', r.ctr),
-        p_revenue: roundMetric('p_revenue', r.p_revenue, { decimals: 4 }),
-        p_cpm: roundMetric('p_cpm', r.p_cpm),
-      };
-    });
-    return toCsv(PUBLISHER_CSV_COLUMNS, shown, { bom: true });
+    return answer(
+      ctx,
+      t,
+      () => reports.publisherData(publisher, start_date, end_date, t),
+      () => reports.publisherExport(publisher, start_date, end_date, t),
+    );
   });
 
   bind(router, s.guards, c.ingest.zoneReport, async (_input, ctx) => {

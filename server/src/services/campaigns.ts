@@ -2,11 +2,16 @@
 // ad set → creative → ad (all PAUSED, amounts in cents) with rollback on failure, metrics
 // from Meta insights, and the local campaign records in the entity store.
 import {
+  campaignCsvFields,
+  deriveMetrics,
+  EMPTY_SUMS,
   toCents,
   trackingUrl,
   type CampaignFormValues,
   type CampaignInsight,
+  type CampaignTotals,
   type CreatedCampaign,
+  type TableRequest,
   type ImageSuggestion,
   type InsightsStatus,
   type LocalCampaign,
@@ -19,6 +24,19 @@ import { createProviders, type Providers } from '../providers/index.js';
 import { MetaApiError, type GraphCampaign } from '../providers/meta/client.js';
 import { sniffImageType } from '../providers/http.js';
 import { SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../providers/pixabay/images.js';
+import { memoryPage, type TableExport, type TablePageOf } from '../tables.js';
+
+/** A campaign's ratios from the registry: spend plays revenue (CPC = spend / clicks), CTR over impressions. */
+function campaignRatios(m: { impressions: number; clicks: number; spend: number }) {
+  const d = deriveMetrics({ ...EMPTY_SUMS, impressions: m.impressions, ctr_base: m.impressions, clicks: m.clicks, revenue: m.spend });
+  return { ctr: d.ctr, cpc: d.cpc, cpm: d.cpm };
+}
+
+/** Newest campaign first; ties by id. */
+const CAMPAIGN_ORDER = [
+  { key: 'created_at', dir: 'desc' as const },
+  { key: 'id', dir: 'asc' as const },
+];
 
 export interface NewCampaign {
   form: CampaignFormValues;
@@ -193,17 +211,47 @@ export class CampaignService {
         const n = Number(v ?? 0);
         return Number.isFinite(n) ? n : 0;
       };
+      const metrics = { clicks: num(row?.clicks), impressions: num(row?.impressions), spend: num(row?.spend) };
       return {
         id: String(c.id),
         name: c.name ?? '',
         effective_status: c.effective_status ?? 'UNKNOWN',
-        clicks: num(row?.clicks),
-        impressions: num(row?.impressions),
-        spend: num(row?.spend),
+        ...metrics,
+        ...campaignRatios(metrics),
         has_data: row !== undefined,
         created_at: isoTime(c.created_time),
       };
     });
+  }
+
+  /** A page of the campaign metrics list with totals over every campaign of the answer. */
+  async insightsTable(
+    q: { from_date: string; to_date: string; status: InsightsStatus },
+    request: TableRequest,
+  ): Promise<TablePageOf<CampaignInsight, CampaignTotals>> {
+    const rows = await this.insights(q);
+    const sums = { impressions: 0, clicks: 0, spend: 0 };
+    for (const r of rows) {
+      sums.impressions += r.impressions;
+      sums.clicks += r.clicks;
+      sums.spend += r.spend;
+    }
+    const totals: CampaignTotals = {
+      campaigns: rows.length,
+      without_data: rows.filter((r) => !r.has_data).length,
+      ...sums,
+      ...campaignRatios(sums),
+    };
+    return memoryPage(rows, request, CAMPAIGN_ORDER, totals);
+  }
+
+  async insightsExport(q: { from_date: string; to_date: string; status: InsightsStatus }, request: TableRequest): Promise<TableExport<CampaignInsight>> {
+    const all = await this.insightsTable(q, { ...request, page: 1, page_size: Number.MAX_SAFE_INTEGER });
+    return {
+      file: `campaigns_${q.from_date}_to_${q.to_date}.csv`,
+      fields: campaignCsvFields(this.config.tz),
+      chunks: [all.rows],
+    };
   }
 
   /** Campaigns created from this console, newest first. */

@@ -15,7 +15,7 @@ import {
   type IngestResult,
 } from '@adops/core';
 import { httpError } from '../errors.js';
-import type { ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/zone-report/index.js';
+import type { ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/index.js';
 
 /** One input line: its field values, or why it could not be read at all. */
 export type IngestItem = { line: number; values: Record<string, unknown> } | { line: number; error: string };

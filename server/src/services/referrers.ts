@@ -5,6 +5,10 @@ import { isIP } from 'node:net';
 import {
   IngestReferrerEvent,
   REFERRER_LIMITS,
+  logCsvFields,
+  logCsvFile,
+  referrerCsvFields,
+  referrerCsvFile,
   todayIn,
   zonedDayStart,
   zonedDayEnd,
@@ -13,12 +17,11 @@ import {
   type ReferrerLogRecord,
   type ReferrerRow,
   type IngestReferrersResult,
+  type TableRequest,
 } from '@adops/core';
 import type { Config } from '../config.js';
-import type { Db } from '../warehouse/db.js';
 import { httpError, zodDetail } from '../errors.js';
 import {
-  duckReferrerWarehouse,
   EventWriter,
   eventMatches,
   type EventFilter,
@@ -27,7 +30,8 @@ import {
   type ReferrerWarehouse,
   type RetentionResult,
   type ZoneOwner,
-} from '../warehouse/referrers/index.js';
+} from '../warehouse/index.js';
+import { warehousePage, type TableExport, type TablePageOf } from '../tables.js';
 import { LiveBus } from '../live/bus.js';
 import { SseHub } from '../live/sse.js';
 
@@ -181,6 +185,9 @@ export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date
   return { ...textFilter(f), from, to };
 }
 
+/** The calendar day of an instant in the reporting time zone (export file names). */
+const dayOf = (ms: number, tz: string) => todayIn(tz, new Date(ms));
+
 /** The text part of a filter (zone substring lower-cased). */
 export function textFilter(f: Pick<ReferrerFilterParsed, 'zoneId' | 'advertiser' | 'publisher' | 'parentDomain'>): EventFilter {
   return {
@@ -235,6 +242,8 @@ export class ReferrerService {
 
   private constructor(
     readonly warehouse: ReferrerWarehouse,
+    /** zone_id → publisher/advertiser, from the zone reports. */
+    private readonly loadZoneOwners: () => Promise<Map<string, ZoneOwner>>,
     private readonly config: Config,
     private readonly log: (line: string) => void,
     readonly options: ReferrerServiceOptions,
@@ -253,15 +262,15 @@ export class ReferrerService {
     );
   }
 
-  /** Creates the tables, continues the id sequence, loads zone owners and starts the timers. */
+  /** Continues the id sequence, loads zone owners and starts the timers. */
   static async open(
-    db: Db,
+    warehouse: ReferrerWarehouse,
+    zoneOwners: () => Promise<Map<string, ZoneOwner>>,
     config: Config,
     log: (line: string) => void,
     options: Partial<ReferrerServiceOptions> = {},
   ): Promise<ReferrerService> {
-    const service = new ReferrerService(duckReferrerWarehouse(db), config, log, { ...DEFAULT_REFERRER_OPTIONS, ...options });
-    await service.warehouse.init();
+    const service = new ReferrerService(warehouse, zoneOwners, config, log, { ...DEFAULT_REFERRER_OPTIONS, ...options });
     service.lastId = await service.warehouse.maxEventId();
     await service.refreshZones();
     service.startTimers();
@@ -285,8 +294,8 @@ export class ReferrerService {
 
   /** Reloads zone → publisher/advertiser from the latest zone_report rows. */
   refreshZones(): Promise<void> {
-    this.zoneRefresh ??= this.warehouse
-      .zoneOwners()
+    this.zoneRefresh ??= this
+      .loadZoneOwners()
       .then((zones) => {
         this.zones = zones;
         this.zonesLoadedAt = Date.now();
@@ -389,12 +398,48 @@ export class ReferrerService {
     return result.first_id!;
   }
 
-  report(f: ReferrerFilterParsed): Promise<ReferrerRow[]> {
-    return this.warehouse.referrers(resolveRange(f, this.config.tz), REFERRER_LIMITS.reportRows);
+  /** A page of distinct referrers with how many there are and their hits in all. */
+  async report(f: ReferrerFilterParsed, request: TableRequest): Promise<TablePageOf<ReferrerRow, { hits: number }>> {
+    const filter = resolveRange(f, this.config.tz);
+    const order = request.sort ? [request.sort] : [];
+    const read = (offset: number) => this.warehouse.referrers({ filter, order, limit: request.page_size, offset });
+    const first = read((request.page - 1) * request.page_size);
+    return warehousePage(
+      request,
+      first.then((r) => ({ total: r.total, totals: { hits: r.hits } })),
+      async (offset) => (offset === (request.page - 1) * request.page_size ? (await first).rows : (await read(offset)).rows),
+    );
   }
 
-  logs(f: ReferrerFilterParsed): Promise<ReferrerLogRecord[]> {
-    return this.warehouse.logs(resolveRange(f, this.config.tz), REFERRER_LIMITS.logRows);
+  reportExport(f: ReferrerFilterParsed, request: TableRequest): TableExport<ReferrerRow> {
+    const filter = resolveRange(f, this.config.tz);
+    return {
+      file: referrerCsvFile(dayOf(filter.from, this.config.tz), dayOf(filter.to, this.config.tz)),
+      fields: referrerCsvFields(this.config.tz),
+      chunks: this.warehouse.streamReferrers({ filter, order: request.sort ? [request.sort] : [] }),
+    };
+  }
+
+  /** A page of raw events (up to `beforeId` when given) with how many match and the newest stored id. */
+  async logs(f: ReferrerFilterParsed & { before_id?: number }, request: TableRequest): Promise<TablePageOf<ReferrerLogRecord, { latest_id: number | null }>> {
+    const filter = resolveRange(f, this.config.tz);
+    const order = request.sort ? [request.sort] : [];
+    const read = (offset: number) => this.warehouse.logs({ filter, order, beforeId: f.before_id, limit: request.page_size, offset });
+    const first = read((request.page - 1) * request.page_size);
+    return warehousePage(
+      request,
+      first.then((r) => ({ total: r.total, totals: { latest_id: r.latestId } })),
+      async (offset) => (offset === (request.page - 1) * request.page_size ? (await first).rows : (await read(offset)).rows),
+    );
+  }
+
+  logsExport(f: ReferrerFilterParsed & { before_id?: number }, request: TableRequest): TableExport<ReferrerLogRecord> {
+    const filter = resolveRange(f, this.config.tz);
+    return {
+      file: logCsvFile(dayOf(filter.from, this.config.tz), dayOf(filter.to, this.config.tz)),
+      fields: logCsvFields(this.config.tz),
+      chunks: this.warehouse.streamLogs({ filter, order: request.sort ? [request.sort] : [], beforeId: f.before_id }),
+    };
   }
 
   filterOptions(): Promise<ReferrerFilters> {

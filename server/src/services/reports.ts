@@ -1,97 +1,90 @@
-// Revenue reports: turns the warehouse's additive sums into the contract's shapes, with every
-// ratio computed from sums by core's formulas (never averaged averages); days are calendar
-// days of the reporting time zone. Also wires the zone-report services of an app.
+// Revenue reports: every table of the Dashboard, Ad Report, Api Explorer, Demand, Finance and
+// the publisher-data URL as one warehouse query — filtered, sorted, paged and totalled over
+// every matching row — with each figure derived from core's metrics registry. Days are
+// calendar days of the reporting time zone.
 import {
+  DASHBOARD_RANKED,
+  TABLE_CSV,
   addDays,
   daysBetween,
-  cost,
-  cpc,
-  cpm,
-  dashboardCtr,
-  ratio,
-  rsPercent,
+  deriveMetrics,
+  financeCsvFields,
+  groupMetrics,
+  impressionBasedCtr,
+  minMax,
   monthsBetween,
-  pCpc,
-  pCpm,
+  pageWindow,
+  rankColor,
+  roundTo,
+  rowSums,
+  startOfMonth,
   todayIn,
   DEFAULT_TOP_LIMIT,
-  DEFAULT_ZONE_ROW_LIMIT,
-  MAX_PUBLISHER_DATA_ROWS,
+  EMPTY_SUMS,
   type AdvertiserRevenue,
   type DailyDeltas,
   type DailyRow,
   type DashboardOverview,
   type DashboardTops,
   type DeltaFilters,
-  type FinanceAdvertiserRow,
   type FinanceMarginRow,
-  type FinancePublisherRow,
+  type FinanceTotals,
+  type PublisherDataRow,
+  type PublisherDataTotals,
   type RawOptions,
   type ReportFilters,
   type ReportTotals,
+  type RevenueCards,
+  type SortState,
   type SummaryRow,
-} from '@adops/core';
-import type { AppServices } from '../app.js';
-import { httpError } from '../errors.js';
-import {
-  DuckDbZoneReportWarehouse,
-  type DaySums,
-  type DimensionValues,
-  type JsonRows,
-  type SummaryDimension,
   type Sums,
-  type ZoneReportWarehouse,
-} from '../warehouse/zone-report/index.js';
-import { ZoneReportIngest } from './ingest-zone-report.js';
-import { RevenueShareService } from './revenue-shares.js';
+  type TableRequest,
+  type ZoneRow,
+} from '@adops/core';
+import type { Dimension, DimensionValues, Filters, GroupQuery, GroupRow, Order, ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/index.js';
+import { memoryPage, warehousePage, type TableExport, type TablePageOf } from '../tables.js';
 
-const EMPTY_SUMS: Sums = {
-  rows: 0,
-  impressions: 0,
-  monetized_impressions: 0,
-  ctr_base: 0,
-  clicks: 0,
-  revenue: 0,
-  p_revenue: 0,
-  margin: 0,
-  tq_weighted: 0,
-  tq_weight: 0,
-};
+type Dir = 'asc' | 'desc';
+const by = (key: string, dir: Dir = 'asc'): SortState => ({ key, dir });
 
-function addSums(into: Sums, s: Sums): Sums {
-  for (const k of Object.keys(EMPTY_SUMS) as (keyof Sums)[]) into[k] += s[k];
-  return into;
-}
+/** Each table's order when none is asked for (ties are broken by the engine's total order). */
+const DEFAULT_ORDER = {
+  zones: [by('date', 'desc'), by('revenue', 'desc'), by('zone_id'), by('advertiser'), by('publisher'), by('geo'), by('source')],
+  summary: (name: string) => [by('date', 'desc'), by('revenue', 'desc'), by(name)],
+  daily: [by('date')],
+  finance: (name: string) => [by('total', 'desc'), by(name)],
+  publisherData: [by('date', 'desc'), by('zone_id'), by('geo')],
+} as const;
 
-/**
- * Totals-shaped metrics from sums, by core's formulas. CTR: clicks over the summed per-row
- * base (Ad Report), or over impressions (Dashboard). Built as one literal: spreading a wide
- * row into a new object is ~30x slower in V8, which matters at thousands of rows.
- */
-export function metricsOf(s: Sums, ctrBasis: 'monetized' | 'impressions' = 'monetized'): ReportTotals {
-  const rs = rsPercent(s.margin, s.revenue);
+const orderOf = (request: Pick<TableRequest, 'sort'>, fallback: Order): Order => (request.sort ? [request.sort] : fallback);
+
+/** A stored row with its ratios (the registry's formulas over the row; tq stays as reported). */
+export function zoneRow(r: ZoneReportRecord): ZoneRow {
+  const d = deriveMetrics(rowSums(r));
   return {
-    impressions: s.impressions,
-    monetized_impressions: s.monetized_impressions,
-    clicks: s.clicks,
-    revenue: s.revenue,
-    p_revenue: s.p_revenue,
-    margin: s.margin,
-    tq: s.tq_weight > 0 ? s.tq_weighted / s.tq_weight : null,
-    ctr: ctrBasis === 'impressions' ? dashboardCtr(s.clicks, s.impressions) : ratio(s.clicks, s.ctr_base, 100),
-    cpm: cpm(s.revenue, s.impressions),
-    cpc: cpc(s.revenue, s.clicks),
-    cost: cost(s.revenue, s.margin),
-    rs_percent: rs,
-    margin_percent: rs,
-    p_cpm: pCpm(s.p_revenue, s.impressions),
-    p_cpc: pCpc(s.p_revenue, s.clicks),
+    date: r.date,
+    advertiser: r.advertiser,
+    publisher: r.publisher,
+    zone_id: r.zone_id,
+    geo: r.geo,
+    source: r.source,
+    domain: r.domain,
+    impressions: r.impressions,
+    monetized_impressions: r.monetized_impressions,
+    clicks: r.clicks,
+    revenue: r.revenue,
+    rate_applied: r.rate_applied,
+    p_revenue: r.p_revenue,
+    margin: r.margin,
+    tq: r.tq,
+    ctr: d.ctr,
+    cpm: d.cpm,
+    cpc: d.cpc,
+    cost: d.cost,
+    rs_percent: d.rs_percent,
+    p_cpm: d.p_cpm,
+    p_cpc: d.p_cpc,
   };
-}
-
-/** A JSON answer already serialised (zone rows come as JSON text from the warehouse). */
-export class JsonText {
-  constructor(readonly text: string) {}
 }
 
 /** Every calendar day from start to end inclusive. */
@@ -105,6 +98,30 @@ function change(now: number | null, base: number | null): number | null {
   if (now === null || base === null || base === 0) return null;
   return ((now - base) / Math.abs(base)) * 100;
 }
+
+const cents = (amount: number) => Math.round(roundTo(amount * 100, 6) ?? 0);
+
+/**
+ * Splits a month's exact total, rounded to cents once, over its cells so they add up to it:
+ * each cell gets its floor in cents, and the cents left go to the largest remainders (largest
+ * remainder method; ties by the cells' order). Answers amounts in currency units.
+ */
+export function apportionCents(values: readonly number[], exactTotal: number): number[] {
+  const target = cents(exactTotal);
+  const scaled = values.map((v) => roundTo(v * 100, 6) ?? 0);
+  const floors = scaled.map(Math.floor);
+  let left = target - floors.reduce((a, b) => a + b, 0);
+  const order = scaled.map((s, i) => ({ i, rest: s - floors[i] })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  const out = [...floors];
+  for (let k = 0; left !== 0 && k < order.length * 2; k++) {
+    const step = left > 0 ? 1 : -1;
+    out[order[(left > 0 ? k : order.length - 1 - k) % order.length].i] += step;
+    left -= step;
+  }
+  return out.map((c) => c / 100);
+}
+
+export type FinanceRow = { total: number } & Record<string, string | number>;
 
 export class ReportService {
   private dimensions: Promise<DimensionValues> | null = null;
@@ -140,22 +157,50 @@ export class ReportService {
     return { domains: (await this.dimensionValues()).domains };
   }
 
+  /** Totals of the matching rows as the 'Totales' row shows them. */
+  private async totalsOf(f: ReportFilters, dashboard = false): Promise<{ sums: Sums; totals: ReportTotals }> {
+    const sums = await this.warehouse.totals(f);
+    return { sums, totals: groupMetrics(dashboard ? impressionBasedCtr(sums) : sums) };
+  }
+
+  private dailyGroups(f: ReportFilters): Promise<GroupRow[]> {
+    return this.warehouse.groups({ filters: f, by: ['date'], order: [by('date')], ctrBasis: 'impressions' }).then((g) => g.rows);
+  }
+
+  /** The cards (the range's totals, CTR over impressions) and one chart point per day (zero-filled). */
   async overview(f: ReportFilters): Promise<DashboardOverview> {
-    const byDay = new Map((await this.warehouse.dailySums(f)).map((d) => [d.date, d]));
-    const total = [...byDay.values()].reduce(addSums, { ...EMPTY_SUMS });
-    const m = metricsOf(total, 'impressions');
+    const [daily, { totals: m }] = await Promise.all([this.dailyGroups(f), this.totalsOf(f, true)]);
+    const byDay = new Map(daily.map((d) => [d.date!, d]));
     return {
       summary: { revenue: m.revenue, margin: m.margin, impressions: m.impressions, clicks: m.clicks, ctr: m.ctr, tq: m.tq },
       chart: days(f.start_date, f.end_date).map((date) => {
-        const d = metricsOf(byDay.get(date) ?? EMPTY_SUMS, 'impressions');
+        const d = groupMetrics(byDay.get(date) ?? EMPTY_SUMS);
         return { date, revenue: d.revenue, margin: d.margin, tq: d.tq, clicks: d.clicks, impressions: d.impressions };
       }),
     };
   }
 
-  /** One row per day with data, date ascending; CTR over impressions (the Dashboard's). */
-  async aggregated(f: ReportFilters): Promise<DailyRow[]> {
-    return (await this.warehouse.dailySums(f)).map((d) => ({ date: d.date, ...metricsOf(d, 'impressions') }));
+  /** Every day with data as the 'Analytics' rows, revenue/cost/margin ranked over all of them. */
+  private async dailyRows(f: ReportFilters): Promise<DailyRow[]> {
+    const rows = (await this.dailyGroups(f)).map((d) => ({ date: d.date!, ...groupMetrics(d) }));
+    const ranges = Object.fromEntries(DASHBOARD_RANKED.map((k) => [k, minMax(rows, k)]));
+    return rows.map((r) => ({
+      ...r,
+      rank: Object.fromEntries(
+        DASHBOARD_RANKED.map((k) => [k, ranges[k] ? rankColor(r[k], ranges[k]!.min, ranges[k]!.max) : null]),
+      ) as DailyRow['rank'],
+    }));
+  }
+
+  /** The 'Analytics' table: a page of days, 'Totales' from the same sums as the cards (its TQ is the TQ Avg card's). */
+  async dailyTable(f: ReportFilters, request: TableRequest): Promise<TablePageOf<DailyRow, ReportTotals>> {
+    const [rows, { totals }] = await Promise.all([this.dailyRows(f), this.totalsOf(f, true)]);
+    return memoryPage(rows, request, DEFAULT_ORDER.daily, totals);
+  }
+
+  async dailyExport(f: ReportFilters, request: TableRequest): Promise<TableExport<DailyRow>> {
+    const page = await this.dailyTable(f, { ...request, page: 1, page_size: Number.MAX_SAFE_INTEGER });
+    return { file: TABLE_CSV.daily.file(), fields: TABLE_CSV.daily.fields, chunks: [page.rows] };
   }
 
   /** 'Top Zones' and 'Top Advertisers': at most `limit` each, ranked from 1 (see the warehouse's topEarners). */
@@ -171,8 +216,8 @@ export class ReportService {
   async deltas(f: DeltaFilters): Promise<DailyDeltas> {
     const yesterday = addDays(todayIn(this.tz, this.now()), -1);
     const before = addDays(yesterday, -1);
-    const sums = await this.warehouse.dailySums({ ...f, start_date: before, end_date: yesterday });
-    const of = (date: string) => metricsOf(sums.find((d) => d.date === date) ?? EMPTY_SUMS, 'impressions');
+    const daily = await this.dailyGroups({ ...f, start_date: before, end_date: yesterday });
+    const of = (date: string) => groupMetrics(daily.find((d) => d.date === date) ?? EMPTY_SUMS);
     const [y, b] = [of(yesterday), of(before)];
     return {
       revenue: change(y.revenue, b.revenue),
@@ -184,157 +229,204 @@ export class ReportService {
     };
   }
 
-  /**
-   * Zone rows (date desc, revenue desc, then zone_id, advertiser, publisher, geo, source),
-   * at most `limit`; totals and total_rows cover every matching row. Answered as the
-   * contract's ZoneDetails in JSON text.
-   */
-  async zoneDetails(f: ReportFilters, limit = DEFAULT_ZONE_ROW_LIMIT): Promise<JsonText> {
-    const [daily, options] = await Promise.all([this.warehouse.dailySums(f), this.warehouse.geoAndSourceOptions(f)]);
-    const total = daily.reduce(addSums, { ...EMPTY_SUMS });
-    const rows = await this.zoneRowsOf(f, limit, daily, total.rows);
-    return new JsonText(
-      `{"data":${rows.json},"geoOptions":${JSON.stringify(options.geos)},` +
-        `"sourceOptions":${JSON.stringify(options.sources)},"totals":${JSON.stringify(metricsOf(total))},` +
-        `"total_rows":${total.rows},"truncated":${total.rows > rows.count}}`,
+  /** A page of zone rows (any column's order) with the totals of every matching row. */
+  async zoneTable(f: ReportFilters, request: TableRequest): Promise<TablePageOf<ZoneRow, ReportTotals>> {
+    const order = orderOf(request, DEFAULT_ORDER.zones);
+    return warehousePage(
+      request,
+      this.totalsOf(f).then(({ sums, totals }) => ({ total: sums.rows, totals })),
+      async (offset) => (await this.warehouse.rows({ filters: f, order, limit: request.page_size, offset })).map(zoneRow),
     );
   }
 
-  /** The Api Explorer's list (ZoneRow[] in JSON text): the same rows as zone-details. */
-  async explorer(f: ReportFilters, limit = DEFAULT_ZONE_ROW_LIMIT): Promise<JsonText> {
-    const daily = await this.warehouse.dailySums(f);
-    const rows = await this.zoneRowsOf(f, limit, daily, daily.reduce((n, d) => n + d.rows, 0));
-    return new JsonText(rows.json);
+  /** The Ad Report's zone table plus the Geo / Source options of the range. */
+  async zoneDetails(f: ReportFilters, request: TableRequest) {
+    const [page, options] = await Promise.all([this.zoneTable(f, request), this.warehouse.geoAndSourceOptions(f)]);
+    return { ...page, geoOptions: options.geos, sourceOptions: options.sources };
   }
 
-  private async zoneRowsOf(f: ReportFilters, limit: number, daily: DaySums[], totalRows: number): Promise<JsonRows> {
-    if (totalRows === 0) return { json: '[]', count: 0 };
-    // Newest days first: the oldest day still needed to fill `limit` rows bounds the read.
-    let fromDate = f.start_date;
-    let counted = 0;
-    for (let i = daily.length - 1; i >= 0; i--) {
-      counted += daily[i].rows;
-      if (counted >= limit) {
-        fromDate = daily[i].date;
-        break;
-      }
-    }
-    return this.warehouse.zoneRowsJson(f, limit, fromDate);
+  /** Every matching zone row, in the table's order, under the Ad Report's or the Api Explorer's columns. */
+  zoneExport(f: ReportFilters, request: TableRequest, screen: 'zones' | 'explorer'): TableExport<ZoneRow> {
+    const rows = this.warehouse.streamRows({ filters: f, order: orderOf(request, DEFAULT_ORDER.zones) });
+    return { file: TABLE_CSV[screen].file(), fields: TABLE_CSV[screen].fields, chunks: mapChunks(rows, zoneRow) };
   }
 
-  /** One row per date × publisher or advertiser: date desc, revenue desc, name. */
-  async summary(f: ReportFilters, by: SummaryDimension): Promise<{ data: SummaryRow[] }> {
-    const rows = await this.warehouse.summarySums(f, by);
+  /** The Api Explorer's cards: yesterday, today and the month so far over all traffic; the search's range under its filters. */
+  async revenueCards(f: ReportFilters): Promise<RevenueCards> {
+    const today = todayIn(this.tz, this.now());
+    const yesterday = addDays(today, -1);
+    const monthStart = startOfMonth(today);
+    const revenue = async (filters: Filters) => (await this.warehouse.totals(filters)).revenue;
+    const [y, t, m, filter] = await Promise.all([
+      revenue({ start_date: yesterday, end_date: yesterday }),
+      revenue({ start_date: today, end_date: today }),
+      revenue({ start_date: monthStart, end_date: today }),
+      revenue(f),
+    ]);
+    return { yesterday: y, today: t, month: m, filter, dates: { yesterday, today, month_start: monthStart } };
+  }
+
+  private summaryQuery(f: ReportFilters, name: 'publisher' | 'advertiser', request: Pick<TableRequest, 'sort'>) {
+    return { filters: f, by: ['date', name] as Dimension[], order: orderOf(request, DEFAULT_ORDER.summary(name)) };
+  }
+
+  /** A page of groups (their count comes with them) mapped to rows, with the given totals. */
+  private async groupPage<Row, Totals>(
+    request: TableRequest,
+    q: Omit<GroupQuery, 'limit' | 'offset'>,
+    totals: Promise<Totals>,
+    toRow: (g: GroupRow) => Row,
+  ): Promise<TablePageOf<Row, Totals>> {
+    const read = (offset: number) => this.warehouse.groups({ ...q, limit: request.page_size, offset });
+    const asked = (request.page - 1) * request.page_size;
+    const [groups, t] = await Promise.all([read(asked), totals]);
+    const w = pageWindow(groups.total, request.page, request.page_size);
+    const rows = w.offset === asked ? groups.rows : (await read(w.offset)).rows;
     return {
-      data: rows.map((r): SummaryRow => {
-        const m = metricsOf(r);
-        // One literal (no spreads): fast at tens of thousands of rows; undefined keys are not sent.
-        return {
-          date: r.date,
-          publisher: by === 'publisher' ? r.name : undefined,
-          advertiser: by === 'advertiser' ? r.name : undefined,
-          impressions: m.impressions,
-          monetized_impressions: m.monetized_impressions,
-          clicks: m.clicks,
-          revenue: m.revenue,
-          p_revenue: m.p_revenue,
-          margin: m.margin,
-          tq: m.tq,
-          ctr: m.ctr,
-          cpm: m.cpm,
-          cpc: m.cpc,
-          cost: m.cost,
-          rs_percent: m.rs_percent,
-          margin_percent: m.margin_percent,
-          p_cpm: m.p_cpm,
-          p_cpc: m.p_cpc,
-        };
-      }),
+      rows: rows.map(toRow),
+      total_rows: groups.total,
+      page: w.page,
+      page_size: request.page_size,
+      page_count: w.page_count,
+      sort: request.sort,
+      totals: t,
     };
+  }
+
+  /** 'Resumen publisher' / 'Resumen advertiser': a page of date × name rows with the totals of every matching row. */
+  summaryTable(f: ReportFilters, name: 'publisher' | 'advertiser', request: TableRequest): Promise<TablePageOf<SummaryRow, ReportTotals>> {
+    const totals = this.totalsOf(f).then((t) => t.totals);
+    return this.groupPage(request, this.summaryQuery(f, name, request), totals, (g) => summaryRow(g, name));
+  }
+
+  summaryExport(f: ReportFilters, name: 'publisher' | 'advertiser', request: TableRequest): TableExport<SummaryRow> {
+    const csv = name === 'publisher' ? TABLE_CSV.publisherSummary : TABLE_CSV.advertiserSummary;
+    const groups = this.warehouse.streamGroups(this.summaryQuery(f, name, request));
+    return { file: csv.file(), fields: csv.fields, chunks: mapChunks(groups, (g) => summaryRow(g, name)) };
   }
 
   /** advertiser → a point per day of the range (zero-filled); advertisers by revenue desc. */
   async advertiserRevenue(f: ReportFilters): Promise<AdvertiserRevenue> {
-    const rows = await this.warehouse.summarySums(f, 'advertiser');
+    const { rows } = await this.warehouse.groups({ filters: f, by: ['advertiser', 'date'], order: [by('advertiser'), by('date')] });
     const byAdvertiser = new Map<string, { revenue: number; points: Map<string, { revenue: number; margin: number }> }>();
     for (const r of rows) {
-      const a = byAdvertiser.get(r.name) ?? { revenue: 0, points: new Map() };
+      const a = byAdvertiser.get(r.advertiser!) ?? { revenue: 0, points: new Map() };
       a.revenue += r.revenue;
-      a.points.set(r.date, { revenue: r.revenue, margin: r.margin });
-      byAdvertiser.set(r.name, a);
+      a.points.set(r.date!, { revenue: r.revenue, margin: r.margin });
+      byAdvertiser.set(r.advertiser!, a);
     }
     const range = days(f.start_date, f.end_date);
     const out: AdvertiserRevenue = {};
-    const ordered = [...byAdvertiser.entries()].sort((a, b) => b[1].revenue - a[1].revenue || a[0].localeCompare(b[0]));
+    const ordered = [...byAdvertiser.entries()].sort((a, b) => b[1].revenue - a[1].revenue || (a[0] < b[0] ? -1 : 1));
     for (const [name, a] of ordered)
       out[name] = range.map((date) => ({ date, ...(a.points.get(date) ?? { revenue: 0, margin: 0 }) }));
     return out;
   }
 
-  /** A row per advertiser / publisher with a revenue column per month (zero-filled), by total desc. */
-  async finance(f: ReportFilters, by: 'advertiser'): Promise<FinanceAdvertiserRow[]>;
-  async finance(f: ReportFilters, by: 'publisher'): Promise<FinancePublisherRow[]>;
-  async finance(f: ReportFilters, by: SummaryDimension): Promise<Array<Record<string, string | number>>> {
+  /**
+   * A Finance table: a row per advertiser / publisher with a revenue column per month (zero-
+   * filled) and its Total, all in cents; the TOTAL row holds each month's exact revenue rounded
+   * once — the same in both tables — and the cells of a month are apportioned to add up to it.
+   */
+  async financeRows(f: ReportFilters, name: 'advertiser' | 'publisher'): Promise<{ months: string[]; rows: FinanceRow[]; totals: FinanceTotals }> {
     const months = monthsBetween(f.start_date, f.end_date);
-    const rows = new Map<string, { total: number; months: Map<string, number> }>();
-    for (const r of await this.warehouse.monthlyRevenue(f, by)) {
-      const row = rows.get(r.name) ?? { total: 0, months: new Map() };
-      row.total += r.amount;
-      row.months.set(r.month, r.amount);
-      rows.set(r.name, row);
+    const [cells, monthly] = await Promise.all([
+      this.warehouse.groups({ filters: f, by: ['month', name], order: [by('month'), by(name)] }),
+      this.warehouse.groups({ filters: f, by: ['month'], order: [by('month')] }),
+    ]);
+    const rows = new Map<string, FinanceRow>();
+    const rowOf = (key: string) => {
+      let row = rows.get(key);
+      if (!row) {
+        row = { [name]: key, total: 0 } as FinanceRow;
+        for (const m of months) row[m] = 0;
+        rows.set(key, row);
+      }
+      return row;
+    };
+    const totals = { total: 0 } as FinanceTotals;
+    for (const m of months) totals[m] = 0;
+    for (const month of monthly.rows) {
+      const inMonth = cells.rows.filter((c) => c.month === month.month);
+      const amounts = apportionCents(inMonth.map((c) => c.revenue), month.revenue);
+      inMonth.forEach((c, i) => (rowOf(c[name]!)[month.month!] = amounts[i]));
+      totals[month.month!] = cents(month.revenue) / 100;
     }
-    return [...rows.entries()]
-      .sort((a, b) => b[1].total - a[1].total || a[0].localeCompare(b[0]))
-      .map(([name, row]) => {
-        const out: Record<string, string | number> = { [by]: name };
-        for (const m of months) out[m] = row.months.get(m) ?? 0;
-        return out;
-      });
+    for (const row of rows.values()) row.total = months.reduce((sum, m) => sum + cents(row[m] as number), 0) / 100;
+    totals.total = months.reduce((sum, m) => sum + cents(totals[m]), 0) / 100;
+    return { months, rows: [...rows.values()], totals };
   }
 
-  /** Margin per month of the chosen domain ('Total' without one): always one element. */
+  async financeTable(f: ReportFilters, name: 'advertiser' | 'publisher', request: TableRequest) {
+    const { months, rows, totals } = await this.financeRows(f, name);
+    return { ...memoryPage(rows, request, DEFAULT_ORDER.finance(name), totals), months };
+  }
+
+  async financeExport(f: ReportFilters, name: 'advertiser' | 'publisher', request: TableRequest): Promise<TableExport<FinanceRow>> {
+    const { months, rows, totals } = await this.financeRows(f, name);
+    const sorted = memoryPage(rows, { ...request, page: 1, page_size: Math.max(1, rows.length) }, DEFAULT_ORDER.finance(name), totals).rows;
+    const totalRow = { ...totals, [name]: 'TOTAL' } as FinanceRow;
+    return {
+      file: `finance_${name}s_${f.start_date}_to_${f.end_date}.csv`,
+      fields: financeCsvFields(name, months),
+      chunks: [rows.length ? [...sorted, totalRow] : []],
+    };
+  }
+
+  /** Margin per month of the chosen domain ('Total' without one), each month in cents; always one element. */
   async financeMargin(f: ReportFilters): Promise<FinanceMarginRow[]> {
-    const found = new Map((await this.warehouse.monthlyMargin(f)).map((r) => [r.month, r.amount]));
+    const found = new Map((await this.warehouse.groups({ filters: f, by: ['month'], order: [by('month')] })).rows.map((r) => [r.month!, r.margin]));
     const by_month: Record<string, number> = {};
     let total = 0;
     for (const m of monthsBetween(f.start_date, f.end_date)) {
-      by_month[m] = found.get(m) ?? 0;
-      total += by_month[m];
+      by_month[m] = cents(found.get(m) ?? 0) / 100;
+      total += cents(by_month[m]);
     }
-    return [{ segment: f.domain ?? 'Total', by_month, ...by_month, total } as FinanceMarginRow];
+    return [{ segment: f.domain ?? 'Total', by_month, ...by_month, total: total / 100 } as FinanceMarginRow];
   }
 
-  /**
-   * The publisher's own rows (date desc, zone_id, geo) as JSON text of PublisherDataRow[];
-   * refuses a range with more than MAX_PUBLISHER_DATA_ROWS rows (400) rather than cut it.
-   */
-  async publisherData(publisher: string, start: string, end: string): Promise<JsonText> {
-    const rows = await this.warehouse.publisherDataJson(publisher, start, end, MAX_PUBLISHER_DATA_ROWS + 1);
-    if (rows.count > MAX_PUBLISHER_DATA_ROWS)
-      throw httpError(400, `El rango tiene más de ${MAX_PUBLISHER_DATA_ROWS} filas; pide menos días`);
-    return new JsonText(rows.json);
+  /** The stored spelling of a token's publisher (names match case-insensitively). */
+  private async publisherName(name: string): Promise<string> {
+    const known = (await this.dimensionValues()).publishers;
+    return known.find((p) => p === name) ?? known.find((p) => p.toLowerCase() === name.toLowerCase()) ?? name;
+  }
+
+  private async publisherQuery(publisher: string, start: string, end: string, request: Pick<TableRequest, 'sort'>) {
+    const filters: Filters = { start_date: start, end_date: end, publisher: await this.publisherName(publisher) };
+    return { filters, by: ['date', 'zone_id', 'geo'] as Dimension[], order: orderOf(request, DEFAULT_ORDER.publisherData) };
+  }
+
+  /** A publisher's own rows by date × zone × geo: never advertiser revenue or margin. */
+  async publisherData(publisher: string, start: string, end: string, request: TableRequest): Promise<TablePageOf<PublisherDataRow, PublisherDataTotals>> {
+    const q = await this.publisherQuery(publisher, start, end, request);
+    return this.groupPage(request, q, this.warehouse.totals(q.filters).then(publisherTotals), publisherRow);
+  }
+
+  async publisherExport(publisher: string, start: string, end: string, request: TableRequest): Promise<TableExport<PublisherDataRow>> {
+    const q = await this.publisherQuery(publisher, start, end, request);
+    return {
+      file: TABLE_CSV.publisherData.file(start, end),
+      fields: TABLE_CSV.publisherData.fields,
+      chunks: mapChunks(this.warehouse.streamGroups(q), publisherRow),
+    };
   }
 }
 
-export interface ZoneReportServices {
-  warehouse: ZoneReportWarehouse;
-  reports: ReportService;
-  ingest: ZoneReportIngest;
-  shares: RevenueShareService;
+function summaryRow(g: GroupRow, name: 'publisher' | 'advertiser'): SummaryRow {
+  return { date: g.date!, [name]: g[name], ...groupMetrics(g) };
 }
 
-const byApp = new WeakMap<AppServices, ZoneReportServices>();
+function publisherRow(g: GroupRow): PublisherDataRow {
+  const d = deriveMetrics(g);
+  return { date: g.date!, zone_id: g.zone_id!, geo: g.geo!, impressions: g.impressions, clicks: g.clicks, ctr: d.ctr, p_revenue: g.p_revenue, p_cpm: d.p_cpm };
+}
 
-/** The zone-report services of an app (created once per app). */
-export function zoneReportServices(s: AppServices): ZoneReportServices {
-  let m = byApp.get(s);
-  if (!m) {
-    const warehouse = new DuckDbZoneReportWarehouse(s.db);
-    const reports = new ReportService(warehouse, s.config.tz);
-    const shares = new RevenueShareService(s.store, async () => (await reports.rawOptions()).publishers);
-    const ingest = new ZoneReportIngest(warehouse, () => shares.snapshot(), () => reports.invalidate());
-    m = { warehouse, reports, ingest, shares };
-    byApp.set(s, m);
-  }
-  return m;
+function publisherTotals(s: Sums): PublisherDataTotals {
+  const d = deriveMetrics(s);
+  return { impressions: s.impressions, clicks: s.clicks, ctr: d.ctr, p_revenue: s.p_revenue, p_cpm: d.p_cpm };
+}
+
+/** Maps every row of every chunk. */
+async function* mapChunks<A, B>(chunks: AsyncIterable<readonly A[]>, fn: (a: A) => B): AsyncGenerator<B[]> {
+  for await (const chunk of chunks) yield chunk.map(fn);
 }

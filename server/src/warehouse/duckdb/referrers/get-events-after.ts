@@ -1,7 +1,7 @@
 // Events after a stream client's last seen id (up to the live ring buffer's oldest), for
 // resuming a stream across a restart or a gap longer than the ring buffer.
 import type { Db } from '../db.js';
-import type { ReferrerEvent } from './types.js';
+import type { ReferrerEvent } from '../../types.js';
 
 export async function getEventsAfter(db: Db, afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]> {
   const rows = await db.all<Omit<ReferrerEvent, 'seen_ms'>>(

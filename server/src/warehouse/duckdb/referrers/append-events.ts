@@ -5,7 +5,7 @@
 // event loop instead of blocking it for tens of milliseconds.
 import { DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import type { Db } from '../db.js';
-import type { ReferrerEvent } from './types.js';
+import type { ReferrerEvent } from '../../types.js';
 
 const STAGE = 'referrer_event_stage';
 /** Batches from this size on are staged (measured: ~2× the CPU per row of a direct append at

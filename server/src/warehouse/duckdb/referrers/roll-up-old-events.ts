@@ -3,7 +3,7 @@
 // deletes them.
 import type { Db } from '../db.js';
 import { sqlTimestamp } from './filter.js';
-import type { RetentionResult } from './types.js';
+import type { RetentionResult } from '../../types.js';
 
 const ROLL_UP = `
 INSERT INTO referrer_daily

@@ -1,5 +1,6 @@
 // The DuckDB handle behind the warehouse (data/warehouse.duckdb): parameterised queries only,
-// results converted to plain JS (BIGINT/HUGEINT → number, DATE → 'YYYY-MM-DD', TIMESTAMP → ISO).
+// results converted to plain JS (BIGINT/HUGEINT → number, DATE → 'YYYY-MM-DD', TIMESTAMP → ISO);
+// long results (exports) stream in chunks on a connection of their own.
 import path from 'node:path';
 import {
   DuckDBInstance,
@@ -35,6 +36,8 @@ export class Db {
   private closing = false;
 
   private constructor(
+    /** Aggregates without a zone read zone_report_rollup (off only to prove it answers the same). */
+    readonly rollup: boolean,
     readonly instance: DuckDBInstance,
     /** Readers share one connection; DuckDB runs their queries in parallel internally. */
     readonly read: DuckDBConnection,
@@ -43,13 +46,13 @@ export class Db {
   ) {}
 
   /** Opens `dir/warehouse.duckdb` (or an in-memory database for ':memory:'). */
-  static async open(dir: string | ':memory:', options: { threads?: number; memoryLimit?: string } = {}): Promise<Db> {
+  static async open(dir: string | ':memory:', options: { threads?: number; memoryLimit?: string; rollup?: boolean } = {}): Promise<Db> {
     const file = dir === ':memory:' ? ':memory:' : path.join(dir, 'warehouse.duckdb');
     const instance = await DuckDBInstance.create(file, {
       threads: String(options.threads ?? 2),
       memory_limit: options.memoryLimit ?? '1GB',
     });
-    return new Db(instance, await instance.connect(), await instance.connect());
+    return new Db(options.rollup ?? true, instance, await instance.connect(), await instance.connect());
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
@@ -74,6 +77,33 @@ export class Db {
       for (const k of Object.keys(r)) out[k] = plain(r[k]);
       return out as T;
     });
+  }
+
+  /**
+   * Streams a query's rows in chunks (about 2,048 rows each) on a connection of its own, so an
+   * export never holds the readers; the connection is released when the consumer stops early too.
+   */
+  async *stream<T = Row>(sql: string, params: Param[] = []): AsyncGenerator<T[]> {
+    const conn = await this.connect();
+    try {
+      const result = await this.track(conn.stream(sql, params as DuckDBValue[]));
+      const names = result.columnNames();
+      for (;;) {
+        this.open();
+        const chunk = await this.track(result.fetchChunk());
+        if (!chunk || chunk.rowCount === 0) return;
+        const columns = chunk.getColumns();
+        const rows: T[] = new Array(chunk.rowCount);
+        for (let i = 0; i < chunk.rowCount; i++) {
+          const out: Row = {};
+          for (let c = 0; c < names.length; c++) out[names[c]] = plain(columns[c][i]);
+          rows[i] = out as T;
+        }
+        yield rows;
+      }
+    } finally {
+      this.release(conn);
+    }
   }
 
   async one<T = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {

@@ -1,11 +1,12 @@
 // Zone-report imports: rows are appended (DuckDB appender) into a temp staging table on a
 // connection of the import's own, so parsing a large upload never holds the writer; the merge
 // — delete the stored rows with a staged natural key, insert the staged rows in date order —
-// runs as one transaction, serialised with every other write through the writer queue.
+// runs as one transaction with the rewrite of the touched days' rollup, serialised with every
+// other write through the writer queue.
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { Db } from '../db.js';
-import type { ZoneReportImport, ZoneReportRecord } from './types.js';
-import { NATURAL_KEY, ZONE_REPORT_COLUMNS, ZONE_REPORT_COLUMNS_SQL } from './schema.js';
+import type { ZoneReportImport, ZoneReportRecord } from '../../types.js';
+import { NATURAL_KEY, ZONE_REPORT_COLUMNS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql } from './schema.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
 const KEY = NATURAL_KEY.join(', ');
@@ -85,6 +86,10 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
             [first, last],
           );
           await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM zone_report_batch`);
+          // The rollup of every day the batch touched, summed again from the stored rows.
+          const days = `date BETWEEN $1::DATE AND $2::DATE AND date IN (SELECT DISTINCT date FROM zone_report_batch)`;
+          await conn.run(`DELETE FROM zone_report_rollup WHERE ${days}`, [first, last]);
+          await conn.run(rollupInsertSql(`WHERE ${days}`), [first, last]);
           await conn.run('COMMIT');
           const replaced = Number(removed.rowsChanged);
           return { inserted: total - replaced, replaced };

@@ -1,10 +1,10 @@
 // The Dashboard's 'Top Zones' and 'Top Advertisers' in one query: each list summed, ranked and
 // cut in DuckDB, so only `limit` rows per list leave the store whatever the range's size.
-// Both lists share the report filters' bound parameters (DuckDB reuses $n).
-import type { ReportFilters } from '@adops/core';
+// Both lists share the report filters' bound parameters (DuckDB reuses $n); advertisers are
+// summed from the rollup unless a zone filter needs the stored rows. Ties in the text order.
 import type { Db } from '../db.js';
-import { whereFilters } from './filters.js';
-import type { TopEarners } from './types.js';
+import { usesRollup, whereFilters } from '../sql.js';
+import type { Filters, TopEarners } from '../../types.js';
 
 interface TopRow {
   list: 'zone' | 'advertiser';
@@ -15,11 +15,12 @@ interface TopRow {
   margin: number;
 }
 
-export async function getTopEarners(db: Db, filters: ReportFilters, limit: number): Promise<TopEarners> {
+export async function getTopEarners(db: Db, filters: Filters, limit: number): Promise<TopEarners> {
   const where = whereFilters(filters, { range: { start: filters.start_date, end: filters.end_date } });
   const limitParam = `$${where.params.length + 1}`;
   // The range always adds a WHERE; each list appends its own fixed conditions to it.
-  const scoped = (condition: string) => `FROM zone_report ${where.sql} AND ${condition}`;
+  const scoped = (condition: string, table = 'zone_report') => `FROM ${table} ${where.sql} AND ${condition}`;
+  const advertisers = usesRollup(db, filters) ? 'zone_report_rollup' : 'zone_report';
   const rows = await db.all<TopRow>(
     `SELECT * FROM (
        SELECT 'zone' AS list, publisher, zone_id, NULL::VARCHAR AS advertiser,
@@ -27,18 +28,18 @@ export async function getTopEarners(db: Db, filters: ReportFilters, limit: numbe
          ${scoped(`revenue <> 0 AND trim(zone_id) <> ''`)}
         GROUP BY publisher, zone_id
        HAVING sum(revenue) <> 0
-        ORDER BY revenue DESC, publisher, zone_id
+        ORDER BY revenue DESC, lower(publisher), publisher, lower(zone_id), zone_id
         LIMIT ${limitParam})
      UNION ALL
      SELECT * FROM (
        SELECT 'advertiser' AS list, NULL::VARCHAR, NULL::VARCHAR, advertiser,
               sum(revenue) AS revenue, sum(margin) AS margin
-         ${scoped(`trim(advertiser) <> ''`)}
+         ${scoped(`trim(advertiser) <> ''`, advertisers)}
         GROUP BY advertiser
        HAVING sum(revenue) <> 0
-        ORDER BY revenue DESC, advertiser
+        ORDER BY revenue DESC, lower(advertiser), advertiser
         LIMIT ${limitParam})
-     ORDER BY list, revenue DESC, publisher, zone_id, advertiser`,
+     ORDER BY list, revenue DESC, lower(publisher), publisher, lower(zone_id), zone_id, lower(advertiser), advertiser`,
     [...where.params, limit],
   );
   const out: TopEarners = { zones: [], advertisers: [] };

@@ -1,7 +1,7 @@
-// The referrer filter's meaning, once for SQL (report and log queries) and once for live
-// events (the stream), so both read a filter the same way.
+// The referrer filter in DuckDB SQL (report and log queries): the same rules as eventMatches
+// (warehouse/event-filter.ts) applies to live events, so both read a filter the same way.
 import type { Param } from '../db.js';
-import type { EventFilter, RangeFilter, ReferrerEvent } from './types.js';
+import type { EventFilter, RangeFilter } from '../../types.js';
 
 /** A UTC instant as a DuckDB TIMESTAMP literal parameter ('YYYY-MM-DD HH:MM:SS.mmm'). */
 export const sqlTimestamp = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
@@ -48,15 +48,4 @@ export function rollupWhere(f: RangeFilter): { sql: string; params: Param[] } {
     sql: `last_seen >= ?::TIMESTAMP AND first_seen <= ?::TIMESTAMP AND ${text.sql}`,
     params: [sqlTimestamp(f.from), sqlTimestamp(f.to), ...text.params],
   };
-}
-
-/** Whether a live event passes the filter (the same rules as the SQL above). */
-export function eventMatches(e: ReferrerEvent, f: EventFilter): boolean {
-  if (f.zoneId !== undefined && !e.zone_id.toLowerCase().includes(f.zoneId)) return false;
-  if (f.advertiser !== undefined && e.advertiser !== f.advertiser) return false;
-  if (f.publisher !== undefined && e.publisher !== f.publisher) return false;
-  if (f.parentDomain !== undefined && e.parent_domain !== f.parentDomain) return false;
-  if (f.from !== undefined && e.seen_ms < f.from) return false;
-  if (f.to !== undefined && e.seen_ms > f.to) return false;
-  return true;
 }

@@ -1,0 +1,92 @@
+// The one table query model: every table route takes `sort` ('key[:asc|desc]' over its own
+// columns), `page`, `page_size` (at most 500) and `format`, and answers one page of rows with
+// the counts and the totals over every matching row. `format=csv|ndjson` streams every
+// matching row instead (open it with `openRoute`).
+import { z } from 'zod';
+import { parseSortText, type SortState } from '../table.js';
+
+/** Largest page a table answers. */
+export const MAX_PAGE_SIZE = 500;
+
+/** json: one page; csv (BOM, the screen's columns, shown decimals) and ndjson: every matching row. */
+export const TABLE_FORMATS = ['json', 'csv', 'ndjson'] as const;
+export type TableFormat = (typeof TABLE_FORMATS)[number];
+
+/** A whole number in a query string or JSON body (a single value; arrays refused). */
+export const queryInt = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d{1,10}$/, 'Debe ser un número entero')])
+    .transform(Number)
+    .pipe(z.number().int('Debe ser un número entero').min(min, `Debe ser al menos ${min}`).max(max, `Debe ser como máximo ${max}`));
+
+/**
+ * `sort`: 'key' or 'key:asc|desc' over the given columns (or the keys a test accepts, named by
+ * `described`); absent or empty = the table's default order.
+ */
+export function sortParam<K extends string>(keys: readonly K[] | ((key: string) => boolean), described?: string) {
+  const accepts = typeof keys === 'function' ? keys : (key: string) => (keys as readonly string[]).includes(key);
+  const names = described ?? (keys as readonly string[]).join(', ');
+  return z
+    .string()
+    .max(64)
+    .nullish()
+    .transform((value, ctx): SortState<K> | null => {
+      if (value == null || value.trim() === '') return null;
+      const sort = parseSortText(value);
+      if (!sort || !accepts(sort.key)) {
+        ctx.addIssue({ code: 'custom', message: `columna de orden no válida: «${value.slice(0, 40)}» (usa CLAVE[:asc|desc]; claves: ${names})` });
+        return z.NEVER;
+      }
+      return sort as SortState<K>;
+    });
+}
+
+/** The fields every table query adds to its filters. */
+export function tableFields<K extends string>(
+  keys: readonly K[] | ((key: string) => boolean),
+  defaultPageSize: number,
+  described?: string,
+) {
+  return {
+    sort: sortParam<K>(keys, described),
+    page: queryInt(1, 1_000_000_000).default(1),
+    page_size: queryInt(1, MAX_PAGE_SIZE).default(defaultPageSize),
+    format: z.enum(TABLE_FORMATS, { error: 'format debe ser json, csv o ndjson' }).default('json'),
+  };
+}
+
+/** The parsed table fields a service receives. */
+export interface TableRequest<K extends string = string> {
+  sort: SortState<K> | null;
+  page: number;
+  page_size: number;
+  format: TableFormat;
+}
+
+const SortAnswer = z.object({ key: z.string(), dir: z.enum(['asc', 'desc']) }).nullable();
+
+/** One page of a table: its rows, how many rows match in all, the page served and the totals of every matching row. */
+export function tablePage<R extends z.ZodType, T extends z.ZodType>(row: R, totals: T) {
+  return z.object({
+    rows: z.array(row),
+    /** Rows matching the filters, in all pages. */
+    total_rows: z.number(),
+    /** 1-based; a page past the last is answered as the last. */
+    page: z.number(),
+    page_size: z.number(),
+    /** At least 1, also with no rows. */
+    page_count: z.number(),
+    /** The order applied; null = the table's default order. */
+    sort: SortAnswer,
+    totals,
+  });
+}
+
+/** What a table page carries besides its rows (for faces that render any table). */
+export interface PageInfo {
+  total_rows: number;
+  page: number;
+  page_size: number;
+  page_count: number;
+  sort: SortState | null;
+}

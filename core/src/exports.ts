@@ -1,0 +1,101 @@
+// The CSV columns of every table export, defined once: the server streams whole tables with
+// them (format=csv) and the web writes the page on screen with them (SPEC's current-page CSV),
+// so a file has the same headers and roundings whichever face produced it.
+import type { CsvField } from './csv.js';
+import { formatDateTime } from './format.js';
+import {
+  AD_REPORT_COLUMNS,
+  ADVERTISER_SUMMARY_COLUMNS,
+  API_EXPLORER_COLUMNS,
+  DASHBOARD_COLUMNS,
+  METRICS,
+  PUBLISHER_DATA_COLUMNS,
+  PUBLISHER_SUMMARY_COLUMNS,
+  roundMetric,
+  roundTo,
+  type MetricColumn,
+  type MetricKey,
+} from './metrics.js';
+
+type AnyRow = Record<string, unknown>;
+
+/** Metric columns as CSV: text as is, numbers rounded to their shown decimals (or `decimals`). */
+export function metricCsvFields(list: readonly MetricColumn[], decimals: Partial<Record<MetricKey, number>> = {}): CsvField<AnyRow>[] {
+  return list.map(({ key, header }) => ({
+    header,
+    cell:
+      METRICS[key].kind === 'text'
+        ? (row: AnyRow) => row[key]
+        : (row: AnyRow) => roundMetric(key, row[key], { decimals: decimals[key] }),
+  }));
+}
+
+/** Each table's export: its CSV columns and file name (given the query's range). */
+export const TABLE_CSV = {
+  /** Ad Report 'Resumen diario por zona' (SPEC: adreport_zonas.csv, 19 columns). */
+  zones: { fields: metricCsvFields(AD_REPORT_COLUMNS), file: () => 'adreport_zonas.csv' },
+  /** Api Explorer (SPEC: ad_report.csv). */
+  explorer: { fields: metricCsvFields(API_EXPLORER_COLUMNS), file: () => 'ad_report.csv' },
+  publisherSummary: { fields: metricCsvFields(PUBLISHER_SUMMARY_COLUMNS), file: () => 'resumen_publisher.csv' },
+  advertiserSummary: { fields: metricCsvFields(ADVERTISER_SUMMARY_COLUMNS), file: () => 'resumen_advertiser.csv' },
+  /** Dashboard 'Analytics' (SPEC: resumen_diario.csv). */
+  daily: { fields: metricCsvFields(DASHBOARD_COLUMNS), file: () => 'resumen_diario.csv' },
+  /** The token URL: P.Revenue with 4 decimals (publishers reconcile their payouts with it). */
+  publisherData: {
+    fields: metricCsvFields(PUBLISHER_DATA_COLUMNS, { p_revenue: 4 }),
+    file: (start: string, end: string) => `publisher-data-${start}_to_${end}.csv`,
+  },
+} as const;
+
+/** Referrers CSV (SPEC §3): date as 'YYYY-MM-DD HH:mm' on the reporting clock, zone_id, source, referrer. */
+export function referrerCsvFields(tz: string): CsvField<AnyRow>[] {
+  return [
+    { header: 'date', cell: (r) => formatDateTime(r.seen_at as string, tz) },
+    { header: 'zone_id', cell: (r) => r.zone_id },
+    { header: 'source', cell: (r) => r.parent_domain },
+    { header: 'referrer', cell: (r) => r.referrer },
+  ];
+}
+
+/** Logs CSV (SPEC §3): the referrers' columns plus keyword, ip and country. */
+export function logCsvFields(tz: string): CsvField<AnyRow>[] {
+  return [
+    { header: 'date', cell: (r) => formatDateTime(r.seen_at as string, tz) },
+    { header: 'zone_id', cell: (r) => r.zone_id },
+    { header: 'source', cell: (r) => r.parent_domain },
+    { header: 'referrer', cell: (r) => r.referrer },
+    { header: 'keyword', cell: (r) => r.keyword },
+    { header: 'ip', cell: (r) => r.ip },
+    { header: 'country', cell: (r) => r.country },
+  ];
+}
+
+/** 'referrers-{start}_to_{end}.csv' (SPEC §9) and the log's 'referrers_logs-…'. */
+export const referrerCsvFile = (start: string, end: string) => `referrers-${start}_to_${end}.csv`;
+export const logCsvFile = (start: string, end: string) => `referrers_logs-${start}_to_${end}.csv`;
+
+/** A Finance table as CSV: the name, one column per month, Total (amounts in cents, as shown). */
+export function financeCsvFields(nameKey: 'advertiser' | 'publisher', months: readonly string[]): CsvField<AnyRow>[] {
+  return [
+    { header: nameKey, cell: (r) => r[nameKey] },
+    ...months.map((m) => ({ header: m, cell: (r: AnyRow) => roundTo(r[m], 2) })),
+    { header: 'total', cell: (r) => roundTo(r.total, 2) },
+  ];
+}
+
+/** Campaign metrics as CSV. */
+export function campaignCsvFields(tz: string): CsvField<AnyRow>[] {
+  return [
+    { header: 'campaign_id', cell: (r) => r.id },
+    { header: 'name', cell: (r) => r.name },
+    { header: 'status', cell: (r) => r.effective_status },
+    { header: 'impressions', cell: (r) => r.impressions },
+    { header: 'clicks', cell: (r) => r.clicks },
+    { header: 'ctr', cell: (r) => roundMetric('ctr', r.ctr) },
+    { header: 'spend', cell: (r) => roundTo(r.spend, 2) },
+    { header: 'cpc', cell: (r) => roundMetric('cpc', r.cpc) },
+    { header: 'cpm', cell: (r) => roundMetric('cpm', r.cpm) },
+    { header: 'has_data', cell: (r) => r.has_data },
+    { header: 'created_at', cell: (r) => formatDateTime(r.created_at as string, tz) },
+  ];
+}

@@ -1,0 +1,65 @@
+// The composition root: opens the stores (entities, and the warehouse engine the configuration
+// names) and wires every service to them, once. Routes, the demo and the CLI receive these
+// services; nothing else constructs a store or a service.
+import type { Config } from '../config.js';
+import { Store } from '../store/store.js';
+import { createWarehouse, type Warehouse } from '../warehouse/index.js';
+import { makeGuards, type Guards } from '../http.js';
+import { loadSecrets, type Secrets } from './secrets.js';
+import { UserService } from './users.js';
+import { AuthService } from './auth.js';
+import { TokenService } from './tokens.js';
+import { ReferrerService } from './referrers.js';
+import { CampaignService } from './campaigns.js';
+import { ReportService } from './reports.js';
+import { ZoneReportIngest } from './ingest-zone-report.js';
+import { RevenueShareService } from './revenue-shares.js';
+
+export interface AppServices {
+  config: Config;
+  store: Store;
+  /** The facts (zone reports, referrer events) on the configured engine. */
+  warehouse: Warehouse;
+  secrets: Secrets;
+  users: UserService;
+  auth: AuthService;
+  tokens: TokenService;
+  /** Revenue reports: every table, card and chart of the reporting screens. */
+  reports: ReportService;
+  /** Zone-report imports (HTTP ingest, `adops import`, the demo loader). */
+  ingest: ZoneReportIngest;
+  /** Publishers' revenue shares. */
+  shares: RevenueShareService;
+  /** Referrer traffic: ingest, queries, live bus and streams. */
+  referrers: ReferrerService;
+  /** Paid-social campaigns and their providers (Meta, Pixabay, copy; sandboxes by default). */
+  campaigns: CampaignService;
+  guards: Guards;
+  log: (line: string) => void;
+  /** Work to run when the app closes (flush batches, stop timers, close stores), in reverse order. */
+  onClose: Array<() => Promise<void> | void>;
+}
+
+export async function createServices(config: Config, log: (line: string) => void): Promise<AppServices> {
+  const store = await Store.open(config.dataDir);
+  const warehouse = await createWarehouse(config);
+  const onClose: AppServices['onClose'] = [() => warehouse.close()];
+  try {
+    const secrets = await loadSecrets(config.dataDir, config.jwtSecret);
+    const users = new UserService(store, config.scryptLogN);
+    const auth = new AuthService(users, secrets.jwtSecret, config.jwtTtlSeconds, config.loginMaxFailures, config.loginWindowMs, config.scryptLogN);
+    const tokens = new TokenService(store, secrets);
+    const guards = makeGuards({ secret: secrets.jwtSecret, users, ingestKey: config.ingestKey });
+    const reports = new ReportService(warehouse.zoneReports, config.tz);
+    const shares = new RevenueShareService(store, async () => (await reports.rawOptions()).publishers);
+    const ingest = new ZoneReportIngest(warehouse.zoneReports, () => shares.snapshot(), () => reports.invalidate());
+    const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log);
+    onClose.push(() => referrers.close());
+    const campaigns = await CampaignService.start(config, store, log);
+    onClose.push(() => campaigns.close());
+    return { config, store, warehouse, secrets, users, auth, tokens, reports, ingest, shares, referrers, campaigns, guards, log, onClose };
+  } catch (e) {
+    for (const close of onClose.reverse()) await close();
+    throw e;
+  }
+}

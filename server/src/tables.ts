@@ -1,0 +1,92 @@
+// How the server answers a table: one page (rows, counts, totals) for format=json, or every
+// matching row streamed as CSV / NDJSON for exports — in constant memory, with backpressure,
+// stopping the query when the client goes away. Small tables held in memory (finance, campaign
+// metrics, the daily table) are sorted and paged here by core's rules.
+import { Readable } from 'node:stream';
+import {
+  csvHeader,
+  csvRow,
+  pageWindow,
+  sortRows,
+  type CsvField,
+  type SortState,
+  type TableFormat,
+  type TableRequest,
+} from '@adops/core';
+import type { Ctx } from './http.js';
+
+export interface TablePageOf<Row, Totals> {
+  rows: Row[];
+  total_rows: number;
+  page: number;
+  page_size: number;
+  page_count: number;
+  sort: SortState | null;
+  totals: Totals;
+}
+
+/** A page of rows held in memory: sorted by the request (then `natural`, for a total order), paged. */
+export function memoryPage<Row, Totals>(
+  rows: readonly Row[],
+  request: Pick<TableRequest, 'sort' | 'page' | 'page_size'>,
+  natural: ReadonlyArray<SortState>,
+  totals: Totals,
+): TablePageOf<Row, Totals> {
+  const sorted = sortRows(rows, request.sort as SortState<Extract<keyof Row, string>> | null, natural as ReadonlyArray<SortState<Extract<keyof Row, string>>>);
+  const w = pageWindow(sorted.length, request.page, request.page_size);
+  return {
+    rows: sorted.slice(w.offset, w.offset + request.page_size),
+    total_rows: sorted.length,
+    page: w.page,
+    page_size: request.page_size,
+    page_count: w.page_count,
+    sort: request.sort,
+    totals,
+  };
+}
+
+/**
+ * A page read from the warehouse: `read(offset)` fetches the rows at an offset while `count`
+ * says how many match; a page past the last is answered as the last (one more read).
+ */
+export async function warehousePage<Row, Totals>(
+  request: Pick<TableRequest, 'sort' | 'page' | 'page_size'>,
+  count: Promise<{ total: number; totals: Totals }>,
+  read: (offset: number) => Promise<Row[]>,
+): Promise<TablePageOf<Row, Totals>> {
+  const asked = (request.page - 1) * request.page_size;
+  const [{ total, totals }, first] = await Promise.all([count, read(asked)]);
+  const w = pageWindow(total, request.page, request.page_size);
+  const rows = w.offset === asked ? first : await read(w.offset);
+  return { rows, total_rows: total, page: w.page, page_size: request.page_size, page_count: w.page_count, sort: request.sort, totals };
+}
+
+/** Every row of a table as a file: its name, CSV columns and the rows in chunks. */
+export interface TableExport<Row> {
+  file: string;
+  fields: ReadonlyArray<CsvField<Row>>;
+  chunks: AsyncIterable<readonly Row[]> | Iterable<readonly Row[]>;
+  /** NDJSON writes this view of a row (default: the row itself). */
+  json?: (row: Row) => unknown;
+}
+
+async function* lines<Row>(format: Exclude<TableFormat, 'json'>, exp: TableExport<Row>): AsyncGenerator<string> {
+  if (format === 'csv') yield csvHeader(exp.fields);
+  for await (const chunk of exp.chunks) {
+    let text = '';
+    if (format === 'csv') for (const row of chunk) text += csvRow(exp.fields, row);
+    else for (const row of chunk) text += JSON.stringify(exp.json ? exp.json(row) : row) + '\n';
+    if (text) yield text;
+  }
+}
+
+/** Streams a table export as the response (CSV with BOM, or NDJSON), named for download. */
+export function sendExport<Row>(ctx: Ctx, format: Exclude<TableFormat, 'json'>, exp: TableExport<Row>): void {
+  const file = format === 'csv' ? exp.file : exp.file.replace(/\.csv$/, '.ndjson');
+  ctx.type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
+  ctx.attachment(file);
+  ctx.set('Cache-Control', 'no-store');
+  // Readable.from pulls the next chunk only when the socket drained the previous one.
+  // A failure half-way aborts the connection (Koa's stream handling), so no file ends short silently.
+  ctx.body = Readable.from(lines(format, exp), { objectMode: false });
+}

@@ -1,0 +1,31 @@
+// The embedded engine: DuckDB in one file of the data directory (data/warehouse.duckdb), or in
+// memory. Opening creates or migrates the schema, so services never see a half-made store.
+import { Db } from './db.js';
+import { duckZoneReportWarehouse, ensureZoneReportSchema } from './zone-report/index.js';
+import { createReferrerSchema, duckReferrerWarehouse } from './referrers/index.js';
+import type { Warehouse } from '../types.js';
+
+export interface DuckDbOptions {
+  threads?: number;
+  memoryLimit?: string;
+  /** Aggregates read the rollup (default); off only to prove both answer the same. */
+  rollup?: boolean;
+}
+
+export async function openDuckDbWarehouse(dir: string | ':memory:', options: DuckDbOptions = {}): Promise<Warehouse & { db: Db }> {
+  const db = await Db.open(dir, options);
+  try {
+    await ensureZoneReportSchema(db);
+    await createReferrerSchema(db);
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  return {
+    engine: 'duckdb',
+    db,
+    zoneReports: duckZoneReportWarehouse(db),
+    referrers: duckReferrerWarehouse(db),
+    close: () => db.close(),
+  };
+}

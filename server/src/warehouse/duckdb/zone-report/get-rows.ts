@@ -1,0 +1,93 @@
+// Stored zone-report rows (Ad Report, Api Explorer) ordered by any column or registry metric —
+// a row's ratios are the registry's formulas over the row itself — one page of them, or all
+// of them streamed. Ties are broken by the natural key, so pages never overlap.
+// A page of an order that starts with the date only reads the days it needs: the rollup's
+// rows per day say which days hold rows offset…offset+limit (without a zone filter).
+import type { SumKey } from '@adops/core';
+import type { Db } from '../db.js';
+import { formulaOf, formulaSql, orderBy, pageSql, usesRollup, whereFilters } from '../sql.js';
+import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord } from '../../types.js';
+import { ZONE_REPORT_COLUMNS } from './schema.js';
+
+const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
+
+/** A stored row's sums as SQL over its own columns (a group of one). */
+const ROW_SUM: Record<SumKey, string> = {
+  rows: '1',
+  impressions: 'impressions',
+  monetized_impressions: 'monetized_impressions',
+  ctr_base: '(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END)',
+  clicks: 'clicks',
+  revenue: 'revenue',
+  p_revenue: 'p_revenue',
+  margin: 'margin',
+  tq_weighted: '(CASE WHEN tq > 0 AND impressions > 0 THEN tq * impressions ELSE 0 END)',
+  tq_weight: '(CASE WHEN tq > 0 AND impressions > 0 THEN impressions ELSE 0 END)',
+};
+
+const STORED = new Set<string>(ZONE_REPORT_COLUMNS);
+
+/** A row column (stored, or a derived metric over the row); tq is the row's reported one. */
+function rowExpr(key: string): string | undefined {
+  if (STORED.has(key)) return key;
+  const formula = formulaOf(key);
+  return formula ? formulaSql(formula, (k) => ROW_SUM[k]) : undefined;
+}
+
+const NATURAL = ZONE_NATURAL_KEY.map((key) => ({ key, dir: 'asc' as const }));
+
+function rowsSql(q: RowQuery, range: { start: string; end: string }, limit?: number, offset?: number) {
+  const where = whereFilters(q.filters, { range });
+  const page = pageSql(where.params.length, limit, offset);
+  return {
+    sql: `SELECT ${COLUMNS} FROM zone_report ${where.sql} ${orderBy(q.order, NATURAL, rowExpr)} ${page.sql}`,
+    params: [...where.params, ...page.params],
+  };
+}
+
+/** The days (and the offset within them) that hold rows offset … offset+limit of a date-led order. */
+async function dayWindow(db: Db, q: RowQuery, limit: number, offset: number) {
+  const dir = q.order[0].dir;
+  const where = whereFilters(q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
+  const days = await db.all<{ date: string; rows: number }>(
+    `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where.sql} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
+    where.params,
+  );
+  let before = 0; // rows in the days skipped
+  let through = 0; // rows up to the end of the last day taken
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const day of days) {
+    if (first === undefined) {
+      if (before + day.rows <= offset) {
+        before += day.rows;
+        continue;
+      }
+      first = day.date;
+      through = before;
+    }
+    last = day.date;
+    through += day.rows;
+    if (through >= offset + limit) break;
+  }
+  if (first === undefined || last === undefined) return null;
+  const [start, end] = dir === 'asc' ? [first, last] : [last, first];
+  return { range: { start, end }, offset: offset - before };
+}
+
+export async function getRows(db: Db, q: RowQuery): Promise<ZoneReportRecord[]> {
+  let range = { start: q.filters.start_date, end: q.filters.end_date };
+  let offset = q.offset ?? 0;
+  if (q.limit !== undefined && q.order[0]?.key === 'date' && usesRollup(db, q.filters)) {
+    const window = await dayWindow(db, q, q.limit, offset);
+    if (!window) return [];
+    ({ range, offset } = window);
+  }
+  const { sql, params } = rowsSql(q, range, q.limit, offset);
+  return db.all<ZoneReportRecord>(sql, params);
+}
+
+export async function* streamRows(db: Db, q: Omit<RowQuery, 'limit' | 'offset'>): AsyncGenerator<ZoneReportRecord[]> {
+  const { sql, params } = rowsSql(q, { start: q.filters.start_date, end: q.filters.end_date });
+  yield* db.stream<ZoneReportRecord>(sql, params);
+}

@@ -1,0 +1,12 @@
+// Sums of every row matching the report filters (the 'Totales' rows, cards, row counts).
+import { EMPTY_SUMS, type Sums } from '@adops/core';
+import type { Db } from '../db.js';
+import type { Filters } from '../../types.js';
+import { sumsSql, usesRollup, whereFilters } from '../sql.js';
+
+export async function getTotals(db: Db, filters: Filters): Promise<Sums> {
+  const rollup = usesRollup(db, filters);
+  const where = whereFilters(filters, { range: { start: filters.start_date, end: filters.end_date } });
+  const row = await db.one<Sums>(`SELECT ${sumsSql(rollup)} FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where.sql}`, where.params);
+  return row ?? { ...EMPTY_SUMS };
+}

@@ -1,0 +1,104 @@
+// The zone_report fact table: one row per natural key (date, advertiser, publisher, zone_id,
+// geo, source). Money is DOUBLE, counts BIGINT; rows are inserted in date order so DuckDB's
+// per-row-group min/max (zone maps) let a date range skip the rest of the table.
+// zone_report_rollup holds the additive sums per day × advertiser × publisher × geo × source ×
+// domain: every aggregate without a zone reads it (about 100× fewer rows). Imports rewrite the
+// rollup of the days they touch in the same transaction, so it never disagrees with the rows.
+import type { Db } from '../db.js';
+import { ROLLUP_SUMS_SQL } from '../sql.js';
+
+/** Column order of zone_report (and of the import staging table after its `seq`). */
+export const ZONE_REPORT_COLUMNS = [
+  'date',
+  'advertiser',
+  'publisher',
+  'zone_id',
+  'geo',
+  'source',
+  'domain',
+  'impressions',
+  'monetized_impressions',
+  'clicks',
+  'revenue',
+  'rate_applied',
+  'p_revenue',
+  'margin',
+  'tq',
+] as const;
+
+export const NATURAL_KEY = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'] as const;
+
+/** Column definitions; key text columns are NOT NULL ('' for an unknown geo or source). */
+export const ZONE_REPORT_COLUMNS_SQL = `
+  date DATE NOT NULL,
+  advertiser VARCHAR NOT NULL,
+  publisher VARCHAR NOT NULL,
+  zone_id VARCHAR NOT NULL,
+  geo VARCHAR NOT NULL,
+  source VARCHAR NOT NULL,
+  domain VARCHAR NOT NULL,
+  impressions BIGINT NOT NULL,
+  monetized_impressions BIGINT,
+  clicks BIGINT NOT NULL,
+  revenue DOUBLE NOT NULL,
+  rate_applied DOUBLE,
+  p_revenue DOUBLE NOT NULL,
+  margin DOUBLE NOT NULL,
+  tq DOUBLE`;
+
+/** The rollup's grain: every report dimension but the zone. */
+export const ROLLUP_DIMENSIONS = ['date', 'advertiser', 'publisher', 'geo', 'source', 'domain'] as const;
+
+const ROLLUP_SQL = `
+  date DATE NOT NULL,
+  advertiser VARCHAR NOT NULL,
+  publisher VARCHAR NOT NULL,
+  geo VARCHAR NOT NULL,
+  source VARCHAR NOT NULL,
+  domain VARCHAR NOT NULL,
+  rows BIGINT NOT NULL,
+  impressions BIGINT NOT NULL,
+  monetized_impressions BIGINT NOT NULL,
+  ctr_base BIGINT NOT NULL,
+  clicks BIGINT NOT NULL,
+  revenue DOUBLE NOT NULL,
+  p_revenue DOUBLE NOT NULL,
+  margin DOUBLE NOT NULL,
+  tq_weighted DOUBLE NOT NULL,
+  tq_weight BIGINT NOT NULL`;
+
+const DIMS = ROLLUP_DIMENSIONS.join(', ');
+
+/** INSERT … SELECT of the rollup rows of stored rows matching `where` (fixed SQL, bound parameters). */
+export const rollupInsertSql = (where: string) =>
+  `INSERT INTO zone_report_rollup SELECT ${DIMS}, ${ROLLUP_SUMS_SQL} FROM zone_report ${where} GROUP BY ${DIMS} ORDER BY date`;
+
+/** Bumped when the rollup's definition changes: a start with an older one rebuilds it. */
+const ROLLUP_VERSION = '1';
+
+/**
+ * Creates the tables when missing and (re)builds the rollup when it is missing or outdated
+ * (a data directory from before it, or rows loaded straight into zone_report).
+ * No primary key or ART index on zone_report: uniqueness of the natural key is kept by the
+ * importer (delete matching keys + insert, in one transaction), far cheaper at tens of
+ * millions of rows than maintaining a six-column index.
+ */
+export async function ensureZoneReportSchema(db: Db): Promise<void> {
+  await db.serialWrite(async (c) => {
+    await c.run(`CREATE TABLE IF NOT EXISTS zone_report (${ZONE_REPORT_COLUMNS_SQL})`);
+    await c.run(`CREATE TABLE IF NOT EXISTS zone_report_rollup (${ROLLUP_SQL})`);
+    await c.run('CREATE TABLE IF NOT EXISTS warehouse_meta (name VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)');
+    const meta = await c.runAndReadAll(`SELECT value FROM warehouse_meta WHERE name = 'rollup'`);
+    if (meta.getRows()[0]?.[0] === ROLLUP_VERSION) return;
+    await c.run('BEGIN TRANSACTION');
+    try {
+      await c.run('DELETE FROM zone_report_rollup');
+      await c.run(rollupInsertSql(''));
+      await c.run(`INSERT OR REPLACE INTO warehouse_meta VALUES ('rollup', '${ROLLUP_VERSION}')`);
+      await c.run('COMMIT');
+    } catch (e) {
+      await c.run('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  });
+}

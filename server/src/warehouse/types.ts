@@ -1,0 +1,222 @@
+// The warehouse as services see it: what reports, ingest, the live log and the demo may ask of
+// the fact store, whatever the engine (DuckDB embedded by default; see createWarehouse).
+// Methods take parsed filters and orders and answer typed rows or async iterables of them.
+import type { ReferrerFilters, ReferrerLogRecord, ReferrerRow, ReportFilters, SortState, SumKey, Sums } from '@adops/core';
+
+/* ------------------------------------------------------------------ zone reports */
+
+/** A validated row ready to store (derived p_revenue / margin already filled in). */
+export interface ZoneReportRecord {
+  date: string;
+  advertiser: string;
+  publisher: string;
+  zone_id: string;
+  geo: string;
+  source: string;
+  domain: string;
+  impressions: number;
+  monetized_impressions: number | null;
+  clicks: number;
+  revenue: number;
+  rate_applied: number | null;
+  p_revenue: number;
+  margin: number;
+  tq: number | null;
+}
+
+/** The natural key of a zone-report row, in the order that breaks ties between rows. */
+export const ZONE_NATURAL_KEY = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'] as const;
+
+/** Filters without a date range. */
+export type TextFilters = Omit<ReportFilters, 'start_date' | 'end_date'>;
+
+/** A calendar-day range (inclusive) and any of the text filters. */
+export type Filters = Pick<ReportFilters, 'start_date' | 'end_date'> & Partial<TextFilters>;
+
+/** What a group can be made of ('month' is 'YYYY-MM' of the date). */
+export type Dimension = 'date' | 'month' | 'advertiser' | 'publisher' | 'zone_id' | 'geo' | 'source' | 'domain';
+
+/**
+ * An order: a list of keys, each a dimension / stored column, a sum or a derived metric of the
+ * registry. Missing values sort last in both directions; text compares case-insensitively, then
+ * exactly. The engine appends the natural key (or the group's dimensions) so the order is total.
+ */
+export type Order = ReadonlyArray<SortState<string>>;
+
+/** CTR's base: each row's own (monetized impressions when > 0, else impressions) or impressions (the Dashboard's). */
+export type CtrBasis = 'row' | 'impressions';
+
+export interface GroupQuery {
+  filters: Filters;
+  by: readonly Dimension[];
+  order: Order;
+  ctrBasis?: CtrBasis;
+  /** Rows of the answer at most (all when absent), after skipping `offset`. */
+  limit?: number;
+  offset?: number;
+}
+
+/** One group: its dimension values and its additive sums (ctr_base per the query's basis). */
+export type GroupRow = Partial<Record<Dimension, string>> & Sums;
+
+export interface RowQuery {
+  filters: Filters;
+  order: Order;
+  limit?: number;
+  offset?: number;
+}
+
+/** A zone (publisher × zone id) or an advertiser with its revenue and margin in a range. */
+export interface TopZoneSums {
+  publisher: string;
+  zone_id: string;
+  revenue: number;
+  margin: number;
+}
+export interface TopAdvertiserSums {
+  advertiser: string;
+  revenue: number;
+  margin: number;
+}
+export interface TopEarners {
+  zones: TopZoneSums[];
+  advertisers: TopAdvertiserSums[];
+}
+
+export interface DimensionValues {
+  advertisers: string[];
+  publishers: string[];
+  geos: string[];
+  sources: string[];
+  domains: string[];
+}
+
+/** A zone with the most impressions in the latest week (the demo traffic simulator aims at them). */
+export interface BusyZone {
+  zone_id: string;
+  publisher: string;
+  domain: string;
+  geo: string;
+  impressions: number;
+}
+
+export interface ZoneOwner {
+  publisher: string | null;
+  advertiser: string | null;
+}
+
+/** An import in progress: rows are staged, then merged at once (or dropped). */
+export interface ZoneReportImport {
+  /** Stages one row; `seq` orders duplicates of a key (the highest wins). */
+  add(record: ZoneReportRecord, seq: number): void;
+  /** Replaces every stored row whose natural key is staged, atomically (rollup included). */
+  commit(): Promise<{ inserted: number; replaced: number }>;
+  /** Drops what was staged (also safe after commit). */
+  close(): Promise<void>;
+}
+
+export interface ZoneReportWarehouse {
+  /** Rows stored in all. */
+  countRows(): Promise<number>;
+  /** Sums of every matching row (`rows` is how many match). */
+  totals(filters: Filters): Promise<Sums>;
+  /** Groups of the matching rows, ordered, one page of them, and how many groups there are. */
+  groups(query: GroupQuery): Promise<{ rows: GroupRow[]; total: number }>;
+  /** Every group of the query, ordered, in chunks (exports). */
+  streamGroups(query: Omit<GroupQuery, 'limit' | 'offset'>): AsyncIterable<GroupRow[]>;
+  /** Stored rows, ordered, one page of them. */
+  rows(query: RowQuery): Promise<ZoneReportRecord[]>;
+  /** Every matching stored row, ordered, in chunks (exports). */
+  streamRows(query: Omit<RowQuery, 'limit' | 'offset'>): AsyncIterable<ZoneReportRecord[]>;
+  /**
+   * The Dashboard's top lists, at most `limit` each, revenue desc then names. Zones are
+   * publisher × zone id over rows with a non-blank zone id and non-zero revenue; advertisers
+   * (non-blank) over every matching row. A zone or advertiser summing to 0 revenue is left out.
+   */
+  topEarners(filters: Filters, limit: number): Promise<TopEarners>;
+  /** Distinct geos and sources in a range under the other filters (geo and source ignored), sorted. */
+  geoAndSourceOptions(filters: Filters): Promise<{ geos: string[]; sources: string[] }>;
+  /** Every distinct advertiser, publisher, geo, source and non-empty domain stored, sorted. */
+  dimensionValues(): Promise<DimensionValues>;
+  /** The zones with the most impressions in the latest stored week. */
+  busiestZones(limit: number): Promise<BusyZone[]>;
+  /** zone_id → publisher/advertiser of its busiest row on its latest day. */
+  zoneOwners(): Promise<Map<string, ZoneOwner>>;
+  beginImport(): Promise<ZoneReportImport>;
+}
+
+/* ------------------------------------------------------------------ referrer traffic */
+
+/** One beacon hit or ingested line, with its id and the zone's owners resolved at ingest. */
+export interface ReferrerEvent extends ReferrerLogRecord {
+  /** seen_at as epoch milliseconds (UTC). */
+  seen_ms: number;
+  publisher: string | null;
+  advertiser: string | null;
+}
+
+/** A filter with its dates resolved to instants (epoch ms, both inclusive). */
+export interface EventFilter {
+  /** Lower-cased substring of the zone id. */
+  zoneId?: string;
+  advertiser?: string;
+  publisher?: string;
+  parentDomain?: string;
+  from?: number;
+  to?: number;
+}
+
+/** A filter whose range is known (report and log queries). */
+export type RangeFilter = EventFilter & { from: number; to: number };
+
+export interface RetentionResult {
+  /** Raw events deleted. */
+  deleted: number;
+  /** Rollup rows written for them. */
+  rolledUp: number;
+}
+
+export interface ReferrerQuery {
+  filter: RangeFilter;
+  order: Order;
+  limit?: number;
+  offset?: number;
+}
+
+export interface LogQuery extends ReferrerQuery {
+  /** Only events with an id up to this one (pages stay still while events arrive). */
+  beforeId?: number;
+}
+
+export interface ReferrerWarehouse {
+  /** Commits one batch (all or nothing); resolves once it is durable. */
+  append(events: readonly ReferrerEvent[]): Promise<void>;
+  /** The highest event id ever assigned (0 when none), so ids stay monotonic across restarts. */
+  maxEventId(): Promise<number>;
+  /** Distinct (zone_id, parent_domain, referrer) in range, ordered, one page; how many and their hits in all. */
+  referrers(query: ReferrerQuery): Promise<{ rows: ReferrerRow[]; total: number; hits: number }>;
+  streamReferrers(query: Omit<ReferrerQuery, 'limit' | 'offset'>): AsyncIterable<ReferrerRow[]>;
+  /** Raw events in range, ordered, one page; how many match and the newest stored id. */
+  logs(query: LogQuery): Promise<{ rows: ReferrerLogRecord[]; total: number; latestId: number | null }>;
+  streamLogs(query: Omit<LogQuery, 'limit' | 'offset'>): AsyncIterable<ReferrerLogRecord[]>;
+  filterOptions(limit: number): Promise<ReferrerFilters>;
+  /** Events with id in (afterId, beforeId) (the newest `limit` of them), in id order, for stream resume. */
+  eventsAfter(afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]>;
+  /** Rolls raw events seen before `cutoffMs` into the daily rollup and deletes them. */
+  rollUpBefore(cutoffMs: number): Promise<RetentionResult>;
+  /** Raw events in the warehouse (tests, benchmarks). */
+  countEvents(): Promise<number>;
+}
+
+/* ------------------------------------------------------------------ the whole warehouse */
+
+export interface Warehouse {
+  /** Which engine answers (for logs and health). */
+  readonly engine: string;
+  readonly zoneReports: ZoneReportWarehouse;
+  readonly referrers: ReferrerWarehouse;
+  /** Waits for work under way, then releases the engine. */
+  close(): Promise<void>;
+}
+
+export type { SumKey, Sums };
