@@ -5,6 +5,9 @@ import {
   minMax,
   nextSort,
   pageLabel,
+  pageWindow,
+  parseSortText,
+  sortText,
   paginate,
   rankColor,
   sortRows,
@@ -41,7 +44,7 @@ describe('sortRows', () => {
     expect(ids(sortRows(rows, { key: 'v', dir }))).toBe(expected);
   });
 
-  it('sorts text in Spanish order, ignoring case and accents, numbers inside text naturally', () => {
+  it('sorts text in Spanish order (ñ after n, accents and case only break ties), digit by digit as every engine does', () => {
     const text: Row[] = [
       { id: '1', v: 'zona10' },
       { id: '2', v: 'Ñandú' },
@@ -50,8 +53,8 @@ describe('sortRows', () => {
       { id: '5', v: 'Árbol' },
       { id: '6', v: '' },
     ];
-    // árbol < nube < ñandú < zona9 < zona10; the empty value last
-    expect(ids(sortRows(text, { key: 'v', dir: 'asc' }))).toBe('542316');
+    // árbol < nube < ñandú < zona10 < zona9 (ICU 'es', no numeric ordering); the empty value last
+    expect(ids(sortRows(text, { key: 'v', dir: 'asc' }))).toBe('542136');
   });
 
   it('sorts YYYY-MM-DD dates chronologically', () => {
@@ -144,5 +147,47 @@ describe('barPercent', () => {
     [10, 0, 0],
   ])('a bar for %d against a largest of %d is %d%% wide', (value, largest, expected) => {
     expect(barPercent(value, largest)).toBe(expected);
+  });
+});
+
+describe('sortRows with tie-breakers', () => {
+  it('breaks ties by the given keys so the order is total', () => {
+    const rows = [
+      { id: 'b', v: 1 },
+      { id: 'a', v: 1 },
+      { id: 'c', v: 0 },
+    ];
+    expect(sortRows(rows, { key: 'v', dir: 'desc' }, [{ key: 'id', dir: 'asc' }]).map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    expect(sortRows(rows, null, [{ key: 'id', dir: 'desc' }]).map((r) => r.id)).toEqual(['c', 'b', 'a']);
+  });
+});
+
+describe('the sort parameter', () => {
+  it.each([
+    ['revenue:desc', { key: 'revenue', dir: 'desc' }],
+    ['revenue', { key: 'revenue', dir: 'asc' }],
+    [' CTR : ASC ', { key: 'ctr', dir: 'asc' }],
+    ['2026-03:desc', { key: '2026-03', dir: 'desc' }],
+  ])('reads %j', (text, expected) => {
+    expect(parseSortText(text)).toEqual(expected);
+  });
+
+  it.each(['revenue:up', 'a:b:c', '', 'revenue;drop table', 'x'.repeat(41)])('refuses %j', (text) => {
+    expect(parseSortText(text)).toBeNull();
+  });
+
+  it('writes what it reads', () => {
+    expect(sortText({ key: 'revenue', dir: 'desc' })).toBe('revenue:desc');
+  });
+});
+
+describe('pageWindow', () => {
+  it.each([
+    ['the first page', 95, 1, 25, { page: 1, page_count: 4, offset: 0 }],
+    ['a middle page', 95, 3, 25, { page: 3, page_count: 4, offset: 50 }],
+    ['a page past the last is the last', 95, 9, 25, { page: 4, page_count: 4, offset: 75 }],
+    ['no rows is one empty page', 0, 5, 25, { page: 1, page_count: 1, offset: 0 }],
+  ] as const)('%s', (_what, total, page, size, expected) => {
+    expect(pageWindow(total, page, size)).toEqual(expected);
   });
 });

@@ -32,15 +32,15 @@ export function isMissing(value: unknown): boolean {
   return value == null || value === '' || (typeof value === 'number' && !Number.isFinite(value));
 }
 
+const spanish = new Intl.Collator('es');
+
 /**
- * Ascending order of two texts: case-insensitive first, then exact (so 'adnova' sits beside
- * 'AdNova' and the order is total). Every engine sorts text the same way: lower(x), then x.
+ * Ascending order of two texts: Spanish collation (ICU 'es': accents and case only break ties,
+ * ñ after n), then the exact text, so the order is total. Every engine sorts text with the
+ * same ICU collation (DuckDB `COLLATE es`, ClickHouse `COLLATE 'es'`).
  */
 export function compareText(a: string, b: string): number {
-  const la = a.toLowerCase();
-  const lb = b.toLowerCase();
-  if (la !== lb) return la < lb ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
+  return spanish.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** Ascending order of two present values: numbers numerically, anything else as text. */

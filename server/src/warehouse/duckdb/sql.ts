@@ -104,12 +104,13 @@ const TEXT_KEYS = new Set(['month', 'advertiser', 'publisher', 'zone_id', 'geo',
 
 /**
  * ORDER BY terms for one key given its SQL expression: missing values (NULL, and '' for text)
- * last in both directions; text by lower case, then exactly.
+ * last in both directions; text in Spanish collation (ICU 'es', as core's compareText), then
+ * exactly.
  */
 export function orderTerms(key: string, expr: string, dir: 'asc' | 'desc', text = TEXT_KEYS.has(key)): string[] {
   const d = dir === 'asc' ? 'ASC' : 'DESC';
   if (!text) return [`${expr} ${d} NULLS LAST`];
-  return [`lower(NULLIF(${expr}, '')) ${d} NULLS LAST`, `${expr} ${d}`];
+  return [`NULLIF(${expr}, '') COLLATE es ${d} NULLS LAST`, `${expr} ${d}`];
 }
 
 /**

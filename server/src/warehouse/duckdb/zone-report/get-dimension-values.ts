@@ -17,7 +17,7 @@ const sql = (table: string) =>
 export async function getDimensionValues(db: Db): Promise<DimensionValues> {
   const out: DimensionValues = { advertisers: [], publishers: [], geos: [], sources: [], domains: [] };
   const rows = await db.all<{ kind: keyof DimensionValues; value: string }>(
-    `SELECT * FROM (${sql(db.rollup ? 'zone_report_rollup' : 'zone_report')}) ORDER BY kind, lower(value), value`,
+    `SELECT * FROM (${sql(db.rollup ? 'zone_report_rollup' : 'zone_report')}) ORDER BY kind, value COLLATE es, value`,
   );
   for (const r of rows) out[r.kind].push(r.value);
   return out;

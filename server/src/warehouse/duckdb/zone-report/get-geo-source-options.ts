@@ -16,7 +16,7 @@ export async function getGeoAndSourceOptions(db: Db, filters: Filters): Promise<
        SELECT DISTINCT 'geo' AS kind, geo AS value FROM matching WHERE geo <> ''
        UNION ALL
        SELECT DISTINCT 'source', source FROM matching WHERE source <> ''
-     ) ORDER BY kind, lower(value), value`,
+     ) ORDER BY kind, value COLLATE es, value`,
     where.params,
   );
   return {

@@ -28,7 +28,7 @@ export async function getTopEarners(db: Db, filters: Filters, limit: number): Pr
          ${scoped(`revenue <> 0 AND trim(zone_id) <> ''`)}
         GROUP BY publisher, zone_id
        HAVING sum(revenue) <> 0
-        ORDER BY revenue DESC, lower(publisher), publisher, lower(zone_id), zone_id
+        ORDER BY revenue DESC, publisher COLLATE es, publisher, zone_id COLLATE es, zone_id
         LIMIT ${limitParam})
      UNION ALL
      SELECT * FROM (
@@ -37,9 +37,9 @@ export async function getTopEarners(db: Db, filters: Filters, limit: number): Pr
          ${scoped(`trim(advertiser) <> ''`, advertisers)}
         GROUP BY advertiser
        HAVING sum(revenue) <> 0
-        ORDER BY revenue DESC, lower(advertiser), advertiser
+        ORDER BY revenue DESC, advertiser COLLATE es, advertiser
         LIMIT ${limitParam})
-     ORDER BY list, revenue DESC, lower(publisher), publisher, lower(zone_id), zone_id, lower(advertiser), advertiser`,
+     ORDER BY list, revenue DESC, publisher COLLATE es, publisher, zone_id COLLATE es, zone_id, advertiser COLLATE es, advertiser`,
     [...where.params, limit],
   );
   const out: TopEarners = { zones: [], advertisers: [] };
