@@ -21,7 +21,6 @@ describe('the metrics registry', () => {
     ['revenue', 'Rev'],
     ['cost', 'Cost'],
     ['margin', 'Marg.'],
-    ['margin_percent', 'Marg %'],
     ['tq', 'TQ'],
     ['rs_percent', 'RS%'],
     ['p_cpm', 'P.CPM'],

@@ -1,7 +1,7 @@
 // Campaign metrics over HTTP: Meta's campaigns with insights for a range, status filters,
 // cursor paging, has_data, query validation and Graph failures (against the Meta sandbox).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { CampaignInsight } from '@adops/core';
+import { CampaignTable, type CampaignInsight } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
 import type { MetaSandbox } from '../src/providers/meta/sandbox.js';
 import { MetaApiError, MetaClient } from '../src/providers/meta/client.js';
@@ -31,10 +31,11 @@ async function insights(query: Record<string, string>): Promise<{ status: number
   });
   return { status: res.status, body: await res.json() };
 }
-const rows = async (query: Record<string, string>) => {
-  const r = await insights(query);
+/** The whole list (one page of up to 500). */
+const rows = async (query: Record<string, string>): Promise<CampaignInsight[]> => {
+  const r = await insights({ page_size: '500', ...query });
   expect(r.status).toBe(200);
-  return r.body as CampaignInsight[];
+  return CampaignTable.parse(r.body).rows;
 };
 const sandboxCampaigns = (status?: string) =>
   [...sandbox.objects.values()].filter((o) => o.type === 'campaign' && (!status || o.status === status));
@@ -132,6 +133,56 @@ describe('campaign metrics', () => {
     sandbox.failNext('campaigns.list', { message: '(#200) Ad account owner has NOT grant ads_management or ads_read permission', code: 200, error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.' });
     const r = await insights({ from_date: day(-2), to_date: day(-1) });
     expect(r).toEqual({ status: 502, body: { detail: 'No tienes permiso para ver esta cuenta publicitaria.' } });
+  });
+});
+
+describe('the campaign metrics table', () => {
+  test('20 campaigns a page, newest first, with totals over every campaign of the range', async () => {
+    const q = { from_date: day(-7), to_date: day(-1), status: 'ALL' };
+    const all = await rows(q);
+    const t = CampaignTable.parse((await insights(q)).body);
+    expect(t.page_size).toBe(20);
+    expect(t.rows).toEqual(all.slice(0, 20));
+    expect([...all.map((c) => c.created_at)].sort().reverse()).toEqual(all.map((c) => c.created_at));
+    expect(t.totals.campaigns).toBe(all.length);
+    expect(t.totals.without_data).toBe(all.filter((c) => !c.has_data).length);
+    expect(t.totals.impressions).toBe(all.reduce((sum, c) => sum + c.impressions, 0));
+    expect(t.totals.clicks).toBe(all.reduce((sum, c) => sum + c.clicks, 0));
+    expect(t.totals.spend).toBeCloseTo(all.reduce((sum, c) => sum + c.spend, 0), 6);
+    // Ratios of the sums, never averages: CPC = spend / clicks, CTR = clicks / impressions × 100.
+    expect(t.totals.cpc).toBeCloseTo(t.totals.spend / t.totals.clicks, 9);
+    expect(t.totals.ctr).toBeCloseTo((t.totals.clicks / t.totals.impressions) * 100, 9);
+    for (const c of all.filter((x) => x.clicks > 0)) expect(c.cpc).toBeCloseTo(c.spend / c.clicks, 9);
+  });
+
+  test('sorts the whole list by any column (missing values last) and pages without overlap', async () => {
+    const q = { from_date: day(-7), to_date: day(-1), status: 'ALL' };
+    const bySpend = await rows({ ...q, sort: 'spend:desc' });
+    expect(bySpend.map((c) => c.spend)).toEqual([...bySpend.map((c) => c.spend)].sort((a, b) => b - a));
+    const pages = [];
+    for (let page = 1; page <= Math.ceil(bySpend.length / 5); page++)
+      pages.push(...CampaignTable.parse((await insights({ ...q, sort: 'spend:desc', page_size: '5', page: String(page) })).body).rows);
+    expect(pages.map((c) => c.id)).toEqual(bySpend.map((c) => c.id));
+    const byCpc = await rows({ ...q, sort: 'cpc:asc' });
+    const firstNull = byCpc.findIndex((c) => c.cpc === null);
+    if (firstNull >= 0) expect(byCpc.slice(firstNull).every((c) => c.cpc === null)).toBe(true);
+  });
+
+  test('format=csv exports every campaign of the list', async () => {
+    const q = { from_date: day(-7), to_date: day(-1), status: 'ALL' };
+    const all = await rows(q);
+    const res = await s.fetch(`/api/facebook-campaigns/insights?${new URLSearchParams({ ...q, format: 'csv', page_size: '1' })}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    expect(lines[0]).toBe('campaign_id,name,status,impressions,clicks,ctr,spend,cpc,cpm,has_data,created_at');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(all.map((c) => c.id));
+  });
+
+  test('a sort key the list does not have is refused', async () => {
+    const r = await insights({ from_date: day(-2), to_date: day(-1), sort: 'revenue' });
+    expect(r.status).toBe(400);
+    expect((r.body as { detail: string }).detail).toMatch(/^sort: columna de orden no válida/);
   });
 });
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApiError, REFERRER_LIMITS } from '@adops/core';
 import type { TestServer } from './helpers.js';
-import { INGEST_KEY, postBatch, setZoneOwners, startReferrerServer, storedCount } from './referrers-fixture.js';
+import { INGEST_KEY, logRows, postBatch, reportRows, setZoneOwners, startReferrerServer, storedCount } from './referrers-fixture.js';
 
 let t: TestServer;
 let admin: Awaited<ReturnType<TestServer['admin']>>;
@@ -20,7 +20,7 @@ afterAll(() => t.close());
 
 /** The newest logged events for a zone (today's range, the default). */
 async function logsFor(zoneId: string) {
-  return admin.referrers.logs({ zoneId });
+  return logRows(admin, { zoneId });
 }
 
 describe('the beacon (GET /api/hit)', () => {
@@ -78,8 +78,8 @@ describe('the beacon (GET /api/hit)', () => {
       await proxied.fetch('/api/hit?zone_id=7005', { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
       await proxied.fetch('/api/hit?zone_id=7006', { headers: { 'X-Forwarded-For': 'not-an-ip' } });
       const a = await proxied.admin();
-      expect((await a.referrers.logs({ zoneId: '7005' }))[0].ip).toBe('203.0.113.9');
-      expect((await a.referrers.logs({ zoneId: '7006' }))[0].ip).toBe('127.0.0.1');
+      expect((await logRows(a, { zoneId: '7005' }))[0].ip).toBe('203.0.113.9');
+      expect((await logRows(a, { zoneId: '7006' }))[0].ip).toBe('127.0.0.1');
     } finally {
       await proxied.close();
     }
@@ -87,9 +87,9 @@ describe('the beacon (GET /api/hit)', () => {
 
   test('publisher and advertiser come from the zone’s latest, busiest zone_report row', async () => {
     await t.fetch('/api/hit?zone_id=5001&ref=https://owner.example.com/');
-    const rows = await admin.referrers.logs({ zoneId: '5001', publisher: 'Acme Media', advertiser: 'AdNet One' });
+    const rows = await logRows(admin, { zoneId: '5001', publisher: 'Acme Media', advertiser: 'AdNet One' });
     expect(rows.map((r) => r.referrer)).toEqual(['https://owner.example.com/']);
-    expect(await admin.referrers.logs({ zoneId: '5001', publisher: 'Old Publisher' })).toEqual([]);
+    expect(await logRows(admin, { zoneId: '5001', publisher: 'Old Publisher' })).toEqual([]);
   });
 
   test.each([
@@ -126,10 +126,10 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
     expect(body).toMatchObject({ accepted: 3 });
     expect(body.last_id - body.first_id).toBe(2);
     expect(await storedCount(t)).toBe(before + 3);
-    const [a] = await admin.referrers.logs({ zoneId: '5001', parentDomain: 'a.example.com' });
+    const [a] = await logRows(admin, { zoneId: '5001', parentDomain: 'a.example.com' });
     expect(a).toMatchObject({ id: body.first_id, keyword: 'uno', ip: '198.51.100.7', country: 'AR' });
-    expect(await admin.referrers.logs({ zoneId: '5001', publisher: 'Acme Media', parentDomain: 'a.example.com' })).toHaveLength(1);
-    const b = await admin.referrers.logs({ zoneId: '8001' });
+    expect(await logRows(admin, { zoneId: '5001', publisher: 'Acme Media', parentDomain: 'a.example.com' })).toHaveLength(1);
+    const b = await logRows(admin, { zoneId: '8001' });
     expect(b.map((e) => e.parent_domain)).toEqual(['site.example', null]);
   });
 
@@ -145,7 +145,7 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
     expect(wrong.status).toBe(401);
     const bearerKey = await postBatch(t, [{ zone_id: '8002' }], { authorization: `Bearer ${INGEST_KEY}` });
     expect(bearerKey.status).toBe(200);
-    expect(await admin.referrers.logs({ zoneId: '8002' })).toHaveLength(2);
+    expect(await logRows(admin, { zoneId: '8002' })).toHaveLength(2);
   });
 
   test('the typed client sends a batch as raw NDJSON', async () => {
@@ -230,13 +230,13 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
     const keyword = `<script>alert("x")</script>' OR '1'='1`;
     const res = await postBatch(t, [{ zone_id: '8666', referrer, keyword }]);
     expect(res.status).toBe(200);
-    const [row] = await admin.referrers.logs({ zoneId: '8666' });
+    const [row] = await logRows(admin, { zoneId: '8666' });
     expect(row.referrer).toBe(referrer);
     expect(row.keyword).toBe(keyword);
     const hit = await t.fetch(`/api/hit?zone_id=8666&kw=${encodeURIComponent("'; DELETE FROM referrer_event; --")}`);
     expect(hit.status).toBe(204);
-    expect(await admin.referrers.logs({ zoneId: '8666' })).toHaveLength(2);
-    const [report] = await admin.referrers.report({ zoneId: '8666', parentDomain: 'evil.example.com' });
+    expect(await logRows(admin, { zoneId: '8666' })).toHaveLength(2);
+    const [report] = await reportRows(admin, { zoneId: '8666', parentDomain: 'evil.example.com' });
     expect(report.referrer).toBe(referrer);
   });
 

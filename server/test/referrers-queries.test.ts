@@ -1,9 +1,9 @@
 // The Referrers report, the raw log (Logs' polling) and the filter lists, against a fixture
 // whose answers are worked out by hand below.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ApiError } from '@adops/core';
+import { ApiError, ReferrerLogTable, ReferrerTable } from '@adops/core';
 import type { TestServer } from './helpers.js';
-import { daysAgo, postBatch, setZoneOwners, startReferrerServer } from './referrers-fixture.js';
+import { daysAgo, logRows, postBatch, reportRows, setZoneOwners, startReferrerServer } from './referrers-fixture.js';
 
 let t: TestServer;
 let api: Awaited<ReturnType<TestServer['admin']>>;
@@ -51,7 +51,7 @@ const row = (zone_id: string, parent_domain: string | null, referrer: string | n
 
 describe('POST /api/referrers/ (distinct referrers)', () => {
   test('one row per zone, source and referrer with last and first time seen and hits, newest first', async () => {
-    expect(await api.referrers.report(ALL)).toEqual([
+    expect(await reportRows(api, ALL)).toEqual([
       row('10010', 'news.example.com', 'https://news.example.com/a', daysAgo(1, 10), daysAgo(1, 10), 1),
       row('2001', 'direct.example', null, daysAgo(1, 9, 30), daysAgo(1, 9, 30), 1),
       row('1001', 'news.example.com', 'https://news.example.com/a', daysAgo(1, 8), daysAgo(3, 10), 3),
@@ -63,7 +63,7 @@ describe('POST /api/referrers/ (distinct referrers)', () => {
 
   test('calendar days as dates cover whole days; hits count only inside the range', async () => {
     const d2 = ymd(daysAgo(2));
-    expect(await api.referrers.report({ startDate: d2, endDate: d2 })).toEqual([
+    expect(await reportRows(api, { startDate: d2, endDate: d2 })).toEqual([
       row('1002', 'blog.example.org', 'https://blog.example.org/x', daysAgo(2, 13), daysAgo(2, 13), 1),
       row('1001', 'news.example.com', 'https://news.example.com/b', daysAgo(2, 12), daysAgo(2, 12), 1),
       row('1001', 'news.example.com', 'https://news.example.com/a', daysAgo(2, 9), daysAgo(2, 9), 1),
@@ -72,47 +72,47 @@ describe('POST /api/referrers/ (distinct referrers)', () => {
 
   test('zone id matches as a case-insensitive substring; publisher, advertiser and source exactly', async () => {
     const zones = (rows: Array<{ zone_id: string; referrer: string | null }>) => rows.map((r) => `${r.zone_id} ${r.referrer}`);
-    expect(zones(await api.referrers.report({ ...ALL, zoneId: '1001' }))).toEqual([
+    expect(zones(await reportRows(api, { ...ALL, zoneId: '1001' }))).toEqual([
       '10010 https://news.example.com/a',
       '1001 https://news.example.com/a',
       '1001 https://news.example.com/b',
     ]);
-    expect(zones(await api.referrers.report({ ...ALL, publisher: 'Pub A' }))).toEqual([
+    expect(zones(await reportRows(api, { ...ALL, publisher: 'Pub A' }))).toEqual([
       '1001 https://news.example.com/a',
       '1002 https://blog.example.org/x',
       '1001 https://news.example.com/b',
     ]);
-    expect(zones(await api.referrers.report({ ...ALL, advertiser: 'Adv X', parentDomain: 'news.example.com' }))).toEqual([
+    expect(zones(await reportRows(api, { ...ALL, advertiser: 'Adv X', parentDomain: 'news.example.com' }))).toEqual([
       '1001 https://news.example.com/a',
       '2001 https://news.example.com/a',
       '1001 https://news.example.com/b',
     ]);
-    expect(await api.referrers.report({ ...ALL, publisher: 'pub a' })).toEqual([]);
+    expect(await reportRows(api, { ...ALL, publisher: 'pub a' })).toEqual([]);
   });
 
   test("'Todos', empty and null mean no filter", async () => {
-    const all = await api.referrers.report(ALL);
-    const open = await api.referrers.report({ ...ALL, zoneId: '', advertiser: 'Todos', publisher: 'Todos', parentDomain: '' });
+    const all = await reportRows(api, ALL);
+    const open = await reportRows(api, { ...ALL, zoneId: '', advertiser: 'Todos', publisher: 'Todos', parentDomain: '' });
     expect(open).toEqual(all);
     const res = await t.fetch('/api/referrers/', {
       method: 'POST',
       headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ALL, zoneId: null, advertiser: null, publisher: null, parentDomain: null }),
+      body: JSON.stringify({ ...ALL, zoneId: null, advertiser: null, publisher: null, parentDomain: null, page_size: 500 }),
     });
-    expect(await res.json()).toEqual(all);
+    expect((await res.json()).rows).toEqual(all);
   });
 
   test('without dates the range is today: a hit made now is there, the fixture is not', async () => {
-    expect(await api.referrers.report({})).toEqual([]);
+    expect(await reportRows(api, {})).toEqual([]);
     await t.fetch('/api/hit?zone_id=3001&ref=https://today.example.com/');
-    const today = await api.referrers.report({});
+    const today = await reportRows(api, {});
     expect(today.map((r) => r.zone_id)).toEqual(['3001']);
   });
 });
 
 describe('POST /api/referrers_logs/ (raw events)', () => {
   test('every event in the range with its fields, newest first', async () => {
-    const logs = await api.referrers.logs(ALL);
+    const logs = await logRows(api, ALL);
     expect(logs.map((e) => e.id)).toEqual([ids[7], ids[6], ids[2], ids[5], ids[4], ids[3], ids[1], ids[0]]);
     expect(logs[7]).toEqual({
       id: ids[0],
@@ -128,26 +128,112 @@ describe('POST /api/referrers_logs/ (raw events)', () => {
   });
 
   test('filters apply to the log as to the report', async () => {
-    const logs = await api.referrers.logs({ ...ALL, publisher: 'Pub A', parentDomain: 'news.example.com' });
+    const logs = await logRows(api, { ...ALL, publisher: 'Pub A', parentDomain: 'news.example.com' });
     expect(logs.map((e) => e.id)).toEqual([ids[2], ids[3], ids[1], ids[0]]);
-    const inRange = await api.referrers.logs({ startDate: daysAgo(2, 12), endDate: daysAgo(2, 13) });
+    const inRange = await logRows(api, { startDate: daysAgo(2, 12), endDate: daysAgo(2, 13) });
     expect(inRange.map((e) => e.id)).toEqual([ids[4], ids[3]]);
   });
 
   test('a local date-time reads in the reporting time zone (UTC here)', async () => {
     const start = daysAgo(2, 12).slice(0, 19);
     const end = daysAgo(2, 13).slice(0, 19);
-    expect((await api.referrers.logs({ startDate: start, endDate: end })).map((e) => e.id)).toEqual([ids[4], ids[3]]);
+    expect((await logRows(api, { startDate: start, endDate: end })).map((e) => e.id)).toEqual([ids[4], ids[3]]);
   });
 
-  test('at most 5,000 events, the newest', async () => {
+  test('no cap: every event is counted and reachable page by page, the newest first', async () => {
     const base = Date.parse(daysAgo(5));
     const lines = Array.from({ length: 5010 }, (_, i) => ({ zone_id: 'cap9', seen_at: new Date(base + i * 1000).toISOString() }));
     expect((await postBatch(t, lines)).status).toBe(200);
-    const logs = await api.referrers.logs({ zoneId: 'cap9', startDate: ymd(daysAgo(5)), endDate: ymd(daysAgo(5)) });
-    expect(logs).toHaveLength(5000);
-    expect(logs[0].seen_at).toBe(lines[5009].seen_at);
-    expect(logs[4999].seen_at).toBe(lines[10].seen_at);
+    const filter = { zoneId: 'cap9', startDate: ymd(daysAgo(5)), endDate: ymd(daysAgo(5)) };
+    const first = ReferrerLogTable.parse(await api.referrers.logs({ ...filter, page_size: 500 }));
+    expect(first).toMatchObject({ total_rows: 5010, page_count: 11, page: 1 });
+    expect(first.rows[0].seen_at).toBe(lines[5009].seen_at);
+    const last = ReferrerLogTable.parse(await api.referrers.logs({ ...filter, page_size: 500, page: 11 }));
+    expect(last.rows).toHaveLength(10);
+    expect(last.rows[9].seen_at).toBe(lines[0].seen_at);
+  });
+
+  test('before_id keeps the pages still while new events arrive', async () => {
+    const filter = { ...ALL, page_size: 3 };
+    const page1 = ReferrerLogTable.parse(await api.referrers.logs(filter));
+    const anchor = page1.totals.latest_id!;
+    expect(anchor).toBeGreaterThanOrEqual(ids[7]);
+    // A late event for yesterday (inside ALL) arrives and would be the newest.
+    const late = await (await postBatch(t, [{ zone_id: '1001', referrer: 'https://late.example.com/', seen_at: daysAgo(1, 11) }])).json();
+    const moved = ReferrerLogTable.parse(await api.referrers.logs({ ...filter, page: 2 }));
+    const still = ReferrerLogTable.parse(await api.referrers.logs({ ...filter, page: 2, before_id: anchor }));
+    expect(moved.rows[0].id).not.toBe(still.rows[0].id);
+    // Pinned: page 2 is what followed page 1 before the arrival, and the count did not move.
+    expect(still.rows.map((e) => e.id)).toEqual([ids[5], ids[4], ids[3]]);
+    expect(still.total_rows).toBe(page1.total_rows);
+    expect(moved.total_rows).toBe(page1.total_rows + 1);
+    expect(moved.totals.latest_id).toBe(late.last_id);
+  });
+
+  test('sorts by any column over the whole log, ties newest first', async () => {
+    const byZone = await logRows(api, { ...ALL, sort: 'zone_id:asc' });
+    // Five events of 1001 (the late one included); zone ids compare character by character.
+    expect(byZone.map((e) => e.zone_id)).toEqual(['1001', '1001', '1001', '1001', '1001', '10010', '1002', '2001', '2001']);
+    // Same zone: the newest id first.
+    const zone1001 = byZone.filter((e) => e.zone_id === '1001').map((e) => e.id);
+    expect(zone1001).toEqual([...zone1001].sort((a, b) => b - a));
+    // Keywords: only the first event has one; the rest (missing) last in both directions.
+    for (const dir of ['asc', 'desc']) expect((await logRows(api, { ...ALL, sort: `keyword:${dir}` }))[0].keyword).toBe('k1');
+  });
+
+  test('format=csv exports every event of the filter with SPEC’s log columns', async () => {
+    const res = await t.fetch('/api/referrers_logs/', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ALL, format: 'csv', page_size: 1 }),
+    });
+    expect(res.headers.get('content-disposition')).toMatch(/referrers_logs-\d{4}-\d{2}-\d{2}_to_\d{4}-\d{2}-\d{2}\.csv/);
+    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    expect(lines[0]).toBe('date,zone_id,source,referrer,keyword,ip,country');
+    expect(lines).toHaveLength(1 + (await logRows(api, ALL)).length);
+    expect(lines.at(-1)).toBe(`${daysAgo(3, 10).slice(0, 16).replace('T', ' ')},1001,news.example.com,https://news.example.com/a,k1,10.0.0.1,ES`);
+  });
+});
+
+describe('the referrers report as a table', () => {
+  test('counts every distinct referrer and their hits in all; pages do not overlap', async () => {
+    const all = await reportRows(api, ALL);
+    const t1 = ReferrerTable.parse(await api.referrers.report({ ...ALL, page_size: 2 }));
+    expect(t1.total_rows).toBe(all.length);
+    expect(t1.totals.hits).toBe(all.reduce((sum, r) => sum + r.hits, 0));
+    const pages = [];
+    for (let page = 1; page <= t1.page_count; page++) pages.push(...ReferrerTable.parse(await api.referrers.report({ ...ALL, page_size: 2, page })).rows);
+    expect(pages).toEqual(all);
+  });
+
+  test('sorts by hits (ties by zone, source, referrer) and exports every row as SPEC’s CSV', async () => {
+    const byHits = await reportRows(api, { ...ALL, sort: 'hits:desc' });
+    expect(byHits[0]).toMatchObject({ zone_id: '1001', referrer: 'https://news.example.com/a' });
+    expect(byHits.map((r) => r.hits)).toEqual([...byHits.map((r) => r.hits)].sort((a, b) => b - a));
+    const res = await t.fetch('/api/referrers/', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ALL, format: 'csv', sort: 'hits:desc' }),
+    });
+    expect(res.headers.get('content-disposition')).toMatch(/referrers-\d{4}-\d{2}-\d{2}_to_\d{4}-\d{2}-\d{2}\.csv/);
+    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    expect(lines[0]).toBe('date,zone_id,source,referrer');
+    expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(byHits.map((r) => r.zone_id));
+  });
+
+  test.each([
+    [{ sort: 'ip' }, /^sort: columna de orden no válida/],
+    [{ page: 0 }, /^page: /],
+    [{ page_size: 501 }, /^page_size: /],
+    [{ format: 'pdf' }, /^format: /],
+  ])('%j → 400', async (bad, detail) => {
+    const res = await t.fetch('/api/referrers/', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ALL, ...bad }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toMatch(detail);
   });
 });
 
@@ -170,7 +256,7 @@ describe('GET /api/referrers/filters', () => {
     const f = await api.referrers.filters();
     expect(f.publishers).toEqual(['Pub A', 'Pub B']);
     expect(f.advertisers).toEqual(['Adv X', 'Adv Y']);
-    expect(f.parentDomains).toEqual(['blog.example.org', 'direct.example', 'news.example.com', 'today.example.com']);
+    expect(f.parentDomains).toEqual(['blog.example.org', 'direct.example', 'late.example.com', 'news.example.com', 'today.example.com']);
   });
 
   test('needs a session', async () => {
@@ -213,9 +299,9 @@ describe('bad filters', () => {
   });
 
   test('hostile filter text is only ever a value: nothing matches and nothing changes', async () => {
-    const before = await api.referrers.logs(ALL);
-    for (const zoneId of ["' OR '1'='1", "%' --", '_', '%']) expect(await api.referrers.report({ ...ALL, zoneId })).toEqual([]);
-    expect(await api.referrers.logs({ ...ALL, parentDomain: "x'; DROP TABLE referrer_event; --" })).toEqual([]);
-    expect(await api.referrers.logs(ALL)).toEqual(before);
+    const before = await logRows(api, ALL);
+    for (const zoneId of ["' OR '1'='1", "%' --", '_', '%']) expect(await reportRows(api, { ...ALL, zoneId })).toEqual([]);
+    expect(await logRows(api, { ...ALL, parentDomain: "x'; DROP TABLE referrer_event; --" })).toEqual([]);
+    expect(await logRows(api, ALL)).toEqual(before);
   });
 });

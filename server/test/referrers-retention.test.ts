@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runReferrerRetention } from '../src/services/referrers.js';
 import type { TestServer } from './helpers.js';
-import { daysAgo, postBatch, setZoneOwners, startReferrerServer, storedCount } from './referrers-fixture.js';
+import { daysAgo, logRows, postBatch, reportRows, setZoneOwners, startReferrerServer, storedCount } from './referrers-fixture.js';
 
 let t: TestServer;
 let api: Awaited<ReturnType<TestServer['admin']>>;
@@ -35,17 +35,17 @@ const OLD_DAYS = { startDate: ymd(daysAgo(40)), endDate: ymd(daysAgo(39)) };
 
 describe('retention of raw referrer events', () => {
   test('deletes raw events past the period; the report still lists them from the rollup', async () => {
-    const reportBefore = await api.referrers.report(RANGE);
+    const reportBefore = await reportRows(api, RANGE);
     expect(await storedCount(t)).toBe(6);
 
     const result = await runReferrerRetention(t.app.services.referrers);
     expect(result.deleted).toBe(4);
     expect(await storedCount(t)).toBe(2);
-    expect(await api.referrers.logs(OLD_DAYS)).toEqual([]);
-    expect((await api.referrers.logs(RANGE)).map((e) => e.referrer)).toEqual(['https://new.example.com/', 'https://old.example.com/a']);
+    expect(await logRows(api, OLD_DAYS)).toEqual([]);
+    expect((await logRows(api, RANGE)).map((e) => e.referrer)).toEqual(['https://new.example.com/', 'https://old.example.com/a']);
 
     // Same rows, hits, first and last seen as before retention.
-    expect(await api.referrers.report(RANGE)).toEqual(reportBefore);
+    expect(await reportRows(api, RANGE)).toEqual(reportBefore);
     expect(reportBefore).toEqual([
       { zone_id: '6001', parent_domain: 'new.example.com', referrer: 'https://new.example.com/', seen_at: daysAgo(5, 13), first_seen: daysAgo(5, 13), hits: 1 },
       { zone_id: '6001', parent_domain: 'old.example.com', referrer: 'https://old.example.com/a', seen_at: daysAgo(5, 12), first_seen: daysAgo(40, 8), hits: 3 },
@@ -56,26 +56,26 @@ describe('retention of raw referrer events', () => {
 
   test('rolled-up days answer by whole day and keep the filters working', async () => {
     const day40 = ymd(daysAgo(40));
-    expect(await api.referrers.report({ startDate: day40, endDate: day40, publisher: 'Pub R' })).toEqual([
+    expect(await reportRows(api, { startDate: day40, endDate: day40, publisher: 'Pub R' })).toEqual([
       { zone_id: '6001', parent_domain: 'old.example.com', referrer: 'https://old.example.com/a', seen_at: daysAgo(40, 20), first_seen: daysAgo(40, 8), hits: 2 },
     ]);
-    expect(await api.referrers.report({ ...OLD_DAYS, parentDomain: 'other.example.com' })).toHaveLength(1);
-    expect(await api.referrers.report({ ...OLD_DAYS, zoneId: '6002', publisher: 'Pub R' })).toEqual([]);
+    expect(await reportRows(api, { ...OLD_DAYS, parentDomain: 'other.example.com' })).toHaveLength(1);
+    expect(await reportRows(api, { ...OLD_DAYS, zoneId: '6002', publisher: 'Pub R' })).toEqual([]);
     const filters = await api.referrers.filters();
     expect(filters.parentDomains).toEqual(['new.example.com', 'old.example.com', 'other.example.com']);
   });
 
   test('running it again changes nothing (no double counting)', async () => {
-    const before = await api.referrers.report(RANGE);
+    const before = await reportRows(api, RANGE);
     expect((await runReferrerRetention(t.app.services.referrers)).deleted).toBe(0);
-    expect(await api.referrers.report(RANGE)).toEqual(before);
+    expect(await reportRows(api, RANGE)).toEqual(before);
   });
 
   test('late events for a rolled-up day are added to it on the next run', async () => {
     const late = await postBatch(t, [{ zone_id: '6001', referrer: 'https://old.example.com/a', seen_at: daysAgo(40, 23) }]);
     expect(late.status).toBe(200);
     await runReferrerRetention(t.app.services.referrers);
-    const [row] = await api.referrers.report({ ...OLD_DAYS, zoneId: '6001', parentDomain: 'old.example.com', startDate: ymd(daysAgo(40)), endDate: ymd(daysAgo(40)) });
+    const [row] = await reportRows(api, { ...OLD_DAYS, zoneId: '6001', parentDomain: 'old.example.com', startDate: ymd(daysAgo(40)), endDate: ymd(daysAgo(40)) });
     expect(row).toMatchObject({ hits: 3, seen_at: daysAgo(40, 23), first_seen: daysAgo(40, 8) });
   });
 });

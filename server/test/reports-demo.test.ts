@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addDays, todayIn, FIXED_ADVERTISERS, DashboardOverview, SummaryResponse, type Api } from '@adops/core';
+import { addDays, todayIn, FIXED_ADVERTISERS, DashboardOverview, SummaryTable, type Api } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
 import { getJson, postZoneReport } from './reports-fixture.js';
 import { demoZoneReportItems, loadDemoZoneReports, DEMO_LOSS_PUBLISHER_SHARE } from '../src/demo/zone-reports.js';
@@ -13,7 +13,13 @@ let s: TestServer;
 let admin: Api & { token: string };
 let today: string;
 const get = (path: string, query: Record<string, string> = {}) => getJson(s, admin.token, path, query);
-const count = async (sql: string) => (await s.app.services.db.one<{ n: number }>(sql))!.n;
+/** Every stored zone-report row of the demo's 90 days (and a little more), through the warehouse. */
+async function storedRows(t: TestServer = s) {
+  const rows = [];
+  const filters = { start_date: addDays(today, -120), end_date: addDays(today, 1) };
+  for await (const chunk of t.app.services.warehouse.zoneReports.streamRows({ filters, order: [] })) rows.push(...chunk);
+  return rows;
+}
 
 beforeAll(async () => {
   s = await startTestServer({ demo: true, tz: 'America/Mexico_City' });
@@ -34,7 +40,7 @@ describe('demo zone reports', () => {
     expect(shares).toHaveLength(40);
     expect(shares.every((p) => p.configured)).toBe(true);
     expect(shares.filter((p) => p.revenue_share > 1).map((p) => p.revenue_share)).toEqual([DEMO_LOSS_PUBLISHER_SHARE]);
-    const zones = await count('SELECT count(DISTINCT zone_id) AS n FROM zone_report');
+    const zones = new Set((await storedRows()).map((r) => r.zone_id)).size;
     expect(zones).toBeGreaterThan(1800);
     expect(zones).toBeLessThanOrEqual(2000);
   });
@@ -61,11 +67,14 @@ describe('demo zone reports', () => {
   });
 
   test('realistic blemishes: zero-impression rows, missing tq, low-quality zones, a publisher losing money', async () => {
-    expect(await count('SELECT count(*) AS n FROM zone_report WHERE impressions = 0')).toBeGreaterThan(100);
-    expect(await count('SELECT count(*) AS n FROM zone_report WHERE tq IS NULL')).toBeGreaterThan(1000);
-    expect(await count('SELECT count(DISTINCT zone_id) AS n FROM zone_report WHERE tq < 0.35')).toBeGreaterThan(10);
-    const summary = SummaryResponse.parse((await get('/api/ad-report/publisher-summary', { start_date: addDays(today, -7), end_date: addDays(today, -1) })).body);
-    const losing = new Set(summary.data.filter((r) => r.margin < 0).map((r) => r.publisher));
+    const rows = await storedRows();
+    expect(rows.filter((r) => r.impressions === 0).length).toBeGreaterThan(100);
+    expect(rows.filter((r) => r.tq === null).length).toBeGreaterThan(1000);
+    expect(new Set(rows.filter((r) => r.tq !== null && r.tq < 0.35).map((r) => r.zone_id)).size).toBeGreaterThan(10);
+    const summary = SummaryTable.parse(
+      (await get('/api/ad-report/publisher-summary', { start_date: addDays(today, -7), end_date: addDays(today, -1), sort: 'margin:asc', page_size: '500' })).body,
+    );
+    const losing = new Set(summary.rows.filter((r) => r.margin < 0).map((r) => r.publisher));
     expect(losing.size).toBe(1);
   });
 
@@ -79,13 +88,13 @@ describe('demo zone reports', () => {
   });
 
   test('loading again (adops seed) replaces the same keys instead of duplicating them', async () => {
-    const before = await count('SELECT count(*) AS n FROM zone_report');
+    const before = await s.app.services.warehouse.zoneReports.countRows();
     const pastRange = { start_date: addDays(today, -89), end_date: addDays(today, -1) };
     const revenueBefore = DashboardOverview.parse((await get('/api/dashboard/overview', pastRange)).body).summary.revenue;
     const result = await loadDemoZoneReports(s.app.services);
     expect(result.rejected).toEqual([]);
     expect(result.replaced).toBe(before);
-    expect(await count('SELECT count(*) AS n FROM zone_report')).toBe(before);
+    expect(await s.app.services.warehouse.zoneReports.countRows()).toBe(before);
     const revenueAfter = DashboardOverview.parse((await get('/api/dashboard/overview', pastRange)).body).summary.revenue;
     expect(revenueAfter).toBeCloseTo(revenueBefore, 6);
   }, 30_000);
@@ -94,12 +103,12 @@ describe('demo zone reports', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'adops-demo-'));
     try {
       const off = await startTestServer({ demo: false }, dir);
-      expect(await off.app.services.db.one('SELECT count(*) AS n FROM zone_report')).toEqual({ n: 0 });
+      expect(await off.app.services.warehouse.zoneReports.countRows()).toBe(0);
       const csv = 'date,advertiser,publisher,zone_id,impressions,clicks,revenue\n2026-01-01,Mine,Mine,M-1,1,1,1\n';
       expect((await postZoneReport(off, (await off.admin()).token, csv)).status).toBe(200);
       await off.close();
       const on = await startTestServer({ demo: true }, dir);
-      expect(await on.app.services.db.one('SELECT count(*) AS n FROM zone_report')).toEqual({ n: 1 });
+      expect(await on.app.services.warehouse.zoneReports.countRows()).toBe(1);
       await on.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -25,14 +25,15 @@ const HOSTILE = {
  */
 const RANGE_ROUTES: Array<[string, (body: any) => unknown, unknown, number]> = [
   ['/api/dashboard/overview', (b) => b.summary.revenue, 0, 800],
-  ['/api/dashboard/table/aggregated', (b) => b, [], 800],
-  ['/api/ad-report/zone-details', (b) => b.data, [], 800],
-  ['/api/ad-report/publisher-summary', (b) => b.data, [], 800],
-  ['/api/ad-report/advertiser-summary', (b) => b.data, [], 800],
-  ['/api/ad-report', (b) => b, [], 800],
+  ['/api/dashboard/table/aggregated', (b) => b.rows, [], 800],
+  ['/api/ad-report/zone-details', (b) => b.rows, [], 800],
+  ['/api/ad-report/publisher-summary', (b) => b.rows, [], 800],
+  ['/api/ad-report/advertiser-summary', (b) => b.rows, [], 800],
+  ['/api/ad-report', (b) => b.rows, [], 800],
+  ['/api/ad-report/revenue-cards', (b) => b.filter, 0, 800],
   ['/api/demand/advertiser-revenue', (b) => b, {}, 800],
-  ['/api/finance/advertisers', (b) => b, [], 3660],
-  ['/api/finance/publishers', (b) => b, [], 3660],
+  ['/api/finance/advertisers', (b) => b.rows, [], 3660],
+  ['/api/finance/publishers', (b) => b.rows, [], 3660],
   ['/api/finance/margin', (b) => b[0].total, 0, 3660],
 ];
 const addDays = (ymd: string, n: number) => new Date(Date.parse(`${ymd}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -108,13 +109,42 @@ describe('routes without a date range', () => {
   });
 });
 
-describe('zone-level limits', () => {
-  test.each(['0', '-1', 'abc', '1.5', '100001', '9'.repeat(20)])('limit=%s is refused', async (limit) => {
-    for (const path of ['/api/ad-report/zone-details', '/api/ad-report']) {
-      const { status, body } = await get(path, { ...RANGE, limit });
-      expect(status).toBe(400);
-      expect(body.detail).toMatch(/^limit: /);
-    }
+/** Every table route: its path and a sort key it accepts. */
+const TABLE_ROUTES: Array<[string, string]> = [
+  ['/api/dashboard/table/aggregated', 'revenue'],
+  ['/api/ad-report/zone-details', 'revenue'],
+  ['/api/ad-report/publisher-summary', 'publisher'],
+  ['/api/ad-report/advertiser-summary', 'advertiser'],
+  ['/api/ad-report', 'ctr'],
+  ['/api/finance/advertisers', 'total'],
+  ['/api/finance/publishers', '2026-03'],
+];
+
+describe.each(TABLE_ROUTES)('table fields of %s', (path, goodKey) => {
+  const query = path.startsWith('/api/finance') ? { start_date: '2026-02-01', end_date: '2026-03-31' } : RANGE;
+  test.each([
+    ['sort', "revenue'; DROP TABLE zone_report;--", /^sort: columna de orden no válida/],
+    ['sort', 'revenue desc', /^sort: columna de orden no válida/],
+    ['sort', `${goodKey}:desc:asc`, /^sort: columna de orden no válida/],
+    ['sort', 's'.repeat(65), /^sort: /],
+    ['sort', ['revenue', 'clicks'], /^sort: /],
+    ['page', '0', /^page: /],
+    ['page', '-1', /^page: /],
+    ['page', '1.5', /^page: /],
+    ['page', '9'.repeat(20), /^page: /],
+    ['page_size', '501', /^page_size: Debe ser como máximo 500/],
+    ['page_size', 'abc', /^page_size: /],
+    ['format', 'xlsx', /^format: format debe ser json, csv o ndjson/],
+  ])('%s=%j is refused with 400 {detail}', async (key, value, detail) => {
+    const { status, body } = await get(path, { ...query, [key]: value as string | string[] });
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(detail);
+  });
+
+  test('a good sort key and a huge page number answer the last page', async () => {
+    const { status, body } = await get(path, { ...query, sort: `${goodKey}:desc`, page: '999999999' });
+    expect(status).toBe(200);
+    expect(body.page).toBe(body.page_count);
   });
 });
 
@@ -126,13 +156,19 @@ describe('hostile values stored and shown back', () => {
 
     const zone = await get('/api/ad-report/zone-details', { start_date: '2026-07-01', end_date: '2026-07-01' });
     expect(zone.type).toMatch(/^application\/json/);
-    expect(zone.body.data).toHaveLength(1);
-    expect(zone.body.data[0]).toMatchObject({ zone_id: HOSTILE.zone_id, advertiser: HOSTILE.advertiser, publisher: HOSTILE.publisher, domain: HOSTILE.domain });
+    expect(zone.body.rows).toHaveLength(1);
+    expect(zone.body.rows[0]).toMatchObject({ zone_id: HOSTILE.zone_id, advertiser: HOSTILE.advertiser, publisher: HOSTILE.publisher, domain: HOSTILE.domain });
     // Filtering by the exact hostile text finds exactly that row — and the table still exists.
     const byAdvertiser = await get('/api/ad-report', { start_date: '2026-01-01', end_date: '2026-12-31', advertiser: HOSTILE.advertiser });
-    expect(byAdvertiser.body.map((r: { zone_id: string }) => r.zone_id)).toEqual([HOSTILE.zone_id]);
+    expect(byAdvertiser.body.rows.map((r: { zone_id: string }) => r.zone_id)).toEqual([HOSTILE.zone_id]);
     const byZone = await get('/api/ad-report', { start_date: '2026-01-01', end_date: '2026-12-31', zone_id: '<SCRIPT>' });
-    expect(byZone.body).toHaveLength(1);
+    expect(byZone.body.rows).toHaveLength(1);
+    // An export writes the formula-like and script-like names inert.
+    const exported = await s.fetch(`/api/ad-report?${new URLSearchParams({ start_date: '2026-07-01', end_date: '2026-07-01', format: 'csv' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const csv = await exported.text();
+    expect(csv).toContain(`2026-07-01,${HOSTILE.advertiser},${HOSTILE.zone_id},${HOSTILE.publisher},10,1,`);
     const options = await get('/api/dashboard/raw-options');
     expect(options.body.advertisers).toContain(HOSTILE.advertiser);
     expect((await get('/api/dev1/dashboard/filters')).body.domains).toContain(HOSTILE.domain);

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ZoneDetails, type Api } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
 import { FIXTURE_CSV, RANGE, postZoneReport, getJson } from './reports-fixture.js';
-import { zoneReportServices } from '../src/services/reports.js';
 
 const INGEST_KEY = 'test-ingest-key-0123456789';
 let s: TestServer;
@@ -41,8 +40,8 @@ describe('upsert on the natural key', () => {
     ].join('\n');
     expect(await (await post(csv)).json()).toMatchObject({ inserted: 0, replaced: 1 });
     const d = await zoneDetails({ ...RANGE, zone_id: 'Z-100' });
-    expect(d.data).toHaveLength(1);
-    expect(d.data[0]).toMatchObject({ domain: 'a2.com', revenue: 20, monetized_impressions: null });
+    expect(d.rows).toHaveLength(1);
+    expect(d.rows[0]).toMatchObject({ domain: 'a2.com', revenue: 20, monetized_impressions: null });
     close(d.totals.revenue, 20);
     close((await zoneDetails(RANGE)).totals.revenue, 32); // 22 − 10 + 20
     await post(FIXTURE_CSV); // back to the fixture
@@ -57,7 +56,7 @@ describe('upsert on the natural key', () => {
     ].join('\n');
     expect(await (await post(csv)).json()).toMatchObject({ inserted: 1, replaced: 0, rejected: [] });
     const d = await zoneDetails({ start_date: '2026-05-01', end_date: '2026-05-01', zone_id: 'DUP-1' });
-    expect(d.data.map((r) => r.revenue)).toEqual([7]);
+    expect(d.rows.map((r) => r.revenue)).toEqual([7]);
   });
 
   test('missing margin and publisher revenue come from the configured share, then the default', async () => {
@@ -73,7 +72,7 @@ describe('upsert on the natural key', () => {
     ].join('\n');
     expect(await (await post(csv)).json()).toMatchObject({ inserted: 6, rejected: [] });
     const d = await zoneDetails({ start_date: '2026-05-02', end_date: '2026-05-02', zone_id: 'S-' });
-    const byZone = Object.fromEntries(d.data.map((r) => [r.zone_id, r]));
+    const byZone = Object.fromEntries(d.rows.map((r) => [r.zone_id, r]));
     expect(byZone['S-1']).toMatchObject({ p_revenue: 2, margin: 6, rate_applied: 0.25 });
     expect(byZone['S-2']).toMatchObject({ p_revenue: 2, margin: 6, rate_applied: 0.25 });
     expect(byZone['S-3']).toMatchObject({ rate_applied: 0.7 });
@@ -121,8 +120,8 @@ describe('formats and refused lines', () => {
       rejected_total: 8,
     });
     const d = await zoneDetails({ start_date: '2026-04-01', end_date: '2026-04-01', zone_id: 'C-' });
-    expect(d.data.map((r) => r.zone_id).sort()).toEqual(['C-1', 'C-5', 'C-9']);
-    expect(d.data.find((r) => r.zone_id === 'C-5')).toMatchObject({ publisher: 'Pub, "Quoted"\nName', tq: null, revenue: 1.5 });
+    expect(d.rows.map((r) => r.zone_id).sort()).toEqual(['C-1', 'C-5', 'C-9']);
+    expect(d.rows.find((r) => r.zone_id === 'C-5')).toMatchObject({ publisher: 'Pub, "Quoted"\nName', tq: null, revenue: 1.5 });
   });
 
   test('NDJSON: one object per line; malformed lines and non-objects refused', async () => {
@@ -146,7 +145,7 @@ describe('formats and refused lines', () => {
       rejected_total: 3,
     });
     const d = await zoneDetails({ start_date: '2026-04-02', end_date: '2026-04-02' });
-    const numeric = d.data.find((r) => r.zone_id === '12345')!;
+    const numeric = d.rows.find((r) => r.zone_id === '12345')!;
     expect(numeric).toMatchObject({ impressions: 10, revenue: 0.5, margin: 0.1 });
     close(numeric.p_revenue, 0.4);
   });
@@ -213,7 +212,7 @@ describe('refused imports change nothing', () => {
   });
 
   test('a body over the limit is refused with 413, by its declared length or while streaming', async () => {
-    const limits = zoneReportServices(s.app.services).ingest.limits;
+    const limits = s.app.services.ingest.limits;
     const saved = { ...limits };
     limits.maxBytes = 2000;
     limits.maxJsonBytes = 1000;

@@ -1,7 +1,7 @@
 // The publisher-data URL (token, only that publisher, never revenue or margin, CSV), the
 // admins' revenue-share settings, and the Dashboard deltas in the reporting time zone.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addDays, todayIn, DailyDeltas, PublisherShare, type Api } from '@adops/core';
+import { addDays, todayIn, DailyDeltas, PublisherDataTable, PublisherShare, type Api } from '@adops/core';
 import { z } from 'zod';
 import { startTestServer, type TestServer } from './helpers.js';
 import { FIXTURE_CSV, postZoneReport, getJson } from './reports-fixture.js';
@@ -24,8 +24,14 @@ describe('publisher data', () => {
   test("a publisher's token shows only its rows by date × zone × geo, without revenue or margin", async () => {
     // Token names need not match case: 'puba' is PubA.
     const { token } = await admin.admin.createToken({ publisher_name: 'puba' });
-    const { status, body } = await publisherData({ start_date: '2026-02-28', end_date: '2026-03-03', token });
+    const { status, body: table } = await publisherData({ start_date: '2026-02-28', end_date: '2026-03-03', token });
     expect(status).toBe(200);
+    const body = PublisherDataTable.parse(table).rows;
+    expect(table).toMatchObject({ total_rows: 3, page: 1, page_size: 500, page_count: 1, sort: null });
+    // Totals of the publisher's rows: impressions 1000 + 0 + 9999, p_revenue 6 + 0 + 59.4.
+    expect(table.totals).toMatchObject({ impressions: 10999, clicks: 119 });
+    close(table.totals.p_revenue, 65.4);
+    expect(Object.keys(table.totals).sort()).toEqual(['clicks', 'ctr', 'impressions', 'p_cpm', 'p_revenue']);
     // PubA: R3 (03-02, Z-101), R1 (03-01, Z-100), R6 (02-28, Z-100) — newest first.
     expect(body.map((r: { date: string; zone_id: string }) => [r.date, r.zone_id])).toEqual([
       ['2026-03-02', 'Z-101'],
@@ -33,13 +39,30 @@ describe('publisher data', () => {
       ['2026-02-28', 'Z-100'],
     ]);
     for (const row of body) expect(Object.keys(row).sort()).toEqual(['clicks', 'ctr', 'date', 'geo', 'impressions', 'p_cpm', 'p_revenue', 'zone_id']);
-    const text = JSON.stringify(body);
+    const text = JSON.stringify(table);
     expect(text).not.toMatch(/"revenue"|"margin"|advertiser|AdNova|PubB|PubC/);
     // R1: ctr 20/800 = 2.5 %, p_revenue 6, p_cpm 6/1000×1000 = 6. R3: no impressions → null ratios.
     expect(body[1]).toEqual({ date: '2026-03-01', zone_id: 'Z-100', geo: 'ES', impressions: 1000, clicks: 20, ctr: 2.5, p_revenue: 6, p_cpm: 6 });
     expect(body[0]).toMatchObject({ impressions: 0, ctr: null, p_revenue: 0, p_cpm: null });
     close(body[2].p_revenue, 59.4); // 99 × 0.6
     close(body[2].p_cpm, (59.4 / 9999) * 1000);
+  });
+
+  test('the publisher pages and sorts its rows like every table, and exports them all as NDJSON', async () => {
+    const token = (await admin.admin.listTokens()).find((t) => t.publisher_name === 'puba')!.token;
+    const range = { start_date: '2026-02-28', end_date: '2026-03-03', token };
+    const page = await publisherData({ ...range, sort: 'impressions:desc', page_size: '1', page: '2' });
+    expect(page.body.rows.map((r: { date: string }) => r.date)).toEqual(['2026-03-01']);
+    expect(page.body).toMatchObject({ total_rows: 3, page: 2, page_count: 3, sort: { key: 'impressions', dir: 'desc' } });
+    const res = await s.fetch(`/api/publisher/data?${new URLSearchParams({ ...range, format: 'ndjson', page_size: '1' })}`);
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    const lines = (await res.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((r) => r.date)).toEqual(['2026-03-02', '2026-03-01', '2026-02-28']);
+    for (const bad of [{ sort: 'revenue' }, { sort: 'margin:desc' }, { page_size: '501' }]) {
+      const { status, body } = await publisherData({ ...range, ...bad });
+      expect(status).toBe(400);
+      expect(body.detail).toMatch(/^(sort|page_size): /);
+    }
   });
 
   test('its use is recorded on the token (last_used_at)', async () => {
@@ -100,7 +123,7 @@ describe('publisher data', () => {
     const res = await s.fetch(`/api/publisher/data?start_date=2026-06-01&end_date=2026-06-01&token=${token}&format=csv`);
     expect(await res.text()).toContain(`'=HYPERLINK(""x"")`);
     const json = await publisherData({ start_date: '2026-06-01', end_date: '2026-06-01', token });
-    expect(json.body[0].zone_id).toBe('=HYPERLINK("x")');
+    expect(json.body.rows[0].zone_id).toBe('=HYPERLINK("x")');
   });
 });
 
@@ -124,7 +147,7 @@ describe('revenue shares', () => {
     // R4 kept its stored margin (−1); a new PubC row uses 0.4.
     const csv = 'date,advertiser,publisher,zone_id,impressions,clicks,revenue\n2026-06-02,Clickora,PubC,RS-1,10,1,10\n';
     expect((await postZoneReport(s, admin.token, csv)).status).toBe(200);
-    const rows = (await getJson(s, admin.token, '/api/ad-report', { start_date: '2026-03-02', end_date: '2026-06-02', publisher: 'PubC' })).body;
+    const rows = (await getJson(s, admin.token, '/api/ad-report', { start_date: '2026-03-02', end_date: '2026-06-02', publisher: 'PubC' })).body.rows;
     expect(rows.map((r: { zone_id: string; margin: number }) => [r.zone_id, r.margin])).toEqual([
       ['RS-1', 6],
       ['Z-300', -1],

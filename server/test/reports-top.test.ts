@@ -28,8 +28,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DashboardTops, type Api } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
 import { FIXTURE_CSV, RANGE, postZoneReport, getJson } from './reports-fixture.js';
-import { zoneReportServices } from '../src/services/reports.js';
-import type { ZoneReportRecord } from '../src/warehouse/zone-report/index.js';
+import type { ZoneReportRecord } from '../src/warehouse/index.js';
 
 const EXTRA_CSV = [
   'date,advertiser,publisher,zone_id,geo,source,domain,impressions,monetized_impressions,clicks,revenue,rate_applied,p_revenue,margin,tq',
@@ -107,7 +106,7 @@ beforeAll(async () => {
     const res = await postZoneReport(s, admin.token, csv);
     expect(await res.json()).toMatchObject({ rejected_total: 0 });
   }
-  const load = await zoneReportServices(s.app.services).warehouse.beginImport();
+  const load = await s.app.services.warehouse.zoneReports.beginImport();
   try {
     BLANK_ROWS.forEach((r, i) => load.add(r, i));
     expect(await load.commit()).toEqual({ inserted: 3, replaced: 0 });

@@ -1,15 +1,23 @@
 // Every report endpoint's numbers against the hand-worked fixture (see reports-fixture.ts),
-// with filters and their combinations, ordering, limits and the derived metrics.
+// with filters and their combinations, the server's sorting (any column, missing values
+// last, ties by the natural key), paging, totals over every matching row, and the ratios.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ZoneDetails,
-  ZoneRow,
-  SummaryResponse,
+  ZoneTable,
+  SummaryTable,
   DashboardOverview,
-  DailyRow,
+  DailyTable,
   AdvertiserRevenue,
+  FinanceAdvertiserTable,
+  FinancePublisherTable,
   FinanceMarginRow,
-  derive,
+  RevenueCards,
+  addDays,
+  deriveMetrics,
+  startOfMonth,
+  todayIn,
+  rowSums,
   type Api,
 } from '@adops/core';
 import { z } from 'zod';
@@ -38,13 +46,12 @@ describe('Ad Report zone details', () => {
     expect(status).toBe(200);
     const d = ZoneDetails.parse(body);
     // R6 (2026-02-28) is outside the range. Order: 03-03 R5; 03-02 R4 (rev 2), R3 (rev 0); 03-01 R1 (10), R2 (4).
-    expect(d.data.map((r) => r.zone_id)).toEqual(['Z-201', 'Z-300', 'Z-101', 'Z-100', 'Z-200']);
-    expect(d.total_rows).toBe(5);
-    expect(d.truncated).toBe(false);
+    expect(d.rows.map((r) => r.zone_id)).toEqual(['Z-201', 'Z-300', 'Z-101', 'Z-100', 'Z-200']);
+    expect(d).toMatchObject({ total_rows: 5, page: 1, page_size: 25, page_count: 1, sort: null });
     expect(d.geoOptions).toEqual(['ES', 'MX', 'US']);
     expect(d.sourceOptions).toEqual(['search', 'social']);
 
-    const [r5, r4, r3, r1, r2] = d.data;
+    const [r5, r4, r3, r1, r2] = d.rows;
     // R1: PubA's configured share 0.6 → p_revenue 6, margin 4; CTR on monetized 20/800 = 2.5 %.
     expect(r1).toMatchObject({ date: '2026-03-01', advertiser: 'AdNova', publisher: 'PubA', geo: 'ES', source: 'search', domain: 'a.com' });
     expect(r1).toMatchObject({ impressions: 1000, monetized_impressions: 800, clicks: 20, revenue: 10, rate_applied: 0.6, tq: 0.8 });
@@ -75,11 +82,11 @@ describe('Ad Report zone details', () => {
     close(r5.ctr, 3);
   });
 
-  test('derived metrics of every row equal core formulas', async () => {
+  test('derived metrics of every row are the registry formulas over the row, and its tq the reported one', async () => {
     const d = ZoneDetails.parse((await get('/api/ad-report/zone-details', RANGE)).body);
-    for (const row of d.data) {
-      const expected = derive(row);
-      for (const k of ['ctr', 'cpm', 'cpc', 'cost', 'rs_percent', 'margin_percent', 'p_cpm', 'p_cpc'] as const) {
+    for (const row of d.rows) {
+      const expected = deriveMetrics(rowSums(row));
+      for (const k of ['ctr', 'cpm', 'cpc', 'cost', 'rs_percent', 'p_cpm', 'p_cpc'] as const) {
         if (expected[k] === null) expect(row[k]).toBeNull();
         else close(row[k], expected[k]!);
       }
@@ -122,7 +129,7 @@ describe('Ad Report zone details', () => {
     ['zone id with a backslash', { zone_id: '\\' }, [], 0],
   ])('filter by %s', async (_name, filter, zones, revenue) => {
     const d = ZoneDetails.parse((await get('/api/ad-report/zone-details', { ...RANGE, ...filter })).body);
-    expect(d.data.map((r) => r.zone_id)).toEqual(zones);
+    expect(d.rows.map((r) => r.zone_id)).toEqual(zones);
     expect(d.total_rows).toBe(zones.length);
     close(d.totals.revenue, revenue);
   });
@@ -135,42 +142,145 @@ describe('Ad Report zone details', () => {
     expect(byAdvertiser.sourceOptions).toEqual(['search']);
   });
 
-  test('a limit cuts the rows but not the totals, and says so', async () => {
-    const d = ZoneDetails.parse((await get('/api/ad-report/zone-details', { ...RANGE, limit: '2' })).body);
-    expect(d.data.map((r) => r.zone_id)).toEqual(['Z-201', 'Z-300']);
-    expect(d.truncated).toBe(true);
-    expect(d.total_rows).toBe(5);
-    close(d.totals.revenue, 22);
-    // A limit that cuts inside an older day (3 rows = 03-03 plus both of 03-02).
-    const three = ZoneDetails.parse((await get('/api/ad-report/zone-details', { ...RANGE, limit: '3' })).body);
-    expect(three.data.map((r) => r.zone_id)).toEqual(['Z-201', 'Z-300', 'Z-101']);
+  const zones = async (query: Record<string, string>) => ZoneDetails.parse((await get('/api/ad-report/zone-details', { ...RANGE, ...query })).body);
+
+  test.each([
+    // revenue: R1 10, R5 6, R2 4, R4 2, R3 0
+    ['revenue descending', 'revenue:desc', ['Z-100', 'Z-201', 'Z-200', 'Z-300', 'Z-101']],
+    ['revenue ascending', 'revenue:asc', ['Z-101', 'Z-300', 'Z-200', 'Z-201', 'Z-100']],
+    ['a column without direction ascends', 'clicks', ['Z-101', 'Z-300', 'Z-200', 'Z-100', 'Z-201']],
+    // tq: R4 0.2, R3 0.5, R1 0.8, R5 0.9, R2 none → last both ways
+    ['tq ascending, the row without tq last', 'tq:asc', ['Z-300', 'Z-101', 'Z-100', 'Z-201', 'Z-200']],
+    ['tq descending, the row without tq still last', 'tq:desc', ['Z-201', 'Z-100', 'Z-101', 'Z-300', 'Z-200']],
+    // CTR (a ratio the server derives): R5 3, R1 2.5, R4 1, R2 0.5, R3 none
+    ['CTR descending, computed over the whole result', 'ctr:desc', ['Z-201', 'Z-100', 'Z-300', 'Z-200', 'Z-101']],
+    ['CTR ascending, the zero-impression row last', 'ctr:asc', ['Z-200', 'Z-300', 'Z-100', 'Z-201', 'Z-101']],
+    ['RS% (null without revenue) descending', 'rs_percent:desc', ['Z-201', 'Z-100', 'Z-200', 'Z-300', 'Z-101']],
+    ['monetized impressions, the unreported one last', 'monetized_impressions:desc', ['Z-201', 'Z-100', 'Z-300', 'Z-101', 'Z-200']],
+    // geo ES: R1, R3; MX: R2, R5; US: R4 — ties by the natural key (date, advertiser, publisher, zone)
+    ['geo, ties by the natural key', 'geo:asc', ['Z-100', 'Z-101', 'Z-200', 'Z-201', 'Z-300']],
+    ['geo descending, ties still by the natural key', 'geo:desc', ['Z-300', 'Z-200', 'Z-201', 'Z-100', 'Z-101']],
+    ['publisher', 'publisher:desc', ['Z-300', 'Z-200', 'Z-201', 'Z-100', 'Z-101']],
+    ['date ascending', 'date:asc', ['Z-100', 'Z-200', 'Z-101', 'Z-300', 'Z-201']],
+  ])('sorts the whole result by %s', async (_what, sort, expected) => {
+    const d = await zones({ sort });
+    expect(d.rows.map((r) => r.zone_id)).toEqual(expected);
+    expect(d.sort).toEqual({ key: sort.split(':')[0], dir: sort.split(':')[1] ?? 'asc' });
+  });
+
+  test('pages of the same order never overlap, cover every row, and carry the same totals', async () => {
+    for (const sort of ['', 'revenue:desc', 'tq:asc', 'geo:asc', 'date:asc']) {
+      const all = (await zones({ sort })).rows.map((r) => r.zone_id);
+      const pages = await Promise.all([1, 2, 3].map((page) => zones({ sort, page: String(page), page_size: '2' })));
+      expect(pages.flatMap((p) => p.rows.map((r) => r.zone_id))).toEqual(all);
+      for (const [i, p] of pages.entries()) {
+        expect(p).toMatchObject({ page: i + 1, page_size: 2, page_count: 3, total_rows: 5 });
+        close(p.totals.revenue, 22);
+      }
+    }
+  });
+
+  test('a page past the last is answered as the last page', async () => {
+    const d = await zones({ page: '9', page_size: '2' });
+    expect(d).toMatchObject({ page: 3, page_count: 3 });
+    expect(d.rows.map((r) => r.zone_id)).toEqual(['Z-200']);
+  });
+
+  test.each([
+    [{ sort: 'zone' }, /sort: columna de orden no válida/],
+    [{ sort: 'revenue:sideways' }, /sort: columna de orden no válida/],
+    [{ sort: 'margin_percent' }, /sort: columna de orden no válida/],
+    [{ page: '0' }, /page: /],
+    [{ page_size: '501' }, /page_size: Debe ser como máximo 500/],
+    [{ page_size: 'all' }, /page_size: /],
+    [{ format: 'xlsx' }, /format debe ser json, csv o ndjson/],
+    [{ limit: '5' }, null],
+  ])('answers %j with 400 {detail} (or ignores an unknown parameter)', async (query, detail) => {
+    const { status, body } = await get('/api/ad-report/zone-details', { ...RANGE, ...query });
+    if (detail === null) {
+      // Unknown parameters are ignored (the old row cap no longer exists): every row is there.
+      expect(status).toBe(200);
+      expect(body.total_rows).toBe(5);
+      return;
+    }
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(detail);
+  });
+
+  test('format=csv streams every matching row in the table order, with the BOM and SPEC headers', async () => {
+    const res = await s.fetch(`/api/ad-report/zone-details?${new URLSearchParams({ ...RANGE, sort: 'revenue:desc', page_size: '1', format: 'csv' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toContain('adreport_zonas.csv');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString('utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      'date,advertiser,publisher,zone_id,geo,source,impressions,monetized_impressions,clicks,CTR%,P.CPM,P.CPC,P.Revenue,TQ,revenue,margin,CPM,CPC,RS%',
+    );
+    // page_size does not cut an export: all five rows, revenue descending, rounded as shown.
+    expect(lines.slice(1).map((l) => l.split(',')[3])).toEqual(['Z-100', 'Z-201', 'Z-200', 'Z-300', 'Z-101']);
+    expect(lines[1]).toBe('2026-03-01,AdNova,PubA,Z-100,ES,search,1000,800,20,2.5,6,0.3,6,0.8,10,4,10,0.5,40');
+    expect(lines[5]).toBe('2026-03-02,AdNova,PubA,Z-101,ES,social,0,0,0,,,,0,0.5,0,0,,,');
+  });
+
+  test('format=ndjson streams every matching row as the JSON rows', async () => {
+    const res = await s.fetch(`/api/ad-report/zone-details?${new URLSearchParams({ ...RANGE, advertiser: 'AdNova', format: 'ndjson' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toContain('adreport_zonas.ndjson');
+    const rows = (await res.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const page = await zones({ advertiser: 'AdNova' });
+    expect(rows).toEqual(page.rows);
+  });
+
+  test('JSON travels compressed when the client accepts it', async () => {
+    const res = await s.fetch(`/api/ad-report/zone-details?${new URLSearchParams(RANGE)}`, {
+      headers: { authorization: `Bearer ${admin.token}`, 'accept-encoding': 'gzip' },
+    });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(ZoneDetails.parse(await res.json()).total_rows).toBe(5); // fetch decompresses
   });
 
   test('a range with no data answers empty lists and zero totals', async () => {
     const d = ZoneDetails.parse((await get('/api/ad-report/zone-details', { start_date: '2025-01-01', end_date: '2025-01-31' })).body);
-    expect(d).toMatchObject({ data: [], geoOptions: [], sourceOptions: [], total_rows: 0, truncated: false });
+    expect(d).toMatchObject({ rows: [], geoOptions: [], sourceOptions: [], total_rows: 0, page: 1, page_count: 1 });
     expect(d.totals).toMatchObject({ revenue: 0, impressions: 0, ctr: null, tq: null, rs_percent: null });
   });
 });
 
 describe('Api Explorer', () => {
-  test('answers the same rows as zone-details as a plain list', async () => {
-    const { body } = await get('/api/ad-report', RANGE);
-    const rows = z.array(ZoneRow).parse(body);
-    expect(rows.map((r) => r.zone_id)).toEqual(['Z-201', 'Z-300', 'Z-101', 'Z-100', 'Z-200']);
+  test('answers the same page as zone-details, without the dropdown options', async () => {
+    const t = ZoneTable.parse((await get('/api/ad-report', RANGE)).body);
     const zoneDetails = ZoneDetails.parse((await get('/api/ad-report/zone-details', RANGE)).body);
-    expect(rows).toEqual(zoneDetails.data);
+    expect(t.rows).toEqual(zoneDetails.rows);
+    expect(t.totals).toEqual(zoneDetails.totals);
+    expect(t).not.toHaveProperty('geoOptions');
   });
 
-  test('filters by advertiser and honours the limit', async () => {
-    const rows = z.array(ZoneRow).parse((await get('/api/ad-report', { ...RANGE, advertiser: 'AdNova', limit: '1' })).body);
-    expect(rows.map((r) => r.zone_id)).toEqual(['Z-201']);
+  test('filters by advertiser and sorts and pages like every table', async () => {
+    const t = ZoneTable.parse((await get('/api/ad-report', { ...RANGE, advertiser: 'AdNova', sort: 'revenue:asc', page_size: '1', page: '2' })).body);
+    expect(t.rows.map((r) => r.zone_id)).toEqual(['Z-201']);
+    expect(t).toMatchObject({ total_rows: 3, page: 2, page_count: 3 });
+    close(t.totals.revenue, 16);
+  });
+
+  test('format=csv exports ad_report.csv with the Api Explorer columns', async () => {
+    const res = await s.fetch(`/api/ad-report?${new URLSearchParams({ ...RANGE, format: 'csv' })}`, { headers: { authorization: `Bearer ${admin.token}` } });
+    expect(res.headers.get('content-disposition')).toContain('ad_report.csv');
+    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    expect(lines[0]).toBe('Date,Advertiser,Zone ID,Publisher,Impr.,Clicks,CTR%,CPM,CPC,Revenue,Margin,RS%,P.CPM,P.CPC,TQ');
+    expect(lines).toHaveLength(6);
   });
 });
 
 describe('Ad Report summaries', () => {
-  test('publisher summary: one row per date × publisher, date desc then revenue desc', async () => {
-    const { data } = SummaryResponse.parse((await get('/api/ad-report/publisher-summary', RANGE)).body);
+  test('publisher summary: one row per date × publisher, date desc then revenue desc, totals of every row', async () => {
+    const t = SummaryTable.parse((await get('/api/ad-report/publisher-summary', RANGE)).body);
+    const data = t.rows;
     expect(data.map((r) => [r.date, r.publisher])).toEqual([
       ['2026-03-03', 'PubB'],
       ['2026-03-02', 'PubC'],
@@ -178,6 +288,9 @@ describe('Ad Report summaries', () => {
       ['2026-03-01', 'PubA'],
       ['2026-03-01', 'PubB'],
     ]);
+    expect(t).toMatchObject({ total_rows: 5, page: 1, page_size: 10, page_count: 1 });
+    close(t.totals.revenue, 22);
+    close(t.totals.tq, 0.8);
     expect(data.every((r) => r.advertiser === undefined)).toBe(true);
     const pubC = data[1];
     close(pubC.margin, -1);
@@ -190,18 +303,56 @@ describe('Ad Report summaries', () => {
   });
 
   test('advertiser summary: one row per date × advertiser, filters apply', async () => {
-    const { data } = SummaryResponse.parse((await get('/api/ad-report/advertiser-summary', RANGE)).body);
-    expect(data.map((r) => [r.date, r.advertiser])).toEqual([
+    const { rows } = SummaryTable.parse((await get('/api/ad-report/advertiser-summary', RANGE)).body);
+    expect(rows.map((r) => [r.date, r.advertiser])).toEqual([
       ['2026-03-03', 'AdNova'],
       ['2026-03-02', 'Clickora'],
       ['2026-03-02', 'AdNova'],
       ['2026-03-01', 'AdNova'],
       ['2026-03-01', 'BidSphere'],
     ]);
-    const filtered = SummaryResponse.parse((await get('/api/ad-report/advertiser-summary', { ...RANGE, publisher: 'PubB' })).body);
-    expect(filtered.data.map((r) => [r.date, r.advertiser, r.revenue])).toEqual([
+    const filtered = SummaryTable.parse((await get('/api/ad-report/advertiser-summary', { ...RANGE, publisher: 'PubB' })).body);
+    expect(filtered.rows.map((r) => [r.date, r.advertiser, r.revenue])).toEqual([
       ['2026-03-03', 'AdNova', 6],
       ['2026-03-01', 'BidSphere', 4],
+    ]);
+    close(filtered.totals.revenue, 10);
+  });
+
+  test('summaries sort by any column over the whole result (a derived one too) and page', async () => {
+    const byName = SummaryTable.parse((await get('/api/ad-report/publisher-summary', { ...RANGE, sort: 'publisher:asc' })).body);
+    // ties of a name by date
+    expect(byName.rows.map((r) => [r.publisher, r.date])).toEqual([
+      ['PubA', '2026-03-01'],
+      ['PubA', '2026-03-02'],
+      ['PubB', '2026-03-01'],
+      ['PubB', '2026-03-03'],
+      ['PubC', '2026-03-02'],
+    ]);
+    // CPM: PubA 03-01 10; PubB 03-03 2; PubB 03-01 2; PubC 4; PubA 03-02 none (last)
+    const byCpm = SummaryTable.parse((await get('/api/ad-report/publisher-summary', { ...RANGE, sort: 'cpm:desc', page_size: '2', page: '2' })).body);
+    expect(byCpm.rows.map((r) => [r.publisher, r.date])).toEqual([
+      ['PubB', '2026-03-01'],
+      ['PubB', '2026-03-03'],
+    ]);
+    expect(byCpm).toMatchObject({ page: 2, page_count: 3, total_rows: 5 });
+    const { status, body } = await get('/api/ad-report/publisher-summary', { ...RANGE, sort: 'advertiser' });
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(/sort: columna de orden no válida/);
+  });
+
+  test('format=csv exports every summary row', async () => {
+    const res = await s.fetch(`/api/ad-report/advertiser-summary?${new URLSearchParams({ ...RANGE, format: 'csv', page_size: '1' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    expect(lines[0].startsWith('Date,Advertiser,Impr.,M. Impr.,Clicks,CTR%')).toBe(true);
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(' '))).toEqual([
+      '2026-03-03 AdNova',
+      '2026-03-02 Clickora',
+      '2026-03-02 AdNova',
+      '2026-03-01 AdNova',
+      '2026-03-01 BidSphere',
     ]);
   });
 });
@@ -243,18 +394,56 @@ describe('Dashboard', () => {
     expect(none.summary).toEqual({ revenue: 0, margin: 0, impressions: 0, clicks: 0, ctr: null, tq: null });
   });
 
-  test('table/aggregated: one row per day with data, with ratios from the day sums', async () => {
-    const rows = z.array(DailyRow).parse((await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03' })).body);
-    expect(rows.map((r) => r.date)).toEqual(['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03']);
-    const [, d1, d2, d3] = rows;
+  test('table/aggregated: one row per day with data, ratios from the day sums, Totales from every day', async () => {
+    const range = { start_date: '2026-02-27', end_date: '2026-03-03' };
+    const t = DailyTable.parse((await get('/api/dashboard/table/aggregated', range)).body);
+    expect(t.rows.map((r) => r.date)).toEqual(['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03']);
+    expect(t).toMatchObject({ total_rows: 4, page: 1, page_size: 10, page_count: 1, sort: null });
+    const [, d1, d2, d3] = t.rows;
     expect(d1).toMatchObject({ impressions: 3000, monetized_impressions: 800, clicks: 30, revenue: 14 });
     close(d1.ctr, 1); // 30 / 3000 × 100 (Dashboard CTR on impressions)
     close(d1.cpm, (14 / 3000) * 1000);
     close(d1.cost, 14 - 5.2);
-    close(d1.margin_percent, (5.2 / 14) * 100);
-    close(d2.margin_percent, -50);
+    close(d1.rs_percent, (5.2 / 14) * 100); // the Dashboard's 'Marg %'
+    close(d2.rs_percent, -50);
     close(d3.ctr, 1.5); // 45 / 3000 × 100
     close(d3.tq!, 0.9);
+    // Totales: 121 revenue over the four days; its TQ is the TQ Avg card's, its CTR on impressions.
+    const overview = DashboardOverview.parse((await get('/api/dashboard/overview', range)).body);
+    close(t.totals.revenue, 121);
+    expect(t.totals.tq).toBe(overview.summary.tq);
+    expect(t.totals.ctr).toBe(overview.summary.ctr);
+  });
+
+  test('table/aggregated ranks revenue, cost and margin of each day between the range’s min and max', async () => {
+    const t = DailyTable.parse((await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03', page_size: '1' })).body);
+    // Revenue: 02-28 99 (max) → 5; the page holds one day but the ranking covers the four.
+    expect(t.rows[0].rank.revenue).toBe(5);
+    const all = DailyTable.parse((await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03' })).body);
+    // revenue 99, 14, 2, 6: (14−2)/97 = 0.12 → 1; 2 is the min → 0; (6−2)/97 = 0.04 → 0
+    expect(all.rows.map((r) => r.rank.revenue)).toEqual([5, 1, 0, 0]);
+    // margin 39.6, 5.2, −1, 3: (5.2+1)/40.6 = 0.15 → 1; −1 → 0; (3+1)/40.6 = 0.098 → 0
+    expect(all.rows.map((r) => r.rank.margin)).toEqual([5, 1, 0, 0]);
+  });
+
+  test('table/aggregated sorts and pages on the server', async () => {
+    const t = DailyTable.parse(
+      (await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03', sort: 'revenue:desc', page_size: '2', page: '2' })).body,
+    );
+    expect(t.rows.map((r) => r.date)).toEqual(['2026-03-03', '2026-03-02']);
+    expect(t).toMatchObject({ page: 2, page_count: 2, total_rows: 4, sort: { key: 'revenue', dir: 'desc' } });
+    close(t.totals.revenue, 121);
+  });
+
+  test('table/aggregated format=csv is resumen_diario.csv with every day', async () => {
+    const res = await s.fetch(`/api/dashboard/table/aggregated?${new URLSearchParams({ start_date: '2026-02-27', end_date: '2026-03-03', format: 'csv', page_size: '1' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.headers.get('content-disposition')).toContain('resumen_diario.csv');
+    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    expect(lines[0]).toBe('Date,Impr.,M. Impr.,Clicks,CTR%,CPM,CPC,Rev,Cost,Marg.,Marg %,TQ');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03']);
+    expect(lines[2]).toBe('2026-03-01,3000,800,30,1,4.67,0.47,14,8.8,5.2,37.14,0.8');
   });
 
   test('raw options list every advertiser, publisher, geo and source stored', async () => {
@@ -289,25 +478,45 @@ describe('Demand', () => {
 describe('Finance', () => {
   const FEB_MAR = { start_date: '2026-02-01', end_date: '2026-03-31' };
 
-  test('advertisers: a column per month, zero-filled, by total revenue', async () => {
-    const { body } = await get('/api/finance/advertisers', FEB_MAR);
+  test('advertisers: a column per month, zero-filled, by total revenue, with the TOTAL row', async () => {
+    const t = FinanceAdvertiserTable.parse((await get('/api/finance/advertisers', FEB_MAR)).body);
     // AdNova: Feb R6 99, Mar R1+R3+R5 = 16; BidSphere Mar 4; Clickora Mar 2.
-    expect(body).toEqual([
-      { advertiser: 'AdNova', '2026-02': 99, '2026-03': 16 },
-      { advertiser: 'BidSphere', '2026-02': 0, '2026-03': 4 },
-      { advertiser: 'Clickora', '2026-02': 0, '2026-03': 2 },
+    expect(t.months).toEqual(['2026-02', '2026-03']);
+    expect(t.rows).toEqual([
+      { advertiser: 'AdNova', '2026-02': 99, '2026-03': 16, total: 115 },
+      { advertiser: 'BidSphere', '2026-02': 0, '2026-03': 4, total: 4 },
+      { advertiser: 'Clickora', '2026-02': 0, '2026-03': 2, total: 2 },
     ]);
+    expect(t.totals).toEqual({ '2026-02': 99, '2026-03': 22, total: 121 });
+    expect(t).toMatchObject({ total_rows: 3, page: 1, page_count: 1, sort: null });
   });
 
-  test('publishers: a column per month, filtered by domain', async () => {
-    expect((await get('/api/finance/publishers', FEB_MAR)).body).toEqual([
-      { publisher: 'PubA', '2026-02': 99, '2026-03': 10 },
-      { publisher: 'PubB', '2026-02': 0, '2026-03': 10 },
-      { publisher: 'PubC', '2026-02': 0, '2026-03': 2 },
+  test('publishers: a column per month, filtered by domain, the same TOTAL row as the advertisers', async () => {
+    const t = FinancePublisherTable.parse((await get('/api/finance/publishers', FEB_MAR)).body);
+    expect(t.rows).toEqual([
+      { publisher: 'PubA', '2026-02': 99, '2026-03': 10, total: 109 },
+      { publisher: 'PubB', '2026-02': 0, '2026-03': 10, total: 10 },
+      { publisher: 'PubC', '2026-02': 0, '2026-03': 2, total: 2 },
     ]);
-    expect((await get('/api/finance/publishers', { ...FEB_MAR, domain: 'b.com' })).body).toEqual([
-      { publisher: 'PubB', '2026-02': 0, '2026-03': 10 },
-    ]);
+    const advertisers = FinanceAdvertiserTable.parse((await get('/api/finance/advertisers', FEB_MAR)).body);
+    expect(t.totals).toEqual(advertisers.totals);
+    const byDomain = FinancePublisherTable.parse((await get('/api/finance/publishers', { ...FEB_MAR, domain: 'b.com' })).body);
+    expect(byDomain.rows).toEqual([{ publisher: 'PubB', '2026-02': 0, '2026-03': 10, total: 10 }]);
+  });
+
+  test('finance tables sort by name, a month or the total, and page', async () => {
+    const byMonth = FinancePublisherTable.parse((await get('/api/finance/publishers', { ...FEB_MAR, sort: '2026-03:desc' })).body);
+    // PubA and PubB tie at 10 in March: by name.
+    expect(byMonth.rows.map((r) => r.publisher)).toEqual(['PubA', 'PubB', 'PubC']);
+    const byName = FinanceAdvertiserTable.parse((await get('/api/finance/advertisers', { ...FEB_MAR, sort: 'advertiser:desc', page_size: '2', page: '2' })).body);
+    expect(byName.rows.map((r) => r.advertiser)).toEqual(['AdNova']);
+    expect(byName).toMatchObject({ page: 2, page_count: 2, total_rows: 3 });
+    expect(byName.totals.total).toBe(121);
+    for (const sort of ['2026-13', 'publisher', 'revenue']) {
+      const { status, body } = await get('/api/finance/advertisers', { ...FEB_MAR, sort });
+      expect(status).toBe(400);
+      expect(body.detail).toMatch(/sort: columna de orden no válida/);
+    }
   });
 
   test('margin: one Total row, or the chosen domain, by month and in total', async () => {
@@ -326,5 +535,79 @@ describe('Finance', () => {
 
   test('domains for the Finance filter', async () => {
     expect((await get('/api/dev1/dashboard/filters')).body).toEqual({ domains: ['a.com', 'b.com', 'c.com'] });
+  });
+});
+
+describe('Api Explorer cards', () => {
+  test('Ayer, Hoy and Mes cover all traffic in the reporting time zone; Filtro the search under its filters', async () => {
+    const today = todayIn('UTC');
+    const yesterday = addDays(today, -1);
+    const csv = [
+      'date,advertiser,publisher,zone_id,impressions,clicks,revenue',
+      `${today},AdNova,PubA,C-1,100,1,7`,
+      `${today},BidSphere,PubB,C-2,100,1,3`,
+      `${yesterday},AdNova,PubA,C-1,100,1,5`,
+    ].join('\n');
+    expect((await postZoneReport(s, admin.token, csv)).status).toBe(200);
+    const cards = RevenueCards.parse((await get('/api/ad-report/revenue-cards', { ...RANGE, advertiser: 'AdNova' })).body);
+    expect(cards.dates).toEqual({ yesterday, today, month_start: startOfMonth(today) });
+    close(cards.today, 10); // both advertisers: the cards ignore the search's filters
+    close(cards.yesterday, 5);
+    // Month so far: today's 10, plus yesterday's 5 when yesterday is in this month.
+    close(cards.month, yesterday >= startOfMonth(today) ? 15 : 10);
+    close(cards.filter, 16); // AdNova in the fixture's range: R1 10 + R3 0 + R5 6
+  });
+
+  test('the range is checked like every report', async () => {
+    const { status, body } = await get('/api/ad-report/revenue-cards', { start_date: '2026-03-05', end_date: '2026-03-01' });
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(/posterior/);
+  });
+});
+
+describe('Finance in cents', () => {
+  // April 2026: three rows of 0.335 under three advertisers and publishers. Rounded one by one
+  // they show 0.34 three times (1.02); the month's revenue is 1.005 → 1.01.
+  beforeAll(async () => {
+    const csv = [
+      'date,advertiser,publisher,zone_id,domain,impressions,clicks,revenue,p_revenue',
+      '2026-04-10,AdNova,PubA,F-1,a.com,100,1,0.335,0.1',
+      '2026-04-11,BidSphere,PubB,F-2,b.com,100,1,0.335,0.1',
+      '2026-04-12,Clickora,PubC,F-3,c.com,100,1,0.335,0.1',
+    ].join('\n');
+    expect((await postZoneReport(s, admin.token, csv)).status).toBe(200);
+  });
+  const APRIL = { start_date: '2026-04-01', end_date: '2026-04-30' };
+
+  test('each month’s TOTAL is its revenue rounded once, and its cells add up to it', async () => {
+    const t = FinanceAdvertiserTable.parse((await get('/api/finance/advertisers', APRIL)).body);
+    expect(t.totals).toEqual({ '2026-04': 1.01, total: 1.01 });
+    const cells = t.rows.map((r) => r['2026-04']);
+    expect(cells.sort()).toEqual([0.33, 0.34, 0.34]);
+    expect(Math.round(cells.reduce((a, b) => a + b, 0) * 100)).toBe(101);
+    for (const r of t.rows) expect(r.total).toBe(r['2026-04']);
+  });
+
+  test('the advertiser and publisher tables show the same TOTAL row', async () => {
+    const range = { start_date: '2026-02-01', end_date: '2026-04-30' };
+    const a = FinanceAdvertiserTable.parse((await get('/api/finance/advertisers', range)).body);
+    const p = FinancePublisherTable.parse((await get('/api/finance/publishers', range)).body);
+    expect(a.totals).toEqual(p.totals);
+    for (const t of [a, p])
+      for (const m of t.months) expect(Math.round(t.rows.reduce((sum, r) => sum + r[m], 0) * 100)).toBe(Math.round(t.totals[m] * 100));
+  });
+
+  test('margin per month is in cents and its total sums them', async () => {
+    const [margin] = z.array(FinanceMarginRow).parse((await get('/api/finance/margin', APRIL)).body);
+    expect(margin.by_month).toEqual({ '2026-04': 0.71 }); // 3 × (0.335 − 0.1) = 0.705
+    expect(margin.total).toBe(0.71);
+  });
+
+  test('format=csv exports the table with its TOTAL row', async () => {
+    const res = await s.fetch(`/api/finance/advertisers?${new URLSearchParams({ ...APRIL, format: 'csv' })}`, { headers: { authorization: `Bearer ${admin.token}` } });
+    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    expect(lines[0]).toBe('advertiser,2026-04,total');
+    expect(lines).toHaveLength(5);
+    expect(lines[4]).toBe('TOTAL,1.01,1.01');
   });
 });

@@ -99,7 +99,11 @@ function change(now: number | null, base: number | null): number | null {
   return ((now - base) / Math.abs(base)) * 100;
 }
 
-const cents = (amount: number) => Math.round(roundTo(amount * 100, 6) ?? 0);
+/** An amount in whole cents, half away from zero (1.005 → 101: the decimal the import carried, not its binary neighbour). */
+function cents(amount: number): number {
+  const scaled = roundTo(amount * 100, 6) ?? 0;
+  return Math.sign(scaled) * Math.round(Math.abs(scaled));
+}
 
 /**
  * Splits a month's exact total, rounded to cents once, over its cells so they add up to it:
