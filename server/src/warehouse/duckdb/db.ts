@@ -83,23 +83,31 @@ export class Db {
    * Streams a query's rows in chunks (about 2,048 rows each) on a connection of its own, so an
    * export never holds the readers; the connection is released when the consumer stops early too.
    */
-  async *stream<T = Row>(sql: string, params: Param[] = []): AsyncGenerator<T[]> {
+  stream<T = Row>(sql: string, params: Param[] = []): AsyncGenerator<T[]> {
+    return this.streamEach<T>([{ sql, params }]);
+  }
+
+  /** Streams several queries' rows one after the other on one connection of their own. */
+  async *streamEach<T = Row>(queries: Iterable<{ sql: string; params: Param[] }>): AsyncGenerator<T[]> {
     const conn = await this.connect();
     try {
-      const result = await this.track(conn.stream(sql, params as DuckDBValue[]));
-      const names = result.columnNames();
-      for (;;) {
+      for (const { sql, params } of queries) {
         this.open();
-        const chunk = await this.track(result.fetchChunk());
-        if (!chunk || chunk.rowCount === 0) return;
-        const columns = chunk.getColumns();
-        const rows: T[] = new Array(chunk.rowCount);
-        for (let i = 0; i < chunk.rowCount; i++) {
-          const out: Row = {};
-          for (let c = 0; c < names.length; c++) out[names[c]] = plain(columns[c][i]);
-          rows[i] = out as T;
+        const result = await this.track(conn.stream(sql, params as DuckDBValue[]));
+        const names = result.columnNames();
+        for (;;) {
+          this.open();
+          const chunk = await this.track(result.fetchChunk());
+          if (!chunk || chunk.rowCount === 0) break;
+          const columns = chunk.getColumns();
+          const rows: T[] = new Array(chunk.rowCount);
+          for (let i = 0; i < chunk.rowCount; i++) {
+            const out: Row = {};
+            for (let c = 0; c < names.length; c++) out[names[c]] = plain(columns[c][i]);
+            rows[i] = out as T;
+          }
+          yield rows;
         }
-        yield rows;
       }
     } finally {
       this.release(conn);

@@ -1,8 +1,9 @@
 // Stored zone-report rows (Ad Report, Api Explorer) ordered by any column or registry metric —
 // a row's ratios are the registry's formulas over the row itself — one page of them, or all
 // of them streamed. Ties are broken by the natural key, so pages never overlap.
-// A page of an order that starts with the date only reads the days it needs: the rollup's
-// rows per day say which days hold rows offset…offset+limit (without a zone filter).
+// An order that starts with the date is read day by day: a page only reads the days that hold
+// rows offset…offset+limit (the rollup's rows per day say which, without a zone filter), and an
+// export sorts one day at a time, so its memory is a day's rows, not the range's.
 import type { SumKey } from '@adops/core';
 import type { Db } from '../db.js';
 import { formulaOf, formulaSql, orderBy, pageSql, usesRollup, whereFilters } from '../sql.js';
@@ -87,7 +88,40 @@ export async function getRows(db: Db, q: RowQuery): Promise<ZoneReportRecord[]> 
   return db.all<ZoneReportRecord>(sql, params);
 }
 
+/** Rows an export sorts at once at most (a day with more is still one window). */
+const EXPORT_WINDOW_ROWS = 100_000;
+
+/** The range cut into runs of consecutive days of about EXPORT_WINDOW_ROWS rows, in the order's direction. */
+async function dayWindows(db: Db, q: Omit<RowQuery, 'limit' | 'offset'>, dir: 'asc' | 'desc') {
+  const where = whereFilters(q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
+  const counted = usesRollup(db, q.filters)
+    ? `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where.sql} GROUP BY date`
+    : `SELECT date, count(*) AS rows FROM zone_report ${where.sql} GROUP BY date`;
+  const days = await db.all<{ date: string; rows: number }>(`${counted} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`, where.params);
+  const windows: Array<{ start: string; end: string }> = [];
+  const close = (first: string, last: string) => windows.push(dir === 'asc' ? { start: first, end: last } : { start: last, end: first });
+  let first = '';
+  let last = '';
+  let rows = 0;
+  for (const day of days) {
+    if (rows > 0 && rows + day.rows > EXPORT_WINDOW_ROWS) {
+      close(first, last);
+      rows = 0;
+    }
+    if (rows === 0) first = day.date;
+    last = day.date;
+    rows += day.rows;
+  }
+  if (rows > 0) close(first, last);
+  return windows;
+}
+
 export async function* streamRows(db: Db, q: Omit<RowQuery, 'limit' | 'offset'>): AsyncGenerator<ZoneReportRecord[]> {
+  if (q.order[0]?.key === 'date') {
+    const windows = await dayWindows(db, q, q.order[0].dir);
+    yield* db.streamEach<ZoneReportRecord>(windows.map((range) => rowsSql(q, range)));
+    return;
+  }
   const { sql, params } = rowsSql(q, { start: q.filters.start_date, end: q.filters.end_date });
   yield* db.stream<ZoneReportRecord>(sql, params);
 }
