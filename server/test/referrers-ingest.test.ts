@@ -92,6 +92,18 @@ describe('the beacon (GET /api/hit)', () => {
     expect(await logRows(admin, { zoneId: '5001', publisher: 'Old Publisher' })).toEqual([]);
   });
 
+  test('a zone-report import gives its new zones owners for the hits that follow', async () => {
+    const csv = 'date,advertiser,publisher,zone_id,impressions,clicks,revenue\n2026-01-05,AdNet Two,New Media,5777,10,1,1\n';
+    const res = await t.fetch('/api/ingest/zone-report', { method: 'POST', headers: { 'content-type': 'text/csv', 'x-ingest-key': INGEST_KEY }, body: csv });
+    expect(res.status).toBe(200);
+    // The owners are reloaded in the background right after the import (nothing else asks for it here).
+    const referrers = t.app.services.referrers;
+    for (let i = 0; i < 100 && referrers.zoneOwner('5777').publisher === null; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(referrers.zoneOwner('5777')).toEqual({ publisher: 'New Media', advertiser: 'AdNet Two' });
+    await t.fetch('/api/hit?zone_id=5777&ref=https://new.example.com/');
+    expect((await logRows(admin, { zoneId: '5777', publisher: 'New Media', advertiser: 'AdNet Two' })).map((r) => r.referrer)).toEqual(['https://new.example.com/']);
+  });
+
   test.each([
     ['', 'zone_id'],
     ['?ref=https://x.example.com', 'zone_id'],

@@ -52,9 +52,13 @@ export async function createServices(config: Config, log: (line: string) => void
     const guards = makeGuards({ secret: secrets.jwtSecret, users, ingestKey: config.ingestKey });
     const reports = new ReportService(warehouse.zoneReports, config.tz);
     const shares = new RevenueShareService(store, async () => (await reports.rawOptions()).publishers);
-    const ingest = new ZoneReportIngest(warehouse.zoneReports, () => shares.snapshot(), () => reports.invalidate());
     const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log);
     onClose.push(() => referrers.close());
+    // After an import: filter lists are stale, and new zones may now have owners for their hits.
+    const ingest = new ZoneReportIngest(warehouse.zoneReports, () => shares.snapshot(), () => {
+      reports.invalidate();
+      void referrers.refreshZones();
+    });
     const campaigns = await CampaignService.start(config, store, log);
     onClose.push(() => campaigns.close());
     return { config, store, warehouse, secrets, users, auth, tokens, reports, ingest, shares, referrers, campaigns, guards, log, onClose };

@@ -38,8 +38,12 @@ import { SseHub } from '../live/sse.js';
 const DAY_MS = 86_400_000;
 const FUTURE_SLACK_MS = 5 * 60_000;
 const OLDEST_EVENT_MS = Date.UTC(2000, 0, 1);
-const ZONE_REFRESH_MS = 60_000;
-const UNKNOWN_ZONE_REFRESH_MS = 10_000;
+/**
+ * Zone owners are reloaded after every zone-report import (see services/index.ts) and, as a
+ * safety net for imports another instance made, every 10 minutes: each reload scans the zone
+ * reports, so it is not done on every unknown zone a beacon names.
+ */
+const ZONE_REFRESH_MS = 10 * 60_000;
 const ZONE_ID = /^[\w.:-]{1,64}$/;
 const HOST_LABELS = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
@@ -235,7 +239,8 @@ export class ReferrerService {
   private readonly writer: EventWriter;
   private lastId = 0;
   private zones = new Map<string, ZoneOwner>();
-  private zonesLoadedAt = 0;
+  /** A reload asked for while one ran: it runs once more after, so an import's zones are never missed. */
+  private zoneRefreshAgain = false;
   private zoneRefresh: Promise<void> | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
@@ -292,26 +297,31 @@ export class ReferrerService {
     this.timers.push(first);
   }
 
-  /** Reloads zone → publisher/advertiser from the latest zone_report rows. */
+  /** Reloads zone → publisher/advertiser from the zone reports (each zone's latest, busiest row). */
   refreshZones(): Promise<void> {
-    this.zoneRefresh ??= this
-      .loadZoneOwners()
-      .then((zones) => {
-        this.zones = zones;
-        this.zonesLoadedAt = Date.now();
-      })
-      .catch((e: Error) => this.log(`referrers: zone owners not refreshed: ${e.message}`))
-      .finally(() => {
-        this.zoneRefresh = undefined;
-      });
+    if (this.zoneRefresh) {
+      this.zoneRefreshAgain = true;
+      return this.zoneRefresh;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.zoneRefreshAgain = false;
+        try {
+          this.zones = await this.loadZoneOwners();
+        } catch (e) {
+          this.log(`referrers: zone owners not refreshed: ${(e as Error).message}`);
+        }
+      } while (this.zoneRefreshAgain && !this.closed);
+    };
+    this.zoneRefresh = run().finally(() => {
+      this.zoneRefresh = undefined;
+    });
     return this.zoneRefresh;
   }
 
-  private owner(zoneId: string): ZoneOwner {
-    const owner = this.zones.get(zoneId);
-    if (owner) return owner;
-    if (Date.now() - this.zonesLoadedAt > UNKNOWN_ZONE_REFRESH_MS) void this.refreshZones();
-    return { publisher: null, advertiser: null };
+  /** The publisher and advertiser hits of a zone are stamped with (null while unknown). */
+  zoneOwner(zoneId: string): ZoneOwner {
+    return this.zones.get(zoneId) ?? { publisher: null, advertiser: null };
   }
 
   /**
@@ -322,7 +332,7 @@ export class ReferrerService {
     if (events.length === 0) return { accepted: 0, first_id: null, last_id: null };
     if (this.closed) throw httpError(503, 'El servidor se está cerrando');
     const stamped: ReferrerEvent[] = events.map((e) => {
-      const owner = this.owner(e.zone_id);
+      const owner = this.zoneOwner(e.zone_id);
       return { id: ++this.lastId, ...e, publisher: owner.publisher, advertiser: owner.advertiser };
     });
     try {

@@ -1,14 +1,17 @@
 // Each zone's publisher and advertiser from its latest zone_report rows (the busiest row of
-// the latest day), to stamp referrer events at ingest.
+// the latest day; among equals the last advertiser, then publisher, in byte order), to stamp
+// referrer events at ingest. One hashed pass (arg_max per zone), never a sort of every row.
 import type { Db } from '../db.js';
 import type { ZoneOwner } from '../../types.js';
 
 const SQL = `
-SELECT zone_id, publisher, advertiser FROM (
-  SELECT zone_id, publisher, advertiser,
-         row_number() OVER (PARTITION BY zone_id ORDER BY date DESC, impressions DESC NULLS LAST, advertiser, publisher) AS n
+SELECT zone_id, o.publisher AS publisher, o.advertiser AS advertiser FROM (
+  SELECT zone_id,
+         arg_max(struct_pack(publisher := publisher, advertiser := advertiser),
+                 struct_pack(d := date, i := impressions, a := advertiser, p := publisher)) AS o
   FROM zone_report
-) WHERE n = 1`;
+  GROUP BY zone_id
+)`;
 
 export async function getZoneOwners(db: Db): Promise<Map<string, ZoneOwner>> {
   const owners = new Map<string, ZoneOwner>();
