@@ -47,13 +47,13 @@ import { memoryPage, warehousePage, type TableExport, type TablePageOf } from '.
 type Dir = 'asc' | 'desc';
 const by = (key: string, dir: Dir = 'asc'): SortState => ({ key, dir });
 
-/** Each table's order when none is asked for (ties are broken by the engine's total order). */
+/** Each table's order when none is asked for (ties: the natural key, or the group's dimensions). */
 const DEFAULT_ORDER = {
-  zones: [by('date', 'desc'), by('revenue', 'desc'), by('zone_id'), by('advertiser'), by('publisher'), by('geo'), by('source')],
-  summary: (name: string) => [by('date', 'desc'), by('revenue', 'desc'), by(name)],
+  zones: [by('date', 'desc'), by('revenue', 'desc')],
+  summary: [by('date', 'desc'), by('revenue', 'desc')],
   daily: [by('date')],
   finance: (name: string) => [by('total', 'desc'), by(name)],
-  publisherData: [by('date', 'desc'), by('zone_id'), by('geo')],
+  publisherData: [by('date', 'desc')],
 } as const;
 
 const orderOf = (request: Pick<TableRequest, 'sort'>, fallback: Order): Order => (request.sort ? [request.sort] : fallback);
@@ -271,7 +271,7 @@ export class ReportService {
   }
 
   private summaryQuery(f: ReportFilters, name: 'publisher' | 'advertiser', request: Pick<TableRequest, 'sort'>) {
-    return { filters: f, by: ['date', name] as Dimension[], order: orderOf(request, DEFAULT_ORDER.summary(name)) };
+    return { filters: f, by: ['date', name] as Dimension[], order: orderOf(request, DEFAULT_ORDER.summary) };
   }
 
   /** A page of groups (their count comes with them) mapped to rows, with the given totals. */

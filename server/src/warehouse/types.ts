@@ -38,8 +38,9 @@ export type Dimension = 'date' | 'month' | 'advertiser' | 'publisher' | 'zone_id
 
 /**
  * An order: a list of keys, each a dimension / stored column, a sum or a derived metric of the
- * registry. Missing values sort last in both directions; text compares case-insensitively, then
- * exactly. The engine appends the natural key (or the group's dimensions) so the order is total.
+ * registry. Missing values sort last in both directions; text in Spanish collation (ICU 'es'),
+ * then exactly. The engine appends the natural key (or the group's dimensions, or the ids) in
+ * byte order, so the order is total and pages never overlap.
  */
 export type Order = ReadonlyArray<SortState<string>>;
 

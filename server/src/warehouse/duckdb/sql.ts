@@ -114,19 +114,25 @@ export function orderTerms(key: string, expr: string, dir: 'asc' | 'desc', text 
 }
 
 /**
- * A whole ORDER BY clause: the requested keys, then `then` (a total order) for ties. `expr`
- * maps a key to its SQL; it answers undefined for keys a caller never lets through.
+ * A whole ORDER BY clause: the requested keys (text in Spanish collation), then `then` — the
+ * natural key or the group's dimensions — in plain byte order, which is total and cheap: a
+ * collation on every tie-breaker made a top-25 of 9 million rows six times slower. `expr` maps
+ * a key to its SQL; it answers undefined for keys a caller never lets through.
  */
 export function orderBy(order: Order, then: Order, expr: (key: string) => string | undefined): string {
   const seen = new Set<string>();
   const terms: string[] = [];
-  for (const { key, dir } of [...order, ...then]) {
-    if (seen.has(key)) continue;
-    seen.add(key);
+  const sqlOf = (key: string) => {
     const sql = expr(key);
     if (sql === undefined) throw new Error(`orden no soportado: ${key}`);
-    terms.push(...orderTerms(key, sql, dir));
+    return sql;
+  };
+  for (const { key, dir } of order) {
+    if (seen.has(key)) continue;
+    seen.add(key);
+    terms.push(...orderTerms(key, sqlOf(key), dir));
   }
+  for (const { key, dir } of then) terms.push(`${sqlOf(key)} ${dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
   return terms.length ? `ORDER BY ${terms.join(', ')}` : '';
 }
 
