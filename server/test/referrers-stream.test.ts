@@ -58,6 +58,14 @@ async function ingest(server: TestServer, events: object[]): Promise<number[]> {
 }
 
 describe('GET /api/referrers_logs/stream', () => {
+  test('is never compressed, even for a client that accepts gzip (events must not wait in a buffer)', async () => {
+    const controller = new AbortController();
+    const res = await fetch(streamUrl(t, { access_token: token }), { headers: { 'accept-encoding': 'gzip, br' }, signal: controller.signal });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('content-encoding')).toBeNull();
+    controller.abort();
+  });
+
   test('refuses a missing or bad token with 401', async () => {
     const none = await fetch(streamUrl(t, {}));
     expect(none.status).toBe(401);
