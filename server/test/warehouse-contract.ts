@@ -305,10 +305,19 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       });
     });
 
-    test('geo and source options of a range ignore their own filter', async () => {
-      expect(await w.zoneReports.geoAndSourceOptions({ ...RANGE, geo: 'MX', source: 'social' })).toEqual({ geos: ['ES', 'MX', 'US'], sources: ['search', 'social'] });
-      expect(await w.zoneReports.geoAndSourceOptions({ ...RANGE, advertiser: 'Clickora' })).toEqual({ geos: ['US'], sources: ['search'] });
-      expect(await w.zoneReports.geoAndSourceOptions({ ...RANGE, zone_id: '20' })).toEqual({ geos: ['MX'], sources: ['search', 'social'] });
+    test('the header: totals under every filter, geo and source options ignoring their own', async () => {
+      const both = await w.zoneReports.totalsAndOptions({ ...RANGE, geo: 'MX', source: 'social' });
+      expect({ geos: both.geos, sources: both.sources }).toEqual({ geos: ['ES', 'MX', 'US'], sources: ['search', 'social'] });
+      // Only R2 is MX and social.
+      expectSums(both.totals, sums({ rows: 1, impressions: 2000, ctr_base: 2000, clicks: 10, revenue: 4, p_revenue: 2.8, margin: 1.2 }));
+      const clickora = await w.zoneReports.totalsAndOptions({ ...RANGE, advertiser: 'Clickora' });
+      expect({ geos: clickora.geos, sources: clickora.sources }).toEqual({ geos: ['US'], sources: ['search'] });
+      expect(clickora.totals.revenue).toBe(2);
+      const zone = await w.zoneReports.totalsAndOptions({ ...RANGE, zone_id: '20', geo: 'MX' });
+      expect({ geos: zone.geos, sources: zone.sources }).toEqual({ geos: ['MX'], sources: ['search', 'social'] });
+      expectSums(zone.totals, await w.zoneReports.totals({ ...RANGE, zone_id: '20', geo: 'MX' }));
+      for (const f of [RANGE, { ...RANGE, geo: 'ES' }, { ...RANGE, zone_id: 'z-1', source: 'search' }, { start_date: '2025-01-01', end_date: '2025-01-02' }])
+        expectSums((await w.zoneReports.totalsAndOptions(f)).totals, await w.zoneReports.totals(f));
     });
 
     test('dimension values list everything stored, sorted', async () => {

@@ -117,7 +117,7 @@ describe('the rollup answers what the stored rows answer', () => {
   test('top advertisers, dropdown options and dimension values', async () => {
     for (const f of FILTERS) {
       expectSame(await rolled.zoneReports.topEarners(f, 10), await raw.zoneReports.topEarners(f, 10));
-      expectSame(await rolled.zoneReports.geoAndSourceOptions(f), await raw.zoneReports.geoAndSourceOptions(f));
+      expectSame(await rolled.zoneReports.totalsAndOptions(f), await raw.zoneReports.totalsAndOptions(f));
     }
     expectSame(await rolled.zoneReports.dimensionValues(), await raw.zoneReports.dimensionValues());
   });

@@ -243,10 +243,17 @@ export class ReportService {
     );
   }
 
-  /** The Ad Report's zone table plus the Geo / Source options of the range. */
+  /** The Ad Report's zone table plus the Geo / Source options of the range (one pass for both and the totals). */
   async zoneDetails(f: ReportFilters, request: TableRequest) {
-    const [page, options] = await Promise.all([this.zoneTable(f, request), this.warehouse.geoAndSourceOptions(f)]);
-    return { ...page, geoOptions: options.geos, sourceOptions: options.sources };
+    const order = orderOf(request, DEFAULT_ORDER.zones);
+    const header = this.warehouse.totalsAndOptions(f);
+    const page = await warehousePage(
+      request,
+      header.then(({ totals }) => ({ total: totals.rows, totals: groupMetrics(totals) })),
+      async (offset) => (await this.warehouse.rows({ filters: f, order, limit: request.page_size, offset })).map(zoneRow),
+    );
+    const { geos, sources } = await header;
+    return { ...page, geoOptions: geos, sourceOptions: sources };
   }
 
   /** Every matching zone row, in the table's order, under the Ad Report's or the Api Explorer's columns. */

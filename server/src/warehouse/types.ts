@@ -135,8 +135,11 @@ export interface ZoneReportWarehouse {
    * (non-blank) over every matching row. A zone or advertiser summing to 0 revenue is left out.
    */
   topEarners(filters: Filters, limit: number): Promise<TopEarners>;
-  /** Distinct geos and sources in a range under the other filters (geo and source ignored), sorted. */
-  geoAndSourceOptions(filters: Filters): Promise<{ geos: string[]; sources: string[] }>;
+  /**
+   * The Ad Report's header in one pass: the sums of every matching row, and the distinct geos
+   * and sources of the range under the other filters (geo and source ignored), sorted.
+   */
+  totalsAndOptions(filters: Filters): Promise<{ totals: Sums; geos: string[]; sources: string[] }>;
   /** Every distinct advertiser, publisher, geo, source and non-empty domain stored, sorted. */
   dimensionValues(): Promise<DimensionValues>;
   /** The zones with the most impressions in the latest stored week. */

@@ -1,5 +1,6 @@
 // The DuckDB handle behind the warehouse (data/warehouse.duckdb): parameterised queries only,
-// results converted to plain JS (BIGINT/HUGEINT → number, DATE → 'YYYY-MM-DD', TIMESTAMP → ISO);
+// results converted to plain JS (BIGINT/HUGEINT → number, DATE → 'YYYY-MM-DD', TIMESTAMP → ISO,
+// LIST → array);
 // long results (exports) stream in chunks on a connection of their own.
 import path from 'node:path';
 import {
@@ -9,13 +10,15 @@ import {
   DuckDBTimestampValue,
   DuckDBTimestampTZValue,
   DuckDBDecimalValue,
+  DuckDBListValue,
   type DuckDBValue,
 } from '@duckdb/node-api';
 
 export type Param = string | number | boolean | null | bigint;
-export type Row = Record<string, string | number | boolean | null>;
+type Plain = string | number | boolean | null | Plain[];
+export type Row = Record<string, Plain>;
 
-function plain(v: DuckDBValue): string | number | boolean | null {
+function plain(v: DuckDBValue): Plain {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
@@ -25,6 +28,7 @@ function plain(v: DuckDBValue): string | number | boolean | null {
     return new Date(Number(v.micros / 1000n)).toISOString();
   }
   if (v instanceof DuckDBDecimalValue) return v.toDouble();
+  if (v instanceof DuckDBListValue) return v.items.map(plain);
   return String(v);
 }
 

@@ -12,14 +12,17 @@ export interface Where {
 }
 
 /**
- * Zone search is a case-insensitive substring. Text without letters (most zone ids are
- * digits) is matched as is; otherwise both sides are lower-cased. DuckDB runs a bound
- * contains() about twice as fast as a bound ILIKE pattern, and lower() only costs when needed.
+ * Zone search is a case-insensitive substring, tested on the list of stored zone ids (see
+ * schema.ts), not on every row. Text without letters (most zone ids are digits) is matched as
+ * is; otherwise both sides are lower-cased. DuckDB runs a bound contains() about twice as fast
+ * as a bound ILIKE pattern, and lower() only costs when needed.
  */
 const hasCase = (text: string) => text.toLowerCase() !== text.toUpperCase();
+const zoneSearch = (n: number, value: string) =>
+  `zone_id IN (SELECT zone_id FROM zone_report_zones WHERE ${hasCase(value) ? `contains(lower(zone_id), $${n})` : `contains(zone_id, $${n})`})`;
 
 const TEXT_FILTERS: ReadonlyArray<[keyof TextFilters, (n: number, value: string) => string]> = [
-  ['zone_id', (n, value) => (hasCase(value) ? `contains(lower(zone_id), $${n})` : `contains(zone_id, $${n})`)],
+  ['zone_id', zoneSearch],
   ['advertiser', (n) => `advertiser = $${n}`],
   ['publisher', (n) => `publisher = $${n}`],
   ['geo', (n) => `geo = $${n}`],
@@ -61,25 +64,34 @@ export function usesRollup(db: Db, filters: Partial<TextFilters>, by: readonly D
   return db.rollup && filters.zone_id === undefined && !by.includes('zone_id');
 }
 
-/** Each sum over stored zone_report rows. */
-const RAW_SUMS: Record<SumKey, string> = {
-  rows: 'count(*)',
-  impressions: 'coalesce(sum(impressions), 0)',
-  monetized_impressions: 'coalesce(sum(monetized_impressions), 0)',
-  ctr_base: 'coalesce(sum(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END), 0)',
-  clicks: 'coalesce(sum(clicks), 0)',
-  revenue: 'coalesce(sum(revenue), 0)',
-  p_revenue: 'coalesce(sum(p_revenue), 0)',
-  margin: 'coalesce(sum(margin), 0)',
-  tq_weighted: 'coalesce(sum(tq * impressions) FILTER (WHERE tq > 0 AND impressions > 0), 0)',
-  tq_weight: 'coalesce(sum(impressions) FILTER (WHERE tq > 0 AND impressions > 0), 0)',
-};
+/** Each sum over stored zone_report rows (`and` narrows it to the rows passing a condition). */
+function rawSum(key: SumKey, and?: string): string {
+  const only = (condition?: string) => {
+    const all = [condition, and].filter(Boolean);
+    return all.length ? ` FILTER (WHERE ${all.join(' AND ')})` : '';
+  };
+  switch (key) {
+    case 'rows':
+      return `count(*)${only()}`;
+    case 'ctr_base':
+      return `coalesce(sum(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END)${only()}, 0)`;
+    case 'tq_weighted':
+      return `coalesce(sum(tq * impressions)${only('tq > 0 AND impressions > 0')}, 0)`;
+    case 'tq_weight':
+      return `coalesce(sum(impressions)${only('tq > 0 AND impressions > 0')}, 0)`;
+    default:
+      return `coalesce(sum(${key})${only()}, 0)`;
+  }
+}
 
-/** The select list of sums (aliased by their keys) over stored rows or over the rollup's sums. */
-export function sumsSql(rollup: boolean, ctrBasis: CtrBasis = 'row'): string {
+/**
+ * The select list of sums (aliased by their keys) over stored rows or over the rollup's sums;
+ * `and` (fixed SQL with bound parameters) limits the sums to the rows passing it.
+ */
+export function sumsSql(rollup: boolean, ctrBasis: CtrBasis = 'row', and?: string): string {
   return SUM_KEYS.map((k) => {
     const key: SumKey = k === 'ctr_base' && ctrBasis === 'impressions' ? 'impressions' : k;
-    const expr = rollup ? `coalesce(sum(${key}), 0)` : RAW_SUMS[key];
+    const expr = rollup ? `coalesce(sum(${key})${and ? ` FILTER (WHERE ${and})` : ''}, 0)` : rawSum(key, and);
     // Sums of BIGINT are HUGEINT in DuckDB: cast counts back to BIGINT, money stays DOUBLE.
     return `${expr}::${isCount(k) ? 'BIGINT' : 'DOUBLE'} AS ${k}`;
   }).join(',\n  ');
@@ -88,7 +100,7 @@ export function sumsSql(rollup: boolean, ctrBasis: CtrBasis = 'row'): string {
 const isCount = (k: SumKey) => !['revenue', 'p_revenue', 'margin', 'tq_weighted'].includes(k);
 
 /** Rollup columns: the dimensions it keeps and its sums (see schema.ts). */
-export const ROLLUP_SUMS_SQL = SUM_KEYS.map((k) => `${RAW_SUMS[k]}::${isCount(k) ? 'BIGINT' : 'DOUBLE'} AS ${k}`).join(', ');
+export const ROLLUP_SUMS_SQL = sumsSql(false);
 
 /** A registry formula in SQL over the given expressions of its sums. */
 export function formulaSql(formula: Formula, sum: (key: SumKey) => string): string {

@@ -6,7 +6,7 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { Db } from '../db.js';
 import type { ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { NATURAL_KEY, ZONE_REPORT_COLUMNS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql } from './schema.js';
+import { NATURAL_KEY, ZONE_REPORT_COLUMNS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
 const KEY = NATURAL_KEY.join(', ');
@@ -90,6 +90,7 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           const days = `date BETWEEN $1::DATE AND $2::DATE AND date IN (SELECT DISTINCT date FROM zone_report_batch)`;
           await conn.run(`DELETE FROM zone_report_rollup WHERE ${days}`, [first, last]);
           await conn.run(rollupInsertSql(`WHERE ${days}`), [first, last]);
+          await conn.run(zonesInsertSql(`WHERE ${days}`), [first, last]);
           await conn.run('COMMIT');
           const replaced = Number(removed.rowsChanged);
           return { inserted: total - replaced, replaced };

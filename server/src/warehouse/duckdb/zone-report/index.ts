@@ -6,7 +6,7 @@ import { getTotals } from './get-totals.js';
 import { getGroups, streamGroups } from './get-groups.js';
 import { getRows, streamRows } from './get-rows.js';
 import { getTopEarners } from './get-top-earners.js';
-import { getGeoAndSourceOptions } from './get-geo-source-options.js';
+import { getTotalsAndOptions } from './get-totals-and-options.js';
 import { getDimensionValues } from './get-dimension-values.js';
 import { getBusiestZones } from './get-busiest-zones.js';
 import { getZoneOwners } from './get-zone-owners.js';
@@ -23,7 +23,7 @@ export function duckZoneReportWarehouse(db: Db): ZoneReportWarehouse {
     rows: (q) => getRows(db, q),
     streamRows: (q) => streamRows(db, q),
     topEarners: (filters, limit) => getTopEarners(db, filters, limit),
-    geoAndSourceOptions: (filters) => getGeoAndSourceOptions(db, filters),
+    totalsAndOptions: (filters) => getTotalsAndOptions(db, filters),
     dimensionValues: () => getDimensionValues(db),
     busiestZones: (limit) => getBusiestZones(db, limit),
     zoneOwners: () => getZoneOwners(db),

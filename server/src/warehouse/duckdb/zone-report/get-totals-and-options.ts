@@ -1,0 +1,29 @@
+// The Ad Report's header figures in one scan: the sums of every matching row (the 'Totales'
+// and the row count) and the geos and sources of the range under the other filters — the
+// dropdowns ignore their own filter, so the sums apply geo and source as FILTER clauses.
+import { SUM_KEYS, compareText, type Sums } from '@adops/core';
+import type { Db } from '../db.js';
+import { sumsSql, usesRollup, whereFilters } from '../sql.js';
+import type { Filters } from '../../types.js';
+
+export async function getTotalsAndOptions(db: Db, filters: Filters): Promise<{ totals: Sums; geos: string[]; sources: string[] }> {
+  const rollup = usesRollup(db, filters);
+  const where = whereFilters(filters, { range: { start: filters.start_date, end: filters.end_date }, skip: ['geo', 'source'] });
+  const own: string[] = [];
+  const params = [...where.params];
+  for (const key of ['geo', 'source'] as const) {
+    if (filters[key] === undefined) continue;
+    params.push(filters[key]);
+    own.push(`${key} = $${params.length}`);
+  }
+  const sums = own.length ? sumsSql(rollup, 'row', own.join(' AND ')) : sumsSql(rollup);
+  const row = await db.one<Sums & { geos: string[]; sources: string[] }>(
+    `SELECT ${sums},
+            coalesce(list(DISTINCT geo) FILTER (WHERE geo <> ''), []) AS geos,
+            coalesce(list(DISTINCT source) FILTER (WHERE source <> ''), []) AS sources
+       FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where.sql}`,
+    params,
+  );
+  const totals = Object.fromEntries(SUM_KEYS.map((k) => [k, row?.[k] ?? 0])) as Sums;
+  return { totals, geos: [...(row?.geos ?? [])].sort(compareText), sources: [...(row?.sources ?? [])].sort(compareText) };
+}
