@@ -61,6 +61,23 @@ export async function warehousePage<Row, Totals>(
   return { rows, total_rows: total, page: w.page, page_size: request.page_size, page_count: w.page_count, sort: request.sort, totals };
 }
 
+/**
+ * A page read from a query that counts its matches as it reads (groups, referrers, logs):
+ * `read(offset)` answers the rows at an offset with the count; `totals` takes that first answer.
+ * A page past the last is answered as the last (one more read).
+ */
+export async function countedPage<Row, Answer extends { rows: Row[]; total: number }, Totals>(
+  request: Pick<TableRequest, 'sort' | 'page' | 'page_size'>,
+  read: (offset: number) => Promise<Answer>,
+  totals: (first: Answer) => Totals | Promise<Totals>,
+): Promise<TablePageOf<Row, Totals>> {
+  const asked = (request.page - 1) * request.page_size;
+  const first = await read(asked);
+  const w = pageWindow(first.total, request.page, request.page_size);
+  const [rows, t] = await Promise.all([w.offset === asked ? first.rows : read(w.offset).then((a) => a.rows), totals(first)]);
+  return { rows, total_rows: first.total, page: w.page, page_size: request.page_size, page_count: w.page_count, sort: request.sort, totals: t };
+}
+
 /** Every row of a table as a file: its name, CSV columns and the rows in chunks. */
 export interface TableExport<Row> {
   file: string;

@@ -31,7 +31,7 @@ import {
   type RetentionResult,
   type ZoneOwner,
 } from '../warehouse/index.js';
-import { warehousePage, type TableExport, type TablePageOf } from '../tables.js';
+import { countedPage, type TableExport, type TablePageOf } from '../tables.js';
 import { LiveBus } from '../live/bus.js';
 import { SseHub } from '../live/sse.js';
 
@@ -412,12 +412,10 @@ export class ReferrerService {
   async report(f: ReferrerFilterParsed, request: TableRequest): Promise<TablePageOf<ReferrerRow, { hits: number }>> {
     const filter = resolveRange(f, this.config.tz);
     const order = request.sort ? [request.sort] : [];
-    const read = (offset: number) => this.warehouse.referrers({ filter, order, limit: request.page_size, offset });
-    const first = read((request.page - 1) * request.page_size);
-    return warehousePage(
+    return countedPage(
       request,
-      first.then((r) => ({ total: r.total, totals: { hits: r.hits } })),
-      async (offset) => (offset === (request.page - 1) * request.page_size ? (await first).rows : (await read(offset)).rows),
+      (offset) => this.warehouse.referrers({ filter, order, limit: request.page_size, offset }),
+      (first) => ({ hits: first.hits }),
     );
   }
 
@@ -434,12 +432,10 @@ export class ReferrerService {
   async logs(f: ReferrerFilterParsed & { before_id?: number }, request: TableRequest): Promise<TablePageOf<ReferrerLogRecord, { latest_id: number | null }>> {
     const filter = resolveRange(f, this.config.tz);
     const order = request.sort ? [request.sort] : [];
-    const read = (offset: number) => this.warehouse.logs({ filter, order, beforeId: f.before_id, limit: request.page_size, offset });
-    const first = read((request.page - 1) * request.page_size);
-    return warehousePage(
+    return countedPage(
       request,
-      first.then((r) => ({ total: r.total, totals: { latest_id: r.latestId } })),
-      async (offset) => (offset === (request.page - 1) * request.page_size ? (await first).rows : (await read(offset)).rows),
+      (offset) => this.warehouse.logs({ filter, order, beforeId: f.before_id, limit: request.page_size, offset }),
+      (first) => ({ latest_id: first.latestId }),
     );
   }
 

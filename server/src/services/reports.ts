@@ -13,7 +13,6 @@ import {
   impressionBasedCtr,
   minMax,
   monthsBetween,
-  pageWindow,
   rankColor,
   roundTo,
   rowSums,
@@ -42,7 +41,7 @@ import {
   type ZoneRow,
 } from '@adops/core';
 import type { Dimension, DimensionValues, Filters, GroupQuery, GroupRow, Order, ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/index.js';
-import { memoryPage, warehousePage, type TableExport, type TablePageOf } from '../tables.js';
+import { countedPage, memoryPage, warehousePage, type TableExport, type TablePageOf } from '../tables.js';
 
 type Dir = 'asc' | 'desc';
 const by = (key: string, dir: Dir = 'asc'): SortState => ({ key, dir });
@@ -288,20 +287,12 @@ export class ReportService {
     totals: Promise<Totals>,
     toRow: (g: GroupRow) => Row,
   ): Promise<TablePageOf<Row, Totals>> {
-    const read = (offset: number) => this.warehouse.groups({ ...q, limit: request.page_size, offset });
-    const asked = (request.page - 1) * request.page_size;
-    const [groups, t] = await Promise.all([read(asked), totals]);
-    const w = pageWindow(groups.total, request.page, request.page_size);
-    const rows = w.offset === asked ? groups.rows : (await read(w.offset)).rows;
-    return {
-      rows: rows.map(toRow),
-      total_rows: groups.total,
-      page: w.page,
-      page_size: request.page_size,
-      page_count: w.page_count,
-      sort: request.sort,
-      totals: t,
-    };
+    const page = await countedPage<GroupRow, { rows: GroupRow[]; total: number }, Totals>(
+      request,
+      (offset) => this.warehouse.groups({ ...q, limit: request.page_size, offset }),
+      () => totals,
+    );
+    return { ...page, rows: page.rows.map(toRow) };
   }
 
   /** 'Resumen publisher' / 'Resumen advertiser': a page of date × name rows with the totals of every matching row. */
