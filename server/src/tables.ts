@@ -85,6 +85,8 @@ export interface TableExport<Row> {
   chunks: AsyncIterable<readonly Row[]> | Iterable<readonly Row[]>;
   /** NDJSON writes this view of a row (default: the row itself). */
   json?: (row: Row) => unknown;
+  /** Lines a CSV ends with that are not rows (Finance's TOTAL); NDJSON leaves them out. */
+  csvFooter?: readonly Row[];
 }
 
 async function* lines<Row>(format: Exclude<TableFormat, 'json'>, exp: TableExport<Row>): AsyncGenerator<string> {
@@ -95,6 +97,7 @@ async function* lines<Row>(format: Exclude<TableFormat, 'json'>, exp: TableExpor
     else for (const row of chunk) text += JSON.stringify(exp.json ? exp.json(row) : row) + '\n';
     if (text) yield text;
   }
+  if (format === 'csv' && exp.csvFooter) for (const row of exp.csvFooter) yield csvRow(exp.fields, row);
 }
 
 /** Streams a table export as the response (CSV with BOM, or NDJSON), named for download. */

@@ -609,5 +609,9 @@ describe('Finance in cents', () => {
     expect(lines[0]).toBe('advertiser,2026-04,total');
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('TOTAL,1.01,1.01');
+    // NDJSON holds the rows only.
+    const ndjson = await s.fetch(`/api/finance/advertisers?${new URLSearchParams({ ...APRIL, format: 'ndjson' })}`, { headers: { authorization: `Bearer ${admin.token}` } });
+    const rows = (await ndjson.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.advertiser).sort()).toEqual(['AdNova', 'BidSphere', 'Clickora']);
   });
 });

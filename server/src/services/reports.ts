@@ -367,11 +367,11 @@ export class ReportService {
   async financeExport(f: ReportFilters, name: 'advertiser' | 'publisher', request: TableRequest): Promise<TableExport<FinanceRow>> {
     const { months, rows, totals } = await this.financeRows(f, name);
     const sorted = memoryPage(rows, { ...request, page: 1, page_size: Math.max(1, rows.length) }, DEFAULT_ORDER.finance(name), totals).rows;
-    const totalRow = { ...totals, [name]: 'TOTAL' } as FinanceRow;
     return {
       file: `finance_${name}s_${f.start_date}_to_${f.end_date}.csv`,
       fields: financeCsvFields(name, months),
-      chunks: [rows.length ? [...sorted, totalRow] : []],
+      chunks: [sorted],
+      csvFooter: rows.length ? [{ ...totals, [name]: 'TOTAL' } as FinanceRow] : [],
     };
   }
 
