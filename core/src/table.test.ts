@@ -8,7 +8,6 @@ import {
   pageWindow,
   parseSortText,
   sortText,
-  paginate,
   rankColor,
   sortRows,
   type SortState,
@@ -78,24 +77,7 @@ describe('sortRows', () => {
   });
 });
 
-describe('paginate', () => {
-  const rows = Array.from({ length: 23 }, (_, i) => i + 1);
-
-  it.each<[string, number, number, number[], number, number]>([
-    // [what, page, pageSize, rows, page, pageCount]
-    ['the first page holds the first pageSize rows', 1, 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 1, 3],
-    ['the last page holds what is left', 3, 10, [21, 22, 23], 3, 3],
-    ['a page past the end is clamped to the last', 9, 10, [21, 22, 23], 3, 3],
-    ['a page before the start is clamped to the first', 0, 25, rows, 1, 1],
-  ])('%s', (_what, page, size, expectedRows, expectedPage, pageCount) => {
-    const result = paginate(rows, page, size);
-    expect(result).toMatchObject({ rows: expectedRows, page: expectedPage, pageCount, total: 23, pageSize: size });
-  });
-
-  it('has one page even with no rows', () => {
-    expect(paginate([], 5, 20)).toEqual({ rows: [], page: 1, pageCount: 1, total: 0, pageSize: 20 });
-  });
-
+describe('page labels', () => {
   it('writes the page label in Spanish', () => {
     expect(pageLabel(2, 7)).toBe('Página 2 de 7');
   });

@@ -91,24 +91,6 @@ export function sortRows<T>(
   });
 }
 
-export interface TablePage<T> {
-  rows: T[];
-  /** 1-based, clamped to [1, pageCount]. */
-  page: number;
-  /** At least 1, even with no rows. */
-  pageCount: number;
-  total: number;
-  pageSize: number;
-}
-
-export function paginate<T>(rows: readonly T[], page: number, pageSize: number): TablePage<T> {
-  const size = Number.isFinite(pageSize) && pageSize >= 1 ? Math.floor(pageSize) : 1;
-  const pageCount = Math.max(1, Math.ceil(rows.length / size));
-  const current = Math.min(pageCount, Math.max(1, Number.isFinite(page) ? Math.floor(page) : 1));
-  const start = (current - 1) * size;
-  return { rows: rows.slice(start, start + size), page: current, pageCount, total: rows.length, pageSize: size };
-}
-
 /** The page a request gets: clamped to [1, page_count] (at least one page, even empty), and its first row. */
 export function pageWindow(totalRows: number, page: number, pageSize: number): { page: number; page_count: number; offset: number } {
   const page_count = Math.max(1, Math.ceil(totalRows / pageSize));

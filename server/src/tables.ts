@@ -11,19 +11,12 @@ import {
   type CsvField,
   type SortState,
   type TableFormat,
+  type TablePage,
   type TableRequest,
 } from '@adops/core';
 import type { Ctx } from './http.js';
 
-export interface TablePageOf<Row, Totals> {
-  rows: Row[];
-  total_rows: number;
-  page: number;
-  page_size: number;
-  page_count: number;
-  sort: SortState | null;
-  totals: Totals;
-}
+export type TablePageOf<Row, Totals> = TablePage<Row, Totals>;
 
 /** A page of rows held in memory: sorted by the request (then `natural`, for a total order), paged. */
 export function memoryPage<Row, Totals>(

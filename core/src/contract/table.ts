@@ -90,3 +90,9 @@ export interface PageInfo {
   page_count: number;
   sort: SortState | null;
 }
+
+/** One page of a table as every table route answers it: its rows and the totals of every matching row. */
+export interface TablePage<Row, Totals = unknown> extends PageInfo {
+  rows: Row[];
+  totals: Totals;
+}
