@@ -31,14 +31,25 @@ describe('adops campaigns list', () => {
   it('--json answers Meta’s campaigns for the status and range, with totals of impressions, clicks and spend', async () => {
     const r = await cli(['campaigns', 'list', '--json', '--status', 'ALL', '--from', day(-30), '--to', day(-1)]);
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { rows: CampaignInsight[]; totals: { impressions: number; clicks: number; spend: number } };
+    const out = JSON.parse(r.stdout) as { rows: CampaignInsight[]; total_rows: number; totals: Record<string, unknown> };
     const api = await server.admin();
-    const direct = await api.campaigns.insights({ from_date: day(-30), to_date: day(-1), status: 'ALL' });
-    expect(out.rows.map((c) => c.id).sort()).toEqual(direct.map((c) => c.id).sort());
+    const direct = await api.campaigns.insights({ from_date: day(-30), to_date: day(-1), status: 'ALL', page_size: 500 });
+    // Every campaign in the server's order, and the server's totals (the CLI sums nothing).
+    expect(out.rows.map((c) => c.id)).toEqual(direct.rows.map((c) => c.id));
     expect(out.rows.length).toBeGreaterThan(1);
-    expect(out.totals.impressions).toBe(direct.reduce((s, c) => s + c.impressions, 0));
-    expect(out.totals.clicks).toBe(direct.reduce((s, c) => s + c.clicks, 0));
-    expect(out.totals.spend).toBeCloseTo(direct.reduce((s, c) => s + c.spend, 0), 6);
+    expect(out.total_rows).toBe(direct.total_rows);
+    expect(out.totals).toEqual(direct.totals);
+
+    const bySpend = JSON.parse((await cli(['campaigns', 'list', '--json', '--status', 'ALL', '--from', day(-30), '--to', day(-1), '--sort', 'spend:desc', '--limit', '2'])).stdout) as {
+      rows: CampaignInsight[];
+      limit: number;
+    };
+    const top = await api.campaigns.insights({ from_date: day(-30), to_date: day(-1), status: 'ALL', sort: 'spend:desc', page_size: 2 });
+    expect(bySpend.rows.map((c) => c.id)).toEqual(top.rows.map((c) => c.id));
+    expect(bySpend.limit).toBe(2);
+    const badSort = await cli(['campaigns', 'list', '--json', '--sort', 'budget']);
+    expect(badSort.code).toBe(2);
+    expect(badSort.stderr).toContain('--sort no válido: budget');
 
     const paused = JSON.parse((await cli(['campaigns', 'list', '--json', '--status', 'pausadas', '--from', day(-30), '--to', day(-1)])).stdout) as { rows: CampaignInsight[] };
     expect(paused.rows.length).toBeGreaterThan(0);
@@ -58,11 +69,13 @@ describe('adops campaigns list', () => {
     expect(r.code).toBe(0);
     const text = r.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
     expect(text).toContain('Campañas con métricas (Facebook)');
-    expect(text).toMatch(/Estado\s+Campaña\s+ID\s+Impressions\s+Clicks\s+Spend\s+Creada/);
+    expect(text).toMatch(/Estado\s+Campaña\s+ID\s+Impressions\s+Clicks\s+CTR%\s+Spend\s+CPC\s+CPM\s+Creada/);
     expect(text).toContain('✅ ⚠');
     expect(text).toContain('⛔ ⚠');
     expect(text).toContain(`⚠ ${NO_DATA_TOOLTIP}`);
-    expect(text).toMatch(/Totales\s+0\s+0\s+0,00/);
+    // The server's totals: every campaign counted, none with metrics in that range.
+    expect(text).toMatch(/Totales\s+\d+ campañas\s+0\s+0\s+-\s+0,00\s+-\s+-/);
+    expect(text).toMatch(/Página 1 de \d+ · \d+ filas · 20 por página/);
   });
 });
 

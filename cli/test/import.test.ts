@@ -23,7 +23,7 @@ const file = async (name: string, content: string | Buffer) => {
   return full;
 };
 const zoneRows = async (zone: string) =>
-  (await (await server.admin()).adReport.zoneDetails({ start_date: d1, end_date: d1, zone_id: zone })).data;
+  (await (await server.admin()).adReport.zoneDetails({ start_date: d1, end_date: d1, zone_id: zone, page_size: 500 })).rows;
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -43,7 +43,7 @@ it('sets a share that the next import uses to derive publisher revenue and margi
   expect(res.status).toBe(200);
   const details = await admin.adReport.zoneDetails({ start_date: '2026-11-01', end_date: '2026-11-01' });
   // 50 × 0.6 = 30 paid to the publisher; 50 − 30 = 20 margin.
-  expect(details.data[0]).toMatchObject({ p_revenue: 30, margin: 20 });
+  expect(details.rows[0]).toMatchObject({ p_revenue: 30, margin: 20 });
 });
 
 it('refuses a share outside 0–2 with the server detail and a bad number before sending', async () => {

@@ -59,14 +59,31 @@ describe('adops referrers', () => {
   it('filters by zone and source and spans --from/--to; --json answers hits per distinct referrer', async () => {
     const r = await cli(['referrers', '--json', '--zone', 'r-100', '--from', d3, '--to', d1]);
     expect(r.code).toBe(0);
-    const { rows } = JSON.parse(r.stdout) as { rows: ReferrerRow[] };
-    expect(rows.map((row) => [row.referrer, row.hits])).toEqual([
+    const out = JSON.parse(r.stdout) as { start_date: string; end_date: string; rows: ReferrerRow[]; total_rows: number; totals: { hits: number } };
+    expect(out.rows.map((row) => [row.referrer, row.hits])).toEqual([
       ['https://news.example.com/a', 2],
       ['https://old.example.com/', 1],
     ]);
+    // Counted and summed by the server over every matching referrer.
+    expect([out.start_date, out.end_date]).toEqual([d3, d1]);
+    expect(out.total_rows).toBe(2);
+    expect(out.totals).toEqual({ hits: 3 });
     const bySource = JSON.parse((await cli(['referrers', '--json', '--source', 'blog.example.org', '--preset', 'ayer'])).stdout) as { rows: ReferrerRow[] };
     expect(bySource.rows.every((row) => row.zone_id === 'r-200')).toBe(true);
     expect(bySource.rows).toHaveLength(2);
+  });
+
+  it('--sort is applied by the server over every row; an unknown key is a usage error', async () => {
+    const r = await cli(['referrers', '--json', '--from', d3, '--to', d1, '--sort', 'hits:desc', '--limit', '1']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { rows: ReferrerRow[]; total_rows: number; limit: number };
+    expect(out.rows.map((row) => [row.referrer, row.hits])).toEqual([['https://news.example.com/a', 2]]);
+    expect(out.total_rows).toBe(4);
+    expect(out.limit).toBe(1);
+    expect(r.stderr).toContain('--limit 1: 1 de 4 filas, las primeras del orden pedido');
+    const bad = await cli(['referrers', '--json', '--sort', 'ip']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--sort no válido: ip');
   });
 
   it('--csv - writes the CSV to stdout', async () => {
@@ -77,8 +94,10 @@ describe('adops referrers', () => {
   it('at a terminal shows Date, Zone ID, Source, Referrer with "-" for an empty referrer, and "No hay resultados" when empty', async () => {
     const r = await cli(['referrers', '--preset', 'ayer'], { isTTY: true });
     const text = r.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-    expect(text).toMatch(/Date\s+Zone ID\s+Source\s+Referrer\s+Hits/);
-    expect(text).toMatch(new RegExp(`${d1} 10:15\\s+r-200\\s+blog\\.example\\.org\\s+-\\s+1`));
+    expect(text).toMatch(/Date\s+Zone ID\s+Source\s+Hits\s+Referrer/);
+    expect(text).toMatch(new RegExp(`${d1} 10:15\\s+r-200\\s+blog\\.example\\.org\\s+1\\s+-`));
+    expect(text).toMatch(/Totales\s+4\s*\n/); // hits of the day's referrers, from the server
+    expect(text).toContain('Página 1 de 1 · 3 filas · 20 por página');
     const empty = await cli(['referrers'], { isTTY: true });
     expect(empty.stdout).toContain('No hay resultados');
   });

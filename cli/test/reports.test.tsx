@@ -11,12 +11,15 @@ import { render } from 'ink-testing-library';
 import {
   AD_REPORT_COLUMNS,
   BOM,
+  DASHBOARD_COLUMNS,
   addDays,
+  formatMetric,
   formatMoney,
   formatPercent,
   parseCsv,
   presetRange,
   todayIn,
+  type PresetKey,
   type ReportTotals,
   type SummaryRow,
   type ZoneRow,
@@ -24,7 +27,7 @@ import {
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
 import { Dashboard, deltaText, sparkline } from '../src/ui/Dashboard.js';
-import { loadDashboard } from '../src/commands/dashboard.js';
+import { FIRST_PAGE, dashboardLoader } from '../src/commands/dashboard.js';
 
 const today = todayIn('UTC');
 const d1 = addDays(today, -1);
@@ -82,6 +85,11 @@ describe('adops report zones', () => {
     expect(zone1.ctr).toBeCloseTo((80 / 8000) * 100, 9);
     expect(out.rows.find((row) => row.zone_id === '2002' && row.date === d1)!.ctr).toBeCloseTo((25 / 5000) * 100, 9);
     expect(zone1.rs_percent).toBeCloseTo((3.75 / 12.5) * 100, 9);
+    // The totals are the server's, as the API answers them (the CLI sums nothing).
+    const api = await server.admin();
+    const direct = await api.adReport.zoneDetails({ start_date: out.start_date, end_date: out.end_date });
+    expect(out.totals).toEqual(direct.totals);
+    expect(out.rows.slice(0, direct.rows.length)).toEqual(direct.rows);
   });
 
   it('applies --zone and --from/--to, and refuses a bad range or preset as a usage error', async () => {
@@ -106,6 +114,28 @@ describe('adops report zones', () => {
     const bad = await cli(['report', 'zones', '--json', '--sort', 'price']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--sort no válido: price');
+    // Any column of the zone table sorts, text ones too (the contract's keys).
+    const byPublisher = JSON.parse((await cli(['report', 'zones', '--json', '--preset', 'ayer', '--sort', 'publisher:desc'])).stdout) as { rows: ZoneRow[] };
+    expect(byPublisher.rows.map((row) => row.publisher)).toEqual(['Pub Uno', 'Pub Dos', '=SUM(A1:A9)']);
+  });
+
+  it('--limit N keeps the top N of the server’s order, says so on stderr and in the JSON', async () => {
+    const r = await cli(['report', 'zones', '--json', '--sort', 'revenue:desc', '--limit', '2']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { rows: ZoneRow[]; total_rows: number; limit: number };
+    expect(out.rows.map((row) => row.revenue)).toEqual([30, 12.5]);
+    expect(out.total_rows).toBe(inDefaultRange.length);
+    expect(out.limit).toBe(2);
+    expect(r.stderr).toBe(`--limit 2: 2 de ${inDefaultRange.length} filas, las primeras del orden pedido (el resto se omite)\n`);
+    const file = path.join(tmp, 'top2.csv');
+    const csv = await cli(['report', 'zones', '--csv', file, '--sort', 'revenue:desc', '--limit', '2']);
+    expect(csv.stdout.trim()).toBe(`2 filas → ${file}`);
+    expect(csv.stderr).toContain('--limit 2');
+    const [, ...rows] = parseCsv(await readFile(file, 'utf8'));
+    expect(rows.map((row) => row[AD_REPORT_COLUMNS.findIndex((c) => c.key === 'revenue')])).toEqual(['30', '12.5']);
+    const bad = await cli(['report', 'zones', '--json', '--limit', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--limit no válido: 0');
   });
 
   it('--csv FILE writes the 19 Ad Report columns with a BOM, values rounded as shown and formulas guarded', async () => {
@@ -131,7 +161,7 @@ describe('adops report zones', () => {
     expect(rows.find((row) => row[col('zone_id')] === '3003')![col('TQ')]).toBe('');
   });
 
-  it('at a terminal draws the table with a Totales row in es-ES money', async () => {
+  it('at a terminal draws the table with the server’s Totales, cell for cell as the web formats them', async () => {
     const r = await cli(['report', 'zones'], { isTTY: true });
     expect(r.code).toBe(0);
     const text = strip(r.stdout);
@@ -140,6 +170,12 @@ describe('adops report zones', () => {
     const totals = text.split('\n').find((l) => l.startsWith('Totales'))!;
     expect(totals).toContain(formatMoney(sum(inDefaultRange, 'revenue')));
     expect(totals).toContain('66.000'); // impressions of the range, es-ES grouping
+    // Every metric cell of the row is the server's total, formatted by core's registry.
+    const range = presetRange('ultimos7', new Date(), 'UTC');
+    const direct = await (await server.admin()).adReport.zoneDetails({ start_date: range.from, end_date: range.to });
+    const expected = AD_REPORT_COLUMNS.slice(6).map((c) => formatMetric(c.key, direct.totals[c.key as keyof ReportTotals]));
+    expect(totals.trim().split(/\s{2,}/).slice(1)).toEqual(expected);
+    expect(text).toContain(`Página 1 de 1 · ${inDefaultRange.length} filas · 25 por página`);
   });
 });
 
@@ -165,27 +201,72 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     expect(tty).toContain('€30,00');
   });
 
-  it('finance answers monthly revenue by advertiser and publisher and the margin row; the terminal shows TOTAL', async () => {
+  it('finance answers the server’s monthly tables and TOTAL rows; the terminal shows them as answered', async () => {
     const r = await cli(['finance', '--json', '--from', old, '--to', today]);
-    const out = JSON.parse(r.stdout) as { advertisers: Array<Record<string, number | string>>; margin: Array<{ total: number }> };
-    const adNova = out.advertisers.find((a) => a.advertiser === 'AdNova')!;
-    const months = Object.keys(adNova).filter((k) => /^\d{4}-\d{2}$/.test(k));
-    expect(months.reduce((s, m) => s + (adNova[m] as number), 0)).toBeCloseTo(999 + 30 + 12.5, 6);
+    expect(r.code).toBe(0);
+    type Table = { rows: Array<Record<string, number | string>>; total_rows: number; totals: Record<string, number> };
+    const out = JSON.parse(r.stdout) as { months: string[]; advertisers: Table; publishers: Table; margin: Array<{ total: number }> };
+    const adNova = out.advertisers.rows.find((a) => a.advertiser === 'AdNova')!;
+    expect(adNova.total).toBeCloseTo(999 + 30 + 12.5, 6);
     expect(out.margin[0].total).toBeCloseTo(sum(SEED, 'margin'), 6);
+    const api = await server.admin();
+    const q = { start_date: old, end_date: today };
+    const [advertisers, publishers] = await Promise.all([api.finance.advertisers(q), api.finance.publishers(q)]);
+    expect(out.advertisers.totals).toEqual(advertisers.totals);
+    expect(out.publishers.totals).toEqual(publishers.totals);
+    expect(out.advertisers.rows).toEqual(advertisers.rows);
+    expect(out.months).toEqual(advertisers.months);
     const tty = strip((await cli(['finance', '--from', old, '--to', today], { isTTY: true })).stdout);
     expect(tty).toContain('Revenue mensual - Advertisers');
     expect(tty).toContain('Revenue mensual - Publishers');
     expect(tty).toMatch(/Margen mensual - Total/);
-    expect(tty).toMatch(new RegExp(`TOTAL.*${formatMoney(sum(SEED, 'revenue')).replace(/[$.]/g, '\\$&')}`));
+    // Both TOTAL rows show the server's month sums and grand total (the same figure in both tables).
+    const totalLines = tty.split('\n').filter((l) => l.startsWith('TOTAL'));
+    expect(totalLines).toHaveLength(2);
+    const cells = (totals: Record<string, number>) => [...advertisers.months, 'total'].map((m) => formatMoney(totals[m]));
+    expect(totalLines[0].trim().split(/\s{2,}/).slice(1)).toEqual(cells(advertisers.totals));
+    expect(totalLines[1].trim().split(/\s{2,}/).slice(1)).toEqual(cells(publishers.totals));
+    expect(totalLines[0]).toContain(formatMoney(sum(SEED, 'revenue')));
   });
 
-  it('explorer lists the zone rows of the range with totals', async () => {
-    const out = JSON.parse((await cli(['explorer', '--json', '--from', d1, '--to', d1])).stdout) as { rows: ZoneRow[]; totals: { revenue: number } };
+  it('finance --sort orders both tables on the server; --csv writes them with their TOTAL rows', async () => {
+    const byName = JSON.parse((await cli(['finance', '--json', '--from', old, '--to', today, '--sort', 'name:asc'])).stdout) as {
+      advertisers: { rows: Array<{ advertiser: string }> };
+      publishers: { rows: Array<{ publisher: string }> };
+    };
+    expect(byName.advertisers.rows.map((r) => r.advertiser)).toEqual(['AdNova', 'BidSphere', 'Clickora']);
+    expect(byName.publishers.rows.map((r) => r.publisher)).toEqual(['=SUM(A1:A9)', 'Pub Dos', 'Pub Uno']);
+    const bad = await cli(['finance', '--json', '--sort', 'revenue']);
+    expect(bad.code).toBe(2);
+    const file = path.join(tmp, 'finance.csv');
+    const r = await cli(['finance', '--from', old, '--to', today, '--csv', file]);
+    expect(r.code).toBe(0);
+    const [header, ...rows] = parseCsv(await readFile(file, 'utf8'));
+    expect(header.slice(0, 2)).toEqual(['table', 'name']);
+    expect(header.at(-1)).toBe('total');
+    const total = rows.find((row) => row[0] === 'advertisers' && row[1] === 'TOTAL')!;
+    expect(Number(total.at(-1))).toBeCloseTo(sum(SEED, 'revenue'), 2);
+    expect(rows.filter((row) => row[1] === 'TOTAL').map((row) => row[0])).toEqual(['advertisers', 'publishers']);
+    expect(rows.at(-1)![0]).toBe('margin');
+  });
+
+  it('explorer lists the zone rows of the range with the server’s totals and the web’s revenue cards', async () => {
+    const r = await cli(['explorer', '--json', '--from', d1, '--to', d1]);
+    const out = JSON.parse(r.stdout) as { rows: ZoneRow[]; totals: { revenue: number }; cards: Record<string, unknown> };
     expect(out.rows).toHaveLength(3);
     expect(out.totals.revenue).toBeCloseTo(17.5, 9);
+    const api = await server.admin();
+    const cards = await api.adReport.revenueCards({ start_date: d1, end_date: d1 });
+    expect(out.cards).toEqual(cards);
+    expect(cards.filter).toBeCloseTo(17.5, 9);
     const tty = strip((await cli(['explorer', '--from', d1, '--to', d1], { isTTY: true })).stdout);
     for (const card of ['Revenue Ayer', 'Revenue Hoy', 'Revenue Mes', 'Revenue Filtro']) expect(tty).toContain(card);
     expect(tty).toContain(formatMoney(17.5));
+    // Ayer is yesterday's revenue over all traffic, whatever the search's filters (as on the web).
+    const filtered = strip((await cli(['explorer', '--from', d1, '--to', d1, '--advertiser', 'BidSphere'], { isTTY: true })).stdout);
+    const yesterday = SEED.filter((row) => row.date === d1).reduce((t, row) => t + row.revenue, 0);
+    expect(filtered).toContain(formatMoney(yesterday));
+    expect(filtered).toContain(formatMoney(4));
   });
 
   it('needs a session: without one, exit code 3 and a hint', async () => {
@@ -231,13 +312,19 @@ describe('adops dashboard', () => {
     expect(out.daily.map((d: { date: string }) => d.date)).toEqual([d2, d1]);
   });
 
-  it('draws cards, ▲/▼ deltas, the trend and the Analytics table; s/r sort and 2 loads Ayer', async () => {
+  const presets = ['hoy', 'ayer', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'] as const;
+  const last7 = { ...presetRange('ultimos7_hoy', new Date(), 'UTC'), preset: 'ultimos7_hoy' as const };
+  const rangeFor = (preset: PresetKey | null) => (preset === null || preset === last7.preset ? last7 : { ...presetRange(preset, new Date(), 'UTC'), preset });
+  const firstLoad = async () => {
     const api = await server.admin();
-    const range = { ...presetRange('ultimos7_hoy', new Date(), 'UTC'), preset: 'ultimos7_hoy' as const };
-    const initial = await loadDashboard(api, range, {});
-    const load = (preset: 'hoy' | 'ayer' | 'ultimos7_hoy' | 'mes_actual' | 'mes_anterior') =>
-      loadDashboard(api, { ...presetRange(preset, new Date(), 'UTC'), preset }, {});
-    const ui = render(<Dashboard initial={initial} interactive presets={['hoy', 'ayer', 'ultimos7_hoy', 'mes_actual', 'mes_anterior']} load={load} />);
+    const load = dashboardLoader(api, rangeFor, {});
+    const query = { ...FIRST_PAGE, preset: last7.preset };
+    return { load, initial: await load(query, query) };
+  };
+
+  it('draws cards, ▲/▼ deltas, the trend and the Analytics table; s/r sort on the server and 2 loads Ayer', async () => {
+    const { load, initial } = await firstLoad();
+    const ui = render(<Dashboard initial={initial} preset={last7.preset} interactive presets={presets} load={load} />);
     const frame = () => normalise(ui.lastFrame() ?? '');
     expect(frame()).toContain('Últimos 7 días (YYYY-MM-DD – YYYY-MM-DD)');
     for (const card of ['Revenue', 'Margin', 'Impressions', 'Clicks', 'CTR%', 'TQ Avg']) expect(frame()).toContain(card);
@@ -252,6 +339,12 @@ describe('adops dashboard', () => {
     expect(frame()).toContain('#1 Pub Uno - 1001');
     expect(frame()).toMatch(/Date\s+Impr\.\s+M\. Impr\.\s+Clicks\s+CTR%\s+CPM\s+CPC\s+Rev\s+Cost\s+Marg\.\s+Marg %\s+TQ/);
     expect(frame()).toContain('Página 1 de 1');
+    // 'Totales' is the server's: its TQ is the TQ Avg card's, every cell as the web shows it.
+    expect(initial.daily.totals.tq).toBe(initial.overview.summary.tq);
+    const totalsLine = frame().split('\n').find((l) => l.startsWith('Totales'))!;
+    expect(totalsLine.trim().split(/\s{2,}/).slice(1)).toEqual(
+      DASHBOARD_COLUMNS.slice(1).map((c) => formatMetric(c.key, initial.daily.totals[c.key as keyof ReportTotals])),
+    );
 
     await new Promise((r) => setTimeout(r, 50)); // the keyboard listener attaches after the first paint
     ui.stdin.write('s');
@@ -272,10 +365,8 @@ describe('adops dashboard', () => {
   });
 
   it('on a short terminal shows one-line cards with deltas, and Tab switches between the summary and the table', async () => {
-    const api = await server.admin();
-    const range = { ...presetRange('ultimos7_hoy', new Date(), 'UTC'), preset: 'ultimos7_hoy' as const };
-    const initial = await loadDashboard(api, range, {});
-    const ui = render(<Dashboard initial={initial} interactive terminalRows={24} />);
+    const { load, initial } = await firstLoad();
+    const ui = render(<Dashboard initial={initial} preset={last7.preset} interactive load={load} terminalRows={24} />);
     const frame = () => normalise(ui.lastFrame() ?? '');
     const revenueLine = frame().split('\n').find((l) => l.startsWith('Revenue'))!;
     expect(revenueLine).toMatch(new RegExp(`^Revenue\\s+\\${formatMoney(sum(inDefaultRange, 'revenue'))}\\s+▼ ${formatPercent(Math.abs(initial.deltas.revenue!))}`));

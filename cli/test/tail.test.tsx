@@ -158,6 +158,24 @@ describe('adops tail --json', () => {
     expect(tail.records().map((r) => r.referrer)).toEqual([older[1].referrer, older[2].referrer, newer.referrer]);
   });
 
+  it('shows more --lines than one page of the log holds: the newest 600 of 620, oldest first', async () => {
+    const body = Array.from({ length: 620 }, (_, i) => JSON.stringify({ zone_id: 'zt-pages', keyword: `back-${i}` })).join('\n') + '\n';
+    const res = await server.fetch('/api/ingest/referrers', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const tail = start(['tail', '--json', '-n', '600', '--zone', 'zt-pages'], server.url);
+    await waitFor(() => tail.records().length === 600 && tail.stderr().includes('SSE'), 5000, 'the backlog');
+    tail.stop();
+    expect(await tail.done).toBe(0);
+    expect(tail.records().map((r) => r.keyword)).toEqual(Array.from({ length: 600 }, (_, i) => `back-${i + 20}`));
+    const tooMany = await runCli(['tail', '--json', '-n', '6000'], dir, server.url);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toContain('--lines no válido: 6000');
+  });
+
   it('resumes a dropped stream with Last-Event-ID: the event sent while disconnected arrives once, none twice', async () => {
     const proxy = await startProxy(server.url);
     const proxyDir = await newConfigDir();

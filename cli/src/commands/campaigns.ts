@@ -1,45 +1,48 @@
-// `adops campaigns list|create`: campaign metrics from Meta (status and range filters, totals)
-// and the campaign creator — suggested copy and images when not given, then the multipart
-// form the web sends, answering the created ids and the tracking URL.
-import React from 'react';
+// `adops campaigns list|create`: campaign metrics from Meta (status and range filters; the
+// server sorts, pages and totals them) and the campaign creator — suggested copy and images
+// when not given, then the multipart form the web sends, answering the created ids and the
+// tracking URL.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import {
   CAMPAIGN_DEFAULTS,
+  CAMPAIGN_SORT_KEYS,
   DEFAULT_PAGE_SIZE,
   IMAGE_REQUIRED_MESSAGE,
   INSIGHTS_STATUS_LABELS,
   MAX_IMAGE_BYTES,
   MAX_SUGGESTION_PAGE,
   campaignFormData,
+  contract,
   formatInt,
+  formatMetric,
   formatNumber,
   presetRange,
   type CampaignFormInput,
   type CampaignInsight,
+  type CampaignTable,
   type ImageSuggestion,
   type InsightsStatus,
 } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
-import { ReportScreen } from '../ui/ReportScreen.js';
+import { pagingOf } from '../ui/ReportScreen.js';
 import type { Column } from '../ui/Table.js';
-import { keyboardAttached, showScreen } from '../ui/screen.js';
+import { totalsRow } from '../ui/columns.js';
 import { formatDateTimeLocal } from '../text.js';
-import { parseDay, parseSort, reportingTz } from './report-filters.js';
+import { parseDay, reportingTz } from './report-filters.js';
+import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
+import { pageFields, screenPageSize, showTable, sortOf } from './table-screen.js';
 
 export const NO_DATA_TOOLTIP = 'Esta campaña no tiene métricas en el rango de fechas seleccionado';
-const SORT_KEYS = ['name', 'effective_status', 'impressions', 'clicks', 'spend', 'created_at'] as const;
 
 const IMAGE_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp' };
 
-interface ListFlags {
+interface ListFlags extends TableFlags {
   status: string;
   from?: string;
   to?: string;
-  sort?: string;
-  json?: boolean;
 }
 
 interface CreateFlags {
@@ -98,59 +101,61 @@ async function readImage(file: string): Promise<{ blob: Blob; name: string }> {
 export function registerCampaigns(program: Command, cli: Cli): void {
   const campaigns = program.command('campaigns').description('Campañas de Facebook: métricas y creación');
 
-  campaigns
+  const list = campaigns
     .command('list')
     .description('Campañas con métricas (Facebook) en un rango (por defecto ayer)')
     .option('--status <status>', 'ACTIVE (Activas), PAUSED (Pausadas) o ALL (Todas)', 'ACTIVE')
     .option('--from <date>', 'primer día (AAAA-MM-DD o dd/MM/aaaa; por defecto ayer)')
-    .option('--to <date>', 'último día (por defecto el de --from, o ayer)')
-    .option('--sort <key>', `ordena: CLAVE[:asc|desc] (claves: ${SORT_KEYS.join(', ')})`)
-    .option('--json', 'salida JSON')
-    .action(async (flags: ListFlags, cmd: Command) => {
-      const status = parseStatus(flags.status);
-      const sort = parseSort(flags.sort, SORT_KEYS);
-      const yesterday = presetRange('ayer', new Date(), reportingTz(cli.io)).from;
-      const from = flags.from !== undefined ? parseDay(flags.from, '--from') : flags.to !== undefined ? parseDay(flags.to, '--to') : yesterday;
-      const to = flags.to !== undefined ? parseDay(flags.to, '--to') : flags.from !== undefined ? from : yesterday;
-      if (from > to) throw new CliError('❌ Rango de fechas no válido.', EXIT.usage);
-      const { api } = await cli.api(cmd);
-      const rows = await api.campaigns.insights({ from_date: from, to_date: to, status });
-      const sums = {
-        impressions: rows.reduce((s, r) => s + r.impressions, 0),
-        clicks: rows.reduce((s, r) => s + r.clicks, 0),
-        spend: rows.reduce((s, r) => s + r.spend, 0),
-      };
-      if (cli.machine(flags.json)) return cli.json({ from_date: from, to_date: to, status, rows, totals: sums });
-      const columns: Column<CampaignInsight>[] = [
-        { key: 'effective_status', header: 'Estado', format: (v, r) => `${v === 'ACTIVE' ? '✅' : '⛔'}${r.has_data ? '' : ' ⚠'}` },
-        { key: 'name', header: 'Campaña', maxWidth: 48 },
-        { key: 'id', header: 'ID' },
-        { key: 'impressions', header: 'Impressions', align: 'right', format: (v) => formatInt(v as number) },
-        { key: 'clicks', header: 'Clicks', align: 'right', format: (v) => formatInt(v as number) },
-        { key: 'spend', header: 'Spend', align: 'right', format: (v) => formatNumber(v as number, 2) },
-        { key: 'created_at', header: 'Creada', format: (v) => formatDateTimeLocal(v as string) },
-      ];
-      const interactive = keyboardAttached(cli.io);
-      await showScreen(
-        cli.io,
-        React.createElement(ReportScreen<CampaignInsight>, {
-          initial: {
-            title: 'Campañas con métricas (Facebook)',
-            subtitle: `${INSIGHTS_STATUS_LABELS[status]} · ${from === to ? from : `${from} – ${to}`}`,
-            columns,
-            rows,
-            totals: sums,
-            emptyText: 'No se encontraron campañas con métricas.',
-            notice: rows.some((r) => !r.has_data) ? `⚠ ${NO_DATA_TOOLTIP}` : undefined,
-          },
-          sortKeys: SORT_KEYS,
-          initialSort: sort,
-          pageSize: DEFAULT_PAGE_SIZE.campaigns,
-          interactive,
-        }),
-        interactive,
-      );
+    .option('--to <date>', 'último día (por defecto el de --from, o ayer)');
+  addTableOptions(list, { sortKeys: CAMPAIGN_SORT_KEYS.join(', ') }).action(async (flags: ListFlags, cmd: Command) => {
+    const status = parseStatus(flags.status);
+    const sort = parseSortFlag(flags.sort, CAMPAIGN_SORT_KEYS);
+    const limit = parseLimit(flags.limit);
+    const yesterday = presetRange('ayer', new Date(), reportingTz(cli.io)).from;
+    const from = flags.from !== undefined ? parseDay(flags.from, '--from') : flags.to !== undefined ? parseDay(flags.to, '--to') : yesterday;
+    const to = flags.to !== undefined ? parseDay(flags.to, '--to') : flags.from !== undefined ? from : yesterday;
+    if (from > to) throw new CliError('❌ Rango de fechas no válido.', EXIT.usage);
+    const { api } = await cli.api(cmd);
+    const query = { from_date: from, to_date: to, status };
+    const table: ServerTable<CampaignTable> = {
+      page: (p) => api.campaigns.insights({ ...query, ...p }),
+      open: (format, s, signal) => api.open(contract.campaigns.insights, { ...query, sort: s, format }, { signal }),
+    };
+    if (await machineOutput(cli, flags, table, { sort, limit, head: query })) return;
+    const columns: Column<CampaignInsight>[] = [
+      {
+        key: 'effective_status',
+        header: 'Estado',
+        format: (v, r) => `${v === 'ACTIVE' ? '✅' : '⛔'}${r.has_data ? '' : ' ⚠'}`,
+      },
+      { key: 'name', header: 'Campaña', maxWidth: 48 },
+      { key: 'id', header: 'ID' },
+      { key: 'impressions', header: 'Impressions', align: 'right', format: (v) => formatInt(v as number) },
+      { key: 'clicks', header: 'Clicks', align: 'right', format: (v) => formatInt(v as number) },
+      { key: 'ctr', header: 'CTR%', align: 'right', format: (v) => formatMetric('ctr', v) },
+      { key: 'spend', header: 'Spend', align: 'right', format: (v) => formatNumber(v as number, 2) },
+      { key: 'cpc', header: 'CPC', align: 'right', format: (v) => formatNumber(v as number, 2) },
+      { key: 'cpm', header: 'CPM', align: 'right', format: (v) => formatNumber(v as number, 2) },
+      { key: 'created_at', header: 'Creada', format: (v) => formatDateTimeLocal(v as string) },
+    ];
+    await showTable<CampaignInsight>(cli, {
+      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, DEFAULT_PAGE_SIZE.campaigns), preset: null },
+      sortKeys: columns.map((c) => c.key).filter((k) => (CAMPAIGN_SORT_KEYS as readonly string[]).includes(k)),
+      load: async (q) => {
+        const answer = await api.campaigns.insights({ ...query, ...pageFields(q) });
+        return {
+          title: 'Campañas con métricas (Facebook)',
+          subtitle: `${INSIGHTS_STATUS_LABELS[status]} · ${from === to ? from : `${from} – ${to}`}`,
+          columns,
+          rows: answer.rows,
+          totals: answer.rows.length ? totalsRow({ ...answer.totals, name: `${formatInt(answer.totals.campaigns)} campañas` }) : null,
+          emptyText: 'No se encontraron campañas con métricas.',
+          notice: answer.totals.without_data > 0 ? `⚠ ${NO_DATA_TOOLTIP} (${formatInt(answer.totals.without_data)})` : undefined,
+          paging: pagingOf(answer),
+        };
+      },
     });
+  });
 
   campaigns
     .command('create')

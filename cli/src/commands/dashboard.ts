@@ -1,24 +1,45 @@
 // `adops dashboard`: the Dashboard's summary, deltas, trend, top lists and 'Analytics' table
 // for a range (default 'Últimos 7 días' including today) and an advertiser/publisher filter.
+// The server answers every figure, sorts and pages the table and gives its totals.
 import React from 'react';
 import type { Command } from 'commander';
-import { SCREEN_PRESETS, presetRange, totals, type Api, type PresetKey } from '@adops/core';
+import { DEFAULT_PAGE_SIZE, SCREEN_PRESETS, type Api, type DailyTable, type PresetKey } from '@adops/core';
 import type { Cli } from '../context.js';
 import { Dashboard, type DashboardData } from '../ui/Dashboard.js';
+import type { TableQuery } from '../ui/ReportScreen.js';
 import { keyboardAttached, showScreen } from '../ui/screen.js';
-import { addFilterOptions, filterLabel, rangeLabel, reportingTz, resolveRange, type ResolvedRange } from './report-filters.js';
+import { addFilterOptions, filterLabel, rangeLabel, resolveRange, type ResolvedRange } from './report-filters.js';
+import { allRows } from './table-output.js';
+import { pageFields, rangeOf } from './table-screen.js';
 
 export interface DashboardFilters {
   advertiser?: string;
   publisher?: string;
 }
 
+type Page = Pick<TableQuery, 'sort' | 'page' | 'pageSize'>;
+
+/** The Analytics table's first page in its default order (date ascending, 10 rows). */
+export const FIRST_PAGE: Page = { sort: null, page: 1, pageSize: DEFAULT_PAGE_SIZE.dashboard };
+
+const reportQuery = (range: ResolvedRange, filters: DashboardFilters) => ({
+  start_date: range.from,
+  end_date: range.to,
+  advertiser: filters.advertiser,
+  publisher: filters.publisher,
+});
+
+/** One page of the 'Analytics' table (rows with their rank levels, totals of every day). */
+export function loadDailyPage(api: Api, range: ResolvedRange, filters: DashboardFilters, page: Page): Promise<DailyTable> {
+  return api.dashboard.aggregated({ ...reportQuery(range, filters), ...pageFields(page) });
+}
+
 /** Loads every part of the Dashboard for a range in parallel. */
-export async function loadDashboard(api: Api, range: ResolvedRange, filters: DashboardFilters): Promise<DashboardData> {
-  const q = { start_date: range.from, end_date: range.to, advertiser: filters.advertiser, publisher: filters.publisher };
+export async function loadDashboard(api: Api, range: ResolvedRange, filters: DashboardFilters, page: Page = FIRST_PAGE): Promise<DashboardData> {
+  const q = reportQuery(range, filters);
   const [overview, daily, deltas, tops] = await Promise.all([
     api.dashboard.overview(q),
-    api.dashboard.aggregated(q),
+    loadDailyPage(api, range, filters, page),
     api.dashboard.deltas({ advertiser: filters.advertiser, publisher: filters.publisher }),
     api.dashboard.top(q),
   ]);
@@ -33,6 +54,28 @@ export async function loadDashboard(api: Api, range: ResolvedRange, filters: Das
   };
 }
 
+/**
+ * The screen's loader: a new preset reloads the whole Dashboard; a new order, page or page
+ * size only asks for that page of the table, keeping the cards of the range on screen.
+ */
+export function dashboardLoader(
+  api: Api,
+  rangeFor: (preset: PresetKey | null) => ResolvedRange,
+  filters: DashboardFilters,
+): (query: TableQuery, shown: TableQuery) => Promise<DashboardData> {
+  const loaded = new Map<PresetKey | null, DashboardData>();
+  return async (query, shown) => {
+    const range = rangeFor(query.preset);
+    const known = loaded.get(query.preset);
+    if (query.preset !== shown.preset || !known) {
+      const data = await loadDashboard(api, range, filters, query);
+      loaded.set(query.preset, data);
+      return data;
+    }
+    return { ...known, daily: await loadDailyPage(api, range, filters, query) };
+  };
+}
+
 export function registerDashboard(program: Command, cli: Cli): void {
   const cmd = program
     .command('dashboard')
@@ -42,8 +85,11 @@ export function registerDashboard(program: Command, cli: Cli): void {
     const range = resolveRange(cli.io, 'dashboard', flags);
     const { api } = await cli.api(command);
     const filters = { advertiser: flags.advertiser, publisher: flags.publisher };
-    const data = await loadDashboard(api, range, filters);
     if (cli.machine(flags.json)) {
+      const [data, days] = await Promise.all([
+        loadDashboard(api, range, filters),
+        allRows((page, page_size) => api.dashboard.aggregated({ ...reportQuery(range, filters), page, page_size })),
+      ]);
       return cli.json({
         start_date: range.from,
         end_date: range.to,
@@ -53,18 +99,26 @@ export function registerDashboard(program: Command, cli: Cli): void {
         chart: data.overview.chart,
         top_zones: data.topZones,
         top_advertisers: data.topAdvertisers,
-        daily: data.daily,
-        totals: totals(data.daily, { ctrBasis: 'impressions' }),
+        daily: days.rows,
+        totals: days.totals,
       });
     }
+    const load = dashboardLoader(api, (preset) => rangeOf(cli, range, preset), filters);
+    const initialQuery: TableQuery = { ...FIRST_PAGE, preset: range.preset };
+    const initial = await load(initialQuery, initialQuery);
     const interactive = keyboardAttached(cli.io);
-    const load = (preset: PresetKey) => loadDashboard(api, { ...presetRange(preset, new Date(), reportingTz(cli.io)), preset }, filters);
-    await showScreen(cli.io, React.createElement(Dashboard, {
-        initial: data,
+    await showScreen(
+      cli.io,
+      React.createElement(Dashboard, {
+        initial,
+        preset: range.preset,
         interactive,
         presets: SCREEN_PRESETS.dashboard,
         load,
         terminalRows: (cli.io.stdout as { rows?: number }).rows,
-      }), interactive);
+        fit: true,
+      }),
+      interactive,
+    );
   });
 }

@@ -1,5 +1,6 @@
 // The filter flags the report commands share (--zone, --advertiser, --preset, --from/--to, …),
-// turned into report ranges with core's presets, plus --sort parsing and CSV/JSON output.
+// turned into report ranges with core's presets, plus the small CSV files written locally
+// (Demand, Finance); table exports stream from the server (table-output.ts).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -18,8 +19,6 @@ import {
   type CsvColumn,
   type DayRange,
   type PresetKey,
-  type SortDir,
-  type SortState,
 } from '@adops/core';
 import { CliError, EXIT, type CliIO } from '../io.js';
 
@@ -149,17 +148,6 @@ export function filterLabel(flags: FilterFlags): string {
   if (flags.source) parts.push(`source ${flags.source}`);
   if (flags.domain) parts.push(`dominio ${flags.domain}`);
   return parts.join(' · ');
-}
-
-/** --sort KEY[:asc|desc] against the keys a table sorts by (a new key starts ascending). */
-export function parseSort<K extends string>(value: string | undefined, keys: readonly K[]): SortState<K> | null {
-  if (value === undefined) return null;
-  const [rawKey, rawDir, extra] = value.trim().split(':');
-  const key = keys.find((k) => k === rawKey.trim().toLowerCase());
-  const dir = (rawDir ?? 'asc').trim().toLowerCase();
-  if (!key || extra !== undefined || (dir !== 'asc' && dir !== 'desc'))
-    throw new CliError(`--sort no válido: ${value} (usa CLAVE[:asc|desc]; claves: ${keys.join(', ')})`, EXIT.usage);
-  return { key, dir: dir as SortDir };
 }
 
 /** A row with its numeric metrics rounded as the screens show them (for CSV). */

@@ -1,223 +1,148 @@
 // `adops report zones|publishers|advertisers`, `adops demand`, `adops finance`, `adops explorer`:
-// the revenue reports with the web's filters and default ranges; an Ink screen on a terminal,
-// JSON (--json, or not a terminal) or CSV with a BOM (--csv FILE) for scripts.
+// the revenue reports with the web's filters and default ranges. The server filters, sorts,
+// pages and totals every table; here an Ink screen draws its pages, or --csv / --json stream
+// its exports (every matching row) for scripts.
 import React from 'react';
 import type { Command } from 'commander';
 import {
   AD_REPORT_COLUMNS,
+  ADVERTISER_SUMMARY_COLUMNS,
+  ADVERTISER_SUMMARY_SORT_KEYS,
   API_EXPLORER_COLUMNS,
+  API_EXPLORER_TOTAL_DECIMALS,
   DEFAULT_PAGE_SIZE,
-  METRICS,
+  PUBLISHER_SUMMARY_COLUMNS,
+  PUBLISHER_SUMMARY_SORT_KEYS,
   SCREEN_PRESETS,
-  monthsBetween,
-  roundMetric,
-  presetRange,
-  sortRows,
-  todayIn,
-  totals,
-  startOfMonth,
-  addDays,
+  SUMMARY_PAGE_SIZE,
+  ZONE_SORT_KEYS,
+  contract,
+  roundTo,
+  type Api,
+  type FinanceAdvertiserTable,
+  type FinanceMarginRow,
+  type FinancePublisherTable,
   type MetricColumn,
-  type MetricKey,
-  type PresetKey,
-  type SortState,
+  type RevenueCards as Cards,
   type SummaryRow,
   type ZoneRow,
 } from '@adops/core';
 import type { Cli } from '../context.js';
-import { CliError, EXIT } from '../io.js';
-import { DemandView, FinanceView, RevenueCards, monthSum } from '../ui/ReportViews.js';
-import { ReportScreen, type ReportView } from '../ui/ReportScreen.js';
+import { DemandView, FinanceView, RevenueCards } from '../ui/ReportViews.js';
+import { pagingOf } from '../ui/ReportScreen.js';
 import { metricColumns, totalsRow } from '../ui/columns.js';
-import { keyboardAttached, showScreen } from '../ui/screen.js';
 import {
   addFilterOptions,
   filterLabel,
-  parseSort,
   rangeLabel,
-  reportingTz,
   resolveRange,
   roundedRow,
   textFilters,
   writeCsv,
   type FilterFlags,
   type ResolvedRange,
-  type Screen,
 } from './report-filters.js';
+import { addTableOptions, allRows, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
+import { pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 
-interface OutputFlags {
-  json?: boolean;
-  csv?: string;
-  sort?: string;
-}
-type ReportFlags = FilterFlags & OutputFlags & { limit?: string };
+type ReportFlags = FilterFlags & TableFlags;
 
 /** The Finance screen's fixed start (SPEC §9). */
 export const FINANCE_START = '2025-01-01';
 
 const subtitle = (range: ResolvedRange, flags: FilterFlags) => [rangeLabel(range), filterLabel(flags)].filter(Boolean).join(' · ');
 
-const keysOf = (list: readonly MetricColumn[]) => list.map((c) => c.key);
+/** The shown columns the table sorts by, in screen order (what `s` cycles through). */
+const sortableColumns = (list: readonly MetricColumn[], keys: readonly string[]) => list.map((c) => c.key as string).filter((k) => keys.includes(k));
 
-/** The summary tables' columns: Date and the name, then the Ad Report's metrics. */
-function summaryColumns(by: 'publisher' | 'advertiser'): MetricColumn[] {
-  const zoneOnly = new Set<MetricKey>(['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source']);
-  return [
-    { key: 'date', header: 'Date' },
-    { key: by, header: by === 'publisher' ? 'Publisher' : 'Advertiser' },
-    ...AD_REPORT_COLUMNS.filter((c) => !zoneOnly.has(c.key)).map((c) => ({ key: c.key, header: METRICS[c.key].label })),
-  ];
-}
+const rangeFields = (range: ResolvedRange) => ({ start_date: range.from, end_date: range.to });
 
-function parseLimit(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new CliError(`--limit no válido: ${value}`, EXIT.usage);
-  return Number(value);
-}
-
-/** Output for one table: JSON, CSV file, or the Ink screen. */
-async function output<Row extends object>(
-  cli: Cli,
-  flags: OutputFlags,
-  table: {
-    list: readonly MetricColumn[];
-    rows: Row[];
-    sort: SortState | null;
-    json: () => unknown;
-    /** The screen's first view (only built for the terminal). */
-    view: () => ReportView<Row> | Promise<ReportView<Row>>;
-    pageSize: number;
-    presets?: readonly PresetKey[];
-    reload?: (preset: PresetKey) => Promise<ReportView<Row>>;
-    csvDecimals?: Partial<Record<string, number>>;
-  },
-): Promise<void> {
-  const sorted = sortRows(table.rows as Array<Record<string, unknown>>, table.sort as SortState<string> | null) as Row[];
-  if (flags.csv !== undefined) {
-    const written = await writeCsv(
-      cli.io,
-      flags.csv,
-      table.list,
-      sorted.map((r) => roundedRow(r, { decimals: table.csvDecimals })) as Array<Record<string, unknown>>,
-    );
-    if (written) cli.say(`${sorted.length} filas → ${written}`);
-    return;
-  }
-  if (cli.machine(flags.json)) return cli.json(table.json());
-  const interactive = keyboardAttached(cli.io);
-  await showScreen(
-    cli.io,
-    React.createElement(ReportScreen<Row>, {
-      initial: await table.view(),
-      sortKeys: keysOf(table.list),
-      initialSort: table.sort,
-      pageSize: table.pageSize,
-      interactive,
-      presets: table.presets,
-      load: table.reload,
-    }),
-    interactive,
-  );
-}
-
-/** Flags for commands whose output is a single table. */
-function addOutputOptions(cmd: Command, sortable: boolean): Command {
-  if (sortable) cmd.option('--sort <key>', 'ordena por una columna: CLAVE[:asc|desc] (p. ej. revenue:desc)');
-  return cmd.option('--csv <file>', 'escribe CSV (con BOM) en FILE ("-" = salida estándar)').option('--json', 'salida JSON');
-}
-
-function rejectSortWithoutTable(flags: OutputFlags): void {
-  if (flags.sort !== undefined) throw new CliError('--sort no se aplica a este informe', EXIT.usage);
-}
+const EMPTY_REPORT = 'No hay datos para este rango de fechas.';
 
 export function registerReports(program: Command, cli: Cli): void {
-  const tz = () => reportingTz(cli.io);
   const report = program.command('report').description('Ad Report: resumen diario por zona, publisher o advertiser');
 
   // ---- report zones ------------------------------------------------------------------------
   const zones = report.command('zones').description("Resumen diario por zona (Ad Report; por defecto 'Últimos 7 días', los 7 días hasta ayer)");
   addFilterOptions(zones, 'adReport', ['zone', 'advertiser', 'publisher', 'geo', 'source']);
-  zones.option('--limit <n>', 'filas como máximo (por defecto las del servidor, 20.000)');
-  addOutputOptions(zones, true).action(async (flags: ReportFlags, cmd: Command) => {
-    const list = AD_REPORT_COLUMNS;
-    const sort = parseSort(flags.sort, keysOf(list));
+  addTableOptions(zones, { sortKeys: ZONE_SORT_KEYS.join(', ') }).action(async (flags: ReportFlags, cmd: Command) => {
+    const sort = parseSortFlag(flags.sort, ZONE_SORT_KEYS);
     const limit = parseLimit(flags.limit);
-    const { api } = await cli.api(cmd);
-    const fetchView = async (range: ResolvedRange) => {
-      const res = await api.adReport.zoneDetails({ start_date: range.from, end_date: range.to, ...textFilters(flags), limit });
-      const view: ReportView<ZoneRow> = {
-        title: 'Resumen diario por zona',
-        subtitle: subtitle(range, flags),
-        columns: metricColumns<ZoneRow>(list),
-        rows: res.data,
-        totals: totalsRow(res.totals),
-        emptyText: 'No hay datos para este rango de fechas.',
-        notice: res.truncated ? `Se muestran ${res.data.length} de ${res.total_rows} filas (los totales cubren todas); usa --limit o filtros.` : undefined,
-      };
-      return { res, view };
-    };
     const range = resolveRange(cli.io, 'adReport', flags);
-    const { res, view } = await fetchView(range);
-    await output<ZoneRow>(cli, flags, {
-      list,
-      rows: res.data,
+    const { api } = await cli.api(cmd);
+    const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
+    const table: ServerTable<Awaited<ReturnType<Api['adReport']['zoneDetails']>>> = {
+      page: (p) => api.adReport.zoneDetails({ ...query(range), ...p }),
+      open: (format, s, signal) => api.open(contract.adReport.zoneDetails, { ...query(range), sort: s, format }, { signal }),
+    };
+    const done = await machineOutput(cli, flags, table, {
       sort,
-      pageSize: DEFAULT_PAGE_SIZE.adReport,
-      json: () => ({
-        start_date: range.from,
-        end_date: range.to,
-        rows: sortRows(res.data, sort as SortState<keyof ZoneRow & string> | null),
-        totals: res.totals,
-        total_rows: res.total_rows,
-        truncated: res.truncated,
-        geoOptions: res.geoOptions,
-        sourceOptions: res.sourceOptions,
-      }),
-      view: () => view,
+      limit,
+      head: rangeFields(range),
+      extra: (first) => ({ geoOptions: first.geoOptions, sourceOptions: first.sourceOptions }),
+    });
+    if (done) return;
+    const columns = metricColumns<ZoneRow>(AD_REPORT_COLUMNS);
+    await showTable<ZoneRow>(cli, {
+      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, DEFAULT_PAGE_SIZE.adReport), preset: range.preset },
+      sortKeys: sortableColumns(AD_REPORT_COLUMNS, ZONE_SORT_KEYS),
       presets: SCREEN_PRESETS.adReport,
-      reload: async (preset) => (await fetchView({ ...presetRange(preset, new Date(), tz()), preset })).view,
+      load: async (q) => {
+        const r = rangeOf(cli, range, q.preset);
+        const answer = await api.adReport.zoneDetails({ ...query(r), ...pageFields(q) });
+        return {
+          title: 'Resumen diario por zona',
+          subtitle: subtitle(r, flags),
+          columns,
+          rows: answer.rows,
+          totals: totalsRow(answer.totals),
+          emptyText: EMPTY_REPORT,
+          paging: pagingOf(answer),
+        };
+      },
     });
   });
 
   // ---- report publishers | advertisers ---------------------------------------------------------
   for (const by of ['publisher', 'advertiser'] as const) {
+    const keys = by === 'publisher' ? PUBLISHER_SUMMARY_SORT_KEYS : ADVERTISER_SUMMARY_SORT_KEYS;
+    const list = by === 'publisher' ? PUBLISHER_SUMMARY_COLUMNS : ADVERTISER_SUMMARY_COLUMNS;
     const cmd = report
       .command(`${by}s`)
       .description(by === 'publisher' ? 'Resumen publisher: una fila por día y publisher' : 'Resumen advertiser: una fila por día y advertiser');
     addFilterOptions(cmd, 'adReport', ['zone', 'advertiser', 'publisher', 'geo', 'source']);
-    addOutputOptions(cmd, true).action(async (flags: ReportFlags, command: Command) => {
-      const list = summaryColumns(by);
-      const sort = parseSort(flags.sort, keysOf(list));
-      const { api } = await cli.api(command);
-      const fetchView = async (range: ResolvedRange) => {
-        const q = { start_date: range.from, end_date: range.to, ...textFilters(flags) };
-        const { data } = by === 'publisher' ? await api.adReport.publisherSummary(q) : await api.adReport.advertiserSummary(q);
-        const view: ReportView<SummaryRow> = {
-          title: by === 'publisher' ? 'Resumen publisher' : 'Resumen advertiser',
-          subtitle: subtitle(range, flags),
-          columns: metricColumns<SummaryRow>(list),
-          rows: data,
-          totals: totalsRow(totals(data)),
-          emptyText: 'No hay datos para este rango de fechas.',
-        };
-        return { data, view };
-      };
+    addTableOptions(cmd, { sortKeys: keys.join(', ') }).action(async (flags: ReportFlags, command: Command) => {
+      const sort = parseSortFlag(flags.sort, keys);
+      const limit = parseLimit(flags.limit);
       const range = resolveRange(cli.io, 'adReport', flags);
-      const { data, view } = await fetchView(range);
-      await output<SummaryRow>(cli, flags, {
-        list,
-        rows: data,
-        sort,
-        pageSize: DEFAULT_PAGE_SIZE.adReport,
-        json: () => ({
-          start_date: range.from,
-          end_date: range.to,
-          rows: sortRows(data, sort as SortState<keyof SummaryRow & string> | null),
-          totals: totals(data),
-        }),
-        view: () => view,
+      const { api } = await cli.api(command);
+      const route = by === 'publisher' ? contract.adReport.publisherSummary : contract.adReport.advertiserSummary;
+      const fetchPage = by === 'publisher' ? api.adReport.publisherSummary : api.adReport.advertiserSummary;
+      const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
+      const table: ServerTable<Awaited<ReturnType<typeof fetchPage>>> = {
+        page: (p) => fetchPage({ ...query(range), ...p }),
+        open: (format, s, signal) => api.open(route, { ...query(range), sort: s, format }, { signal }),
+      };
+      if (await machineOutput(cli, flags, table, { sort, limit, head: rangeFields(range) })) return;
+      const columns = metricColumns<SummaryRow>(list);
+      await showTable<SummaryRow>(cli, {
+        query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, SUMMARY_PAGE_SIZE), preset: range.preset },
+        sortKeys: sortableColumns(list, keys),
         presets: SCREEN_PRESETS.adReport,
-        reload: async (preset) => (await fetchView({ ...presetRange(preset, new Date(), tz()), preset })).view,
+        rowKey: (row) => `${row.date}\u0000${row[by]}`,
+        load: async (q) => {
+          const r = rangeOf(cli, range, q.preset);
+          const answer = await fetchPage({ ...query(r), ...pageFields(q) });
+          return {
+            title: by === 'publisher' ? 'Resumen publisher' : 'Resumen advertiser',
+            subtitle: subtitle(r, flags),
+            columns,
+            rows: answer.rows,
+            totals: totalsRow(answer.totals),
+            emptyText: EMPTY_REPORT,
+            paging: pagingOf(answer),
+          };
+        },
       });
     });
   }
@@ -225,62 +150,49 @@ export function registerReports(program: Command, cli: Cli): void {
   // ---- explorer ----------------------------------------------------------------------------------
   const explorer = program.command('explorer').description('Api Explorer: filas por zona del rango (por defecto hoy) y revenue de ayer, hoy, mes y filtro');
   addFilterOptions(explorer, null, ['zone', 'advertiser', 'publisher']);
-  explorer.option('--limit <n>', 'filas como máximo (por defecto las del servidor, 20.000)');
-  addOutputOptions(explorer, true).action(async (flags: ReportFlags, cmd: Command) => {
-    const list = API_EXPLORER_COLUMNS;
-    const sort = parseSort(flags.sort, keysOf(list));
+  addTableOptions(explorer, { sortKeys: ZONE_SORT_KEYS.join(', ') }).action(async (flags: ReportFlags, cmd: Command) => {
+    const sort = parseSortFlag(flags.sort, ZONE_SORT_KEYS);
     const limit = parseLimit(flags.limit);
     const range = resolveRange(cli.io, null, flags);
     const { api } = await cli.api(cmd);
-    const filters = { zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
-    const rows = await api.adReport.explorer({ start_date: range.from, end_date: range.to, ...filters, limit });
-    const sums = totals(rows);
-    // The cards: Revenue Ayer, Hoy, Mes (server sums under the same filters) and Filtro (the rows).
-    const explorerView = async (): Promise<ReportView<ZoneRow>> => {
-      const today = todayIn(tz());
-      const revenueOf = async (from: string, to: string) =>
-        (await api.dashboard.overview({ start_date: from, end_date: to, ...filters })).summary.revenue;
-      const [yesterday, todayRevenue, month] = await Promise.all([
-        revenueOf(addDays(today, -1), addDays(today, -1)),
-        revenueOf(today, today),
-        revenueOf(startOfMonth(today), today),
-      ]);
-      const cards = [
-        ['Revenue Ayer', yesterday],
-        ['Revenue Hoy', todayRevenue],
-        ['Revenue Mes', month],
-        ['Revenue Filtro', sums.revenue],
-      ] as const;
-      return {
-        title: 'Api Explorer',
-        subtitle: subtitle(range, flags),
-        header: React.createElement(RevenueCards, { cards }),
-        columns: metricColumns<ZoneRow>(list, { totalsDecimals: { cpc: 4 } }),
-        rows,
-        totals: totalsRow(sums),
-        emptyText: 'No hay datos para este rango de fechas.',
-      };
+    const query = { ...rangeFields(range), zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
+    const table: ServerTable<Awaited<ReturnType<Api['adReport']['explorer']>>> = {
+      page: (p) => api.adReport.explorer({ ...query, ...p }),
+      open: (format, s, signal) => api.open(contract.adReport.explorer, { ...query, sort: s, format }, { signal }),
     };
-    await output<ZoneRow>(cli, flags, {
-      list,
-      rows,
-      sort,
-      pageSize: DEFAULT_PAGE_SIZE.adReport,
-      json: () => ({ start_date: range.from, end_date: range.to, rows: sortRows(rows, sort as SortState<keyof ZoneRow & string> | null), totals: sums }),
-      view: explorerView,
+    // The cards: Ayer, Hoy and Mes over all traffic, Filtro the search's range under its filters (the web's numbers).
+    const cards = flags.csv === undefined ? await api.adReport.revenueCards(query) : null;
+    if (await machineOutput(cli, flags, table, { sort, limit, head: rangeFields(range), extra: () => (cards ? { cards } : {}) })) return;
+    const header = React.createElement(RevenueCards, { cards: cardList(cards!) });
+    const columns = metricColumns<ZoneRow>(API_EXPLORER_COLUMNS, { totalsDecimals: API_EXPLORER_TOTAL_DECIMALS });
+    await showTable<ZoneRow>(cli, {
+      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, DEFAULT_PAGE_SIZE.adReport), preset: null },
+      sortKeys: sortableColumns(API_EXPLORER_COLUMNS, ZONE_SORT_KEYS),
+      load: async (q) => {
+        const answer = await api.adReport.explorer({ ...query, ...pageFields(q) });
+        return {
+          title: 'Api Explorer',
+          subtitle: subtitle(range, flags),
+          header,
+          columns,
+          rows: answer.rows,
+          totals: totalsRow(answer.totals),
+          emptyText: EMPTY_REPORT,
+          paging: pagingOf(answer),
+        };
+      },
     });
   });
 
   // ---- demand --------------------------------------------------------------------------------------
   const demand = program.command('demand').description('Demand: revenue y margin diarios por advertiser, en euros (por defecto el mes actual)');
   addFilterOptions(demand, 'demand', ['zone', 'advertiser', 'publisher']);
-  addOutputOptions(demand, false).action(async (flags: ReportFlags, cmd: Command) => {
-    rejectSortWithoutTable(flags);
+  demand.option('--csv <file>', 'escribe CSV (con BOM) en FILE ("-" = salida estándar)').option('--json', 'salida JSON');
+  demand.action(async (flags: ReportFlags, cmd: Command) => {
     const range = resolveRange(cli.io, 'demand', flags);
     const { api } = await cli.api(cmd);
     const data = await api.demand.advertiserRevenue({
-      start_date: range.from,
-      end_date: range.to,
+      ...rangeFields(range),
       zone_id: flags.zone,
       advertiser: flags.advertiser,
       publisher: flags.publisher,
@@ -290,49 +202,85 @@ export function registerReports(program: Command, cli: Cli): void {
         points.map((p) => roundedRow({ advertiser, date: p.date, revenue: p.revenue, margin: p.margin })),
       );
       const columns = ['advertiser', 'date', 'revenue', 'margin'].map((key) => ({ key, header: key }));
-      const written = await writeCsv(cli.io, flags.csv, columns, rows);
+      const written = await writeCsv(cli.io, flags.csv as string, columns, rows);
       if (written) cli.say(`${rows.length} filas → ${written}`);
       return;
     }
-    if (cli.machine(flags.json)) return cli.json({ start_date: range.from, end_date: range.to, advertisers: data });
+    if (cli.machine(flags.json)) return cli.json({ ...rangeFields(range), advertisers: data });
     await cli.draw(React.createElement(DemandView, { data, title: `Demand · ${subtitle(range, flags)}` }));
   });
 
   // ---- finance -------------------------------------------------------------------------------------
-  const finance = program.command('finance').description(`Finance: revenue mensual por advertiser y publisher y margen mensual (por defecto desde ${FINANCE_START})`);
+  const finance = program
+    .command('finance')
+    .description(`Finance: revenue mensual por advertiser y publisher y margen mensual (por defecto desde ${FINANCE_START})`);
   addFilterOptions(finance, null, ['domain']);
-  addOutputOptions(finance, false).action(async (flags: ReportFlags, cmd: Command) => {
-    rejectSortWithoutTable(flags);
-    const range = resolveRange(cli.io, null, flags, { defaultFrom: FINANCE_START });
-    const { api } = await cli.api(cmd);
-    const q = { start_date: range.from, end_date: range.to, domain: flags.domain };
-    const [advertisers, publishers, margin] = await Promise.all([api.finance.advertisers(q), api.finance.publishers(q), api.finance.margin(q)]);
-    const months = monthsBetween(range.from, range.to);
-    if (flags.csv !== undefined) {
-      const rows = [
-        ...advertisers.map((r) => ({ table: 'advertisers', name: r.advertiser, ...r })),
-        ...publishers.map((r) => ({ table: 'publishers', name: r.publisher, ...r })),
-        ...margin.map((r) => ({ table: 'margin', name: r.segment, ...r.by_month, total: r.total })),
-      ];
-      const columns = [
-        { key: 'table', header: 'table' },
-        { key: 'name', header: 'name' },
-        ...months.map((m) => ({ key: m, header: m })),
-        { key: 'total', header: 'total' },
-      ];
-      const withTotals = rows.map((r) => {
-        const out: Record<string, unknown> = { ...r };
-        if (r.table !== 'margin') out.total = monthSum(r as Record<string, unknown>, months);
-        for (const key of [...months, 'total']) if (typeof out[key] === 'number') out[key] = roundMetric('revenue', out[key]);
-        return out;
-      });
-      const written = await writeCsv(cli.io, flags.csv, columns, withTotals);
-      if (written) cli.say(`${withTotals.length} filas → ${written}`);
-      return;
-    }
-    if (cli.machine(flags.json)) return cli.json({ start_date: range.from, end_date: range.to, advertisers, publishers, margin });
-    await cli.draw(
-      React.createElement(FinanceView, { subtitle: subtitle(range, flags), months, advertisers, publishers, margin: margin[0] ?? null }),
-    );
-  });
+  finance
+    .option('--sort <key>', 'ordena ambas tablas en el servidor: name, total o un mes AAAA-MM, con :asc|desc (por defecto total:desc)')
+    .option('--csv <file>', 'escribe las tres tablas en CSV (con BOM) en FILE ("-" = salida estándar)')
+    .option('--json', 'salida JSON')
+    .action(async (flags: ReportFlags, cmd: Command) => {
+      const sort = parseSortFlag(flags.sort, (k) => k === 'name' || k === 'total' || /^\d{4}-(0[1-9]|1[0-2])$/.test(k), 'name, total o un mes AAAA-MM');
+      const range = resolveRange(cli.io, null, flags, { defaultFrom: FINANCE_START });
+      const { api } = await cli.api(cmd);
+      const q = { ...rangeFields(range), domain: flags.domain };
+      const sortFor = (name: string) => sort?.replace(/^name(?=:|$)/, name);
+      const [advertisers, publishers, margin] = await Promise.all([
+        allRows((page, page_size) => api.finance.advertisers({ ...q, sort: sortFor('advertiser'), page, page_size })),
+        allRows((page, page_size) => api.finance.publishers({ ...q, sort: sortFor('publisher'), page, page_size })),
+        api.finance.margin(q),
+      ]);
+      const months = advertisers.months;
+      if (flags.csv !== undefined) {
+        const rows = financeCsvRows(advertisers, publishers, margin[0] ?? null);
+        const columns = [{ key: 'table', header: 'table' }, { key: 'name', header: 'name' }, ...[...months, 'total'].map((m) => ({ key: m, header: m }))];
+        const written = await writeCsv(cli.io, flags.csv as string, columns, rows);
+        if (written) cli.say(`${rows.length} filas → ${written}`);
+        return;
+      }
+      const tableOf = (t: FinanceAdvertiserTable | FinancePublisherTable) => ({ rows: t.rows, total_rows: t.total_rows, totals: t.totals });
+      if (cli.machine(flags.json))
+        return cli.json({ ...rangeFields(range), months, advertisers: tableOf(advertisers), publishers: tableOf(publishers), margin });
+      await cli.draw(
+        React.createElement(FinanceView, {
+          subtitle: subtitle(range, flags),
+          months,
+          advertisers: { rows: advertisers.rows.map((r) => ({ ...r, name: r.advertiser })), totals: advertisers.totals },
+          publishers: { rows: publishers.rows.map((r) => ({ ...r, name: r.publisher })), totals: publishers.totals },
+          margin: margin[0] ?? null,
+        }),
+      );
+    });
+}
+
+function cardList(cards: Cards): ReadonlyArray<readonly [string, number | null]> {
+  return [
+    ['Revenue Ayer', cards.yesterday],
+    ['Revenue Hoy', cards.today],
+    ['Revenue Mes', cards.month],
+    ['Revenue Filtro', cards.filter],
+  ];
+}
+
+/**
+ * Finance's three tables as CSV rows: table, name, a column per month, total — the server's rows
+ * and TOTAL rows (amounts already in cents), the margin row last.
+ */
+function financeCsvRows(
+  advertisers: FinanceAdvertiserTable,
+  publishers: FinancePublisherTable,
+  margin: FinanceMarginRow | null,
+): Array<Record<string, unknown>> {
+  const amounts = (values: Record<string, unknown>) =>
+    Object.fromEntries([...advertisers.months, 'total'].map((k) => [k, roundTo(values[k], 2)]));
+  const rows: Array<Record<string, unknown>> = [];
+  for (const [table, name, t] of [
+    ['advertisers', 'advertiser', advertisers],
+    ['publishers', 'publisher', publishers],
+  ] as const) {
+    for (const row of t.rows) rows.push({ table, name: (row as Record<string, unknown>)[name], ...amounts(row) });
+    if (t.rows.length) rows.push({ table, name: 'TOTAL', ...amounts(t.totals) });
+  }
+  if (margin) rows.push({ table: 'margin', name: margin.segment, ...amounts({ ...margin.by_month, total: margin.total }) });
+  return rows;
 }

@@ -7,12 +7,12 @@ import { EventSource } from 'eventsource';
 import {
   ApiError,
   LIVE_CAP,
+  MAX_PAGE_SIZE,
   POLL_INTERVAL_MS,
   buildRequest,
   contract,
   parseLiveMessage,
   prependNew,
-  recordKey,
   type Api,
   type LiveRecord,
   type ReferrerFilter,
@@ -59,6 +59,8 @@ export class LiveTail {
   private flushTimer: NodeJS.Timeout | null = null;
   private pending: LiveRecord[] = [];
   private failures = 0;
+  /** The newest event id seen (-1: none); polling hands on only newer ones. */
+  private lastId = -1;
   private stopped = false;
   private polling = false;
   private readonly eventListeners = new Set<Listener<LiveRecord[]>>();
@@ -87,13 +89,30 @@ export class LiveTail {
   }
 
   async start(): Promise<void> {
-    const backlog = await this.options.api.referrers.logs(this.options.filter);
-    // Everything fetched is known (so polling never replays it); the newest `lines` are shown.
-    this.list = backlog.slice(0, LIVE_CAP);
-    const shown = backlog.slice(0, Math.max(0, this.options.lines)).reverse();
-    if (shown.length) this.emit(shown);
-    const lastId = backlog.reduce((max, r) => Math.max(max, r.id), -1);
-    this.openStream(lastId >= 0 ? lastId : undefined);
+    const backlog = await this.latest(Math.min(LIVE_CAP, Math.max(0, this.options.lines)));
+    // The newest `lines` events are shown, oldest first; the stream resumes after the newest id.
+    this.list = backlog.rows;
+    if (backlog.rows.length) this.emit([...backlog.rows].reverse());
+    this.lastId = backlog.lastId;
+    this.openStream(this.lastId >= 0 ? this.lastId : undefined);
+  }
+
+  /**
+   * The newest `count` events (newest first) in pages of at most 500, pinned to the newest id
+   * of the first answer so arrivals never shift later pages; with count 0, only that id.
+   */
+  private async latest(count: number): Promise<{ rows: LiveRecord[]; lastId: number }> {
+    const { api, filter } = this.options;
+    const size = Math.max(1, Math.min(MAX_PAGE_SIZE, count));
+    const first = await api.referrers.logs({ ...filter, page: 1, page_size: size });
+    const rows = first.rows.slice(0, count);
+    const pinned = first.totals.latest_id ?? undefined;
+    for (let page = 2; rows.length < count && page <= first.page_count; page++) {
+      const next = await api.referrers.logs({ ...filter, before_id: pinned, page, page_size: size });
+      rows.push(...next.rows.slice(0, count - rows.length));
+    }
+    const lastId = Math.max(first.totals.latest_id ?? -1, ...first.rows.map((r) => r.id));
+    return { rows, lastId };
   }
 
   stop(): void {
@@ -122,6 +141,7 @@ export class LiveTail {
   /** Adds records (arrival order); emits those not seen before, by core's record key. */
   private add(records: readonly LiveRecord[]): void {
     if (this.stopped || records.length === 0) return;
+    for (const r of records) if (typeof r.id === 'number' && r.id > this.lastId) this.lastId = r.id;
     const before = this.list;
     const after = prependNew(before, records, LIVE_CAP);
     if (after === before) return;
@@ -182,10 +202,18 @@ export class LiveTail {
   private async poll(): Promise<void> {
     if (this.stopped) return;
     try {
-      const fetched = await this.options.api.referrers.logs(this.options.filter);
-      const known = new Set(this.list.map(recordKey));
-      // The page is newest first; hand on the unseen ones oldest first.
-      this.add(fetched.filter((r) => !known.has(recordKey(r))).reverse());
+      // Events newer than the newest seen, newest first in pages of 500 (pinned to the first answer).
+      const fresh: LiveRecord[] = [];
+      let pinned: number | undefined;
+      for (let page = 1; fresh.length < LIVE_CAP; page++) {
+        const answer = await this.options.api.referrers.logs({ ...this.options.filter, before_id: pinned, page, page_size: MAX_PAGE_SIZE });
+        pinned ??= answer.totals.latest_id ?? undefined;
+        const unseen = answer.rows.filter((r) => r.id > this.lastId);
+        fresh.push(...unseen);
+        if (unseen.length < answer.rows.length || page >= answer.page_count) break;
+      }
+      // Hand on the unseen ones oldest first.
+      this.add(fresh.reverse());
       if (this.status.detail?.startsWith('error')) this.setStatus({ mode: 'polling' });
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return this.end(new CliError(SESSION_EXPIRED, EXIT.session));
@@ -218,10 +246,11 @@ export function registerTail(program: Command, cli: Cli): void {
     .option('--advertiser <name>', 'advertiser')
     .option('--publisher <name>', 'publisher')
     .option('--source <domain>', 'source (dominio padre exacto)')
-    .option('-n, --lines <n>', 'eventos recientes que se muestran al empezar', '10')
+    .option('-n, --lines <n>', `eventos recientes que se muestran al empezar (0–${LIVE_CAP})`, '10')
     .option('--json', 'un registro JSON por línea (NDJSON) por evento, para tuberías')
     .action(async (flags: TailFlags, cmd: Command) => {
-      if (!/^\d{1,4}$/.test(flags.lines)) throw new CliError(`--lines no válido: ${flags.lines}`, EXIT.usage);
+      if (!/^\d{1,4}$/.test(flags.lines) || Number(flags.lines) > LIVE_CAP)
+        throw new CliError(`--lines no válido: ${flags.lines} (de 0 a ${LIVE_CAP})`, EXIT.usage);
       const filter: ReferrerFilter = {
         zoneId: flags.zone,
         advertiser: flags.advertiser,

@@ -1,26 +1,26 @@
 // The Dashboard on the terminal: six summary cards, six delta cards (▲ green / ▼ red), a
 // revenue sparkline, Top Zones and Top Advertisers with bars, and the 'Analytics' table
-// (sortable, paged, presets) — all values computed by the server or core, only drawn here.
+// (sorted and paged by the server, presets) — every figure comes from the server, only drawn here.
 import React from 'react';
 import { Box, Text } from 'ink';
 import {
   DASHBOARD_CARDS,
   DASHBOARD_COLUMNS,
+  DASHBOARD_RANKED,
   DASHBOARD_SORT_KEYS,
-  DEFAULT_PAGE_SIZE,
   formatMetric,
   formatMoney,
   formatPercent,
-  totals,
   type ChartPoint,
   type DailyDeltas,
   type DailyRow,
+  type DailyTable,
   type DashboardOverview,
   type PresetKey,
   type TopAdvertiser,
   type TopZone,
 } from '@adops/core';
-import { ReportScreen, type ReportView } from './ReportScreen.js';
+import { ReportScreen, pagingOf, type ReportView, type TableQuery } from './ReportScreen.js';
 import { metricColumns, totalsRow, withRankColours } from './columns.js';
 import { bar } from './ReportViews.js';
 
@@ -31,7 +31,8 @@ export interface DashboardData {
   subtitle: string;
   overview: DashboardOverview;
   deltas: DailyDeltas;
-  daily: DailyRow[];
+  /** One page of the 'Analytics' table with its totals (the TQ Avg card's TQ). */
+  daily: DailyTable;
   topZones: TopZone[];
   topAdvertisers: TopAdvertiser[];
 }
@@ -208,45 +209,51 @@ export function DashboardHeader({ data, compact = false }: { data: DashboardData
   );
 }
 
-/** The Dashboard as a report view: the header above the 'Analytics' table with rank colours. */
+/** The Dashboard as a report view: the header above the 'Analytics' page, rank colours and totals from the server. */
 export function dashboardView(data: DashboardData, compact = false): ReportView<DailyRow> {
-  const columns = withRankColours(metricColumns<DailyRow>(DASHBOARD_COLUMNS), data.daily, ['revenue', 'cost', 'margin']);
   return {
     title: data.title,
     subtitle: data.subtitle,
     header: <DashboardHeader data={data} compact={compact} />,
     tableTitle: 'Analytics',
-    columns,
-    rows: data.daily,
-    totals: totalsRow(totals(data.daily, { ctrBasis: 'impressions' })),
+    columns: withRankColours(metricColumns<DailyRow>(DASHBOARD_COLUMNS), DASHBOARD_RANKED),
+    rows: data.daily.rows,
+    totals: totalsRow(data.daily.totals),
     emptyText: 'No data',
+    paging: pagingOf(data.daily),
   };
 }
 
 export interface DashboardProps {
   initial: DashboardData;
+  /** The initial range's preset (null for --from/--to). */
+  preset?: PresetKey | null;
   interactive: boolean;
   presets?: readonly PresetKey[];
-  load?: (preset: PresetKey) => Promise<DashboardData>;
+  /** Fetches the Dashboard for a query: the whole of it for a new preset, else the table's page. */
+  load: (query: TableQuery, shown: TableQuery) => Promise<DashboardData>;
   /** Terminal rows; below COMPACT_BELOW the cards shrink and Tab switches summary/table. */
   terminalRows?: number;
+  /** Fit the table to the terminal's width (< and > scroll its columns). */
+  fit?: boolean;
 }
 
 /** Terminals shorter than this get the compact, one-panel-at-a-time Dashboard. */
 export const COMPACT_BELOW = 50;
 
-export function Dashboard({ initial, interactive, presets, load, terminalRows }: DashboardProps) {
+export function Dashboard({ initial, preset = null, interactive, presets, load, terminalRows, fit }: DashboardProps) {
   const compact = interactive && terminalRows !== undefined && terminalRows < COMPACT_BELOW;
   return (
     <ReportScreen<DailyRow>
       split={compact}
       initial={dashboardView(initial, compact)}
+      preset={preset}
       sortKeys={DASHBOARD_SORT_KEYS}
-      pageSize={DEFAULT_PAGE_SIZE.dashboard}
       interactive={interactive}
       presets={presets}
-      load={load ? async (preset) => dashboardView(await load(preset), compact) : undefined}
+      load={async (query, shown) => dashboardView(await load(query, shown), compact)}
       rowKey={(row) => row.date}
+      fit={fit}
     />
   );
 }

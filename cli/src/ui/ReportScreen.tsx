@@ -1,21 +1,28 @@
-// A report on the terminal: optional header (cards), a table with totals, sorting keys
-// (s cycles the column, r reverses), paging (←/→ or n/p, +/- page size), presets (1–5) that
-// reload, and q to quit. Without a keyboard it draws every row once and stops.
+// A report on the terminal: optional header (cards), one page of a server table with the
+// server's totals, sorting keys (s/S cycle the column, r reverses), paging (←/→ or n/p),
+// page size (+/-), presets (1–5) and, on a narrow terminal, columns scrolled with < and >. Every key asks the server for the page it needs; the
+// screen only draws answers. Without a keyboard it draws the first page once and stops.
 import React, { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Box, Text, useApp, useInput } from 'ink';
-import {
-  PAGE_SIZES,
-  PRESET_LABELS,
-  nextSort,
-  pageLabel,
-  paginate,
-  sortRows,
-  type PresetKey,
-  type SortState,
-} from '@adops/core';
-import { Table, type Column } from './Table.js';
+import { Box, Text, useApp, useStdin, useStdout } from 'ink';
+import { PAGE_SIZES, PRESET_LABELS, formatInt, nextSort, pageLabel, type PageInfo, type PresetKey, type SortState } from '@adops/core';
+import { Table, layoutTable, type Column } from './Table.js';
 
-/** What a report shows for one range. */
+/** Where a page sits in the whole result, as the server answered it. */
+export interface Paging {
+  page: number;
+  pageCount: number;
+  totalRows: number;
+  pageSize: number;
+  /** The order applied; null = the table's default order. */
+  sort: SortState | null;
+}
+
+/** The paging fields of a server table page. */
+export function pagingOf(answer: PageInfo): Paging {
+  return { page: answer.page, pageCount: answer.page_count, totalRows: answer.total_rows, pageSize: answer.page_size, sort: answer.sort };
+}
+
+/** What a report shows for one page of its table. */
 export interface ReportView<Row> {
   title: string;
   /** Range and filters, under the title. */
@@ -25,129 +32,279 @@ export interface ReportView<Row> {
   /** The table's own title (e.g. 'Analytics'). */
   tableTitle?: string;
   columns: ReadonlyArray<Column<Row>>;
+  /** The page's rows, in the server's order. */
   rows: readonly Row[];
+  /** The server's totals over every matching row. */
   totals?: Record<string, unknown> | null;
   totalsLabel?: string;
   emptyText?: string;
-  /** A warning line (e.g. rows cut at the limit). */
+  /** A warning line. */
   notice?: string;
-  /** Extra tables under the main one (e.g. Finance's publishers and margin). */
-  footer?: ReactNode;
+  paging: Paging;
+}
+
+/** The page a screen asks the server for. */
+export interface TableQuery {
+  sort: SortState | null;
+  page: number;
+  pageSize: number;
+  /** The range preset; null for --from/--to or screens without presets. */
+  preset: PresetKey | null;
 }
 
 export interface ReportScreenProps<Row> {
   initial: ReportView<Row>;
+  /** The initial view's preset (null: a fixed range). */
+  preset?: PresetKey | null;
   /** Keys the table sorts by, in the order `s` cycles through them. */
   sortKeys: readonly string[];
-  initialSort?: SortState | null;
-  pageSize: number;
   /** A keyboard is attached: page, sort, switch presets, quit with q. */
   interactive: boolean;
   presets?: readonly PresetKey[];
-  /** Reloads the report for a preset (keys 1…N). */
-  load?: (preset: PresetKey) => Promise<ReportView<Row>>;
+  /** Fetches a page from the server (`shown`: the query of the page on screen). */
+  load: (query: TableQuery, shown: TableQuery) => Promise<ReportView<Row>>;
   rowKey?: (row: Row, index: number) => string;
   /**
    * Show the header and the table one at a time (Tab switches): for terminals too short
    * for both, so nothing scrolls off the top.
    */
   split?: boolean;
+  /**
+   * Fit the table to the terminal's width: the first column stays, the others that do not fit
+   * are reached with < and > (the sorted column is brought into view).
+   */
+  fit?: boolean;
 }
 
 const ARROW = { asc: '▲', desc: '▼' } as const;
 
 /** The footer's key help. */
-function keyHelp(presets: readonly PresetKey[] | undefined, sortable: boolean, split: boolean): string {
+function keyHelp(presets: readonly PresetKey[] | undefined, sortable: boolean, split: boolean, scrolls: boolean): string {
   const parts = split ? ['Tab resumen/tabla', '←/→ n/p página', '+/- filas'] : ['←/→ n/p página', '+/- filas'];
+  if (scrolls) parts.push('</> columnas');
   if (sortable) parts.push('s ordenar', 'r invertir');
   if (presets?.length) parts.push(presets.map((p, i) => `${i + 1} ${PRESET_LABELS[p]}`).join(' · '));
   parts.push('q salir');
   return parts.join('   ');
 }
 
+/** The keys the screen reads. */
+interface KeyFlags {
+  leftArrow?: boolean;
+  rightArrow?: boolean;
+  tab?: boolean;
+  escape?: boolean;
+  ctrl?: boolean;
+}
+
+/**
+ * A chunk read from the terminal → each key in it: keys typed faster than the screen reads
+ * arrive together ('nnn', three → in a row) and each one counts.
+ */
+export function splitKeys(chunk: string): Array<{ input: string; key: KeyFlags }> {
+  return (chunk.match(/\u001b\[[0-9;]*[A-Za-z~]|\u001bO[A-Za-z]|[\s\S]/g) ?? []).flatMap((token) => {
+    if (token.length > 1) {
+      const arrow = /^\u001b[[O]([CD])$/.exec(token)?.[1];
+      return arrow ? [{ input: '', key: { leftArrow: arrow === 'D', rightArrow: arrow === 'C' } }] : [];
+    }
+    if (token === '\t') return [{ input: '', key: { tab: true } }];
+    if (token === '\u001b') return [{ input: '', key: { escape: true } }];
+    if (token === '\u0003') return [{ input: 'c', key: { ctrl: true } }];
+    return [{ input: token, key: {} }];
+  });
+}
+
+/** Columns kept on the left when the table is wider than the terminal. */
+const FROZEN = 1;
+const GAP = 2;
+
+/** Least of a column that must show for it to count as on screen (the rest is cut with '…'). */
+const MIN_PART = 8;
+
+/**
+ * The columns on screen after the frozen ones, starting `shift` columns in (at least one): those
+ * that fit, and a last one cut at the edge when at least MIN_PART of it shows. `cut`: that last
+ * one does not show whole.
+ */
+export function visibleFrom(widths: readonly number[], frozen: number, shift: number, width: number | undefined): { count: number; cut: boolean } {
+  const rest = widths.length - frozen - shift;
+  if (width === undefined || rest <= 0) return { count: Math.max(0, rest), cut: false };
+  let used = widths.slice(0, frozen).reduce((sum, w, i) => sum + w + (i ? GAP : 0), 0);
+  for (let i = frozen + shift; i < widths.length; i++) {
+    const start = used + GAP;
+    used = start + widths[i];
+    if (used > width) {
+      const count = i - frozen - shift;
+      return width - start >= Math.min(MIN_PART, widths[i]) || count === 0 ? { count: count + 1, cut: true } : { count, cut: false };
+    }
+  }
+  return { count: rest, cut: false };
+}
+
+const queryOf = (view: ReportView<unknown>, preset: PresetKey | null): TableQuery => ({
+  sort: view.paging.sort,
+  page: view.paging.page,
+  pageSize: view.paging.pageSize,
+  preset,
+});
+
 export function ReportScreen<Row>({
   initial,
+  preset = null,
   sortKeys,
-  initialSort = null,
-  pageSize: initialPageSize,
   interactive,
   presets,
   load,
   rowKey,
   split = false,
+  fit = false,
 }: ReportScreenProps<Row>) {
   const { exit } = useApp();
   const [view, setView] = useState(initial);
-  const [sort, setSort] = useState<SortState | null>(initialSort);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(initialPageSize);
-  const [loading, setLoading] = useState<PresetKey | null>(null);
+  const [loading, setLoading] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [panel, setPanel] = useState<'header' | 'table'>('header');
   const splitPanels = split && interactive && Boolean(view.header);
   const mounted = useRef(true);
   useEffect(() => () => void (mounted.current = false), []);
+  // The page on screen and the one last asked for: keys pressed before the answer (or before
+  // the next render re-binds the handler) build on what was asked, so none is lost.
+  const shown = useRef({ view: initial as ReportView<Row>, query: queryOf(initial as ReportView<unknown>, preset) });
+  const asked = useRef(shown.current.query);
+  const sequence = useRef(0);
+  // Columns scrolled out on the left (after the first), and whether more wait on the right.
+  const [shift, setShift] = useState(0);
+  const scroll = useRef<{ shift: number; widths: readonly number[]; width: number | undefined }>({ shift: 0, widths: [], width: undefined });
 
-  const sorted = sortRows(view.rows as Array<Record<string, unknown>>, sort as SortState<string> | null) as Row[];
-  const shown = interactive ? paginate(sorted, page, pageSize) : paginate(sorted, 1, Math.max(1, sorted.length));
-  const latest = useRef({ shown, sort, pageSize, loading });
-  latest.current = { shown, sort, pageSize, loading };
+  const request = (next: TableQuery, what: string) => {
+    asked.current = next;
+    const id = ++sequence.current;
+    const before = shown.current.query;
+    setLoading(what);
+    setError(null);
+    load(next, before).then(
+      (answer) => {
+        if (!mounted.current || id !== sequence.current) return;
+        // The server may clamp the page (past the last is the last).
+        const query = { ...next, page: answer.paging.page, pageSize: answer.paging.pageSize, sort: answer.paging.sort };
+        shown.current = { view: answer, query };
+        asked.current = query;
+        setView(answer);
+        setLoading(null);
+      },
+      (e: Error) => {
+        if (!mounted.current || id !== sequence.current) return;
+        asked.current = shown.current.query;
+        setError(e.message);
+        setLoading(null);
+      },
+    );
+  };
 
-  useInput(
-    (input, key) => {
-      // Keys can arrive before the next render re-binds this handler: read the latest state.
-      const { shown, sort, pageSize, loading } = latest.current;
-      if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return exit();
-      if (key.tab || input === 'v') return setPanel((p) => (p === 'header' ? 'table' : 'header'));
-      if (key.rightArrow || input === 'n') return setPage(Math.min(shown.pageCount, shown.page + 1));
-      if (key.leftArrow || input === 'p') return setPage(Math.max(1, shown.page - 1));
-      if (input === '+' || input === '-') {
-        const i = PAGE_SIZES.indexOf(pageSize as (typeof PAGE_SIZES)[number]);
-        const next = PAGE_SIZES[Math.min(PAGE_SIZES.length - 1, Math.max(0, (i === -1 ? 0 : i) + (input === '+' ? 1 : -1)))];
-        setPageSize(next);
-        return setPage(1);
+  const handleKey = (input: string, key: KeyFlags) => {
+    const q = asked.current;
+    const onScreen = shown.current;
+    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return exit();
+    if (input === '>' || input === '<') {
+      const h = scroll.current;
+      const seen = visibleFrom(h.widths, FROZEN, h.shift, h.width);
+      const hiddenRight = seen.cut || FROZEN + h.shift + seen.count < h.widths.length;
+      const next = input === '>' ? (hiddenRight ? h.shift + 1 : h.shift) : Math.max(0, h.shift - 1);
+      if (next !== h.shift) {
+        scroll.current = { ...h, shift: next };
+        setShift(next);
       }
-      if (sortKeys.length && (input === 's' || input === 'S')) {
-        const i = sort ? sortKeys.indexOf(sort.key) : -1;
-        const step = input === 's' ? 1 : -1;
-        const nextKey = sortKeys[(i + step + sortKeys.length) % sortKeys.length] ?? sortKeys[0];
-        const next = nextSort(sort, nextKey);
-        latest.current = { ...latest.current, sort: next };
-        setSort(next);
-        return setPage(1);
-      }
-      if (sortKeys.length && input === 'r') {
-        const next = nextSort(sort, sort?.key ?? sortKeys[0]);
-        latest.current = { ...latest.current, sort: next };
-        setSort(next);
-        return setPage(1);
-      }
-      const n = Number(input);
-      if (load && presets && Number.isInteger(n) && n >= 1 && n <= presets.length && loading === null) {
-        const preset = presets[n - 1];
-        setLoading(preset);
-        setError(null);
-        load(preset).then(
-          (next) => {
-            if (!mounted.current) return;
-            setView(next);
-            setPage(1);
-            setLoading(null);
-          },
-          (e: Error) => {
-            if (!mounted.current) return;
-            setError(e.message);
-            setLoading(null);
-          },
-        );
-      }
-    },
-    { isActive: interactive },
-  );
+      return;
+    }
+    if (key.tab || input === 'v') return setPanel((p) => (p === 'header' ? 'table' : 'header'));
+    if (key.rightArrow || input === 'n') {
+      // The last page is known for the page size and range on screen; otherwise the server clamps.
+      const sameResult = q.pageSize === onScreen.query.pageSize && q.preset === onScreen.query.preset;
+      const last = sameResult ? onScreen.view.paging.pageCount : Infinity;
+      if (q.page >= last) return;
+      return request({ ...q, page: q.page + 1 }, 'cargando…');
+    }
+    if (key.leftArrow || input === 'p') {
+      if (q.page <= 1) return;
+      return request({ ...q, page: q.page - 1 }, 'cargando…');
+    }
+    if (input === '+' || input === '-') {
+      const sizes: readonly number[] = PAGE_SIZES;
+      const next = input === '+' ? sizes.find((s) => s > q.pageSize) : [...sizes].reverse().find((s) => s < q.pageSize);
+      if (next === undefined) return;
+      return request({ ...q, pageSize: next, page: 1 }, 'cargando…');
+    }
+    if (sortKeys.length && (input === 's' || input === 'S')) {
+      const i = q.sort ? sortKeys.indexOf(q.sort.key) : -1;
+      const step = input === 's' ? 1 : -1;
+      const nextKey = i === -1 ? sortKeys[step === 1 ? 0 : sortKeys.length - 1] : sortKeys[(i + step + sortKeys.length) % sortKeys.length];
+      return request({ ...q, sort: nextSort(q.sort, nextKey), page: 1 }, 'ordenando…');
+    }
+    if (sortKeys.length && input === 'r') {
+      return request({ ...q, sort: nextSort(q.sort, q.sort?.key ?? sortKeys[0]), page: 1 }, 'ordenando…');
+    }
+    const n = Number(input);
+    if (presets && Number.isInteger(n) && n >= 1 && n <= presets.length) {
+      const chosen = presets[n - 1];
+      return request({ ...q, preset: chosen, page: 1 }, `cargando ${PRESET_LABELS[chosen]}…`);
+    }
+  };
 
-  const columns = view.columns.map((col) =>
-    sort && col.key === sort.key ? { ...col, header: `${col.header} ${ARROW[sort.dir]}` } : col,
-  );
+  // Raw input (not useInput, which reads a chunk of repeated arrows as one key): every key counts.
+  const { internal_eventEmitter: input, setRawMode } = useStdin();
+  const onKey = useRef(handleKey);
+  onKey.current = handleKey;
+  useEffect(() => {
+    if (!interactive) return;
+    setRawMode(true);
+    const onInput = (chunk: string | Buffer) => {
+      for (const k of splitKeys(String(chunk))) onKey.current(k.input, k.key);
+    };
+    input.on('input', onInput);
+    return () => {
+      input.removeListener('input', onInput);
+      setRawMode(false);
+    };
+  }, [interactive, input, setRawMode]);
+
+  const sort = view.paging.sort;
+  const allColumns = view.columns.map((col) => (sort && col.key === sort.key ? { ...col, header: `${col.header} ${ARROW[sort.dir]}` } : col));
+  // Horizontal fit: the first column, then as many as the terminal holds from `shift` on.
+  const { stdout } = useStdout();
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    if (!fit) return;
+    const onResize = () => redraw((n) => n + 1);
+    stdout.on('resize', onResize);
+    return () => void stdout.off('resize', onResize);
+  }, [fit, stdout]);
+  const width = fit && interactive ? stdout.columns : undefined;
+  const widths = layoutTable(allColumns, view.rows, view.totals, view.totalsLabel ?? 'Totales').widths;
+  const fitting = (from: number) => visibleFrom(widths, FROZEN, from, width).count;
+  const shiftNow = Math.min(shift, Math.max(0, allColumns.length - FROZEN - 1));
+  const seen = visibleFrom(widths, FROZEN, shiftNow, width);
+  const visible = seen.count;
+  const hiddenRight = seen.cut || FROZEN + shiftNow + visible < allColumns.length;
+  const clipped = shiftNow > 0 || hiddenRight;
+  scroll.current = { shift: shiftNow, widths, width };
+  const columns = clipped ? [...allColumns.slice(0, FROZEN), ...allColumns.slice(FROZEN + shiftNow, FROZEN + shiftNow + visible)] : allColumns;
+  // A new order brings its column into view.
+  const sortIndex = sort ? view.columns.findIndex((c) => c.key === sort.key) : -1;
+  useEffect(() => {
+    if (width === undefined || sortIndex < FROZEN) return;
+    const { shift: current } = scroll.current;
+    if (sortIndex >= FROZEN + current && sortIndex < FROZEN + current + fitting(current)) return;
+    let next = sortIndex < FROZEN + current ? sortIndex - FROZEN : current;
+    while (sortIndex >= FROZEN + next + fitting(next) && next < sortIndex - FROZEN) next++;
+    scroll.current = { ...scroll.current, shift: next };
+    setShift(next);
+    // Only when the order changes: the user may scroll away from it afterwards.
+  }, [sort?.key, sort?.dir, width]);
+  const { paging } = view;
+  const status =
+    `${pageLabel(paging.page, paging.pageCount)} · ${formatInt(paging.totalRows)} filas · ${paging.pageSize} por página` +
+    (sort ? ` · orden: ${view.columns.find((c) => c.key === sort.key)?.header ?? sort.key} ${ARROW[sort.dir]}` : '') +
+    (clipped ? ` · columnas ${FROZEN + shiftNow + 1}–${FROZEN + shiftNow + visible} de ${allColumns.length}` : '');
 
   return (
     <Box flexDirection="column">
@@ -159,7 +316,7 @@ export function ReportScreen<Row>({
       <Box marginTop={1} flexDirection="column" display={splitPanels && panel === 'header' ? 'none' : 'flex'}>
         <Table<Row>
           columns={columns}
-          rows={shown.rows}
+          rows={view.rows}
           totals={view.totals}
           totalsLabel={view.totalsLabel ?? 'Totales'}
           emptyText={view.emptyText}
@@ -168,18 +325,18 @@ export function ReportScreen<Row>({
         />
       </Box>
       {view.notice && !(splitPanels && panel === 'header') ? <Text color="yellow">{view.notice}</Text> : null}
-      {view.footer ? <Box marginTop={1}>{view.footer}</Box> : null}
-      {interactive ? (
-        <Box flexDirection="column" marginTop={1}>
-          <Text>
-            {pageLabel(shown.page, shown.pageCount)} · {shown.total} filas · {shown.pageSize} por página
-            {sort ? ` · orden: ${view.columns.find((c) => c.key === sort.key)?.header ?? sort.key} ${ARROW[sort.dir]}` : ''}
-            {loading ? ` · cargando ${PRESET_LABELS[loading]}…` : ''}
-          </Text>
-          {error ? <Text color="red">{error}</Text> : null}
-          <Text dimColor>{keyHelp(load ? presets : undefined, sortKeys.length > 0, splitPanels)}</Text>
-        </Box>
-      ) : null}
+      <Box flexDirection="column" marginTop={1}>
+        <Text>
+          {status}
+          {loading ? ` · ${loading}` : ''}
+        </Text>
+        {error ? <Text color="red">{error}</Text> : null}
+        {interactive ? (
+          <Text dimColor>{keyHelp(presets, sortKeys.length > 0, splitPanels, clipped)}</Text>
+        ) : paging.pageCount > 1 ? (
+          <Text dimColor>Se muestra la primera página: --csv FILE o --json exportan todas las filas.</Text>
+        ) : null}
+      </Box>
     </Box>
   );
 }

@@ -1,21 +1,16 @@
-// Terminal views of the reports that are not one sortable table: the Api Explorer's revenue
-// cards, Demand's per-advertiser tables with bars, Finance's three monthly tables.
+// Terminal views of the reports that are not one paged table: the Api Explorer's revenue
+// cards, Demand's per-advertiser tables with bars, Finance's three monthly tables (rows and
+// TOTAL rows as the server answers them).
 import React from 'react';
 import { Box, Text } from 'ink';
 import {
   barPercent,
   formatMoney,
   type AdvertiserRevenue,
-  type FinanceAdvertiserRow,
   type FinanceMarginRow,
-  type FinancePublisherRow,
+  type FinanceTotals,
 } from '@adops/core';
 import { Table, type Column } from './Table.js';
-
-/** A row's Total column in Finance: the sum of its month columns. */
-export function monthSum(row: Record<string, unknown>, months: readonly string[]): number {
-  return months.reduce((sum, m) => sum + (typeof row[m] === 'number' ? (row[m] as number) : 0), 0);
-}
 
 /** A proportional bar of `width` cells (core barPercent). */
 export function bar(value: number, largest: number, width: number): string {
@@ -67,36 +62,43 @@ interface MonthlyRow extends Record<string, unknown> {
   name: string;
 }
 
+/** A Finance table as the server answers it: its rows (each with its Total) and the TOTAL row. */
+export interface MonthlyTableData {
+  rows: MonthlyRow[];
+  totals: FinanceTotals | null;
+}
+
 function MonthlyTable({
   title,
   titleColor,
   months,
-  rows,
+  table,
   emptyText,
-  withTotalsRow,
 }: {
   title: string;
   titleColor?: string;
   months: readonly string[];
-  rows: MonthlyRow[];
+  table: MonthlyTableData;
   emptyText: string;
-  withTotalsRow: boolean;
 }) {
-  const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : 0);
+  const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null);
   const columns: Column<MonthlyRow>[] = [
     { key: 'name', header: 'Nombre', maxWidth: 30 },
     ...months.map((m) => ({ key: m, header: m, align: 'right' as const, format: money })),
     { key: 'total', header: 'Total', align: 'right', format: money },
   ];
-  const shown = rows.map((r) => ({ ...r, id: r.name, total: typeof r.total === 'number' ? r.total : monthSum(r, months) }));
-  const sums: Record<string, unknown> = { name: 'TOTAL' };
-  for (const key of [...months, 'total']) sums[key] = shown.reduce((s, r) => s + ((r as Record<string, unknown>)[key] as number), 0);
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold color={titleColor}>
         {title}
       </Text>
-      <Table columns={columns} rows={shown} totals={withTotalsRow ? sums : null} emptyText={emptyText} />
+      <Table
+        columns={columns}
+        rows={table.rows}
+        rowKey={(r) => r.name}
+        totals={table.totals ? { ...table.totals, name: 'TOTAL' } : null}
+        emptyText={emptyText}
+      />
     </Box>
   );
 }
@@ -110,8 +112,8 @@ export function FinanceView({
 }: {
   subtitle: string;
   months: readonly string[];
-  advertisers: FinanceAdvertiserRow[];
-  publishers: FinancePublisherRow[];
+  advertisers: MonthlyTableData;
+  publishers: MonthlyTableData;
   /** The first (only) margin element: the chosen domain or 'Total'. */
   margin: FinanceMarginRow | null;
 }) {
@@ -122,27 +124,19 @@ export function FinanceView({
         Finance
       </Text>
       <Text dimColor>{subtitle}</Text>
-      <MonthlyTable
-        title="Revenue mensual - Advertisers"
-        months={months}
-        rows={advertisers.map((r) => ({ ...r, name: r.advertiser }))}
-        emptyText="No hay datos disponibles"
-        withTotalsRow
-      />
+      <MonthlyTable title="Revenue mensual - Advertisers" months={months} table={advertisers} emptyText="No hay datos disponibles" />
       <MonthlyTable
         title="Revenue mensual - Publishers"
         titleColor="green"
         months={months}
-        rows={publishers.map((r) => ({ ...r, name: r.publisher }))}
+        table={publishers}
         emptyText="No hay datos disponibles"
-        withTotalsRow
       />
       <MonthlyTable
         title={`Margen mensual - ${margin?.segment ?? 'Total'}`}
         months={months}
-        rows={hasMargin && margin ? [{ ...margin.by_month, name: margin.segment, total: margin.total }] : []}
+        table={{ rows: hasMargin && margin ? [{ ...margin.by_month, name: margin.segment, total: margin.total }] : [], totals: null }}
         emptyText="No hay datos de margen"
-        withTotalsRow={false}
       />
     </Box>
   );

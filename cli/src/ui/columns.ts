@@ -1,6 +1,6 @@
 // Terminal table columns from core's metrics registry: headers, es-ES formats and alignment,
-// and the rank colours of money columns (core rankColor levels → terminal colours).
-import { METRICS, formatMetric, minMax, rankColor, type CurrencySymbol, type MetricColumn, type MetricKey, type RankLevel } from '@adops/core';
+// and the rank colours of money columns (the server's rank levels → terminal colours).
+import { METRICS, formatMetric, type CurrencySymbol, type MetricColumn, type MetricKey, type RankLevel } from '@adops/core';
 import type { Column } from './Table.js';
 
 export interface MetricColumnOptions {
@@ -42,18 +42,19 @@ const RANK_COLOURS: Record<RankLevel, string> = {
   0: 'redBright',
 };
 
-/** Colours the given money columns by rank between the list's min and max (SPEC's thresholds). */
-export function withRankColours<Row>(columns: Column<Row>[], rows: readonly Row[], keys: readonly MetricKey[]): Column<Row>[] {
+/** Colours the given columns by the rank level the server gave each row (`row.rank[key]`, SPEC's thresholds). */
+export function withRankColours<Row extends { rank: Partial<Record<string, number | null>> }>(
+  columns: Column<Row>[],
+  keys: readonly MetricKey[],
+): Column<Row>[] {
   return columns.map((col) => {
     if (!keys.includes(col.key as MetricKey)) return col;
-    const range = minMax(rows, col.key as keyof Row);
-    if (!range) return col;
     return {
       ...col,
-      color: (value: unknown, row: Row) => {
+      color: (_value: unknown, row: Row) => {
         if ((row as { __totals?: boolean }).__totals) return undefined;
-        const level = rankColor(value, range.min, range.max);
-        return level === null ? undefined : RANK_COLOURS[level];
+        const level = row.rank?.[col.key];
+        return level === null || level === undefined ? undefined : RANK_COLOURS[level as RankLevel];
       },
     };
   });
