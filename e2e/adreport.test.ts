@@ -1,11 +1,13 @@
 // Browser tests of the Ad Report: a known zone report (relative to today, reporting time zone
 // UTC) is imported through the ingest endpoint, then filters, presets, sorting with missing
 // values last, paging, the page's CSV, the summary tables, empty and error states are checked.
+// A 50,000-row fixture two months back proves the server sorts, totals and exports the whole
+// result: the top row by revenue sits past row 45,000 of the default order.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addDays, todayIn } from '@adops/core';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 
 let h: Harness;
 const TZ = 'UTC';
@@ -53,12 +55,49 @@ const ROWS = [
   `${d(8)},AdNova,PubA,Z-OLD,ES,search,x.com,1000,1000,10,50,30,0.9`,
 ];
 
+// 50,000 rows on d69..d60 (5,000 zones a day, PubBig): revenue 0,00–99,99, except B-MAX on the
+// oldest day (d69) with 5.000,00 — last day of the default order (date desc), so past row 45,000.
+const BIG_DAYS = 10;
+const BIG_PER_DAY = 5_000;
+const BIG_ROWS = BIG_DAYS * BIG_PER_DAY;
+const bigFrom = d(60 + BIG_DAYS - 1);
+const bigTo = d(60);
+interface BigRow {
+  date: string;
+  zone: string;
+  impressions: number;
+  clicks: number;
+  cents: number;
+}
+const BIG: BigRow[] = [];
+for (let k = 0; k < BIG_DAYS; k++)
+  for (let j = 0; j < BIG_PER_DAY; j++) {
+    const max = k === BIG_DAYS - 1 && j === BIG_PER_DAY - 1;
+    BIG.push({
+      date: d(60 + k),
+      zone: max ? 'B-MAX' : `B-${k}-${j}`,
+      impressions: 100 + (j % 50),
+      clicks: j % 7,
+      cents: max ? 500_000 : (j * 7919 + k * 104_729) % 10_000,
+    });
+  }
+const BIG_CSV = [
+  'date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue',
+  ...BIG.map((r, i) => `${r.date},${ADVERTISERS[i % 3]},PubBig,${r.zone},ES,search,big.com,${r.impressions},${r.clicks},${(r.cents / 100).toFixed(2)}`),
+].join('\n');
+const esInt = (n: number) => new Intl.NumberFormat('es-ES', { useGrouping: 'always', maximumFractionDigits: 0 } as Intl.NumberFormatOptions).format(n);
+const esDollars = (cents: number) =>
+  `$${new Intl.NumberFormat('es-ES', { useGrouping: 'always', minimumFractionDigits: 2, maximumFractionDigits: 2 } as Intl.NumberFormatOptions).format(cents / 100)}`;
+
 beforeAll(async () => {
   h = await startHarness();
   const { status, body } = await h.importZoneReport([HEADER, ...ROWS].join('\n'));
   expect(status).toBe(200);
   expect(body).toMatchObject({ inserted: ROWS.length, rejected_total: 0 });
-});
+  const big = await h.importZoneReport(BIG_CSV);
+  expect(big.status).toBe(200);
+  expect(big.body).toMatchObject({ inserted: BIG_ROWS, rejected_total: 0 });
+}, 120_000);
 afterAll(async () => {
   await h?.close();
 });
@@ -71,6 +110,8 @@ const zoneIds = async (page: Page) => zoneRows(page).locator('td:nth-child(4)').
 const column = async (page: Page, n: number) => (await zoneRows(page).locator(`td:nth-child(${n})`).allTextContents()).map((t) => t.trim());
 const label = (page: Page, text: string) => zoneCard(page).getByText(text, { exact: true });
 const header = (page: Page, name: string) => zoneTable(page).locator('thead').getByRole('button', { name, exact: true });
+const sortedBy = (page: Page, name: string, dir: 'ascending' | 'descending', table = zoneTable(page)) => waitSorted(table, name, dir);
+const sortBy = (page: Page, name: string, dir: 'ascending' | 'descending', table = zoneTable(page)) => sortTable(table, name, dir);
 
 async function openAdReport(): Promise<Page> {
   const page = await h.newPage();
@@ -98,6 +139,7 @@ describe('filters and presets', () => {
     // Today's and older rows are outside the default range.
     expect(await zoneCard(page).getByText('30 filas', { exact: true }).count()).toBe(1);
     await zoneCard(page).getByLabel('Mostrar').selectOption('100');
+    await label(page, 'Página 1 de 1').waitFor();
     const ids = await zoneIds(page);
     expect(ids).toHaveLength(30);
     expect(ids).not.toContain('Z-TODAY');
@@ -177,6 +219,7 @@ describe('zone table', () => {
     await zoneCard(page).getByLabel('Mostrar').selectOption('100');
     await label(page, 'Página 1 de 1').waitFor();
     await header(page, 'TQ').click();
+    await sortedBy(page, 'TQ', 'ascending');
     let tq = await column(page, 14);
     expect(tq[0]).toBe('0,01');
     expect(tq.slice(-6)).toEqual(Array(6).fill('-'));
@@ -184,17 +227,21 @@ describe('zone table', () => {
     expect(await zoneTable(page).locator('th[aria-sort="ascending"]').textContent()).toBe('TQ▲');
 
     await header(page, 'TQ').click();
+    await sortedBy(page, 'TQ', 'descending');
     tq = await column(page, 14);
     expect(tq[0]).toBe('0,29');
     expect(tq.slice(-6)).toEqual(Array(6).fill('-'));
     expect(await zoneTable(page).locator('th[aria-sort="descending"]').textContent()).toBe('TQ▼');
 
     await header(page, 'monetized_impressions').click();
+    await sortedBy(page, 'monetized_impressions', 'ascending');
     const monetized = await column(page, 8);
     expect(monetized[0]).toBe('50');
     expect(monetized.slice(-7)).toEqual(Array(7).fill('-'));
     await header(page, 'zone_id').click();
-    expect((await zoneIds(page)).slice(0, 3)).toEqual(['Z-1', 'Z-2', 'Z-3']);
+    await sortedBy(page, 'zone_id', 'ascending');
+    // Zone ids are text: Spanish collation, so Z-10 comes before Z-2.
+    expect((await zoneIds(page)).slice(0, 4)).toEqual(['Z-1', 'Z-10', 'Z-11', 'Z-12']);
   });
 
   test('page size 10/25/50/100 (25 at first) returns to page 1; Anterior/Siguiente are disabled at the ends', async () => {
@@ -213,12 +260,19 @@ describe('zone table', () => {
     await zoneCard(page).getByLabel('Mostrar').selectOption('10');
     await label(page, 'Página 1 de 3').waitFor();
     expect(await zoneRows(page).count()).toBe(10);
+    // A header click sorts the whole result and goes back to page 1 too.
+    await next.click();
+    await label(page, 'Página 2 de 3').waitFor();
+    await sortBy(page, 'clicks', 'descending');
+    await label(page, 'Página 1 de 3').waitFor();
+    expect((await zoneIds(page))[0]).toBe('Z-30');
   });
 
   test("Descargar CSV saves adreport_zonas.csv with the page's rows only and 19 columns", async () => {
     const page = await openAdReport();
     await zoneCard(page).getByLabel('Mostrar').selectOption('10');
-    await header(page, 'revenue').click();
+    await label(page, 'Página 1 de 3').waitFor();
+    await sortBy(page, 'revenue', 'ascending');
     await zoneCard(page).getByRole('button', { name: 'Siguiente' }).click();
     await label(page, 'Página 2 de 3').waitFor();
     const shown = await zoneIds(page);
@@ -274,8 +328,7 @@ describe('summary tables', () => {
     expect((await advertisers.locator('thead th').allTextContents()).map((t) => t.replace(/[▲▼↕]/g, '').trim()).slice(0, 2)).toEqual(['Date', 'Advertiser']);
     // PubB's five zones: Z-1 (BidSphere), Z-2 (Clickora), Z-3 (AdNova), Z-4 (BidSphere), Z-5 (Clickora).
     await page.getByTestId('advertiser-table').getByText('5 filas', { exact: true }).waitFor();
-    await advertisers.locator('thead').getByRole('button', { name: 'revenue', exact: true }).click();
-    await advertisers.locator('thead').getByRole('button', { name: 'revenue', exact: true }).click();
+    await sortBy(page, 'revenue', 'descending', advertisers);
     const first = (await advertisers.locator('tbody tr').first().locator('td').allTextContents()).map((t) => t.trim());
     expect(first.slice(0, 2)).toEqual([ZONES[4].date, 'Clickora']);
     expect(first[first.length - 5]).toBe('$5,00');
@@ -292,4 +345,104 @@ test('a failed load is shown on the screen with the server detail while the rest
   await page.goto('/ad-report');
   await page.getByRole('alert').filter({ hasText: 'Resumen no disponible' }).waitFor();
   await label(page, 'Página 1 de 2').waitFor();
+});
+
+describe('the whole result, not a page of it (50,000 rows)', () => {
+  async function openBigRange(): Promise<Page> {
+    const page = await openAdReport();
+    await page.getByLabel('Desde', { exact: true }).fill(bigFrom);
+    await page.getByLabel('Hasta', { exact: true }).fill(bigTo);
+    await zoneCard(page).getByText('50.000 filas', { exact: true }).waitFor();
+    return page;
+  }
+  const totalsRow = async (page: Page) => (await zoneTable(page).locator('tfoot td').allTextContents()).map((t) => t.trim());
+
+  test('sorting by revenue descending shows the true maximum on page 1, though it sits past row 45,000 of the default order', async () => {
+    const page = await openBigRange();
+    await label(page, 'Página 1 de 2000').waitFor();
+    // Default order: newest day first, so B-MAX (oldest day) is nowhere near the first page.
+    expect(new Set(await column(page, 1))).toEqual(new Set([bigTo]));
+    expect(await zoneIds(page)).not.toContain('B-MAX');
+
+    await sortBy(page, 'revenue', 'descending');
+    expect((await zoneIds(page))[0]).toBe('B-MAX');
+    expect((await column(page, 15))[0]).toBe('$5.000,00');
+    expect((await column(page, 1))[0]).toBe(bigFrom);
+    await label(page, 'Página 1 de 2000').waitFor();
+    // The rest of page 1 is the next largest revenues of all 50,000 rows, in order.
+    const expected = [...BIG].sort((a, b) => b.cents - a.cents).slice(0, 25).map((r) => esDollars(r.cents));
+    expect(await column(page, 15)).toEqual(expected);
+    await h.screenshot(page, 'adreport-top-n');
+  });
+
+  test("'Totales' are the totals of every matching row, the same on every page", async () => {
+    const page = await openBigRange();
+    const cents = BIG.reduce((n, r) => n + r.cents, 0);
+    const impressions = BIG.reduce((n, r) => n + r.impressions, 0);
+    const clicks = BIG.reduce((n, r) => n + r.clicks, 0);
+    const first = await totalsRow(page);
+    expect(first[0]).toBe('Totales');
+    expect(first[6]).toBe(esInt(impressions));
+    expect(first[8]).toBe(esInt(clicks));
+    expect(first[14]).toBe(esDollars(cents));
+    // Not the page's: the 25 rows shown add up to far less.
+    const pageCents = (await column(page, 15)).reduce((n, t) => n + Math.round(Number(t.replace(/[$.]/g, '').replace(',', '.')) * 100), 0);
+    expect(pageCents).toBeLessThan(cents / 100);
+
+    await zoneCard(page).getByRole('button', { name: 'Siguiente' }).click();
+    await label(page, 'Página 2 de 2000').waitFor();
+    expect(await totalsRow(page)).toEqual(first);
+    await zoneCard(page).getByLabel('Mostrar').selectOption('100');
+    await label(page, 'Página 1 de 500').waitFor();
+    expect(await totalsRow(page)).toEqual(first);
+  });
+
+  test("'Exportar todo' downloads every matching row in the order shown; 'Descargar CSV' keeps only the page", async () => {
+    const page = await openBigRange();
+    await sortBy(page, 'revenue', 'descending');
+    // Slow the export down a little so its busy state can be seen.
+    await page.route(/\/api\/ad-report\/zone-details\?.*format=csv/, async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+    const exportAll = zoneCard(page).getByRole('button', { name: /^(Exportar todo|Exportando…)$/ });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      (async () => {
+        await exportAll.click();
+        await zoneCard(page).getByRole('button', { name: 'Exportando…' }).waitFor();
+        expect(await zoneCard(page).getByRole('button', { name: 'Exportando…' }).isDisabled()).toBe(true);
+      })(),
+    ]);
+    expect(download.suggestedFilename()).toBe('adreport_zonas.csv');
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const lines = text.slice(1).trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + BIG_ROWS);
+    expect(lines[0]).toBe(
+      'date,advertiser,publisher,zone_id,geo,source,impressions,monetized_impressions,clicks,CTR%,P.CPM,P.CPC,P.Revenue,TQ,revenue,margin,CPM,CPC,RS%',
+    );
+    expect(lines[1].split(',')[3]).toBe('B-MAX');
+    expect(new Set(lines.slice(1).map((l) => l.split(',')[3])).size).toBe(BIG_ROWS);
+    await zoneCard(page).getByRole('button', { name: 'Exportar todo' }).waitFor();
+
+    const [pageFile] = await Promise.all([page.waitForEvent('download'), zoneCard(page).getByRole('button', { name: 'Descargar CSV' }).click()]);
+    const pageLines = (await readFile((await pageFile.path())!, 'utf8')).slice(1).trimEnd().split('\n');
+    expect(pageLines).toHaveLength(1 + 25);
+  });
+
+  test("an export that fails says so on screen and 'Exportar todo' can be tried again", async () => {
+    const page = await openAdReport();
+    await page.route(/\/api\/ad-report\/zone-details\?.*format=csv/, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'Exportación no disponible' }) }),
+    );
+    await zoneCard(page).getByRole('button', { name: 'Exportar todo' }).click();
+    await zoneCard(page).getByRole('alert').filter({ hasText: 'No se pudo exportar: Exportación no disponible' }).waitFor();
+    await page.unroute(/\/api\/ad-report\/zone-details\?.*format=csv/);
+    const [download] = await Promise.all([page.waitForEvent('download'), zoneCard(page).getByRole('button', { name: 'Exportar todo' }).click()]);
+    const lines = (await readFile((await download.path())!, 'utf8')).slice(1).trimEnd().split('\n');
+    // The default range's 30 rows, though the page shows 25.
+    expect(lines).toHaveLength(1 + 30);
+    expect(await zoneCard(page).getByRole('alert').count()).toBe(0);
+  });
 });

@@ -8,7 +8,6 @@ import type { Page } from 'playwright-core';
 import {
   CTA_LABELS,
   addDays,
-  ctr,
   formatInt,
   formatMoney,
   presetRange,
@@ -18,7 +17,7 @@ import {
   type CampaignInsight,
 } from '@adops/core';
 import path from 'node:path';
-import { ADMIN, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { ADMIN, SCREENSHOTS, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 import type { MetaSandbox } from '../server/src/providers/meta/sandbox.js';
 
 const IMAGE_REQUIRED = 'Debes subir una imagen o seleccionar una de Pixabay';
@@ -410,6 +409,14 @@ describe('campaign creator: creating', () => {
 
 const yesterday = () => presetRange('ayer', new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC').from;
 
+type Status = 'ACTIVE' | 'PAUSED' | 'ALL';
+/** Every campaign of a range and status as the server answers it (one page of up to 500), with its totals. */
+async function campaignsOf(from: string, to: string, status: Status, sort?: string) {
+  const table = await admin.campaigns.insights({ from_date: from, to_date: to, status, page_size: 500, ...(sort ? { sort } : {}) });
+  expect(table.total_rows).toBe(table.rows.length);
+  return table;
+}
+
 async function openMetrics(): Promise<{ page: Page; calls: ReturnType<typeof requestsTo> }> {
   const page = await h.newPage();
   const calls = requestsTo(page, '/api/facebook-campaigns/insights');
@@ -435,12 +442,15 @@ describe('campaign metrics', () => {
     expect(await page.getByLabel('Desde').inputValue()).toBe(day);
     expect(await page.getByLabel('Hasta').inputValue()).toBe(day);
 
-    const expected = await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ACTIVE' });
+    const { rows: expected, totals } = await campaignsOf(day, day, 'ACTIVE');
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThanOrEqual(20);
     await waitForRows(page, expected.length);
     expect(calls).toHaveLength(1);
-    expect(Object.fromEntries(calls[0].url.searchParams)).toEqual({ from_date: day, to_date: day, status: 'ACTIVE' });
+    // The server sorts and pages: newest first, 20 a page.
+    expect(Object.fromEntries(calls[0].url.searchParams)).toEqual({
+      from_date: day, to_date: day, status: 'ACTIVE', sort: 'created_at:desc', page: '1', page_size: '20',
+    });
 
     // Newest first; every row active.
     expect(await shownIds(page)).toEqual(sortRows(expected, { key: 'created_at', dir: 'desc' }).map((c) => c.id));
@@ -458,14 +468,16 @@ describe('campaign metrics', () => {
     expect(await warning.getAttribute('title')).toBe(NO_DATA);
     expect(await warning.textContent()).toBe('⚠️');
 
-    // Totals of the whole list.
+    // Totals of the whole list, as the server sums them.
     const foot = table(page).locator('tfoot tr td');
     const sum = (k: 'impressions' | 'clicks' | 'spend') => expected.reduce((a, c) => a + c[k], 0);
+    expect(totals).toMatchObject({ campaigns: expected.length, impressions: sum('impressions'), clicks: sum('clicks') });
     const footer = await foot.allTextContents();
     expect(footer[0]).toBe('Totales');
     expect(footer).toContain(formatInt(sum('impressions')));
     expect(footer).toContain(formatInt(sum('clicks')));
     expect(footer).toContain(formatMoney(sum('spend'), '€'));
+    expect(await page.getByTestId('campaign-count').textContent()).toContain(`${formatInt(expected.length)} campaña`);
     await page.getByText('Página 1 de 1').waitFor();
     await h.screenshot(page, 'fb-campaigns');
     expect(h.pageErrors(page)).toEqual([]);
@@ -474,10 +486,10 @@ describe('campaign metrics', () => {
   test('Todas lists every campaign 20 per page with ⛔ for paused ones; Pausadas only paused ones', async () => {
     const { page, calls } = await openMetrics();
     const day = yesterday();
-    await waitForRows(page, (await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ACTIVE' })).length);
+    await waitForRows(page, (await campaignsOf(day, day, 'ACTIVE')).rows.length);
 
     await page.getByLabel('Estado').selectOption({ label: 'Todas' });
-    const all = await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ALL' });
+    const all = (await campaignsOf(day, day, 'ALL')).rows;
     expect(all.length).toBeGreaterThan(20);
     const pages = Math.ceil(all.length / 20);
     await waitForRows(page, 20);
@@ -519,38 +531,47 @@ describe('campaign metrics', () => {
     const { page } = await openMetrics();
     const day = yesterday();
     await page.getByLabel('Estado').selectOption({ label: 'Todas' });
-    const all = (await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ALL' })).map((c) => ({ ...c, ctr: ctr(c.clicks, c.impressions) }));
+    const all = (await campaignsOf(day, day, 'ALL')).rows;
     await waitForRows(page, 20);
     const header = (name: string) => table(page).getByRole('columnheader', { name: new RegExp(`^${name}`) });
 
+    // The order is the server's over every campaign (ties by the natural key): page 1 of each
+    // order is the first 20 of the whole list in that order.
+    const impressionsOf = new Map(all.map((c) => [c.id, c.impressions]));
+    const firstPage = async (sort: string) => (await campaignsOf(day, day, 'ALL', sort)).rows.slice(0, 20).map((c) => c.id);
+    await sortTable(table(page), 'Impresiones', 'ascending');
+    let shown = await shownIds(page);
+    expect(shown).toEqual(await firstPage('impressions:asc'));
+    expect(shown.map((id) => impressionsOf.get(id)!)).toEqual(sortRows(all, { key: 'impressions', dir: 'asc' }).slice(0, 20).map((c) => c.impressions));
     await header('Impresiones').getByRole('button').click();
-    await expect.poll(() => header('Impresiones').getAttribute('aria-sort')).toBe('ascending');
-    expect(await shownIds(page)).toEqual(sortRows(all, { key: 'impressions', dir: 'asc' }).slice(0, 20).map((c) => c.id));
-    await header('Impresiones').getByRole('button').click();
-    await expect.poll(() => header('Impresiones').getAttribute('aria-sort')).toBe('descending');
-    expect(await shownIds(page)).toEqual(sortRows(all, { key: 'impressions', dir: 'desc' }).slice(0, 20).map((c) => c.id));
+    await waitSorted(table(page), 'Impresiones', 'descending');
+    shown = await shownIds(page);
+    expect(shown).toEqual(await firstPage('impressions:desc'));
+    expect(shown.map((id) => impressionsOf.get(id)!)).toEqual(sortRows(all, { key: 'impressions', dir: 'desc' }).slice(0, 20).map((c) => c.impressions));
 
-    await header('Campaña').getByRole('button').click();
-    await expect.poll(() => header('Campaña').getAttribute('aria-sort')).toBe('ascending');
+    await sortTable(table(page), 'Campaña', 'ascending');
     expect(await header('Impresiones').getAttribute('aria-sort')).toBe('none');
     expect(await shownIds(page)).toEqual(sortRows(all, { key: 'name', dir: 'asc' }).slice(0, 20).map((c) => c.id));
 
     // CTR: campaigns without impressions have no CTR and come last in both directions.
-    await header('CTR%').getByRole('button').click();
-    await header('CTR%').getByRole('button').click();
-    await expect.poll(() => header('CTR%').getAttribute('aria-sort')).toBe('descending');
+    await sortTable(table(page), 'CTR%', 'descending');
     const pages = Math.ceil(all.length / 20);
     await page.getByRole('button', { name: 'Siguiente' }).click();
     await page.getByText(`Página 2 de ${pages}`).waitFor();
-    const lastPage = sortRows(all, { key: 'ctr', dir: 'desc' }).slice(20, 40);
+    const byCtr = (await campaignsOf(day, day, 'ALL', 'ctr:desc')).rows;
+    const lastPage = byCtr.slice(20, 40);
     expect(await shownIds(page)).toEqual(lastPage.map((c) => c.id));
     expect(lastPage.at(-1)!.ctr).toBeNull();
+    // Every campaign with a CTR comes before every one without, largest first.
+    const withCtr = byCtr.filter((c) => c.ctr !== null).map((c) => c.ctr!);
+    expect(withCtr).toEqual([...withCtr].sort((a, b) => b - a));
+    expect(byCtr.slice(withCtr.length).every((c) => c.ctr === null)).toBe(true);
   });
 
   test('a new range asks Meta for that range (loading state while it answers); Desde after Hasta asks nothing and says why', async () => {
     const { page, calls } = await openMetrics();
     const day = yesterday();
-    await waitForRows(page, (await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ACTIVE' })).length);
+    await waitForRows(page, (await campaignsOf(day, day, 'ACTIVE')).rows.length);
     await page.route('**/api/facebook-campaigns/insights*', async (route) => {
       await sleep(800);
       await route.continue();
@@ -558,13 +579,13 @@ describe('campaign metrics', () => {
     const from = addDays(day, -30);
     await page.getByLabel('Desde').fill(from);
     await page.getByText('Cargando campañas…').waitFor();
-    const expected = await admin.campaigns.insights({ from_date: from, to_date: day, status: 'ACTIVE' });
-    await waitForRows(page, expected.length);
-    expect(Object.fromEntries(calls.at(-1)!.url.searchParams)).toEqual({ from_date: from, to_date: day, status: 'ACTIVE' });
+    const expected = (await campaignsOf(from, day, 'ACTIVE')).rows;
+    await waitForRows(page, Math.min(20, expected.length));
+    expect(Object.fromEntries(calls.at(-1)!.url.searchParams)).toMatchObject({ from_date: from, to_date: day, status: 'ACTIVE', page: '1' });
     const sum = expected.reduce((a, c) => a + c.impressions, 0);
     expect(await table(page).locator('tfoot').textContent()).toContain(formatInt(sum));
     const warned = await table(page).getByTestId('no-data').count();
-    expect(warned).toBe(expected.filter((c) => !c.has_data).length);
+    expect(warned).toBe(expected.slice(0, 20).filter((c) => !c.has_data).length);
 
     const before = calls.length;
     await page.getByLabel('Desde').fill(addDays(day, 1));
@@ -577,7 +598,7 @@ describe('campaign metrics', () => {
   test('a Meta failure is shown with its HTTP status', async () => {
     const { page } = await openMetrics();
     const day = yesterday();
-    await waitForRows(page, (await admin.campaigns.insights({ from_date: day, to_date: day, status: 'ACTIVE' })).length);
+    await waitForRows(page, (await campaignsOf(day, day, 'ACTIVE')).rows.length);
     sandbox.failNext('campaigns.list', { message: '(#200) Permissions error', code: 200, error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.' });
     await page.getByRole('button', { name: 'Actualizar' }).click();
     const alert = page.getByRole('alert');
@@ -599,7 +620,7 @@ describe('campaign metrics', () => {
     expect(await table(page).locator('tfoot').count()).toBe(0);
     await page.getByLabel('Estado').selectOption({ label: 'Todas' });
     await table(page).getByText(EMPTY).waitFor();
-    const rows: CampaignInsight[] = await admin.campaigns.insights({ from_date: yesterday(), to_date: yesterday(), status: 'ALL' });
+    const rows: CampaignInsight[] = (await campaignsOf(yesterday(), yesterday(), 'ALL')).rows;
     expect(rows).toEqual([]);
     await h.screenshot(page, 'fb-campaigns-empty');
   });

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addDays, presetRange, todayIn } from '@adops/core';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 
 let h: Harness;
 const TZ = 'UTC';
@@ -267,15 +267,20 @@ describe('Analytics table', () => {
     const header = (name: string) => analytics(page).locator('thead').getByRole('button', { name, exact: true });
     const firstCell = async (col: number) => (await cellTexts(page, 0))[col];
     await header('Rev').click();
+    await waitSorted(analytics(page), 'Rev', 'ascending');
     expect(await firstCell(7)).toBe('$8,00');
     expect(await analytics(page).locator('th[aria-sort="ascending"]').textContent()).toContain('Rev');
     await header('Rev').click();
+    await waitSorted(analytics(page), 'Rev', 'descending');
     expect(await firstCell(7)).toBe('$150,00');
     await header('Clicks').click();
+    await waitSorted(analytics(page), 'Clicks', 'ascending');
     expect(await firstCell(3)).toBe('2');
     await header('Date').click();
+    await waitSorted(analytics(page), 'Date', 'ascending');
     expect(await firstCell(0)).toBe(d(3));
     await header('Date').click();
+    await waitSorted(analytics(page), 'Date', 'descending');
     expect(await firstCell(0)).toBe(today);
     // M. Impr. and Marg % are not sort keys.
     expect(await analytics(page).locator('thead').getByRole('button', { name: 'M. Impr.' }).count()).toBe(0);
@@ -304,11 +309,27 @@ describe('Analytics table', () => {
     await pageLabel(page).filter({ hasText: 'Página 1 de 2' }).waitFor();
   });
 
+  test("'Totales' cover every day of the range on every page, with the TQ Avg card's TQ", async () => {
+    const page = await openDashboard();
+    await page.getByLabel('Desde', { exact: true }).fill(d(20));
+    await pageLabel(page).filter({ hasText: 'Página 1 de 2' }).waitFor();
+    await expectText(page.getByTestId('card-revenue'), '$450,00');
+    const totals = async () => (await analytics(page).locator('tfoot td').allTextContents()).map((t) => t.trim());
+    // 268 in the last week plus 8 + 9 + … + 20 on d8..d20: the 10 rows shown sum far less.
+    const first = await totals();
+    expect(first[7]).toBe('$450,00');
+    expect(first[3]).toBe('70');
+    const tqCard = (await page.getByTestId('card-tq').textContent())!.replace('TQ Avg', '').trim();
+    expect(first[11]).toBe(tqCard);
+    await page.getByRole('navigation', { name: 'Paginación' }).getByRole('button', { name: 'Siguiente' }).click();
+    await pageLabel(page).filter({ hasText: 'Página 2 de 2' }).waitFor();
+    expect(await totals()).toEqual(first);
+  });
+
   test('Descargar CSV saves resumen_diario.csv with every row in the order shown', async () => {
     const page = await openDashboard();
     await bodyRows(page).nth(3).waitFor();
-    await analytics(page).locator('thead').getByRole('button', { name: 'Rev', exact: true }).click();
-    await analytics(page).locator('thead').getByRole('button', { name: 'Rev', exact: true }).click();
+    await sortTable(analytics(page), 'Rev', 'descending');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('resumen_diario.csv');
     const text = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');

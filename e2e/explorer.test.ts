@@ -1,6 +1,7 @@
-// Browser tests of the Api Explorer: the revenue cards, today's rows in a paged table with
-// 'Totales' (the spec's undefined-page defect fixed), filters and the Publisher list, the
-// invalid-range alert that sends nothing, ad_report.csv, the empty state and a failed load.
+// Browser tests of the Api Explorer: the revenue cards, today's rows in a table paged by the
+// server with 'Totales' of every row (the spec's undefined-page defect fixed), filters and the
+// Publisher list, the invalid-range alert that sends nothing, ad_report.csv (every row, from the
+// server), the empty state and a failed load.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
@@ -40,6 +41,8 @@ const SEED: SeedRow[] = [
   row(YESTERDAY, 'AdNova', 'Portal Dos', 'z-201', 3_000, 30, 12, 3),
   // Forty days back is always an earlier month: outside 'Revenue Mes'.
   row(addDays(TODAY, -40), 'AdNova', 'Diario Uno', 'z-100', 50_000, 500, 1_000, 300),
+  // A publisher with no traffic this month still is a choice in the Publisher list.
+  row(addDays(TODAY, -40), 'Clickora', 'Archivo Cuatro', 'z-400', 1_000, 5, 3, 1),
 ];
 
 const sumRevenue = (rows: SeedRow[]) => rows.reduce((n, r) => n + r.revenue, 0);
@@ -77,7 +80,7 @@ function watchReportRequests(page: Page): Request[] {
   const seen: Request[] = [];
   page.on('request', (r) => {
     const url = new URL(r.url());
-    if (url.pathname === '/api/ad-report' || url.pathname === '/api/dashboard/table/aggregated') seen.push(r);
+    if (url.pathname === '/api/ad-report' || url.pathname === '/api/ad-report/revenue-cards') seen.push(r);
   });
   return seen;
 }
@@ -107,6 +110,8 @@ describe('Api Explorer', () => {
     await page.getByText('Página 2 de 2').waitFor();
     expect(await bodyRows(page).count()).toBe(7);
     expect((await cellsOf(page, 6))[2]).toBe('p-30');
+    // The totals are every row's on every page.
+    expect((await page.locator('table tfoot td').allInnerTexts()).map((t) => t.trim())).toEqual(totals);
     expect(await page.getByRole('button', { name: 'Siguiente' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Anterior' }).click();
     await page.getByText('Página 1 de 2').waitFor();
@@ -114,10 +119,10 @@ describe('Api Explorer', () => {
     expect(h.pageErrors(page)).toEqual([]);
   });
 
-  test('Buscar applies zone, advertiser and dates; Publisher lists every publisher loaded so far', async () => {
+  test('Buscar applies zone, advertiser and dates; Publisher lists every publisher of the data', async () => {
     const page = await openExplorer();
     const publisherOptions = () => page.getByLabel('Publisher').locator('option').allInnerTexts();
-    await expect.poll(publisherOptions).toEqual(['Todos', 'Diario Uno', 'Portal Dos', 'Red Tres']);
+    await expect.poll(publisherOptions).toEqual(['Todos', 'Archivo Cuatro', 'Diario Uno', 'Portal Dos', 'Red Tres']);
     expect(await page.getByLabel('Advertiser').locator('option').allInnerTexts()).toEqual(['Todos', 'AdNova', 'BidSphere', 'Clickora']);
 
     await page.getByLabel('Zone ID').fill('z-2');
@@ -133,8 +138,8 @@ describe('Api Explorer', () => {
     await expect.poll(() => bodyRows(page).count()).toBe(1);
     expect((await cellsOf(page, 0))[2]).toBe('z-201');
     await expect.poll(() => card(page, 'Revenue Filtro').innerText()).toBe(dollars(12));
-    // The list still offers every publisher seen, not only the current answer's.
-    expect(await publisherOptions()).toEqual(['Todos', 'Diario Uno', 'Portal Dos', 'Red Tres']);
+    // The list offers every publisher, not only the current answer's.
+    expect(await publisherOptions()).toEqual(['Todos', 'Archivo Cuatro', 'Diario Uno', 'Portal Dos', 'Red Tres']);
 
     await page.getByLabel('Zone ID').fill('');
     await page.getByLabel('Advertiser').selectOption('Todos');
@@ -174,7 +179,7 @@ describe('Api Explorer', () => {
     expect(await bodyRows(page).count()).toBe(25);
   });
 
-  test('Descargar CSV saves ad_report.csv with the table columns and every row, numbers as shown', async () => {
+  test('Descargar CSV saves ad_report.csv with the table columns and every row (not the page), numbers as shown', async () => {
     const page = await openExplorer();
     await page.getByText('Página 1 de 2').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar CSV' }).click()]);

@@ -1,10 +1,11 @@
-// Browser tests of Finance: month columns from 2025-01 to today, Total column and TOTAL row,
-// numeric header sorting, the domain filter (tables and the 'Margen mensual - {product}'
-// title), the date range inputs and the empty states.
+// Browser tests of Finance: month columns from 2025-01 to today, Total column and TOTAL row
+// (from the server, summed in cents: the same in both tables), header sorting by the server,
+// the domain filter (tables and the 'Margen mensual - {product}' title), the date range inputs
+// and the empty states.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { monthsBetween, todayIn } from '@adops/core';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 
 const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const TODAY = todayIn(TZ);
@@ -25,6 +26,11 @@ const SEED = [
   seedRow('2025-02-10', 'AdNova', 'Portal Dos', 'dos.com', 60, 20),
   seedRow('2025-03-05', 'Clickora', 'Diario Uno', 'uno.com', 500, 100),
   seedRow(TODAY, 'BidSphere', 'Diario Uno', 'uno.com', 1_000.5, 250.25),
+  // September 2024 (outside every other test's range): three advertisers' fractions of a cent
+  // that only add up to a cent together — rounding each advertiser first would lose it.
+  seedRow('2024-09-10', 'AdNova', 'Portal Dos', 'uno.com', 1_000.004, 300),
+  seedRow('2024-09-11', 'BidSphere', 'Portal Dos', 'uno.com', 1_000.004, 300),
+  seedRow('2024-09-12', 'Clickora', 'Portal Dos', 'uno.com', 1_000.004, 300),
 ];
 
 let h: Harness;
@@ -121,19 +127,51 @@ describe('Finance', () => {
   test('clicking a header sorts by its numbers: Total ascending, again descending, a month column ascending', async () => {
     const page = await openFinance();
     const adv = table(page, ADVERTISERS);
+    // The server's order before any click: Total, largest first.
+    expect(await namesIn(adv)).toEqual(['BidSphere', 'Clickora', 'AdNova']);
     await adv.getByRole('button', { name: 'Total' }).click();
+    await waitSorted(adv, 'Total', 'ascending');
     expect(await namesIn(adv)).toEqual(['AdNova', 'Clickora', 'BidSphere']);
     expect(await adv.locator('th[aria-sort="ascending"]').textContent()).toContain('Total');
     await adv.getByRole('button', { name: 'Total' }).click();
+    await waitSorted(adv, 'Total', 'descending');
     expect(await namesIn(adv)).toEqual(['BidSphere', 'Clickora', 'AdNova']);
     await adv.getByRole('button', { name: 'Ene 2025' }).click();
+    await waitSorted(adv, 'Ene 2025', 'ascending');
+    // Ene 2025: Clickora 0, BidSphere 40, AdNova 100.
     expect(await namesIn(adv)).toEqual(['Clickora', 'BidSphere', 'AdNova']);
     // The TOTAL row stays at the bottom whatever the order.
     expect((await totalRow(adv)).Advertiser).toBe('TOTAL');
+    await sortTable(adv, 'Advertiser', 'descending');
+    expect(await namesIn(adv)).toEqual(['Clickora', 'BidSphere', 'AdNova']);
 
     const pub = table(page, PUBLISHERS);
     await pub.getByRole('button', { name: 'Total' }).click();
+    await waitSorted(pub, 'Total', 'ascending');
     expect(await namesIn(pub)).toEqual(['Portal Dos', 'Diario Uno']);
+    // Three advertisers fit one page: no paging shown.
+    expect(await page.getByRole('navigation', { name: 'Paginación' }).count()).toBe(0);
+  });
+
+  test('the TOTAL row is the same in the advertisers and the publishers table, to the cent', async () => {
+    const page = await openFinance();
+    await page.getByLabel('Desde').fill('2024-09-01');
+    await page.getByLabel('Hasta').fill('2024-09-30');
+    const adv = table(page, ADVERTISERS);
+    const pub = table(page, PUBLISHERS);
+    await expect.poll(() => headers(adv)).toEqual(['Advertiser', 'Sep 2024', 'Total']);
+    await expect.poll(() => namesIn(pub)).toEqual(['Portal Dos']);
+    await adv.locator('tbody tr').nth(2).waitFor();
+    const advTotal = await totalRow(adv);
+    const pubTotal = await totalRow(pub);
+    // 3 × 1.000,004 = 3.000,012: one cent more than the advertisers' amounts rounded one by one.
+    expect(advTotal).toEqual({ Advertiser: 'TOTAL', 'Sep 2024': '$3.000,01', Total: '$3.000,01' });
+    expect(pubTotal).toEqual({ Publisher: 'TOTAL', 'Sep 2024': '$3.000,01', Total: '$3.000,01' });
+    expect((await rowsOf(pub))[0]).toMatchObject({ 'Sep 2024': '$3.000,01', Total: '$3.000,01' });
+    // The advertisers' cells add up to their TOTAL row.
+    const cents = (await rowsOf(adv)).map((r) => Math.round(Number(r.Total.replace(/[$.]/g, '').replace(',', '.')) * 100));
+    expect(cents.reduce((a, b) => a + b, 0)).toBe(300_001);
+    await h.screenshot(page, 'finance-cents');
   });
 
   test('the domain filter narrows the revenue tables and the margin table becomes that product', async () => {

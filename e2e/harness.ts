@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startTestServer, ADMIN, type TestServer } from '../server/test/helpers.js';
 import type { Config } from '../server/src/config.js';
 
@@ -124,4 +124,26 @@ export async function startHarness(server_: Partial<Config> = {}): Promise<Harne
       await server.close();
     },
   };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Waits until a table sorted by the server shows the answer for a header in a direction: the
+ * arrow (aria-sort) comes with the rows of the same answer, and the table is no longer busy.
+ */
+export async function waitSorted(table: Locator, header: string, dir: 'ascending' | 'descending'): Promise<void> {
+  await table.locator(`th[aria-sort="${dir}"]`).filter({ hasText: new RegExp(`^\\s*${escapeRegExp(header)}\\s*[▲▼]\\s*$`) }).waitFor();
+  await table.locator('xpath=ancestor::*[@aria-busy][1]').and(table.page().locator('[aria-busy="false"]')).waitFor();
+}
+
+/** Clicks a sortable header until the server answers in that direction (a new header starts ascending). */
+export async function sortTable(table: Locator, header: string, dir: 'ascending' | 'descending'): Promise<void> {
+  const button = table.locator('thead').getByRole('button', { name: header, exact: true });
+  await button.click();
+  await waitSorted(table, header, 'ascending');
+  if (dir === 'descending') {
+    await button.click();
+    await waitSorted(table, header, 'descending');
+  }
 }

@@ -1,6 +1,7 @@
 // Browser tests of Referrers (live): events posted to the server appear without reload over
 // SSE, a failed stream falls back for good to polling every 5 s, Live off stops updates,
-// the same event via stream and poll shows once, autoscroll, paging and the CSV file.
+// the same event via stream and poll shows once, autoscroll, server pages that stay still
+// while events arrive (before_id) and the CSV file of every matching event.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
@@ -197,7 +198,7 @@ describe('Referrers (live)', () => {
     expect(await page.locator('table tbody tr').first().locator('td').nth(3).textContent()).toBe(referrer);
     // The list holds exactly what the server has today: nothing twice.
     const stored = await (await h.server.admin()).referrers.logs({});
-    await expect.poll(() => page.getByTestId('logs-count').textContent()).toBe(`${stored.length} eventos`);
+    await expect.poll(() => page.getByTestId('logs-count').textContent()).toBe(`${stored.total_rows} eventos`);
     expect(served).toBe(1);
     expect(w.warnings.some((t) => t.includes('mal formado'))).toBe(true);
     expect(h.pageErrors(page)).toEqual([]);
@@ -234,15 +235,32 @@ describe('Referrers (live)', () => {
     }).toBe(true);
     await page.getByText('Página 1 de 2').waitFor();
 
-    // On page 2 a live arrival does not send the user back to page 1.
+    // Page 2 comes from the server pinned to the newest event known (before_id), so a live
+    // arrival neither sends the user back to page 1 nor shifts the rows: it only adds to the count.
+    const pageLoads: Array<Record<string, unknown>> = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/referrers_logs/' && r.method() === 'POST') pageLoads.push(JSON.parse(r.postData() ?? '{}'));
+    });
     await pager.getByRole('button', { name: 'Siguiente' }).click();
     await page.getByText('Página 2 de 2').waitFor();
+    await page.locator('table tbody tr', { hasText: 'https://paging.example/p02' }).waitFor();
+    const pageTwo = await page.locator('table tbody tr td:nth-child(4)').allTextContents();
+    expect(pageTwo).toHaveLength(7);
+    expect(pageLoads.at(-1)).toMatchObject({ page: 2, page_size: 20, zoneId: 'L1-pag' });
+    expect(pageLoads.at(-1)!.before_id).toEqual(expect.any(Number));
     await hit('L1-pag', 'https://paging.example/nuevo-3', 'c');
     await expect.poll(() => page.getByTestId('logs-count').textContent()).toBe('28 eventos');
     await page.getByText('Página 2 de 2').waitFor();
+    expect(await page.locator('table tbody tr td:nth-child(4)').allTextContents()).toEqual(pageTwo);
+    // Back on page 1 the newest events are on top again, the one that arrived meanwhile first.
+    await pager.getByRole('button', { name: 'Anterior' }).click();
+    await page.getByText('Página 1 de 2').waitFor();
+    await expect.poll(() => page.locator('table tbody tr').first().locator('td').nth(3).textContent()).toBe('https://paging.example/nuevo-3');
+    expect(pageLoads.at(-1)).not.toHaveProperty('before_id');
+    await expect.poll(() => page.getByTestId('logs-count').textContent()).toBe('28 eventos');
   });
 
-  test('Descargar CSV saves the listed events with keyword, ip and country', async () => {
+  test('Descargar CSV saves every matching event (all pages, from the server) with keyword, ip and country', async () => {
     const w = await openLogs();
     const { page } = w;
     await applyZone(page, 'L1-pag');
@@ -255,7 +273,9 @@ describe('Referrers (live)', () => {
     expect(records[0]).toEqual(['date', 'zone_id', 'source', 'referrer', 'keyword', 'ip', 'country']);
     const p00 = records.find((r) => r[3] === 'https://paging.example/p00');
     expect(p00).toEqual([expect.stringMatching(new RegExp(`^${today()} \\d{2}:\\d{2}$`)), 'L1-pag', 'paging.example', 'https://paging.example/p00', 'kw 0', '198.51.100.1', 'ES']);
-    expect(records.length).toBe(1 + Number((await page.getByTestId('logs-count').textContent())!.split(' ')[0]));
+    const count = Number((await page.getByTestId('logs-count').textContent())!.split(' ')[0]);
+    expect(count).toBeGreaterThan(20);
+    expect(records.length).toBe(1 + count);
   });
 
   test('a failed first load is shown on screen and logged', async () => {

@@ -1,5 +1,6 @@
 // A report table from a column config: optional sortable headers, an optional 'Totales'
-// footer and an empty-state text. Rows arrive already sorted and paged (see useTable).
+// footer and an empty-state text. Rows arrive sorted, paged and totalled by the server
+// (see useServerTable); while the next page loads the table is marked busy.
 import type { ReactNode } from 'react';
 import type { SortState } from '@adops/core';
 import { SortHeader } from './SortHeader';
@@ -27,12 +28,14 @@ export interface DataTableProps<T> {
   totals?: boolean;
   emptyText?: string;
   caption?: string;
+  /** The next page is loading: the rows shown are the previous answer's. */
+  busy?: boolean;
 }
 
-export function DataTable<T>({ columns, rows, rowKey, sort, onSort, totals, emptyText = 'No hay datos', caption }: DataTableProps<T>) {
+export function DataTable<T>({ columns, rows, rowKey, sort, onSort, totals, emptyText = 'No hay datos', caption, busy = false }: DataTableProps<T>) {
   const alignOf = (c: Column<T>) => (c.align === 'right' ? 'text-right' : 'text-left');
   return (
-    <div className="overflow-x-auto rounded-md border border-gray-200">
+    <div aria-busy={busy} className={`overflow-x-auto rounded-md border border-gray-200 transition-opacity ${busy ? 'opacity-60' : ''}`}>
       <table className="min-w-full divide-y divide-gray-200 text-sm">
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="bg-gray-50">

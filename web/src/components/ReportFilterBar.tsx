@@ -220,7 +220,7 @@ export function ReportFilterBar({
           <SelectField label={labels.source} value={value.source} options={options.sources} disabled={disabled} onChange={(source) => set({ source })} />
         )}
         {/* Range controls stay together: on a narrow bar they wrap as one group. */}
-        <div className="flex flex-none flex-wrap items-end gap-3">
+        <div className="flex max-w-full flex-none flex-wrap items-end gap-3">
           {shows('presets') && (
             <Field label={labels.presets} id={ids.preset} className="w-44">
               <select id={ids.preset} className={`${inputClass} h-10`} value={value.preset} disabled={disabled} onChange={(e) => choosePreset(e.target.value)}>
@@ -258,7 +258,7 @@ export function ReportFilterBar({
             </>
           )}
           {(shows('reset') || children) && (
-            <div className="flex flex-none flex-wrap items-end gap-2">
+            <div className="flex max-w-full flex-none flex-wrap items-end gap-2">
               {shows('reset') && (
                 <button
                   type="button"

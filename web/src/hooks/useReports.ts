@@ -1,15 +1,6 @@
-// Report data for the revenue screens: one hook per server report, each { data, error,
-// loading, reload }, reloading when its query changes.
-import type {
-  DailyDeltas,
-  DailyRow,
-  DashboardOverview,
-  DashboardTops,
-  RawOptions,
-  ReportFiltersInput,
-  SummaryRow,
-  ZoneDetails,
-} from '@adops/core';
+// Report data for the revenue screens that are not tables (tables: useServerTable): one hook
+// per server report, each { data, error, loading, reload }, reloading when its query changes.
+import type { DailyDeltas, DashboardOverview, DashboardTops, RawOptions, ReportFiltersInput } from '@adops/core';
 import { useApi } from './useApi';
 import { useAsync, type AsyncState } from './useAsync';
 
@@ -34,31 +25,11 @@ export function useDashboardOverview(query: ReportQuery): AsyncState<DashboardOv
   return useReport(query, (q, signal) => api.dashboard.overview(q, { signal }));
 }
 
-/** The 'Analytics' table: one row per day with data. */
-export function useDashboardDaily(query: ReportQuery): AsyncState<DailyRow[]> {
-  const api = useApi();
-  return useReport(query, (q, signal) => api.dashboard.aggregated(q, { signal }));
-}
-
 /** Yesterday against the day before under the text filters (no range). */
 export function useDashboardDeltas(filters: { advertiser?: string; publisher?: string; zone_id?: string }): AsyncState<DailyDeltas> {
   const api = useApi();
   const query = { advertiser: filters.advertiser, publisher: filters.publisher, zone_id: filters.zone_id };
   return useAsync((signal) => api.dashboard.deltas(query, { signal }), [api, JSON.stringify(query)]);
-}
-
-/** Zone rows of the Ad Report (limit rows at most; totals cover every matching row). */
-export function useZoneDetails(query: ReportQuery, limit?: number): AsyncState<ZoneDetails> {
-  const api = useApi();
-  return useReport(query, (q, signal) => api.adReport.zoneDetails({ ...q, limit }, { signal }));
-}
-
-export function useSummary(query: ReportQuery, by: 'publisher' | 'advertiser'): AsyncState<SummaryRow[]> {
-  const api = useApi();
-  return useReport(query, async (q, signal) => {
-    const answer = by === 'publisher' ? await api.adReport.publisherSummary(q, { signal }) : await api.adReport.advertiserSummary(q, { signal });
-    return answer.data;
-  });
 }
 
 /** The Dashboard's 'Top Zones' and 'Top Advertisers' (five each), ranked by the server. */

@@ -1,9 +1,8 @@
-// Saves text the browser already holds as a CSV file (Blob + a[download]).
+// Saves a file in the browser (Blob + a[download]): CSV text the page already holds (the page
+// shown) or a server export read as a blob (every matching row).
 
-/** Starts a download of text as filename; does nothing when there is no text. */
-export function downloadCsv(filename: string, text: string): void {
-  if (!text) return;
-  const blob = new Blob([text], { type: 'text/csv;charset=utf-8' });
+/** Starts a download of a blob as filename. */
+export function downloadBlob(filename: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -13,4 +12,16 @@ export function downloadCsv(filename: string, text: string): void {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Starts a download of text as filename; does nothing when there is no text. */
+export function downloadCsv(filename: string, text: string): void {
+  if (!text) return;
+  downloadBlob(filename, new Blob([text], { type: 'text/csv;charset=utf-8' }));
+}
+
+/** Reads a server export whole and saves it as filename (an ApiError or a cut stream throws). */
+export async function downloadResponse(filename: string, response: Response): Promise<void> {
+  const blob = await response.blob();
+  downloadBlob(filename, blob.type ? blob : new Blob([blob], { type: 'text/csv;charset=utf-8' }));
 }

@@ -1,31 +1,42 @@
 // Ad Report (SPEC §2): Zone ID / Advertiser / Publisher / Geo / Source / presets / dates
-// filters (the 7 days ending yesterday), the zone table 'Resumen diario por zona' with its
-// CSV (adreport_zonas.csv, the page shown) and the 'Resumen publisher' / 'Resumen advertiser' tables.
+// filters (the 7 days ending yesterday), the zone table 'Resumen diario por zona' with its CSV
+// of the page shown (adreport_zonas.csv) and 'Exportar todo' (every matching row, from the
+// server), and the 'Resumen publisher' / 'Resumen advertiser' tables. The server sorts, pages
+// and totals every table; this screen only renders.
 import { useMemo, useState } from 'react';
 import {
+  ADVERTISER_SUMMARY_SORT_KEYS,
   AD_REPORT_COLUMNS,
-  CSV_FILE_NAMES,
   DEFAULT_PAGE_SIZE,
+  PUBLISHER_SUMMARY_SORT_KEYS,
   SCREEN_DEFAULT_PRESET,
   SCREEN_PRESETS,
-  formatInt,
-  totals as sumRows,
+  SUMMARY_PAGE_SIZE,
+  TABLE_CSV,
+  ZONE_SORT_KEYS,
+  contract,
+  csvDocument,
   type MetricColumn,
+  type ReportFiltersInput,
   type SummaryRow,
   type ZoneRow,
 } from '@adops/core';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
+import { ExportButton } from '../components/ExportButton';
 import { Loading, Reloading } from '../components/Loading';
 import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, type ReportFilterValues } from '../components/ReportFilterBar';
 import { ReportTable } from '../components/adreport/ReportTable';
-import { useRawOptions, useSummary, useZoneDetails, type ReportQuery } from '../hooks/useReports';
+import { secondaryButton } from '../components/styles';
+import { useApi } from '../hooks/useApi';
+import { useRawOptions } from '../hooks/useReports';
+import { shownPage, useServerTable } from '../hooks/useServerTable';
+import { downloadCsv } from '../lib/download';
 
 const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.adReport;
-const SUMMARY_PAGE_SIZE = 10;
 const EMPTY = 'No hay datos para estos filtros.';
 
-/** The zone table's metric columns after its six text columns. */
+/** The zone table's metric columns after its six text columns (the summaries keep SPEC's headers too). */
 const METRIC_COLUMNS = AD_REPORT_COLUMNS.filter((c) => !['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'].includes(c.key));
 const PUBLISHER_COLUMNS: MetricColumn[] = [{ key: 'date', header: 'Date' }, { key: 'publisher', header: 'Publisher' }, ...METRIC_COLUMNS];
 const ADVERTISER_COLUMNS: MetricColumn[] = [{ key: 'date', header: 'Date' }, { key: 'advertiser', header: 'Advertiser' }, ...METRIC_COLUMNS];
@@ -33,18 +44,21 @@ const ADVERTISER_COLUMNS: MetricColumn[] = [{ key: 'date', header: 'Date' }, { k
 const zoneKey = (r: ZoneRow) => JSON.stringify([r.date, r.advertiser, r.publisher, r.zone_id, r.geo, r.source]);
 
 export default function AdReport() {
+  const api = useApi();
   const [filters, setFilters] = useState<ReportFilterValues>(() => initialReportFilters(DEFAULT_PRESET));
   const problem = rangeProblem(filters);
-  const query: ReportQuery = useMemo(() => (problem ? null : toReportQuery(filters)), [filters, problem]);
+  const query: ReportFiltersInput | null = useMemo(() => (problem ? null : toReportQuery(filters)), [filters, problem]);
 
   const options = useRawOptions();
-  const zones = useZoneDetails(query);
-  const publishers = useSummary(query, 'publisher');
-  const advertisers = useSummary(query, 'advertiser');
+  const zones = useServerTable(query, (q, signal) => api.adReport.zoneDetails(q, { signal }), { pageSize: DEFAULT_PAGE_SIZE.adReport });
+  const publishers = useServerTable(query, (q, signal) => api.adReport.publisherSummary(q, { signal }), { pageSize: SUMMARY_PAGE_SIZE });
+  const advertisers = useServerTable(query, (q, signal) => api.adReport.advertiserSummary(q, { signal }), { pageSize: SUMMARY_PAGE_SIZE });
 
-  // The three tables cover the same rows: the server's totals (every matching row) serve all.
-  const totals = zones.data?.totals;
-  const summaryTotals = (rows: readonly SummaryRow[]) => totals ?? sumRows(rows);
+  const shownZones = shownPage(zones)?.rows ?? [];
+  const downloadPage = () => {
+    if (shownZones.length > 0) downloadCsv(TABLE_CSV.zones.file(), csvDocument(TABLE_CSV.zones.fields, shownZones));
+  };
+  const hasZones = !!zones.data && zones.fresh && zones.data.total_rows > 0;
 
   return (
     <div className="space-y-6">
@@ -65,64 +79,68 @@ export default function AdReport() {
       <ErrorBanner error={options.error} fallback="Error al cargar los filtros" />
       <ErrorBanner error={problem} />
 
-      <Card title="Resumen diario por zona" actions={zones.loading && query ? <Reloading /> : null}>
+      <Card title="Resumen diario por zona" actions={zones.loading ? <Reloading /> : null}>
         <ErrorBanner error={zones.error} fallback="Error al cargar el resumen por zona" />
-        {!zones.data && zones.loading && query ? (
+        {!zones.data && zones.loading ? (
           <Loading />
         ) : (
           <ReportTable
             testId="zone-table"
             caption="Resumen diario por zona"
-            rows={zones.data?.data ?? []}
+            table={zones}
             columns={AD_REPORT_COLUMNS}
-            totals={totals}
+            sortKeys={ZONE_SORT_KEYS}
             rowKey={zoneKey}
-            pageSize={DEFAULT_PAGE_SIZE.adReport}
-            csvFileName={CSV_FILE_NAMES.adReport}
             emptyText={EMPTY}
-            notice={
-              zones.data?.truncated ? (
-                <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
-                  Se muestran las {formatInt(zones.data.data.length)} filas más recientes de {formatInt(zones.data.total_rows)}; los Totales
-                  cubren todas. Acota los filtros para ver el resto.
-                </p>
-              ) : null
+            actions={
+              <>
+                <button type="button" className={secondaryButton} onClick={downloadPage} disabled={shownZones.length === 0 || zones.loading}>
+                  Descargar CSV
+                </button>
+                <ExportButton
+                  label="Exportar todo"
+                  file={TABLE_CSV.zones.file()}
+                  disabled={!hasZones || zones.loading}
+                  open={(signal) => {
+                    const { page: _page, page_size: _size, ...rest } = zones.request!;
+                    return api.open(contract.adReport.zoneDetails, { ...rest, format: 'csv' }, { signal });
+                  }}
+                />
+              </>
             }
           />
         )}
       </Card>
 
       <div className="space-y-6">
-        <Card title="Resumen publisher" actions={publishers.loading && query ? <Reloading /> : null}>
+        <Card title="Resumen publisher" actions={publishers.loading ? <Reloading /> : null}>
           <ErrorBanner error={publishers.error} fallback="Error al cargar el resumen por publisher" />
-          {!publishers.data && publishers.loading && query ? (
+          {!publishers.data && publishers.loading ? (
             <Loading />
           ) : (
             <ReportTable
               testId="publisher-table"
               caption="Resumen publisher"
-              rows={publishers.data ?? []}
+              table={publishers}
               columns={PUBLISHER_COLUMNS}
-              totals={summaryTotals(publishers.data ?? [])}
-              rowKey={(r) => `${r.date}\u0000${r.publisher}`}
-              pageSize={SUMMARY_PAGE_SIZE}
+              sortKeys={PUBLISHER_SUMMARY_SORT_KEYS}
+              rowKey={(r: SummaryRow) => `${r.date}\u0000${r.publisher}`}
               emptyText={EMPTY}
             />
           )}
         </Card>
-        <Card title="Resumen advertiser" actions={advertisers.loading && query ? <Reloading /> : null}>
+        <Card title="Resumen advertiser" actions={advertisers.loading ? <Reloading /> : null}>
           <ErrorBanner error={advertisers.error} fallback="Error al cargar el resumen por advertiser" />
-          {!advertisers.data && advertisers.loading && query ? (
+          {!advertisers.data && advertisers.loading ? (
             <Loading />
           ) : (
             <ReportTable
               testId="advertiser-table"
               caption="Resumen advertiser"
-              rows={advertisers.data ?? []}
+              table={advertisers}
               columns={ADVERTISER_COLUMNS}
-              totals={summaryTotals(advertisers.data ?? [])}
-              rowKey={(r) => `${r.date}\u0000${r.advertiser}`}
-              pageSize={SUMMARY_PAGE_SIZE}
+              sortKeys={ADVERTISER_SUMMARY_SORT_KEYS}
+              rowKey={(r: SummaryRow) => `${r.date}\u0000${r.advertiser}`}
               emptyText={EMPTY}
             />
           )}

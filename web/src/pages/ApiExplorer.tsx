@@ -1,41 +1,37 @@
 // Api Explorer (SPEC §2, §5, §9): zone rows of the ad report filtered by zone, advertiser,
-// publisher and dates, four revenue cards, a paged table with 'Totales' and ad_report.csv.
-// Opens on today's report; the cards' Ayer/Hoy/Mes come from one global month-to-date load.
-import { useEffect, useMemo, useState } from 'react';
+// publisher and dates, four revenue cards, a table paged by the server with 'Totales' over
+// every matching row, and ad_report.csv (every matching row, from the server). Opens on today.
+import { useMemo, useState } from 'react';
 import {
   CSV_FILE_NAMES,
-  DEFAULT_ZONE_ROW_LIMIT,
-  addDays,
+  contract,
   formatDateDMY,
   formatInt,
-  isInRange,
   isValidYmd,
-  startOfMonth,
   todayIn,
-  totals,
-  type DailyRow,
   type ZoneRow,
 } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
-import { useTable } from '../hooks/useTable';
-import { downloadCsv } from '../lib/download';
+import { useRawOptions } from '../hooks/useReports';
+import { shownPage, useServerTable } from '../hooks/useServerTable';
 import { Card } from '../components/Card';
 import { DataTable } from '../components/DataTable';
 import { ErrorBanner } from '../components/ErrorBanner';
+import { ExportButton } from '../components/ExportButton';
 import { Loading } from '../components/Loading';
 import { PageSizeSelect } from '../components/PageSizeSelect';
 import { Pagination } from '../components/Pagination';
+import { secondaryButton } from '../components/styles';
 import { ALL, ExplorerFilters, type ExplorerDraft } from '../components/explorer/ExplorerFilters';
 import { RevenueCards } from '../components/explorer/RevenueCards';
-import { explorerColumns, explorerCsv } from '../components/explorer/explorerTable';
+import { explorerColumns } from '../components/explorer/explorerTable';
 import { reportingTimeZone } from '../lib/timezone';
 
 /** Rows per page of the table (the spec's table had no paging; the shared default of reports). */
 const EXPLORER_PAGE_SIZE = 25;
 const INVALID_RANGE = '❌ Rango de fechas no válido.';
 const EMPTY = 'No hay datos para este rango de fechas.';
-
 
 /** The report query of a search: 'Todos' and blank filters are left out. */
 function queryOf(f: ExplorerDraft) {
@@ -52,45 +48,19 @@ function queryOf(f: ExplorerDraft) {
 export default function ApiExplorer() {
   const api = useApi();
   const today = useMemo(() => todayIn(reportingTimeZone()), []);
-  const yesterday = addDays(today, -1);
-  const monthStart = startOfMonth(today);
 
   const initial: ExplorerDraft = { zone_id: '', advertiser: ALL, publisher: ALL, from: today, to: today };
   const [draft, setDraft] = useState<ExplorerDraft>(initial);
-  const [applied, setApplied] = useState<ExplorerDraft>(initial);
+  /** The search applied, and how many searches were made (Buscar again reloads the same filters). */
+  const [applied, setApplied] = useState({ filters: initial, searches: 0 });
+  const query = useMemo(() => queryOf(applied.filters), [applied]);
 
-  const report = useAsync((signal) => api.adReport.explorer(queryOf(applied), { signal }), [api, applied]);
-  // Revenue Filtro from daily sums of the same filters: exact even when the row list is capped.
-  const filtered = useAsync((signal) => api.dashboard.aggregated(queryOf(applied), { signal }), [api, applied]);
-  // Loaded once: every day from the month's start (or yesterday, on the 1st) to today, unfiltered.
-  const global = useAsync(
-    (signal) =>
-      api.dashboard.aggregated({ start_date: yesterday < monthStart ? yesterday : monthStart, end_date: today }, { signal }),
-    [api],
-  );
-
-  // The Publisher list grows with every answer, so choosing one never hides the others.
-  const [publishers, setPublishers] = useState<string[]>([]);
-  useEffect(() => {
-    if (!report.data?.length) return;
-    setPublishers((known) => {
-      const all = new Set(known);
-      for (const row of report.data!) if (row.publisher) all.add(row.publisher);
-      return all.size === known.length ? known : [...all].sort((a, b) => a.localeCompare(b, 'es'));
-    });
-  }, [report.data]);
-
-  const rows: readonly ZoneRow[] = report.data ?? [];
-  const table = useTable(rows, { pageSize: EXPLORER_PAGE_SIZE });
-  const columns = useMemo(() => explorerColumns(rows), [rows]);
-
-  const revenueOn = (days: readonly DailyRow[] | undefined, from: string, to: string) =>
-    days ? totals(days.filter((d) => isInRange(d.date, { from, to }))).revenue : null;
-  const globalFigure = (from: string, to: string) => ({
-    value: revenueOn(global.data, from, to),
-    loading: global.loading,
-    error: global.error,
+  const options = useRawOptions();
+  const report = useServerTable(query, (q, signal) => api.adReport.explorer(q, { signal }), {
+    pageSize: EXPLORER_PAGE_SIZE,
+    version: applied.searches,
   });
+  const cards = useAsync((signal) => api.adReport.revenueCards(query, { signal }), [api, applied]);
 
   function search() {
     const { from, to } = draft;
@@ -98,14 +68,13 @@ export default function ApiExplorer() {
       window.alert(INVALID_RANGE);
       return;
     }
-    setApplied({ ...draft });
+    setApplied((a) => ({ filters: { ...draft }, searches: a.searches + 1 }));
   }
 
-  function download() {
-    if (rows.length) downloadCsv(CSV_FILE_NAMES.apiExplorer, explorerCsv(table.sorted));
-  }
-
-  const capped = rows.length >= DEFAULT_ZONE_ROW_LIMIT;
+  const page = shownPage(report);
+  const rows: readonly ZoneRow[] = page?.rows ?? [];
+  const columns = explorerColumns(page?.totals);
+  const firstLoad = report.loading && !report.fresh;
 
   return (
     <div className="space-y-6">
@@ -119,62 +88,60 @@ export default function ApiExplorer() {
           draft={draft}
           onChange={setDraft}
           onSearch={search}
-          onDownload={download}
-          publishers={publishers}
+          publishers={options.data?.publishers ?? []}
           loading={report.loading}
-          canDownload={!report.loading && rows.length > 0}
+          download={
+            <ExportButton
+              label="Descargar CSV"
+              file={CSV_FILE_NAMES.apiExplorer}
+              className={`${secondaryButton} py-2`}
+              disabled={report.loading || !page || page.total_rows === 0}
+              open={(signal) => api.open(contract.adReport.explorer, { ...query, format: 'csv' }, { signal })}
+            />
+          }
         />
+        {options.error != null && (
+          <div className="mt-3">
+            <ErrorBanner error={options.error} fallback="Error al cargar los publishers" />
+          </div>
+        )}
       </Card>
 
-      <RevenueCards
-        yesterday={globalFigure(yesterday, yesterday)}
-        today={globalFigure(today, today)}
-        month={globalFigure(monthStart, today)}
-        filter={{
-          value: filtered.data ? totals(filtered.data).revenue : null,
-          loading: filtered.loading,
-          error: filtered.error,
-        }}
-      />
+      <RevenueCards cards={cards.data} loading={cards.loading} error={cards.error} />
 
       <Card
         title={
           <span>
             Resultados{' '}
             <span className="font-normal text-gray-500">
-              {formatDateDMY(applied.from)} – {formatDateDMY(applied.to)}
-              {!report.loading && !report.error && ` · ${formatInt(rows.length)} filas`}
+              {formatDateDMY(applied.filters.from)} – {formatDateDMY(applied.filters.to)}
+              {page && !firstLoad && !report.error && ` · ${formatInt(page.total_rows)} filas`}
             </span>
           </span>
         }
-        actions={<PageSizeSelect value={table.pageSize} onChange={table.setPageSize} />}
+        actions={<PageSizeSelect value={report.view.pageSize} onChange={report.setPageSize} />}
       >
         {report.error ? (
           <ErrorBanner error={report.error} fallback="Error al cargar el ad report" />
-        ) : report.loading ? (
+        ) : firstLoad ? (
           <Loading label="Cargando ad report…" />
         ) : (
           <div className="space-y-4">
-            {capped && (
-              <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-800">
-                Se muestran las primeras {formatInt(DEFAULT_ZONE_ROW_LIMIT)} filas (las más recientes); acota el rango o los
-                filtros para ver el resto. Los totales de la tabla cubren solo estas filas; Revenue Filtro cubre todas.
-              </p>
-            )}
             {/* 15 columns: tighter cell padding so the whole row fits a laptop screen. */}
             <div className="[&_table]:text-[13px] [&_td]:px-2 [&_th]:px-2">
-            <DataTable
-              caption="Ad report por zona"
-              columns={columns}
-              rows={table.pageRows}
-              rowKey={(r) => `${r.date}|${r.advertiser}|${r.publisher}|${r.zone_id}|${r.geo}|${r.source}`}
-              totals
-              emptyText={EMPTY}
-            />
+              <DataTable
+                caption="Ad report por zona"
+                columns={columns}
+                rows={rows}
+                rowKey={(r) => `${r.date}|${r.advertiser}|${r.publisher}|${r.zone_id}|${r.geo}|${r.source}`}
+                totals
+                emptyText={EMPTY}
+                busy={report.loading}
+              />
             </div>
             {rows.length > 0 && (
               <div className="flex justify-end">
-                <Pagination page={table.page} pageCount={table.pageCount} onPage={table.setPage} />
+                <Pagination page={page?.page ?? 1} pageCount={page?.page_count ?? 1} onPage={report.setPage} />
               </div>
             )}
           </div>

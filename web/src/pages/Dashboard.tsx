@@ -2,7 +2,7 @@
 // today), summary and delta cards, the 'Trends' chart, 'Top Zones', 'Top Advertisers' and
 // the daily 'Analytics' table. Every number arrives computed; this screen only renders.
 import { useMemo, useState } from 'react';
-import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, formatMoney } from '@adops/core';
+import { DEFAULT_PAGE_SIZE, SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, contract, formatMoney } from '@adops/core';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading, Reloading } from '../components/Loading';
@@ -11,8 +11,9 @@ import { DeltaCards, SummaryCards } from '../components/dashboard/SummaryCards';
 import { TrendsChart } from '../components/dashboard/TrendsChart';
 import { TopList } from '../components/dashboard/TopList';
 import { AnalyticsTable } from '../components/dashboard/AnalyticsTable';
+import { useApi } from '../hooks/useApi';
+import { useServerTable } from '../hooks/useServerTable';
 import {
-  useDashboardDaily,
   useDashboardDeltas,
   useDashboardOverview,
   useDashboardTops,
@@ -27,9 +28,10 @@ export default function Dashboard() {
   const problem = rangeProblem(filters);
   const query: ReportQuery = useMemo(() => (problem ? null : toReportQuery(filters)), [filters, problem]);
 
+  const api = useApi();
   const options = useRawOptions();
   const overview = useDashboardOverview(query);
-  const daily = useDashboardDaily(query);
+  const daily = useServerTable(query, (q, signal) => api.dashboard.aggregated(q, { signal }), { pageSize: DEFAULT_PAGE_SIZE.dashboard });
   const deltas = useDashboardDeltas({ advertiser: query?.advertiser, publisher: query?.publisher });
   const tops = useDashboardTops(query);
 
@@ -104,12 +106,18 @@ export default function Dashboard() {
         </Card>
       </div>
 
-      <Card title="Analytics" actions={daily.loading && query ? <Reloading /> : null}>
+      <Card title="Analytics" actions={daily.loading ? <Reloading /> : null}>
         <ErrorBanner error={daily.error} fallback="Error al cargar la tabla diaria" />
-        {!daily.data && daily.loading && query ? (
+        {!daily.data && daily.loading ? (
           <Loading />
         ) : (
-          <AnalyticsTable rows={daily.data ?? []} totalTq={overview.data?.summary.tq} />
+          <AnalyticsTable
+            table={daily}
+            openExport={(signal) => {
+              const { page: _page, page_size: _size, ...rest } = daily.request!;
+              return api.open(contract.dashboard.aggregated, { ...rest, format: 'csv' }, { signal });
+            }}
+          />
         )}
       </Card>
     </div>

@@ -1,12 +1,12 @@
 // 'Campañas con métricas (Facebook)' (SPEC §2, §9): the ad account's campaigns with their
-// Meta metrics for a range; status filter (default Activas), range default yesterday,
-// totals, sortable columns and 20 rows per page. Derived metrics come from core's formulas.
+// Meta metrics for a range; status filter (default Activas), range default yesterday, totals
+// over every matching campaign, sortable columns and 20 rows per page — sorted, paged and
+// totalled by the server (CTR, CPC and CPM arrive computed).
 import { useMemo, useState } from 'react';
 import {
   ApiError,
-  DEFAULT_PAGE_SIZE,
+  CAMPAIGNS_PAGE_SIZE,
   INSIGHTS_STATUS_LABELS,
-  derive,
   formatDateDMY,
   formatDateTime,
   formatInt,
@@ -14,13 +14,11 @@ import {
   formatMoney,
   isValidYmd,
   presetRange,
-  totals,
   type CampaignInsight,
   type InsightsStatus,
 } from '@adops/core';
 import { useApi } from '../hooks/useApi';
-import { useAsync } from '../hooks/useAsync';
-import { useTable } from '../hooks/useTable';
+import { shownPage, useServerTable } from '../hooks/useServerTable';
 import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
 import { DataTable, type Column } from '../components/DataTable';
@@ -32,22 +30,10 @@ import { reportingTimeZone } from '../lib/timezone';
 
 const EMPTY = 'No se encontraron campañas con métricas.';
 const STATUSES = Object.keys(INSIGHTS_STATUS_LABELS) as InsightsStatus[];
+/** Newest campaign first until a header is clicked (the server's default order, shown with its arrow). */
+const DEFAULT_SORT = { key: 'created_at', dir: 'desc' } as const;
 
-/** A campaign row with the ratios of its spend (CTR, CPC, CPM) from core. */
-interface CampaignRow extends CampaignInsight {
-  ctr: number | null;
-  cpc: number | null;
-  cpm: number | null;
-}
-
-
-/** Spend plays the part of revenue in core's ratios: CPC = spend / clicks, CPM = spend / impressions × 1000. */
-const asMetrics = (c: CampaignInsight) => ({ impressions: c.impressions, clicks: c.clicks, revenue: c.spend });
-
-function toRow(c: CampaignInsight): CampaignRow {
-  const d = derive(asMetrics(c));
-  return { ...c, ctr: d.ctr, cpc: d.cpc, cpm: d.cpm };
-}
+const campaignsText = (n: number) => (n === 1 ? '1 campaña' : `${formatInt(n)} campañas`);
 
 /** '2025-03-05T09:10:00Z' → '05/03/2025 10:10' on the browser's clock. */
 function createdAt(iso: string, tz: string): string {
@@ -70,23 +56,22 @@ export default function FbCampaigns() {
 
   const rangeProblem = !isValidYmd(from) || !isValidYmd(to) ? 'Indica las fechas Desde y Hasta.' : from > to ? 'La fecha Desde debe ser anterior o igual a Hasta.' : null;
 
-  const { data, error, loading, reload } = useAsync(
-    (signal) => (rangeProblem ? Promise.resolve([]) : api.campaigns.insights({ from_date: from, to_date: to, status }, { signal })),
-    [from, to, status, rangeProblem],
-  );
+  const filters = useMemo(() => (rangeProblem ? null : { from_date: from, to_date: to, status }), [from, to, status, rangeProblem]);
+  const table = useServerTable(filters, (q, signal) => api.campaigns.insights(q, { signal }), {
+    pageSize: CAMPAIGNS_PAGE_SIZE,
+    sort: DEFAULT_SORT,
+  });
+  const { error, loading, reload } = table;
+  const page = shownPage(table);
+  const sum = page?.totals;
 
-  const rows = useMemo(() => (data ?? []).map(toRow), [data]);
-  const table = useTable(rows, { pageSize: DEFAULT_PAGE_SIZE.campaigns, sort: { key: 'created_at', dir: 'desc' } });
-  const sum = useMemo(() => totals(rows.map(asMetrics)), [rows]);
-  const withoutData = rows.filter((r) => !r.has_data).length;
-
-  const columns: Column<CampaignRow>[] = [
+  const columns: Column<CampaignInsight>[] = [
     { key: 'effective_status', header: 'Estado', sortable: true, cell: (r) => <StatusIcon status={r.effective_status} /> },
     {
       key: 'name',
       header: 'Campaña',
       sortable: true,
-      total: rows.length === 1 ? '1 campaña' : `${formatInt(rows.length)} campañas`,
+      total: sum ? campaignsText(sum.campaigns) : undefined,
       cell: (r) => (
         <div className="min-w-0 max-w-xs">
           <div className="flex items-center gap-1.5">
@@ -101,12 +86,12 @@ export default function FbCampaigns() {
         </div>
       ),
     },
-    { key: 'impressions', header: 'Impresiones', sortable: true, align: 'right', cell: (r) => formatInt(r.impressions), total: formatInt(sum.impressions) },
-    { key: 'clicks', header: 'Clicks', sortable: true, align: 'right', cell: (r) => formatInt(r.clicks), total: formatInt(sum.clicks) },
-    { key: 'ctr', header: 'CTR%', sortable: true, align: 'right', cell: (r) => formatMetric('ctr', r.ctr), total: formatMetric('ctr', sum.ctr) },
-    { key: 'spend', header: 'Gasto', sortable: true, align: 'right', cell: (r) => formatMoney(r.spend, '€'), total: formatMoney(sum.revenue, '€') },
-    { key: 'cpc', header: 'CPC', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpc, '€'), total: formatMoney(sum.cpc, '€') },
-    { key: 'cpm', header: 'CPM', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpm, '€'), total: formatMoney(sum.cpm, '€') },
+    { key: 'impressions', header: 'Impresiones', sortable: true, align: 'right', cell: (r) => formatInt(r.impressions), total: sum && formatInt(sum.impressions) },
+    { key: 'clicks', header: 'Clicks', sortable: true, align: 'right', cell: (r) => formatInt(r.clicks), total: sum && formatInt(sum.clicks) },
+    { key: 'ctr', header: 'CTR%', sortable: true, align: 'right', cell: (r) => formatMetric('ctr', r.ctr), total: sum && formatMetric('ctr', sum.ctr) },
+    { key: 'spend', header: 'Gasto', sortable: true, align: 'right', cell: (r) => formatMoney(r.spend, '€'), total: sum && formatMoney(sum.spend, '€') },
+    { key: 'cpc', header: 'CPC', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpc, '€'), total: sum && formatMoney(sum.cpc, '€') },
+    { key: 'cpm', header: 'CPM', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpm, '€'), total: sum && formatMoney(sum.cpm, '€') },
     { key: 'created_at', header: 'Creada', sortable: true, align: 'right', cell: (r) => createdAt(r.created_at, tz) },
   ];
 
@@ -143,10 +128,10 @@ export default function FbCampaigns() {
           <button type="button" onClick={reload} disabled={loading || rangeProblem !== null} className={`${secondaryButton} h-10`}>
             Actualizar
           </button>
-          {!loading && !error && !rangeProblem && (
+          {sum && table.fresh && !error && !rangeProblem && (
             <p className="ml-auto text-sm text-gray-500" data-testid="campaign-count">
-              {rows.length === 1 ? '1 campaña' : `${formatInt(rows.length)} campañas`}
-              {withoutData > 0 && ` · ${formatInt(withoutData)} sin métricas en el rango`}
+              {campaignsText(sum.campaigns)}
+              {sum.without_data > 0 && ` · ${formatInt(sum.without_data)} sin métricas en el rango`}
             </p>
           )}
         </div>
@@ -157,7 +142,7 @@ export default function FbCampaigns() {
           <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-800">
             {rangeProblem}
           </p>
-        ) : loading ? (
+        ) : loading && !table.fresh ? (
           <Loading label="Cargando campañas…" />
         ) : error ? (
           <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700">
@@ -167,16 +152,17 @@ export default function FbCampaigns() {
           <div className="space-y-4">
             <DataTable
               columns={columns}
-              rows={table.pageRows}
+              rows={page?.rows ?? []}
               rowKey={(r) => r.id}
-              sort={table.sort}
-              onSort={(key) => table.toggleSort(key as keyof CampaignRow & string)}
+              sort={page?.sort ?? null}
+              onSort={table.sortBy}
               totals
               emptyText={EMPTY}
               caption="Campañas con métricas"
+              busy={loading}
             />
             <div className="flex justify-end">
-              <Pagination page={table.page} pageCount={table.pageCount} onPage={table.setPage} />
+              <Pagination page={page?.page ?? 1} pageCount={page?.page_count ?? 1} onPage={table.setPage} />
             </div>
           </div>
         )}

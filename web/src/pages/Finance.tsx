@@ -1,15 +1,26 @@
 // Finance (SPEC §2, §9): revenue per month by advertiser and by publisher, and the margin per
-// month of the chosen domain ('Total' for all), from 2025-01-01 to today unless changed.
-import { useMemo, useState } from 'react';
-import { isValidYmd, monthsBetween, todayIn } from '@adops/core';
+// month of the chosen domain ('Total' for all), from 2025-01-01 to today unless changed. The
+// server sorts, pages and totals the tables (TOTAL rows summed in cents, the same in both).
+import { useMemo, useState, type ReactNode } from 'react';
+import {
+  FINANCE_PAGE_SIZE,
+  isValidYmd,
+  monthsBetween,
+  todayIn,
+  type FinanceAdvertiserTable,
+  type FinancePublisherTable,
+  type FinanceTableQuery,
+} from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
+import { shownPage, useServerTable, type ServerTable } from '../hooks/useServerTable';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
+import { Pagination } from '../components/Pagination';
 import { inputClass } from '../components/styles';
 import { MonthlyTable } from '../components/finance/MonthlyTable';
-import { marginIsEmpty, marginRow, monthTable } from '../components/finance/financeTable';
+import { marginIsEmpty, marginRow } from '../components/finance/financeTable';
 import { reportingTimeZone } from '../lib/timezone';
 
 /** SPEC §9: Finance starts on 2025-01-01. */
@@ -33,16 +44,17 @@ export default function Finance() {
   const [range, setRange] = useState({ from: FINANCE_START, to: today });
   if (rangeOk && (range.from !== from || range.to !== to)) setRange({ from, to });
 
-  const query = { start_date: range.from, end_date: range.to, domain: domain === ALL ? undefined : domain };
+  const query: FinanceTableQuery = useMemo(
+    () => ({ start_date: range.from, end_date: range.to, domain: domain === ALL ? undefined : domain }),
+    [range, domain],
+  );
   const months = useMemo(() => monthsBetween(range.from, range.to), [range]);
 
   const domains = useAsync((signal) => api.finance.domains(undefined, { signal }), [api]);
-  const advertisers = useAsync((signal) => api.finance.advertisers(query, { signal }), [api, range, domain]);
-  const publishers = useAsync((signal) => api.finance.publishers(query, { signal }), [api, range, domain]);
-  const margin = useAsync((signal) => api.finance.margin(query, { signal }), [api, range, domain]);
+  const advertisers = useServerTable(query, (q, signal) => api.finance.advertisers(q, { signal }), { pageSize: FINANCE_PAGE_SIZE });
+  const publishers = useServerTable(query, (q, signal) => api.finance.publishers(q, { signal }), { pageSize: FINANCE_PAGE_SIZE });
+  const margin = useAsync((signal) => api.finance.margin(query, { signal }), [api, query]);
 
-  const advertiserTable = useMemo(() => monthTable(advertisers.data ?? [], 'advertiser', months), [advertisers.data, months]);
-  const publisherTable = useMemo(() => monthTable(publishers.data ?? [], 'publisher', months), [publishers.data, months]);
   const product = domain === ALL ? 'Total' : domain;
   const productMargin = useMemo(() => marginRow(margin.data ?? [], product, months), [margin.data, product, months]);
 
@@ -96,41 +108,8 @@ export default function Finance() {
         )}
       </Card>
 
-      <Card title="Revenue mensual - Advertisers">
-        {advertisers.error ? (
-          <ErrorBanner error={advertisers.error} fallback="Error al cargar el revenue de advertisers" />
-        ) : advertisers.loading ? (
-          <Loading />
-        ) : (
-          <MonthlyTable
-            caption="Revenue mensual - Advertisers"
-            nameHeader="Advertiser"
-            months={months}
-            rows={advertiserTable.rows}
-            totalRow={advertiserTable.totalRow}
-            tone="blue"
-            emptyText={NO_DATA}
-          />
-        )}
-      </Card>
-
-      <Card title="Revenue mensual - Publishers">
-        {publishers.error ? (
-          <ErrorBanner error={publishers.error} fallback="Error al cargar el revenue de publishers" />
-        ) : publishers.loading ? (
-          <Loading />
-        ) : (
-          <MonthlyTable
-            caption="Revenue mensual - Publishers"
-            nameHeader="Publisher"
-            months={months}
-            rows={publisherTable.rows}
-            totalRow={publisherTable.totalRow}
-            tone="green"
-            emptyText={NO_DATA}
-          />
-        )}
-      </Card>
+      <RevenueTable title="Revenue mensual - Advertisers" nameHeader="Advertiser" nameKey="advertiser" tone="blue" table={advertisers} what="advertisers" />
+      <RevenueTable title="Revenue mensual - Publishers" nameHeader="Publisher" nameKey="publisher" tone="green" table={publishers} what="publishers" />
 
       <Card title={`Margen mensual - ${product}`}>
         {margin.error ? (
@@ -141,14 +120,60 @@ export default function Finance() {
           <MonthlyTable
             caption={`Margen mensual - ${product}`}
             nameHeader="Producto"
+            nameKey="name"
             months={months}
             rows={marginIsEmpty(productMargin, months) || !productMargin ? [] : [productMargin]}
             tone="violet"
             emptyText={NO_MARGIN}
-            sortable={false}
           />
         )}
       </Card>
     </div>
   );
+}
+
+/** A revenue table of the server's page: its months, rows and TOTAL row; paging only when there is more than one page. */
+function RevenueTable({
+  title,
+  nameHeader,
+  nameKey,
+  tone,
+  table,
+  what,
+}: {
+  title: string;
+  nameHeader: string;
+  nameKey: 'advertiser' | 'publisher';
+  tone: 'blue' | 'green';
+  table: ServerTable<FinanceTableQuery, FinanceAdvertiserTable | FinancePublisherTable>;
+  what: string;
+}) {
+  const page = shownPage(table);
+  let body: ReactNode;
+  if (table.error) body = <ErrorBanner error={table.error} fallback={`Error al cargar el revenue de ${what}`} />;
+  else if (!page || (table.loading && !table.fresh)) body = <Loading />;
+  else
+    body = (
+      <div className="space-y-3">
+        <MonthlyTable
+          caption={title}
+          nameHeader={nameHeader}
+          nameKey={nameKey}
+          months={page.months}
+          rows={page.rows}
+          totals={page.totals}
+          tone={tone}
+          emptyText={NO_DATA}
+          sort={page.sort}
+          onSort={table.sortBy}
+          busy={table.loading}
+        />
+        {page.page_count > 1 && (
+          <div className="flex justify-end">
+            <Pagination page={page.page} pageCount={page.page_count} onPage={table.setPage} />
+          </div>
+        )}
+      </div>
+    );
+  return <Card title={title}>{body}</Card>;
 }

@@ -1,21 +1,19 @@
 // Referrers (live) (SPEC §2 Logs, §4 live mode): the raw referrer events of the applied
-// filter, newest first, 20 per page, kept current by the SSE stream or by polling.
+// filter, newest first, 20 per page as the server pages them, kept current by the SSE stream
+// or by polling; 'Descargar CSV' saves the server's export of every matching event.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { formatDateTime, paginate, recordKey, type LiveRecord } from '@adops/core';
+import { REFERRERS_PAGE_SIZE, contract, formatDateTime, logCsvFile, recordKey, type LiveRecord } from '@adops/core';
+import { useApi } from '../hooks/useApi';
 import { useLiveLog, type LiveMode } from '../hooks/useLiveLog';
 import { Card } from '../components/Card';
 import { DataTable, type Column } from '../components/DataTable';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
 import { Pagination } from '../components/Pagination';
-import { downloadCsv } from '../lib/download';
 import { errorText } from '../lib/errors';
 import { ReferrerFilterBar } from '../components/referrers/ReferrerFilterBar';
 import { useReferrerFilters } from '../components/referrers/useReferrerFilters';
-import { logsCsv, logsCsvName } from '../components/referrers/csv';
 import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
-
-const LOGS_PAGE_SIZE = 20;
 
 function ModeBadge({ mode, live }: { mode: LiveMode; live: boolean }) {
   const tone = !live
@@ -50,16 +48,13 @@ function Toggle({ label, checked, onChange }: { label: string; checked: boolean;
 }
 
 export default function Logs() {
+  const api = useApi();
   const filters = useReferrerFilters();
   const { tz, query, applied } = filters;
   const [live, setLive] = useState(true);
   const [autoscroll, setAutoscroll] = useState(false);
-  const log = useLiveLog(query, live);
-
-  // Page 1 again whenever the applied filters change; live arrivals keep the page.
-  const [page, setPage] = useState(1);
-  useEffect(() => setPage(1), [query]);
-  const current = paginate(log.records, page, LOGS_PAGE_SIZE);
+  // Page 1 again whenever the applied filters change; live arrivals never move the page.
+  const log = useLiveLog(query, live, { pageSize: REFERRERS_PAGE_SIZE });
 
   const scroller = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -81,16 +76,16 @@ export default function Logs() {
     [tz],
   );
 
-  const download = () => {
-    if (log.records.length === 0) return;
-    downloadCsv(logsCsvName(applied.from, applied.to), logsCsv(log.records, tz));
-  };
-
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold text-gray-900">Referrers (live)</h1>
-        {log.records.length > 0 && <CsvButton onClick={download} />}
+        {log.total > 0 && (
+          <CsvButton
+            file={logCsvFile(applied.from, applied.to)}
+            open={(signal) => api.open(contract.referrers.logs, { ...query, format: 'csv' }, { signal })}
+          />
+        )}
       </div>
 
       <ReferrerFilterBar
@@ -117,28 +112,29 @@ export default function Logs() {
         actions={
           <>
             <span className="mr-2 text-sm text-gray-500" data-testid="logs-count">
-              {log.loading ? 'Cargando…' : `${log.records.length.toLocaleString('es-ES')} ${log.records.length === 1 ? 'evento' : 'eventos'}`}
+              {log.loading ? 'Cargando…' : `${log.total.toLocaleString('es-ES')} ${log.total === 1 ? 'evento' : 'eventos'}`}
             </span>
             <Toggle label="Live" checked={live} onChange={setLive} />
             <Toggle label="Autoscroll" checked={autoscroll} onChange={setAutoscroll} />
           </>
         }
       >
-        {log.loading && log.records.length === 0 ? (
+        {log.loading ? (
           <Loading label="Cargando eventos…" />
         ) : (
           <div ref={scroller} data-testid="logs-scroller" className="max-h-[32rem] overflow-y-auto">
             <DataTable
               columns={columns}
-              rows={current.rows}
+              rows={log.rows}
+              busy={log.busy}
               rowKey={(r) => (r.id !== undefined ? `id:${r.id}` : recordKey(r))}
-              emptyText={log.error && log.records.length === 0 ? 'No se pudieron cargar los eventos' : 'No hay resultados'}
+              emptyText={log.error && log.rows.length === 0 ? 'No se pudieron cargar los eventos' : 'No hay resultados'}
               caption="Referrers (live)"
             />
           </div>
         )}
         <div className="mt-4 flex justify-end">
-          <Pagination page={current.page} pageCount={current.pageCount} onPage={setPage} />
+          <Pagination page={log.page} pageCount={log.pageCount} onPage={log.setPage} />
         </div>
       </Card>
     </div>

@@ -1,40 +1,37 @@
-// Referrers report (SPEC §2): the distinct referrers seen in the applied filter's range,
-// 20 per page, with a CSV download of every row when there are any.
+// Referrers report (SPEC §2): the distinct referrers seen in the applied filter's range, 20
+// per page as the server pages them, with a CSV download of every matching row (the server's
+// export) when there are any.
 import { useMemo } from 'react';
-import { formatDateTime, type ReferrerRow } from '@adops/core';
+import { REFERRERS_PAGE_SIZE, contract, formatDateTime, referrersCsvName, type ReferrerRow } from '@adops/core';
 import { useApi } from '../hooks/useApi';
-import { useAsync } from '../hooks/useAsync';
-import { useTable } from '../hooks/useTable';
+import { shownPage, useServerTable } from '../hooks/useServerTable';
 import { Card } from '../components/Card';
 import { DataTable, type Column } from '../components/DataTable';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
 import { Pagination } from '../components/Pagination';
-import { downloadCsv } from '../lib/download';
 import { errorText } from '../lib/errors';
 import { ReferrerFilterBar } from '../components/referrers/ReferrerFilterBar';
 import { useReferrerFilters } from '../components/referrers/useReferrerFilters';
-import { referrersCsv, referrersCsvName } from '../components/referrers/csv';
 import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
-
-const REFERRERS_PAGE_SIZE = 20;
-const NO_ROWS: ReferrerRow[] = [];
 
 export default function Referrers() {
   const api = useApi();
   const filters = useReferrerFilters();
   const { tz, query, applied } = filters;
 
-  const report = useAsync(
-    (signal) =>
-      api.referrers.report(query, { signal }).catch((e: unknown) => {
+  const report = useServerTable(
+    query,
+    (q, signal) =>
+      api.referrers.report(q, { signal }).catch((e: unknown) => {
         if (!signal.aborted) console.error('Error al cargar datos de referrers', e);
         throw e;
       }),
-    [api, query],
+    { pageSize: REFERRERS_PAGE_SIZE },
   );
-  const rows = report.error ? NO_ROWS : (report.data ?? NO_ROWS);
-  const table = useTable(rows, { pageSize: REFERRERS_PAGE_SIZE });
+  const page = report.error ? undefined : shownPage(report);
+  const rows = page?.rows ?? [];
+  const total = page?.total_rows ?? 0;
 
   const columns = useMemo<Column<ReferrerRow>[]>(
     () => [
@@ -46,16 +43,16 @@ export default function Referrers() {
     [tz],
   );
 
-  const download = () => {
-    if (rows.length === 0) return;
-    downloadCsv(referrersCsvName(applied.from, applied.to), referrersCsv(rows, tz));
-  };
-
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold text-gray-900">Referrers</h1>
-        {rows.length > 0 && <CsvButton onClick={download} />}
+        {total > 0 && report.fresh && (
+          <CsvButton
+            file={referrersCsvName(applied.from, applied.to)}
+            open={(signal) => api.open(contract.referrers.report, { ...query, format: 'csv' }, { signal })}
+          />
+        )}
       </div>
 
       <ReferrerFilterBar
@@ -74,17 +71,18 @@ export default function Referrers() {
         title="Resultados"
         actions={
           <span className="text-sm text-gray-500" data-testid="referrers-count">
-            {report.loading ? 'Cargando…' : `${rows.length.toLocaleString('es-ES')} ${rows.length === 1 ? 'referrer' : 'referrers'}`}
+            {report.loading && !report.fresh ? 'Cargando…' : `${total.toLocaleString('es-ES')} ${total === 1 ? 'referrer' : 'referrers'}`}
           </span>
         }
       >
         {report.loading && report.data === undefined ? (
           <Loading label="Cargando referrers…" />
         ) : (
-          <div className={report.loading ? 'opacity-60 transition-opacity' : ''} aria-busy={report.loading || undefined}>
+          <div>
             <DataTable
+              busy={report.loading}
               columns={columns}
-              rows={table.pageRows}
+              rows={rows}
               rowKey={(r) => `${r.zone_id}\u0000${r.parent_domain ?? ''}\u0000${r.referrer ?? ''}`}
               emptyText={report.error ? 'No se pudieron cargar los referrers' : 'No hay resultados'}
               caption="Referrers"
@@ -92,7 +90,7 @@ export default function Referrers() {
           </div>
         )}
         <div className="mt-4 flex justify-end">
-          <Pagination page={table.page} pageCount={table.pageCount} onPage={table.setPage} />
+          <Pagination page={page?.page ?? 1} pageCount={page?.page_count ?? 1} onPage={report.setPage} />
         </div>
       </Card>
     </div>

@@ -1,55 +1,32 @@
-// An Ad Report table over metric columns: sortable headers (asc/desc with an arrow, missing
-// values last), a 'Totales' row, 'Mostrar' page sizes, 'Página X de Y' and, when given a file
-// name, 'Descargar CSV' of the current page's rows.
-import { type ReactNode } from 'react';
-import { METRICS, formatInt, formatMetric, roundMetric, toCsv, type MetricColumn, type SortState } from '@adops/core';
+// An Ad Report table over metric columns, as the server pages it: sortable headers (the click
+// asks the server; the arrow shows the order answered), a 'Totales' row over every matching
+// row, 'Mostrar' page sizes, 'N filas' and 'Página X de Y', plus the screen's CSV buttons.
+import type { ReactNode } from 'react';
+import { METRICS, formatInt, formatMetric, type MetricColumn } from '@adops/core';
 import { DataTable, type Column } from '../DataTable';
 import { PageSizeSelect } from '../PageSizeSelect';
 import { Pagination } from '../Pagination';
-import { secondaryButton } from '../styles';
-import { useTable } from '../../hooks/useTable';
-import { downloadCsv } from '../../lib/download';
+import { shownPage, type PageAnswer, type ServerTable } from '../../hooks/useServerTable';
 
-type Row = object;
+const valueOf = (row: object, key: string): unknown => (row as Record<string, unknown>)[key];
 
-const valueOf = (row: Row, key: string): unknown => (row as Record<string, unknown>)[key];
-
-/** A row as a CSV writes it: text as is, numbers rounded to their shown decimals. */
-export function csvRecord(row: Row, columns: readonly MetricColumn[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { key } of columns) out[key] = METRICS[key].kind === 'text' ? valueOf(row, key) : roundMetric(key, valueOf(row, key));
-  return out;
-}
-
-export interface ReportTableProps<T extends Row> {
-  rows: readonly T[];
+export interface ReportTableProps<T extends object> {
+  table: ServerTable<object, PageAnswer<T, object>>;
   columns: readonly MetricColumn[];
-  /** The 'Totales' row's values by column key (text columns are left blank). */
-  totals?: object;
+  /** The keys the server sorts this table by (other headers do not sort). */
+  sortKeys: readonly string[];
   rowKey: (row: T) => string;
-  pageSize: number;
-  /** 'Descargar CSV' of the page shown, under this file name. */
-  csvFileName?: string;
-  emptyText?: string;
   caption: string;
-  /** Shown above the table (e.g. a truncation note). */
-  notice?: ReactNode;
+  emptyText: string;
+  /** Buttons beside 'Mostrar' (CSV of the page, export of every row). */
+  actions?: ReactNode;
   testId?: string;
 }
 
-export function ReportTable<T extends Row>({
-  rows,
-  columns,
-  totals,
-  rowKey,
-  pageSize,
-  csvFileName,
-  emptyText = 'No hay datos para este rango de fechas.',
-  caption,
-  notice,
-  testId,
-}: ReportTableProps<T>) {
-  const table = useTable(rows, { pageSize });
+export function ReportTable<T extends object>({ table, columns, sortKeys, rowKey, caption, emptyText, actions, testId }: ReportTableProps<T>) {
+  const page = shownPage(table);
+  const rows = page?.rows ?? [];
+  const totals = page?.totals;
 
   const tableColumns: Column<T>[] = columns.map(({ key, header }) => {
     const text = METRICS[key].kind === 'text';
@@ -57,42 +34,33 @@ export function ReportTable<T extends Row>({
       key,
       header,
       align: text ? 'left' : 'right',
-      sortable: true,
+      sortable: sortKeys.includes(key),
       cell: (r) => formatMetric(key, valueOf(r, key)),
       total: text || !totals ? undefined : formatMetric(key, valueOf(totals, key)),
       cellClassName: text ? undefined : () => 'tabular-nums',
     };
   });
 
-  const download = () => {
-    if (table.pageRows.length === 0 || !csvFileName) return;
-    downloadCsv(csvFileName, toCsv(columns, table.pageRows.map((r) => csvRecord(r, columns)), { bom: true }));
-  };
-
   return (
     <div className="space-y-3" data-testid={testId}>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <PageSizeSelect value={table.pageSize} onChange={table.setPageSize} />
-        {csvFileName && (
-          <button type="button" className={secondaryButton} onClick={download} disabled={table.pageRows.length === 0}>
-            Descargar CSV
-          </button>
-        )}
+        <PageSizeSelect value={table.view.pageSize} onChange={table.setPageSize} />
+        {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
       </div>
-      {notice}
       <DataTable
         columns={tableColumns}
-        rows={table.pageRows}
+        rows={rows}
         rowKey={rowKey}
-        sort={table.sort as SortState | null}
-        onSort={(k) => table.toggleSort(k as Extract<keyof T, string>)}
+        sort={page?.sort ?? null}
+        onSort={table.sortBy}
         totals={!!totals}
         emptyText={emptyText}
         caption={caption}
+        busy={table.loading}
       />
       <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-gray-500">
-        <span>{rows.length > 0 ? `${formatInt(rows.length)} filas` : ''}</span>
-        <Pagination page={table.page} pageCount={table.pageCount} onPage={table.setPage} />
+        <span>{page && page.total_rows > 0 ? `${formatInt(page.total_rows)} filas` : ''}</span>
+        <Pagination page={page?.page ?? 1} pageCount={page?.page_count ?? 1} onPage={table.setPage} />
       </div>
     </div>
   );

@@ -1,29 +1,22 @@
-// The Dashboard's 'Analytics' table: a row per day, sortable headers (same header toggles,
-// a new one starts ascending), 'Mostrar' 10/25/50/100, 'Página X de Y', 'Descargar CSV'
-// (resumen_diario.csv) and a 'Totales' footer; revenue, cost and margin coloured by rank.
-import { useMemo } from 'react';
+// The Dashboard's 'Analytics' table as the server pages it: a row per day, sortable headers
+// (same header toggles, a new one starts ascending), 'Mostrar' 10/25/50/100, 'Página X de Y',
+// 'Descargar CSV' (resumen_diario.csv, every day from the server) and a 'Totales' footer over
+// every day; revenue, cost and margin coloured by the rank the server gives each row.
 import {
   CSV_FILE_NAMES,
   DASHBOARD_COLUMNS,
+  DASHBOARD_RANKED,
   DASHBOARD_SORT_KEYS,
-  DEFAULT_PAGE_SIZE,
-  METRICS,
   formatMetric,
-  minMax,
-  rankColor,
-  roundMetric,
-  toCsv,
-  totals,
   type DailyRow,
-  type MetricKey,
+  type DailyTable,
   type RankLevel,
 } from '@adops/core';
 import { DataTable, type Column } from '../DataTable';
+import { ExportButton } from '../ExportButton';
 import { PageSizeSelect } from '../PageSizeSelect';
 import { Pagination } from '../Pagination';
-import { secondaryButton } from '../styles';
-import { useTable } from '../../hooks/useTable';
-import { downloadCsv } from '../../lib/download';
+import { shownPage, type ServerTable } from '../../hooks/useServerTable';
 
 /** Rank level (5 best … 0 worst) → cell colours on a green/red scale. */
 export const RANK_CLASSES: Record<RankLevel, string> = {
@@ -35,66 +28,55 @@ export const RANK_CLASSES: Record<RankLevel, string> = {
   0: 'bg-red-200 text-red-900',
 };
 
-const RANKED: readonly MetricKey[] = ['revenue', 'cost', 'margin'];
+type Ranked = (typeof DASHBOARD_RANKED)[number];
+const isRanked = (key: string): key is Ranked => (DASHBOARD_RANKED as readonly string[]).includes(key);
+const sortable = (key: string) => (DASHBOARD_SORT_KEYS as readonly string[]).includes(key);
 
-/** A daily row as resumen_diario.csv writes it: numbers rounded to their shown decimals. */
-function csvRow(row: DailyRow): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { key } of DASHBOARD_COLUMNS)
-    out[key] = METRICS[key].kind === 'text' ? row[key as keyof DailyRow] : roundMetric(key, row[key as keyof DailyRow]);
-  return out;
+/** A cell's colour classes from the row's rank level (none when the server could not rank it). */
+export function rankClass(row: Pick<DailyRow, 'rank'>, key: Ranked): string {
+  const level = row.rank[key];
+  return level === null || level === undefined ? '' : RANK_CLASSES[level as RankLevel];
 }
 
-export function AnalyticsTable({ rows, totalTq }: { rows: readonly DailyRow[]; totalTq?: number | null }) {
-  const table = useTable(rows, { pageSize: DEFAULT_PAGE_SIZE.dashboard });
+export interface AnalyticsTableProps {
+  table: ServerTable<object, DailyTable>;
+  /** Opens the export of every day (format=csv) in the order shown. */
+  openExport: (signal: AbortSignal) => Promise<Response>;
+}
 
-  const ranges = useMemo(() => Object.fromEntries(RANKED.map((k) => [k, minMax(rows, k as keyof DailyRow)])), [rows]);
-  const sums = useMemo(() => {
-    const t = totals(rows, { ctrBasis: 'impressions' });
-    return { ...t, tq: totalTq === undefined ? t.tq : totalTq } as Record<string, unknown>;
-  }, [rows, totalTq]);
+export function AnalyticsTable({ table, openExport }: AnalyticsTableProps) {
+  const page = shownPage(table);
+  const totals = page?.totals as Record<string, unknown> | undefined;
 
   const columns: Column<DailyRow>[] = DASHBOARD_COLUMNS.map(({ key, header }) => ({
     key,
     header,
     align: key === 'date' ? 'left' : 'right',
-    sortable: DASHBOARD_SORT_KEYS.includes(key),
+    sortable: sortable(key),
     cell: (r) => formatMetric(key, r[key as keyof DailyRow]),
-    total: key === 'date' ? undefined : formatMetric(key, sums[key]),
-    cellClassName: RANKED.includes(key)
-      ? (r) => {
-          const range = ranges[key];
-          const level = range ? rankColor(r[key as keyof DailyRow], range.min, range.max) : null;
-          return `tabular-nums ${level === null ? '' : RANK_CLASSES[level]}`;
-        }
-      : () => 'tabular-nums',
+    total: key === 'date' || !totals ? undefined : formatMetric(key, totals[key]),
+    cellClassName: isRanked(key) ? (r) => `tabular-nums ${rankClass(r, key)}` : () => 'tabular-nums',
   }));
-
-  const download = () => {
-    if (table.sorted.length === 0) return;
-    downloadCsv(CSV_FILE_NAMES.dashboard, toCsv(DASHBOARD_COLUMNS, table.sorted.map(csvRow), { bom: true }));
-  };
 
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <PageSizeSelect value={table.pageSize} onChange={table.setPageSize} />
-        <button type="button" className={secondaryButton} onClick={download} disabled={rows.length === 0}>
-          Descargar CSV
-        </button>
+        <PageSizeSelect value={table.view.pageSize} onChange={table.setPageSize} />
+        <ExportButton label="Descargar CSV" file={CSV_FILE_NAMES.dashboard} open={openExport} disabled={!page || !table.fresh || page.total_rows === 0} />
       </div>
       <DataTable
         columns={columns}
-        rows={table.pageRows}
+        rows={page?.rows ?? []}
         rowKey={(r) => r.date}
-        sort={table.sort}
-        onSort={(k) => table.toggleSort(k as keyof DailyRow & string)}
-        totals
+        sort={page?.sort ?? null}
+        onSort={table.sortBy}
+        totals={!!totals}
         emptyText="No hay datos para este rango de fechas."
         caption="Analytics"
+        busy={table.loading}
       />
       <div className="flex justify-end">
-        <Pagination page={table.page} pageCount={table.pageCount} onPage={table.setPage} />
+        <Pagination page={page?.page ?? 1} pageCount={page?.page_count ?? 1} onPage={table.setPage} />
       </div>
     </div>
   );

@@ -1,8 +1,8 @@
 // The Api Explorer's filter form: Zone ID (substring), Advertiser ('Todos' plus the three
-// fixed advertisers), Publisher (from the data loaded so far), Desde/Hasta, Buscar, CSV.
-import type { FormEvent } from 'react';
+// fixed advertisers), Publisher (every publisher in the data), Desde/Hasta, Buscar, CSV.
+import type { FormEvent, ReactNode } from 'react';
 import { FIXED_ADVERTISERS } from '@adops/core';
-import { inputClass, primaryButton, secondaryButton } from '../styles';
+import { inputClass, primaryButton } from '../styles';
 
 /** The shared report filter bar's label style. */
 const labelClass = 'mb-1 block text-xs font-medium uppercase tracking-wide text-gray-500';
@@ -19,21 +19,21 @@ export interface ExplorerFiltersProps {
   draft: ExplorerDraft;
   onChange: (draft: ExplorerDraft) => void;
   onSearch: () => void;
-  onDownload: () => void;
   publishers: readonly string[];
   loading: boolean;
-  canDownload: boolean;
+  /** The CSV button (an export of every matching row). */
+  download: ReactNode;
 }
 
 export const ALL = 'Todos';
 
-export function ExplorerFilters({ draft, onChange, onSearch, onDownload, publishers, loading, canDownload }: ExplorerFiltersProps) {
+export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading, download }: ExplorerFiltersProps) {
   const set = (key: keyof ExplorerDraft) => (value: string) => onChange({ ...draft, [key]: value });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSearch();
   };
-  // The chosen publisher stays selectable even when the latest answer no longer has it.
+  // The chosen publisher stays selectable even when the list no longer has it.
   const publisherOptions = draft.publisher !== ALL && !publishers.includes(draft.publisher) ? [draft.publisher, ...publishers] : publishers;
   return (
     <form onSubmit={submit} aria-label="Filtros del Api Explorer" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto] lg:items-end">
@@ -93,9 +93,7 @@ export function ExplorerFilters({ draft, onChange, onSearch, onDownload, publish
         <button type="submit" disabled={loading} className={`${primaryButton} flex-1`}>
           Buscar
         </button>
-        <button type="button" onClick={onDownload} disabled={!canDownload} className={`${secondaryButton} py-2`}>
-          Descargar CSV
-        </button>
+        {download}
       </div>
     </form>
   );

@@ -1,7 +1,8 @@
-// A Finance month table: a name column, one column per month, Total, an optional TOTAL row.
-// Header clicks sort (numbers numerically, names as text; core's toggle rule); amounts in $.
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { formatMoney, nextSort, sortRows, type SortState } from '@adops/core';
+// A Finance month table: a name column, one column per month, Total and the TOTAL row, all as
+// the server answered them. Header clicks ask the server to sort (core's toggle rule); the
+// arrow shows the order answered. Amounts in $ with es-ES numbers.
+import { useLayoutEffect, useRef } from 'react';
+import { formatMoney, type SortState } from '@adops/core';
 import { monthLabel, type MonthRow } from './financeTable';
 
 export type HeaderTone = 'blue' | 'green' | 'violet';
@@ -16,19 +17,23 @@ export interface MonthlyTableProps {
   caption: string;
   /** Header of the name column (Advertiser, Publisher, Producto). */
   nameHeader: string;
+  /** The rows' key holding the name (also its sort key). */
+  nameKey: string;
   months: readonly string[];
   rows: readonly MonthRow[];
-  totalRow?: MonthRow;
+  /** The TOTAL row: each month's amount and 'total'. */
+  totals?: MonthRow;
   tone: HeaderTone;
   emptyText: string;
-  sortable?: boolean;
+  /** The order answered (arrow); with onSort the headers are buttons. */
+  sort?: SortState | null;
+  onSort?: (key: string) => void;
+  busy?: boolean;
 }
 
 const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null, '$');
 
-export function MonthlyTable({ caption, nameHeader, months, rows, totalRow, tone, emptyText, sortable = true }: MonthlyTableProps) {
-  const [sort, setSort] = useState<SortState | null>(null);
-  const sorted = useMemo(() => sortRows(rows as readonly Record<string, unknown>[], sort) as MonthRow[], [rows, sort]);
+export function MonthlyTable({ caption, nameHeader, nameKey, months, rows, totals, tone, emptyText, sort, onSort, busy = false }: MonthlyTableProps) {
   const colors = TONES[tone];
   // Name and Total stay pinned; the months scroll between them, opening on the latest.
   const scroller = useRef<HTMLDivElement>(null);
@@ -39,13 +44,13 @@ export function MonthlyTable({ caption, nameHeader, months, rows, totalRow, tone
   const pin = (key: string, i: number, bg: string) =>
     i === 0 ? `sticky left-0 z-10 ${bg}` : key === 'total' ? `sticky right-0 z-10 border-l border-gray-200 ${bg}` : '';
   const columns = [
-    { key: 'name', label: nameHeader, numeric: false },
+    { key: nameKey, label: nameHeader, numeric: false },
     ...months.map((m) => ({ key: m, label: monthLabel(m), numeric: true })),
     { key: 'total', label: 'Total', numeric: true },
   ];
 
   return (
-    <div ref={scroller} className="overflow-x-auto rounded-md border border-gray-200">
+    <div ref={scroller} aria-busy={busy} className={`overflow-x-auto rounded-md border border-gray-200 transition-opacity ${busy ? 'opacity-60' : ''}`}>
       <table className="min-w-full text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className={colors.head}>
@@ -59,13 +64,13 @@ export function MonthlyTable({ caption, nameHeader, months, rows, totalRow, tone
                   key={c.key}
                   scope="col"
                   title={c.numeric && c.key !== 'total' ? c.key : undefined}
-                  aria-sort={sortable && active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                  aria-sort={onSort && active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : undefined}
                   className={`whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide ${align} ${sticky}`}
                 >
-                  {sortable && rows.length > 0 ? (
+                  {onSort && rows.length > 0 ? (
                     <button
                       type="button"
-                      onClick={() => setSort((s) => nextSort(s, c.key))}
+                      onClick={() => onSort(c.key)}
                       className={`inline-flex items-center gap-1 uppercase hover:underline ${c.numeric ? 'flex-row-reverse' : ''}`}
                     >
                       <span>{c.label}</span>
@@ -82,15 +87,15 @@ export function MonthlyTable({ caption, nameHeader, months, rows, totalRow, tone
           </tr>
         </thead>
         <tbody className="divide-y divide-gray-100 bg-white">
-          {sorted.length === 0 ? (
+          {rows.length === 0 ? (
             <tr>
               <td colSpan={columns.length} className="px-3 py-8 text-center text-gray-500">
                 {emptyText}
               </td>
             </tr>
           ) : (
-            sorted.map((row) => (
-              <tr key={row.name} className="group hover:bg-gray-50">
+            rows.map((row) => (
+              <tr key={String(row[nameKey])} className="group hover:bg-gray-50">
                 {columns.map((c, i) => (
                   <td
                     key={c.key}
@@ -100,14 +105,14 @@ export function MonthlyTable({ caption, nameHeader, months, rows, totalRow, tone
                         : `text-right tabular-nums ${c.key === 'total' ? 'font-semibold text-gray-900' : row[c.key] === 0 ? 'text-gray-400' : 'text-gray-800'}`
                     }`}
                   >
-                    {c.numeric ? money(row[c.key]) : row.name}
+                    {c.numeric ? money(row[c.key]) : String(row[c.key] ?? '-')}
                   </td>
                 ))}
               </tr>
             ))
           )}
         </tbody>
-        {totalRow && sorted.length > 0 && (
+        {totals && rows.length > 0 && (
           <tfoot className={`border-t-2 border-gray-300 font-semibold text-gray-900 ${colors.total}`}>
             <tr>
               {columns.map((c, i) => (
@@ -115,7 +120,7 @@ export function MonthlyTable({ caption, nameHeader, months, rows, totalRow, tone
                   key={c.key}
                   className={`whitespace-nowrap px-3 py-2 ${pin(c.key, i, colors.total)} ${i === 0 ? '' : 'text-right tabular-nums'}`}
                 >
-                  {c.numeric ? money(totalRow[c.key]) : 'TOTAL'}
+                  {c.numeric ? money(totals[c.key]) : 'TOTAL'}
                 </td>
               ))}
             </tr>

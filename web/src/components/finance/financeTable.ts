@@ -1,16 +1,7 @@
-// Shapes the Finance answers into month tables: one row per advertiser / publisher with a
-// value per 'YYYY-MM' of the range, its Total, and the TOTAL row of every column.
+// What the Finance screen reads from its answers without computing any figure: month headers
+// ('Mar 2025') and the margin answer's one row for the chosen product (its months and total
+// as the server sent them).
 import { isFiniteNumber } from '@adops/core';
-
-/** A table row: its label and one amount per month key plus 'total'. */
-export type MonthRow = { name: string; total: number } & Record<string, string | number>;
-
-export interface MonthTable {
-  months: string[];
-  rows: MonthRow[];
-  /** Per-month sums and the grand total (the TOTAL row). */
-  totalRow: MonthRow;
-}
 
 const MONTH_NAMES = ['Ene', 'Feb', 'Mar', 'Abr', 'May', 'Jun', 'Jul', 'Ago', 'Sep', 'Oct', 'Nov', 'Dic'];
 
@@ -21,30 +12,13 @@ export function monthLabel(month: string): string {
   return m && name ? `${name} ${m[1]}` : month;
 }
 
-const amount = (v: unknown): number => (isFiniteNumber(v) ? v : 0);
+/** A month table row: its name and one amount per 'YYYY-MM' key plus 'total'. */
+export type MonthRow = Record<string, unknown>;
 
 /**
- * Rows of an answer keyed by nameKey ('advertiser' / 'publisher'), one column per month of
- * `months` (a month the answer lacks counts 0), in the answer's order.
+ * The margin answer's first element as a table row named `name` (by_month first, then the
+ * top-level month keys; a month the answer lacks is null, shown as '-'), with the server's total.
  */
-export function monthTable(answer: readonly Record<string, unknown>[], nameKey: string, months: readonly string[]): MonthTable {
-  const totalRow = { name: 'TOTAL', total: 0 } as MonthRow;
-  for (const m of months) totalRow[m] = 0;
-  const rows = answer.map((source) => {
-    const row = { name: String(source[nameKey] ?? '-'), total: 0 } as MonthRow;
-    for (const m of months) {
-      const v = amount(source[m]);
-      row[m] = v;
-      row.total += v;
-      totalRow[m] = (totalRow[m] as number) + v;
-    }
-    totalRow.total += row.total;
-    return row;
-  });
-  return { months: [...months], rows, totalRow };
-}
-
-/** The margin answer's one row (by_month, falling back to top-level month keys) as a table row. */
 export function marginRow(
   answer: readonly { by_month?: Record<string, number>; total?: number; [key: string]: unknown }[],
   name: string,
@@ -52,16 +26,15 @@ export function marginRow(
 ): MonthRow | null {
   const first = answer[0];
   if (!first) return null;
-  const row = { name, total: 0 } as MonthRow;
+  const row: MonthRow = { name, total: isFiniteNumber(first.total) ? first.total : null };
   for (const m of months) {
-    const v = amount(first.by_month?.[m] ?? first[m]);
-    row[m] = v;
-    row.total += v;
+    const v = first.by_month?.[m] ?? first[m];
+    row[m] = isFiniteNumber(v) ? v : null;
   }
   return row;
 }
 
-/** True when a margin row has nothing to show: every month is zero. */
+/** True when a margin row has nothing to show: no month with an amount other than zero. */
 export function marginIsEmpty(row: MonthRow | null, months: readonly string[]): boolean {
-  return !row || months.every((m) => row[m] === 0);
+  return !row || months.every((m) => !row[m]);
 }
