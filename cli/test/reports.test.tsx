@@ -229,6 +229,28 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     expect(totalLines[0]).toContain(formatMoney(sum(SEED, 'revenue')));
   });
 
+  it('finance on a narrow terminal draws the latest months that fit whole and says which it hides', async () => {
+    const api = await server.admin();
+    const from = addDays(today, -200);
+    const q = { start_date: from, end_date: today };
+    const { months, totals } = await api.finance.advertisers(q);
+    expect(months.length).toBeGreaterThan(3);
+    const tty = strip((await cli(['finance', '--from', from, '--to', today], { isTTY: true, columns: 60 })).stdout);
+    const lines = tty.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(60);
+    const header = lines.find((l) => l.startsWith('Nombre'))!.trim().split(/\s{2,}/);
+    const shown = header.slice(1, -1);
+    // The latest months, in order, ending with the range's last month; the Total column last.
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown).toEqual(months.slice(months.length - shown.length));
+    expect(header.at(-1)).toBe('Total');
+    const hidden = months.length - shown.length;
+    expect(tty.replace(/\s+/g, ' ')).toContain(`No caben ${hidden} meses (${months[0]} a ${months[hidden - 1]}) en 60 columnas`);
+    // The TOTAL still is the whole range's (the server's figure), not the sum of the months shown.
+    const totalLine = lines.find((l) => l.startsWith('TOTAL'))!.trim().split(/\s{2,}/);
+    expect(totalLine.at(-1)).toBe(formatMoney(totals.total));
+  });
+
   it('finance --sort orders both tables on the server; --csv writes them with their TOTAL rows', async () => {
     const byName = JSON.parse((await cli(['finance', '--json', '--from', old, '--to', today, '--sort', 'name:asc'])).stdout) as {
       advertisers: { rows: Array<{ advertiser: string }> };

@@ -248,6 +248,7 @@ export function registerReports(program: Command, cli: Cli): void {
           advertisers: { rows: advertisers.rows.map((r) => ({ ...r, name: r.advertiser })), totals: advertisers.totals },
           publishers: { rows: publishers.rows.map((r) => ({ ...r, name: r.publisher })), totals: publishers.totals },
           margin: margin[0] ?? null,
+          width: cli.io.stdout.columns,
         }),
       );
     });

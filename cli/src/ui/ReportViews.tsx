@@ -10,7 +10,7 @@ import {
   type FinanceMarginRow,
   type FinanceTotals,
 } from '@adops/core';
-import { Table, type Column } from './Table.js';
+import { Table, layoutTable, type Column } from './Table.js';
 
 /** A proportional bar of `width` cells (core barPercent). */
 export function bar(value: number, largest: number, width: number): string {
@@ -68,6 +68,16 @@ export interface MonthlyTableData {
   totals: FinanceTotals | null;
 }
 
+const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null);
+
+function monthlyColumns(months: readonly string[]): Column<MonthlyRow>[] {
+  return [
+    { key: 'name', header: 'Nombre', maxWidth: 30 },
+    ...months.map((m) => ({ key: m, header: m, align: 'right' as const, format: money })),
+    { key: 'total', header: 'Total', align: 'right', format: money },
+  ];
+}
+
 function MonthlyTable({
   title,
   titleColor,
@@ -81,19 +91,13 @@ function MonthlyTable({
   table: MonthlyTableData;
   emptyText: string;
 }) {
-  const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null);
-  const columns: Column<MonthlyRow>[] = [
-    { key: 'name', header: 'Nombre', maxWidth: 30 },
-    ...months.map((m) => ({ key: m, header: m, align: 'right' as const, format: money })),
-    { key: 'total', header: 'Total', align: 'right', format: money },
-  ];
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold color={titleColor}>
         {title}
       </Text>
       <Table
-        columns={columns}
+        columns={monthlyColumns(months)}
         rows={table.rows}
         rowKey={(r) => r.name}
         totals={table.totals ? { ...table.totals, name: 'TOTAL' } : null}
@@ -103,27 +107,64 @@ function MonthlyTable({
   );
 }
 
+/**
+ * The months a terminal `width` columns wide can show beside the name and the Total: the latest
+ * ones (the older ones are hidden, never cut mid-figure). Widths are those the tables will draw.
+ */
+export function monthsThatFit(width: number | undefined, months: readonly string[], tables: readonly MonthlyTableData[]): string[] {
+  if (!width || months.length === 0) return [...months];
+  const columns = monthlyColumns(months);
+  const widths = columns.map(() => 0);
+  for (const t of tables) {
+    layoutTable(columns, t.rows, t.totals ? { ...t.totals, name: 'TOTAL' } : null).widths.forEach((w, i) => {
+      widths[i] = Math.max(widths[i], w);
+    });
+  }
+  const gap = 2;
+  let used = widths[0] + gap + widths[widths.length - 1];
+  let first = months.length;
+  while (first > 0 && used + gap + widths[first] <= width) {
+    used += gap + widths[first];
+    first--;
+  }
+  return months.slice(Math.min(first, months.length - 1));
+}
+
 export function FinanceView({
   subtitle,
-  months,
+  months: allMonths,
   advertisers,
   publishers,
   margin,
+  width,
 }: {
   subtitle: string;
   months: readonly string[];
+  /** The terminal's width: only the latest months that fit are drawn (the rest is said). */
+  width?: number;
   advertisers: MonthlyTableData;
   publishers: MonthlyTableData;
   /** The first (only) margin element: the chosen domain or 'Total'. */
   margin: FinanceMarginRow | null;
 }) {
   const hasMargin = margin !== null && Object.values(margin.by_month).some((v) => v !== 0);
+  const marginTable: MonthlyTableData = {
+    rows: hasMargin && margin ? [{ ...margin.by_month, name: margin.segment, total: margin.total }] : [],
+    totals: null,
+  };
+  const months = monthsThatFit(width, allMonths, [advertisers, publishers, marginTable]);
+  const hidden = allMonths.slice(0, allMonths.length - months.length);
   return (
     <Box flexDirection="column">
       <Text bold color="cyan">
         Finance
       </Text>
       <Text dimColor>{subtitle}</Text>
+      {hidden.length > 0 && (
+        <Text color="yellow">
+          {`${hidden.length === 1 ? `No cabe el mes ${hidden[0]}` : `No caben ${hidden.length} meses (${hidden[0]} a ${hidden[hidden.length - 1]})`} en ${width} columnas: los totales los incluyen; --from acorta el rango, --csv o --json los dan todos.`}
+        </Text>
+      )}
       <MonthlyTable title="Revenue mensual - Advertisers" months={months} table={advertisers} emptyText="No hay datos disponibles" />
       <MonthlyTable
         title="Revenue mensual - Publishers"
@@ -135,7 +176,7 @@ export function FinanceView({
       <MonthlyTable
         title={`Margen mensual - ${margin?.segment ?? 'Total'}`}
         months={months}
-        table={{ rows: hasMargin && margin ? [{ ...margin.by_month, name: margin.segment, total: margin.total }] : [], totals: null }}
+        table={marginTable}
         emptyText="No hay datos de margen"
       />
     </Box>
