@@ -11,7 +11,7 @@ export default defineConfig({
   },
   esbuild: { jsx: 'automatic' },
   test: {
-    include: ['core/src/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.{ts,tsx}', 'web/src/**/*.test.{ts,tsx}'],
+    include: ['core/src/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.{ts,tsx}', 'web/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', 'e2e/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -16,7 +16,8 @@ export default defineConfig({
     outDir: here('dist'),
     emptyOutDir: true,
     sourcemap: false,
-    chunkSizeWarningLimit: 1500,
+    // dist/.vite/manifest.json: the chunk graph `npm run size` measures each page's download by.
+    manifest: true,
     rollupOptions: {
       // Tremor/Headless UI ship "use client" directives and zod a comment annotation Rollup
       // drops: harmless for a client-only bundle, so keep them out of the build log.

@@ -1,7 +1,9 @@
 // One Demand card: an advertiser's revenue and margin bars by date in its brand colour (margin
 // a lighter tint), every label in euros with 2 decimals, and the range's sums in the header.
 import { useMemo } from 'react';
-import { BarChart } from '@tremor/react';
+// Tremor's index has no sideEffects flag, so importing it bundles all of Tremor (444 KB); the
+// chart's own module brings only what it uses.
+import BarChart from '@tremor/react/dist/components/chart-elements/BarChart/BarChart.js';
 import { formatDateDMY, formatMoney, type DemandPoint } from '@adops/core';
 import { advertiserColor } from './advertiserColor';
 
