@@ -22,7 +22,10 @@ export interface Config {
   scryptLogN: number;
   loginMaxFailures: number;
   loginWindowMs: number;
-  log: 'info' | 'silent';
+  /** ADOPS_LOG: JSON lines (info, the default), pretty for people, or silent. */
+  log: 'info' | 'pretty' | 'silent';
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: import('pino').DestinationStream;
   meta: { accessToken?: string; adAccountId?: string; pageId?: string; apiBase?: string; apiVersion: string };
   pixabay: { key?: string; apiBase?: string };
   copy: { apiBase?: string; apiKey?: string; model?: string };
@@ -71,6 +74,13 @@ function timeZone(env: Env): string {
   return tz;
 }
 
+function logMode(env: Env): Config['log'] {
+  const raw = (env.ADOPS_LOG || 'info').trim().toLowerCase();
+  if (raw === 'info' || raw === 'json') return 'info';
+  if (raw === 'pretty' || raw === 'silent') return raw;
+  throw new ConfigError(`ADOPS_LOG must be info, pretty or silent (got "${env.ADOPS_LOG}")`);
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {}): Config {
   const adminEmail = (env.ADOPS_ADMIN_EMAIL || 'admin@adops.local').trim().toLowerCase();
@@ -103,7 +113,7 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
     scryptLogN: 17,
     loginMaxFailures: 5,
     loginWindowMs: 15 * 60_000,
-    log: env.ADOPS_LOG === 'silent' ? 'silent' : 'info',
+    log: logMode(env),
     meta: {
       accessToken: env.META_ACCESS_TOKEN || undefined,
       adAccountId: env.META_AD_ACCOUNT_ID || undefined,

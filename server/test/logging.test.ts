@@ -1,0 +1,113 @@
+// The server's log as an operator reads it: JSON lines, one per API request with the status
+// the client really got (401, 429, 400 — not 404), the route pattern and no secret anywhere:
+// passwords, session tokens, publisher tokens and the ingest key sent during a run never
+// appear in what it wrote.
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig, ConfigError } from '../src/app.js';
+import { ADMIN, startTestServer, type TestServer } from './helpers.js';
+
+const INGEST_KEY = 'ingest-key-0123456789-secret';
+const NEW_PASSWORD = 'Otra-Clave-Muy-Secreta-77';
+let t: TestServer;
+const lines: string[] = [];
+const secrets: string[] = [ADMIN.password, INGEST_KEY, NEW_PASSWORD];
+
+interface Line {
+  time: string;
+  level: string;
+  msg: string;
+  method?: string;
+  route?: string | null;
+  status?: number;
+  ms?: number;
+  user?: string | null;
+  req_id?: string;
+}
+const parsed = (): Line[] => lines.map((l) => JSON.parse(l) as Line);
+const requests = (route: string) => parsed().filter((l) => l.msg === 'request' && l.route === route);
+
+beforeAll(async () => {
+  const stream = new PassThrough();
+  let rest = '';
+  stream.on('data', (chunk: Buffer) => {
+    const text = rest + chunk.toString('utf8');
+    const parts = text.split('\n');
+    rest = parts.pop() ?? '';
+    lines.push(...parts.filter((p) => p !== ''));
+  });
+  t = await startTestServer({ log: 'info', logStream: stream, ingestKey: INGEST_KEY, loginMaxFailures: 3 });
+
+  // A run with secrets in every place they travel: bodies, headers, the query string, the path.
+  const admin = await t.admin();
+  secrets.push(admin.token);
+  const { token } = await admin.admin.createToken({ publisher_name: 'PubLog' });
+  secrets.push(token);
+  await t.fetch(`/api/publisher/data?start_date=2026-01-01&end_date=2026-01-02&token=${encodeURIComponent(token)}`);
+  await t.fetch(`/api/publisher/data?start_date=2026-01-01&end_date=2026-01-02`, { headers: { authorization: `Bearer ${token}` } });
+  await admin.admin.createUser({ first_name: 'Ana', email: 'ana@test.local', password: NEW_PASSWORD });
+  const ana = await t.as('ana@test.local', NEW_PASSWORD);
+  secrets.push(ana.token);
+  await t.fetch('/api/ingest/referrers', { method: 'POST', headers: { 'x-ingest-key': INGEST_KEY, 'content-type': 'application/x-ndjson' }, body: '{"zone_id":"1"}\n' });
+  await t.fetch(`/api/admin/publisher-tokens/${encodeURIComponent(token)}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin.token}` } });
+
+  // Failures: a wrong password (401), the same until the limit (429), a malformed body (400).
+  for (let i = 0; i < 4; i++)
+    await t.fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ana@test.local', password: `wrong-${NEW_PASSWORD}` }) });
+  await t.fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email": ' });
+  await new Promise((r) => setTimeout(r, 50));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the server log', () => {
+  test('every line is JSON with an ISO time, a level and a message', () => {
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of parsed()) {
+      expect(line.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(['info', 'warn', 'error']).toContain(line.level);
+      expect(typeof line.msg).toBe('string');
+    }
+  });
+
+  test('a request line has the status the client got: 401 and 429 for failed sign-ins, 400 for a malformed body', () => {
+    const logins = requests('/api/login').map((l) => [l.status, l.level]);
+    expect(logins).toEqual([
+      [200, 'info'],
+      [200, 'info'],
+      [401, 'warn'],
+      [401, 'warn'],
+      [401, 'warn'],
+      [429, 'warn'],
+      [400, 'warn'],
+    ]);
+    expect(parsed().some((l) => l.msg === 'request' && l.status === 404)).toBe(false);
+  });
+
+  test('a request line names the route pattern, never its values or the query string, with latency, user and request id', () => {
+    const deleted = requests('/api/admin/publisher-tokens/:token');
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]).toMatchObject({ method: 'DELETE', status: 204, user: expect.any(String) });
+    const data = requests('/api/publisher/data');
+    expect(data.length).toBe(2);
+    const me = requests('/api/admin/users').find((l) => l.method === 'POST')!;
+    expect(me.user).toBeTruthy();
+    expect(me.ms).toBeGreaterThanOrEqual(0);
+    expect(me.req_id).toMatch(/^[\w-]{8,64}$/);
+    for (const line of lines) expect(line).not.toMatch(/start_date=|\?/);
+  });
+
+  test('no password, session token, publisher token or ingest key appears anywhere in the log', () => {
+    expect(secrets.length).toBe(6);
+    const log = lines.join('\n');
+    for (const secret of secrets) expect(log.includes(secret), `a secret of ${secret.length} characters`).toBe(false);
+  });
+
+  test('ADOPS_LOG takes info, pretty or silent, and names itself when it is anything else', () => {
+    expect(loadConfig({ ADOPS_LOG: 'pretty' }).log).toBe('pretty');
+    expect(loadConfig({}).log).toBe('info');
+    expect(() => loadConfig({ ADOPS_LOG: 'verbose' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ADOPS_LOG: 'verbose' })).toThrow(/ADOPS_LOG/);
+  });
+});
