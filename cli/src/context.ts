@@ -1,6 +1,7 @@
 // What every command gets: the streams, prompts, the server it talks to, an API client
 // carrying the stored session, output in the right form (Ink table or JSON) and the
 // mapping from failures to one-line messages and exit codes.
+import { PassThrough } from 'node:stream';
 import type { ReactElement } from 'react';
 import type { Command } from 'commander';
 import { ApiError, createApi, decodeSession, sessionValid, type Api } from '@adops/core';
@@ -97,19 +98,39 @@ export class Cli {
     await this.draw(createElement(Table<Row>, props));
   }
 
-  /** Draws an Ink element once and releases the terminal. */
+  /**
+   * Draws an Ink element once, as plain lines after what the terminal already shows: rendered
+   * off-screen at the terminal's width and written whole, so a report taller than the window
+   * never clears the screen or its scrollback. NO_COLOR is honoured.
+   */
   async draw(element: ReactElement): Promise<void> {
-    const { render } = await import('ink');
-    const instance = render(element, {
-      stdout: this.io.stdout as NodeJS.WriteStream,
-      stderr: this.io.stderr as NodeJS.WriteStream,
-      stdin: this.io.stdin as NodeJS.ReadStream,
-      exitOnCtrlC: false,
-      patchConsole: false,
+    const [{ render }, { withColours }] = await Promise.all([import('ink'), import('./ui/screen.js')]);
+    let frame = '';
+    const sink = Object.assign(new PassThrough(), { columns: this.io.stdout.columns ?? 80 });
+    sink.write = ((chunk: string | Uint8Array) => {
+      frame = String(chunk);
+      return true;
+    }) as typeof sink.write;
+    await withColours(this.io, async () => {
+      const instance = render(element, {
+        stdout: sink as unknown as NodeJS.WriteStream,
+        stderr: this.io.stderr as NodeJS.WriteStream,
+        stdin: new PassThrough() as unknown as NodeJS.ReadStream,
+        exitOnCtrlC: false,
+        patchConsole: false,
+        debug: true,
+      });
+      const exited = instance.waitUntilExit();
+      instance.unmount();
+      await exited;
     });
-    const exited = instance.waitUntilExit();
-    instance.unmount();
-    await exited;
+    this.io.stdout.write(frame.endsWith('\n') ? frame : `${frame}\n`);
+  }
+
+  /** The user cancelled (Ctrl-C): the command ends with exit code 130 once it has stopped. */
+  cancelled = false;
+  cancel(): void {
+    this.cancelled = true;
   }
 
   /** One line on stderr and the exit code for a failure. */

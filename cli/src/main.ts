@@ -72,7 +72,7 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
   const cli = new Cli(full);
   try {
     await buildProgram(cli).parseAsync(argv, { from: 'user' });
-    return EXIT.ok;
+    return cli.cancelled ? EXIT.cancelled : EXIT.ok;
   } catch (e) {
     // commander already printed its message (or the help / version).
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;

@@ -20,6 +20,8 @@ export interface RunOptions {
   isTTY?: boolean;
   /** Width of the pretend terminal when isTTY (default 200). */
   columns?: number;
+  /** Height of the pretend terminal when isTTY (default: unknown). */
+  rows?: number;
   /** A ready-made stdin (e.g. a fake terminal). */
   stdinStream?: NodeJS.ReadableStream;
 }
@@ -38,7 +40,7 @@ export async function newConfigDir(): Promise<string> {
 /** Runs `adops <args>` against `server` with its own config dir. */
 export async function runCli(args: string[], configDir: string, server: string, options: RunOptions = {}): Promise<CliResult> {
   const out = sink();
-  if (options.isTTY) Object.assign(out.stream, { columns: options.columns ?? 200 });
+  if (options.isTTY) Object.assign(out.stream, { columns: options.columns ?? 200, rows: options.rows });
   const err = sink();
   const stdin = (options.stdinStream as PassThrough | undefined) ?? new PassThrough();
   if (!options.stdinStream) stdin.end(options.stdin ?? '');

@@ -27,7 +27,7 @@ import {
 } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
-import { pagingOf } from '../ui/ReportScreen.js';
+import { pagingOf } from '../ui/paging.js';
 import type { Column } from '../ui/Table.js';
 import { totalsRow } from '../ui/columns.js';
 import { formatDateTimeLocal } from '../text.js';

@@ -1,13 +1,12 @@
 // `adops dashboard`: the Dashboard's summary, deltas, trend, top lists and 'Analytics' table
 // for a range (default 'Últimos 7 días' including today) and an advertiser/publisher filter.
 // The server answers every figure, sorts and pages the table and gives its totals.
-import React from 'react';
 import type { Command } from 'commander';
 import { DEFAULT_PAGE_SIZE, SCREEN_PRESETS, type Api, type DailyTable, type PresetKey } from '@adops/core';
 import type { Cli } from '../context.js';
-import { Dashboard, type DashboardData } from '../ui/Dashboard.js';
+import type { DashboardData } from '../ui/Dashboard.js';
 import type { TableQuery } from '../ui/ReportScreen.js';
-import { keyboardAttached, showScreen } from '../ui/screen.js';
+import { keyboardAttached } from '../ui/screen.js';
 import { addFilterOptions, filterLabel, rangeLabel, resolveRange, type ResolvedRange } from './report-filters.js';
 import { allRows } from './table-output.js';
 import { pageFields, rangeOf } from './table-screen.js';
@@ -105,11 +104,16 @@ export function registerDashboard(program: Command, cli: Cli): void {
     }
     const load = dashboardLoader(api, (preset) => rangeOf(cli, range, preset), filters);
     const initialQuery: TableQuery = { ...FIRST_PAGE, preset: range.preset };
-    const initial = await load(initialQuery, initialQuery);
+    const [initial, { createElement }, { Dashboard }, { showScreen }] = await Promise.all([
+      load(initialQuery, initialQuery),
+      import('react'),
+      import('../ui/Dashboard.js'),
+      import('../ui/screen.js'),
+    ]);
     const interactive = keyboardAttached(cli.io);
     await showScreen(
-      cli.io,
-      React.createElement(Dashboard, {
+      cli,
+      createElement(Dashboard, {
         initial,
         preset: range.preset,
         interactive,

@@ -17,7 +17,7 @@ import {
 } from '@adops/core';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
-import { pagingOf } from '../ui/ReportScreen.js';
+import { pagingOf } from '../ui/paging.js';
 import { totalsRow } from '../ui/columns.js';
 import { addFilterOptions, filterLabel, rangeLabel, reportingTz, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';

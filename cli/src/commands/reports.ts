@@ -2,7 +2,6 @@
 // the revenue reports with the web's filters and default ranges. The server filters, sorts,
 // pages and totals every table; here an Ink screen draws its pages, or --csv / --json stream
 // its exports (every matching row) for scripts.
-import React from 'react';
 import type { Command } from 'commander';
 import {
   AD_REPORT_COLUMNS,
@@ -28,8 +27,7 @@ import {
   type ZoneRow,
 } from '@adops/core';
 import type { Cli } from '../context.js';
-import { DemandView, FinanceView, RevenueCards } from '../ui/ReportViews.js';
-import { pagingOf } from '../ui/ReportScreen.js';
+import { pagingOf } from '../ui/paging.js';
 import { metricColumns, totalsRow } from '../ui/columns.js';
 import {
   addFilterOptions,
@@ -163,7 +161,8 @@ export function registerReports(program: Command, cli: Cli): void {
     // The cards: Ayer, Hoy and Mes over all traffic, Filtro the search's range under its filters (the web's numbers).
     const cards = flags.csv === undefined ? await api.adReport.revenueCards(query) : null;
     if (await machineOutput(cli, flags, table, { sort, limit, head: rangeFields(range), extra: () => (cards ? { cards } : {}) })) return;
-    const header = React.createElement(RevenueCards, { cards: cardList(cards!) });
+    const [{ createElement }, { RevenueCards }] = await Promise.all([import('react'), import('../ui/ReportViews.js')]);
+    const header = createElement(RevenueCards, { cards: cardList(cards!) });
     const columns = metricColumns<ZoneRow>(API_EXPLORER_COLUMNS, { totalsDecimals: API_EXPLORER_TOTAL_DECIMALS });
     await showTable<ZoneRow>(cli, {
       query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, DEFAULT_PAGE_SIZE.adReport), preset: null },
@@ -207,7 +206,8 @@ export function registerReports(program: Command, cli: Cli): void {
       return;
     }
     if (cli.machine(flags.json)) return cli.json({ ...rangeFields(range), advertisers: data });
-    await cli.draw(React.createElement(DemandView, { data, title: `Demand · ${subtitle(range, flags)}` }));
+    const [{ createElement }, { DemandView }] = await Promise.all([import('react'), import('../ui/ReportViews.js')]);
+    await cli.draw(createElement(DemandView, { data, title: `Demand · ${subtitle(range, flags)}` }));
   });
 
   // ---- finance -------------------------------------------------------------------------------------
@@ -241,8 +241,9 @@ export function registerReports(program: Command, cli: Cli): void {
       const tableOf = (t: FinanceAdvertiserTable | FinancePublisherTable) => ({ rows: t.rows, total_rows: t.total_rows, totals: t.totals });
       if (cli.machine(flags.json))
         return cli.json({ ...rangeFields(range), months, advertisers: tableOf(advertisers), publishers: tableOf(publishers), margin });
+      const [{ createElement }, { FinanceView }] = await Promise.all([import('react'), import('../ui/ReportViews.js')]);
       await cli.draw(
-        React.createElement(FinanceView, {
+        createElement(FinanceView, {
           subtitle: subtitle(range, flags),
           months,
           advertisers: { rows: advertisers.rows.map((r) => ({ ...r, name: r.advertiser })), totals: advertisers.totals },

@@ -1,10 +1,9 @@
 // The terminal side of a table command: the first page from the server, then the Ink report
 // screen asking the server for every page, order, page size and preset the keys choose.
-import React from 'react';
 import { presetRange, sortText, type PresetKey, type SortState } from '@adops/core';
 import type { Cli } from '../context.js';
-import { ReportScreen, type ReportView, type TableQuery } from '../ui/ReportScreen.js';
-import { keyboardAttached, showScreen } from '../ui/screen.js';
+import type { ReportView, TableQuery } from '../ui/ReportScreen.js';
+import { keyboardAttached } from '../ui/screen.js';
 import { reportingTz, type ResolvedRange } from './report-filters.js';
 
 /** The table fields of a page request from a screen query. */
@@ -40,11 +39,17 @@ export async function showTable<Row>(
     rowKey?: (row: Row, index: number) => string;
   },
 ): Promise<void> {
-  const initial = await options.load(options.query, options.query);
+  // React, Ink and the screen load only when a screen is drawn (machine output never needs them).
+  const [initial, { createElement }, { ReportScreen }, { showScreen }] = await Promise.all([
+    options.load(options.query, options.query),
+    import('react'),
+    import('../ui/ReportScreen.js'),
+    import('../ui/screen.js'),
+  ]);
   const interactive = keyboardAttached(cli.io);
   await showScreen(
-    cli.io,
-    React.createElement(ReportScreen<Row>, {
+    cli,
+    createElement(ReportScreen<Row>, {
       initial,
       preset: options.query.preset,
       sortKeys: options.sortKeys,

@@ -1,7 +1,6 @@
 // `adops tail`: the live referrer log. Shows the latest events, then follows the SSE stream
 // (resuming with Last-Event-ID after a drop); when the stream fails it polls the log every
 // 5 s instead, merging and de-duplicating with core's live-log rules. NDJSON with --json.
-import React from 'react';
 import type { Command } from 'commander';
 import { EventSource } from 'eventsource';
 import {
@@ -20,8 +19,7 @@ import {
 import type { Cli } from '../context.js';
 import { SESSION_EXPIRED } from '../context.js';
 import { CliError, EXIT } from '../io.js';
-import { keyboardAttached, showScreen } from '../ui/screen.js';
-import { Tail } from '../ui/Tail.js';
+import { keyboardAttached } from '../ui/screen.js';
 import { reportingTz } from './report-filters.js';
 
 export type TailMode = 'connecting' | 'sse' | 'polling';
@@ -261,8 +259,12 @@ export function registerTail(program: Command, cli: Cli): void {
       const tail = new LiveTail({ api, server, token, filter, lines: Number(flags.lines) });
 
       const stop = () => tail.stop();
+      const interrupted = () => {
+        cli.cancel();
+        stop();
+      };
       process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      process.once('SIGINT', interrupted);
       cli.io.signal?.addEventListener('abort', stop, { once: true });
       const out = cli.io.stdout;
       // A closed pipe (`adops tail --json | head`) ends the tail quietly.
@@ -275,7 +277,7 @@ export function registerTail(program: Command, cli: Cli): void {
       } finally {
         tail.stop();
         process.off('SIGTERM', stop);
-        process.off('SIGINT', stop);
+        process.off('SIGINT', interrupted);
         cli.io.signal?.removeEventListener('abort', stop);
         out.off('error', onOutError);
         out.off('close', stop);
@@ -296,9 +298,10 @@ async function followAsNdjson(cli: Cli, tail: LiveTail): Promise<void> {
 
 async function followOnScreen(cli: Cli, tail: LiveTail, filter: ReferrerFilter): Promise<void> {
   const interactive = keyboardAttached(cli.io);
+  const [{ createElement }, { Tail }, { showScreen }] = await Promise.all([import('react'), import('../ui/Tail.js'), import('../ui/screen.js')]);
   const screen = showScreen(
-    cli.io,
-    React.createElement(Tail, {
+    cli,
+    createElement(Tail, {
       tail,
       tz: reportingTz(cli.io),
       filter,

@@ -4,23 +4,11 @@
 // screen only draws answers. Without a keyboard it draws the first page once and stops.
 import React, { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Text, useApp, useStdin, useStdout } from 'ink';
-import { PAGE_SIZES, PRESET_LABELS, formatInt, nextSort, pageLabel, type PageInfo, type PresetKey, type SortState } from '@adops/core';
+import { PAGE_SIZES, PRESET_LABELS, formatInt, nextSort, pageLabel, type PresetKey, type SortState } from '@adops/core';
 import { Table, layoutTable, type Column } from './Table.js';
 
-/** Where a page sits in the whole result, as the server answered it. */
-export interface Paging {
-  page: number;
-  pageCount: number;
-  totalRows: number;
-  pageSize: number;
-  /** The order applied; null = the table's default order. */
-  sort: SortState | null;
-}
-
-/** The paging fields of a server table page. */
-export function pagingOf(answer: PageInfo): Paging {
-  return { page: answer.page, pageCount: answer.page_count, totalRows: answer.total_rows, pageSize: answer.page_size, sort: answer.sort };
-}
+export { pagingOf, type Paging } from './paging.js';
+import type { Paging } from './paging.js';
 
 /** What a report shows for one page of its table. */
 export interface ReportView<Row> {

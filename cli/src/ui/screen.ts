@@ -1,37 +1,70 @@
 // Shows an Ink screen on the command's terminal: interactive ones run until the user quits
-// (q, Esc, Ctrl-C) or the process is told to stop; static ones draw once and return.
+// (q, Esc, Ctrl-C) or the process is told to stop; static ones draw once and return. Ctrl-C
+// (the key in raw mode, or SIGINT) marks the command cancelled, so it ends with exit code 130.
 import type { ReactElement } from 'react';
 import type { CliIO } from '../io.js';
+
+/** What a screen needs of the command: its streams, and a way to say the user cancelled. */
+export interface ScreenHost {
+  io: CliIO;
+  cancel(): void;
+}
 
 /** A keyboard is attached: stdin is a terminal that can switch to raw mode. */
 export function keyboardAttached(io: CliIO): boolean {
   return Boolean(io.stdin.isTTY && typeof io.stdin.setRawMode === 'function');
 }
 
-export async function showScreen(io: CliIO, element: ReactElement, interactive: boolean): Promise<void> {
-  const { render } = await import('ink');
-  const instance = render(element, {
-    stdout: io.stdout as NodeJS.WriteStream,
-    stderr: io.stderr as NodeJS.WriteStream,
-    stdin: io.stdin as NodeJS.ReadStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
-  const exited = instance.waitUntilExit();
-  if (!interactive) {
-    instance.unmount();
-    await exited;
-    return;
-  }
-  const stop = () => instance.unmount();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  io.signal?.addEventListener('abort', stop, { once: true });
+/** NO_COLOR (any value but empty, https://no-color.org) turns colours off while `draw` runs. */
+export async function withColours<T>(io: CliIO, draw: () => Promise<T>): Promise<T> {
+  if (!io.env.NO_COLOR) return draw();
+  const chalk = (await import('chalk')).default;
+  const level = chalk.level;
+  chalk.level = 0;
   try {
-    await exited;
+    return await draw();
   } finally {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
-    io.signal?.removeEventListener('abort', stop);
+    chalk.level = level;
   }
+}
+
+export async function showScreen(host: ScreenHost, element: ReactElement, interactive: boolean): Promise<void> {
+  const { io } = host;
+  const { render } = await import('ink');
+  await withColours(io, async () => {
+    const instance = render(element, {
+      stdout: io.stdout as NodeJS.WriteStream,
+      stderr: io.stderr as NodeJS.WriteStream,
+      stdin: io.stdin as NodeJS.ReadStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+    const exited = instance.waitUntilExit();
+    if (!interactive) {
+      instance.unmount();
+      await exited;
+      return;
+    }
+    const stop = () => instance.unmount();
+    const interrupted = () => {
+      host.cancel();
+      stop();
+    };
+    // The screens quit on Ctrl-C themselves; this only notes that it was a Ctrl-C.
+    const onKeys = (chunk: Buffer | string) => {
+      if (String(chunk).includes('\u0003')) host.cancel();
+    };
+    io.stdin.on('data', onKeys);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', interrupted);
+    io.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      await exited;
+    } finally {
+      io.stdin.off('data', onKeys);
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', interrupted);
+      io.signal?.removeEventListener('abort', stop);
+    }
+  });
 }

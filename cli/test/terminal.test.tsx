@@ -1,0 +1,96 @@
+// The terminal's manners (issue 10): NO_COLOR turns colours off; Ctrl-C ends any screen with
+// exit code 130 (a cancelled command, as the help says), q still with 0; a report taller than
+// the window is printed after what the terminal shows instead of clearing the screen and its
+// scrollback; the built binary answers SIGINT during `adops tail` with 130 too.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import chalk from 'chalk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
+
+let server: TestServer;
+let dir: string;
+const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
+const ESC = '\u001b[';
+
+beforeAll(async () => {
+  server = await startTestServer();
+  dir = await newConfigDir();
+  const login = await cli(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` });
+  expect(login.code).toBe(0);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Starts a screen on a fake terminal, waits for its keyboard, types `keys`, returns the result. */
+async function screen(args: string[], keys: string) {
+  const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
+  const pending = cli(args, { isTTY: true, stdinStream: tty });
+  const started = Date.now();
+  while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 100));
+  tty.write(keys);
+  return pending;
+}
+
+describe('colours', () => {
+  it('are drawn on a terminal, and NO_COLOR turns them off', async () => {
+    const level = chalk.level;
+    chalk.level = 1; // as on a colour terminal (the test process's stdout is not one)
+    try {
+      const coloured = await cli(['finance'], { isTTY: true });
+      expect(coloured.code).toBe(0);
+      expect(coloured.stdout).toContain(ESC);
+      const plain = await cli(['finance'], { isTTY: true, env: { NO_COLOR: '1' } });
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).not.toContain(ESC);
+      expect(plain.stdout).toContain('Revenue mensual - Advertisers');
+      expect(chalk.level).toBe(1); // restored for whatever draws next
+    } finally {
+      chalk.level = level;
+    }
+  });
+
+  it('a report taller than the terminal never clears the screen or its scrollback', async () => {
+    const r = await cli(['finance'], { isTTY: true, rows: 8 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain(`${ESC}2J`);
+    expect(r.stdout).not.toContain(`${ESC}3J`);
+    expect(r.stdout.split('\n').length).toBeGreaterThan(10);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('ends a report screen with exit code 130; q ends it with 0', async () => {
+    const cancelled = await screen(['report', 'zones'], '\u0003');
+    expect(cancelled.code).toBe(130);
+    expect(cancelled.stderr).toBe('');
+    const quit = await screen(['report', 'zones'], 'q');
+    expect(quit.code).toBe(0);
+  });
+
+  it('ends the Dashboard screen with 130', async () => {
+    const cancelled = await screen(['dashboard'], '\u0003');
+    expect(cancelled.code).toBe(130);
+  });
+
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const bin = path.join(root, 'cli/bin/adops.js');
+  it.skipIf(!existsSync(path.join(root, 'cli/dist/main.js')))('SIGINT to `adops tail --json` ends it with 130, having printed what arrived', async () => {
+    const child = spawn(process.execPath, [bin, 'tail', '--json', '-n', '0'], {
+      env: { ...process.env, ADOPS_CONFIG_DIR: dir, ADOPS_URL: server.url },
+      stdio: 'pipe',
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const started = Date.now();
+    while (!/tail:/.test(stderr) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+  });
+});
