@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import type { ReactElement } from 'react';
 import type { Command } from 'commander';
-import { ApiError, createApi, decodeSession, sessionValid, type Api } from '@adops/core';
+import { ApiError, createApi, decodeSession, jsonFigures, sessionValid, type Api } from '@adops/core';
 import { CliError, EXIT, type CliIO } from './io.js';
 import { loadCredentials, type Credentials } from './credentials.js';
 import { Prompter } from './prompt.js';
@@ -89,7 +89,7 @@ export class Cli {
 
   /** Plain JSON for scripts, one document per command. */
   json(value: unknown): void {
-    this.io.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    this.io.stdout.write(JSON.stringify(jsonFigures(value), null, 2) + '\n');
   }
 
   /** Draws a table with Ink (terminal output); Ink loads only when something is drawn. */

@@ -16,6 +16,7 @@ import {
   formatMetric,
   formatMoney,
   formatPercent,
+  jsonFigures,
   parseCsv,
   presetRange,
   todayIn,
@@ -82,14 +83,17 @@ describe('adops report zones', () => {
     const zone1 = out.rows.find((row) => row.date === d1 && row.zone_id === '1001')!;
     expect(zone1).toMatchObject({ advertiser: 'AdNova', publisher: 'Pub Uno', impressions: 10000, clicks: 80, revenue: 12.5, margin: 3.75 });
     // CTR on monetized impressions when reported, else impressions.
-    expect(zone1.ctr).toBeCloseTo((80 / 8000) * 100, 9);
-    expect(out.rows.find((row) => row.zone_id === '2002' && row.date === d1)!.ctr).toBeCloseTo((25 / 5000) * 100, 9);
-    expect(zone1.rs_percent).toBeCloseTo((3.75 / 12.5) * 100, 9);
+    expect(zone1.ctr).toBeCloseTo((80 / 8000) * 100, 4);
+    expect(out.rows.find((row) => row.zone_id === '2002' && row.date === d1)!.ctr).toBeCloseTo((25 / 5000) * 100, 4);
+    expect(zone1.rs_percent).toBeCloseTo((3.75 / 12.5) * 100, 4);
     // The totals are the server's, as the API answers them (the CLI sums nothing).
     const api = await server.admin();
     const direct = await api.adReport.zoneDetails({ start_date: out.start_date, end_date: out.end_date });
-    expect(out.totals).toEqual(direct.totals);
-    expect(out.rows.slice(0, direct.rows.length)).toEqual(direct.rows);
+    expect(out.totals).toEqual(jsonFigures(direct.totals));
+    expect(out.rows.slice(0, direct.rows.length)).toEqual(jsonFigures(direct.rows));
+    // Machine output without float noise: money to the cent, ratios to 4 decimals.
+    expect(r.stdout).not.toMatch(/\d\.\d{5,}/);
+    expect(out.totals.revenue).toBe(Math.round(sum(inDefaultRange, 'revenue') * 100) / 100);
   });
 
   it('applies --zone and --from/--to, and refuses a bad range or preset as a usage error', async () => {
@@ -314,7 +318,7 @@ describe('adops dashboard', () => {
     expect([out.start_date, out.end_date]).toEqual([addDays(today, -6), today]);
     expect(out.summary.revenue).toBeCloseTo(sum(inDefaultRange, 'revenue'), 9);
     const dayRevenue = (d: string) => SEED.filter((s) => s.date === d).reduce((t, s) => t + s.revenue, 0);
-    expect(out.deltas.revenue).toBeCloseTo(((dayRevenue(d1) - dayRevenue(d2)) / dayRevenue(d2)) * 100, 6);
+    expect(out.deltas.revenue).toBeCloseTo(((dayRevenue(d1) - dayRevenue(d2)) / dayRevenue(d2)) * 100, 2);
     // Zones are publisher × zone id summed over the range: 1001 12,5 + 30; 2002 4 + 0,5; 3003 1.
     expect(out.top_zones.map((z: { rank: number; publisher: string; zone_id: string }) => [z.rank, z.publisher, z.zone_id])).toEqual([
       [1, 'Pub Uno', '1001'],

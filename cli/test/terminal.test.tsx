@@ -4,6 +4,7 @@
 // scrollback; the built binary answers SIGINT during `adops tail` with 130 too.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import chalk from 'chalk';
@@ -61,6 +62,20 @@ describe('colours', () => {
     expect(r.stdout).not.toContain(`${ESC}2J`);
     expect(r.stdout).not.toContain(`${ESC}3J`);
     expect(r.stdout.split('\n').length).toBeGreaterThan(10);
+  });
+});
+
+describe('CSV to a pipe', () => {
+  it('has no BOM on stdout (`--csv -`), while a file keeps it for spreadsheets', async () => {
+    for (const args of [['report', 'zones', '--csv', '-'], ['finance', '--csv', '-'], ['demand', '--csv', '-']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout.length, args.join(' ')).toBeGreaterThan(0);
+      expect(r.stdout.charCodeAt(0), args.join(' ')).not.toBe(0xfeff);
+    }
+    const file = path.join(path.dirname(dir), 'zones.csv');
+    expect((await cli(['report', 'zones', '--csv', file])).code).toBe(0);
+    expect((await readFile(file, 'utf8')).charCodeAt(0)).toBe(0xfeff);
   });
 });
 

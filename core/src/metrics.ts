@@ -247,6 +247,24 @@ export function roundTo(value: unknown, decimals: number): number | null {
 }
 
 /** A numeric metric rounded to its displayed decimals (for CSV and JSON output); null if not finite. */
+/** Decimals a figure keeps in machine output (JSON): money to the cent, ratios and percentages to 4; counts and text as they are. */
+export const JSON_DECIMALS: Readonly<Record<MetricKind, number | null>> = { text: null, int: null, money: 2, percent: 4, ratio: 4 };
+
+/**
+ * A JSON value with every registry figure rounded for machine output, at any depth (rows,
+ * totals, cards): `10.219560000000001` → 10.22 as money, a CTR of 1.0639223706540186 → 1.0639.
+ */
+export function jsonFigures<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => jsonFigures(v)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const decimals = isMetricKey(key) ? JSON_DECIMALS[METRICS[key].kind] : null;
+    out[key] = typeof v === 'number' && decimals !== null ? roundTo(v, decimals) : jsonFigures(v);
+  }
+  return out as T;
+}
+
 export function roundMetric(key: MetricKey, value: unknown, options: FormatMetricOptions = {}): number | null {
   return roundTo(value, options.decimals ?? METRICS[key].decimals);
 }

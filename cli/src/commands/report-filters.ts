@@ -160,14 +160,14 @@ export function roundedRow<Row extends object>(row: Row, options: { decimals?: P
   return out as Row;
 }
 
-/** Writes rows as CSV with a BOM (core toCsv) to FILE, or to stdout for '-'; returns what was written where. */
+/** Writes rows as CSV (core toCsv) to FILE with a BOM, or to stdout for '-' without one; returns what was written where. */
 export async function writeCsv<K extends string>(
   io: CliIO,
   file: string,
   columns: readonly CsvColumn<K>[],
   rows: readonly Partial<Record<K, unknown>>[],
 ): Promise<string | null> {
-  const text = toCsv(columns, rows, { bom: true });
+  const text = toCsv(columns, rows, { bom: file !== '-' });
   if (file === '-') {
     io.stdout.write(text);
     return null;

@@ -186,7 +186,7 @@ export function registerReports(program: Command, cli: Cli): void {
   // ---- demand --------------------------------------------------------------------------------------
   const demand = program.command('demand').description('Demand: revenue y margin diarios por advertiser, en euros (por defecto el mes actual)');
   addFilterOptions(demand, 'demand', ['zone', 'advertiser', 'publisher']);
-  demand.option('--csv <file>', 'escribe CSV (con BOM) en FILE ("-" = salida estándar)').option('--json', 'salida JSON');
+  demand.option('--csv <file>', 'escribe CSV en FILE, con BOM ("-" = salida estándar, sin BOM)').option('--json', 'salida JSON');
   demand.action(async (flags: ReportFlags, cmd: Command) => {
     const range = resolveRange(cli.io, 'demand', flags);
     const { api } = await cli.api(cmd);
@@ -217,7 +217,7 @@ export function registerReports(program: Command, cli: Cli): void {
   addFilterOptions(finance, null, ['domain']);
   finance
     .option('--sort <key>', 'ordena ambas tablas en el servidor: name, total o un mes AAAA-MM, con :asc|desc (por defecto total:desc)')
-    .option('--csv <file>', 'escribe las tres tablas en CSV (con BOM) en FILE ("-" = salida estándar)')
+    .option('--csv <file>', 'escribe las tres tablas en CSV en FILE, con BOM ("-" = salida estándar, sin BOM)')
     .option('--json', 'salida JSON')
     .action(async (flags: ReportFlags, cmd: Command) => {
       const sort = parseSortFlag(flags.sort, (k) => k === 'name' || k === 'total' || /^\d{4}-(0[1-9]|1[0-2])$/.test(k), 'name, total o un mes AAAA-MM');

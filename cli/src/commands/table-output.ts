@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { MAX_PAGE_SIZE, formatInt, parseSortText, sortText, type TablePage } from '@adops/core';
+import { MAX_PAGE_SIZE, formatInt, jsonFigures, parseSortText, sortText, type TablePage } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 
@@ -61,8 +61,8 @@ export function addTableOptions(cmd: Command, options: { sortKeys?: string; csvD
   if (options.sortKeys !== undefined) cmd.option('--sort <key>', `ordena en el servidor: CLAVE[:asc|desc] (claves: ${options.sortKeys})`);
   cmd.option('--limit <n>', 'solo las primeras N filas del orden pedido (en pantalla: N filas por página, hasta 500)');
   if (options.csvDefaultName !== undefined)
-    cmd.option('--csv [file]', `exporta todas las filas en CSV (con BOM); sin FILE, ${options.csvDefaultName}; "-" = salida estándar`);
-  else cmd.option('--csv <file>', 'exporta todas las filas en CSV (con BOM) a FILE ("-" = salida estándar)');
+    cmd.option('--csv [file]', `exporta todas las filas en CSV; sin FILE, ${options.csvDefaultName}; "-" = salida estándar (sin BOM)`);
+  else cmd.option('--csv <file>', 'exporta todas las filas en CSV a FILE, con BOM para hojas de cálculo ("-" = salida estándar, sin BOM)');
   return cmd.option('--json', 'exporta todas las filas en JSON');
 }
 
@@ -165,8 +165,13 @@ export async function exportCsv<A extends ServerPage>(
   // The header is record 1: stop after the record limit + 1.
   const stopAt = limit === undefined ? Infinity : limit + 1;
   let cut = false;
+  // The BOM tells spreadsheets a file is UTF-8; a pipe (`--csv - | …`) gets the text alone.
+  let first = toStdout;
   try {
-    for await (const chunk of chunks(res)) {
+    for await (const raw of chunks(res)) {
+      const bom = first && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
+      first = false;
+      const chunk = bom ? raw.subarray(3) : raw;
       const end = records.scan(chunk, stopAt);
       if (end === -1) {
         await sink.write(chunk);
@@ -213,16 +218,16 @@ export async function exportJson<A extends ServerPage>(
   const first = await table.page({ sort, page: 1, page_size: small ? limit : 1 });
   const sink = new Sink(cli.io.stdout);
   const tail = (count: number) => {
-    const parts = [field('total_rows', first.total_rows), field('totals', first.totals)];
+    const parts = [field('total_rows', first.total_rows), field('totals', jsonFigures(first.totals))];
     if (limit !== undefined) parts.push(field('limit', limit));
-    for (const [k, v] of Object.entries(options.extra?.(first) ?? {})) parts.push(field(k, v));
+    for (const [k, v] of Object.entries(options.extra?.(first) ?? {})) parts.push(field(k, jsonFigures(v)));
     return `${count ? '\n  ]' : ']'},\n${parts.join(',\n')}\n}\n`;
   };
   const head = Object.entries(options.head).map(([k, v]) => field(k, v) + ',\n').join('');
   await sink.write(`{\n${head}  "rows": [`);
   let count = 0;
   if (small) {
-    for (const row of first.rows) await sink.write(`${count++ ? ',' : ''}\n    ${JSON.stringify(row)}`);
+    for (const row of first.rows) await sink.write(`${count++ ? ',' : ''}\n    ${JSON.stringify(jsonFigures(row))}`);
     await sink.write(tail(count));
     await sink.flush();
     if (first.total_rows > limit) sayCut(cli, limit, first.total_rows);
@@ -240,7 +245,7 @@ export async function exportJson<A extends ServerPage>(
       cut = true;
       return false;
     }
-    await sink.write(`${count++ ? ',' : ''}\n    ${text}`);
+    await sink.write(`${count++ ? ',' : ''}\n    ${JSON.stringify(jsonFigures(JSON.parse(text)))}`);
     return true;
   };
   try {
