@@ -1,4 +1,4 @@
-// The stored session: `{ server, token }` in <config dir>/adops/credentials.json, readable
+// The stored session: `{ server, token, tz? }` (tz: the server's reporting time zone) in <config dir>/adops/credentials.json, readable
 // only by its owner (file 0600, directory 0700). ADOPS_CONFIG_DIR overrides the directory.
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -7,6 +7,8 @@ import path from 'node:path';
 export interface Credentials {
   server: string;
   token: string;
+  /** The server's reporting time zone (ADOPS_TZ there), learnt at sign-in. */
+  tz?: string;
 }
 
 /** ADOPS_CONFIG_DIR, else $XDG_CONFIG_HOME/adops, else ~/.config/adops. */
@@ -29,7 +31,7 @@ export async function loadCredentials(env: Record<string, string | undefined>): 
   try {
     const parsed = JSON.parse(text) as Partial<Credentials>;
     if (typeof parsed.server === 'string' && typeof parsed.token === 'string' && parsed.token) {
-      return { server: parsed.server, token: parsed.token };
+      return { server: parsed.server, token: parsed.token, ...(typeof parsed.tz === 'string' && parsed.tz ? { tz: parsed.tz } : {}) };
     }
   } catch {
     /* damaged: treated as signed out */

@@ -10,6 +10,8 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** stdout is a terminal: draw tables with Ink; otherwise print machine output (JSON). */
   isTTY: boolean;
+  /** The reporting time zone of the signed-in server (from the stored session), when known. */
+  serverTz?: string;
   /** Stops long-running commands (`serve`) besides SIGINT/SIGTERM; used by tests. */
   signal?: AbortSignal;
 }

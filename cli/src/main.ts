@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { defaultIO, EXIT, EXIT_CODES_HELP, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
 import { Cli, DEFAULT_SERVER } from './context.js';
+import { loadCredentials } from './credentials.js';
 import { registerServe } from './commands/serve.js';
 import { registerAuth } from './commands/auth.js';
 import { registerUsers } from './commands/users.js';
@@ -69,6 +70,12 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
     ...io,
     isTTY: io.isTTY ?? (io.stdout ? Boolean((io.stdout as { isTTY?: boolean }).isTTY) : base.isTTY),
   };
+  // The server's reporting zone comes with the stored session (one small file read).
+  if (full.serverTz === undefined) {
+    const stored = await loadCredentials(full.env);
+    const server = full.env.ADOPS_URL;
+    if (stored?.tz && (!server || server.replace(/\/+$/, '') === stored.server)) full.serverTz = stored.tz;
+  }
   const cli = new Cli(full);
   try {
     await buildProgram(cli).parseAsync(argv, { from: 'user' });

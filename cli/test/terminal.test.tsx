@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import chalk from 'chalk';
+import { presetRange, todayIn } from '@adops/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
@@ -62,6 +63,28 @@ describe('colours', () => {
     expect(r.stdout).not.toContain(`${ESC}2J`);
     expect(r.stdout).not.toContain(`${ESC}3J`);
     expect(r.stdout.split('\n').length).toBeGreaterThan(10);
+  });
+});
+
+describe('the reporting time zone', () => {
+  it("is the server's, learnt at login and kept with the session; ADOPS_TZ overrides it", async () => {
+    const zones = ['Pacific/Kiritimati', 'Pacific/Pago_Pago']; // UTC+14 and UTC−11: one of them is never on UTC's day
+    for (const tz of zones) {
+      const far = await startTestServer({ tz });
+      try {
+        const farDir = await newConfigDir();
+        const run = (args: string[], options: Parameters<typeof runCli>[3] = {}) => runCli(args, farDir, far.url, options);
+        expect((await run(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` })).code).toBe(0);
+        expect(JSON.parse(await readFile(path.join(farDir, 'credentials.json'), 'utf8')).tz).toBe(tz);
+        const theirs = JSON.parse((await run(['dashboard', '--json'])).stdout) as { start_date: string; end_date: string };
+        const week = presetRange('ultimos7_hoy', new Date(), tz);
+        expect([theirs.start_date, theirs.end_date]).toEqual([week.from, week.to]);
+        const utc = JSON.parse((await run(['dashboard', '--json'], { env: { ADOPS_TZ: 'UTC' } })).stdout) as { end_date: string };
+        expect(utc.end_date).toBe(todayIn('UTC'));
+      } finally {
+        await far.close();
+      }
+    }
   });
 });
 

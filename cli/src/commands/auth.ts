@@ -1,6 +1,6 @@
 // Session commands: login (stores the token), logout, whoami, passwd.
 import type { Command } from 'commander';
-import { ApiError, decodeSession } from '@adops/core';
+import { ApiError, decodeSession, type Api } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import { removeCredentials, saveCredentials } from '../credentials.js';
@@ -25,7 +25,7 @@ export function registerAuth(program: Command, cli: Cli): void {
         if (e instanceof ApiError && e.status === 401) throw new CliError(e.detail, EXIT.session);
         throw e;
       }
-      await saveCredentials(cli.io.env, { server, token });
+      await saveCredentials(cli.io.env, { server, token, ...(await serverZone(api)) });
       const session = decodeSession(token);
       const until = session ? ` hasta el ${formatDateTimeLocal(session.exp * 1000)}` : '';
       cli.say(`Sesión iniciada como ${session?.email ?? email} en ${server}${until}`);
@@ -74,7 +74,16 @@ export function registerAuth(program: Command, cli: Cli): void {
       if (!next) throw new CliError('La nueva contraseña es obligatoria', EXIT.usage);
       const answer = await api.auth.changePassword({ current_password: current, new_password: next });
       // Sessions issued before the change stop working: keep going on the fresh token.
-      await saveCredentials(cli.io.env, { server, token: answer.access_token });
+      await saveCredentials(cli.io.env, { server, token: answer.access_token, ...(await serverZone(api)) });
       cli.say(answer.detail || 'Contraseña actualizada');
     });
+}
+
+/** The server's reporting time zone, kept with the session so dates and presets are its days. */
+async function serverZone(api: Api): Promise<{ tz?: string }> {
+  try {
+    return { tz: (await api.health.check({})).tz };
+  } catch {
+    return {};
+  }
 }

@@ -25,7 +25,8 @@ import { CliError, EXIT, type CliIO } from '../io.js';
 export type Screen = keyof typeof SCREEN_PRESETS;
 
 /** The reporting time zone the server uses for calendar days (ADOPS_TZ, default UTC). */
-export const reportingTz = (io: CliIO): string => io.env.ADOPS_TZ || 'UTC';
+/** The reporting time zone: ADOPS_TZ when set, else the server's (learnt at `adops login`), else UTC. */
+export const reportingTz = (io: CliIO): string => io.env.ADOPS_TZ || io.serverTz || 'UTC';
 
 export interface FilterFlags {
   zone?: string;

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { isValidYmd, parseDateDMY, presetRange, publisherDataUrl, type Api, type PublisherToken } from '@adops/core';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import type { Cli } from '../context.js';
+import { reportingTz } from './report-filters.js';
 import type { Column } from '../ui/Table.js';
 import { formatDateTimeLocal } from '../text.js';
 
@@ -15,7 +16,6 @@ export const TOKEN_COLUMNS: Column<PublisherToken>[] = [
 ];
 
 /** The reporting time zone the server uses for calendar days (ADOPS_TZ, default UTC). */
-const reportingTz = (io: CliIO) => io.env.ADOPS_TZ || 'UTC';
 
 /** 'YYYY-MM-DD' or 'dd/MM/yyyy' → 'YYYY-MM-DD'. */
 function parseDay(text: string, flag: string): string {
