@@ -48,7 +48,8 @@ describe('adops import zone-report', () => {
     expect(r.stdout).toContain('Filas nuevas: 2 · reemplazadas: 0 · rechazadas: 2');
     expect(r.stdout).toMatch(/línea 3: revenue: debe ser un número/);
     expect(r.stdout).toMatch(/línea 5: date: fecha no válida/);
-    expect(r.stderr.trim()).toBe('2 líneas rechazadas');
+    // The terminal's progress line is cleared before the answer; the failure is the last line.
+    expect(r.stderr.split('\u001b[2K').at(-1)!.trim()).toBe('2 líneas rechazadas');
     const stored = await zoneRows('imp-');
     expect(stored.map((row) => [row.zone_id, row.revenue, row.margin]).sort()).toEqual([
       ['imp-1', 5.5, 1.5],
@@ -144,5 +145,46 @@ describe('adops seed', () => {
 
     const again = JSON.parse((await cli(['seed', '--days', '3', '--zones', '40', '--json'])).stdout) as IngestResult & { revenue_shares_set: number };
     expect(again).toMatchObject({ inserted: 0, replaced: loaded.inserted, revenue_shares_set: 0 });
+  });
+});
+
+describe('import with the ingest key, and its progress on a terminal', () => {
+  const KEY = 'cli-ingest-key-0123456789';
+  let keyed: TestServer;
+  beforeAll(async () => {
+    keyed = await startTestServer({ ingestKey: KEY });
+  });
+  afterAll(() => keyed?.close());
+  // No login: a fresh config dir, so only the key can authorise the import.
+  const run = async (args: string[], options: Parameters<typeof runCli>[3] = {}) => runCli(args, await newConfigDir(), keyed.url, options);
+
+  it('--ingest-key or ADOPS_INGEST_KEY imports without a session; a wrong key is said as such (exit 3)', async () => {
+    const csv = await file('keyed.csv', ['date,advertiser,publisher,zone_id,impressions,clicks,revenue', `${d1},AdNova,Pub Key,key-1,100,1,1.25`].join('\n'));
+    const flag = await run(['import', 'zone-report', csv, '--ingest-key', KEY, '--json']);
+    expect(flag.code, flag.stderr).toBe(0);
+    expect(JSON.parse(flag.stdout)).toMatchObject({ inserted: 1 });
+    const env = await run(['import', 'zone-report', csv, '--json'], { env: { ADOPS_INGEST_KEY: KEY } });
+    expect(JSON.parse(env.stdout)).toMatchObject({ replaced: 1 });
+    const events = await file('keyed.ndjson', '{"zone_id":"key-1","referrer":"https://a.example/x"}\n');
+    const referrers = await run(['import', 'referrers', events, '--json'], { env: { ADOPS_INGEST_KEY: KEY } });
+    expect(JSON.parse(referrers.stdout)).toMatchObject({ accepted: 1 });
+    const wrong = await run(['import', 'zone-report', csv, '--ingest-key', `${KEY}-wrong`]);
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toContain('El servidor rechazó la clave de ingesta');
+    const none = await run(['import', 'zone-report', csv]);
+    expect(none.code).toBe(3); // not signed in, no key
+  });
+
+  it('on a terminal shows the share sent, rows and rows/s, then that the server is processing', async () => {
+    const lines = ['date,advertiser,publisher,zone_id,impressions,clicks,revenue'];
+    for (let i = 0; i < 30_000; i++) lines.push(`${d1},AdNova,Pub Big,big-${i},${100 + (i % 50)},${i % 7},${(i % 100) / 10}`);
+    const csv = await file('big.csv', lines.join('\n') + '\n');
+    const r = await run(['import', 'zone-report', csv, '--ingest-key', KEY], { isTTY: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/100% · 30\.000 filas · [\d.]+ filas\/s · procesando en el servidor…/);
+    expect(r.stdout).toContain('Filas nuevas: 30000');
+    // Piped (machine output): no progress on stderr.
+    const piped = await run(['import', 'zone-report', csv, '--ingest-key', KEY, '--json']);
+    expect(piped.stderr).toBe('');
   });
 });

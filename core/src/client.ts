@@ -94,7 +94,9 @@ export async function openRoute<R extends Route>(
   const doFetch = options.fetch ?? globalThis.fetch;
   let res: Response;
   try {
-    res = await doFetch(url, { method: r.method, headers, body: sent, signal: call.signal });
+    // A streamed body (an upload with progress) needs half-duplex in fetch.
+    const init = { method: r.method, headers, body: sent, signal: call.signal, ...(sent instanceof ReadableStream ? { duplex: 'half' } : {}) };
+    res = await doFetch(url, init as RequestInit);
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') throw e;
     throw new ApiError(0, 'No se pudo conectar con el servidor');

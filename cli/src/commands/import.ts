@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { ApiError, REFERRER_LIMITS, todayIn, type Api, type IngestResult } from '@adops/core';
+import { ApiError, REFERRER_LIMITS, formatInt, todayIn, type Api, type IngestResult } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { reportingTz } from './report-filters.js';
@@ -56,10 +56,82 @@ function reportIngest(cli: Cli, result: IngestResult, json: boolean | undefined)
     throw new CliError(`${result.rejected_total} ${result.rejected_total === 1 ? 'línea rechazada' : 'líneas rechazadas'}`, EXIT.error);
 }
 
-async function sendZoneReport(api: Api, body: Blob, format: ImportFormat, gzip: boolean): Promise<IngestResult> {
-  const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format] };
+async function sendZoneReport(api: Api, body: Blob | ReadableStream<Uint8Array>, format: ImportFormat, gzip: boolean, key?: IngestKey): Promise<IngestResult> {
+  const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format], ...keyHeader(key) };
   if (gzip) headers['content-encoding'] = 'gzip';
   return api.ingest.zoneReport(undefined, { rawBody: body, headers });
+}
+
+/** The ingest key (--ingest-key or ADOPS_INGEST_KEY): imports without an admin session. */
+type IngestKey = string | undefined;
+const keyHeader = (key: IngestKey): Record<string, string> => (key ? { 'x-ingest-key': key } : {});
+
+/** The client an import uses: with an ingest key, no session is needed; otherwise the signed-in one. */
+/** A refused ingest key is not an expired session: say which it is. */
+async function keyed<T>(key: IngestKey, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    if (key && e instanceof ApiError && (e.status === 401 || e.status === 403))
+      throw new CliError(`El servidor rechazó la clave de ingesta: ${e.detail}`, EXIT.session);
+    throw e;
+  }
+}
+
+async function importApi(cli: Cli, cmd: Command, flag: string | undefined): Promise<{ api: Api; key: IngestKey }> {
+  const key = flag ?? (cli.io.env.ADOPS_INGEST_KEY || undefined);
+  if (key !== undefined && key.trim() === '') throw new CliError('--ingest-key vacía', EXIT.usage);
+  if (key) return { api: (await cli.anonymousApi(cmd)).api, key };
+  return { api: (await cli.api(cmd)).api, key: undefined };
+}
+
+const MB = 1024 * 1024;
+const seconds = (s: number) => (s >= 90 ? `${Math.round(s / 60)} min` : `${Math.max(1, Math.round(s))} s`);
+
+/**
+ * The file as a stream that reports its progress on the terminal (stderr): share sent, rows
+ * (lines) and rows/s, and the time left at that rate; then 'procesando' until the server answers.
+ */
+function withProgress(cli: Cli, file: Blob, gzip: boolean, header: boolean): { body: ReadableStream<Uint8Array>; done: () => void } {
+  const out = cli.io.stderr;
+  const started = performance.now();
+  let bytes = 0;
+  let rows = 0;
+  let last = 0x0a;
+  let shown = 0;
+  const show = (final: boolean) => {
+    const now = performance.now();
+    if (!final && now - shown < 250) return;
+    shown = now;
+    const elapsed = Math.max(0.001, (now - started) / 1000);
+    const share = file.size ? bytes / file.size : 1;
+    const left = share > 0 ? (elapsed / share) * (1 - share) : 0;
+    const sent = header ? Math.max(0, rows - 1) : rows;
+    const what = gzip ? `${(bytes / MB).toFixed(1)} MB` : `${formatInt(sent)} filas · ${formatInt(Math.round(sent / elapsed))} filas/s`;
+    const tail = final ? ' · procesando en el servidor…' : ` · quedan ${seconds(left)}`;
+    out.write(`\r\u001b[2K  ${(share * 100).toFixed(0).padStart(3)}% · ${what}${tail}`);
+  };
+  const reader = file.stream().getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        if (last !== 0x0a && bytes > 0) rows++; // a last line without its newline
+        show(true);
+        controller.close();
+        return;
+      }
+      bytes += value.length;
+      if (value.length) last = value[value.length - 1];
+      if (!gzip) for (let i = 0; i < value.length; i++) if (value[i] === 0x0a) rows++;
+      show(false);
+      controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { body, done: () => out.write('\r\u001b[2K') };
 }
 
 export interface ReferrerImport {
@@ -70,7 +142,7 @@ export interface ReferrerImport {
 }
 
 /** Sends an NDJSON file in batches; a refused batch stops the import with its file line. */
-async function importReferrers(api: Api, file: string, onBatch: (done: ReferrerImport) => void): Promise<ReferrerImport> {
+async function importReferrers(api: Api, file: string, key: IngestKey, onBatch: (done: ReferrerImport) => void): Promise<ReferrerImport> {
   await fileBlob(file); // clear message when missing
   const lines = createInterface({ input: createReadStream(path.resolve(file), 'utf8'), crlfDelay: Infinity });
   const total: ReferrerImport = { accepted: 0, first_id: null, last_id: null, batches: 0 };
@@ -84,7 +156,7 @@ async function importReferrers(api: Api, file: string, onBatch: (done: ReferrerI
       try {
         const r = await api.referrers.ingest(undefined, {
           rawBody: batch.join('\n') + '\n',
-          headers: { 'content-type': 'application/x-ndjson' },
+          headers: { 'content-type': 'application/x-ndjson', ...keyHeader(key) },
         });
         total.accepted += r.accepted;
         total.first_id ??= r.first_id;
@@ -138,27 +210,36 @@ export function registerImport(program: Command, cli: Cli): void {
     .description('Importa informes de zona (CSV con cabecera, NDJSON o array JSON; .gz admitido); reimportar un día lo reemplaza')
     .argument('<file>', 'archivo .csv, .ndjson/.jsonl o .json (opcionalmente .gz)')
     .option('--format <format>', 'csv, ndjson o json (por defecto, por la extensión)')
+    .option('--ingest-key <key>', 'clave de ingesta del servidor en lugar de una sesión de administrador (o ADOPS_INGEST_KEY)')
     .option('--json', 'salida JSON')
-    .addHelpText('after', '\nSale con código 1 si alguna línea se rechazó (las demás se guardan).')
-    .action(async (file: string, flags: { format?: string; json?: boolean }, cmd: Command) => {
+    .addHelpText('after', '\nEn una terminal muestra el avance (filas, filas/s, tiempo restante).\nSale con código 1 si alguna línea se rechazó (las demás se guardan).')
+    .action(async (file: string, flags: { format?: string; json?: boolean; ingestKey?: string }, cmd: Command) => {
       const { format, gzip } = importFormat(file, flags.format);
-      const body = await fileBlob(file);
-      const { api } = await cli.api(cmd);
-      reportIngest(cli, await sendZoneReport(api, body, format, gzip), flags.json);
+      const blob = await fileBlob(file);
+      const { api, key } = await importApi(cli, cmd, flags.ingestKey);
+      const progress = cli.machine(flags.json) ? null : withProgress(cli, blob, gzip, format === 'csv');
+      let result: IngestResult;
+      try {
+        result = await keyed(key, () => sendZoneReport(api, progress?.body ?? blob, format, gzip, key));
+      } finally {
+        progress?.done();
+      }
+      reportIngest(cli, result, flags.json);
     });
 
   imp
     .command('referrers')
     .description(`Importa eventos de referrers (NDJSON, un evento por línea) en lotes de ${REFERRER_BATCH_EVENTS.toLocaleString('es-ES')}`)
     .argument('<file>', 'archivo NDJSON')
+    .option('--ingest-key <key>', 'clave de ingesta del servidor en lugar de una sesión de administrador (o ADOPS_INGEST_KEY)')
     .option('--json', 'salida JSON')
     .addHelpText('after', '\nCada lote se guarda entero o nada; una línea mal formada detiene la importación en su lote.')
-    .action(async (file: string, flags: { json?: boolean }, cmd: Command) => {
-      const { api } = await cli.api(cmd);
+    .action(async (file: string, flags: { json?: boolean; ingestKey?: string }, cmd: Command) => {
+      const { api, key } = await importApi(cli, cmd, flags.ingestKey);
       const machine = cli.machine(flags.json);
-      const result = await importReferrers(api, file, (done) => {
+      const result = await keyed(key, () => importReferrers(api, file, key, (done) => {
         if (!machine) cli.io.stderr.write(`  lote ${done.batches}: ${done.accepted} eventos guardados\n`);
-      });
+      }));
       if (machine) return cli.json(result);
       cli.say(`Eventos guardados: ${result.accepted} (ids ${result.first_id}–${result.last_id})`);
     });
