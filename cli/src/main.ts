@@ -21,6 +21,7 @@ import { registerTail } from './commands/tail.js';
 import { registerReferrers } from './commands/referrers.js';
 import { registerCampaigns } from './commands/campaigns.js';
 import { registerImport } from './commands/import.js';
+import { registerOptions } from './commands/options.js';
 
 export { EXIT, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
 
@@ -59,6 +60,7 @@ export function buildProgram(cli: Cli): Command {
   registerTail(program, cli);
   registerCampaigns(program, cli);
   registerImport(program, cli);
+  registerOptions(program, cli);
   return program;
 }
 

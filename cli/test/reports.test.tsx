@@ -67,6 +67,36 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
+describe('filter values', () => {
+  it('match the server’s values regardless of case and accents; an unknown one is refused with the closest ones', async () => {
+    const exact = JSON.parse((await cli(['report', 'zones', '--json', '--advertiser', 'AdNova'])).stdout);
+    const folded = await cli(['report', 'zones', '--json', '--advertiser', 'adnova']);
+    expect(folded.code).toBe(0);
+    expect(JSON.parse(folded.stdout).totals).toEqual(exact.totals);
+    expect(exact.totals.impressions).toBeGreaterThan(0);
+    const typo = await cli(['report', 'zones', '--json', '--advertiser', 'adnoba']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.trim()).toBe('Advertiser desconocido: adnoba. ¿Quisiste decir AdNova? (adops options los lista)');
+    expect(typo.stdout).toBe('');
+    const dashboard = await cli(['dashboard', '--json', '--publisher', 'PUB UNO']);
+    expect(dashboard.code).toBe(0);
+    const nothing = await cli(['dashboard', '--json', '--publisher', 'zzzz']);
+    expect(nothing.stderr.trim()).toBe('Publisher desconocido: zzzz. (adops options los lista)');
+  });
+
+  it('adops options lists every filter’s values for any signed-in user', async () => {
+    const r = await cli(['options', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, string[]>;
+    expect(out.advertisers).toEqual(['AdNova', 'BidSphere', 'Clickora']);
+    expect(out.publishers).toContain('Pub Uno');
+    expect(out.geos).toEqual(expect.arrayContaining(['AR', 'ES', 'MX']));
+    expect(out.domains).toEqual(expect.arrayContaining(['uno.com', 'dos.com']));
+    const text = (await cli(['options'], { isTTY: true })).stdout;
+    expect(text).toContain('Advertisers (--advertiser): AdNova, BidSphere, Clickora');
+  });
+});
+
 describe('adops report zones', () => {
   it('--json answers the seeded rows of the last 7 days (to yesterday) with their sums and ratios', async () => {
     const r = await cli(['report', 'zones', '--json']);

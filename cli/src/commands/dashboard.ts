@@ -7,7 +7,7 @@ import type { Cli } from '../context.js';
 import type { DashboardData } from '../ui/Dashboard.js';
 import type { TableQuery } from '../ui/ReportScreen.js';
 import { keyboardAttached } from '../ui/screen.js';
-import { addFilterOptions, filterLabel, rangeLabel, resolveRange, type ResolvedRange } from './report-filters.js';
+import { addFilterOptions, canonicalFilters, filterLabel, rangeLabel, resolveRange, type ResolvedRange } from './report-filters.js';
 import { allRows } from './table-output.js';
 import { pageFields, rangeOf } from './table-screen.js';
 
@@ -83,6 +83,7 @@ export function registerDashboard(program: Command, cli: Cli): void {
   cmd.option('--json', 'salida JSON').action(async (flags: DashboardFilters & { preset?: string; from?: string; to?: string; json?: boolean }, command: Command) => {
     const range = resolveRange(cli.io, 'dashboard', flags);
     const { api } = await cli.api(command);
+    await canonicalFilters(api, flags);
     const filters = { advertiser: flags.advertiser, publisher: flags.publisher };
     if (cli.machine(flags.json)) {
       const [data, days] = await Promise.all([

@@ -19,7 +19,7 @@ import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
 import { totalsRow } from '../ui/columns.js';
-import { addFilterOptions, filterLabel, rangeLabel, reportingTz, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
+import { addFilterOptions, canonicalFilters, filterLabel, rangeLabel, reportingTz, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 
@@ -38,6 +38,8 @@ export function registerReferrers(program: Command, cli: Cli): void {
       const tz = reportingTz(cli.io);
       const range = resolveRange(cli.io, 'referrers', flags);
       const { api } = await cli.api(command);
+      // --source is a parent domain here (free text); advertiser and publisher are the zones' owners.
+      await canonicalFilters(api, flags, ['advertiser', 'publisher']);
       const body = (r: ResolvedRange) => ({
         zoneId: flags.zone,
         advertiser: flags.advertiser,

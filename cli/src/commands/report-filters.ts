@@ -16,6 +16,7 @@ import {
   roundMetric,
   isMetricKey,
   METRICS,
+  type Api,
   type CsvColumn,
   type DayRange,
   type PresetKey,
@@ -24,7 +25,6 @@ import { CliError, EXIT, type CliIO } from '../io.js';
 
 export type Screen = keyof typeof SCREEN_PRESETS;
 
-/** The reporting time zone the server uses for calendar days (ADOPS_TZ, default UTC). */
 /** The reporting time zone: ADOPS_TZ when set, else the server's (learnt at `adops login`), else UTC. */
 export const reportingTz = (io: CliIO): string => io.env.ADOPS_TZ || io.serverTz || 'UTC';
 
@@ -180,4 +180,83 @@ export async function writeCsv<K extends string>(
     throw new CliError(`No se pudo escribir ${target}: ${(e as Error).message}`);
   }
   return target;
+}
+
+/** The filters whose values come from a known list (the server's options). */
+const LISTED: ReadonlyArray<{ flag: 'advertiser' | 'publisher' | 'geo' | 'source' | 'domain'; label: string }> = [
+  { flag: 'advertiser', label: 'Advertiser' },
+  { flag: 'publisher', label: 'Publisher' },
+  { flag: 'geo', label: 'Geo' },
+  { flag: 'source', label: 'Source' },
+  { flag: 'domain', label: 'Dominio' },
+];
+
+export type FilterOptions = Record<(typeof LISTED)[number]['flag'], readonly string[]>;
+
+/** Every value the listed filters take, as the server knows them (`adops options`). */
+export async function filterOptions(api: Api, which: ReadonlyArray<(typeof LISTED)[number]['flag']> = LISTED.map((l) => l.flag)): Promise<FilterOptions> {
+  const needsRaw = which.some((f) => f !== 'domain');
+  const [raw, domains] = await Promise.all([
+    needsRaw ? api.dashboard.rawOptions() : null,
+    which.includes('domain') ? api.finance.domains() : null,
+  ]);
+  return {
+    advertiser: raw?.advertisers ?? [],
+    publisher: raw?.publishers ?? [],
+    geo: raw?.geoOptions ?? [],
+    source: raw?.sourceOptions ?? [],
+    domain: domains?.domains ?? [],
+  };
+}
+
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').trim().toLowerCase();
+
+/** Edit distance (Levenshtein) of two short texts. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+
+/** The closest known values to a text nobody has: containing it, or a few edits away. */
+export function suggestions(value: string, known: readonly string[], max = 3): string[] {
+  const v = fold(value);
+  return known
+    .map((k) => ({ k, f: fold(k) }))
+    .map(({ k, f }) => ({ k, score: f.includes(v) || v.includes(f) ? 0 : distance(v, f) }))
+    .filter(({ k, score }) => score <= Math.max(2, Math.floor(k.length / 3)))
+    .sort((a, b) => a.score - b.score || a.k.localeCompare(b.k, 'es'))
+    .slice(0, max)
+    .map(({ k }) => k);
+}
+
+/**
+ * The listed filter flags matched to the server's values regardless of case and accents
+ * (`--advertiser adnova` → AdNova), in place. A value nobody has is a usage error that says
+ * the closest ones ('¿quisiste decir …?') instead of an empty report.
+ */
+export async function canonicalFilters(api: Api, flags: FilterFlags, only?: ReadonlyArray<(typeof LISTED)[number]['flag']>): Promise<void> {
+  const given = LISTED.filter(({ flag }) => (only === undefined || only.includes(flag)) && flags[flag] !== undefined && flags[flag]!.trim() !== '' && flags[flag] !== 'Todos');
+  if (given.length === 0) return;
+  const options = await filterOptions(api, given.map((g) => g.flag));
+  for (const { flag, label } of given) {
+    const value = flags[flag]!;
+    const known = options[flag];
+    const match = known.find((k) => k === value) ?? known.find((k) => fold(k) === fold(value));
+    if (match !== undefined) {
+      flags[flag] = match;
+      continue;
+    }
+    const close = suggestions(value, known);
+    const hint = close.length ? ` ¿Quisiste decir ${close.join(', ')}?` : '';
+    throw new CliError(`${label} desconocido: ${value}.${hint} (adops options los lista)`, EXIT.usage);
+  }
 }

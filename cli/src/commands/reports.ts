@@ -36,6 +36,7 @@ import {
   resolveRange,
   roundedRow,
   textFilters,
+  canonicalFilters,
   writeCsv,
   type FilterFlags,
   type ResolvedRange,
@@ -68,6 +69,7 @@ export function registerReports(program: Command, cli: Cli): void {
     const limit = parseLimit(flags.limit);
     const range = resolveRange(cli.io, 'adReport', flags);
     const { api } = await cli.api(cmd);
+    await canonicalFilters(api, flags);
     const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
     const table: ServerTable<Awaited<ReturnType<Api['adReport']['zoneDetails']>>> = {
       page: (p) => api.adReport.zoneDetails({ ...query(range), ...p }),
@@ -114,6 +116,7 @@ export function registerReports(program: Command, cli: Cli): void {
       const limit = parseLimit(flags.limit);
       const range = resolveRange(cli.io, 'adReport', flags);
       const { api } = await cli.api(command);
+      await canonicalFilters(api, flags);
       const route = by === 'publisher' ? contract.adReport.publisherSummary : contract.adReport.advertiserSummary;
       const fetchPage = by === 'publisher' ? api.adReport.publisherSummary : api.adReport.advertiserSummary;
       const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
@@ -153,6 +156,7 @@ export function registerReports(program: Command, cli: Cli): void {
     const limit = parseLimit(flags.limit);
     const range = resolveRange(cli.io, null, flags);
     const { api } = await cli.api(cmd);
+    await canonicalFilters(api, flags);
     const query = { ...rangeFields(range), zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
     const table: ServerTable<Awaited<ReturnType<Api['adReport']['explorer']>>> = {
       page: (p) => api.adReport.explorer({ ...query, ...p }),
@@ -190,6 +194,7 @@ export function registerReports(program: Command, cli: Cli): void {
   demand.action(async (flags: ReportFlags, cmd: Command) => {
     const range = resolveRange(cli.io, 'demand', flags);
     const { api } = await cli.api(cmd);
+    await canonicalFilters(api, flags);
     const data = await api.demand.advertiserRevenue({
       ...rangeFields(range),
       zone_id: flags.zone,
@@ -223,6 +228,8 @@ export function registerReports(program: Command, cli: Cli): void {
       const sort = parseSortFlag(flags.sort, (k) => k === 'name' || k === 'total' || /^\d{4}-(0[1-9]|1[0-2])$/.test(k), 'name, total o un mes AAAA-MM');
       const range = resolveRange(cli.io, null, flags, { defaultFrom: FINANCE_START });
       const { api } = await cli.api(cmd);
+      await canonicalFilters(api, flags);
+    await canonicalFilters(api, flags);
       const q = { ...rangeFields(range), domain: flags.domain };
       const sortFor = (name: string) => sort?.replace(/^name(?=:|$)/, name);
       const [advertisers, publishers, margin] = await Promise.all([

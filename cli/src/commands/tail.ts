@@ -20,7 +20,7 @@ import type { Cli } from '../context.js';
 import { SESSION_EXPIRED } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { keyboardAttached } from '../ui/screen.js';
-import { reportingTz } from './report-filters.js';
+import { canonicalFilters, reportingTz } from './report-filters.js';
 
 export type TailMode = 'connecting' | 'sse' | 'polling';
 
@@ -249,13 +249,14 @@ export function registerTail(program: Command, cli: Cli): void {
     .action(async (flags: TailFlags, cmd: Command) => {
       if (!/^\d{1,4}$/.test(flags.lines) || Number(flags.lines) > LIVE_CAP)
         throw new CliError(`--lines no válido: ${flags.lines} (de 0 a ${LIVE_CAP})`, EXIT.usage);
+      const { api, server, token } = await cli.api(cmd);
+      await canonicalFilters(api, flags, ['advertiser', 'publisher']);
       const filter: ReferrerFilter = {
         zoneId: flags.zone,
         advertiser: flags.advertiser,
         publisher: flags.publisher,
         parentDomain: flags.source,
       };
-      const { api, server, token } = await cli.api(cmd);
       const tail = new LiveTail({ api, server, token, filter, lines: Number(flags.lines) });
 
       const stop = () => tail.stop();

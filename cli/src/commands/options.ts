@@ -1,0 +1,26 @@
+// `adops options`: the values the report filters take (advertisers, publishers, geos, sources,
+// domains), as the server knows them — for any signed-in user, to type a filter right.
+import type { Command } from 'commander';
+import type { Cli } from '../context.js';
+import { filterOptions } from './report-filters.js';
+
+const TITLES = { advertiser: 'Advertisers (--advertiser)', publisher: 'Publishers (--publisher)', geo: 'Geos (--geo)', source: 'Sources (--source)', domain: 'Dominios (--domain)' } as const;
+
+export function registerOptions(program: Command, cli: Cli): void {
+  program
+    .command('options')
+    .description('Lista los valores de los filtros: advertisers, publishers, geos, sources y dominios')
+    .option('--json', 'salida JSON')
+    .addHelpText('after', '\nLos filtros aceptan estos valores sin distinguir mayúsculas ni tildes (--advertiser adnova = AdNova).')
+    .action(async (flags: { json?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const options = await filterOptions(api);
+      if (cli.machine(flags.json)) {
+        return cli.json({ advertisers: options.advertiser, publishers: options.publisher, geos: options.geo, sources: options.source, domains: options.domain });
+      }
+      const blocks = (Object.keys(TITLES) as Array<keyof typeof TITLES>).map(
+        (key) => `${TITLES[key]}: ${options[key].length ? options[key].join(', ') : '(ninguno)'}`,
+      );
+      cli.say(blocks.join('\n'));
+    });
+}
