@@ -7,11 +7,11 @@ import http from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
-import type { ReferrerLogRecord } from '@adops/core';
+import type { LiveRecord, ReferrerLogRecord } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { run } from '../src/main.js';
 import { LiveTail } from '../src/commands/tail.js';
-import { STATIC_BATCH, Tail } from '../src/ui/Tail.js';
+import { STATIC_BATCH, Tail, formatTailLine, headerLine } from '../src/ui/Tail.js';
 import { newConfigDir, runCli } from './helpers.js';
 
 let server: TestServer;
@@ -243,7 +243,7 @@ describe('adops tail on a terminal', () => {
     const api = await server.admin();
     const tail = new LiveTail({ api, server: server.url, token: api.token, filter: { zoneId: 'zt-ink' }, lines: 5 });
     const ui = render(<Tail tail={tail} tz="UTC" filter={{ zoneId: 'zt-ink' }} interactive width={100} />);
-    const frame = () => (ui.lastFrame() ?? '').replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/g, 'YYYY-MM-DD HH:mm');
+    const frame = () => (ui.lastFrame() ?? '').replace(/\d{2}-\d{2} \d{2}:\d{2}:\d{2}/g, 'MM-DD HH:mm:ss');
     await tail.start();
     await waitFor(() => frame().includes(' SSE '), 5000, 'the SSE badge');
     const first = await post('zt-ink', { country: 'MX' });
@@ -258,7 +258,7 @@ describe('adops tail on a terminal', () => {
     // Each line printed once, oldest first, cut to the terminal's width.
     const firstLines = lines.filter((l) => l.includes(kw1));
     expect(firstLines).toHaveLength(1);
-    expect(firstLines[0]).toMatch(new RegExp(`^YYYY-MM-DD HH:mm\\s+zt-ink\\s+${host.slice(0, 8)}.*https://${host.slice(0, 6)}.*${kw1}\\s+${first.ip}\\s+MX$`));
+    expect(firstLines[0]).toMatch(new RegExp(`^MM-DD HH:mm:ss\\s+zt-ink\\s+${host.slice(0, 8)}.*https://${host.slice(0, 6)}.*${kw1}\\s+${first.ip}\\s+MX$`));
     expect(lines.findIndex((l) => l.includes(kw1))).toBeLessThan(lines.findIndex((l) => l.includes(kw2)));
     // An empty referrer (and so an empty source) shows '-'.
     expect(lines.find((l) => l.includes(kw2))).toMatch(/zt-ink\s+-\s+-\s+kw/);
@@ -267,6 +267,47 @@ describe('adops tail on a terminal', () => {
     expect(text).toContain(`Top referrers (último minuto): ${host} 1`);
     ui.stdin.write('q');
     await expect(tail.done).resolves.toBeUndefined();
+    ui.unmount();
+  });
+
+  it('fits 80 columns (the IP gives way, Country stays) with seconds; 120 columns show every column and the year', async () => {
+    const record = { zone_id: 'zt-w', parent_domain: 'news.example.com', referrer: 'https://news.example.com/a/very/long/path?q=1', keyword: 'ofertas de viaje', ip: '203.0.113.77', country: 'ES', seen_at: '2026-11-24T09:05:07.000Z' };
+    const narrow = formatTailLine(record as LiveRecord, 'UTC', 80);
+    expect(narrow.length).toBeLessThanOrEqual(79);
+    expect(narrow).toMatch(/^11-24 09:05:07\s+zt-w\s+news\.exa.*https:\/\/news.*\s+ofertas.*\s+ES$/);
+    expect(narrow).not.toContain('203.0.113.77');
+    expect(headerLine(80)).toMatch(/^Date\s+Zone ID\s+Source\s+Referrer\s+Keyword\s+Country$/);
+    const wide = formatTailLine(record as LiveRecord, 'UTC', 120);
+    expect(wide.length).toBeLessThanOrEqual(119);
+    expect(wide).toMatch(/^2026-11-24 09:05:07\s+zt-w\s+.*\s+203\.0\.113\.77\s+ES$/);
+    expect(headerLine(120)).toMatch(/^Date\s+Zone ID\s+Source\s+Referrer\s+Keyword\s+IP\s+Country$/);
+    for (const width of [60, 80, 100, 120, 200]) expect(headerLine(width).length, `${width}`).toBeLessThan(width);
+  });
+
+  it('p pauses: new lines wait (counted in the footer) and print in order when p is pressed again; the header stays in view', async () => {
+    const api = await server.admin();
+    const tail = new LiveTail({ api, server: server.url, token: api.token, filter: { zoneId: 'zt-pause' }, lines: 0 });
+    const ui = render(<Tail tail={tail} tz="UTC" filter={{ zoneId: 'zt-pause' }} interactive width={100} />);
+    await tail.start();
+    await waitFor(() => (ui.lastFrame() ?? '').includes(' SSE '), 5000, 'the SSE badge');
+    const before = await post('zt-pause', { country: 'AR' });
+    await waitFor(() => (ui.lastFrame() ?? '').includes(String(before.keyword)), 5000, 'the first line');
+    ui.stdin.write('p');
+    await waitFor(() => (ui.lastFrame() ?? '').includes('EN PAUSA'), 2000, 'the pause badge');
+    const held = [await post('zt-pause', { country: 'CL' }), await post('zt-pause', { country: 'PE' })];
+    await waitFor(() => (ui.lastFrame() ?? '').includes('2 eventos esperando · p reanuda'), 5000, 'the count of held lines');
+    for (const r of held) expect(ui.lastFrame()).not.toContain(String(r.keyword));
+    // The column names under the newest lines, above the status.
+    const lines = (ui.lastFrame() ?? '').split('\n');
+    const rule = lines.findIndex((l) => l.startsWith('─'));
+    expect(lines[rule + 1]).toMatch(/^Date\s+Zone ID\s+Source/);
+    ui.stdin.write('p');
+    await waitFor(() => held.every((r) => (ui.lastFrame() ?? '').includes(String(r.keyword))), 5000, 'the held lines');
+    const text = ui.lastFrame() ?? '';
+    expect(text).not.toContain('EN PAUSA');
+    expect(text.indexOf(String(held[0].keyword))).toBeLessThan(text.indexOf(String(held[1].keyword)));
+    ui.stdin.write('q');
+    await tail.done;
     ui.unmount();
   });
 

@@ -67,11 +67,12 @@ export function parseDateDMY(text: string): string | null {
 }
 
 /** An instant as 'YYYY-MM-DD HH:mm' on the wall clock of tz (the referrers' date column). */
-export function formatDateTime(instant: string | number | Date | null | undefined, tz: string): string {
+export function formatDateTime(instant: string | number | Date | null | undefined, tz: string, options: { seconds?: boolean } = {}): string {
   if (instant == null || instant === '') return EMPTY_CELL;
   const date = instant instanceof Date ? instant : new Date(instant);
   if (Number.isNaN(date.getTime())) return EMPTY_CELL;
   const p = zonedParts(date, tz);
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}`;
+  const time = `${two(p.hour)}:${two(p.minute)}${options.seconds ? `:${two(p.second)}` : ''}`;
+  return `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)} ${time}`;
 }

@@ -10,6 +10,8 @@ import { LiveStats } from './live-stats.js';
 
 /** Lines kept for <Static> before starting a new batch (already printed ones are dropped). */
 export const STATIC_BATCH = 500;
+/** Lines held while paused; beyond it the oldest are dropped (and counted). */
+export const HELD_MAX = 5000;
 
 interface Line {
   key: string;
@@ -28,44 +30,70 @@ function fit(text: string, width: number): string {
   return out + '…' + ' '.repeat(Math.max(0, width - displayWidth(out) - 1));
 }
 
-/** Column widths for a terminal width: source, referrer and keyword share what is left. */
-export function tailLayout(width: number) {
-  const fixed = { date: 16, zone: 8, ip: 15, country: 7 };
-  const gaps = 2 * 6;
-  const rest = Math.max(40, width - 1 - gaps - Object.values(fixed).reduce((a, b) => a + b, 0));
-  const source = Math.min(22, Math.max(10, Math.floor(rest * 0.25)));
-  const keyword = Math.min(18, Math.max(8, Math.floor(rest * 0.2)));
-  return { ...fixed, source, keyword, referrer: rest - source - keyword };
+type TailColumn = 'date' | 'zone' | 'source' | 'referrer' | 'keyword' | 'ip' | 'country';
+
+/** The columns left to right, their headers, and the fewest characters each is drawn in. */
+const ORDER: readonly TailColumn[] = ['date', 'zone', 'source', 'referrer', 'keyword', 'ip', 'country'];
+const HEADERS: Record<TailColumn, string> = { date: 'Date', zone: 'Zone ID', source: 'Source', referrer: 'Referrer', keyword: 'Keyword', ip: 'IP', country: 'Country' };
+const MIN: Record<TailColumn, number> = { date: 14, zone: 8, source: 10, referrer: 16, keyword: 8, ip: 15, country: 7 };
+/** Which columns stay on a narrow terminal, most needed first (the last ones give way). */
+const KEPT: readonly TailColumn[] = ['date', 'zone', 'referrer', 'country', 'source', 'keyword', 'ip'];
+/** From this width the date shows its year (YYYY-MM-DD HH:mm:ss), below it MM-DD HH:mm:ss. */
+const LONG_DATE = 110;
+
+export interface TailLayout {
+  columns: Array<{ key: TailColumn; width: number }>;
+  longDate: boolean;
+}
+
+/**
+ * The columns a terminal `width` wide shows, and their widths: every line fits (80 columns
+ * drop the IP first, then the keyword, then the source); what is left widens the referrer.
+ */
+export function tailLayout(width: number): TailLayout {
+  const longDate = width >= LONG_DATE;
+  const min = { ...MIN, date: longDate ? 19 : 14 };
+  const available = Math.max(40, width - 1);
+  const kept = [...KEPT];
+  const needed = () => kept.reduce((sum, k) => sum + min[k], 0) + 2 * (kept.length - 1);
+  while (kept.length > 3 && needed() > available) kept.pop();
+  const widths = { ...min };
+  let extra = Math.max(0, available - needed());
+  const grow = (key: TailColumn, most: number) => {
+    if (!kept.includes(key)) return;
+    const add = Math.min(most, extra);
+    widths[key] += add;
+    extra -= add;
+  };
+  grow('source', Math.min(12, Math.floor(extra * 0.25)));
+  grow('keyword', Math.min(10, Math.floor(extra * 0.2)));
+  grow('referrer', extra);
+  return { columns: ORDER.filter((k) => kept.includes(k)).map((key) => ({ key, width: widths[key] })), longDate };
 }
 
 const dash = (v: string | number | null | undefined) => (v == null || v === '' ? '-' : String(v));
 
 export function formatTailLine(r: LiveRecord, tz: string, width: number): string {
-  const w = tailLayout(width);
-  return [
-    fit(formatDateTime(r.seen_at, tz), w.date),
-    fit(dash(r.zone_id), w.zone),
-    fit(dash(r.parent_domain), w.source),
-    fit(dash(r.referrer), w.referrer),
-    fit(dash(r.keyword), w.keyword),
-    fit(dash(r.ip), w.ip),
-    fit(dash(r.country), w.country),
-  ]
+  const layout = tailLayout(width);
+  const date = formatDateTime(r.seen_at, tz, { seconds: true });
+  const text: Record<TailColumn, string> = {
+    date: layout.longDate ? date : date.slice(5),
+    zone: dash(r.zone_id),
+    source: dash(r.parent_domain),
+    referrer: dash(r.referrer),
+    keyword: dash(r.keyword),
+    ip: dash(r.ip),
+    country: dash(r.country),
+  };
+  return layout.columns
+    .map((c) => fit(text[c.key], c.width))
     .join('  ')
     .trimEnd();
 }
 
-function headerLine(width: number): string {
-  const w = tailLayout(width);
-  return [
-    fit('Date', w.date),
-    fit('Zone ID', w.zone),
-    fit('Source', w.source),
-    fit('Referrer', w.referrer),
-    fit('Keyword', w.keyword),
-    fit('IP', w.ip),
-    fit('Country', w.country),
-  ]
+export function headerLine(width: number): string {
+  return tailLayout(width)
+    .columns.map((c) => fit(HEADERS[c.key], c.width))
     .join('  ')
     .trimEnd();
 }
@@ -102,23 +130,34 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
   const stats = useRef(new LiveStats());
   const [status, setStatus] = useState<TailStatus>(tail.status);
   const [, setTick] = useState(0);
+  // Paused (p or space): new lines wait here, at most HELD_MAX (the oldest give way, counted).
+  const [paused, setPaused] = useState(false);
+  const held = useRef<{ paused: boolean; lines: Line[]; dropped: number }>({ paused: false, lines: [], dropped: 0 });
 
   // <Static> prints each line once; this records how many of the batch are on screen.
   useLayoutEffect(() => {
     printed.current = { n: batch.n, count: batch.lines.length };
   });
 
+  /** Appends lines to what <Static> prints (a new batch past STATIC_BATCH). */
+  const show = (lines: Line[]) =>
+    setBatch((b) => {
+      const all = [...b.lines, ...lines];
+      if (all.length <= STATIC_BATCH) return { n: b.n, lines: all };
+      // A new <Static> (new key) prints only what the previous one had not printed yet.
+      const done = printed.current.n === b.n ? printed.current.count : 0;
+      return { n: b.n + 1, lines: all.slice(done) };
+    });
+
   useEffect(() => {
     const offEvents = tail.onEvents((records) => {
       stats.current.add(records, now());
       const lines = records.map((r) => ({ key: r.id !== undefined ? `e${r.id}` : recordKey(r), text: formatTailLine(r, tz, width) }));
-      setBatch((b) => {
-        const all = [...b.lines, ...lines];
-        if (all.length <= STATIC_BATCH) return { n: b.n, lines: all };
-        // A new <Static> (new key) prints only what the previous one had not printed yet.
-        const done = printed.current.n === b.n ? printed.current.count : 0;
-        return { n: b.n + 1, lines: all.slice(done) };
-      });
+      const h = held.current;
+      if (!h.paused) return show(lines);
+      h.lines.push(...lines);
+      if (h.lines.length > HELD_MAX) h.dropped += h.lines.splice(0, h.lines.length - HELD_MAX).length;
+      setTick((t) => t + 1);
     });
     const offStatus = tail.onStatus(setStatus);
     const timer = setInterval(() => setTick((t) => t + 1), 1000);
@@ -135,7 +174,17 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
 
   useInput(
     (input, key) => {
-      if (input === 'q' || key.escape || (key.ctrl && input === 'c')) tail.stop();
+      if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return tail.stop();
+      if (input !== 'p' && input !== ' ') return;
+      const h = held.current;
+      if (!h.paused) {
+        held.current = { paused: true, lines: [], dropped: 0 };
+        return setPaused(true);
+      }
+      const waiting = h.dropped ? [{ key: `dropped-${h.lines[0]?.key ?? Date.now()}`, text: `… ${formatNumber(h.dropped, 0)} eventos omitidos durante la pausa` }, ...h.lines] : h.lines;
+      held.current = { paused: false, lines: [], dropped: 0 };
+      setPaused(false);
+      if (waiting.length) show(waiting);
     },
     { isActive: interactive },
   );
@@ -158,9 +207,13 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
       </Static>
       <Box flexDirection="column" marginTop={1}>
         <Text dimColor>{'─'.repeat(Math.max(10, Math.min(width, 120) - 1))}</Text>
+        {/* The column names stay in view, under the newest lines. */}
+        <Text bold wrap="truncate-end">
+          {headerLine(width)}
+        </Text>
         <Box>
-          <Text inverse color={badge.color}>
-            {badge.text}
+          <Text inverse color={paused ? 'cyan' : badge.color}>
+            {paused ? ' EN PAUSA ' : badge.text}
           </Text>
           <Text>
             {' '}
@@ -170,7 +223,10 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
         {status.detail ? <Text color="yellow">{status.detail}</Text> : null}
         <Text wrap="truncate-end">Top referrers (último minuto): {list(topHosts)}</Text>
         <Text wrap="truncate-end">Top países (último minuto): {list(topCountries)}</Text>
-        {interactive ? <Text dimColor>q salir</Text> : null}
+        {paused ? (
+          <Text color="cyan">{`${formatNumber(held.current.lines.length, 0)} eventos esperando${held.current.dropped ? ` (${formatNumber(held.current.dropped, 0)} omitidos)` : ''} · p reanuda`}</Text>
+        ) : null}
+        {interactive ? <Text dimColor>p pausa · q salir</Text> : null}
       </Box>
     </Box>
   );
