@@ -22,6 +22,8 @@ import { registerReferrers } from './commands/referrers.js';
 import { registerCampaigns } from './commands/campaigns.js';
 import { registerImport } from './commands/import.js';
 import { registerOptions } from './commands/options.js';
+import { registerCompletion } from './commands/completion.js';
+import { HELP_STYLE, addExamples, spanishError } from './help.js';
 
 export { EXIT, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
 
@@ -43,10 +45,10 @@ export function buildProgram(cli: Cli): Command {
     .option('--server <url>', `servidor (o ADOPS_URL; por defecto el de la sesión guardada o ${DEFAULT_SERVER})`)
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .showHelpAfterError('(adops --help muestra la ayuda)')
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, ...HELP_STYLE })
     .configureOutput({
       writeOut: (s) => cli.io.stdout.write(s),
-      writeErr: (s) => cli.io.stderr.write(s),
+      writeErr: (s) => cli.io.stderr.write(spanishError(s)),
     })
     .exitOverride();
   registerServe(program, cli);
@@ -61,6 +63,8 @@ export function buildProgram(cli: Cli): Command {
   registerCampaigns(program, cli);
   registerImport(program, cli);
   registerOptions(program, cli);
+  registerCompletion(program, cli);
+  addExamples(program);
   return program;
 }
 

@@ -1,0 +1,81 @@
+// The help in Spanish: commander's own words (titles, usage placeholders, its error messages)
+// translated, and examples under the commands people run most.
+import type { Command } from 'commander';
+
+const TITLES: Record<string, string> = {
+  'Usage:': 'Uso:',
+  'Options:': 'Opciones:',
+  'Commands:': 'Comandos:',
+  'Global Options:': 'Opciones globales:',
+  'Arguments:': 'Argumentos:',
+};
+
+/** '[options]' → '[opciones]', '[command]' → '[comando]' in usage lines and command terms. */
+export const spanishTerms = (text: string): string => text.replace(/\[options\]/g, '[opciones]').replace(/\[command\]/g, '[comando]');
+
+/** Commander's error messages in Spanish (the rest of its words are already ours). */
+const ERRORS: ReadonlyArray<[RegExp, string]> = [
+  [/^error: unknown option '(.+?)'(?:\n\(Did you mean (.+?)\?\))?/, "error: opción desconocida '$1'"],
+  [/^error: unknown command '(.+?)'/, "error: comando desconocido '$1'"],
+  [/^error: missing required argument '(.+?)'/, "error: falta el argumento obligatorio '$1'"],
+  [/^error: option '(.+?)' argument missing/, "error: a la opción '$1' le falta su valor"],
+  [/^error: too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+)\./, 'error: demasiados argumentos (se esperaban $2, llegaron $3)'],
+  [/^error: required option '(.+?)' not specified/, "error: falta la opción obligatoria '$1'"],
+];
+
+export function spanishError(text: string): string {
+  for (const [pattern, replacement] of ERRORS) {
+    const m = pattern.exec(text);
+    if (!m) continue;
+    let out = text.replace(pattern, replacement);
+    // commander's "(Did you mean --x?)" suggestion, kept in Spanish.
+    if (m[2] && pattern === ERRORS[0][0]) out = out.replace(/^(error: opción desconocida '.+?')/, `$1\n(¿quisiste decir ${m[2]}?)`);
+    return out.replace(/\n\(Did you mean (.+?)\?\)/, '\n(¿quisiste decir $1?)');
+  }
+  return text.replace(/\n\(Did you mean (.+?)\?\)/, '\n(¿quisiste decir $1?)');
+}
+
+export const HELP_STYLE = {
+  styleTitle: (title: string) => TITLES[title] ?? title,
+  styleUsage: (usage: string) => spanishTerms(usage),
+  styleSubcommandTerm: (term: string) => spanishTerms(term),
+};
+
+/** Examples under the commands people run most (`adops <command> --help`). */
+const EXAMPLES: Record<string, string[]> = {
+  'report zones': [
+    'adops report zones                                   # los 7 días hasta ayer, en pantalla',
+    'adops report zones --preset mes_anterior --sort revenue:desc --limit 10',
+    'adops report zones --advertiser adnova --from 01/11/2026 --to 15/11/2026 --csv noviembre.csv',
+    'adops report zones --json | jq .totals',
+  ],
+  dashboard: ['adops dashboard --preset mes_actual', 'adops dashboard --publisher "Mundo Cine" --json'],
+  explorer: ['adops explorer --zone 4101 --from 2026-11-01', 'adops explorer --sort revenue:desc --limit 20 --json'],
+  finance: ['adops finance --from 2026-01-01 --sort total:desc', 'adops finance --domain redtech.com --csv finance.csv'],
+  demand: ['adops demand --preset mes_anterior', 'adops demand --publisher "Red Tech" --json'],
+  referrers: ['adops referrers --preset ayer --advertiser AdNova', 'adops referrers --from 2026-11-20 --csv'],
+  tail: ['adops tail -n 50                 # los 50 últimos y los nuevos; p pausa, q sale', 'adops tail --zone 4101 --json | jq .referrer'],
+  'import zone-report': ['adops import zone-report informe.csv', 'ADOPS_INGEST_KEY=… adops import zone-report noviembre.ndjson.gz --json'],
+  'import referrers': ['adops import referrers eventos.ndjson --ingest-key …'],
+  'campaigns list': ['adops campaigns list --status ALL --from 2026-11-01 --sort spend:desc'],
+  'campaigns create': ['adops campaigns create --keyword "seguros de coche" --pick 2 --daily-budget 20'],
+  'tokens url': ['adops tokens url "Mundo Cine" --from 2026-11-01 --to 2026-11-30'],
+  options: ['adops options', 'adops options --json | jq .publishers'],
+  completion: ['source <(adops completion bash)          # en ~/.bashrc', 'source <(adops completion zsh)           # en ~/.zshrc'],
+};
+
+function pathOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c && c.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Adds 'Ejemplos:' to every command that has some (call once the program is built). */
+export function addExamples(program: Command): void {
+  const visit = (cmd: Command) => {
+    const examples = EXAMPLES[pathOf(cmd)];
+    if (examples) cmd.addHelpText('after', `\nEjemplos:\n${examples.map((e) => `  ${e}`).join('\n')}\n`);
+    cmd.commands.forEach(visit);
+  };
+  visit(program);
+}
