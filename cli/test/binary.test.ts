@@ -47,7 +47,7 @@ describe.skipIf(!built)('built binary', () => {
   it('adops --help lists the commands and the exit codes', async () => {
     const result = await runBinary(['--help'], {});
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Usage: adops');
+    expect(result.stdout).toContain('Uso: adops');
     for (const command of ['serve', 'login', 'logout', 'whoami', 'passwd', 'users', 'tokens']) expect(result.stdout).toContain(command);
     expect(result.stdout).toContain('Códigos de salida');
   });

@@ -239,3 +239,12 @@ describe('non-admins', () => {
     }
   });
 });
+
+describe('publisher tokens as generated', () => {
+  test('are 43 base64url characters that never start with - or _ (a command line would read them as an option)', async () => {
+    const { newPublisherToken } = await import('../src/services/tokens.js');
+    const tokens = Array.from({ length: 5000 }, () => newPublisherToken());
+    for (const t of tokens) expect(t).toMatch(/^[A-Za-z0-9][A-Za-z0-9_-]{42}$/);
+    expect(new Set(tokens).size).toBe(tokens.length);
+  });
+});

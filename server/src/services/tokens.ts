@@ -26,7 +26,7 @@ export class TokenService {
   }
 
   private fresh(publisher_name: string): { record: TokenRecord; token: string } {
-    const token = randomBytes(32).toString('base64url');
+    const token = newPublisherToken();
     return {
       token,
       record: {
@@ -88,5 +88,16 @@ export class TokenService {
       });
     }
     return record.publisher_name;
+  }
+}
+
+/**
+ * A publisher token: 32 random bytes, base64url, never starting with '-' or '_' (a token that
+ * starts with '-' reads as an option on a command line: `adops tokens delete -Xy…` failed).
+ */
+export function newPublisherToken(): string {
+  for (;;) {
+    const token = randomBytes(32).toString('base64url');
+    if (/^[A-Za-z0-9]/.test(token)) return token;
   }
 }
