@@ -67,6 +67,47 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
+describe('tables that fit the terminal', () => {
+  /** A report screen on a fake terminal of `columns` × `rows` with a keyboard; q ends it. */
+  async function screen(args: string[], columns: number, rows: number) {
+    const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
+    const pending = cli(args, { isTTY: true, stdinStream: tty, columns, rows });
+    const started = Date.now();
+    while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    tty.write('q');
+    const r = await pending;
+    expect(r.code, r.stderr).toBe(0);
+    return strip(r.stdout).split('\n');
+  }
+
+  it('a window 30 lines high gets a page of 17 rows (the rest of the screen is its frame), and the frame fits', async () => {
+    const lines = await screen(['report', 'zones', '--from', old, '--to', today], 200, 30);
+    expect(lines.join('\n')).toContain('17 por página');
+  });
+
+  it('at 80 and 120 columns revenue and margin come before the dimensions, and the hidden columns are counted', async () => {
+    for (const width of [80, 120]) {
+      const lines = await screen(['report', 'zones', '--from', old, '--to', today], width, 40);
+      const header = lines.find((l) => /^date\s/.test(l))!;
+      expect(header.length, `${width}`).toBeLessThanOrEqual(width);
+      expect(header, `${width}`).toMatch(/^date\s+zone_id\s+publisher\s+revenue\s+margin\b/);
+      expect(lines.join('\n'), `${width}`).toMatch(/ · \+\d+ columnas \(>\)/);
+    }
+    // Wide enough for every column: the table's own order.
+    const wide = await screen(['report', 'zones', '--from', old, '--to', today], 400, 40);
+    expect(wide.find((l) => /^date\s/.test(l))).toMatch(/^date\s+advertiser\s+publisher\s+zone_id/);
+  });
+
+  it('--columns shows only the columns asked for, in that order; an unknown one is refused with the table’s', async () => {
+    const lines = await screen(['report', 'zones', '--from', old, '--to', today, '--columns', 'zone_id,revenue,margin'], 200, 40);
+    expect(lines.find((l) => /^zone_id\s/.test(l))).toMatch(/^zone_id\s+revenue\s+margin$/);
+    const bad = await cli(['report', 'zones', '--columns', 'zone_id,ingresos'], { isTTY: true });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--columns: ingresos no es una columna de esta tabla (columnas: date, advertiser');
+  });
+});
+
 describe('filter values', () => {
   it('match the server’s values regardless of case and accents; an unknown one is refused with the closest ones', async () => {
     const exact = JSON.parse((await cli(['report', 'zones', '--json', '--advertiser', 'AdNova'])).stdout);

@@ -139,7 +139,8 @@ export function registerCampaigns(program: Command, cli: Cli): void {
       { key: 'created_at', header: 'Creada', format: (v) => formatDateTimeLocal(v as string) },
     ];
     await showTable<CampaignInsight>(cli, {
-      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, DEFAULT_PAGE_SIZE.campaigns), preset: null },
+      columns: flags.columns,
+      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, DEFAULT_PAGE_SIZE.campaigns), preset: null },
       sortKeys: columns.map((c) => c.key).filter((k) => (CAMPAIGN_SORT_KEYS as readonly string[]).includes(k)),
       load: async (q) => {
         const answer = await api.campaigns.insights({ ...query, ...pageFields(q) });

@@ -68,7 +68,8 @@ export function registerReferrers(program: Command, cli: Cli): void {
         { key: 'referrer', header: 'Referrer', format: dash, maxWidth: 90 },
       ];
       await showTable<ReferrerRow>(cli, {
-        query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, DEFAULT_PAGE_SIZE.referrers), preset: range.preset },
+      columns: flags.columns,
+        query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, DEFAULT_PAGE_SIZE.referrers), preset: range.preset },
         sortKeys: SCREEN_SORT_KEYS,
         presets: SCREEN_PRESETS.referrers,
         rowKey: (r) => JSON.stringify([r.zone_id, r.parent_domain, r.referrer]),

@@ -42,7 +42,7 @@ import {
   type ResolvedRange,
 } from './report-filters.js';
 import { addTableOptions, allRows, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
-import { pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
+import { SCREEN_CHROME, pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 
 type ReportFlags = FilterFlags & TableFlags;
 
@@ -84,7 +84,8 @@ export function registerReports(program: Command, cli: Cli): void {
     if (done) return;
     const columns = metricColumns<ZoneRow>(AD_REPORT_COLUMNS);
     await showTable<ZoneRow>(cli, {
-      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, DEFAULT_PAGE_SIZE.adReport), preset: range.preset },
+      columns: flags.columns,
+      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, DEFAULT_PAGE_SIZE.adReport), preset: range.preset },
       sortKeys: sortableColumns(AD_REPORT_COLUMNS, ZONE_SORT_KEYS),
       presets: SCREEN_PRESETS.adReport,
       load: async (q) => {
@@ -127,7 +128,8 @@ export function registerReports(program: Command, cli: Cli): void {
       if (await machineOutput(cli, flags, table, { sort, limit, head: rangeFields(range) })) return;
       const columns = metricColumns<SummaryRow>(list);
       await showTable<SummaryRow>(cli, {
-        query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, SUMMARY_PAGE_SIZE), preset: range.preset },
+      columns: flags.columns,
+        query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, SUMMARY_PAGE_SIZE), preset: range.preset },
         sortKeys: sortableColumns(list, keys),
         presets: SCREEN_PRESETS.adReport,
         rowKey: (row) => `${row.date}\u0000${row[by]}`,
@@ -169,7 +171,8 @@ export function registerReports(program: Command, cli: Cli): void {
     const header = createElement(RevenueCards, { cards: cardList(cards!) });
     const columns = metricColumns<ZoneRow>(API_EXPLORER_COLUMNS, { totalsDecimals: API_EXPLORER_TOTAL_DECIMALS });
     await showTable<ZoneRow>(cli, {
-      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(limit, DEFAULT_PAGE_SIZE.adReport), preset: null },
+      columns: flags.columns,
+      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, DEFAULT_PAGE_SIZE.adReport, SCREEN_CHROME + 6), preset: null },
       sortKeys: sortableColumns(API_EXPLORER_COLUMNS, ZONE_SORT_KEYS),
       load: async (q) => {
         const answer = await api.adReport.explorer({ ...query, ...pageFields(q) });

@@ -15,6 +15,7 @@ import { CliError, EXIT } from '../io.js';
 /** The flags every table command takes for its machine output. */
 export interface TableFlags {
   sort?: string;
+  columns?: string;
   limit?: string;
   csv?: string | true;
   json?: boolean;
@@ -59,6 +60,7 @@ export function parseLimit(value: string | undefined): number | undefined {
 /** Adds --sort (when the table sorts), --limit, --csv and --json. */
 export function addTableOptions(cmd: Command, options: { sortKeys?: string; csvDefaultName?: string } = {}): Command {
   if (options.sortKeys !== undefined) cmd.option('--sort <key>', `ordena en el servidor: CLAVE[:asc|desc] (claves: ${options.sortKeys})`);
+  cmd.option('--columns <keys>', 'en pantalla, solo estas columnas y en este orden (claves separadas por comas)');
   cmd.option('--limit <n>', 'solo las primeras N filas del orden pedido (en pantalla: N filas por página, hasta 500)');
   if (options.csvDefaultName !== undefined)
     cmd.option('--csv [file]', `exporta todas las filas en CSV; sin FILE, ${options.csvDefaultName}; "-" = salida estándar (sin BOM)`);

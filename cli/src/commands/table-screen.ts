@@ -2,6 +2,7 @@
 // screen asking the server for every page, order, page size and preset the keys choose.
 import { presetRange, sortText, type PresetKey, type SortState } from '@adops/core';
 import type { Cli } from '../context.js';
+import { CliError, EXIT } from '../io.js';
 import type { ReportView, TableQuery } from '../ui/ReportScreen.js';
 import { keyboardAttached } from '../ui/screen.js';
 import { reportingTz, type ResolvedRange } from './report-filters.js';
@@ -24,9 +25,19 @@ export function sortOf(text: string | undefined): SortState | null {
   return { key, dir: dir === 'desc' ? 'desc' : 'asc' };
 }
 
-/** Screen page size: --limit up to 500 shows that many rows a page, else the screen's default. */
-export function screenPageSize(limit: number | undefined, fallback: number): number {
-  return limit !== undefined && limit <= 500 ? limit : fallback;
+/** Lines a report screen uses besides its rows: title, range, header, rules, totals, footer, keys. */
+export const SCREEN_CHROME = 13;
+
+/**
+ * Screen page size: --limit up to 500 shows that many rows a page; else, on a terminal with a
+ * keyboard, as many rows as the window holds under the screen's other lines (`chrome`); else
+ * the screen's default.
+ */
+export function screenPageSize(cli: Cli, limit: number | undefined, fallback: number, chrome = SCREEN_CHROME): number {
+  if (limit !== undefined && limit <= 500) return limit;
+  const rows = (cli.io.stdout as { rows?: number }).rows;
+  if (limit === undefined && rows && keyboardAttached(cli.io)) return Math.max(5, Math.min(500, rows - chrome));
+  return fallback;
 }
 
 export async function showTable<Row>(
@@ -37,11 +48,15 @@ export async function showTable<Row>(
     sortKeys: readonly string[];
     presets?: readonly PresetKey[];
     rowKey?: (row: Row, index: number) => string;
+    /** --columns: only these columns on screen, in this order (keys, comma-separated). */
+    columns?: string;
   },
 ): Promise<void> {
   // React, Ink and the screen load only when a screen is drawn (machine output never needs them).
+  const pick = pickColumns<Row>(options.columns);
+  const load = pick ? async (q: TableQuery, shown: TableQuery) => pick(await options.load(q, shown)) : options.load;
   const [initial, { createElement }, { ReportScreen }, { showScreen }] = await Promise.all([
-    options.load(options.query, options.query),
+    load(options.query, options.query),
     import('react'),
     import('../ui/ReportScreen.js'),
     import('../ui/screen.js'),
@@ -55,10 +70,26 @@ export async function showTable<Row>(
       sortKeys: options.sortKeys,
       interactive,
       presets: options.presets,
-      load: options.load,
+      load,
       rowKey: options.rowKey,
       fit: true,
     }),
     interactive,
   );
+}
+
+/**
+ * --columns a,b,c: a view keeping only those columns, in that order; a key the table does not
+ * have is a usage error naming the ones it has.
+ */
+export function pickColumns<Row>(flag: string | undefined): ((view: ReportView<Row>) => ReportView<Row>) | null {
+  if (flag === undefined) return null;
+  const keys = flag.split(',').map((k) => k.trim()).filter(Boolean);
+  if (keys.length === 0) throw new CliError('--columns vacío (usa claves separadas por comas)', EXIT.usage);
+  return (view) => {
+    const byKey = new Map(view.columns.map((c) => [c.key, c]));
+    const unknown = keys.filter((k) => !byKey.has(k));
+    if (unknown.length) throw new CliError(`--columns: ${unknown.join(', ')} no es una columna de esta tabla (columnas: ${view.columns.map((c) => c.key).join(', ')})`, EXIT.usage);
+    return { ...view, columns: keys.map((k) => byKey.get(k)!) };
+  };
 }

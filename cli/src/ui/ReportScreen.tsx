@@ -110,6 +110,23 @@ const GAP = 2;
 const MIN_PART = 8;
 
 /**
+ * The order columns take on a terminal too narrow for all of them: the frozen ones, then those
+ * in TERMINAL_PRIORITY (revenue and margin before the dimensions), then the rest as they come.
+ */
+export function priorityOrder(columns: ReadonlyArray<{ key: string }>, frozen: number): number[] {
+  const rank = (key: string) => {
+    const r = TERMINAL_PRIORITY.indexOf(key);
+    return r === -1 ? TERMINAL_PRIORITY.length : r;
+  };
+  const rest = columns.map((c, i) => i).slice(frozen);
+  rest.sort((a, b) => rank(columns[a].key) - rank(columns[b].key) || a - b);
+  return [...columns.map((_, i) => i).slice(0, frozen), ...rest];
+}
+
+/** The columns a narrow terminal shows first, most telling first. */
+export const TERMINAL_PRIORITY: readonly string[] = ['zone_id', 'publisher', 'revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq', 'cpm', 'cpc', 'advertiser', 'spend', 'hits'];
+
+/**
  * The columns on screen after the frozen ones, starting `shift` columns in (at least one): those
  * that fit, and a last one cut at the edge when at least MIN_PART of it shows. `cut`: that last
  * one does not show whole.
@@ -267,17 +284,22 @@ export function ReportScreen<Row>({
     return () => void stdout.off('resize', onResize);
   }, [fit, stdout]);
   const width = fit && interactive ? stdout.columns : undefined;
-  const widths = layoutTable(allColumns, view.rows, view.totals, view.totalsLabel ?? 'Totales').widths;
+  const natural = layoutTable(allColumns, view.rows, view.totals, view.totalsLabel ?? 'Totales').widths;
+  // Narrower than the whole table: the most telling columns first (money before dimensions).
+  const order = width !== undefined && natural.reduce((sum, w, i) => sum + w + (i ? GAP : 0), 0) > width ? priorityOrder(allColumns, FROZEN) : allColumns.map((_, i) => i);
+  const ordered = order.map((i) => allColumns[i]);
+  const widths = order.map((i) => natural[i]);
   const fitting = (from: number) => visibleFrom(widths, FROZEN, from, width).count;
-  const shiftNow = Math.min(shift, Math.max(0, allColumns.length - FROZEN - 1));
+  const shiftNow = Math.min(shift, Math.max(0, ordered.length - FROZEN - 1));
   const seen = visibleFrom(widths, FROZEN, shiftNow, width);
   const visible = seen.count;
-  const hiddenRight = seen.cut || FROZEN + shiftNow + visible < allColumns.length;
+  const hiddenRight = seen.cut || FROZEN + shiftNow + visible < ordered.length;
   const clipped = shiftNow > 0 || hiddenRight;
   scroll.current = { shift: shiftNow, widths, width };
-  const columns = clipped ? [...allColumns.slice(0, FROZEN), ...allColumns.slice(FROZEN + shiftNow, FROZEN + shiftNow + visible)] : allColumns;
+  const columns = clipped ? [...ordered.slice(0, FROZEN), ...ordered.slice(FROZEN + shiftNow, FROZEN + shiftNow + visible)] : ordered;
+  const moreRight = Math.max(0, ordered.length - FROZEN - shiftNow - visible + (seen.cut ? 1 : 0));
   // A new order brings its column into view.
-  const sortIndex = sort ? view.columns.findIndex((c) => c.key === sort.key) : -1;
+  const sortIndex = sort ? ordered.findIndex((c) => c.key === sort.key) : -1;
   useEffect(() => {
     if (width === undefined || sortIndex < FROZEN) return;
     const { shift: current } = scroll.current;
@@ -292,7 +314,8 @@ export function ReportScreen<Row>({
   const status =
     `${pageLabel(paging.page, paging.pageCount)} · ${formatInt(paging.totalRows)} filas · ${paging.pageSize} por página` +
     (sort ? ` · orden: ${view.columns.find((c) => c.key === sort.key)?.header ?? sort.key} ${ARROW[sort.dir]}` : '') +
-    (clipped ? ` · columnas ${FROZEN + shiftNow + 1}–${FROZEN + shiftNow + visible} de ${allColumns.length}` : '');
+    (clipped ? ` · columnas ${FROZEN + shiftNow + 1}–${FROZEN + shiftNow + visible} de ${ordered.length}` : '') +
+    (moreRight > 0 ? ` · +${moreRight} ${moreRight === 1 ? 'columna' : 'columnas'} (>)` : '');
 
   return (
     <Box flexDirection="column">
