@@ -9,3 +9,4 @@ export * from './csv.js';
 export * from './exports.js';
 export * from './live.js';
 export * from './campaigns.js';
+export * from './openapi.js';

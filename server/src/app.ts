@@ -19,6 +19,8 @@ import { startTrafficDemo } from './demo/traffic.js';
 import { reportRoutes } from './routes/reports.js';
 import { startZoneReports } from './demo/zone-reports.js';
 import { campaignRoutes } from './routes/campaigns.js';
+import { docsRoutes } from './routes/docs.js';
+import { VERSION } from './version.js';
 
 z.config(z.locales.es());
 
@@ -80,6 +82,7 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   referrerRoutes(router, services);
   reportRoutes(router, services);
   campaignRoutes(router, services);
+  docsRoutes(router, VERSION);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {

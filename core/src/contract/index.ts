@@ -38,3 +38,4 @@ export * from './admin.js';
 export * from './reports.js';
 export * from './referrers.js';
 export * from './campaigns.js';
+export * from './docs.js';

@@ -3,8 +3,7 @@ import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { bind } from '../http.js';
 import type { AppServices } from '../services/index.js';
-
-const VERSION = '0.1.0';
+import { VERSION } from '../version.js';
 
 export function authRoutes(router: Router, s: AppServices): void {
   const r = contract;

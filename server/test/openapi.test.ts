@@ -1,0 +1,109 @@
+// The API document integrators read: every route of the contract in it (method, Spanish
+// summary, parameters, answers, who may call), valid OpenAPI 3.1 by an independent validator,
+// served at /api/openapi.json; /api/docs renders it with the project's own viewer files,
+// same-origin scripts only, under the app's Content-Security-Policy.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { validate } from '@readme/openapi-parser';
+import { contract, openApiDocument, ROUTE_DOCS, type Route } from '@adops/core';
+import { startTestServer, type TestServer } from './helpers.js';
+
+type Doc = ReturnType<typeof openApiDocument> & { paths: Record<string, Record<string, Record<string, any>>> };
+const doc = openApiDocument('0.1.0') as Doc;
+const routes = Object.entries(contract).flatMap(([area, rs]) => Object.entries(rs as Record<string, Route>).map(([name, r]) => ({ area, name, r })));
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the OpenAPI document', () => {
+  test('holds every route of the contract with its method, a Spanish summary and an answer', () => {
+    expect(routes.length).toBeGreaterThan(40);
+    for (const { area, name, r } of routes) {
+      const op = doc.paths[r.path]?.[r.method.toLowerCase()];
+      expect(op, `${area}.${name} ${r.method} ${r.path}`).toBeDefined();
+      expect(op.operationId).toBe(`${area}.${name}`);
+      expect(op.summary).toBe((ROUTE_DOCS as any)[area][name].summary);
+      expect(op.summary.length).toBeGreaterThan(5);
+      expect(Object.keys(op.responses).some((code) => code.startsWith('2'))).toBe(true);
+    }
+    const operations = Object.values(doc.paths).flatMap((p) => Object.keys(p));
+    expect(operations).toHaveLength(routes.length);
+  });
+
+  test('is valid OpenAPI 3.1 (and the validator does reject a broken one)', async () => {
+    const result = await validate(structuredClone(doc) as any);
+    expect(result.valid, JSON.stringify(result)).toBe(true);
+    const broken = structuredClone(doc) as any;
+    broken.paths['/api/login'].post.responses = 'none';
+    expect((await validate(broken)).valid).toBe(false);
+  });
+
+  test('says who may call each route: session, ingest key, publisher token or nobody', () => {
+    const security = (path: string, method: string) => doc.paths[path][method].security;
+    expect(security('/api/health', 'get')).toEqual([]);
+    expect(security('/api/hit', 'get')).toEqual([]);
+    expect(security('/api/admin/users', 'get')).toEqual([{ session: [] }]);
+    expect(security('/api/dashboard/overview', 'get')).toEqual([{ session: [] }]);
+    expect(security('/api/ingest/referrers', 'post')).toEqual([{ ingestKey: [] }, { session: [] }]);
+    expect(security('/api/publisher/data', 'get')).toEqual([{ publisherToken: [] }]);
+    expect(Object.keys((doc as any).components.securitySchemes)).toEqual(['session', 'ingestKey', 'publisherToken']);
+    expect(doc.paths['/api/admin/users'].get.responses['403']).toBeDefined();
+    expect(doc.paths['/api/health'].get.responses['401']).toBeUndefined();
+  });
+
+  test('describes parameters, bodies and the export and stream formats', () => {
+    const data = doc.paths['/api/publisher/data'].get;
+    const names = data.parameters.map((p: { name: string }) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['start_date', 'end_date', 'sort', 'page', 'page_size', 'format']));
+    expect(data.parameters.find((p: { name: string }) => p.name === 'start_date').required).toBe(true);
+    expect(Object.keys(data.responses['200'].content)).toEqual(['application/json', 'text/csv', 'application/x-ndjson']);
+    expect(doc.paths['/api/admin/users/{id}'].patch.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
+    expect(doc.paths['/api/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('password');
+    expect(Object.keys(doc.paths['/api/ingest/zone-report'].post.requestBody.content)).toEqual(['text/csv', 'application/x-ndjson', 'application/json']);
+    expect(Object.keys(doc.paths['/api/referrers_logs/stream'].get.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(doc.paths['/api/hit'].get.responses['204']).toBeDefined();
+    expect(doc.paths['/api/login'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+});
+
+describe('served', () => {
+  test('/api/openapi.json answers the document, without a session', async () => {
+    const res = await t.fetch('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+
+  test('/api/docs loads only same-origin scripts and styles, none inline, under the app CSP; its files are served', async () => {
+    const res = await t.fetch('/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attrs, body] of scripts) {
+      expect(body.trim()).toBe('');
+      expect(attrs).toMatch(/src="\/api\/docs\/[\w.-]+"/);
+    }
+    const assets = [...html.matchAll(/(?:src|href)="(\/api\/docs\/[\w.-]+)"/g)].map((m) => m[1]);
+    expect(assets).toEqual(expect.arrayContaining(['/api/docs/swagger-ui-bundle.js', '/api/docs/init.js', '/api/docs/swagger-ui.css']));
+    for (const asset of assets) {
+      const a = await t.fetch(asset);
+      expect(a.status, asset).toBe(200);
+      expect(a.headers.get('content-type'), asset).toMatch(asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.png') ? /^image\/png/ : /^text\/javascript/);
+    }
+    expect(html).not.toMatch(/https?:\/\//);
+  });
+
+  test('nothing else of the viewer package is served: an unknown or traversing name is a 404', async () => {
+    for (const name of ['index.html', 'package.json', '..%2F..%2Fpackage.json', 'swagger-ui-bundle.js.map']) {
+      const res = await t.fetch(`/api/docs/${name}`);
+      expect(res.status, name).toBe(404);
+    }
+  });
+});
