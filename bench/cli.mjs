@@ -16,7 +16,16 @@ const run = promisify(execFile);
 
 async function startServer(dataDir) {
   const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ADOPS_DATA_DIR: dataDir, ADOPS_DEMO: '1', ADOPS_LOG: 'silent', ADOPS_ADMIN_EMAIL: ADMIN.email, ADOPS_ADMIN_PASSWORD: ADMIN.password },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADOPS_DATA_DIR: dataDir,
+      ADOPS_DEMO: '1',
+      ADOPS_LOG: 'silent',
+      ADOPS_ADMIN_EMAIL: ADMIN.email,
+      ADOPS_ADMIN_PASSWORD: ADMIN.password,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

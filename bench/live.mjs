@@ -30,21 +30,25 @@ const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length
 
 /** Starts node server/dist/main.js on a free port; resolves once it listens. */
 async function startServer(dataDir) {
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(root, 'server/dist/main.js')], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADOPS_DATA_DIR: dataDir,
-      ADOPS_DEMO: '0',
-      ADOPS_LOG: 'silent',
-      ADOPS_INGEST_KEY: INGEST_KEY,
-      ADOPS_ADMIN_EMAIL: ADMIN.email,
-      ADOPS_ADMIN_PASSWORD: ADMIN.password,
-      ADOPS_JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(root, 'server/dist/main.js')],
+    {
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ADOPS_DATA_DIR: dataDir,
+        ADOPS_DEMO: '0',
+        ADOPS_LOG: 'silent',
+        ADOPS_INGEST_KEY: INGEST_KEY,
+        ADOPS_ADMIN_EMAIL: ADMIN.email,
+        ADOPS_ADMIN_PASSWORD: ADMIN.password,
+        ADOPS_JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   // Taken at spawn: a killed child has no exitCode (only signalCode) and its 'exit' may be past.
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let output = '';
@@ -88,15 +92,14 @@ async function rssMb(pid) {
 function batchBody(count, zone, extra = () => ({})) {
   let out = '';
   for (let i = 0; i < count; i++)
-    out +=
-      JSON.stringify({
-        zone_id: zone,
-        referrer: `https://www.diario${i % 50}.example.com/noticias/articulo-${i}`,
-        keyword: 'seguros de coche',
-        ip: `198.51.100.${(i % 254) + 1}`,
-        country: 'ES',
-        ...extra(i),
-      }) + '\n';
+    out += `${JSON.stringify({
+      zone_id: zone,
+      referrer: `https://www.diario${i % 50}.example.com/noticias/articulo-${i}`,
+      keyword: 'seguros de coche',
+      ip: `198.51.100.${(i % 254) + 1}`,
+      country: 'ES',
+      ...extra(i),
+    })}\n`;
   return out;
 }
 
@@ -164,7 +167,16 @@ async function benchHits(server) {
   const cpu = (await cpuSeconds(server.child.pid)) - cpu0;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { connections, rate: ok / elapsed, ok, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), perCpuSecond: ok / cpu, cpuShare: cpu / elapsed };
+  return {
+    connections,
+    rate: ok / elapsed,
+    ok,
+    failed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    perCpuSecond: ok / cpu,
+    cpuShare: cpu / elapsed,
+  };
 }
 
 /** Opens an SSE stream; onChunk gets each decoded chunk. Resolves when headers arrived. */
@@ -199,8 +211,7 @@ async function benchLatency(server) {
           const now = performance.now();
           buf += chunk;
           let pos = 0;
-          let sep;
-          while ((sep = buf.indexOf('\n\n', pos)) !== -1) {
+          for (let sep = buf.indexOf('\n\n', pos); sep !== -1; sep = buf.indexOf('\n\n', pos)) {
             if (buf.startsWith('id: ', pos)) sink.push(Number(buf.slice(pos + 4, buf.indexOf('\n', pos))), now);
             pos = sep + 2;
           }
@@ -284,7 +295,10 @@ async function benchDurability() {
         const tag = `https://durable.example.com/w${w}/b${b}`;
         attempted++;
         try {
-          const r = await postBatch(pool, batchBody(1000, 'bench-durable', () => ({ referrer: tag })));
+          const r = await postBatch(
+            pool,
+            batchBody(1000, 'bench-durable', () => ({ referrer: tag })),
+          );
           if (r.accepted === 1000) acked.add(tag);
         } catch {
           return; // the server died under us
@@ -321,24 +335,41 @@ async function main() {
   const line = (label, value) => console.log(`  ${label.padEnd(44)} ${value}`);
   try {
     const os = await import('node:os');
-    console.log(`Referrer traffic benchmark (Node ${process.version}, ${os.cpus().length} CPUs shared by client and server; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+    console.log(
+      `Referrer traffic benchmark (Node ${process.version}, ${os.cpus().length} CPUs shared by client and server; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
     if (PHASES.has('idle')) {
       const idle = await benchIdleStreams(server);
-      line('server RSS, 1,000 idle streams', `${fmt(idle.during, 1)} MB (fresh server before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`);
+      line(
+        'server RSS, 1,000 idle streams',
+        `${fmt(idle.during, 1)} MB (fresh server before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`,
+      );
     }
     if (PHASES.has('ingest')) {
       const ingest = await benchIngest(server);
-      line('batch ingest /api/ingest/referrers', `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`);
+      line(
+        'batch ingest /api/ingest/referrers',
+        `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`,
+      );
       line('  server CPU', `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second`);
     }
     if (PHASES.has('hits')) {
       const hits = await benchHits(server);
-      line(`beacon /api/hit (${hits.connections} connections)`, `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`);
+      line(
+        `beacon /api/hit (${hits.connections} connections)`,
+        `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`,
+      );
       line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second`);
     }
     if (PHASES.has('latency')) {
       const latency = await benchLatency(server);
-      line(`ingest → SSE, ${latency.streams} streams at ${fmt(latency.rate)} ev/s`, `p50 ${fmt(latency.p50, 1)} ms, p99 ${fmt(latency.p99, 1)} ms, max ${fmt(latency.max, 1)} ms  (${fmt(latency.delivered)}/${fmt(latency.expected)} delivered, target p99 < 250 ms)`);
+      line(
+        `ingest → SSE, ${latency.streams} streams at ${fmt(latency.rate)} ev/s`,
+        `p50 ${fmt(latency.p50, 1)} ms, p99 ${fmt(latency.p99, 1)} ms, max ${fmt(latency.max, 1)} ms  (${fmt(latency.delivered)}/${fmt(latency.expected)} delivered, target p99 < 250 ms)`,
+      );
     }
   } finally {
     await stopServer(server);
@@ -360,8 +391,10 @@ process.on('exit', () => {
     process.exitCode = 1;
   }
 });
-main().then(() => (finished = true)).catch((e) => {
-  finished = true;
-  console.error(e);
-  process.exit(1);
-});
+main()
+  .then(() => (finished = true))
+  .catch((e) => {
+    finished = true;
+    console.error(e);
+    process.exit(1);
+  });

@@ -7,7 +7,7 @@
 // Run: npm run bench:reports   (BENCH_ROWS_PER_DAY / BENCH_DAYS / BENCH_CALLS / BENCH_EXPORT_DAYS /
 // BENCH_INGEST_ROWS / BENCH_PG=0 to vary; BENCH_DATA_DIR=dir keeps and reuses the generated rows)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, chmodSync, chownSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, chmodSync, chownSync, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -48,7 +48,11 @@ const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 const fmtInt = (n) => n.toLocaleString('en-US');
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const pct = (sorted, p) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-const median = (xs) => pct([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs) =>
+  pct(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const ymd = (d) => d.toISOString().slice(0, 10);
 const addDays = (s, n) => ymd(new Date(Date.parse(`${s}T00:00:00Z`) + n * 86_400_000));
 
@@ -62,8 +66,14 @@ const dataDir = KEPT ?? path.join(work, 'data');
 const cleanups = [];
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-log(`AdOps report benchmark — ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, Node ${process.version}, data in ${work}`);
-log(`${fmtInt(DAYS * PER_DAY)} rows: ${DAYS} days (${firstDay} … ${lastDay}) × ${fmtInt(PER_DAY)} rows a day, 3 advertisers, 40 publishers, ${fmtInt(PER_DAY / 2)} zones`);
+log(
+  `AdOps report benchmark — ${cpus().length} CPUs, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, Node ${process.version}, data in ${work}`,
+);
+log(
+  `${fmtInt(DAYS * PER_DAY)} rows: ${DAYS} days (${firstDay} … ${lastDay}) × ${fmtInt(PER_DAY)} rows a day, 3 advertisers, 40 publishers, ${fmtInt(PER_DAY / 2)} zones`,
+);
 log('');
 
 // ---------------------------------------------------------------- 1. generate into DuckDB
@@ -264,7 +274,11 @@ for (const e of ENDPOINTS) {
   for (const d of RANGES) if (row[d].status !== 200) log(`    ${d} days: ${row[d].detail}`);
 }
 log('  * takes no date range (the same call in every column). Pages: 25 zone rows, 10 summary rows, 500 publisher rows.');
-log(`Timing took ${seconds(performance.now() - tTiming)} (load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}).`);
+log(
+  `Timing took ${seconds(performance.now() - tTiming)} (load average now ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}).`,
+);
 
 // ---------------------------------------------------------------- 3b. a streamed export
 /** Downloads one export while sampling the server's RSS every 50 ms. */
@@ -286,7 +300,9 @@ async function timedExport(query) {
 const exportRange = { start_date: addDays(lastDay, -(EXPORT_DAYS - 1)), end_date: lastDay };
 const expectedExportRows = EXPORT_DAYS * PER_DAY;
 log('');
-log(`Export: GET /api/ad-report/zone-details?format=csv for ${EXPORT_DAYS} days (${fmtInt(expectedExportRows)} rows), streamed; server RSS sampled every 50 ms`);
+log(
+  `Export: GET /api/ad-report/zone-details?format=csv for ${EXPORT_DAYS} days (${fmtInt(expectedExportRows)} rows), streamed; server RSS sampled every 50 ms`,
+);
 const exports = {};
 for (const [label, extra] of [
   ['day order, first (cold cache)', {}],
@@ -306,7 +322,10 @@ for (const [label, extra] of [
 function ingestCsv(rows) {
   const lines = ['date,advertiser,publisher,zone_id,geo,source,domain,impressions,monetized_impressions,clicks,revenue,tq'];
   let seed = 12345;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   const perDay = PER_DAY;
   for (let i = 0; i < rows; i++) {
     const day = Math.floor(i / perDay);
@@ -316,14 +335,16 @@ function ingestCsv(rows) {
     lines.push(
       `${addDays(today, day + 1)},${['AdNova', 'BidSphere', 'Clickora'][(Math.floor(r / (perDay / 2)) + day) % 3]},` +
         `Publisher ${String((z * 7919) % 40).padStart(2, '0')},${380000 + z},ES,search,site${(z * 7919) % 40}.com,` +
-        `${impressions},${Math.floor(impressions * 0.8)},${Math.floor(impressions * 0.01)},${(impressions / 1000 * (0.4 + 2.5 * rand())).toFixed(4)},${(0.5 + rand() / 2).toFixed(3)}`,
+        `${impressions},${Math.floor(impressions * 0.8)},${Math.floor(impressions * 0.01)},${((impressions / 1000) * (0.4 + 2.5 * rand())).toFixed(4)},${(0.5 + rand() / 2).toFixed(3)}`,
     );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 log('');
-log(`Ingest: ${fmtInt(INGEST_ROWS)}-row CSV (${(Buffer.byteLength(csv) / 1048576).toFixed(0)} MB) POSTed to /api/ingest/zone-report with the ingest key`);
+log(
+  `Ingest: ${fmtInt(INGEST_ROWS)}-row CSV (${(Buffer.byteLength(csv) / 1048576).toFixed(0)} MB) POSTed to /api/ingest/zone-report with the ingest key`,
+);
 const ingestTimes = [];
 for (const label of ['new keys (insert)', 'same file again (replace)']) {
   const t = performance.now();
@@ -339,7 +360,9 @@ for (const label of ['new keys (insert)', 'same file again (replace)']) {
   const answer = await res.json();
   const ms = performance.now() - t;
   ingestTimes.push(ms);
-  log(`  ${pad(label, 28)} ${seconds(ms)}  HTTP ${res.status} inserted ${fmtInt(answer.inserted ?? 0)}, replaced ${fmtInt(answer.replaced ?? 0)}, rejected ${answer.rejected_total ?? answer.detail}`);
+  log(
+    `  ${pad(label, 28)} ${seconds(ms)}  HTTP ${res.status} inserted ${fmtInt(answer.inserted ?? 0)}, replaced ${fmtInt(answer.replaced ?? 0)}, rejected ${answer.rejected_total ?? answer.detail}`,
+  );
 }
 const afterIngest = memory();
 log('');
@@ -369,13 +392,23 @@ const ratio = (value, target) => `${(value / target).toFixed(2)}× the target`;
 log('');
 log(`Targets (this machine, ${fmtInt(DAYS * PER_DAY)} rows):`);
 if (!HUNDRED_MILLION) {
-  log(`  ${verdict(agg365.ms < TARGETS.aggregate365p95)} every aggregate report at 365 days p95 < ${TARGETS.aggregate365p95} ms: worst ${fmtMs(agg365.ms)} ms (${agg365.name}), ${ratio(agg365.ms, TARGETS.aggregate365p95)}`);
-  log(`  ${verdict(page365.ms < TARGETS.zonePagep95)} any zone-level page p95 < ${TARGETS.zonePagep95} ms: worst ${fmtMs(page365.ms)} ms at 365 days (${page365.name}), ${ratio(page365.ms, TARGETS.zonePagep95)}`);
+  log(
+    `  ${verdict(agg365.ms < TARGETS.aggregate365p95)} every aggregate report at 365 days p95 < ${TARGETS.aggregate365p95} ms: worst ${fmtMs(agg365.ms)} ms (${agg365.name}), ${ratio(agg365.ms, TARGETS.aggregate365p95)}`,
+  );
+  log(
+    `  ${verdict(page365.ms < TARGETS.zonePagep95)} any zone-level page p95 < ${TARGETS.zonePagep95} ms: worst ${fmtMs(page365.ms)} ms at 365 days (${page365.name}), ${ratio(page365.ms, TARGETS.zonePagep95)}`,
+  );
 } else {
-  log(`  ${verdict(anyAt30.ms < TARGETS.hundredMillion30p95)} every report at 30 days p95 < ${TARGETS.hundredMillion30p95} ms: worst ${fmtMs(anyAt30.ms)} ms (${anyAt30.name}), ${ratio(anyAt30.ms, TARGETS.hundredMillion30p95)}`);
-  log(`  (info) worst aggregate at 365 days ${fmtMs(agg365.ms)} ms (${agg365.name}); worst page at 365 days ${fmtMs(page365.ms)} ms (${page365.name})`);
+  log(
+    `  ${verdict(anyAt30.ms < TARGETS.hundredMillion30p95)} every report at 30 days p95 < ${TARGETS.hundredMillion30p95} ms: worst ${fmtMs(anyAt30.ms)} ms (${anyAt30.name}), ${ratio(anyAt30.ms, TARGETS.hundredMillion30p95)}`,
+  );
+  log(
+    `  (info) worst aggregate at 365 days ${fmtMs(agg365.ms)} ms (${agg365.name}); worst page at 365 days ${fmtMs(page365.ms)} ms (${page365.name})`,
+  );
 }
-log(`  ${verdict(pageSizes[1] < TARGETS.pageBytes)} every page answer < ${TARGETS.pageBytes / 1024} KB: largest ${kb(pageSizes[1])} (${pageSizes[0]})`);
+log(
+  `  ${verdict(pageSizes[1] < TARGETS.pageBytes)} every page answer < ${TARGETS.pageBytes / 1024} KB: largest ${kb(pageSizes[1])} (${pageSizes[0]})`,
+);
 log(
   `  ${verdict(allRows && growth < TARGETS.exportRssGrowthMb)} a ${fmtInt(expectedExportRows)}-row export has every row and grows RSS < ${TARGETS.exportRssGrowthMb} MB: ` +
     `${allRows ? 'every row' : 'ROWS MISSING'}, +${growth.toFixed(0)} MB (warm run; the cold run adds DuckDB's block cache, ` +
@@ -383,7 +416,9 @@ log(
     `+${(exports['by revenue (one full sort)'].peak - exports['by revenue (one full sort)'].before).toFixed(0)} MB; both bounded by its memory limit)`,
 );
 log(`  ${verdict(afterIngest.peakMb < TARGETS.rssMb)} server RSS < ${TARGETS.rssMb} MB: peak ${afterIngest.peakMb.toFixed(0)} MB`);
-log(`  ${verdict(Math.max(...ingestTimes) < TARGETS.ingestMs)} 1-million-row CSV ingest < ${TARGETS.ingestMs / 1000} s: ${ingestTimes.map(seconds).join(' / ')}`);
+log(
+  `  ${verdict(Math.max(...ingestTimes) < TARGETS.ingestMs)} 1-million-row CSV ingest < ${TARGETS.ingestMs / 1000} s: ${ingestTimes.map(seconds).join(' / ')}`,
+);
 
 // ---------------------------------------------------------------- 6. the same aggregations: DuckDB vs PostgreSQL
 /** Each warehouse query, in DuckDB (the server's own query code) and in PostgreSQL SQL. */
@@ -396,11 +431,16 @@ function comparisons(days) {
     coalesce(sum(tq * impressions) FILTER (WHERE tq > 0 AND impressions > 0),0) AS tq_weighted,
     coalesce(sum(impressions) FILTER (WHERE tq > 0 AND impressions > 0),0) AS tq_weight`;
   const range = `date BETWEEN '${start}' AND '${end}'`;
-  const zoneCols = 'date, advertiser, publisher, zone_id, geo, source, domain, impressions, monetized_impressions, clicks, revenue, rate_applied, p_revenue, margin, tq';
+  const zoneCols =
+    'date, advertiser, publisher, zone_id, geo, source, domain, impressions, monetized_impressions, clicks, revenue, rate_applied, p_revenue, margin, tq';
   const by = (key, dir = 'asc') => ({ key, dir });
   return [
     { name: 'totals (Totales, cards)', duck: (w) => w.totals(f), pg: `SELECT ${sums} FROM zone_report WHERE ${range}` },
-    { name: 'daily sums (overview, table)', duck: (w) => w.groups({ filters: f, by: ['date'], order: [by('date')] }), pg: `SELECT date, ${sums} FROM zone_report WHERE ${range} GROUP BY date ORDER BY date` },
+    {
+      name: 'daily sums (overview, table)',
+      duck: (w) => w.groups({ filters: f, by: ['date'], order: [by('date')] }),
+      pg: `SELECT date, ${sums} FROM zone_report WHERE ${range} GROUP BY date ORDER BY date`,
+    },
     {
       name: 'zone page: day, revenue (25)',
       duck: (w) => w.rows({ filters: f, order: [by('date', 'desc'), by('revenue', 'desc')], limit: 25, offset: 0 }),
@@ -418,7 +458,11 @@ function comparisons(days) {
             ORDER BY clicks::float8 / NULLIF(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END, 0) * 100 ASC NULLS LAST,
                      date, advertiser, publisher, zone_id, geo, source LIMIT 25 OFFSET 975`,
     },
-    { name: 'geo/source options', duck: (w) => w.geoAndSourceOptions(f), pg: `SELECT array_agg(DISTINCT geo) FILTER (WHERE geo <> ''), array_agg(DISTINCT source) FILTER (WHERE source <> '') FROM zone_report WHERE ${range}` },
+    {
+      name: 'geo/source options',
+      duck: (w) => w.geoAndSourceOptions(f),
+      pg: `SELECT array_agg(DISTINCT geo) FILTER (WHERE geo <> ''), array_agg(DISTINCT source) FILTER (WHERE source <> '') FROM zone_report WHERE ${range}`,
+    },
     {
       name: 'date × publisher page (10)',
       duck: (w) => w.groups({ filters: f, by: ['date', 'publisher'], order: [by('date', 'desc'), by('revenue', 'desc')], limit: 10, offset: 0 }),
@@ -436,7 +480,14 @@ function comparisons(days) {
     },
     {
       name: 'publisher data page (500)',
-      duck: (w) => w.groups({ filters: { ...f, publisher: BENCH_PUBLISHER }, by: ['date', 'zone_id', 'geo'], order: [by('date', 'desc')], limit: 500, offset: 0 }),
+      duck: (w) =>
+        w.groups({
+          filters: { ...f, publisher: BENCH_PUBLISHER },
+          by: ['date', 'zone_id', 'geo'],
+          order: [by('date', 'desc')],
+          limit: 500,
+          offset: 0,
+        }),
       pg: `SELECT date, zone_id, geo, sum(impressions), sum(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END), sum(clicks), sum(p_revenue), count(*) OVER ()
              FROM zone_report WHERE ${range} AND publisher = '${BENCH_PUBLISHER}' GROUP BY date, zone_id, geo ORDER BY date DESC, zone_id, geo LIMIT 500`,
     },
@@ -489,7 +540,7 @@ else if (!existsSync(path.join(PG_BIN, 'initdb'))) log(`\nPostgreSQL comparison 
 else {
   const pgRoot = path.join(work, 'pg');
   const asPostgres = process.getuid?.() === 0;
-  const pgUser = asPostgres ? 'postgres' : process.env.USER ?? 'postgres';
+  const pgUser = asPostgres ? 'postgres' : (process.env.USER ?? 'postgres');
   const { mkdirSync } = await import('node:fs');
   mkdirSync(pgRoot, { recursive: true });
   if (asPostgres) {
@@ -511,7 +562,12 @@ else {
   log(`PostgreSQL 15 on 127.0.0.1:${port} (temp cluster; shared_buffers 512MB, work_mem 64MB, 2 parallel workers, fsync off):`);
   runPg('initdb', ['-D', pgData, '-A', 'trust', '-U', pgUser, '--no-sync', '-E', 'UTF8']);
   runPg('pg_ctl', [
-    '-D', pgData, '-l', path.join(pgRoot, 'log'), '-w', '-o',
+    '-D',
+    pgData,
+    '-l',
+    path.join(pgRoot, 'log'),
+    '-w',
+    '-o',
     `-p ${port} -c listen_addresses=127.0.0.1 -k ${pgRoot} -c shared_buffers=512MB -c work_mem=64MB -c max_parallel_workers_per_gather=2 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB`,
     'start',
   ]);
@@ -525,11 +581,31 @@ else {
   cleanups.push(async () => stopPg());
   process.on('exit', stopPg); // also when the bench fails half-way
   const psql = (sql, { quiet = true } = {}) => {
-    const r = spawnSync('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', pgUser, '-d', 'postgres', '-X', '-q', '-v', 'ON_ERROR_STOP=1', ...(quiet ? ['-o', '/dev/null'] : []), '-f', '-'], {
-      input: sql,
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-    });
+    const r = spawnSync(
+      'psql',
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-U',
+        pgUser,
+        '-d',
+        'postgres',
+        '-X',
+        '-q',
+        '-v',
+        'ON_ERROR_STOP=1',
+        ...(quiet ? ['-o', '/dev/null'] : []),
+        '-f',
+        '-',
+      ],
+      {
+        input: sql,
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      },
+    );
     if (r.status !== 0) throw new Error(`psql failed: ${r.stderr}`);
     return r.stdout;
   };
@@ -552,10 +628,14 @@ else {
           \\copy zone_report FROM '${csvFile}' WITH (FORMAT csv)`);
     const copyMs = performance.now() - t;
     t = performance.now();
-    psql('CREATE UNIQUE INDEX zone_report_natural_key ON zone_report (date, advertiser, publisher, zone_id, geo, source); VACUUM ANALYZE zone_report;');
+    psql(
+      'CREATE UNIQUE INDEX zone_report_natural_key ON zone_report (date, advertiser, publisher, zone_id, geo, source); VACUUM ANALYZE zone_report;',
+    );
     const indexMs = performance.now() - t;
     rmSync(csvFile, { force: true });
-    log(`  loaded the same ${fmtInt(DAYS * PER_DAY)} rows: CSV export ${seconds(exportMs)}, COPY ${seconds(copyMs)}, natural-key index + VACUUM ANALYZE ${seconds(indexMs)}`);
+    log(
+      `  loaded the same ${fmtInt(DAYS * PER_DAY)} rows: CSV export ${seconds(exportMs)}, COPY ${seconds(copyMs)}, natural-key index + VACUUM ANALYZE ${seconds(indexMs)}`,
+    );
 
     const pgTime = (sql) => {
       const out = psql(`\\timing on\n${sql};\n${sql};\n${sql};\n${sql};\n`);

@@ -83,9 +83,12 @@ for (let k = 0; k < BIG_DAYS; k++)
   }
 const BIG_CSV = [
   'date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue',
-  ...BIG.map((r, i) => `${r.date},${ADVERTISERS[i % 3]},PubBig,${r.zone},ES,search,big.com,${r.impressions},${r.clicks},${(r.cents / 100).toFixed(2)}`),
+  ...BIG.map(
+    (r, i) => `${r.date},${ADVERTISERS[i % 3]},PubBig,${r.zone},ES,search,big.com,${r.impressions},${r.clicks},${(r.cents / 100).toFixed(2)}`,
+  ),
 ].join('\n');
-const esInt = (n: number) => new Intl.NumberFormat('es-ES', { useGrouping: 'always', maximumFractionDigits: 0 } as Intl.NumberFormatOptions).format(n);
+const esInt = (n: number) =>
+  new Intl.NumberFormat('es-ES', { useGrouping: 'always', maximumFractionDigits: 0 } as Intl.NumberFormatOptions).format(n);
 const esDollars = (cents: number) =>
   `$${new Intl.NumberFormat('es-ES', { useGrouping: 'always', minimumFractionDigits: 2, maximumFractionDigits: 2 } as Intl.NumberFormatOptions).format(cents / 100)}`;
 
@@ -188,8 +191,7 @@ describe('filters and presets', () => {
     await page.getByRole('button', { name: 'Reset' }).click();
     await label(page, 'Página 1 de 2').waitFor();
     expect(await page.getByLabel('Zone ID', { exact: true }).inputValue()).toBe('');
-    for (const name of ['Advertiser', 'Publisher', 'Geo', 'Source'])
-      expect(await page.getByLabel(name, { exact: true }).inputValue()).toBe('Todos');
+    for (const name of ['Advertiser', 'Publisher', 'Geo', 'Source']) expect(await page.getByLabel(name, { exact: true }).inputValue()).toBe('Todos');
     expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(d(7));
     expect(h.pageErrors(page)).toEqual([]);
   });
@@ -200,18 +202,70 @@ describe('zone table', () => {
     const page = await openAdReport();
     const headers = (await zoneTable(page).locator('thead th').allTextContents()).map((t) => t.replace(/[▲▼↕]/g, '').trim());
     expect(headers).toEqual([
-      'date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source', 'impressions', 'monetized_impressions', 'clicks',
-      'CTR%', 'P.CPM', 'P.CPC', 'P.Revenue', 'TQ', 'revenue', 'margin', 'CPM', 'CPC', 'RS%',
+      'date',
+      'advertiser',
+      'publisher',
+      'zone_id',
+      'geo',
+      'source',
+      'impressions',
+      'monetized_impressions',
+      'clicks',
+      'CTR%',
+      'P.CPM',
+      'P.CPC',
+      'P.Revenue',
+      'TQ',
+      'revenue',
+      'margin',
+      'CPM',
+      'CPC',
+      'RS%',
     ]);
     const totals = (await zoneTable(page).locator('tfoot td').allTextContents()).map((t) => t.trim());
     expect(totals).toEqual([
-      'Totales', '', '', '', '', '', '46.500', '17.650', '465', '1,61%', '$6,00', '$0,60', '$279,00', '0,20', '$465,00', '$186,00', '$10,00', '$1,00', '40,00%',
+      'Totales',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '46.500',
+      '17.650',
+      '465',
+      '1,61%',
+      '$6,00',
+      '$0,60',
+      '$279,00',
+      '0,20',
+      '$465,00',
+      '$186,00',
+      '$10,00',
+      '$1,00',
+      '40,00%',
     ]);
     // Z-8 had no monetized impressions: '-' there, CTR on impressions (8/800 = 1 %).
     await page.getByLabel('Zone ID', { exact: true }).fill('Z-8');
     await label(page, 'Página 1 de 1').waitFor();
     const cells = (await zoneRows(page).first().locator('td').allTextContents()).map((t) => t.trim());
-    expect(cells.slice(3)).toEqual(['Z-8', 'ES', 'direct', '800', '-', '8', '1,00%', '$6,00', '$0,60', '$4,80', '0,08', '$8,00', '$3,20', '$10,00', '$1,00', '40,00%']);
+    expect(cells.slice(3)).toEqual([
+      'Z-8',
+      'ES',
+      'direct',
+      '800',
+      '-',
+      '8',
+      '1,00%',
+      '$6,00',
+      '$0,60',
+      '$4,80',
+      '0,08',
+      '$8,00',
+      '$3,20',
+      '$10,00',
+      '$1,00',
+      '40,00%',
+    ]);
   });
 
   test('headers toggle ascending/descending with an arrow and missing values stay last both ways', async () => {
@@ -325,7 +379,10 @@ describe('summary tables', () => {
     expect(new Set(await publishers.locator('tbody td:nth-child(2)').allTextContents())).toEqual(new Set(['PubB']));
 
     const advertisers = page.getByRole('table', { name: 'Resumen advertiser' });
-    expect((await advertisers.locator('thead th').allTextContents()).map((t) => t.replace(/[▲▼↕]/g, '').trim()).slice(0, 2)).toEqual(['Date', 'Advertiser']);
+    expect((await advertisers.locator('thead th').allTextContents()).map((t) => t.replace(/[▲▼↕]/g, '').trim()).slice(0, 2)).toEqual([
+      'Date',
+      'Advertiser',
+    ]);
     // PubB's five zones: Z-1 (BidSphere), Z-2 (Clickora), Z-3 (AdNova), Z-4 (BidSphere), Z-5 (Clickora).
     await page.getByTestId('advertiser-table').getByText('5 filas', { exact: true }).waitFor();
     await sortBy(page, 'revenue', 'descending', advertisers);
@@ -370,7 +427,10 @@ describe('the whole result, not a page of it (50,000 rows)', () => {
     expect((await column(page, 1))[0]).toBe(bigFrom);
     await label(page, 'Página 1 de 2000').waitFor();
     // The rest of page 1 is the next largest revenues of all 50,000 rows, in order.
-    const expected = [...BIG].sort((a, b) => b.cents - a.cents).slice(0, 25).map((r) => esDollars(r.cents));
+    const expected = [...BIG]
+      .sort((a, b) => b.cents - a.cents)
+      .slice(0, 25)
+      .map((r) => esDollars(r.cents));
     expect(await column(page, 15)).toEqual(expected);
     await h.screenshot(page, 'adreport-top-n');
   });

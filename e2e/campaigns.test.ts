@@ -5,17 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import {
-  CTA_LABELS,
-  addDays,
-  formatInt,
-  formatMoney,
-  presetRange,
-  sortRows,
-  trackingUrl,
-  type Api,
-  type CampaignInsight,
-} from '@adops/core';
+import { CTA_LABELS, addDays, formatInt, formatMoney, presetRange, sortRows, trackingUrl, type Api, type CampaignInsight } from '@adops/core';
 import path from 'node:path';
 import { ADMIN, SCREENSHOTS, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 import type { MetaSandbox } from '../server/src/providers/meta/sandbox.js';
@@ -62,9 +52,9 @@ async function openCreator(): Promise<Page> {
 }
 
 /** A form control by its label (required ones end in '*'). */
-const field = (page: Page, label: string) =>
-  page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`));
-const submitButton = (page: Page) => page.getByRole('form', { name: 'Crear campaña' }).getByRole('button', { name: /^(Crear campaña|Creando\.\.\.)$/ });
+const field = (page: Page, label: string) => page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`));
+const submitButton = (page: Page) =>
+  page.getByRole('form', { name: 'Crear campaña' }).getByRole('button', { name: /^(Crear campaña|Creando\.\.\.)$/ });
 const suggestionButtons = (page: Page) => page.getByTestId('image-suggestions').getByRole('button');
 
 /** Types a keyword and waits until the suggested copy has filled the form and images show. */
@@ -136,12 +126,16 @@ describe('campaign creator: suggestions', () => {
     // The grid shows that page's suggestions, in order.
     const suggestions = await admin.campaigns.imageSuggestions({ query: keyword, page: pageNo });
     expect(suggestions.length).toBeGreaterThan(0);
-    const shown = await page.getByTestId('image-suggestions').locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+    const shown = await page
+      .getByTestId('image-suggestions')
+      .locator('img')
+      .evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
     expect(shown).toEqual(suggestions.map((s) => s.previewURL));
     // The images really load (bundled images served by the server).
-    const loaded = await page.getByTestId('image-suggestions').locator('img').evaluateAll((imgs) =>
-      Promise.all(imgs.map((i) => (i as HTMLImageElement).decode().then(() => (i as HTMLImageElement).naturalWidth))),
-    );
+    const loaded = await page
+      .getByTestId('image-suggestions')
+      .locator('img')
+      .evaluateAll((imgs) => Promise.all(imgs.map((i) => (i as HTMLImageElement).decode().then(() => (i as HTMLImageElement).naturalWidth))));
     expect(loaded.every((w) => w > 0)).toBe(true);
     await h.screenshot(page, 'campaign-creator-suggestions');
     expect(h.pageErrors(page)).toEqual([]);
@@ -165,7 +159,10 @@ describe('campaign creator: suggestions', () => {
       expect(next).toBeLessThanOrEqual(5);
       await page.locator(`[data-testid="image-suggestions"][data-page="${next}"]`).waitFor();
       const expected = await admin.campaigns.imageSuggestions({ query: keyword, page: next });
-      const shown = await page.getByTestId('image-suggestions').locator('img').evaluateAll((imgs) => imgs.map((im) => (im as HTMLImageElement).src));
+      const shown = await page
+        .getByTestId('image-suggestions')
+        .locator('img')
+        .evaluateAll((imgs) => imgs.map((im) => (im as HTMLImageElement).src));
       expect(shown).toEqual(expected.map((s) => s.previewURL));
       previous = next;
     }
@@ -284,7 +281,10 @@ describe('campaign creator: creating', () => {
 
     const png = await makePng(page, 'Running 2025');
     await field(page, 'Subir imagen').setInputFiles({ name: 'anuncio.png', mimeType: 'image/png', buffer: png });
-    await page.getByTestId('chosen-image').getByText(/anuncio\.png/).waitFor();
+    await page
+      .getByTestId('chosen-image')
+      .getByText(/anuncio\.png/)
+      .waitFor();
     expect(await page.getByTestId('ad-preview').getByTestId('ad-image').getAttribute('src')).toMatch(/^blob:/);
 
     await page.route('**/api/create-campaign/', async (route) => {
@@ -305,13 +305,24 @@ describe('campaign creator: creating', () => {
 
     // What Meta received: the PNG's bytes, amounts in cents, the texts and the tracking link.
     const [record] = await admin.campaigns.list();
-    expect(record).toMatchObject({ keyword, headline: copy.headline, body: copy.body, objective: 'OUTCOME_SALES', daily_budget: 2.5, bid_amount: 0.07, tracking_url: expectedLink });
+    expect(record).toMatchObject({
+      keyword,
+      headline: copy.headline,
+      body: copy.body,
+      objective: 'OUTCOME_SALES',
+      daily_budget: 2.5,
+      bid_amount: 0.07,
+      tracking_url: expectedLink,
+    });
     expect(record.image_hash).toBe(md5(png));
     expect(sandbox.images.get(md5(png))?.equals(png)).toBe(true);
     const adset = sandbox.requestsTo('adsets').at(-1)!;
     expect(String(adset.params.daily_budget)).toBe('250');
     expect(String(adset.params.bid_amount)).toBe('7');
-    const creative = sandbox.requestsTo('adcreatives').at(-1)!.params.object_story_spec as { page_id: string; link_data: { call_to_action: { type: string } } };
+    const creative = sandbox.requestsTo('adcreatives').at(-1)!.params.object_story_spec as {
+      page_id: string;
+      link_data: { call_to_action: { type: string } };
+    };
     expect(String(creative.page_id)).toBe('998877665544');
     expect(creative.link_data.call_to_action.type).toBe('SHOP_NOW');
 
@@ -335,7 +346,8 @@ describe('campaign creator: creating', () => {
 
     await dialog.getByRole('button', { name: 'Crear nueva campaña' }).click();
     await dialog.waitFor({ state: 'detached' });
-    for (const label of ['Keyword', 'Título (headline)', 'Texto principal (body)', 'Alias', 'Página de Facebook (fb_page)']) expect(await inputValue(page, label)).toBe('');
+    for (const label of ['Keyword', 'Título (headline)', 'Texto principal (body)', 'Alias', 'Página de Facebook (fb_page)'])
+      expect(await inputValue(page, label)).toBe('');
     expect(await field(page, 'Botón (CTA)').inputValue()).toBe('LEARN_MORE');
     expect(await field(page, 'Objetivo').inputValue()).toBe('OUTCOME_TRAFFIC');
     expect(await inputValue(page, 'Presupuesto diario (€)')).toBe('1.00');
@@ -428,7 +440,11 @@ async function openMetrics(): Promise<{ page: Page; calls: ReturnType<typeof req
 
 const table = (page: Page) => page.getByRole('table', { name: 'Campañas con métricas' });
 const bodyRows = (page: Page) => table(page).locator('tbody tr');
-const shownIds = (page: Page) => table(page).getByTestId('campaign-id').allTextContents().then((ids) => ids.map((s) => s.trim()));
+const shownIds = (page: Page) =>
+  table(page)
+    .getByTestId('campaign-id')
+    .allTextContents()
+    .then((ids) => ids.map((s) => s.trim()));
 
 async function waitForRows(page: Page, count: number) {
   await expect.poll(() => table(page).getByTestId('campaign-id').count(), { timeout: 10_000 }).toBe(count);
@@ -449,12 +465,19 @@ describe('campaign metrics', () => {
     expect(calls).toHaveLength(1);
     // The server sorts and pages: newest first, 20 a page.
     expect(Object.fromEntries(calls[0].url.searchParams)).toEqual({
-      from_date: day, to_date: day, status: 'ACTIVE', sort: 'created_at:desc', page: '1', page_size: '20',
+      from_date: day,
+      to_date: day,
+      status: 'ACTIVE',
+      sort: 'created_at:desc',
+      page: '1',
+      page_size: '20',
     });
 
     // Newest first; every row active.
     expect(await shownIds(page)).toEqual(sortRows(expected, { key: 'created_at', dir: 'desc' }).map((c) => c.id));
-    const statuses = await table(page).getByTestId('campaign-status').evaluateAll((els) => els.map((e) => [e.getAttribute('data-status'), e.textContent]));
+    const statuses = await table(page)
+      .getByTestId('campaign-status')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-status'), e.textContent]));
     expect(statuses.every(([s, text]) => s === 'ACTIVE' && text!.startsWith('✅'))).toBe(true);
 
     // ⚠️ exactly on the campaigns without data in the range, with the tooltip.
@@ -542,16 +565,28 @@ describe('campaign metrics', () => {
     await sortTable(table(page), 'Impresiones', 'ascending');
     let shown = await shownIds(page);
     expect(shown).toEqual(await firstPage('impressions:asc'));
-    expect(shown.map((id) => impressionsOf.get(id)!)).toEqual(sortRows(all, { key: 'impressions', dir: 'asc' }).slice(0, 20).map((c) => c.impressions));
+    expect(shown.map((id) => impressionsOf.get(id)!)).toEqual(
+      sortRows(all, { key: 'impressions', dir: 'asc' })
+        .slice(0, 20)
+        .map((c) => c.impressions),
+    );
     await header('Impresiones').getByRole('button').click();
     await waitSorted(table(page), 'Impresiones', 'descending');
     shown = await shownIds(page);
     expect(shown).toEqual(await firstPage('impressions:desc'));
-    expect(shown.map((id) => impressionsOf.get(id)!)).toEqual(sortRows(all, { key: 'impressions', dir: 'desc' }).slice(0, 20).map((c) => c.impressions));
+    expect(shown.map((id) => impressionsOf.get(id)!)).toEqual(
+      sortRows(all, { key: 'impressions', dir: 'desc' })
+        .slice(0, 20)
+        .map((c) => c.impressions),
+    );
 
     await sortTable(table(page), 'Campaña', 'ascending');
     expect(await header('Impresiones').getAttribute('aria-sort')).toBe('none');
-    expect(await shownIds(page)).toEqual(sortRows(all, { key: 'name', dir: 'asc' }).slice(0, 20).map((c) => c.id));
+    expect(await shownIds(page)).toEqual(
+      sortRows(all, { key: 'name', dir: 'asc' })
+        .slice(0, 20)
+        .map((c) => c.id),
+    );
 
     // CTR: campaigns without impressions have no CTR and come last in both directions.
     await sortTable(table(page), 'CTR%', 'descending');
@@ -599,7 +634,11 @@ describe('campaign metrics', () => {
     const { page } = await openMetrics();
     const day = yesterday();
     await waitForRows(page, (await campaignsOf(day, day, 'ACTIVE')).rows.length);
-    sandbox.failNext('campaigns.list', { message: '(#200) Permissions error', code: 200, error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.' });
+    sandbox.failNext('campaigns.list', {
+      message: '(#200) Permissions error',
+      code: 200,
+      error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.',
+    });
     await page.getByRole('button', { name: 'Actualizar' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();

@@ -251,7 +251,20 @@ describe('Analytics table', () => {
     expect(headers).toEqual(['Date', 'Impr.', 'M. Impr.', 'Clicks', 'CTR%', 'CPM', 'CPC', 'Rev', 'Cost', 'Marg.', 'Marg %', 'TQ']);
     expect(await bodyRows(page).count()).toBe(4);
     // d1: 2000 impr., 1800 m. impr., 30 clicks, CTR 1,5 %, CPM 75, CPC 5, rev 150, cost 90, margin 60, 40 %, TQ 0,70.
-    expect(await cellTexts(page, 2)).toEqual([d(1), '2.000', '1.800', '30', '1,50%', '$75,00', '$5,00', '$150,00', '$90,00', '$60,00', '40,00%', '0,70']);
+    expect(await cellTexts(page, 2)).toEqual([
+      d(1),
+      '2.000',
+      '1.800',
+      '30',
+      '1,50%',
+      '$75,00',
+      '$5,00',
+      '$150,00',
+      '$90,00',
+      '$60,00',
+      '40,00%',
+      '0,70',
+    ]);
     const totals = (await analytics(page).locator('tfoot td').allTextContents()).map((t) => t.trim());
     expect(totals).toEqual(['Totales', '4.800', '4.300', '57', '1,19%', '$55,83', '$4,70', '$268,00', '$160,00', '$108,00', '40,30%', '0,64']);
     // Rev column (index 7): d1 is the highest, d3 (8) the lowest.

@@ -13,8 +13,18 @@ const MONTH_START = startOfMonth(TODAY);
 const LAST_MONTH_DAY = addDays(MONTH_START, -5);
 
 const seedRow = (date: string, advertiser: string, publisher: string, zone_id: string, revenue: number, margin: number) => ({
-  date, advertiser, publisher, zone_id, geo: 'ES', source: 'search', domain: 'uno.com',
-  impressions: 1_000, clicks: 10, revenue, margin, tq: 0.7,
+  date,
+  advertiser,
+  publisher,
+  zone_id,
+  geo: 'ES',
+  source: 'search',
+  domain: 'uno.com',
+  impressions: 1_000,
+  clicks: 10,
+  revenue,
+  margin,
+  tq: 0.7,
 });
 
 const SEED = [
@@ -72,7 +82,13 @@ describe('Demand', () => {
     expect(await page.getByLabel('Desde').inputValue()).toBe(MONTH_START);
     expect(await page.getByLabel('Hasta').inputValue()).toBe(TODAY);
     expect(await page.getByLabel('Presets').locator('option:checked').textContent()).toBe('Mes actual');
-    expect(await page.getByLabel('Presets').locator('option').allTextContents()).toEqual(['Ayer', 'Últimos 7 días', 'Mes actual', 'Mes anterior', 'Personalizado']);
+    expect(await page.getByLabel('Presets').locator('option').allTextContents()).toEqual([
+      'Ayer',
+      'Últimos 7 días',
+      'Mes actual',
+      'Mes anterior',
+      'Personalizado',
+    ]);
 
     // Three distinct brand colours; each card's margin bars are a lighter tint of its revenue bars.
     const colors: string[] = [];
@@ -109,10 +125,12 @@ describe('Demand', () => {
     await expect.poll(() => cards(page).count()).toBe(3);
 
     await page.getByLabel('Publisher').selectOption('Portal Dos');
-    await expect.poll(() => cardSums(page)).toEqual([
-      ['BidSphere', '€80,00', '€20,00'],
-      ['AdNova', '€10,00', '€2,50'],
-    ]);
+    await expect
+      .poll(() => cardSums(page))
+      .toEqual([
+        ['BidSphere', '€80,00', '€20,00'],
+        ['AdNova', '€10,00', '€2,50'],
+      ]);
     await page.getByLabel('Zone ID').fill('z-20');
     await page.getByLabel('Zone ID').press('Enter');
     await page.getByLabel('Presets').selectOption({ label: 'Mes anterior' });
@@ -121,11 +139,13 @@ describe('Demand', () => {
     await h.screenshot(page, 'demand-filtered');
 
     await page.getByRole('button', { name: 'Reset' }).click();
-    await expect.poll(() => cardSums(page)).toEqual([
-      ['AdNova', '€130,50', '€32,75'],
-      ['BidSphere', '€80,00', '€20,00'],
-      ['Clickora', '€40,00', '€12,40'],
-    ]);
+    await expect
+      .poll(() => cardSums(page))
+      .toEqual([
+        ['AdNova', '€130,50', '€32,75'],
+        ['BidSphere', '€80,00', '€20,00'],
+        ['Clickora', '€40,00', '€12,40'],
+      ]);
     expect(await page.getByLabel('Zone ID').inputValue()).toBe('');
     expect(await page.getByLabel('Publisher').inputValue()).toBe('Todos');
     expect(await page.getByLabel('Desde').inputValue()).toBe(MONTH_START);

@@ -25,7 +25,8 @@ describe('API docs page', () => {
       await page.goto('/api/docs');
       await page.getByText('AdOps Console API').first().waitFor();
       await page.getByText('Datos de un publisher (URL con token)').first().waitFor();
-      for (const tag of ['Sesión', 'Publishers (URL con token)', 'Ingesta', 'Referrers']) await page.locator('.opblock-tag', { hasText: tag }).first().waitFor();
+      for (const tag of ['Sesión', 'Publishers (URL con token)', 'Ingesta', 'Referrers'])
+        await page.locator('.opblock-tag', { hasText: tag }).first().waitFor();
       expect(problems).toEqual([]);
       expect(h.pageErrors(page)).toEqual([]);
       expect([...origins]).toEqual([h.url]);

@@ -28,8 +28,28 @@ interface SeedRow {
   tq: number;
 }
 
-const row = (date: string, advertiser: string, publisher: string, zone_id: string, impressions: number, clicks: number, revenue: number, margin: number): SeedRow => ({
-  date, advertiser, publisher, zone_id, geo: 'ES', source: 'search', domain: 'uno.com', impressions, clicks, revenue, margin, tq: 0.8,
+const row = (
+  date: string,
+  advertiser: string,
+  publisher: string,
+  zone_id: string,
+  impressions: number,
+  clicks: number,
+  revenue: number,
+  margin: number,
+): SeedRow => ({
+  date,
+  advertiser,
+  publisher,
+  zone_id,
+  geo: 'ES',
+  source: 'search',
+  domain: 'uno.com',
+  impressions,
+  clicks,
+  revenue,
+  margin,
+  tq: 0.8,
 });
 
 /** Today: two named zones plus 30 small ones (32 rows, so the table has two pages of 25). */
@@ -96,14 +116,78 @@ describe('Api Explorer', () => {
     await expect.poll(() => card(page, 'Revenue Filtro').innerText()).toBe(dollars(sumRevenue(todayRows)));
 
     const headers = (await page.locator('table thead th').allTextContents()).map((t) => t.trim());
-    expect(headers).toEqual(['Date', 'Advertiser', 'Zone ID', 'Publisher', 'Impr.', 'Clicks', 'CTR%', 'CPM', 'CPC', 'Revenue', 'Margin', 'RS%', 'P.CPM', 'P.CPC', 'TQ']);
+    expect(headers).toEqual([
+      'Date',
+      'Advertiser',
+      'Zone ID',
+      'Publisher',
+      'Impr.',
+      'Clicks',
+      'CTR%',
+      'CPM',
+      'CPC',
+      'Revenue',
+      'Margin',
+      'RS%',
+      'P.CPM',
+      'P.CPC',
+      'TQ',
+    ]);
     expect(await bodyRows(page).count()).toBe(25);
     // Largest revenue first: z-100 with 10,000 impressions, 100 clicks, $50 revenue, $15 margin.
-    expect(await cellsOf(page, 0)).toEqual([TODAY, 'AdNova', 'z-100', 'Diario Uno', '10.000', '100', '1,00%', '$5,00', '$0,50', '$50,00', '$15,00', '30,00%', '$3,50', '$0,35', '0,80']);
-    expect(await cellsOf(page, 1)).toEqual([TODAY, 'BidSphere', 'z-200', 'Portal Dos', '5.000', '40', '0,80%', '$4,00', '$0,50', '$20,00', '$6,00', '30,00%', '$2,80', '$0,35', '0,80']);
+    expect(await cellsOf(page, 0)).toEqual([
+      TODAY,
+      'AdNova',
+      'z-100',
+      'Diario Uno',
+      '10.000',
+      '100',
+      '1,00%',
+      '$5,00',
+      '$0,50',
+      '$50,00',
+      '$15,00',
+      '30,00%',
+      '$3,50',
+      '$0,35',
+      '0,80',
+    ]);
+    expect(await cellsOf(page, 1)).toEqual([
+      TODAY,
+      'BidSphere',
+      'z-200',
+      'Portal Dos',
+      '5.000',
+      '40',
+      '0,80%',
+      '$4,00',
+      '$0,50',
+      '$20,00',
+      '$6,00',
+      '30,00%',
+      '$2,80',
+      '$0,35',
+      '0,80',
+    ]);
     // Totals of all 32 rows: 18,000 impressions, 200 clicks, $100 revenue, CPC with 4 decimals.
     const totals = (await page.locator('table tfoot td').allInnerTexts()).map((t) => t.trim());
-    expect(totals).toEqual(['Totales', '', '', '', '18.000', '200', '1,11%', '$5,56', '$0,5000', '$100,00', '$28,50', '28,50%', '$3,97', '$0,36', '0,80']);
+    expect(totals).toEqual([
+      'Totales',
+      '',
+      '',
+      '',
+      '18.000',
+      '200',
+      '1,11%',
+      '$5,56',
+      '$0,5000',
+      '$100,00',
+      '$28,50',
+      '28,50%',
+      '$3,97',
+      '$0,36',
+      '0,80',
+    ]);
     expect(await page.getByText('Página 1 de 2').isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Siguiente' }).click();

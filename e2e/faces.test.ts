@@ -3,6 +3,7 @@
 // monetized impressions, tied revenues, and its largest revenue on the oldest day: the web
 // screens, read from the browser, and `adops` screens, read from the terminal, must agree on
 // the top rows of a sort, the Totales (TQ included), the Dashboard and the Finance TOTAL.
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addDays, todayIn } from '@adops/core';
@@ -32,7 +33,21 @@ function fixture(): string {
       const tq = j % 7 === 0 ? '' : (((j * 13 + k) % 100) / 100).toFixed(2);
       const revenue = (cents / 100).toFixed(2);
       lines.push(
-        [dayOf(k), advertisers[j % 4], `Pub ${j % 9}`, top ? 'F-TOP' : `F-${k}-${j}`, j % 2 ? 'ES' : 'MX', 'search', 'faces.com', impressions, monetized, j % 11, revenue, ((cents * 0.6) / 100).toFixed(4), tq].join(','),
+        [
+          dayOf(k),
+          advertisers[j % 4],
+          `Pub ${j % 9}`,
+          top ? 'F-TOP' : `F-${k}-${j}`,
+          j % 2 ? 'ES' : 'MX',
+          'search',
+          'faces.com',
+          impressions,
+          monetized,
+          j % 11,
+          revenue,
+          ((cents * 0.6) / 100).toFixed(4),
+          tq,
+        ].join(','),
       );
     }
   return lines.join('\n');
@@ -55,7 +70,7 @@ afterAll(async () => {
 async function terminal(args: string[]): Promise<string[]> {
   const r = await runCli(args, configDir, h.url, { isTTY: true, columns: 400 });
   expect(r.code, r.stderr).toBe(0);
-  return r.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n');
+  return stripVTControlCharacters(r.stdout).split('\n');
 }
 /** The cells of a terminal line (columns are two or more spaces apart). */
 const cells = (line: string | undefined) => (line ?? '').trim().split(/\s{2,}/);
@@ -74,7 +89,9 @@ describe('the web and the terminal show the same numbers', () => {
     await page.getByLabel('Desde', { exact: true }).fill(from);
     await page.getByLabel('Hasta', { exact: true }).fill(to);
     const card = page.getByTestId('zone-table');
-    await card.getByText(`${(DAYS * PER_DAY).toLocaleString('es-ES', { useGrouping: 'always' } as Intl.NumberFormatOptions)} filas`, { exact: true }).waitFor();
+    await card
+      .getByText(`${(DAYS * PER_DAY).toLocaleString('es-ES', { useGrouping: 'always' } as Intl.NumberFormatOptions)} filas`, { exact: true })
+      .waitFor();
     const table = page.getByRole('table', { name: 'Resumen diario por zona' });
     await sortTable(table, 'revenue', 'descending');
     const webIds = await texts(page, '[data-testid="zone-table"] tbody tr td:nth-child(4)');
@@ -97,8 +114,11 @@ describe('the web and the terminal show the same numbers', () => {
     await page.getByLabel('Desde', { exact: true }).fill(from);
     await page.getByLabel('Hasta', { exact: true }).fill(to);
     const analytics = page.getByRole('table', { name: 'Analytics' });
-    await analytics.locator('tbody tr').nth(DAYS - 1).waitFor();
-    await expect.poll(async () => (await analytics.locator('tbody tr').count())).toBe(DAYS);
+    await analytics
+      .locator('tbody tr')
+      .nth(DAYS - 1)
+      .waitFor();
+    await expect.poll(async () => await analytics.locator('tbody tr').count()).toBe(DAYS);
     const webTotals = (await analytics.locator('tfoot td').allTextContents()).map((t) => t.trim());
     const tqCard = (await page.getByTestId('card-tq').textContent())!.replace('TQ Avg', '').trim();
     expect(webTotals.at(-1)).toBe(tqCard);
@@ -118,7 +138,12 @@ describe('the web and the terminal show the same numbers', () => {
     await page.getByLabel('Hasta', { exact: true }).fill(to);
     const advertisers = page.locator('table', { has: page.locator('caption', { hasText: 'Revenue mensual - Advertisers' }) });
     await advertisers.locator('tbody tr', { hasText: 'Ñandú Ads' }).waitFor();
-    const webTotal = (await advertisers.locator('tr', { hasText: /^\s*TOTAL\b/ }).locator('td, th').allTextContents()).map((t) => t.trim());
+    const webTotal = (
+      await advertisers
+        .locator('tr', { hasText: /^\s*TOTAL\b/ })
+        .locator('td, th')
+        .allTextContents()
+    ).map((t) => t.trim());
 
     const lines = await terminal(['finance', '--from', from, '--to', to]);
     const totalLines = lines.filter((l) => l.trim().startsWith('TOTAL')).map(cells);

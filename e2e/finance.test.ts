@@ -14,8 +14,18 @@ const label = (ym: string) => `${MONTH_NAMES[Number(ym.slice(5, 7)) - 1]} ${ym.s
 const CURRENT_MONTH = label(TODAY.slice(0, 7));
 
 const seedRow = (date: string, advertiser: string, publisher: string, domain: string, revenue: number, margin: number) => ({
-  date, advertiser, publisher, zone_id: `z-${advertiser}-${date}`, geo: 'ES', source: 'search', domain,
-  impressions: 1_000, clicks: 10, revenue, margin, tq: 0.7,
+  date,
+  advertiser,
+  publisher,
+  zone_id: `z-${advertiser}-${date}`,
+  geo: 'ES',
+  source: 'search',
+  domain,
+  impressions: 1_000,
+  clicks: 10,
+  revenue,
+  margin,
+  tq: 0.7,
 });
 
 // Totals: AdNova 160, Clickora 500, BidSphere 1,040.50 — as text "$1.040,50" < "$160,00" < "$500,00",
@@ -119,7 +129,14 @@ describe('Finance', () => {
     await page.getByRole('heading', { name: 'Margen mensual - Total' }).waitFor();
     const margin = await rowsOf(table(page, 'Margen mensual - Total'));
     expect(margin).toHaveLength(1);
-    expect(margin[0]).toMatchObject({ Producto: 'Total', 'Ene 2025': '$40,00', 'Feb 2025': '$20,00', 'Mar 2025': '$100,00', [CURRENT_MONTH]: '$250,25', Total: '$410,25' });
+    expect(margin[0]).toMatchObject({
+      Producto: 'Total',
+      'Ene 2025': '$40,00',
+      'Feb 2025': '$20,00',
+      'Mar 2025': '$100,00',
+      [CURRENT_MONTH]: '$250,25',
+      Total: '$410,25',
+    });
     await h.screenshot(page, 'finance');
     expect(h.pageErrors(page)).toEqual([]);
   });
@@ -182,7 +199,14 @@ describe('Finance', () => {
     const margin = table(page, 'Margen mensual - uno.com');
     await margin.locator('tbody tr').first().waitFor();
     expect(await rowsOf(margin)).toEqual([
-      expect.objectContaining({ Producto: 'uno.com', 'Ene 2025': '$30,00', 'Feb 2025': '$0,00', 'Mar 2025': '$100,00', [CURRENT_MONTH]: '$250,25', Total: '$380,25' }),
+      expect.objectContaining({
+        Producto: 'uno.com',
+        'Ene 2025': '$30,00',
+        'Feb 2025': '$0,00',
+        'Mar 2025': '$100,00',
+        [CURRENT_MONTH]: '$250,25',
+        Total: '$380,25',
+      }),
     ]);
     const adv = table(page, ADVERTISERS);
     await adv.locator('tbody tr').first().waitFor();
@@ -205,7 +229,9 @@ describe('Finance', () => {
     const page = await openFinance();
     await page.getByLabel('Desde').fill('2024-01-01');
     await page.getByLabel('Hasta').fill('2024-06-30');
-    await expect.poll(() => headers(table(page, ADVERTISERS))).toEqual(['Advertiser', 'Ene 2024', 'Feb 2024', 'Mar 2024', 'Abr 2024', 'May 2024', 'Jun 2024', 'Total']);
+    await expect
+      .poll(() => headers(table(page, ADVERTISERS)))
+      .toEqual(['Advertiser', 'Ene 2024', 'Feb 2024', 'Mar 2024', 'Abr 2024', 'May 2024', 'Jun 2024', 'Total']);
     await page.getByText('No hay datos de margen').waitFor();
     expect(await page.getByText('No hay datos disponibles').count()).toBe(2);
     expect(await page.locator('tfoot').count()).toBe(0);

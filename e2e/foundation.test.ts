@@ -155,7 +155,19 @@ describe('sign-in and session', () => {
 describe('route guards', () => {
   test('a protected route visited signed out goes to /login', async () => {
     const page = await h.newPage();
-    for (const route of ['/dashboard', '/apis', '/create-campaigns', '/fb-campaigns', '/ad-report', '/demand', '/finance', '/change-password', '/referrers', '/logs', '/admin-users']) {
+    for (const route of [
+      '/dashboard',
+      '/apis',
+      '/create-campaigns',
+      '/fb-campaigns',
+      '/ad-report',
+      '/demand',
+      '/finance',
+      '/change-password',
+      '/referrers',
+      '/logs',
+      '/admin-users',
+    ]) {
       await page.goto(route);
       await page.waitForURL('**/login');
       expect(path(page), route).toBe('/login');

@@ -51,9 +51,7 @@ export interface Harness {
 /** `server` overrides the test server's configuration (e.g. `{ tz }`). */
 export async function startHarness(server_: Partial<Config> = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`,
-    );
+    throw new Error(`Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`);
   if (!existsSync(path.join(WEB_DIST, 'index.html')))
     throw new Error(`The web UI is not built (${WEB_DIST}/index.html missing): run \`npm run build\` first.`);
 
@@ -133,7 +131,10 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * arrow (aria-sort) comes with the rows of the same answer, and the table is no longer busy.
  */
 export async function waitSorted(table: Locator, header: string, dir: 'ascending' | 'descending'): Promise<void> {
-  await table.locator(`th[aria-sort="${dir}"]`).filter({ hasText: new RegExp(`^\\s*${escapeRegExp(header)}\\s*[▲▼]\\s*$`) }).waitFor();
+  await table
+    .locator(`th[aria-sort="${dir}"]`)
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(header)}\\s*[▲▼]\\s*$`) })
+    .waitFor();
   await table.locator('xpath=ancestor::*[@aria-busy][1]').and(table.page().locator('[aria-busy="false"]')).waitFor();
 }
 

@@ -50,13 +50,28 @@ afterAll(async () => {
 });
 
 const SCREENS: Array<{ path: string; name: string; heading: string; ready: (page: Page) => Promise<unknown> }> = [
-  { path: '/dashboard', name: 'dashboard', heading: 'Dashboard', ready: (p) => p.getByRole('table', { name: 'Analytics' }).locator('tbody tr').nth(5).waitFor() },
-  { path: '/ad-report', name: 'adreport', heading: 'Ad Report', ready: (p) => p.getByRole('table', { name: 'Resumen advertiser' }).locator('tbody tr').nth(5).waitFor() },
+  {
+    path: '/dashboard',
+    name: 'dashboard',
+    heading: 'Dashboard',
+    ready: (p) => p.getByRole('table', { name: 'Analytics' }).locator('tbody tr').nth(5).waitFor(),
+  },
+  {
+    path: '/ad-report',
+    name: 'adreport',
+    heading: 'Ad Report',
+    ready: (p) => p.getByRole('table', { name: 'Resumen advertiser' }).locator('tbody tr').nth(5).waitFor(),
+  },
   { path: '/apis', name: 'explorer', heading: 'Api Explorer', ready: (p) => p.getByText('Página 1 de 1').waitFor() },
   { path: '/finance', name: 'finance', heading: 'Finance', ready: (p) => p.locator('table').nth(1).locator('tfoot').waitFor() },
   { path: '/referrers', name: 'referrers', heading: 'Referrers', ready: (p) => p.getByText('Página 1 de 3').waitFor() },
   { path: '/logs', name: 'logs', heading: 'Referrers (live)', ready: (p) => p.getByText('Página 1 de 3').waitFor() },
-  { path: '/fb-campaigns', name: 'fb-campaigns', heading: 'Campañas con métricas (Facebook)', ready: (p) => p.getByRole('table').locator('tbody tr').first().waitFor() },
+  {
+    path: '/fb-campaigns',
+    name: 'fb-campaigns',
+    heading: 'Campañas con métricas (Facebook)',
+    ready: (p) => p.getByRole('table').locator('tbody tr').first().waitFor(),
+  },
 ];
 
 for (const width of [1440, 390]) {

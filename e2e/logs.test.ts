@@ -183,7 +183,16 @@ describe('Referrers (live)', () => {
           seen_at: new Date(Date.now() - 1000).toISOString(),
         };
         const { first_id } = await ingest([event]);
-        const body = ['retry: 100', '', 'data: {no es json', '', `id: ${first_id}`, `data: ${JSON.stringify({ id: first_id, ...event })}`, '', ''].join('\n');
+        const body = [
+          'retry: 100',
+          '',
+          'data: {no es json',
+          '',
+          `id: ${first_id}`,
+          `data: ${JSON.stringify({ id: first_id, ...event })}`,
+          '',
+          '',
+        ].join('\n');
         await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body });
       }),
     );
@@ -229,10 +238,12 @@ describe('Referrers (live)', () => {
     await page.getByLabel('Autoscroll').check();
     await hit('L1-pag', 'https://paging.example/nuevo-2', 'b');
     await row(page, 'https://paging.example/nuevo-2').waitFor();
-    await expect.poll(async () => {
-      const s = await scroll();
-      return s.max > 0 && Math.abs(s.top - s.max) <= 1;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const s = await scroll();
+        return s.max > 0 && Math.abs(s.top - s.max) <= 1;
+      })
+      .toBe(true);
     await page.getByText('Página 1 de 2').waitFor();
 
     // Page 2 comes from the server pinned to the newest event known (before_id), so a live
@@ -272,7 +283,15 @@ describe('Referrers (live)', () => {
     const records = parseCsv(text);
     expect(records[0]).toEqual(['date', 'zone_id', 'source', 'referrer', 'keyword', 'ip', 'country']);
     const p00 = records.find((r) => r[3] === 'https://paging.example/p00');
-    expect(p00).toEqual([expect.stringMatching(new RegExp(`^${today()} \\d{2}:\\d{2}$`)), 'L1-pag', 'paging.example', 'https://paging.example/p00', 'kw 0', '198.51.100.1', 'ES']);
+    expect(p00).toEqual([
+      expect.stringMatching(new RegExp(`^${today()} \\d{2}:\\d{2}$`)),
+      'L1-pag',
+      'paging.example',
+      'https://paging.example/p00',
+      'kw 0',
+      '198.51.100.1',
+      'ES',
+    ]);
     const count = Number((await page.getByTestId('logs-count').textContent())!.split(' ')[0]);
     expect(count).toBeGreaterThan(20);
     expect(records.length).toBe(1 + count);

@@ -85,11 +85,13 @@ async function openReferrers(): Promise<Page> {
 
 const bar = (page: Page) => page.getByRole('form', { name: 'Filtros de referrers' });
 const bodyRows = (page: Page) => page.locator('table tbody tr');
-const countText = (page: Page) => page.getByTestId('referrers-count');
 const zoneCells = (page: Page) => page.locator('table tbody tr td:nth-child(2)').allTextContents();
 
 async function waitForCount(page: Page, n: number) {
-  await page.getByTestId('referrers-count').filter({ hasText: new RegExp(`^${n} referrers?$`) }).waitFor();
+  await page
+    .getByTestId('referrers-count')
+    .filter({ hasText: new RegExp(`^${n} referrers?$`) })
+    .waitFor();
 }
 
 describe('Referrers report', () => {
@@ -111,7 +113,11 @@ describe('Referrers report', () => {
     const first = await bodyRows(page).first().locator('td').allTextContents();
     expect(first[0]).toMatch(new RegExp(`^${today()} \\d{2}:\\d{2}$`));
     expect(first.slice(1)).toEqual(['7002', 'other.example', '-']);
-    expect((await bodyRows(page).nth(1).locator('td').allTextContents()).slice(1)).toEqual(['7002', 'other.example', 'https://other.example/portada']);
+    expect((await bodyRows(page).nth(1).locator('td').allTextContents()).slice(1)).toEqual([
+      '7002',
+      'other.example',
+      'https://other.example/portada',
+    ]);
 
     const pager = page.getByRole('navigation', { name: 'Paginación' });
     await pager.getByText('Página 1 de 3').waitFor();

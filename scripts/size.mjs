@@ -51,7 +51,10 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 export function report(results) {
   const width = Math.max(...results.map((r) => r.name.length));
   return results
-    .map((r) => `${r.over ? '✗' : '✓'} ${r.name.padEnd(width)}  ${kb(r.figure).padStart(9)} of ${kb(r.limit).padStart(8)}  (${((r.figure / r.limit) * 100).toFixed(0)}%)`)
+    .map(
+      (r) =>
+        `${r.over ? '✗' : '✓'} ${r.name.padEnd(width)}  ${kb(r.figure).padStart(9)} of ${kb(r.limit).padStart(8)}  (${((r.figure / r.limit) * 100).toFixed(0)}%)`,
+    )
     .join('\n');
 }
 

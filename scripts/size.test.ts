@@ -32,12 +32,17 @@ async function app(name: string, fat: boolean): Promise<string> {
   const dir = path.join(root, name);
   await mkdir(path.join(dir, 'src', 'pages'), { recursive: true });
   await writeFile(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/src/main.js"></script>');
-  await writeFile(path.join(dir, 'src', 'main.js'), "import './style.css';\nconst pages = { login: () => import('./pages/Login.tsx'), dashboard: () => import('./pages/Dashboard.tsx') };\nglobalThis.pages = pages;\n");
+  await writeFile(
+    path.join(dir, 'src', 'main.js'),
+    "import './style.css';\nconst pages = { login: () => import('./pages/Login.tsx'), dashboard: () => import('./pages/Dashboard.tsx') };\nglobalThis.pages = pages;\n",
+  );
   await writeFile(path.join(dir, 'src', 'style.css'), '.a { color: red; }\n');
   await writeFile(path.join(dir, 'src', 'pages', 'Dashboard.tsx'), 'export default function Dashboard() { return "dashboard"; }\n');
   await writeFile(
     path.join(dir, 'src', 'pages', 'Login.tsx'),
-    fat ? "import blob from '../fat.js';\nexport default function Login() { return blob.length; }\n" : 'export default function Login() { return "login"; }\n',
+    fat
+      ? "import blob from '../fat.js';\nexport default function Login() { return blob.length; }\n"
+      : 'export default function Login() { return "login"; }\n',
   );
   await writeFile(path.join(dir, 'src', 'fat.js'), `export default ${JSON.stringify(incompressible(300 * 1024))};\n`);
   await build({ root: dir, logLevel: 'silent', configFile: false, build: { outDir: path.join(dir, 'dist'), manifest: true, minify: false } });

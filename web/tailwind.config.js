@@ -29,12 +29,9 @@ export default {
       './index.html',
       './src/**/*.{js,ts,jsx,tsx}',
       ...['./node_modules', '../node_modules'].flatMap((root) =>
-        [
-          'components/chart-elements/BarChart/*.js',
-          'components/chart-elements/common/*.js',
-          'components/text-elements/Legend/*.js',
-          'lib/*.js',
-        ].map((part) => `${root}/@tremor/react/dist/${part}`),
+        ['components/chart-elements/BarChart/*.js', 'components/chart-elements/common/*.js', 'components/text-elements/Legend/*.js', 'lib/*.js'].map(
+          (part) => `${root}/@tremor/react/dist/${part}`,
+        ),
       ),
     ],
   },
@@ -119,9 +116,6 @@ export default {
   // Only what the Demand charts pick at run time (advertiserColor.ts: a brand palette, the bars in
   // its 600 and 300 shades, the figure in 700) — Tremor's documented safelist of every palette ×
   // shade × variant made the stylesheet 452 KB. advertiserColor.test.ts keeps the two in step.
-  safelist: [
-    { pattern: new RegExp(`^(bg|text|border|ring|stroke|fill)-${brands}-(300|600)$`) },
-    { pattern: new RegExp(`^text-${brands}-700$`) },
-  ],
+  safelist: [{ pattern: new RegExp(`^(bg|text|border|ring|stroke|fill)-${brands}-(300|600)$`) }, { pattern: new RegExp(`^text-${brands}-700$`) }],
   plugins: [headlessStates],
 };

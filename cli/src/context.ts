@@ -84,12 +84,12 @@ export class Cli {
 
   /** A line of text for people (status messages). */
   say(text: string): void {
-    this.io.stdout.write(text + '\n');
+    this.io.stdout.write(`${text}\n`);
   }
 
   /** Plain JSON for scripts, one document per command. */
   json(value: unknown): void {
-    this.io.stdout.write(JSON.stringify(jsonFigures(value), null, 2) + '\n');
+    this.io.stdout.write(`${JSON.stringify(jsonFigures(value), null, 2)}\n`);
   }
 
   /** Draws a table with Ink (terminal output); Ink loads only when something is drawn. */

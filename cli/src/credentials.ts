@@ -46,7 +46,7 @@ export async function saveCredentials(env: Record<string, string | undefined>, c
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'credentials.json');
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temp, JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
+  await writeFile(temp, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
   await chmod(temp, 0o600);
   await rename(temp, file);
   return file;

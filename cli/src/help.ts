@@ -19,7 +19,10 @@ const ERRORS: ReadonlyArray<[RegExp, string]> = [
   [/^error: unknown command '(.+?)'/, "error: comando desconocido '$1'"],
   [/^error: missing required argument '(.+?)'/, "error: falta el argumento obligatorio '$1'"],
   [/^error: option '(.+?)' argument missing/, "error: a la opción '$1' le falta su valor"],
-  [/^error: too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+)\./, 'error: demasiados argumentos (se esperaban $2, llegaron $3)'],
+  [
+    /^error: too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+)\./,
+    'error: demasiados argumentos (se esperaban $2, llegaron $3)',
+  ],
   [/^error: required option '(.+?)' not specified/, "error: falta la opción obligatoria '$1'"],
 ];
 
@@ -66,7 +69,7 @@ const EXAMPLES: Record<string, string[]> = {
 
 function pathOf(cmd: Command): string {
   const names: string[] = [];
-  for (let c: Command | null = cmd; c && c.parent; c = c.parent) names.unshift(c.name());
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
   return names.join(' ');
 }
 

@@ -1,5 +1,6 @@
 // Admin commands against a live test server: users and publisher tokens, their machine
 // and terminal output, and the server's refusals (protected admin, non-admins).
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublisherToken, User } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
@@ -64,7 +65,7 @@ describe('adops users', () => {
   it('at a terminal, users list draws an aligned table with headers', async () => {
     const result = await cli(['users', 'list'], { isTTY: true });
     expect(result.code).toBe(0);
-    const lines = result.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n');
+    const lines = stripVTControlCharacters(result.stdout).split('\n');
     const header = lines.find((l) => l.startsWith('Email'))!;
     expect(header).toMatch(/^Email\s+Nombre\s+Apellido\s+Admin\s+Protegido\s+Alta\s+ID/);
     const adminRow = lines.find((l) => l.startsWith(ADMIN.email))!;
@@ -149,7 +150,11 @@ describe('adops users', () => {
     await cli(['users', 'create', '--first-name', 'Raúl', '--email', 'raul@test.local'], { stdin: 'raul-pass-123\n' });
     const dir = await newConfigDir();
     expect((await runCli(['login', '--email', 'raul@test.local'], dir, server.url, { stdin: 'raul-pass-123\n' })).code).toBe(0);
-    for (const args of [['users', 'list'], ['tokens', 'list'], ['tokens', 'create', 'sneaky']]) {
+    for (const args of [
+      ['users', 'list'],
+      ['tokens', 'list'],
+      ['tokens', 'create', 'sneaky'],
+    ]) {
       const result = await runCli(args, dir, server.url);
       expect(result.code).toBe(4);
       expect(result.stderr.trim()).toBe('No autorizado');
@@ -198,14 +203,14 @@ describe('adops tokens', () => {
     const created = JSON.parse((await cli(['tokens', 'create', 'acme'])).stdout) as PublisherToken;
     try {
       const result = await cli(['tokens', 'list'], { isTTY: true });
-      const lines = result.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n');
+      const lines = stripVTControlCharacters(result.stdout).split('\n');
       const header = lines.find((l) => l.startsWith('Publisher'))!;
       expect(header).toMatch(/^Publisher\s+Token\s+Creado\s+Último uso/);
       const row = lines.find((l) => l.startsWith('acme'))!;
       expect(row.indexOf(created.token)).toBe(header.indexOf('Token'));
       // A narrow terminal cuts rows at its edge instead of wrapping them.
       const narrow = await cli(['tokens', 'list'], { isTTY: true, columns: 40 });
-      const narrowLines = narrow.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n').filter(Boolean);
+      const narrowLines = stripVTControlCharacters(narrow.stdout).split('\n').filter(Boolean);
       expect(narrowLines).toHaveLength(3);
       for (const line of narrowLines) expect(line.length).toBeLessThanOrEqual(40);
     } finally {

@@ -1,6 +1,7 @@
 // `adops campaigns list|create` against a live server whose Meta, Pixabay and copy providers
 // are their local sandboxes: metrics with filters and totals, the terminal table's marks, and
 // creation with suggested copy and a picked or uploaded image (what reaches Meta is checked).
+import { stripVTControlCharacters } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +42,10 @@ describe('adops campaigns list', () => {
     // As the API answers them, rounded for machine output (money to the cent, ratios to 4 decimals).
     expect(out.totals).toEqual(jsonFigures(direct.totals));
 
-    const bySpend = JSON.parse((await cli(['campaigns', 'list', '--json', '--status', 'ALL', '--from', day(-30), '--to', day(-1), '--sort', 'spend:desc', '--limit', '2'])).stdout) as {
+    const bySpend = JSON.parse(
+      (await cli(['campaigns', 'list', '--json', '--status', 'ALL', '--from', day(-30), '--to', day(-1), '--sort', 'spend:desc', '--limit', '2']))
+        .stdout,
+    ) as {
       rows: CampaignInsight[];
       limit: number;
     };
@@ -52,7 +56,9 @@ describe('adops campaigns list', () => {
     expect(badSort.code).toBe(2);
     expect(badSort.stderr).toContain('--sort no válido: budget');
 
-    const paused = JSON.parse((await cli(['campaigns', 'list', '--json', '--status', 'pausadas', '--from', day(-30), '--to', day(-1)])).stdout) as { rows: CampaignInsight[] };
+    const paused = JSON.parse((await cli(['campaigns', 'list', '--json', '--status', 'pausadas', '--from', day(-30), '--to', day(-1)])).stdout) as {
+      rows: CampaignInsight[];
+    };
     expect(paused.rows.length).toBeGreaterThan(0);
     expect(paused.rows.every((c) => c.effective_status === 'PAUSED')).toBe(true);
   });
@@ -68,7 +74,7 @@ describe('adops campaigns list', () => {
   it('at a terminal marks active ✅ and others ⛔, warns about campaigns without metrics and adds Totales', async () => {
     const r = await cli(['campaigns', 'list', '--status', 'ALL', '--from', '2001-01-01', '--to', '2001-01-02'], { isTTY: true });
     expect(r.code).toBe(0);
-    const text = r.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    const text = stripVTControlCharacters(r.stdout);
     expect(text).toContain('Campañas con métricas (Facebook)');
     expect(text).toMatch(/Estado\s+Campaña\s+ID\s+Impressions\s+Clicks\s+CTR%\s+Spend\s+CPC\s+CPM\s+Creada/);
     expect(text).toContain('✅ ⚠');
@@ -102,11 +108,31 @@ describe('adops campaigns create', () => {
 
   it('with --image uploads that file and sends the given texts, budget and bid; at a terminal prints the ids and tracking URL', async () => {
     const bytes = await readFile(IMAGE);
-    const r = await cli([
-      'campaigns', 'create', '--keyword', 'seguro coche', '--headline', 'Tu seguro al mejor precio', '--body', 'Compara y ahorra hoy.',
-      '--cta', 'SHOP_NOW', '--alias', 'sc1', '--base-url', 'https://landing.example.com/seguros?x=1', '--daily-budget', '2,50', '--bid', '0.10',
-      '--image', IMAGE,
-    ], { isTTY: true });
+    const r = await cli(
+      [
+        'campaigns',
+        'create',
+        '--keyword',
+        'seguro coche',
+        '--headline',
+        'Tu seguro al mejor precio',
+        '--body',
+        'Compara y ahorra hoy.',
+        '--cta',
+        'SHOP_NOW',
+        '--alias',
+        'sc1',
+        '--base-url',
+        'https://landing.example.com/seguros?x=1',
+        '--daily-budget',
+        '2,50',
+        '--bid',
+        '0.10',
+        '--image',
+        IMAGE,
+      ],
+      { isTTY: true },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const campaignId = /campaign_id:\s+(\d+)/.exec(r.stdout)![1];

@@ -67,7 +67,10 @@ describe('adops completion', () => {
     const file = path.join(tmpdir(), `adops-completion-${process.pid}.sh`);
     await writeFile(file, script);
     const array = words.map((w) => `'${w}'`).join(' ');
-    const { stdout } = await run('bash', ['-c', `source ${file}; COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _adops; printf '%s\\n' "\${COMPREPLY[@]}"`]);
+    const { stdout } = await run('bash', [
+      '-c',
+      `source ${file}; COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _adops; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ]);
     return stdout.split('\n').filter(Boolean);
   }
 

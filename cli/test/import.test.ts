@@ -59,10 +59,32 @@ describe('adops import zone-report', () => {
 
   it('importing the same day again replaces it (--json, NDJSON gzip, exit 0)', async () => {
     const rows = [
-      { date: d1, advertiser: 'AdNova', publisher: 'Pub Imp', zone_id: 'imp-1', geo: 'ES', source: 'web', impressions: 1000, clicks: 10, revenue: 6, margin: 2 },
-      { date: d1, advertiser: 'Clickora', publisher: 'Pub Imp', zone_id: 'imp-5', geo: 'AR', source: 'web', impressions: 500, clicks: 5, revenue: 1, margin: 0.5 },
+      {
+        date: d1,
+        advertiser: 'AdNova',
+        publisher: 'Pub Imp',
+        zone_id: 'imp-1',
+        geo: 'ES',
+        source: 'web',
+        impressions: 1000,
+        clicks: 10,
+        revenue: 6,
+        margin: 2,
+      },
+      {
+        date: d1,
+        advertiser: 'Clickora',
+        publisher: 'Pub Imp',
+        zone_id: 'imp-5',
+        geo: 'AR',
+        source: 'web',
+        impressions: 500,
+        clicks: 5,
+        revenue: 1,
+        margin: 0.5,
+      },
     ];
-    const gz = gzipSync(rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+    const gz = gzipSync(`${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
     const r = await cli(['import', 'zone-report', '--json', await file('zonas.ndjson.gz', gz)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -96,13 +118,14 @@ describe('adops import zone-report', () => {
 });
 
 describe('adops import referrers', () => {
-  const event = (i: number) => JSON.stringify({ zone_id: 'imp-ref', keyword: `k${i}`, referrer: `https://site.example/${i}`, seen_at: `${d1}T12:00:00Z` });
+  const event = (i: number) =>
+    JSON.stringify({ zone_id: 'imp-ref', keyword: `k${i}`, referrer: `https://site.example/${i}`, seen_at: `${d1}T12:00:00Z` });
   /** Events in the warehouse (the log endpoint answers at most 5,000). */
   const stored = () => server.app.services.referrers.warehouse.countEvents();
 
   it('sends a large file in batches and stores every event', async () => {
     const count = REFERRER_BATCH_EVENTS + 25;
-    const text = Array.from({ length: count }, (_, i) => event(i)).join('\n') + '\n\n';
+    const text = `${Array.from({ length: count }, (_, i) => event(i)).join('\n')}\n\n`;
     const r = await cli(['import', 'referrers', '--json', await file('refs.ndjson', text)]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { accepted: number; batches: number; first_id: number; last_id: number };
@@ -115,7 +138,7 @@ describe('adops import referrers', () => {
     const before = await stored();
     const lines = Array.from({ length: REFERRER_BATCH_EVENTS + 10 }, (_, i) => event(100_000 + i));
     lines[REFERRER_BATCH_EVENTS + 4] = '{"zone_id": "imp ref with spaces"}';
-    const r = await cli(['import', 'referrers', await file('bad.ndjson', lines.join('\n') + '\n')]);
+    const r = await cli(['import', 'referrers', await file('bad.ndjson', `${lines.join('\n')}\n`)]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`línea ${REFERRER_BATCH_EVENTS + 5}: zone_id`);
     expect(r.stderr).toContain(`(${REFERRER_BATCH_EVENTS} eventos de lotes anteriores sí se guardaron)`);
@@ -159,7 +182,10 @@ describe('import with the ingest key, and its progress on a terminal', () => {
   const run = async (args: string[], options: Parameters<typeof runCli>[3] = {}) => runCli(args, await newConfigDir(), keyed.url, options);
 
   it('--ingest-key or ADOPS_INGEST_KEY imports without a session; a wrong key is said as such (exit 3)', async () => {
-    const csv = await file('keyed.csv', ['date,advertiser,publisher,zone_id,impressions,clicks,revenue', `${d1},AdNova,Pub Key,key-1,100,1,1.25`].join('\n'));
+    const csv = await file(
+      'keyed.csv',
+      ['date,advertiser,publisher,zone_id,impressions,clicks,revenue', `${d1},AdNova,Pub Key,key-1,100,1,1.25`].join('\n'),
+    );
     const flag = await run(['import', 'zone-report', csv, '--ingest-key', KEY, '--json']);
     expect(flag.code, flag.stderr).toBe(0);
     expect(JSON.parse(flag.stdout)).toMatchObject({ inserted: 1 });
@@ -178,7 +204,7 @@ describe('import with the ingest key, and its progress on a terminal', () => {
   it('on a terminal shows the share sent, rows and rows/s, then that the server is processing', async () => {
     const lines = ['date,advertiser,publisher,zone_id,impressions,clicks,revenue'];
     for (let i = 0; i < 30_000; i++) lines.push(`${d1},AdNova,Pub Big,big-${i},${100 + (i % 50)},${i % 7},${(i % 100) / 10}`);
-    const csv = await file('big.csv', lines.join('\n') + '\n');
+    const csv = await file('big.csv', `${lines.join('\n')}\n`);
     const r = await run(['import', 'zone-report', csv, '--ingest-key', KEY], { isTTY: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/100% · 30\.000 filas · [\d.]+ filas\/s · procesando en el servidor…/);

@@ -34,7 +34,18 @@ it('sets a share that the next import uses to derive publisher revenue and margi
   expect(listed.find((p) => p.name === 'Diario Norte')).toMatchObject({ revenue_share: 0.6 });
 
   const admin = await server.admin();
-  const row = { date: '2026-11-01', advertiser: 'AdNova', publisher: 'Diario Norte', zone_id: 'z1', geo: 'ES', source: 'web', domain: 'n.es', impressions: 1000, clicks: 10, revenue: 50 };
+  const row = {
+    date: '2026-11-01',
+    advertiser: 'AdNova',
+    publisher: 'Diario Norte',
+    zone_id: 'z1',
+    geo: 'ES',
+    source: 'web',
+    domain: 'n.es',
+    impressions: 1000,
+    clicks: 10,
+    revenue: 50,
+  };
   const res = await server.fetch('/api/ingest/zone-report', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },

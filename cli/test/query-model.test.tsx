@@ -2,6 +2,7 @@
 // imported as one CSV: the top N of the whole result (the maximum far past row 20,000), every
 // row of a 200,000-row CSV export, --json streamed with the API's totals, --limit beyond one
 // page, and the terminal screen asking the server for each page it shows.
+import { stripVTControlCharacters } from 'node:util';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,22 +41,25 @@ function fixtureCsv(): string {
   DAYS.forEach((date, d) => {
     for (let i = 0; i < PER_DAY; i++) {
       const n = d * PER_DAY + i;
-      const special = date === '2026-01-01' && i >= PER_DAY - TOP.length ? TOP[i - (PER_DAY - TOP.length)] : date === OUTSIDE.date && i === 12_345 ? OUTSIDE : null;
+      const special =
+        date === '2026-01-01' && i >= PER_DAY - TOP.length ? TOP[i - (PER_DAY - TOP.length)] : date === OUTSIDE.date && i === 12_345 ? OUTSIDE : null;
       const zone = special ? special.zone_id : `z${n}`;
       const revenue = special ? special.revenue : ((n * 7919) % 9973) / 100; // < 100
       const margin = Math.round(revenue * 30) / 100;
       const tq = n % 5 === 0 ? '' : ((n % 10) / 10).toFixed(1);
-      lines.push(`${date},${advertisers[n % 3]},Pub ${n % 11},${zone},${n % 2 ? 'ES' : 'MX'},web,d${n % 4}.com,${1000 + (n % 997)},${900 + (n % 50)},${n % 41},${revenue},${margin},${tq}`);
+      lines.push(
+        `${date},${advertisers[n % 3]},Pub ${n % 11},${zone},${n % 2 ? 'ES' : 'MX'},web,d${n % 4}.com,${1000 + (n % 997)},${900 + (n % 50)},${n % 41},${revenue},${margin},${tq}`,
+      );
     }
   });
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 let server: TestServer;
 let dir: string;
 let tmp: string;
 const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
-const strip = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+const strip = (text: string) => stripVTControlCharacters(text);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -108,7 +112,12 @@ describe('top N over the whole result', () => {
     const pages = await Promise.all(
       [1, 2, 3].map((page) => api.adReport.zoneDetails({ start_date: SUBSET.from, end_date: SUBSET.to, sort: 'revenue:desc', page, page_size: 500 })),
     );
-    expect(out.rows.map((row) => row.zone_id)).toEqual(pages.flatMap((p) => p.rows).slice(0, 1200).map((row) => row.zone_id));
+    expect(out.rows.map((row) => row.zone_id)).toEqual(
+      pages
+        .flatMap((p) => p.rows)
+        .slice(0, 1200)
+        .map((row) => row.zone_id),
+    );
     expect(out.rows.slice(0, 5).map((row) => row.zone_id)).toEqual(['top-1', 'top-2', 'top-3', 'top-4', 'top-5']);
   });
 });
@@ -143,7 +152,14 @@ describe('exports of every matching row', () => {
     const r = await cli(['report', 'zones', '--from', SUBSET.from, '--to', SUBSET.to, '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    const out = JSON.parse(r.stdout) as { start_date: string; end_date: string; rows: ZoneRow[]; total_rows: number; totals: ReportTotals; limit?: number };
+    const out = JSON.parse(r.stdout) as {
+      start_date: string;
+      end_date: string;
+      rows: ZoneRow[];
+      total_rows: number;
+      totals: ReportTotals;
+      limit?: number;
+    };
     expect([out.start_date, out.end_date]).toEqual([SUBSET.from, SUBSET.to]);
     expect(out.rows).toHaveLength(SUBSET_ROWS);
     expect(out.total_rows).toBe(SUBSET_ROWS);

@@ -1,6 +1,7 @@
 // `adops referrers` against a live server with events ingested at known instants: the SPEC's
 // CSV (BOM, date YYYY-MM-DD HH:mm, zone_id, source, referrer; newest first; formula guard),
 // JSON, filters and ranges, and the terminal table's '-' cells and empty state.
+import { stripVTControlCharacters } from 'node:util';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const res = await server.fetch('/api/ingest/referrers', {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-    body: EVENTS.map((e) => JSON.stringify({ ...e, ip: '198.51.100.1', country: 'ES' })).join('\n') + '\n',
+    body: `${EVENTS.map((e) => JSON.stringify({ ...e, ip: '198.51.100.1', country: 'ES' })).join('\n')}\n`,
   });
   expect(res.status).toBe(200);
   dir = await newConfigDir();
@@ -68,7 +69,9 @@ describe('adops referrers', () => {
     expect([out.start_date, out.end_date]).toEqual([d3, d1]);
     expect(out.total_rows).toBe(2);
     expect(out.totals).toEqual({ hits: 3 });
-    const bySource = JSON.parse((await cli(['referrers', '--json', '--source', 'blog.example.org', '--preset', 'ayer'])).stdout) as { rows: ReferrerRow[] };
+    const bySource = JSON.parse((await cli(['referrers', '--json', '--source', 'blog.example.org', '--preset', 'ayer'])).stdout) as {
+      rows: ReferrerRow[];
+    };
     expect(bySource.rows.every((row) => row.zone_id === 'r-200')).toBe(true);
     expect(bySource.rows).toHaveLength(2);
   });
@@ -93,7 +96,7 @@ describe('adops referrers', () => {
 
   it('at a terminal shows Date, Zone ID, Source, Referrer with "-" for an empty referrer, and "No hay resultados" when empty', async () => {
     const r = await cli(['referrers', '--preset', 'ayer'], { isTTY: true });
-    const text = r.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    const text = stripVTControlCharacters(r.stdout);
     expect(text).toMatch(/Date\s+Zone ID\s+Source\s+Hits\s+Referrer/);
     expect(text).toMatch(new RegExp(`${d1} 10:15\\s+r-200\\s+blog\\.example\\.org\\s+1\\s+-`));
     expect(text).toMatch(/Totales\s+4\s*\n/); // hits of the day's referrers, from the server

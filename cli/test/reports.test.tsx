@@ -1,8 +1,4 @@
-// Report commands against a live server seeded through zone-report ingest: JSON numbers match
-// the seeded rows, filters and ranges, --sort, CSV with BOM and formula guard, the terminal
-// table with totals, and the Dashboard's Ink screen (cards, ▲/▼ deltas, Analytics table,
-// sorting, presets, quit).
-import React from 'react';
+import { stripVTControlCharacters } from 'node:util';
 import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,12 +33,96 @@ const old = addDays(today, -20);
 
 /** The seeded zone rows; every expected number below is derived from these. */
 const SEED = [
-  { date: d1, advertiser: 'AdNova', publisher: 'Pub Uno', zone_id: '1001', geo: 'ES', source: 'web', domain: 'uno.com', impressions: 10000, monetized_impressions: 8000, clicks: 80, revenue: 12.5, margin: 3.75, tq: 0.8 },
-  { date: d1, advertiser: 'BidSphere', publisher: 'Pub Dos', zone_id: '2002', geo: 'MX', source: 'push', domain: 'dos.com', impressions: 5000, monetized_impressions: null, clicks: 25, revenue: 4, margin: 1, tq: 0.5 },
-  { date: d1, advertiser: 'Clickora', publisher: '=SUM(A1:A9)', zone_id: '3003', geo: 'AR', source: 'web', domain: 'tres.com', impressions: 30000, monetized_impressions: 20000, clicks: 10, revenue: 1, margin: 0.2, tq: null },
-  { date: d2, advertiser: 'AdNova', publisher: 'Pub Uno', zone_id: '1001', geo: 'ES', source: 'web', domain: 'uno.com', impressions: 20000, monetized_impressions: 16000, clicks: 160, revenue: 30, margin: 9, tq: 0.9 },
-  { date: d2, advertiser: 'Clickora', publisher: 'Pub Dos', zone_id: '2002', geo: 'MX', source: 'push', domain: 'dos.com', impressions: 1000, monetized_impressions: 900, clicks: 0, revenue: 0.5, margin: 0.1, tq: null },
-  { date: old, advertiser: 'AdNova', publisher: 'Pub Uno', zone_id: '1001', geo: 'ES', source: 'web', domain: 'uno.com', impressions: 99999, monetized_impressions: 99999, clicks: 999, revenue: 999, margin: 99, tq: 0.7 },
+  {
+    date: d1,
+    advertiser: 'AdNova',
+    publisher: 'Pub Uno',
+    zone_id: '1001',
+    geo: 'ES',
+    source: 'web',
+    domain: 'uno.com',
+    impressions: 10000,
+    monetized_impressions: 8000,
+    clicks: 80,
+    revenue: 12.5,
+    margin: 3.75,
+    tq: 0.8,
+  },
+  {
+    date: d1,
+    advertiser: 'BidSphere',
+    publisher: 'Pub Dos',
+    zone_id: '2002',
+    geo: 'MX',
+    source: 'push',
+    domain: 'dos.com',
+    impressions: 5000,
+    monetized_impressions: null,
+    clicks: 25,
+    revenue: 4,
+    margin: 1,
+    tq: 0.5,
+  },
+  {
+    date: d1,
+    advertiser: 'Clickora',
+    publisher: '=SUM(A1:A9)',
+    zone_id: '3003',
+    geo: 'AR',
+    source: 'web',
+    domain: 'tres.com',
+    impressions: 30000,
+    monetized_impressions: 20000,
+    clicks: 10,
+    revenue: 1,
+    margin: 0.2,
+    tq: null,
+  },
+  {
+    date: d2,
+    advertiser: 'AdNova',
+    publisher: 'Pub Uno',
+    zone_id: '1001',
+    geo: 'ES',
+    source: 'web',
+    domain: 'uno.com',
+    impressions: 20000,
+    monetized_impressions: 16000,
+    clicks: 160,
+    revenue: 30,
+    margin: 9,
+    tq: 0.9,
+  },
+  {
+    date: d2,
+    advertiser: 'Clickora',
+    publisher: 'Pub Dos',
+    zone_id: '2002',
+    geo: 'MX',
+    source: 'push',
+    domain: 'dos.com',
+    impressions: 1000,
+    monetized_impressions: 900,
+    clicks: 0,
+    revenue: 0.5,
+    margin: 0.1,
+    tq: null,
+  },
+  {
+    date: old,
+    advertiser: 'AdNova',
+    publisher: 'Pub Uno',
+    zone_id: '1001',
+    geo: 'ES',
+    source: 'web',
+    domain: 'uno.com',
+    impressions: 99999,
+    monetized_impressions: 99999,
+    clicks: 999,
+    revenue: 999,
+    margin: 99,
+    tq: 0.7,
+  },
 ];
 const inDefaultRange = SEED.filter((r) => r.date !== old);
 const sum = (rows: typeof SEED, key: 'impressions' | 'clicks' | 'revenue' | 'margin') => rows.reduce((s, r) => s + r[key], 0);
@@ -51,14 +131,14 @@ let server: TestServer;
 let dir: string;
 let tmp: string;
 const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
-const strip = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+const strip = (text: string) => stripVTControlCharacters(text);
 /** Frames with the dates of the moving range replaced, so assertions do not depend on today. */
 const normalise = (text: string) => strip(text).replace(/\d{4}-\d{2}-\d{2}/g, 'YYYY-MM-DD');
 
 beforeAll(async () => {
   server = await startTestServer();
   const admin = await server.admin();
-  const ndjson = SEED.map((r) => JSON.stringify(r)).join('\n') + '\n';
+  const ndjson = `${SEED.map((r) => JSON.stringify(r)).join('\n')}\n`;
   const result = await admin.ingest.zoneReport(undefined, { rawBody: ndjson, headers: { 'content-type': 'application/x-ndjson' } });
   expect(result).toMatchObject({ inserted: SEED.length, rejected_total: 0 });
   dir = await newConfigDir();
@@ -184,13 +264,17 @@ describe('adops report zones', () => {
 
   it('--preset ayer and --sort revenue:desc order the rows; an unknown sort key is refused', async () => {
     const out = JSON.parse((await cli(['report', 'zones', '--json', '--preset', 'ayer', '--sort', 'revenue:desc'])).stdout) as { rows: ZoneRow[] };
-    const expected = SEED.filter((r) => r.date === d1).map((r) => r.revenue).sort((a, b) => b - a);
+    const expected = SEED.filter((r) => r.date === d1)
+      .map((r) => r.revenue)
+      .sort((a, b) => b - a);
     expect(out.rows.map((row) => row.revenue)).toEqual(expected);
     const bad = await cli(['report', 'zones', '--json', '--sort', 'price']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--sort no válido: price');
     // Any column of the zone table sorts, text ones too (the contract's keys).
-    const byPublisher = JSON.parse((await cli(['report', 'zones', '--json', '--preset', 'ayer', '--sort', 'publisher:desc'])).stdout) as { rows: ZoneRow[] };
+    const byPublisher = JSON.parse((await cli(['report', 'zones', '--json', '--preset', 'ayer', '--sort', 'publisher:desc'])).stdout) as {
+      rows: ZoneRow[];
+    };
     expect(byPublisher.rows.map((row) => row.publisher)).toEqual(['Pub Uno', 'Pub Dos', '=SUM(A1:A9)']);
   });
 
@@ -249,7 +333,12 @@ describe('adops report zones', () => {
     const range = presetRange('ultimos7', new Date(), 'UTC');
     const direct = await (await server.admin()).adReport.zoneDetails({ start_date: range.from, end_date: range.to });
     const expected = AD_REPORT_COLUMNS.slice(6).map((c) => formatMetric(c.key, direct.totals[c.key as keyof ReportTotals]));
-    expect(totals.trim().split(/\s{2,}/).slice(1)).toEqual(expected);
+    expect(
+      totals
+        .trim()
+        .split(/\s{2,}/)
+        .slice(1),
+    ).toEqual(expected);
     expect(text).toContain(`Página 1 de 1 · ${inDefaultRange.length} filas · 25 por página`);
   });
 });
@@ -299,8 +388,18 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const totalLines = tty.split('\n').filter((l) => l.startsWith('TOTAL'));
     expect(totalLines).toHaveLength(2);
     const cells = (totals: Record<string, number>) => [...advertisers.months, 'total'].map((m) => formatMoney(totals[m]));
-    expect(totalLines[0].trim().split(/\s{2,}/).slice(1)).toEqual(cells(advertisers.totals));
-    expect(totalLines[1].trim().split(/\s{2,}/).slice(1)).toEqual(cells(publishers.totals));
+    expect(
+      totalLines[0]
+        .trim()
+        .split(/\s{2,}/)
+        .slice(1),
+    ).toEqual(cells(advertisers.totals));
+    expect(
+      totalLines[1]
+        .trim()
+        .split(/\s{2,}/)
+        .slice(1),
+    ).toEqual(cells(publishers.totals));
     expect(totalLines[0]).toContain(formatMoney(sum(SEED, 'revenue')));
   });
 
@@ -313,7 +412,10 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const tty = strip((await cli(['finance', '--from', from, '--to', today], { isTTY: true, columns: 60 })).stdout);
     const lines = tty.split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(60);
-    const header = lines.find((l) => l.startsWith('Nombre'))!.trim().split(/\s{2,}/);
+    const header = lines
+      .find((l) => l.startsWith('Nombre'))!
+      .trim()
+      .split(/\s{2,}/);
     const shown = header.slice(1, -1);
     // The latest months, in order, ending with the range's last month; the Total column last.
     expect(shown.length).toBeGreaterThan(0);
@@ -322,7 +424,10 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const hidden = months.length - shown.length;
     expect(tty.replace(/\s+/g, ' ')).toContain(`No caben ${hidden} meses (${months[0]} a ${months[hidden - 1]}) en 60 columnas`);
     // The TOTAL still is the whole range's (the server's figure), not the sum of the months shown.
-    const totalLine = lines.find((l) => l.startsWith('TOTAL'))!.trim().split(/\s{2,}/);
+    const totalLine = lines
+      .find((l) => l.startsWith('TOTAL'))!
+      .trim()
+      .split(/\s{2,}/);
     expect(totalLine.at(-1)).toBe(formatMoney(totals.total));
   });
 
@@ -411,7 +516,8 @@ describe('adops dashboard', () => {
 
   const presets = ['hoy', 'ayer', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'] as const;
   const last7 = { ...presetRange('ultimos7_hoy', new Date(), 'UTC'), preset: 'ultimos7_hoy' as const };
-  const rangeFor = (preset: PresetKey | null) => (preset === null || preset === last7.preset ? last7 : { ...presetRange(preset, new Date(), 'UTC'), preset });
+  const rangeFor = (preset: PresetKey | null) =>
+    preset === null || preset === last7.preset ? last7 : { ...presetRange(preset, new Date(), 'UTC'), preset };
   const firstLoad = async () => {
     const api = await server.admin();
     const load = dashboardLoader(api, rangeFor, {});
@@ -438,10 +544,15 @@ describe('adops dashboard', () => {
     expect(frame()).toContain('Página 1 de 1');
     // 'Totales' is the server's: its TQ is the TQ Avg card's, every cell as the web shows it.
     expect(initial.daily.totals.tq).toBe(initial.overview.summary.tq);
-    const totalsLine = frame().split('\n').find((l) => l.startsWith('Totales'))!;
-    expect(totalsLine.trim().split(/\s{2,}/).slice(1)).toEqual(
-      DASHBOARD_COLUMNS.slice(1).map((c) => formatMetric(c.key, initial.daily.totals[c.key as keyof ReportTotals])),
-    );
+    const totalsLine = frame()
+      .split('\n')
+      .find((l) => l.startsWith('Totales'))!;
+    expect(
+      totalsLine
+        .trim()
+        .split(/\s{2,}/)
+        .slice(1),
+    ).toEqual(DASHBOARD_COLUMNS.slice(1).map((c) => formatMetric(c.key, initial.daily.totals[c.key as keyof ReportTotals])));
 
     await new Promise((r) => setTimeout(r, 50)); // the keyboard listener attaches after the first paint
     ui.stdin.write('s');
@@ -465,8 +576,12 @@ describe('adops dashboard', () => {
     const { load, initial } = await firstLoad();
     const ui = render(<Dashboard initial={initial} preset={last7.preset} interactive load={load} terminalRows={24} />);
     const frame = () => normalise(ui.lastFrame() ?? '');
-    const revenueLine = frame().split('\n').find((l) => l.startsWith('Revenue'))!;
-    expect(revenueLine).toMatch(new RegExp(`^Revenue\\s+\\${formatMoney(sum(inDefaultRange, 'revenue'))}\\s+▼ ${formatPercent(Math.abs(initial.deltas.revenue!))}`));
+    const revenueLine = frame()
+      .split('\n')
+      .find((l) => l.startsWith('Revenue'))!;
+    expect(revenueLine).toMatch(
+      new RegExp(`^Revenue\\s+\\${formatMoney(sum(inDefaultRange, 'revenue'))}\\s+▼ ${formatPercent(Math.abs(initial.deltas.revenue!))}`),
+    );
     expect(frame()).toContain('Top Zones');
     expect(frame()).not.toContain('Analytics');
     expect(frame().split('\n').length).toBeLessThanOrEqual(24);

@@ -91,7 +91,7 @@ describe('adops login / whoami / logout', () => {
     const pending = runCli(['login', '--email', ADMIN.email], dir, server.url, { stdinStream: tty });
     await new Promise((r) => setTimeout(r, 50));
     // Typed with a slip corrected by Backspace, and an arrow key that must be ignored.
-    tty.write(ADMIN.password.slice(0, -1) + 'X\u007f' + '\u001b[D' + ADMIN.password.slice(-1));
+    tty.write(`${ADMIN.password.slice(0, -1)}X\u007f\u001b[D${ADMIN.password.slice(-1)}`);
     tty.write('\r');
     const result = await pending;
     expect(result.code).toBe(0);

@@ -1,8 +1,3 @@
-// `adops tail` against a live server: NDJSON of events posted through ingest after it starts,
-// the backlog and filters, resuming a dropped stream with Last-Event-ID (no gaps, no
-// duplicates), falling back to polling when the stream fails (through a proxy that refuses
-// the stream path), a revoked session, and the Ink view (Static lines, SSE badge, footer).
-import React from 'react';
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +37,7 @@ async function post(zone: string, extra: Record<string, unknown> = {}): Promise<
   const res = await server.fetch('/api/ingest/referrers', {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-    body: JSON.stringify(event) + '\n',
+    body: `${JSON.stringify(event)}\n`,
   });
   expect(res.status).toBe(200);
   return event;
@@ -159,7 +154,7 @@ describe('adops tail --json', () => {
   });
 
   it('shows more --lines than one page of the log holds: the newest 600 of 620, oldest first', async () => {
-    const body = Array.from({ length: 620 }, (_, i) => JSON.stringify({ zone_id: 'zt-pages', keyword: `back-${i}` })).join('\n') + '\n';
+    const body = `${Array.from({ length: 620 }, (_, i) => JSON.stringify({ zone_id: 'zt-pages', keyword: `back-${i}` })).join('\n')}\n`;
     const res = await server.fetch('/api/ingest/referrers', {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
@@ -258,7 +253,9 @@ describe('adops tail on a terminal', () => {
     // Each line printed once, oldest first, cut to the terminal's width.
     const firstLines = lines.filter((l) => l.includes(kw1));
     expect(firstLines).toHaveLength(1);
-    expect(firstLines[0]).toMatch(new RegExp(`^MM-DD HH:mm:ss\\s+zt-ink\\s+${host.slice(0, 8)}.*https://${host.slice(0, 6)}.*${kw1}\\s+${first.ip}\\s+MX$`));
+    expect(firstLines[0]).toMatch(
+      new RegExp(`^MM-DD HH:mm:ss\\s+zt-ink\\s+${host.slice(0, 8)}.*https://${host.slice(0, 6)}.*${kw1}\\s+${first.ip}\\s+MX$`),
+    );
     expect(lines.findIndex((l) => l.includes(kw1))).toBeLessThan(lines.findIndex((l) => l.includes(kw2)));
     // An empty referrer (and so an empty source) shows '-'.
     expect(lines.find((l) => l.includes(kw2))).toMatch(/zt-ink\s+-\s+-\s+kw/);
@@ -271,7 +268,15 @@ describe('adops tail on a terminal', () => {
   });
 
   it('fits 80 columns (the IP gives way, Country stays) with seconds; 120 columns show every column and the year', async () => {
-    const record = { zone_id: 'zt-w', parent_domain: 'news.example.com', referrer: 'https://news.example.com/a/very/long/path?q=1', keyword: 'ofertas de viaje', ip: '203.0.113.77', country: 'ES', seen_at: '2026-11-24T09:05:07.000Z' };
+    const record = {
+      zone_id: 'zt-w',
+      parent_domain: 'news.example.com',
+      referrer: 'https://news.example.com/a/very/long/path?q=1',
+      keyword: 'ofertas de viaje',
+      ip: '203.0.113.77',
+      country: 'ES',
+      seen_at: '2026-11-24T09:05:07.000Z',
+    };
     const narrow = formatTailLine(record as LiveRecord, 'UTC', 80);
     expect(narrow.length).toBeLessThanOrEqual(79);
     expect(narrow).toMatch(/^11-24 09:05:07\s+zt-w\s+news\.exa.*https:\/\/news.*\s+ofertas.*\s+ES$/);
@@ -319,7 +324,7 @@ describe('adops tail on a terminal', () => {
     await waitFor(() => (ui.lastFrame() ?? '').includes(' SSE '), 5000, 'the SSE badge');
     const total = STATIC_BATCH + 150;
     const sendBatch = async (from: number, count: number) => {
-      const body = Array.from({ length: count }, (_, i) => JSON.stringify({ zone_id: 'zt-many', keyword: `many-${from + i}`, country: 'AR' })).join('\n') + '\n';
+      const body = `${Array.from({ length: count }, (_, i) => JSON.stringify({ zone_id: 'zt-many', keyword: `many-${from + i}`, country: 'AR' })).join('\n')}\n`;
       const res = await server.fetch('/api/ingest/referrers', {
         method: 'POST',
         headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/x-ndjson' },

@@ -90,7 +90,11 @@ describe('the reporting time zone', () => {
 
 describe('CSV to a pipe', () => {
   it('has no BOM on stdout (`--csv -`), while a file keeps it for spreadsheets', async () => {
-    for (const args of [['report', 'zones', '--csv', '-'], ['finance', '--csv', '-'], ['demand', '--csv', '-']]) {
+    for (const args of [
+      ['report', 'zones', '--csv', '-'],
+      ['finance', '--csv', '-'],
+      ['demand', '--csv', '-'],
+    ]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout.length, args.join(' ')).toBeGreaterThan(0);
@@ -118,17 +122,20 @@ describe('Ctrl-C', () => {
 
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const bin = path.join(root, 'cli/bin/adops.js');
-  it.skipIf(!existsSync(path.join(root, 'cli/dist/main.js')))('SIGINT to `adops tail --json` ends it with 130, having printed what arrived', async () => {
-    const child = spawn(process.execPath, [bin, 'tail', '--json', '-n', '0'], {
-      env: { ...process.env, ADOPS_CONFIG_DIR: dir, ADOPS_URL: server.url },
-      stdio: 'pipe',
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const started = Date.now();
-    while (!/tail:/.test(stderr) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(130);
-  });
+  it.skipIf(!existsSync(path.join(root, 'cli/dist/main.js')))(
+    'SIGINT to `adops tail --json` ends it with 130, having printed what arrived',
+    async () => {
+      const child = spawn(process.execPath, [bin, 'tail', '--json', '-n', '0'], {
+        env: { ...process.env, ADOPS_CONFIG_DIR: dir, ADOPS_URL: server.url },
+        stdio: 'pipe',
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const started = Date.now();
+      while (!/tail:/.test(stderr) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(130);
+    },
+  );
 });

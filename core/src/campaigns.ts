@@ -28,9 +28,7 @@ export function trackingUrl({ baseUrl, alias, keyword }: { baseUrl: string; alia
   const url = new URL(baseUrl.trim());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('La URL base debe ser http(s)');
   const enc = encodeURIComponent;
-  const params = [...url.searchParams]
-    .filter(([name]) => !OWN_PARAMS.has(name))
-    .map(([name, value]) => `${enc(name)}=${enc(value)}`);
+  const params = [...url.searchParams].filter(([name]) => !OWN_PARAMS.has(name)).map(([name, value]) => `${enc(name)}=${enc(value)}`);
   params.push(`alias=${enc(alias.trim())}`, `keyword=${enc(keyword.trim())}`);
   for (const [name, macro] of TRACKING_MACROS) params.push(`${name}=${macro}`);
   return `${url.origin}${url.pathname}?${params.join('&')}${url.hash}`;

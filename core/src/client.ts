@@ -29,21 +29,17 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-type CallFn<R extends Route> = {} extends RouteInput<R>
-  ? (input?: RouteInput<R>, options?: CallOptions) => Promise<RouteOutput<R>>
-  : (input: RouteInput<R>, options?: CallOptions) => Promise<RouteOutput<R>>;
+type CallFn<R extends Route> =
+  object extends RouteInput<R>
+    ? (input?: RouteInput<R>, options?: CallOptions) => Promise<RouteOutput<R>>
+    : (input: RouteInput<R>, options?: CallOptions) => Promise<RouteOutput<R>>;
 
 export type ClientOf<T> = { [K in keyof T]: T[K] extends Route ? CallFn<T[K]> : ClientOf<T[K]> };
 
-const isRoute = (v: unknown): v is Route =>
-  typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v;
+const isRoute = (v: unknown): v is Route => typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v;
 
 /** Builds the URL and request init for a route call; exported for streams and downloads. */
-export function buildRequest(
-  r: Route,
-  input: Record<string, unknown> = {},
-  baseUrl = '',
-): { url: string; body?: string } {
+export function buildRequest(r: Route, input: Record<string, unknown> = {}, baseUrl = ''): { url: string; body?: string } {
   const rest: Record<string, unknown> = { ...input };
   const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = rest[name];

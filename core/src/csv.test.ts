@@ -8,7 +8,12 @@ const cols = [
 
 describe('toCsv', () => {
   it('writes a header and one LF-terminated line per row', () => {
-    expect(toCsv(cols, [{ name: 'a', value: 1 }, { name: 'b', value: 2.5 }])).toBe('Name,Value\na,1\nb,2.5\n');
+    expect(
+      toCsv(cols, [
+        { name: 'a', value: 1 },
+        { name: 'b', value: 2.5 },
+      ]),
+    ).toBe('Name,Value\na,1\nb,2.5\n');
   });
 
   it.each<[string, unknown, string]>([
@@ -59,13 +64,41 @@ describe('toCsv', () => {
 
 describe('parseCsv', () => {
   it.each<[string, string, string[][]]>([
-    ['splits lines and fields', 'a,b\n1,2\n', [['a', 'b'], ['1', '2']]],
-    ['accepts CRLF line ends', 'a,b\r\n1,2\r\n', [['a', 'b'], ['1', '2']]],
+    [
+      'splits lines and fields',
+      'a,b\n1,2\n',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'accepts CRLF line ends',
+      'a,b\r\n1,2\r\n',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
     ['accepts bare CR line ends', 'a\r1', [['a'], ['1']]],
-    ['reads the last line without a newline', 'a,b\n1,2', [['a', 'b'], ['1', '2']]],
+    [
+      'reads the last line without a newline',
+      'a,b\n1,2',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
     ['drops a leading BOM', '\uFEFFa,b\n', [['a', 'b']]],
     ['unquotes fields and undoubles quotes', '"a,b","say ""hi"""\n', [['a,b', 'say "hi"']]],
-    ['keeps newlines inside quotes', '"two\nlines",x\r\n"c\r\nd",y', [['two\nlines', 'x'], ['c\r\nd', 'y']]],
+    [
+      'keeps newlines inside quotes',
+      '"two\nlines",x\r\n"c\r\nd",y',
+      [
+        ['two\nlines', 'x'],
+        ['c\r\nd', 'y'],
+      ],
+    ],
     ['keeps empty fields', ',a,,\n', [['', 'a', '', '']]],
     ['keeps a quoted empty field', '""\n', [['']]],
     ['skips blank lines', 'a\n\n\nb\n', [['a'], ['b']]],
@@ -85,7 +118,11 @@ describe('parseCsv', () => {
       { name: '', value: 'x\r\ny' },
     ];
     const text = toCsv(cols, rows, { bom: true, eol: '\r\n' });
-    expect(parseCsv(text)).toEqual([['Name', 'Value'], ['multi\nline, "quoted"', 'Ñandú'], ['', 'x\r\ny']]);
+    expect(parseCsv(text)).toEqual([
+      ['Name', 'Value'],
+      ['multi\nline, "quoted"', 'Ñandú'],
+      ['', 'x\r\ny'],
+    ]);
   });
 
   it('rejects an unterminated quote and names the line it opened on', () => {

@@ -64,8 +64,20 @@ export function toCsv<K extends string>(
 ): string {
   const separator = options.separator ?? ',';
   const eol = options.eol ?? '\n';
-  const header = csvLine(columns.map((c) => c.header), separator, eol);
-  const body = rows.map((row) => csvLine(columns.map((c) => row[c.key]), separator, eol)).join('');
+  const header = csvLine(
+    columns.map((c) => c.header),
+    separator,
+    eol,
+  );
+  const body = rows
+    .map((row) =>
+      csvLine(
+        columns.map((c) => row[c.key]),
+        separator,
+        eol,
+      ),
+    )
+    .join('');
   return (options.bom ? BOM : '') + header + body;
 }
 
@@ -84,7 +96,7 @@ export function csvHeader<Row>(fields: readonly CsvField<Row>[], options: { bom?
 export function csvRow<Row>(fields: readonly CsvField<Row>[], row: Row): string {
   let out = '';
   for (let i = 0; i < fields.length; i++) out += (i ? ',' : '') + cell(fields[i].cell(row), ',');
-  return out + '\n';
+  return `${out}\n`;
 }
 
 /** A whole CSV document of some rows (a page shown on screen). */

@@ -23,10 +23,7 @@ type AnyRow = Record<string, unknown>;
 export function metricCsvFields(list: readonly MetricColumn[], decimals: Partial<Record<MetricKey, number>> = {}): CsvField<AnyRow>[] {
   return list.map(({ key, header }) => ({
     header,
-    cell:
-      METRICS[key].kind === 'text'
-        ? (row: AnyRow) => row[key]
-        : (row: AnyRow) => roundMetric(key, row[key], { decimals: decimals[key] }),
+    cell: METRICS[key].kind === 'text' ? (row: AnyRow) => row[key] : (row: AnyRow) => roundMetric(key, row[key], { decimals: decimals[key] }),
   }));
 }
 

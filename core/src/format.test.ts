@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatDateDMY,
-  formatDateTime,
-  formatInt,
-  formatMoney,
-  formatNumber,
-  formatPercent,
-  parseDateDMY,
-  type CurrencySymbol,
-} from './format.js';
+import { formatDateDMY, formatDateTime, formatInt, formatMoney, formatNumber, formatPercent, parseDateDMY, type CurrencySymbol } from './format.js';
 
 const missing = [null, undefined, NaN, Infinity, -Infinity];
 

@@ -116,10 +116,7 @@ describe('parseLiveMessage', () => {
     });
   });
 
-  it.each(['not json', '[]', 'null', '42', '{"seen_at":"2026-03-05"}', '{"zone_id":"z","seen_at":5}'])(
-    'ignores a malformed message: %s',
-    (data) => {
-      expect(parseLiveMessage(data)).toBeNull();
-    },
-  );
+  it.each(['not json', '[]', 'null', '42', '{"seen_at":"2026-03-05"}', '{"zone_id":"z","seen_at":5}'])('ignores a malformed message: %s', (data) => {
+    expect(parseLiveMessage(data)).toBeNull();
+  });
 });

@@ -33,8 +33,26 @@ describe('the metrics registry', () => {
 
   it('knows every metric the spec names', () => {
     const keys = [
-      'date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source', 'impressions', 'monetized_impressions', 'clicks',
-      'ctr', 'cpm', 'cpc', 'revenue', 'cost', 'margin', 'rs_percent', 'p_revenue', 'p_cpm', 'p_cpc', 'tq',
+      'date',
+      'advertiser',
+      'publisher',
+      'zone_id',
+      'geo',
+      'source',
+      'impressions',
+      'monetized_impressions',
+      'clicks',
+      'ctr',
+      'cpm',
+      'cpc',
+      'revenue',
+      'cost',
+      'margin',
+      'rs_percent',
+      'p_revenue',
+      'p_cpm',
+      'p_cpc',
+      'tq',
     ];
     expect(keys.filter((k) => !isMetricKey(k))).toEqual([]);
     expect(isMetricKey('constructor')).toBe(false);
@@ -42,7 +60,18 @@ describe('the metrics registry', () => {
 
   it('shows the Dashboard table headers in the spec’s order', () => {
     expect(DASHBOARD_COLUMNS.map((c) => c.header)).toEqual([
-      'Date', 'Impr.', 'M. Impr.', 'Clicks', 'CTR%', 'CPM', 'CPC', 'Rev', 'Cost', 'Marg.', 'Marg %', 'TQ',
+      'Date',
+      'Impr.',
+      'M. Impr.',
+      'Clicks',
+      'CTR%',
+      'CPM',
+      'CPC',
+      'Rev',
+      'Cost',
+      'Marg.',
+      'Marg %',
+      'TQ',
     ]);
   });
 
@@ -54,8 +83,21 @@ describe('the metrics registry', () => {
 
   it('names revenue and margin in full in the Api Explorer', () => {
     expect(API_EXPLORER_COLUMNS.map((c) => c.header)).toEqual([
-      'Date', 'Advertiser', 'Zone ID', 'Publisher', 'Impr.', 'Clicks', 'CTR%', 'CPM', 'CPC',
-      'Revenue', 'Margin', 'RS%', 'P.CPM', 'P.CPC', 'TQ',
+      'Date',
+      'Advertiser',
+      'Zone ID',
+      'Publisher',
+      'Impr.',
+      'Clicks',
+      'CTR%',
+      'CPM',
+      'CPC',
+      'Revenue',
+      'Margin',
+      'RS%',
+      'P.CPM',
+      'P.CPC',
+      'TQ',
     ]);
   });
 

@@ -40,9 +40,7 @@ export function addSums(a: Sums, b: Sums): Sums {
  * or not above 0 with `positiveBase`), or a difference `a − b`. Engines translate the same
  * formula to SQL when a table is sorted by it.
  */
-export type Formula =
-  | { op: 'ratio'; num: SumKey; den: SumKey; scale: number; positiveBase?: boolean }
-  | { op: 'diff'; a: SumKey; b: SumKey };
+export type Formula = { op: 'ratio'; num: SumKey; den: SumKey; scale: number; positiveBase?: boolean } | { op: 'diff'; a: SumKey; b: SumKey };
 
 export interface MetricDef {
   /** The short column header (Dashboard / Api Explorer wording). */
@@ -216,12 +214,7 @@ export interface FormatMetricOptions {
 }
 
 /** A metric value as the screens show it; '-' when missing or non-finite. */
-export function formatMetric(
-  key: MetricKey,
-  value: unknown,
-  currency: CurrencySymbol = '$',
-  options: FormatMetricOptions = {},
-): string {
+export function formatMetric(key: MetricKey, value: unknown, currency: CurrencySymbol = '$', options: FormatMetricOptions = {}): string {
   const def: MetricDef = METRICS[key];
   const decimals = options.decimals ?? def.decimals;
   if (def.kind === 'text') return value == null || value === '' ? EMPTY_CELL : String(value);
@@ -293,13 +286,38 @@ export const DASHBOARD_RANKED = ['revenue', 'cost', 'margin'] as const;
 /** Ad Report 'Resumen diario por zona' and adreport_zonas.csv (19 columns, headers as SPEC writes them). */
 export const AD_REPORT_COLUMNS = columns(
   [
-    'date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source', 'impressions', 'monetized_impressions',
-    'clicks', 'ctr', 'p_cpm', 'p_cpc', 'p_revenue', 'tq', 'revenue', 'margin', 'cpm', 'cpc', 'rs_percent',
+    'date',
+    'advertiser',
+    'publisher',
+    'zone_id',
+    'geo',
+    'source',
+    'impressions',
+    'monetized_impressions',
+    'clicks',
+    'ctr',
+    'p_cpm',
+    'p_cpc',
+    'p_revenue',
+    'tq',
+    'revenue',
+    'margin',
+    'cpm',
+    'cpc',
+    'rs_percent',
   ],
   {
-    date: 'date', advertiser: 'advertiser', publisher: 'publisher', zone_id: 'zone_id', geo: 'geo',
-    source: 'source', impressions: 'impressions', monetized_impressions: 'monetized_impressions',
-    clicks: 'clicks', revenue: 'revenue', margin: 'margin',
+    date: 'date',
+    advertiser: 'advertiser',
+    publisher: 'publisher',
+    zone_id: 'zone_id',
+    geo: 'geo',
+    source: 'source',
+    impressions: 'impressions',
+    monetized_impressions: 'monetized_impressions',
+    clicks: 'clicks',
+    revenue: 'revenue',
+    margin: 'margin',
   },
 );
 
@@ -321,8 +339,21 @@ export const ADVERTISER_SUMMARY_COLUMNS: MetricColumn[] = [
 /** Api Explorer table and ad_report.csv. */
 export const API_EXPLORER_COLUMNS = columns(
   [
-    'date', 'advertiser', 'zone_id', 'publisher', 'impressions', 'clicks', 'ctr', 'cpm', 'cpc',
-    'revenue', 'margin', 'rs_percent', 'p_cpm', 'p_cpc', 'tq',
+    'date',
+    'advertiser',
+    'zone_id',
+    'publisher',
+    'impressions',
+    'clicks',
+    'ctr',
+    'cpm',
+    'cpc',
+    'revenue',
+    'margin',
+    'rs_percent',
+    'p_cpm',
+    'p_cpc',
+    'tq',
   ],
   { revenue: 'Revenue', margin: 'Margin' },
 );
@@ -331,10 +362,16 @@ export const API_EXPLORER_COLUMNS = columns(
 export const API_EXPLORER_TOTAL_DECIMALS: Partial<Record<MetricKey, number>> = { cpc: 4 };
 
 /** The publisher-data URL's columns (CSV headers as the JSON keys; P.Revenue with 4 decimals). */
-export const PUBLISHER_DATA_COLUMNS: MetricColumn[] = columns(
-  ['date', 'zone_id', 'geo', 'impressions', 'clicks', 'ctr', 'p_revenue', 'p_cpm'],
-  { date: 'date', zone_id: 'zone_id', geo: 'geo', impressions: 'impressions', clicks: 'clicks', ctr: 'ctr', p_revenue: 'p_revenue', p_cpm: 'p_cpm' },
-);
+export const PUBLISHER_DATA_COLUMNS: MetricColumn[] = columns(['date', 'zone_id', 'geo', 'impressions', 'clicks', 'ctr', 'p_revenue', 'p_cpm'], {
+  date: 'date',
+  zone_id: 'zone_id',
+  geo: 'geo',
+  impressions: 'impressions',
+  clicks: 'clicks',
+  ctr: 'ctr',
+  p_revenue: 'p_revenue',
+  p_cpm: 'p_cpm',
+});
 
 /** Dashboard summary cards, in order. */
 export const DASHBOARD_CARDS: readonly MetricColumn[] = columns(['revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq'], {

@@ -69,7 +69,8 @@ function operation(area: keyof Contract, name: string, r: Route): Json {
   const responses: Json = {};
   if (r.responseType === 'none') {
     responses['204'] = { description: 'Hecho, sin contenido' };
-    if (r.path === '/api/hit') responses['200'] = { description: 'GIF de 1×1 (con format=gif)', content: { 'image/gif': { schema: { type: 'string', format: 'binary' } } } };
+    if (r.path === '/api/hit')
+      responses['200'] = { description: 'GIF de 1×1 (con format=gif)', content: { 'image/gif': { schema: { type: 'string', format: 'binary' } } } };
   } else if (r.responseType === 'text') {
     responses['200'] = { description: 'Flujo de eventos', content: { 'text/event-stream': { schema: { type: 'string' } } } };
   } else {

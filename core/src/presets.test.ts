@@ -66,15 +66,36 @@ describe('referrerPresetRange', () => {
   const cases: [string, string, string, Exclude<PresetKey, 'ultimos7_hoy'>, string, string][] = [
     ['Hoy in UTC is the whole day', '2026-03-15T12:00:00Z', UTC, 'hoy', '2026-03-15T00:00:00.000Z', '2026-03-15T23:59:59.999Z'],
     ['Ayer in UTC is the whole previous day', '2026-03-15T12:00:00Z', UTC, 'ayer', '2026-03-14T00:00:00.000Z', '2026-03-14T23:59:59.999Z'],
-    ['Últimos 7 días runs from 7 days ago to the end of yesterday', '2026-03-15T12:00:00Z', UTC, 'ultimos7', '2026-03-08T00:00:00.000Z', '2026-03-14T23:59:59.999Z'],
+    [
+      'Últimos 7 días runs from 7 days ago to the end of yesterday',
+      '2026-03-15T12:00:00Z',
+      UTC,
+      'ultimos7',
+      '2026-03-08T00:00:00.000Z',
+      '2026-03-14T23:59:59.999Z',
+    ],
     ['Mes actual runs to the end of today', '2026-03-15T12:00:00Z', UTC, 'mes_actual', '2026-03-01T00:00:00.000Z', '2026-03-15T23:59:59.999Z'],
     ['Mes anterior is the whole previous month', '2024-03-01T12:00:00Z', UTC, 'mes_anterior', '2024-02-01T00:00:00.000Z', '2024-02-29T23:59:59.999Z'],
     // Buenos Aires midnight is 03:00 UTC.
-    ['Hoy in Buenos Aires is its local day in UTC instants', '2026-03-01T02:00:00Z', BA, 'hoy', '2026-02-28T03:00:00.000Z', '2026-03-01T02:59:59.999Z'],
+    [
+      'Hoy in Buenos Aires is its local day in UTC instants',
+      '2026-03-01T02:00:00Z',
+      BA,
+      'hoy',
+      '2026-02-28T03:00:00.000Z',
+      '2026-03-01T02:59:59.999Z',
+    ],
     // Tokyo midnight is 15:00 UTC of the day before.
     ['Ayer in Tokyo is its local day in UTC instants', '2026-12-31T20:00:00Z', TOKYO, 'ayer', '2026-12-30T15:00:00.000Z', '2026-12-31T14:59:59.999Z'],
     // Madrid moves from UTC+1 to UTC+2 on 29 March 2026: the month starts at +1 and ends at +2.
-    ['Mes anterior in Madrid follows the clock change', '2026-04-10T12:00:00Z', MADRID, 'mes_anterior', '2026-02-28T23:00:00.000Z', '2026-03-31T21:59:59.999Z'],
+    [
+      'Mes anterior in Madrid follows the clock change',
+      '2026-04-10T12:00:00Z',
+      MADRID,
+      'mes_anterior',
+      '2026-02-28T23:00:00.000Z',
+      '2026-03-31T21:59:59.999Z',
+    ],
   ];
   it.each(cases)('%s', (_what, now, tz, preset, startDate, endDate) => {
     expect(referrerPresetRange(preset, new Date(now), tz)).toEqual({ startDate, endDate });
@@ -155,11 +176,7 @@ describe('calendar helpers', () => {
 
   it('isInRange includes both ends', () => {
     const range = { from: '2026-03-01', to: '2026-03-07' };
-    expect([isInRange('2026-03-01', range), isInRange('2026-03-07', range), isInRange('2026-03-08', range)]).toEqual([
-      true,
-      true,
-      false,
-    ]);
+    expect([isInRange('2026-03-01', range), isInRange('2026-03-07', range), isInRange('2026-03-08', range)]).toEqual([true, true, false]);
   });
 
   it('isValidTimeZone accepts IANA names and rejects others', () => {

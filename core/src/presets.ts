@@ -229,10 +229,6 @@ export function rangeToInstants(range: DayRange, tz: string): InstantRange {
  * from 7 days ago 00:00 to the end of yesterday, Mes actual to the end of today, Mes
  * anterior the whole previous month.
  */
-export function referrerPresetRange(
-  preset: Exclude<PresetKey, 'ultimos7_hoy'>,
-  now: Date,
-  tz: string,
-): InstantRange {
+export function referrerPresetRange(preset: Exclude<PresetKey, 'ultimos7_hoy'>, now: Date, tz: string): InstantRange {
   return rangeToInstants(presetRange(preset, now, tz), tz);
 }

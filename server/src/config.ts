@@ -39,8 +39,7 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   return n;
 }
 
@@ -84,17 +83,13 @@ function logMode(env: Env): Config['log'] {
 /** Reads and validates the configuration; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {}): Config {
   const adminEmail = (env.ADOPS_ADMIN_EMAIL || 'admin@adops.local').trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail))
-    throw new ConfigError(`ADOPS_ADMIN_EMAIL must be an e-mail address (got "${adminEmail}")`);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) throw new ConfigError(`ADOPS_ADMIN_EMAIL must be an e-mail address (got "${adminEmail}")`);
   const adminPassword = env.ADOPS_ADMIN_PASSWORD || undefined;
-  if (adminPassword !== undefined && adminPassword.length < 8)
-    throw new ConfigError('ADOPS_ADMIN_PASSWORD must have at least 8 characters');
+  if (adminPassword !== undefined && adminPassword.length < 8) throw new ConfigError('ADOPS_ADMIN_PASSWORD must have at least 8 characters');
   const jwtSecret = env.ADOPS_JWT_SECRET || undefined;
-  if (jwtSecret !== undefined && jwtSecret.length < 32)
-    throw new ConfigError('ADOPS_JWT_SECRET must have at least 32 characters');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('ADOPS_JWT_SECRET must have at least 32 characters');
   const ingestKey = env.ADOPS_INGEST_KEY || undefined;
-  if (ingestKey !== undefined && ingestKey.length < 16)
-    throw new ConfigError('ADOPS_INGEST_KEY must have at least 16 characters');
+  if (ingestKey !== undefined && ingestKey.length < 16) throw new ConfigError('ADOPS_INGEST_KEY must have at least 16 characters');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',

@@ -19,7 +19,7 @@ export interface SessionState {
 
 export type Ctx = Koa.ParameterizedContext<{ user?: SessionState; requestId?: string }>;
 
-type Out<S> = S extends z.ZodType ? z.output<S> : {};
+type Out<S> = S extends z.ZodType ? z.output<S> : unknown;
 export type RouteParsed<R extends Route> = Out<R['params']> & Out<R['query']> & Out<R['body']>;
 export type Handler<R extends Route> = (input: RouteParsed<R>, ctx: Ctx) => unknown;
 
@@ -35,8 +35,7 @@ export function makeGuards(opts: { secret: string; users: UserService; ingestKey
     algorithms: ['HS256'],
     key: 'jwt',
     // Browsers' EventSource cannot send headers: the live stream also takes ?access_token=.
-    getToken: (ctx) =>
-      ctx.path.endsWith('/stream') && typeof ctx.query.access_token === 'string' ? ctx.query.access_token : null,
+    getToken: (ctx) => (ctx.path.endsWith('/stream') && typeof ctx.query.access_token === 'string' ? ctx.query.access_token : null),
   }) as unknown as Koa.Middleware;
   const session: Koa.Middleware = async (ctx, next) => {
     const claims = ctx.state.jwt as { sub?: unknown; exp?: number; iat?: number };

@@ -24,7 +24,13 @@ const SECRET_KEYS = [
   'secret',
   'totp',
 ];
-export const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-ingest-key"]'];
+export const REDACT_PATHS = [
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((k) => `*.${k}`),
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-ingest-key"]',
+];
 
 /**
  * The logger for a mode; `destination` receives the lines (tests read them; default stdout).
@@ -38,6 +44,15 @@ export function createLogger(mode: LogMode, destination?: DestinationStream): Lo
     redact: { paths: REDACT_PATHS, censor: '[redactado]' },
     formatters: { level: (label: string) => ({ level: label }) },
   };
-  if (mode === 'pretty') return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', destination: (destination as NodeJS.WritableStream | undefined) ?? 1 }));
+  if (mode === 'pretty')
+    return pino(
+      options,
+      pretty({
+        colorize: true,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname',
+        destination: (destination as NodeJS.WritableStream | undefined) ?? 1,
+      }),
+    );
   return destination ? pino(options, destination) : pino(options);
 }

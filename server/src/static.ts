@@ -23,8 +23,7 @@ const TYPES: Record<string, string> = {
 export function serveWeb(root: string): Koa.Middleware {
   const base = path.resolve(root);
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/') || ctx.path === '/api')
-      return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/') || ctx.path === '/api') return next();
     let rel: string;
     try {
       rel = decodeURIComponent(ctx.path);
@@ -33,7 +32,7 @@ export function serveWeb(root: string): Koa.Middleware {
       ctx.body = { detail: 'Ruta no válida' };
       return;
     }
-    const file = path.resolve(base, '.' + path.posix.normalize('/' + rel));
+    const file = path.resolve(base, `.${path.posix.normalize(`/${rel}`)}`);
     let target = path.join(base, 'index.html');
     if (file.startsWith(base + path.sep) && !rel.includes('\0')) {
       const s = await stat(file).catch(() => null);
@@ -43,10 +42,7 @@ export function serveWeb(root: string): Koa.Middleware {
     if (!s) return next();
     ctx.type = TYPES[path.extname(target)] ?? 'application/octet-stream';
     ctx.length = s.size;
-    ctx.set(
-      'Cache-Control',
-      target.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-    );
+    ctx.set('Cache-Control', target.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     ctx.body = ctx.method === 'HEAD' ? null : createReadStream(target);
   };
 }

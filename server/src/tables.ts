@@ -25,7 +25,11 @@ export function memoryPage<Row, Totals>(
   natural: ReadonlyArray<SortState>,
   totals: Totals,
 ): TablePageOf<Row, Totals> {
-  const sorted = sortRows(rows, request.sort as SortState<Extract<keyof Row, string>> | null, natural as ReadonlyArray<SortState<Extract<keyof Row, string>>>);
+  const sorted = sortRows(
+    rows,
+    request.sort as SortState<Extract<keyof Row, string>> | null,
+    natural as ReadonlyArray<SortState<Extract<keyof Row, string>>>,
+  );
   const w = pageWindow(sorted.length, request.page, request.page_size);
   return {
     rows: sorted.slice(w.offset, w.offset + request.page_size),
@@ -87,7 +91,7 @@ async function* lines<Row>(format: Exclude<TableFormat, 'json'>, exp: TableExpor
   for await (const chunk of exp.chunks) {
     let text = '';
     if (format === 'csv') for (const row of chunk) text += csvRow(exp.fields, row);
-    else for (const row of chunk) text += JSON.stringify(exp.json ? exp.json(row) : row) + '\n';
+    else for (const row of chunk) text += `${JSON.stringify(exp.json ? exp.json(row) : row)}\n`;
     if (text) yield text;
   }
   if (format === 'csv' && exp.csvFooter) for (const row of exp.csvFooter) yield csvRow(exp.fields, row);

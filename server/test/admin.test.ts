@@ -118,7 +118,12 @@ describe('users', () => {
 
   test('SQL-ish and script text is stored and echoed back as plain text', async () => {
     const hostile = `<script>alert(1)</script>' OR 1=1 --`;
-    const u = await admin.admin.createUser({ first_name: hostile, last_name: 'Robert"); DROP TABLE users;--', email: 'bobby@example.com', password: 'bobby-pass' });
+    const u = await admin.admin.createUser({
+      first_name: hostile,
+      last_name: 'Robert"); DROP TABLE users;--',
+      email: 'bobby@example.com',
+      password: 'bobby-pass',
+    });
     expect(u.first_name).toBe(hostile);
     const listed = (await admin.admin.listUsers()).find((x) => x.id === u.id)!;
     expect(listed.first_name).toBe(hostile);

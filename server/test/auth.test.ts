@@ -1,7 +1,7 @@
 // Sign-in, sessions and password change over HTTP against the real app.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { ApiError, decodeSession } from '@adops/core';
+import { type ApiError, decodeSession } from '@adops/core';
 import { startTestServer, ADMIN, type TestServer } from './helpers.js';
 
 let s: TestServer;

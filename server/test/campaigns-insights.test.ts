@@ -37,8 +37,7 @@ const rows = async (query: Record<string, string>): Promise<CampaignInsight[]> =
   expect(r.status).toBe(200);
   return CampaignTable.parse(r.body).rows;
 };
-const sandboxCampaigns = (status?: string) =>
-  [...sandbox.objects.values()].filter((o) => o.type === 'campaign' && (!status || o.status === status));
+const sandboxCampaigns = (status?: string) => [...sandbox.objects.values()].filter((o) => o.type === 'campaign' && (!status || o.status === status));
 
 describe('campaign metrics', () => {
   test('lists every active campaign across small pages, without duplicates', async () => {
@@ -110,7 +109,13 @@ describe('campaign metrics', () => {
       headers: { authorization: `Bearer ${token}` },
       body: (() => {
         const f = new FormData();
-        for (const [k, v] of Object.entries({ keyword: 'nueva', headline: 'H', body: 'B', alias: 'n1', image_url: '/api/sandbox/pixabay-images/forest.png' }))
+        for (const [k, v] of Object.entries({
+          keyword: 'nueva',
+          headline: 'H',
+          body: 'B',
+          alias: 'n1',
+          image_url: '/api/sandbox/pixabay-images/forest.png',
+        }))
           f.append(k, v);
         return f;
       })(),
@@ -118,7 +123,13 @@ describe('campaign metrics', () => {
     expect(res.status).toBe(201);
     const { campaign_id } = await res.json();
     const list = await rows({ from_date: day(-30), to_date: day(0), status: 'PAUSED' });
-    expect(list.find((c) => c.id === campaign_id)).toMatchObject({ has_data: false, clicks: 0, impressions: 0, spend: 0, effective_status: 'PAUSED' });
+    expect(list.find((c) => c.id === campaign_id)).toMatchObject({
+      has_data: false,
+      clicks: 0,
+      impressions: 0,
+      spend: 0,
+      effective_status: 'PAUSED',
+    });
     // Far in the past no campaign of the account had started yet.
     const old = await rows({ from_date: '2001-01-01', to_date: '2001-01-31', status: 'ALL' });
     expect(old.length).toBeGreaterThan(0);
@@ -130,7 +141,11 @@ describe('campaign metrics', () => {
     expect((await rows({ from_date: day(-2), to_date: day(-1) })).length).toBeGreaterThan(0);
     expect(sandbox.requestsTo('campaigns.list')).toHaveLength(2);
 
-    sandbox.failNext('campaigns.list', { message: '(#200) Ad account owner has NOT grant ads_management or ads_read permission', code: 200, error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.' });
+    sandbox.failNext('campaigns.list', {
+      message: '(#200) Ad account owner has NOT grant ads_management or ads_read permission',
+      code: 200,
+      error_user_msg: 'No tienes permiso para ver esta cuenta publicitaria.',
+    });
     const r = await insights({ from_date: day(-2), to_date: day(-1) });
     expect(r).toEqual({ status: 502, body: { detail: 'No tienes permiso para ver esta cuenta publicitaria.' } });
   });
@@ -148,7 +163,10 @@ describe('the campaign metrics table', () => {
     expect(t.totals.without_data).toBe(all.filter((c) => !c.has_data).length);
     expect(t.totals.impressions).toBe(all.reduce((sum, c) => sum + c.impressions, 0));
     expect(t.totals.clicks).toBe(all.reduce((sum, c) => sum + c.clicks, 0));
-    expect(t.totals.spend).toBeCloseTo(all.reduce((sum, c) => sum + c.spend, 0), 6);
+    expect(t.totals.spend).toBeCloseTo(
+      all.reduce((sum, c) => sum + c.spend, 0),
+      6,
+    );
     // Ratios of the sums, never averages: CPC = spend / clicks, CTR = clicks / impressions × 100.
     expect(t.totals.cpc).toBeCloseTo(t.totals.spend / t.totals.clicks, 9);
     expect(t.totals.ctr).toBeCloseTo((t.totals.clicks / t.totals.impressions) * 100, 9);
@@ -174,7 +192,10 @@ describe('the campaign metrics table', () => {
     const res = await s.fetch(`/api/facebook-campaigns/insights?${new URLSearchParams({ ...q, format: 'csv', page_size: '1' })}`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines[0]).toBe('campaign_id,name,status,impressions,clicks,ctr,spend,cpc,cpm,has_data,created_at');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(all.map((c) => c.id));
   });

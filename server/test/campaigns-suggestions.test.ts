@@ -21,6 +21,7 @@ afterAll(() => s.close());
 
 const get = async (server: TestServer, p: string, t = token) => {
   const res = await server.fetch(p, { headers: { authorization: `Bearer ${t}` } });
+  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer of varying shape, asserted field by field below
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -206,7 +207,10 @@ describe('copy from an OpenAI-compatible endpoint', () => {
   test('over-long copy and a fenced answer are brought within the limits; an unknown CTA becomes LEARN_MORE', async () => {
     chat.replyNext({
       status: 200,
-      content: '```json\n' + JSON.stringify({ headline: 'Un titular larguísimo que no cabe en cuarenta caracteres', body: 'b '.repeat(100), cta: 'BUY_EVERYTHING' }) + '\n```',
+      content:
+        '```json\n' +
+        JSON.stringify({ headline: 'Un titular larguísimo que no cabe en cuarenta caracteres', body: 'b '.repeat(100), cta: 'BUY_EVERYTHING' }) +
+        '\n```',
     });
     const r = await get(server, '/api/generate-copy/?keyword=vuelos', t);
     expect(r.status).toBe(200);

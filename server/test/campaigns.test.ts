@@ -73,7 +73,15 @@ describe('creating a campaign', () => {
   test('uploads the image and creates campaign, ad set, creative and ad on Meta, all paused, amounts in cents', async () => {
     const res = await post(
       form(
-        { ...base, base_url: 'https://landing.example.com/seguros?lang=es', fb_page: '998877665544', cta: 'SHOP_NOW', daily_budget: '2.50', bid_amount: '0.07', objective: 'OUTCOME_SALES' },
+        {
+          ...base,
+          base_url: 'https://landing.example.com/seguros?lang=es',
+          fb_page: '998877665544',
+          cta: 'SHOP_NOW',
+          daily_budget: '2.50',
+          bid_amount: '0.07',
+          objective: 'OUTCOME_SALES',
+        },
         { bytes: png },
       ),
     );
@@ -197,9 +205,7 @@ describe('when Meta fails', () => {
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ detail: 'El anuncio no cumple las políticas de publicidad.' });
 
-    const posted = Object.fromEntries(
-      sandbox.requests.filter((r) => r.method === 'POST' && r.edge !== 'ads').map((r) => [r.edge, r]),
-    );
+    const posted = Object.fromEntries(sandbox.requests.filter((r) => r.method === 'POST' && r.edge !== 'ads').map((r) => [r.edge, r]));
     expect(Object.keys(posted)).toEqual(['adimages', 'campaigns', 'adsets', 'adcreatives']);
     const idOf = (edge: string) => (posted[edge].answer as { id: string }).id;
     const deletes = sandbox.requests.filter((r) => r.method === 'DELETE');
@@ -365,7 +371,8 @@ describe('hostile and malformed requests', () => {
   });
 
   test('a truncated multipart body answers 400', async () => {
-    const body = '--XB\r\nContent-Disposition: form-data; name="keyword"\r\n\r\nabc\r\n--XB\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n\x89PNG';
+    const body =
+      '--XB\r\nContent-Disposition: form-data; name="keyword"\r\n\r\nabc\r\n--XB\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n\x89PNG';
     const res = await rawPost(body, { 'content-type': 'multipart/form-data; boundary=XB' });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toEqual({ detail: 'Formulario multipart mal formado' });
@@ -473,7 +480,11 @@ describe('when Meta cannot be reached', () => {
     try {
       const t = (await other.admin()).token;
       await other.app.services.campaigns.providers.metaSandbox!.close();
-      const res = await other.fetch('/api/create-campaign/', { method: 'POST', headers: { authorization: `Bearer ${t}` }, body: form(base, { bytes: png }) });
+      const res = await other.fetch('/api/create-campaign/', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t}` },
+        body: form(base, { bytes: png }),
+      });
       expect(res.status).toBe(502);
       expect(await res.json()).toEqual({ detail: 'No se pudo conectar con Meta' });
       const list = await (await other.fetch('/api/campaigns', { headers: { authorization: `Bearer ${t}` } })).json();

@@ -30,7 +30,9 @@ describe('apportionCents', () => {
       const total = values.reduce((a, b) => a + b, 0);
       const out = apportionCents(values, total);
       expect(sum(out)).toBe(toCents(total));
-      out.forEach((v, i) => expect(Math.abs(v - values[i])).toBeLessThan(0.0100001));
+      out.forEach((v, i) => {
+        expect(Math.abs(v - values[i])).toBeLessThan(0.0100001);
+      });
     }
   });
 });

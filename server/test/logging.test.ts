@@ -48,12 +48,23 @@ beforeAll(async () => {
   await admin.admin.createUser({ first_name: 'Ana', email: 'ana@test.local', password: NEW_PASSWORD });
   const ana = await t.as('ana@test.local', NEW_PASSWORD);
   secrets.push(ana.token);
-  await t.fetch('/api/ingest/referrers', { method: 'POST', headers: { 'x-ingest-key': INGEST_KEY, 'content-type': 'application/x-ndjson' }, body: '{"zone_id":"1"}\n' });
-  await t.fetch(`/api/admin/publisher-tokens/${encodeURIComponent(token)}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin.token}` } });
+  await t.fetch('/api/ingest/referrers', {
+    method: 'POST',
+    headers: { 'x-ingest-key': INGEST_KEY, 'content-type': 'application/x-ndjson' },
+    body: '{"zone_id":"1"}\n',
+  });
+  await t.fetch(`/api/admin/publisher-tokens/${encodeURIComponent(token)}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${admin.token}` },
+  });
 
   // Failures: a wrong password (401), the same until the limit (429), a malformed body (400).
   for (let i = 0; i < 4; i++)
-    await t.fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ana@test.local', password: `wrong-${NEW_PASSWORD}` }) });
+    await t.fetch('/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ana@test.local', password: `wrong-${NEW_PASSWORD}` }),
+    });
   await t.fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email": ' });
   await new Promise((r) => setTimeout(r, 50));
 });

@@ -7,8 +7,23 @@ import { validate } from '@readme/openapi-parser';
 import { contract, openApiDocument, ROUTE_DOCS, type Route } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
 
-type Doc = ReturnType<typeof openApiDocument> & { paths: Record<string, Record<string, Record<string, any>>> };
-const doc = openApiDocument('0.1.0') as Doc;
+interface Content {
+  schema: { $ref?: string; properties?: Record<string, unknown> };
+}
+interface Operation {
+  operationId: string;
+  summary: string;
+  security: unknown;
+  parameters: Array<{ name: string; in: string; required: boolean }>;
+  requestBody: { content: Record<string, Content> };
+  responses: Record<string, { content: Record<string, Content> } | undefined>;
+}
+interface Doc {
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+}
+const doc = openApiDocument('0.1.0') as unknown as Doc;
+type Validated = Parameters<typeof validate>[0];
 const routes = Object.entries(contract).flatMap(([area, rs]) => Object.entries(rs as Record<string, Route>).map(([name, r]) => ({ area, name, r })));
 
 let t: TestServer;
@@ -26,7 +41,7 @@ describe('the OpenAPI document', () => {
       const op = doc.paths[r.path]?.[r.method.toLowerCase()];
       expect(op, `${area}.${name} ${r.method} ${r.path}`).toBeDefined();
       expect(op.operationId).toBe(`${area}.${name}`);
-      expect(op.summary).toBe((ROUTE_DOCS as any)[area][name].summary);
+      expect(op.summary).toBe((ROUTE_DOCS as unknown as Record<string, Record<string, { summary: string }>>)[area][name].summary);
       expect(op.summary.length).toBeGreaterThan(5);
       expect(Object.keys(op.responses).some((code) => code.startsWith('2'))).toBe(true);
     }
@@ -35,11 +50,11 @@ describe('the OpenAPI document', () => {
   });
 
   test('is valid OpenAPI 3.1 (and the validator does reject a broken one)', async () => {
-    const result = await validate(structuredClone(doc) as any);
+    const result = await validate(structuredClone(doc) as unknown as Validated);
     expect(result.valid, JSON.stringify(result)).toBe(true);
-    const broken = structuredClone(doc) as any;
+    const broken = structuredClone(doc) as unknown as { paths: Record<string, Record<string, { responses: unknown }>> };
     broken.paths['/api/login'].post.responses = 'none';
-    expect((await validate(broken)).valid).toBe(false);
+    expect((await validate(broken as unknown as Validated)).valid).toBe(false);
   });
 
   test('says who may call each route: session, ingest key, publisher token or nobody', () => {
@@ -50,23 +65,27 @@ describe('the OpenAPI document', () => {
     expect(security('/api/dashboard/overview', 'get')).toEqual([{ session: [] }]);
     expect(security('/api/ingest/referrers', 'post')).toEqual([{ ingestKey: [] }, { session: [] }]);
     expect(security('/api/publisher/data', 'get')).toEqual([{ publisherToken: [] }]);
-    expect(Object.keys((doc as any).components.securitySchemes)).toEqual(['session', 'ingestKey', 'publisherToken']);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['session', 'ingestKey', 'publisherToken']);
     expect(doc.paths['/api/admin/users'].get.responses['403']).toBeDefined();
     expect(doc.paths['/api/health'].get.responses['401']).toBeUndefined();
   });
 
   test('describes parameters, bodies and the export and stream formats', () => {
     const data = doc.paths['/api/publisher/data'].get;
-    const names = data.parameters.map((p: { name: string }) => p.name);
+    const names = data.parameters.map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(['start_date', 'end_date', 'sort', 'page', 'page_size', 'format']));
-    expect(data.parameters.find((p: { name: string }) => p.name === 'start_date').required).toBe(true);
-    expect(Object.keys(data.responses['200'].content)).toEqual(['application/json', 'text/csv', 'application/x-ndjson']);
+    expect(data.parameters.find((p) => p.name === 'start_date')?.required).toBe(true);
+    expect(Object.keys(data.responses['200']!.content)).toEqual(['application/json', 'text/csv', 'application/x-ndjson']);
     expect(doc.paths['/api/admin/users/{id}'].patch.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
     expect(doc.paths['/api/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('password');
-    expect(Object.keys(doc.paths['/api/ingest/zone-report'].post.requestBody.content)).toEqual(['text/csv', 'application/x-ndjson', 'application/json']);
-    expect(Object.keys(doc.paths['/api/referrers_logs/stream'].get.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(Object.keys(doc.paths['/api/ingest/zone-report'].post.requestBody.content)).toEqual([
+      'text/csv',
+      'application/x-ndjson',
+      'application/json',
+    ]);
+    expect(Object.keys(doc.paths['/api/referrers_logs/stream'].get.responses['200']!.content)).toEqual(['text/event-stream']);
     expect(doc.paths['/api/hit'].get.responses['204']).toBeDefined();
-    expect(doc.paths['/api/login'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.paths['/api/login'].post.responses['400']!.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
   });
 });
 
@@ -95,7 +114,9 @@ describe('served', () => {
     for (const asset of assets) {
       const a = await t.fetch(asset);
       expect(a.status, asset).toBe(200);
-      expect(a.headers.get('content-type'), asset).toMatch(asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.png') ? /^image\/png/ : /^text\/javascript/);
+      expect(a.headers.get('content-type'), asset).toMatch(
+        asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.png') ? /^image\/png/ : /^text\/javascript/,
+      );
     }
     expect(html).not.toMatch(/https?:\/\//);
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { EventSource } from 'eventsource';
 import { buildRequest, contract } from '@adops/core';
 import type { TestServer } from './helpers.js';
-import { daysAgo, logRows, reportRows, startReferrerServer, storedCount } from './referrers-fixture.js';
+import { daysAgo, reportRows, startReferrerServer, storedCount } from './referrers-fixture.js';
 
 let t: TestServer;
 let api: Awaited<ReturnType<TestServer['admin']>>;

@@ -11,7 +11,7 @@ export function startReferrerServer(overrides: Parameters<typeof startTestServer
 
 /** Posts an NDJSON batch (objects are serialised one per line; a string is sent as is). */
 export function postBatch(t: TestServer, body: string | object[], headers: Record<string, string> = { 'x-ingest-key': INGEST_KEY }) {
-  const text = typeof body === 'string' ? body : body.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  const text = typeof body === 'string' ? body : `${body.map((e) => JSON.stringify(e)).join('\n')}\n`;
   return t.fetch('/api/ingest/referrers', { method: 'POST', headers: { 'content-type': 'application/x-ndjson', ...headers }, body: text });
 }
 

@@ -94,14 +94,20 @@ describe('the beacon (GET /api/hit)', () => {
 
   test('a zone-report import gives its new zones owners for the hits that follow', async () => {
     const csv = 'date,advertiser,publisher,zone_id,impressions,clicks,revenue\n2026-01-05,AdNet Two,New Media,5777,10,1,1\n';
-    const res = await t.fetch('/api/ingest/zone-report', { method: 'POST', headers: { 'content-type': 'text/csv', 'x-ingest-key': INGEST_KEY }, body: csv });
+    const res = await t.fetch('/api/ingest/zone-report', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv', 'x-ingest-key': INGEST_KEY },
+      body: csv,
+    });
     expect(res.status).toBe(200);
     // The owners are reloaded in the background right after the import (nothing else asks for it here).
     const referrers = t.app.services.referrers;
     for (let i = 0; i < 100 && referrers.zoneOwner('5777').publisher === null; i++) await new Promise((r) => setTimeout(r, 20));
     expect(referrers.zoneOwner('5777')).toEqual({ publisher: 'New Media', advertiser: 'AdNet Two' });
     await t.fetch('/api/hit?zone_id=5777&ref=https://new.example.com/');
-    expect((await logRows(admin, { zoneId: '5777', publisher: 'New Media', advertiser: 'AdNet Two' })).map((r) => r.referrer)).toEqual(['https://new.example.com/']);
+    expect((await logRows(admin, { zoneId: '5777', publisher: 'New Media', advertiser: 'AdNet Two' })).map((r) => r.referrer)).toEqual([
+      'https://new.example.com/',
+    ]);
   });
 
   test.each([
@@ -109,16 +115,16 @@ describe('the beacon (GET /api/hit)', () => {
     ['?ref=https://x.example.com', 'zone_id'],
     ['?zone_id=', 'zone_id'],
     ['?zone_id=has%20space', 'zone_id'],
-    ['?zone_id=' + '9'.repeat(65), 'zone_id'],
+    [`?zone_id=${'9'.repeat(65)}`, 'zone_id'],
     ['?zone_id=1&zone_id=2', 'zone_id'],
-    ['?zone_id=1&ref=https://x.example.com/' + 'a'.repeat(REFERRER_LIMITS.referrer), 'ref'],
-    ['?zone_id=1&kw=' + 'k'.repeat(REFERRER_LIMITS.keyword + 1), 'kw'],
+    [`?zone_id=1&ref=https://x.example.com/${'a'.repeat(REFERRER_LIMITS.referrer)}`, 'ref'],
+    [`?zone_id=1&kw=${'k'.repeat(REFERRER_LIMITS.keyword + 1)}`, 'kw'],
     ['?zone_id=1&src=not%20a%20host', 'parent_domain'],
     ['?zone_id=1&kw=a%00b', 'keyword'],
     ['?zone_id=1&format=png', 'format'],
   ])('bad beacon %s → 400 naming %s, nothing stored', async (query, field) => {
     const before = await storedCount(t);
-    const res = await t.fetch('/api/hit' + query);
+    const res = await t.fetch(`/api/hit${query}`);
     expect(res.status).toBe(400);
     expect((await res.json()).detail).toContain(field);
     expect(await storedCount(t)).toBe(before);
@@ -153,7 +159,7 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
     expect(asUser.status).toBe(403);
     const none = await postBatch(t, [{ zone_id: '8002' }], {});
     expect(none.status).toBe(401);
-    const wrong = await postBatch(t, [{ zone_id: '8002' }], { 'x-ingest-key': INGEST_KEY + 'x' });
+    const wrong = await postBatch(t, [{ zone_id: '8002' }], { 'x-ingest-key': `${INGEST_KEY}x` });
     expect(wrong.status).toBe(401);
     const bearerKey = await postBatch(t, [{ zone_id: '8002' }], { authorization: `Bearer ${INGEST_KEY}` });
     expect(bearerKey.status).toBe(200);
@@ -172,7 +178,7 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
     ['a missing zone', '{"referrer":"https://x.example.com"}\n', 'línea 1: zone_id'],
     ['a bad IP', '{"zone_id":"1"}\n{"zone_id":"1","ip":"999.1.1.1"}\n', 'línea 2: ip no es una dirección'],
     ['an IP with SQL', `{"zone_id":"1","ip":"1.1.1.1' OR 1=1 --"}\n`, 'línea 1: ip'],
-    ['an overlong referrer', JSON.stringify({ zone_id: '1', referrer: 'https://x.example.com/' + 'a'.repeat(2048) }), 'línea 1: referrer'],
+    ['an overlong referrer', JSON.stringify({ zone_id: '1', referrer: `https://x.example.com/${'a'.repeat(2048)}` }), 'línea 1: referrer'],
     ['an overlong keyword', JSON.stringify({ zone_id: '1', keyword: 'k'.repeat(257) }), 'línea 1: keyword'],
     ['a zone with SQL', JSON.stringify({ zone_id: "1'; DROP TABLE referrer_event; --" }), 'línea 1: zone_id'],
     ['a bad country', JSON.stringify({ zone_id: '1', country: 'Spain' }), 'línea 1: country'],
@@ -193,7 +199,7 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
 
   test('an oversized body is refused with 413 and nothing stored', async () => {
     const before = await storedCount(t);
-    const line = JSON.stringify({ zone_id: '9', referrer: 'https://big.example.com/' + 'x'.repeat(1900) }) + '\n';
+    const line = `${JSON.stringify({ zone_id: '9', referrer: `https://big.example.com/${'x'.repeat(1900)}` })}\n`;
     const body = line.repeat(Math.ceil((REFERRER_LIMITS.batchBytes + 1) / line.length));
     const res = await postBatch(t, body);
     expect(res.status).toBe(413);
@@ -203,7 +209,7 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
 
   test('a chunked upload past the limit (no Content-Length) is refused with 413', async () => {
     const before = await storedCount(t);
-    const chunk = new TextEncoder().encode(JSON.stringify({ zone_id: '9', keyword: 'k'.repeat(200) }) + '\n');
+    const chunk = new TextEncoder().encode(`${JSON.stringify({ zone_id: '9', keyword: 'k'.repeat(200) })}\n`);
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -214,7 +220,7 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
         }
       },
     });
-    const res = await fetch(t.url + '/api/ingest/referrers', {
+    const res = await fetch(`${t.url}/api/ingest/referrers`, {
       method: 'POST',
       headers: { 'x-ingest-key': INGEST_KEY },
       body: stream,

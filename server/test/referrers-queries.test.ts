@@ -188,7 +188,10 @@ describe('POST /api/referrers_logs/ (raw events)', () => {
       body: JSON.stringify({ ...ALL, format: 'csv', page_size: 1 }),
     });
     expect(res.headers.get('content-disposition')).toMatch(/referrers_logs-\d{4}-\d{2}-\d{2}_to_\d{4}-\d{2}-\d{2}\.csv/);
-    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines[0]).toBe('date,zone_id,source,referrer,keyword,ip,country');
     expect(lines).toHaveLength(1 + (await logRows(api, ALL)).length);
     expect(lines.at(-1)).toBe(`${daysAgo(3, 10).slice(0, 16).replace('T', ' ')},1001,news.example.com,https://news.example.com/a,k1,10.0.0.1,ES`);
@@ -202,7 +205,8 @@ describe('the referrers report as a table', () => {
     expect(t1.total_rows).toBe(all.length);
     expect(t1.totals.hits).toBe(all.reduce((sum, r) => sum + r.hits, 0));
     const pages = [];
-    for (let page = 1; page <= t1.page_count; page++) pages.push(...ReferrerTable.parse(await api.referrers.report({ ...ALL, page_size: 2, page })).rows);
+    for (let page = 1; page <= t1.page_count; page++)
+      pages.push(...ReferrerTable.parse(await api.referrers.report({ ...ALL, page_size: 2, page })).rows);
     expect(pages).toEqual(all);
   });
 
@@ -216,7 +220,10 @@ describe('the referrers report as a table', () => {
       body: JSON.stringify({ ...ALL, format: 'csv', sort: 'hits:desc' }),
     });
     expect(res.headers.get('content-disposition')).toMatch(/referrers-\d{4}-\d{2}-\d{2}_to_\d{4}-\d{2}-\d{2}\.csv/);
-    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines[0]).toBe('date,zone_id,source,referrer');
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(byHits.map((r) => r.zone_id));
   });

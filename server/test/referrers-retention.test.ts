@@ -47,17 +47,52 @@ describe('retention of raw referrer events', () => {
     // Same rows, hits, first and last seen as before retention.
     expect(await reportRows(api, RANGE)).toEqual(reportBefore);
     expect(reportBefore).toEqual([
-      { zone_id: '6001', parent_domain: 'new.example.com', referrer: 'https://new.example.com/', seen_at: daysAgo(5, 13), first_seen: daysAgo(5, 13), hits: 1 },
-      { zone_id: '6001', parent_domain: 'old.example.com', referrer: 'https://old.example.com/a', seen_at: daysAgo(5, 12), first_seen: daysAgo(40, 8), hits: 3 },
-      { zone_id: '6002', parent_domain: 'other.example.com', referrer: 'https://other.example.com/', seen_at: daysAgo(39, 10), first_seen: daysAgo(39, 10), hits: 1 },
-      { zone_id: '6001', parent_domain: 'old.example.com', referrer: 'https://old.example.com/b', seen_at: daysAgo(39, 9), first_seen: daysAgo(39, 9), hits: 1 },
+      {
+        zone_id: '6001',
+        parent_domain: 'new.example.com',
+        referrer: 'https://new.example.com/',
+        seen_at: daysAgo(5, 13),
+        first_seen: daysAgo(5, 13),
+        hits: 1,
+      },
+      {
+        zone_id: '6001',
+        parent_domain: 'old.example.com',
+        referrer: 'https://old.example.com/a',
+        seen_at: daysAgo(5, 12),
+        first_seen: daysAgo(40, 8),
+        hits: 3,
+      },
+      {
+        zone_id: '6002',
+        parent_domain: 'other.example.com',
+        referrer: 'https://other.example.com/',
+        seen_at: daysAgo(39, 10),
+        first_seen: daysAgo(39, 10),
+        hits: 1,
+      },
+      {
+        zone_id: '6001',
+        parent_domain: 'old.example.com',
+        referrer: 'https://old.example.com/b',
+        seen_at: daysAgo(39, 9),
+        first_seen: daysAgo(39, 9),
+        hits: 1,
+      },
     ]);
   });
 
   test('rolled-up days answer by whole day and keep the filters working', async () => {
     const day40 = ymd(daysAgo(40));
     expect(await reportRows(api, { startDate: day40, endDate: day40, publisher: 'Pub R' })).toEqual([
-      { zone_id: '6001', parent_domain: 'old.example.com', referrer: 'https://old.example.com/a', seen_at: daysAgo(40, 20), first_seen: daysAgo(40, 8), hits: 2 },
+      {
+        zone_id: '6001',
+        parent_domain: 'old.example.com',
+        referrer: 'https://old.example.com/a',
+        seen_at: daysAgo(40, 20),
+        first_seen: daysAgo(40, 8),
+        hits: 2,
+      },
     ]);
     expect(await reportRows(api, { ...OLD_DAYS, parentDomain: 'other.example.com' })).toHaveLength(1);
     expect(await reportRows(api, { ...OLD_DAYS, zoneId: '6002', publisher: 'Pub R' })).toEqual([]);
@@ -75,7 +110,13 @@ describe('retention of raw referrer events', () => {
     const late = await postBatch(t, [{ zone_id: '6001', referrer: 'https://old.example.com/a', seen_at: daysAgo(40, 23) }]);
     expect(late.status).toBe(200);
     await runReferrerRetention(t.app.services.referrers);
-    const [row] = await reportRows(api, { ...OLD_DAYS, zoneId: '6001', parentDomain: 'old.example.com', startDate: ymd(daysAgo(40)), endDate: ymd(daysAgo(40)) });
+    const [row] = await reportRows(api, {
+      ...OLD_DAYS,
+      zoneId: '6001',
+      parentDomain: 'old.example.com',
+      startDate: ymd(daysAgo(40)),
+      endDate: ymd(daysAgo(40)),
+    });
     expect(row).toMatchObject({ hits: 3, seen_at: daysAgo(40, 23), first_seen: daysAgo(40, 8) });
   });
 });
@@ -84,7 +125,10 @@ test('event ids keep growing after retention emptied the table and the server re
   const dataDir = await mkdtemp(path.join(tmpdir(), 'adops-retention-'));
   try {
     const first = await startReferrerServer({ eventRetentionDays: 1 }, dataDir);
-    const res = await postBatch(first, [{ zone_id: '1', seen_at: daysAgo(10) }, { zone_id: '1', seen_at: daysAgo(10) }]);
+    const res = await postBatch(first, [
+      { zone_id: '1', seen_at: daysAgo(10) },
+      { zone_id: '1', seen_at: daysAgo(10) },
+    ]);
     const { last_id } = await res.json();
     await runReferrerRetention(first.app.services.referrers);
     expect(await storedCount(first)).toBe(0);

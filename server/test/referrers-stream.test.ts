@@ -123,9 +123,13 @@ describe('GET /api/referrers_logs/stream', () => {
   });
 
   test('takes the session from the Authorization header too', async () => {
-    const s = open(t, { zoneId: '4101', access_token: undefined }, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }),
-    });
+    const s = open(
+      t,
+      { zoneId: '4101', access_token: undefined },
+      {
+        fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }),
+      },
+    );
     await s.opened;
     const [id] = await ingest(t, [{ zone_id: '4101' }]);
     await waitFor(() => s.received.length === 1);
@@ -217,10 +221,13 @@ describe('GET /api/referrers_logs/stream', () => {
       const reader = open(t, { zoneId: '4501' });
       await reader.opened;
       await waitFor(() => live.hub.size === 2);
-      const referrer = 'https://slow.example.com/' + 'x'.repeat(1900);
+      const referrer = `https://slow.example.com/${'x'.repeat(1900)}`;
       const total = 8000;
       for (let sent = 0; sent < total; sent += 1000)
-        await ingest(t, Array.from({ length: 1000 }, () => ({ zone_id: '4501', referrer })));
+        await ingest(
+          t,
+          Array.from({ length: 1000 }, () => ({ zone_id: '4501', referrer })),
+        );
       await waitFor(() => live.hub.dropped === droppedBefore + 1 && live.hub.size === 1, 10_000, 'the slow client to be dropped');
       await waitFor(() => reader.received.length >= total, 10_000, 'the reading client to get everything');
       const ids = reader.received.map((m) => Number(m.id));

@@ -72,7 +72,14 @@ describe('demo zone reports', () => {
     expect(rows.filter((r) => r.tq === null).length).toBeGreaterThan(1000);
     expect(new Set(rows.filter((r) => r.tq !== null && r.tq < 0.35).map((r) => r.zone_id)).size).toBeGreaterThan(10);
     const summary = SummaryTable.parse(
-      (await get('/api/ad-report/publisher-summary', { start_date: addDays(today, -7), end_date: addDays(today, -1), sort: 'margin:asc', page_size: '500' })).body,
+      (
+        await get('/api/ad-report/publisher-summary', {
+          start_date: addDays(today, -7),
+          end_date: addDays(today, -1),
+          sort: 'margin:asc',
+          page_size: '500',
+        })
+      ).body,
     );
     const losing = new Set(summary.rows.filter((r) => r.margin < 0).map((r) => r.publisher));
     expect(losing.size).toBe(1);

@@ -41,6 +41,7 @@ export async function getJson(s: TestServer, token: string | null, path: string,
   const qs = q.toString();
   const res = await s.fetch(qs ? `${path}?${qs}` : path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer of varying shape, asserted field by field below
   let body: any = text;
   try {
     body = JSON.parse(text);

@@ -23,6 +23,7 @@ const HOSTILE = {
  * Routes taking a date range and the text filters, how to read "nothing matched", and the
  * longest range in days (Finance, monthly, takes up to ten years).
  */
+// biome-ignore lint/suspicious/noExplicitAny: each route's JSON answer has its own shape; the reader picks one field
 const RANGE_ROUTES: Array<[string, (body: any) => unknown, unknown, number]> = [
   ['/api/dashboard/overview', (b) => b.summary.revenue, 0, 800],
   ['/api/dashboard/table/aggregated', (b) => b.rows, [], 800],
@@ -59,7 +60,11 @@ describe.each(RANGE_ROUTES)('%s', (path, read, nothing, maxDays) => {
     ['an impossible date', { start_date: '2026-02-29', end_date: '2026-03-03' }, 'start_date: Fecha no válida (YYYY-MM-DD)'],
     ['a SQL-like date', { start_date: "2026-03-01' OR '1'='1", end_date: '2026-03-03' }, 'start_date: Fecha no válida (YYYY-MM-DD)'],
     ['start after end', { start_date: '2026-03-04', end_date: '2026-03-03' }, 'start_date: La fecha inicial es posterior a la final'],
-    ['one day more than its longest range', { start_date: '2024-01-01', end_date: addDays('2024-01-01', maxDays) }, `end_date: El rango no puede superar ${maxDays} días`],
+    [
+      'one day more than its longest range',
+      { start_date: '2024-01-01', end_date: addDays('2024-01-01', maxDays) },
+      `end_date: El rango no puede superar ${maxDays} días`,
+    ],
     ['a repeated date', { start_date: ['2026-03-01', '2026-03-02'], end_date: '2026-03-03' }, 'start_date: Fecha requerida (YYYY-MM-DD)'],
     ['a repeated filter', { ...RANGE, advertiser: ['AdNova', 'BidSphere'] }, /^advertiser: /],
     ['an overlong zone id', { ...RANGE, zone_id: 'z'.repeat(101) }, /^zone_id: /],
@@ -157,7 +162,12 @@ describe('hostile values stored and shown back', () => {
     const zone = await get('/api/ad-report/zone-details', { start_date: '2026-07-01', end_date: '2026-07-01' });
     expect(zone.type).toMatch(/^application\/json/);
     expect(zone.body.rows).toHaveLength(1);
-    expect(zone.body.rows[0]).toMatchObject({ zone_id: HOSTILE.zone_id, advertiser: HOSTILE.advertiser, publisher: HOSTILE.publisher, domain: HOSTILE.domain });
+    expect(zone.body.rows[0]).toMatchObject({
+      zone_id: HOSTILE.zone_id,
+      advertiser: HOSTILE.advertiser,
+      publisher: HOSTILE.publisher,
+      domain: HOSTILE.domain,
+    });
     // Filtering by the exact hostile text finds exactly that row — and the table still exists.
     const byAdvertiser = await get('/api/ad-report', { start_date: '2026-01-01', end_date: '2026-12-31', advertiser: HOSTILE.advertiser });
     expect(byAdvertiser.body.rows.map((r: { zone_id: string }) => r.zone_id)).toEqual([HOSTILE.zone_id]);

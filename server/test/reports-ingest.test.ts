@@ -192,9 +192,27 @@ describe('refused imports change nothing', () => {
   const totalRevenue = async () => (await zoneDetails({ start_date: '2026-01-01', end_date: '2026-12-31' })).totals.revenue;
 
   test.each([
-    ['an unsupported content type', 'hola', 'text/plain', 415, 'Tipo de contenido no soportado: usa text/csv, application/x-ndjson o application/json'],
-    ['a CSV without required columns', 'date,advertiser,publisher,zone_id,impressions,clicks\n2026-04-05,A,P,Z,1,1', 'text/csv', 400, 'Faltan columnas en la cabecera CSV: revenue'],
-    ['a CSV with a repeated column', 'date,advertiser,publisher,zone_id,impressions,clicks,revenue,revenue\n', 'text/csv', 400, 'Columna repetida en la cabecera CSV: revenue'],
+    [
+      'an unsupported content type',
+      'hola',
+      'text/plain',
+      415,
+      'Tipo de contenido no soportado: usa text/csv, application/x-ndjson o application/json',
+    ],
+    [
+      'a CSV without required columns',
+      'date,advertiser,publisher,zone_id,impressions,clicks\n2026-04-05,A,P,Z,1,1',
+      'text/csv',
+      400,
+      'Faltan columnas en la cabecera CSV: revenue',
+    ],
+    [
+      'a CSV with a repeated column',
+      'date,advertiser,publisher,zone_id,impressions,clicks,revenue,revenue\n',
+      'text/csv',
+      400,
+      'Columna repetida en la cabecera CSV: revenue',
+    ],
     ['an empty CSV', '', 'text/csv', 400, 'El CSV está vacío: falta la fila de cabecera'],
     ['malformed JSON', '[{"date":', 'application/json', 400, 'JSON mal formado'],
     ['a JSON object instead of an array', '{"date":"2026-04-05"}', 'application/json', 400, 'Se esperaba un array JSON de filas'],
@@ -219,7 +237,7 @@ describe('refused imports change nothing', () => {
     try {
       const before = await totalRevenue();
       const line = '2026-04-06,AdNova,PubA,L-1,ES,search,a.com,1,1,1\n';
-      const big = 'date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue\n' + line.repeat(60);
+      const big = `date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue\n${line.repeat(60)}`;
       const declared = await post(big);
       expect(declared.status).toBe(413);
       expect((await declared.json()).detail).toBe('El cuerpo supera el máximo de 2000 bytes');

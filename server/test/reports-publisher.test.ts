@@ -56,7 +56,10 @@ describe('publisher data', () => {
     expect(page.body).toMatchObject({ total_rows: 3, page: 2, page_count: 3, sort: { key: 'impressions', dir: 'desc' } });
     const res = await s.fetch(`/api/publisher/data?${new URLSearchParams({ ...range, format: 'ndjson', page_size: '1' })}`);
     expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
-    const lines = (await res.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = (await res.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((r) => r.date)).toEqual(['2026-03-02', '2026-03-01', '2026-02-28']);
     for (const bad of [{ sort: 'revenue' }, { sort: 'margin:desc' }, { page_size: '501' }]) {
       const { status, body } = await publisherData({ ...range, ...bad });
@@ -82,9 +85,7 @@ describe('publisher data', () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM for spreadsheets
     expect(bytes.subarray(3).toString('utf8')).toBe(
-      'date,zone_id,geo,impressions,clicks,ctr,p_revenue,p_cpm\n' +
-        '2026-03-02,Z-101,ES,0,0,,0,\n' +
-        '2026-03-01,Z-100,ES,1000,20,2.5,6,6\n',
+      'date,zone_id,geo,impressions,clicks,ctr,p_revenue,p_cpm\n' + '2026-03-02,Z-101,ES,0,0,,0,\n' + '2026-03-01,Z-100,ES,1000,20,2.5,6,6\n',
     );
   });
 

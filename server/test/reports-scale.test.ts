@@ -27,9 +27,11 @@ function fixtureCsv(): string {
       const zone = d === BEST.day && i === 4321 ? BEST.zone : `Z${String(i).padStart(5, '0')}`;
       const revenue = revenueOf(d, i);
       const advertiser = ['AdNova', 'BidSphere', 'Clickora'][i % 3];
-      lines.push(`${day(d)},${advertiser},Pub ${i % 40},${zone},ES,search,site${i % 40}.com,${1000 + (i % 500)},${900 + (i % 400)},${i % 50},${revenue},${Math.round(revenue * 70) / 100},${i % 7 === 0 ? '' : 0.5 + (i % 50) / 100}`);
+      lines.push(
+        `${day(d)},${advertiser},Pub ${i % 40},${zone},ES,search,site${i % 40}.com,${1000 + (i % 500)},${900 + (i % 400)},${i % 50},${revenue},${Math.round(revenue * 70) / 100},${i % 7 === 0 ? '' : 0.5 + (i % 50) / 100}`,
+      );
     }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const expectedRevenue = () => {
@@ -46,7 +48,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => s.close());
 
-const zones = async (query: Record<string, string>) => ZoneDetails.parse((await getJson(s, admin.token, '/api/ad-report/zone-details', { ...RANGE, ...query })).body);
+const zones = async (query: Record<string, string>) =>
+  ZoneDetails.parse((await getJson(s, admin.token, '/api/ad-report/zone-details', { ...RANGE, ...query })).body);
 
 async function download(path: string, query: Record<string, string>): Promise<{ res: Response; text: string }> {
   const res = await s.fetch(`${path}?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${admin.token}` } });
@@ -97,7 +100,10 @@ describe('200,000 zone rows', () => {
     const { res, text } = await download('/api/ad-report/zone-details', { ...RANGE, format: 'csv', sort: 'revenue:desc' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-length')).toBeNull(); // streamed (chunked), never built whole
-    const lines = text.replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const lines = text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines).toHaveLength(ROWS + 1);
     expect(lines[1].split(',')[3]).toBe(BEST.zone);
   }, 60_000);
@@ -108,6 +114,11 @@ describe('200,000 zone rows', () => {
     expect(rows).toHaveLength(ROWS);
     expect(JSON.parse(rows[0])).toHaveProperty('cpm');
     const summary = await download('/api/ad-report/publisher-summary', { ...RANGE, format: 'csv' });
-    expect(summary.text.replace(/^\uFEFF/, '').trimEnd().split('\n')).toHaveLength(DAYS * 40 + 1);
+    expect(
+      summary.text
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\n'),
+    ).toHaveLength(DAYS * 40 + 1);
   }, 60_000);
 });

@@ -108,7 +108,9 @@ beforeAll(async () => {
   }
   const load = await s.app.services.warehouse.zoneReports.beginImport();
   try {
-    BLANK_ROWS.forEach((r, i) => load.add(r, i));
+    BLANK_ROWS.forEach((r, i) => {
+      load.add(r, i);
+    });
     expect(await load.commit()).toEqual({ inserted: 3, replaced: 0 });
   } finally {
     await load.close();
@@ -172,13 +174,61 @@ describe('top lists of a range', () => {
 describe('filters', () => {
   test.each([
     // PubB: Z-201 6/3 (E3 out), Z-200 4/1.2, Z-500 2/0.5; AdNova R5 6/3 + E3 0/5, BidSphere R2 4/1.2 + E4 2/0.5 → tie at 6 by name.
-    ['publisher', { publisher: 'PubB' }, [[1, 'PubB - Z-201', 6, 3], [2, 'PubB - Z-200', 4, 1.2], [3, 'PubB - Z-500', 2, 0.5]], [[1, 'AdNova', 6, 8], [2, 'BidSphere', 6, 1.7]]],
-    ['advertiser', { advertiser: 'Clickora' }, [[1, 'PubC - Z-100', 3, 1], [2, 'PubC - Z-300', 2, -1]], [[1, 'Clickora', 5, 0]]],
+    [
+      'publisher',
+      { publisher: 'PubB' },
+      [
+        [1, 'PubB - Z-201', 6, 3],
+        [2, 'PubB - Z-200', 4, 1.2],
+        [3, 'PubB - Z-500', 2, 0.5],
+      ],
+      [
+        [1, 'AdNova', 6, 8],
+        [2, 'BidSphere', 6, 1.7],
+      ],
+    ],
+    [
+      'advertiser',
+      { advertiser: 'Clickora' },
+      [
+        [1, 'PubC - Z-100', 3, 1],
+        [2, 'PubC - Z-300', 2, -1],
+      ],
+      [[1, 'Clickora', 5, 0]],
+    ],
     // Zone ids containing 'z-10' (any case): R1, R3 (0), E1, E2 — the blank-zone rows are not matched.
-    ['zone id substring', { zone_id: 'z-10' }, [[1, 'PubA - Z-100', 15, 6], [2, 'PubC - Z-100', 3, 1]], [[1, 'AdNova', 10, 4], [2, 'BidSphere', 5, 2], [3, 'Clickora', 3, 1]]],
-    ['geo', { geo: 'US' }, [[1, 'PubC - Z-100', 3, 1], [2, 'PubC - Z-300', 2, -1]], [[1, 'Clickora', 5, 0]]],
+    [
+      'zone id substring',
+      { zone_id: 'z-10' },
+      [
+        [1, 'PubA - Z-100', 15, 6],
+        [2, 'PubC - Z-100', 3, 1],
+      ],
+      [
+        [1, 'AdNova', 10, 4],
+        [2, 'BidSphere', 5, 2],
+        [3, 'Clickora', 3, 1],
+      ],
+    ],
+    [
+      'geo',
+      { geo: 'US' },
+      [
+        [1, 'PubC - Z-100', 3, 1],
+        [2, 'PubC - Z-300', 2, -1],
+      ],
+      [[1, 'Clickora', 5, 0]],
+    ],
     ['source', { source: 'social' }, [[1, 'PubB - Z-200', 4, 1.2]], [[1, 'BidSphere', 4, 1.2]]],
-    ['domain', { domain: 'e.com' }, [[1, 'PubF - Z-700', 7, 2]], [[1, 'AdNova', 50, 10], [2, 'BidSphere', 40, 8]]],
+    [
+      'domain',
+      { domain: 'e.com' },
+      [[1, 'PubF - Z-700', 7, 2]],
+      [
+        [1, 'AdNova', 50, 10],
+        [2, 'BidSphere', 40, 8],
+      ],
+    ],
     ['advertiser and publisher', { advertiser: 'AdNova', publisher: 'PubB' }, [[1, 'PubB - Z-201', 6, 3]], [[1, 'AdNova', 6, 8]]],
     ["'Todos' and empty mean no filter", { advertiser: 'Todos', publisher: '' }, ALL_ZONES.slice(0, 5), ALL_ADVERTISERS],
     ['a value nobody has', { advertiser: 'Nadie' }, [], []],

@@ -208,9 +208,12 @@ describe('Ad Report zone details', () => {
   });
 
   test('format=csv streams every matching row in the table order, with the BOM and SPEC headers', async () => {
-    const res = await s.fetch(`/api/ad-report/zone-details?${new URLSearchParams({ ...RANGE, sort: 'revenue:desc', page_size: '1', format: 'csv' })}`, {
-      headers: { authorization: `Bearer ${admin.token}` },
-    });
+    const res = await s.fetch(
+      `/api/ad-report/zone-details?${new URLSearchParams({ ...RANGE, sort: 'revenue:desc', page_size: '1', format: 'csv' })}`,
+      {
+        headers: { authorization: `Bearer ${admin.token}` },
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toContain('adreport_zonas.csv');
@@ -232,7 +235,10 @@ describe('Ad Report zone details', () => {
     });
     expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     expect(res.headers.get('content-disposition')).toContain('adreport_zonas.ndjson');
-    const rows = (await res.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const rows = (await res.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const page = await zones({ advertiser: 'AdNova' });
     expect(rows).toEqual(page.rows);
   });
@@ -269,9 +275,14 @@ describe('Api Explorer', () => {
   });
 
   test('format=csv exports ad_report.csv with the Api Explorer columns', async () => {
-    const res = await s.fetch(`/api/ad-report?${new URLSearchParams({ ...RANGE, format: 'csv' })}`, { headers: { authorization: `Bearer ${admin.token}` } });
+    const res = await s.fetch(`/api/ad-report?${new URLSearchParams({ ...RANGE, format: 'csv' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
     expect(res.headers.get('content-disposition')).toContain('ad_report.csv');
-    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines[0]).toBe('Date,Advertiser,Zone ID,Publisher,Impr.,Clicks,CTR%,CPM,CPC,Revenue,Margin,RS%,P.CPM,P.CPC,TQ');
     expect(lines).toHaveLength(6);
   });
@@ -345,7 +356,10 @@ describe('Ad Report summaries', () => {
     const res = await s.fetch(`/api/ad-report/advertiser-summary?${new URLSearchParams({ ...RANGE, format: 'csv', page_size: '1' })}`, {
       headers: { authorization: `Bearer ${admin.token}` },
     });
-    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines[0].startsWith('Date,Advertiser,Impr.,M. Impr.,Clicks,CTR%')).toBe(true);
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(' '))).toEqual([
       '2026-03-03 AdNova',
@@ -416,7 +430,9 @@ describe('Dashboard', () => {
   });
 
   test('table/aggregated ranks revenue, cost and margin of each day between the range’s min and max', async () => {
-    const t = DailyTable.parse((await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03', page_size: '1' })).body);
+    const t = DailyTable.parse(
+      (await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03', page_size: '1' })).body,
+    );
     // Revenue: 02-28 99 (max) → 5; the page holds one day but the ranking covers the four.
     expect(t.rows[0].rank.revenue).toBe(5);
     const all = DailyTable.parse((await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03' })).body);
@@ -428,7 +444,15 @@ describe('Dashboard', () => {
 
   test('table/aggregated sorts and pages on the server', async () => {
     const t = DailyTable.parse(
-      (await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03', sort: 'revenue:desc', page_size: '2', page: '2' })).body,
+      (
+        await get('/api/dashboard/table/aggregated', {
+          start_date: '2026-02-27',
+          end_date: '2026-03-03',
+          sort: 'revenue:desc',
+          page_size: '2',
+          page: '2',
+        })
+      ).body,
     );
     expect(t.rows.map((r) => r.date)).toEqual(['2026-03-03', '2026-03-02']);
     expect(t).toMatchObject({ page: 2, page_count: 2, total_rows: 4, sort: { key: 'revenue', dir: 'desc' } });
@@ -436,11 +460,17 @@ describe('Dashboard', () => {
   });
 
   test('table/aggregated format=csv is resumen_diario.csv with every day', async () => {
-    const res = await s.fetch(`/api/dashboard/table/aggregated?${new URLSearchParams({ start_date: '2026-02-27', end_date: '2026-03-03', format: 'csv', page_size: '1' })}`, {
-      headers: { authorization: `Bearer ${admin.token}` },
-    });
+    const res = await s.fetch(
+      `/api/dashboard/table/aggregated?${new URLSearchParams({ start_date: '2026-02-27', end_date: '2026-03-03', format: 'csv', page_size: '1' })}`,
+      {
+        headers: { authorization: `Bearer ${admin.token}` },
+      },
+    );
     expect(res.headers.get('content-disposition')).toContain('resumen_diario.csv');
-    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines[0]).toBe('Date,Impr.,M. Impr.,Clicks,CTR%,CPM,CPC,Rev,Cost,Marg.,Marg %,TQ');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03']);
     expect(lines[2]).toBe('2026-03-01,3000,800,30,1,4.67,0.47,14,8.8,5.2,37.14,0.8');
@@ -508,7 +538,9 @@ describe('Finance', () => {
     const byMonth = FinancePublisherTable.parse((await get('/api/finance/publishers', { ...FEB_MAR, sort: '2026-03:desc' })).body);
     // PubA and PubB tie at 10 in March: by name.
     expect(byMonth.rows.map((r) => r.publisher)).toEqual(['PubA', 'PubB', 'PubC']);
-    const byName = FinanceAdvertiserTable.parse((await get('/api/finance/advertisers', { ...FEB_MAR, sort: 'advertiser:desc', page_size: '2', page: '2' })).body);
+    const byName = FinanceAdvertiserTable.parse(
+      (await get('/api/finance/advertisers', { ...FEB_MAR, sort: 'advertiser:desc', page_size: '2', page: '2' })).body,
+    );
     expect(byName.rows.map((r) => r.advertiser)).toEqual(['AdNova']);
     expect(byName).toMatchObject({ page: 2, page_count: 2, total_rows: 3 });
     expect(byName.totals.total).toBe(121);
@@ -604,14 +636,24 @@ describe('Finance in cents', () => {
   });
 
   test('format=csv exports the table with its TOTAL row', async () => {
-    const res = await s.fetch(`/api/finance/advertisers?${new URLSearchParams({ ...APRIL, format: 'csv' })}`, { headers: { authorization: `Bearer ${admin.token}` } });
-    const lines = (await res.text()).replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const res = await s.fetch(`/api/finance/advertisers?${new URLSearchParams({ ...APRIL, format: 'csv' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(lines[0]).toBe('advertiser,2026-04,total');
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('TOTAL,1.01,1.01');
     // NDJSON holds the rows only.
-    const ndjson = await s.fetch(`/api/finance/advertisers?${new URLSearchParams({ ...APRIL, format: 'ndjson' })}`, { headers: { authorization: `Bearer ${admin.token}` } });
-    const rows = (await ndjson.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const ndjson = await s.fetch(`/api/finance/advertisers?${new URLSearchParams({ ...APRIL, format: 'ndjson' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const rows = (await ndjson.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.map((r) => r.advertiser).sort()).toEqual(['AdNova', 'BidSphere', 'Clickora']);
   });
 });

@@ -33,7 +33,31 @@ const HOSTILE_VALUES = [
 
 const fillPath = (p: string, value: string) => p.replace(/\{(\w+)\}/g, () => encodeURIComponent(value));
 
-const QUERY_KEYS = ['start_date', 'end_date', 'zone_id', 'advertiser', 'publisher', 'geo', 'source', 'domain', 'limit', 'query', 'keyword', 'page', 'from_date', 'to_date', 'status', 'token', 'format', 'zoneId', 'startDate', 'endDate', 'ref', 'kw', 'src'];
+const QUERY_KEYS = [
+  'start_date',
+  'end_date',
+  'zone_id',
+  'advertiser',
+  'publisher',
+  'geo',
+  'source',
+  'domain',
+  'limit',
+  'query',
+  'keyword',
+  'page',
+  'from_date',
+  'to_date',
+  'status',
+  'token',
+  'format',
+  'zoneId',
+  'startDate',
+  'endDate',
+  'ref',
+  'kw',
+  'src',
+];
 
 function hostileQueries(): string[] {
   const out: string[] = [];
@@ -50,7 +74,14 @@ const BODIES = [
   'null',
   '12',
   JSON.stringify({ __proto__: { is_admin: true }, constructor: { prototype: { x: 1 } } }),
-  JSON.stringify(Object.fromEntries(QUERY_KEYS.concat(['email', 'password', 'publisher_name', 'first_name', 'new_password', 'current_password']).map((k) => [k, { nested: ["' OR 1=1 --"] }]))),
+  JSON.stringify(
+    Object.fromEntries(
+      QUERY_KEYS.concat(['email', 'password', 'publisher_name', 'first_name', 'new_password', 'current_password']).map((k) => [
+        k,
+        { nested: ["' OR 1=1 --"] },
+      ]),
+    ),
+  ),
   JSON.stringify({ email: 'a@b.co', password: 12, publisher_name: '<script>', zoneId: "' OR 1=1 --", startDate: 'yesterday' }),
 ];
 

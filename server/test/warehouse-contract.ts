@@ -34,12 +34,77 @@ const record = (r: Partial<ZoneReportRecord> & Pick<ZoneReportRecord, 'date' | '
 });
 
 export const ZONE_FIXTURE: ZoneReportRecord[] = [
-  record({ date: '2026-03-01', zone_id: 'Z-100', impressions: 1000, monetized_impressions: 800, clicks: 20, revenue: 10, rate_applied: 0.6, p_revenue: 6, margin: 4, tq: 0.8 }),
-  record({ date: '2026-03-01', advertiser: 'BidSphere', publisher: 'PubB', zone_id: 'Z-200', geo: 'MX', source: 'social', domain: 'b.com', impressions: 2000, clicks: 10, revenue: 4, rate_applied: 0.7, p_revenue: 2.8, margin: 1.2 }),
+  record({
+    date: '2026-03-01',
+    zone_id: 'Z-100',
+    impressions: 1000,
+    monetized_impressions: 800,
+    clicks: 20,
+    revenue: 10,
+    rate_applied: 0.6,
+    p_revenue: 6,
+    margin: 4,
+    tq: 0.8,
+  }),
+  record({
+    date: '2026-03-01',
+    advertiser: 'BidSphere',
+    publisher: 'PubB',
+    zone_id: 'Z-200',
+    geo: 'MX',
+    source: 'social',
+    domain: 'b.com',
+    impressions: 2000,
+    clicks: 10,
+    revenue: 4,
+    rate_applied: 0.7,
+    p_revenue: 2.8,
+    margin: 1.2,
+  }),
   record({ date: '2026-03-02', zone_id: 'Z-101', source: 'social', monetized_impressions: 0, rate_applied: 0.6, tq: 0.5 }),
-  record({ date: '2026-03-02', advertiser: 'Clickora', publisher: 'PubC', zone_id: 'Z-300', geo: 'US', domain: 'c.com', impressions: 500, monetized_impressions: 500, clicks: 5, revenue: 2, rate_applied: 1.5, p_revenue: 3, margin: -1, tq: 0.2 }),
-  record({ date: '2026-03-03', publisher: 'PubB', zone_id: 'Z-201', geo: 'MX', domain: 'b.com', impressions: 3000, monetized_impressions: 1500, clicks: 45, revenue: 6, rate_applied: 0.5, p_revenue: 3, margin: 3, tq: 0.9 }),
-  record({ date: '2026-02-28', zone_id: 'Z-100', impressions: 9999, monetized_impressions: 9999, clicks: 99, revenue: 99, rate_applied: 0.6, p_revenue: 59.4, margin: 39.6, tq: 0.1 }),
+  record({
+    date: '2026-03-02',
+    advertiser: 'Clickora',
+    publisher: 'PubC',
+    zone_id: 'Z-300',
+    geo: 'US',
+    domain: 'c.com',
+    impressions: 500,
+    monetized_impressions: 500,
+    clicks: 5,
+    revenue: 2,
+    rate_applied: 1.5,
+    p_revenue: 3,
+    margin: -1,
+    tq: 0.2,
+  }),
+  record({
+    date: '2026-03-03',
+    publisher: 'PubB',
+    zone_id: 'Z-201',
+    geo: 'MX',
+    domain: 'b.com',
+    impressions: 3000,
+    monetized_impressions: 1500,
+    clicks: 45,
+    revenue: 6,
+    rate_applied: 0.5,
+    p_revenue: 3,
+    margin: 3,
+    tq: 0.9,
+  }),
+  record({
+    date: '2026-02-28',
+    zone_id: 'Z-100',
+    impressions: 9999,
+    monetized_impressions: 9999,
+    clicks: 99,
+    revenue: 99,
+    rate_applied: 0.6,
+    p_revenue: 59.4,
+    margin: 39.6,
+    tq: 0.1,
+  }),
 ];
 
 const RANGE = { start_date: '2026-03-01', end_date: '2026-03-03' };
@@ -68,7 +133,9 @@ const sums = (s: Partial<Sums>): Sums => ({
 export async function importRows(w: Warehouse, rows: readonly ZoneReportRecord[]) {
   const load = await w.zoneReports.beginImport();
   try {
-    rows.forEach((r, i) => load.add(r, i));
+    rows.forEach((r, i) => {
+      load.add(r, i);
+    });
     return await load.commit();
   } finally {
     await load.close();
@@ -102,12 +169,51 @@ function event(id: number, ms: number, e: Partial<ReferrerEvent> & Pick<Referrer
   };
 }
 export const EVENT_FIXTURE: ReferrerEvent[] = [
-  event(1, at(-3, 10), { zone_id: '1001', referrer: 'https://news.example.com/a', parent_domain: 'news.example.com', keyword: 'k1', ip: '10.0.0.1', country: 'ES', publisher: 'Pub A', advertiser: 'Adv X' }),
-  event(2, at(-2, 9), { zone_id: '1001', referrer: 'https://news.example.com/a', parent_domain: 'news.example.com', publisher: 'Pub A', advertiser: 'Adv X' }),
-  event(3, at(-1, 8), { zone_id: '1001', referrer: 'https://news.example.com/a', parent_domain: 'news.example.com', publisher: 'Pub A', advertiser: 'Adv X' }),
-  event(4, at(-2, 12), { zone_id: '1001', referrer: 'https://news.example.com/b', parent_domain: 'news.example.com', publisher: 'Pub A', advertiser: 'Adv X' }),
-  event(5, at(-2, 13), { zone_id: '1002', referrer: 'https://blog.example.org/x', parent_domain: 'blog.example.org', publisher: 'Pub A', advertiser: 'Adv Y' }),
-  event(6, at(-1, 7), { zone_id: '2001', referrer: 'https://news.example.com/a', parent_domain: 'news.example.com', publisher: 'Pub B', advertiser: 'Adv X' }),
+  event(1, at(-3, 10), {
+    zone_id: '1001',
+    referrer: 'https://news.example.com/a',
+    parent_domain: 'news.example.com',
+    keyword: 'k1',
+    ip: '10.0.0.1',
+    country: 'ES',
+    publisher: 'Pub A',
+    advertiser: 'Adv X',
+  }),
+  event(2, at(-2, 9), {
+    zone_id: '1001',
+    referrer: 'https://news.example.com/a',
+    parent_domain: 'news.example.com',
+    publisher: 'Pub A',
+    advertiser: 'Adv X',
+  }),
+  event(3, at(-1, 8), {
+    zone_id: '1001',
+    referrer: 'https://news.example.com/a',
+    parent_domain: 'news.example.com',
+    publisher: 'Pub A',
+    advertiser: 'Adv X',
+  }),
+  event(4, at(-2, 12), {
+    zone_id: '1001',
+    referrer: 'https://news.example.com/b',
+    parent_domain: 'news.example.com',
+    publisher: 'Pub A',
+    advertiser: 'Adv X',
+  }),
+  event(5, at(-2, 13), {
+    zone_id: '1002',
+    referrer: 'https://blog.example.org/x',
+    parent_domain: 'blog.example.org',
+    publisher: 'Pub A',
+    advertiser: 'Adv Y',
+  }),
+  event(6, at(-1, 7), {
+    zone_id: '2001',
+    referrer: 'https://news.example.com/a',
+    parent_domain: 'news.example.com',
+    publisher: 'Pub B',
+    advertiser: 'Adv X',
+  }),
   event(7, at(-1, 9, 30), { zone_id: '2001', parent_domain: 'direct.example', publisher: 'Pub B', advertiser: 'Adv X' }),
   event(8, at(-1, 10), { zone_id: '10010', referrer: 'https://news.example.com/a', parent_domain: 'news.example.com' }),
 ];
@@ -133,18 +239,65 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
     test('totals sum every matching row (each sum worked out by hand)', async () => {
       expectSums(
         await w.zoneReports.totals(RANGE),
-        sums({ rows: 5, impressions: 6500, monetized_impressions: 2800, ctr_base: 4800, clicks: 80, revenue: 22, p_revenue: 14.8, margin: 7.2, tq_weighted: 3600, tq_weight: 4500 }),
+        sums({
+          rows: 5,
+          impressions: 6500,
+          monetized_impressions: 2800,
+          ctr_base: 4800,
+          clicks: 80,
+          revenue: 22,
+          p_revenue: 14.8,
+          margin: 7.2,
+          tq_weighted: 3600,
+          tq_weight: 4500,
+        }),
       );
       expectSums(
         await w.zoneReports.totals(FEB_MAR),
-        sums({ rows: 6, impressions: 16499, monetized_impressions: 12799, ctr_base: 14799, clicks: 179, revenue: 121, p_revenue: 74.2, margin: 46.8, tq_weighted: 4599.9, tq_weight: 14499 }),
+        sums({
+          rows: 6,
+          impressions: 16499,
+          monetized_impressions: 12799,
+          ctr_base: 14799,
+          clicks: 179,
+          revenue: 121,
+          p_revenue: 74.2,
+          margin: 46.8,
+          tq_weighted: 4599.9,
+          tq_weight: 14499,
+        }),
       );
       // The zone filter is a case-insensitive substring: R1 and R3 (R3's base is its 0 impressions).
       expectSums(
         await w.zoneReports.totals({ ...RANGE, zone_id: 'z-10' }),
-        sums({ rows: 2, impressions: 1000, monetized_impressions: 800, ctr_base: 800, clicks: 20, revenue: 10, p_revenue: 6, margin: 4, tq_weighted: 800, tq_weight: 1000 }),
+        sums({
+          rows: 2,
+          impressions: 1000,
+          monetized_impressions: 800,
+          ctr_base: 800,
+          clicks: 20,
+          revenue: 10,
+          p_revenue: 6,
+          margin: 4,
+          tq_weighted: 800,
+          tq_weight: 1000,
+        }),
       );
-      expectSums(await w.zoneReports.totals({ ...RANGE, advertiser: 'AdNova', geo: 'MX' }), sums({ rows: 1, impressions: 3000, monetized_impressions: 1500, ctr_base: 1500, clicks: 45, revenue: 6, p_revenue: 3, margin: 3, tq_weighted: 2700, tq_weight: 3000 }));
+      expectSums(
+        await w.zoneReports.totals({ ...RANGE, advertiser: 'AdNova', geo: 'MX' }),
+        sums({
+          rows: 1,
+          impressions: 3000,
+          monetized_impressions: 1500,
+          ctr_base: 1500,
+          clicks: 45,
+          revenue: 6,
+          p_revenue: 3,
+          margin: 3,
+          tq_weighted: 2700,
+          tq_weight: 3000,
+        }),
+      );
       expectSums(await w.zoneReports.totals({ start_date: '2025-01-01', end_date: '2025-01-31' }), sums({}));
       // Text filters are values, never patterns.
       for (const zone_id of ['%', '_', "' OR 1=1 --"]) expect((await w.zoneReports.totals({ ...RANGE, zone_id })).rows).toBe(0);
@@ -156,28 +309,78 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       expect(days.rows.map((d) => d.date)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03']);
       expectSums(
         stripDims(days.rows[0]),
-        sums({ rows: 2, impressions: 3000, monetized_impressions: 800, ctr_base: 2800, clicks: 30, revenue: 14, p_revenue: 8.8, margin: 5.2, tq_weighted: 800, tq_weight: 1000 }),
+        sums({
+          rows: 2,
+          impressions: 3000,
+          monetized_impressions: 800,
+          ctr_base: 2800,
+          clicks: 30,
+          revenue: 14,
+          p_revenue: 8.8,
+          margin: 5.2,
+          tq_weighted: 800,
+          tq_weight: 1000,
+        }),
       );
       expectSums(
         stripDims(days.rows[1]),
-        sums({ rows: 2, impressions: 500, monetized_impressions: 500, ctr_base: 500, clicks: 5, revenue: 2, p_revenue: 3, margin: -1, tq_weighted: 100, tq_weight: 500 }),
+        sums({
+          rows: 2,
+          impressions: 500,
+          monetized_impressions: 500,
+          ctr_base: 500,
+          clicks: 5,
+          revenue: 2,
+          p_revenue: 3,
+          margin: -1,
+          tq_weighted: 100,
+          tq_weight: 500,
+        }),
       );
       const dashboard = await w.zoneReports.groups({ filters: RANGE, by: ['date'], order: [by('date')], ctrBasis: 'impressions' });
       expect(dashboard.rows.map((d) => d.ctr_base)).toEqual([3000, 500, 3000]);
     });
 
     test.each<[string, SortState[], string[]]>([
-      ['revenue descending', [by('revenue', 'desc')], ['2026-03-01 PubA', '2026-03-03 PubB', '2026-03-01 PubB', '2026-03-02 PubC', '2026-03-02 PubA']],
+      [
+        'revenue descending',
+        [by('revenue', 'desc')],
+        ['2026-03-01 PubA', '2026-03-03 PubB', '2026-03-01 PubB', '2026-03-02 PubC', '2026-03-02 PubA'],
+      ],
       // CTR (a registry formula): 03-03 PubB 3, 03-01 PubA 2.5, PubC 1, 03-01 PubB 0.5; 03-02 PubA has no base → last both ways.
-      ['a derived metric, descending', [by('ctr', 'desc')], ['2026-03-03 PubB', '2026-03-01 PubA', '2026-03-02 PubC', '2026-03-01 PubB', '2026-03-02 PubA']],
-      ['a derived metric, ascending', [by('ctr', 'asc')], ['2026-03-01 PubB', '2026-03-02 PubC', '2026-03-01 PubA', '2026-03-03 PubB', '2026-03-02 PubA']],
+      [
+        'a derived metric, descending',
+        [by('ctr', 'desc')],
+        ['2026-03-03 PubB', '2026-03-01 PubA', '2026-03-02 PubC', '2026-03-01 PubB', '2026-03-02 PubA'],
+      ],
+      [
+        'a derived metric, ascending',
+        [by('ctr', 'asc')],
+        ['2026-03-01 PubB', '2026-03-02 PubC', '2026-03-01 PubA', '2026-03-03 PubB', '2026-03-02 PubA'],
+      ],
       // RS% needs revenue above 0: 03-02 PubA (revenue 0) last.
       ['RS% descending', [by('rs_percent', 'desc')], ['2026-03-03 PubB', '2026-03-01 PubA', '2026-03-01 PubB', '2026-03-02 PubC', '2026-03-02 PubA']],
-      ['TQ ascending (no TQ last)', [by('tq', 'asc')], ['2026-03-02 PubC', '2026-03-01 PubA', '2026-03-03 PubB', '2026-03-01 PubB', '2026-03-02 PubA']],
-      ['a dimension, ties by the others', [by('publisher')], ['2026-03-01 PubA', '2026-03-02 PubA', '2026-03-01 PubB', '2026-03-03 PubB', '2026-03-02 PubC']],
-      ['a dimension descending, ties still ascending', [by('publisher', 'desc')], ['2026-03-02 PubC', '2026-03-01 PubB', '2026-03-03 PubB', '2026-03-01 PubA', '2026-03-02 PubA']],
+      [
+        'TQ ascending (no TQ last)',
+        [by('tq', 'asc')],
+        ['2026-03-02 PubC', '2026-03-01 PubA', '2026-03-03 PubB', '2026-03-01 PubB', '2026-03-02 PubA'],
+      ],
+      [
+        'a dimension, ties by the others',
+        [by('publisher')],
+        ['2026-03-01 PubA', '2026-03-02 PubA', '2026-03-01 PubB', '2026-03-03 PubB', '2026-03-02 PubC'],
+      ],
+      [
+        'a dimension descending, ties still ascending',
+        [by('publisher', 'desc')],
+        ['2026-03-02 PubC', '2026-03-01 PubB', '2026-03-03 PubB', '2026-03-01 PubA', '2026-03-02 PubA'],
+      ],
       // Every group holds one row: the day decides, then the publisher.
-      ['a sum, then a dimension', [by('rows', 'desc'), by('date', 'desc')], ['2026-03-03 PubB', '2026-03-02 PubA', '2026-03-02 PubC', '2026-03-01 PubA', '2026-03-01 PubB']],
+      [
+        'a sum, then a dimension',
+        [by('rows', 'desc'), by('date', 'desc')],
+        ['2026-03-03 PubB', '2026-03-02 PubA', '2026-03-02 PubC', '2026-03-01 PubA', '2026-03-01 PubB'],
+      ],
     ])('groups by day × publisher ordered by %s', async (_what, order, expected) => {
       const g = await w.zoneReports.groups({ filters: RANGE, by: ['date', 'publisher'], order });
       expect(g.rows.map((r) => `${r.date} ${r.publisher}`)).toEqual(expected);
@@ -223,8 +426,16 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
         ['MX', 6],
         ['US', 2],
       ]);
-      const publisherZones = await w.zoneReports.groups({ filters: { ...FEB_MAR, publisher: 'PubA' }, by: ['date', 'zone_id', 'geo'], order: [by('date', 'desc')] });
-      expect(publisherZones.rows.map((r) => `${r.date} ${r.zone_id} ${r.geo}`)).toEqual(['2026-03-02 Z-101 ES', '2026-03-01 Z-100 ES', '2026-02-28 Z-100 ES']);
+      const publisherZones = await w.zoneReports.groups({
+        filters: { ...FEB_MAR, publisher: 'PubA' },
+        by: ['date', 'zone_id', 'geo'],
+        order: [by('date', 'desc')],
+      });
+      expect(publisherZones.rows.map((r) => `${r.date} ${r.zone_id} ${r.geo}`)).toEqual([
+        '2026-03-02 Z-101 ES',
+        '2026-03-01 Z-100 ES',
+        '2026-02-28 Z-100 ES',
+      ]);
       const domains = await w.zoneReports.groups({ filters: FEB_MAR, by: ['domain'], order: [by('margin', 'desc')] });
       expect(domains.rows.map((d) => d.domain)).toEqual(['a.com', 'b.com', 'c.com']);
     });
@@ -316,7 +527,12 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       const zone = await w.zoneReports.totalsAndOptions({ ...RANGE, zone_id: '20', geo: 'MX' });
       expect({ geos: zone.geos, sources: zone.sources }).toEqual({ geos: ['MX'], sources: ['search', 'social'] });
       expectSums(zone.totals, await w.zoneReports.totals({ ...RANGE, zone_id: '20', geo: 'MX' }));
-      for (const f of [RANGE, { ...RANGE, geo: 'ES' }, { ...RANGE, zone_id: 'z-1', source: 'search' }, { start_date: '2025-01-01', end_date: '2025-01-02' }])
+      for (const f of [
+        RANGE,
+        { ...RANGE, geo: 'ES' },
+        { ...RANGE, zone_id: 'z-1', source: 'search' },
+        { start_date: '2025-01-01', end_date: '2025-01-02' },
+      ])
         expectSums((await w.zoneReports.totalsAndOptions(f)).totals, await w.zoneReports.totals(f));
     });
 

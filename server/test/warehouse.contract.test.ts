@@ -11,7 +11,6 @@ import { describeWarehouseContract, importRows } from './warehouse-contract.js';
 describeWarehouseContract('DuckDB', () => openDuckDbWarehouse(':memory:'));
 describeWarehouseContract('DuckDB without its rollup', () => openDuckDbWarehouse(':memory:', { rollup: false }));
 
-
 /** Random rows over a few days with small dimensions (blanks included), money with many decimals. */
 function randomRows(rand: () => number, n: number): ZoneReportRecord[] {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
@@ -46,7 +45,9 @@ function expectSame(actual: unknown, expected: unknown, path = ''): void {
   } else if (Array.isArray(expected)) {
     expect(Array.isArray(actual), path).toBe(true);
     expect((actual as unknown[]).length, `${path}.length`).toBe(expected.length);
-    expected.forEach((e, i) => expectSame((actual as unknown[])[i], e, `${path}[${i}]`));
+    expected.forEach((e, i) => {
+      expectSame((actual as unknown[])[i], e, `${path}[${i}]`);
+    });
   } else if (expected && typeof expected === 'object') {
     expect(Object.keys(actual as object).sort(), path).toEqual(Object.keys(expected).sort());
     for (const [k, v] of Object.entries(expected)) expectSame((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
@@ -100,19 +101,21 @@ describe('the rollup answers what the stored rows answer', () => {
     expectSame(await rolled.zoneReports.totals(f), await raw.zoneReports.totals(f));
   });
 
-  test.each(GROUPINGS.map(([dims, order]) => [`${dims.join(' × ') || 'everything'} by ${order.map((o) => `${o.key} ${o.dir}`).join(', ') || 'dimensions'}`, dims, order] as const))(
-    'groups of %s, under every filter, paged and whole',
-    async (_name, dims, order) => {
-      for (const filters of FILTERS) {
-        for (const page of [{}, { limit: 7, offset: 3 }]) {
-          const q = { filters, by: dims, order, ...page };
-          expectSame(await rolled.zoneReports.groups(q), await raw.zoneReports.groups(q));
-        }
-        const dashboard = { filters, by: dims, order, ctrBasis: 'impressions' as const };
-        expectSame(await rolled.zoneReports.groups(dashboard), await raw.zoneReports.groups(dashboard));
+  test.each(
+    GROUPINGS.map(
+      ([dims, order]) =>
+        [`${dims.join(' × ') || 'everything'} by ${order.map((o) => `${o.key} ${o.dir}`).join(', ') || 'dimensions'}`, dims, order] as const,
+    ),
+  )('groups of %s, under every filter, paged and whole', async (_name, dims, order) => {
+    for (const filters of FILTERS) {
+      for (const page of [{}, { limit: 7, offset: 3 }]) {
+        const q = { filters, by: dims, order, ...page };
+        expectSame(await rolled.zoneReports.groups(q), await raw.zoneReports.groups(q));
       }
-    },
-  );
+      const dashboard = { filters, by: dims, order, ctrBasis: 'impressions' as const };
+      expectSame(await rolled.zoneReports.groups(dashboard), await raw.zoneReports.groups(dashboard));
+    }
+  });
 
   test('top advertisers, dropdown options and dimension values', async () => {
     for (const f of FILTERS) {
@@ -125,7 +128,10 @@ describe('the rollup answers what the stored rows answer', () => {
   test('pages of rows led by the day (read through the rollup’s day counts) equal the plain query’s', async () => {
     const filters = { start_date: '2026-04-01', end_date: '2026-04-09' };
     for (const dir of ['asc', 'desc'] as const) {
-      const order = [{ key: 'date', dir }, { key: 'revenue', dir: 'desc' as const }];
+      const order = [
+        { key: 'date', dir },
+        { key: 'revenue', dir: 'desc' as const },
+      ];
       const all = await raw.zoneReports.rows({ filters, order });
       for (const [offset, limit] of [
         [0, 25],

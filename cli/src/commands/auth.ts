@@ -48,7 +48,14 @@ export function registerAuth(program: Command, cli: Cli): void {
       const me = await api.auth.me();
       const expiresAt = new Date(me.exp * 1000);
       if (cli.machine(opts.json)) {
-        cli.json({ server, email: me.email, first_name: me.first_name, last_name: me.last_name, is_admin: me.is_admin, expires_at: expiresAt.toISOString() });
+        cli.json({
+          server,
+          email: me.email,
+          first_name: me.first_name,
+          last_name: me.last_name,
+          is_admin: me.is_admin,
+          expires_at: expiresAt.toISOString(),
+        });
         return;
       }
       const name = `${me.first_name} ${me.last_name}`.trim() || '-';

@@ -186,7 +186,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const machine = cli.machine(flags.json);
       // People read the suggestions; with --json they go to stderr so stdout stays one document.
-      const note = (text: string) => (machine ? cli.io.stderr : cli.io.stdout).write(text + '\n');
+      const note = (text: string) => (machine ? cli.io.stderr : cli.io.stdout).write(`${text}\n`);
       const keyword = flags.keyword.trim();
 
       let { headline, body, cta } = flags;

@@ -53,7 +53,10 @@ export function registerCompletion(program: Command, cli: Cli): void {
       const script = bashCompletion(program);
       if (shell === 'bash') return void cli.io.stdout.write(script);
       // zsh runs the bash completion through its bashcompinit layer.
-      if (shell === 'zsh') return void cli.io.stdout.write(`# adops completion (zsh). Load it with: source <(adops completion zsh)\nautoload -U +X bashcompinit && bashcompinit\n${script}`);
+      if (shell === 'zsh')
+        return void cli.io.stdout.write(
+          `# adops completion (zsh). Load it with: source <(adops completion zsh)\nautoload -U +X bashcompinit && bashcompinit\n${script}`,
+        );
       throw new CliError(`Shell no admitida: ${shell} (usa bash o zsh)`, EXIT.usage);
     });
 }

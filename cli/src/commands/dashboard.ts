@@ -80,50 +80,52 @@ export function registerDashboard(program: Command, cli: Cli): void {
     .command('dashboard')
     .description("Dashboard: tarjetas, variación diaria, tendencia, tops y tabla 'Analytics' (por defecto los últimos 7 días con hoy)");
   addFilterOptions(cmd, 'dashboard', ['advertiser', 'publisher']);
-  cmd.option('--json', 'salida JSON').action(async (flags: DashboardFilters & { preset?: string; from?: string; to?: string; json?: boolean }, command: Command) => {
-    const range = resolveRange(cli.io, 'dashboard', flags);
-    const { api } = await cli.api(command);
-    await canonicalFilters(api, flags);
-    const filters = { advertiser: flags.advertiser, publisher: flags.publisher };
-    if (cli.machine(flags.json)) {
-      const [data, days] = await Promise.all([
-        loadDashboard(api, range, filters),
-        allRows((page, page_size) => api.dashboard.aggregated({ ...reportQuery(range, filters), page, page_size })),
+  cmd
+    .option('--json', 'salida JSON')
+    .action(async (flags: DashboardFilters & { preset?: string; from?: string; to?: string; json?: boolean }, command: Command) => {
+      const range = resolveRange(cli.io, 'dashboard', flags);
+      const { api } = await cli.api(command);
+      await canonicalFilters(api, flags);
+      const filters = { advertiser: flags.advertiser, publisher: flags.publisher };
+      if (cli.machine(flags.json)) {
+        const [data, days] = await Promise.all([
+          loadDashboard(api, range, filters),
+          allRows((page, page_size) => api.dashboard.aggregated({ ...reportQuery(range, filters), page, page_size })),
+        ]);
+        return cli.json({
+          start_date: range.from,
+          end_date: range.to,
+          filters,
+          summary: data.overview.summary,
+          deltas: data.deltas,
+          chart: data.overview.chart,
+          top_zones: data.topZones,
+          top_advertisers: data.topAdvertisers,
+          daily: days.rows,
+          totals: days.totals,
+        });
+      }
+      const load = dashboardLoader(api, (preset) => rangeOf(cli, range, preset), filters);
+      const initialQuery: TableQuery = { ...FIRST_PAGE, preset: range.preset };
+      const [initial, { createElement }, { Dashboard }, { showScreen }] = await Promise.all([
+        load(initialQuery, initialQuery),
+        import('react'),
+        import('../ui/Dashboard.js'),
+        import('../ui/screen.js'),
       ]);
-      return cli.json({
-        start_date: range.from,
-        end_date: range.to,
-        filters,
-        summary: data.overview.summary,
-        deltas: data.deltas,
-        chart: data.overview.chart,
-        top_zones: data.topZones,
-        top_advertisers: data.topAdvertisers,
-        daily: days.rows,
-        totals: days.totals,
-      });
-    }
-    const load = dashboardLoader(api, (preset) => rangeOf(cli, range, preset), filters);
-    const initialQuery: TableQuery = { ...FIRST_PAGE, preset: range.preset };
-    const [initial, { createElement }, { Dashboard }, { showScreen }] = await Promise.all([
-      load(initialQuery, initialQuery),
-      import('react'),
-      import('../ui/Dashboard.js'),
-      import('../ui/screen.js'),
-    ]);
-    const interactive = keyboardAttached(cli.io);
-    await showScreen(
-      cli,
-      createElement(Dashboard, {
-        initial,
-        preset: range.preset,
+      const interactive = keyboardAttached(cli.io);
+      await showScreen(
+        cli,
+        createElement(Dashboard, {
+          initial,
+          preset: range.preset,
+          interactive,
+          presets: SCREEN_PRESETS.dashboard,
+          load,
+          terminalRows: (cli.io.stdout as { rows?: number }).rows,
+          fit: true,
+        }),
         interactive,
-        presets: SCREEN_PRESETS.dashboard,
-        load,
-        terminalRows: (cli.io.stdout as { rows?: number }).rows,
-        fit: true,
-      }),
-      interactive,
-    );
-  });
+      );
+    });
 }

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { ApiError, REFERRER_LIMITS, formatInt, todayIn, type Api, type IngestResult } from '@adops/core';
+import { ApiError, formatInt, todayIn, type Api, type IngestResult } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { reportingTz } from './report-filters.js';
@@ -49,14 +49,19 @@ function reportIngest(cli: Cli, result: IngestResult, json: boolean | undefined)
   else {
     cli.say(`Filas nuevas: ${result.inserted} · reemplazadas: ${result.replaced} · rechazadas: ${result.rejected_total}`);
     for (const r of result.rejected) cli.say(`  línea ${r.line}: ${r.detail}`);
-    if (result.rejected_total > result.rejected.length)
-      cli.say(`  … y ${result.rejected_total - result.rejected.length} líneas rechazadas más`);
+    if (result.rejected_total > result.rejected.length) cli.say(`  … y ${result.rejected_total - result.rejected.length} líneas rechazadas más`);
   }
   if (result.rejected_total > 0)
     throw new CliError(`${result.rejected_total} ${result.rejected_total === 1 ? 'línea rechazada' : 'líneas rechazadas'}`, EXIT.error);
 }
 
-async function sendZoneReport(api: Api, body: Blob | ReadableStream<Uint8Array>, format: ImportFormat, gzip: boolean, key?: IngestKey): Promise<IngestResult> {
+async function sendZoneReport(
+  api: Api,
+  body: Blob | ReadableStream<Uint8Array>,
+  format: ImportFormat,
+  gzip: boolean,
+  key?: IngestKey,
+): Promise<IngestResult> {
   const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format], ...keyHeader(key) };
   if (gzip) headers['content-encoding'] = 'gzip';
   return api.ingest.zoneReport(undefined, { rawBody: body, headers });
@@ -155,7 +160,7 @@ async function importReferrers(api: Api, file: string, key: IngestKey, onBatch: 
     if (events > 0) {
       try {
         const r = await api.referrers.ingest(undefined, {
-          rawBody: batch.join('\n') + '\n',
+          rawBody: `${batch.join('\n')}\n`,
           headers: { 'content-type': 'application/x-ndjson', ...keyHeader(key) },
         });
         total.accepted += r.accepted;
@@ -212,7 +217,10 @@ export function registerImport(program: Command, cli: Cli): void {
     .option('--format <format>', 'csv, ndjson o json (por defecto, por la extensión)')
     .option('--ingest-key <key>', 'clave de ingesta del servidor en lugar de una sesión de administrador (o ADOPS_INGEST_KEY)')
     .option('--json', 'salida JSON')
-    .addHelpText('after', '\nEn una terminal muestra el avance (filas, filas/s, tiempo restante).\nSale con código 1 si alguna línea se rechazó (las demás se guardan).')
+    .addHelpText(
+      'after',
+      '\nEn una terminal muestra el avance (filas, filas/s, tiempo restante).\nSale con código 1 si alguna línea se rechazó (las demás se guardan).',
+    )
     .action(async (file: string, flags: { format?: string; json?: boolean; ingestKey?: string }, cmd: Command) => {
       const { format, gzip } = importFormat(file, flags.format);
       const blob = await fileBlob(file);
@@ -237,9 +245,11 @@ export function registerImport(program: Command, cli: Cli): void {
     .action(async (file: string, flags: { json?: boolean; ingestKey?: string }, cmd: Command) => {
       const { api, key } = await importApi(cli, cmd, flags.ingestKey);
       const machine = cli.machine(flags.json);
-      const result = await keyed(key, () => importReferrers(api, file, key, (done) => {
-        if (!machine) cli.io.stderr.write(`  lote ${done.batches}: ${done.accepted} eventos guardados\n`);
-      }));
+      const result = await keyed(key, () =>
+        importReferrers(api, file, key, (done) => {
+          if (!machine) cli.io.stderr.write(`  lote ${done.batches}: ${done.accepted} eventos guardados\n`);
+        }),
+      );
       if (machine) return cli.json(result);
       cli.say(`Eventos guardados: ${result.accepted} (ids ${result.first_id}–${result.last_id})`);
     });
@@ -270,7 +280,7 @@ export function registerImport(program: Command, cli: Cli): void {
       }
       const tz = reportingTz(cli.io);
       const lines: string[] = [];
-      for (const item of demo.demoZoneReportItems(tz, { days, zones })) if ('values' in item) lines.push(JSON.stringify(item.values) + '\n');
+      for (const item of demo.demoZoneReportItems(tz, { days, zones })) if ('values' in item) lines.push(`${JSON.stringify(item.values)}\n`);
       const result = await sendZoneReport(api, new Blob(lines), 'ndjson', false);
       if (cli.machine(flags.json)) return cli.json({ ...result, revenue_shares_set: shares, days, zones, until: todayIn(tz) });
       cli.say(`Datos de demostración: ${days} días hasta ${todayIn(tz)}, ${zones} zonas; ${shares} revenue shares configurados`);

@@ -4,7 +4,13 @@ import type { Command } from 'commander';
 import type { Cli } from '../context.js';
 import { filterOptions } from './report-filters.js';
 
-const TITLES = { advertiser: 'Advertisers (--advertiser)', publisher: 'Publishers (--publisher)', geo: 'Geos (--geo)', source: 'Sources (--source)', domain: 'Dominios (--domain)' } as const;
+const TITLES = {
+  advertiser: 'Advertisers (--advertiser)',
+  publisher: 'Publishers (--publisher)',
+  geo: 'Geos (--geo)',
+  source: 'Sources (--source)',
+  domain: 'Dominios (--domain)',
+} as const;
 
 export function registerOptions(program: Command, cli: Cli): void {
   program
@@ -16,7 +22,13 @@ export function registerOptions(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const options = await filterOptions(api);
       if (cli.machine(flags.json)) {
-        return cli.json({ advertisers: options.advertiser, publishers: options.publisher, geos: options.geo, sources: options.source, domains: options.domain });
+        return cli.json({
+          advertisers: options.advertiser,
+          publishers: options.publisher,
+          geos: options.geo,
+          sources: options.source,
+          domains: options.domain,
+        });
       }
       const blocks = (Object.keys(TITLES) as Array<keyof typeof TITLES>).map(
         (key) => `${TITLES[key]}: ${options[key].length ? options[key].join(', ') : '(ninguno)'}`,

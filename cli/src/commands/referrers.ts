@@ -19,7 +19,16 @@ import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
 import { totalsRow } from '../ui/columns.js';
-import { addFilterOptions, canonicalFilters, filterLabel, rangeLabel, reportingTz, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
+import {
+  addFilterOptions,
+  canonicalFilters,
+  filterLabel,
+  rangeLabel,
+  reportingTz,
+  resolveRange,
+  type FilterFlags,
+  type ResolvedRange,
+} from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 
@@ -68,7 +77,7 @@ export function registerReferrers(program: Command, cli: Cli): void {
         { key: 'referrer', header: 'Referrer', format: dash, maxWidth: 90 },
       ];
       await showTable<ReferrerRow>(cli, {
-      columns: flags.columns,
+        columns: flags.columns,
         query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, DEFAULT_PAGE_SIZE.referrers), preset: range.preset },
         sortKeys: SCREEN_SORT_KEYS,
         presets: SCREEN_PRESETS.referrers,

@@ -194,12 +194,12 @@ const LISTED: ReadonlyArray<{ flag: 'advertiser' | 'publisher' | 'geo' | 'source
 export type FilterOptions = Record<(typeof LISTED)[number]['flag'], readonly string[]>;
 
 /** Every value the listed filters take, as the server knows them (`adops options`). */
-export async function filterOptions(api: Api, which: ReadonlyArray<(typeof LISTED)[number]['flag']> = LISTED.map((l) => l.flag)): Promise<FilterOptions> {
+export async function filterOptions(
+  api: Api,
+  which: ReadonlyArray<(typeof LISTED)[number]['flag']> = LISTED.map((l) => l.flag),
+): Promise<FilterOptions> {
   const needsRaw = which.some((f) => f !== 'domain');
-  const [raw, domains] = await Promise.all([
-    needsRaw ? api.dashboard.rawOptions() : null,
-    which.includes('domain') ? api.finance.domains() : null,
-  ]);
+  const [raw, domains] = await Promise.all([needsRaw ? api.dashboard.rawOptions() : null, which.includes('domain') ? api.finance.domains() : null]);
   return {
     advertiser: raw?.advertisers ?? [],
     publisher: raw?.publishers ?? [],
@@ -244,9 +244,14 @@ export function suggestions(value: string, known: readonly string[], max = 3): s
  * the closest ones ('¿quisiste decir …?') instead of an empty report.
  */
 export async function canonicalFilters(api: Api, flags: FilterFlags, only?: ReadonlyArray<(typeof LISTED)[number]['flag']>): Promise<void> {
-  const given = LISTED.filter(({ flag }) => (only === undefined || only.includes(flag)) && flags[flag] !== undefined && flags[flag]!.trim() !== '' && flags[flag] !== 'Todos');
+  const given = LISTED.filter(
+    ({ flag }) => (only === undefined || only.includes(flag)) && flags[flag] !== undefined && flags[flag]!.trim() !== '' && flags[flag] !== 'Todos',
+  );
   if (given.length === 0) return;
-  const options = await filterOptions(api, given.map((g) => g.flag));
+  const options = await filterOptions(
+    api,
+    given.map((g) => g.flag),
+  );
   for (const { flag, label } of given) {
     const value = flags[flag]!;
     const known = options[flag];

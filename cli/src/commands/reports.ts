@@ -128,7 +128,7 @@ export function registerReports(program: Command, cli: Cli): void {
       if (await machineOutput(cli, flags, table, { sort, limit, head: rangeFields(range) })) return;
       const columns = metricColumns<SummaryRow>(list);
       await showTable<SummaryRow>(cli, {
-      columns: flags.columns,
+        columns: flags.columns,
         query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, SUMMARY_PAGE_SIZE), preset: range.preset },
         sortKeys: sortableColumns(list, keys),
         presets: SCREEN_PRESETS.adReport,
@@ -151,7 +151,9 @@ export function registerReports(program: Command, cli: Cli): void {
   }
 
   // ---- explorer ----------------------------------------------------------------------------------
-  const explorer = program.command('explorer').description('Api Explorer: filas por zona del rango (por defecto hoy) y revenue de ayer, hoy, mes y filtro');
+  const explorer = program
+    .command('explorer')
+    .description('Api Explorer: filas por zona del rango (por defecto hoy) y revenue de ayer, hoy, mes y filtro');
   addFilterOptions(explorer, null, ['zone', 'advertiser', 'publisher']);
   addTableOptions(explorer, { sortKeys: ZONE_SORT_KEYS.join(', ') }).action(async (flags: ReportFlags, cmd: Command) => {
     const sort = parseSortFlag(flags.sort, ZONE_SORT_KEYS);
@@ -228,11 +230,15 @@ export function registerReports(program: Command, cli: Cli): void {
     .option('--csv <file>', 'escribe las tres tablas en CSV en FILE, con BOM ("-" = salida estándar, sin BOM)')
     .option('--json', 'salida JSON')
     .action(async (flags: ReportFlags, cmd: Command) => {
-      const sort = parseSortFlag(flags.sort, (k) => k === 'name' || k === 'total' || /^\d{4}-(0[1-9]|1[0-2])$/.test(k), 'name, total o un mes AAAA-MM');
+      const sort = parseSortFlag(
+        flags.sort,
+        (k) => k === 'name' || k === 'total' || /^\d{4}-(0[1-9]|1[0-2])$/.test(k),
+        'name, total o un mes AAAA-MM',
+      );
       const range = resolveRange(cli.io, null, flags, { defaultFrom: FINANCE_START });
       const { api } = await cli.api(cmd);
       await canonicalFilters(api, flags);
-    await canonicalFilters(api, flags);
+      await canonicalFilters(api, flags);
       const q = { ...rangeFields(range), domain: flags.domain };
       const sortFor = (name: string) => sort?.replace(/^name(?=:|$)/, name);
       const [advertisers, publishers, margin] = await Promise.all([
@@ -243,7 +249,11 @@ export function registerReports(program: Command, cli: Cli): void {
       const months = advertisers.months;
       if (flags.csv !== undefined) {
         const rows = financeCsvRows(advertisers, publishers, margin[0] ?? null);
-        const columns = [{ key: 'table', header: 'table' }, { key: 'name', header: 'name' }, ...[...months, 'total'].map((m) => ({ key: m, header: m }))];
+        const columns = [
+          { key: 'table', header: 'table' },
+          { key: 'name', header: 'name' },
+          ...[...months, 'total'].map((m) => ({ key: m, header: m })),
+        ];
         const written = await writeCsv(cli.io, flags.csv as string, columns, rows);
         if (written) cli.say(`${rows.length} filas → ${written}`);
         return;
@@ -283,8 +293,7 @@ function financeCsvRows(
   publishers: FinancePublisherTable,
   margin: FinanceMarginRow | null,
 ): Array<Record<string, unknown>> {
-  const amounts = (values: Record<string, unknown>) =>
-    Object.fromEntries([...advertisers.months, 'total'].map((k) => [k, roundTo(values[k], 2)]));
+  const amounts = (values: Record<string, unknown>) => Object.fromEntries([...advertisers.months, 'total'].map((k) => [k, roundTo(values[k], 2)]));
   const rows: Array<Record<string, unknown>> = [];
   for (const [table, name, t] of [
     ['advertisers', 'advertiser', advertisers],

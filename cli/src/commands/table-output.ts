@@ -39,7 +39,11 @@ export interface ServerTable<Answer extends ServerPage> {
 }
 
 /** --sort KEY[:asc|desc] checked against a table's sort keys (the contract's), as the server's `sort` text. */
-export function parseSortFlag(value: string | undefined, keys: readonly string[] | ((key: string) => boolean), described?: string): string | undefined {
+export function parseSortFlag(
+  value: string | undefined,
+  keys: readonly string[] | ((key: string) => boolean),
+  described?: string,
+): string | undefined {
   if (value === undefined) return undefined;
   const sort = parseSortText(value);
   const accepts = typeof keys === 'function' ? keys : (key: string) => keys.includes(key);
@@ -225,7 +229,9 @@ export async function exportJson<A extends ServerPage>(
     for (const [k, v] of Object.entries(options.extra?.(first) ?? {})) parts.push(field(k, jsonFigures(v)));
     return `${count ? '\n  ]' : ']'},\n${parts.join(',\n')}\n}\n`;
   };
-  const head = Object.entries(options.head).map(([k, v]) => field(k, v) + ',\n').join('');
+  const head = Object.entries(options.head)
+    .map(([k, v]) => `${field(k, v)},\n`)
+    .join('');
   await sink.write(`{\n${head}  "rows": [`);
   let count = 0;
   if (small) {

@@ -84,12 +84,19 @@ export async function showTable<Row>(
  */
 export function pickColumns<Row>(flag: string | undefined): ((view: ReportView<Row>) => ReportView<Row>) | null {
   if (flag === undefined) return null;
-  const keys = flag.split(',').map((k) => k.trim()).filter(Boolean);
+  const keys = flag
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   if (keys.length === 0) throw new CliError('--columns vacío (usa claves separadas por comas)', EXIT.usage);
   return (view) => {
     const byKey = new Map(view.columns.map((c) => [c.key, c]));
     const unknown = keys.filter((k) => !byKey.has(k));
-    if (unknown.length) throw new CliError(`--columns: ${unknown.join(', ')} no es una columna de esta tabla (columnas: ${view.columns.map((c) => c.key).join(', ')})`, EXIT.usage);
+    if (unknown.length)
+      throw new CliError(
+        `--columns: ${unknown.join(', ')} no es una columna de esta tabla (columnas: ${view.columns.map((c) => c.key).join(', ')})`,
+        EXIT.usage,
+      );
     return { ...view, columns: keys.map((k) => byKey.get(k)!) };
   };
 }

@@ -290,7 +290,7 @@ async function followAsNdjson(cli: Cli, tail: LiveTail): Promise<void> {
   tail.onEvents((records) => {
     const out = cli.io.stdout;
     if (out.destroyed || out.writableEnded) return tail.stop();
-    out.write(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    out.write(`${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
   });
   tail.onStatus((s) => cli.io.stderr.write(`tail: ${MODE_TEXT[s.mode]}${s.detail ? ` — ${s.detail}` : ''}\n`));
   await tail.start();

@@ -133,8 +133,7 @@ export function registerUsers(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const { id, user } = await resolveId(api, ref);
       const label = user ? `${fullName(user)} <${user.email}>` : id;
-      if (!opts.yes && !(await cli.prompt.confirm(`¿Eliminar el usuario ${label}?`)))
-        throw new CliError('Cancelado', EXIT.cancelled);
+      if (!opts.yes && !(await cli.prompt.confirm(`¿Eliminar el usuario ${label}?`))) throw new CliError('Cancelado', EXIT.cancelled);
       await api.admin.deleteUser({ id });
       cli.say(`Usuario eliminado: ${label}`);
     });

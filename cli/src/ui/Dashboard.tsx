@@ -1,7 +1,3 @@
-// The Dashboard on the terminal: six summary cards, six delta cards (▲ green / ▼ red), a
-// revenue sparkline, Top Zones and Top Advertisers with bars, and the 'Analytics' table
-// (sorted and paged by the server, presets) — every figure comes from the server, only drawn here.
-import React from 'react';
 import { Box, Text } from 'ink';
 import {
   DASHBOARD_CARDS,

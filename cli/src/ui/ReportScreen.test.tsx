@@ -1,7 +1,3 @@
-// The report screen only draws server answers: each key asks its loader for a page (sort,
-// page, page size, preset), keys pressed before an answer build on what was asked, a late
-// answer to an older request never replaces a newer one, and a failure is shown on screen.
-import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { formatInt, type SortState } from '@adops/core';
@@ -153,7 +149,10 @@ describe('ReportScreen', () => {
     const ui = render(<ReportScreen initial={await wide(query)} sortKeys={keys} interactive load={wide} fit />);
     await new Promise((r) => setTimeout(r, 30));
     const frame = () => ui.lastFrame() ?? '';
-    const header = () => frame().split('\n').find((l) => l.startsWith('C0'))!;
+    const header = () =>
+      frame()
+        .split('\n')
+        .find((l) => l.startsWith('C0'))!;
     expect(header()).toMatch(/^C0_+\s+C1_+.*C6_+$/);
     expect(frame()).toContain('columnas 2–7 de 12');
     expect(frame()).toContain('</> columnas');

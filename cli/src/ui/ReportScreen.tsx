@@ -2,7 +2,7 @@
 // server's totals, sorting keys (s/S cycle the column, r reverses), paging (←/→ or n/p),
 // page size (+/-), presets (1–5) and, on a narrow terminal, columns scrolled with < and >. Every key asks the server for the page it needs; the
 // screen only draws answers. Without a keyboard it draws the first page once and stops.
-import React, { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Text, useApp, useStdin, useStdout } from 'ink';
 import { PAGE_SIZES, PRESET_LABELS, formatInt, nextSort, pageLabel, type PresetKey, type SortState } from '@adops/core';
 import { Table, layoutTable, type Column } from './Table.js';
@@ -90,8 +90,10 @@ interface KeyFlags {
  * arrive together ('nnn', three → in a row) and each one counts.
  */
 export function splitKeys(chunk: string): Array<{ input: string; key: KeyFlags }> {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a terminal's keys arrive as ESC sequences
   return (chunk.match(/\u001b\[[0-9;]*[A-Za-z~]|\u001bO[A-Za-z]|[\s\S]/g) ?? []).flatMap((token) => {
     if (token.length > 1) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the arrow keys' ESC sequences
       const arrow = /^\u001b[[O]([CD])$/.exec(token)?.[1];
       return arrow ? [{ input: '', key: { leftArrow: arrow === 'D', rightArrow: arrow === 'C' } }] : [];
     }
@@ -118,13 +120,27 @@ export function priorityOrder(columns: ReadonlyArray<{ key: string }>, frozen: n
     const r = TERMINAL_PRIORITY.indexOf(key);
     return r === -1 ? TERMINAL_PRIORITY.length : r;
   };
-  const rest = columns.map((c, i) => i).slice(frozen);
+  const rest = columns.map((_, i) => i).slice(frozen);
   rest.sort((a, b) => rank(columns[a].key) - rank(columns[b].key) || a - b);
   return [...columns.map((_, i) => i).slice(0, frozen), ...rest];
 }
 
 /** The columns a narrow terminal shows first, most telling first. */
-export const TERMINAL_PRIORITY: readonly string[] = ['zone_id', 'publisher', 'revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq', 'cpm', 'cpc', 'advertiser', 'spend', 'hits'];
+export const TERMINAL_PRIORITY: readonly string[] = [
+  'zone_id',
+  'publisher',
+  'revenue',
+  'margin',
+  'impressions',
+  'clicks',
+  'ctr',
+  'tq',
+  'cpm',
+  'cpc',
+  'advertiser',
+  'spend',
+  'hits',
+];
 
 /**
  * The columns on screen after the frozen ones, starting `shift` columns in (at least one): those
@@ -171,7 +187,12 @@ export function ReportScreen<Row>({
   const [panel, setPanel] = useState<'header' | 'table'>('header');
   const splitPanels = split && interactive && Boolean(view.header);
   const mounted = useRef(true);
-  useEffect(() => () => void (mounted.current = false), []);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
   // The page on screen and the one last asked for: keys pressed before the answer (or before
   // the next render re-binds the handler) build on what was asked, so none is lost.
   const shown = useRef({ view: initial as ReportView<Row>, query: queryOf(initial as ReportView<unknown>, preset) });
@@ -286,7 +307,10 @@ export function ReportScreen<Row>({
   const width = fit && interactive ? stdout.columns : undefined;
   const natural = layoutTable(allColumns, view.rows, view.totals, view.totalsLabel ?? 'Totales').widths;
   // Narrower than the whole table: the most telling columns first (money before dimensions).
-  const order = width !== undefined && natural.reduce((sum, w, i) => sum + w + (i ? GAP : 0), 0) > width ? priorityOrder(allColumns, FROZEN) : allColumns.map((_, i) => i);
+  const order =
+    width !== undefined && natural.reduce((sum, w, i) => sum + w + (i ? GAP : 0), 0) > width
+      ? priorityOrder(allColumns, FROZEN)
+      : allColumns.map((_, i) => i);
   const ordered = order.map((i) => allColumns[i]);
   const widths = order.map((i) => natural[i]);
   const fitting = (from: number) => visibleFrom(widths, FROZEN, from, width).count;
@@ -300,6 +324,7 @@ export function ReportScreen<Row>({
   const moreRight = Math.max(0, ordered.length - FROZEN - shiftNow - visible + (seen.cut ? 1 : 0));
   // A new order brings its column into view.
   const sortIndex = sort ? ordered.findIndex((c) => c.key === sort.key) : -1;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new order brings its column into view; the user may scroll away from it afterwards
   useEffect(() => {
     if (width === undefined || sortIndex < FROZEN) return;
     const { shift: current } = scroll.current;

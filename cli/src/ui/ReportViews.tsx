@@ -1,15 +1,5 @@
-// Terminal views of the reports that are not one paged table: the Api Explorer's revenue
-// cards, Demand's per-advertiser tables with bars, Finance's three monthly tables (rows and
-// TOTAL rows as the server answers them).
-import React from 'react';
 import { Box, Text } from 'ink';
-import {
-  barPercent,
-  formatMoney,
-  type AdvertiserRevenue,
-  type FinanceMarginRow,
-  type FinanceTotals,
-} from '@adops/core';
+import { barPercent, formatMoney, type AdvertiserRevenue, type FinanceMarginRow, type FinanceTotals } from '@adops/core';
 import { Table, layoutTable, type Column } from './Table.js';
 
 /** A proportional bar of `width` cells (core barPercent). */
@@ -166,19 +156,8 @@ export function FinanceView({
         </Text>
       )}
       <MonthlyTable title="Revenue mensual - Advertisers" months={months} table={advertisers} emptyText="No hay datos disponibles" />
-      <MonthlyTable
-        title="Revenue mensual - Publishers"
-        titleColor="green"
-        months={months}
-        table={publishers}
-        emptyText="No hay datos disponibles"
-      />
-      <MonthlyTable
-        title={`Margen mensual - ${margin?.segment ?? 'Total'}`}
-        months={months}
-        table={marginTable}
-        emptyText="No hay datos de margen"
-      />
+      <MonthlyTable title="Revenue mensual - Publishers" titleColor="green" months={months} table={publishers} emptyText="No hay datos disponibles" />
+      <MonthlyTable title={`Margen mensual - ${margin?.segment ?? 'Total'}`} months={months} table={marginTable} emptyText="No hay datos de margen" />
     </Box>
   );
 }

@@ -1,6 +1,3 @@
-// The terminal table as a person sees it: headers over aligned columns, numbers flush
-// right, a totals row, an empty state.
-import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { Table, displayWidth, type Column } from './Table.js';

@@ -1,6 +1,3 @@
-// A generic terminal table drawn with Ink: a bold header, columns aligned left or right,
-// an optional bold totals row. Reports reuse it with their own column config.
-import React from 'react';
 import { Box, Text } from 'ink';
 
 export interface Column<Row> {
@@ -29,8 +26,11 @@ export interface TableProps<Row> {
   title?: string;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes (ESC sequences) take no width
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-const ZERO_WIDTH = /[\u200b-\u200f\u2060\ufe00-\ufe0f]|\p{M}/u;
+// Zero-width spaces and joiners, variation selectors and combining marks (alternatives, so a
+// selector is never read as joined to the character before it).
+const ZERO_WIDTH = /[\u200b-\u200f]|\u2060|[\ufe00-\ufe0f]|\p{M}/u;
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|\p{Extended_Pictographic}/u;
 
 /** Columns a text takes in a terminal (ANSI codes and combining marks take none, wide glyphs two). */
@@ -50,7 +50,7 @@ function cut(text: string, max: number): string {
     if (displayWidth(out + ch) > max - 1) break;
     out += ch;
   }
-  return out + '…';
+  return `${out}…`;
 }
 
 function pad(text: string, width: number, align: 'left' | 'right'): string {

@@ -1,7 +1,7 @@
 // The live referrer log on the terminal: lines already shown are printed once through
 // <Static> (keyed by event id, in capped batches), under them a live footer with the mode
 // (SSE or Polling), events/s and the last minute's top referrers and countries. q quits.
-import React, { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Static, Text, useApp, useInput } from 'ink';
 import { formatDateTime, formatNumber, recordKey, type LiveRecord, type ReferrerFilter } from '@adops/core';
 import type { LiveTail, TailStatus } from '../commands/tail.js';
@@ -20,6 +20,7 @@ interface Line {
 }
 
 function fit(text: string, width: number): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: an ESC in a referrer must not reach the terminal
   const clean = text.replace(/[\r\n\t\u001b]+/g, ' ');
   if (displayWidth(clean) <= width) return clean + ' '.repeat(width - displayWidth(clean));
   let out = '';
@@ -27,14 +28,22 @@ function fit(text: string, width: number): string {
     if (displayWidth(out + ch) > width - 1) break;
     out += ch;
   }
-  return out + '…' + ' '.repeat(Math.max(0, width - displayWidth(out) - 1));
+  return `${out}…${' '.repeat(Math.max(0, width - displayWidth(out) - 1))}`;
 }
 
 type TailColumn = 'date' | 'zone' | 'source' | 'referrer' | 'keyword' | 'ip' | 'country';
 
 /** The columns left to right, their headers, and the fewest characters each is drawn in. */
 const ORDER: readonly TailColumn[] = ['date', 'zone', 'source', 'referrer', 'keyword', 'ip', 'country'];
-const HEADERS: Record<TailColumn, string> = { date: 'Date', zone: 'Zone ID', source: 'Source', referrer: 'Referrer', keyword: 'Keyword', ip: 'IP', country: 'Country' };
+const HEADERS: Record<TailColumn, string> = {
+  date: 'Date',
+  zone: 'Zone ID',
+  source: 'Source',
+  referrer: 'Referrer',
+  keyword: 'Keyword',
+  ip: 'IP',
+  country: 'Country',
+};
 const MIN: Record<TailColumn, number> = { date: 14, zone: 8, source: 10, referrer: 16, keyword: 8, ip: 15, country: 7 };
 /** Which columns stay on a narrow terminal, most needed first (the last ones give way). */
 const KEPT: readonly TailColumn[] = ['date', 'zone', 'referrer', 'country', 'source', 'keyword', 'ip'];
@@ -149,6 +158,7 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
       return { n: b.n + 1, lines: all.slice(done) };
     });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one subscription per tail: time zone, width and clock are fixed for the screen's life
   useEffect(() => {
     const offEvents = tail.onEvents((records) => {
       stats.current.add(records, now());
@@ -181,7 +191,9 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
         held.current = { paused: true, lines: [], dropped: 0 };
         return setPaused(true);
       }
-      const waiting = h.dropped ? [{ key: `dropped-${h.lines[0]?.key ?? Date.now()}`, text: `… ${formatNumber(h.dropped, 0)} eventos omitidos durante la pausa` }, ...h.lines] : h.lines;
+      const waiting = h.dropped
+        ? [{ key: `dropped-${h.lines[0]?.key ?? Date.now()}`, text: `… ${formatNumber(h.dropped, 0)} eventos omitidos durante la pausa` }, ...h.lines]
+        : h.lines;
       held.current = { paused: false, lines: [], dropped: 0 };
       setPaused(false);
       if (waiting.length) show(waiting);

@@ -56,9 +56,7 @@ export function decodeSession(token: string | null | undefined): SessionUser | n
     const b64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
     const json =
       typeof atob === 'function'
-        ? decodeURIComponent(
-            Array.from(atob(b64), (c) => '%' + c.charCodeAt(0).toString(16).padStart(2, '0')).join(''),
-          )
+        ? decodeURIComponent(Array.from(atob(b64), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''))
         : Buffer.from(b64, 'base64').toString('utf8');
     const claims = JSON.parse(json) as Record<string, unknown>;
     if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return null;
@@ -69,7 +67,6 @@ export function decodeSession(token: string | null | undefined): SessionUser | n
 }
 
 /** True while the session's expiry (seconds since epoch) is in the future. */
-export const sessionValid = (s: SessionUser | null, nowMs = Date.now()): s is SessionUser =>
-  s !== null && s.exp * 1000 > nowMs;
+export const sessionValid = (s: SessionUser | null, nowMs = Date.now()): s is SessionUser => s !== null && s.exp * 1000 > nowMs;
 
 export { emptyResponse };

@@ -48,8 +48,6 @@ export const CAMPAIGN_DEFAULTS = {
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const requiredText = (max: number) =>
   z.string({ error: 'es obligatorio' }).trim().min(1, 'es obligatorio').max(max, `admite como máximo ${max} caracteres`);
-const optionalText = (max: number) =>
-  z.preprocess(blank, z.string().trim().max(max, `admite como máximo ${max} caracteres`).optional());
 
 /**
  * A euro amount typed in the form ("1", "0.05", "1,50"): positive, at most 2 decimals,
@@ -120,7 +118,14 @@ export const CampaignForm = z.object({
   /** Landing page the tracking URL starts from; the server's public site when blank. */
   base_url: z.preprocess(blank, HttpUrl.optional()),
   /** Facebook page id; the configured page when blank. */
-  fb_page: z.preprocess(blank, z.string().trim().regex(/^\d{1,30}$/, 'debe ser el id numérico de una página').optional()),
+  fb_page: z.preprocess(
+    blank,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,30}$/, 'debe ser el id numérico de una página')
+      .optional(),
+  ),
   cta: z.preprocess(blank, CallToAction.default(CAMPAIGN_DEFAULTS.cta)),
   daily_budget: Euros(CAMPAIGN_DEFAULTS.daily_budget, 1_000_000),
   bid_amount: Euros(CAMPAIGN_DEFAULTS.bid_amount, 10_000),

@@ -33,12 +33,16 @@ const TABLE =
 
 export const ROUTE_DOCS: ContractDocs = {
   health: {
-    check: { summary: 'Estado del servidor', description: 'Versión, hora y zona horaria de los informes (las fechas son días de esa zona). Público.' },
+    check: {
+      summary: 'Estado del servidor',
+      description: 'Versión, hora y zona horaria de los informes (las fechas son días de esa zona). Público.',
+    },
   },
   auth: {
     login: {
       summary: 'Inicia sesión',
-      description: 'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Los intentos fallidos se limitan (429 con `Retry-After`).',
+      description:
+        'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Los intentos fallidos se limitan (429 con `Retry-After`).',
     },
     me: { summary: 'Usuario de la sesión', description: 'Email, nombre, si es administrador y cuándo expira la sesión.' },
     changePassword: {
@@ -58,7 +62,10 @@ export const ROUTE_DOCS: ContractDocs = {
   },
   dashboard: {
     rawOptions: { summary: 'Opciones de filtro', description: 'Advertisers, publishers, geos y sources conocidos.' },
-    overview: { summary: 'Tarjetas del Dashboard', description: 'Revenue, margin, impresiones, clicks, CTR y TQ del rango con sus filtros, y la tendencia por día.' },
+    overview: {
+      summary: 'Tarjetas del Dashboard',
+      description: 'Revenue, margin, impresiones, clicks, CTR y TQ del rango con sus filtros, y la tendencia por día.',
+    },
     aggregated: { summary: "Tabla 'Analytics' del Dashboard", description: `Una fila por día con datos. ${TABLE}` },
     deltas: { summary: 'Variación diaria', description: 'Ayer frente a anteayer, en porcentaje, por métrica.' },
     top: { summary: 'Top Zones y Top Advertisers', description: 'Los que más revenue dieron en el rango, ordenados en el servidor.' },
@@ -68,13 +75,19 @@ export const ROUTE_DOCS: ContractDocs = {
     publisherSummary: { summary: 'Resumen por publisher', description: `Una fila por día y publisher. ${TABLE}` },
     advertiserSummary: { summary: 'Resumen por advertiser', description: `Una fila por día y advertiser. ${TABLE}` },
     explorer: { summary: 'Api Explorer: filas por zona', description: TABLE },
-    revenueCards: { summary: 'Tarjetas del Api Explorer', description: 'Revenue de ayer, hoy y el mes en curso de todo el tráfico, y el del rango con sus filtros.' },
+    revenueCards: {
+      summary: 'Tarjetas del Api Explorer',
+      description: 'Revenue de ayer, hoy y el mes en curso de todo el tráfico, y el del rango con sus filtros.',
+    },
   },
   demand: {
     advertiserRevenue: { summary: 'Demand: revenue y margin diarios por advertiser' },
   },
   finance: {
-    advertisers: { summary: 'Revenue mensual por advertiser', description: `Una columna por mes y el total; la fila TOTAL suma al céntimo. ${TABLE}` },
+    advertisers: {
+      summary: 'Revenue mensual por advertiser',
+      description: `Una columna por mes y el total; la fila TOTAL suma al céntimo. ${TABLE}`,
+    },
     publishers: { summary: 'Revenue mensual por publisher', description: `Misma fila TOTAL que la tabla de advertisers. ${TABLE}` },
     margin: { summary: 'Margen mensual', description: 'Del dominio elegido o del total.' },
     domains: { summary: 'Dominios del filtro de Finance' },
@@ -95,7 +108,10 @@ export const ROUTE_DOCS: ContractDocs = {
   },
   publishers: {
     list: { summary: 'Revenue share de los publishers', description: 'Los configurados y los vistos en los datos (con el valor por defecto).' },
-    set: { summary: 'Fija el revenue share de un publisher', description: 'Se aplica a las importaciones posteriores que no traen p_revenue ni margin.' },
+    set: {
+      summary: 'Fija el revenue share de un publisher',
+      description: 'Se aplica a las importaciones posteriores que no traen p_revenue ni margin.',
+    },
   },
   campaigns: {
     imageSuggestions: { summary: 'Imágenes sugeridas para una palabra clave (Pixabay)' },
@@ -109,7 +125,10 @@ export const ROUTE_DOCS: ContractDocs = {
   },
   referrers: {
     report: { summary: 'Referrers del rango', description: `Referrers distintos con sus visitas. ${TABLE}` },
-    logs: { summary: 'Log de eventos de referrers', description: `Eventos en bruto, el más reciente primero; \`before_id\` fija las páginas mientras llegan nuevos. ${TABLE}` },
+    logs: {
+      summary: 'Log de eventos de referrers',
+      description: `Eventos en bruto, el más reciente primero; \`before_id\` fija las páginas mientras llegan nuevos. ${TABLE}`,
+    },
     filters: { summary: 'Opciones de filtro de Referrers' },
     stream: {
       summary: 'Log de referrers en vivo (server-sent events)',

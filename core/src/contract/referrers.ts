@@ -80,9 +80,7 @@ export const REFERRERS_PAGE_SIZE = 20;
 
 export const REFERRER_SORT_KEYS = ['seen_at', 'first_seen', 'zone_id', 'parent_domain', 'referrer', 'hits'] as const;
 /** The referrers report's body: the filter plus sort/page/page_size/format (default order: last seen, newest first). */
-export const ReferrerReportQuery = z
-  .object({ ...filterShape, ...tableFields(REFERRER_SORT_KEYS, REFERRERS_PAGE_SIZE) })
-  .superRefine(checkRange);
+export const ReferrerReportQuery = z.object({ ...filterShape, ...tableFields(REFERRER_SORT_KEYS, REFERRERS_PAGE_SIZE) }).superRefine(checkRange);
 export type ReferrerReportQuery = z.input<typeof ReferrerReportQuery>;
 
 export const LOG_SORT_KEYS = ['seen_at', 'zone_id', 'parent_domain', 'referrer', 'keyword', 'ip', 'country'] as const;
@@ -94,7 +92,9 @@ export const ReferrerLogQuery = z
   .object({
     ...filterShape,
     ...tableFields(LOG_SORT_KEYS, REFERRERS_PAGE_SIZE),
-    before_id: queryInt(0, Number.MAX_SAFE_INTEGER).nullish().transform((v) => v ?? undefined),
+    before_id: queryInt(0, Number.MAX_SAFE_INTEGER)
+      .nullish()
+      .transform((v) => v ?? undefined),
   })
   .superRefine(checkRange);
 export type ReferrerLogQuery = z.input<typeof ReferrerLogQuery>;
@@ -219,5 +219,5 @@ export const referrersRoutes = {
 
 /** One NDJSON body from events (for `adops import referrers` and tests). */
 export function toNdjson(events: readonly IngestReferrerEvent[]): string {
-  return events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  return `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
 }

@@ -41,8 +41,7 @@ const rangeCheck =
   (v: { start_date: string; end_date: string }, ctx: z.RefinementCtx): void => {
     // zod runs object checks even when a field check failed: only compare two real dates.
     if (!isValidYmd(v.start_date) || !isValidYmd(v.end_date)) return;
-    if (v.start_date > v.end_date)
-      ctx.addIssue({ code: 'custom', path: ['start_date'], message: 'La fecha inicial es posterior a la final' });
+    if (v.start_date > v.end_date) ctx.addIssue({ code: 'custom', path: ['start_date'], message: 'La fecha inicial es posterior a la final' });
     else if (daysBetween(v.start_date, v.end_date) > maxDays)
       ctx.addIssue({ code: 'custom', path: ['end_date'], message: `El rango no puede superar ${maxDays} días` });
   };
@@ -122,8 +121,20 @@ export const ReportTotals = z.object(SummedFields);
 export type ReportTotals = z.infer<typeof ReportTotals>;
 
 const METRIC_SORT_KEYS = [
-  'impressions', 'monetized_impressions', 'clicks', 'revenue', 'p_revenue', 'margin', 'tq',
-  'ctr', 'cpm', 'cpc', 'cost', 'rs_percent', 'p_cpm', 'p_cpc',
+  'impressions',
+  'monetized_impressions',
+  'clicks',
+  'revenue',
+  'p_revenue',
+  'margin',
+  'tq',
+  'ctr',
+  'cpm',
+  'cpc',
+  'cost',
+  'rs_percent',
+  'p_cpm',
+  'p_cpc',
 ] as const;
 
 /** The zone table sorts by any of its columns; ties by the natural key. */
@@ -138,9 +149,7 @@ export const SUMMARY_PAGE_SIZE = 10;
  * The zone table (Ad Report, Api Explorer): report filters plus sort / page / page_size /
  * format. Default order: date desc, revenue desc, then the natural key.
  */
-export const ZoneTableQuery = z
-  .object({ ...rangeFields, ...filterFields, ...tableFields(ZONE_SORT_KEYS, ZONE_PAGE_SIZE) })
-  .superRefine(checkRange);
+export const ZoneTableQuery = z.object({ ...rangeFields, ...filterFields, ...tableFields(ZONE_SORT_KEYS, ZONE_PAGE_SIZE) }).superRefine(checkRange);
 export type ZoneTableQuery = z.input<typeof ZoneTableQuery>;
 
 export const ZoneTable = tablePage(ZoneRow, ReportTotals);
@@ -215,9 +224,7 @@ export const DEFAULT_TOP_LIMIT = 5;
 export const MAX_TOP_LIMIT = 50;
 
 /** The report filters plus an optional list length (1–50, default 5). */
-export const DashboardTopQuery = z
-  .object({ ...rangeFields, ...filterFields, limit: queryInt(1, MAX_TOP_LIMIT).optional() })
-  .superRefine(checkRange);
+export const DashboardTopQuery = z.object({ ...rangeFields, ...filterFields, limit: queryInt(1, MAX_TOP_LIMIT).optional() }).superRefine(checkRange);
 export type DashboardTopQuery = z.input<typeof DashboardTopQuery>;
 
 /**
@@ -274,9 +281,7 @@ export type DailyRow = z.infer<typeof DailyRow>;
 
 export const DAILY_SORT_KEYS = ['date', ...METRIC_SORT_KEYS] as const;
 /** The 'Analytics' table's query (default order: date ascending; 10 rows a page). */
-export const DailyTableQuery = z
-  .object({ ...rangeFields, ...filterFields, ...tableFields(DAILY_SORT_KEYS, 10) })
-  .superRefine(checkRange);
+export const DailyTableQuery = z.object({ ...rangeFields, ...filterFields, ...tableFields(DAILY_SORT_KEYS, 10) }).superRefine(checkRange);
 export type DailyTableQuery = z.input<typeof DailyTableQuery>;
 /** The 'Totales' row's TQ is the TQ Avg card's, from the same sums. */
 export const DailyTable = tablePage(DailyRow, ReportTotals);
@@ -337,9 +342,7 @@ export const FinancePublisherTable = financeTable(FinancePublisherRow);
 export type FinancePublisherTable = z.infer<typeof FinancePublisherTable>;
 
 /** Margin per month for the chosen domain, or 'Total' over every domain; always one element. */
-export const FinanceMarginRow = z
-  .object({ segment: z.string(), by_month: z.record(z.string(), z.number()), total: z.number() })
-  .catchall(z.number());
+export const FinanceMarginRow = z.object({ segment: z.string(), by_month: z.record(z.string(), z.number()), total: z.number() }).catchall(z.number());
 export type FinanceMarginRow = z.infer<typeof FinanceMarginRow>;
 
 export const DomainOptions = z.object({ domains: z.array(z.string()) });
@@ -398,11 +401,7 @@ export const PublisherShare = z.object({
 export type PublisherShare = z.infer<typeof PublisherShare>;
 
 export const SetRevenueShareBody = z.object({
-  name: z
-    .string({ error: 'El nombre del publisher es obligatorio' })
-    .trim()
-    .min(1, 'El nombre del publisher es obligatorio')
-    .max(200),
+  name: z.string({ error: 'El nombre del publisher es obligatorio' }).trim().min(1, 'El nombre del publisher es obligatorio').max(200),
   revenue_share: z
     .number({ error: 'revenue_share debe ser un número entre 0 y 2' })
     .min(0, 'revenue_share debe ser un número entre 0 y 2')

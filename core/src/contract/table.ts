@@ -42,11 +42,7 @@ export function sortParam<K extends string>(keys: readonly K[] | ((key: string) 
 }
 
 /** The fields every table query adds to its filters. */
-export function tableFields<K extends string>(
-  keys: readonly K[] | ((key: string) => boolean),
-  defaultPageSize: number,
-  described?: string,
-) {
+export function tableFields<K extends string>(keys: readonly K[] | ((key: string) => boolean), defaultPageSize: number, described?: string) {
   return {
     sort: sortParam<K>(keys, described),
     page: queryInt(1, 1_000_000_000).default(1),

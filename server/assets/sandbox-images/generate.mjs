@@ -31,8 +31,7 @@ function chunk(type, data) {
 }
 function pixels(pixel) {
   const rgb = Buffer.alloc(W * H * 3);
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) rgb.set(pixel(x, y), (y * W + x) * 3);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) rgb.set(pixel(x, y), (y * W + x) * 3);
   return rgb;
 }
 function png(rgb) {
@@ -63,9 +62,9 @@ const scenes = {
     return mix([40, 110, 170], [20, 60, 110], (y - horizon) / (H - horizon)).map((v) => Math.min(255, v + wave));
   },
   // Layered mountains under a pale sky.
-  'mountains': (x, y) => {
-    const far = H * 0.45 + Math.abs(((x % 220) - 110)) * 0.6;
-    const near = H * 0.7 + Math.abs((((x + 70) % 160) - 80)) * 0.5;
+  mountains: (x, y) => {
+    const far = H * 0.45 + Math.abs((x % 220) - 110) * 0.6;
+    const near = H * 0.7 + Math.abs(((x + 70) % 160) - 80) * 0.5;
     if (y > near) return [46, 94, 62];
     if (y > far) return [96, 130, 150];
     return mix([200, 225, 245], [150, 190, 230], y / far);
@@ -81,7 +80,7 @@ const scenes = {
     return mix([12, 16, 40], [60, 50, 110], y / top);
   },
   // Pine forest on a hillside.
-  'forest': (x, y) => {
+  forest: (x, y) => {
     const tx = x % 50;
     const row = Math.floor(x / 50);
     const base = H * 0.8 + (row % 3) * 8;
@@ -91,7 +90,7 @@ const scenes = {
     return mix([170, 215, 190], [120, 180, 160], y / H);
   },
   // Abstract shopping tags pattern.
-  'shopping': (x, y) => {
+  shopping: (x, y) => {
     const cx = (x % 100) - 50;
     const cy = (y % 100) - 50;
     if (Math.abs(cx) + Math.abs(cy) < 28) return [239, 71, 111];
@@ -99,7 +98,7 @@ const scenes = {
     return mix([6, 214, 160], [17, 138, 178], (x + y) / (W + H));
   },
   // Desk with a laptop (flat shapes).
-  'workspace': (x, y) => {
+  workspace: (x, y) => {
     if (y > H * 0.72) return [150, 111, 80];
     if (x > W * 0.3 && x < W * 0.7 && y > H * 0.25 && y < H * 0.68) {
       if (x > W * 0.32 && x < W * 0.68 && y > H * 0.28 && y < H * 0.65) return mix([70, 130, 220], [120, 200, 250], (y - H * 0.28) / (H * 0.37));

@@ -18,14 +18,37 @@ export interface TrafficDemoOptions {
   seed?: number;
 }
 
-
 const KEYWORDS = [
-  'seguros de coche', 'hipoteca fija', 'vuelos baratos', 'recetas fáciles', 'móviles baratos', 'cursos online',
-  'préstamos rápidos', 'tarifas de luz', 'zapatillas running', 'hoteles en madrid', 'alquiler de coches',
-  'fibra y móvil', 'dieta mediterránea', 'resultados liga', 'ofertas black friday', 'seguro de salud',
-  'crédito personal', 'tarjeta de crédito', 'colchón viscoelástico', 'aspiradora sin cable', 'bicicleta eléctrica',
-  'clases de inglés', 'casas rurales', 'televisor 4k', 'renta 2025', 'energía solar', 'reformas baño',
-  'ofertas de empleo', 'recetas con pollo', 'horóscopo de hoy',
+  'seguros de coche',
+  'hipoteca fija',
+  'vuelos baratos',
+  'recetas fáciles',
+  'móviles baratos',
+  'cursos online',
+  'préstamos rápidos',
+  'tarifas de luz',
+  'zapatillas running',
+  'hoteles en madrid',
+  'alquiler de coches',
+  'fibra y móvil',
+  'dieta mediterránea',
+  'resultados liga',
+  'ofertas black friday',
+  'seguro de salud',
+  'crédito personal',
+  'tarjeta de crédito',
+  'colchón viscoelástico',
+  'aspiradora sin cable',
+  'bicicleta eléctrica',
+  'clases de inglés',
+  'casas rurales',
+  'televisor 4k',
+  'renta 2025',
+  'energía solar',
+  'reformas baño',
+  'ofertas de empleo',
+  'recetas con pollo',
+  'horóscopo de hoy',
 ];
 const SECTIONS = ['noticias', 'deportes', 'economia', 'recetas', 'tecnologia', 'viajes', 'salud', 'motor', 'ocio', 'hogar'];
 const WORDS = ['mejores', 'guia', 'como', 'elegir', 'trucos', 'ofertas', 'comparativa', 'precio', 'nuevo', 'claves', 'ahorrar', 'top'];
@@ -49,7 +72,10 @@ function zonePicker(zones: readonly BusyZone[], rand: () => number): () => BusyZ
   const total = weights.reduce((a, b) => a + b, 0);
   return () => {
     let r = rand() * total;
-    for (let i = 0; i < zones.length; i++) if ((r -= weights[i]) < 0) return zones[i];
+    for (let i = 0; i < zones.length; i++) {
+      r -= weights[i];
+      if (r < 0) return zones[i];
+    }
     return zones[zones.length - 1];
   };
 }
@@ -63,7 +89,14 @@ function demoEvent(zone: BusyZone, at: number, rand: () => number): NewReferrerE
   const kind = rand();
   // Mostly the publisher's page; sometimes a search referrer or none (referrer policy), with
   // the tag naming its site as the source.
-  const referrer = kind < 0.88 ? (rand() < 0.2 ? `${page}?utm_source=${pick(rand, ['facebook', 'google', 'newsletter'])}` : page) : kind < 0.94 ? 'https://www.google.com/' : null;
+  const referrer =
+    kind < 0.88
+      ? rand() < 0.2
+        ? `${page}?utm_source=${pick(rand, ['facebook', 'google', 'newsletter'])}`
+        : page
+      : kind < 0.94
+        ? 'https://www.google.com/'
+        : null;
   const ip =
     rand() < 0.1
       ? `2001:db8:${Math.floor(rand() * 0xffff).toString(16)}::${Math.floor(rand() * 0xffff).toString(16)}`

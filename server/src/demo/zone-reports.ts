@@ -15,7 +15,6 @@ export interface DemoOptions {
   seed?: number;
 }
 
-
 /** Geo, its relative volume and its CPM in dollars. */
 const GEOS: ReadonlyArray<[string, number, number]> = [
   ['ES', 24, 1.6],
@@ -73,7 +72,11 @@ export function demoPublishers(seed = 7): DemoPublisher[] {
   const names = new Set<string>();
   while (names.size < 40) names.add(`${PREFIXES[Math.floor(rand() * PREFIXES.length)]} ${TOPICS[Math.floor(rand() * TOPICS.length)]}`);
   return [...names].map((name, i) => {
-    const slug = name.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/\s+/g, '');
+    const slug = name
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/\s+/g, '');
     const domains = [slug + TLDS[i % TLDS.length]];
     if (rand() < 0.35) domains.push(`m.${slug}${TLDS[(i + 1) % TLDS.length]}`);
     const revenue_share = i === 5 ? DEMO_LOSS_PUBLISHER_SHARE : round(0.55 + Math.floor(rand() * 6) * 0.05, 2);

@@ -9,11 +9,7 @@ export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 
 export function sniffImageType(bytes: Uint8Array): ImageType | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (
-    bytes.length >= 8 &&
-    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => bytes[i] === b)
-  )
-    return 'image/png';
+  if (bytes.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => bytes[i] === b)) return 'image/png';
   if (
     bytes.length >= 12 &&
     Buffer.from(bytes.subarray(0, 4)).toString('latin1') === 'RIFF' &&

@@ -35,7 +35,12 @@ export async function createProviders(config: Config, log: (line: string) => voi
     let meta: MetaClient;
     let metaSandbox: MetaSandbox | null = null;
     if (m.accessToken && m.adAccountId) {
-      meta = new MetaClient({ apiBase: m.apiBase ?? 'https://graph.facebook.com', apiVersion: m.apiVersion, accessToken: m.accessToken, adAccountId: m.adAccountId });
+      meta = new MetaClient({
+        apiBase: m.apiBase ?? 'https://graph.facebook.com',
+        apiVersion: m.apiVersion,
+        accessToken: m.accessToken,
+        adAccountId: m.adAccountId,
+      });
     } else {
       if (m.accessToken || m.adAccountId) log('META_ACCESS_TOKEN and META_AD_ACCOUNT_ID must both be set; using the Meta sandbox');
       metaSandbox = await MetaSandbox.start({ accessToken: SANDBOX_TOKEN, adAccountId: SANDBOX_ACCOUNT });

@@ -24,8 +24,7 @@ interface CampaignUpload {
 /** Streams the multipart body: text fields of the form and at most one `image` file. */
 function readCampaignForm(ctx: Ctx): Promise<CampaignUpload> {
   const type = ctx.get('content-type');
-  if (!/^multipart\/form-data;.*boundary=/i.test(type))
-    throw httpError(415, 'El formulario debe enviarse como multipart/form-data');
+  if (!/^multipart\/form-data;.*boundary=/i.test(type)) throw httpError(415, 'El formulario debe enviarse como multipart/form-data');
   const declared = Number(ctx.get('content-length'));
   if (Number.isFinite(declared) && declared > MAX_FORM_BYTES) {
     ctx.set('Connection', 'close');
@@ -125,8 +124,7 @@ export function campaignRoutes(router: Router, s: AppServices): void {
     const upload = await readCampaignForm(ctx);
     const form = CampaignForm.safeParse(upload.fields);
     if (!form.success) throw httpError(400, zodDetail(form.error));
-    if (upload.image && upload.image.length > 0 && !sniffImageType(upload.image))
-      throw httpError(400, 'La imagen debe ser JPEG, PNG o WebP');
+    if (upload.image && upload.image.length > 0 && !sniffImageType(upload.image)) throw httpError(400, 'La imagen debe ser JPEG, PNG o WebP');
     const created = await s.campaigns.create({
       form: form.data,
       // A file input left empty arrives as an empty part: no image.

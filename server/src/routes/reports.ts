@@ -16,7 +16,7 @@ function split<Q extends TableRequest>(q: Q): [Omit<Q, keyof TableRequest>, Tabl
 }
 
 /** Answers the JSON page, or streams the export the format asks for. */
-async function answer<P>(ctx: Ctx, request: TableRequest, page: () => Promise<P>, exp: () => TableExport<any> | Promise<TableExport<any>>) {
+async function answer<P, Row>(ctx: Ctx, request: TableRequest, page: () => Promise<P>, exp: () => TableExport<Row> | Promise<TableExport<Row>>) {
   if (request.format === 'json') return page();
   sendExport(ctx, request.format, await exp());
 }
@@ -29,18 +29,33 @@ export function reportRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, c.dashboard.overview, (f) => reports.overview(f));
   bind(router, s.guards, c.dashboard.aggregated, (q, ctx) => {
     const [f, t] = split(q);
-    return answer(ctx, t, () => reports.dailyTable(f, t), () => reports.dailyExport(f, t));
+    return answer(
+      ctx,
+      t,
+      () => reports.dailyTable(f, t),
+      () => reports.dailyExport(f, t),
+    );
   });
   bind(router, s.guards, c.dashboard.deltas, (f) => reports.deltas(f));
   bind(router, s.guards, c.dashboard.top, ({ limit, ...f }) => reports.dashboardTops(f, limit));
 
   bind(router, s.guards, c.adReport.zoneDetails, (q, ctx) => {
     const [f, t] = split(q);
-    return answer(ctx, t, () => reports.zoneDetails(f, t), () => reports.zoneExport(f, t, 'zones'));
+    return answer(
+      ctx,
+      t,
+      () => reports.zoneDetails(f, t),
+      () => reports.zoneExport(f, t, 'zones'),
+    );
   });
   bind(router, s.guards, c.adReport.explorer, (q, ctx) => {
     const [f, t] = split(q);
-    return answer(ctx, t, () => reports.zoneTable(f, t), () => reports.zoneExport(f, t, 'explorer'));
+    return answer(
+      ctx,
+      t,
+      () => reports.zoneTable(f, t),
+      () => reports.zoneExport(f, t, 'explorer'),
+    );
   });
   bind(router, s.guards, c.adReport.revenueCards, (f) => reports.revenueCards(f));
   for (const [route, name] of [
@@ -49,7 +64,12 @@ export function reportRoutes(router: Router, s: AppServices): void {
   ] as const)
     bind(router, s.guards, route, (q, ctx) => {
       const [f, t] = split(q);
-      return answer(ctx, t, () => reports.summaryTable(f, name, t), () => reports.summaryExport(f, name, t));
+      return answer(
+        ctx,
+        t,
+        () => reports.summaryTable(f, name, t),
+        () => reports.summaryExport(f, name, t),
+      );
     });
 
   bind(router, s.guards, c.demand.advertiserRevenue, (f) => reports.advertiserRevenue(f));
@@ -60,7 +80,12 @@ export function reportRoutes(router: Router, s: AppServices): void {
   ] as const)
     bind(router, s.guards, route, (q, ctx) => {
       const [f, t] = split(q);
-      return answer(ctx, t, () => reports.financeTable(f, name, t), () => reports.financeExport(f, name, t));
+      return answer(
+        ctx,
+        t,
+        () => reports.financeTable(f, name, t),
+        () => reports.financeExport(f, name, t),
+      );
     });
   bind(router, s.guards, c.finance.margin, (f) => reports.financeMargin(f));
   bind(router, s.guards, c.finance.domains, () => reports.domains());

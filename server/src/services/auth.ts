@@ -54,8 +54,7 @@ export class AuthService {
   async login(email: string, password: string, ip: string): Promise<string> {
     const key = `${ip}|${email}`;
     const now = Date.now();
-    if (this.limited(key, now))
-      throw httpError(429, 'Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.');
+    if (this.limited(key, now)) throw httpError(429, 'Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.');
     const user = this.users.byEmail(email);
     const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
     if (!user || !ok) {

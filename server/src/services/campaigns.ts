@@ -245,7 +245,10 @@ export class CampaignService {
     return memoryPage(rows, request, CAMPAIGN_ORDER, totals);
   }
 
-  async insightsExport(q: { from_date: string; to_date: string; status: InsightsStatus }, request: TableRequest): Promise<TableExport<CampaignInsight>> {
+  async insightsExport(
+    q: { from_date: string; to_date: string; status: InsightsStatus },
+    request: TableRequest,
+  ): Promise<TableExport<CampaignInsight>> {
     const all = await this.insightsTable(q, { ...request, page: 1, page_size: Number.MAX_SAFE_INTEGER });
     return {
       file: `campaigns_${q.from_date}_to_${q.to_date}.csv`,

@@ -55,10 +55,14 @@ export async function createServices(config: Config, log: (line: string) => void
     const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log);
     onClose.push(() => referrers.close());
     // After an import: filter lists are stale, and new zones may now have owners for their hits.
-    const ingest = new ZoneReportIngest(warehouse.zoneReports, () => shares.snapshot(), () => {
-      reports.invalidate();
-      void referrers.refreshZones();
-    });
+    const ingest = new ZoneReportIngest(
+      warehouse.zoneReports,
+      () => shares.snapshot(),
+      () => {
+        reports.invalidate();
+        void referrers.refreshZones();
+      },
+    );
     const campaigns = await CampaignService.start(config, store, log);
     onClose.push(() => campaigns.close());
     return { config, store, warehouse, secrets, users, auth, tokens, reports, ingest, shares, referrers, campaigns, guards, log, onClose };

@@ -27,6 +27,7 @@ const REQUIRED = ['date', 'advertiser', 'publisher', 'zone_id', 'impressions', '
 const TEXT_LIMITS = { advertiser: 200, publisher: 200, zone_id: 100, geo: 100, source: 200, domain: 255 } as const;
 const MAX_AMOUNT = 1e12;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: imported text with control characters is refused
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 class Invalid extends Error {}
@@ -226,8 +227,7 @@ async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<IngestIt
 }
 
 function objectItem(line: number, parsed: unknown): IngestItem {
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    return { line, error: 'se esperaba un objeto JSON' };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { line, error: 'se esperaba un objeto JSON' };
   return { line, values: parsed as Record<string, unknown> };
 }
 
@@ -323,13 +323,9 @@ export class ZoneReportIngest {
   }
 
   /** Reads an HTTP body of the given Content-Type (and optional gzip Content-Encoding). */
-  async ingestBody(
-    body: Readable,
-    headers: { contentType: string; contentEncoding?: string; contentLength?: number },
-  ): Promise<IngestResult> {
+  async ingestBody(body: Readable, headers: { contentType: string; contentEncoding?: string; contentLength?: number }): Promise<IngestResult> {
     const format = formatOf(headers.contentType);
-    if (!format)
-      throw httpError(415, 'Tipo de contenido no soportado: usa text/csv, application/x-ndjson o application/json');
+    if (!format) throw httpError(415, 'Tipo de contenido no soportado: usa text/csv, application/x-ndjson o application/json');
     const limit = format === 'json' ? this.limits.maxJsonBytes : this.limits.maxBytes;
     const encoding = (headers.contentEncoding ?? 'identity').trim().toLowerCase();
     if (encoding !== 'identity' && encoding !== 'gzip') throw httpError(415, 'Codificación no soportada: usa gzip o ninguna');

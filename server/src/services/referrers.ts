@@ -111,7 +111,7 @@ export function normalizeIp(ip: string | null | undefined): string | null {
 const blankToNull = (v: string | null | undefined): string | null => (v == null || v.trim() === '' ? null : v);
 
 function noNul(field: string, v: string | null): string | null {
-  if (v !== null && v.includes('\u0000')) throw new EventError(`${field} contiene caracteres no permitidos`);
+  if (v?.includes('\u0000')) throw new EventError(`${field} contiene caracteres no permitidos`);
   return v;
 }
 
@@ -134,11 +134,9 @@ export function normalizeEvent(
   const zone_id = input.zone_id.trim();
   if (!ZONE_ID.test(zone_id)) throw new EventError('zone_id debe tener de 1 a 64 letras, dígitos o . _ : -');
   const referrer = noNul('referrer', blankToNull(input.referrer));
-  if (referrer !== null && referrer.length > REFERRER_LIMITS.referrer)
-    throw new EventError(`referrer supera ${REFERRER_LIMITS.referrer} caracteres`);
+  if (referrer !== null && referrer.length > REFERRER_LIMITS.referrer) throw new EventError(`referrer supera ${REFERRER_LIMITS.referrer} caracteres`);
   const keyword = noNul('keyword', blankToNull(input.keyword));
-  if (keyword !== null && keyword.length > REFERRER_LIMITS.keyword)
-    throw new EventError(`keyword supera ${REFERRER_LIMITS.keyword} caracteres`);
+  if (keyword !== null && keyword.length > REFERRER_LIMITS.keyword) throw new EventError(`keyword supera ${REFERRER_LIMITS.keyword} caracteres`);
   let parent_domain: string | null = null;
   const source = blankToNull(input.parent_domain);
   if (source !== null) {
@@ -168,8 +166,7 @@ export function normalizeEvent(
 
 /** A filter date: ISO with offset, a local date-time (in tz) or a calendar day (in tz). */
 function instantOf(value: string, bound: 'start' | 'end', tz: string): number {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value))
-    return (bound === 'start' ? zonedDayStart(value, tz) : zonedDayEnd(value, tz)).getTime();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return (bound === 'start' ? zonedDayStart(value, tz) : zonedDayEnd(value, tz)).getTime();
   if (/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return Date.parse(value);
   const [day, time] = value.split('T');
   const [h = 0, m = 0, s = 0] = time.split(':').map(Number);
@@ -180,9 +177,7 @@ function instantOf(value: string, bound: 'start' | 'end', tz: string): number {
 export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date()): RangeFilter {
   const today = todayIn(tz, now);
   const to = f.endDate ? instantOf(f.endDate, 'end', tz) : zonedDayEnd(today, tz).getTime();
-  const from = f.startDate
-    ? instantOf(f.startDate, 'start', tz)
-    : zonedDayStart(f.endDate ? todayIn(tz, new Date(to)) : today, tz).getTime();
+  const from = f.startDate ? instantOf(f.startDate, 'start', tz) : zonedDayStart(f.endDate ? todayIn(tz, new Date(to)) : today, tz).getTime();
   if (from > to) throw httpError(400, 'startDate: la fecha de inicio es posterior a la de fin');
   if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS)
     throw httpError(400, `endDate: el rango no puede superar ${REFERRER_LIMITS.spanDays} días`);
@@ -356,16 +351,14 @@ export class ReferrerService {
       start = end + 1;
       lineNo++;
       if (line === '') continue;
-      if (events.length >= REFERRER_LIMITS.batchEvents)
-        throw httpError(413, `El lote supera ${REFERRER_LIMITS.batchEvents} eventos`);
+      if (events.length >= REFERRER_LIMITS.batchEvents) throw httpError(413, `El lote supera ${REFERRER_LIMITS.batchEvents} eventos`);
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch {
         throw httpError(400, `línea ${lineNo}: JSON mal formado`);
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value))
-        throw httpError(400, `línea ${lineNo}: se esperaba un objeto JSON`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw httpError(400, `línea ${lineNo}: se esperaba un objeto JSON`);
       const parsed = IngestReferrerEvent.safeParse(value);
       if (!parsed.success) throw httpError(400, `línea ${lineNo}: ${zodDetail(parsed.error)}`);
       try {
@@ -429,7 +422,10 @@ export class ReferrerService {
   }
 
   /** A page of raw events (up to `beforeId` when given) with how many match and the newest stored id. */
-  async logs(f: ReferrerFilterParsed & { before_id?: number }, request: TableRequest): Promise<TablePageOf<ReferrerLogRecord, { latest_id: number | null }>> {
+  async logs(
+    f: ReferrerFilterParsed & { before_id?: number },
+    request: TableRequest,
+  ): Promise<TablePageOf<ReferrerLogRecord, { latest_id: number | null }>> {
     const filter = resolveRange(f, this.config.tz);
     const order = request.sort ? [request.sort] : [];
     return countedPage(
@@ -462,8 +458,7 @@ export class ReferrerService {
     const cutoff = now - this.config.eventRetentionDays * DAY_MS;
     try {
       const result = await this.warehouse.rollUpBefore(cutoff);
-      if (result.deleted > 0)
-        this.log(`referrers: retention removed ${result.deleted} raw events before ${new Date(cutoff).toISOString()}`);
+      if (result.deleted > 0) this.log(`referrers: retention removed ${result.deleted} raw events before ${new Date(cutoff).toISOString()}`);
       return result;
     } catch (e) {
       this.log(`referrers: retention failed: ${(e as Error).message}`);
@@ -482,14 +477,12 @@ export class ReferrerService {
   }
 
   /** Events after `afterId` for a stream resuming beyond the ring buffer. */
-  backfill = (afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]> =>
-    this.warehouse.eventsAfter(afterId, beforeId, limit);
+  backfill = (afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]> => this.warehouse.eventsAfter(afterId, beforeId, limit);
 
   /** The stream's test for one event. */
   matcher(f: EventFilter): (e: ReferrerEvent) => boolean {
     return (e) => eventMatches(e, f);
   }
-
 }
 
 /** Runs the retention job once (tests and the daily timer). */

@@ -320,8 +320,7 @@ export class ReportService {
     const range = days(f.start_date, f.end_date);
     const out: AdvertiserRevenue = {};
     const ordered = [...byAdvertiser.entries()].sort((a, b) => b[1].revenue - a[1].revenue || (a[0] < b[0] ? -1 : 1));
-    for (const [name, a] of ordered)
-      out[name] = range.map((date) => ({ date, ...(a.points.get(date) ?? { revenue: 0, margin: 0 }) }));
+    for (const [name, a] of ordered) out[name] = range.map((date) => ({ date, ...(a.points.get(date) ?? { revenue: 0, margin: 0 }) }));
     return out;
   }
 
@@ -350,8 +349,13 @@ export class ReportService {
     for (const m of months) totals[m] = 0;
     for (const month of monthly.rows) {
       const inMonth = cells.rows.filter((c) => c.month === month.month);
-      const amounts = apportionCents(inMonth.map((c) => c.revenue), month.revenue);
-      inMonth.forEach((c, i) => (rowOf(c[name]!)[month.month!] = amounts[i]));
+      const amounts = apportionCents(
+        inMonth.map((c) => c.revenue),
+        month.revenue,
+      );
+      inMonth.forEach((c, i) => {
+        rowOf(c[name]!)[month.month!] = amounts[i];
+      });
       totals[month.month!] = cents(month.revenue) / 100;
     }
     for (const row of rows.values()) row.total = months.reduce((sum, m) => sum + cents(row[m] as number), 0) / 100;
@@ -399,7 +403,12 @@ export class ReportService {
   }
 
   /** A publisher's own rows by date × zone × geo: never advertiser revenue or margin. */
-  async publisherData(publisher: string, start: string, end: string, request: TableRequest): Promise<TablePageOf<PublisherDataRow, PublisherDataTotals>> {
+  async publisherData(
+    publisher: string,
+    start: string,
+    end: string,
+    request: TableRequest,
+  ): Promise<TablePageOf<PublisherDataRow, PublisherDataTotals>> {
     const q = await this.publisherQuery(publisher, start, end, request);
     return this.groupPage(request, q, this.warehouse.totals(q.filters).then(publisherTotals), publisherRow);
   }
@@ -420,7 +429,16 @@ function summaryRow(g: GroupRow, name: 'publisher' | 'advertiser'): SummaryRow {
 
 function publisherRow(g: GroupRow): PublisherDataRow {
   const d = deriveMetrics(g);
-  return { date: g.date!, zone_id: g.zone_id!, geo: g.geo!, impressions: g.impressions, clicks: g.clicks, ctr: d.ctr, p_revenue: g.p_revenue, p_cpm: d.p_cpm };
+  return {
+    date: g.date!,
+    zone_id: g.zone_id!,
+    geo: g.geo!,
+    impressions: g.impressions,
+    clicks: g.clicks,
+    ctr: d.ctr,
+    p_revenue: g.p_revenue,
+    p_cpm: d.p_cpm,
+  };
 }
 
 function publisherTotals(s: Sums): PublisherDataTotals {

@@ -19,8 +19,7 @@ export class RevenueShareService {
 
   async list(): Promise<PublisherShare[]> {
     const out = new Map<string, PublisherShare>();
-    for (const p of this.store.data.publishers)
-      out.set(key(p.name), { name: p.name, revenue_share: p.revenue_share, configured: true });
+    for (const p of this.store.data.publishers) out.set(key(p.name), { name: p.name, revenue_share: p.revenue_share, configured: true });
     for (const name of await this.seenPublishers())
       if (!out.has(key(name))) out.set(key(name), { name, revenue_share: DEFAULT_REVENUE_SHARE, configured: false });
     return [...out.values()].sort((a, b) => a.name.localeCompare(b.name, 'es'));

@@ -110,8 +110,7 @@ export class UserService {
   async changePassword(email: string, current: string, next: string): Promise<void> {
     const user = this.byEmail(email);
     if (!user) throw httpError(401, 'No autenticado');
-    if (!(await verifyPassword(current, user.password_hash)))
-      throw httpError(400, 'La contraseña actual no es correcta');
+    if (!(await verifyPassword(current, user.password_hash))) throw httpError(400, 'La contraseña actual no es correcta');
     const password_hash = await hashPassword(next, this.scryptLogN);
     await this.store.update((d) => {
       const target = d.users.find((u) => u.id === user.id);

@@ -17,7 +17,15 @@ export interface ExportButtonProps {
   busyLabel?: string;
 }
 
-export function ExportButton({ label, file, open, disabled = false, className = secondaryButton, icon, busyLabel = 'Exportando…' }: ExportButtonProps) {
+export function ExportButton({
+  label,
+  file,
+  open,
+  disabled = false,
+  className = secondaryButton,
+  icon,
+  busyLabel = 'Exportando…',
+}: ExportButtonProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const controller = useRef<AbortController | null>(null);

@@ -40,7 +40,17 @@ function useOutsideClose(open: boolean, close: () => void) {
   return ref;
 }
 
-function Dropdown({ label, children, align = 'left', testId }: { label: ReactNode; children: (close: () => void) => ReactNode; align?: 'left' | 'right'; testId?: string }) {
+function Dropdown({
+  label,
+  children,
+  align = 'left',
+  testId,
+}: {
+  label: ReactNode;
+  children: (close: () => void) => ReactNode;
+  align?: 'left' | 'right';
+  testId?: string;
+}) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   const ref = useOutsideClose(open, close);
@@ -55,7 +65,11 @@ function Dropdown({ label, children, align = 'left', testId }: { label: ReactNod
       >
         {label}
         <svg className="h-4 w-4" viewBox="0 0 20 20" fill="currentColor" aria-hidden>
-          <path fillRule="evenodd" d="M5.23 7.21a.75.75 0 011.06.02L10 11.17l3.71-3.94a.75.75 0 111.08 1.04l-4.25 4.5a.75.75 0 01-1.08 0l-4.25-4.5a.75.75 0 01.02-1.06z" clipRule="evenodd" />
+          <path
+            fillRule="evenodd"
+            d="M5.23 7.21a.75.75 0 011.06.02L10 11.17l3.71-3.94a.75.75 0 111.08 1.04l-4.25 4.5a.75.75 0 01-1.08 0l-4.25-4.5a.75.75 0 01.02-1.06z"
+            clipRule="evenodd"
+          />
         </svg>
       </button>
       {open && (
@@ -114,6 +128,7 @@ export function NavBar() {
   const { user, signOut } = useSession();
   const [mobileOpen, setMobileOpen] = useState(false);
   const location = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the mobile menu closes whenever the page changes
   useEffect(() => setMobileOpen(false), [location.pathname]);
 
   const links = user ? [...MAIN_LINKS, ...(user.is_admin ? [{ to: '/admin-users', label: 'Users' }] : [])] : [];

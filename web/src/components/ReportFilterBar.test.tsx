@@ -10,8 +10,14 @@ const NOW = new Date('2026-03-10T12:00:00Z');
 describe('filter values', () => {
   test('defaults clear every filter and take the preset range', () => {
     expect(initialReportFilters('ultimos7', NOW, 'UTC')).toEqual({
-      zone_id: '', advertiser: 'Todos', publisher: 'Todos', geo: 'Todos', source: 'Todos',
-      preset: 'ultimos7', from: '2026-03-03', to: '2026-03-09',
+      zone_id: '',
+      advertiser: 'Todos',
+      publisher: 'Todos',
+      geo: 'Todos',
+      source: 'Todos',
+      preset: 'ultimos7',
+      from: '2026-03-03',
+      to: '2026-03-09',
     });
     expect(initialReportFilters('ultimos7_hoy', NOW, 'UTC')).toMatchObject({ from: '2026-03-04', to: '2026-03-10' });
   });
@@ -19,7 +25,13 @@ describe('filter values', () => {
   test('the query leaves out Todos and blank filters and trims text', () => {
     const v = { ...initialReportFilters('hoy', NOW, 'UTC'), zone_id: '  Z-1 ', publisher: 'PubA', geo: '' };
     expect(toReportQuery(v)).toEqual({
-      start_date: '2026-03-10', end_date: '2026-03-10', zone_id: 'Z-1', advertiser: undefined, publisher: 'PubA', geo: undefined, source: undefined,
+      start_date: '2026-03-10',
+      end_date: '2026-03-10',
+      zone_id: 'Z-1',
+      advertiser: undefined,
+      publisher: 'PubA',
+      geo: undefined,
+      source: undefined,
     });
   });
 

@@ -2,15 +2,7 @@
 // Explorer, Finance): Zone ID search, Advertiser/Publisher/Geo/Source selects ('Todos' first),
 // a presets select that fills the dates, Desde/Hasta dates and Reset. Screens pick the fields.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import {
-  MAX_REPORT_DAYS,
-  PRESET_LABELS,
-  daysBetween,
-  isValidYmd,
-  presetRange,
-  type PresetKey,
-  type ReportFiltersInput,
-} from '@adops/core';
+import { MAX_REPORT_DAYS, PRESET_LABELS, daysBetween, isValidYmd, presetRange, type PresetKey, type ReportFiltersInput } from '@adops/core';
 import { inputClass, secondaryButton } from './styles';
 import { reportingTimeZone } from '../lib/timezone';
 
@@ -41,7 +33,6 @@ export interface ReportFilterOptions {
   geos?: readonly string[];
   sources?: readonly string[];
 }
-
 
 /** Filters cleared, with the range of `preset` (a screen's default and its Reset). */
 export function initialReportFilters(preset: PresetKey, now: Date = new Date(), tz: string = reportingTimeZone()): ReportFilterValues {
@@ -190,6 +181,7 @@ export function ReportFilterBar({
   };
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: <search> is not in React 18's element types; role="search" is its ARIA equivalent
     <div role="search" aria-label="Filtros" className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-end gap-3">
         {shows('zone_id') && (
@@ -210,20 +202,46 @@ export function ReportFilterBar({
           </Field>
         )}
         {shows('advertiser') && (
-          <SelectField label={labels.advertiser} value={value.advertiser} options={options.advertisers} disabled={disabled} onChange={(advertiser) => set({ advertiser })} />
+          <SelectField
+            label={labels.advertiser}
+            value={value.advertiser}
+            options={options.advertisers}
+            disabled={disabled}
+            onChange={(advertiser) => set({ advertiser })}
+          />
         )}
         {shows('publisher') && (
-          <SelectField label={labels.publisher} value={value.publisher} options={options.publishers} disabled={disabled} onChange={(publisher) => set({ publisher })} />
+          <SelectField
+            label={labels.publisher}
+            value={value.publisher}
+            options={options.publishers}
+            disabled={disabled}
+            onChange={(publisher) => set({ publisher })}
+          />
         )}
-        {shows('geo') && <SelectField label={labels.geo} value={value.geo} options={options.geos} disabled={disabled} onChange={(geo) => set({ geo })} />}
+        {shows('geo') && (
+          <SelectField label={labels.geo} value={value.geo} options={options.geos} disabled={disabled} onChange={(geo) => set({ geo })} />
+        )}
         {shows('source') && (
-          <SelectField label={labels.source} value={value.source} options={options.sources} disabled={disabled} onChange={(source) => set({ source })} />
+          <SelectField
+            label={labels.source}
+            value={value.source}
+            options={options.sources}
+            disabled={disabled}
+            onChange={(source) => set({ source })}
+          />
         )}
         {/* Range controls stay together: on a narrow bar they wrap as one group. */}
         <div className="flex max-w-full flex-none flex-wrap items-end gap-3">
           {shows('presets') && (
             <Field label={labels.presets} id={ids.preset} className="w-44">
-              <select id={ids.preset} className={`${inputClass} h-10`} value={value.preset} disabled={disabled} onChange={(e) => choosePreset(e.target.value)}>
+              <select
+                id={ids.preset}
+                className={`${inputClass} h-10`}
+                value={value.preset}
+                disabled={disabled}
+                onChange={(e) => choosePreset(e.target.value)}
+              >
                 {presets.map((p) => (
                   <option key={p} value={p}>
                     {PRESET_LABELS[p]}

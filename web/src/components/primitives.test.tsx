@@ -88,9 +88,7 @@ describe('DataTable', () => {
   });
 
   test('with no rows shows the empty-state text and no totals', () => {
-    const html = renderToStaticMarkup(
-      <DataTable columns={columns} rows={[]} rowKey={(r) => r.date} totals emptyText="No hay resultados" />,
-    );
+    const html = renderToStaticMarkup(<DataTable columns={columns} rows={[]} rowKey={(r) => r.date} totals emptyText="No hay resultados" />);
     expect(html).toContain('No hay resultados');
     expect(html).not.toContain('Totales');
   });

@@ -12,7 +12,15 @@ import type { PageAnswer, ServerTable } from '../hooks/useServerTable';
 
 const noop = () => {};
 const metrics = { ctr: 1.5, cpm: 2, cpc: 0.123456, cost: 6, rs_percent: 40, p_cpm: 1.2, p_cpc: 0.5, tq: 0.7 };
-const totals: ReportTotals = { impressions: 123_456, monetized_impressions: 100_000, clicks: 1_500, revenue: 98_765.4, p_revenue: 60_000, margin: 38_765.4, ...metrics };
+const totals: ReportTotals = {
+  impressions: 123_456,
+  monetized_impressions: 100_000,
+  clicks: 1_500,
+  revenue: 98_765.4,
+  p_revenue: 60_000,
+  margin: 38_765.4,
+  ...metrics,
+};
 
 /** A server table holding one answer (what the hook gives a component). */
 function tableOf<T>(data: T, over: Partial<ServerTable<object, T>> = {}): ServerTable<object, T> {
@@ -32,8 +40,21 @@ function tableOf<T>(data: T, over: Partial<ServerTable<object, T>> = {}): Server
 }
 
 const zone = (zone_id: string, revenue: number): ZoneRow => ({
-  date: '2026-03-01', advertiser: 'AdNova', publisher: 'PubA', zone_id, geo: 'ES', source: 'search', domain: 'a.com',
-  impressions: 1000, monetized_impressions: null, clicks: 10, revenue, rate_applied: 0.6, p_revenue: revenue * 0.6, margin: revenue * 0.4, ...metrics,
+  date: '2026-03-01',
+  advertiser: 'AdNova',
+  publisher: 'PubA',
+  zone_id,
+  geo: 'ES',
+  source: 'search',
+  domain: 'a.com',
+  impressions: 1000,
+  monetized_impressions: null,
+  clicks: 10,
+  revenue,
+  rate_applied: 0.6,
+  p_revenue: revenue * 0.6,
+  margin: revenue * 0.4,
+  ...metrics,
 });
 
 describe('ReportTable', () => {
@@ -48,7 +69,14 @@ describe('ReportTable', () => {
   };
   const render = (over: Partial<ServerTable<object, PageAnswer<ZoneRow, object>>> = {}) =>
     renderToStaticMarkup(
-      <ReportTable table={tableOf(answer, over)} columns={AD_REPORT_COLUMNS} sortKeys={ZONE_SORT_KEYS} rowKey={(r) => r.zone_id} caption="Zonas" emptyText="Nada" />,
+      <ReportTable
+        table={tableOf(answer, over)}
+        columns={AD_REPORT_COLUMNS}
+        sortKeys={ZONE_SORT_KEYS}
+        rowKey={(r) => r.zone_id}
+        caption="Zonas"
+        emptyText="Nada"
+      />,
     );
 
   test("shows the page's rows, the totals of every matching row, the row count and the page of pages", () => {
@@ -78,7 +106,15 @@ describe('ReportTable', () => {
 
 describe('AnalyticsTable', () => {
   const day = (date: string, revenue: number, rank: DailyRow['rank']): DailyRow => ({
-    date, impressions: 1000, monetized_impressions: 900, clicks: 10, revenue, p_revenue: revenue / 2, margin: revenue / 2, ...metrics, rank,
+    date,
+    impressions: 1000,
+    monetized_impressions: 900,
+    clicks: 10,
+    revenue,
+    p_revenue: revenue / 2,
+    margin: revenue / 2,
+    ...metrics,
+    rank,
   });
   const answer: DailyTable = {
     rows: [day('2026-03-01', 10, { revenue: 0, cost: 0, margin: 0 }), day('2026-03-02', 90, { revenue: 5, cost: 4, margin: null })],

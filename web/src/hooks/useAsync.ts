@@ -17,6 +17,7 @@ export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: Depen
   const fnRef = useRef(fn);
   fnRef.current = fn;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when to load; reload() bumps nonce; the function is read from a ref
   useEffect(() => {
     const controller = new AbortController();
     setLoading(true);
@@ -34,7 +35,7 @@ export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: Depen
       },
     );
     return () => controller.abort();
-  }, [...deps, nonce]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [...deps, nonce]);
 
   const reload = useCallback(() => setNonce((n) => n + 1), []);
   return { data, error, loading, reload };

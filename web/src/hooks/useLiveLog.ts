@@ -114,6 +114,7 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pag
   liveRef.current = { baseline, newest: newestKnownId(current, arrivals.list) };
 
   // The page asked for, from the server.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one load per run (its key holds the filters and the view); the rest is read from refs
   useEffect(() => {
     const controller = new AbortController();
     const asked = { ...filterRef.current, page: view.page, page_size: pageSize, before_id: view.beforeId };
@@ -133,7 +134,7 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pag
       },
     );
     return () => controller.abort();
-  }, [api, run]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [api, run]);
 
   /** Adds live events newer than the page's baseline; counts an arrival only when the list grew. */
   const addArrivals = useCallback(
@@ -159,6 +160,7 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pag
   const ready = current !== null;
 
   // Live over SSE: one EventSource per filter, resuming after the newest event known.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one EventSource per filter: a new filter must reconnect
   useEffect(() => {
     if (!live || mode !== 'sse' || !ready) return;
     const { url } = buildRequest(contract.referrers.stream, {
@@ -225,10 +227,7 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pag
     };
   }, [api, live, mode, ready, filterKey, pollMs, addArrivals]);
 
-  const setPage = useCallback(
-    (page: number) => setViewState((s) => ({ ...s, view: moveTo(s.view, page, liveRef.current.newest) })),
-    [],
-  );
+  const setPage = useCallback((page: number) => setViewState((s) => ({ ...s, view: moveTo(s.view, page, liveRef.current.newest) })), []);
 
   const counted = polled?.filterKey === filterKey ? polled.total : 0;
   const shown = useMemo(

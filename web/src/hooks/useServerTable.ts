@@ -114,6 +114,7 @@ export function useServerTable<Q extends object, T>(
   const latest = useRef({ load, request });
   latest.current = { load, request };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one load per run (its key holds the filters, the view and the reload count)
   useEffect(() => {
     if (run === null) return;
     const controller = new AbortController();
@@ -127,7 +128,7 @@ export function useServerTable<Q extends object, T>(
       },
     );
     return () => controller.abort();
-  }, [run]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [run]);
 
   const act = useCallback((action: TableAction) => setState((s) => ({ ...s, view: nextView(s.view, action) })), []);
   const sortBy = useCallback((key: string) => act({ type: 'sort', key }), [act]);

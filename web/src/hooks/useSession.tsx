@@ -54,11 +54,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   // On load and each navigation: drop an expired/malformed token (storedSession does).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked on load and on each navigation
   useEffect(() => {
     const current = storedSession()?.user ?? null;
-    if (current?.email !== user?.email || current?.exp !== user?.exp || current?.is_admin !== user?.is_admin)
-      setUser(current);
-  }, [location.pathname]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (current?.email !== user?.email || current?.exp !== user?.exp || current?.is_admin !== user?.is_admin) setUser(current);
+  }, [location.pathname]);
 
   // Another tab signed in or out: follow it.
   useEffect(() => {

@@ -92,7 +92,15 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         <TextField id="new-first-name" label="Nombre" value={form.first_name} onChange={set('first_name')} required />
         <TextField id="new-last-name" label="Apellido" value={form.last_name} onChange={set('last_name')} />
         <TextField id="new-email" label="Email" type="email" value={form.email} onChange={set('email')} required />
-        <TextField id="new-password" label="Contraseña" type="password" value={form.password} onChange={set('password')} required autoComplete="new-password" />
+        <TextField
+          id="new-password"
+          label="Contraseña"
+          type="password"
+          value={form.password}
+          onChange={set('password')}
+          required
+          autoComplete="new-password"
+        />
         <label className="flex items-center gap-2 text-sm text-gray-700">
           <input
             type="checkbox"
@@ -146,11 +154,14 @@ function TextField(props: {
 function UsersList({ version }: { version: number }) {
   const api = useApi();
   const [users, setUsers] = useState<User[] | null>(null);
-  const load = useAsync(async (signal) => {
-    const list = await api.admin.listUsers(undefined, { signal });
-    setUsers(list);
-    return list;
-  }, [api, version]);
+  const load = useAsync(
+    async (signal) => {
+      const list = await api.admin.listUsers(undefined, { signal });
+      setUsers(list);
+      return list;
+    },
+    [api, version],
+  );
   const [editing, setEditing] = useState<string | null>(null);
 
   async function remove(user: User) {
@@ -178,8 +189,8 @@ function UsersList({ version }: { version: number }) {
           <table className="min-w-full divide-y divide-gray-200 text-sm" aria-label="Usuarios registrados">
             <thead className="bg-gray-50">
               <tr>
-                {['Nombre', 'Apellido', 'Email', 'Rol', ''].map((h, i) => (
-                  <th key={i} scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-600">
+                {['Nombre', 'Apellido', 'Email', 'Rol', ''].map((h) => (
+                  <th key={h || 'acciones'} scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-gray-600">
                     {h}
                   </th>
                 ))}
@@ -235,7 +246,13 @@ function UsersList({ version }: { version: number }) {
 
 function EditUserRow({ user, onCancel, onSaved }: { user: User; onCancel: () => void; onSaved: (u: User) => void }) {
   const api = useApi();
-  const [draft, setDraft] = useState({ first_name: user.first_name, last_name: user.last_name, email: user.email, password: '', is_admin: user.is_admin });
+  const [draft, setDraft] = useState({
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    password: '',
+    is_admin: user.is_admin,
+  });
   const [busy, setBusy] = useState(false);
 
   async function save() {
@@ -316,7 +333,11 @@ function EditUserRow({ user, onCancel, onSaved }: { user: User; onCancel: () => 
 }
 
 function Badge({ tone, children }: { tone: 'blue' | 'gray' | 'amber'; children: string }) {
-  const tones = { blue: 'bg-blue-50 text-blue-700 ring-blue-200', gray: 'bg-gray-50 text-gray-600 ring-gray-200', amber: 'bg-amber-50 text-amber-700 ring-amber-200' };
+  const tones = {
+    blue: 'bg-blue-50 text-blue-700 ring-blue-200',
+    gray: 'bg-gray-50 text-gray-600 ring-gray-200',
+    amber: 'bg-amber-50 text-amber-700 ring-amber-200',
+  };
   return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>{children}</span>;
 }
 
@@ -325,11 +346,14 @@ function Badge({ tone, children }: { tone: 'blue' | 'gray' | 'amber'; children: 
 function TokensSection() {
   const api = useApi();
   const [tokens, setTokens] = useState<PublisherToken[] | null>(null);
-  const load = useAsync(async (signal) => {
-    const list = await api.admin.listTokens(undefined, { signal });
-    setTokens(list);
-    return list;
-  }, [api]);
+  const load = useAsync(
+    async (signal) => {
+      const list = await api.admin.listTokens(undefined, { signal });
+      setTokens(list);
+      return list;
+    },
+    [api],
+  );
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [copied, flashCopied] = useFlash<string>(2000);
@@ -397,7 +421,13 @@ function TokensSection() {
           <label htmlFor="publisher-name" className={labelClass}>
             Nombre del publisher
           </label>
-          <input id="publisher-name" className={inputClass} value={name} onChange={(e) => setName(e.target.value)} placeholder="p. ej. Publisher Uno" />
+          <input
+            id="publisher-name"
+            className={inputClass}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="p. ej. Publisher Uno"
+          />
         </div>
         <button type="submit" disabled={busy} className={primaryButton}>
           Crear token
@@ -413,7 +443,11 @@ function TokensSection() {
             <thead className="bg-gray-50">
               <tr>
                 {['Publisher', 'Creado', 'Acciones'].map((h) => (
-                  <th key={h} scope="col" className={`px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${h === 'Acciones' ? 'text-right' : 'text-left'}`}>
+                  <th
+                    key={h}
+                    scope="col"
+                    className={`px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${h === 'Acciones' ? 'text-right' : 'text-left'}`}
+                  >
                     {h}
                   </th>
                 ))}

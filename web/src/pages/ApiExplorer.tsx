@@ -2,15 +2,7 @@
 // publisher and dates, four revenue cards, a table paged by the server with 'Totales' over
 // every matching row, and ad_report.csv (every matching row, from the server). Opens on today.
 import { useMemo, useState } from 'react';
-import {
-  CSV_FILE_NAMES,
-  contract,
-  formatDateDMY,
-  formatInt,
-  isValidYmd,
-  todayIn,
-  type ZoneRow,
-} from '@adops/core';
+import { CSV_FILE_NAMES, contract, formatDateDMY, formatInt, isValidYmd, todayIn, type ZoneRow } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
 import { useRawOptions } from '../hooks/useReports';

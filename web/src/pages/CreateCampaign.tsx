@@ -101,12 +101,12 @@ export default function CreateCampaign() {
     return () => controller.abort();
   }, [api]);
 
-  const set = <K extends keyof FormState>(key: K) => (value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set =
+    <K extends keyof FormState>(key: K) =>
+    (value: FormState[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
 
-  const applyCopy = useCallback(
-    (copy: SuggestedCopy) => setForm((f) => ({ ...f, headline: copy.headline, body: copy.body, cta: copy.cta })),
-    [],
-  );
+  const applyCopy = useCallback((copy: SuggestedCopy) => setForm((f) => ({ ...f, headline: copy.headline, body: copy.body, cta: copy.cta })), []);
   const suggestions = useSuggestions(form.keyword, applyCopy);
 
   // Object URLs of uploads are released when the image is replaced or the page closes.
@@ -208,9 +208,22 @@ export default function CreateCampaign() {
         <div className="space-y-6 lg:col-span-3">
           <Card title="Anuncio">
             <div className="space-y-4">
-              <Field label="Keyword" required hint={suggestions.copy.loading ? 'Generando copy…' : 'Más de 2 caracteres: copy e imágenes sugeridos al dejar de escribir.'}>
+              <Field
+                label="Keyword"
+                required
+                hint={suggestions.copy.loading ? 'Generando copy…' : 'Más de 2 caracteres: copy e imágenes sugeridos al dejar de escribir.'}
+              >
                 {(id) => (
-                  <input id={id} required maxLength={100} value={form.keyword} onChange={(e) => set('keyword')(e.target.value)} className={inputClass} placeholder="p. ej. seguros coche" autoComplete="off" />
+                  <input
+                    id={id}
+                    required
+                    maxLength={100}
+                    value={form.keyword}
+                    onChange={(e) => set('keyword')(e.target.value)}
+                    className={inputClass}
+                    placeholder="p. ej. seguros coche"
+                    autoComplete="off"
+                  />
                 )}
               </Field>
               {Boolean(suggestions.copy.error) && (
@@ -219,10 +232,29 @@ export default function CreateCampaign() {
                 </p>
               )}
               <Field label="Título (headline)" required>
-                {(id) => <input id={id} required maxLength={255} value={form.headline} onChange={(e) => set('headline')(e.target.value)} className={inputClass} />}
+                {(id) => (
+                  <input
+                    id={id}
+                    required
+                    maxLength={255}
+                    value={form.headline}
+                    onChange={(e) => set('headline')(e.target.value)}
+                    className={inputClass}
+                  />
+                )}
               </Field>
               <Field label="Texto principal (body)" required>
-                {(id) => <textarea id={id} required rows={4} maxLength={2000} value={form.body} onChange={(e) => set('body')(e.target.value)} className={inputClass} />}
+                {(id) => (
+                  <textarea
+                    id={id}
+                    required
+                    rows={4}
+                    maxLength={2000}
+                    value={form.body}
+                    onChange={(e) => set('body')(e.target.value)}
+                    className={inputClass}
+                  />
+                )}
               </Field>
               <Field label="Botón (CTA)">
                 {(id) => (
@@ -241,17 +273,41 @@ export default function CreateCampaign() {
           <Card title="Destino">
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label="URL base (base_url)">
-                {(id) => <input id={id} type="url" value={form.base_url} onChange={(e) => set('base_url')(e.target.value)} className={inputClass} placeholder={publicSite || 'https://'} />}
+                {(id) => (
+                  <input
+                    id={id}
+                    type="url"
+                    value={form.base_url}
+                    onChange={(e) => set('base_url')(e.target.value)}
+                    className={inputClass}
+                    placeholder={publicSite || 'https://'}
+                  />
+                )}
               </Field>
               <Field label="Alias" required>
-                {(id) => <input id={id} required maxLength={100} value={form.alias} onChange={(e) => set('alias')(e.target.value)} className={inputClass} autoComplete="off" />}
+                {(id) => (
+                  <input
+                    id={id}
+                    required
+                    maxLength={100}
+                    value={form.alias}
+                    onChange={(e) => set('alias')(e.target.value)}
+                    className={inputClass}
+                    autoComplete="off"
+                  />
+                )}
               </Field>
               <div className="sm:col-span-2">
                 <Field label="URL de seguimiento" hint={tracking.problem ?? 'Meta sustituye los parámetros {{…}} al servir el anuncio.'}>
                   {(id) => (
                     <div className="flex gap-2">
                       <input id={id} readOnly value={tracking.url ?? ''} className={`${inputClass} bg-gray-50 font-mono text-xs`} />
-                      <button type="button" disabled={!tracking.url} onClick={() => tracking.url && copyTrackingUrl(tracking.url)} className={secondaryButton}>
+                      <button
+                        type="button"
+                        disabled={!tracking.url}
+                        onClick={() => tracking.url && copyTrackingUrl(tracking.url)}
+                        className={secondaryButton}
+                      >
                         Copiar
                       </button>
                     </div>
@@ -269,7 +325,18 @@ export default function CreateCampaign() {
           <Card title="Campaña">
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label="Página de Facebook (fb_page)" hint="Vacío: la página configurada por defecto.">
-                {(id) => <input id={id} inputMode="numeric" pattern="\d{1,30}" title="El id numérico de la página" value={form.fb_page} onChange={(e) => set('fb_page')(e.target.value)} className={inputClass} placeholder="Página por defecto" />}
+                {(id) => (
+                  <input
+                    id={id}
+                    inputMode="numeric"
+                    pattern="\d{1,30}"
+                    title="El id numérico de la página"
+                    value={form.fb_page}
+                    onChange={(e) => set('fb_page')(e.target.value)}
+                    className={inputClass}
+                    placeholder="Página por defecto"
+                  />
+                )}
               </Field>
               <Field label="Objetivo">
                 {(id) => (
@@ -283,10 +350,32 @@ export default function CreateCampaign() {
                 )}
               </Field>
               <Field label="Presupuesto diario (€)">
-                {(id) => <input id={id} type="number" required min="0.01" step="0.01" value={form.daily_budget} onChange={(e) => set('daily_budget')(e.target.value)} className={inputClass} />}
+                {(id) => (
+                  <input
+                    id={id}
+                    type="number"
+                    required
+                    min="0.01"
+                    step="0.01"
+                    value={form.daily_budget}
+                    onChange={(e) => set('daily_budget')(e.target.value)}
+                    className={inputClass}
+                  />
+                )}
               </Field>
               <Field label="Puja CPC (€)">
-                {(id) => <input id={id} type="number" required min="0.01" step="0.01" value={form.bid_amount} onChange={(e) => set('bid_amount')(e.target.value)} className={inputClass} />}
+                {(id) => (
+                  <input
+                    id={id}
+                    type="number"
+                    required
+                    min="0.01"
+                    step="0.01"
+                    value={form.bid_amount}
+                    onChange={(e) => set('bid_amount')(e.target.value)}
+                    className={inputClass}
+                  />
+                )}
               </Field>
             </div>
           </Card>

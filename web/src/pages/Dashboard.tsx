@@ -13,13 +13,7 @@ import { TopList } from '../components/dashboard/TopList';
 import { AnalyticsTable } from '../components/dashboard/AnalyticsTable';
 import { useApi } from '../hooks/useApi';
 import { useServerTable } from '../hooks/useServerTable';
-import {
-  useDashboardDeltas,
-  useDashboardOverview,
-  useDashboardTops,
-  useRawOptions,
-  type ReportQuery,
-} from '../hooks/useReports';
+import { useDashboardDeltas, useDashboardOverview, useDashboardTops, useRawOptions, type ReportQuery } from '../hooks/useReports';
 
 const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.dashboard;
 

@@ -5,13 +5,7 @@ import { useState } from 'react';
 import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
-import {
-  ReportFilterBar,
-  initialReportFilters,
-  rangeProblem,
-  toReportQuery,
-  type ReportFilterValues,
-} from '../components/ReportFilterBar';
+import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, type ReportFilterValues } from '../components/ReportFilterBar';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
@@ -28,10 +22,7 @@ export default function Demand() {
   const key = JSON.stringify(query);
 
   const options = useAsync((signal) => api.dashboard.rawOptions(undefined, { signal }), [api]);
-  const demand = useAsync(
-    (signal) => (query ? api.demand.advertiserRevenue(query, { signal }) : Promise.resolve(undefined)),
-    [api, key],
-  );
+  const demand = useAsync((signal) => (query ? api.demand.advertiserRevenue(query, { signal }) : Promise.resolve(undefined)), [api, key]);
   const advertisers = Object.entries(demand.data ?? {});
 
   return (

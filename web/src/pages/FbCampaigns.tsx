@@ -54,7 +54,12 @@ export default function FbCampaigns() {
   const [from, setFrom] = useState(yesterday.from);
   const [to, setTo] = useState(yesterday.to);
 
-  const rangeProblem = !isValidYmd(from) || !isValidYmd(to) ? 'Indica las fechas Desde y Hasta.' : from > to ? 'La fecha Desde debe ser anterior o igual a Hasta.' : null;
+  const rangeProblem =
+    !isValidYmd(from) || !isValidYmd(to)
+      ? 'Indica las fechas Desde y Hasta.'
+      : from > to
+        ? 'La fecha Desde debe ser anterior o igual a Hasta.'
+        : null;
 
   const filters = useMemo(() => (rangeProblem ? null : { from_date: from, to_date: to, status }), [from, to, status, rangeProblem]);
   const table = useServerTable(filters, (q, signal) => api.campaigns.insights(q, { signal }), {
@@ -86,10 +91,31 @@ export default function FbCampaigns() {
         </div>
       ),
     },
-    { key: 'impressions', header: 'Impresiones', sortable: true, align: 'right', cell: (r) => formatInt(r.impressions), total: sum && formatInt(sum.impressions) },
+    {
+      key: 'impressions',
+      header: 'Impresiones',
+      sortable: true,
+      align: 'right',
+      cell: (r) => formatInt(r.impressions),
+      total: sum && formatInt(sum.impressions),
+    },
     { key: 'clicks', header: 'Clicks', sortable: true, align: 'right', cell: (r) => formatInt(r.clicks), total: sum && formatInt(sum.clicks) },
-    { key: 'ctr', header: 'CTR%', sortable: true, align: 'right', cell: (r) => formatMetric('ctr', r.ctr), total: sum && formatMetric('ctr', sum.ctr) },
-    { key: 'spend', header: 'Gasto', sortable: true, align: 'right', cell: (r) => formatMoney(r.spend, '€'), total: sum && formatMoney(sum.spend, '€') },
+    {
+      key: 'ctr',
+      header: 'CTR%',
+      sortable: true,
+      align: 'right',
+      cell: (r) => formatMetric('ctr', r.ctr),
+      total: sum && formatMetric('ctr', sum.ctr),
+    },
+    {
+      key: 'spend',
+      header: 'Gasto',
+      sortable: true,
+      align: 'right',
+      cell: (r) => formatMoney(r.spend, '€'),
+      total: sum && formatMoney(sum.spend, '€'),
+    },
     { key: 'cpc', header: 'CPC', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpc, '€'), total: sum && formatMoney(sum.cpc, '€') },
     { key: 'cpm', header: 'CPM', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpm, '€'), total: sum && formatMoney(sum.cpm, '€') },
     { key: 'created_at', header: 'Creada', sortable: true, align: 'right', cell: (r) => createdAt(r.created_at, tz) },
@@ -100,7 +126,7 @@ export default function FbCampaigns() {
       <h1 className="text-2xl font-semibold text-gray-900">Campañas con métricas (Facebook)</h1>
 
       <Card>
-        <div className="flex flex-wrap items-end gap-4" role="group" aria-label="Filtros">
+        <fieldset className="flex flex-wrap items-end gap-4" aria-label="Filtros">
           <div>
             <label htmlFor="fb-status" className={labelClass}>
               Estado
@@ -117,13 +143,27 @@ export default function FbCampaigns() {
             <label htmlFor="fb-from" className={labelClass}>
               Desde
             </label>
-            <input id="fb-from" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} className={`${inputClass} h-10 w-44`} />
+            <input
+              id="fb-from"
+              type="date"
+              value={from}
+              max={to || undefined}
+              onChange={(e) => setFrom(e.target.value)}
+              className={`${inputClass} h-10 w-44`}
+            />
           </div>
           <div>
             <label htmlFor="fb-to" className={labelClass}>
               Hasta
             </label>
-            <input id="fb-to" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} className={`${inputClass} h-10 w-44`} />
+            <input
+              id="fb-to"
+              type="date"
+              value={to}
+              min={from || undefined}
+              onChange={(e) => setTo(e.target.value)}
+              className={`${inputClass} h-10 w-44`}
+            />
           </div>
           <button type="button" onClick={reload} disabled={loading || rangeProblem !== null} className={`${secondaryButton} h-10`}>
             Actualizar
@@ -134,7 +174,7 @@ export default function FbCampaigns() {
               {sum.without_data > 0 && ` · ${formatInt(sum.without_data)} sin métricas en el rango`}
             </p>
           )}
-        </div>
+        </fieldset>
       </Card>
 
       <Card>

@@ -31,7 +31,6 @@ const labelClass = 'mb-1 block text-xs font-medium uppercase tracking-wide text-
 const NO_DATA = 'No hay datos disponibles';
 const NO_MARGIN = 'No hay datos de margen';
 
-
 export default function Finance() {
   const api = useApi();
   const today = useMemo(() => todayIn(reportingTimeZone()), []);
@@ -87,7 +86,14 @@ export default function Finance() {
             <label htmlFor="finance-from" className={labelClass}>
               Desde
             </label>
-            <input id="finance-from" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} className={inputClass} />
+            <input
+              id="finance-from"
+              type="date"
+              value={from}
+              max={to || undefined}
+              onChange={(e) => setFrom(e.target.value)}
+              className={inputClass}
+            />
           </div>
           <div>
             <label htmlFor="finance-to" className={labelClass}>
@@ -108,8 +114,22 @@ export default function Finance() {
         )}
       </Card>
 
-      <RevenueTable title="Revenue mensual - Advertisers" nameHeader="Advertiser" nameKey="advertiser" tone="blue" table={advertisers} what="advertisers" />
-      <RevenueTable title="Revenue mensual - Publishers" nameHeader="Publisher" nameKey="publisher" tone="green" table={publishers} what="publishers" />
+      <RevenueTable
+        title="Revenue mensual - Advertisers"
+        nameHeader="Advertiser"
+        nameKey="advertiser"
+        tone="blue"
+        table={advertisers}
+        what="advertisers"
+      />
+      <RevenueTable
+        title="Revenue mensual - Publishers"
+        nameHeader="Publisher"
+        nameKey="publisher"
+        tone="green"
+        table={publishers}
+        what="publishers"
+      />
 
       <Card title={`Margen mensual - ${product}`}>
         {margin.error ? (

@@ -27,7 +27,10 @@ function ModeBadge({ mode, live }: { mode: LiveMode; live: boolean }) {
       title={mode === 'sse' ? 'Eventos en vivo por Server-Sent Events' : 'Consulta cada 5 segundos'}
       className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${tone}`}
     >
-      <span className={`h-1.5 w-1.5 rounded-full ${live ? (mode === 'sse' ? 'animate-pulse bg-green-500' : 'bg-amber-500') : 'bg-gray-400'}`} aria-hidden />
+      <span
+        className={`h-1.5 w-1.5 rounded-full ${live ? (mode === 'sse' ? 'animate-pulse bg-green-500' : 'bg-amber-500') : 'bg-gray-400'}`}
+        aria-hidden
+      />
       {mode === 'sse' ? 'SSE' : 'Polling'}
     </span>
   );
@@ -57,11 +60,12 @@ export default function Logs() {
   const log = useLiveLog(query, live, { pageSize: REFERRERS_PAGE_SIZE });
 
   const scroller = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new arrivals scroll the log; switching autoscroll on waits for the next one
   useEffect(() => {
     if (!autoscroll || log.arrivals === 0) return;
     const box = scroller.current;
     if (box) box.scrollTop = box.scrollHeight;
-  }, [log.arrivals]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [log.arrivals]);
 
   const columns = useMemo<Column<LiveRecord>[]>(
     () => [

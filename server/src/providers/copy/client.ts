@@ -29,7 +29,7 @@ export class ChatCopyWriter implements CopyWriter {
     const timeout = this.options.timeoutMs ?? 20_000;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    let res;
+    let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(`${this.options.apiBase.replace(/\/$/, '')}/chat/completions`, {
         method: 'POST',
@@ -69,7 +69,10 @@ export function parseCopy(completion: string): SuggestedCopy | null {
     const headline = clip(v.headline, HEADLINE_MAX);
     const body = clip(v.body, BODY_MAX);
     if (!headline || !body) return null;
-    const cta = typeof v.cta === 'string' && (CTA_TYPES as string[]).includes(v.cta.trim().toUpperCase()) ? (v.cta.trim().toUpperCase() as CallToAction) : 'LEARN_MORE';
+    const cta =
+      typeof v.cta === 'string' && (CTA_TYPES as string[]).includes(v.cta.trim().toUpperCase())
+        ? (v.cta.trim().toUpperCase() as CallToAction)
+        : 'LEARN_MORE';
     return { headline, body, cta };
   } catch {
     return null;

@@ -56,7 +56,8 @@ export class ChatSandbox {
     const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: string; content?: unknown }>) : [];
     const user = messages.filter((m) => m.role === 'user').pop();
     const match = typeof user?.content === 'string' ? /Palabra clave: (".*")/.exec(user.content) : null;
-    if (!body.model || !match) return sendJson(res, 400, { error: { message: 'model and a user message are required', type: 'invalid_request_error' } });
+    if (!body.model || !match)
+      return sendJson(res, 400, { error: { message: 'model and a user message are required', type: 'invalid_request_error' } });
     const reply = this.queued.shift() ?? { status: 200, content: JSON.stringify(templateCopy(JSON.parse(match[1]) as string)) };
     if (reply.status !== 200) return sendJson(res, reply.status, { error: { message: 'Sandbox: fallo simulado', type: 'server_error' } });
     sendJson(res, 200, {

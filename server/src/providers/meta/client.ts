@@ -220,9 +220,7 @@ export class MetaClient {
         return await this.once<T>(method, path, params);
       } catch (e) {
         const retriable =
-          e instanceof MetaApiError
-            ? e.rateLimited || (e.graph.is_transient === true) || (idempotent && e.httpStatus >= 500)
-            : idempotent;
+          e instanceof MetaApiError ? e.rateLimited || e.graph.is_transient === true || (idempotent && e.httpStatus >= 500) : idempotent;
         if (!retriable || attempt >= this.retry.retries) throw e;
         const wait = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** attempt);
         await sleep(wait / 2 + Math.random() * (wait / 2));
@@ -257,8 +255,7 @@ export class MetaClient {
       throw new MetaApiError(res.statusCode, { message: `Respuesta no válida de Meta (HTTP ${res.statusCode})` });
     }
     const error = (json as { error?: GraphErrorBody })?.error;
-    if (error || res.statusCode >= 400)
-      throw new MetaApiError(res.statusCode, { message: `HTTP ${res.statusCode}`, ...(error ?? {}) });
+    if (error || res.statusCode >= 400) throw new MetaApiError(res.statusCode, { message: `HTTP ${res.statusCode}`, ...(error ?? {}) });
     return json as T;
   }
 }

@@ -49,8 +49,18 @@ const OPTIMIZATION_GOALS = new Set(['LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRES
 const CAMPAIGN_FIELDS = new Set(['id', 'name', 'effective_status', 'status', 'created_time', 'objective']);
 const INSIGHT_FIELDS = new Set(['impressions', 'clicks', 'spend', 'date_start', 'date_stop']);
 const SEED_KEYWORDS = [
-  'seguros coche', 'recetas faciles', 'vuelos baratos', 'cursos online', 'prestamos rapidos', 'hoteles playa',
-  'zapatillas running', 'dieta mediterranea', 'energia solar', 'alquiler pisos', 'moviles libres', 'viajes rurales',
+  'seguros coche',
+  'recetas faciles',
+  'vuelos baratos',
+  'cursos online',
+  'prestamos rapidos',
+  'hoteles playa',
+  'zapatillas running',
+  'dieta mediterranea',
+  'energia solar',
+  'alquiler pisos',
+  'moviles libres',
+  'viajes rurales',
 ];
 const MAX_BODY = 16 * 1024 * 1024;
 /** Graph answers these rate limits with HTTP 403; the body's code is what counts. */
@@ -241,10 +251,9 @@ export class MetaSandbox {
       this.version = match?.[1] ?? this.version;
       edge = this.edgeOf(method, path);
       recorded = this.record(method, path, edge, params);
-      if (!match) this.fail(400, 'Unknown path components: ' + u.pathname, { code: 2500 });
+      if (!match) this.fail(400, `Unknown path components: ${u.pathname}`, { code: 2500 });
       const token = (req.headers.authorization ?? '').replace(/^(Bearer|OAuth)\s+/i, '') || params.access_token;
-      if (token !== this.options.accessToken)
-        this.fail(400, 'Invalid OAuth access token - Cannot parse access token', { code: 190 });
+      if (token !== this.options.accessToken) this.fail(400, 'Invalid OAuth access token - Cannot parse access token', { code: 190 });
       const queued = this.failures.get(edge);
       if (queued?.length) {
         const error = queued.shift()!;
@@ -290,7 +299,11 @@ export class MetaSandbox {
   private route(method: string, path: string, edge: string, p: Record<string, unknown>): unknown {
     const parts = path.split('/').filter(Boolean);
     if (parts[0]?.startsWith('act_') && parts[0] !== this.account)
-      this.fail(400, `(#100) Unsupported ${method.toLowerCase()} request. Object with ID '${parts[0]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`, { error_subcode: 33 });
+      this.fail(
+        400,
+        `(#100) Unsupported ${method.toLowerCase()} request. Object with ID '${parts[0]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+        { error_subcode: 33 },
+      );
     switch (`${method} ${edge}`) {
       case 'POST adimages':
         return this.uploadImage(p);
@@ -362,7 +375,11 @@ export class MetaSandbox {
     const b64 = this.text(p, 'bytes');
     const bytes = Buffer.from(b64, 'base64');
     if (!bytes.length || !sniffImageType(bytes))
-      this.fail(400, '(#100) Invalid image', { error_subcode: 1487242, error_user_title: 'Imagen no válida', error_user_msg: 'El archivo no es una imagen JPEG, PNG o WebP válida.' });
+      this.fail(400, '(#100) Invalid image', {
+        error_subcode: 1487242,
+        error_user_title: 'Imagen no válida',
+        error_user_msg: 'El archivo no es una imagen JPEG, PNG o WebP válida.',
+      });
     const hash = createHash('md5').update(bytes).digest('hex');
     this.images.set(hash, bytes);
     if (this.images.size > MAX_IMAGES) this.images.delete(this.images.keys().next().value!);
@@ -377,7 +394,10 @@ export class MetaSandbox {
 
   private serveImage(hash: string, res: http.ServerResponse): void {
     const bytes = this.images.get(hash);
-    if (!bytes) return sendJson(res, 404, { error: { message: 'Not found', code: 100 } });
+    if (!bytes) {
+      sendJson(res, 404, { error: { message: 'Not found', code: 100 } });
+      return;
+    }
     res.writeHead(200, { 'content-type': sniffImageType(bytes) ?? 'application/octet-stream', 'content-length': bytes.length });
     res.end(bytes);
   }
@@ -451,7 +471,11 @@ export class MetaSandbox {
 
   private deleteObject(id: string): unknown {
     if (!this.objects.delete(id))
-      this.fail(400, `(#100) Unsupported delete request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`, { error_subcode: 33 });
+      this.fail(
+        400,
+        `(#100) Unsupported delete request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+        { error_subcode: 33 },
+      );
     return { success: true };
   }
 
@@ -518,7 +542,8 @@ export class MetaSandbox {
     const page = campaigns.slice(offset, offset + size);
     const data = page.map((o) => {
       const row: Record<string, unknown> = {};
-      for (const f of plain) row[f] = f === 'effective_status' ? o.status : f === 'objective' ? o.params.objective : (o as unknown as Record<string, unknown>)[f];
+      for (const f of plain)
+        row[f] = f === 'effective_status' ? o.status : f === 'objective' ? o.params.objective : (o as unknown as Record<string, unknown>)[f];
       if (!('id' in row)) row.id = o.id;
       if (insights) {
         const totals = this.insights(o, insights.since, insights.until);

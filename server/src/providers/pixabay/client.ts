@@ -78,7 +78,7 @@ export class PixabayClient {
     }).toString();
     this.upstreamCalls++;
     const timeout = this.options.timeoutMs ?? 15_000;
-    let res;
+    let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(url, { method: 'GET', headersTimeout: timeout, bodyTimeout: timeout, signal: AbortSignal.timeout(timeout) });
     } catch {
@@ -132,7 +132,7 @@ export class PixabayClient {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       if (!this.isProviderUrl(url)) throw httpError(400, 'La imagen sugerida debe venir de Pixabay');
       const timeout = this.options.timeoutMs ?? 30_000;
-      let res;
+      let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(url, { method: 'GET', headersTimeout: timeout, bodyTimeout: timeout, signal: AbortSignal.timeout(timeout) });
       } catch {

@@ -67,11 +67,18 @@ export class PixabaySandbox {
     const u = new URL(req.url ?? '/', 'http://sandbox');
     if (req.method === 'GET' && u.pathname.startsWith('/images/')) {
       const image = this.images.find((i) => i.file === u.pathname.slice(8));
-      if (!image) return sendJson(res, 404, { error: 'not found' });
+      if (!image) {
+        sendJson(res, 404, { error: 'not found' });
+        return;
+      }
       res.writeHead(200, { 'content-type': image.type, 'content-length': image.bytes.length });
-      return void res.end(image.bytes);
+      res.end(image.bytes);
+      return;
     }
-    if (req.method !== 'GET' || u.pathname !== '/api/') return this.text(res, 404, '[ERROR 404] Not found');
+    if (req.method !== 'GET' || u.pathname !== '/api/') {
+      this.text(res, 404, '[ERROR 404] Not found');
+      return;
+    }
     this.apiCalls++;
     const now = Date.now();
     const windowMs = (this.options.windowSeconds ?? 60) * 1000;
@@ -85,23 +92,34 @@ export class PixabaySandbox {
       'X-RateLimit-Remaining': String(Math.max(0, this.limit - this.used)),
       'X-RateLimit-Reset': String(reset),
     });
-    if (this.used >= this.limit) return this.text(res, 429, '[ERROR 429] Too many requests', rate());
+    if (this.used >= this.limit) {
+      this.text(res, 429, '[ERROR 429] Too many requests', rate());
+      return;
+    }
     this.used++;
     const p = u.searchParams;
-    if (p.get('key') !== this.options.key) return this.text(res, 400, '[ERROR 400] Invalid or missing API key', rate());
+    if (p.get('key') !== this.options.key) {
+      this.text(res, 400, '[ERROR 400] Invalid or missing API key', rate());
+      return;
+    }
     const q = p.get('q') ?? '';
-    if (q.length > 100) return this.text(res, 400, '[ERROR 400] "q" exceeds the maximum length of 100 characters.', rate());
+    if (q.length > 100) {
+      this.text(res, 400, '[ERROR 400] "q" exceeds the maximum length of 100 characters.', rate());
+      return;
+    }
     const page = Number(p.get('page') ?? '1');
     const perPage = Number(p.get('per_page') ?? '20');
-    if (!Number.isInteger(perPage) || perPage < 3 || perPage > 200)
-      return this.text(res, 400, '[ERROR 400] "per_page" is out of valid range.', rate());
-    if (!Number.isInteger(page) || page < 1 || (page - 1) * perPage >= TOTAL_HITS)
-      return this.text(res, 400, '[ERROR 400] "page" is out of valid range.', rate());
+    if (!Number.isInteger(perPage) || perPage < 3 || perPage > 200) {
+      this.text(res, 400, '[ERROR 400] "per_page" is out of valid range.', rate());
+      return;
+    }
+    if (!Number.isInteger(page) || page < 1 || (page - 1) * perPage >= TOTAL_HITS) {
+      this.text(res, 400, '[ERROR 400] "page" is out of valid range.', rate());
+      return;
+    }
     this.searches.push({ q, page, per_page: perPage });
     // The bundled images in an order fixed by keyword and page, so pages differ.
-    const order = [...this.images].sort(
-      (a, b) => rank(`${q.toLowerCase()}|${page}|${a.file}`) - rank(`${q.toLowerCase()}|${page}|${b.file}`),
-    );
+    const order = [...this.images].sort((a, b) => rank(`${q.toLowerCase()}|${page}|${a.file}`) - rank(`${q.toLowerCase()}|${page}|${b.file}`));
     const hits = order.slice(0, Math.min(perPage, order.length)).map((image) => ({
       id: image.id,
       pageURL: `https://pixabay.com/photos/sandbox-${image.id}/`,

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import {
   DuckDBInstance,
-  DuckDBConnection,
+  type DuckDBConnection,
   DuckDBDateValue,
   DuckDBTimestampValue,
   DuckDBTimestampTZValue,

@@ -112,7 +112,20 @@ export function formulaSql(formula: Formula, sum: (key: SumKey) => string): stri
     : `(${num} / NULLIF(${den}, 0) * ${formula.scale})`;
 }
 
-const TEXT_KEYS = new Set(['month', 'advertiser', 'publisher', 'zone_id', 'geo', 'source', 'domain', 'parent_domain', 'referrer', 'keyword', 'ip', 'country']);
+const TEXT_KEYS = new Set([
+  'month',
+  'advertiser',
+  'publisher',
+  'zone_id',
+  'geo',
+  'source',
+  'domain',
+  'parent_domain',
+  'referrer',
+  'keyword',
+  'ip',
+  'country',
+]);
 
 /**
  * ORDER BY terms for one key given its SQL expression: missing values (NULL, and '' for text)

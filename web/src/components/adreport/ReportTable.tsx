@@ -8,7 +8,7 @@ import { PageSizeSelect } from '../PageSizeSelect';
 import { Pagination } from '../Pagination';
 import { shownPage, type PageAnswer, type ServerTable } from '../../hooks/useServerTable';
 
-const valueOf = (row: object, key: string): unknown => (row as Record<string, unknown>)[key];
+const cellValue = (row: object, key: string): unknown => (row as Record<string, unknown>)[key];
 
 export interface ReportTableProps<T extends object> {
   table: ServerTable<object, PageAnswer<T, object>>;
@@ -35,8 +35,8 @@ export function ReportTable<T extends object>({ table, columns, sortKeys, rowKey
       header,
       align: text ? 'left' : 'right',
       sortable: sortKeys.includes(key),
-      cell: (r) => formatMetric(key, valueOf(r, key)),
-      total: text || !totals ? undefined : formatMetric(key, valueOf(totals, key)),
+      cell: (r) => formatMetric(key, cellValue(r, key)),
+      total: text || !totals ? undefined : formatMetric(key, cellValue(totals, key)),
       cellClassName: text ? undefined : () => 'tabular-nums',
     };
   });

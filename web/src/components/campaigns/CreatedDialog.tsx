@@ -44,13 +44,22 @@ export function CreatedDialog({ created, pageName, imageUrl, onClose, onCopyTrac
 
   // On <body>, out of the page's layout (its spacing utilities would offset a fixed overlay).
   return createPortal(
-    <div className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-gray-900/60 p-4 sm:items-center" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape, Cerrar and × close it from the keyboard
+    <div
+      className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-gray-900/60 p-4 sm:items-center"
+      onMouseDown={(e) => e.target === e.currentTarget && onClose()}
+    >
       <div role="dialog" aria-modal="true" aria-labelledby="created-title" className="w-full max-w-4xl rounded-lg bg-white shadow-xl">
         <header className="flex items-center justify-between border-b border-gray-200 px-5 py-4">
           <h2 id="created-title" className="text-lg font-semibold text-gray-900">
             ✅ Campaña creada
           </h2>
-          <button type="button" aria-label="Cerrar vista previa" onClick={onClose} className="rounded-md p-1 text-2xl leading-none text-gray-400 hover:bg-gray-100 hover:text-gray-700">
+          <button
+            type="button"
+            aria-label="Cerrar vista previa"
+            onClick={onClose}
+            className="rounded-md p-1 text-2xl leading-none text-gray-400 hover:bg-gray-100 hover:text-gray-700"
+          >
             ×
           </button>
         </header>

@@ -8,7 +8,7 @@ import { secondaryButton } from '../styles';
 import type { ImageSuggestions } from './useSuggestions';
 
 export type ChosenImage =
-  | { kind: 'upload'; file: File; /** object URL of the file, for previews */ url: string }
+  | { kind: 'upload'; file: File /** object URL of the file, for previews */; url: string }
   | { kind: 'suggestion'; suggestion: ImageSuggestion };
 
 const ACCEPTED = ['image/jpeg', 'image/png', 'image/webp'];

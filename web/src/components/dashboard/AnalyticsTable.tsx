@@ -62,7 +62,12 @@ export function AnalyticsTable({ table, openExport }: AnalyticsTableProps) {
     <div className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <PageSizeSelect value={table.view.pageSize} onChange={table.setPageSize} />
-        <ExportButton label="Descargar CSV" file={CSV_FILE_NAMES.dashboard} open={openExport} disabled={!page || !table.fresh || page.total_rows === 0} />
+        <ExportButton
+          label="Descargar CSV"
+          file={CSV_FILE_NAMES.dashboard}
+          open={openExport}
+          disabled={!page || !table.fresh || page.total_rows === 0}
+        />
       </div>
       <DataTable
         columns={columns}

@@ -12,7 +12,12 @@ export interface TopItem {
 }
 
 export function TopList({ items, barColor = 'bg-blue-500', testId }: { items: readonly TopItem[]; barColor?: string; testId?: string }) {
-  if (items.length === 0) return <p className="py-6 text-center text-sm text-gray-500" data-testid={testId}>No data</p>;
+  if (items.length === 0)
+    return (
+      <p className="py-6 text-center text-sm text-gray-500" data-testid={testId}>
+        No data
+      </p>
+    );
   const largest = items[0].amount;
   return (
     <ol className="space-y-3" data-testid={testId}>

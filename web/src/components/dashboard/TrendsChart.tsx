@@ -56,7 +56,7 @@ export function TrendsChart({ points }: { points: readonly ChartPoint[] }) {
 
   return (
     <div>
-      <div className="mb-3 flex flex-wrap gap-2" role="group" aria-label="Series">
+      <fieldset className="mb-3 flex flex-wrap gap-2" aria-label="Series">
         {TREND_SERIES.map((s) => {
           const on = shown.has(s.key);
           return (
@@ -74,7 +74,7 @@ export function TrendsChart({ points }: { points: readonly ChartPoint[] }) {
             </button>
           );
         })}
-      </div>
+      </fieldset>
       <div style={{ height: 300 }} data-testid="trends-chart" data-series={visible.map((s) => s.key).join(',')}>
         <ResponsiveContainer width="100%" height={300}>
           <ComposedChart data={points as ChartPoint[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
@@ -87,7 +87,14 @@ export function TrendsChart({ points }: { points: readonly ChartPoint[] }) {
               ))}
             </defs>
             <CartesianGrid stroke="#f3f4f6" vertical={false} />
-            <XAxis dataKey="date" tickFormatter={shortDate} tick={{ fontSize: 12, fill: '#6b7280' }} tickLine={false} axisLine={{ stroke: '#e5e7eb' }} minTickGap={16} />
+            <XAxis
+              dataKey="date"
+              tickFormatter={shortDate}
+              tick={{ fontSize: 12, fill: '#6b7280' }}
+              tickLine={false}
+              axisLine={{ stroke: '#e5e7eb' }}
+              minTickGap={16}
+            />
             <YAxis
               yAxisId="left"
               hide={leftSeries.length === 0}

@@ -19,10 +19,7 @@ function sum(points: readonly DemandPoint[], key: 'revenue' | 'margin'): number 
 export function AdvertiserChart({ advertiser, points }: { advertiser: string; points: readonly DemandPoint[] }) {
   const colors = advertiserColor(advertiser);
   // x-axis as dd/MM; the tooltip's title shows the same label.
-  const data = useMemo(
-    () => points.map((p) => ({ Fecha: formatDateDMY(p.date).slice(0, 5), Revenue: p.revenue, Margin: p.margin })),
-    [points],
-  );
+  const data = useMemo(() => points.map((p) => ({ Fecha: formatDateDMY(p.date).slice(0, 5), Revenue: p.revenue, Margin: p.margin })), [points]);
   const revenue = sum(points, 'revenue');
   const margin = sum(points, 'margin');
   return (

@@ -35,7 +35,8 @@ describe('advertiserColor', () => {
     const generated = (cls: string) => patterns.some((p) => p.test(cls));
     for (const name of [...FIXED_ADVERTISERS, ...Array.from({ length: 50 }, (_, i) => `Advertiser ${i}`)]) {
       const c = advertiserColor(name);
-      for (const shade of [c.revenue, c.margin]) for (const prop of ['bg', 'fill', 'stroke', 'text']) expect(generated(`${prop}-${shade}`), `${prop}-${shade}`).toBe(true);
+      for (const shade of [c.revenue, c.margin])
+        for (const prop of ['bg', 'fill', 'stroke', 'text']) expect(generated(`${prop}-${shade}`), `${prop}-${shade}`).toBe(true);
       expect(generated(`text-${c.base}-700`)).toBe(true);
     }
     expect(generated('bg-pink-600')).toBe(false);

@@ -36,7 +36,11 @@ export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading
   // The chosen publisher stays selectable even when the list no longer has it.
   const publisherOptions = draft.publisher !== ALL && !publishers.includes(draft.publisher) ? [draft.publisher, ...publishers] : publishers;
   return (
-    <form onSubmit={submit} aria-label="Filtros del Api Explorer" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto] lg:items-end">
+    <form
+      onSubmit={submit}
+      aria-label="Filtros del Api Explorer"
+      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto] lg:items-end"
+    >
       <div>
         <label htmlFor="explorer-zone" className={labelClass}>
           Zone ID

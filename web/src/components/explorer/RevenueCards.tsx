@@ -10,7 +10,19 @@ export interface RevenueCardsProps {
   error: unknown;
 }
 
-function RevenueCard({ label, value, hint, loading, error }: { label: string; value: number | undefined; hint: string; loading: boolean; error: unknown }) {
+function RevenueCard({
+  label,
+  value,
+  hint,
+  loading,
+  error,
+}: {
+  label: string;
+  value: number | undefined;
+  hint: string;
+  loading: boolean;
+  error: unknown;
+}) {
   const failed = error != null && error !== false;
   return (
     <section aria-label={label} className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm" aria-busy={loading}>

@@ -1,10 +1,18 @@
 // The Api Explorer table's columns: core's list (Date … TQ), each cell formatted by the metrics
 // registry, the 'Totales' row from the server's totals of every matching row (CPC with 4
 // decimals, SPEC §9).
-import { API_EXPLORER_COLUMNS, API_EXPLORER_TOTAL_DECIMALS, METRICS, formatMetric, type MetricKey, type ReportTotals, type ZoneRow } from '@adops/core';
+import {
+  API_EXPLORER_COLUMNS,
+  API_EXPLORER_TOTAL_DECIMALS,
+  METRICS,
+  formatMetric,
+  type MetricKey,
+  type ReportTotals,
+  type ZoneRow,
+} from '@adops/core';
 import type { Column } from '../DataTable';
 
-const valueOf = (row: object, key: MetricKey): unknown => (row as Record<string, unknown>)[key];
+const cellValue = (row: object, key: MetricKey): unknown => (row as Record<string, unknown>)[key];
 
 export function explorerColumns(totals: ReportTotals | undefined): Column<ZoneRow>[] {
   return API_EXPLORER_COLUMNS.map(({ key, header }) => {
@@ -13,8 +21,8 @@ export function explorerColumns(totals: ReportTotals | undefined): Column<ZoneRo
       key,
       header,
       align: numeric ? 'right' : 'left',
-      cell: (row: ZoneRow) => formatMetric(key, valueOf(row, key)),
-      total: numeric && totals ? formatMetric(key, valueOf(totals, key), '$', { decimals: API_EXPLORER_TOTAL_DECIMALS[key] }) : '',
+      cell: (row: ZoneRow) => formatMetric(key, cellValue(row, key)),
+      total: numeric && totals ? formatMetric(key, cellValue(totals, key), '$', { decimals: API_EXPLORER_TOTAL_DECIMALS[key] }) : '',
     } satisfies Column<ZoneRow>;
   });
 }

@@ -37,6 +37,7 @@ export function MonthlyTable({ caption, nameHeader, nameKey, months, rows, total
   const colors = TONES[tone];
   // Name and Total stay pinned; the months scroll between them, opening on the latest.
   const scroller = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls to the latest month when the table's shape changes, not on every render
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el) el.scrollLeft = el.scrollWidth;
@@ -50,7 +51,11 @@ export function MonthlyTable({ caption, nameHeader, nameKey, months, rows, total
   ];
 
   return (
-    <div ref={scroller} aria-busy={busy} className={`overflow-x-auto rounded-md border border-gray-200 transition-opacity ${busy ? 'opacity-60' : ''}`}>
+    <div
+      ref={scroller}
+      aria-busy={busy}
+      className={`overflow-x-auto rounded-md border border-gray-200 transition-opacity ${busy ? 'opacity-60' : ''}`}
+    >
       <table className="min-w-full text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className={colors.head}>
@@ -116,10 +121,7 @@ export function MonthlyTable({ caption, nameHeader, nameKey, months, rows, total
           <tfoot className={`border-t-2 border-gray-300 font-semibold text-gray-900 ${colors.total}`}>
             <tr>
               {columns.map((c, i) => (
-                <td
-                  key={c.key}
-                  className={`whitespace-nowrap px-3 py-2 ${pin(c.key, i, colors.total)} ${i === 0 ? '' : 'text-right tabular-nums'}`}
-                >
+                <td key={c.key} className={`whitespace-nowrap px-3 py-2 ${pin(c.key, i, colors.total)} ${i === 0 ? '' : 'text-right tabular-nums'}`}>
                   {c.numeric ? money(totals[c.key]) : 'TOTAL'}
                 </td>
               ))}

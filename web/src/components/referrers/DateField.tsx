@@ -18,9 +18,10 @@ export function DateField({ label, value, onChange, invalid }: DateFieldProps) {
   const picker = useRef<HTMLInputElement>(null);
 
   // A new value from outside (a preset, Reset, applied filters) replaces what is typed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new value from outside replaces what is typed, never the typing itself
   useEffect(() => {
     if (value && parseDateDMY(text) !== value) setText(formatDateDMY(value));
-  }, [value]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [value]);
 
   const bad = invalid || parseDateDMY(text) === null;
 

@@ -91,7 +91,12 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
             Zone ID
           </label>
           <div className="relative">
-            <svg className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400" viewBox="0 0 20 20" fill="currentColor" aria-hidden>
+            <svg
+              className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400"
+              viewBox="0 0 20 20"
+              fill="currentColor"
+              aria-hidden
+            >
               <path
                 fillRule="evenodd"
                 d="M9 3.5a5.5 5.5 0 100 11 5.5 5.5 0 000-11zM2 9a7 7 0 1112.452 4.391l3.328 3.329a.75.75 0 11-1.06 1.06l-3.329-3.328A7 7 0 012 9z"
@@ -109,9 +114,27 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
             />
           </div>
         </div>
-        <Select label="Advertiser" value={draft.advertiser} values={options?.advertisers ?? []} loading={optionsLoading} onChange={(v) => set({ advertiser: v })} />
-        <Select label="Publisher" value={draft.publisher} values={options?.publishers ?? []} loading={optionsLoading} onChange={(v) => set({ publisher: v })} />
-        <Select label="Source" value={draft.parentDomain} values={options?.parentDomains ?? []} loading={optionsLoading} onChange={(v) => set({ parentDomain: v })} />
+        <Select
+          label="Advertiser"
+          value={draft.advertiser}
+          values={options?.advertisers ?? []}
+          loading={optionsLoading}
+          onChange={(v) => set({ advertiser: v })}
+        />
+        <Select
+          label="Publisher"
+          value={draft.publisher}
+          values={options?.publishers ?? []}
+          loading={optionsLoading}
+          onChange={(v) => set({ publisher: v })}
+        />
+        <Select
+          label="Source"
+          value={draft.parentDomain}
+          values={options?.parentDomains ?? []}
+          loading={optionsLoading}
+          onChange={(v) => set({ parentDomain: v })}
+        />
         <div>
           <label htmlFor={presetId} className={labelClass}>
             Preset

@@ -42,7 +42,6 @@ export interface ReferrerFilterDraft extends Omit<ReferrerFilterState, 'from' | 
   to: Ymd | null;
 }
 
-
 /** The calendar days a referrer preset covers, read from core's instant range. */
 export function presetDays(preset: ReferrerPreset, now: Date, tz: string): { from: Ymd; to: Ymd } {
   const range = referrerPresetRange(preset, now, tz);

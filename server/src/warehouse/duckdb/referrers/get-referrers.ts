@@ -49,7 +49,14 @@ export async function getReferrers(db: Db, q: ReferrerQuery): Promise<{ rows: Re
     hits = all?.hits ?? 0;
   }
   return {
-    rows: rows.map((r) => ({ zone_id: r.zone_id, parent_domain: r.parent_domain, referrer: r.referrer, seen_at: r.seen_at, first_seen: r.first_seen, hits: r.hits })),
+    rows: rows.map((r) => ({
+      zone_id: r.zone_id,
+      parent_domain: r.parent_domain,
+      referrer: r.referrer,
+      seen_at: r.seen_at,
+      first_seen: r.first_seen,
+      hits: r.hits,
+    })),
     total,
     hits,
   };

@@ -72,9 +72,7 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
            ORDER BY date`,
       );
       await conn.run('DROP TABLE zone_report_staging');
-      const span = await conn.runAndReadAll(
-        'SELECT min(date)::VARCHAR AS first, max(date)::VARCHAR AS last, count(*) AS n FROM zone_report_batch',
-      );
+      const span = await conn.runAndReadAll('SELECT min(date)::VARCHAR AS first, max(date)::VARCHAR AS last, count(*) AS n FROM zone_report_batch');
       const [first, last, n] = span.getRows()[0] as [string, string, bigint];
       const total = Number(n);
       return db.serialWrite(async () => {
