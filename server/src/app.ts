@@ -126,14 +126,14 @@ function requestLog(logger: Logger): Koa.Middleware {
     } finally {
       if (ctx.path.startsWith('/api/') && ctx.path !== '/api/hit') {
         const status = ctx.status;
-        const user = ctx.state.user as { id?: string; email?: string } | undefined;
+        const user = ctx.state.user as { id?: string } | undefined;
         const line = {
           req_id: id,
           method: ctx.method,
           route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null,
           status,
           ms: Math.round((performance.now() - started) * 10) / 10,
-          user: user?.id ?? user?.email ?? null,
+          user: user?.id ?? null,
         };
         const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
         logger[level](line, 'request');

@@ -12,6 +12,8 @@ import { httpError, zodDetail } from './errors.js';
 import type { UserService } from './services/users.js';
 
 export interface SessionState {
+  /** The user's id (logs name users by it, never by e-mail). */
+  id: string;
   email: string;
   is_admin: boolean;
   exp: number;
@@ -44,7 +46,7 @@ export function makeGuards(opts: { secret: string; users: UserService; ingestKey
     // A password change ends the sessions issued before it (iat is in whole seconds).
     if (user.password_changed_at && (claims.iat ?? 0) < Math.floor(Date.parse(user.password_changed_at) / 1000))
       throw httpError(401, 'La contraseña cambió. Inicia sesión nuevamente.');
-    ctx.state.user = { email: user.email, is_admin: user.is_admin, exp: claims.exp ?? 0 } satisfies SessionState;
+    ctx.state.user = { id: user.id, email: user.email, is_admin: user.is_admin, exp: claims.exp ?? 0 } satisfies SessionState;
     await next();
   };
   const admin: Koa.Middleware = async (ctx, next) => {

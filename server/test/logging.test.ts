@@ -100,6 +100,10 @@ describe('the server log', () => {
     const deleted = requests('/api/admin/publisher-tokens/:token');
     expect(deleted).toHaveLength(1);
     expect(deleted[0]).toMatchObject({ method: 'DELETE', status: 204, user: expect.any(String) });
+    // Users are named by id, never by e-mail.
+    const adminId = t.app.services.users.byEmail(ADMIN.email)?.id;
+    expect(deleted[0].user).toBe(adminId);
+    for (const line of lines) expect(line).not.toContain(ADMIN.email);
     const data = requests('/api/publisher/data');
     expect(data.length).toBe(2);
     const me = requests('/api/admin/users').find((l) => l.method === 'POST')!;
