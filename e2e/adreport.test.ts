@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addDays, todayIn } from '@adops/core';
+import { addDays, todayIn, formatDateDMY } from '@adops/core';
 import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 
 let h: Harness;
@@ -128,8 +128,8 @@ async function openAdReport(): Promise<Page> {
 describe('filters and presets', () => {
   test('opens on the 7 days ending yesterday with every select on Todos', async () => {
     const page = await openAdReport();
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(d(7));
-    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(d(1));
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(d(7)));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(d(1)));
     for (const name of ['Advertiser', 'Publisher', 'Geo', 'Source']) {
       const options = await page.getByLabel(name, { exact: true }).locator('option').allTextContents();
       expect(options[0]).toBe('Todos');
@@ -153,13 +153,13 @@ describe('filters and presets', () => {
   test('presets fill the dates and reload: Hoy shows only today', async () => {
     const page = await openAdReport();
     await page.getByLabel('Presets', { exact: true }).selectOption('hoy');
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(today);
-    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(today);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(today));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(today));
     await label(page, 'Página 1 de 1').waitFor();
     expect(await zoneIds(page)).toEqual(['Z-TODAY']);
     expect(await column(page, 15)).toEqual(['$999,00']);
     await page.getByLabel('Presets', { exact: true }).selectOption('ayer');
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(d(1));
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(d(1)));
     await zoneTable(page).getByText('Z-7', { exact: true }).waitFor();
     expect((await zoneIds(page)).sort()).toEqual(['Z-14', 'Z-21', 'Z-28', 'Z-7']);
   });
@@ -192,7 +192,7 @@ describe('filters and presets', () => {
     await label(page, 'Página 1 de 2').waitFor();
     expect(await page.getByLabel('Zone ID', { exact: true }).inputValue()).toBe('');
     for (const name of ['Advertiser', 'Publisher', 'Geo', 'Source']) expect(await page.getByLabel(name, { exact: true }).inputValue()).toBe('Todos');
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(d(7));
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(d(7)));
     expect(h.pageErrors(page)).toEqual([]);
   });
 });

@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { CTA_LABELS, addDays, formatInt, formatMoney, presetRange, sortRows, trackingUrl, type Api, type CampaignInsight } from '@adops/core';
+import {
+  CTA_LABELS,
+  addDays,
+  formatInt,
+  formatMoney,
+  presetRange,
+  sortRows,
+  trackingUrl,
+  type Api,
+  type CampaignInsight,
+  formatDateDMY,
+} from '@adops/core';
 import path from 'node:path';
 import { ADMIN, SCREENSHOTS, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 import type { MetaSandbox } from '../server/src/providers/meta/sandbox.js';
@@ -455,8 +466,8 @@ describe('campaign metrics', () => {
     const { page, calls } = await openMetrics();
     const day = yesterday();
     expect(await page.getByLabel('Estado').inputValue()).toBe('ACTIVE');
-    expect(await page.getByLabel('Desde').inputValue()).toBe(day);
-    expect(await page.getByLabel('Hasta').inputValue()).toBe(day);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(day));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(day));
 
     const { rows: expected, totals } = await campaignsOf(day, day, 'ACTIVE');
     expect(expected.length).toBeGreaterThan(0);
@@ -612,7 +623,7 @@ describe('campaign metrics', () => {
       await route.continue();
     });
     const from = addDays(day, -30);
-    await page.getByLabel('Desde').fill(from);
+    await page.getByLabel('Desde', { exact: true }).fill(from);
     await page.getByText('Cargando campañas…').waitFor();
     const expected = (await campaignsOf(from, day, 'ACTIVE')).rows;
     await waitForRows(page, Math.min(20, expected.length));
@@ -623,7 +634,7 @@ describe('campaign metrics', () => {
     expect(warned).toBe(expected.slice(0, 20).filter((c) => !c.has_data).length);
 
     const before = calls.length;
-    await page.getByLabel('Desde').fill(addDays(day, 1));
+    await page.getByLabel('Desde', { exact: true }).fill(addDays(day, 1));
     await page.getByText('La fecha Desde debe ser anterior o igual a Hasta.').waitFor();
     await sleep(300);
     expect(calls.length).toBe(before);

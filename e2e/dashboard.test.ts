@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addDays, presetRange, todayIn } from '@adops/core';
+import { addDays, presetRange, todayIn, formatDateDMY } from '@adops/core';
 import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 
 let h: Harness;
@@ -72,8 +72,8 @@ describe('filters', () => {
   test('opens on the last 7 days including today with Todos in both selects, and Reset returns there', async () => {
     const page = await openDashboard();
     const week = presetRange('ultimos7_hoy', new Date(), TZ);
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(week.from);
-    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(today);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(week.from));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(today));
     expect(await page.getByLabel('Presets', { exact: true }).inputValue()).toBe('ultimos7_hoy');
     expect(await page.getByLabel('Advertiser', { exact: true }).inputValue()).toBe('Todos');
     const advertisers = await page.getByLabel('Advertiser', { exact: true }).locator('option').allTextContents();
@@ -89,8 +89,8 @@ describe('filters', () => {
     await expectText(page.getByTestId('card-revenue'), '$0,00');
     await page.getByRole('button', { name: 'Reset' }).click();
     expect(await page.getByLabel('Advertiser', { exact: true }).inputValue()).toBe('Todos');
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(week.from);
-    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(today);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(week.from));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(today));
     await expectText(page.getByTestId('card-revenue'), '$268,00');
     expect(h.pageErrors(page)).toEqual([]);
   });
@@ -99,18 +99,18 @@ describe('filters', () => {
     const page = await openDashboard();
     const presets = page.getByLabel('Presets', { exact: true });
     await presets.selectOption('ayer');
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(d(1));
-    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(d(1));
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(d(1)));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(d(1)));
     await expectText(page.getByTestId('card-revenue'), '$150,00');
     await presets.selectOption('hoy');
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(today);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(today));
     await expectText(page.getByTestId('card-revenue'), '$10,00');
     await presets.selectOption('mes_anterior');
     const previous = presetRange('mes_anterior', new Date(), TZ);
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(previous.from);
-    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(previous.to);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(previous.from));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(previous.to));
     await presets.selectOption('mes_actual');
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(presetRange('mes_actual', new Date(), TZ).from);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(presetRange('mes_actual', new Date(), TZ).from));
     // Editing a date by hand turns the preset to Personalizado.
     await page.getByLabel('Desde', { exact: true }).fill(d(2));
     expect(await presets.inputValue()).toBe('custom');

@@ -3,7 +3,7 @@
 // back to this month with no zone or publisher, and the empty state.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addDays, startOfMonth, todayIn } from '@adops/core';
+import { addDays, startOfMonth, todayIn, formatDateDMY } from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 
 const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -79,8 +79,8 @@ describe('Demand', () => {
       ['BidSphere', '€80,00', '€20,00'],
       ['Clickora', '€40,00', '€12,40'],
     ]);
-    expect(await page.getByLabel('Desde').inputValue()).toBe(MONTH_START);
-    expect(await page.getByLabel('Hasta').inputValue()).toBe(TODAY);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(MONTH_START));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(TODAY));
     expect(await page.getByLabel('Presets').locator('option:checked').textContent()).toBe('Mes actual');
     expect(await page.getByLabel('Presets').locator('option').allTextContents()).toEqual([
       'Ayer',
@@ -135,7 +135,7 @@ describe('Demand', () => {
     await page.getByLabel('Zone ID').press('Enter');
     await page.getByLabel('Presets').selectOption({ label: 'Mes anterior' });
     await expect.poll(() => cardSums(page)).toEqual([['AdNova', '€999,00', '€99,00']]);
-    expect(await page.getByLabel('Desde').inputValue()).toBe(startOfMonth(LAST_MONTH_DAY));
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(startOfMonth(LAST_MONTH_DAY)));
     await h.screenshot(page, 'demand-filtered');
 
     await page.getByRole('button', { name: 'Reset' }).click();
@@ -148,20 +148,20 @@ describe('Demand', () => {
       ]);
     expect(await page.getByLabel('Zone ID').inputValue()).toBe('');
     expect(await page.getByLabel('Publisher').inputValue()).toBe('Todos');
-    expect(await page.getByLabel('Desde').inputValue()).toBe(MONTH_START);
-    expect(await page.getByLabel('Hasta').inputValue()).toBe(TODAY);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(MONTH_START));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(TODAY));
   });
 
   test('a range without advertisers shows the empty state; a reversed range is refused on screen', async () => {
     const page = await openDemand();
     await expect.poll(() => cards(page).count()).toBe(3);
-    await page.getByLabel('Desde').fill('2024-02-01');
-    await page.getByLabel('Hasta').fill('2024-02-29');
+    await page.getByLabel('Desde', { exact: true }).fill('2024-02-01');
+    await page.getByLabel('Hasta', { exact: true }).fill('2024-02-29');
     await page.getByText('No hay datos de advertisers para este rango de fechas.').waitFor();
     expect(await cards(page).count()).toBe(0);
     await h.screenshot(page, 'demand-empty');
 
-    await page.getByLabel('Desde').fill('2024-03-10');
+    await page.getByLabel('Desde', { exact: true }).fill('2024-03-10');
     await page.getByRole('alert').filter({ hasText: 'La fecha inicial es posterior a la final' }).waitFor();
   });
 

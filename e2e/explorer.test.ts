@@ -210,7 +210,7 @@ describe('Api Explorer', () => {
     expect(await page.getByLabel('Advertiser').locator('option').allInnerTexts()).toEqual(['Todos', 'AdNova', 'BidSphere', 'Clickora']);
 
     await page.getByLabel('Zone ID').fill('z-2');
-    await page.getByLabel('Desde').fill(YESTERDAY);
+    await page.getByLabel('Desde', { exact: true }).fill(YESTERDAY);
     await page.getByRole('button', { name: 'Buscar' }).click();
     await expect.poll(() => bodyRows(page).count()).toBe(2);
     expect((await cellsOf(page, 0)).slice(0, 4)).toEqual([TODAY, 'BidSphere', 'z-200', 'Portal Dos']);
@@ -246,13 +246,13 @@ describe('Api Explorer', () => {
     });
     const requests = watchReportRequests(page);
 
-    await page.getByLabel('Desde').fill(TODAY);
-    await page.getByLabel('Hasta').fill(YESTERDAY);
+    await page.getByLabel('Desde', { exact: true }).fill(TODAY);
+    await page.getByLabel('Hasta', { exact: true }).fill(YESTERDAY);
     await page.getByRole('button', { name: 'Buscar' }).click();
     await expect.poll(() => alerts.length).toBe(1);
 
-    await page.getByLabel('Hasta').fill(TODAY);
-    await page.getByLabel('Desde').fill('');
+    await page.getByLabel('Hasta', { exact: true }).fill(TODAY);
+    await page.getByLabel('Desde', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Buscar' }).click();
     await expect.poll(() => alerts.length).toBe(2);
 
@@ -279,8 +279,8 @@ describe('Api Explorer', () => {
 
   test("a range without data shows 'No hay datos para este rango de fechas.' and nothing to download", async () => {
     const page = await openExplorer();
-    await page.getByLabel('Desde').fill('2024-01-10');
-    await page.getByLabel('Hasta').fill('2024-01-20');
+    await page.getByLabel('Desde', { exact: true }).fill('2024-01-10');
+    await page.getByLabel('Hasta', { exact: true }).fill('2024-01-20');
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.getByText('No hay datos para este rango de fechas.').waitFor();
     expect(await bodyRows(page).count()).toBe(1);

@@ -4,7 +4,7 @@
 // and the empty states.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { monthsBetween, todayIn } from '@adops/core';
+import { monthsBetween, todayIn, formatDateDMY } from '@adops/core';
 import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 
 const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -98,8 +98,8 @@ describe('Finance', () => {
     const months = monthsBetween('2025-01-01', TODAY).map(label);
     const adv = table(page, ADVERTISERS);
     expect(await headers(adv)).toEqual(['Advertiser', ...months, 'Total']);
-    expect(await page.getByLabel('Desde').inputValue()).toBe('2025-01-01');
-    expect(await page.getByLabel('Hasta').inputValue()).toBe(TODAY);
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY('2025-01-01'));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(TODAY));
 
     const rows = await rowsOf(adv);
     expect(rows.map((r) => r.Advertiser)).toEqual(['BidSphere', 'Clickora', 'AdNova']);
@@ -172,8 +172,8 @@ describe('Finance', () => {
 
   test('the TOTAL row is the same in the advertisers and the publishers table, to the cent', async () => {
     const page = await openFinance();
-    await page.getByLabel('Desde').fill('2024-09-01');
-    await page.getByLabel('Hasta').fill('2024-09-30');
+    await page.getByLabel('Desde', { exact: true }).fill('2024-09-01');
+    await page.getByLabel('Hasta', { exact: true }).fill('2024-09-30');
     const adv = table(page, ADVERTISERS);
     const pub = table(page, PUBLISHERS);
     await expect.poll(() => headers(adv)).toEqual(['Advertiser', 'Sep 2024', 'Total']);
@@ -227,8 +227,8 @@ describe('Finance', () => {
 
   test("a range without data shows 'No hay datos disponibles' and 'No hay datos de margen'", async () => {
     const page = await openFinance();
-    await page.getByLabel('Desde').fill('2024-01-01');
-    await page.getByLabel('Hasta').fill('2024-06-30');
+    await page.getByLabel('Desde', { exact: true }).fill('2024-01-01');
+    await page.getByLabel('Hasta', { exact: true }).fill('2024-06-30');
     await expect
       .poll(() => headers(table(page, ADVERTISERS)))
       .toEqual(['Advertiser', 'Ene 2024', 'Feb 2024', 'Mar 2024', 'Abr 2024', 'May 2024', 'Jun 2024', 'Total']);
@@ -238,7 +238,7 @@ describe('Finance', () => {
     await h.screenshot(page, 'finance-empty');
 
     // A reversed range is refused on screen and the last valid range stays.
-    await page.getByLabel('Hasta').fill('2023-12-31');
+    await page.getByLabel('Hasta', { exact: true }).fill('2023-12-31');
     await page.getByRole('alert').filter({ hasText: 'Rango de fechas no válido' }).waitFor();
     expect(await page.getByText('No hay datos de margen').isVisible()).toBe(true);
   });

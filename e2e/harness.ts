@@ -33,7 +33,7 @@ export interface Harness {
   url: string;
   browser: Browser;
   /** A page in a fresh browser context (its own localStorage, sessionStorage, cookies). */
-  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  newPage(options?: { viewport?: { width: number; height: number }; locale?: string }): Promise<Page>;
   /** Uncaught errors the page has thrown so far. */
   pageErrors(page: Page): Error[];
   /** Signs in through the login form and waits for /dashboard. */
@@ -87,7 +87,7 @@ export async function startHarness(server_: Partial<Config> = {}): Promise<Harne
       const context = await browser.newContext({
         baseURL: server.url,
         viewport: options.viewport ?? { width: 1366, height: 900 },
-        locale: 'es-ES',
+        locale: options.locale ?? 'es-ES',
         serviceWorkers: 'block',
       });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });

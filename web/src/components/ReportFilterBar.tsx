@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { MAX_REPORT_DAYS, PRESET_LABELS, daysBetween, isValidYmd, presetRange, type PresetKey, type ReportFiltersInput } from '@adops/core';
 import { inputClass, secondaryButton } from './styles';
 import { reportingTimeZone } from '../lib/timezone';
+import { DateInput } from './DateInput';
 
 /** The first option of every select: no filter. */
 export const ALL_OPTION = 'Todos';
@@ -254,23 +255,23 @@ export function ReportFilterBar({
           {shows('dates') && (
             <>
               <Field label={labels.from} id={ids.from} className="w-40">
-                <input
+                <DateInput
                   id={ids.from}
-                  type="date"
-                  className={`${inputClass} h-10`}
+                  label={labels.from}
+                  className="h-10"
                   value={value.from}
                   disabled={disabled}
-                  onChange={(e) => set({ from: e.target.value, preset: CUSTOM_PRESET })}
+                  onChange={(from) => set({ from, preset: CUSTOM_PRESET })}
                 />
               </Field>
               <Field label={labels.to} id={ids.to} className="w-40">
-                <input
+                <DateInput
                   id={ids.to}
-                  type="date"
-                  className={`${inputClass} h-10`}
+                  label={labels.to}
+                  className="h-10"
                   value={value.to}
                   disabled={disabled}
-                  onChange={(e) => set({ to: e.target.value, preset: CUSTOM_PRESET })}
+                  onChange={(to) => set({ to, preset: CUSTOM_PRESET })}
                 />
               </Field>
             </>

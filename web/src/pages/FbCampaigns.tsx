@@ -27,6 +27,7 @@ import { Pagination } from '../components/Pagination';
 import { inputClass, labelClass, secondaryButton } from '../components/styles';
 import { NoDataIcon, StatusIcon } from '../components/campaigns/CampaignStatus';
 import { reportingTimeZone } from '../lib/timezone';
+import { DateInput } from '../components/DateInput';
 
 const EMPTY = 'No se encontraron campañas con métricas.';
 const STATUSES = Object.keys(INSIGHTS_STATUS_LABELS) as InsightsStatus[];
@@ -143,27 +144,17 @@ export default function FbCampaigns() {
             <label htmlFor="fb-from" className={labelClass}>
               Desde
             </label>
-            <input
-              id="fb-from"
-              type="date"
-              value={from}
-              max={to || undefined}
-              onChange={(e) => setFrom(e.target.value)}
-              className={`${inputClass} h-10 w-44`}
-            />
+            <div className="w-44">
+              <DateInput id="fb-from" label="Desde" value={from} onChange={setFrom} className="h-10" />
+            </div>
           </div>
           <div>
             <label htmlFor="fb-to" className={labelClass}>
               Hasta
             </label>
-            <input
-              id="fb-to"
-              type="date"
-              value={to}
-              min={from || undefined}
-              onChange={(e) => setTo(e.target.value)}
-              className={`${inputClass} h-10 w-44`}
-            />
+            <div className="w-44">
+              <DateInput id="fb-to" label="Hasta" value={to} onChange={setTo} className="h-10" />
+            </div>
           </div>
           <button type="button" onClick={reload} disabled={loading || rangeProblem !== null} className={`${secondaryButton} h-10`}>
             Actualizar

@@ -22,6 +22,7 @@ import { inputClass } from '../components/styles';
 import { MonthlyTable } from '../components/finance/MonthlyTable';
 import { marginIsEmpty, marginRow } from '../components/finance/financeTable';
 import { reportingTimeZone } from '../lib/timezone';
+import { DateInput } from '../components/DateInput';
 
 /** SPEC §9: Finance starts on 2025-01-01. */
 const FINANCE_START = '2025-01-01';
@@ -86,20 +87,13 @@ export default function Finance() {
             <label htmlFor="finance-from" className={labelClass}>
               Desde
             </label>
-            <input
-              id="finance-from"
-              type="date"
-              value={from}
-              max={to || undefined}
-              onChange={(e) => setFrom(e.target.value)}
-              className={inputClass}
-            />
+            <DateInput id="finance-from" label="Desde" value={from} onChange={setFrom} />
           </div>
           <div>
             <label htmlFor="finance-to" className={labelClass}>
               Hasta
             </label>
-            <input id="finance-to" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} className={inputClass} />
+            <DateInput id="finance-to" label="Hasta" value={to} onChange={setTo} />
           </div>
         </div>
         {!rangeOk && (

@@ -3,6 +3,7 @@
 import type { FormEvent, ReactNode } from 'react';
 import { FIXED_ADVERTISERS } from '@adops/core';
 import { inputClass, primaryButton } from '../styles';
+import { DateInput } from '../DateInput';
 
 /** The shared report filter bar's label style. */
 const labelClass = 'mb-1 block text-xs font-medium uppercase tracking-wide text-gray-500';
@@ -85,13 +86,13 @@ export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading
         <label htmlFor="explorer-from" className={labelClass}>
           Desde
         </label>
-        <input id="explorer-from" type="date" value={draft.from} onChange={(e) => set('from')(e.target.value)} className={inputClass} />
+        <DateInput id="explorer-from" label="Desde" value={draft.from} onChange={set('from')} />
       </div>
       <div>
         <label htmlFor="explorer-to" className={labelClass}>
           Hasta
         </label>
-        <input id="explorer-to" type="date" value={draft.to} onChange={(e) => set('to')(e.target.value)} className={inputClass} />
+        <DateInput id="explorer-to" label="Hasta" value={draft.to} onChange={set('to')} />
       </div>
       <div className="flex gap-2 whitespace-nowrap">
         <button type="submit" disabled={loading} className={`${primaryButton} flex-1`}>

@@ -1,8 +1,8 @@
-// A date picker that shows and takes dd/MM/yyyy (SPEC §9): a text field checked as typed,
-// plus a calendar button opening the browser's native picker.
-import { useEffect, useId, useRef, useState } from 'react';
-import { formatDateDMY, parseDateDMY, type Ymd } from '@adops/core';
-import { inputClass, labelClass } from '../styles';
+// The Referrers bar's date field (SPEC §9): its label over the shared dd/MM/yyyy DateInput.
+import { useId } from 'react';
+import type { Ymd } from '@adops/core';
+import { DateInput } from '../DateInput';
+import { labelClass } from '../styles';
 
 export interface DateFieldProps {
   label: string;
@@ -14,81 +14,12 @@ export interface DateFieldProps {
 
 export function DateField({ label, value, onChange, invalid }: DateFieldProps) {
   const id = useId();
-  const [text, setText] = useState(() => (value ? formatDateDMY(value) : ''));
-  const picker = useRef<HTMLInputElement>(null);
-
-  // A new value from outside (a preset, Reset, applied filters) replaces what is typed.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new value from outside replaces what is typed, never the typing itself
-  useEffect(() => {
-    if (value && parseDateDMY(text) !== value) setText(formatDateDMY(value));
-  }, [value]);
-
-  const bad = invalid || parseDateDMY(text) === null;
-
-  const openPicker = () => {
-    const input = picker.current;
-    if (!input) return;
-    try {
-      input.showPicker();
-    } catch {
-      input.focus();
-    }
-  };
-
   return (
     <div>
       <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      <div className="relative">
-        <input
-          id={id}
-          type="text"
-          inputMode="numeric"
-          autoComplete="off"
-          placeholder="dd/mm/aaaa"
-          maxLength={10}
-          value={text}
-          aria-invalid={bad || undefined}
-          onChange={(e) => {
-            setText(e.target.value);
-            onChange(parseDateDMY(e.target.value));
-          }}
-          onBlur={() => {
-            const ymd = parseDateDMY(text);
-            if (ymd) setText(formatDateDMY(ymd));
-          }}
-          className={`${inputClass} pr-9 tabular-nums ${bad ? 'border-red-400 focus:border-red-500 focus:ring-red-500' : ''}`}
-        />
-        <button
-          type="button"
-          onClick={openPicker}
-          aria-label={`Elegir fecha ${label}`}
-          className="absolute inset-y-0 right-0 flex items-center px-2 text-gray-400 hover:text-blue-600"
-        >
-          <svg className="h-4 w-4" viewBox="0 0 20 20" fill="currentColor" aria-hidden>
-            <path
-              fillRule="evenodd"
-              d="M5.75 2a.75.75 0 01.75.75V4h7V2.75a.75.75 0 011.5 0V4h.25A2.75 2.75 0 0118 6.75v8.5A2.75 2.75 0 0115.25 18H4.75A2.75 2.75 0 012 15.25v-8.5A2.75 2.75 0 014.75 4H5V2.75A.75.75 0 015.75 2zm-1 5.5c-.69 0-1.25.56-1.25 1.25v6.5c0 .69.56 1.25 1.25 1.25h10.5c.69 0 1.25-.56 1.25-1.25v-6.5c0-.69-.56-1.25-1.25-1.25H4.75z"
-              clipRule="evenodd"
-            />
-          </svg>
-        </button>
-        <input
-          ref={picker}
-          type="date"
-          tabIndex={-1}
-          aria-hidden
-          value={value ?? ''}
-          onChange={(e) => {
-            const ymd = e.target.value;
-            if (!ymd) return;
-            setText(formatDateDMY(ymd));
-            onChange(ymd);
-          }}
-          className="pointer-events-none absolute bottom-0 right-0 h-0 w-0 opacity-0"
-        />
-      </div>
+      <DateInput id={id} label={label} value={value ?? ''} onChange={(v) => onChange((v || null) as Ymd | null)} invalid={invalid} />
     </div>
   );
 }
