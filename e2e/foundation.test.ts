@@ -345,6 +345,25 @@ describe('admin: users', () => {
     expect(await alert.textContent()).toBe('❌ Ya existe un usuario con ese email');
   });
 
+  test("a refused field shows the server's words without the field's key, after an icon", async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const form = page.getByRole('form', { name: 'Crear usuario' });
+    await form.getByLabel('Nombre').fill('Corta');
+    await form.getByLabel('Email').fill('corta@test.local');
+    await form.getByLabel('Contraseña').fill('abc');
+    // The browser's own minlength check would stop the form first: let the server answer.
+    await form.getByLabel('Contraseña').evaluate((el) => el.removeAttribute('minlength'));
+    await form.getByRole('button', { name: 'Crear usuario' }).click();
+    const alert = form.getByRole('alert');
+    await alert.waitFor();
+    const text = (await alert.textContent()) ?? '';
+    expect(text).toMatch(/^❌ La contraseña/);
+    expect(text).not.toMatch(/password|first_name|email:/);
+    expect(await alert.locator('svg[role="img"]').count()).toBe(1);
+  });
+
   test('an update the server refuses raises the "Error al actualizar usuario" alert', async () => {
     const user = await createUser('choque');
     const page = await h.newPage();

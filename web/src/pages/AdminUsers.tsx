@@ -13,6 +13,7 @@ import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
 import { reportingTimeZone } from '../lib/timezone';
+import { MarkedText } from '../components/icons';
 
 const NO_TOKEN = 'Token no encontrado. Por favor, iniciá sesión nuevamente.';
 
@@ -115,7 +116,7 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         </button>
         {message && (
           <p role={message.ok ? 'status' : 'alert'} className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-600'}`}>
-            {message.text}
+            <MarkedText text={message.text} />
           </p>
         )}
       </form>
@@ -468,7 +469,7 @@ function TokensSection() {
                     <td className="px-3 py-2 text-right">
                       <span className="inline-flex flex-wrap justify-end gap-2">
                         <button type="button" className={secondaryButton} onClick={() => copyUrl(t)}>
-                          {copied === t.token ? '✅ Copiado' : 'Copiar URL'}
+                          {copied === t.token ? <MarkedText text="✅ Copiado" /> : 'Copiar URL'}
                         </button>
                         <button type="button" className={secondaryButton} onClick={() => renew(t)}>
                           Renovar

@@ -7,6 +7,7 @@ import { readToken } from '../lib/session';
 import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
 import { inputClass, labelClass, primaryButton } from '../components/styles';
+import { MarkedText } from '../components/icons';
 
 export default function ChangePassword() {
   const api = useApi();
@@ -75,7 +76,7 @@ export default function ChangePassword() {
           </button>
           {message && (
             <p role={message.ok ? 'status' : 'alert'} className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-600'}`}>
-              {message.text}
+              <MarkedText text={message.text} />
             </p>
           )}
         </form>

@@ -26,6 +26,7 @@ import { AdPreview } from '../components/campaigns/AdPreview';
 import { CreatedDialog } from '../components/campaigns/CreatedDialog';
 import { ImagePicker, chosenImageUrl, type ChosenImage } from '../components/campaigns/ImagePicker';
 import { useSuggestions } from '../components/campaigns/useSuggestions';
+import { MarkedText } from '../components/icons';
 
 const NO_TOKEN = 'No se encontró el token. Inicia sesión nuevamente.';
 const BACKEND_ERROR = 'Error inesperado en el backend';
@@ -199,7 +200,7 @@ export default function CreateCampaign() {
         </div>
         {createdFlash && (
           <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
-            {createdFlash}
+            <MarkedText text={createdFlash} />
           </p>
         )}
       </div>
@@ -315,7 +316,7 @@ export default function CreateCampaign() {
                 </Field>
                 {copied && !created && (
                   <p role={copied.ok ? 'status' : 'alert'} className={`mt-1 text-sm ${copied.ok ? 'text-green-700' : 'text-red-600'}`}>
-                    {copied.text}
+                    <MarkedText text={copied.text} />
                   </p>
                 )}
               </div>

@@ -1,5 +1,6 @@
 // The metrics list's markers: ✅ for an ACTIVE campaign, ⛔ for any other status, and ⚠️ for a
-// campaign without metrics in the selected range (SPEC §2).
+// campaign without metrics in the selected range (SPEC §2), drawn as SVG icons.
+import { MarkIcon } from '../icons';
 export const NO_DATA_TOOLTIP = 'Esta campaña no tiene métricas en el rango de fechas seleccionado';
 
 const STATUS_NAMES: Record<string, string> = {
@@ -16,9 +17,7 @@ export function StatusIcon({ status }: { status: string }) {
   const name = STATUS_NAMES[status] ?? status;
   return (
     <span className="inline-flex items-center gap-1.5" data-testid="campaign-status" data-status={status}>
-      <span role="img" aria-label={status} title={status}>
-        {active ? '✅' : '⛔'}
-      </span>
+      <MarkIcon mark={active ? 'ok' : 'blocked'} label={status} />
       <span className={`text-xs font-medium ${active ? 'text-green-700' : 'text-gray-500'}`}>{name}</span>
     </span>
   );
@@ -26,8 +25,8 @@ export function StatusIcon({ status }: { status: string }) {
 
 export function NoDataIcon() {
   return (
-    <span role="img" aria-label={NO_DATA_TOOLTIP} title={NO_DATA_TOOLTIP} data-testid="no-data" className="cursor-help">
-      ⚠️
+    <span title={NO_DATA_TOOLTIP} data-testid="no-data" className="cursor-help">
+      <MarkIcon mark="warning" label={NO_DATA_TOOLTIP} />
     </span>
   );
 }

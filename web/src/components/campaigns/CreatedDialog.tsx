@@ -5,6 +5,7 @@ import { createPortal } from 'react-dom';
 import type { CreatedCampaign } from '@adops/core';
 import { AdPreview } from './AdPreview';
 import { primaryButton, secondaryButton } from '../styles';
+import { MarkedText } from '../icons';
 
 export interface CreatedDialogProps {
   created: CreatedCampaign;
@@ -52,7 +53,7 @@ export function CreatedDialog({ created, pageName, imageUrl, onClose, onCopyTrac
       <div role="dialog" aria-modal="true" aria-labelledby="created-title" className="w-full max-w-4xl rounded-lg bg-white shadow-xl">
         <header className="flex items-center justify-between border-b border-gray-200 px-5 py-4">
           <h2 id="created-title" className="text-lg font-semibold text-gray-900">
-            ✅ Campaña creada
+            <MarkedText text="✅ Campaña creada" />
           </h2>
           <button
             type="button"
