@@ -124,6 +124,25 @@ describe('formats and refused lines', () => {
     expect(d.rows.find((r) => r.zone_id === 'C-5')).toMatchObject({ publisher: 'Pub, "Quoted"\nName', tq: null, revenue: 1.5 });
   });
 
+  test('a negative revenue or publisher revenue is refused with its line; the month keeps its sum', async () => {
+    const before = await zoneDetails({ start_date: '2026-06-01', end_date: '2026-06-30' });
+    const csv = [
+      'date,advertiser,publisher,zone_id,impressions,clicks,revenue,p_revenue',
+      '2026-06-02,AdNova,PubA,N-1,100,1,12.5,',
+      '2026-06-02,AdNova,PubA,N-2,100,1,-999999,', // a clawback typed as a row
+      '2026-06-02,AdNova,PubA,N-3,100,1,5,-1',
+      '2026-06-02,AdNova,PubA,N-4,100,1,0,0', // zero is a real day without revenue
+    ].join('\n');
+    const result = await (await post(csv)).json();
+    expect(result.rejected).toEqual([
+      { line: 3, detail: 'revenue: no puede ser negativo' },
+      { line: 4, detail: 'p_revenue: no puede ser negativo' },
+    ]);
+    expect(result.inserted).toBe(2);
+    const after = await zoneDetails({ start_date: '2026-06-01', end_date: '2026-06-30' });
+    close(after.totals.revenue, (before.totals.revenue ?? 0) + 12.5);
+  });
+
   test('NDJSON: one object per line; malformed lines and non-objects refused', async () => {
     const lines = [
       '{"date":"2026-04-02","advertiser":"BidSphere","publisher":"PubB","zone_id":"N-1","impressions":10,"clicks":1,"revenue":0.5}',

@@ -92,10 +92,14 @@ export function toZoneReportRecord(values: Record<string, unknown>, shares: Read
     const clicks = count(values, 'clicks', true)!;
     const revenue = num(values, 'revenue');
     if (revenue === null) throw new Invalid('revenue: obligatorio');
+    // A negative revenue is a typo or a broken export far more often than a clawback, and one
+    // line of −999.999 turns a month negative: refused with its line, like any bad value.
+    if (revenue < 0) throw new Invalid('revenue: no puede ser negativo');
     const givenRate = num(values, 'rate_applied');
     if (givenRate !== null && (givenRate < 0 || givenRate > MAX_REVENUE_SHARE))
       throw new Invalid(`rate_applied: debe estar entre 0 y ${MAX_REVENUE_SHARE}`);
     const givenPRevenue = num(values, 'p_revenue');
+    if (givenPRevenue !== null && givenPRevenue < 0) throw new Invalid('p_revenue: no puede ser negativo');
     const givenMargin = num(values, 'margin');
     const tq = num(values, 'tq');
 
