@@ -50,6 +50,7 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   // handler has answered, so it carries the status the client got (401, 429, 400 …).
   koa.use(requestLog(logger));
   koa.use(errorHandler((line) => logger.error(line)));
+  koa.use(publicBodyDeadline(config.publicBodyTimeoutMs));
   // JSON, CSV exports and the web's assets travel compressed when the client accepts it; the
   // live stream (text/event-stream) never is, so its events are not held back in a buffer.
   // Streamed exports (hundreds of MB) take the fastest level: most of the gain at a third of the CPU.
@@ -138,6 +139,32 @@ function requestLog(logger: Logger): Koa.Middleware {
         const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
         logger[level](line, 'request');
       }
+    }
+  };
+}
+
+/** Public routes that read a body: anyone can reach them, so a slow body is cut off early. */
+const PUBLIC_BODIES = new Set(['/api/login']);
+
+/**
+ * A body sent to a public route must arrive within `ms`: a client trickling bytes into
+ * /api/login gets 408 and the connection closes, instead of holding it for the full request
+ * timeout.
+ */
+function publicBodyDeadline(ms: number): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'POST' || !PUBLIC_BODIES.has(ctx.path)) return next();
+    const timer = setTimeout(() => {
+      if (ctx.res.headersSent) return;
+      ctx.res.writeHead(408, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+      ctx.res.end(JSON.stringify({ detail: 'La petición tardó demasiado en llegar' }));
+      ctx.req.destroy();
+    }, ms);
+    ctx.req.once('end', () => clearTimeout(timer));
+    try {
+      await next();
+    } finally {
+      clearTimeout(timer);
     }
   };
 }

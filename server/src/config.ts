@@ -24,6 +24,10 @@ export interface Config {
   loginWindowMs: number;
   /** ADOPS_LOG: JSON lines (info, the default), pretty for people, or silent. */
   log: 'info' | 'pretty' | 'silent';
+  /** A request must arrive whole (headers and body) within this (ADOPS_REQUEST_TIMEOUT_SECONDS). */
+  requestTimeoutMs: number;
+  /** A body on a public route (sign-in) must arrive within this: slow-body clients are cut off. */
+  publicBodyTimeoutMs: number;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: import('pino').DestinationStream;
   meta: { accessToken?: string; adAccountId?: string; pageId?: string; apiBase?: string; apiVersion: string };
@@ -109,6 +113,8 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
     loginMaxFailures: 5,
     loginWindowMs: 15 * 60_000,
     log: logMode(env),
+    requestTimeoutMs: int(env, 'ADOPS_REQUEST_TIMEOUT_SECONDS', 300, 10, 3600) * 1000,
+    publicBodyTimeoutMs: 10_000,
     meta: {
       accessToken: env.META_ACCESS_TOKEN || undefined,
       adAccountId: env.META_AD_ACCOUNT_ID || undefined,

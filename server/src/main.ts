@@ -7,6 +7,19 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
 import { loadConfig, ConfigError, type Config } from './config.js';
 
+/**
+ * Every request must arrive whole within config.requestTimeoutMs (headers within 30 s), else
+ * 408. The live stream is a GET whose request is complete at once, so it stays open (its
+ * socket's idle timeout is turned off by the stream itself).
+ */
+export function createHttpServer(handler: http.RequestListener, config: Pick<Config, 'requestTimeoutMs'>): http.Server {
+  // Node checks the timeouts this often (30 s by default, far above a short timeout).
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(250, config.requestTimeoutMs / 4)) }, handler);
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = Math.min(30_000, config.requestTimeoutMs);
+  return server;
+}
+
 export async function startServer(overrides: Partial<Config> = {}): Promise<{ server: http.Server; url: string; close: () => Promise<void> }> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const web = path.resolve(here, '../../web/dist');
@@ -18,9 +31,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<{ se
     console.log(`  Generated password (shown once): ${app.bootstrap.password}`);
     console.log('');
   }
-  const server = http.createServer(app.koa.callback());
-  server.requestTimeout = 0; // the live stream stays open; other routes answer quickly
-  server.headersTimeout = 30_000;
+  const server = createHttpServer(app.koa.callback(), config);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
