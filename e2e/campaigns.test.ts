@@ -504,7 +504,11 @@ describe('campaign metrics', () => {
     // Drawn as SVG icons (emoji render as empty boxes without an emoji font), named for readers.
     expect(await warning.locator('svg[role="img"]').getAttribute('aria-label')).toBe(NO_DATA);
     expect(await table(page).getByTestId('campaign-status').first().locator('svg[role="img"]').getAttribute('aria-label')).toBe('ACTIVE');
-    const glyphs = await table(page).evaluate((t) => [...t.querySelectorAll('*')].some((el) => [...el.childNodes].some((n) => n.nodeType === 3 && /[✅⛔⚠]/.test(n.textContent ?? '') && el.tagName.toLowerCase() !== 'title')));
+    const glyphs = await table(page).evaluate((t) =>
+      [...t.querySelectorAll('*')].some((el) =>
+        [...el.childNodes].some((n) => n.nodeType === 3 && /[✅⛔⚠]/.test(n.textContent ?? '') && el.tagName.toLowerCase() !== 'title'),
+      ),
+    );
     expect(glyphs).toBe(false);
 
     // Totals of the whole list, as the server sums them.
