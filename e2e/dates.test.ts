@@ -54,7 +54,10 @@ describe('date fields in an English browser', () => {
     await from.fill(formatDateDMY(day));
     await to.fill(formatDateDMY(day));
     const card = page.getByTestId('zone-table');
-    await card.getByText('1 filas', { exact: true }).or(card.getByText('1 fila', { exact: true })).waitFor();
+    await card
+      .getByText('1 filas', { exact: true })
+      .or(card.getByText('1 fila', { exact: true }))
+      .waitFor();
     await expect.poll(async () => (await card.locator('tbody tr td:nth-child(4)').allTextContents()).map((t) => t.trim())).toEqual(['d-2']);
     await from.fill('31/02/2026');
     expect(await from.getAttribute('aria-invalid')).toBe('true');

@@ -69,7 +69,11 @@ describe('timeouts', () => {
     );
     expect(r.text).toMatch(/^HTTP\/1\.1 408/);
     expect(r.closedAfter).toBeLessThan(4500);
-    const ok = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+    const ok = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -81,7 +85,10 @@ describe('timeouts', () => {
     const res = await fetch(`${server.url}/api/referrers_logs/stream?access_token=${access_token}`, { signal: controller.signal });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
-    const closed = reader.closed.then(() => 'closed', () => 'closed');
+    const closed = reader.closed.then(
+      () => 'closed',
+      () => 'closed',
+    );
     const after = await Promise.race([closed, new Promise((r) => setTimeout(() => r('open'), 2500))]);
     expect(after).toBe('open');
     controller.abort();

@@ -5,7 +5,11 @@ import { errorText, readableDetail } from './errors';
 
 describe('readableDetail', () => {
   it.each([
-    ['a message that names its field loses the key', 'password: La contraseña debe tener al menos 8 caracteres', 'La contraseña debe tener al menos 8 caracteres'],
+    [
+      'a message that names its field loses the key',
+      'password: La contraseña debe tener al menos 8 caracteres',
+      'La contraseña debe tener al menos 8 caracteres',
+    ],
     ['a key becomes the field’s label when the message does not name it', 'start_date: fecha no válida', 'Desde: fecha no válida'],
     ['nested keys use the first part', 'email.0: formato no válido', 'Email: formato no válido'],
     ['the message keeps its first letter up when the key is dropped', 'email: email no válido', 'Email no válido'],
@@ -17,6 +21,8 @@ describe('readableDetail', () => {
   });
 
   it('errorText applies it to server errors', () => {
-    expect(errorText(new ApiError(400, 'new_password: debe tener al menos 8 caracteres'), 'x')).toBe('Nueva contraseña: debe tener al menos 8 caracteres');
+    expect(errorText(new ApiError(400, 'new_password: debe tener al menos 8 caracteres'), 'x')).toBe(
+      'Nueva contraseña: debe tener al menos 8 caracteres',
+    );
   });
 });
