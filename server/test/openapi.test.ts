@@ -14,13 +14,13 @@ interface Operation {
   operationId: string;
   summary: string;
   security: unknown;
-  parameters: Array<{ name: string; in: string; required: boolean }>;
+  parameters: Array<{ name: string; in: string; required: boolean; description?: string }>;
   requestBody: { content: Record<string, Content> };
   responses: Record<string, { content: Record<string, Content> } | undefined>;
 }
 interface Doc {
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 }
 const doc = openApiDocument('0.1.0') as unknown as Doc;
 type Validated = Parameters<typeof validate>[0];
@@ -57,17 +57,58 @@ describe('the OpenAPI document', () => {
     expect((await validate(broken as unknown as Validated)).valid).toBe(false);
   });
 
-  test('says who may call each route: session, ingest key, publisher token or nobody', () => {
-    const security = (path: string, method: string) => doc.paths[path][method].security;
-    expect(security('/api/health', 'get')).toEqual([]);
-    expect(security('/api/hit', 'get')).toEqual([]);
-    expect(security('/api/admin/users', 'get')).toEqual([{ session: [] }]);
-    expect(security('/api/dashboard/overview', 'get')).toEqual([{ session: [] }]);
-    expect(security('/api/ingest/referrers', 'post')).toEqual([{ ingestKey: [] }, { session: [] }]);
-    expect(security('/api/publisher/data', 'get')).toEqual([{ publisherToken: [] }]);
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(['session', 'ingestKey', 'publisherToken']);
-    expect(doc.paths['/api/admin/users'].get.responses['403']).toBeDefined();
-    expect(doc.paths['/api/health'].get.responses['401']).toBeUndefined();
+  test('says who may call each route, from its access: session, ingest key, publisher token or nobody', () => {
+    const byAccess: Record<Route['access'], unknown[]> = {
+      public: [],
+      user: [{ session: [] }],
+      admin: [{ session: [] }],
+      ingest: [{ ingestKey: [] }, { session: [] }],
+      publisher: [{ publisherToken: [] }],
+    };
+    for (const { area, name, r } of routes) {
+      const op = doc.paths[r.path][r.method.toLowerCase()];
+      // The live stream alone also takes the session token as ?access_token= (EventSource).
+      const expected = r === contract.referrers.stream ? [...byAccess[r.access], { sessionQuery: [] }] : byAccess[r.access];
+      expect(op.security, `${area}.${name}`).toEqual(expected);
+      expect(op.responses['401'] === undefined, `${area}.${name}`).toBe(r.access === 'public');
+      expect(op.responses['403'] !== undefined, `${area}.${name}`).toBe(r.access === 'admin' || r.access === 'ingest');
+    }
+    expect(doc.paths['/api/publisher/data'].get.security).toEqual([{ publisherToken: [] }]);
+    expect(doc.components.securitySchemes).toMatchObject({
+      session: { type: 'http', scheme: 'bearer' },
+      ingestKey: { type: 'apiKey', in: 'header', name: 'X-Ingest-Key' },
+      publisherToken: { type: 'apiKey', in: 'query', name: 'token' },
+      sessionQuery: { type: 'apiKey', in: 'query', name: 'access_token' },
+    });
+    expect(Object.keys(doc.components.securitySchemes)).toHaveLength(4);
+  });
+
+  test('describes every parameter in Spanish, and every body a route takes', () => {
+    for (const { area, name, r } of routes) {
+      const op = doc.paths[r.path][r.method.toLowerCase()];
+      for (const p of op.parameters ?? []) expect(p.description, `${area}.${name} ${p.in} ${p.name}`).toMatch(/\p{L}{3}/u);
+      // Every POST/PUT/PATCH sends something: a JSON body from the contract or a raw one (CSV, NDJSON, form).
+      if (r.method !== 'GET' && r.method !== 'DELETE') expect(op.requestBody, `${area}.${name}`).toBeDefined();
+      else expect(op.requestBody, `${area}.${name}`).toBeUndefined();
+    }
+    expect(doc.paths['/api/hit'].get.parameters.find((p) => p.name === 'format')?.description).toMatch(/gif/);
+    expect(doc.paths['/api/publisher/data'].get.parameters.find((p) => p.name === 'format')?.description).toMatch(/csv/);
+  });
+
+  test('names shared rows and entities once, in components, and points to them', () => {
+    const json = JSON.stringify(doc);
+    for (const id of ['ZoneRow', 'ReportTotals', 'PublisherDataRow', 'ReferrerLogRecord', 'ReferrerEvent', 'User', 'PublisherToken'])
+      expect(doc.components.schemas, id).toHaveProperty(id);
+    expect(json).not.toContain('#/$defs/');
+    for (const [, id] of json.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) expect(doc.components.schemas, id).toHaveProperty(id);
+    const rows = (doc.paths['/api/ad-report'].get.responses['200']!.content['application/json'].schema.properties as Record<string, unknown>).rows;
+    expect(rows).toEqual({ type: 'array', items: { $ref: '#/components/schemas/ZoneRow' } });
+    expect(doc.paths['/api/admin/users/{id}'].patch.responses['200']!.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/User',
+    });
+    expect(doc.paths['/api/ingest/referrers'].post.requestBody.content['application/x-ndjson'].schema).toMatchObject({
+      description: expect.stringContaining('ReferrerEvent'),
+    });
   });
 
   test('describes parameters, bodies and the export and stream formats', () => {
@@ -119,6 +160,10 @@ describe('served', () => {
       );
     }
     expect(html).not.toMatch(/https?:\/\//);
+    // Swagger UI's online validator badge would load an image from validator.swagger.io.
+    const init = await (await t.fetch('/api/docs/init.js')).text();
+    expect(init).toContain('validatorUrl: null');
+    expect(init).not.toMatch(/https?:\/\//);
   });
 
   test('nothing else of the viewer package is served: an unknown or traversing name is a 404', async () => {

@@ -35,7 +35,9 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#api-docs', deepLinking: true, tryItOutEnabled: false });\n`;
+// validatorUrl: null — the standalone layout's badge (not the layout used here) loads an image
+// from validator.swagger.io with the document's URL on any host but localhost; off for good.
+const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#api-docs', deepLinking: true, tryItOutEnabled: false, validatorUrl: null });\n`;
 
 export function docsRoutes(router: Router, version: string): void {
   const document = JSON.stringify(openApiDocument(version));
