@@ -45,7 +45,10 @@ export async function createApp(config: Config): Promise<AdopsApp> {
   if (config.demo) startTrafficDemo(services);
 
   const koa = new Koa();
-  koa.proxy = config.trustProxy;
+  // Trusted hops only: a client can prepend any X-Forwarded-For entries it likes, never the ones
+  // our proxies append, so the IP is the N-th entry from the right.
+  koa.proxy = config.trustProxy > 0;
+  koa.maxIpsCount = config.trustProxy;
   // Outermost: the request id, and one log line per API request written after the error
   // handler has answered, so it carries the status the client got (401, 429, 400 …).
   koa.use(requestLog(logger));

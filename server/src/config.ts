@@ -13,7 +13,12 @@ export interface Config {
   demo: boolean;
   tz: string;
   ingestKey?: string;
-  trustProxy: boolean;
+  /**
+   * ADOPS_TRUST_PROXY: the proxy hops in front of the server (0: none). The client's IP is the
+   * N-th entry from the right of X-Forwarded-For (those entries are the ones our proxies wrote),
+   * and only then are CDN country headers believed.
+   */
+  trustProxy: number;
   /** Built web UI to serve at / (null: API only). */
   webDist: string | null;
   publicSiteUrl: string;
@@ -84,6 +89,13 @@ function logMode(env: Env): Config['log'] {
   throw new ConfigError(`ADOPS_LOG must be info, pretty or silent (got "${env.ADOPS_LOG}")`);
 }
 
+function proxyHops(env: Env): number {
+  const raw = env.ADOPS_TRUST_PROXY?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || ['false', 'no', 'off'].includes(raw)) return 0;
+  if (['true', 'yes', 'on'].includes(raw)) return 1;
+  return int(env, 'ADOPS_TRUST_PROXY', 0, 0, 10);
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {}): Config {
   const adminEmail = (env.ADOPS_ADMIN_EMAIL || 'admin@adops.local').trim().toLowerCase();
@@ -105,7 +117,7 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
     demo: bool(env, 'ADOPS_DEMO', true),
     tz: timeZone(env),
     ingestKey,
-    trustProxy: bool(env, 'ADOPS_TRUST_PROXY', false),
+    trustProxy: proxyHops(env),
     webDist: defaults.webDist ?? null,
     publicSiteUrl: url(env, 'ADOPS_PUBLIC_SITE_URL') ?? 'https://example.com',
     eventRetentionDays: int(env, 'ADOPS_EVENT_RETENTION_DAYS', 90, 1, 3650),

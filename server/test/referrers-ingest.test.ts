@@ -2,13 +2,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApiError, REFERRER_LIMITS } from '@adops/core';
 import type { TestServer } from './helpers.js';
+import { ConfigError, loadConfig } from '../src/app.js';
 import { INGEST_KEY, logRows, postBatch, reportRows, setZoneOwners, startReferrerServer, storedCount } from './referrers-fixture.js';
 
 let t: TestServer;
 let admin: Awaited<ReturnType<TestServer['admin']>>;
 
 beforeAll(async () => {
-  t = await startReferrerServer();
+  // Behind one trusted proxy, as in production: CDN country headers count, X-Forwarded-For's last entry is the client.
+  t = await startReferrerServer({ trustProxy: 1 });
   admin = await t.admin();
   await setZoneOwners(t, [
     { date: '2025-01-01', zone_id: '5001', publisher: 'Old Publisher', advertiser: 'Old Advertiser' },
@@ -70,19 +72,34 @@ describe('the beacon (GET /api/hit)', () => {
     );
   });
 
-  test('X-Forwarded-For is ignored unless the proxy is trusted', async () => {
-    await t.fetch('/api/hit?zone_id=7005', { headers: { 'X-Forwarded-For': '203.0.113.9' } });
-    expect((await logsFor('7005'))[0].ip).toBe('127.0.0.1');
-    const proxied = await startReferrerServer({ trustProxy: true });
+  test('X-Forwarded-For and CDN country headers count only behind trusted proxies, and only the entries they wrote', async () => {
+    // One trusted hop: the right-most entry (our proxy's), whatever the client prepended.
+    await t.fetch('/api/hit?zone_id=7005', { headers: { 'X-Forwarded-For': '198.51.100.66, 203.0.113.9' } });
+    expect((await logsFor('7005'))[0].ip).toBe('203.0.113.9');
+    const direct = await startReferrerServer({ trustProxy: 0 });
+    const twoHops = await startReferrerServer({ trustProxy: 2 });
     try {
-      await proxied.fetch('/api/hit?zone_id=7005', { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
-      await proxied.fetch('/api/hit?zone_id=7006', { headers: { 'X-Forwarded-For': 'not-an-ip' } });
-      const a = await proxied.admin();
-      expect((await logRows(a, { zoneId: '7005' }))[0].ip).toBe('203.0.113.9');
-      expect((await logRows(a, { zoneId: '7006' }))[0].ip).toBe('127.0.0.1');
+      // No trusted proxy: the socket's address, and no country from a header anyone can send.
+      await direct.fetch('/api/hit?zone_id=7006', { headers: { 'X-Forwarded-For': '203.0.113.9', 'CF-IPCountry': 'KP' } });
+      const [untrusted] = await logRows(await direct.admin(), { zoneId: '7006' });
+      expect([untrusted.ip, untrusted.country]).toEqual(['127.0.0.1', null]);
+      // Two hops (a CDN, then a load balancer): the second entry from the right.
+      await twoHops.fetch('/api/hit?zone_id=7007', { headers: { 'X-Forwarded-For': '198.51.100.66, 203.0.113.9, 10.0.0.1' } });
+      await twoHops.fetch('/api/hit?zone_id=7008', { headers: { 'X-Forwarded-For': 'not-an-ip, 10.0.0.1' } });
+      const a = await twoHops.admin();
+      expect((await logRows(a, { zoneId: '7007' }))[0].ip).toBe('203.0.113.9');
+      expect((await logRows(a, { zoneId: '7008' }))[0].ip).toBe('127.0.0.1');
     } finally {
-      await proxied.close();
+      await direct.close();
+      await twoHops.close();
     }
+  });
+
+  test('ADOPS_TRUST_PROXY takes a number of hops (true = 1), and names itself when it is anything else', () => {
+    const hops = (value: string) => loadConfig({ ADOPS_TRUST_PROXY: value }).trustProxy;
+    expect([hops(''), hops('0'), hops('false'), hops('1'), hops('true'), hops('3')]).toEqual([0, 0, 0, 1, 1, 3]);
+    expect(() => hops('many')).toThrow(/ADOPS_TRUST_PROXY/);
+    expect(() => hops('11')).toThrow(ConfigError);
   });
 
   test('publisher and advertiser come from the zone’s latest, busiest zone_report row', async () => {

@@ -99,7 +99,8 @@ export function referrerRoutes(router: Router, s: AppServices): void {
     if (!parsed.success) throw httpError(400, zodDetail(parsed.error));
     await referrers.hit(parsed.data, {
       ip: normalizeIp(ctx.ip) ?? ctx.req.socket.remoteAddress,
-      country: ctx.get('cf-ipcountry') || ctx.get('x-country-code') || undefined,
+      // A CDN's country header, only from behind trusted proxies (a client can send any header).
+      country: s.config.trustProxy > 0 ? ctx.get('cf-ipcountry') || ctx.get('x-country-code') || undefined : undefined,
       referer: ctx.get('referer') || undefined,
     });
     ctx.set('Cache-Control', 'no-store');
