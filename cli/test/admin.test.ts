@@ -45,12 +45,12 @@ describe('adops users', () => {
     // By email too, and --no-admin takes the role away.
     const demoted = await cli(['users', 'update', 'lucia@example.com', '--no-admin']);
     expect(demoted.code).toBe(0);
-    expect(storedUsers().find((u) => u.id === user.id)?.is_admin).toBe(false);
+    expect((await storedUsers()).find((u) => u.id === user.id)?.is_admin).toBe(false);
 
     const deleted = await cli(['users', 'delete', user.id, '--yes']);
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toContain('Usuario eliminado: Lucía Pérez Gil <lucia@example.com>');
-    expect(storedUsers().some((u) => u.id === user.id)).toBe(false);
+    expect((await storedUsers()).some((u) => u.id === user.id)).toBe(false);
   });
 
   it('a new password set with --password-prompt is the one that signs in', async () => {
@@ -76,14 +76,14 @@ describe('adops users', () => {
   });
 
   it('refuses to delete the protected admin with the server detail, and keeps it', async () => {
-    const protectedAdmin = storedUsers().find((u) => u.protected)!;
+    const protectedAdmin = (await storedUsers()).find((u) => u.protected)!;
     const result = await cli(['users', 'delete', protectedAdmin.id, '--yes']);
     expect(result.code).toBe(4);
     expect(result.stderr.trim()).toBe('El administrador protegido no se puede eliminar');
     const edit = await cli(['users', 'update', ADMIN.email, '--first-name', 'Otro']);
     expect(edit.code).toBe(4);
     expect(edit.stderr.trim()).toBe('El administrador protegido no se puede modificar');
-    expect(storedUsers().find((u) => u.id === protectedAdmin.id)).toMatchObject({ email: ADMIN.email, protected: true });
+    expect((await storedUsers()).find((u) => u.id === protectedAdmin.id)).toMatchObject({ email: ADMIN.email, protected: true });
   });
 
   it('without a terminal, delete needs --yes and deletes nothing otherwise', async () => {
@@ -91,7 +91,7 @@ describe('adops users', () => {
     const result = await cli(['users', 'delete', 'ana@test.local']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--yes');
-    expect(storedUsers().some((u) => u.email === 'ana@test.local')).toBe(true);
+    expect((await storedUsers()).some((u) => u.email === 'ana@test.local')).toBe(true);
   });
 
   it('at a terminal, delete asks first: "n" keeps the user, "s" deletes it', async () => {
@@ -106,10 +106,10 @@ describe('adops users', () => {
     const kept = await answer('n');
     expect(kept.code).toBe(130);
     expect(kept.stderr).toContain('¿Eliminar el usuario Eva <eva@test.local>? [s/N]');
-    expect(storedUsers().some((u) => u.email === 'eva@test.local')).toBe(true);
+    expect((await storedUsers()).some((u) => u.email === 'eva@test.local')).toBe(true);
     const gone = await answer('s');
     expect(gone.code).toBe(0);
-    expect(storedUsers().some((u) => u.email === 'eva@test.local')).toBe(false);
+    expect((await storedUsers()).some((u) => u.email === 'eva@test.local')).toBe(false);
   });
 
   it('at a terminal, create asks for the password twice without echo and refuses a mismatch', async () => {
@@ -124,7 +124,7 @@ describe('adops users', () => {
     expect(result.stderr).toContain('Repite la contraseña: ');
     expect(result.stderr).toContain('Las contraseñas no coinciden');
     expect(result.stderr).not.toContain('leo-pass');
-    expect(storedUsers().some((u) => u.email === 'leo@test.local')).toBe(false);
+    expect((await storedUsers()).some((u) => u.email === 'leo@test.local')).toBe(false);
   });
 
   it('reports bad input with the server detail: duplicate email, short password, unknown user, nothing to change', async () => {
@@ -143,7 +143,7 @@ describe('adops users', () => {
     const nothing = await cli(['users', 'update', 'no-such-id']);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('Nada que cambiar');
-    expect(storedUsers().some((u) => u.email === 'x@test.local' || u.email === 'y@test.local')).toBe(false);
+    expect((await storedUsers()).some((u) => u.email === 'x@test.local' || u.email === 'y@test.local')).toBe(false);
   });
 
   it('a non-admin is told "No autorizado"', async () => {

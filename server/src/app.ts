@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Config } from './config.js';
 import { errorHandler } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
-import { createServices, type AppServices } from './services/index.js';
+import { createServices, type AppServices, type SharedStores } from './services/index.js';
 import { serveWeb } from './static.js';
 import { authRoutes } from './routes/auth.js';
 import { adminRoutes } from './routes/admin.js';
@@ -36,10 +36,10 @@ export interface AdopsApp {
   close(): Promise<void>;
 }
 
-export async function createApp(config: Config): Promise<AdopsApp> {
+export async function createApp(config: Config, shared: SharedStores = {}): Promise<AdopsApp> {
   const logger = createLogger(config.log, config.logStream);
   const log = (line: string) => logger.info(line);
-  const services = await createServices(config, log);
+  const services = await createServices(config, log, shared);
   const bootstrap = await services.users.bootstrapAdmin(config.adminEmail, config.adminPassword);
   await startZoneReports(services);
   if (config.demo) startTrafficDemo(services);

@@ -38,6 +38,18 @@ export interface Config {
   meta: { accessToken?: string; adAccountId?: string; pageId?: string; apiBase?: string; apiVersion: string };
   pixabay: { key?: string; apiBase?: string };
   copy: { apiBase?: string; apiKey?: string; model?: string };
+  /** ADOPS_WAREHOUSE: facts in embedded DuckDB (the data dir) or ClickHouse (shared by every instance). */
+  warehouse: 'duckdb' | 'clickhouse';
+  /** ADOPS_CLICKHOUSE_URL (required with ADOPS_WAREHOUSE=clickhouse: http(s)://host:8123, or chdb:<path> for the embedded engine), _USER, _PASSWORD, _DATABASE. */
+  clickhouse?: { url: string; username?: string; password?: string; database: string };
+  /** ADOPS_LIVE: the live bus (and login limiter) in this process, or shared through Redis. */
+  live: 'memory' | 'redis';
+  /** ADOPS_REDIS_URL (required with ADOPS_LIVE=redis); ADOPS_REDIS_PREFIX namespaces the keys. */
+  redis?: { url: string; prefix: string };
+  /** ADOPS_STORE: entities in lowdb (the data dir, one instance) or PostgreSQL (shared by every instance). */
+  store: 'lowdb' | 'postgres';
+  /** ADOPS_DATABASE_URL (required with ADOPS_STORE=postgres): a postgres:// URL. */
+  databaseUrl?: string;
 }
 
 export class ConfigError extends Error {}
@@ -87,6 +99,48 @@ function logMode(env: Env): Config['log'] {
   if (raw === 'info' || raw === 'json') return 'info';
   if (raw === 'pretty' || raw === 'silent') return raw;
   throw new ConfigError(`ADOPS_LOG must be info, pretty or silent (got "${env.ADOPS_LOG}")`);
+}
+
+function liveConfig(env: Env): Pick<Config, 'live' | 'redis'> {
+  const live = (env.ADOPS_LIVE || 'memory').trim().toLowerCase();
+  if (live !== 'memory' && live !== 'redis') throw new ConfigError(`ADOPS_LIVE must be memory or redis (got "${env.ADOPS_LIVE}")`);
+  if (live === 'memory') return { live };
+  const raw = env.ADOPS_REDIS_URL;
+  if (!raw) throw new ConfigError('ADOPS_REDIS_URL must be set when ADOPS_LIVE=redis (e.g. redis://localhost:6379)');
+  if (!/^rediss?:\/\/[^/\s]/i.test(raw))
+    throw new ConfigError(`ADOPS_REDIS_URL must be a redis:// or rediss:// URL (got "${raw.replace(/\/\/[^@/]*@/, '//***@')}")`);
+  return { live, redis: { url: raw, prefix: env.ADOPS_REDIS_PREFIX || 'adops:' } };
+}
+
+function storeConfig(env: Env): Pick<Config, 'store' | 'databaseUrl'> {
+  const store = (env.ADOPS_STORE || 'lowdb').trim().toLowerCase();
+  if (store !== 'lowdb' && store !== 'postgres') throw new ConfigError(`ADOPS_STORE must be lowdb or postgres (got "${env.ADOPS_STORE}")`);
+  if (store === 'lowdb') return { store };
+  const raw = env.ADOPS_DATABASE_URL;
+  if (!raw) throw new ConfigError('ADOPS_DATABASE_URL must be set when ADOPS_STORE=postgres (e.g. postgres://adops@localhost:5432/adops)');
+  if (!/^postgres(ql)?:\/\/\S*$/i.test(raw))
+    throw new ConfigError(`ADOPS_DATABASE_URL must be a postgres:// URL (got "${raw.replace(/\/\/[^@/]*@/, '//***@')}")`);
+  return { store, databaseUrl: raw };
+}
+
+function warehouseConfig(env: Env): Pick<Config, 'warehouse' | 'clickhouse'> {
+  const warehouse = (env.ADOPS_WAREHOUSE || 'duckdb').trim().toLowerCase();
+  if (warehouse !== 'duckdb' && warehouse !== 'clickhouse')
+    throw new ConfigError(`ADOPS_WAREHOUSE must be duckdb or clickhouse (got "${env.ADOPS_WAREHOUSE}")`);
+  if (warehouse === 'duckdb') return { warehouse };
+  const raw = env.ADOPS_CLICKHOUSE_URL;
+  if (!raw)
+    throw new ConfigError(
+      'ADOPS_CLICKHOUSE_URL must be set when ADOPS_WAREHOUSE=clickhouse (e.g. http://localhost:8123, or chdb:///var/lib/adops/clickhouse)',
+    );
+  if (!/^(https?:\/\/[^/\s]|chdb:\S)/i.test(raw))
+    throw new ConfigError(`ADOPS_CLICKHOUSE_URL must be an http(s):// or chdb: URL (got "${raw.replace(/\/\/[^@/]*@/, '//***@')}")`);
+  const database = env.ADOPS_CLICKHOUSE_DATABASE || 'adops';
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(database))
+    throw new ConfigError(`ADOPS_CLICKHOUSE_DATABASE must be a plain name (letters, digits, _) (got "${database}")`);
+  const username = env.ADOPS_CLICKHOUSE_USER || undefined;
+  const password = env.ADOPS_CLICKHOUSE_PASSWORD || undefined;
+  return { warehouse, clickhouse: { url: raw, username, password, database } };
 }
 
 function proxyHops(env: Env): number {
@@ -140,6 +194,9 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
       apiKey: env.ADOPS_COPY_API_KEY || undefined,
       model: env.ADOPS_COPY_MODEL || undefined,
     },
+    ...liveConfig(env),
+    ...storeConfig(env),
+    ...warehouseConfig(env),
     ...defaults,
   };
 }

@@ -2,6 +2,7 @@
 // 5xx details are logged with the request id, never sent.
 import type Koa from 'koa';
 import { ZodError } from 'zod';
+import { StoreTextError } from './store/types.js';
 
 export class HttpError extends Error {
   constructor(
@@ -42,6 +43,9 @@ export function errorHandler(log: (line: string) => void): Koa.Middleware {
       if (raw instanceof ZodError) {
         status = 400;
         detail = zodDetail(raw);
+      } else if (raw instanceof StoreTextError) {
+        status = 400;
+        detail = raw.message;
       } else if (err.type && KNOWN[err.type]) {
         [status, detail] = KNOWN[err.type];
       } else if (status === 401) {

@@ -41,7 +41,7 @@ export function makeGuards(opts: { secret: string; users: UserService; ingestKey
   }) as unknown as Koa.Middleware;
   const session: Koa.Middleware = async (ctx, next) => {
     const claims = ctx.state.jwt as { sub?: unknown; exp?: number; iat?: number };
-    const user = typeof claims?.sub === 'string' ? opts.users.byEmail(claims.sub) : undefined;
+    const user = typeof claims?.sub === 'string' ? await opts.users.byEmail(claims.sub) : undefined;
     if (!user) throw httpError(401, 'La sesión ya no es válida. Inicia sesión nuevamente.');
     // A password change ends the sessions issued before it (iat is in whole seconds).
     if (user.password_changed_at && (claims.iat ?? 0) < Math.floor(Date.parse(user.password_changed_at) / 1000))

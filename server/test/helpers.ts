@@ -1,11 +1,15 @@
 // Starts the real app on an ephemeral port with a temp data directory (real lowdb and
-// DuckDB), for integration, CLI and browser tests.
+// DuckDB, or the entities on a throwaway PostgreSQL), for integration, CLI and browser tests.
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApi, type Api } from '@adops/core';
 import { createApp, loadConfig, type AdopsApp, type Config } from '../src/app.js';
+import type { SharedStores } from '../src/services/index.js';
+import type { PgCluster } from './pg-cluster.js';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-pass-123' };
 
@@ -13,6 +17,10 @@ export interface TestServer {
   url: string;
   app: AdopsApp;
   dataDir: string;
+  /** The entity store's engine this server runs on. */
+  store: Config['store'];
+  /** Every stored entity as text (lowdb: adops.json; PostgreSQL: its tables as JSON), to prove a refusal changed nothing. */
+  storedEntities(): Promise<string>;
   /** A client without a session. */
   anon: Api;
   /** Signs in and returns a client carrying that session. */
@@ -23,8 +31,84 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}, keepDataDir?: string): Promise<TestServer> {
+/** The live backend test servers use (default: in memory). */
+let liveRedisUrl: string | undefined;
+
+/**
+ * From now on, test servers of this file use the Redis live bus at `url` (undefined: in memory
+ * again). Each data dir gets its own key prefix, so servers of one file do not share a stream
+ * unless a test names the same prefix (several instances) or reopens the same data dir (restart).
+ */
+export function useRedisLive(url: string | undefined): void {
+  liveRedisUrl = url;
+}
+
+/** The PostgreSQL cluster test servers keep their entities on (default: none, lowdb in the data dir). */
+let entityCluster: PgCluster | undefined;
+
+/**
+ * From now on, test servers of this file keep their entities on PostgreSQL in `cluster`
+ * (undefined: lowdb again). Each data dir gets its own database, so a server restarted on the
+ * same data dir finds its data again; two servers share one when a test passes the same
+ * `databaseUrl` (several instances).
+ */
+export function usePostgresStore(cluster: PgCluster | undefined): void {
+  entityCluster = cluster;
+}
+
+/** Whether test servers keep their facts on ClickHouse, and the chdb data path of this process. */
+let clickHouseFacts = false;
+let factsChdbDir: string | undefined;
+
+/**
+ * From now on, test servers of this process keep their facts on ClickHouse — the chdb engine
+ * embedded in this process, one data path per process (chdb's rule) — or on DuckDB again
+ * (false). Each data dir gets its own database, so a server restarted on the same data dir
+ * finds its facts again.
+ */
+export function useClickHouseWarehouse(on: boolean): void {
+  if (on && !factsChdbDir) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'adops-test-chdb-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    factsChdbDir = dir;
+  }
+  clickHouseFacts = on;
+}
+
+/** Every table of a PostgreSQL entity store as one JSON text, rows in creation order. */
+async function dumpPostgres(url: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = ['users', 'publisher_tokens', 'campaigns', 'publishers'];
+    const parts = tables.map((t) => `'${t}', (SELECT coalesce(json_agg(x ORDER BY x.seq), '[]') FROM ${t} x)`);
+    const { rows } = await client.query(
+      `SELECT json_build_object(${parts.join(', ')}, 'settings', (SELECT coalesce(json_agg(x ORDER BY x.key), '[]') FROM settings x))::text AS dump`,
+    );
+    return rows[0].dump as string;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}, keepDataDir?: string, shared?: SharedStores): Promise<TestServer> {
   const dataDir = keepDataDir ?? (await mkdtemp(path.join(tmpdir(), 'adops-test-')));
+  const live: Partial<Config> = liveRedisUrl ? { live: 'redis', redis: { url: liveRedisUrl, prefix: `test:${path.basename(dataDir)}:` } } : {};
+  const entities: Partial<Config> =
+    entityCluster && !overrides.databaseUrl
+      ? {
+          store: 'postgres',
+          databaseUrl: await entityCluster.createDatabase(`adops_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`),
+        }
+      : {};
+  const facts: Partial<Config> =
+    clickHouseFacts && factsChdbDir && !overrides.warehouse
+      ? {
+          warehouse: 'clickhouse',
+          clickhouse: { url: `chdb://${factsChdbDir}`, database: `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}` },
+        }
+      : {};
   const config = loadConfig(
     { ADOPS_LOG: 'silent' },
     {
@@ -35,10 +119,13 @@ export async function startTestServer(overrides: Partial<Config> = {}, keepDataD
       demo: false,
       port: 0,
       log: 'silent',
+      ...live,
+      ...entities,
+      ...facts,
       ...overrides,
     },
   );
-  const app = await createApp(config);
+  const app = await createApp(config, shared);
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -51,6 +138,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, keepDataD
     url,
     app,
     dataDir,
+    store: config.store,
+    storedEntities: () => (config.store === 'postgres' ? dumpPostgres(config.databaseUrl!) : readFile(path.join(dataDir, 'adops.json'), 'utf8')),
     anon: createApi({ baseUrl: url }),
     as,
     admin: () => as(ADMIN.email, ADMIN.password),

@@ -81,7 +81,8 @@ export const ROUTE_DOCS: ContractDocs = {
   health: {
     check: {
       summary: 'Estado del servidor',
-      description: 'Versión, hora y zona horaria de los informes (las fechas son días de esa zona). Público.',
+      description:
+        'Versión, hora y zona horaria de los informes (las fechas son días de esa zona), y el bus en vivo (`live`: `memory` o `redis`, y si responde). Público.',
     },
   },
   auth: {

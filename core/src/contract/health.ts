@@ -10,6 +10,8 @@ export const Health = z.object({
   public_site_url: z.string(),
   /** The reporting time zone (ADOPS_TZ): report dates and presets are calendar days in it. */
   tz: z.string(),
+  /** The live bus (ADOPS_LIVE: memory or redis) and whether it answers. */
+  live: z.object({ backend: z.enum(['memory', 'redis']), ok: z.boolean() }).optional(),
 });
 export type Health = z.infer<typeof Health>;
 

@@ -137,18 +137,15 @@ export class SseHub<T extends Identified> {
     }
   }
 
-  /** What a client resuming after `after` missed: older events from the store, then the ring. */
+  /** What a client resuming after `after` missed: older events from the store, then the bus's. */
   private async replay(after: number, backfill: StreamRequest<T>['backfill']): Promise<T[]> {
-    const ring = this.bus.ring;
-    const fromRing = ring.since(after).slice(-this.options.maxReplay);
-    const oldest = ring.oldestId;
-    const ringReachesBack = oldest !== undefined && oldest <= after + 1;
-    if (ringReachesBack || !backfill || fromRing.length >= this.options.maxReplay) return fromRing;
+    const held = this.bus.replay(after, this.options.maxReplay);
+    if (held.complete || !backfill || held.events.length >= this.options.maxReplay) return held.events;
     try {
-      const older = await backfill(after, oldest ?? Number.MAX_SAFE_INTEGER, this.options.maxReplay - fromRing.length);
-      return [...older, ...fromRing];
+      const older = await backfill(after, held.storeBefore, this.options.maxReplay - held.events.length);
+      return [...older, ...held.events];
     } catch {
-      return fromRing; // the store is unavailable: replay what the ring holds
+      return held.events; // the store is unavailable: replay what the bus holds
     }
   }
 

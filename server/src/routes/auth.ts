@@ -7,22 +7,26 @@ import { VERSION } from '../version.js';
 
 export function authRoutes(router: Router, s: AppServices): void {
   const r = contract;
-  bind(router, s.guards, r.health.check, () => ({
-    status: 'ok' as const,
-    version: VERSION,
-    time: new Date().toISOString(),
-    public_site_url: s.config.publicSiteUrl,
-    tz: s.config.tz,
-  }));
+  bind(router, s.guards, r.health.check, async () => {
+    const live = await s.live.health();
+    return {
+      status: 'ok' as const,
+      version: VERSION,
+      time: new Date().toISOString(),
+      public_site_url: s.config.publicSiteUrl,
+      tz: s.config.tz,
+      live: { backend: live.backend, ok: live.ok },
+    };
+  });
 
   bind(router, s.guards, r.auth.login, async ({ email, password }, ctx) => ({
     access_token: await s.auth.login(email, password, ctx.ip),
     token_type: 'bearer' as const,
   }));
 
-  bind(router, s.guards, r.auth.me, (_input, ctx) => {
+  bind(router, s.guards, r.auth.me, async (_input, ctx) => {
     const session = ctx.state.user!;
-    const user = s.users.byEmail(session.email)!;
+    const user = (await s.users.byEmail(session.email))!;
     return { email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin, exp: session.exp };
   });
 

@@ -73,13 +73,15 @@ export function referrerRoutes(router: Router, s: AppServices): void {
     });
   bind(router, s.guards, r.filters, () => referrers.filterOptions());
 
-  bind(router, s.guards, r.stream, (q, ctx) => {
+  bind(router, s.guards, r.stream, async (q, ctx) => {
     const filter = streamFilter(q, s.config.tz);
     const header = ctx.get('last-event-id').trim();
     const fromHeader = /^\d{1,15}$/.test(header) ? Number(header) : undefined;
     let lastEventId = fromHeader ?? q.lastEventId;
-    // A resume point past every id handed out belongs to a reset store: start live.
-    if (lastEventId !== undefined && lastEventId > referrers.latestId) lastEventId = undefined;
+    // A resume point past every id handed out belongs to a reset store: start live (when the
+    // live backend cannot say, the resume point is trusted).
+    const latest = lastEventId === undefined ? undefined : await referrers.latestId().catch(() => undefined);
+    if (lastEventId !== undefined && latest !== undefined && lastEventId > latest) lastEventId = undefined;
     referrers.hub.open(ctx, {
       match: referrers.matcher(filter),
       lastEventId,

@@ -19,7 +19,7 @@ import {
 } from '@adops/core';
 import type { Config } from '../config.js';
 import { HttpError, httpError } from '../errors.js';
-import type { CampaignRecord, Store } from '../store/store.js';
+import type { CampaignRecord, EntityStore } from '../store/types.js';
 import { createProviders, type Providers } from '../providers/index.js';
 import { MetaApiError, type GraphCampaign } from '../providers/meta/client.js';
 import { sniffImageType } from '../providers/http.js';
@@ -56,13 +56,13 @@ export class CampaignService {
   private readonly hashesInUse = new Map<string, number>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: EntityStore,
     readonly providers: Providers,
     private readonly config: Config,
     private readonly log: (line: string) => void,
   ) {}
 
-  static async start(config: Config, store: Store, log: (line: string) => void): Promise<CampaignService> {
+  static async start(config: Config, store: EntityStore, log: (line: string) => void): Promise<CampaignService> {
     return new CampaignService(store, await createProviders(config, log), config, log);
   }
 
@@ -172,9 +172,7 @@ export class CampaignService {
       created_at: new Date().toISOString(),
     };
     try {
-      await this.store.update((d) => {
-        d.campaigns.push(record);
-      });
+      await this.store.campaigns.add(record);
     } catch (e) {
       // Not recorded locally: leave nothing behind on Meta either.
       await this.rollback(created);
@@ -258,8 +256,8 @@ export class CampaignService {
   }
 
   /** Campaigns created from this console, newest first. */
-  list(): LocalCampaign[] {
-    return [...this.store.data.campaigns].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  async list(): Promise<LocalCampaign[]> {
+    return (await this.store.campaigns.list()).sort((a, b) => b.created_at.localeCompare(a.created_at));
   }
 
   private async rollback(created: Created[]): Promise<void> {
@@ -267,8 +265,7 @@ export class CampaignService {
     for (const item of [...created].reverse()) {
       try {
         if (item.kind === 'object') await meta.deleteObject(item.id);
-        else if ((this.hashesInUse.get(item.hash) ?? 0) <= 1 && !this.store.data.campaigns.some((c) => c.image_hash === item.hash))
-          await meta.deleteImage(item.hash);
+        else if ((this.hashesInUse.get(item.hash) ?? 0) <= 1 && !(await this.store.campaigns.usesImage(item.hash))) await meta.deleteImage(item.hash);
       } catch (e) {
         const what = item.kind === 'object' ? `${item.what} ${item.id}` : `image ${item.hash}`;
         this.log(`campaign rollback: could not delete ${what} on Meta: ${(e as Error).message}`);

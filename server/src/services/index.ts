@@ -2,22 +2,25 @@
 // names) and wires every service to them, once. Routes, the demo and the CLI receive these
 // services; nothing else constructs a store or a service.
 import type { Config } from '../config.js';
-import { Store } from '../store/store.js';
+import { openEntityStore, type EntityStore } from '../store/index.js';
 import { createWarehouse, type Warehouse } from '../warehouse/index.js';
 import { makeGuards, type Guards } from '../http.js';
-import { loadSecrets, type Secrets } from './secrets.js';
+import { openSecrets, type Secrets } from './secrets.js';
 import { UserService } from './users.js';
 import { AuthService } from './auth.js';
 import { TokenService } from './tokens.js';
-import { ReferrerService } from './referrers.js';
+import { DEFAULT_REFERRER_OPTIONS, ReferrerService } from './referrers.js';
 import { CampaignService } from './campaigns.js';
 import { ReportService } from './reports.js';
 import { ZoneReportIngest } from './ingest-zone-report.js';
 import { RevenueShareService } from './revenue-shares.js';
+import { openLiveBackend, type LiveBackend } from '../live/index.js';
+import type { ReferrerEvent } from '../warehouse/index.js';
 
 export interface AppServices {
   config: Config;
-  store: Store;
+  /** The entities (users, tokens, campaigns, revenue shares, settings) on the configured engine. */
+  store: EntityStore;
   /** The facts (zone reports, referrer events) on the configured engine. */
   warehouse: Warehouse;
   secrets: Secrets;
@@ -32,6 +35,8 @@ export interface AppServices {
   shares: RevenueShareService;
   /** Referrer traffic: ingest, queries, live bus and streams. */
   referrers: ReferrerService;
+  /** The live backend (ADOPS_LIVE): in this process, or Redis shared by every instance. */
+  live: LiveBackend;
   /** Paid-social campaigns and their providers (Meta, Pixabay, copy; sandboxes by default). */
   campaigns: CampaignService;
   guards: Guards;
@@ -40,19 +45,36 @@ export interface AppServices {
   onClose: Array<() => Promise<void> | void>;
 }
 
-export async function createServices(config: Config, log: (line: string) => void): Promise<AppServices> {
-  const store = await Store.open(config.dataDir);
-  const warehouse = await createWarehouse(config);
-  const onClose: AppServices['onClose'] = [() => warehouse.close()];
+/** Stores given from outside instead of opened here (tests: two app instances on one warehouse); their owner closes them. */
+export interface SharedStores {
+  warehouse?: Warehouse;
+}
+
+export async function createServices(config: Config, log: (line: string) => void, shared: SharedStores = {}): Promise<AppServices> {
+  const store = await openEntityStore(config, log);
+  const onClose: AppServices['onClose'] = [() => store.close()];
   try {
-    const secrets = await loadSecrets(config.dataDir, config.jwtSecret);
+    const warehouse = shared.warehouse ?? (await createWarehouse(config));
+    onClose.push(() => (shared.warehouse ? undefined : warehouse.close()));
+    const live = await openLiveBackend(config, log);
+    onClose.push(() => live.close());
+    const secrets = await openSecrets(store, config.dataDir, config.jwtSecret);
     const users = new UserService(store, config.scryptLogN);
-    const auth = new AuthService(users, secrets.jwtSecret, config.jwtTtlSeconds, config.loginMaxFailures, config.loginWindowMs, config.scryptLogN);
+    const auth = new AuthService(
+      users,
+      secrets.jwtSecret,
+      config.jwtTtlSeconds,
+      config.loginMaxFailures,
+      config.loginWindowMs,
+      config.scryptLogN,
+      live.loginLimiter,
+    );
     const tokens = new TokenService(store, secrets);
     const guards = makeGuards({ secret: secrets.jwtSecret, users, ingestKey: config.ingestKey });
     const reports = new ReportService(warehouse.zoneReports, config.tz);
     const shares = new RevenueShareService(store, async () => (await reports.rawOptions()).publishers);
-    const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log);
+    const referrerBus = live.bus<ReferrerEvent>({ ringSize: DEFAULT_REFERRER_OPTIONS.ringSize });
+    const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log, {}, referrerBus);
     onClose.push(() => referrers.close());
     // After an import: filter lists are stale, and new zones may now have owners for their hits.
     const ingest = new ZoneReportIngest(
@@ -65,7 +87,7 @@ export async function createServices(config: Config, log: (line: string) => void
     );
     const campaigns = await CampaignService.start(config, store, log);
     onClose.push(() => campaigns.close());
-    return { config, store, warehouse, secrets, users, auth, tokens, reports, ingest, shares, referrers, campaigns, guards, log, onClose };
+    return { config, store, warehouse, secrets, users, auth, tokens, reports, ingest, shares, referrers, live, campaigns, guards, log, onClose };
   } catch (e) {
     for (const close of onClose.reverse()) await close();
     throw e;

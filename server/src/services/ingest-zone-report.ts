@@ -292,14 +292,14 @@ export class ZoneReportIngest {
   constructor(
     private readonly warehouse: ZoneReportWarehouse,
     /** Configured revenue shares by lower-case publisher name. */
-    private readonly shares: () => ReadonlyMap<string, number>,
+    private readonly shares: () => Promise<ReadonlyMap<string, number>>,
     /** Called after rows were committed (caches of filter lists are dropped). */
     private readonly onCommitted: () => void,
   ) {}
 
   /** Validates and upserts items; refused lines are reported, good ones kept. */
   async ingest(items: AsyncIterable<IngestItem> | Iterable<IngestItem>): Promise<IngestResult> {
-    const shares = this.shares();
+    const shares = await this.shares();
     const rejected: IngestResult['rejected'] = [];
     let rejectedTotal = 0;
     const reject = (line: number, detail: string) => {

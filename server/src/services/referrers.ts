@@ -1,6 +1,7 @@
-// Referrer traffic: validates beacon hits and NDJSON batches, stamps each event with an id and
-// its zone's publisher/advertiser, commits through the group-commit writer, publishes committed
-// events on the live bus, answers report/log/filter queries and runs retention.
+// Referrer traffic: validates beacon hits and NDJSON batches, stamps each event with its zone's
+// publisher/advertiser, commits through the group-commit writer (each batch's ids reserved on
+// the live bus just before its commit), publishes committed events on the live bus, answers
+// report/log/filter queries and runs retention.
 import { isIP } from 'node:net';
 import {
   IngestReferrerEvent,
@@ -32,7 +33,7 @@ import {
   type ZoneOwner,
 } from '../warehouse/index.js';
 import { countedPage, type TableExport, type TablePageOf } from '../tables.js';
-import { LiveBus } from '../live/bus.js';
+import { MemoryLiveBus, type LiveBus } from '../live/bus.js';
 import { SseHub } from '../live/sse.js';
 
 const DAY_MS = 86_400_000;
@@ -232,7 +233,6 @@ export class ReferrerService {
   readonly bus: LiveBus<ReferrerEvent>;
   readonly hub: SseHub<ReferrerEvent>;
   private readonly writer: EventWriter;
-  private lastId = 0;
   private zones = new Map<string, ZoneOwner>();
   /** A reload asked for while one ran: it runs once more after, so an import's zones are never missed. */
   private zoneRefreshAgain = false;
@@ -247,8 +247,9 @@ export class ReferrerService {
     private readonly config: Config,
     private readonly log: (line: string) => void,
     readonly options: ReferrerServiceOptions,
+    bus: LiveBus<ReferrerEvent> | undefined,
   ) {
-    this.bus = new LiveBus<ReferrerEvent>(options.ringSize);
+    this.bus = bus ?? new MemoryLiveBus<ReferrerEvent>(options.ringSize);
     this.hub = new SseHub<ReferrerEvent>(this.bus, eventFrame, {
       heartbeatMs: options.heartbeatMs,
       maxBacklogEvents: options.maxBacklogEvents,
@@ -256,22 +257,37 @@ export class ReferrerService {
       maxReplay: options.ringSize,
     });
     this.writer = new EventWriter(
-      (events) => this.warehouse.append(events),
-      (events) => this.bus.publish(events),
+      (events) => this.commit(events),
+      (events) => {
+        this.bus.publish(events).catch((e: Error) => this.log(`referrers: committed events not published live: ${e.message}`));
+      },
       { lingerMs: options.lingerMs, maxRows: options.maxRows },
     );
   }
 
-  /** Continues the id sequence, loads zone owners and starts the timers. */
+  /** One group-commit batch: ids reserved on the bus (unique across instances), then stored. */
+  private async commit(events: readonly ReferrerEvent[]): Promise<void> {
+    const first = await this.bus.reserve(events.length);
+    for (let i = 0; i < events.length; i++) (events[i] as { id: number }).id = first + i;
+    try {
+      await this.warehouse.append(events);
+    } catch (e) {
+      this.bus.cancel(first, events.length).catch(() => {}); // otherwise given up at its deadline
+      throw e;
+    }
+  }
+
+  /** Continues the id sequence, loads zone owners and starts the timers (and the bus: in memory by default). */
   static async open(
     warehouse: ReferrerWarehouse,
     zoneOwners: () => Promise<Map<string, ZoneOwner>>,
     config: Config,
     log: (line: string) => void,
     options: Partial<ReferrerServiceOptions> = {},
+    bus?: LiveBus<ReferrerEvent>,
   ): Promise<ReferrerService> {
-    const service = new ReferrerService(warehouse, zoneOwners, config, log, { ...DEFAULT_REFERRER_OPTIONS, ...options });
-    service.lastId = await service.warehouse.maxEventId();
+    const service = new ReferrerService(warehouse, zoneOwners, config, log, { ...DEFAULT_REFERRER_OPTIONS, ...options }, bus);
+    await service.bus.start(await service.warehouse.maxEventId());
     await service.refreshZones();
     service.startTimers();
     return service;
@@ -321,14 +337,15 @@ export class ReferrerService {
 
   /**
    * Stamps, commits and publishes events; resolves after their batch committed (the real
-   * ingest path: the beacon, batches and the demo simulator all come through here).
+   * ingest path: the beacon, batches and the demo simulator all come through here). Ids are
+   * given when the batch commits, so they follow the commit order.
    */
   async accept(events: readonly NewReferrerEvent[]): Promise<IngestReferrersResult> {
     if (events.length === 0) return { accepted: 0, first_id: null, last_id: null };
     if (this.closed) throw httpError(503, 'El servidor se está cerrando');
     const stamped: ReferrerEvent[] = events.map((e) => {
       const owner = this.zoneOwner(e.zone_id);
-      return { id: ++this.lastId, ...e, publisher: owner.publisher, advertiser: owner.advertiser };
+      return { id: 0, ...e, publisher: owner.publisher, advertiser: owner.advertiser };
     });
     try {
       await this.writer.write(stamped);
@@ -428,10 +445,13 @@ export class ReferrerService {
   ): Promise<TablePageOf<ReferrerLogRecord, { latest_id: number | null }>> {
     const filter = resolveRange(f, this.config.tz);
     const order = request.sort ? [request.sort] : [];
+    const beforeId = this.logBound(f.before_id);
     return countedPage(
       request,
-      (offset) => this.warehouse.logs({ filter, order, beforeId: f.before_id, limit: request.page_size, offset }),
-      (first) => ({ latest_id: first.latestId }),
+      (offset) => this.warehouse.logs({ filter, order, beforeId, limit: request.page_size, offset }),
+      (first) => ({
+        latest_id: this.bus.settledId === undefined || first.latestId === null ? first.latestId : Math.min(first.latestId, this.bus.settledId),
+      }),
     );
   }
 
@@ -440,7 +460,7 @@ export class ReferrerService {
     return {
       file: logCsvFile(dayOf(filter.from, this.config.tz), dayOf(filter.to, this.config.tz)),
       fields: logCsvFields(this.config.tz),
-      chunks: this.warehouse.streamLogs({ filter, order: request.sort ? [request.sort] : [], beforeId: f.before_id }),
+      chunks: this.warehouse.streamLogs({ filter, order: request.sort ? [request.sort] : [], beforeId: this.logBound(f.before_id) }),
     };
   }
 
@@ -448,9 +468,19 @@ export class ReferrerService {
     return this.warehouse.filterOptions(5000);
   }
 
-  /** The highest id assigned so far (a resume point beyond it is stale: the store was reset). */
-  get latestId(): number {
-    return this.lastId;
+  /**
+   * The log is read up to the live bus's settled id (when several instances commit at once), so
+   * a page's newest id is a resume point for the stream that skips nothing still committing.
+   */
+  private logBound(beforeId: number | undefined): number | undefined {
+    const settled = this.bus.settledId;
+    if (settled === undefined) return beforeId;
+    return beforeId === undefined ? settled : Math.min(beforeId, settled);
+  }
+
+  /** The highest id assigned so far on any instance (a resume point beyond it is stale: the store was reset). */
+  latestId(): Promise<number> {
+    return this.bus.latestId();
   }
 
   /** Deletes raw events older than the retention period, keeping their daily rollup. */
@@ -473,6 +503,7 @@ export class ReferrerService {
     for (const t of this.timers) clearTimeout(t);
     this.hub.closeAll();
     await this.writer.close();
+    await this.bus.close();
     await this.zoneRefresh;
   }
 

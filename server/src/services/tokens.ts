@@ -1,18 +1,16 @@
 // Publisher API tokens: random 32-byte tokens, sealed at rest (AES-256-GCM) so admins can
-// copy the URL again, looked up by HMAC-SHA-256; one token per publisher.
+// copy the URL again, looked up by HMAC-SHA-256; one token per publisher (the store enforces it).
 import { randomBytes } from 'node:crypto';
 import type { PublisherToken } from '@adops/core';
-import type { Store, TokenRecord } from '../store/store.js';
+import { type EntityStore, StoreConflictError, type TokenRecord } from '../store/types.js';
 import { type Secrets, seal, unseal, hmac } from './secrets.js';
 import { httpError } from '../errors.js';
-
-const sameName = (a: string, b: string) => a.localeCompare(b, 'es', { sensitivity: 'accent' }) === 0;
 
 export class TokenService {
   private lastUsedWrites = new Map<string, number>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: EntityStore,
     private readonly secrets: Secrets,
   ) {}
 
@@ -39,53 +37,41 @@ export class TokenService {
     };
   }
 
-  list(): PublisherToken[] {
-    return this.store.data.publisherTokens.map((r) => this.view(r));
+  async list(): Promise<PublisherToken[]> {
+    return (await this.store.tokens.list()).map((r) => this.view(r));
   }
 
   async create(publisherName: string): Promise<PublisherToken> {
     const { record } = this.fresh(publisherName);
-    await this.store.update((d) => {
-      if (d.publisherTokens.some((t) => sameName(t.publisher_name, publisherName)))
-        throw httpError(409, 'Ya existe un token para ese publisher; usa Renovar');
-      d.publisherTokens.push(record);
+    await this.store.tokens.create(record).catch((e) => {
+      if (e instanceof StoreConflictError && e.field === 'publisher_name') throw httpError(409, 'Ya existe un token para ese publisher; usa Renovar');
+      throw e;
     });
     return this.view(record);
   }
 
   async renew(publisherName: string): Promise<PublisherToken> {
     const { record } = this.fresh(publisherName);
-    await this.store.update((d) => {
-      const index = d.publisherTokens.findIndex((t) => sameName(t.publisher_name, publisherName));
-      if (index < 0) throw httpError(404, 'Publisher no válido para renovar.');
-      record.publisher_name = d.publisherTokens[index].publisher_name;
-      d.publisherTokens[index] = record;
-    });
-    return this.view(record);
+    const stored = await this.store.tokens.replace(publisherName, record);
+    if (!stored) throw httpError(404, 'Publisher no válido para renovar.');
+    return this.view(stored);
   }
 
   async remove(token: string): Promise<void> {
     const hash = hmac(this.secrets.hashKey, token);
-    await this.store.update((d) => {
-      const index = d.publisherTokens.findIndex((t) => t.token_hash === hash);
-      if (index < 0) throw httpError(404, 'Token no encontrado');
-      d.publisherTokens.splice(index, 1);
-    });
+    if (!(await this.store.tokens.removeByHash(hash))) throw httpError(404, 'Token no encontrado');
   }
 
-  /** The publisher a token belongs to, or null; records last use (at most once a minute). */
+  /** The publisher a token belongs to, or null; records last use (at most once a minute per instance). */
   async resolve(token: string): Promise<string | null> {
     if (!token || token.length > 200) return null;
     const hash = hmac(this.secrets.hashKey, token);
-    const record = this.store.data.publisherTokens.find((t) => t.token_hash === hash);
+    const record = await this.store.tokens.byHash(hash);
     if (!record) return null;
     const now = Date.now();
     if ((this.lastUsedWrites.get(hash) ?? 0) < now - 60_000) {
       this.lastUsedWrites.set(hash, now);
-      await this.store.update((d) => {
-        const r = d.publisherTokens.find((t) => t.token_hash === hash);
-        if (r) r.last_used_at = new Date(now).toISOString();
-      });
+      await this.store.tokens.touch(hash, new Date(now).toISOString());
     }
     return record.publisher_name;
   }

@@ -1,7 +1,7 @@
 // Staff accounts: the protected bootstrap admin, CRUD for admins, password changes.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateUserBody, UserChanges, User } from '@adops/core';
-import type { Store, UserRecord } from '../store/store.js';
+import { type EntityStore, StoreConflictError, type UserChange, type UserRecord } from '../store/types.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { httpError } from '../errors.js';
 
@@ -15,15 +15,19 @@ export const publicUser = (u: UserRecord): User => ({
   created_at: u.created_at,
 });
 
+const EMAIL_TAKEN = 'Ya existe un usuario con ese email';
+
+/** The store's e-mail conflict as the 409 the routes answer; anything else unchanged. */
+const emailTaken = (e: unknown) => (e instanceof StoreConflictError && e.field === 'email' ? httpError(409, EMAIL_TAKEN) : e);
+
 export class UserService {
   constructor(
-    private readonly store: Store,
+    private readonly store: EntityStore,
     private readonly scryptLogN: number,
   ) {}
 
-  byEmail(email: string): UserRecord | undefined {
-    const wanted = email.trim().toLowerCase();
-    return this.store.data.users.find((u) => u.email === wanted);
+  byEmail(email: string): Promise<UserRecord | undefined> {
+    return this.store.users.byEmail(email.trim().toLowerCase());
   }
 
   /**
@@ -31,33 +35,30 @@ export class UserService {
    * was configured (to be printed once), or null when the admin already existed.
    */
   async bootstrapAdmin(email: string, password?: string): Promise<{ email: string; password?: string } | null> {
-    if (this.store.data.users.some((u) => u.protected)) return null;
+    if ((await this.store.users.list()).some((u) => u.protected)) return null;
     const chosen = password ?? randomBytes(12).toString('base64url');
     const password_hash = await hashPassword(chosen, this.scryptLogN);
-    await this.store.update((d) => {
-      const existing = d.users.find((u) => u.email === email);
-      if (existing) Object.assign(existing, { protected: true, is_admin: true, password_hash });
-      else
-        d.users.push({
-          id: randomUUID(),
-          first_name: 'Admin',
-          last_name: '',
-          email,
-          password_hash,
-          is_admin: true,
-          protected: true,
-          created_at: new Date().toISOString(),
-        });
+    const created = await this.store.users.bootstrapAdmin({
+      id: randomUUID(),
+      first_name: 'Admin',
+      last_name: '',
+      email,
+      password_hash,
+      is_admin: true,
+      protected: true,
+      created_at: new Date().toISOString(),
     });
+    // Another instance starting at the same time created it first.
+    if (!created) return null;
     return { email, password: password ? undefined : chosen };
   }
 
-  list(): User[] {
-    return this.store.data.users.map(publicUser);
+  async list(): Promise<User[]> {
+    return (await this.store.users.list()).map(publicUser);
   }
 
   async create(input: Required<CreateUserBody>): Promise<User> {
-    if (this.byEmail(input.email)) throw httpError(409, 'Ya existe un usuario con ese email');
+    if (await this.byEmail(input.email)) throw httpError(409, EMAIL_TAKEN);
     const password_hash = await hashPassword(input.password, this.scryptLogN);
     const record: UserRecord = {
       id: randomUUID(),
@@ -69,54 +70,45 @@ export class UserService {
       protected: false,
       created_at: new Date().toISOString(),
     };
-    await this.store.update((d) => {
-      if (d.users.some((u) => u.email === record.email)) throw httpError(409, 'Ya existe un usuario con ese email');
-      d.users.push(record);
+    await this.store.users.create(record).catch((e) => {
+      throw emailTaken(e);
     });
     return publicUser(record);
   }
 
   async update(id: string, changes: UserChanges): Promise<User> {
+    const user = await this.store.users.byId(id);
+    if (!user) throw httpError(404, 'Usuario no encontrado');
+    if (user.protected) throw httpError(403, 'El administrador protegido no se puede modificar');
     const password_hash = changes.password ? await hashPassword(changes.password, this.scryptLogN) : undefined;
-    return this.store.update((d) => {
-      const user = d.users.find((u) => u.id === id);
-      if (!user) throw httpError(404, 'Usuario no encontrado');
-      if (user.protected) throw httpError(403, 'El administrador protegido no se puede modificar');
-      if (changes.email && changes.email !== user.email && d.users.some((u) => u.email === changes.email))
-        throw httpError(409, 'Ya existe un usuario con ese email');
-      if (changes.first_name !== undefined) user.first_name = changes.first_name;
-      if (changes.last_name !== undefined) user.last_name = changes.last_name;
-      if (changes.email !== undefined) user.email = changes.email;
-      if (changes.is_admin !== undefined) user.is_admin = changes.is_admin;
-      if (password_hash) {
-        user.password_hash = password_hash;
-        user.password_changed_at = new Date().toISOString();
-      }
-      return publicUser(user);
+    const change: UserChange = {
+      first_name: changes.first_name,
+      last_name: changes.last_name,
+      email: changes.email,
+      is_admin: changes.is_admin,
+      ...(password_hash ? { password_hash, password_changed_at: new Date().toISOString() } : {}),
+    };
+    const updated = await this.store.users.update(id, change).catch((e) => {
+      throw emailTaken(e);
     });
+    if (!updated) throw httpError(404, 'Usuario no encontrado');
+    return publicUser(updated);
   }
 
   async remove(id: string, actingEmail: string): Promise<void> {
-    await this.store.update((d) => {
-      const index = d.users.findIndex((u) => u.id === id);
-      if (index < 0) throw httpError(404, 'Usuario no encontrado');
-      const user = d.users[index];
-      if (user.protected) throw httpError(403, 'El administrador protegido no se puede eliminar');
-      if (user.email === actingEmail) throw httpError(409, 'No puedes eliminar tu propio usuario');
-      d.users.splice(index, 1);
-    });
+    const user = await this.store.users.byId(id);
+    if (!user) throw httpError(404, 'Usuario no encontrado');
+    if (user.protected) throw httpError(403, 'El administrador protegido no se puede eliminar');
+    if (user.email === actingEmail) throw httpError(409, 'No puedes eliminar tu propio usuario');
+    if (!(await this.store.users.remove(id))) throw httpError(404, 'Usuario no encontrado');
   }
 
   async changePassword(email: string, current: string, next: string): Promise<void> {
-    const user = this.byEmail(email);
+    const user = await this.byEmail(email);
     if (!user) throw httpError(401, 'No autenticado');
     if (!(await verifyPassword(current, user.password_hash))) throw httpError(400, 'La contraseña actual no es correcta');
     const password_hash = await hashPassword(next, this.scryptLogN);
-    await this.store.update((d) => {
-      const target = d.users.find((u) => u.id === user.id);
-      if (!target) throw httpError(401, 'No autenticado');
-      target.password_hash = password_hash;
-      target.password_changed_at = new Date().toISOString();
-    });
+    const updated = await this.store.users.update(user.id, { password_hash, password_changed_at: new Date().toISOString() });
+    if (!updated) throw httpError(401, 'No autenticado');
   }
 }

@@ -1,0 +1,101 @@
+// Failed sign-ins per key (IP|e-mail): a window opens at the first failure, and once it holds
+// `maxFailures` the key is refused until the window ends; a success clears it. Kept in this
+// process, or in Redis so every API instance shares the counts and they survive a restart.
+import { Script, type RedisClient } from '../live/redis.js';
+
+export interface LoginLimiter {
+  /** Whether the key reached the limit in its current window. */
+  limited(key: string, now: number): Promise<boolean>;
+  /** Counts one failure (opening a window when none is open). */
+  fail(key: string, now: number): Promise<void>;
+  /** A successful sign-in: the count starts over. */
+  clear(key: string): Promise<void>;
+}
+
+interface Failures {
+  count: number;
+  resetAt: number;
+}
+
+export class MemoryLoginLimiter implements LoginLimiter {
+  private failures = new Map<string, Failures>();
+
+  constructor(
+    private readonly maxFailures: number,
+    private readonly windowMs: number,
+  ) {}
+
+  async limited(key: string, now: number): Promise<boolean> {
+    const f = this.failures.get(key);
+    if (!f) return false;
+    if (f.resetAt <= now) {
+      this.failures.delete(key);
+      return false;
+    }
+    return f.count >= this.maxFailures;
+  }
+
+  async fail(key: string, now: number): Promise<void> {
+    const f = this.failures.get(key);
+    if (!f || f.resetAt <= now) this.failures.set(key, { count: 1, resetAt: now + this.windowMs });
+    else f.count++;
+    if (this.failures.size > 50_000) {
+      for (const [k, v] of this.failures) if (v.resetAt <= now) this.failures.delete(k);
+    }
+  }
+
+  async clear(key: string): Promise<void> {
+    this.failures.delete(key);
+  }
+}
+
+/** ARGV: window ms. The window opens (expiry set) with the first failure only. */
+const FAIL = new Script(`
+local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n`);
+
+/**
+ * The same counts in Redis (one key per IP|e-mail, expiring with its window). When Redis does
+ * not answer, sign-in is not refused for it (the failure is logged): the scrypt limit still
+ * bounds guessing, and staff can reach their reports while Redis is down.
+ */
+export class RedisLoginLimiter implements LoginLimiter {
+  constructor(
+    private readonly client: RedisClient,
+    private readonly prefix: string,
+    private readonly maxFailures: number,
+    private readonly windowMs: number,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  private key(key: string): string {
+    return `${this.prefix}login-failures:${key}`;
+  }
+
+  async limited(key: string): Promise<boolean> {
+    try {
+      const count = await this.client.sendCommand<string | null>(['GET', this.key(key)]);
+      return Number(count ?? 0) >= this.maxFailures;
+    } catch (e) {
+      this.log(`login limiter: Redis did not answer (${(e as Error).message}); not limiting`);
+      return false;
+    }
+  }
+
+  async fail(key: string): Promise<void> {
+    try {
+      await FAIL.run(this.client, [this.key(key)], [String(this.windowMs)]);
+    } catch (e) {
+      this.log(`login limiter: failure not counted (${(e as Error).message})`);
+    }
+  }
+
+  async clear(key: string): Promise<void> {
+    try {
+      await this.client.sendCommand(['DEL', this.key(key)]);
+    } catch (e) {
+      this.log(`login limiter: count not cleared (${(e as Error).message})`);
+    }
+  }
+}

@@ -1,0 +1,203 @@
+// The entity store on lowdb (data/adops.json), for one process: one writer, writes serialised
+// and applied to a copy first, so a failing change never leaves half-written data in memory or
+// on disk. Reads hand out copies, so callers never hold the store's own objects.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import {
+  type CampaignRecord,
+  type EntityStore,
+  emailKey,
+  type PublisherRecord,
+  publisherKey,
+  samePublisherName,
+  StoreConflictError,
+  type TokenRecord,
+  type UserRecord,
+} from './types.js';
+
+/** The file's shape (unchanged since version 1: existing data dirs open as they are). */
+export interface StoreData {
+  version: 1;
+  users: UserRecord[];
+  publisherTokens: TokenRecord[];
+  campaigns: CampaignRecord[];
+  publishers: PublisherRecord[];
+  settings: Record<string, unknown>;
+}
+
+const empty = (): StoreData => ({
+  version: 1,
+  users: [],
+  publisherTokens: [],
+  campaigns: [],
+  publishers: [],
+  settings: {},
+});
+
+const copy = <T extends object>(record: T | undefined): T | undefined => (record ? { ...record } : undefined);
+
+/** The JSON file and its one serialised writer. */
+class JsonFileData {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: Low<StoreData>) {}
+
+  /** The current data; read-only, changed only through `update`. */
+  get data(): Readonly<StoreData> {
+    return this.db.data;
+  }
+
+  /**
+   * Applies `change` to a copy of the data, persists it atomically, then makes it current.
+   * Changes run one at a time in call order; a change that throws leaves everything as it was.
+   */
+  update<T>(change: (draft: StoreData) => T): Promise<T> {
+    const run = this.queue.then(async () => {
+      const draft = structuredClone(this.db.data);
+      const result = change(draft);
+      const previous = this.db.data;
+      this.db.data = draft;
+      try {
+        await this.db.write();
+      } catch (e) {
+        this.db.data = previous;
+        throw e;
+      }
+      return result;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves when every change called so far has been written (or failed). */
+  async drain(): Promise<void> {
+    await this.queue;
+  }
+}
+
+export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
+  await mkdir(dataDir, { recursive: true });
+  const db = new Low<StoreData>(new JSONFile(path.join(dataDir, 'adops.json')), empty());
+  await db.read();
+  db.data = { ...empty(), ...(db.data ?? {}) };
+  const file = new JsonFileData(db);
+  const userByEmail = (users: readonly UserRecord[], email: string) => users.find((u) => emailKey(u.email) === emailKey(email));
+
+  return {
+    engine: 'lowdb',
+    users: {
+      byId: async (id) => copy(file.data.users.find((u) => u.id === id)),
+      byEmail: async (email) => copy(userByEmail(file.data.users, email)),
+      list: async () => file.data.users.map((u) => ({ ...u })),
+      create: (user) =>
+        file.update((d) => {
+          if (userByEmail(d.users, user.email)) throw new StoreConflictError('email');
+          if (d.users.some((u) => u.id === user.id)) throw new StoreConflictError('id');
+          d.users.push({ ...user });
+        }),
+      update: (id, change) =>
+        file.update((d) => {
+          const user = d.users.find((u) => u.id === id);
+          if (!user) return undefined;
+          if (change.email !== undefined && emailKey(change.email) !== emailKey(user.email) && userByEmail(d.users, change.email))
+            throw new StoreConflictError('email');
+          for (const [k, v] of Object.entries(change)) if (v !== undefined) Object.assign(user, { [k]: v });
+          return { ...user };
+        }),
+      remove: (id) =>
+        file.update((d) => {
+          const index = d.users.findIndex((u) => u.id === id);
+          if (index >= 0) d.users.splice(index, 1);
+          return index >= 0;
+        }),
+      bootstrapAdmin: (admin) =>
+        file.update((d) => {
+          if (d.users.some((u) => u.protected)) return false;
+          const existing = userByEmail(d.users, admin.email);
+          if (existing) Object.assign(existing, { protected: true, is_admin: true, password_hash: admin.password_hash });
+          else d.users.push({ ...admin, protected: true, is_admin: true });
+          return true;
+        }),
+    },
+    tokens: {
+      list: async () => file.data.publisherTokens.map((t) => ({ ...t })),
+      byHash: async (hash) => copy(file.data.publisherTokens.find((t) => t.token_hash === hash)),
+      create: (token) =>
+        file.update((d) => {
+          if (d.publisherTokens.some((t) => samePublisherName(t.publisher_name, token.publisher_name)))
+            throw new StoreConflictError('publisher_name');
+          if (d.publisherTokens.some((t) => t.token_hash === token.token_hash)) throw new StoreConflictError('token_hash');
+          d.publisherTokens.push({ ...token });
+        }),
+      replace: (publisherName, token) =>
+        file.update((d) => {
+          const index = d.publisherTokens.findIndex((t) => samePublisherName(t.publisher_name, publisherName));
+          if (index < 0) return undefined;
+          if (d.publisherTokens.some((t, i) => i !== index && t.token_hash === token.token_hash)) throw new StoreConflictError('token_hash');
+          const stored = { ...token, publisher_name: d.publisherTokens[index].publisher_name };
+          d.publisherTokens[index] = stored;
+          return { ...stored };
+        }),
+      removeByHash: (hash) =>
+        file.update((d) => {
+          const index = d.publisherTokens.findIndex((t) => t.token_hash === hash);
+          if (index >= 0) d.publisherTokens.splice(index, 1);
+          return index >= 0;
+        }),
+      touch: async (hash, usedAt) => {
+        if (!file.data.publisherTokens.some((t) => t.token_hash === hash)) return;
+        await file.update((d) => {
+          const token = d.publisherTokens.find((t) => t.token_hash === hash);
+          if (token) token.last_used_at = usedAt;
+        });
+      },
+    },
+    campaigns: {
+      list: async () => file.data.campaigns.map((c) => ({ ...c })),
+      add: (campaign) =>
+        file.update((d) => {
+          if (d.campaigns.some((c) => c.campaign_id === campaign.campaign_id)) throw new StoreConflictError('campaign_id');
+          d.campaigns.push({ ...campaign });
+        }),
+      usesImage: async (hash) => file.data.campaigns.some((c) => c.image_hash === hash),
+    },
+    publishers: {
+      list: async () => file.data.publishers.map((p) => ({ ...p })),
+      set: (name, revenueShare) =>
+        file.update((d) => {
+          const existing = d.publishers.find((p) => publisherKey(p.name) === publisherKey(name));
+          if (existing) existing.revenue_share = revenueShare;
+          else d.publishers.push({ name, revenue_share: revenueShare });
+          return { name: existing?.name ?? name, revenue_share: revenueShare };
+        }),
+      addMissing: async (publishers) => {
+        const known = new Set(file.data.publishers.map((p) => publisherKey(p.name)));
+        if (publishers.every((p) => known.has(publisherKey(p.name)))) return;
+        await file.update((d) => {
+          const have = new Set(d.publishers.map((p) => publisherKey(p.name)));
+          for (const p of publishers)
+            if (!have.has(publisherKey(p.name))) {
+              have.add(publisherKey(p.name));
+              d.publishers.push({ name: p.name, revenue_share: p.revenue_share });
+            }
+        });
+      },
+    },
+    settings: {
+      get: async (key) => structuredClone(Object.hasOwn(file.data.settings, key) ? file.data.settings[key] : undefined),
+      putIfAbsent: async <T>(key: string, value: T) => {
+        const stored = Object.hasOwn(file.data.settings, key)
+          ? file.data.settings[key]
+          : await file.update((d) => {
+              if (!Object.hasOwn(d.settings, key))
+                Object.defineProperty(d.settings, key, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
+              return d.settings[key];
+            });
+        return structuredClone(stored) as T;
+      },
+    },
+    close: () => file.drain(),
+  };
+}

@@ -1,0 +1,448 @@
+// The entity store on PostgreSQL, shared by every API instance: parameterised queries only,
+// UNIQUE constraints instead of a serialised writer (a duplicate becomes StoreConflictError),
+// transactions where a change reads before it writes, and versioned schema migrations applied
+// once under an advisory lock (several instances may start at once).
+import pg from 'pg';
+import {
+  type CampaignRecord,
+  type ConflictField,
+  type EntityStore,
+  emailKey,
+  type PublisherRecord,
+  publisherKey,
+  StoreConflictError,
+  StoreTextError,
+  type TokenRecord,
+  type UserRecord,
+} from './types.js';
+
+/** Each migration runs once, in its own transaction, in version order; never edit one that shipped. */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'entities',
+    sql: `
+      -- Publisher tokens' names compare as Intl.Collator('es', { sensitivity: 'accent' }) does:
+      -- case ignored, accents significant (ICU strength 2).
+      CREATE COLLATION adops_publisher_name (provider = icu, locale = 'es-u-ks-level2', deterministic = false);
+
+      CREATE TABLE users (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        id text NOT NULL,
+        first_name text NOT NULL,
+        last_name text NOT NULL,
+        email text NOT NULL,
+        email_key text NOT NULL,
+        password_hash text NOT NULL,
+        is_admin boolean NOT NULL,
+        protected boolean NOT NULL,
+        created_at timestamptz NOT NULL,
+        password_changed_at timestamptz,
+        CONSTRAINT users_pkey PRIMARY KEY (id),
+        CONSTRAINT users_email_key UNIQUE (email_key)
+      );
+
+      CREATE TABLE publisher_tokens (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        publisher_name text COLLATE adops_publisher_name NOT NULL,
+        token_sealed text NOT NULL,
+        token_hash text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz,
+        CONSTRAINT publisher_tokens_pkey PRIMARY KEY (token_hash),
+        CONSTRAINT publisher_tokens_publisher_name_key UNIQUE (publisher_name)
+      );
+
+      CREATE TABLE campaigns (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        campaign_id text NOT NULL,
+        adset_id text NOT NULL,
+        ad_id text NOT NULL,
+        creative_id text NOT NULL,
+        image_hash text NOT NULL,
+        keyword text NOT NULL,
+        headline text NOT NULL,
+        body text NOT NULL,
+        objective text NOT NULL,
+        daily_budget double precision NOT NULL,
+        bid_amount double precision NOT NULL,
+        tracking_url text NOT NULL,
+        created_by text NOT NULL,
+        created_at timestamptz NOT NULL,
+        CONSTRAINT campaigns_pkey PRIMARY KEY (campaign_id)
+      );
+      CREATE INDEX campaigns_image_hash ON campaigns (image_hash);
+
+      -- name_key is the store's publisherKey(name): the same key the import looks shares up by.
+      CREATE TABLE publishers (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        name text NOT NULL,
+        name_key text NOT NULL,
+        revenue_share double precision NOT NULL,
+        CONSTRAINT publishers_pkey PRIMARY KEY (name_key)
+      );
+
+      CREATE TABLE settings (
+        key text NOT NULL,
+        value jsonb NOT NULL,
+        CONSTRAINT settings_pkey PRIMARY KEY (key)
+      );
+    `,
+  },
+];
+
+const CONFLICTS: Record<string, ConflictField> = {
+  users_pkey: 'id',
+  users_email_key: 'email',
+  publisher_tokens_pkey: 'token_hash',
+  publisher_tokens_publisher_name_key: 'publisher_name',
+  campaigns_pkey: 'campaign_id',
+};
+
+/** PostgreSQL's text and jsonb cannot hold U+0000. */
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v));
+  return false;
+}
+
+function translate(e: unknown): unknown {
+  const err = e as { code?: string; constraint?: string };
+  if (err.code === '23505' && err.constraint && CONFLICTS[err.constraint]) return new StoreConflictError(CONFLICTS[err.constraint]);
+  // invalid byte sequence / untranslatable character: a NUL that slipped through.
+  if (err.code === '22021' || err.code === '22P05') return new StoreTextError();
+  return e;
+}
+
+const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).toISOString();
+
+const USER_COLUMNS = 'id, first_name, last_name, email, password_hash, is_admin, protected, created_at, password_changed_at';
+const TOKEN_COLUMNS = 'publisher_name, token_sealed, token_hash, created_at, last_used_at';
+const CAMPAIGN_COLUMNS =
+  'campaign_id, adset_id, ad_id, creative_id, image_hash, keyword, headline, body, objective, daily_budget, bid_amount, tracking_url, created_by, created_at';
+
+function userRecord(r: pg.QueryResultRow): UserRecord {
+  const user: UserRecord = {
+    id: r.id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    email: r.email,
+    password_hash: r.password_hash,
+    is_admin: r.is_admin,
+    protected: r.protected,
+    created_at: iso(r.created_at),
+  };
+  if (r.password_changed_at) user.password_changed_at = iso(r.password_changed_at);
+  return user;
+}
+
+const tokenRecord = (r: pg.QueryResultRow): TokenRecord => ({
+  publisher_name: r.publisher_name,
+  token_sealed: r.token_sealed,
+  token_hash: r.token_hash,
+  created_at: iso(r.created_at),
+  last_used_at: r.last_used_at ? iso(r.last_used_at) : null,
+});
+
+const campaignRecord = (r: pg.QueryResultRow): CampaignRecord => ({
+  campaign_id: r.campaign_id,
+  adset_id: r.adset_id,
+  ad_id: r.ad_id,
+  creative_id: r.creative_id,
+  image_hash: r.image_hash,
+  keyword: r.keyword,
+  headline: r.headline,
+  body: r.body,
+  objective: r.objective,
+  daily_budget: r.daily_budget,
+  bid_amount: r.bid_amount,
+  tracking_url: r.tracking_url,
+  created_by: r.created_by,
+  created_at: iso(r.created_at),
+});
+
+type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+/** Runs a parameterised statement; duplicates and NULs come back as the store's typed errors. */
+async function run(db: Queryable, sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+  if (params.some(containsNul)) throw new StoreTextError();
+  try {
+    return await db.query(sql, params);
+  } catch (e) {
+    throw translate(e);
+  }
+}
+
+/** `work` inside BEGIN … COMMIT on one connection (rolled back when it throws). */
+async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw e;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** Applies the migrations this database lacks, one instance at a time (pg_advisory_lock). */
+export async function migrate(pool: pg.Pool): Promise<number[]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('adops:schema_migrations'))");
+    try {
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      const done = new Set((await client.query('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
+      const latest = Math.max(...MIGRATIONS.map((m) => m.version));
+      const newest = Math.max(0, ...done);
+      if (newest > latest)
+        throw new Error(`the database's entity schema is at version ${newest}, newer than this server's (${latest}): upgrade the server`);
+      const applied: number[] = [];
+      for (const m of MIGRATIONS) {
+        if (done.has(m.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+          await client.query('COMMIT');
+        } catch (e) {
+          await client.query('ROLLBACK');
+          throw new Error(`entity schema migration ${m.version} (${m.name}) failed: ${(e as Error).message}`);
+        }
+        applied.push(m.version);
+      }
+      return applied;
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('adops:schema_migrations'))").catch((e: Error) => {
+        broken = e;
+      });
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+export interface PostgresStoreOptions {
+  /** Connections in the pool (default 10). */
+  maxConnections?: number;
+  /** Where errors of idle connections are reported (the pool replaces them). */
+  log?: (line: string) => void;
+}
+
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<EntityStore> {
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, application_name: 'adops' });
+  pool.on('error', (e) => options.log?.(`postgres: idle connection failed: ${e.message}`));
+  try {
+    await migrate(pool);
+  } catch (e) {
+    await pool.end();
+    throw e;
+  }
+  const q = (sql: string, params?: unknown[]) => run(pool, sql, params);
+
+  return {
+    engine: 'postgres',
+    users: {
+      async byId(id) {
+        if (containsNul(id)) return undefined;
+        const { rows } = await q(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+        return rows[0] ? userRecord(rows[0]) : undefined;
+      },
+      async byEmail(email) {
+        if (containsNul(email)) return undefined;
+        const { rows } = await q(`SELECT ${USER_COLUMNS} FROM users WHERE email_key = $1`, [emailKey(email)]);
+        return rows[0] ? userRecord(rows[0]) : undefined;
+      },
+      async list() {
+        return (await q(`SELECT ${USER_COLUMNS} FROM users ORDER BY seq`)).rows.map(userRecord);
+      },
+      async create(u) {
+        await q(
+          `INSERT INTO users (id, first_name, last_name, email, email_key, password_hash, is_admin, protected, created_at, password_changed_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          [
+            u.id,
+            u.first_name,
+            u.last_name,
+            u.email,
+            emailKey(u.email),
+            u.password_hash,
+            u.is_admin,
+            u.protected,
+            u.created_at,
+            u.password_changed_at ?? null,
+          ],
+        );
+      },
+      async update(id, c) {
+        if (containsNul(id)) return undefined;
+        const { rows } = await q(
+          `UPDATE users SET
+             first_name = COALESCE($2, first_name),
+             last_name = COALESCE($3, last_name),
+             email = COALESCE($4, email),
+             email_key = COALESCE($5, email_key),
+             is_admin = COALESCE($6, is_admin),
+             password_hash = COALESCE($7, password_hash),
+             password_changed_at = COALESCE($8, password_changed_at)
+           WHERE id = $1
+           RETURNING ${USER_COLUMNS}`,
+          [
+            id,
+            c.first_name ?? null,
+            c.last_name ?? null,
+            c.email ?? null,
+            c.email === undefined ? null : emailKey(c.email),
+            c.is_admin ?? null,
+            c.password_hash ?? null,
+            c.password_changed_at ?? null,
+          ],
+        );
+        return rows[0] ? userRecord(rows[0]) : undefined;
+      },
+      async remove(id) {
+        if (containsNul(id)) return false;
+        return ((await q('DELETE FROM users WHERE id = $1', [id])).rowCount ?? 0) > 0;
+      },
+      bootstrapAdmin(a) {
+        if (containsNul(a)) return Promise.reject(new StoreTextError());
+        return transaction(pool, async (client) => {
+          await client.query("SELECT pg_advisory_xact_lock(hashtext('adops:bootstrap-admin'))");
+          if ((await run(client, 'SELECT 1 FROM users WHERE protected LIMIT 1')).rowCount) return false;
+          const upgraded = await run(client, 'UPDATE users SET protected = true, is_admin = true, password_hash = $2 WHERE email_key = $1', [
+            emailKey(a.email),
+            a.password_hash,
+          ]);
+          if (!upgraded.rowCount)
+            await run(
+              client,
+              `INSERT INTO users (id, first_name, last_name, email, email_key, password_hash, is_admin, protected, created_at)
+               VALUES ($1, $2, $3, $4, $5, $6, true, true, $7)`,
+              [a.id, a.first_name, a.last_name, a.email, emailKey(a.email), a.password_hash, a.created_at],
+            );
+          return true;
+        });
+      },
+    },
+    tokens: {
+      async list() {
+        return (await q(`SELECT ${TOKEN_COLUMNS} FROM publisher_tokens ORDER BY seq`)).rows.map(tokenRecord);
+      },
+      async byHash(hash) {
+        if (containsNul(hash)) return undefined;
+        const { rows } = await q(`SELECT ${TOKEN_COLUMNS} FROM publisher_tokens WHERE token_hash = $1`, [hash]);
+        return rows[0] ? tokenRecord(rows[0]) : undefined;
+      },
+      async create(t) {
+        await q(`INSERT INTO publisher_tokens (publisher_name, token_sealed, token_hash, created_at, last_used_at) VALUES ($1, $2, $3, $4, $5)`, [
+          t.publisher_name,
+          t.token_sealed,
+          t.token_hash,
+          t.created_at,
+          t.last_used_at,
+        ]);
+      },
+      async replace(publisherName, t) {
+        if (containsNul(publisherName)) return undefined;
+        // The comparison takes the column's collation: the same publisher whatever the case.
+        const { rows } = await q(
+          `UPDATE publisher_tokens SET token_sealed = $2, token_hash = $3, created_at = $4, last_used_at = $5
+           WHERE publisher_name = $1
+           RETURNING ${TOKEN_COLUMNS}`,
+          [publisherName, t.token_sealed, t.token_hash, t.created_at, t.last_used_at],
+        );
+        return rows[0] ? tokenRecord(rows[0]) : undefined;
+      },
+      async removeByHash(hash) {
+        if (containsNul(hash)) return false;
+        return ((await q('DELETE FROM publisher_tokens WHERE token_hash = $1', [hash])).rowCount ?? 0) > 0;
+      },
+      async touch(hash, usedAt) {
+        if (containsNul(hash)) return;
+        await q('UPDATE publisher_tokens SET last_used_at = $2 WHERE token_hash = $1', [hash, usedAt]);
+      },
+    },
+    campaigns: {
+      async list() {
+        return (await q(`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns ORDER BY seq`)).rows.map(campaignRecord);
+      },
+      async add(c) {
+        await q(`INSERT INTO campaigns (${CAMPAIGN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, [
+          c.campaign_id,
+          c.adset_id,
+          c.ad_id,
+          c.creative_id,
+          c.image_hash,
+          c.keyword,
+          c.headline,
+          c.body,
+          c.objective,
+          c.daily_budget,
+          c.bid_amount,
+          c.tracking_url,
+          c.created_by,
+          c.created_at,
+        ]);
+      },
+      async usesImage(hash) {
+        if (containsNul(hash)) return false;
+        return (await q('SELECT 1 FROM campaigns WHERE image_hash = $1 LIMIT 1', [hash])).rowCount! > 0;
+      },
+    },
+    publishers: {
+      async list() {
+        return (await q('SELECT name, revenue_share FROM publishers ORDER BY seq')).rows.map((r) => ({
+          name: r.name,
+          revenue_share: r.revenue_share,
+        }));
+      },
+      async set(name, revenueShare) {
+        const { rows } = await q(
+          `INSERT INTO publishers (name, name_key, revenue_share) VALUES ($1, $2, $3)
+           ON CONFLICT (name_key) DO UPDATE SET revenue_share = EXCLUDED.revenue_share
+           RETURNING name, revenue_share`,
+          [name, publisherKey(name), revenueShare],
+        );
+        return { name: rows[0].name, revenue_share: rows[0].revenue_share };
+      },
+      async addMissing(publishers: ReadonlyArray<PublisherRecord>) {
+        if (publishers.length === 0) return;
+        // One statement: all of them or none; keys taken meanwhile (or twice in the list) are skipped.
+        await q(
+          `INSERT INTO publishers (name, name_key, revenue_share)
+           SELECT name, name_key, revenue_share
+           FROM unnest($1::text[], $2::text[], $3::double precision[]) WITH ORDINALITY AS t(name, name_key, revenue_share, position)
+           ORDER BY position
+           ON CONFLICT (name_key) DO NOTHING`,
+          [publishers.map((p) => p.name), publishers.map((p) => publisherKey(p.name)), publishers.map((p) => p.revenue_share)],
+        );
+      },
+    },
+    settings: {
+      async get(key) {
+        if (containsNul(key)) return undefined;
+        const { rows } = await q('SELECT value FROM settings WHERE key = $1', [key]);
+        return rows[0]?.value;
+      },
+      async putIfAbsent<T>(key: string, value: T): Promise<T> {
+        if (containsNul(key) || containsNul(value)) throw new StoreTextError();
+        // A concurrent first writer makes this insert wait, then do nothing; the read sees its value.
+        await q('INSERT INTO settings (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO NOTHING', [key, JSON.stringify(value)]);
+        const { rows } = await q('SELECT value FROM settings WHERE key = $1', [key]);
+        return rows[0].value as T;
+      },
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,159 @@
+// The entity store's engine-neutral interface: users, publisher tokens, campaign records,
+// publishers' revenue shares and settings, one repository each. lowdb (one process) and
+// PostgreSQL (several instances) implement it; uniqueness is the store's job, not the caller's.
+
+export interface UserRecord {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  password_hash: string;
+  is_admin: boolean;
+  protected: boolean;
+  created_at: string;
+  /** Sessions issued before this instant are refused (set when the password changes). */
+  password_changed_at?: string;
+}
+
+export interface TokenRecord {
+  publisher_name: string;
+  token_sealed: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CampaignRecord {
+  campaign_id: string;
+  adset_id: string;
+  ad_id: string;
+  creative_id: string;
+  image_hash: string;
+  keyword: string;
+  headline: string;
+  body: string;
+  objective: string;
+  daily_budget: number;
+  bid_amount: number;
+  tracking_url: string;
+  created_by: string;
+  created_at: string;
+}
+
+export interface PublisherRecord {
+  name: string;
+  /** Share of revenue paid to the publisher, 0..1 (rate_applied). */
+  revenue_share: number;
+}
+
+/** The fields of a user an update may change (id, created_at and protected never change). */
+export type UserChange = Partial<Pick<UserRecord, 'first_name' | 'last_name' | 'email' | 'is_admin' | 'password_hash' | 'password_changed_at'>>;
+
+/** Users; e-mail addresses are unique regardless of case (compared by `emailKey`). */
+export interface UserRepository {
+  byId(id: string): Promise<UserRecord | undefined>;
+  /** The user whose e-mail equals `email` regardless of case. */
+  byEmail(email: string): Promise<UserRecord | undefined>;
+  /** Every user, in creation order. */
+  list(): Promise<UserRecord[]>;
+  /** Throws StoreConflictError (field `email`) when the e-mail is taken, `id` when the id is. */
+  create(user: UserRecord): Promise<void>;
+  /** Applies the given fields; undefined when no such user. StoreConflictError (`email`) when the new e-mail is taken. */
+  update(id: string, change: UserChange): Promise<UserRecord | undefined>;
+  /** False when no such user. */
+  remove(id: string): Promise<boolean>;
+  /**
+   * Makes `admin` the protected admin unless one exists, atomically (two instances starting
+   * at once create one): a user with its e-mail is upgraded (protected, admin, its password),
+   * else `admin` is created. False when a protected admin already existed.
+   */
+  bootstrapAdmin(admin: UserRecord): Promise<boolean>;
+}
+
+/**
+ * Publisher tokens, one per publisher: names are compared as Spanish text ignoring case but
+ * not accents (`samePublisherName`); token hashes are unique.
+ */
+export interface TokenRepository {
+  /** Every token, in creation order (a renewed token keeps its place). */
+  list(): Promise<TokenRecord[]>;
+  byHash(tokenHash: string): Promise<TokenRecord | undefined>;
+  /** Throws StoreConflictError (`publisher_name` or `token_hash`) when taken. */
+  create(token: TokenRecord): Promise<void>;
+  /**
+   * Replaces the token of the publisher named like `publisherName` by `token` (keeping the
+   * stored spelling of the name); the stored record, or undefined when that publisher has none.
+   */
+  replace(publisherName: string, token: TokenRecord): Promise<TokenRecord | undefined>;
+  /** False when no token has that hash. */
+  removeByHash(tokenHash: string): Promise<boolean>;
+  /** Records a use of the token (no-op when it is gone). */
+  touch(tokenHash: string, usedAt: string): Promise<void>;
+}
+
+/** Campaign records created from this console; campaign ids are unique. */
+export interface CampaignRepository {
+  /** Every record, in creation order. */
+  list(): Promise<CampaignRecord[]>;
+  /** Throws StoreConflictError (`campaign_id`) when the id is recorded already. */
+  add(campaign: CampaignRecord): Promise<void>;
+  /** Whether a recorded campaign uses the Meta image with this hash. */
+  usesImage(imageHash: string): Promise<boolean>;
+}
+
+/** Publishers' revenue shares; names are unique by `publisherKey` (trimmed, lower case). */
+export interface PublisherRepository {
+  /** Every configured publisher, in creation order. */
+  list(): Promise<PublisherRecord[]>;
+  /** Sets a share; a name with the same key updates that entry (keeping its spelling). Returns the stored record. */
+  set(name: string, revenueShare: number): Promise<PublisherRecord>;
+  /** Adds the publishers whose key is not configured yet, in one change; configured ones are kept. */
+  addMissing(publishers: ReadonlyArray<PublisherRecord>): Promise<void>;
+}
+
+/** Small JSON values by key (shared secrets). */
+export interface SettingsRepository {
+  get(key: string): Promise<unknown>;
+  /** Stores `value` unless the key has one; returns the stored value (the first writer's, whoever it was). */
+  putIfAbsent<T>(key: string, value: T): Promise<T>;
+}
+
+export interface EntityStore {
+  /** Which engine: lowdb keeps one process's data dir; postgres is shared by every instance. */
+  readonly engine: 'lowdb' | 'postgres';
+  readonly users: UserRepository;
+  readonly tokens: TokenRepository;
+  readonly campaigns: CampaignRepository;
+  readonly publishers: PublisherRepository;
+  readonly settings: SettingsRepository;
+  close(): Promise<void>;
+}
+
+export type ConflictField = 'id' | 'email' | 'publisher_name' | 'token_hash' | 'campaign_id';
+
+/** A change refused because it would duplicate a unique value (the service answers 409). */
+export class StoreConflictError extends Error {
+  constructor(readonly field: ConflictField) {
+    super(`store conflict: ${field} already exists`);
+    this.name = 'StoreConflictError';
+  }
+}
+
+/** Text the engine cannot keep (PostgreSQL's text refuses U+0000); answered as a 400. */
+export class StoreTextError extends Error {
+  constructor() {
+    super('El texto no puede contener el carácter nulo (U+0000)');
+    this.name = 'StoreTextError';
+  }
+}
+
+/** The key e-mail addresses are unique by. */
+export const emailKey = (email: string): string => email.trim().toLowerCase();
+
+/** The key publishers' revenue shares are unique by (the import looks shares up by it too). */
+export const publisherKey = (name: string): string => name.trim().toLowerCase();
+
+const publisherNames = new Intl.Collator('es', { sensitivity: 'accent' });
+
+/** Publisher tokens' names: equal as Spanish text ignoring case, accents significant. */
+export const samePublisherName = (a: string, b: string): boolean => publisherNames.compare(a, b) === 0;

@@ -1,0 +1,148 @@
+// The ClickHouse handle behind the warehouse: one @clickhouse/client (a server over HTTP, or the
+// embedded chdb engine plugged in as its connection), every table name qualified with the
+// warehouse's database, every value a bound {name:Type} parameter. Results come as JSONEachRow
+// with 64-bit integers as numbers and DateTime64 as ISO text; long results stream in chunks.
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+
+export type Param = string | number | boolean | null | readonly string[] | readonly number[];
+export type Params = Record<string, Param>;
+export type Row = Record<string, unknown>;
+
+/** Settings of every statement: numbers as numbers, instants as ISO-8601, column names before aliases. */
+const SETTINGS: ClickHouseSettings = {
+  output_format_json_quote_64bit_integers: 0,
+  date_time_output_format: 'iso',
+  // `sum(revenue) AS revenue` must not make a later `revenue` in the same SELECT mean the sum.
+  prefer_column_name_to_alias: 1,
+};
+
+/** Statements without rows and inserts answer only once done on the server (errors included), not at the first byte. */
+const DONE: ClickHouseSettings = { wait_end_of_query: 1 };
+
+/** Rows per chunk a stream yields at most. */
+const CHUNK_ROWS = 2048;
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** Bound parameters of one statement: `p.bind(value, 'String')` answers `{p0:String}`. */
+export class Binder {
+  readonly params: Params = {};
+  private n = 0;
+  bind(value: Param, type: string): string {
+    const name = `p${this.n++}`;
+    this.params[name] = value;
+    return `{${name}:${type}}`;
+  }
+}
+
+export class ClickHouseDb {
+  /** Queries and writes under way: close() waits for them. */
+  private inflight = new Set<Promise<unknown>>();
+  private writeQueue: Promise<unknown> = Promise.resolve();
+  private closing = false;
+
+  constructor(
+    readonly client: ClickHouseClient,
+    /** The database holding the warehouse's tables (a checked identifier). */
+    readonly database: string,
+    /** Aggregates without a zone read the rollup (off only to prove both answer the same). */
+    readonly rollup: boolean,
+    /** Whether close() closes the client too (the warehouse opened it). */
+    private readonly ownsClient: boolean,
+    /** Extra settings of inserts (async_insert with wait_for_async_insert, when asked for). */
+    readonly insertSettings: ClickHouseSettings = {},
+  ) {
+    if (!IDENTIFIER.test(database)) throw new Error(`ClickHouse database must be a plain identifier (got "${database}")`);
+  }
+
+  /** A table of the warehouse, qualified: `db`.`name` (names are fixed in code, never user text). */
+  t(name: string): string {
+    return `\`${this.database}\`.\`${name}\``;
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inflight.add(work);
+    const done = () => this.inflight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  private open(): void {
+    if (this.closing) throw new Error('El almacén de datos se está cerrando');
+  }
+
+  async all<T = Row>(query: string, params: Params = {}): Promise<T[]> {
+    this.open();
+    return this.track(
+      (async () => {
+        const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: SETTINGS });
+        return rs.json<T>();
+      })(),
+    );
+  }
+
+  async one<T = Row>(query: string, params: Params = {}): Promise<T | undefined> {
+    return (await this.all<T>(query, params))[0];
+  }
+
+  /**
+   * Streams a query's rows in chunks as the server sends them (JSONEachRow over HTTP; the chdb
+   * connection hands over its result at once, then it is cut the same way). Leaving early closes
+   * the result set, which on a server aborts the request.
+   */
+  async *stream<T = Row>(query: string, params: Params = {}): AsyncGenerator<T[]> {
+    this.open();
+    const rs = await this.track(this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: SETTINGS }));
+    try {
+      let chunk: T[] = [];
+      for await (const rows of rs.stream<T>()) {
+        for (const row of rows) {
+          chunk.push(row.json());
+          if (chunk.length >= CHUNK_ROWS) {
+            yield chunk;
+            chunk = [];
+          }
+        }
+      }
+      if (chunk.length > 0) yield chunk;
+    } finally {
+      rs.close();
+    }
+  }
+
+  /** A statement without rows (DDL, INSERT … SELECT, DELETE). */
+  async command(query: string, params: Params = {}): Promise<void> {
+    this.open();
+    await this.track(this.client.command({ query, query_params: params, clickhouse_settings: { ...SETTINGS, ...DONE } }));
+  }
+
+  /** Inserts rows (JSONEachRow); resolves once ClickHouse has confirmed them. */
+  async insert(table: string, values: readonly object[]): Promise<void> {
+    this.open();
+    if (values.length === 0) return;
+    await this.track(
+      this.client.insert({
+        table: this.t(table),
+        values: values as object[],
+        format: 'JSONEachRow',
+        clickhouse_settings: { ...DONE, ...this.insertSettings },
+      }),
+    );
+  }
+
+  /** Runs write work one job at a time in this process (imports, retention), as DuckDB's single writer. */
+  serialWrite<T>(work: () => Promise<T>): Promise<T> {
+    this.open();
+    const run = this.writeQueue.then(work);
+    this.writeQueue = run.catch(() => undefined);
+    return this.track(run);
+  }
+
+  /** Refuses new work, waits for work under way, then closes the client if the warehouse opened it. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+    if (this.ownsClient) await this.client.close();
+  }
+}

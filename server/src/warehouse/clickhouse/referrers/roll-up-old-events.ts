@@ -1,0 +1,91 @@
+// Retention: rolls raw events seen before the cutoff into the daily rollup (one row per UTC day
+// and distinct referrer), then commits the run by inserting its watermark (cutoff, highest id):
+// from that insert on, those raw events no longer count and the rollup rows do — one insert, so
+// no query sees both or neither. Months whose events are all rolled up are then dropped whole
+// (DROP PARTITION, no row mutation); events of the cutoff's month stay on disk, uncounted, until
+// their month is wholly behind it. Cutoffs and ids only grow: a run never moves the watermark back.
+import { Binder, type ClickHouseDb } from '../db.js';
+import { instant } from './filter.js';
+import { committedDaily } from './schema.js';
+import type { RetentionResult } from '../../types.js';
+
+export function rollUpOldEvents(db: ClickHouseDb, cutoffMs: number): Promise<RetentionResult> {
+  return db.serialWrite(async () => {
+    const events = db.t('referrer_event');
+    const daily = db.t('referrer_daily');
+    const previous = await db.one<{ cutoff: number; last_id: number; top: number }>(
+      `SELECT toUnixTimestamp64Milli(max(cutoff)) AS cutoff, max(last_id) AS last_id, (SELECT max(id) FROM ${events}) AS top
+       FROM ${db.t('referrer_event_watermark')}`,
+    );
+    const before = { cutoff: Number(previous?.cutoff ?? 0), lastId: Number(previous?.last_id ?? 0) };
+    const run = { cutoff: Math.max(cutoffMs, before.cutoff), lastId: Math.max(Number(previous?.top ?? 0), before.lastId) };
+    // Events of this run: before the cutoff, present now, and not rolled up by an earlier run
+    // (late arrivals with an old seen_at but a newer id are rolled up by the next run).
+    const runWhere = (b: Binder) =>
+      `seen_at < ${instant(b, run.cutoff)} AND id <= ${b.bind(run.lastId, 'UInt64')}
+       AND NOT (seen_at < ${instant(b, before.cutoff)} AND id <= ${b.bind(before.lastId, 'UInt64')})`;
+    const c = new Binder();
+    const deleted = Number((await db.one<{ n: number }>(`SELECT count() AS n FROM ${events} WHERE ${runWhere(c)}`, c.params))?.n ?? 0);
+    if (deleted === 0) return { deleted: 0, rolledUp: 0 };
+
+    // Rollup rows of a run that never committed (a crash before its watermark) would count
+    // once a run with the same (cutoff, last id) commits: drop them first.
+    const orphans = await db.one<{ n: number }>(`SELECT count() AS n FROM ${daily} WHERE NOT ${committedDaily(db)}`);
+    if (Number(orphans?.n ?? 0) > 0) await db.command(`DELETE FROM ${daily} WHERE NOT ${committedDaily(db)}`);
+
+    const r = new Binder();
+    const tag = `${instant(r, run.cutoff)}, ${r.bind(run.lastId, 'UInt64')}`;
+    await db.command(
+      `INSERT INTO ${daily} (day, zone_id, parent_domain, referrer, publisher, advertiser, first_seen, last_seen, hits, cutoff, last_id)
+       SELECT toDate32(seen_at), zone_id, parent_domain, referrer, publisher, advertiser, min(seen_at), max(seen_at), count(), ${tag}
+       FROM ${events} WHERE ${runWhere(r)}
+       GROUP BY toDate32(seen_at), zone_id, parent_domain, referrer, publisher, advertiser`,
+      r.params,
+    );
+    const w = new Binder();
+    const rolled = await db.one<{ n: number }>(
+      `SELECT count() AS n FROM ${daily} WHERE cutoff = ${instant(w, run.cutoff)} AND last_id = ${w.bind(run.lastId, 'UInt64')}`,
+      w.params,
+    );
+    const m = new Binder();
+    await db.command(
+      `INSERT INTO ${db.t('referrer_event_watermark')} (cutoff, last_id) SELECT ${instant(m, run.cutoff)}, ${m.bind(run.lastId, 'UInt64')}`,
+      m.params,
+    );
+    await dropRolledUpMonths(db, run);
+    return { deleted, rolledUp: Number(rolled?.n ?? 0) };
+  });
+}
+
+/** Drops the monthly partitions of referrer_event whose every event the watermark covers. */
+async function dropRolledUpMonths(db: ClickHouseDb, run: { cutoff: number; lastId: number }): Promise<void> {
+  const b = new Binder();
+  const cutoff = instant(b, run.cutoff);
+  const months = await db.all<{ p: string }>(
+    `SELECT _partition_id AS p FROM ${db.t('referrer_event')}
+     WHERE toYYYYMM(seen_at) < toYYYYMM(${cutoff})
+     GROUP BY p
+     HAVING max(seen_at) < ${cutoff} AND max(id) <= ${b.bind(run.lastId, 'UInt64')}`,
+    b.params,
+  );
+  for (const { p } of months) {
+    if (/^\d{6}$/.test(p)) await db.command(`ALTER TABLE ${db.t('referrer_event')} DROP PARTITION ID '${p}'`);
+  }
+}
+
+/**
+ * The TTL backstop: raw events older than `days` are dropped by merges even if retention never
+ * ran. A TTL cannot wait for the rollup, so `days` must exceed the retention period by the
+ * longest outage of the API to ride out (createWarehouse adds 30 days). Applied only when changed.
+ */
+export async function ensureEventTtl(db: ClickHouseDb, days: number | undefined): Promise<void> {
+  if (days === undefined) return;
+  if (!Number.isInteger(days) || days < 1) throw new Error(`event TTL must be a whole number of days (got ${days})`);
+  const ttl = `toDateTime(seen_at) + toIntervalDay(${days})`;
+  const table = await db.one<{ engine_full: string }>('SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = {name:String}', {
+    db: db.database,
+    name: 'referrer_event',
+  });
+  if (table?.engine_full.includes(`TTL ${ttl}`)) return;
+  await db.command(`ALTER TABLE ${db.t('referrer_event')} MODIFY TTL ${ttl} SETTINGS materialize_ttl_after_modify = 0`);
+}

@@ -1,0 +1,57 @@
+// Tables of referrer traffic on ClickHouse (created by migrations.ts):
+// - referrer_event: raw events, MergeTree ordered by (seen_at, id) — every report and log query
+//   reads a time range, and the log's order is seen_at then id — partitioned by month, with a
+//   min/max index on id for stream resume (id ranges).
+// - referrer_daily: the daily rollup of the distinct-referrer report for events retention took
+//   out of the raw table, each row tagged with the retention run (its cutoff and last id) that
+//   wrote it.
+// - referrer_event_watermark: one row per retention run: its cutoff and the highest id it rolled
+//   up. Inserting it is the run's commit: raw events with seen_at < cutoff and id ≤ last_id stop
+//   counting (they are in referrer_daily), daily rows of runs without a watermark never count.
+//   Months wholly rolled up are then dropped as partitions; the TTL (retention.ts) is a backstop.
+import type { ClickHouseDb } from '../db.js';
+
+export const referrerTables = (db: ClickHouseDb): string[] => [
+  `CREATE TABLE IF NOT EXISTS ${db.t('referrer_event')} (
+  id UInt64,
+  seen_at DateTime64(3, 'UTC'),
+  zone_id String,
+  parent_domain Nullable(String),
+  referrer Nullable(String),
+  keyword Nullable(String),
+  ip Nullable(String),
+  country Nullable(String),
+  publisher Nullable(String),
+  advertiser Nullable(String),
+  INDEX id_range id TYPE minmax GRANULARITY 1
+) ENGINE = MergeTree
+PARTITION BY toYYYYMM(seen_at)
+ORDER BY (seen_at, id)
+SETTINGS ttl_only_drop_parts = 1`,
+  `CREATE TABLE IF NOT EXISTS ${db.t('referrer_daily')} (
+  day Date32,
+  zone_id String,
+  parent_domain Nullable(String),
+  referrer Nullable(String),
+  publisher Nullable(String),
+  advertiser Nullable(String),
+  first_seen DateTime64(3, 'UTC'),
+  last_seen DateTime64(3, 'UTC'),
+  hits UInt64,
+  cutoff DateTime64(3, 'UTC'),
+  last_id UInt64
+) ENGINE = MergeTree
+PARTITION BY toYYYYMM(day)
+ORDER BY (day, zone_id)`,
+  `CREATE TABLE IF NOT EXISTS ${db.t('referrer_event_watermark')} (cutoff DateTime64(3, 'UTC'), last_id UInt64)
+ENGINE = MergeTree ORDER BY cutoff`,
+];
+
+/** The latest retention run's (cutoff, last id): both only grow, so their maxima are one run's. */
+export const watermarkSql = (db: ClickHouseDb) => `(SELECT max(cutoff), max(last_id) FROM ${db.t('referrer_event_watermark')})`;
+
+/** Raw events still counted: not rolled up by a retention run (`wm` is watermarkSql's tuple, aliased). */
+export const liveEvent = (wm = 'wm') => `NOT (seen_at < tupleElement(${wm}, 1) AND id <= tupleElement(${wm}, 2))`;
+
+/** Rollup rows of committed retention runs only (a run is its (cutoff, last id): one of them grows each run). */
+export const committedDaily = (db: ClickHouseDb) => `(cutoff, last_id) IN (SELECT cutoff, last_id FROM ${db.t('referrer_event_watermark')})`;

@@ -1,0 +1,25 @@
+// The Ad Report's header figures in one scan: the sums of every matching row (the 'Totales'
+// and the row count) and the geos and sources of the range under the other filters — the
+// dropdowns ignore their own filter, so the sums apply geo and source as -If conditions.
+import { SUM_KEYS, compareText, type Sums } from '@adops/core';
+import { Binder, type ClickHouseDb } from '../db.js';
+import { fromWhere, sumsSql, usesRollup } from '../sql.js';
+import type { Filters } from '../../types.js';
+
+export async function getTotalsAndOptions(db: ClickHouseDb, filters: Filters): Promise<{ totals: Sums; geos: string[]; sources: string[] }> {
+  const rollup = usesRollup(db, filters);
+  const b = new Binder();
+  const own: string[] = [];
+  for (const key of ['geo', 'source'] as const) {
+    const value = filters[key];
+    if (value !== undefined) own.push(`${key} = ${b.bind(value, 'String')}`);
+  }
+  const sums = own.length ? sumsSql(rollup, 'row', own.join(' AND ')) : sumsSql(rollup);
+  const from = fromWhere(db, b, rollup, filters, { range: { start: filters.start_date, end: filters.end_date }, skip: ['geo', 'source'] });
+  const row = await db.one<Sums & { geos: string[]; sources: string[] }>(
+    `SELECT ${sums}, groupUniqArrayIf(geo, geo != '') AS geos, groupUniqArrayIf(source, source != '') AS sources ${from}`,
+    b.params,
+  );
+  const totals = Object.fromEntries(SUM_KEYS.map((k) => [k, row?.[k] ?? 0])) as Sums;
+  return { totals, geos: [...(row?.geos ?? [])].sort(compareText), sources: [...(row?.sources ?? [])].sort(compareText) };
+}

@@ -1,0 +1,13 @@
+// Sums of every row matching the report filters (the 'Totales' rows, cards, row counts).
+import { EMPTY_SUMS, type Sums } from '@adops/core';
+import { Binder, type ClickHouseDb } from '../db.js';
+import type { Filters } from '../../types.js';
+import { fromWhere, sumsSql, usesRollup } from '../sql.js';
+
+export async function getTotals(db: ClickHouseDb, filters: Filters): Promise<Sums> {
+  const rollup = usesRollup(db, filters);
+  const b = new Binder();
+  const from = fromWhere(db, b, rollup, filters, { range: { start: filters.start_date, end: filters.end_date } });
+  const row = await db.one<Sums>(`SELECT ${sumsSql(rollup)} ${from}`, b.params);
+  return row ?? { ...EMPTY_SUMS };
+}

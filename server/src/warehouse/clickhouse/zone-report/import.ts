@@ -1,0 +1,110 @@
+// Zone-report imports: rows are staged into a table of the import's own (inserted in chunks
+// while the upload is still being parsed, so a large file is never held in memory); the commit
+// — serialised with every other write of this process — counts the staged keys already stored,
+// records the days it will touch (zone_report_pending), inserts the last staged row of each key
+// with a new version (ReplacingMergeTree: it replaces the stored one, FINAL reads see only it),
+// then rewrites the rollup of those days (schema.ts). ClickHouse has no multi-table transaction:
+// between the rows insert and the rollup switch, rollup-read aggregates still show the previous
+// day; a failure there is repaired by the next commit or the next open.
+import { randomUUID } from 'node:crypto';
+import type { ClickHouseDb } from '../db.js';
+import type { ZoneReportImport, ZoneReportRecord } from '../../types.js';
+import { NATURAL_KEY, ZONE_REPORT_COLUMNS, ZONE_REPORT_COLUMNS_SQL, markPending, nextVersion, repairRollup, rewriteRollup } from './schema.js';
+
+const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
+const KEY = NATURAL_KEY.join(', ');
+/** Staged rows sent to ClickHouse at once. */
+const CHUNK_ROWS = 20_000;
+/** Stage tables are named with this prefix; leftovers of a crashed process are dropped at open. */
+export const STAGE_PREFIX = 'zone_report_stage_';
+
+/** Date32 holds 1900-01-01 … 2299-12-31; a date outside it would be clamped silently, so it is refused. */
+function checkDate(date: string): void {
+  const year = Number(date.slice(0, 4));
+  if (!(year >= 1900 && year <= 2299)) throw new Error(`date: ${date} fuera del rango del almacén (1900–2299)`);
+}
+
+export async function beginZoneReportImport(db: ClickHouseDb): Promise<ZoneReportImport> {
+  const stage = `${STAGE_PREFIX}${randomUUID().replace(/-/g, '')}`;
+  await db.command(`CREATE TABLE ${db.t(stage)} (seq UInt64, ${ZONE_REPORT_COLUMNS_SQL}) ENGINE = MergeTree ORDER BY tuple()`);
+  let buffer: Array<ZoneReportRecord & { seq: number }> = [];
+  let sending: Promise<void> = Promise.resolve();
+  let failed: unknown;
+  let staged = 0;
+  let state: 'open' | 'committed' | 'closed' = 'open';
+
+  const send = () => {
+    if (buffer.length === 0) return;
+    const rows = buffer;
+    buffer = [];
+    sending = sending.then(() =>
+      db.insert(stage, rows).catch((e) => {
+        failed ??= e;
+      }),
+    );
+  };
+
+  return {
+    add(record, seq) {
+      if (state !== 'open') throw new Error('import already committed or closed');
+      checkDate(record.date);
+      buffer.push({ seq, ...record });
+      staged++;
+      if (buffer.length >= CHUNK_ROWS) send();
+    },
+
+    async commit() {
+      if (state !== 'open') throw new Error('import already committed or closed');
+      state = 'committed';
+      send();
+      await sending;
+      if (failed) throw failed;
+      if (staged === 0) return { inserted: 0, replaced: 0 };
+      return db.serialWrite(async () => {
+        await repairRollup(db); // days an earlier commit of this process left half done
+        const span = await db.one<{ first: string; last: string; days: string[]; n: number }>(
+          `SELECT toString(min(date)) AS first, toString(max(date)) AS last,
+                  arrayMap(d -> toString(d), groupUniqArray(date)) AS days, uniqExact(${KEY}) AS n
+           FROM ${db.t(stage)}`,
+        );
+        if (!span) throw new Error('staged rows missing');
+        const stored = await db.one<{ n: number }>(
+          `SELECT count() AS n FROM ${db.t('zone_report')} FINAL
+           WHERE date BETWEEN {first:Date32} AND {last:Date32} AND (${KEY}) IN (SELECT ${KEY} FROM ${db.t(stage)})`,
+          { first: span.first, last: span.last },
+        );
+        const replaced = Number(stored?.n ?? 0);
+        const v = await nextVersion(db);
+        await markPending(db, span.days, v);
+        // The last staged row of a key wins (highest seq).
+        await db.command(
+          `INSERT INTO ${db.t('zone_report')} (${COLUMNS}, version)
+           SELECT ${COLUMNS}, {v:UInt64} FROM ${db.t(stage)}
+           ORDER BY ${KEY}, seq DESC
+           LIMIT 1 BY ${KEY}`,
+          { v },
+        );
+        await rewriteRollup(db, span.days, v);
+        return { inserted: Number(span.n) - replaced, replaced };
+      });
+    },
+
+    async close() {
+      if (state === 'closed') return;
+      state = 'closed';
+      buffer = [];
+      await sending;
+      await db.command(`DROP TABLE IF EXISTS ${db.t(stage)}`);
+    },
+  };
+}
+
+/** Drops stage tables a crashed process left behind (older than a day). */
+export async function dropStaleStages(db: ClickHouseDb): Promise<void> {
+  const stale = await db.all<{ name: string }>(
+    `SELECT name FROM system.tables
+     WHERE database = {db:String} AND startsWith(name, {prefix:String}) AND metadata_modification_time < now() - INTERVAL 1 DAY`,
+    { db: db.database, prefix: STAGE_PREFIX },
+  );
+  for (const { name } of stale) if (/^[a-z_0-9]+$/.test(name)) await db.command(`DROP TABLE IF EXISTS ${db.t(name)}`);
+}

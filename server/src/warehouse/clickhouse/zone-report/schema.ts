@@ -1,0 +1,154 @@
+// The zone_report fact table on ClickHouse and its derived tables (created by migrations.ts):
+// - zone_report: ReplacingMergeTree(version) ordered by the natural key (date, advertiser,
+//   publisher, zone_id, geo, source), partitioned by month. A re-imported row is inserted with a
+//   higher version and replaces the old one; reads use FINAL (see sql.ts) so they are right
+//   before any merge.
+// - zone_report_rollup: the additive sums per day × advertiser × publisher × geo × source ×
+//   domain, written explicitly at import (never a materialized view: an MV sees inserts only, so
+//   a replaced row would be counted twice). Each day's rows carry the version of the import that
+//   wrote them; zone_report_day records each day's current version, and a single insert there
+//   switches a day to its new rollup at once. Superseded versions are deleted afterwards.
+// - zone_report_pending: the days (and version) an import is about to change, written before
+//   the rows: a day whose pending version stayed ahead of its current one for PENDING_GRACE_MS (a
+//   crash between the rows and the rollup) has its rollup rebuilt at the next open or commit.
+import type { ClickHouseDb } from '../db.js';
+import { sumsSql } from '../sql.js';
+
+/** Column order of zone_report (the stored record, without its version). */
+export const ZONE_REPORT_COLUMNS = [
+  'date',
+  'advertiser',
+  'publisher',
+  'zone_id',
+  'geo',
+  'source',
+  'domain',
+  'impressions',
+  'monetized_impressions',
+  'clicks',
+  'revenue',
+  'rate_applied',
+  'p_revenue',
+  'margin',
+  'tq',
+] as const;
+
+export const NATURAL_KEY = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'] as const;
+
+/** Column definitions (money Float64: the same IEEE doubles DuckDB stores and sums). */
+export const ZONE_REPORT_COLUMNS_SQL = `
+  date Date32,
+  advertiser String,
+  publisher String,
+  zone_id String,
+  geo String,
+  source String,
+  domain String,
+  impressions Int64,
+  monetized_impressions Nullable(Int64),
+  clicks Int64,
+  revenue Float64,
+  rate_applied Nullable(Float64),
+  p_revenue Float64,
+  margin Float64,
+  tq Nullable(Float64)`;
+
+/** The rollup's grain: every report dimension but the zone. */
+export const ROLLUP_DIMENSIONS = ['date', 'advertiser', 'publisher', 'geo', 'source', 'domain'] as const;
+
+export const zoneReportTables = (db: ClickHouseDb): string[] => [
+  `CREATE TABLE IF NOT EXISTS ${db.t('zone_report')} (${ZONE_REPORT_COLUMNS_SQL},
+  version UInt64
+) ENGINE = ReplacingMergeTree(version)
+PARTITION BY toYYYYMM(date)
+ORDER BY (${NATURAL_KEY.join(', ')})`,
+  `CREATE TABLE IF NOT EXISTS ${db.t('zone_report_rollup')} (
+  date Date32,
+  advertiser String,
+  publisher String,
+  geo String,
+  source String,
+  domain String,
+  version UInt64,
+  rows Int64,
+  impressions Int64,
+  monetized_impressions Int64,
+  ctr_base Int64,
+  clicks Int64,
+  revenue Float64,
+  p_revenue Float64,
+  margin Float64,
+  tq_weighted Float64,
+  tq_weight Int64
+) ENGINE = MergeTree
+PARTITION BY toYYYYMM(date)
+ORDER BY (date, version, advertiser, publisher, geo, source, domain)`,
+  `CREATE TABLE IF NOT EXISTS ${db.t('zone_report_day')} (date Date32, version UInt64)
+ENGINE = ReplacingMergeTree(version) ORDER BY date`,
+  `CREATE TABLE IF NOT EXISTS ${db.t('zone_report_pending')} (date Date32, version UInt64)
+ENGINE = ReplacingMergeTree(version) ORDER BY date`,
+];
+
+const DIMS = ROLLUP_DIMENSIONS.join(', ');
+const SUM_COLUMNS = 'rows, impressions, monetized_impressions, ctr_base, clicks, revenue, p_revenue, margin, tq_weighted, tq_weight';
+
+/** The next import version: after every version written, and the server's clock in µs. */
+export async function nextVersion(db: ClickHouseDb): Promise<number> {
+  const row = await db.one<{ v: number }>(
+    `SELECT greatest(toUInt64(toUnixTimestamp64Micro(now64(6))), (SELECT max(version) FROM ${db.t('zone_report_pending')}) + 1) AS v`,
+  );
+  return Number(row?.v);
+}
+
+/**
+ * Rewrites the rollup of `days` from the stored rows as version `v`: the new rows, then the
+ * switch of those days to `v` (one insert), then the deletion of their older versions.
+ */
+export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v: number): Promise<void> {
+  if (days.length === 0) return;
+  const sorted = [...days].sort();
+  const span = { first: sorted[0], last: sorted[sorted.length - 1] };
+  const params = { first: span.first, last: span.last, days: sorted, v };
+  const inDays = 'date BETWEEN {first:Date32} AND {last:Date32} AND date IN {days:Array(Date32)}';
+  await db.command(
+    `INSERT INTO ${db.t('zone_report_rollup')} (${DIMS}, version, ${SUM_COLUMNS})
+     SELECT ${DIMS}, {v:UInt64}, ${sumsSql(false)}
+     FROM ${db.t('zone_report')} FINAL WHERE ${inDays}
+     GROUP BY ${DIMS}`,
+    params,
+  );
+  await db.command(`INSERT INTO ${db.t('zone_report_day')} (date, version) SELECT arrayJoin({days:Array(Date32)}), {v:UInt64}`, params);
+  await db.command(`DELETE FROM ${db.t('zone_report_rollup')} WHERE ${inDays} AND version < {v:UInt64}`, params);
+}
+
+/** Records that `days` are about to change under version `v` (see the module comment). */
+export async function markPending(db: ClickHouseDb, days: readonly string[], v: number): Promise<void> {
+  await db.command(`INSERT INTO ${db.t('zone_report_pending')} (date, version) SELECT arrayJoin({days:Array(Date32)}), {v:UInt64}`, {
+    days: [...days],
+    v,
+  });
+}
+
+/** How old a pending mark must be before it counts as abandoned (a commit of another instance may still be under way). */
+export const PENDING_GRACE_MS = 15 * 60_000;
+
+/**
+ * Rebuilds the rollup of every day an interrupted import left behind its rows: marked pending
+ * under a version newer than the day's current one, at least `graceMs` ago (versions are the
+ * server clock in µs).
+ */
+export async function repairRollup(db: ClickHouseDb, graceMs = PENDING_GRACE_MS): Promise<string[]> {
+  const rows = await db.all<{ date: string }>(
+    `SELECT toString(p.date) AS date FROM
+       (SELECT date, max(version) AS v FROM ${db.t('zone_report_pending')} GROUP BY date) AS p
+       LEFT JOIN (SELECT date, max(version) AS v FROM ${db.t('zone_report_day')} GROUP BY date) AS d ON p.date = d.date
+     WHERE p.v > d.v AND p.v <= toUInt64(toUnixTimestamp64Micro(now64(6))) - {grace:UInt64}`,
+    { grace: graceMs * 1000 },
+  );
+  const days = rows.map((r) => r.date);
+  if (days.length === 0) return [];
+  const v = await nextVersion(db);
+  await markPending(db, days, v);
+  await rewriteRollup(db, days, v);
+  return days;
+}

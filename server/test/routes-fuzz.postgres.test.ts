@@ -1,0 +1,11 @@
+// The hostile-input sweep of every route (routes-fuzz.test.ts) once more with the entities on
+// PostgreSQL (a throwaway cluster for this file): no 5xx, and refused requests change no row.
+import { afterAll } from 'vitest';
+import { usePostgresStore } from './helpers.js';
+import { startPgCluster } from './pg-cluster.js';
+
+const cluster = await startPgCluster();
+usePostgresStore(cluster);
+// Registered before the imported file's hooks: "after" hooks run as a stack, so this one runs last.
+afterAll(() => cluster.stop());
+await import('./routes-fuzz.test.js');
