@@ -94,3 +94,27 @@ describe('text PostgreSQL cannot keep', () => {
     }
   });
 });
+
+describe('/api/health on PostgreSQL', () => {
+  test('says the entity store answers, and says it no longer does once its database is gone', async () => {
+    const databaseUrl = await cluster.createDatabase('health_gone');
+    const s = await startTestServer({ store: 'postgres', databaseUrl });
+    try {
+      expect((await s.anon.health.check()).store).toEqual({ backend: 'postgres', ok: true });
+      const { default: pg } = await import('pg');
+      const admin = new pg.Client({ connectionString: cluster.url() });
+      await admin.connect();
+      try {
+        await admin.query('DROP DATABASE health_gone WITH (FORCE)');
+      } finally {
+        await admin.end();
+      }
+      const health = await s.anon.health.check();
+      expect(health.status).toBe('ok'); // the process answers; the store does not
+      expect(health.store).toEqual({ backend: 'postgres', ok: false });
+      expect(health.warehouse?.ok).toBe(true);
+    } finally {
+      await s.close().catch(() => undefined);
+    }
+  });
+});

@@ -26,6 +26,10 @@ describe('health', () => {
   test('answers without a session', async () => {
     const health = await s.anon.health.check();
     expect(health.status).toBe('ok');
+    // Each backend named, and answering.
+    expect(health.store).toEqual({ backend: s.store, ok: true });
+    expect(health.warehouse).toEqual({ backend: s.app.services.warehouse.engine, ok: true });
+    expect(health.live).toEqual({ backend: 'memory', ok: true });
   });
   test('an unknown API path is a JSON 404', async () => {
     const res = await s.fetch('/api/nope');

@@ -12,6 +12,10 @@ export const Health = z.object({
   tz: z.string(),
   /** The live bus (ADOPS_LIVE: memory or redis) and whether it answers. */
   live: z.object({ backend: z.enum(['memory', 'redis']), ok: z.boolean() }).optional(),
+  /** The entity store (ADOPS_STORE: lowdb or postgres) and whether it answers. */
+  store: z.object({ backend: z.enum(['lowdb', 'postgres']), ok: z.boolean() }).optional(),
+  /** The warehouse (ADOPS_WAREHOUSE: duckdb or clickhouse) and whether it answers. */
+  warehouse: z.object({ backend: z.string(), ok: z.boolean() }).optional(),
 });
 export type Health = z.infer<typeof Health>;
 

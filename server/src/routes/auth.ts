@@ -8,7 +8,25 @@ import { VERSION } from '../version.js';
 export function authRoutes(router: Router, s: AppServices): void {
   const r = contract;
   bind(router, s.guards, r.health.check, async () => {
-    const live = await s.live.health();
+    // Each backend asked at once, none allowed to hold the answer past 2 s (a load balancer is waiting).
+    const answers = async (probe: () => Promise<void>) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 2000);
+      });
+      try {
+        return await Promise.race([
+          probe().then(
+            () => true,
+            () => false,
+          ),
+          late,
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const [live, storeOk, warehouseOk] = await Promise.all([s.live.health(), answers(() => s.store.ping()), answers(() => s.warehouse.ping())]);
     return {
       status: 'ok' as const,
       version: VERSION,
@@ -16,6 +34,8 @@ export function authRoutes(router: Router, s: AppServices): void {
       public_site_url: s.config.publicSiteUrl,
       tz: s.config.tz,
       live: { backend: live.backend, ok: live.ok },
+      store: { backend: s.store.engine, ok: storeOk },
+      warehouse: { backend: s.warehouse.engine, ok: warehouseOk },
     };
   });
 

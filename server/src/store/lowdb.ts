@@ -198,6 +198,8 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
         return structuredClone(stored) as T;
       },
     },
+    // The file is this process's own: it answers while the process runs.
+    ping: async () => {},
     close: () => file.drain(),
   };
 }

@@ -443,6 +443,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         return rows[0].value as T;
       },
     },
+    ping: async () => {
+      await q('SELECT 1');
+    },
     close: () => pool.end(),
   };
 }

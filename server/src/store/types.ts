@@ -126,6 +126,8 @@ export interface EntityStore {
   readonly campaigns: CampaignRepository;
   readonly publishers: PublisherRepository;
   readonly settings: SettingsRepository;
+  /** Resolves when the store answers (health); throws otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -219,6 +219,8 @@ export interface Warehouse {
   readonly engine: string;
   readonly zoneReports: ZoneReportWarehouse;
   readonly referrers: ReferrerWarehouse;
+  /** Resolves when the engine answers a query (health); throws otherwise. */
+  ping(): Promise<void>;
   /** Waits for work under way, then releases the engine. */
   close(): Promise<void>;
 }

@@ -97,6 +97,9 @@ export async function openClickHouseWarehouse(
     db,
     zoneReports: clickHouseZoneReportWarehouse(db),
     referrers: clickHouseReferrerWarehouse(db),
+    ping: async () => {
+      await db.one('SELECT 1 AS ok');
+    },
     close: () => db.close(),
   };
 }

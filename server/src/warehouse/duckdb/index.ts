@@ -26,6 +26,9 @@ export async function openDuckDbWarehouse(dir: string | ':memory:', options: Duc
     db,
     zoneReports: duckZoneReportWarehouse(db),
     referrers: duckReferrerWarehouse(db),
+    ping: async () => {
+      await db.one('SELECT 1 AS ok');
+    },
     close: () => db.close(),
   };
 }
