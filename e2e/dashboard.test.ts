@@ -88,9 +88,10 @@ describe('filters', () => {
     await page.getByLabel('Presets', { exact: true }).selectOption('ayer');
     await expectText(page.getByTestId('card-revenue'), '$0,00');
     await page.getByRole('button', { name: 'Reset' }).click();
-    expect(await page.getByLabel('Advertiser', { exact: true }).inputValue()).toBe('Todos');
-    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(week.from));
-    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(today));
+    // The view goes through the URL (a navigation): wait for the fields to show it.
+    await expect.poll(() => page.getByLabel('Advertiser', { exact: true }).inputValue()).toBe('Todos');
+    await expect.poll(() => page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(week.from));
+    await expect.poll(() => page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(today));
     await expectText(page.getByTestId('card-revenue'), '$268,00');
     expect(h.pageErrors(page)).toEqual([]);
   });
@@ -271,6 +272,9 @@ describe('Analytics table', () => {
     const revClass = async (row: number) => bodyRows(page).nth(row).locator('td').nth(7).getAttribute('class');
     expect(await revClass(2)).toContain('bg-green-200');
     expect(await revClass(0)).toContain('bg-red-200');
+    // Today is a partial day: marked, and never rank-coloured as if it were a bad one.
+    expect((await cellTexts(page, 3))[0]).toBe(`${today} (parcial)`);
+    expect(await revClass(3)).not.toMatch(/bg-(red|green)-/);
     await h.screenshot(page, 'dashboard');
   });
 
@@ -294,7 +298,8 @@ describe('Analytics table', () => {
     expect(await firstCell(0)).toBe(d(3));
     await header('Date').click();
     await waitSorted(analytics(page), 'Date', 'descending');
-    expect(await firstCell(0)).toBe(today);
+    // Today's row is marked as the partial day it is.
+    expect(await firstCell(0)).toBe(`${today} (parcial)`);
     // M. Impr. and Marg % are not sort keys.
     expect(await analytics(page).locator('thead').getByRole('button', { name: 'M. Impr.' }).count()).toBe(0);
   });

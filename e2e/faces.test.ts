@@ -93,7 +93,7 @@ describe('the web and the terminal show the same numbers', () => {
       .getByText(`${(DAYS * PER_DAY).toLocaleString('es-ES', { useGrouping: 'always' } as Intl.NumberFormatOptions)} filas`, { exact: true })
       .waitFor();
     const table = page.getByRole('table', { name: 'Resumen diario por zona' });
-    await sortTable(table, 'revenue', 'descending');
+    await sortTable(table, 'Revenue', 'descending');
     const webIds = await texts(page, '[data-testid="zone-table"] tbody tr td:nth-child(4)');
     const webTotals = (await texts(page, '[data-testid="zone-table"] tfoot td')).filter((t) => t !== '');
     expect(webIds[0]).toBe('F-TOP');

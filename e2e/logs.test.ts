@@ -30,7 +30,8 @@ async function hit(zone: string, ref: string, kw: string, country = 'AR') {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Behind one trusted proxy, as in production: the beacon's CDN country header counts.
+  h = await startHarness({ trustProxy: 1 });
   // 25 events today of zone L1-pag (two pages of 20).
   await ingest(
     Array.from({ length: 25 }, (_, i) => ({

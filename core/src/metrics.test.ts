@@ -7,6 +7,7 @@ import {
   METRICS,
   formatMetric,
   isMetricKey,
+  percentChange,
   roundMetric,
   type MetricKey,
 } from './metrics.js';
@@ -148,5 +149,25 @@ describe('roundMetric', () => {
     ['revenue', '3', null],
   ])('rounds %s = %j to %j', (key, value, expected) => {
     expect(roundMetric(key, value)).toBe(expected);
+  });
+});
+
+describe('percentChange', () => {
+  it.each([
+    [150, 100, 50],
+    [50, 100, -50],
+    [-50, -100, 50],
+    [0, 40, -100],
+    [100, 100, 0],
+  ])('%s against %s is %s%%', (now, base, expected) => {
+    expect(percentChange(now, base)).toBeCloseTo(expected, 10);
+  });
+
+  it('is null without a base (0, missing or not finite) or without a figure', () => {
+    expect(percentChange(10, 0)).toBeNull();
+    expect(percentChange(10, null)).toBeNull();
+    expect(percentChange(null, 10)).toBeNull();
+    expect(percentChange(Number.NaN, 10)).toBeNull();
+    expect(percentChange(10, Number.POSITIVE_INFINITY)).toBeNull();
   });
 });

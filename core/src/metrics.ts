@@ -132,6 +132,16 @@ const DERIVERS = DERIVED_KEYS.map((key): [DerivedKey, (s: Readonly<Sums>) => num
   ];
 });
 
+/**
+ * The change of a figure against its base, in percent ((now − base) / |base| × 100); null when
+ * either is missing or not finite, or the base is 0 (no change can be told).
+ */
+export function percentChange(now: number | null | undefined, base: number | null | undefined): number | null {
+  if (!isFiniteNumber(now) || !isFiniteNumber(base) || base === 0) return null;
+  const value = ((now - base) / Math.abs(base)) * 100;
+  return Number.isFinite(value) ? value : null;
+}
+
 /** Every derived metric of a set of sums (the same results as `evaluate` on each formula). */
 export function deriveMetrics(s: Readonly<Sums>): DerivedMetrics {
   const out = {} as DerivedMetrics;

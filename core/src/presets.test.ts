@@ -12,6 +12,7 @@ import {
   monthKey,
   monthsBetween,
   presetRange,
+  previousRange,
   referrerPresetRange,
   todayIn,
   zonedDayEnd,
@@ -206,5 +207,16 @@ describe('preset catalogue', () => {
   });
   it('isPresetKey accepts only known keys', () => {
     expect([isPresetKey('hoy'), isPresetKey('manana'), isPresetKey('toString')]).toEqual([true, false, false]);
+  });
+});
+
+describe('previousRange', () => {
+  it.each([
+    ['2026-03-08', '2026-03-14', '2026-03-01', '2026-03-07'],
+    ['2026-03-01', '2026-03-01', '2026-02-28', '2026-02-28'],
+    ['2024-03-01', '2024-03-31', '2024-01-30', '2024-02-29'],
+    ['2026-01-01', '2026-01-07', '2025-12-25', '2025-12-31'],
+  ])('%s..%s → %s..%s (as many days, just before)', (from, to, pFrom, pTo) => {
+    expect(previousRange({ from, to })).toEqual({ from: pFrom, to: pTo });
   });
 });

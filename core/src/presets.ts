@@ -83,6 +83,12 @@ export function daysBetween(a: Ymd, b: Ymd): number {
   return Math.max(0, diff + 1);
 }
 
+/** The range of as many days just before a range ('2026-03-08'..'2026-03-14' → '2026-03-01'..'2026-03-07'). */
+export function previousRange(range: DayRange): DayRange {
+  const length = Math.max(1, daysBetween(range.from, range.to));
+  return { from: addDays(range.from, -length), to: addDays(range.from, -1) };
+}
+
 export function monthKey(ymd: Ymd): string {
   return ymd.slice(0, 7);
 }

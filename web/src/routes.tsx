@@ -27,7 +27,7 @@ function Shell() {
   return (
     <div className="min-h-screen bg-gray-50">
       <NavBar />
-      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+      <main className="mx-auto max-w-screen-2xl px-4 py-6 sm:px-6">
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>

@@ -1,7 +1,7 @@
 // A report table from a column config: optional sortable headers, an optional 'Totales'
 // footer and an empty-state text. Rows arrive sorted, paged and totalled by the server
 // (see useServerTable); while the next page loads the table is marked busy.
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { SortState } from '@adops/core';
 import { SortHeader } from './SortHeader';
 
@@ -16,6 +16,8 @@ export interface Column<T> {
   sortable?: boolean;
   /** Extra classes for a body cell (e.g. rank colours). */
   cellClassName?: (row: T) => string;
+  /** Stays in view while the table scrolls sideways (leading columns only; from the lg width up). */
+  sticky?: boolean;
 }
 
 export interface DataTableProps<T> {
@@ -30,24 +32,73 @@ export interface DataTableProps<T> {
   caption?: string;
   /** The next page is loading: the rows shown are the previous answer's. */
   busy?: boolean;
+  /** Wide tables: sortable headers without the ↕ of the ones not sorted by. */
+  compactHeaders?: boolean;
 }
 
-export function DataTable<T>({ columns, rows, rowKey, sort, onSort, totals, emptyText = 'No hay datos', caption, busy = false }: DataTableProps<T>) {
+/** The leading sticky columns' classes (the offsets are measured: column widths follow their content). */
+function stickyClass(last: boolean, bg: string): string {
+  return `lg:sticky lg:z-[1] ${bg} ${last ? 'lg:shadow-[inset_-1px_0_0_#e5e7eb]' : ''}`;
+}
+
+export function DataTable<T>({
+  columns,
+  rows,
+  rowKey,
+  sort,
+  onSort,
+  totals,
+  emptyText = 'No hay datos',
+  caption,
+  busy = false,
+  compactHeaders = false,
+}: DataTableProps<T>) {
   const alignOf = (c: Column<T>) => (c.align === 'right' ? 'text-right' : 'text-left');
+  let stickyCount = 0;
+  while (stickyCount < columns.length && columns[stickyCount].sticky) stickyCount++;
+  const sticky = (i: number, bg: string) => (i < stickyCount ? stickyClass(i === stickyCount - 1, bg) : '');
+  const stickyAttr = (i: number) => (i < stickyCount ? { 'data-sticky': i } : undefined);
+
+  // Each sticky column sits right after the ones before it: their widths, measured after layout.
+  const tableRef = useRef<HTMLTableElement>(null);
+  useLayoutEffect(() => {
+    const table = tableRef.current;
+    if (!table || stickyCount === 0) return;
+    const heads = [...table.querySelectorAll<HTMLElement>('thead th[data-sticky]')];
+    let left = 0;
+    const lefts = heads.map((th) => {
+      const at = left;
+      left += th.getBoundingClientRect().width;
+      return at;
+    });
+    for (const cell of table.querySelectorAll<HTMLElement>('[data-sticky]')) cell.style.left = `${lefts[Number(cell.dataset.sticky)] ?? 0}px`;
+  });
+
   return (
     <div aria-busy={busy} className={`overflow-x-auto rounded-md border border-gray-200 transition-opacity ${busy ? 'opacity-60' : ''}`}>
-      <table className="min-w-full divide-y divide-gray-200 text-sm">
+      <table ref={tableRef} className="min-w-full divide-y divide-gray-200 text-sm">
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="bg-gray-50">
           <tr>
-            {columns.map((c) =>
+            {columns.map((c, i) =>
               c.sortable && onSort ? (
-                <SortHeader key={c.key} label={c.header} sortKey={c.key} sort={sort} onSort={onSort} align={c.align} />
+                <SortHeader
+                  key={c.key}
+                  label={c.header}
+                  sortKey={c.key}
+                  sort={sort}
+                  onSort={onSort}
+                  align={c.align}
+                  className={sticky(i, 'bg-gray-50')}
+                  cellProps={stickyAttr(i)}
+                  compact={compactHeaders}
+                />
               ) : (
                 <th
                   key={c.key}
                   scope="col"
-                  className={`whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${alignOf(c)}`}
+                  {...stickyAttr(i)}
+                  className={`whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${alignOf(c)} ${sticky(i, 'bg-gray-50')}`}
                 >
                   {c.header}
                 </th>
@@ -65,8 +116,12 @@ export function DataTable<T>({ columns, rows, rowKey, sort, onSort, totals, empt
           ) : (
             rows.map((row, i) => (
               <tr key={rowKey(row, i)} className="hover:bg-gray-50">
-                {columns.map((c) => (
-                  <td key={c.key} className={`whitespace-nowrap px-3 py-2 text-gray-800 ${alignOf(c)} ${c.cellClassName?.(row) ?? ''}`}>
+                {columns.map((c, i) => (
+                  <td
+                    key={c.key}
+                    {...stickyAttr(i)}
+                    className={`whitespace-nowrap px-3 py-2 text-gray-800 ${alignOf(c)} ${c.cellClassName?.(row) ?? ''} ${sticky(i, 'bg-white')}`}
+                  >
                     {c.cell(row)}
                   </td>
                 ))}
@@ -78,7 +133,7 @@ export function DataTable<T>({ columns, rows, rowKey, sort, onSort, totals, empt
           <tfoot className="border-t-2 border-gray-200 bg-gray-50 font-semibold">
             <tr>
               {columns.map((c, i) => (
-                <td key={c.key} className={`whitespace-nowrap px-3 py-2 text-gray-900 ${alignOf(c)}`}>
+                <td key={c.key} {...stickyAttr(i)} className={`whitespace-nowrap px-3 py-2 text-gray-900 ${alignOf(c)} ${sticky(i, 'bg-gray-50')}`}>
                   {i === 0 ? 'Totales' : c.total}
                 </td>
               ))}

@@ -135,7 +135,7 @@ export function NavBar() {
 
   return (
     <header className="sticky top-0 z-20 border-b border-gray-200 bg-white/95 backdrop-blur">
-      <nav aria-label="Principal" className="mx-auto flex h-14 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
+      <nav aria-label="Principal" className="mx-auto flex h-14 max-w-screen-2xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link to={user ? '/dashboard' : '/login'} className="flex items-center gap-2 font-semibold text-gray-900">
           <span className="inline-flex h-7 w-7 items-center justify-center rounded-md bg-blue-600 text-sm font-bold text-white">A</span>
           <span>AdOps Console</span>

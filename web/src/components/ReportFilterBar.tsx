@@ -5,6 +5,8 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { MAX_REPORT_DAYS, PRESET_LABELS, daysBetween, isValidYmd, presetRange, type PresetKey, type ReportFiltersInput } from '@adops/core';
 import { inputClass, secondaryButton } from './styles';
 import { reportingTimeZone } from '../lib/timezone';
+import { clearPages, readChoice, readRange, readText, setParam, writeRange } from '../lib/urlState';
+import { useUrlValue, type UrlParams } from '../hooks/useUrlState';
 import { DateInput } from './DateInput';
 
 /** The first option of every select: no filter. */
@@ -62,6 +64,50 @@ export function toReportQuery(v: ReportFilterValues): ReportFiltersInput {
     geo: filterValue(v.geo),
     source: filterValue(v.source),
   };
+}
+
+export interface ReportFilterUrlOptions {
+  /** The screen's opening preset (its range is left out of the URL). */
+  preset: PresetKey;
+  /** The presets the screen offers (another in a link is ignored). */
+  presets: readonly PresetKey[];
+  now?: Date;
+  tz?: string;
+}
+
+const SELECTS = ['advertiser', 'publisher', 'geo', 'source'] as const;
+
+/** The filters of a URL (zone_id, advertiser, publisher, geo, source, preset or from/to); anything missing is the default. */
+export function readReportFilters(params: URLSearchParams, o: ReportFilterUrlOptions): ReportFilterValues {
+  const now = o.now ?? new Date();
+  const tz = o.tz ?? reportingTimeZone();
+  const range = readRange<PresetKey>(params, { preset: o.preset, presets: o.presets, rangeOf: (p) => presetRange(p, now, tz) });
+  return {
+    zone_id: readText(params, 'zone_id').trim(),
+    advertiser: readChoice(params, 'advertiser', ALL_OPTION),
+    publisher: readChoice(params, 'publisher', ALL_OPTION),
+    geo: readChoice(params, 'geo', ALL_OPTION),
+    source: readChoice(params, 'source', ALL_OPTION),
+    ...range,
+  };
+}
+
+/** Writes the filters, leaving defaults out, and sends every table of the screen back to page 1. */
+export function writeReportFilters(params: URLSearchParams, v: ReportFilterValues, o: Pick<ReportFilterUrlOptions, 'preset'>): void {
+  setParam(params, 'zone_id', v.zone_id.trim());
+  for (const key of SELECTS) setParam(params, key, v[key], ALL_OPTION);
+  writeRange(params, v, { preset: o.preset });
+  clearPages(params);
+}
+
+/** The screen's filters kept in the URL; a range that cannot be asked for stays on screen only. */
+export function useReportFiltersInUrl(url: UrlParams, o: ReportFilterUrlOptions): [ReportFilterValues, (next: ReportFilterValues) => void] {
+  return useUrlValue(
+    url,
+    (p) => readReportFilters(p, o),
+    (p, v) => writeReportFilters(p, v, o),
+    (v) => rangeProblem(v) === null,
+  );
 }
 
 export interface ReportFilterBarProps {
@@ -254,7 +300,7 @@ export function ReportFilterBar({
           )}
           {shows('dates') && (
             <>
-              <Field label={labels.from} id={ids.from} className="w-40">
+              <Field label={labels.from} id={ids.from} className="w-[9.5rem] sm:w-40">
                 <DateInput
                   id={ids.from}
                   label={labels.from}
@@ -264,7 +310,7 @@ export function ReportFilterBar({
                   onChange={(from) => set({ from, preset: CUSTOM_PRESET })}
                 />
               </Field>
-              <Field label={labels.to} id={ids.to} className="w-40">
+              <Field label={labels.to} id={ids.to} className="w-[9.5rem] sm:w-40">
                 <DateInput
                   id={ids.to}
                   label={labels.to}

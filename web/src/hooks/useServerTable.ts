@@ -56,6 +56,11 @@ export interface ServerTableOptions {
   sort?: SortState | null;
   /** Changing it counts as new filters: page 1 and a fresh load (a repeated search). */
   version?: string | number;
+  /**
+   * Where the view lives when not in the hook (the URL: useUrlTableView). Its owner goes back
+   * to page 1 when the filters change (in the same write), so Back restores filters and page together.
+   */
+  store?: { view: TableView; setView: (next: TableView) => void };
 }
 
 export interface ServerTable<Q, T> {
@@ -97,8 +102,9 @@ export function useServerTable<Q extends object, T>(
     view: { sort: options.sort ?? null, page: 1, pageSize: options.pageSize } as TableView,
     filtersKey,
   }));
-  let view = state.view;
-  if (state.filtersKey !== filtersKey) {
+  const store = options.store;
+  let view = store ? store.view : state.view;
+  if (!store && state.filtersKey !== filtersKey) {
     // Adjusted while rendering, so no load is ever sent for the old page with the new filters.
     view = nextView(view, { type: 'filters' });
     setState({ view, filtersKey });
@@ -130,7 +136,15 @@ export function useServerTable<Q extends object, T>(
     return () => controller.abort();
   }, [run]);
 
-  const act = useCallback((action: TableAction) => setState((s) => ({ ...s, view: nextView(s.view, action) })), []);
+  const storeRef = useRef(store);
+  storeRef.current = store;
+  const act = useCallback((action: TableAction) => {
+    const outside = storeRef.current;
+    if (outside) {
+      const next = nextView(outside.view, action);
+      if (next !== outside.view) outside.setView(next);
+    } else setState((s) => ({ ...s, view: nextView(s.view, action) }));
+  }, []);
   const sortBy = useCallback((key: string) => act({ type: 'sort', key }), [act]);
   const setPage = useCallback((page: number) => act({ type: 'page', page }), [act]);
   const setPageSize = useCallback((pageSize: number) => act({ type: 'pageSize', pageSize }), [act]);

@@ -3,7 +3,7 @@
 // of the page shown (adreport_zonas.csv) and 'Exportar todo' (every matching row, from the
 // server), and the 'Resumen publisher' / 'Resumen advertiser' tables. The server sorts, pages
 // and totals every table; this screen only renders.
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import {
   ADVERTISER_SUMMARY_SORT_KEYS,
   AD_REPORT_COLUMNS,
@@ -16,7 +16,9 @@ import {
   ZONE_SORT_KEYS,
   contract,
   csvDocument,
+  METRICS,
   type MetricColumn,
+  type MetricKey,
   type ReportFiltersInput,
   type SummaryRow,
   type ZoneRow,
@@ -25,34 +27,71 @@ import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { ExportButton } from '../components/ExportButton';
 import { Loading, Reloading } from '../components/Loading';
-import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, type ReportFilterValues } from '../components/ReportFilterBar';
+import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, useReportFiltersInUrl } from '../components/ReportFilterBar';
 import { ReportTable } from '../components/adreport/ReportTable';
+import { ColumnChooser } from '../components/adreport/ColumnChooser';
+import { useHiddenColumns } from '../components/adreport/columnChoice';
 import { secondaryButton } from '../components/styles';
 import { useApi } from '../hooks/useApi';
 import { useRawOptions } from '../hooks/useReports';
 import { shownPage, useServerTable } from '../hooks/useServerTable';
+import { useUrlParams, useUrlTableView } from '../hooks/useUrlState';
 import { downloadCsv } from '../lib/download';
 
 const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.adReport;
 const EMPTY = 'No hay datos para estos filtros.';
 
-/** The zone table's metric columns after its six text columns (the summaries keep SPEC's headers too). */
-const METRIC_COLUMNS = AD_REPORT_COLUMNS.filter((c) => !['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'].includes(c.key));
+/**
+ * On screen every header is SPEC's label (Date, Zone ID, Impr., M. Impr., P.CPM, Revenue, Margin…:
+ * the Api Explorer's and Dashboard's vocabulary); the CSV keeps adreport_zonas.csv's own headers.
+ */
+const SCREEN_HEADERS: Partial<Record<MetricKey, string>> = { revenue: 'Revenue', margin: 'Margin' };
+const ZONE_COLUMNS: MetricColumn[] = AD_REPORT_COLUMNS.map((c) => ({ key: c.key, header: SCREEN_HEADERS[c.key] ?? METRICS[c.key].label }));
+/** The key columns: always shown, and kept in view while the table scrolls sideways. */
+const KEY_COLUMNS = ['date', 'advertiser', 'publisher', 'zone_id'];
+const ALWAYS_SHOWN = ['date', 'zone_id'];
+const CHOOSABLE = ZONE_COLUMNS.filter((c) => !ALWAYS_SHOWN.includes(c.key));
+const COLUMNS_STORAGE = 'adops.adReport.hiddenColumns';
+/** The zone table's metric columns after its six text columns (the summaries show them too). */
+const METRIC_COLUMNS = ZONE_COLUMNS.filter((c) => !['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'].includes(c.key));
 const PUBLISHER_COLUMNS: MetricColumn[] = [{ key: 'date', header: 'Date' }, { key: 'publisher', header: 'Publisher' }, ...METRIC_COLUMNS];
 const ADVERTISER_COLUMNS: MetricColumn[] = [{ key: 'date', header: 'Date' }, { key: 'advertiser', header: 'Advertiser' }, ...METRIC_COLUMNS];
+
+const URL_FILTERS = { preset: DEFAULT_PRESET, presets: SCREEN_PRESETS.adReport };
+/** Each table's view in the URL: the zone table unprefixed, the summaries under pub_ and adv_. */
+const ZONE_VIEW = { pageSize: DEFAULT_PAGE_SIZE.adReport, sortKeys: ZONE_SORT_KEYS };
+const PUBLISHER_VIEW = { pageSize: SUMMARY_PAGE_SIZE, sortKeys: PUBLISHER_SUMMARY_SORT_KEYS };
+const ADVERTISER_VIEW = { pageSize: SUMMARY_PAGE_SIZE, sortKeys: ADVERTISER_SUMMARY_SORT_KEYS };
 
 const zoneKey = (r: ZoneRow) => JSON.stringify([r.date, r.advertiser, r.publisher, r.zone_id, r.geo, r.source]);
 
 export default function AdReport() {
   const api = useApi();
-  const [filters, setFilters] = useState<ReportFilterValues>(() => initialReportFilters(DEFAULT_PRESET));
+  const url = useUrlParams();
+  const [filters, setFilters] = useReportFiltersInUrl(url, URL_FILTERS);
+  const zoneView = useUrlTableView(url, '', ZONE_VIEW);
+  const publisherView = useUrlTableView(url, 'pub_', PUBLISHER_VIEW);
+  const advertiserView = useUrlTableView(url, 'adv_', ADVERTISER_VIEW);
   const problem = rangeProblem(filters);
   const query: ReportFiltersInput | null = useMemo(() => (problem ? null : toReportQuery(filters)), [filters, problem]);
 
+  const [hiddenColumns, toggleColumn, showAllColumns] = useHiddenColumns(
+    COLUMNS_STORAGE,
+    CHOOSABLE.map((c) => c.key),
+  );
   const options = useRawOptions();
-  const zones = useServerTable(query, (q, signal) => api.adReport.zoneDetails(q, { signal }), { pageSize: DEFAULT_PAGE_SIZE.adReport });
-  const publishers = useServerTable(query, (q, signal) => api.adReport.publisherSummary(q, { signal }), { pageSize: SUMMARY_PAGE_SIZE });
-  const advertisers = useServerTable(query, (q, signal) => api.adReport.advertiserSummary(q, { signal }), { pageSize: SUMMARY_PAGE_SIZE });
+  const zones = useServerTable(query, (q, signal) => api.adReport.zoneDetails(q, { signal }), {
+    pageSize: DEFAULT_PAGE_SIZE.adReport,
+    store: zoneView,
+  });
+  const publishers = useServerTable(query, (q, signal) => api.adReport.publisherSummary(q, { signal }), {
+    pageSize: SUMMARY_PAGE_SIZE,
+    store: publisherView,
+  });
+  const advertisers = useServerTable(query, (q, signal) => api.adReport.advertiserSummary(q, { signal }), {
+    pageSize: SUMMARY_PAGE_SIZE,
+    store: advertiserView,
+  });
 
   const shownZones = shownPage(zones)?.rows ?? [];
   const downloadPage = () => {
@@ -88,12 +127,15 @@ export default function AdReport() {
             testId="zone-table"
             caption="Resumen diario por zona"
             table={zones}
-            columns={AD_REPORT_COLUMNS}
+            columns={ZONE_COLUMNS}
+            hidden={hiddenColumns}
+            stickyKeys={KEY_COLUMNS}
             sortKeys={ZONE_SORT_KEYS}
             rowKey={zoneKey}
             emptyText={EMPTY}
             actions={
               <>
+                <ColumnChooser columns={CHOOSABLE} hidden={hiddenColumns} onToggle={toggleColumn} onShowAll={showAllColumns} />
                 <button type="button" className={secondaryButton} onClick={downloadPage} disabled={shownZones.length === 0 || zones.loading}>
                   Descargar CSV
                 </button>
@@ -123,6 +165,8 @@ export default function AdReport() {
               caption="Resumen publisher"
               table={publishers}
               columns={PUBLISHER_COLUMNS}
+              hidden={hiddenColumns}
+              stickyKeys={KEY_COLUMNS}
               sortKeys={PUBLISHER_SUMMARY_SORT_KEYS}
               rowKey={(r: SummaryRow) => `${r.date}\u0000${r.publisher}`}
               emptyText={EMPTY}
@@ -139,6 +183,8 @@ export default function AdReport() {
               caption="Resumen advertiser"
               table={advertisers}
               columns={ADVERTISER_COLUMNS}
+              hidden={hiddenColumns}
+              stickyKeys={KEY_COLUMNS}
               sortKeys={ADVERTISER_SUMMARY_SORT_KEYS}
               rowKey={(r: SummaryRow) => `${r.date}\u0000${r.advertiser}`}
               emptyText={EMPTY}

@@ -47,11 +47,12 @@ export default function AdminUsers() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-gray-900">Usuarios y tokens</h1>
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="lg:col-span-1">
+      {/* min-w-0: a wide table scrolls in its own box instead of widening the grid (390 px). */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <div className="min-w-0 lg:col-span-1">
           <CreateUserForm onCreated={() => setUsersVersion((v) => v + 1)} />
         </div>
-        <div className="lg:col-span-2">
+        <div className="min-w-0 lg:col-span-2">
           <UsersList version={usersVersion} />
         </div>
       </div>

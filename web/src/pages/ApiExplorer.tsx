@@ -1,7 +1,7 @@
 // Api Explorer (SPEC §2, §5, §9): zone rows of the ad report filtered by zone, advertiser,
 // publisher and dates, four revenue cards, a table paged by the server with 'Totales' over
 // every matching row, and ad_report.csv (every matching row, from the server). Opens on today.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { CSV_FILE_NAMES, contract, formatDateDMY, formatInt, isValidYmd, todayIn, type ZoneRow } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
@@ -19,11 +19,35 @@ import { ALL, ExplorerFilters, type ExplorerDraft } from '../components/explorer
 import { RevenueCards } from '../components/explorer/RevenueCards';
 import { explorerColumns } from '../components/explorer/explorerTable';
 import { reportingTimeZone } from '../lib/timezone';
+import { useUrlParams, useUrlTableView, useUrlValue } from '../hooks/useUrlState';
+import { clearPages, readChoice, readDay, readText, setParam } from '../lib/urlState';
 
 /** Rows per page of the table (the spec's table had no paging; the shared default of reports). */
 const EXPLORER_PAGE_SIZE = 25;
 const INVALID_RANGE = '❌ Rango de fechas no válido.';
 const EMPTY = 'No hay datos para este rango de fechas.';
+
+const TABLE_VIEW = { pageSize: EXPLORER_PAGE_SIZE };
+
+/** The search applied, from the URL (zone_id, advertiser, publisher, from, to); the default is today. */
+export function readExplorerSearch(params: URLSearchParams, today: string): ExplorerDraft {
+  return {
+    zone_id: readText(params, 'zone_id').trim(),
+    advertiser: readChoice(params, 'advertiser', ALL),
+    publisher: readChoice(params, 'publisher', ALL),
+    from: readDay(params, 'from') ?? today,
+    to: readDay(params, 'to') ?? today,
+  };
+}
+
+export function writeExplorerSearch(params: URLSearchParams, f: ExplorerDraft, today: string): void {
+  setParam(params, 'zone_id', f.zone_id.trim());
+  setParam(params, 'advertiser', f.advertiser, ALL);
+  setParam(params, 'publisher', f.publisher, ALL);
+  setParam(params, 'from', f.from, today);
+  setParam(params, 'to', f.to, today);
+  clearPages(params);
+}
 
 /** The report query of a search: 'Todos' and blank filters are left out. */
 function queryOf(f: ExplorerDraft) {
@@ -41,18 +65,29 @@ export default function ApiExplorer() {
   const api = useApi();
   const today = useMemo(() => todayIn(reportingTimeZone()), []);
 
-  const initial: ExplorerDraft = { zone_id: '', advertiser: ALL, publisher: ALL, from: today, to: today };
-  const [draft, setDraft] = useState<ExplorerDraft>(initial);
-  /** The search applied, and how many searches were made (Buscar again reloads the same filters). */
-  const [applied, setApplied] = useState({ filters: initial, searches: 0 });
-  const query = useMemo(() => queryOf(applied.filters), [applied]);
+  const url = useUrlParams();
+  /** The search applied lives in the URL; Buscar again with the same filters reloads them (searches). */
+  const [filters, setFilters] = useUrlValue(
+    url,
+    (p) => readExplorerSearch(p, today),
+    (p, f) => writeExplorerSearch(p, f, today),
+  );
+  const [searches, setSearches] = useState(0);
+  const [draft, setDraft] = useState<ExplorerDraft>(filters);
+  // A search from elsewhere (Back, a link) is shown in the form.
+  const filtersKey = JSON.stringify(filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search by content, not a new object for the same one
+  useEffect(() => setDraft(filters), [filtersKey]);
+  const query = useMemo(() => queryOf(filters), [filters]);
+  const tableView = useUrlTableView(url, '', TABLE_VIEW);
 
   const options = useRawOptions();
   const report = useServerTable(query, (q, signal) => api.adReport.explorer(q, { signal }), {
     pageSize: EXPLORER_PAGE_SIZE,
-    version: applied.searches,
+    version: searches,
+    store: tableView,
   });
-  const cards = useAsync((signal) => api.adReport.revenueCards(query, { signal }), [api, applied]);
+  const cards = useAsync((signal) => api.adReport.revenueCards(query, { signal }), [api, query, searches]);
 
   function search() {
     const { from, to } = draft;
@@ -60,7 +95,9 @@ export default function ApiExplorer() {
       window.alert(INVALID_RANGE);
       return;
     }
-    setApplied((a) => ({ filters: { ...draft }, searches: a.searches + 1 }));
+    setFilters({ ...draft });
+    url.update(clearPages);
+    setSearches((n) => n + 1);
   }
 
   const page = shownPage(report);
@@ -106,7 +143,7 @@ export default function ApiExplorer() {
           <span>
             Resultados{' '}
             <span className="font-normal text-gray-500">
-              {formatDateDMY(applied.filters.from)} – {formatDateDMY(applied.filters.to)}
+              {formatDateDMY(filters.from)} – {formatDateDMY(filters.to)}
               {page && !firstLoad && !report.error && ` · ${formatInt(page.total_rows)} filas`}
             </span>
           </span>

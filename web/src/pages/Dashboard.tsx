@@ -1,31 +1,61 @@
 // Dashboard (SPEC §2): Advertiser/Publisher/presets/dates filter bar (last 7 days including
 // today), summary and delta cards, the 'Trends' chart, 'Top Zones', 'Top Advertisers' and
 // the daily 'Analytics' table. Every number arrives computed; this screen only renders.
-import { useMemo, useState } from 'react';
-import { DEFAULT_PAGE_SIZE, SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, contract, formatMoney } from '@adops/core';
+import { useMemo } from 'react';
+import {
+  DASHBOARD_SORT_KEYS,
+  DEFAULT_PAGE_SIZE,
+  SCREEN_DEFAULT_PRESET,
+  SCREEN_PRESETS,
+  contract,
+  formatMoney,
+  previousRange,
+  todayIn,
+} from '@adops/core';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading, Reloading } from '../components/Loading';
-import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, type ReportFilterValues } from '../components/ReportFilterBar';
-import { DeltaCards, SummaryCards } from '../components/dashboard/SummaryCards';
+import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, useReportFiltersInUrl } from '../components/ReportFilterBar';
+import { DeltaCards, SummaryCards, rangeText } from '../components/dashboard/SummaryCards';
 import { TrendsChart } from '../components/dashboard/TrendsChart';
 import { TopList } from '../components/dashboard/TopList';
 import { AnalyticsTable } from '../components/dashboard/AnalyticsTable';
 import { useApi } from '../hooks/useApi';
 import { useServerTable } from '../hooks/useServerTable';
+import { useUrlParams, useUrlTableView } from '../hooks/useUrlState';
+import { reportingTimeZone } from '../lib/timezone';
 import { useDashboardDeltas, useDashboardOverview, useDashboardTops, useRawOptions, type ReportQuery } from '../hooks/useReports';
 
 const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.dashboard;
+const URL_FILTERS = { preset: DEFAULT_PRESET, presets: SCREEN_PRESETS.dashboard };
+const TABLE_DEFAULTS = { pageSize: DEFAULT_PAGE_SIZE.dashboard, sortKeys: DASHBOARD_SORT_KEYS };
 
 export default function Dashboard() {
-  const [filters, setFilters] = useState<ReportFilterValues>(() => initialReportFilters(DEFAULT_PRESET));
+  const url = useUrlParams();
+  const [filters, setFilters] = useReportFiltersInUrl(url, URL_FILTERS);
+  const dailyView = useUrlTableView(url, '', TABLE_DEFAULTS);
   const problem = rangeProblem(filters);
   const query: ReportQuery = useMemo(() => (problem ? null : toReportQuery(filters)), [filters, problem]);
+
+  // 'Comparar con el período anterior': the same figures of as many days just before, asked of
+  // the server with the same filters (compare=1 in the URL).
+  const compare = url.params.get('compare') === '1';
+  const setCompare = (on: boolean) => url.update((p) => (on ? p.set('compare', '1') : p.delete('compare')));
+  const previous = useMemo(() => (query && compare ? previousRange({ from: query.start_date, to: query.end_date }) : null), [query, compare]);
+  const previousQuery: ReportQuery = useMemo(
+    () => (query && previous ? { ...query, start_date: previous.from, end_date: previous.to } : null),
+    [query, previous],
+  );
+  const today = useMemo(() => todayIn(reportingTimeZone()), []);
 
   const api = useApi();
   const options = useRawOptions();
   const overview = useDashboardOverview(query);
-  const daily = useServerTable(query, (q, signal) => api.dashboard.aggregated(q, { signal }), { pageSize: DEFAULT_PAGE_SIZE.dashboard });
+  const previousOverview = useDashboardOverview(previousQuery);
+  const daily = useServerTable(query, (q, signal) => api.dashboard.aggregated(q, { signal }), {
+    pageSize: DEFAULT_PAGE_SIZE.dashboard,
+    store: dailyView,
+  });
   const deltas = useDashboardDeltas({ advertiser: query?.advertiser, publisher: query?.publisher });
   const tops = useDashboardTops(query);
 
@@ -45,18 +75,43 @@ export default function Dashboard() {
       <ErrorBanner error={problem} />
 
       <section aria-label="Resumen" className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+          <label className="inline-flex cursor-pointer select-none items-center gap-2 text-sm font-medium text-gray-700">
+            <input
+              type="checkbox"
+              checked={compare}
+              onChange={(e) => setCompare(e.target.checked)}
+              className="h-4 w-4 rounded border-gray-300 text-blue-600 focus:ring-blue-500"
+            />
+            Comparar con el período anterior
+          </label>
+          {previous && query && (
+            <p className="text-xs text-gray-500" data-testid="compare-ranges">
+              Período {rangeText({ from: query.start_date, to: query.end_date })}
+              {query.end_date >= today && query.start_date <= today ? ' (hoy parcial)' : ''} · Anterior {rangeText(previous)}
+            </p>
+          )}
+        </div>
         <ErrorBanner error={overview.error} fallback="Error al cargar el resumen" />
-        <SummaryCards summary={overview.data?.summary} loading={overview.loading && !!query} />
+        {previous && <ErrorBanner error={previousOverview.error} fallback="Error al cargar el período anterior" />}
+        <SummaryCards
+          summary={overview.data?.summary}
+          loading={overview.loading && !!query}
+          previous={previous ? { range: previous, summary: previousOverview.data?.summary, loading: previousOverview.loading } : undefined}
+        />
       </section>
 
-      <section aria-label="Variación diaria" className="space-y-3">
-        <ErrorBanner error={deltas.error} fallback="Error al cargar las variaciones" />
-        <DeltaCards deltas={deltas.data} loading={deltas.loading} />
-      </section>
+      {/* SPEC's daily deltas (yesterday against the day before) unless the range is compared. */}
+      {!compare && (
+        <section aria-label="Variación diaria" className="space-y-3">
+          <ErrorBanner error={deltas.error} fallback="Error al cargar las variaciones" />
+          <DeltaCards deltas={deltas.data} loading={deltas.loading} />
+        </section>
+      )}
 
       <Card title="Trends" actions={overview.loading && query ? <Reloading /> : null}>
         {overview.data ? (
-          <TrendsChart points={overview.data.chart} />
+          <TrendsChart points={overview.data.chart} previous={previous ? previousOverview.data?.chart : undefined} today={today} />
         ) : overview.loading && query ? (
           <Loading />
         ) : (
@@ -107,6 +162,7 @@ export default function Dashboard() {
         ) : (
           <AnalyticsTable
             table={daily}
+            today={today}
             openExport={(signal) => {
               const { page: _page, page_size: _size, ...rest } = daily.request!;
               return api.open(contract.dashboard.aggregated, { ...rest, format: 'csv' }, { signal });

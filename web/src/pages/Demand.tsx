@@ -1,11 +1,13 @@
 // Demand (SPEC §2): revenue and margin by date for each advertiser, one bar-chart card each,
 // under the shared filter bar (Zone ID, Publisher, presets, dates). Opens on 'Mes actual';
 // Reset clears zone and publisher and goes back to the month's start through today.
-import { useState } from 'react';
-import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS } from '@adops/core';
+import { useMemo } from 'react';
+import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, todayIn, type AdvertiserRevenue } from '@adops/core';
+import { reportingTimeZone } from '../lib/timezone';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
-import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, type ReportFilterValues } from '../components/ReportFilterBar';
+import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, useReportFiltersInUrl } from '../components/ReportFilterBar';
+import { useUrlParams } from '../hooks/useUrlState';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
@@ -13,10 +15,20 @@ import { AdvertiserChart } from '../components/demand/AdvertiserChart';
 
 /** Each advertiser is its own card, so the bar filters by zone and publisher only. */
 const HIDDEN = ['advertiser', 'geo', 'source'] as const;
+const URL_FILTERS = { preset: SCREEN_DEFAULT_PRESET.demand, presets: SCREEN_PRESETS.demand };
+
+/** The largest revenue or margin bar of every advertiser (the shared axis' top); undefined when none. */
+export function largestBar(data: AdvertiserRevenue | undefined): number | undefined {
+  let top: number | undefined;
+  for (const points of Object.values(data ?? {}))
+    for (const p of points) for (const v of [p.revenue, p.margin]) if (Number.isFinite(v) && (top === undefined || v > top)) top = v;
+  return top === undefined || top <= 0 ? undefined : top;
+}
 
 export default function Demand() {
   const api = useApi();
-  const [filters, setFilters] = useState<ReportFilterValues>(() => initialReportFilters(SCREEN_DEFAULT_PRESET.demand));
+  const url = useUrlParams();
+  const [filters, setFilters] = useReportFiltersInUrl(url, URL_FILTERS);
   const problem = rangeProblem(filters);
   const query = problem ? null : toReportQuery(filters);
   const key = JSON.stringify(query);
@@ -24,6 +36,11 @@ export default function Demand() {
   const options = useAsync((signal) => api.dashboard.rawOptions(undefined, { signal }), [api]);
   const demand = useAsync((signal) => (query ? api.demand.advertiserRevenue(query, { signal }) : Promise.resolve(undefined)), [api, key]);
   const advertisers = Object.entries(demand.data ?? {});
+  const today = useMemo(() => todayIn(reportingTimeZone()), []);
+  // 'Misma escala': every chart's axis tops at the largest bar the server answered (scale=shared).
+  const shared = url.params.get('scale') === 'shared';
+  const setShared = (on: boolean) => url.update((p) => (on ? p.set('scale', 'shared') : p.delete('scale')));
+  const sharedMax = useMemo(() => (shared ? largestBar(demand.data) : undefined), [shared, demand.data]);
 
   return (
     <div className="space-y-6">
@@ -47,6 +64,18 @@ export default function Demand() {
         </p>
       )}
 
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <label className="inline-flex cursor-pointer select-none items-center gap-2 text-sm font-medium text-gray-700">
+          <input
+            type="checkbox"
+            checked={shared}
+            onChange={(e) => setShared(e.target.checked)}
+            className="h-4 w-4 rounded border-gray-300 text-blue-600 focus:ring-blue-500"
+          />
+          Misma escala para todos los advertisers
+        </label>
+      </div>
+
       {demand.error ? (
         <ErrorBanner error={demand.error} fallback="Error al cargar el revenue de advertisers" />
       ) : demand.loading ? (
@@ -60,7 +89,7 @@ export default function Demand() {
       ) : (
         <div className="grid gap-6 xl:grid-cols-2">
           {advertisers.map(([advertiser, points]) => (
-            <AdvertiserChart key={advertiser} advertiser={advertiser} points={points} />
+            <AdvertiserChart key={advertiser} advertiser={advertiser} points={points} maxValue={sharedMax} today={today} />
           ))}
         </div>
       )}

@@ -2,10 +2,12 @@
 // Meta metrics for a range; status filter (default Activas), range default yesterday, totals
 // over every matching campaign, sortable columns and 20 rows per page — sorted, paged and
 // totalled by the server (CTR, CPC and CPM arrive computed).
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import {
   ApiError,
   CAMPAIGNS_PAGE_SIZE,
+  CAMPAIGN_SORT_KEYS,
+  contract,
   INSIGHTS_STATUS_LABELS,
   formatDateDMY,
   formatDateTime,
@@ -28,11 +30,39 @@ import { inputClass, labelClass, secondaryButton } from '../components/styles';
 import { NoDataIcon, StatusIcon } from '../components/campaigns/CampaignStatus';
 import { reportingTimeZone } from '../lib/timezone';
 import { DateInput } from '../components/DateInput';
+import { ExportButton } from '../components/ExportButton';
+import { useUrlParams, useUrlTableView, useUrlValue } from '../hooks/useUrlState';
+import { clearPages, readDay, setParam } from '../lib/urlState';
 
 const EMPTY = 'No se encontraron campañas con métricas.';
 const STATUSES = Object.keys(INSIGHTS_STATUS_LABELS) as InsightsStatus[];
 /** Newest campaign first until a header is clicked (the server's default order, shown with its arrow). */
 const DEFAULT_SORT = { key: 'created_at', dir: 'desc' } as const;
+
+const TABLE_VIEW = { pageSize: CAMPAIGNS_PAGE_SIZE, pageSizes: [CAMPAIGNS_PAGE_SIZE], sort: DEFAULT_SORT, sortKeys: CAMPAIGN_SORT_KEYS };
+
+/** The list's filters in the URL: status (default ACTIVE), from and to (default yesterday). */
+export interface CampaignFilters {
+  status: InsightsStatus;
+  from: string;
+  to: string;
+}
+
+export function readCampaignFilters(params: URLSearchParams, yesterday: string): CampaignFilters {
+  const status = params.get('status');
+  return {
+    status: status !== null && STATUSES.includes(status as InsightsStatus) ? (status as InsightsStatus) : 'ACTIVE',
+    from: readDay(params, 'from') ?? yesterday,
+    to: readDay(params, 'to') ?? yesterday,
+  };
+}
+
+export function writeCampaignFilters(params: URLSearchParams, f: CampaignFilters, yesterday: string): void {
+  setParam(params, 'status', f.status, 'ACTIVE');
+  setParam(params, 'from', f.from, yesterday);
+  setParam(params, 'to', f.to, yesterday);
+  clearPages(params);
+}
 
 const campaignsText = (n: number) => (n === 1 ? '1 campaña' : `${formatInt(n)} campañas`);
 
@@ -51,9 +81,18 @@ export default function FbCampaigns() {
   const api = useApi();
   const tz = useMemo(reportingTimeZone, []);
   const yesterday = useMemo(() => presetRange('ayer', new Date(), tz), [tz]);
-  const [status, setStatus] = useState<InsightsStatus>('ACTIVE');
-  const [from, setFrom] = useState(yesterday.from);
-  const [to, setTo] = useState(yesterday.to);
+  const url = useUrlParams();
+  const [filterValues, setFilterValues] = useUrlValue(
+    url,
+    (p) => readCampaignFilters(p, yesterday.from),
+    (p, f) => writeCampaignFilters(p, f, yesterday.from),
+    (f) => isValidYmd(f.from) && isValidYmd(f.to),
+  );
+  const { status, from, to } = filterValues;
+  const setStatus = (v: InsightsStatus) => setFilterValues({ ...filterValues, status: v });
+  const setFrom = (v: string) => setFilterValues({ ...filterValues, from: v });
+  const setTo = (v: string) => setFilterValues({ ...filterValues, to: v });
+  const tableView = useUrlTableView(url, '', TABLE_VIEW);
 
   const rangeProblem =
     !isValidYmd(from) || !isValidYmd(to)
@@ -66,6 +105,7 @@ export default function FbCampaigns() {
   const table = useServerTable(filters, (q, signal) => api.campaigns.insights(q, { signal }), {
     pageSize: CAMPAIGNS_PAGE_SIZE,
     sort: DEFAULT_SORT,
+    store: tableView,
   });
   const { error, loading, reload } = table;
   const page = shownPage(table);
@@ -159,6 +199,16 @@ export default function FbCampaigns() {
           <button type="button" onClick={reload} disabled={loading || rangeProblem !== null} className={`${secondaryButton} h-10`}>
             Actualizar
           </button>
+          <ExportButton
+            label="Descargar CSV"
+            file={`campaigns_${from}_to_${to}.csv`}
+            className={`${secondaryButton} h-10`}
+            disabled={loading || !table.fresh || !!error || !!rangeProblem || !sum || sum.campaigns === 0}
+            open={(signal) => {
+              const { page: _page, page_size: _size, ...rest } = table.request!;
+              return api.open(contract.campaigns.insights, { ...rest, format: 'csv' }, { signal });
+            }}
+          />
           {sum && table.fresh && !error && !rangeProblem && (
             <p className="ml-auto text-sm text-gray-500" data-testid="campaign-count">
               {campaignsText(sum.campaigns)}

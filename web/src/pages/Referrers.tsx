@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { REFERRERS_PAGE_SIZE, contract, formatDateTime, referrersCsvName, type ReferrerRow } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { shownPage, useServerTable } from '../hooks/useServerTable';
+import { useUrlTableView } from '../hooks/useUrlState';
 import { Card } from '../components/Card';
 import { DataTable, type Column } from '../components/DataTable';
 import { ErrorBanner } from '../components/ErrorBanner';
@@ -15,10 +16,13 @@ import { ReferrerFilterBar } from '../components/referrers/ReferrerFilterBar';
 import { useReferrerFilters } from '../components/referrers/useReferrerFilters';
 import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
 
+const TABLE_VIEW = { pageSize: REFERRERS_PAGE_SIZE, pageSizes: [REFERRERS_PAGE_SIZE] };
+
 export default function Referrers() {
   const api = useApi();
   const filters = useReferrerFilters();
   const { tz, query, applied } = filters;
+  const view = useUrlTableView(filters.url, '', TABLE_VIEW);
 
   const report = useServerTable(
     query,
@@ -27,7 +31,7 @@ export default function Referrers() {
         if (!signal.aborted) console.error('Error al cargar datos de referrers', e);
         throw e;
       }),
-    { pageSize: REFERRERS_PAGE_SIZE },
+    { pageSize: REFERRERS_PAGE_SIZE, store: view },
   );
   const page = report.error ? undefined : shownPage(report);
   const rows = page?.rows ?? [];

@@ -21,25 +21,54 @@ export interface ReportTableProps<T extends object> {
   /** Buttons beside 'Mostrar' (CSV of the page, export of every row). */
   actions?: ReactNode;
   testId?: string;
+  /** Columns the user chose not to see. */
+  hidden?: ReadonlySet<string>;
+  /** Key columns that stay in view while the table scrolls sideways (when leading). */
+  stickyKeys?: readonly string[];
 }
 
-export function ReportTable<T extends object>({ table, columns, sortKeys, rowKey, caption, emptyText, actions, testId }: ReportTableProps<T>) {
+export function ReportTable<T extends object>({
+  table,
+  columns,
+  sortKeys,
+  rowKey,
+  caption,
+  emptyText,
+  actions,
+  testId,
+  hidden,
+  stickyKeys = [],
+}: ReportTableProps<T>) {
   const page = shownPage(table);
   const rows = page?.rows ?? [];
   const totals = page?.totals;
 
-  const tableColumns: Column<T>[] = columns.map(({ key, header }) => {
-    const text = METRICS[key].kind === 'text';
-    return {
-      key,
-      header,
-      align: text ? 'left' : 'right',
-      sortable: sortKeys.includes(key),
-      cell: (r) => formatMetric(key, cellValue(r, key)),
-      total: text || !totals ? undefined : formatMetric(key, cellValue(totals, key)),
-      cellClassName: text ? undefined : () => 'tabular-nums',
-    };
-  });
+  const tableColumns: Column<T>[] = columns
+    .filter((c) => !hidden?.has(c.key))
+    .map(({ key, header }) => {
+      const text = METRICS[key].kind === 'text';
+      return {
+        key,
+        header,
+        align: text ? 'left' : 'right',
+        sortable: sortKeys.includes(key),
+        // Long names are cut with their whole text on hover, so they never push the figures away.
+        cell:
+          text && key !== 'date'
+            ? (r) => {
+                const shown = formatMetric(key, cellValue(r, key));
+                return (
+                  <span className="block max-w-[8rem] truncate" title={shown}>
+                    {shown}
+                  </span>
+                );
+              }
+            : (r) => formatMetric(key, cellValue(r, key)),
+        total: text || !totals ? undefined : formatMetric(key, cellValue(totals, key)),
+        cellClassName: text ? undefined : () => 'tabular-nums',
+        sticky: stickyKeys.includes(key),
+      };
+    });
 
   return (
     <div className="space-y-3" data-testid={testId}>
@@ -47,17 +76,21 @@ export function ReportTable<T extends object>({ table, columns, sortKeys, rowKey
         <PageSizeSelect value={table.view.pageSize} onChange={table.setPageSize} />
         {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
       </div>
-      <DataTable
-        columns={tableColumns}
-        rows={rows}
-        rowKey={rowKey}
-        sort={page?.sort ?? null}
-        onSort={table.sortBy}
-        totals={!!totals}
-        emptyText={emptyText}
-        caption={caption}
-        busy={table.loading}
-      />
+      {/* Many columns: tighter cells so the money columns fit a laptop screen. */}
+      <div className="[&_table]:text-[13px] [&_td]:px-2 [&_th]:px-2 xl:[&_table]:text-xs xl:[&_td]:px-[5px] xl:[&_th]:px-[5px]">
+        <DataTable
+          columns={tableColumns}
+          rows={rows}
+          rowKey={rowKey}
+          sort={page?.sort ?? null}
+          onSort={table.sortBy}
+          totals={!!totals}
+          emptyText={emptyText}
+          caption={caption}
+          busy={table.loading}
+          compactHeaders
+        />
+      </div>
       <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-gray-500">
         <span>{page && page.total_rows > 0 ? `${formatInt(page.total_rows)} filas` : ''}</span>
         <Pagination page={page?.page ?? 1} pageCount={page?.page_count ?? 1} onPage={table.setPage} />

@@ -1,7 +1,8 @@
 // The Dashboard's 'Analytics' table as the server pages it: a row per day, sortable headers
 // (same header toggles, a new one starts ascending), 'Mostrar' 10/25/50/100, 'Página X de Y',
 // 'Descargar CSV' (resumen_diario.csv, every day from the server) and a 'Totales' footer over
-// every day; revenue, cost and margin coloured by the rank the server gives each row.
+// every day; revenue, cost and margin coloured by the rank the server gives each row, except
+// today's partial day (marked '(parcial)': a day still running is not a bad day).
 import {
   CSV_FILE_NAMES,
   DASHBOARD_COLUMNS,
@@ -42,9 +43,11 @@ export interface AnalyticsTableProps {
   table: ServerTable<object, DailyTable>;
   /** Opens the export of every day (format=csv) in the order shown. */
   openExport: (signal: AbortSignal) => Promise<Response>;
+  /** Today in the reporting zone: its row is a partial day, marked and never rank-coloured. */
+  today?: string;
 }
 
-export function AnalyticsTable({ table, openExport }: AnalyticsTableProps) {
+export function AnalyticsTable({ table, openExport, today }: AnalyticsTableProps) {
   const page = shownPage(table);
   const totals = page?.totals as Record<string, unknown> | undefined;
 
@@ -53,9 +56,24 @@ export function AnalyticsTable({ table, openExport }: AnalyticsTableProps) {
     header,
     align: key === 'date' ? 'left' : 'right',
     sortable: sortable(key),
-    cell: (r) => formatMetric(key, r[key as keyof DailyRow]),
+    cell:
+      key === 'date'
+        ? (r) => (
+            <>
+              {formatMetric(key, r.date)}
+              {r.date === today && (
+                <>
+                  {' '}
+                  <span className="text-xs font-normal text-amber-700" title="Día en curso: sus cifras aún crecen">
+                    (parcial)
+                  </span>
+                </>
+              )}
+            </>
+          )
+        : (r) => formatMetric(key, r[key as keyof DailyRow]),
     total: key === 'date' || !totals ? undefined : formatMetric(key, totals[key]),
-    cellClassName: isRanked(key) ? (r) => `tabular-nums ${rankClass(r, key)}` : () => 'tabular-nums',
+    cellClassName: isRanked(key) ? (r) => `tabular-nums ${r.date === today ? '' : rankClass(r, key)}` : () => 'tabular-nums',
   }));
 
   return (

@@ -1,23 +1,74 @@
-// The Dashboard's six summary cards (Revenue, Margin, Impressions, Clicks, CTR%, TQ Avg)
-// and six delta cards: yesterday against the day before, green ▲ above 0, else red ▼, '-' when absent.
-import { DASHBOARD_CARDS, formatMetric, formatPercent, isFiniteNumber, type DailyDeltas, type DashboardSummary } from '@adops/core';
+// The Dashboard's six summary cards (Revenue, Margin, Impressions, Clicks, CTR%, TQ Avg) — with
+// the previous period's figure and the change when comparing — and six delta cards: yesterday
+// against the day before, green ▲ above 0, else red ▼, '-' when absent.
+import {
+  DASHBOARD_CARDS,
+  formatDateDMY,
+  formatMetric,
+  formatPercent,
+  isFiniteNumber,
+  percentChange,
+  type DailyDeltas,
+  type DashboardSummary,
+  type DayRange,
+} from '@adops/core';
 
 const cardClass = 'rounded-lg border border-gray-200 bg-white px-4 py-3 shadow-sm';
 const labelClass = 'text-xs font-medium uppercase tracking-wide text-gray-500';
 
-export function SummaryCards({ summary, loading }: { summary: DashboardSummary | undefined; loading: boolean }) {
+/** The previous period a comparison is made with, as the server answered it. */
+export interface PreviousPeriod {
+  range: DayRange;
+  summary: DashboardSummary | undefined;
+  loading: boolean;
+}
+
+export function SummaryCards({
+  summary,
+  loading,
+  previous,
+}: {
+  summary: DashboardSummary | undefined;
+  loading: boolean;
+  /** Compare each card with this period: its figure and the change (core's percentChange). */
+  previous?: PreviousPeriod;
+}) {
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" data-testid="summary-cards">
-      {DASHBOARD_CARDS.map(({ key, header }) => (
-        <div key={key} className={cardClass} data-testid={`card-${key}`} aria-busy={loading}>
-          <div className={labelClass}>{header}</div>
-          <div className={`mt-1 truncate text-2xl font-semibold tabular-nums text-gray-900 ${loading ? 'opacity-50' : ''}`}>
-            {summary ? formatMetric(key, summary[key as keyof DashboardSummary]) : loading ? '…' : '-'}
+      {DASHBOARD_CARDS.map(({ key, header }) => {
+        const now = summary?.[key as keyof DashboardSummary];
+        const before = previous?.summary?.[key as keyof DashboardSummary];
+        return (
+          <div key={key} className={`${cardClass} min-w-0`} data-testid={`card-${key}`} aria-busy={loading}>
+            <div className={labelClass}>{header}</div>
+            {/* The figure shrinks to fit a narrow card rather than being cut. */}
+            <div
+              className={`mt-1 text-lg font-semibold leading-tight tabular-nums text-gray-900 [overflow-wrap:anywhere] sm:text-2xl xl:text-xl ${loading ? 'opacity-50' : ''}`}
+              data-testid="card-value"
+            >
+              {summary ? formatMetric(key, now) : loading ? '…' : '-'}
+            </div>
+            {previous && (
+              <div className="mt-1 space-y-0.5 text-xs text-gray-500" data-testid="card-previous">
+                <div className="font-medium" data-testid="card-change">
+                  {summary && previous.summary ? <DeltaValue value={percentChange(now, before)} /> : previous.loading ? '…' : '-'}
+                </div>
+                <div className="break-words tabular-nums">
+                  Anterior:{' '}
+                  <span data-testid="card-previous-value">{previous.summary ? formatMetric(key, before) : previous.loading ? '…' : '-'}</span>
+                </div>
+              </div>
+            )}
           </div>
-        </div>
-      ))}
+        );
+      })}
     </div>
   );
+}
+
+/** 'del 01/03/2026 al 07/03/2026' (one day: 'del 01/03/2026'). */
+export function rangeText(range: DayRange): string {
+  return range.from === range.to ? `del ${formatDateDMY(range.from)}` : `del ${formatDateDMY(range.from)} al ${formatDateDMY(range.to)}`;
 }
 
 /** One delta: the absolute percentage, ▲ green when above 0, ▼ red otherwise, '-' when null. */

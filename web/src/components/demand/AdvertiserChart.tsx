@@ -16,10 +16,25 @@ function sum(points: readonly DemandPoint[], key: 'revenue' | 'margin'): number 
   return total;
 }
 
-export function AdvertiserChart({ advertiser, points }: { advertiser: string; points: readonly DemandPoint[] }) {
+export interface AdvertiserChartProps {
+  advertiser: string;
+  points: readonly DemandPoint[];
+  /** The top of the value axis when every card shares one scale (else each chart fits its own bars). */
+  maxValue?: number;
+  /** Today in the reporting zone: its bars are a partial day, labelled '(parcial)'. */
+  today?: string;
+}
+
+/** The x-axis label of a day: dd/MM, with '(parcial)' on today's. */
+export function dayLabel(ymd: string, today?: string): string {
+  const short = formatDateDMY(ymd).slice(0, 5);
+  return ymd === today ? `${short} (parcial)` : short;
+}
+
+export function AdvertiserChart({ advertiser, points, maxValue, today }: AdvertiserChartProps) {
   const colors = advertiserColor(advertiser);
   // x-axis as dd/MM; the tooltip's title shows the same label.
-  const data = useMemo(() => points.map((p) => ({ Fecha: formatDateDMY(p.date).slice(0, 5), Revenue: p.revenue, Margin: p.margin })), [points]);
+  const data = useMemo(() => points.map((p) => ({ Fecha: dayLabel(p.date, today), Revenue: p.revenue, Margin: p.margin })), [points, today]);
   const revenue = sum(points, 'revenue');
   const margin = sum(points, 'margin');
   return (
@@ -27,6 +42,7 @@ export function AdvertiserChart({ advertiser, points }: { advertiser: string; po
       aria-label={advertiser}
       data-testid="advertiser-card"
       data-color={colors.base}
+      data-scale={maxValue === undefined ? 'own' : 'shared'}
       className="rounded-lg border border-gray-200 bg-white p-5 shadow-sm"
     >
       <header className="mb-4 flex flex-wrap items-start justify-between gap-3">
@@ -57,6 +73,8 @@ export function AdvertiserChart({ advertiser, points }: { advertiser: string; po
         colors={[colors.revenue, colors.margin]}
         valueFormatter={euros}
         yAxisWidth={96}
+        minValue={maxValue === undefined ? undefined : 0}
+        maxValue={maxValue}
         showAnimation={false}
         noDataText="Sin datos"
       />

@@ -1,11 +1,38 @@
 // The applied referrer filters of a screen (the bar edits a draft of them), the API filter
 // they become, and the bar's option lists from GET /api/referrers/filters.
-import { useCallback, useMemo, useState } from 'react';
-import type { ReferrerFilter, ReferrerFilters } from '@adops/core';
+import { useCallback, useMemo } from 'react';
+import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, type ReferrerFilter, type ReferrerFilters } from '@adops/core';
 import { useApi } from '../../hooks/useApi';
 import { useAsync, type AsyncState } from '../../hooks/useAsync';
-import { defaultFilters, initialFilters, toApiFilter, type ReferrerFilterState } from './filters';
+import { ALL, defaultFilters, presetDays, toApiFilter, type ReferrerFilterState, type ReferrerPreset } from './filters';
 import { reportingTimeZone } from '../../lib/timezone';
+import { clearPages, readChoice, readRange, readText, setParam, writeRange } from '../../lib/urlState';
+import { useUrlParams, useUrlValue, type UrlParams } from '../../hooks/useUrlState';
+
+/** The applied filters of a URL: zone_id, advertiser, publisher, source, and preset or from/to (default: Hoy). */
+export function readReferrerFilters(params: URLSearchParams, now: Date, tz: string): ReferrerFilterState {
+  const range = readRange<ReferrerPreset>(params, {
+    preset: SCREEN_DEFAULT_PRESET.referrers,
+    presets: SCREEN_PRESETS.referrers,
+    rangeOf: (p) => presetDays(p, now, tz),
+  });
+  return {
+    zoneId: readText(params, 'zone_id').trim(),
+    advertiser: readChoice(params, 'advertiser', ALL),
+    publisher: readChoice(params, 'publisher', ALL),
+    parentDomain: readChoice(params, 'source', ALL),
+    ...range,
+  };
+}
+
+export function writeReferrerFilters(params: URLSearchParams, f: ReferrerFilterState): void {
+  setParam(params, 'zone_id', f.zoneId.trim());
+  setParam(params, 'advertiser', f.advertiser, ALL);
+  setParam(params, 'publisher', f.publisher, ALL);
+  setParam(params, 'source', f.parentDomain, ALL);
+  writeRange(params, f, { preset: SCREEN_DEFAULT_PRESET.referrers });
+  clearPages(params);
+}
 
 export interface ReferrerFiltersState {
   tz: string;
@@ -16,12 +43,15 @@ export interface ReferrerFiltersState {
   /** The applied filters as the API takes them. */
   query: ReferrerFilter;
   options: AsyncState<ReferrerFilters>;
+  /** The URL the filters live in (the screen keeps its page there too). */
+  url: UrlParams;
 }
 
 export function useReferrerFilters(): ReferrerFiltersState {
   const api = useApi();
   const tz = useMemo(reportingTimeZone, []);
-  const [applied, setApplied] = useState(() => initialFilters(new Date(), tz));
+  const url = useUrlParams();
+  const [applied, setApplied] = useUrlValue(url, (p) => readReferrerFilters(p, new Date(), tz), writeReferrerFilters);
   const options = useAsync(
     (signal) =>
       api.referrers.filters(undefined, { signal }).catch((e: unknown) => {
@@ -30,7 +60,7 @@ export function useReferrerFilters(): ReferrerFiltersState {
       }),
     [api],
   );
-  const reset = useCallback(() => setApplied(defaultFilters(new Date(), tz)), [tz]);
+  const reset = useCallback(() => setApplied(defaultFilters(new Date(), tz)), [tz, setApplied]);
   const query = useMemo(() => toApiFilter(applied, tz), [applied, tz]);
-  return { tz, applied, apply: setApplied, reset, query, options };
+  return { tz, applied, apply: setApplied, reset, query, options, url };
 }
