@@ -99,10 +99,10 @@ describe('the web and the terminal show the same numbers', () => {
     expect(webIds[0]).toBe('F-TOP');
 
     const lines = await terminal(['report', 'zones', '--from', from, '--to', to, '--sort', 'revenue:desc']);
-    const header = cells(lines.find((l) => /^\s*date\s/.test(l)));
-    const zoneAt = header.indexOf('zone_id');
+    const header = cells(lines.find((l) => /^\s*Date\s/.test(l)));
+    const zoneAt = header.indexOf('Zone ID');
     expect(zoneAt).toBeGreaterThan(0);
-    const start = lines.findIndex((l) => /^\s*date\s/.test(l)) + 2;
+    const start = lines.findIndex((l) => /^\s*Date\s/.test(l)) + 2;
     const cliIds = lines.slice(start, start + webIds.length).map((l) => cells(l)[zoneAt]);
     expect(cliIds).toEqual(webIds);
     const cliTotals = cells(lines.find((l) => l.trim().startsWith('Totales')));

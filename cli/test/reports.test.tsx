@@ -169,19 +169,19 @@ describe('tables that fit the terminal', () => {
   it('at 80 and 120 columns revenue and margin come before the dimensions, and the hidden columns are counted', async () => {
     for (const width of [80, 120]) {
       const lines = await screen(['report', 'zones', '--from', old, '--to', today], width, 40);
-      const header = lines.find((l) => /^date\s/.test(l))!;
+      const header = lines.find((l) => /^Date\s/.test(l))!;
       expect(header.length, `${width}`).toBeLessThanOrEqual(width);
-      expect(header, `${width}`).toMatch(/^date\s+zone_id\s+publisher\s+revenue\s+margin\b/);
+      expect(header, `${width}`).toMatch(/^Date\s+Zone ID\s+Publisher\s+Revenue\s+Margin\b/);
       expect(lines.join('\n'), `${width}`).toMatch(/ · \+\d+ columnas \(>\)/);
     }
     // Wide enough for every column: the table's own order.
     const wide = await screen(['report', 'zones', '--from', old, '--to', today], 400, 40);
-    expect(wide.find((l) => /^date\s/.test(l))).toMatch(/^date\s+advertiser\s+publisher\s+zone_id/);
+    expect(wide.find((l) => /^Date\s/.test(l))).toMatch(/^Date\s+Advertiser\s+Publisher\s+Zone ID/);
   });
 
   it('--columns shows only the columns asked for, in that order; an unknown one is refused with the table’s', async () => {
     const lines = await screen(['report', 'zones', '--from', old, '--to', today, '--columns', 'zone_id,revenue,margin'], 200, 40);
-    expect(lines.find((l) => /^zone_id\s/.test(l))).toMatch(/^zone_id\s+revenue\s+margin$/);
+    expect(lines.find((l) => /^Zone ID\s/.test(l))).toMatch(/^Zone ID\s+Revenue\s+Margin$/);
     const bad = await cli(['report', 'zones', '--columns', 'zone_id,ingresos'], { isTTY: true });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--columns: ingresos no es una columna de esta tabla (columnas: date, advertiser');
@@ -325,7 +325,8 @@ describe('adops report zones', () => {
     expect(r.code).toBe(0);
     const text = strip(r.stdout);
     expect(text).toContain('Resumen diario por zona');
-    expect(text).toMatch(/date\s+advertiser\s+publisher\s+zone_id\s+geo\s+source\s+impressions/);
+    // SPEC's screen labels, the same as the web's Ad Report.
+    expect(text).toMatch(/Date\s+Advertiser\s+Publisher\s+Zone ID\s+Geo\s+Source\s+Impr\./);
     const totals = text.split('\n').find((l) => l.startsWith('Totales'))!;
     expect(totals).toContain(formatMoney(sum(inDefaultRange, 'revenue')));
     expect(totals).toContain('66.000'); // impressions of the range, es-ES grouping

@@ -331,6 +331,16 @@ export const AD_REPORT_COLUMNS = columns(
   },
 );
 
+/**
+ * The Ad Report's zone table as the screens head it (web and terminal): SPEC's labels (Date,
+ * Zone ID, Impr., M. Impr., P.CPM, Revenue, Margin…), in AD_REPORT_COLUMNS' order; its CSV keeps
+ * adreport_zonas.csv's own headers (AD_REPORT_COLUMNS).
+ */
+export const AD_REPORT_SCREEN_COLUMNS: MetricColumn[] = AD_REPORT_COLUMNS.map((c) => ({
+  key: c.key,
+  header: c.key === 'revenue' ? 'Revenue' : c.key === 'margin' ? 'Margin' : METRICS[c.key].label,
+}));
+
 /** The zone table's metric columns after its six text columns (the summaries reuse them). */
 const AD_REPORT_METRICS = AD_REPORT_COLUMNS.slice(6).map((c) => ({ key: c.key, header: METRICS[c.key].label }));
 

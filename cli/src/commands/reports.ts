@@ -4,7 +4,7 @@
 // its exports (every matching row) for scripts.
 import type { Command } from 'commander';
 import {
-  AD_REPORT_COLUMNS,
+  AD_REPORT_SCREEN_COLUMNS,
   ADVERTISER_SUMMARY_COLUMNS,
   ADVERTISER_SUMMARY_SORT_KEYS,
   API_EXPLORER_COLUMNS,
@@ -82,11 +82,11 @@ export function registerReports(program: Command, cli: Cli): void {
       extra: (first) => ({ geoOptions: first.geoOptions, sourceOptions: first.sourceOptions }),
     });
     if (done) return;
-    const columns = metricColumns<ZoneRow>(AD_REPORT_COLUMNS);
+    const columns = metricColumns<ZoneRow>(AD_REPORT_SCREEN_COLUMNS);
     await showTable<ZoneRow>(cli, {
       columns: flags.columns,
       query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, DEFAULT_PAGE_SIZE.adReport), preset: range.preset },
-      sortKeys: sortableColumns(AD_REPORT_COLUMNS, ZONE_SORT_KEYS),
+      sortKeys: sortableColumns(AD_REPORT_SCREEN_COLUMNS, ZONE_SORT_KEYS),
       presets: SCREEN_PRESETS.adReport,
       load: async (q) => {
         const r = rangeOf(cli, range, q.preset);

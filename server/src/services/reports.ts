@@ -3,6 +3,7 @@
 // every matching row — with each figure derived from core's metrics registry. Days are
 // calendar days of the reporting time zone.
 import {
+  percentChange,
   DASHBOARD_RANKED,
   TABLE_CSV,
   addDays,
@@ -90,12 +91,6 @@ export function zoneRow(r: ZoneReportRecord): ZoneRow {
 function days(start: string, end: string): string[] {
   const n = daysBetween(start, end);
   return Array.from({ length: n }, (_, i) => addDays(start, i));
-}
-
-/** % change of `now` against `base`; null when either is missing or the base is 0. */
-function change(now: number | null, base: number | null): number | null {
-  if (now === null || base === null || base === 0) return null;
-  return ((now - base) / Math.abs(base)) * 100;
 }
 
 /** An amount in whole cents, half away from zero (1.005 → 101: the decimal the import carried, not its binary neighbour). */
@@ -223,12 +218,12 @@ export class ReportService {
     const of = (date: string) => groupMetrics(daily.find((d) => d.date === date) ?? EMPTY_SUMS);
     const [y, b] = [of(yesterday), of(before)];
     return {
-      revenue: change(y.revenue, b.revenue),
-      margin: change(y.margin, b.margin),
-      impressions: change(y.impressions, b.impressions),
-      clicks: change(y.clicks, b.clicks),
-      ctr: change(y.ctr, b.ctr),
-      tq: change(y.tq, b.tq),
+      revenue: percentChange(y.revenue, b.revenue),
+      margin: percentChange(y.margin, b.margin),
+      impressions: percentChange(y.impressions, b.impressions),
+      clicks: percentChange(y.clicks, b.clicks),
+      ctr: percentChange(y.ctr, b.ctr),
+      tq: percentChange(y.tq, b.tq),
     };
   }
 

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import {
   ADVERTISER_SUMMARY_SORT_KEYS,
-  AD_REPORT_COLUMNS,
+  AD_REPORT_SCREEN_COLUMNS,
   DEFAULT_PAGE_SIZE,
   PUBLISHER_SUMMARY_SORT_KEYS,
   SCREEN_DEFAULT_PRESET,
@@ -16,9 +16,7 @@ import {
   ZONE_SORT_KEYS,
   contract,
   csvDocument,
-  METRICS,
   type MetricColumn,
-  type MetricKey,
   type ReportFiltersInput,
   type SummaryRow,
   type ZoneRow,
@@ -45,8 +43,7 @@ const EMPTY = 'No hay datos para estos filtros.';
  * On screen every header is SPEC's label (Date, Zone ID, Impr., M. Impr., P.CPM, Revenue, Margin…:
  * the Api Explorer's and Dashboard's vocabulary); the CSV keeps adreport_zonas.csv's own headers.
  */
-const SCREEN_HEADERS: Partial<Record<MetricKey, string>> = { revenue: 'Revenue', margin: 'Margin' };
-const ZONE_COLUMNS: MetricColumn[] = AD_REPORT_COLUMNS.map((c) => ({ key: c.key, header: SCREEN_HEADERS[c.key] ?? METRICS[c.key].label }));
+const ZONE_COLUMNS: MetricColumn[] = AD_REPORT_SCREEN_COLUMNS;
 /** The key columns: always shown, and kept in view while the table scrolls sideways. */
 const KEY_COLUMNS = ['date', 'advertiser', 'publisher', 'zone_id'];
 const ALWAYS_SHOWN = ['date', 'zone_id'];
