@@ -5,10 +5,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort, stopChild } from './processes.js';
 
 export interface PgCluster {
   port: number;
@@ -47,17 +47,6 @@ function runAs(): { uid: number; gid: number } | undefined {
   } catch {
     throw new Error('running as root, the PostgreSQL tests need a postgres user to run the cluster as (Debian’s postgresql package creates it)');
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function run(bin: string, args: string[], opts: { cwd: string; user?: { uid: number; gid: number } }): Promise<void> {
@@ -167,12 +156,7 @@ export async function startPgCluster(): Promise<PgCluster> {
       },
       async stop() {
         process.off('exit', onExit);
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill('SIGINT'); // fast shutdown
-          const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-          await exited;
-          clearTimeout(killer);
-        }
+        await stopChild(child, exited, 'SIGINT', 10_000); // SIGINT: PostgreSQL's fast shutdown
         await rm(dir, { recursive: true, force: true });
       },
     };

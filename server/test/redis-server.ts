@@ -3,9 +3,9 @@
 // tests are part of the suite, never skipped (.ci/run installs Debian's redis-server).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort, stopChild } from './processes.js';
 
 export interface RedisServer {
   url: string;
@@ -15,17 +15,6 @@ export interface RedisServer {
 }
 
 const BINARY = process.env.REDIS_SERVER_BIN || 'redis-server';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves when the server logs that it accepts connections; rejects with its output when it exits first. */
 function ready(child: ChildProcess, port: number): Promise<void> {
@@ -90,12 +79,7 @@ export async function startRedisServer(): Promise<RedisServer> {
       port,
       dir,
       async stop() {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill('SIGTERM');
-          const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-          await exited;
-          clearTimeout(killer);
-        }
+        await stopChild(child, exited, 'SIGTERM', 5000);
         await rm(dir, { recursive: true, force: true });
       },
     };

@@ -27,6 +27,36 @@ export interface ZoneReportRecord {
 /** The natural key of a zone-report row, in the order that breaks ties between rows. */
 export const ZONE_NATURAL_KEY = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'] as const;
 
+/** A stored zone-report row's columns, in the order every engine stores and reads them. */
+export const ZONE_REPORT_COLUMNS = [
+  ...ZONE_NATURAL_KEY,
+  'domain',
+  'impressions',
+  'monetized_impressions',
+  'clicks',
+  'revenue',
+  'rate_applied',
+  'p_revenue',
+  'margin',
+  'tq',
+] as const satisfies ReadonlyArray<keyof ZoneReportRecord>;
+
+/** Sort keys that are text: every engine sorts them in Spanish collation, missing ('') last. */
+export const TEXT_SORT_KEYS: ReadonlySet<string> = new Set([
+  'month',
+  'advertiser',
+  'publisher',
+  'zone_id',
+  'geo',
+  'source',
+  'domain',
+  'parent_domain',
+  'referrer',
+  'keyword',
+  'ip',
+  'country',
+]);
+
 /** Filters without a date range. */
 export type TextFilters = Omit<ReportFilters, 'start_date' | 'end_date'>;
 

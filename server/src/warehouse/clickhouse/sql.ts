@@ -6,6 +6,7 @@
 import { METRICS, SUM_KEYS, type Formula, type MetricDef, type SumKey } from '@adops/core';
 import type { Binder, ClickHouseDb } from './db.js';
 import type { CtrBasis, Dimension, Order, TextFilters } from '../types.js';
+import { TEXT_SORT_KEYS } from '../types.js';
 
 /**
  * Zone search: a case-insensitive substring. Text without letters (most zone ids are digits) is
@@ -130,27 +131,12 @@ export function formulaSql(formula: Formula, sum: (key: SumKey) => string): stri
   return formula.positiveBase ? `if(${den} > 0, ${num} / ${den} * ${formula.scale}, NULL)` : `(${num} / nullIf(${den}, 0) * ${formula.scale})`;
 }
 
-const TEXT_KEYS = new Set([
-  'month',
-  'advertiser',
-  'publisher',
-  'zone_id',
-  'geo',
-  'source',
-  'domain',
-  'parent_domain',
-  'referrer',
-  'keyword',
-  'ip',
-  'country',
-]);
-
 /**
  * ORDER BY terms for one key given its SQL expression: missing values (NULL, and '' for text)
  * last in both directions; text in Spanish collation (ICU 'es', as DuckDB's COLLATE es and
  * core's compareText), then exactly (byte order).
  */
-export function orderTerms(key: string, expr: string, dir: 'asc' | 'desc', text = TEXT_KEYS.has(key)): string[] {
+export function orderTerms(key: string, expr: string, dir: 'asc' | 'desc', text = TEXT_SORT_KEYS.has(key)): string[] {
   const d = dir === 'asc' ? 'ASC' : 'DESC';
   if (!text) return [`${expr} ${d} NULLS LAST`];
   return [`nullIf(${expr}, '') ${d} NULLS LAST COLLATE 'es'`, `${expr} ${d} NULLS LAST`];

@@ -5,6 +5,7 @@
 import { METRICS, SUM_KEYS, type Formula, type MetricDef, type SumKey } from '@adops/core';
 import type { Db, Param } from './db.js';
 import type { CtrBasis, Dimension, Order, TextFilters } from '../types.js';
+import { TEXT_SORT_KEYS } from '../types.js';
 
 export interface Where {
   sql: string;
@@ -112,27 +113,12 @@ export function formulaSql(formula: Formula, sum: (key: SumKey) => string): stri
     : `(${num} / NULLIF(${den}, 0) * ${formula.scale})`;
 }
 
-const TEXT_KEYS = new Set([
-  'month',
-  'advertiser',
-  'publisher',
-  'zone_id',
-  'geo',
-  'source',
-  'domain',
-  'parent_domain',
-  'referrer',
-  'keyword',
-  'ip',
-  'country',
-]);
-
 /**
  * ORDER BY terms for one key given its SQL expression: missing values (NULL, and '' for text)
  * last in both directions; text in Spanish collation (ICU 'es', as core's compareText), then
  * exactly.
  */
-export function orderTerms(key: string, expr: string, dir: 'asc' | 'desc', text = TEXT_KEYS.has(key)): string[] {
+export function orderTerms(key: string, expr: string, dir: 'asc' | 'desc', text = TEXT_SORT_KEYS.has(key)): string[] {
   const d = dir === 'asc' ? 'ASC' : 'DESC';
   if (!text) return [`${expr} ${d} NULLS LAST`];
   return [`NULLIF(${expr}, '') COLLATE es ${d} NULLS LAST`, `${expr} ${d}`];

@@ -5,8 +5,7 @@
 import type { SumKey } from '@adops/core';
 import { Binder, type ClickHouseDb, type Params } from '../db.js';
 import { filterConditions, formulaOf, formulaSql, orderBy, pageSql } from '../sql.js';
-import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord } from '../../types.js';
-import { ZONE_REPORT_COLUMNS } from './schema.js';
+import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 /** Stored columns as the record has them (a Date32 reads as 'YYYY-MM-DD'). */
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');

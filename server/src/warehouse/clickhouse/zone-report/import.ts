@@ -9,10 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseDb } from '../db.js';
 import type { ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { NATURAL_KEY, ZONE_REPORT_COLUMNS, ZONE_REPORT_COLUMNS_SQL, markPending, nextVersion, repairRollup, rewriteRollup } from './schema.js';
+import { ZONE_REPORT_COLUMNS_SQL, markPending, nextVersion, repairRollup, rewriteRollup } from './schema.js';
+import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
-const KEY = NATURAL_KEY.join(', ');
+const KEY = ZONE_NATURAL_KEY.join(', ');
 /** Staged rows sent to ClickHouse at once. */
 const CHUNK_ROWS = 20_000;
 /** Stage tables are named with this prefix; leftovers of a crashed process are dropped at open. */

@@ -14,26 +14,7 @@
 import type { ClickHouseDb } from '../db.js';
 import { sumsSql } from '../sql.js';
 
-/** Column order of zone_report (the stored record, without its version). */
-export const ZONE_REPORT_COLUMNS = [
-  'date',
-  'advertiser',
-  'publisher',
-  'zone_id',
-  'geo',
-  'source',
-  'domain',
-  'impressions',
-  'monetized_impressions',
-  'clicks',
-  'revenue',
-  'rate_applied',
-  'p_revenue',
-  'margin',
-  'tq',
-] as const;
-
-export const NATURAL_KEY = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'] as const;
+import { ZONE_NATURAL_KEY } from '../../types.js';
 
 /** Column definitions (money Float64: the same IEEE doubles DuckDB stores and sums). */
 export const ZONE_REPORT_COLUMNS_SQL = `
@@ -61,7 +42,7 @@ export const zoneReportTables = (db: ClickHouseDb): string[] => [
   version UInt64
 ) ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(date)
-ORDER BY (${NATURAL_KEY.join(', ')})`,
+ORDER BY (${ZONE_NATURAL_KEY.join(', ')})`,
   `CREATE TABLE IF NOT EXISTS ${db.t('zone_report_rollup')} (
   date Date32,
   advertiser String,

@@ -7,8 +7,7 @@
 import type { SumKey } from '@adops/core';
 import type { Db } from '../db.js';
 import { formulaOf, formulaSql, orderBy, pageSql, usesRollup, whereFilters } from '../sql.js';
-import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord } from '../../types.js';
-import { ZONE_REPORT_COLUMNS } from './schema.js';
+import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
 

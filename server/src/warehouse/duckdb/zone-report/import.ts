@@ -6,11 +6,12 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { Db } from '../db.js';
 import type { ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { NATURAL_KEY, ZONE_REPORT_COLUMNS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
+import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
+import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
-const KEY = NATURAL_KEY.join(', ');
-const KEY_MATCH = NATURAL_KEY.map((c) => `zone_report.${c} = b.${c}`).join(' AND ');
+const KEY = ZONE_NATURAL_KEY.join(', ');
+const KEY_MATCH = ZONE_NATURAL_KEY.map((c) => `zone_report.${c} = b.${c}`).join(' AND ');
 
 function appendRecord(a: DuckDBAppender, r: ZoneReportRecord, seq: number): void {
   a.appendBigInt(BigInt(seq));

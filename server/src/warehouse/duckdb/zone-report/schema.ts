@@ -9,27 +9,6 @@
 import type { Db } from '../db.js';
 import { ROLLUP_SUMS_SQL } from '../sql.js';
 
-/** Column order of zone_report (and of the import staging table after its `seq`). */
-export const ZONE_REPORT_COLUMNS = [
-  'date',
-  'advertiser',
-  'publisher',
-  'zone_id',
-  'geo',
-  'source',
-  'domain',
-  'impressions',
-  'monetized_impressions',
-  'clicks',
-  'revenue',
-  'rate_applied',
-  'p_revenue',
-  'margin',
-  'tq',
-] as const;
-
-export const NATURAL_KEY = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'] as const;
-
 /** Column definitions; key text columns are NOT NULL ('' for an unknown geo or source). */
 export const ZONE_REPORT_COLUMNS_SQL = `
   date DATE NOT NULL,
