@@ -9,6 +9,7 @@ import { CliError, EXIT, type CliIO } from './io.js';
 import { loadCredentials, type Credentials } from './credentials.js';
 import { Prompter } from './prompt.js';
 import type { TableProps } from './ui/Table.js';
+import { loadUi } from './ui-loader.js';
 
 export const DEFAULT_SERVER = 'http://localhost:8080';
 export const SESSION_EXPIRED = 'Sesión no válida o expirada: ejecuta `adops login`';
@@ -94,7 +95,7 @@ export class Cli {
 
   /** Draws a table with Ink (terminal output); Ink loads only when something is drawn. */
   async table<Row>(props: TableProps<Row>): Promise<void> {
-    const [{ createElement }, { Table }] = await Promise.all([import('react'), import('./ui/Table.js')]);
+    const [{ createElement }, { Table }] = await Promise.all([import('react'), loadUi(() => import('./ui/Table.js'))]);
     await this.draw(createElement(Table<Row>, props));
   }
 
@@ -104,11 +105,14 @@ export class Cli {
    * never clears the screen or its scrollback. NO_COLOR is honoured.
    */
   async draw(element: ReactElement): Promise<void> {
-    const [{ render }, { withColours }] = await Promise.all([import('ink'), import('./ui/screen.js')]);
+    const [{ render }, { withColours }] = await Promise.all([loadUi(() => import('ink')), loadUi(() => import('./ui/screen.js'))]);
     let frame = '';
     const sink = Object.assign(new PassThrough(), { columns: this.io.stdout.columns ?? 80 });
     sink.write = ((chunk: string | Uint8Array) => {
-      frame = String(chunk);
+      // Each debug-mode render writes the whole frame. An Ink loaded in CI mode (by a host that
+      // imported it before loadUi could hide CI) also writes its empty last frame and a line feed
+      // on unmount: that is not a frame.
+      if (String(chunk) !== '\n') frame = String(chunk);
       return true;
     }) as typeof sink.write;
     await withColours(this.io, async () => {

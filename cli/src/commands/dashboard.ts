@@ -10,6 +10,7 @@ import { keyboardAttached } from '../ui/screen.js';
 import { addFilterOptions, canonicalFilters, filterLabel, rangeLabel, resolveRange, type ResolvedRange } from './report-filters.js';
 import { allRows } from './table-output.js';
 import { pageFields, rangeOf } from './table-screen.js';
+import { loadUi } from '../ui-loader.js';
 
 export interface DashboardFilters {
   advertiser?: string;
@@ -110,8 +111,8 @@ export function registerDashboard(program: Command, cli: Cli): void {
       const [initial, { createElement }, { Dashboard }, { showScreen }] = await Promise.all([
         load(initialQuery, initialQuery),
         import('react'),
-        import('../ui/Dashboard.js'),
-        import('../ui/screen.js'),
+        loadUi(() => import('../ui/Dashboard.js')),
+        loadUi(() => import('../ui/screen.js')),
       ]);
       const interactive = keyboardAttached(cli.io);
       await showScreen(

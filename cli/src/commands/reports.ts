@@ -43,6 +43,7 @@ import {
 } from './report-filters.js';
 import { addTableOptions, allRows, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { SCREEN_CHROME, pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
+import { loadUi } from '../ui-loader.js';
 
 type ReportFlags = FilterFlags & TableFlags;
 
@@ -169,7 +170,7 @@ export function registerReports(program: Command, cli: Cli): void {
     // The cards: Ayer, Hoy and Mes over all traffic, Filtro the search's range under its filters (the web's numbers).
     const cards = flags.csv === undefined ? await api.adReport.revenueCards(query) : null;
     if (await machineOutput(cli, flags, table, { sort, limit, head: rangeFields(range), extra: () => (cards ? { cards } : {}) })) return;
-    const [{ createElement }, { RevenueCards }] = await Promise.all([import('react'), import('../ui/ReportViews.js')]);
+    const [{ createElement }, { RevenueCards }] = await Promise.all([import('react'), loadUi(() => import('../ui/ReportViews.js'))]);
     const header = createElement(RevenueCards, { cards: cardList(cards!) });
     const columns = metricColumns<ZoneRow>(API_EXPLORER_COLUMNS, { totalsDecimals: API_EXPLORER_TOTAL_DECIMALS });
     await showTable<ZoneRow>(cli, {
@@ -216,7 +217,7 @@ export function registerReports(program: Command, cli: Cli): void {
       return;
     }
     if (cli.machine(flags.json)) return cli.json({ ...rangeFields(range), advertisers: data });
-    const [{ createElement }, { DemandView }] = await Promise.all([import('react'), import('../ui/ReportViews.js')]);
+    const [{ createElement }, { DemandView }] = await Promise.all([import('react'), loadUi(() => import('../ui/ReportViews.js'))]);
     await cli.draw(createElement(DemandView, { data, title: `Demand · ${subtitle(range, flags)}` }));
   });
 
@@ -261,7 +262,7 @@ export function registerReports(program: Command, cli: Cli): void {
       const tableOf = (t: FinanceAdvertiserTable | FinancePublisherTable) => ({ rows: t.rows, total_rows: t.total_rows, totals: t.totals });
       if (cli.machine(flags.json))
         return cli.json({ ...rangeFields(range), months, advertisers: tableOf(advertisers), publishers: tableOf(publishers), margin });
-      const [{ createElement }, { FinanceView }] = await Promise.all([import('react'), import('../ui/ReportViews.js')]);
+      const [{ createElement }, { FinanceView }] = await Promise.all([import('react'), loadUi(() => import('../ui/ReportViews.js'))]);
       await cli.draw(
         createElement(FinanceView, {
           subtitle: subtitle(range, flags),

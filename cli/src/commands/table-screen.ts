@@ -6,6 +6,7 @@ import { CliError, EXIT } from '../io.js';
 import type { ReportView, TableQuery } from '../ui/ReportScreen.js';
 import { keyboardAttached } from '../ui/screen.js';
 import { reportingTz, type ResolvedRange } from './report-filters.js';
+import { loadUi } from '../ui-loader.js';
 
 /** The table fields of a page request from a screen query. */
 export function pageFields(q: Pick<TableQuery, 'sort' | 'page' | 'pageSize'>): { sort?: string; page: number; page_size: number } {
@@ -58,8 +59,8 @@ export async function showTable<Row>(
   const [initial, { createElement }, { ReportScreen }, { showScreen }] = await Promise.all([
     load(options.query, options.query),
     import('react'),
-    import('../ui/ReportScreen.js'),
-    import('../ui/screen.js'),
+    loadUi(() => import('../ui/ReportScreen.js')),
+    loadUi(() => import('../ui/screen.js')),
   ]);
   const interactive = keyboardAttached(cli.io);
   await showScreen(

@@ -21,6 +21,7 @@ import { SESSION_EXPIRED } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { keyboardAttached } from '../ui/screen.js';
 import { canonicalFilters, reportingTz } from './report-filters.js';
+import { loadUi } from '../ui-loader.js';
 
 export type TailMode = 'connecting' | 'sse' | 'polling';
 
@@ -299,7 +300,11 @@ async function followAsNdjson(cli: Cli, tail: LiveTail): Promise<void> {
 
 async function followOnScreen(cli: Cli, tail: LiveTail, filter: ReferrerFilter): Promise<void> {
   const interactive = keyboardAttached(cli.io);
-  const [{ createElement }, { Tail }, { showScreen }] = await Promise.all([import('react'), import('../ui/Tail.js'), import('../ui/screen.js')]);
+  const [{ createElement }, { Tail }, { showScreen }] = await Promise.all([
+    import('react'),
+    loadUi(() => import('../ui/Tail.js')),
+    loadUi(() => import('../ui/screen.js')),
+  ]);
   const screen = showScreen(
     cli,
     createElement(Tail, {
