@@ -120,7 +120,7 @@ describe('sign-in and session', () => {
   test('an expired token in storage is removed and the user is sent to /login', async () => {
     const page = await h.newPage();
     await page.goto('/login');
-    const expired = fakeToken({ sub: ADMIN.email, is_admin: true, exp: Math.floor(Date.now() / 1000) - 60 });
+    const expired = fakeToken({ sub: 'admin-id', email: ADMIN.email, is_admin: true, exp: Math.floor(Date.now() / 1000) - 60 });
     await page.evaluate((t) => localStorage.setItem('adops_token', t), expired);
     await page.goto('/dashboard');
     await page.waitForURL('**/login');
@@ -246,10 +246,16 @@ describe('navigation shell', () => {
     await page.getByRole('menuitem', { name: 'Cambiar contraseña' }).click();
     await page.waitForURL('**/change-password');
 
+    const { local, session } = await storedToken(page);
+    const token = (local ?? session)!;
+    const me = () => fetch(`${h.url}/api/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(await me()).toBe(200);
     await menu.getByRole('button').click();
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
     await page.waitForURL('**/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
+    // The server ended the session: a copy of the token is worthless.
+    await expect.poll(me).toBe(401);
     await page.goto('/dashboard');
     await page.waitForURL('**/login');
   });
@@ -310,6 +316,43 @@ describe('admin: users', () => {
     await row.waitFor({ state: 'detached' });
     expect(dialogs.at(-1)).toContain(email);
     expect((await admin.admin.listUsers()).some((u) => u.email === email)).toBe(false);
+  });
+
+  test("'Sesiones' lists a user's open sessions; an admin ends one, then all, and those tokens stop working", async () => {
+    const user = await createUser('sesiones');
+    const laptop = await h.server.as(user.email, user.password);
+    const phone = await h.server.as(user.email, user.password);
+    const status = (token: string) => fetch(`${h.url}/api/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const page = await h.newPage();
+    const dialogs = answerDialogs(page, true);
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const row = page.locator(`tr[data-email="${user.email}"]`);
+    await row.getByRole('button', { name: 'Sesiones' }).click();
+    const panel = page.getByRole('region', { name: `Sesiones de ${user.email}` });
+    const sessions = panel.locator('tr[data-session]');
+    await expect.poll(() => sessions.count()).toBe(2);
+    for (const header of ['Dispositivo', 'IP', 'Inicio', 'Último uso', 'Expira']) await panel.getByRole('columnheader', { name: header }).waitFor();
+    expect(await sessions.first().textContent()).toContain('127.0.0.1');
+    await h.screenshot(page, 'admin-users-sessions');
+
+    await sessions.first().getByRole('button', { name: 'Cerrar sesión' }).click();
+    await panel.getByText('Sesión cerrada').waitFor();
+    await expect.poll(() => sessions.count()).toBe(1);
+    expect(dialogs.at(-1)).toContain('¿Cerrar esta sesión?');
+    expect([await status(laptop.token), await status(phone.token)].sort()).toEqual([200, 401]);
+
+    await h.server.as(user.email, user.password);
+    // Closed and opened again: a fresh list.
+    await row.getByRole('button', { name: 'Sesiones' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await row.getByRole('button', { name: 'Sesiones' }).click();
+    await expect.poll(() => sessions.count()).toBe(2);
+    await panel.getByRole('button', { name: 'Cerrar todas' }).click();
+    await panel.getByText('No tiene sesiones abiertas.').waitFor();
+    expect(dialogs.at(-1)).toContain(`todas las sesiones de ${user.email}`);
+    expect(await status(laptop.token)).toBe(401);
+    expect(await status(phone.token)).toBe(401);
   });
 
   test('Cancelar leaves a user unchanged and dismissing the confirmation keeps it', async () => {
@@ -392,13 +435,14 @@ describe('admin: users', () => {
     expect(await page.getByText('No hay usuarios registrados aún.').count()).toBe(0);
   });
 
-  test('the protected admin row is read-only: no Editar and no delete', async () => {
+  test('the protected admin row is read-only: no Editar and no delete, only its sessions', async () => {
     const page = await h.newPage();
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/admin-users');
     const row = page.locator(`tr[data-email="${ADMIN.email}"]`);
     await row.waitFor();
-    expect(await row.getByRole('button').count()).toBe(0);
+    expect(await row.getByRole('button').allTextContents()).toEqual(['Sesiones']);
+    expect(await row.textContent()).toContain('Solo lectura');
     expect(await row.textContent()).toContain('Protegido');
     await h.screenshot(page, 'admin-users');
   });

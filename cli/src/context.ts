@@ -12,6 +12,13 @@ import type { TableProps } from './ui/Table.js';
 import { loadUi } from './ui-loader.js';
 
 export const DEFAULT_SERVER = 'http://localhost:8080';
+
+/** Requests say they come from adops (an admin's session list shows 'Terminal (adops)'). */
+export const cliFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set('user-agent', 'adops-cli');
+  return fetch(input, { ...init, headers });
+};
 export const SESSION_EXPIRED = 'Sesión no válida o expirada: ejecuta `adops login`';
 export const NOT_SIGNED_IN = 'No has iniciado sesión: ejecuta `adops login`';
 
@@ -60,7 +67,7 @@ export class Cli {
   /** A client without a session (login). */
   async anonymousApi(cmd: Command): Promise<{ api: Api; server: string }> {
     const server = await this.server(cmd);
-    return { api: createApi({ baseUrl: server }), server };
+    return { api: createApi({ baseUrl: server, fetch: cliFetch }), server };
   }
 
   /**
@@ -75,7 +82,7 @@ export class Cli {
       throw new CliError(`No has iniciado sesión en ${server}: ejecuta \`adops login --server ${server}\``, EXIT.session);
     if (!sessionValid(decodeSession(stored.token))) throw new CliError(SESSION_EXPIRED, EXIT.session);
     const token = stored.token;
-    return { api: createApi({ baseUrl: server, getToken: () => token }), server, token };
+    return { api: createApi({ baseUrl: server, getToken: () => token, fetch: cliFetch }), server, token };
   }
 
   /** Machine output: asked for with --json, or stdout is not a terminal. */

@@ -163,6 +163,50 @@ describe('adops users', () => {
   });
 });
 
+describe('adops users sessions | end-sessions', () => {
+  it('lists a user’s open sessions and ends one, then all; their tokens stop working at once', async () => {
+    const email = 'sesiones@example.com';
+    expect((await cli(['users', 'create', '--first-name', 'Ses', '--email', email, '--password-stdin'], { stdin: 'sesiones-pass-1\n' })).code).toBe(
+      0,
+    );
+    const a = await server.as(email, 'sesiones-pass-1');
+    const b = await server.as(email, 'sesiones-pass-1');
+    const listed = await cli(['users', 'sessions', email, '--json']);
+    expect(listed.code).toBe(0);
+    const sessions = JSON.parse(listed.stdout) as Array<{ id: string; ip: string; current: boolean }>;
+    expect(sessions).toHaveLength(2);
+    expect(sessions.every((x) => x.ip.includes('127.0.0.1') && !x.current)).toBe(true);
+
+    const screen = stripVTControlCharacters((await cli(['users', 'sessions', email], { isTTY: true, columns: 160 })).stdout);
+    for (const header of ['Sesión', 'IP', 'Inicio', 'Último uso', 'Expira']) expect(screen).toContain(header);
+    for (const x of sessions) expect(screen).toContain(x.id);
+
+    // The session of a's token (the newest is listed first; find it by the token's jti).
+    const jti = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).jti as string;
+    const one = await cli(['users', 'end-sessions', email, '--session', jti(a.token), '--yes'], { isTTY: true });
+    expect(one.code).toBe(0);
+    expect(one.stdout.trim()).toBe(`1 sesión cerrada: Ses <${email}>`);
+    expect((await server.fetch('/api/me', { headers: { authorization: `Bearer ${a.token}` } })).status).toBe(401);
+    expect((await server.fetch('/api/me', { headers: { authorization: `Bearer ${b.token}` } })).status).toBe(200);
+
+    const all = await cli(['users', 'end-sessions', email, '--yes', '--json']);
+    expect(JSON.parse(all.stdout)).toEqual({ ended: 1 });
+    expect((await server.fetch('/api/me', { headers: { authorization: `Bearer ${b.token}` } })).status).toBe(401);
+    expect((await cli(['users', 'sessions', email], { isTTY: true })).stdout.trim()).toBe('No tiene sesiones abiertas');
+  });
+
+  it('an unknown session is the server’s 404 in Spanish, exit 1, nothing ended', async () => {
+    const sessions = async () => JSON.parse((await cli(['users', 'sessions', ADMIN.email, '--json'])).stdout) as Array<{ current: boolean }>;
+    const before = await sessions();
+    expect(before.filter((x) => x.current)).toHaveLength(1); // this command's own session, opened by adops login
+    expect(before.find((x) => x.current)?.user_agent).toBe('adops-cli');
+    const r = await cli(['users', 'end-sessions', ADMIN.email, '--session', 'no-such-session', '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('Sesión no encontrada');
+    expect((await sessions()).map((x) => x.id)).toEqual(before.map((x) => x.id));
+  });
+});
+
 describe('adops tokens', () => {
   const yesterdayUtc = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 

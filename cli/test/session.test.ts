@@ -114,18 +114,38 @@ describe('adops login / whoami / logout', () => {
     await expect(stat(path.join(dir, 'credentials.json'))).rejects.toThrow();
   });
 
-  it('logout removes the credentials, and whoami then tells to run adops login', async () => {
+  it('logout ends the session on the server and removes the credentials; whoami then tells to run adops login', async () => {
     const dir = await newConfigDir();
     await login(dir);
+    const { token } = JSON.parse(await readFile(path.join(dir, 'credentials.json'), 'utf8')) as { token: string };
+    const bearer = { headers: { authorization: `Bearer ${token}` } };
+    expect((await server.fetch('/api/me', bearer)).status).toBe(200);
     const out = await runCli(['logout'], dir, server.url);
     expect(out.code).toBe(0);
     expect(out.stdout.trim()).toBe('Sesión cerrada');
+    expect(out.stderr).toBe('');
+    // A copy of the token kept elsewhere is worthless now.
+    expect((await server.fetch('/api/me', bearer)).status).toBe(401);
     await expect(stat(path.join(dir, 'credentials.json'))).rejects.toThrow();
     const who = await runCli(['whoami'], dir, server.url);
     expect(who.code).toBe(3);
     expect(who.stderr).toContain('adops login');
     expect(who.stdout).toBe('');
     expect((await runCli(['logout'], dir, server.url)).stdout.trim()).toBe('No había ninguna sesión iniciada');
+  });
+
+  it('logout with the server unreachable still forgets the token, and says it may still be valid', async () => {
+    const dir = await newConfigDir();
+    await login(dir);
+    const file = path.join(dir, 'credentials.json');
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { server: string; token: string };
+    await writeFile(file, JSON.stringify({ ...stored, server: 'http://127.0.0.1:9' }));
+    const out = await runCli(['logout'], dir, 'http://127.0.0.1:9');
+    expect(out.code).toBe(0);
+    expect(out.stdout.trim()).toBe('Sesión cerrada');
+    expect(out.stderr).toContain('no se pudo avisar a http://127.0.0.1:9');
+    expect(out.stderr).toContain('el token sigue valiendo hasta que expire');
+    await expect(stat(file)).rejects.toThrow();
   });
 
   it('a session the server rejects reads "Sesión no válida o expirada"', async () => {

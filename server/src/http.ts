@@ -9,7 +9,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
 import type { Route } from '@adops/core';
 import { httpError, zodDetail } from './errors.js';
-import type { UserService } from './services/users.js';
+import type { AuthService } from './services/auth.js';
 
 export interface SessionState {
   /** The user's id (logs name users by it, never by e-mail). */
@@ -17,6 +17,8 @@ export interface SessionState {
   email: string;
   is_admin: boolean;
   exp: number;
+  /** The session the token names (its `jti`): sign-out ends it. */
+  session_id: string;
 }
 
 export type Ctx = Koa.ParameterizedContext<{ user?: SessionState; requestId?: string }>;
@@ -31,7 +33,7 @@ export interface Guards {
   ingest: Koa.Middleware[];
 }
 
-export function makeGuards(opts: { secret: string; users: UserService; ingestKey?: string }): Guards {
+export function makeGuards(opts: { secret: string; auth: AuthService; ingestKey?: string }): Guards {
   const verify = koaJwt({
     secret: opts.secret,
     algorithms: ['HS256'],
@@ -40,13 +42,15 @@ export function makeGuards(opts: { secret: string; users: UserService; ingestKey
     getToken: (ctx) => (ctx.path.endsWith('/stream') && typeof ctx.query.access_token === 'string' ? ctx.query.access_token : null),
   }) as unknown as Koa.Middleware;
   const session: Koa.Middleware = async (ctx, next) => {
-    const claims = ctx.state.jwt as { sub?: unknown; exp?: number; iat?: number };
-    const user = typeof claims?.sub === 'string' ? await opts.users.byEmail(claims.sub) : undefined;
-    if (!user) throw httpError(401, 'La sesión ya no es válida. Inicia sesión nuevamente.');
-    // A password change ends the sessions issued before it (iat is in whole seconds).
-    if (user.password_changed_at && (claims.iat ?? 0) < Math.floor(Date.parse(user.password_changed_at) / 1000))
-      throw httpError(401, 'La contraseña cambió. Inicia sesión nuevamente.');
-    ctx.state.user = { id: user.id, email: user.email, is_admin: user.is_admin, exp: claims.exp ?? 0 } satisfies SessionState;
+    // The token must name a live session of an existing user (read now: role and e-mail as stored).
+    const { user, session } = await opts.auth.resolve(ctx.state.jwt, ctx.ip);
+    ctx.state.user = {
+      id: user.id,
+      email: user.email,
+      is_admin: user.is_admin,
+      exp: Math.floor(Date.parse(session.expires_at) / 1000),
+      session_id: session.id,
+    } satisfies SessionState;
     await next();
   };
   const admin: Koa.Middleware = async (ctx, next) => {

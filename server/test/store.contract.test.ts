@@ -52,7 +52,7 @@ describeStoreContract({
 });
 
 describe('lowdb', () => {
-  test('a data dir written by earlier versions opens as it is and keeps its file format', async () => {
+  test('a data dir written by earlier versions opens as it is and keeps its file format (gaining an empty session list)', async () => {
     const dir = await tempDir();
     const before = {
       version: 1,
@@ -72,7 +72,7 @@ describe('lowdb', () => {
     await store.users.create(added);
     await store.close();
     const after = JSON.parse(await readFile(path.join(dir, 'adops.json'), 'utf8'));
-    expect(after).toEqual({ ...before, users: [...before.users, added] });
+    expect(after).toEqual({ ...before, users: [...before.users, added], sessions: [] });
   });
 
   test('a write that fails leaves the file as it was', async () => {

@@ -1,9 +1,9 @@
 // Session commands: login (stores the token), logout, whoami, passwd.
 import type { Command } from 'commander';
-import { ApiError, decodeSession, type Api } from '@adops/core';
+import { ApiError, createApi, decodeSession, type Api } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
-import type { Cli } from '../context.js';
-import { removeCredentials, saveCredentials } from '../credentials.js';
+import { type Cli, cliFetch } from '../context.js';
+import { loadCredentials, removeCredentials, saveCredentials } from '../credentials.js';
 import { formatDateTimeLocal, formatRemaining, yesNo } from '../text.js';
 
 export function registerAuth(program: Command, cli: Cli): void {
@@ -33,10 +33,26 @@ export function registerAuth(program: Command, cli: Cli): void {
 
   program
     .command('logout')
-    .description('Cierra la sesión (borra el token guardado)')
+    .description('Cierra la sesión: el servidor la da por terminada (el token deja de valer) y se borra el token guardado')
     .action(async () => {
-      const removed = await removeCredentials(cli.io.env);
-      cli.say(removed ? 'Sesión cerrada' : 'No había ninguna sesión iniciada');
+      const stored = await loadCredentials(cli.io.env);
+      if (!stored) {
+        cli.say('No había ninguna sesión iniciada');
+        return;
+      }
+      // The token is only ever sent to the server that issued it.
+      const api = createApi({ baseUrl: stored.server, getToken: () => stored.token, fetch: cliFetch });
+      let warning: string | null = null;
+      try {
+        await api.auth.logout();
+      } catch (e) {
+        // 401: the server had ended it already (expired, signed out elsewhere): nothing left to end.
+        if (!(e instanceof ApiError && e.status === 401))
+          warning = `Aviso: no se pudo avisar a ${stored.server} (${e instanceof ApiError && e.status ? e.detail : 'sin conexión'}); el token sigue valiendo hasta que expire`;
+      }
+      await removeCredentials(cli.io.env);
+      if (warning) cli.io.stderr.write(`${warning}\n`);
+      cli.say('Sesión cerrada');
     });
 
   program

@@ -1,7 +1,7 @@
 // `adops users list|create|update|delete`: the admin's user management (the server refuses
 // non-admins with 403 "No autorizado").
 import type { Command } from 'commander';
-import type { Api, User, UpdateUserBody } from '@adops/core';
+import type { Api, User, UpdateUserBody, UserSession } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
@@ -15,6 +15,16 @@ export const USER_COLUMNS: Column<User>[] = [
   { key: 'protected', header: 'Protegido', format: (v) => yesNo(v === true) },
   { key: 'created_at', header: 'Alta', format: (v) => formatDateTimeLocal(v as string) },
   { key: 'id', header: 'ID' },
+];
+
+export const SESSION_COLUMNS: Column<UserSession>[] = [
+  { key: 'id', header: 'Sesión' },
+  { key: 'ip', header: 'IP' },
+  { key: 'user_agent', header: 'Navegador', format: (v) => String(v).slice(0, 40) || '-' },
+  { key: 'created_at', header: 'Inicio', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'last_seen_at', header: 'Último uso', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'expires_at', header: 'Expira', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'current', header: 'Esta', format: (v) => (v ? 'sí' : '') },
 ];
 
 const fullName = (u: User) => `${u.first_name} ${u.last_name}`.trim();
@@ -136,5 +146,39 @@ export function registerUsers(program: Command, cli: Cli): void {
       if (!opts.yes && !(await cli.prompt.confirm(`¿Eliminar el usuario ${label}?`))) throw new CliError('Cancelado', EXIT.cancelled);
       await api.admin.deleteUser({ id });
       cli.say(`Usuario eliminado: ${label}`);
+    });
+
+  users
+    .command('sessions')
+    .description('Lista las sesiones abiertas de un usuario (por id o email): IP, navegador, inicio, último uso y expiración')
+    .argument('<id>', 'id o email del usuario')
+    .option('--json', 'salida JSON')
+    .action(async (ref: string, opts: { json?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const { id } = await resolveId(api, ref);
+      const sessions = await api.admin.userSessions({ id });
+      if (cli.machine(opts.json)) return cli.json(sessions);
+      if (sessions.length === 0) return cli.say('No tiene sesiones abiertas');
+      await cli.table({ columns: SESSION_COLUMNS, rows: sessions });
+    });
+
+  users
+    .command('end-sessions')
+    .description('Cierra las sesiones de un usuario (por id o email): todas, o una con --session; sus tokens dejan de valer en el acto')
+    .argument('<id>', 'id o email del usuario')
+    .option('--session <id>', 'solo esta sesión (su id, de `adops users sessions`)')
+    .option('-y, --yes', 'no pedir confirmación')
+    .option('--json', 'salida JSON')
+    .action(async (ref: string, opts: { session?: string; yes?: boolean; json?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const { id, user } = await resolveId(api, ref);
+      const label = user ? `${fullName(user)} <${user.email}>` : id;
+      const what = opts.session ? `la sesión ${opts.session} de ${label}` : `todas las sesiones de ${label}`;
+      if (!opts.yes && !(await cli.prompt.confirm(`¿Cerrar ${what}?`))) throw new CliError('Cancelado', EXIT.cancelled);
+      let ended = 1;
+      if (opts.session) await api.admin.endUserSession({ id, session_id: opts.session });
+      else ({ ended } = await api.admin.endUserSessions({ id }));
+      if (cli.machine(opts.json)) return cli.json({ ended });
+      cli.say(ended === 1 ? `1 sesión cerrada: ${label}` : `${ended} sesiones cerradas: ${label}`);
     });
 }

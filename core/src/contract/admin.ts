@@ -1,7 +1,7 @@
 // Admin area: users and publisher API tokens.
 import { z } from 'zod';
 import { route, emptyResponse } from './route.js';
-import { Email, NewPassword } from './auth.js';
+import { Email, NewPassword, UserSession } from './auth.js';
 
 const Name = z.string().trim().max(100);
 
@@ -41,6 +41,7 @@ export type UpdateUserBody = z.input<typeof UpdateUserBody>;
 export type UserChanges = z.output<typeof UpdateUserBody>;
 
 export const UserIdParams = z.object({ id: z.string().min(1).max(64) });
+export const UserSessionParams = UserIdParams.extend({ session_id: z.string().min(1).max(64) });
 
 export const PublisherName = z
   .string({ error: '❌ El nombre del publisher no puede estar vacío.' })
@@ -72,6 +73,31 @@ export const adminRoutes = {
     path: '/api/admin/users/{id}',
     access: 'admin',
     params: UserIdParams,
+    response: emptyResponse,
+    responseType: 'none',
+  }),
+  /** The user's open sessions: device, address, last seen. */
+  userSessions: route({
+    method: 'GET',
+    path: '/api/admin/users/{id}/sessions',
+    access: 'admin',
+    params: UserIdParams,
+    response: z.array(UserSession),
+  }),
+  /** Ends every session of the user (their tokens stop working at once). */
+  endUserSessions: route({
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/sessions',
+    access: 'admin',
+    params: UserIdParams,
+    response: z.object({ ended: z.number().int() }),
+  }),
+  /** Ends one session of the user. */
+  endUserSession: route({
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/sessions/{session_id}',
+    access: 'admin',
+    params: UserSessionParams,
     response: emptyResponse,
     responseType: 'none',
   }),

@@ -34,15 +34,33 @@ export const ChangePasswordBody = z.object({
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
+/** An open session of a user, as an admin (or the user) sees it. */
+export const UserSession = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  /** Last request seen (updated at most once a minute). */
+  last_seen_at: z.string(),
+  ip: z.string(),
+  user_agent: z.string(),
+  /** The session of the token asking. */
+  current: z.boolean(),
+});
+export type UserSession = z.infer<typeof UserSession>;
+
 export const authRoutes = {
   login: route({ method: 'POST', path: '/api/login', access: 'public', body: LoginBody, response: LoginResponse }),
+  /** Ends the caller's session: its token stops working at once, on every instance. */
+  logout: route({ method: 'POST', path: '/api/logout', access: 'user', response: emptyResponse, responseType: 'none' }),
   me: route({ method: 'GET', path: '/api/me', access: 'user', response: Me }),
+  /** The caller's open sessions (this one marked `current`). */
+  mySessions: route({ method: 'GET', path: '/api/me/sessions', access: 'user', response: z.array(UserSession) }),
   changePassword: route({
     method: 'POST',
     path: '/api/change-password',
     access: 'user',
     body: ChangePasswordBody,
-    /** A fresh session token: sessions issued before the change stop working. */
+    /** A fresh session token: every other session of the user ends, this one included. */
     response: z.object({ detail: z.string(), access_token: z.string(), token_type: z.literal('bearer') }),
   }),
 };
@@ -59,8 +77,9 @@ export function decodeSession(token: string | null | undefined): SessionUser | n
         ? decodeURIComponent(Array.from(atob(b64), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''))
         : Buffer.from(b64, 'base64').toString('utf8');
     const claims = JSON.parse(json) as Record<string, unknown>;
-    if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return null;
-    return { email: claims.sub, is_admin: claims.is_admin === true, exp: claims.exp };
+    // Sessions name their user by id (sub) and carry the e-mail for display; older tokens lack it.
+    if (typeof claims.sub !== 'string' || typeof claims.email !== 'string' || typeof claims.exp !== 'number') return null;
+    return { email: claims.email, is_admin: claims.is_admin === true, exp: claims.exp };
   } catch {
     return null;
   }

@@ -44,6 +44,7 @@ export const PARAMETER_DOCS: Record<string, string> = {
   lastEventId: 'Reanuda tras este id de evento (alternativa a la cabecera `Last-Event-ID`).',
   access_token: 'El token de sesión (EventSource no puede enviar la cabecera `Authorization`).',
   id: 'Id del usuario.',
+  session_id: 'Id de la sesión (de la lista de sesiones del usuario).',
   email: 'Email (sin distinguir mayúsculas).',
   password: 'Contraseña.',
   current_password: 'La contraseña actual.',
@@ -91,17 +92,31 @@ export const ROUTE_DOCS: ContractDocs = {
       description:
         'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Los intentos fallidos se limitan (429 con `Retry-After`).',
     },
+    logout: {
+      summary: 'Cierra la sesión',
+      description: 'El token deja de valer en el acto, en todas las instancias; sus flujos en vivo se cierran en segundos.',
+    },
     me: { summary: 'Usuario de la sesión', description: 'Email, nombre, si es administrador y cuándo expira la sesión.' },
+    mySessions: {
+      summary: 'Mis sesiones abiertas',
+      description: 'Inicio, expiración, último uso (al minuto), IP y navegador de cada sesión; `current` marca la de este token.',
+    },
     changePassword: {
       summary: 'Cambia la contraseña',
-      description: 'Pide la actual; devuelve un token nuevo. Las sesiones emitidas antes del cambio dejan de valer.',
+      description: 'Pide la actual; devuelve un token nuevo. Todas las demás sesiones del usuario, y la de este token, terminan.',
     },
   },
   admin: {
     listUsers: { summary: 'Lista los usuarios' },
     createUser: { summary: 'Crea un usuario', description: 'El email es único sin distinguir mayúsculas (409 si ya existe).' },
     updateUser: { summary: 'Modifica un usuario', description: 'Los campos vacíos no se cambian.' },
-    deleteUser: { summary: 'Elimina un usuario', description: 'El administrador protegido no se puede eliminar.' },
+    deleteUser: { summary: 'Elimina un usuario', description: 'El administrador protegido no se puede eliminar. Sus sesiones terminan.' },
+    userSessions: { summary: 'Sesiones abiertas de un usuario', description: 'Inicio, expiración, último uso (al minuto), IP y navegador.' },
+    endUserSessions: {
+      summary: 'Cierra todas las sesiones de un usuario',
+      description: 'Sus tokens dejan de valer en el acto; responde cuántas se cerraron.',
+    },
+    endUserSession: { summary: 'Cierra una sesión de un usuario', description: '404 si el usuario no tiene esa sesión.' },
     listTokens: { summary: 'Lista los tokens de publishers' },
     createToken: { summary: 'Crea el token de un publisher', description: 'Un token por publisher (409 si ya tiene uno: renuévalo).' },
     renewToken: { summary: 'Renueva el token de un publisher', description: 'El token anterior deja de valer.' },

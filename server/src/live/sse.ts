@@ -15,6 +15,8 @@ export interface SseOptions {
   retryMs: number;
   /** Most events replayed on reconnection. */
   maxReplay: number;
+  /** How often a stream asks whether its session still lives (ms). */
+  aliveCheckMs: number;
 }
 
 export interface StreamRequest<T> {
@@ -23,6 +25,8 @@ export interface StreamRequest<T> {
   lastEventId?: number;
   /** Events with afterId < id < beforeId from the store, when the ring does not reach back. */
   backfill?: (afterId: number, beforeId: number, limit: number) => Promise<T[]>;
+  /** Whether the stream may go on (its session lives); asked every `aliveCheckMs`, the stream ends on false. */
+  alive?: () => Promise<boolean>;
 }
 
 interface Client {
@@ -76,6 +80,7 @@ export class SseHub<T extends Identified> {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
+      clearInterval(aliveCheck);
       unsubscribe();
       this.clients.delete(client);
       queue = [];
@@ -118,6 +123,19 @@ export class SseHub<T extends Identified> {
       if (!waitingDrain && head === queue.length) res.write(': ping\n\n');
     }, this.options.heartbeatMs);
     heartbeat.unref();
+    // An ended session (sign-out, password change, deleted user) ends its streams within a check;
+    // a store that cannot answer leaves them open (the next request decides).
+    const alive = req.alive;
+    const aliveCheck = setInterval(() => {
+      if (!alive) return;
+      void alive().then(
+        (ok) => {
+          if (!ok) end(false);
+        },
+        () => undefined,
+      );
+    }, this.options.aliveCheckMs);
+    aliveCheck.unref();
     const client: Client = { end: () => end(false) };
     res.on('drain', () => {
       waitingDrain = false;

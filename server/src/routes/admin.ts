@@ -1,6 +1,7 @@
 // Admin area: users and publisher tokens (admins only; 403 "No autorizado" otherwise).
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
+import { httpError } from '../errors.js';
 import { bind } from '../http.js';
 import type { AppServices } from '../services/index.js';
 
@@ -12,8 +13,30 @@ export function adminRoutes(router: Router, s: AppServices): void {
     ctx.status = 201;
     return user;
   });
-  bind(router, s.guards, r.updateUser, ({ id, ...changes }) => s.users.update(id, changes));
-  bind(router, s.guards, r.deleteUser, ({ id }, ctx) => s.users.remove(id, ctx.state.user!.email));
+  bind(router, s.guards, r.updateUser, async ({ id, ...changes }) => {
+    const user = await s.users.update(id, changes);
+    // A password set by an admin ends every session the user had (role and e-mail changes
+    // apply to open sessions on their next request: the user is read on every request).
+    if (changes.password) await s.auth.endAll(id);
+    return user;
+  });
+  bind(router, s.guards, r.deleteUser, ({ id }, ctx) => s.users.remove(id, ctx.state.user!.id));
+
+  const userExists = async (id: string) => {
+    if (!(await s.store.users.byId(id))) throw httpError(404, 'Usuario no encontrado');
+  };
+  bind(router, s.guards, r.userSessions, async ({ id }, ctx) => {
+    await userExists(id);
+    return s.auth.sessionsOf(id, ctx.state.user!.session_id);
+  });
+  bind(router, s.guards, r.endUserSessions, async ({ id }) => {
+    await userExists(id);
+    return { ended: await s.auth.endAll(id) };
+  });
+  bind(router, s.guards, r.endUserSession, async ({ id, session_id }) => {
+    await userExists(id);
+    if (!(await s.auth.end(id, session_id))) throw httpError(404, 'Sesión no encontrada');
+  });
 
   bind(router, s.guards, r.listTokens, () => s.tokens.list());
   bind(router, s.guards, r.createToken, async ({ publisher_name }, ctx) => {

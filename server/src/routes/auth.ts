@@ -1,7 +1,8 @@
 // Health, sign-in, the signed-in user and password change.
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
-import { bind } from '../http.js';
+import { bind, type Ctx } from '../http.js';
+import type { ClientInfo } from '../services/auth.js';
 import type { AppServices } from '../services/index.js';
 import { VERSION } from '../version.js';
 
@@ -40,19 +41,30 @@ export function authRoutes(router: Router, s: AppServices): void {
   });
 
   bind(router, s.guards, r.auth.login, async ({ email, password }, ctx) => ({
-    access_token: await s.auth.login(email, password, ctx.ip),
+    access_token: await s.auth.login(email, password, clientOf(ctx)),
     token_type: 'bearer' as const,
   }));
 
+  bind(router, s.guards, r.auth.logout, async (_input, ctx) => {
+    await s.auth.logout(ctx.state.user!.session_id);
+  });
+
   bind(router, s.guards, r.auth.me, async (_input, ctx) => {
     const session = ctx.state.user!;
-    const user = (await s.users.byEmail(session.email))!;
+    const user = (await s.store.users.byId(session.id))!;
     return { email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin, exp: session.exp };
   });
 
+  bind(router, s.guards, r.auth.mySessions, async (_input, ctx) => s.auth.sessionsOf(ctx.state.user!.id, ctx.state.user!.session_id));
+
   bind(router, s.guards, r.auth.changePassword, async ({ current_password, new_password }, ctx) => {
-    const { email, is_admin } = ctx.state.user!;
-    await s.users.changePassword(email, current_password, new_password);
-    return { detail: 'Contraseña actualizada', access_token: s.auth.sign(email, is_admin), token_type: 'bearer' as const };
+    const session = ctx.state.user!;
+    const user = await s.users.changePassword(session.id, current_password, new_password);
+    // Every session of the user ends, this one too; the answer carries this client's new one.
+    await s.auth.endAll(user.id);
+    return { detail: 'Contraseña actualizada', access_token: await s.auth.open(user, clientOf(ctx)), token_type: 'bearer' as const };
   });
 }
+
+/** The client a session is opened for: its address (as trusted proxies saw it) and browser. */
+export const clientOf = (ctx: Ctx): ClientInfo => ({ ip: ctx.ip, userAgent: ctx.get('user-agent') });

@@ -86,6 +86,7 @@ export function referrerRoutes(router: Router, s: AppServices): void {
       match: referrers.matcher(filter),
       lastEventId,
       backfill: referrers.backfill,
+      alive: () => s.auth.alive(ctx.state.user!.session_id, ctx.state.user!.id),
     });
   });
 

@@ -1,16 +1,37 @@
-// Sign-in: password check, per IP+email failure limit (429), HS256 session tokens.
+// Sign-in and sessions: password check, per IP+email failure limit (429), HS256 session tokens
+// that name the user by id and their session by `jti`. A token is accepted only while its
+// session is stored (sign-out, a password change or an admin ends sessions at once, on every
+// instance sharing the entity store); the session's user is read on every request, so a
+// deleted user or a removed admin right takes effect on the next one.
+import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import type { UserSession } from '@adops/core';
 import type { UserService } from './users.js';
 import { verifyPassword, hashPassword } from './passwords.js';
 import { httpError } from '../errors.js';
 import { MemoryLoginLimiter, type LoginLimiter } from './login-limiter.js';
+import type { EntityStore, SessionRecord, UserRecord } from '../store/types.js';
 
+/** What the token carries. `email` and `is_admin` are for the clients' display only: the server reads the user by `sub`. */
 export interface SessionClaims {
   sub: string;
+  jti: string;
+  email: string;
   is_admin: boolean;
   exp: number;
   iat: number;
 }
+
+/** The client a session was opened from (its address as trusted proxies saw it). */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+export const SESSION_ENDED = 'La sesión ya no es válida. Inicia sesión nuevamente.';
+
+/** A session's last use is written at most this often (a write per request would load the store). */
+const TOUCH_EVERY_MS = 60_000;
 
 export class AuthService {
   private dummyHash: Promise<string>;
@@ -19,6 +40,7 @@ export class AuthService {
 
   constructor(
     private readonly users: UserService,
+    private readonly store: EntityStore,
     private readonly secret: string,
     private readonly ttlSeconds: number,
     maxFailures: number,
@@ -31,8 +53,8 @@ export class AuthService {
     this.dummyHash = hashPassword('not-a-real-password', scryptLogN);
   }
 
-  async login(email: string, password: string, ip: string): Promise<string> {
-    const key = `${ip}|${email}`;
+  async login(email: string, password: string, client: ClientInfo): Promise<string> {
+    const key = `${client.ip}|${email}`;
     const now = Date.now();
     if (await this.failures.limited(key, now)) throw httpError(429, 'Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.');
     const user = await this.users.byEmail(email);
@@ -42,13 +64,87 @@ export class AuthService {
       throw httpError(401, 'Email o contraseña incorrectos');
     }
     await this.failures.clear(key);
-    return this.sign(user.email, user.is_admin);
+    // Expired sessions are dropped as new ones open (the store never grows past the live ones).
+    await this.store.sessions.purgeExpired(new Date(now).toISOString());
+    return this.open(user, client);
   }
 
-  sign(email: string, isAdmin: boolean): string {
-    return jwt.sign({ sub: email, is_admin: isAdmin }, this.secret, {
+  /** Opens a session for `user` and signs its token. */
+  async open(user: UserRecord, client: ClientInfo): Promise<string> {
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    const session: SessionRecord = {
+      id: randomUUID(),
+      user_id: user.id,
+      created_at: at,
+      expires_at: new Date(now + this.ttlSeconds * 1000).toISOString(),
+      last_seen_at: at,
+      ip: client.ip,
+      user_agent: client.userAgent.slice(0, 256),
+    };
+    await this.store.sessions.create(session);
+    return jwt.sign({ sub: user.id, email: user.email, is_admin: user.is_admin }, this.secret, {
       algorithm: 'HS256',
       expiresIn: this.ttlSeconds,
+      jwtid: session.id,
     });
+  }
+
+  /**
+   * The user of verified claims while their session lives: the token must name a user id, a
+   * session and an expiry; the session must be stored, be that user's and not be expired.
+   * Throws 401 otherwise. Records the use (at most once a minute).
+   */
+  async resolve(
+    claims: Partial<Record<keyof SessionClaims, unknown>> | undefined,
+    ip: string,
+  ): Promise<{ user: UserRecord; session: SessionRecord }> {
+    const { sub, jti, exp } = claims ?? {};
+    if (typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') throw httpError(401, SESSION_ENDED);
+    const session = await this.store.sessions.byId(jti);
+    const now = Date.now();
+    if (!session || session.user_id !== sub || Date.parse(session.expires_at) <= now) throw httpError(401, SESSION_ENDED);
+    const user = await this.store.users.byId(sub);
+    if (!user) throw httpError(401, SESSION_ENDED);
+    if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS || session.ip !== ip)
+      await this.store.sessions.touch(session.id, new Date(now).toISOString(), ip);
+    return { user, session };
+  }
+
+  /** Whether the session still lives (open live streams ask every few seconds). */
+  async alive(sessionId: string, userId: string): Promise<boolean> {
+    const session = await this.store.sessions.byId(sessionId);
+    return Boolean(session && session.user_id === userId && Date.parse(session.expires_at) > Date.now() && (await this.store.users.byId(userId)));
+  }
+
+  /** Sign-out: the session ends on every instance. */
+  async logout(sessionId: string): Promise<void> {
+    await this.store.sessions.remove(sessionId);
+  }
+
+  /** A user's open sessions, newest first; `current` marks the caller's own. */
+  async sessionsOf(userId: string, current?: string): Promise<UserSession[]> {
+    const sessions = await this.store.sessions.listByUser(userId, new Date().toISOString());
+    return sessions.map((x) => ({
+      id: x.id,
+      created_at: x.created_at,
+      expires_at: x.expires_at,
+      last_seen_at: x.last_seen_at,
+      ip: x.ip,
+      user_agent: x.user_agent,
+      current: x.id === current,
+    }));
+  }
+
+  /** Ends one session of the user; false when the user has no such session. */
+  async end(userId: string, sessionId: string): Promise<boolean> {
+    const session = await this.store.sessions.byId(sessionId);
+    if (!session || session.user_id !== userId) return false;
+    return this.store.sessions.remove(sessionId);
+  }
+
+  /** Ends every session of the user but `except`; how many ended. */
+  endAll(userId: string, except?: string): Promise<number> {
+    return this.store.sessions.removeByUser(userId, except);
   }
 }

@@ -62,6 +62,7 @@ export async function createServices(config: Config, log: (line: string) => void
     const users = new UserService(store, config.scryptLogN);
     const auth = new AuthService(
       users,
+      store,
       secrets.jwtSecret,
       config.jwtTtlSeconds,
       config.loginMaxFailures,
@@ -70,7 +71,7 @@ export async function createServices(config: Config, log: (line: string) => void
       live.loginLimiter,
     );
     const tokens = new TokenService(store, secrets);
-    const guards = makeGuards({ secret: secrets.jwtSecret, users, ingestKey: config.ingestKey });
+    const guards = makeGuards({ secret: secrets.jwtSecret, auth, ingestKey: config.ingestKey });
     const reports = new ReportService(warehouse.zoneReports, config.tz);
     const shares = new RevenueShareService(store, async () => (await reports.rawOptions()).publishers);
     const referrerBus = live.bus<ReferrerEvent>({ ringSize: DEFAULT_REFERRER_OPTIONS.ringSize });

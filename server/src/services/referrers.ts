@@ -59,6 +59,8 @@ export interface ReferrerServiceOptions {
   maxRows: number;
   ringSize: number;
   heartbeatMs: number;
+  /** How often an open live stream checks that its session still lives (ms). */
+  aliveCheckMs: number;
   maxBacklogEvents: number;
   retentionEveryMs: number;
   /** First retention run after start (ms). */
@@ -70,6 +72,7 @@ export const DEFAULT_REFERRER_OPTIONS: ReferrerServiceOptions = {
   maxRows: 5000,
   ringSize: 10_000,
   heartbeatMs: 15_000,
+  aliveCheckMs: 3000,
   maxBacklogEvents: 20_000,
   retentionEveryMs: DAY_MS,
   retentionFirstMs: 60_000,
@@ -255,6 +258,7 @@ export class ReferrerService {
       maxBacklogEvents: options.maxBacklogEvents,
       retryMs: 2000,
       maxReplay: options.ringSize,
+      aliveCheckMs: options.aliveCheckMs,
     });
     this.writer = new EventWriter(
       (events) => this.commit(events),

@@ -95,20 +95,22 @@ export class UserService {
     return publicUser(updated);
   }
 
-  async remove(id: string, actingEmail: string): Promise<void> {
+  async remove(id: string, actingId: string): Promise<void> {
     const user = await this.store.users.byId(id);
     if (!user) throw httpError(404, 'Usuario no encontrado');
     if (user.protected) throw httpError(403, 'El administrador protegido no se puede eliminar');
-    if (user.email === actingEmail) throw httpError(409, 'No puedes eliminar tu propio usuario');
+    if (user.id === actingId) throw httpError(409, 'No puedes eliminar tu propio usuario');
     if (!(await this.store.users.remove(id))) throw httpError(404, 'Usuario no encontrado');
   }
 
-  async changePassword(email: string, current: string, next: string): Promise<void> {
-    const user = await this.byEmail(email);
+  /** Changes the user's own password after checking the current one; the updated user. */
+  async changePassword(userId: string, current: string, next: string): Promise<UserRecord> {
+    const user = await this.store.users.byId(userId);
     if (!user) throw httpError(401, 'No autenticado');
     if (!(await verifyPassword(current, user.password_hash))) throw httpError(400, 'La contraseña actual no es correcta');
     const password_hash = await hashPassword(next, this.scryptLogN);
     const updated = await this.store.users.update(user.id, { password_hash, password_changed_at: new Date().toISOString() });
     if (!updated) throw httpError(401, 'No autenticado');
+    return updated;
   }
 }

@@ -11,13 +11,14 @@ import {
   emailKey,
   type PublisherRecord,
   publisherKey,
+  type SessionRecord,
   samePublisherName,
   StoreConflictError,
   type TokenRecord,
   type UserRecord,
 } from './types.js';
 
-/** The file's shape (unchanged since version 1: existing data dirs open as they are). */
+/** The file's shape (version 1; `sessions` was added later and starts empty in older files). */
 export interface StoreData {
   version: 1;
   users: UserRecord[];
@@ -25,6 +26,7 @@ export interface StoreData {
   campaigns: CampaignRecord[];
   publishers: PublisherRecord[];
   settings: Record<string, unknown>;
+  sessions: SessionRecord[];
 }
 
 const empty = (): StoreData => ({
@@ -34,6 +36,7 @@ const empty = (): StoreData => ({
   campaigns: [],
   publishers: [],
   settings: {},
+  sessions: [],
 });
 
 const copy = <T extends object>(record: T | undefined): T | undefined => (record ? { ...record } : undefined);
@@ -110,6 +113,8 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
         file.update((d) => {
           const index = d.users.findIndex((u) => u.id === id);
           if (index >= 0) d.users.splice(index, 1);
+          // The user's sessions go with them.
+          d.sessions = d.sessions.filter((x) => x.user_id !== id);
           return index >= 0;
         }),
       bootstrapAdmin: (admin) =>
@@ -196,6 +201,51 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
               return d.settings[key];
             });
         return structuredClone(stored) as T;
+      },
+    },
+    sessions: {
+      create: (session) =>
+        file.update((d) => {
+          if (d.sessions.some((x) => x.id === session.id)) throw new StoreConflictError('id');
+          d.sessions.push({ ...session });
+        }),
+      byId: async (id) => copy(file.data.sessions.find((x) => x.id === id)),
+      listByUser: async (userId, now) =>
+        file.data.sessions
+          .filter((x) => x.user_id === userId && x.expires_at > now)
+          .map((x) => ({ ...x }))
+          .sort((a, b) => b.created_at.localeCompare(a.created_at)),
+      touch: async (id, seenAt, ip) => {
+        if (!file.data.sessions.some((x) => x.id === id)) return;
+        await file.update((d) => {
+          const session = d.sessions.find((x) => x.id === id);
+          if (session) Object.assign(session, { last_seen_at: seenAt, ip });
+        });
+      },
+      remove: async (id) => {
+        if (!file.data.sessions.some((x) => x.id === id)) return false;
+        return file.update((d) => {
+          const index = d.sessions.findIndex((x) => x.id === id);
+          if (index >= 0) d.sessions.splice(index, 1);
+          return index >= 0;
+        });
+      },
+      removeByUser: async (userId, exceptId) => {
+        const ends = (x: SessionRecord) => x.user_id === userId && x.id !== exceptId;
+        if (!file.data.sessions.some(ends)) return 0;
+        return file.update((d) => {
+          const before = d.sessions.length;
+          d.sessions = d.sessions.filter((x) => !ends(x));
+          return before - d.sessions.length;
+        });
+      },
+      purgeExpired: async (now) => {
+        if (!file.data.sessions.some((x) => x.expires_at <= now)) return 0;
+        return file.update((d) => {
+          const before = d.sessions.length;
+          d.sessions = d.sessions.filter((x) => x.expires_at > now);
+          return before - d.sessions.length;
+        });
       },
     },
     // The file is this process's own: it answers while the process runs.

@@ -10,6 +10,7 @@ import {
   emailKey,
   type PublisherRecord,
   publisherKey,
+  type SessionRecord,
   StoreConflictError,
   StoreTextError,
   type TokenRecord,
@@ -89,6 +90,26 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
     `,
   },
+  {
+    version: 2,
+    name: 'sessions',
+    sql: `
+      -- Signed-in sessions: a token is accepted only while its row exists. Deleting the user
+      -- ends them with it.
+      CREATE TABLE sessions (
+        id text NOT NULL,
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        ip text NOT NULL,
+        user_agent text NOT NULL,
+        CONSTRAINT sessions_pkey PRIMARY KEY (id)
+      );
+      CREATE INDEX sessions_user_id ON sessions (user_id);
+      CREATE INDEX sessions_expires_at ON sessions (expires_at);
+    `,
+  },
 ];
 
 const CONFLICTS: Record<string, ConflictField> = {
@@ -97,6 +118,7 @@ const CONFLICTS: Record<string, ConflictField> = {
   publisher_tokens_pkey: 'token_hash',
   publisher_tokens_publisher_name_key: 'publisher_name',
   campaigns_pkey: 'campaign_id',
+  sessions_pkey: 'id',
 };
 
 /** PostgreSQL's text and jsonb cannot hold U+0000. */
@@ -119,6 +141,7 @@ const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).
 
 const USER_COLUMNS = 'id, first_name, last_name, email, password_hash, is_admin, protected, created_at, password_changed_at';
 const TOKEN_COLUMNS = 'publisher_name, token_sealed, token_hash, created_at, last_used_at';
+const SESSION_COLUMNS = 'id, user_id, created_at, expires_at, last_seen_at, ip, user_agent';
 const CAMPAIGN_COLUMNS =
   'campaign_id, adset_id, ad_id, creative_id, image_hash, keyword, headline, body, objective, daily_budget, bid_amount, tracking_url, created_by, created_at';
 
@@ -143,6 +166,16 @@ const tokenRecord = (r: pg.QueryResultRow): TokenRecord => ({
   token_hash: r.token_hash,
   created_at: iso(r.created_at),
   last_used_at: r.last_used_at ? iso(r.last_used_at) : null,
+});
+
+const sessionRecord = (r: pg.QueryResultRow): SessionRecord => ({
+  id: r.id,
+  user_id: r.user_id,
+  created_at: iso(r.created_at),
+  expires_at: iso(r.expires_at),
+  last_seen_at: iso(r.last_seen_at),
+  ip: r.ip,
+  user_agent: r.user_agent,
 });
 
 const campaignRecord = (r: pg.QueryResultRow): CampaignRecord => ({
@@ -441,6 +474,48 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         await q('INSERT INTO settings (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO NOTHING', [key, JSON.stringify(value)]);
         const { rows } = await q('SELECT value FROM settings WHERE key = $1', [key]);
         return rows[0].value as T;
+      },
+    },
+    sessions: {
+      async create(x) {
+        if (containsNul(x)) throw new StoreTextError();
+        await q(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+          x.id,
+          x.user_id,
+          x.created_at,
+          x.expires_at,
+          x.last_seen_at,
+          x.ip,
+          x.user_agent,
+        ]);
+      },
+      async byId(id) {
+        if (containsNul(id)) return undefined;
+        const { rows } = await q(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1`, [id]);
+        return rows[0] ? sessionRecord(rows[0]) : undefined;
+      },
+      async listByUser(userId, now) {
+        if (containsNul(userId)) return [];
+        const { rows } = await q(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE user_id = $1 AND expires_at > $2 ORDER BY created_at DESC`, [
+          userId,
+          now,
+        ]);
+        return rows.map(sessionRecord);
+      },
+      async touch(id, seenAt, ip) {
+        if (containsNul(id) || containsNul(ip)) return;
+        await q('UPDATE sessions SET last_seen_at = $2, ip = $3 WHERE id = $1', [id, seenAt, ip]);
+      },
+      async remove(id) {
+        if (containsNul(id)) return false;
+        return ((await q('DELETE FROM sessions WHERE id = $1', [id])).rowCount ?? 0) > 0;
+      },
+      async removeByUser(userId, exceptId) {
+        if (containsNul(userId)) return 0;
+        return (await q('DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [userId, exceptId ?? null])).rowCount ?? 0;
+      },
+      async purgeExpired(now) {
+        return (await q('DELETE FROM sessions WHERE expires_at <= $1', [now])).rowCount ?? 0;
       },
     },
     ping: async () => {

@@ -91,6 +91,40 @@ export interface TokenRepository {
   touch(tokenHash: string, usedAt: string): Promise<void>;
 }
 
+/**
+ * A signed-in session: the token's `jti` names it. A token is accepted only while its session is
+ * stored, so ending a session (sign-out, password change, an admin's 'Cerrar sesión') makes the
+ * token useless at once on every instance; records go when their tokens expire.
+ */
+export interface SessionRecord {
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  /** Updated at most once a minute per session (a write per request would be the store's load). */
+  last_seen_at: string;
+  /** The client's address as a trusted proxy saw it, at sign-in or last seen. */
+  ip: string;
+  /** The client's User-Agent at sign-in, cut to 256 characters. */
+  user_agent: string;
+}
+
+/** Signed-in sessions; every method ignores sessions expired at `now` where it takes one. */
+export interface SessionRepository {
+  create(session: SessionRecord): Promise<void>;
+  byId(id: string): Promise<SessionRecord | undefined>;
+  /** A user's sessions not expired at `now`, newest first. */
+  listByUser(userId: string, now: string): Promise<SessionRecord[]>;
+  /** Records a use: last seen and address; no-op when the session is gone. */
+  touch(id: string, seenAt: string, ip: string): Promise<void>;
+  /** False when no such session. */
+  remove(id: string): Promise<boolean>;
+  /** Ends every session of the user but `exceptId`; how many ended. */
+  removeByUser(userId: string, exceptId?: string): Promise<number>;
+  /** Drops sessions expired at `now`; how many. */
+  purgeExpired(now: string): Promise<number>;
+}
+
 /** Campaign records created from this console; campaign ids are unique. */
 export interface CampaignRepository {
   /** Every record, in creation order. */
@@ -126,6 +160,7 @@ export interface EntityStore {
   readonly campaigns: CampaignRepository;
   readonly publishers: PublisherRepository;
   readonly settings: SettingsRepository;
+  readonly sessions: SessionRepository;
   /** Resolves when the store answers (health); throws otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

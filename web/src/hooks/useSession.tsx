@@ -12,6 +12,7 @@ export interface Session {
   signIn(token: string, remember: boolean): void;
   /** Keeps the session going with a fresh token (after a password change), same storage. */
   renew(token: string): void;
+  /** Ends the session on the server and here. */
   signOut(): void;
 }
 
@@ -24,11 +25,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const navigateRef = useRef(navigate);
   navigateRef.current = navigate;
 
-  const signOut = useCallback(() => {
+  /** Forgets the session here (it ended, expired or was refused) and goes to /login. */
+  const forget = useCallback(() => {
     clearToken();
     setUser(null);
     navigateRef.current('/login', { replace: true });
   }, []);
+
+  /** 'Cerrar sesión': the server ends the session (its token stops working everywhere), then it is forgotten here. */
+  const signOut = useCallback(() => {
+    const token = readToken();
+    forget();
+    if (token) void fetch('/api/logout', { method: 'POST', headers: { authorization: `Bearer ${token}` }, keepalive: true }).catch(() => undefined);
+  }, [forget]);
 
   const signIn = useCallback((token: string, remember: boolean) => {
     saveToken(token, remember);
@@ -47,10 +56,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         getToken: readToken,
         // A 401 on a call that carried a session means the session is gone: sign out.
         onUnauthorized: () => {
-          if (readToken()) signOut();
+          if (readToken()) forget();
         },
       }),
-    [signOut],
+    [forget],
   );
 
   // On load and each navigation: drop an expired/malformed token (storedSession does).
@@ -76,9 +85,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!user) return;
     const ms = user.exp * 1000 - Date.now();
-    const timer = setTimeout(signOut, Math.max(0, Math.min(ms, 2_147_000_000)));
+    const timer = setTimeout(forget, Math.max(0, Math.min(ms, 2_147_000_000)));
     return () => clearTimeout(timer);
-  }, [user, signOut]);
+  }, [user, forget]);
 
   const value = useMemo(() => ({ user, api, signIn, renew, signOut }), [user, api, signIn, renew, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

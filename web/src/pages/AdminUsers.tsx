@@ -1,7 +1,7 @@
 // Admin screen (SPEC §2, §5, §8): create users, the registered-users list with inline
 // editing and deletion, and publisher API tokens (create, copy URL, renew, delete).
 import { useState, type FormEvent } from 'react';
-import { presetRange, publisherDataUrl, type PublisherToken, type User, type UpdateUserBody } from '@adops/core';
+import { presetRange, publisherDataUrl, type PublisherToken, type User, type UpdateUserBody, type UserSession } from '@adops/core';
 import { ApiError } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
@@ -165,6 +165,7 @@ function UsersList({ version }: { version: number }) {
     [api, version],
   );
   const [editing, setEditing] = useState<string | null>(null);
+  const [sessionsOf, setSessionsOf] = useState<string | null>(null);
 
   async function remove(user: User) {
     if (!haveToken()) return;
@@ -199,50 +200,182 @@ function UsersList({ version }: { version: number }) {
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100">
-              {users.map((u) =>
-                editing === u.id ? (
-                  <EditUserRow
-                    key={u.id}
-                    user={u}
-                    onCancel={() => setEditing(null)}
-                    onSaved={(saved) => {
-                      setUsers((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
-                      setEditing(null);
-                    }}
-                  />
-                ) : (
-                  <tr key={u.id} data-email={u.email} className="hover:bg-gray-50">
-                    <td className="px-3 py-2 text-gray-900">{u.first_name}</td>
-                    <td className="px-3 py-2 text-gray-900">{u.last_name}</td>
-                    <td className="px-3 py-2 text-gray-700">{u.email}</td>
-                    <td className="px-3 py-2">
-                      <span className="flex gap-1 whitespace-nowrap">
-                        <Badge tone={u.is_admin ? 'blue' : 'gray'}>{u.is_admin ? 'Admin' : 'Usuario'}</Badge>
-                        {u.protected && <Badge tone="amber">Protegido</Badge>}
-                      </span>
-                    </td>
-                    <td className="px-3 py-2 text-right">
-                      {u.protected ? (
-                        <span className="text-xs text-gray-400">Solo lectura</span>
-                      ) : (
-                        <span className="inline-flex gap-2">
-                          <button type="button" className={secondaryButton} onClick={() => setEditing(u.id)}>
-                            Editar
-                          </button>
-                          <button type="button" className={dangerButton} onClick={() => remove(u)}>
-                            Eliminar
-                          </button>
+              {users
+                .map((u) =>
+                  editing === u.id ? (
+                    <EditUserRow
+                      key={u.id}
+                      user={u}
+                      onCancel={() => setEditing(null)}
+                      onSaved={(saved) => {
+                        setUsers((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
+                        setEditing(null);
+                      }}
+                    />
+                  ) : (
+                    <tr key={u.id} data-email={u.email} className="hover:bg-gray-50">
+                      <td className="px-3 py-2 text-gray-900">{u.first_name}</td>
+                      <td className="px-3 py-2 text-gray-900">{u.last_name}</td>
+                      <td className="px-3 py-2 text-gray-700">{u.email}</td>
+                      <td className="px-3 py-2">
+                        <span className="flex gap-1 whitespace-nowrap">
+                          <Badge tone={u.is_admin ? 'blue' : 'gray'}>{u.is_admin ? 'Admin' : 'Usuario'}</Badge>
+                          {u.protected && <Badge tone="amber">Protegido</Badge>}
                         </span>
-                      )}
-                    </td>
-                  </tr>
-                ),
-              )}
+                      </td>
+                      <td className="px-3 py-2 text-right">
+                        <span className="inline-flex flex-wrap justify-end gap-2">
+                          <button
+                            type="button"
+                            className={secondaryButton}
+                            aria-expanded={sessionsOf === u.id}
+                            onClick={() => setSessionsOf((open) => (open === u.id ? null : u.id))}
+                          >
+                            Sesiones
+                          </button>
+                          {u.protected ? (
+                            <span className="self-center text-xs text-gray-400">Solo lectura</span>
+                          ) : (
+                            <>
+                              <button type="button" className={secondaryButton} onClick={() => setEditing(u.id)}>
+                                Editar
+                              </button>
+                              <button type="button" className={dangerButton} onClick={() => remove(u)}>
+                                Eliminar
+                              </button>
+                            </>
+                          )}
+                        </span>
+                      </td>
+                    </tr>
+                  ),
+                )
+                .flatMap((row, i) =>
+                  sessionsOf === users[i].id && editing !== users[i].id
+                    ? [
+                        row,
+                        <tr key={`${users[i].id}-sessions`}>
+                          <td colSpan={5} className="bg-gray-50 px-3 py-3">
+                            <UserSessions user={users[i]} />
+                          </td>
+                        </tr>,
+                      ]
+                    : [row],
+                )}
             </tbody>
           </table>
         </div>
       )}
     </Card>
+  );
+}
+
+/** Where a session was opened: browser and system from the User-Agent, briefly. */
+function device(userAgent: string): string {
+  if (!userAgent) return '-';
+  if (userAgent === 'adops-cli') return 'Terminal (adops)';
+  if (userAgent === 'node') return 'Script (Node.js)';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrome\/|Chromium\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : null;
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : null;
+  return browser && system ? `${browser} en ${system}` : userAgent.slice(0, 40);
+}
+
+/** A user's open sessions: when, from where, last use; each can be ended, or all at once. */
+function UserSessions({ user }: { user: User }) {
+  const api = useApi();
+  const [message, flash] = useFlash<string>(3000);
+  const [version, setVersion] = useState(0);
+  const load = useAsync((signal) => api.admin.userSessions({ id: user.id }, { signal }), [api, user.id, version]);
+  const sessions: UserSession[] = load.data ?? [];
+
+  async function end(session?: UserSession) {
+    if (!haveToken()) return;
+    const what = session ? 'esta sesión' : `todas las sesiones de ${user.email}`;
+    if (!window.confirm(`¿Cerrar ${what}? Tendrá que iniciar sesión de nuevo.`)) return;
+    try {
+      if (session) await api.admin.endUserSession({ id: user.id, session_id: session.id });
+      else await api.admin.endUserSessions({ id: user.id });
+      flash(session ? '✅ Sesión cerrada' : '✅ Sesiones cerradas');
+    } catch (err) {
+      window.alert(withDetail('Error al cerrar la sesión', err));
+    }
+    setVersion((v) => v + 1);
+  }
+
+  return (
+    <section aria-label={`Sesiones de ${user.email}`}>
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm font-medium text-gray-700">Sesiones abiertas de {user.email}</p>
+        {sessions.length > 1 && (
+          <button type="button" className={dangerButton} onClick={() => end()}>
+            Cerrar todas
+          </button>
+        )}
+      </div>
+      {message && (
+        <p role="status" className="mb-2 text-sm text-green-700">
+          <MarkedText text={message} />
+        </p>
+      )}
+      {load.loading && !load.data ? (
+        <Loading />
+      ) : load.error ? (
+        <ErrorBanner error={load.error} />
+      ) : sessions.length === 0 ? (
+        <p className="text-sm text-gray-500">No tiene sesiones abiertas.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="min-w-full text-sm" aria-label={`Sesiones abiertas de ${user.email}`}>
+            <thead>
+              <tr>
+                {['Dispositivo', 'IP', 'Inicio', 'Último uso', 'Expira', ''].map((h) => (
+                  <th key={h || 'acciones'} scope="col" className="px-2 py-1 text-left text-xs font-semibold text-gray-600">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((x) => (
+                <tr key={x.id} data-session={x.id}>
+                  <td className="px-2 py-1 text-gray-900" title={x.user_agent}>
+                    {device(x.user_agent)}
+                    {x.current && <span className="ml-1 text-xs text-gray-500">(esta sesión)</span>}
+                  </td>
+                  <td className="px-2 py-1 font-mono text-gray-700">{x.ip}</td>
+                  <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.created_at)}</td>
+                  <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.last_seen_at)}</td>
+                  <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.expires_at)}</td>
+                  <td className="px-2 py-1 text-right">
+                    <button type="button" className={secondaryButton} onClick={() => end(x)}>
+                      Cerrar sesión
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }
 
