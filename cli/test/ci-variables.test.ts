@@ -51,7 +51,7 @@ describe('with CI variables set', () => {
     while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100));
     tty.write('n');
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 1500)); // room for a busy machine to fetch and draw page 2
     tty.write('q');
     const r = await pending;
     expect(r.code).toBe(0);

@@ -1,6 +1,8 @@
-// Two API instances in one process on one Redis live bus and one warehouse (the same Warehouse
-// object: embedded DuckDB cannot be opened twice), as behind a load balancer: beacon hits cross
-// instances, streams resume on the other instance, ids are one sequence, login limits are shared.
+// Two API instances in one process on one Redis live bus, one warehouse and one entity store (the
+// same objects: embedded DuckDB and lowdb cannot be opened twice; deployed instances share
+// ClickHouse and PostgreSQL), as behind a load balancer: beacon hits cross instances, a session
+// opened on one is valid on the other, streams resume on the other instance, ids are one
+// sequence, login limits are shared.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +11,8 @@ import { EventSource } from 'eventsource';
 import { buildRequest, contract, type ApiError, type ReferrerStreamQuery } from '@adops/core';
 import type { Config } from '../src/app.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/index.js';
+import { openLowdbStore } from '../src/store/lowdb.js';
+import type { EntityStore } from '../src/store/types.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { INGEST_KEY, postBatch } from './referrers-fixture.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
@@ -16,6 +20,7 @@ import { startRedisServer, type RedisServer } from './redis-server.js';
 let redis: RedisServer;
 let warehouseDir: string;
 let warehouse: Warehouse;
+let entities: EntityStore;
 let a: TestServer;
 let b: TestServer;
 let token: string;
@@ -25,6 +30,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
   warehouseDir = await mkdtemp(path.join(tmpdir(), 'adops-shared-warehouse-'));
   warehouse = await createWarehouse({ dataDir: warehouseDir });
+  entities = await openLowdbStore(warehouseDir);
   // What instances behind one load balancer share: the JWT secret, the ingest key, Redis.
   cluster = {
     ingestKey: INGEST_KEY,
@@ -32,14 +38,15 @@ beforeAll(async () => {
     live: 'redis',
     redis: { url: redis.url, prefix: 'cluster:' },
   };
-  a = await startTestServer(cluster, undefined, { warehouse });
-  b = await startTestServer(cluster, undefined, { warehouse });
+  a = await startTestServer(cluster, undefined, { warehouse, store: entities });
+  b = await startTestServer(cluster, undefined, { warehouse, store: entities });
   token = (await a.admin()).token;
 });
 afterAll(async () => {
   await a?.close();
   await b?.close();
   await warehouse?.close();
+  await entities?.close();
   await rm(warehouseDir, { recursive: true, force: true });
   await redis?.stop();
 });

@@ -46,13 +46,15 @@ export interface AppServices {
 }
 
 /** Stores given from outside instead of opened here (tests: two app instances on one warehouse); their owner closes them. */
+/** Stores an in-process test shares between app instances, as instances share PostgreSQL and ClickHouse. */
 export interface SharedStores {
   warehouse?: Warehouse;
+  store?: EntityStore;
 }
 
 export async function createServices(config: Config, log: (line: string) => void, shared: SharedStores = {}): Promise<AppServices> {
-  const store = await openEntityStore(config, log);
-  const onClose: AppServices['onClose'] = [() => store.close()];
+  const store = shared.store ?? (await openEntityStore(config, log));
+  const onClose: AppServices['onClose'] = [() => (shared.store ? undefined : store.close())];
   try {
     const warehouse = shared.warehouse ?? (await createWarehouse(config));
     onClose.push(() => (shared.warehouse ? undefined : warehouse.close()));
