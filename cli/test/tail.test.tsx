@@ -5,7 +5,7 @@ import { render } from 'ink-testing-library';
 import type { LiveRecord, ReferrerLogRecord } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { run } from '../src/main.js';
-import { LiveTail } from '../src/commands/tail.js';
+import { LiveTail } from '../src/live-tail.js';
 import { STATIC_BATCH, Tail, formatTailLine, headerLine } from '../src/ui/Tail.js';
 import { newConfigDir, runCli } from './helpers.js';
 

@@ -8,5 +8,6 @@ export * from './table.js';
 export * from './csv.js';
 export * from './exports.js';
 export * from './live.js';
+export * from './live-follower.js';
 export * from './campaigns.js';
 export * from './openapi.js';

@@ -4,7 +4,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Static, Text, useApp, useInput } from 'ink';
 import { formatDateTime, formatNumber, recordKey, type LiveRecord, type ReferrerFilter } from '@adops/core';
-import type { LiveTail, TailStatus } from '../commands/tail.js';
+import type { LiveTail, TailStatus } from '../live-tail.js';
 import { displayWidth } from './Table.js';
 import { LiveStats } from './live-stats.js';
 

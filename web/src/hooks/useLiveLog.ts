@@ -1,19 +1,20 @@
 // The live referrers log (SPEC §4 live mode) over the server's pages: the page shown comes
 // from the server (POST /api/referrers_logs/ with page, page_size and, from page 2 on, the
-// before_id that pins it); while live, new events arrive by the SSE stream, or by polling
-// every 5 s once the stream has failed (for good). Arrivals are merged by key (core's live.ts),
-// newest first, capped at 5,000; page 1 shows them on top and every page counts them.
+// before_id that pins it); while live, new events arrive through core's live follower (the
+// one `adops tail` uses): the SSE stream, or polling every 5 s once the stream has failed (for
+// good). Arrivals are merged by key, newest first, capped at 5,000; page 1 shows them on top
+// and every page counts them.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   LIVE_CAP,
+  LiveFollower,
   POLL_INTERVAL_MS,
   buildRequest,
   contract,
-  mergePolled,
   parseLiveMessage,
   prependNew,
-  recordKey,
   type LiveRecord,
+  type LiveSource,
   type ReferrerFilter,
 } from '@adops/core';
 import { useApi } from './useApi';
@@ -136,21 +137,14 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pag
     return () => controller.abort();
   }, [api, run]);
 
-  /** Adds live events newer than the page's baseline; counts an arrival only when the list grew. */
+  /** Adds live events (oldest first, each once) newer than the page's baseline; counts an arrival only when the list grew. */
   const addArrivals = useCallback(
-    (incoming: readonly LiveRecord[], how: 'stream' | 'poll') => {
-      const floor = liveRef.current.baseline;
-      const fresh = pendingArrivals(incoming, floor);
+    (incoming: readonly LiveRecord[]) => {
+      const fresh = pendingArrivals(incoming, liveRef.current.baseline);
       if (fresh.length === 0) return;
       setArrivalState((s) => {
         if (s.filterKey !== filterKey) return s;
-        let next: LiveRecord[];
-        if (how === 'stream') next = prependNew(s.list, fresh, LIVE_CAP);
-        else {
-          const listed = new Set(s.list.map(recordKey));
-          if (fresh.every((r) => listed.has(recordKey(r)))) return s;
-          next = mergePolled(s.list, fresh, LIVE_CAP);
-        }
+        const next = prependNew(s.list, fresh, LIVE_CAP);
         return next === s.list ? s : { ...s, list: next, count: s.count + 1 };
       });
     },
@@ -159,73 +153,50 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pag
 
   const ready = current !== null;
 
-  // Live over SSE: one EventSource per filter, resuming after the newest event known.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one EventSource per filter: a new filter must reconnect
+  // Live: core's follower (the one `adops tail` uses) over an EventSource, or polling every
+  // pollMs once the stream failed — for good, also for later filters (SPEC §4).
+  const streamFailed = useRef(!supportsEventSource());
   useEffect(() => {
-    if (!live || mode !== 'sse' || !ready) return;
-    const { url } = buildRequest(contract.referrers.stream, {
-      ...filterRef.current,
-      lastEventId: liveRef.current.newest,
-      access_token: readToken() ?? undefined,
-    });
-    const source = new EventSource(url);
-    // Messages are merged in small batches: one dedupe pass over the list per batch, not per event.
-    let pending: LiveRecord[] = [];
-    let flushTimer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      flushTimer = undefined;
-      const batch = pending;
-      pending = [];
-      if (batch.length) addArrivals(batch, 'stream');
+    if (!live || !ready) return;
+    const source: LiveSource = {
+      poll: async (_afterId, signal) => {
+        try {
+          const answer = await api.referrers.logs({ ...filterRef.current, page: 1, page_size: POLL_PAGE_SIZE }, { signal });
+          setPollError(null);
+          return { rows: answer.rows, total: answer.total_rows };
+        } catch (e) {
+          if (!signal.aborted) {
+            console.error('Error al cargar datos de referrers_logs', e);
+            setPollError(e);
+          }
+          throw e;
+        }
+      },
     };
-    source.onmessage = (message: MessageEvent<string>) => {
-      const record = parseLiveMessage(message.data);
-      if (!record) {
-        console.warn('Mensaje del stream de referrers_logs mal formado; se ignora', message.data);
-        return;
-      }
-      pending.push(record);
-      flushTimer ??= setTimeout(flush, STREAM_BATCH_MS);
-    };
-    source.onerror = () => {
-      console.warn('Error en el stream de referrers_logs; se pasa a polling cada 5 s');
-      source.close();
-      clearTimeout(flushTimer);
-      flush();
-      setMode('polling');
-    };
-    return () => {
-      source.close();
-      clearTimeout(flushTimer);
-      flush();
-    };
-  }, [live, mode, ready, filterKey, addArrivals]);
-
-  // Live by polling: now, then every pollMs after each answer; the newest events are merged.
-  useEffect(() => {
-    if (!live || mode !== 'polling' || !ready) return;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const answer = await api.referrers.logs({ ...filterRef.current, page: 1, page_size: POLL_PAGE_SIZE }, { signal: controller.signal });
-        if (controller.signal.aborted) return;
-        addArrivals(answer.rows, 'poll');
-        setPolled({ filterKey, total: answer.total_rows });
-        setPollError(null);
-      } catch (e) {
-        if (controller.signal.aborted) return;
-        console.error('Error al cargar datos de referrers_logs', e);
-        setPollError(e);
-      }
-      if (!controller.signal.aborted) timer = setTimeout(poll, pollMs);
-    };
-    void poll();
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [api, live, mode, ready, filterKey, pollMs, addArrivals]);
+    if (!streamFailed.current)
+      source.stream = (lastEventId, on) => {
+        const { url } = buildRequest(contract.referrers.stream, { ...filterRef.current, lastEventId, access_token: readToken() ?? undefined });
+        const es = new EventSource(url);
+        es.onopen = () => on.open();
+        es.onmessage = (message: MessageEvent<string>) => {
+          if (!parseLiveMessage(message.data)) console.warn('Mensaje del stream de referrers_logs mal formado; se ignora', message.data);
+          on.message(message.data);
+        };
+        es.onerror = () => {
+          console.warn('Error en el stream de referrers_logs; se pasa a polling cada 5 s');
+          streamFailed.current = true;
+          on.error({ closed: es.readyState === EventSource.CLOSED });
+        };
+        return es;
+      };
+    const follower = new LiveFollower(source, { pollMs, maxStreamFailures: 1, batchMs: STREAM_BATCH_MS, cap: LIVE_CAP });
+    follower.onEvents((records) => addArrivals(records));
+    follower.onStatus((status) => setMode(status.mode === 'polling' ? 'polling' : 'sse'));
+    follower.onCount((total) => setPolled({ filterKey, total }));
+    setMode(streamFailed.current ? 'polling' : 'sse');
+    follower.start([], liveRef.current.newest);
+    return () => follower.stop();
+  }, [api, live, ready, filterKey, pollMs, addArrivals]);
 
   const setPage = useCallback((page: number) => setViewState((s) => ({ ...s, view: moveTo(s.view, page, liveRef.current.newest) })), []);
 
