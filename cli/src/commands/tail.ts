@@ -10,7 +10,6 @@ import { keyboardAttached } from '../ui/screen.js';
 import { canonicalFilters, reportingTz } from './report-filters.js';
 import { loadUi } from '../ui-loader.js';
 
-
 interface TailFlags {
   zone?: string;
   advertiser?: string;
