@@ -3,7 +3,8 @@
 // back to this month with no zone or publisher, and the empty state.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addDays, startOfMonth, todayIn, formatDateDMY } from '@adops/core';
+import { readFile } from 'node:fs/promises';
+import { addDays, daysBetween, startOfMonth, todayIn, formatDateDMY } from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 
 const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -163,6 +164,32 @@ describe('Demand', () => {
 
     await page.getByLabel('Desde', { exact: true }).fill('2024-03-10');
     await page.getByRole('alert').filter({ hasText: 'La fecha inicial es posterior a la final' }).waitFor();
+  });
+
+  test('Descargar CSV saves the server’s export: a row per advertiser and day of the range, headed Advertiser, Date, Revenue, Margin', async () => {
+    const page = await openDemand();
+    await expect.poll(() => cards(page).count()).toBe(3);
+    await page.getByLabel('Publisher').selectOption('Portal Dos');
+    await expect.poll(() => cards(page).count()).toBe(2);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`demand_${MONTH_START}_to_${TODAY}.csv`);
+    const lines = (await readFile((await download.path())!, 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
+    expect(lines[0]).toBe('Advertiser,Date,Revenue,Margin');
+    const days = daysBetween(MONTH_START, TODAY);
+    expect(lines).toHaveLength(1 + 2 * days);
+    // Advertisers in the cards' order, each with every day of the month so far (zero-filled).
+    expect(lines.slice(1).filter((l) => l.endsWith(',0,0') === false)).toEqual([`BidSphere,${TODAY},80,20`, `AdNova,${TODAY},10,2.5`]);
+    expect(lines[1]).toBe(`BidSphere,${MONTH_START},${MONTH_START === TODAY ? '80,20' : '0,0'}`);
+
+    // Nothing to download for a range without advertisers.
+    await page.getByLabel('Desde', { exact: true }).fill('2024-02-01');
+    await page.getByLabel('Hasta', { exact: true }).fill('2024-02-29');
+    await page.getByText('No hay datos de advertisers para este rango de fechas.').waitFor();
+    expect(await page.getByRole('button', { name: 'Descargar CSV' }).isDisabled()).toBe(true);
+    expect(h.pageErrors(page)).toEqual([]);
   });
 
   test('a failed load is shown on screen', async () => {

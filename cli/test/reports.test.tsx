@@ -9,6 +9,7 @@ import {
   BOM,
   DASHBOARD_COLUMNS,
   addDays,
+  contract,
   formatMetric,
   formatMoney,
   formatPercent,
@@ -366,6 +367,58 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     expect(tty).toContain('€30,00');
   });
 
+  it('demand shows each advertiser’s totals as the server answers them, in JSON and on the terminal', async () => {
+    const r = await cli(['demand', '--json', '--from', d2, '--to', d1]);
+    const out = JSON.parse(r.stdout) as { totals: Record<string, { revenue: number; margin: number }> };
+    // Clickora's margin 0.1 + 0.2 arrives as 0.3 (the server rounds to the cent), the same as the API's.
+    expect(out.totals).toEqual({
+      AdNova: { revenue: 42.5, margin: 12.75 },
+      BidSphere: { revenue: 4, margin: 1 },
+      Clickora: { revenue: 1.5, margin: 0.3 },
+    });
+    const api = await server.admin();
+    expect(out.totals).toEqual((await api.demand.advertiserRevenue({ start_date: d2, end_date: d1 })).totals);
+    const lines = strip((await cli(['demand', '--from', d2, '--to', d1], { isTTY: true })).stdout).split('\n');
+    const totals = lines.filter((l) => l.startsWith('Totales')).map((l) => l.trim().split(/\s{2,}/));
+    expect(totals).toEqual([
+      ['Totales', '€42,50', '€12,75'],
+      ['Totales', '€4,00', '€1,00'],
+      ['Totales', '€1,50', '€0,30'],
+    ]);
+  });
+
+  it('demand --csv FILE saves the server’s export (SPEC’s labels, a row per advertiser and day); --csv - pipes it', async () => {
+    const file = path.join(tmp, 'demand.csv');
+    const r = await cli(['demand', '--from', d2, '--to', d1, '--csv', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`6 filas → ${file}`);
+    const text = await readFile(file, 'utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    expect(parseCsv(text.slice(1))).toEqual([
+      ['Advertiser', 'Date', 'Revenue', 'Margin'],
+      ['AdNova', d2, '30', '9'],
+      ['AdNova', d1, '12.5', '3.75'],
+      ['BidSphere', d2, '0', '0'],
+      ['BidSphere', d1, '4', '1'],
+      ['Clickora', d2, '0.5', '0.1'],
+      ['Clickora', d1, '1', '0.2'],
+    ]);
+    // Byte for byte the file the web's 'Descargar CSV' saves.
+    const api = await server.admin();
+    const web = await api.open(contract.demand.advertiserRevenue, { start_date: d2, end_date: d1, format: 'csv' });
+    expect(text).toBe(`${BOM}${await web.text()}`);
+    const piped = await cli(['demand', '--from', d2, '--to', d1, '--advertiser', 'bidsphere', '--csv', '-']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe(`Advertiser,Date,Revenue,Margin\nBidSphere,${d2},0,0\nBidSphere,${d1},4,1\n`);
+  });
+
+  it('demand refuses a reversed range before asking the server (exit 2, in Spanish)', async () => {
+    const r = await cli(['demand', '--from', d1, '--to', d2, '--csv', '-']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Rango de fechas no válido');
+  });
+
   it('finance answers the server’s monthly tables and TOTAL rows; the terminal shows them as answered', async () => {
     const r = await cli(['finance', '--json', '--from', old, '--to', today]);
     expect(r.code).toBe(0);
@@ -432,7 +485,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     expect(totalLine.at(-1)).toBe(formatMoney(totals.total));
   });
 
-  it('finance --sort orders both tables on the server; --csv writes them with their TOTAL rows', async () => {
+  it('finance --sort orders both tables on the server; --csv saves the server’s export of the --table asked for', async () => {
     const byName = JSON.parse((await cli(['finance', '--json', '--from', old, '--to', today, '--sort', 'name:asc'])).stdout) as {
       advertisers: { rows: Array<{ advertiser: string }> };
       publishers: { rows: Array<{ publisher: string }> };
@@ -441,16 +494,37 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     expect(byName.publishers.rows.map((r) => r.publisher)).toEqual(['=SUM(A1:A9)', 'Pub Dos', 'Pub Uno']);
     const bad = await cli(['finance', '--json', '--sort', 'revenue']);
     expect(bad.code).toBe(2);
+
+    const api = await server.admin();
+    const q = { start_date: old, end_date: today };
     const file = path.join(tmp, 'finance.csv');
     const r = await cli(['finance', '--from', old, '--to', today, '--csv', file]);
-    expect(r.code).toBe(0);
-    const [header, ...rows] = parseCsv(await readFile(file, 'utf8'));
-    expect(header.slice(0, 2)).toEqual(['table', 'name']);
-    expect(header.at(-1)).toBe('total');
-    const total = rows.find((row) => row[0] === 'advertisers' && row[1] === 'TOTAL')!;
-    expect(Number(total.at(-1))).toBeCloseTo(sum(SEED, 'revenue'), 2);
-    expect(rows.filter((row) => row[1] === 'TOTAL').map((row) => row[0])).toEqual(['advertisers', 'publishers']);
-    expect(rows.at(-1)![0]).toBe('margin');
+    expect(r.code, r.stderr).toBe(0);
+    const text = await readFile(file, 'utf8');
+    // The advertisers table by default: headed as on screen, its TOTAL row last — the web's file.
+    const [header, ...rows] = parseCsv(text.slice(1));
+    expect(header[0]).toBe('Advertiser');
+    expect(header.at(-1)).toBe('Total');
+    expect(rows.map((row) => row[0])).toEqual(['AdNova', 'BidSphere', 'Clickora', 'TOTAL']);
+    expect(Number(rows.at(-1)!.at(-1))).toBeCloseTo(sum(SEED, 'revenue'), 2);
+    const web = await api.open(contract.finance.advertisers, { ...q, format: 'csv' });
+    expect(text).toBe(`${BOM}${await web.text()}`);
+
+    // --sort applies to the export; publishers and the margin come with --table.
+    const publishers = await cli(['finance', '--from', old, '--to', today, '--table', 'publishers', '--sort', 'name:desc', '--csv', '-']);
+    expect(publishers.code).toBe(0);
+    const pubRows = parseCsv(publishers.stdout);
+    expect(pubRows[0][0]).toBe('Publisher');
+    expect(pubRows.slice(1).map((row) => row[0])).toEqual(['Pub Uno', 'Pub Dos', "'=SUM(A1:A9)", 'TOTAL']);
+    const margin = await cli(['finance', '--from', old, '--to', today, '--table', 'margin', '--csv', '-']);
+    const [marginHeader, marginRow] = parseCsv(margin.stdout);
+    expect(marginHeader[0]).toBe('Producto');
+    expect(marginRow[0]).toBe('Total');
+    expect(Number(marginRow.at(-1))).toBeCloseTo(sum(SEED, 'margin'), 2);
+
+    const wrong = await cli(['finance', '--table', 'zones', '--csv', '-']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--table no válido: zones (usa advertisers, publishers o margin)');
   });
 
   it('explorer lists the zone rows of the range with the server’s totals and the web’s revenue cards', async () => {

@@ -8,6 +8,7 @@ import {
   ADVERTISER_SUMMARY_COLUMNS,
   API_EXPLORER_COLUMNS,
   DASHBOARD_COLUMNS,
+  DEMAND_COLUMNS,
   METRICS,
   PUBLISHER_DATA_COLUMNS,
   PUBLISHER_SUMMARY_COLUMNS,
@@ -37,6 +38,8 @@ export const TABLE_CSV = {
   advertiserSummary: { fields: metricCsvFields(ADVERTISER_SUMMARY_COLUMNS), file: () => 'resumen_advertiser.csv' },
   /** Dashboard 'Analytics' (SPEC: resumen_diario.csv). */
   daily: { fields: metricCsvFields(DASHBOARD_COLUMNS), file: () => 'resumen_diario.csv' },
+  /** Demand: every advertiser's point of each day of the range (zero-filled), advertisers by revenue. */
+  demand: { fields: metricCsvFields(DEMAND_COLUMNS), file: (start: string, end: string) => `demand_${start}_to_${end}.csv` },
   /** The token URL: P.Revenue with 4 decimals (publishers reconcile their payouts with it). */
   publisherData: {
     fields: metricCsvFields(PUBLISHER_DATA_COLUMNS, { p_revenue: 4 }),
@@ -71,14 +74,24 @@ export function logCsvFields(tz: string): CsvField<AnyRow>[] {
 export const referrerCsvFile = (start: string, end: string) => `referrers-${start}_to_${end}.csv`;
 export const logCsvFile = (start: string, end: string) => `referrers_logs-${start}_to_${end}.csv`;
 
-/** A Finance table as CSV: the name, one column per month, Total (amounts in cents, as shown). */
-export function financeCsvFields(nameKey: 'advertiser' | 'publisher', months: readonly string[]): CsvField<AnyRow>[] {
+/** The name column of each Finance table as the screen heads it. */
+export const FINANCE_NAME_HEADERS = { advertiser: 'Advertiser', publisher: 'Publisher', segment: 'Producto' } as const;
+
+/**
+ * A Finance table as CSV, headed as on screen: the name (Advertiser, Publisher, or Producto for
+ * the margin), one column per month 'YYYY-MM', Total (amounts in cents, as shown).
+ */
+export function financeCsvFields(nameKey: keyof typeof FINANCE_NAME_HEADERS, months: readonly string[]): CsvField<AnyRow>[] {
   return [
-    { header: nameKey, cell: (r) => r[nameKey] },
+    { header: FINANCE_NAME_HEADERS[nameKey], cell: (r) => r[nameKey] },
     ...months.map((m) => ({ header: m, cell: (r: AnyRow) => roundTo(r[m], 2) })),
-    { header: 'total', cell: (r) => roundTo(r.total, 2) },
+    { header: 'Total', cell: (r) => roundTo(r.total, 2) },
   ];
 }
+
+/** A Finance export's file name ('finance_advertisers_2025-01-01_to_2026-03-31.csv'; the web saves it under the same). */
+export const financeCsvFile = (table: 'advertisers' | 'publishers' | 'margin', start: string, end: string) =>
+  `finance_${table}_${start}_to_${end}.csv`;
 
 /** Campaign metrics as CSV. */
 export function campaignCsvFields(tz: string): CsvField<AnyRow>[] {

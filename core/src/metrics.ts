@@ -142,6 +142,20 @@ export function percentChange(now: number | null | undefined, base: number | nul
   return Number.isFinite(value) ? value : null;
 }
 
+/**
+ * An advertiser's Demand card: its revenue and margin summed over the range's points (missing
+ * values count 0), each rounded to the cent once. The server answers it; screens only show it.
+ */
+export function demandTotals(points: ReadonlyArray<{ revenue: number; margin: number }>): { revenue: number; margin: number } {
+  let revenue = 0;
+  let margin = 0;
+  for (const p of points) {
+    if (isFiniteNumber(p.revenue)) revenue += p.revenue;
+    if (isFiniteNumber(p.margin)) margin += p.margin;
+  }
+  return { revenue: roundTo(revenue, 2) ?? 0, margin: roundTo(margin, 2) ?? 0 };
+}
+
 /** Every derived metric of a set of sums (the same results as `evaluate` on each formula). */
 export function deriveMetrics(s: Readonly<Sums>): DerivedMetrics {
   const out = {} as DerivedMetrics;
@@ -392,6 +406,9 @@ export const PUBLISHER_DATA_COLUMNS: MetricColumn[] = columns(['date', 'zone_id'
   p_revenue: 'p_revenue',
   p_cpm: 'p_cpm',
 });
+
+/** Demand's export: a row per advertiser and day (SPEC's labels: Advertiser, Date, Revenue, Margin). */
+export const DEMAND_COLUMNS = columns(['advertiser', 'date', 'revenue', 'margin'], { revenue: 'Revenue', margin: 'Margin' });
 
 /** Dashboard summary cards, in order. */
 export const DASHBOARD_CARDS: readonly MetricColumn[] = columns(['revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq'], {

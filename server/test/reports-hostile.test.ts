@@ -32,7 +32,7 @@ const RANGE_ROUTES: Array<[string, (body: any) => unknown, unknown, number]> = [
   ['/api/ad-report/advertiser-summary', (b) => b.rows, [], 800],
   ['/api/ad-report', (b) => b.rows, [], 800],
   ['/api/ad-report/revenue-cards', (b) => b.filter, 0, 800],
-  ['/api/demand/advertiser-revenue', (b) => b, {}, 800],
+  ['/api/demand/advertiser-revenue', (b) => b.advertisers, {}, 800],
   ['/api/finance/advertisers', (b) => b.rows, [], 3660],
   ['/api/finance/publishers', (b) => b.rows, [], 3660],
   ['/api/finance/margin', (b) => b[0].total, 0, 3660],

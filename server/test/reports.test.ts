@@ -489,7 +489,7 @@ describe('Dashboard', () => {
 
 describe('Demand', () => {
   test('advertiser → a point per day, zero-filled, advertisers by revenue', async () => {
-    const body = AdvertiserRevenue.parse((await get('/api/demand/advertiser-revenue', RANGE)).body);
+    const { advertisers: body } = AdvertiserRevenue.parse((await get('/api/demand/advertiser-revenue', RANGE)).body);
     expect(Object.keys(body)).toEqual(['AdNova', 'BidSphere', 'Clickora']);
     expect(body.AdNova.map((p) => [p.date, p.revenue])).toEqual([
       ['2026-03-01', 10],
@@ -501,7 +501,73 @@ describe('Demand', () => {
     expect(body.Clickora.map((p) => p.revenue)).toEqual([0, 2, 0]);
     close(body.Clickora[1].margin, -1);
     const filtered = AdvertiserRevenue.parse((await get('/api/demand/advertiser-revenue', { ...RANGE, publisher: 'PubA' })).body);
-    expect(Object.keys(filtered)).toEqual(['AdNova']);
+    expect(Object.keys(filtered.advertisers)).toEqual(['AdNova']);
+  });
+
+  test('each advertiser’s card totals come from the server, to the cent, and follow the filters', async () => {
+    const { totals } = AdvertiserRevenue.parse((await get('/api/demand/advertiser-revenue', RANGE)).body);
+    // AdNova R1 + R3 + R5: revenue 10 + 0 + 6, margin 4 + 0 + 3; BidSphere R2: margin 4 − 2.8 (1.2000000000000002 summed) → 1.2;
+    // Clickora R4: a loss of 1.
+    expect(totals).toEqual({
+      AdNova: { revenue: 16, margin: 7 },
+      BidSphere: { revenue: 4, margin: 1.2 },
+      Clickora: { revenue: 2, margin: -1 },
+    });
+    expect(Object.keys(totals)).toEqual(['AdNova', 'BidSphere', 'Clickora']);
+    // Publisher PubB: only R2 (BidSphere) and R5 (AdNova); AdNova's card no longer holds R1.
+    const pubB = AdvertiserRevenue.parse((await get('/api/demand/advertiser-revenue', { ...RANGE, publisher: 'PubB' })).body);
+    expect(pubB.totals).toEqual({ AdNova: { revenue: 6, margin: 3 }, BidSphere: { revenue: 4, margin: 1.2 } });
+    const none = AdvertiserRevenue.parse((await get('/api/demand/advertiser-revenue', { start_date: '2024-01-01', end_date: '2024-01-31' })).body);
+    expect(none).toEqual({ advertisers: {}, totals: {} });
+  });
+
+  test('format=csv downloads every advertiser’s day with SPEC’s labels, in the charts’ order', async () => {
+    const res = await s.fetch(`/api/demand/advertiser-revenue?${new URLSearchParams({ ...RANGE, format: 'csv' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toContain('demand_2026-03-01_to_2026-03-03.csv');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString('utf8').trimEnd().split('\n')).toEqual([
+      'Advertiser,Date,Revenue,Margin',
+      'AdNova,2026-03-01,10,4',
+      'AdNova,2026-03-02,0,0',
+      'AdNova,2026-03-03,6,3',
+      'BidSphere,2026-03-01,4,1.2',
+      'BidSphere,2026-03-02,0,0',
+      'BidSphere,2026-03-03,0,0',
+      'Clickora,2026-03-01,0,0',
+      'Clickora,2026-03-02,2,-1',
+      'Clickora,2026-03-03,0,0',
+    ]);
+    // The filters apply to the file as to the charts.
+    const filtered = await s.fetch(`/api/demand/advertiser-revenue?${new URLSearchParams({ ...RANGE, advertiser: 'Clickora', format: 'csv' })}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect((await filtered.text()).trimEnd().split('\n')).toEqual([
+      'Advertiser,Date,Revenue,Margin',
+      'Clickora,2026-03-01,0,0',
+      'Clickora,2026-03-02,2,-1',
+      'Clickora,2026-03-03,0,0',
+    ]);
+  });
+
+  test.each([
+    [{ format: 'xlsx' }, /format debe ser json, csv o ndjson/],
+    [{ start_date: '2026-03-04' }, /La fecha inicial es posterior a la final/],
+    [{ end_date: '03/03/2026' }, /Fecha no válida \(YYYY-MM-DD\)/],
+  ])('answers %j with 400 {detail} in Spanish', async (query, detail) => {
+    const { status, body } = await get('/api/demand/advertiser-revenue', { ...RANGE, ...query });
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(detail);
+  });
+
+  test('a CSV download without a session is refused with 401', async () => {
+    const res = await s.fetch(`/api/demand/advertiser-revenue?${new URLSearchParams({ ...RANGE, format: 'csv' })}`);
+    expect(res.status).toBe(401);
+    expect((await res.json()).detail).toBeTruthy();
   });
 });
 
@@ -635,6 +701,34 @@ describe('Finance in cents', () => {
     expect(margin.total).toBe(0.71);
   });
 
+  test('format=csv exports the publishers table and the margin row, each headed as on screen', async () => {
+    const download = async (path: string, query: Record<string, string>) => {
+      const res = await s.fetch(`${path}?${new URLSearchParams({ ...query, format: 'csv' })}`, {
+        headers: { authorization: `Bearer ${admin.token}` },
+      });
+      expect(res.status).toBe(200);
+      return { file: res.headers.get('content-disposition'), lines: (await res.text()).trimEnd().split('\n') };
+    };
+    const publishers = await download('/api/finance/publishers', APRIL);
+    expect(publishers.lines[0]).toBe('Publisher,2026-04,Total');
+    expect(publishers.lines.at(-1)).toBe('TOTAL,1.01,1.01');
+    const margin = await download('/api/finance/margin', APRIL);
+    expect(margin.file).toContain('finance_margin_2026-04-01_to_2026-04-30.csv');
+    // 3 × (0.335 − 0.1) = 0.705 → 0.71, as the JSON answers it.
+    expect(margin.lines).toEqual(['Producto,2026-04,Total', 'Total,0.71,0.71']);
+    const domain = await download('/api/finance/margin', { ...APRIL, domain: 'a.com' });
+    expect(domain.lines).toEqual(['Producto,2026-04,Total', 'a.com,0.24,0.24']);
+  });
+
+  test('the margin refuses an unknown format or a reversed range with 400 {detail} in Spanish', async () => {
+    const bad = await get('/api/finance/margin', { ...APRIL, format: 'xlsx' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/format debe ser json, csv o ndjson/);
+    const reversed = await get('/api/finance/margin', { start_date: '2026-04-30', end_date: '2026-04-01' });
+    expect(reversed.status).toBe(400);
+    expect(reversed.body.detail).toMatch(/La fecha inicial es posterior a la final/);
+  });
+
   test('format=csv exports the table with its TOTAL row', async () => {
     const res = await s.fetch(`/api/finance/advertisers?${new URLSearchParams({ ...APRIL, format: 'csv' })}`, {
       headers: { authorization: `Bearer ${admin.token}` },
@@ -643,7 +737,9 @@ describe('Finance in cents', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\n');
-    expect(lines[0]).toBe('advertiser,2026-04,total');
+    expect(res.headers.get('content-disposition')).toContain('finance_advertisers_2026-04-01_to_2026-04-30.csv');
+    // Headed as the screen heads the table: Advertiser, the month, Total.
+    expect(lines[0]).toBe('Advertiser,2026-04,Total');
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('TOTAL,1.01,1.01');
     // NDJSON holds the rows only.

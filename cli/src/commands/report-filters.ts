@@ -1,8 +1,6 @@
 // The filter flags the report commands share (--zone, --advertiser, --preset, --from/--to, …),
-// turned into report ranges with core's presets, plus the small CSV files written locally
-// (Demand, Finance); table exports stream from the server (table-output.ts).
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
+// turned into report ranges with core's presets. Every CSV streams from the server's exports
+// (table-output.ts): the CLI writes none of its own.
 import type { Command } from 'commander';
 import {
   PRESET_LABELS,
@@ -12,12 +10,7 @@ import {
   parseDateDMY,
   presetRange,
   todayIn,
-  toCsv,
-  roundMetric,
-  isMetricKey,
-  METRICS,
   type Api,
-  type CsvColumn,
   type DayRange,
   type PresetKey,
 } from '@adops/core';
@@ -149,37 +142,6 @@ export function filterLabel(flags: FilterFlags): string {
   if (flags.source) parts.push(`source ${flags.source}`);
   if (flags.domain) parts.push(`dominio ${flags.domain}`);
   return parts.join(' · ');
-}
-
-/** A row with its numeric metrics rounded as the screens show them (for CSV). */
-export function roundedRow<Row extends object>(row: Row, options: { decimals?: Partial<Record<string, number>> } = {}): Row {
-  const out = { ...row } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(out)) {
-    if (!isMetricKey(key) || METRICS[key].kind === 'text' || typeof value !== 'number') continue;
-    out[key] = roundMetric(key, value, { decimals: options.decimals?.[key] });
-  }
-  return out as Row;
-}
-
-/** Writes rows as CSV (core toCsv) to FILE with a BOM, or to stdout for '-' without one; returns what was written where. */
-export async function writeCsv<K extends string>(
-  io: CliIO,
-  file: string,
-  columns: readonly CsvColumn<K>[],
-  rows: readonly Partial<Record<K, unknown>>[],
-): Promise<string | null> {
-  const text = toCsv(columns, rows, { bom: file !== '-' });
-  if (file === '-') {
-    io.stdout.write(text);
-    return null;
-  }
-  const target = path.resolve(file);
-  try {
-    await writeFile(target, text, 'utf8');
-  } catch (e) {
-    throw new CliError(`No se pudo escribir ${target}: ${(e as Error).message}`);
-  }
-  return target;
 }
 
 /** The filters whose values come from a known list (the server's options). */

@@ -16,10 +16,8 @@ import {
   SUMMARY_PAGE_SIZE,
   ZONE_SORT_KEYS,
   contract,
-  roundTo,
   type Api,
   type FinanceAdvertiserTable,
-  type FinanceMarginRow,
   type FinancePublisherTable,
   type MetricColumn,
   type RevenueCards as Cards,
@@ -27,6 +25,7 @@ import {
   type ZoneRow,
 } from '@adops/core';
 import type { Cli } from '../context.js';
+import { CliError, EXIT } from '../io.js';
 import { pagingOf } from '../ui/paging.js';
 import { metricColumns, totalsRow } from '../ui/columns.js';
 import {
@@ -34,18 +33,16 @@ import {
   filterLabel,
   rangeLabel,
   resolveRange,
-  roundedRow,
   textFilters,
   canonicalFilters,
-  writeCsv,
   type FilterFlags,
   type ResolvedRange,
 } from './report-filters.js';
-import { addTableOptions, allRows, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
+import { addTableOptions, allRows, exportCsv, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { SCREEN_CHROME, pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 import { loadUi } from '../ui-loader.js';
 
-type ReportFlags = FilterFlags & TableFlags;
+type ReportFlags = FilterFlags & TableFlags & { table?: string };
 
 /** The Finance screen's fixed start (SPEC §9). */
 export const FINANCE_START = '2025-01-01';
@@ -196,27 +193,22 @@ export function registerReports(program: Command, cli: Cli): void {
   // ---- demand --------------------------------------------------------------------------------------
   const demand = program.command('demand').description('Demand: revenue y margin diarios por advertiser, en euros (por defecto el mes actual)');
   addFilterOptions(demand, 'demand', ['zone', 'advertiser', 'publisher']);
-  demand.option('--csv <file>', 'escribe CSV en FILE, con BOM ("-" = salida estándar, sin BOM)').option('--json', 'salida JSON');
+  demand
+    .option('--csv <file>', 'exporta una fila por advertiser y día en CSV a FILE, con BOM ("-" = salida estándar, sin BOM)')
+    .option('--json', 'salida JSON');
   demand.action(async (flags: ReportFlags, cmd: Command) => {
     const range = resolveRange(cli.io, 'demand', flags);
     const { api } = await cli.api(cmd);
     await canonicalFilters(api, flags);
-    const data = await api.demand.advertiserRevenue({
-      ...rangeFields(range),
-      zone_id: flags.zone,
-      advertiser: flags.advertiser,
-      publisher: flags.publisher,
-    });
+    const query = { ...rangeFields(range), zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
+    // The server's export: the same file as the web's 'Descargar CSV'.
     if (flags.csv !== undefined) {
-      const rows = Object.entries(data).flatMap(([advertiser, points]) =>
-        points.map((p) => roundedRow({ advertiser, date: p.date, revenue: p.revenue, margin: p.margin })),
-      );
-      const columns = ['advertiser', 'date', 'revenue', 'margin'].map((key) => ({ key, header: key }));
-      const written = await writeCsv(cli.io, flags.csv as string, columns, rows);
-      if (written) cli.say(`${rows.length} filas → ${written}`);
-      return;
+      const open = (format: 'csv' | 'ndjson', _sort: string | undefined, signal: AbortSignal) =>
+        api.open(contract.demand.advertiserRevenue, { ...query, format }, { signal });
+      return exportCsv(cli, { open }, flags.csv as string, {});
     }
-    if (cli.machine(flags.json)) return cli.json({ ...rangeFields(range), advertisers: data });
+    const data = await api.demand.advertiserRevenue(query);
+    if (cli.machine(flags.json)) return cli.json({ ...rangeFields(range), ...data });
     const [{ createElement }, { DemandView }] = await Promise.all([import('react'), loadUi(() => import('../ui/ReportViews.js'))]);
     await cli.draw(createElement(DemandView, { data, title: `Demand · ${subtitle(range, flags)}` }));
   });
@@ -228,7 +220,8 @@ export function registerReports(program: Command, cli: Cli): void {
   addFilterOptions(finance, null, ['domain']);
   finance
     .option('--sort <key>', 'ordena ambas tablas en el servidor: name, total o un mes AAAA-MM, con :asc|desc (por defecto total:desc)')
-    .option('--csv <file>', 'escribe las tres tablas en CSV en FILE, con BOM ("-" = salida estándar, sin BOM)')
+    .option('--csv <file>', 'exporta en CSV la tabla de --table a FILE, con BOM ("-" = salida estándar, sin BOM); el mismo archivo que la web')
+    .option('--table <table>', 'la tabla que exporta --csv: advertisers (por defecto), publishers o margin')
     .option('--json', 'salida JSON')
     .action(async (flags: ReportFlags, cmd: Command) => {
       const sort = parseSortFlag(
@@ -236,29 +229,30 @@ export function registerReports(program: Command, cli: Cli): void {
         (k) => k === 'name' || k === 'total' || /^\d{4}-(0[1-9]|1[0-2])$/.test(k),
         'name, total o un mes AAAA-MM',
       );
+      const table = parseFinanceTable(flags.table);
       const range = resolveRange(cli.io, null, flags, { defaultFrom: FINANCE_START });
       const { api } = await cli.api(cmd);
       await canonicalFilters(api, flags);
-      await canonicalFilters(api, flags);
       const q = { ...rangeFields(range), domain: flags.domain };
       const sortFor = (name: string) => sort?.replace(/^name(?=:|$)/, name);
+      // The server's export of the chosen table: the file the web's 'Descargar CSV' saves.
+      if (flags.csv !== undefined) {
+        const open = (format: 'csv' | 'ndjson', _sort: string | undefined, signal: AbortSignal) =>
+          table === 'margin'
+            ? api.open(contract.finance.margin, { ...q, format }, { signal })
+            : api.open(
+                table === 'advertisers' ? contract.finance.advertisers : contract.finance.publishers,
+                { ...q, sort: sortFor(table.slice(0, -1)), format },
+                { signal },
+              );
+        return exportCsv(cli, { open }, flags.csv as string, {});
+      }
       const [advertisers, publishers, margin] = await Promise.all([
         allRows((page, page_size) => api.finance.advertisers({ ...q, sort: sortFor('advertiser'), page, page_size })),
         allRows((page, page_size) => api.finance.publishers({ ...q, sort: sortFor('publisher'), page, page_size })),
         api.finance.margin(q),
       ]);
       const months = advertisers.months;
-      if (flags.csv !== undefined) {
-        const rows = financeCsvRows(advertisers, publishers, margin[0] ?? null);
-        const columns = [
-          { key: 'table', header: 'table' },
-          { key: 'name', header: 'name' },
-          ...[...months, 'total'].map((m) => ({ key: m, header: m })),
-        ];
-        const written = await writeCsv(cli.io, flags.csv as string, columns, rows);
-        if (written) cli.say(`${rows.length} filas → ${written}`);
-        return;
-      }
       const tableOf = (t: FinanceAdvertiserTable | FinancePublisherTable) => ({ rows: t.rows, total_rows: t.total_rows, totals: t.totals });
       if (cli.machine(flags.json))
         return cli.json({ ...rangeFields(range), months, advertisers: tableOf(advertisers), publishers: tableOf(publishers), margin });
@@ -285,24 +279,12 @@ function cardList(cards: Cards): ReadonlyArray<readonly [string, number | null]>
   ];
 }
 
-/**
- * Finance's three tables as CSV rows: table, name, a column per month, total — the server's rows
- * and TOTAL rows (amounts already in cents), the margin row last.
- */
-function financeCsvRows(
-  advertisers: FinanceAdvertiserTable,
-  publishers: FinancePublisherTable,
-  margin: FinanceMarginRow | null,
-): Array<Record<string, unknown>> {
-  const amounts = (values: Record<string, unknown>) => Object.fromEntries([...advertisers.months, 'total'].map((k) => [k, roundTo(values[k], 2)]));
-  const rows: Array<Record<string, unknown>> = [];
-  for (const [table, name, t] of [
-    ['advertisers', 'advertiser', advertisers],
-    ['publishers', 'publisher', publishers],
-  ] as const) {
-    for (const row of t.rows) rows.push({ table, name: (row as Record<string, unknown>)[name], ...amounts(row) });
-    if (t.rows.length) rows.push({ table, name: 'TOTAL', ...amounts(t.totals) });
-  }
-  if (margin) rows.push({ table: 'margin', name: margin.segment, ...amounts({ ...margin.by_month, total: margin.total }) });
-  return rows;
+const FINANCE_TABLES = ['advertisers', 'publishers', 'margin'] as const;
+
+/** --table: which Finance table --csv exports (advertisers by default). */
+function parseFinanceTable(value: string | undefined): (typeof FINANCE_TABLES)[number] {
+  if (value === undefined) return 'advertisers';
+  const table = FINANCE_TABLES.find((t) => t === value.trim().toLowerCase());
+  if (!table) throw new CliError(`--table no válido: ${value} (usa advertisers, publishers o margin)`, EXIT.usage);
+  return table;
 }

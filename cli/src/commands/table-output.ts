@@ -144,13 +144,13 @@ class CsvRecords {
  */
 export async function exportCsv<A extends ServerPage>(
   cli: Cli,
-  table: ServerTable<A>,
+  table: Pick<ServerTable<A>, 'open'> & Partial<Pick<ServerTable<A>, 'page'>>,
   file: string,
   options: { sort?: string; limit?: number },
 ): Promise<void> {
   const { sort, limit } = options;
-  // How many match, for the note when --limit cuts (one row's page is cheap).
-  const total = limit !== undefined ? (await table.page({ sort, page: 1, page_size: 1 })).total_rows : null;
+  // How many match, for the note when --limit cuts (one row's page is cheap); exports that are not pages have no count.
+  const total = limit !== undefined && table.page ? (await table.page({ sort, page: 1, page_size: 1 })).total_rows : null;
   const controller = new AbortController();
   const res = await table.open('csv', sort, controller.signal);
   const toStdout = file === '-';

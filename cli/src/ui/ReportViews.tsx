@@ -20,8 +20,9 @@ export function RevenueCards({ cards }: { cards: ReadonlyArray<readonly [string,
   );
 }
 
+/** Demand: a table per advertiser (its days, a revenue bar on one scale for all) and its 'Totales' as the server answered them. */
 export function DemandView({ data, title }: { data: AdvertiserRevenue; title: string }) {
-  const entries = Object.entries(data);
+  const entries = Object.entries(data.advertisers);
   const largest = Math.max(0, ...entries.flatMap(([, points]) => points.map((p) => p.revenue)));
   return (
     <Box flexDirection="column">
@@ -41,6 +42,8 @@ export function DemandView({ data, title }: { data: AdvertiserRevenue; title: st
               { key: 'bar', header: '', format: (_v, p) => bar(p.revenue, largest, 24), color: () => 'blue' },
             ]}
             rows={points}
+            totals={data.totals[advertiser] ?? null}
+            totalsLabel="Totales"
           />
         </Box>
       ))}

@@ -152,7 +152,11 @@ export const ROUTE_DOCS: ContractDocs = {
     },
   },
   demand: {
-    advertiserRevenue: { summary: 'Demand: revenue y margin diarios por advertiser' },
+    advertiserRevenue: {
+      summary: 'Demand: revenue y margin diarios por advertiser',
+      description:
+        'Un punto por día del rango para cada advertiser (los días sin datos a 0), advertisers por revenue, y los totales de cada uno en el rango (`format=csv`: demand_{inicio}_to_{fin}.csv, una fila por advertiser y día).',
+    },
   },
   finance: {
     advertisers: {

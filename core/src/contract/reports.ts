@@ -4,7 +4,7 @@
 // ratio arrives computed from core's metrics registry, so screens never divide or sum.
 import { z } from 'zod';
 import { route, optionalFilter } from './route.js';
-import { queryInt, tableFields, tablePage } from './table.js';
+import { TABLE_FORMATS, queryInt, tableFields, tablePage } from './table.js';
 import { isValidYmd, daysBetween } from '../presets.js';
 import { DASHBOARD_RANKED } from '../metrics.js';
 
@@ -274,7 +274,10 @@ export type RevenueCards = z.infer<typeof RevenueCards>;
 export const DailyRow = z.object({
   date: z.string(),
   ...SummedFields,
-  /** Revenue, cost and margin ranked between their min and max over every row of the table (cell colours). */
+  /**
+   * Revenue, cost and margin ranked between their min and max over every complete day of the table
+   * (cell colours); today's partial day takes no part and is not ranked (null).
+   */
   rank: z.object(Object.fromEntries(DASHBOARD_RANKED.map((k) => [k, RankLevel])) as Record<(typeof DASHBOARD_RANKED)[number], typeof RankLevel>),
 });
 export type DailyRow = z.infer<typeof DailyRow>;
@@ -300,9 +303,26 @@ export type DailyDeltas = z.infer<typeof DailyDeltas>;
 
 export const DemandPoint = z.object({ date: z.string(), revenue: money, margin: money });
 export type DemandPoint = z.infer<typeof DemandPoint>;
-/** advertiser → one point per day of the range (zero-filled), advertisers by revenue desc. */
-export const AdvertiserRevenue = z.record(z.string(), z.array(DemandPoint));
+/** An advertiser's card figures on Demand: its revenue and margin over the range (core's demandTotals). */
+export const DemandTotals = z.object({ revenue: money, margin: money });
+export type DemandTotals = z.infer<typeof DemandTotals>;
+/**
+ * Demand: `advertisers` maps each advertiser to one point per day of the range (zero-filled),
+ * advertisers by revenue desc; `totals` holds each advertiser's sums over the range, computed on
+ * the server (the cards' Revenue and Margin).
+ */
+export const AdvertiserRevenue = z.object({
+  advertisers: z.record(z.string(), z.array(DemandPoint)),
+  totals: z.record(z.string(), DemandTotals),
+});
 export type AdvertiserRevenue = z.infer<typeof AdvertiserRevenue>;
+
+/** `format` of a report that is not a paged table: json (default), or csv|ndjson to download it as a file. */
+const exportFormat = { format: z.enum(TABLE_FORMATS, { error: 'format debe ser json, csv o ndjson' }).default('json') };
+
+/** Demand's query: the report filters, and `format=csv|ndjson` to stream every point instead (one row per advertiser and day). */
+export const DemandQuery = z.object({ ...rangeFields, ...filterFields, ...exportFormat }).superRefine(checkRange);
+export type DemandQuery = z.input<typeof DemandQuery>;
 
 /**
  * Finance amounts are cents: each month's TOTAL is that month's exact sum rounded once (the same
@@ -340,6 +360,10 @@ export const FinanceAdvertiserTable = financeTable(FinanceAdvertiserRow);
 export type FinanceAdvertiserTable = z.infer<typeof FinanceAdvertiserTable>;
 export const FinancePublisherTable = financeTable(FinancePublisherRow);
 export type FinancePublisherTable = z.infer<typeof FinancePublisherTable>;
+
+/** Finance's margin: its filters, and `format=csv|ndjson` for the margin row as a file. */
+export const FinanceMarginQuery = z.object({ ...rangeFields, ...filterFields, ...exportFormat }).superRefine(rangeCheck(MAX_FINANCE_DAYS));
+export type FinanceMarginQuery = z.input<typeof FinanceMarginQuery>;
 
 /** Margin per month for the chosen domain, or 'Total' over every domain; always one element. */
 export const FinanceMarginRow = z.object({ segment: z.string(), by_month: z.record(z.string(), z.number()), total: z.number() }).catchall(z.number());
@@ -485,11 +509,12 @@ export const adReportRoutes = {
 };
 
 export const demandRoutes = {
+  /** The charts and each advertiser's totals (format=csv: demand_{start}_to_{end}.csv, a row per advertiser and day). */
   advertiserRevenue: route({
     method: 'GET',
     path: '/api/demand/advertiser-revenue',
     access: 'user',
-    query: ReportFilters,
+    query: DemandQuery,
     response: AdvertiserRevenue,
   }),
 };
@@ -509,11 +534,12 @@ export const financeRoutes = {
     query: FinancePublishersQuery,
     response: FinancePublisherTable,
   }),
+  /** format=csv: finance_margin_{start}_to_{end}.csv (Producto, a column per month, Total). */
   margin: route({
     method: 'GET',
     path: '/api/finance/margin',
     access: 'user',
-    query: FinanceFilters,
+    query: FinanceMarginQuery,
     response: z.array(FinanceMarginRow),
   }),
   /** The Finance domain filter's options. */

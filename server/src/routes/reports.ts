@@ -72,7 +72,10 @@ export function reportRoutes(router: Router, s: AppServices): void {
       );
     });
 
-  bind(router, s.guards, c.demand.advertiserRevenue, (f) => reports.advertiserRevenue(f));
+  bind(router, s.guards, c.demand.advertiserRevenue, async ({ format, ...f }, ctx) => {
+    if (format === 'json') return reports.advertiserRevenue(f);
+    sendExport(ctx, format, await reports.demandExport(f));
+  });
 
   for (const [route, name] of [
     [c.finance.advertisers, 'advertiser'],
@@ -87,7 +90,10 @@ export function reportRoutes(router: Router, s: AppServices): void {
         () => reports.financeExport(f, name, t),
       );
     });
-  bind(router, s.guards, c.finance.margin, (f) => reports.financeMargin(f));
+  bind(router, s.guards, c.finance.margin, async ({ format, ...f }, ctx) => {
+    if (format === 'json') return reports.financeMargin(f);
+    sendExport(ctx, format, await reports.financeMarginExport(f));
+  });
   bind(router, s.guards, c.finance.domains, () => reports.domains());
 
   bind(router, s.guards, c.publisher.data, async (q, ctx) => {

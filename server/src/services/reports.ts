@@ -8,8 +8,10 @@ import {
   TABLE_CSV,
   addDays,
   daysBetween,
+  demandTotals,
   deriveMetrics,
   financeCsvFields,
+  financeCsvFile,
   groupMetrics,
   impressionBasedCtr,
   minMax,
@@ -27,6 +29,7 @@ import {
   type DashboardOverview,
   type DashboardTops,
   type DeltaFilters,
+  type DemandPoint,
   type FinanceMarginRow,
   type FinanceTotals,
   type PublisherDataRow,
@@ -121,6 +124,9 @@ export function apportionCents(values: readonly number[], exactTotal: number): n
 
 export type FinanceRow = { total: number } & Record<string, string | number>;
 
+/** One line of Demand's export. */
+export type DemandExportRow = DemandPoint & { advertiser: string };
+
 export class ReportService {
   private dimensions: Promise<DimensionValues> | null = null;
 
@@ -178,14 +184,20 @@ export class ReportService {
     };
   }
 
-  /** Every day with data as the 'Analytics' rows, revenue/cost/margin ranked over all of them. */
+  /**
+   * Every day with data as the 'Analytics' rows, revenue/cost/margin ranked over the complete
+   * days: today (reporting time zone) is still running, so it neither takes part in the min/max
+   * nor gets a rank of its own (null, like a day with nothing to rank).
+   */
   private async dailyRows(f: ReportFilters): Promise<DailyRow[]> {
+    const today = todayIn(this.tz, this.now());
     const rows = (await this.dailyGroups(f)).map((d) => ({ date: d.date!, ...groupMetrics(d) }));
-    const ranges = Object.fromEntries(DASHBOARD_RANKED.map((k) => [k, minMax(rows, k)]));
+    const complete = rows.filter((r) => r.date !== today);
+    const ranges = Object.fromEntries(DASHBOARD_RANKED.map((k) => [k, minMax(complete, k)]));
     return rows.map((r) => ({
       ...r,
       rank: Object.fromEntries(
-        DASHBOARD_RANKED.map((k) => [k, ranges[k] ? rankColor(r[k], ranges[k]!.min, ranges[k]!.max) : null]),
+        DASHBOARD_RANKED.map((k) => [k, r.date !== today && ranges[k] ? rankColor(r[k], ranges[k]!.min, ranges[k]!.max) : null]),
       ) as DailyRow['rank'],
     }));
   }
@@ -302,21 +314,37 @@ export class ReportService {
     return { file: csv.file(), fields: csv.fields, chunks: mapChunks(groups, (g) => summaryRow(g, name)) };
   }
 
-  /** advertiser → a point per day of the range (zero-filled); advertisers by revenue desc. */
+  /**
+   * advertiser → a point per day of the range (zero-filled), advertisers by revenue desc (ties by
+   * name), and each advertiser's totals over the range (core's demandTotals: the cards' figures).
+   */
   async advertiserRevenue(f: ReportFilters): Promise<AdvertiserRevenue> {
     const { rows } = await this.warehouse.groups({ filters: f, by: ['advertiser', 'date'], order: [by('advertiser'), by('date')] });
-    const byAdvertiser = new Map<string, { revenue: number; points: Map<string, { revenue: number; margin: number }> }>();
+    const byAdvertiser = new Map<string, Map<string, DemandPoint>>();
     for (const r of rows) {
-      const a = byAdvertiser.get(r.advertiser!) ?? { revenue: 0, points: new Map() };
-      a.revenue += r.revenue;
-      a.points.set(r.date!, { revenue: r.revenue, margin: r.margin });
-      byAdvertiser.set(r.advertiser!, a);
+      const points = byAdvertiser.get(r.advertiser!) ?? new Map<string, DemandPoint>();
+      points.set(r.date!, { date: r.date!, revenue: r.revenue, margin: r.margin });
+      byAdvertiser.set(r.advertiser!, points);
     }
     const range = days(f.start_date, f.end_date);
-    const out: AdvertiserRevenue = {};
-    const ordered = [...byAdvertiser.entries()].sort((a, b) => b[1].revenue - a[1].revenue || (a[0] < b[0] ? -1 : 1));
-    for (const [name, a] of ordered) out[name] = range.map((date) => ({ date, ...(a.points.get(date) ?? { revenue: 0, margin: 0 }) }));
+    const series = [...byAdvertiser.entries()].map(([name, points]) => {
+      const filled = range.map((date) => points.get(date) ?? { date, revenue: 0, margin: 0 });
+      return { name, points: filled, totals: demandTotals(filled) };
+    });
+    series.sort((a, b) => b.totals.revenue - a.totals.revenue || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const out: AdvertiserRevenue = { advertisers: {}, totals: {} };
+    for (const { name, points, totals } of series) {
+      out.advertisers[name] = points;
+      out.totals[name] = totals;
+    }
     return out;
+  }
+
+  /** Demand as a file: a row per advertiser and day of the range, in the charts' order. */
+  async demandExport(f: ReportFilters): Promise<TableExport<DemandExportRow>> {
+    const { advertisers } = await this.advertiserRevenue(f);
+    const rows = Object.entries(advertisers).flatMap(([advertiser, points]) => points.map((p) => ({ advertiser, ...p })));
+    return { file: TABLE_CSV.demand.file(f.start_date, f.end_date), fields: TABLE_CSV.demand.fields, chunks: [rows] };
   }
 
   /**
@@ -367,7 +395,7 @@ export class ReportService {
     const { months, rows, totals } = await this.financeRows(f, name);
     const sorted = memoryPage(rows, { ...request, page: 1, page_size: Math.max(1, rows.length) }, DEFAULT_ORDER.finance(name), totals).rows;
     return {
-      file: `finance_${name}s_${f.start_date}_to_${f.end_date}.csv`,
+      file: financeCsvFile(`${name}s`, f.start_date, f.end_date),
       fields: financeCsvFields(name, months),
       chunks: [sorted],
       csvFooter: rows.length ? [{ ...totals, [name]: 'TOTAL' } as FinanceRow] : [],
@@ -384,6 +412,15 @@ export class ReportService {
       total += cents(by_month[m]);
     }
     return [{ segment: f.domain ?? 'Total', by_month, ...by_month, total: total / 100 } as FinanceMarginRow];
+  }
+
+  /** The margin row as a file: Producto (the domain or 'Total'), a column per month, Total. */
+  async financeMarginExport(f: ReportFilters): Promise<TableExport<FinanceMarginRow>> {
+    return {
+      file: financeCsvFile('margin', f.start_date, f.end_date),
+      fields: financeCsvFields('segment', monthsBetween(f.start_date, f.end_date)),
+      chunks: [await this.financeMargin(f)],
+    };
   }
 
   /** The stored spelling of a token's publisher (names match case-insensitively). */

@@ -1,8 +1,9 @@
 // Demand (SPEC §2): revenue and margin by date for each advertiser, one bar-chart card each,
 // under the shared filter bar (Zone ID, Publisher, presets, dates). Opens on 'Mes actual';
-// Reset clears zone and publisher and goes back to the month's start through today.
+// Reset clears zone and publisher and goes back to the month's start through today. Each card's
+// totals and the 'Descargar CSV' file (every advertiser's day) come from the server.
 import { useMemo } from 'react';
-import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, todayIn, type AdvertiserRevenue } from '@adops/core';
+import { SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, TABLE_CSV, contract, todayIn, type AdvertiserRevenue } from '@adops/core';
 import { reportingTimeZone } from '../lib/timezone';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
@@ -12,6 +13,7 @@ import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
 import { AdvertiserChart } from '../components/demand/AdvertiserChart';
+import { ExportButton } from '../components/ExportButton';
 
 /** Each advertiser is its own card, so the bar filters by zone and publisher only. */
 const HIDDEN = ['advertiser', 'geo', 'source'] as const;
@@ -20,7 +22,7 @@ const URL_FILTERS = { preset: SCREEN_DEFAULT_PRESET.demand, presets: SCREEN_PRES
 /** The largest revenue or margin bar of every advertiser (the shared axis' top); undefined when none. */
 export function largestBar(data: AdvertiserRevenue | undefined): number | undefined {
   let top: number | undefined;
-  for (const points of Object.values(data ?? {}))
+  for (const points of Object.values(data?.advertisers ?? {}))
     for (const p of points) for (const v of [p.revenue, p.margin]) if (Number.isFinite(v) && (top === undefined || v > top)) top = v;
   return top === undefined || top <= 0 ? undefined : top;
 }
@@ -35,7 +37,7 @@ export default function Demand() {
 
   const options = useAsync((signal) => api.dashboard.rawOptions(undefined, { signal }), [api]);
   const demand = useAsync((signal) => (query ? api.demand.advertiserRevenue(query, { signal }) : Promise.resolve(undefined)), [api, key]);
-  const advertisers = Object.entries(demand.data ?? {});
+  const advertisers = Object.entries(demand.data?.advertisers ?? {});
   const today = useMemo(() => todayIn(reportingTimeZone()), []);
   // 'Misma escala': every chart's axis tops at the largest bar the server answered (scale=shared).
   const shared = url.params.get('scale') === 'shared';
@@ -74,6 +76,12 @@ export default function Demand() {
           />
           Misma escala para todos los advertisers
         </label>
+        <ExportButton
+          label="Descargar CSV"
+          file={query ? TABLE_CSV.demand.file(query.start_date, query.end_date) : 'demand.csv'}
+          disabled={!query || demand.loading || demand.error != null || advertisers.length === 0}
+          open={(signal) => api.open(contract.demand.advertiserRevenue, { ...query!, format: 'csv' }, { signal })}
+        />
       </div>
 
       {demand.error ? (
@@ -89,7 +97,14 @@ export default function Demand() {
       ) : (
         <div className="grid gap-6 xl:grid-cols-2">
           {advertisers.map(([advertiser, points]) => (
-            <AdvertiserChart key={advertiser} advertiser={advertiser} points={points} maxValue={sharedMax} today={today} />
+            <AdvertiserChart
+              key={advertiser}
+              advertiser={advertiser}
+              points={points}
+              totals={demand.data?.totals[advertiser]}
+              maxValue={sharedMax}
+              today={today}
+            />
           ))}
         </div>
       )}

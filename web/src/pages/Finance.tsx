@@ -5,6 +5,7 @@ import { useMemo, type ReactNode } from 'react';
 import {
   FINANCE_PAGE_SIZE,
   contract,
+  financeCsvFile,
   isValidYmd,
   monthsBetween,
   todayIn,
@@ -187,7 +188,7 @@ export default function Finance() {
         table={advertisers}
         what="advertisers"
         months={shown}
-        csv={{ file: `finance_advertisers_${range.from}_to_${range.to}.csv`, open: exportOpen(contract.finance.advertisers, advertisers) }}
+        csv={{ file: financeCsvFile('advertisers', range.from, range.to), open: exportOpen(contract.finance.advertisers, advertisers) }}
       />
       <RevenueTable
         title="Revenue mensual - Publishers"
@@ -197,7 +198,7 @@ export default function Finance() {
         table={publishers}
         what="publishers"
         months={shown}
-        csv={{ file: `finance_publishers_${range.from}_to_${range.to}.csv`, open: exportOpen(contract.finance.publishers, publishers) }}
+        csv={{ file: financeCsvFile('publishers', range.from, range.to), open: exportOpen(contract.finance.publishers, publishers) }}
       />
 
       <Card title={`Margen mensual - ${product}`}>

@@ -1,24 +1,20 @@
 // One Demand card: an advertiser's revenue and margin bars by date in its brand colour (margin
-// a lighter tint), every label in euros with 2 decimals, and the range's sums in the header.
+// a lighter tint), every label in euros with 2 decimals, and the range's totals the server
+// answered in the header (the card never sums).
 import { useMemo } from 'react';
 // Tremor's index has no sideEffects flag, so importing it bundles all of Tremor (444 KB); the
 // chart's own module brings only what it uses.
 import BarChart from '@tremor/react/dist/components/chart-elements/BarChart/BarChart.js';
-import { formatDateDMY, formatMoney, type DemandPoint } from '@adops/core';
+import { formatDateDMY, formatMoney, type DemandPoint, type DemandTotals } from '@adops/core';
 import { advertiserColor } from './advertiserColor';
 
-const euros = (n: number) => formatMoney(n, '€');
-
-/** Sum of one money field over the points (missing values count 0). */
-function sum(points: readonly DemandPoint[], key: 'revenue' | 'margin'): number {
-  let total = 0;
-  for (const p of points) if (Number.isFinite(p[key])) total += p[key];
-  return total;
-}
+const euros = (n: number | null | undefined) => formatMoney(n, '€');
 
 export interface AdvertiserChartProps {
   advertiser: string;
   points: readonly DemandPoint[];
+  /** The advertiser's revenue and margin over the range, as the server answered them (undefined: '-'). */
+  totals: DemandTotals | undefined;
   /** The top of the value axis when every card shares one scale (else each chart fits its own bars). */
   maxValue?: number;
   /** Today in the reporting zone: its bars are a partial day, labelled '(parcial)'. */
@@ -31,12 +27,10 @@ export function dayLabel(ymd: string, today?: string): string {
   return ymd === today ? `${short} (parcial)` : short;
 }
 
-export function AdvertiserChart({ advertiser, points, maxValue, today }: AdvertiserChartProps) {
+export function AdvertiserChart({ advertiser, points, totals, maxValue, today }: AdvertiserChartProps) {
   const colors = advertiserColor(advertiser);
   // x-axis as dd/MM; the tooltip's title shows the same label.
   const data = useMemo(() => points.map((p) => ({ Fecha: dayLabel(p.date, today), Revenue: p.revenue, Margin: p.margin })), [points, today]);
-  const revenue = sum(points, 'revenue');
-  const margin = sum(points, 'margin');
   return (
     <section
       aria-label={advertiser}
@@ -54,13 +48,13 @@ export function AdvertiserChart({ advertiser, points, maxValue, today }: Adverti
           <div>
             <dt className="text-gray-500">Revenue</dt>
             <dd className={`font-semibold tabular-nums text-${colors.base}-700`} data-testid="advertiser-revenue">
-              {euros(revenue)}
+              {euros(totals?.revenue)}
             </dd>
           </div>
           <div>
             <dt className="text-gray-500">Margin</dt>
             <dd className="font-semibold tabular-nums text-gray-700" data-testid="advertiser-margin">
-              {euros(margin)}
+              {euros(totals?.margin)}
             </dd>
           </div>
         </dl>
