@@ -88,8 +88,30 @@ describe('adops import zone-report', () => {
     const r = await cli(['import', 'zone-report', '--json', await file('zonas.ndjson.gz', gz)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout) as IngestResult).toEqual({ inserted: 1, replaced: 1, rejected: [], rejected_total: 0 });
+    expect(JSON.parse(r.stdout) as IngestResult).toEqual({
+      inserted: 1,
+      replaced: 1,
+      rejected: [],
+      rejected_total: 0,
+      duplicates: [],
+      duplicates_total: 0,
+    });
     expect((await zoneRows('imp-1'))[0]).toMatchObject({ revenue: 6, margin: 2 });
+  });
+
+  it('a key repeated within the file is listed with its first line; the last line is stored and the exit is 0', async () => {
+    const csv = [
+      'date,advertiser,publisher,zone_id,geo,source,impressions,clicks,revenue,margin', // 1
+      `${d1},AdNova,Pub Imp,imp-rep,ES,web,100,1,3,1`, // 2
+      `${d1},AdNova,Pub Imp,imp-rep,ES,web,100,1,4,1`, // 3 repeats line 2: stored
+    ].join('\n');
+    const r = await cli(['import', 'zone-report', await file('repetidas.csv', csv)], { isTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Filas nuevas: 1 · reemplazadas: 0 · rechazadas: 0 · claves repetidas: 1');
+    expect(r.stdout).toContain(
+      'línea 3: misma clave (date, advertiser, publisher, zone_id, geo, source) que la línea 2: se guarda la última línea de la clave',
+    );
+    expect((await zoneRows('imp-rep')).map((row) => row.revenue)).toEqual([4]);
   });
 
   it('needs a known format (or --format) and a readable file', async () => {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Config } from './config.js';
 import { errorHandler } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
+import { secureDataDir } from './data-dir.js';
 import { createServices, type AppServices, type SharedStores } from './services/index.js';
 import { serveWeb } from './static.js';
 import { authRoutes } from './routes/auth.js';
@@ -39,8 +40,16 @@ export interface AdopsApp {
 export async function createApp(config: Config, shared: SharedStores = {}): Promise<AdopsApp> {
   const logger = createLogger(config.log, config.logStream);
   const log = (line: string) => logger.info(line);
+  await secureDataDir(config, logger);
   const services = await createServices(config, log, shared);
-  const bootstrap = await services.users.bootstrapAdmin(config.adminEmail, config.adminPassword);
+  let bootstrap: AdopsApp['bootstrap'];
+  try {
+    bootstrap = await services.users.bootstrapAdmin(config.adminEmail, config.adminPassword);
+    if (!bootstrap && config.adminPassword) await reportChangedAdminPassword(services, config.adminPassword, logger);
+  } catch (e) {
+    for (const fn of services.onClose.reverse()) await fn();
+    throw e;
+  }
   await startZoneReports(services);
   if (config.demo) startTrafficDemo(services);
 
@@ -68,6 +77,9 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
     }),
   );
   koa.use(async (ctx, next) => {
+    // Over HTTPS (the socket's own, or X-Forwarded-Proto from a trusted proxy: koa.proxy above)
+    // the browser is told to keep to HTTPS; over plain HTTP the header would be ignored anyway.
+    if (ctx.secure) ctx.set('Strict-Transport-Security', HSTS);
     ctx.set({
       'X-Content-Type-Options': 'nosniff',
       'X-Frame-Options': 'DENY',
@@ -111,6 +123,22 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
       for (const fn of services.onClose.reverse()) await fn();
     },
   };
+}
+
+/** A year, this host only: the other hosts of the domain are not ours to pin to HTTPS. */
+export const HSTS = 'max-age=31536000';
+
+/**
+ * ADOPS_ADMIN_PASSWORD is applied on the first start only: afterwards the protected admin's
+ * password is the one set from the web or `adops` (applying the variable again would undo that
+ * change on every restart). A variable that no longer matches is said in the log — never its value.
+ */
+async function reportChangedAdminPassword(services: AppServices, password: string, logger: Logger): Promise<void> {
+  if ((await services.users.adminPasswordMatches(password)) !== false) return;
+  logger.warn(
+    { env: 'ADOPS_ADMIN_PASSWORD' },
+    "ADOPS_ADMIN_PASSWORD differs from the protected admin's stored password and is not applied (it sets the password on the first start only); change the password from the web or adops, or remove the variable",
+  );
 }
 
 /**

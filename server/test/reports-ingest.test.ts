@@ -24,9 +24,23 @@ const close = (actual: number | null | undefined, expected: number) => expect(ac
 
 describe('upsert on the natural key', () => {
   test('importing the same file twice stores it once: the second import reports every row replaced', async () => {
-    expect(await (await post(FIXTURE_CSV)).json()).toEqual({ inserted: 6, replaced: 0, rejected: [], rejected_total: 0 });
+    expect(await (await post(FIXTURE_CSV)).json()).toEqual({
+      inserted: 6,
+      replaced: 0,
+      rejected: [],
+      rejected_total: 0,
+      duplicates: [],
+      duplicates_total: 0,
+    });
     const first = await zoneDetails(RANGE);
-    expect(await (await post(FIXTURE_CSV)).json()).toEqual({ inserted: 0, replaced: 6, rejected: [], rejected_total: 0 });
+    expect(await (await post(FIXTURE_CSV)).json()).toEqual({
+      inserted: 0,
+      replaced: 6,
+      rejected: [],
+      rejected_total: 0,
+      duplicates: [],
+      duplicates_total: 0,
+    });
     const second = await zoneDetails(RANGE);
     expect(second.total_rows).toBe(5);
     expect(second.totals).toEqual(first.totals);
@@ -48,15 +62,78 @@ describe('upsert on the natural key', () => {
     close((await zoneDetails(RANGE)).totals.revenue, 22);
   });
 
-  test('a key repeated within one file: the last line wins', async () => {
+  test('a key repeated within one file: the last line wins, and the answer names each repeat with the key\u2019s first line', async () => {
     const csv = [
-      'date,advertiser,publisher,zone_id,geo,source,impressions,clicks,revenue',
-      '2026-05-01,AdNova,PubA,DUP-1,ES,search,10,1,1',
-      '2026-05-01,AdNova,PubA,DUP-1,ES,search,10,1,7',
+      'date,advertiser,publisher,zone_id,geo,source,impressions,clicks,revenue', // 1
+      '2026-05-01,AdNova,PubA,DUP-1,ES,search,10,1,1', // 2
+      '2026-05-01,AdNova,PubA,DUP-2,ES,search,10,1,1', // 3
+      '2026-05-01,AdNova,PubA,DUP-1,ES,search,10,1,7', // 4 repeats line 2
+      '2026-05-01,AdNova,PubA,DUP-1,MX,search,10,1,2', // 5 another geo: another key
+      '2026-05-01,AdNova,PubA,DUP-2,ES,search,-10,1,1', // 6 refused: not a repeat
+      '2026-05-01,AdNova,PubA,DUP-1,ES,search,10,1,9', // 7 repeats line 2 again: stored
     ].join('\n');
-    expect(await (await post(csv)).json()).toMatchObject({ inserted: 1, replaced: 0, rejected: [] });
-    const d = await zoneDetails({ start_date: '2026-05-01', end_date: '2026-05-01', zone_id: 'DUP-1' });
-    expect(d.rows.map((r) => r.revenue)).toEqual([7]);
+    expect(await (await post(csv)).json()).toEqual({
+      inserted: 3,
+      replaced: 0,
+      rejected: [{ line: 6, detail: 'impressions: no puede ser negativo' }],
+      rejected_total: 1,
+      duplicates: [
+        {
+          line: 4,
+          first_line: 2,
+          detail: 'misma clave (date, advertiser, publisher, zone_id, geo, source) que la línea 2: se guarda la última línea de la clave',
+        },
+        {
+          line: 7,
+          first_line: 2,
+          detail: 'misma clave (date, advertiser, publisher, zone_id, geo, source) que la línea 2: se guarda la última línea de la clave',
+        },
+      ],
+      duplicates_total: 2,
+    });
+    const d = await zoneDetails({ start_date: '2026-05-01', end_date: '2026-05-01', zone_id: 'DUP-' });
+    expect(d.rows.map((r) => [r.zone_id, r.geo, r.revenue]).sort()).toEqual([
+      ['DUP-1', 'ES', 9],
+      ['DUP-1', 'MX', 2],
+      ['DUP-2', 'ES', 1],
+    ]);
+  });
+
+  test('repeated keys are numbered the same in NDJSON lines and JSON array elements; at most 1,000 listed, all counted', async () => {
+    const row = (zone: string, revenue: number) => ({
+      date: '2026-05-03',
+      advertiser: 'AdNova',
+      publisher: 'PubA',
+      zone_id: zone,
+      impressions: 1,
+      clicks: 0,
+      revenue,
+    });
+    const ndjson = [JSON.stringify(row('R-1', 1)), '', JSON.stringify(row('R-2', 1)), JSON.stringify(row('R-1', 2))].join('\n');
+    expect(await (await post(ndjson, 'application/x-ndjson')).json()).toMatchObject({
+      inserted: 2,
+      duplicates: [{ line: 4, first_line: 1 }],
+      duplicates_total: 1,
+    });
+    const array = JSON.stringify([row('R-3', 1), row('R-3', 2), row('R-3', 3)]);
+    expect(await (await post(array, 'application/json')).json()).toMatchObject({
+      inserted: 1,
+      duplicates: [
+        { line: 2, first_line: 1 },
+        { line: 3, first_line: 1 },
+      ],
+      duplicates_total: 2,
+    });
+    const many = [
+      'date,advertiser,publisher,zone_id,impressions,clicks,revenue',
+      ...Array.from({ length: 1501 }, (_, i) => `2026-05-04,AdNova,PubA,MANY,1,0,${i}`),
+    ];
+    const result = await (await post(many.join('\n'))).json();
+    expect(result).toMatchObject({ inserted: 1, rejected_total: 0, duplicates_total: 1500 });
+    expect(result.duplicates).toHaveLength(1000);
+    expect(result.duplicates[999]).toMatchObject({ line: 1002, first_line: 2 });
+    const d = await zoneDetails({ start_date: '2026-05-04', end_date: '2026-05-04', zone_id: 'MANY' });
+    expect(d.rows.map((r) => r.revenue)).toEqual([1500]);
   });
 
   test('missing margin and publisher revenue come from the configured share, then the default', async () => {
@@ -112,12 +189,14 @@ describe('formats and refused lines', () => {
         { line: 4, detail: 'zone_id: obligatorio' },
         { line: 5, detail: 'impressions: debe ser un número (con punto decimal)' },
         { line: 6, detail: 'tiene 10 campos y la cabecera 12' },
-        { line: 10, detail: 'clicks: debe ser un entero ≥ 0' },
+        { line: 10, detail: 'clicks: no puede ser negativo' },
         { line: 11, detail: 'revenue: debe ser un número (con punto decimal)' },
         { line: 12, detail: 'tiene 13 campos y la cabecera 12' },
         { line: 14, detail: 'revenue: número fuera de rango' },
       ],
       rejected_total: 8,
+      duplicates: [],
+      duplicates_total: 0,
     });
     const d = await zoneDetails({ start_date: '2026-04-01', end_date: '2026-04-01', zone_id: 'C-' });
     expect(d.rows.map((r) => r.zone_id).sort()).toEqual(['C-1', 'C-5', 'C-9']);
@@ -143,6 +222,40 @@ describe('formats and refused lines', () => {
     close(after.totals.revenue, (before.totals.revenue ?? 0) + 12.5);
   });
 
+  test('negative impressions, monetized impressions or clicks are refused with their line; the month keeps its counts', async () => {
+    const range = { start_date: '2026-06-03', end_date: '2026-06-03' };
+    const csv = [
+      'date,advertiser,publisher,zone_id,impressions,monetized_impressions,clicks,revenue', // 1
+      '2026-06-03,AdNova,PubA,NC-1,100,80,3,1', // 2 good
+      '2026-06-03,AdNova,PubA,NC-2,-100,,3,1', // 3
+      '2026-06-03,AdNova,PubA,NC-3,100,-80,3,1', // 4
+      '2026-06-03,AdNova,PubA,NC-4,100,80,-3,1', // 5
+      '2026-06-03,AdNova,PubA,NC-5,-1e3,80,3,1', // 6 written as an exponent
+      '2026-06-03,AdNova,PubA,NC-6,0,0,0,0', // 7 zero is a real day without traffic
+    ].join('\n');
+    expect(await (await post(csv)).json()).toEqual({
+      inserted: 2,
+      replaced: 0,
+      rejected: [
+        { line: 3, detail: 'impressions: no puede ser negativo' },
+        { line: 4, detail: 'monetized_impressions: no puede ser negativo' },
+        { line: 5, detail: 'clicks: no puede ser negativo' },
+        { line: 6, detail: 'impressions: no puede ser negativo' },
+      ],
+      rejected_total: 4,
+      duplicates: [],
+      duplicates_total: 0,
+    });
+    const ndjson = '{"date":"2026-06-03","advertiser":"AdNova","publisher":"PubA","zone_id":"NC-7","impressions":-5,"clicks":1,"revenue":1}\n';
+    expect(await (await post(ndjson, 'application/x-ndjson')).json()).toMatchObject({
+      inserted: 0,
+      rejected: [{ line: 1, detail: 'impressions: no puede ser negativo' }],
+    });
+    const d = await zoneDetails(range);
+    expect(d.rows.map((r) => r.zone_id).sort()).toEqual(['NC-1', 'NC-6']);
+    expect(d.totals).toMatchObject({ impressions: 100, clicks: 3 });
+  });
+
   test('NDJSON: one object per line; malformed lines and non-objects refused', async () => {
     const lines = [
       '{"date":"2026-04-02","advertiser":"BidSphere","publisher":"PubB","zone_id":"N-1","impressions":10,"clicks":1,"revenue":0.5}',
@@ -162,6 +275,8 @@ describe('formats and refused lines', () => {
         { line: 6, detail: 'impressions: debe ser un entero ≥ 0' },
       ],
       rejected_total: 3,
+      duplicates: [],
+      duplicates_total: 0,
     });
     const d = await zoneDetails({ start_date: '2026-04-02', end_date: '2026-04-02' });
     const numeric = d.rows.find((r) => r.zone_id === '12345')!;
@@ -185,6 +300,8 @@ describe('formats and refused lines', () => {
         { line: 4, detail: 'rate_applied: debe estar entre 0 y 2' },
       ],
       rejected_total: 3,
+      duplicates: [],
+      duplicates_total: 0,
     });
   });
 

@@ -113,7 +113,7 @@ beforeAll(async () => {
     BLANK_ROWS.forEach((r, i) => {
       load.add(r, i);
     });
-    expect(await load.commit()).toEqual({ inserted: 4, replaced: 0 });
+    expect(await load.commit()).toEqual({ inserted: 4, replaced: 0, repeated: [], repeated_total: 0 });
   } finally {
     await load.close();
   }

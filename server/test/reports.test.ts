@@ -34,7 +34,7 @@ beforeAll(async () => {
   await admin.publishers.set({ name: 'PubA', revenue_share: 0.6 });
   const res = await postZoneReport(s, admin.token, FIXTURE_CSV);
   expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({ inserted: 6, replaced: 0, rejected: [], rejected_total: 0 });
+  expect(await res.json()).toEqual({ inserted: 6, replaced: 0, rejected: [], rejected_total: 0, duplicates: [], duplicates_total: 0 });
 });
 afterAll(() => s.close());
 

@@ -229,7 +229,7 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
     let w: Warehouse;
     beforeAll(async () => {
       w = await open();
-      expect(await importRows(w, ZONE_FIXTURE)).toEqual({ inserted: 6, replaced: 0 });
+      expect(await importRows(w, ZONE_FIXTURE)).toEqual({ inserted: 6, replaced: 0, repeated: [], repeated_total: 0 });
     });
     afterAll(() => w.close());
 
@@ -576,7 +576,7 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
 
     test('a row with a stored key replaces it (domain is not part of the key); every aggregate follows', async () => {
       const r2 = { ...ZONE_FIXTURE[1], revenue: 40, margin: 12, domain: 'b2.com' };
-      expect(await importRows(w, [r2])).toEqual({ inserted: 0, replaced: 1 });
+      expect(await importRows(w, [r2])).toEqual({ inserted: 0, replaced: 1, repeated: [], repeated_total: 0 });
       expect(await w.zoneReports.countRows()).toBe(6);
       expect((await w.zoneReports.totals(RANGE)).revenue).toBeCloseTo(58, 9);
       const days = await w.zoneReports.groups({ filters: RANGE, by: ['date'], order: [by('date')] });
@@ -591,9 +591,14 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       expect((await w.zoneReports.dimensionValues()).domains).toEqual(['a.com', 'b.com', 'b2.com', 'c.com']);
     });
 
-    test('a key repeated within one import: the last one wins', async () => {
+    test('a key repeated within one import: the last one wins, and each repeat is named with the first row of its key', async () => {
       const base = record({ date: '2026-04-01', zone_id: 'DUP', revenue: 1 });
-      expect(await importRows(w, [base, { ...base, revenue: 2 }, { ...base, revenue: 3, geo: 'MX' }])).toEqual({ inserted: 2, replaced: 0 });
+      expect(await importRows(w, [base, { ...base, revenue: 2 }, { ...base, revenue: 3, geo: 'MX' }])).toEqual({
+        inserted: 2,
+        replaced: 0,
+        repeated: [{ seq: 1, first_seq: 0 }],
+        repeated_total: 1,
+      });
       const rows = await w.zoneReports.rows({ filters: { start_date: '2026-04-01', end_date: '2026-04-01' }, order: [by('geo')] });
       expect(rows.map((r) => [r.geo, r.revenue])).toEqual([
         ['ES', 2],
@@ -602,12 +607,47 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       expect((await w.zoneReports.totals({ start_date: '2026-04-01', end_date: '2026-04-01' })).revenue).toBe(5);
     });
 
+    test('repeated keys are listed by seq up to the commit\u2019s limit and all counted', async () => {
+      const load = await w.zoneReports.beginImport();
+      try {
+        const a = record({ date: '2026-04-02', zone_id: 'REP-A', revenue: 1 });
+        const b = record({ date: '2026-04-02', zone_id: 'REP-B', revenue: 1 });
+        // seqs as lines of a file: A at 10, 12 and 40; B at 11 and 30; C once at 20.
+        load.add(a, 10);
+        load.add(b, 11);
+        load.add({ ...a, revenue: 2 }, 12);
+        load.add(record({ date: '2026-04-02', zone_id: 'REP-C', revenue: 1 }), 20);
+        load.add({ ...b, revenue: 2 }, 30);
+        load.add({ ...a, revenue: 3 }, 40);
+        expect(await load.commit(2)).toEqual({
+          inserted: 3,
+          replaced: 0,
+          repeated: [
+            { seq: 12, first_seq: 10 },
+            { seq: 30, first_seq: 11 },
+          ],
+          repeated_total: 3,
+        });
+      } finally {
+        await load.close();
+      }
+      const rows = await w.zoneReports.rows({
+        filters: { start_date: '2026-04-02', end_date: '2026-04-02', zone_id: 'REP-' },
+        order: [by('zone_id')],
+      });
+      expect(rows.map((r) => [r.zone_id, r.revenue])).toEqual([
+        ['REP-A', 3],
+        ['REP-B', 2],
+        ['REP-C', 1],
+      ]);
+    });
+
     test('an import closed without commit stores nothing', async () => {
       const load = await w.zoneReports.beginImport();
       load.add(record({ date: '2026-05-01', zone_id: 'GONE', revenue: 5 }), 0);
       await load.close();
       expect((await w.zoneReports.totals({ start_date: '2026-05-01', end_date: '2026-05-01' })).rows).toBe(0);
-      expect(await importRows(w, [])).toEqual({ inserted: 0, replaced: 0 });
+      expect(await importRows(w, [])).toEqual({ inserted: 0, replaced: 0, repeated: [], repeated_total: 0 });
     });
   });
 

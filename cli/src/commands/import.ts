@@ -43,13 +43,20 @@ async function fileBlob(file: string): Promise<Blob> {
   }
 }
 
-/** Prints an import's counts and its refused lines; exit code 1 when any line was refused. */
+/**
+ * Prints an import's counts, its refused lines and its repeated keys (stored: the last line of a
+ * key wins); exit code 1 when any line was refused.
+ */
 function reportIngest(cli: Cli, result: IngestResult, json: boolean | undefined): void {
   if (cli.machine(json)) cli.json(result);
   else {
-    cli.say(`Filas nuevas: ${result.inserted} · reemplazadas: ${result.replaced} · rechazadas: ${result.rejected_total}`);
+    const repeated = result.duplicates_total > 0 ? ` · claves repetidas: ${result.duplicates_total}` : '';
+    cli.say(`Filas nuevas: ${result.inserted} · reemplazadas: ${result.replaced} · rechazadas: ${result.rejected_total}${repeated}`);
     for (const r of result.rejected) cli.say(`  línea ${r.line}: ${r.detail}`);
     if (result.rejected_total > result.rejected.length) cli.say(`  … y ${result.rejected_total - result.rejected.length} líneas rechazadas más`);
+    for (const d of result.duplicates) cli.say(`  línea ${d.line}: ${d.detail}`);
+    if (result.duplicates_total > result.duplicates.length)
+      cli.say(`  … y ${result.duplicates_total - result.duplicates.length} líneas con clave repetida más`);
   }
   if (result.rejected_total > 0)
     throw new CliError(`${result.rejected_total} ${result.rejected_total === 1 ? 'línea rechazada' : 'líneas rechazadas'}`, EXIT.error);

@@ -402,13 +402,20 @@ export type PublisherDataQuery = z.input<typeof PublisherDataQuery>;
 export const PublisherDataTable = tablePage(PublisherDataRow, PublisherDataTotals);
 export type PublisherDataTable = z.infer<typeof PublisherDataTable>;
 
-/** Answer of an import: keys new to the store, keys replaced, and the refused lines. */
+/** Answer of an import: keys new to the store, keys replaced, the refused lines and the repeated keys. */
 export const IngestResult = z.object({
   inserted: count,
   replaced: count,
   /** Refused lines (1-based line of the file; element number in a JSON array), at most 1,000 listed. */
   rejected: z.array(z.object({ line: z.number(), detail: z.string() })),
   rejected_total: count,
+  /**
+   * Accepted lines whose natural key (date, advertiser, publisher, zone_id, geo, source) an earlier
+   * line of the same file already had, with that first line: the last line of a key is the one
+   * stored. At most 1,000 listed; `duplicates_total` counts them all.
+   */
+  duplicates: z.array(z.object({ line: z.number(), first_line: z.number(), detail: z.string() })),
+  duplicates_total: count,
 });
 export type IngestResult = z.infer<typeof IngestResult>;
 

@@ -20,8 +20,12 @@ import type { ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/index.j
 /** One input line: its field values, or why it could not be read at all. */
 export type IngestItem = { line: number; values: Record<string, unknown> } | { line: number; error: string };
 
-/** Refused lines listed in an answer (all are counted in rejected_total). */
+/** Refused lines listed in an answer (all are counted in rejected_total); repeated keys likewise. */
 export const MAX_LISTED_REJECTS = 1000;
+
+/** Why a line whose key an earlier line had is listed (the warehouse keeps the last line of a key). */
+export const repeatedKey = (firstLine: number) =>
+  `misma clave (date, advertiser, publisher, zone_id, geo, source) que la línea ${firstLine}: se guarda la última línea de la clave`;
 
 const REQUIRED = ['date', 'advertiser', 'publisher', 'zone_id', 'impressions', 'clicks', 'revenue'] as const;
 const TEXT_LIMITS = { advertiser: 200, publisher: 200, zone_id: 100, geo: 100, source: 200, domain: 255 } as const;
@@ -59,13 +63,15 @@ function num(values: Record<string, unknown>, field: string): number | null {
   return n;
 }
 
+/** Impressions, monetized impressions and clicks: whole and never negative (a negative count is refused like a negative revenue). */
 function count(values: Record<string, unknown>, field: string, required: boolean): number | null {
   const n = num(values, field);
   if (n === null) {
     if (required) throw new Invalid(`${field}: obligatorio`);
     return null;
   }
-  if (!Number.isSafeInteger(n) || n < 0) throw new Invalid(`${field}: debe ser un entero ≥ 0`);
+  if (n < 0) throw new Invalid(`${field}: no puede ser negativo`);
+  if (!Number.isSafeInteger(n)) throw new Invalid(`${field}: debe ser un entero ≥ 0`);
   return n;
 }
 
@@ -308,7 +314,10 @@ export class ZoneReportIngest {
     };
     const batch = await this.warehouse.beginImport();
     try {
+      // The line orders the rows of a key (the last wins) and names them in `duplicates`; items
+      // out of order (a caller's own) get the next seq, and their line is kept beside it.
       let seq = 0;
+      const lineOf = new Map<number, number>();
       for await (const item of items) {
         if ('error' in item) {
           reject(item.line, item.error);
@@ -316,11 +325,17 @@ export class ZoneReportIngest {
         }
         const record = toZoneReportRecord(item.values, shares);
         if (typeof record === 'string') reject(item.line, record);
-        else batch.add(record, seq++);
+        else {
+          seq = Math.max(seq + 1, item.line);
+          if (seq !== item.line) lineOf.set(seq, item.line);
+          batch.add(record, seq);
+        }
       }
-      const { inserted, replaced } = await batch.commit();
+      const { inserted, replaced, repeated, repeated_total } = await batch.commit(MAX_LISTED_REJECTS);
       if (inserted + replaced > 0) this.onCommitted();
-      return { inserted, replaced, rejected, rejected_total: rejectedTotal };
+      const line = (s: number) => lineOf.get(s) ?? s;
+      const duplicates = repeated.map((r) => ({ line: line(r.seq), first_line: line(r.first_seq), detail: repeatedKey(line(r.first_seq)) }));
+      return { inserted, replaced, rejected, rejected_total: rejectedTotal, duplicates, duplicates_total: repeated_total };
     } finally {
       await batch.close();
     }

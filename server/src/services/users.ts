@@ -3,6 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateUserBody, UserChanges, User } from '@adops/core';
 import { type EntityStore, StoreConflictError, type UserChange, type UserRecord } from '../store/types.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { assertUncommonPassword, isCommonPassword } from './common-passwords.js';
+import { ConfigError } from '../config.js';
 import { httpError } from '../errors.js';
 
 export const publicUser = (u: UserRecord): User => ({
@@ -32,10 +34,13 @@ export class UserService {
 
   /**
    * Creates the protected admin on first start. Returns the generated password when none
-   * was configured (to be printed once), or null when the admin already existed.
+   * was configured (to be printed once), or null when the admin already existed. A configured
+   * password that is a common one is refused (ConfigError), like a short one.
    */
   async bootstrapAdmin(email: string, password?: string): Promise<{ email: string; password?: string } | null> {
     if ((await this.store.users.list()).some((u) => u.protected)) return null;
+    if (password !== undefined && isCommonPassword(password))
+      throw new ConfigError('ADOPS_ADMIN_PASSWORD is one of the most common passwords: choose another');
     const chosen = password ?? randomBytes(12).toString('base64url');
     const password_hash = await hashPassword(chosen, this.scryptLogN);
     const created = await this.store.users.bootstrapAdmin({
@@ -53,11 +58,21 @@ export class UserService {
     return { email, password: password ? undefined : chosen };
   }
 
+  /**
+   * Whether ADOPS_ADMIN_PASSWORD still opens the protected admin after the first start (it is
+   * applied only then); null when there is no protected admin.
+   */
+  async adminPasswordMatches(password: string): Promise<boolean | null> {
+    const admin = (await this.store.users.list()).find((u) => u.protected);
+    return admin ? verifyPassword(password, admin.password_hash) : null;
+  }
+
   async list(): Promise<User[]> {
     return (await this.store.users.list()).map(publicUser);
   }
 
   async create(input: Required<CreateUserBody>): Promise<User> {
+    assertUncommonPassword(input.password);
     if (await this.byEmail(input.email)) throw httpError(409, EMAIL_TAKEN);
     const password_hash = await hashPassword(input.password, this.scryptLogN);
     const record: UserRecord = {
@@ -80,6 +95,7 @@ export class UserService {
     const user = await this.store.users.byId(id);
     if (!user) throw httpError(404, 'Usuario no encontrado');
     if (user.protected) throw httpError(403, 'El administrador protegido no se puede modificar');
+    if (changes.password) assertUncommonPassword(changes.password);
     const password_hash = changes.password ? await hashPassword(changes.password, this.scryptLogN) : undefined;
     const change: UserChange = {
       first_name: changes.first_name,
@@ -107,6 +123,7 @@ export class UserService {
   async changePassword(userId: string, current: string, next: string): Promise<UserRecord> {
     const user = await this.store.users.byId(userId);
     if (!user) throw httpError(401, 'No autenticado');
+    assertUncommonPassword(next);
     if (!(await verifyPassword(current, user.password_hash))) throw httpError(400, 'La contraseña actual no es correcta');
     const password_hash = await hashPassword(next, this.scryptLogN);
     const updated = await this.store.users.update(user.id, { password_hash, password_changed_at: new Date().toISOString() });

@@ -137,11 +137,24 @@ export interface ZoneOwner {
 }
 
 /** An import in progress: rows are staged, then merged at once (or dropped). */
+/** What an import's commit did. */
+export interface ZoneReportCommit {
+  inserted: number;
+  replaced: number;
+  /**
+   * Staged rows whose natural key a row staged before them (lower seq) already had — the one
+   * stored is the last — each with the seq of the key's first row; by seq, at most the commit's
+   * `listLimit`. `repeated_total` counts them all.
+   */
+  repeated: Array<{ seq: number; first_seq: number }>;
+  repeated_total: number;
+}
+
 export interface ZoneReportImport {
-  /** Stages one row; `seq` orders duplicates of a key (the highest wins). */
+  /** Stages one row; `seq` (unique, e.g. the input line) orders duplicates of a key (the highest wins) and names them in `repeated`. */
   add(record: ZoneReportRecord, seq: number): void;
-  /** Replaces every stored row whose natural key is staged, atomically (rollup included). */
-  commit(): Promise<{ inserted: number; replaced: number }>;
+  /** Replaces every stored row whose natural key is staged, atomically (rollup included); lists at most `listLimit` repeated keys (default 1,000). */
+  commit(listLimit?: number): Promise<ZoneReportCommit>;
   /** Drops what was staged (also safe after commit). */
   close(): Promise<void>;
 }

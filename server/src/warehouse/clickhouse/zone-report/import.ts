@@ -54,13 +54,26 @@ export async function beginZoneReportImport(db: ClickHouseDb): Promise<ZoneRepor
       if (buffer.length >= CHUNK_ROWS) send();
     },
 
-    async commit() {
+    async commit(listLimit = 1000) {
       if (state !== 'open') throw new Error('import already committed or closed');
       state = 'committed';
       send();
       await sending;
       if (failed) throw failed;
-      if (staged === 0) return { inserted: 0, replaced: 0 };
+      if (staged === 0) return { inserted: 0, replaced: 0, repeated: [], repeated_total: 0 };
+      // Staged rows whose key an earlier staged row had (the last one is stored, below).
+      const repeatedRows = await db.all<{ seq: number; first_seq: number; total: number }>(
+        `SELECT seq, first_seq, count() OVER () AS total
+           FROM (SELECT seq, min(seq) OVER (PARTITION BY ${KEY}) AS first_seq FROM ${db.t(stage)})
+          WHERE seq != first_seq
+          ORDER BY seq
+          LIMIT {limit:UInt32}`,
+        { limit: Math.max(1, listLimit) },
+      );
+      const repeated = {
+        repeated: repeatedRows.map((r) => ({ seq: Number(r.seq), first_seq: Number(r.first_seq) })),
+        repeated_total: repeatedRows.length ? Number(repeatedRows[0].total) : 0,
+      };
       return db.serialWrite(async () => {
         await repairRollup(db); // days an earlier commit of this process left half done
         const span = await db.one<{ first: string; last: string; days: string[]; n: number }>(
@@ -86,7 +99,7 @@ export async function beginZoneReportImport(db: ClickHouseDb): Promise<ZoneRepor
           { v },
         );
         await rewriteRollup(db, span.days, v);
-        return { inserted: Number(span.n) - replaced, replaced };
+        return { inserted: Number(span.n) - replaced, replaced, ...repeated };
       });
     },
 

@@ -3,9 +3,9 @@
 // — delete the stored rows with a staged natural key, insert the staged rows in date order —
 // runs as one transaction with the rewrite of the touched days' rollup, serialised with every
 // other write through the writer queue.
-import type { DuckDBAppender } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { Db } from '../db.js';
-import type { ZoneReportImport, ZoneReportRecord } from '../../types.js';
+import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
 import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 
@@ -36,6 +36,23 @@ function appendRecord(a: DuckDBAppender, r: ZoneReportRecord, seq: number): void
   a.endRow();
 }
 
+/** Staged rows whose key an earlier staged row had, with that first row's seq (at most `limit`, ≥ 1), and how many in all. */
+async function repeatedKeys(conn: DuckDBConnection, limit: number): Promise<Pick<ZoneReportCommit, 'repeated' | 'repeated_total'>> {
+  const reader = await conn.runAndReadAll(
+    `SELECT seq, first_seq, count(*) OVER () AS total
+       FROM (SELECT seq, min(seq) OVER (PARTITION BY ${KEY}) AS first_seq FROM zone_report_staging)
+      WHERE seq <> first_seq
+      ORDER BY seq
+      LIMIT $1`,
+    [limit],
+  );
+  const rows = reader.getRows() as Array<[bigint, bigint, bigint]>;
+  return {
+    repeated: rows.map(([seq, first]) => ({ seq: Number(seq), first_seq: Number(first) })),
+    repeated_total: rows.length ? Number(rows[0][2]) : 0,
+  };
+}
+
 export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
   const conn = await db.connect();
   let appender: DuckDBAppender | null = null;
@@ -62,9 +79,10 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
       staged++;
     },
 
-    async commit() {
+    async commit(listLimit = 1000) {
       closeAppender(); // flushes what is buffered
-      if (staged === 0) return { inserted: 0, replaced: 0 };
+      if (staged === 0) return { inserted: 0, replaced: 0, repeated: [], repeated_total: 0 };
+      const repeated = await repeatedKeys(conn, Math.max(1, listLimit));
       // The last staged row of a key wins; the batch is sorted by date for the zone maps.
       await conn.run(
         `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
@@ -92,7 +110,7 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           await conn.run(zonesInsertSql(`WHERE ${days}`), [first, last]);
           await conn.run('COMMIT');
           const replaced = Number(removed.rowsChanged);
-          return { inserted: total - replaced, replaced };
+          return { inserted: total - replaced, replaced, ...repeated };
         } catch (e) {
           await conn.run('ROLLBACK').catch(() => undefined);
           throw e;
