@@ -355,6 +355,25 @@ describe('admin: users', () => {
     expect(await status(phone.token)).toBe(401);
   });
 
+  test("at 390 px a user's sessions are blocks that fit the phone, each with its 'Cerrar sesión'", async () => {
+    const user = await createUser('sesiones-movil');
+    await h.server.as(user.email, user.password);
+    const page = await h.newPage({ viewport: { width: 390, height: 844 } });
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    await page.locator(`tr[data-email="${user.email}"]`).getByRole('button', { name: 'Sesiones' }).click();
+    const panel = page.getByRole('region', { name: `Sesiones de ${user.email}` });
+    const card = panel.locator('li[data-session-card]');
+    await card.first().waitFor();
+    expect(await card.count()).toBe(1);
+    expect(await card.first().textContent()).toMatch(/Inicio .* · Último uso .* · Expira /);
+    await card.first().getByRole('button', { name: 'Cerrar sesión' }).waitFor();
+    const box = await panel.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await h.screenshot(page, 'admin-users-sessions-390');
+  });
+
   test('Cancelar leaves a user unchanged and dismissing the confirmation keeps it', async () => {
     const user = await createUser('conservar');
     const page = await h.newPage();

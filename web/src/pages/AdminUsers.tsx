@@ -200,71 +200,66 @@ function UsersList({ version }: { version: number }) {
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100">
-              {users
-                .map((u) =>
-                  editing === u.id ? (
-                    <EditUserRow
-                      key={u.id}
-                      user={u}
-                      onCancel={() => setEditing(null)}
-                      onSaved={(saved) => {
-                        setUsers((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
-                        setEditing(null);
-                      }}
-                    />
-                  ) : (
-                    <tr key={u.id} data-email={u.email} className="hover:bg-gray-50">
-                      <td className="px-3 py-2 text-gray-900">{u.first_name}</td>
-                      <td className="px-3 py-2 text-gray-900">{u.last_name}</td>
-                      <td className="px-3 py-2 text-gray-700">{u.email}</td>
-                      <td className="px-3 py-2">
-                        <span className="flex gap-1 whitespace-nowrap">
-                          <Badge tone={u.is_admin ? 'blue' : 'gray'}>{u.is_admin ? 'Admin' : 'Usuario'}</Badge>
-                          {u.protected && <Badge tone="amber">Protegido</Badge>}
-                        </span>
-                      </td>
-                      <td className="px-3 py-2 text-right">
-                        <span className="inline-flex flex-wrap justify-end gap-2">
-                          <button
-                            type="button"
-                            className={secondaryButton}
-                            aria-expanded={sessionsOf === u.id}
-                            onClick={() => setSessionsOf((open) => (open === u.id ? null : u.id))}
-                          >
-                            Sesiones
-                          </button>
-                          {u.protected ? (
-                            <span className="self-center text-xs text-gray-400">Solo lectura</span>
-                          ) : (
-                            <>
-                              <button type="button" className={secondaryButton} onClick={() => setEditing(u.id)}>
-                                Editar
-                              </button>
-                              <button type="button" className={dangerButton} onClick={() => remove(u)}>
-                                Eliminar
-                              </button>
-                            </>
-                          )}
-                        </span>
-                      </td>
-                    </tr>
-                  ),
-                )
-                .flatMap((row, i) =>
-                  sessionsOf === users[i].id && editing !== users[i].id
-                    ? [
-                        row,
-                        <tr key={`${users[i].id}-sessions`}>
-                          <td colSpan={5} className="bg-gray-50 px-3 py-3">
-                            <UserSessions user={users[i]} />
-                          </td>
-                        </tr>,
-                      ]
-                    : [row],
-                )}
+              {users.map((u) =>
+                editing === u.id ? (
+                  <EditUserRow
+                    key={u.id}
+                    user={u}
+                    onCancel={() => setEditing(null)}
+                    onSaved={(saved) => {
+                      setUsers((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
+                      setEditing(null);
+                    }}
+                  />
+                ) : (
+                  <tr key={u.id} data-email={u.email} className="hover:bg-gray-50">
+                    <td className="px-3 py-2 text-gray-900">{u.first_name}</td>
+                    <td className="px-3 py-2 text-gray-900">{u.last_name}</td>
+                    <td className="px-3 py-2 text-gray-700">{u.email}</td>
+                    <td className="px-3 py-2">
+                      <span className="flex gap-1 whitespace-nowrap">
+                        <Badge tone={u.is_admin ? 'blue' : 'gray'}>{u.is_admin ? 'Admin' : 'Usuario'}</Badge>
+                        {u.protected && <Badge tone="amber">Protegido</Badge>}
+                      </span>
+                    </td>
+                    <td className="px-3 py-2 text-right">
+                      <span className="inline-flex flex-wrap justify-end gap-2">
+                        <button
+                          type="button"
+                          className={secondaryButton}
+                          aria-expanded={sessionsOf === u.id}
+                          onClick={() => setSessionsOf((open) => (open === u.id ? null : u.id))}
+                        >
+                          Sesiones
+                        </button>
+                        {u.protected ? (
+                          <span className="self-center text-xs text-gray-400">Solo lectura</span>
+                        ) : (
+                          <>
+                            <button type="button" className={secondaryButton} onClick={() => setEditing(u.id)}>
+                              Editar
+                            </button>
+                            <button type="button" className={dangerButton} onClick={() => remove(u)}>
+                              Eliminar
+                            </button>
+                          </>
+                        )}
+                      </span>
+                    </td>
+                  </tr>
+                ),
+              )}
             </tbody>
           </table>
         </div>
+      )}
+      {/* Below the list (never inside its table), so it has the card's width on a phone too. */}
+      {users?.map((u) =>
+        sessionsOf === u.id ? (
+          <div key={u.id} className="mt-4 rounded-md border border-gray-200 bg-gray-50 p-3">
+            <UserSessions user={u} />
+          </div>
+        ) : null,
       )}
     </Card>
   );
@@ -342,38 +337,62 @@ function UserSessions({ user }: { user: User }) {
       ) : sessions.length === 0 ? (
         <p className="text-sm text-gray-500">No tiene sesiones abiertas.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full text-sm" aria-label={`Sesiones abiertas de ${user.email}`}>
-            <thead>
-              <tr>
-                {['Dispositivo', 'IP', 'Inicio', 'Último uso', 'Expira', ''].map((h) => (
-                  <th key={h || 'acciones'} scope="col" className="px-2 py-1 text-left text-xs font-semibold text-gray-600">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.map((x) => (
-                <tr key={x.id} data-session={x.id}>
-                  <td className="px-2 py-1 text-gray-900" title={x.user_agent}>
-                    {device(x.user_agent)}
-                    {x.current && <span className="ml-1 text-xs text-gray-500">(esta sesión)</span>}
-                  </td>
-                  <td className="px-2 py-1 font-mono text-gray-700">{x.ip}</td>
-                  <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.created_at)}</td>
-                  <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.last_seen_at)}</td>
-                  <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.expires_at)}</td>
-                  <td className="px-2 py-1 text-right">
-                    <button type="button" className={secondaryButton} onClick={() => end(x)}>
-                      Cerrar sesión
-                    </button>
-                  </td>
+        <>
+          {/* A phone gets one block per session; wider screens the table. */}
+          <ul className="space-y-2 sm:hidden">
+            {sessions.map((x) => (
+              <li key={x.id} data-session-card={x.id} className="rounded border border-gray-200 bg-white p-2 text-sm">
+                <div className="flex items-start justify-between gap-2">
+                  <div>
+                    <p className="font-medium text-gray-900" title={x.user_agent}>
+                      {device(x.user_agent)}
+                      {x.current && <span className="ml-1 text-xs font-normal text-gray-500">(esta sesión)</span>}
+                    </p>
+                    <p className="font-mono text-xs text-gray-600">{x.ip}</p>
+                  </div>
+                  <button type="button" className={secondaryButton} onClick={() => end(x)}>
+                    Cerrar sesión
+                  </button>
+                </div>
+                <p className="mt-1 text-xs text-gray-600">
+                  Inicio {dateTime(x.created_at)} · Último uso {dateTime(x.last_seen_at)} · Expira {dateTime(x.expires_at)}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden overflow-x-auto sm:block">
+            <table className="min-w-full text-sm" aria-label={`Sesiones abiertas de ${user.email}`}>
+              <thead>
+                <tr>
+                  {['Dispositivo', 'IP', 'Inicio', 'Último uso', 'Expira', ''].map((h) => (
+                    <th key={h || 'acciones'} scope="col" className="px-2 py-1 text-left text-xs font-semibold text-gray-600">
+                      {h}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {sessions.map((x) => (
+                  <tr key={x.id} data-session={x.id}>
+                    <td className="px-2 py-1 text-gray-900" title={x.user_agent}>
+                      {device(x.user_agent)}
+                      {x.current && <span className="ml-1 text-xs text-gray-500">(esta sesión)</span>}
+                    </td>
+                    <td className="px-2 py-1 font-mono text-gray-700">{x.ip}</td>
+                    <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.created_at)}</td>
+                    <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.last_seen_at)}</td>
+                    <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.expires_at)}</td>
+                    <td className="px-2 py-1 text-right">
+                      <button type="button" className={secondaryButton} onClick={() => end(x)}>
+                        Cerrar sesión
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
     </section>
   );
