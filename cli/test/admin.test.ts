@@ -177,13 +177,18 @@ describe('adops users sessions | end-sessions', () => {
     expect(sessions).toHaveLength(2);
     expect(sessions.every((x) => x.ip.includes('127.0.0.1') && !x.current)).toBe(true);
 
-    const screen = stripVTControlCharacters((await cli(['users', 'sessions', email], { isTTY: true, columns: 160 })).stdout);
-    for (const header of ['Sesión', 'IP', 'Inicio', 'Último uso', 'Expira']) expect(screen).toContain(header);
-    for (const x of sessions) expect(screen).toContain(x.id);
+    // On an 80-column terminal: the short id, the device, the address and when, each line whole.
+    const screen = stripVTControlCharacters((await cli(['users', 'sessions', email], { isTTY: true, columns: 80 })).stdout);
+    for (const header of ['Sesión', 'Dispositivo', 'IP', 'Último uso', 'Expira']) expect(screen).toContain(header);
+    for (const x of sessions) expect(screen).toContain(x.id.slice(0, 8));
+    expect(screen).toContain('Script (Node.js)');
+    for (const line of screen.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(screen).not.toContain('…');
 
     // The session of a's token (the newest is listed first; find it by the token's jti).
     const jti = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).jti as string;
-    const one = await cli(['users', 'end-sessions', email, '--session', jti(a.token), '--yes'], { isTTY: true });
+    // The short id the table shows is enough.
+    const one = await cli(['users', 'end-sessions', email, '--session', jti(a.token).slice(0, 8), '--yes'], { isTTY: true });
     expect(one.code).toBe(0);
     expect(one.stdout.trim()).toBe(`1 sesión cerrada: Ses <${email}>`);
     expect((await server.fetch('/api/me', { headers: { authorization: `Bearer ${a.token}` } })).status).toBe(401);

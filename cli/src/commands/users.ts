@@ -1,7 +1,7 @@
 // `adops users list|create|update|delete`: the admin's user management (the server refuses
 // non-admins with 403 "No autorizado").
 import type { Command } from 'commander';
-import type { Api, User, UpdateUserBody, UserSession } from '@adops/core';
+import { type Api, sessionDevice, type User, type UpdateUserBody, type UserSession } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
@@ -17,15 +17,30 @@ export const USER_COLUMNS: Column<User>[] = [
   { key: 'id', header: 'ID' },
 ];
 
+/** A session's short id: enough to tell a user's sessions apart (`--session` takes it). */
+const shortId = (id: string) => id.slice(0, 8);
+
+/** Fits 80 columns: the short id, where from, and when (the whole record with --json). */
 export const SESSION_COLUMNS: Column<UserSession>[] = [
-  { key: 'id', header: 'Sesión' },
-  { key: 'ip', header: 'IP' },
-  { key: 'user_agent', header: 'Navegador', format: (v) => String(v).slice(0, 40) || '-' },
-  { key: 'created_at', header: 'Inicio', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'id', header: 'Sesión', format: (v) => shortId(String(v)) },
+  { key: 'user_agent', header: 'Dispositivo', format: (v) => sessionDevice(String(v)), maxWidth: 18 },
+  { key: 'ip', header: 'IP', maxWidth: 15 },
   { key: 'last_seen_at', header: 'Último uso', format: (v) => formatDateTimeLocal(v as string) },
   { key: 'expires_at', header: 'Expira', format: (v) => formatDateTimeLocal(v as string) },
-  { key: 'current', header: 'Esta', format: (v) => (v ? 'sí' : '') },
+  { key: 'current', header: '', format: (v) => (v ? '(esta)' : '') },
 ];
+
+/** The user's session whose id is `ref` or starts with it (at least 4 characters, one match). */
+async function resolveSession(api: Api, userId: string, ref: string): Promise<string> {
+  const wanted = ref.trim().toLowerCase();
+  const sessions = await api.admin.userSessions({ id: userId });
+  const exact = sessions.find((x) => x.id === wanted);
+  if (exact) return exact.id;
+  const matches = wanted.length >= 4 ? sessions.filter((x) => x.id.startsWith(wanted)) : [];
+  if (matches.length === 1) return matches[0].id;
+  if (matches.length > 1) throw new CliError(`Varias sesiones empiezan por ${ref}: escribe más caracteres del id`, EXIT.usage);
+  return ref; // the server answers whether it exists
+}
 
 const fullName = (u: User) => `${u.first_name} ${u.last_name}`.trim();
 
@@ -166,7 +181,7 @@ export function registerUsers(program: Command, cli: Cli): void {
     .command('end-sessions')
     .description('Cierra las sesiones de un usuario (por id o email): todas, o una con --session; sus tokens dejan de valer en el acto')
     .argument('<id>', 'id o email del usuario')
-    .option('--session <id>', 'solo esta sesión (su id, de `adops users sessions`)')
+    .option('--session <id>', 'solo esta sesión: su id o su comienzo (las 8 primeras letras que muestra `adops users sessions`)')
     .option('-y, --yes', 'no pedir confirmación')
     .option('--json', 'salida JSON')
     .action(async (ref: string, opts: { session?: string; yes?: boolean; json?: boolean }, cmd: Command) => {
@@ -176,7 +191,7 @@ export function registerUsers(program: Command, cli: Cli): void {
       const what = opts.session ? `la sesión ${opts.session} de ${label}` : `todas las sesiones de ${label}`;
       if (!opts.yes && !(await cli.prompt.confirm(`¿Cerrar ${what}?`))) throw new CliError('Cancelado', EXIT.cancelled);
       let ended = 1;
-      if (opts.session) await api.admin.endUserSession({ id, session_id: opts.session });
+      if (opts.session) await api.admin.endUserSession({ id, session_id: await resolveSession(api, id, opts.session) });
       else ({ ended } = await api.admin.endUserSessions({ id }));
       if (cli.machine(opts.json)) return cli.json({ ended });
       cli.say(ended === 1 ? `1 sesión cerrada: ${label}` : `${ended} sesiones cerradas: ${label}`);

@@ -48,6 +48,37 @@ export const UserSession = z.object({
 });
 export type UserSession = z.infer<typeof UserSession>;
 
+/**
+ * Where a session was opened, briefly, from its User-Agent: the browser and system ('Chrome en
+ * macOS'), 'Terminal (adops)' for the adops command, 'Script (Node.js)' for other Node clients.
+ */
+export function sessionDevice(userAgent: string): string {
+  if (!userAgent) return '-';
+  if (userAgent === 'adops-cli') return 'Terminal (adops)';
+  if (userAgent === 'node') return 'Script (Node.js)';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrome\/|Chromium\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : null;
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : null;
+  return browser && system ? `${browser} en ${system}` : userAgent.slice(0, 40);
+}
+
 export const authRoutes = {
   login: route({ method: 'POST', path: '/api/login', access: 'public', body: LoginBody, response: LoginResponse }),
   /** Ends the caller's session: its token stops working at once, on every instance. */

@@ -1,7 +1,7 @@
 // Admin screen (SPEC §2, §5, §8): create users, the registered-users list with inline
 // editing and deletion, and publisher API tokens (create, copy URL, renew, delete).
 import { useState, type FormEvent } from 'react';
-import { presetRange, publisherDataUrl, type PublisherToken, type User, type UpdateUserBody, type UserSession } from '@adops/core';
+import { presetRange, publisherDataUrl, sessionDevice, type PublisherToken, type User, type UpdateUserBody, type UserSession } from '@adops/core';
 import { ApiError } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
@@ -265,34 +265,6 @@ function UsersList({ version }: { version: number }) {
   );
 }
 
-/** Where a session was opened: browser and system from the User-Agent, briefly. */
-function device(userAgent: string): string {
-  if (!userAgent) return '-';
-  if (userAgent === 'adops-cli') return 'Terminal (adops)';
-  if (userAgent === 'node') return 'Script (Node.js)';
-  const browser = /Edg\//.test(userAgent)
-    ? 'Edge'
-    : /Firefox\//.test(userAgent)
-      ? 'Firefox'
-      : /Chrome\/|Chromium\//.test(userAgent)
-        ? 'Chrome'
-        : /Safari\//.test(userAgent)
-          ? 'Safari'
-          : null;
-  const system = /Android/.test(userAgent)
-    ? 'Android'
-    : /iPhone|iPad/.test(userAgent)
-      ? 'iOS'
-      : /Windows/.test(userAgent)
-        ? 'Windows'
-        : /Mac OS X|Macintosh/.test(userAgent)
-          ? 'macOS'
-          : /Linux/.test(userAgent)
-            ? 'Linux'
-            : null;
-  return browser && system ? `${browser} en ${system}` : userAgent.slice(0, 40);
-}
-
 /** A user's open sessions: when, from where, last use; each can be ended, or all at once. */
 function UserSessions({ user }: { user: User }) {
   const api = useApi();
@@ -345,7 +317,7 @@ function UserSessions({ user }: { user: User }) {
                 <div className="flex items-start justify-between gap-2">
                   <div>
                     <p className="font-medium text-gray-900" title={x.user_agent}>
-                      {device(x.user_agent)}
+                      {sessionDevice(x.user_agent)}
                       {x.current && <span className="ml-1 text-xs font-normal text-gray-500">(esta sesión)</span>}
                     </p>
                     <p className="font-mono text-xs text-gray-600">{x.ip}</p>
@@ -375,7 +347,7 @@ function UserSessions({ user }: { user: User }) {
                 {sessions.map((x) => (
                   <tr key={x.id} data-session={x.id}>
                     <td className="px-2 py-1 text-gray-900" title={x.user_agent}>
-                      {device(x.user_agent)}
+                      {sessionDevice(x.user_agent)}
                       {x.current && <span className="ml-1 text-xs text-gray-500">(esta sesión)</span>}
                     </td>
                     <td className="px-2 py-1 font-mono text-gray-700">{x.ip}</td>
