@@ -1,7 +1,9 @@
 // Referrer traffic benchmark (prints figures; not a test). Runs the built server as a child
 // process on 127.0.0.1 with a temp data dir and measures: batch ingest and beacon throughput,
 // ingest-to-SSE latency with 200 streams at 1,000 events/s, server RSS with 1,000 idle streams,
-// and durability: every acknowledged event survives a SIGKILL under load.
+// and durability: every acknowledged event survives a SIGKILL under load. Ingest and beacon run
+// twice: plain, then idempotent (every batch with its own Idempotency-Key, every hit with its own
+// event_id: each event's key checked and stored), and the cost of idempotency is printed.
 // Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS,
 // BENCH_HIT_SECONDS, BENCH_LATENCY_SECONDS, BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof").
 // The load generators run in this process on the same machine, so figures move with its load
@@ -103,11 +105,15 @@ function batchBody(count, zone, extra = () => ({})) {
   return out;
 }
 
-async function postBatch(pool, body) {
+async function postBatch(pool, body, idempotencyKey) {
   const res = await pool.request({
     path: '/api/ingest/referrers',
     method: 'POST',
-    headers: { 'x-ingest-key': INGEST_KEY, 'content-type': 'application/x-ndjson' },
+    headers: {
+      'x-ingest-key': INGEST_KEY,
+      'content-type': 'application/x-ndjson',
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    },
     body,
   });
   const text = await res.body.text();
@@ -115,8 +121,8 @@ async function postBatch(pool, body) {
   return JSON.parse(text);
 }
 
-/** Sustained NDJSON ingest: `workers` clients each posting 5,000-event batches back to back. */
-async function benchIngest(server) {
+/** Sustained NDJSON ingest: `workers` clients each posting 5,000-event batches back to back (idempotent: each under a key of its own). */
+async function benchIngest(server, idempotent = false) {
   const pool = new Pool(server.url, { connections: 8 });
   const body = batchBody(5000, 'bench-ingest');
   const bytesPerEvent = Buffer.byteLength(body) / 5000;
@@ -124,9 +130,11 @@ async function benchIngest(server) {
   const cpu0 = await cpuSeconds(server.child.pid);
   const until = performance.now() + INGEST_SECONDS * 1000;
   const started = performance.now();
+  let batches = 0;
   const worker = async () => {
     while (performance.now() < until) {
-      const result = await postBatch(pool, body); // read, then add: `x += await …` would lose concurrent updates
+      const key = idempotent ? `bench-${started}-${batches++}` : undefined;
+      const result = await postBatch(pool, body, key); // read, then add: `x += await …` would lose concurrent updates
       accepted += result.accepted;
     }
   };
@@ -137,8 +145,8 @@ async function benchIngest(server) {
   return { rate: accepted / elapsed, accepted, elapsed, bytesPerEvent, perCpuSecond: accepted / cpu, cpuShare: cpu / elapsed };
 }
 
-/** The beacon under a loopback load generator: many keep-alive connections, one request each in flight. */
-async function benchHits(server) {
+/** The beacon under a loopback load generator: many keep-alive connections, one request each in flight (idempotent: each hit with an event_id of its own). */
+async function benchHits(server, idempotent = false) {
   const connections = 256;
   const pool = new Pool(server.url, { connections, pipelining: 1 });
   let ok = 0;
@@ -152,7 +160,7 @@ async function benchHits(server) {
     while (performance.now() < until) {
       const t0 = performance.now();
       const res = await pool.request({
-        path: `/api/hit?zone_id=bench-hit-${w % 16}&ref=https%3A%2F%2Fwww.example.com%2Fpage-${n++}&kw=vuelos+baratos`,
+        path: `/api/hit?zone_id=bench-hit-${w % 16}&ref=https%3A%2F%2Fwww.example.com%2Fpage-${n++}&kw=vuelos+baratos${idempotent ? `&event_id=h-${started}-${w}-${n}` : ''}`,
         method: 'GET',
         headers: { 'cf-ipcountry': 'ES' },
       });
@@ -348,21 +356,34 @@ async function main() {
         `${fmt(idle.during, 1)} MB (fresh server before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`,
       );
     }
+    /** What idempotency costs per server CPU-second (target < 15 %). */
+    const cost = (off, on) =>
+      `${fmt((1 - on.perCpuSecond / off.perCpuSecond) * 100, 1)}% fewer per server CPU-second with idempotency (target < 15%)`;
     if (PHASES.has('ingest')) {
-      const ingest = await benchIngest(server);
-      line(
-        'batch ingest /api/ingest/referrers',
-        `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`,
-      );
-      line('  server CPU', `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second`);
+      const runs = [];
+      for (const idempotent of [false, true]) {
+        const ingest = await benchIngest(server, idempotent);
+        runs.push(ingest);
+        line(
+          `batch ingest /api/ingest/referrers${idempotent ? ', keyed' : ''}`,
+          `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`,
+        );
+        line('  server CPU', `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second`);
+      }
+      line('  idempotency (Idempotency-Key per batch)', cost(runs[0], runs[1]));
     }
     if (PHASES.has('hits')) {
-      const hits = await benchHits(server);
-      line(
-        `beacon /api/hit (${hits.connections} connections)`,
-        `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`,
-      );
-      line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second`);
+      const runs = [];
+      for (const idempotent of [false, true]) {
+        const hits = await benchHits(server, idempotent);
+        runs.push(hits);
+        line(
+          `beacon /api/hit (${hits.connections} connections)${idempotent ? ', keyed' : ''}`,
+          `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`,
+        );
+        line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second`);
+      }
+      line('  idempotency (event_id per hit)', cost(runs[0], runs[1]));
     }
     if (PHASES.has('latency')) {
       const latency = await benchLatency(server);

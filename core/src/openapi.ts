@@ -19,7 +19,7 @@ import {
   SummaryRow,
   ZoneRow,
 } from './contract/reports.js';
-import { IngestReferrerEvent, IngestReferrersResult, ReferrerLogRecord, ReferrerRow } from './contract/referrers.js';
+import { IdempotencyKey, IngestReferrerEvent, IngestReferrersResult, ReferrerLogRecord, ReferrerRow } from './contract/referrers.js';
 import { CampaignInsight, CampaignTotals, CreatedCampaign, LocalCampaign } from './contract/campaigns.js';
 
 type Json = Record<string, unknown>;
@@ -140,6 +140,21 @@ const RAW_BODIES = new Map<Route, Json>([
   ],
 ]);
 
+/** Request headers a route reads besides its credentials. */
+const HEADERS = new Map<Route, Array<{ name: string; schema: z.ZodType; description: string }>>([
+  [
+    contract.referrers.ingest,
+    [
+      {
+        name: 'Idempotency-Key',
+        schema: IdempotencyKey,
+        description:
+          'Clave del lote, elegida por el cliente: reenviarlo con la misma clave en los 7 días siguientes no guarda otra vez sus eventos (los que no traen `event_id`); la respuesta los cuenta en `duplicates`.',
+      },
+    ],
+  ],
+]);
+
 const SECURITY: Record<Route['access'], Json[]> = {
   public: [],
   user: [{ session: [] }],
@@ -159,7 +174,17 @@ function operation(schemas: Schemas, area: keyof Contract, name: string, r: Rout
     ...(doc.description ? { description: doc.description } : {}),
     security: security(r),
   };
-  const params = [...parameters(schemas, doc, r.params, 'path'), ...parameters(schemas, doc, r.query, 'query')];
+  const params = [
+    ...parameters(schemas, doc, r.params, 'path'),
+    ...parameters(schemas, doc, r.query, 'query'),
+    ...(HEADERS.get(r) ?? []).map((h) => ({
+      name: h.name,
+      in: 'header',
+      required: false,
+      schema: schemas.of(h.schema, 'input'),
+      description: h.description,
+    })),
+  ];
   if (params.length) op.parameters = params;
   if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonBody(schemas, doc, r.body) } } };
   else if (RAW_BODIES.has(r)) op.requestBody = { required: true, content: RAW_BODIES.get(r) };

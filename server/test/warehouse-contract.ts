@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SortState, Sums } from '@adops/core';
 import { prng } from '../src/demo/prng.js';
-import type { Dimension, Filters, ReferrerEvent, Warehouse, ZoneReportRecord } from '../src/warehouse/index.js';
+import { EventKeyConflict, type Dimension, type Filters, type ReferrerEvent, type Warehouse, type ZoneReportRecord } from '../src/warehouse/index.js';
 
 const record = (r: Partial<ZoneReportRecord> & Pick<ZoneReportRecord, 'date' | 'zone_id'>): ZoneReportRecord => ({
   advertiser: 'AdNova',
@@ -749,6 +749,58 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       expect(after.rows).toEqual(before.rows);
       expect(after.hits).toBe(8);
       expect((await w.referrers.logs({ filter: ALL_EVENTS, order: [] })).rows.map((e) => e.id)).toEqual([8, 7, 3, 6]);
+    });
+  });
+
+  describe(`${engine}: idempotency keys of referrer events`, () => {
+    const DAY = 86_400_000;
+    /** The window the service passes (7 days back from now). */
+    const windowStart = () => Date.now() - 7 * DAY;
+    const keyed = (id: number) => event(id, at(-1, 9, id % 60), { zone_id: '9001', referrer: `https://k.example/${id}` });
+    const HOSTILE_KEY = `e:O'Brien "x" \\ {p0:String} '); DROP TABLE referrer_event_key; --`;
+    let w: Warehouse;
+    beforeAll(async () => {
+      w = await open();
+      await w.referrers.append([keyed(1), keyed(2), keyed(3)], { keys: ['e:one', HOSTILE_KEY], since: windowStart() });
+    });
+    afterAll(() => w.close());
+
+    test('an appended batch stores its events and its keys: they are found within the window, others are not', async () => {
+      expect(await w.referrers.countEvents()).toBe(3);
+      expect(await w.referrers.seenKeys(['e:one', HOSTILE_KEY, 'e:two', 'b:other'], windowStart())).toEqual(new Set(['e:one', HOSTILE_KEY]));
+      expect(await w.referrers.seenKeys([], windowStart())).toEqual(new Set());
+      // A window that starts after the keys were stored: they have expired.
+      expect(await w.referrers.seenKeys(['e:one', HOSTILE_KEY], Date.now() + 60_000)).toEqual(new Set());
+    });
+
+    test('a batch with a key stored within the window is refused whole: EventKeyConflict names it, nothing is stored', async () => {
+      const refused = w.referrers.append([keyed(4), keyed(5)], { keys: ['e:new', 'e:one'], since: windowStart() });
+      await expect(refused).rejects.toBeInstanceOf(EventKeyConflict);
+      await refused.catch((e: EventKeyConflict) => expect([...e.keys]).toEqual(['e:one']));
+      expect(await w.referrers.countEvents()).toBe(3);
+      expect(await w.referrers.maxEventId()).toBe(3);
+      expect(await w.referrers.seenKeys(['e:new'], windowStart())).toEqual(new Set());
+    });
+
+    test('an expired key may be stored again, and is then found within the new window', async () => {
+      await w.referrers.append([keyed(6)], { keys: ['e:one'], since: Date.now() + 1 });
+      expect(await w.referrers.countEvents()).toBe(4);
+      expect(await w.referrers.seenKeys(['e:one'], windowStart())).toEqual(new Set(['e:one']));
+    });
+
+    test('thousands of keys in one batch are all stored and all found', async () => {
+      const events = Array.from({ length: 2500 }, (_, i) => keyed(100 + i));
+      const keys = events.map((e) => `b:${e.id.toString(36)}-${'x'.repeat(40)}`);
+      await w.referrers.append(events, { keys, since: windowStart() });
+      // A key stored twice in one append (the service never sends that) is harmless.
+      expect(await w.referrers.countEvents()).toBe(2504);
+      const seen = await w.referrers.seenKeys([...keys, 'b:absent'], windowStart());
+      expect(seen.size).toBe(2500);
+      expect(seen.has('b:absent')).toBe(false);
+      // Appends without keys are unchanged: no key stored, nothing refused.
+      await w.referrers.append([keyed(3000)]);
+      await w.referrers.append([keyed(3001)], { keys: [], since: windowStart() });
+      expect(await w.referrers.countEvents()).toBe(2506);
     });
   });
 }

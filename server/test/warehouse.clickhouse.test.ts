@@ -168,6 +168,71 @@ describe('ClickHouse: schema migrations', () => {
   });
 });
 
+describe('ClickHouse: idempotency keys', () => {
+  const keyedEvent = (id: number): ReferrerEvent => ({
+    id,
+    seen_ms: Date.parse('2026-03-02T10:00:00Z') + id,
+    seen_at: new Date(Date.parse('2026-03-02T10:00:00Z') + id).toISOString(),
+    zone_id: '9',
+    parent_domain: null,
+    referrer: null,
+    keyword: null,
+    ip: null,
+    country: null,
+    publisher: null,
+    advertiser: null,
+  });
+  const since = () => Date.now() - 7 * 86_400_000;
+
+  test('a database made before them (migrations 1–2, events stored) gains them at open; its events stay', async () => {
+    const db = new ClickHouseDb(client, `old${++databases}`, true, false);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 2),
+      ),
+    ).toEqual([1, 2]);
+    await db.insert('referrer_event', [
+      { id: 1, seen_at: '2026-03-02 10:00:00.000', zone_id: '9' },
+      { id: 2, seen_at: '2026-03-02 10:00:01.000', zone_id: '9' },
+    ]);
+    const w = await openClickHouseWarehouse(client, { database: db.database });
+    try {
+      expect(await w.db.all(`SELECT version FROM ${w.db.t('schema_migrations')} ORDER BY version`)).toEqual(
+        MIGRATIONS.map((m) => ({ version: m.version })),
+      );
+      expect(await w.referrers.countEvents()).toBe(2);
+      await w.referrers.append([keyedEvent(3)], { keys: ['e:after-upgrade'], since: since() });
+      expect(await w.referrers.seenKeys(['e:after-upgrade'], since())).toEqual(new Set(['e:after-upgrade']));
+      expect(await w.referrers.maxEventId()).toBe(3);
+    } finally {
+      await w.close();
+    }
+  });
+
+  test('keys arrive with their events (one INSERT, through the materialized view) and leave by TTL after 7 days', async () => {
+    const w = await open();
+    try {
+      await w.referrers.append([keyedEvent(1), keyedEvent(2)], { keys: ['e:a', 'b:batch'], since: since() });
+      expect(await w.db.all(`SELECT event_key FROM ${w.db.t('referrer_event')} ORDER BY id`)).toEqual([
+        { event_key: 'e:a\nb:batch' },
+        { event_key: '' },
+      ]);
+      expect(await w.db.all(`SELECT key FROM ${w.db.t('referrer_event_key')} ORDER BY key`)).toEqual([{ key: 'b:batch' }, { key: 'e:a' }]);
+      const table = await w.db.one<{ e: string }>('SELECT engine_full AS e FROM system.tables WHERE database = {db:String} AND name = {t:String}', {
+        db: w.db.database,
+        t: 'referrer_event_key',
+      });
+      expect(table?.e).toContain('ReplacingMergeTree');
+      expect(table?.e).toContain('TTL toDateTime(added_at) + toIntervalDay(7)');
+      // Retention leaves expiry to the TTL.
+      expect(await w.referrers.expireKeys(Date.now() + 86_400_000)).toBe(0);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
 describe('ClickHouse: hostile text is data', () => {
   const HOSTILE = [
     "O'Brien",

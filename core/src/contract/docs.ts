@@ -229,12 +229,14 @@ export const ROUTE_DOCS: ContractDocs = {
         kw: 'Palabra clave.',
         src: 'Source: el dominio padre o su URL.',
         format: '`gif`: responde un GIF transparente de 1×1 en lugar de 204.',
+        event_id:
+          'Clave de la visita que da la etiqueta (hasta 64 caracteres ASCII imprimibles): la misma clave en los últimos 7 días se guarda una sola vez.',
       },
     },
     ingest: {
       summary: 'Importa eventos de referrers por lotes',
       description:
-        'NDJSON, un evento `ReferrerEvent` por línea (`application/x-ndjson`, opcionalmente gzip), hasta 16 MB y 100 000 eventos (413 si se pasa). `parent_domain` por defecto es el host del referrer; `seen_at`, la hora de llegada; publisher y advertiser salen de la zona; `ip` debe ser una IPv4/IPv6 válida. El lote se guarda entero o nada: una línea mal formada lo rechaza con 400 `línea N: …`. Con la clave de ingesta (`X-Ingest-Key` o `Authorization: Bearer`) o una sesión de administrador.',
+        'NDJSON, un evento `ReferrerEvent` por línea (`application/x-ndjson`, opcionalmente gzip), hasta 16 MB y 100 000 eventos (413 si se pasa). `parent_domain` por defecto es el host del referrer; `seen_at`, la hora de llegada; publisher y advertiser salen de la zona; `ip` debe ser una IPv4/IPv6 válida. El lote se guarda entero o nada: una línea mal formada lo rechaza con 400 `línea N: …`. Reintentar es seguro: un evento con `event_id` (hasta 64 caracteres) ya guardado en los últimos 7 días, en este lote o en otro, no se guarda otra vez, y reenviar un lote con la misma cabecera `Idempotency-Key` (hasta 128 caracteres) no guarda ninguno de sus eventos sin `event_id` de nuevo; la respuesta dice cuántos se guardaron (`accepted`) y cuántos eran duplicados (`duplicates`). Con la clave de ingesta (`X-Ingest-Key` o `Authorization: Bearer`) o una sesión de administrador.',
     },
   },
 };

@@ -17,7 +17,39 @@ export const REFERRER_LIMITS = {
   batchBytes: 16 * 1024 * 1024,
   /** Most events in one NDJSON batch (413 beyond). */
   batchEvents: 100_000,
+  /** Longest client event key (`event_id`). */
+  eventId: 64,
+  /** Longest `Idempotency-Key` header of a batch. */
+  idempotencyKey: 128,
+  /** How long a stored event's key (or its batch's) makes a resent copy a duplicate, in days. */
+  idempotencyDays: 7,
 } as const;
+
+/** Printable ASCII (space to ~), not blank: what an event id and an Idempotency-Key may hold. */
+const PRINTABLE = /^[\x20-\x7e]*[\x21-\x7e][\x20-\x7e]*$/;
+
+/**
+ * A client's key for one event (a UUID, a sequence number…): an event whose key was stored in
+ * the last `idempotencyDays` days is a duplicate and stored no more.
+ */
+export const EventId = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .transform((v) => String(v))
+  .pipe(
+    z
+      .string()
+      .max(REFERRER_LIMITS.eventId, `no puede superar ${REFERRER_LIMITS.eventId} caracteres`)
+      .regex(PRINTABLE, 'debe ser texto ASCII imprimible, no vacío y sin caracteres de control'),
+  );
+
+/**
+ * The `Idempotency-Key` header of a batch: resending a batch with the same key (within
+ * `idempotencyDays` days) stores none of its events again. Absent or empty: no key.
+ */
+export const IdempotencyKey = z
+  .string()
+  .max(REFERRER_LIMITS.idempotencyKey, `La cabecera Idempotency-Key no puede superar ${REFERRER_LIMITS.idempotencyKey} caracteres`)
+  .regex(PRINTABLE, 'La cabecera Idempotency-Key debe ser texto ASCII imprimible, sin caracteres de control');
 
 const DAY_MS = 86_400_000;
 
@@ -159,6 +191,8 @@ export const HitQuery = z.object({
   src: z.string().max(REFERRER_LIMITS.domain).optional(),
   /** 'gif' answers a 1×1 transparent GIF instead of 204. */
   format: z.enum(['gif']).optional(),
+  /** The tag's key for this hit: a hit resent with the same key within 7 days is stored once. */
+  event_id: EventId.optional(),
 });
 export type HitQuery = z.input<typeof HitQuery>;
 
@@ -178,12 +212,19 @@ export const IngestReferrerEvent = z.object({
   ip: z.string().max(64).nullish(),
   country: z.string().max(8).nullish(),
   seen_at: z.iso.datetime({ offset: true }).nullish(),
+  /** The client's key for this event: the same key within 7 days (in any batch) is stored once. */
+  event_id: EventId.nullish(),
 });
 export type IngestReferrerEvent = z.input<typeof IngestReferrerEvent>;
 
-/** What a batch ingest answers once its events are committed (the whole batch or nothing). */
+/**
+ * What a batch ingest answers once its events are committed (the whole batch or nothing):
+ * how many were stored now (`accepted`, ids first_id…last_id) and how many were duplicates of
+ * events already stored (same `event_id`, or the same batch under the same `Idempotency-Key`).
+ */
 export const IngestReferrersResult = z.object({
   accepted: z.number(),
+  duplicates: z.number(),
   first_id: z.number().nullable(),
   last_id: z.number().nullable(),
 });
@@ -212,7 +253,8 @@ export const referrersRoutes = {
   hit: route({ method: 'GET', path: '/api/hit', access: 'public', query: HitQuery, response: emptyResponse, responseType: 'none' }),
   /**
    * NDJSON batch of IngestReferrerEvent (send it as the raw body). A bad line rejects the whole
-   * batch with 400 {detail: "línea N: …"} and stores nothing.
+   * batch with 400 {detail: "línea N: …"} and stores nothing. An `Idempotency-Key` header
+   * (IdempotencyKey) makes a resend of the same batch store nothing again.
    */
   ingest: route({ method: 'POST', path: '/api/ingest/referrers', access: 'ingest', response: IngestReferrersResult }),
 };

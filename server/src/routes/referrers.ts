@@ -5,7 +5,7 @@ import { contract, HitQuery, REFERRER_LIMITS } from '@adops/core';
 import { bind, type Ctx } from '../http.js';
 import { httpError, zodDetail } from '../errors.js';
 import type { AppServices } from '../services/index.js';
-import { streamFilter, normalizeIp } from '../services/referrers.js';
+import { streamFilter, normalizeIp, parseIdempotencyKey } from '../services/referrers.js';
 import { sendExport } from '../tables.js';
 
 /** A transparent 1×1 GIF (the beacon's answer with format=gif). */
@@ -91,8 +91,9 @@ export function referrerRoutes(router: Router, s: AppServices): void {
   });
 
   bind(router, s.guards, r.ingest, async (_input, ctx) => {
+    const idempotencyKey = parseIdempotencyKey(ctx.get('idempotency-key'));
     const body = await readText(ctx, REFERRER_LIMITS.batchBytes);
-    return referrers.ingestNdjson(body);
+    return referrers.ingestNdjson(body, Date.now(), idempotencyKey);
   });
 
   // The beacon answers an image or nothing, so it is bound by hand (bind would force 204).

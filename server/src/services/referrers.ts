@@ -2,9 +2,15 @@
 // publisher/advertiser, commits through the group-commit writer (each batch's ids reserved on
 // the live bus just before its commit), publishes committed events on the live bus, answers
 // report/log/filter queries and runs retention.
+// Idempotent ingest: an event may carry a key (the client's event_id, or one derived from its
+// batch's Idempotency-Key); a keyed event whose key was stored in the last 7 days, or that
+// repeats a key earlier in its commit, is a duplicate: never stored, never published, counted
+// in the answer. Keys live in the warehouse (they outlast a restart) and expire with retention.
+import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import {
   IngestReferrerEvent,
+  IdempotencyKey,
   REFERRER_LIMITS,
   logCsvFields,
   logCsvFile,
@@ -23,6 +29,7 @@ import {
 import type { Config } from '../config.js';
 import { httpError, zodDetail } from '../errors.js';
 import {
+  EventKeyConflict,
   EventWriter,
   eventMatches,
   type EventFilter,
@@ -46,6 +53,10 @@ const OLDEST_EVENT_MS = Date.UTC(2000, 0, 1);
  */
 const ZONE_REFRESH_MS = 10 * 60_000;
 const ZONE_ID = /^[\w.:-]{1,64}$/;
+/** How long a stored key makes a resent event a duplicate. */
+const IDEMPOTENCY_MS = REFERRER_LIMITS.idempotencyDays * DAY_MS;
+/** Tries of a commit whose keys were stored before (each try drops those events): a resend, then another writer's race. */
+const KEY_CONFLICT_TRIES = 3;
 const HOST_LABELS = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
 /** An event before it has an id and owners. */
@@ -53,6 +64,57 @@ export type NewReferrerEvent = Omit<ReferrerEvent, 'id' | 'publisher' | 'adverti
 
 /** A rejected event field; the ingest route prefixes the line number. */
 export class EventError extends Error {}
+
+/**
+ * Idempotency keys: a batch event's event_id ('e:'), a beacon's ('h:': the public beacon can
+ * never claim, and so suppress, a batch event's id), and a batch sent with an Idempotency-Key
+ * ('b:' + SHA-256 of the key and the body: a resend of the same batch matches; a different body
+ * under a used key is another batch — its events stored, none silently dropped).
+ */
+export const eventKeys = {
+  batchEvent: (eventId: string) => `e:${eventId}`,
+  beacon: (eventId: string) => `h:${eventId}`,
+  batch: (idempotencyKey: string, body: string) => `b:${createHash('sha256').update(idempotencyKey).update('\n').update(body).digest('base64url')}`,
+};
+
+/**
+ * An event's own key and its batch's ride on it under symbols: JSON (the live bus) and the log
+ * never see them. Events of one batch share its key: it is stored once, and finding it makes
+ * every one of them a duplicate.
+ */
+const EVENT_KEY = Symbol('eventKey');
+const BATCH_KEY = Symbol('batchKey');
+/** One request's batch key: every event of the request holds this same object. */
+interface BatchTag {
+  key: string;
+}
+type KeyedEvent = ReferrerEvent & { [EVENT_KEY]?: string; [BATCH_KEY]?: BatchTag };
+const keyOf = (e: ReferrerEvent): string | undefined => (e as KeyedEvent)[EVENT_KEY];
+const batchOf = (e: ReferrerEvent): BatchTag | undefined => (e as KeyedEvent)[BATCH_KEY];
+
+/** Every key of the events, each once (a batch's key is shared by its consecutive events). */
+function keysOf(events: readonly ReferrerEvent[]): string[] {
+  const keys = new Set<string>();
+  let lastBatch: BatchTag | undefined;
+  for (const e of events) {
+    const own = keyOf(e);
+    if (own !== undefined) keys.add(own);
+    const batch = batchOf(e);
+    if (batch !== undefined && batch !== lastBatch) {
+      keys.add(batch.key);
+      lastBatch = batch;
+    }
+  }
+  return [...keys];
+}
+
+/** The Idempotency-Key header's value (undefined when absent or empty); 400 when it is not a valid key. */
+export function parseIdempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined || header === '') return undefined;
+  const parsed = IdempotencyKey.safeParse(header);
+  if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? 'Idempotency-Key no válida');
+  return parsed.data;
+}
 
 export interface ReferrerServiceOptions {
   lingerMs: number;
@@ -269,16 +331,68 @@ export class ReferrerService {
     );
   }
 
-  /** One group-commit batch: ids reserved on the bus (unique across instances), then stored. */
-  private async commit(events: readonly ReferrerEvent[]): Promise<void> {
-    const first = await this.bus.reserve(events.length);
-    for (let i = 0; i < events.length; i++) (events[i] as { id: number }).id = first + i;
-    try {
-      await this.warehouse.append(events);
-    } catch (e) {
-      this.bus.cancel(first, events.length).catch(() => {}); // otherwise given up at its deadline
-      throw e;
+  /**
+   * One group-commit batch: ids reserved on the bus (unique across instances), then stored with
+   * the events' keys. A key repeated within the batch keeps its first event; when the warehouse
+   * finds keys stored within the window (EventKeyConflict: nothing stored), those events are left
+   * out, the reservation given back, and the rest tried again. Answers the events stored; the
+   * others keep id 0.
+   */
+  private async commit(events: readonly ReferrerEvent[]): Promise<readonly ReferrerEvent[]> {
+    const since = Date.now() - IDEMPOTENCY_MS;
+    let fresh = this.firstOfEachKey(events);
+    for (let tries = 1; ; tries++) {
+      if (fresh.length === 0) return fresh;
+      const first = await this.bus.reserve(fresh.length);
+      for (let i = 0; i < fresh.length; i++) (fresh[i] as { id: number }).id = first + i;
+      const keys = keysOf(fresh);
+      try {
+        await this.warehouse.append(fresh, keys.length > 0 ? { keys, since } : undefined);
+        return fresh;
+      } catch (e) {
+        for (const event of fresh) (event as { id: number }).id = 0;
+        this.bus.cancel(first, fresh.length).catch(() => {}); // otherwise given up at its deadline
+        if (!(e instanceof EventKeyConflict) || tries >= KEY_CONFLICT_TRIES) throw e;
+        fresh = fresh.filter((event) => !e.keys.has(keyOf(event) ?? '') && !e.keys.has(batchOf(event)?.key ?? ''));
+      }
     }
+  }
+
+  /**
+   * The events of a commit but the repeats: an event key seen on an earlier event, or a batch key
+   * an earlier request of the commit sent too (the same batch twice at once: the first counts).
+   */
+  private firstOfEachKey(events: readonly ReferrerEvent[]): readonly ReferrerEvent[] {
+    let keys: Set<string> | undefined;
+    let batches: Map<string, BatchTag> | undefined;
+    let repeated = false;
+    let lastBatch: BatchTag | undefined;
+    for (const e of events) {
+      const key = keyOf(e);
+      if (key !== undefined) {
+        keys ??= new Set();
+        if (keys.has(key)) repeated = true;
+        else keys.add(key);
+      }
+      const batch = batchOf(e);
+      if (batch !== undefined && batch !== lastBatch) {
+        lastBatch = batch;
+        batches ??= new Map();
+        if (batches.has(batch.key)) repeated = true;
+        else batches.set(batch.key, batch);
+      }
+    }
+    if (!repeated) return events;
+    const taken = new Set<string>();
+    return events.filter((e) => {
+      const batch = batchOf(e);
+      if (batch !== undefined && batches?.get(batch.key) !== batch) return false;
+      const key = keyOf(e);
+      if (key === undefined) return true;
+      if (taken.has(key)) return false;
+      taken.add(key);
+      return true;
+    });
   }
 
   /** Continues the id sequence, loads zone owners and starts the timers (and the bus: in memory by default). */
@@ -342,14 +456,21 @@ export class ReferrerService {
   /**
    * Stamps, commits and publishes events; resolves after their batch committed (the real
    * ingest path: the beacon, batches and the demo simulator all come through here). Ids are
-   * given when the batch commits, so they follow the commit order.
+   * given when the batch commits, so they follow the commit order. `keys[i]` is events[i]'s
+   * idempotency key (see eventKeys), if any, and `batchKey` the key of the whole request: a
+   * duplicate is counted, not stored.
    */
-  async accept(events: readonly NewReferrerEvent[]): Promise<IngestReferrersResult> {
-    if (events.length === 0) return { accepted: 0, first_id: null, last_id: null };
+  async accept(events: readonly NewReferrerEvent[], keys?: readonly (string | undefined)[], batchKey?: string): Promise<IngestReferrersResult> {
+    if (events.length === 0) return { accepted: 0, duplicates: 0, first_id: null, last_id: null };
     if (this.closed) throw httpError(503, 'El servidor se está cerrando');
-    const stamped: ReferrerEvent[] = events.map((e) => {
+    const batch: BatchTag | undefined = batchKey === undefined ? undefined : { key: batchKey };
+    const stamped: ReferrerEvent[] = events.map((e, i) => {
       const owner = this.zoneOwner(e.zone_id);
-      return { id: 0, ...e, publisher: owner.publisher, advertiser: owner.advertiser };
+      const event: KeyedEvent = { id: 0, ...e, publisher: owner.publisher, advertiser: owner.advertiser };
+      const key = keys?.[i];
+      if (key !== undefined) event[EVENT_KEY] = key;
+      if (batch !== undefined) event[BATCH_KEY] = batch;
+      return event;
     });
     try {
       await this.writer.write(stamped);
@@ -357,12 +478,22 @@ export class ReferrerService {
       this.log(`referrers: batch not committed: ${(e as Error).message}`);
       throw httpError(503, 'No se pudieron guardar los eventos; reinténtalo');
     }
-    return { accepted: stamped.length, first_id: stamped[0].id, last_id: stamped[stamped.length - 1].id };
+    const stored = stamped.filter((e) => e.id !== 0);
+    return {
+      accepted: stored.length,
+      duplicates: stamped.length - stored.length,
+      first_id: stored[0]?.id ?? null,
+      last_id: stored.at(-1)?.id ?? null,
+    };
   }
 
-  /** An NDJSON batch: every line must be valid or nothing is stored (400 names the line). */
-  async ingestNdjson(body: string, arrivedAt = Date.now()): Promise<IngestReferrersResult> {
+  /**
+   * An NDJSON batch: every line must be valid or nothing is stored (400 names the line). With an
+   * `idempotencyKey` (the Idempotency-Key header), a resend of the same body is a duplicate whole.
+   */
+  async ingestNdjson(body: string, arrivedAt = Date.now(), idempotencyKey?: string): Promise<IngestReferrersResult> {
     const events: NewReferrerEvent[] = [];
+    const keys: (string | undefined)[] = [];
     let lineNo = 0;
     let start = 0;
     while (start <= body.length) {
@@ -388,16 +519,18 @@ export class ReferrerService {
         if (e instanceof EventError) throw httpError(400, `línea ${lineNo}: ${e.message}`);
         throw e;
       }
+      const eventId = parsed.data.event_id;
+      keys.push(eventId == null ? undefined : eventKeys.batchEvent(eventId));
     }
     if (events.length === 0) throw httpError(400, 'El lote no contiene eventos');
-    return this.accept(events);
+    return this.accept(events, keys, idempotencyKey === undefined ? undefined : eventKeys.batch(idempotencyKey, body));
   }
 
-  /** One beacon hit. */
+  /** One beacon hit; answers its id, or null when its event_id made it a duplicate. */
   async hit(
-    q: { zone_id: string; ref?: string; kw?: string; src?: string },
+    q: { zone_id: string; ref?: string; kw?: string; src?: string; event_id?: string },
     from: { ip: string | undefined; country: string | undefined; referer: string | undefined },
-  ): Promise<ReferrerEvent['id']> {
+  ): Promise<number | null> {
     const country = from.country?.trim().toUpperCase();
     const referer = from.referer && from.referer.length <= REFERRER_LIMITS.referrer ? from.referer : undefined;
     let event: NewReferrerEvent;
@@ -418,8 +551,8 @@ export class ReferrerService {
       if (e instanceof EventError) throw httpError(400, e.message);
       throw e;
     }
-    const result = await this.accept([event]);
-    return result.first_id!;
+    const result = await this.accept([event], [q.event_id === undefined ? undefined : eventKeys.beacon(q.event_id)]);
+    return result.first_id;
   }
 
   /** A page of distinct referrers with how many there are and their hits in all. */
@@ -487,9 +620,14 @@ export class ReferrerService {
     return this.bus.latestId();
   }
 
-  /** Deletes raw events older than the retention period, keeping their daily rollup. */
+  /** Deletes raw events older than the retention period, keeping their daily rollup, and forgets expired idempotency keys. */
   async runRetention(now = Date.now()): Promise<RetentionResult> {
     const cutoff = now - this.config.eventRetentionDays * DAY_MS;
+    try {
+      await this.warehouse.expireKeys(now - IDEMPOTENCY_MS);
+    } catch (e) {
+      this.log(`referrers: expired event keys not removed: ${(e as Error).message}`);
+    }
     try {
       const result = await this.warehouse.rollUpBefore(cutoff);
       if (result.deleted > 0) this.log(`referrers: retention removed ${result.deleted} raw events before ${new Date(cutoff).toISOString()}`);

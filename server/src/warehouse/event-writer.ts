@@ -2,7 +2,8 @@
 // (a flush starts `lingerMs` after the first pending event, at once at `maxRows`, and right
 // after the previous flush when events arrived meanwhile, so no event waits more than
 // ~maxWait); each caller's promise settles only after its batch committed, and committed
-// events are handed on (the live bus) in id order.
+// events are handed on (the live bus) in id order — only those the commit stored (it may leave
+// out duplicates of events stored before).
 import type { ReferrerEvent } from './types.js';
 
 export interface EventWriterOptions {
@@ -26,7 +27,8 @@ export class EventWriter {
   private closed = false;
 
   constructor(
-    private readonly commit: (events: readonly ReferrerEvent[]) => Promise<void>,
+    /** Stores a batch; answers the events it stored when it left some out (duplicates), else nothing (all of them). */
+    private readonly commit: (events: readonly ReferrerEvent[]) => Promise<readonly ReferrerEvent[] | undefined>,
     private readonly committed: (events: readonly ReferrerEvent[]) => void,
     private readonly options: EventWriterOptions = { lingerMs: 5, maxRows: 5000 },
   ) {}
@@ -67,14 +69,15 @@ export class EventWriter {
 
   private async run(batch: Waiter[]): Promise<void> {
     const events = batch.length === 1 ? batch[0].events : batch.flatMap((w) => w.events);
+    let stored: readonly ReferrerEvent[];
     try {
-      await this.commit(events);
+      stored = (await this.commit(events)) ?? events;
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;
     }
     try {
-      this.committed(events);
+      if (stored.length > 0) this.committed(stored);
     } finally {
       for (const w of batch) w.resolve();
     }

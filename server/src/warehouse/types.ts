@@ -235,9 +235,35 @@ export interface LogQuery extends ReferrerQuery {
   beforeId?: number;
 }
 
+/**
+ * The idempotency keys stored with a batch about to be appended (its events' client event ids,
+ * and a key for each ingest request sent with an Idempotency-Key), each once, printable ASCII.
+ */
+export interface EventKeys {
+  keys: readonly string[];
+  /** The idempotency window's start (epoch ms): a key stored before it has expired. */
+  since: number;
+}
+
+/** An append refused because some of its keys were stored meanwhile (another writer won the race). */
+export class EventKeyConflict extends Error {
+  constructor(readonly keys: ReadonlySet<string>) {
+    super(`${keys.size} event keys were stored meanwhile`);
+  }
+}
+
 export interface ReferrerWarehouse {
-  /** Commits one batch (all or nothing); resolves once it is durable. */
-  append(events: readonly ReferrerEvent[]): Promise<void>;
+  /**
+   * Commits one batch (all or nothing) and, with it, the events' keys; resolves once it is
+   * durable. Throws EventKeyConflict (storing nothing) when a key is already stored within the
+   * window — checked in the same transaction where the engine has one (DuckDB), just before the
+   * insert where it has not (ClickHouse: see docs/deploy.md on two instances racing).
+   */
+  append(events: readonly ReferrerEvent[], keys?: EventKeys): Promise<void>;
+  /** Which of `keys` were stored at or after `since` (epoch ms). */
+  seenKeys(keys: readonly string[], since: number): Promise<Set<string>>;
+  /** Forgets keys stored before `before` (epoch ms); answers how many stored batches of keys went (ClickHouse's TTL does it by itself: 0). */
+  expireKeys(before: number): Promise<number>;
   /** The highest event id ever assigned (0 when none), so ids stay monotonic across restarts. */
   maxEventId(): Promise<number>;
   /** Distinct (zone_id, parent_domain, referrer) in range, ordered, one page; how many and their hits in all. */

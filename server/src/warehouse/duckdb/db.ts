@@ -14,7 +14,8 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 
-export type Param = string | number | boolean | null | bigint;
+/** A bound value (a list: `listValue([...])`, read with `unnest(?)`). */
+export type Param = string | number | boolean | null | bigint | DuckDBListValue;
 type Plain = string | number | boolean | null | Plain[];
 export type Row = Record<string, Plain>;
 

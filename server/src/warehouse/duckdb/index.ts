@@ -2,7 +2,7 @@
 // memory. Opening creates or migrates the schema, so services never see a half-made store.
 import { Db } from './db.js';
 import { duckZoneReportWarehouse, ensureZoneReportSchema } from './zone-report/index.js';
-import { createReferrerSchema, duckReferrerWarehouse } from './referrers/index.js';
+import { KeyIndex, createReferrerSchema, duckReferrerWarehouse } from './referrers/index.js';
 import type { Warehouse } from '../types.js';
 
 export interface DuckDbOptions {
@@ -14,9 +14,11 @@ export interface DuckDbOptions {
 
 export async function openDuckDbWarehouse(dir: string | ':memory:', options: DuckDbOptions = {}): Promise<Warehouse & { db: Db }> {
   const db = await Db.open(dir, options);
+  let keys: KeyIndex;
   try {
     await ensureZoneReportSchema(db);
     await createReferrerSchema(db);
+    keys = await KeyIndex.load(db);
   } catch (e) {
     await db.close();
     throw e;
@@ -25,7 +27,7 @@ export async function openDuckDbWarehouse(dir: string | ':memory:', options: Duc
     engine: 'duckdb',
     db,
     zoneReports: duckZoneReportWarehouse(db),
-    referrers: duckReferrerWarehouse(db),
+    referrers: duckReferrerWarehouse(db, keys),
     ping: async () => {
       await db.one('SELECT 1 AS ok');
     },

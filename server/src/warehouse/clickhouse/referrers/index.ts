@@ -8,11 +8,15 @@ import { getReferrerFilters } from './get-referrer-filters.js';
 import { getEventsAfter } from './get-events-after.js';
 import { rollUpOldEvents } from './roll-up-old-events.js';
 import { countEvents } from './count-events.js';
+import { getSeenKeys } from './get-seen-keys.js';
 import type { ReferrerWarehouse } from '../../types.js';
 
 export function clickHouseReferrerWarehouse(db: ClickHouseDb): ReferrerWarehouse {
   return {
-    append: (events) => appendEvents(db, events),
+    append: (events, keys) => appendEvents(db, events, keys),
+    seenKeys: (keys, since) => getSeenKeys(db, keys, since),
+    // The key table's TTL drops expired days by itself.
+    expireKeys: async () => 0,
     maxEventId: () => getMaxEventId(db),
     referrers: (q) => getReferrers(db, q),
     streamReferrers: (q) => streamReferrers(db, q),

@@ -9,6 +9,13 @@
 //   up. Inserting it is the run's commit: raw events with seen_at < cutoff and id ≤ last_id stop
 //   counting (they are in referrer_daily), daily rows of runs without a watermark never count.
 //   Months wholly rolled up are then dropped as partitions; the TTL (retention.ts) is a backstop.
+// - referrer_event_key (migration 3): the idempotency keys of stored events (client event ids,
+//   and one per ingest request sent with an Idempotency-Key), ReplacingMergeTree ordered by the
+//   key so a lookup reads one granule per key; filled by a materialized view from the event_key
+//   column (a batch's keys, one per line, on its first event), so events and keys arrive in the
+//   same INSERT; daily partitions
+//   dropped whole by a TTL past the idempotency window.
+import { REFERRER_LIMITS } from '@adops/core';
 import type { ClickHouseDb } from '../db.js';
 
 export const referrerTables = (db: ClickHouseDb): string[] => [
@@ -45,6 +52,18 @@ PARTITION BY toYYYYMM(day)
 ORDER BY (day, zone_id)`,
   `CREATE TABLE IF NOT EXISTS ${db.t('referrer_event_watermark')} (cutoff DateTime64(3, 'UTC'), last_id UInt64)
 ENGINE = MergeTree ORDER BY cutoff`,
+];
+
+export const eventKeyTables = (db: ClickHouseDb): string[] => [
+  `ALTER TABLE ${db.t('referrer_event')} ADD COLUMN IF NOT EXISTS event_key String DEFAULT ''`,
+  `CREATE TABLE IF NOT EXISTS ${db.t('referrer_event_key')} (key String, added_at DateTime64(3, 'UTC'))
+ENGINE = ReplacingMergeTree(added_at)
+PARTITION BY toDate(added_at)
+ORDER BY key
+TTL toDateTime(added_at) + toIntervalDay(${REFERRER_LIMITS.idempotencyDays})
+SETTINGS ttl_only_drop_parts = 1`,
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db.t('referrer_event_key_mv')} TO ${db.t('referrer_event_key')} AS
+SELECT arrayJoin(splitByChar('\\n', event_key)) AS key, now64(3, 'UTC') AS added_at FROM ${db.t('referrer_event')} WHERE event_key != ''`,
 ];
 
 /** The latest retention run's (cutoff, last id): both only grow, so their maxima are one run's. */

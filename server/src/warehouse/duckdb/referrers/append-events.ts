@@ -3,9 +3,15 @@
 // them). Large ones go into a per-connection temp staging table (in memory) and one INSERT …
 // SELECT moves them as a single transaction, so their commit (WAL write and sync) runs off the
 // event loop instead of blocking it for tens of milliseconds.
-import { DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+// A batch with idempotency keys is one transaction: its keys are checked (none stored within the
+// window, else EventKeyConflict and nothing is written), appended to referrer_event_key (one row),
+// and its events appended; then the in-memory index learns them. The writer
+// connection runs one job at a time, so no other batch slips in between.
+import { DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Db } from '../db.js';
-import type { ReferrerEvent } from '../../types.js';
+import { EventKeyConflict, type EventKeys, type ReferrerEvent } from '../../types.js';
+import { seenKeysQuery } from './get-seen-keys.js';
+import { KEY_SEPARATOR, fingerprint, type KeyIndex } from './key-index.js';
 
 const STAGE = 'referrer_event_stage';
 /** Batches from this size on are staged (measured: ~2× the CPU per row of a direct append at
@@ -40,23 +46,45 @@ function fill(a: DuckDBAppender, events: readonly ReferrerEvent[]): void {
   }
 }
 
-export function appendEvents(db: Db, events: readonly ReferrerEvent[]): Promise<void> {
+async function write(conn: DuckDBConnection, events: readonly ReferrerEvent[]): Promise<void> {
+  if (events.length < STAGE_FROM) {
+    const a = await conn.createAppender('referrer_event');
+    fill(a, events);
+    return;
+  }
+  if (!staged.has(conn)) {
+    await conn.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} AS SELECT * FROM referrer_event LIMIT 0`);
+    staged.add(conn);
+  }
+  try {
+    fill(await conn.createAppender(STAGE, null, 'temp'), events);
+    await conn.run(`INSERT INTO referrer_event SELECT * FROM temp.${STAGE}`);
+  } finally {
+    await conn.run(`DELETE FROM temp.${STAGE}`);
+  }
+}
+
+export function appendEvents(db: Db, index: KeyIndex, events: readonly ReferrerEvent[], keyed?: EventKeys): Promise<void> {
   if (events.length === 0) return Promise.resolve();
+  const keys = keyed?.keys ?? [];
+  if (keys.length === 0) return db.serialWrite((conn) => write(conn, events));
   return db.serialWrite(async (conn) => {
-    if (events.length < STAGE_FROM) {
-      const a = await conn.createAppender('referrer_event');
-      fill(a, events);
-      return;
+    const prints = keys.map(fingerprint);
+    const seen = seenKeysQuery(index, keys, keyed!.since, prints);
+    if (seen) {
+      const taken = (await conn.runAndReadAll(seen.sql, seen.params as DuckDBValue[])).getRows();
+      if (taken.length > 0) throw new EventKeyConflict(new Set(taken.map((r) => String(r[0]))));
     }
-    if (!staged.has(conn)) {
-      await conn.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} AS SELECT * FROM referrer_event LIMIT 0`);
-      staged.add(conn);
-    }
+    const now = Date.now();
+    await conn.run('BEGIN TRANSACTION');
     try {
-      fill(await conn.createAppender(STAGE, null, 'temp'), events);
-      await conn.run(`INSERT INTO referrer_event SELECT * FROM temp.${STAGE}`);
-    } finally {
-      await conn.run(`DELETE FROM temp.${STAGE}`);
+      await conn.run('INSERT INTO referrer_event_key VALUES (make_timestamp(?::BIGINT), ?)', [BigInt(now) * 1000n, keys.join(KEY_SEPARATOR)]);
+      await write(conn, events);
+      await conn.run('COMMIT');
+    } catch (e) {
+      await conn.run('ROLLBACK').catch(() => undefined);
+      throw e;
     }
+    for (const f of prints) index.add(f, now);
   });
 }

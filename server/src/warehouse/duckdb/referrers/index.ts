@@ -8,13 +8,20 @@ import { getReferrerFilters } from './get-referrer-filters.js';
 import { getEventsAfter } from './get-events-after.js';
 import { rollUpOldEvents } from './roll-up-old-events.js';
 import { countEvents } from './count-events.js';
+import { getSeenKeys } from './get-seen-keys.js';
+import { expireKeys } from './expire-keys.js';
+import type { KeyIndex } from './key-index.js';
 import type { ReferrerWarehouse } from '../../types.js';
 
 export { createReferrerSchema } from './schema.js';
+export { KeyIndex } from './key-index.js';
 
-export function duckReferrerWarehouse(db: Db): ReferrerWarehouse {
+/** The referrer warehouse on `db`; `keys` is the in-memory index of its idempotency keys (KeyIndex.load). */
+export function duckReferrerWarehouse(db: Db, keys: KeyIndex): ReferrerWarehouse {
   return {
-    append: (events) => appendEvents(db, events),
+    append: (events, keyed) => appendEvents(db, keys, events, keyed),
+    seenKeys: (list, since) => getSeenKeys(db, keys, list, since),
+    expireKeys: (before) => expireKeys(db, keys, before),
     maxEventId: () => getMaxEventId(db),
     referrers: (q) => getReferrers(db, q),
     streamReferrers: (q) => streamReferrers(db, q),

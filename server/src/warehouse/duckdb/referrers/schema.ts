@@ -1,6 +1,10 @@
 // Tables of referrer traffic: raw events (kept ADOPS_EVENT_RETENTION_DAYS), a compact daily
 // rollup of the distinct-referrer report for days whose raw events were deleted, and the
-// highest id deleted (so event ids never repeat after retention).
+// highest id deleted (so event ids never repeat after retention), and the idempotency keys of
+// the last days' events (client event ids and keys of batches sent with an Idempotency-Key): one
+// row per committed batch, its keys one per line — one value to append, however many keys; no
+// index in DuckDB, the in-memory one of key-index.ts answers; expired by the retention job). Every table is created when missing, so an older data
+// directory gains the newer ones at its next start.
 import type { Db } from '../db.js';
 
 export const REFERRER_SCHEMA = `
@@ -28,6 +32,10 @@ CREATE TABLE IF NOT EXISTS referrer_daily (
   hits BIGINT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS referrer_event_watermark (last_id BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS referrer_event_key (
+  added_at TIMESTAMP NOT NULL,
+  keys VARCHAR NOT NULL
+);
 `;
 
 export async function createReferrerSchema(db: Db): Promise<void> {
