@@ -167,6 +167,34 @@ describe('adops import referrers', () => {
     expect(await stored()).toBe(before + REFERRER_BATCH_EVENTS);
   });
 
+  it('the same file imported again (a retry after a cut) stores nothing twice and says how many were there', async () => {
+    const text = `${Array.from({ length: REFERRER_BATCH_EVENTS + 7 }, (_, i) => event(200_000 + i)).join('\n')}\n`;
+    const path = await file('again.ndjson', text);
+    const first = await cli(['import', 'referrers', '--json', path]);
+    expect(JSON.parse(first.stdout)).toMatchObject({ accepted: REFERRER_BATCH_EVENTS + 7, duplicates: 0 });
+    const before = await stored();
+    const again = await cli(['import', 'referrers', path], { isTTY: true });
+    expect(again.code).toBe(0);
+    expect(again.stdout.trim()).toBe(`Eventos guardados: 0 · ya guardados antes (no se duplican): ${REFERRER_BATCH_EVENTS + 7}`);
+    expect(await stored()).toBe(before);
+    // The same lines in another order are other batches: events without event_id are stored again.
+    const shuffled = await cli([
+      'import',
+      'referrers',
+      '--json',
+      await file('shuffled.ndjson', `${text.trimEnd().split('\n').reverse().join('\n')}\n`),
+    ]);
+    expect(JSON.parse(shuffled.stdout)).toMatchObject({ accepted: REFERRER_BATCH_EVENTS + 7, duplicates: 0 });
+  });
+
+  it('events with event_id are stored once whatever file brings them', async () => {
+    const keyed = (i: number) => JSON.stringify({ event_id: `ev-${i}`, zone_id: 'imp-ref', keyword: `e${i}`, seen_at: `${d1}T13:00:00Z` });
+    const a = await cli(['import', 'referrers', '--json', await file('keyed-a.ndjson', `${[1, 2, 3].map(keyed).join('\n')}\n`)]);
+    expect(JSON.parse(a.stdout)).toMatchObject({ accepted: 3, duplicates: 0 });
+    const b = await cli(['import', 'referrers', '--json', await file('keyed-b.ndjson', `${[3, 4].map(keyed).join('\n')}\n`)]);
+    expect(JSON.parse(b.stdout)).toMatchObject({ accepted: 1, duplicates: 1 });
+  });
+
   it('refuses a file without events', async () => {
     const r = await cli(['import', 'referrers', await file('empty.ndjson', '\n\n')]);
     expect(r.code).toBe(1);

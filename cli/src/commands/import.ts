@@ -2,6 +2,7 @@
 // server's ingest endpoints with the admin session. Zone reports go whole (CSV, NDJSON or
 // JSON, optionally gzip); referrer NDJSON goes in batches the server takes all-or-nothing.
 // `seed` loads the server's demo zone reports (its own generator) through the same ingest.
+import { createHash } from 'node:crypto';
 import { createReadStream, openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -148,16 +149,31 @@ function withProgress(cli: Cli, file: Blob, gzip: boolean, header: boolean): { b
 
 export interface ReferrerImport {
   accepted: number;
+  /** Events the server had already stored (a re-run of the same file, or repeated event_ids). */
+  duplicates: number;
   first_id: number | null;
   last_id: number | null;
   batches: number;
+}
+
+/** A call tried up to 3 times when the server cannot be reached or fails (5xx); refusals (4xx) are final. */
+async function withRetries<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (e) {
+      const retryable = e instanceof ApiError && (e.status === 0 || e.status >= 500);
+      if (!retryable || attempt >= 3) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
 }
 
 /** Sends an NDJSON file in batches; a refused batch stops the import with its file line. */
 async function importReferrers(api: Api, file: string, key: IngestKey, onBatch: (done: ReferrerImport) => void): Promise<ReferrerImport> {
   await fileBlob(file); // clear message when missing
   const lines = createInterface({ input: createReadStream(path.resolve(file), 'utf8'), crlfDelay: Infinity });
-  const total: ReferrerImport = { accepted: 0, first_id: null, last_id: null, batches: 0 };
+  const total: ReferrerImport = { accepted: 0, duplicates: 0, first_id: null, last_id: null, batches: 0 };
   let batch: string[] = [];
   let bytes = 0;
   let events = 0;
@@ -166,11 +182,18 @@ async function importReferrers(api: Api, file: string, key: IngestKey, onBatch: 
   const send = async () => {
     if (events > 0) {
       try {
-        const r = await api.referrers.ingest(undefined, {
-          rawBody: `${batch.join('\n')}\n`,
-          headers: { 'content-type': 'application/x-ndjson', ...keyHeader(key) },
-        });
+        const body = `${batch.join('\n')}\n`;
+        // The batch's Idempotency-Key is its place in the file and its bytes: sent again — a retry
+        // after a dropped connection, or the same file imported again — it is stored once.
+        const idempotencyKey = `adops-import-${createHash('sha256').update(`${total.batches}\n${body}`).digest('hex')}`;
+        const r = await withRetries(() =>
+          api.referrers.ingest(undefined, {
+            rawBody: body,
+            headers: { 'content-type': 'application/x-ndjson', 'idempotency-key': idempotencyKey, ...keyHeader(key) },
+          }),
+        );
         total.accepted += r.accepted;
+        total.duplicates += r.duplicates;
         total.first_id ??= r.first_id;
         total.last_id = r.last_id ?? total.last_id;
         total.batches++;
@@ -248,17 +271,27 @@ export function registerImport(program: Command, cli: Cli): void {
     .argument('<file>', 'archivo NDJSON')
     .option('--ingest-key <key>', 'clave de ingesta del servidor en lugar de una sesión de administrador (o ADOPS_INGEST_KEY)')
     .option('--json', 'salida JSON')
-    .addHelpText('after', '\nCada lote se guarda entero o nada; una línea mal formada detiene la importación en su lote.')
+    .addHelpText(
+      'after',
+      '\nCada lote se guarda entero o nada; una línea mal formada detiene la importación en su lote. Cada lote lleva una\n' +
+        'Idempotency-Key: volver a importar el mismo archivo (o reintentar tras un corte) no duplica eventos en 7 días;\n' +
+        'los eventos con event_id tampoco se duplican entre archivos.',
+    )
     .action(async (file: string, flags: { json?: boolean; ingestKey?: string }, cmd: Command) => {
       const { api, key } = await importApi(cli, cmd, flags.ingestKey);
       const machine = cli.machine(flags.json);
       const result = await keyed(key, () =>
         importReferrers(api, file, key, (done) => {
-          if (!machine) cli.io.stderr.write(`  lote ${done.batches}: ${done.accepted} eventos guardados\n`);
+          if (!machine)
+            cli.io.stderr.write(
+              `  lote ${done.batches}: ${done.accepted} eventos guardados${done.duplicates ? `, ${done.duplicates} ya estaban` : ''}\n`,
+            );
         }),
       );
       if (machine) return cli.json(result);
-      cli.say(`Eventos guardados: ${result.accepted} (ids ${result.first_id}–${result.last_id})`);
+      const ids = result.first_id === null ? '' : ` (ids ${result.first_id}–${result.last_id})`;
+      const repeated = result.duplicates ? ` · ya guardados antes (no se duplican): ${result.duplicates}` : '';
+      cli.say(`Eventos guardados: ${result.accepted}${ids}${repeated}`);
     });
 
   program
