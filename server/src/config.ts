@@ -27,6 +27,10 @@ export interface Config {
   scryptLogN: number;
   loginMaxFailures: number;
   loginWindowMs: number;
+  /** Failed sign-ins (and wrong current passwords) per account, from any address, in loginWindowMs. */
+  loginAccountMaxFailures: number;
+  /** Failed sign-ins per client address, whatever the accounts, in loginWindowMs. */
+  loginIpMaxFailures: number;
   /** ADOPS_LOG: JSON lines (info, the default), pretty for people, or silent. */
   log: 'info' | 'pretty' | 'silent';
   /** A request must arrive whole (headers and body) within this (ADOPS_REQUEST_TIMEOUT_SECONDS). */
@@ -178,6 +182,8 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
     scryptLogN: 17,
     loginMaxFailures: 5,
     loginWindowMs: 15 * 60_000,
+    loginAccountMaxFailures: 10,
+    loginIpMaxFailures: 30,
     log: logMode(env),
     requestTimeoutMs: int(env, 'ADOPS_REQUEST_TIMEOUT_SECONDS', 300, 10, 3600) * 1000,
     publicBodyTimeoutMs: 10_000,

@@ -8,12 +8,14 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Seconds the client should wait before trying again (429, 503): sent as Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 }
 
-export const httpError = (status: number, detail: string) => new HttpError(status, detail);
+export const httpError = (status: number, detail: string, retryAfterSeconds?: number) => new HttpError(status, detail, retryAfterSeconds);
 
 /** One readable sentence from a zod error: the first problem and where it is. */
 export function zodDetail(error: ZodError): string {
@@ -59,13 +61,16 @@ export function errorHandler(log: (line: string) => void): Koa.Middleware {
       } else if (status >= 500 || status < 400) {
         status = status < 400 ? 500 : status;
         detail = status === 502 || status === 503 ? err.message : 'Error interno del servidor';
-        log(`error ${ctx.state.requestId ?? '-'} ${ctx.method} ${ctx.path}: ${err.stack ?? err.message}`);
+        if (!(raw instanceof HttpError && status === 503))
+          log(`error ${ctx.state.requestId ?? '-'} ${ctx.method} ${ctx.path}: ${err.stack ?? err.message}`);
       } else {
         detail = err.message;
       }
       ctx.status = status;
       ctx.body = { detail };
       if (status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+      if (raw instanceof HttpError && raw.retryAfterSeconds !== undefined)
+        ctx.set('Retry-After', String(Math.max(1, Math.ceil(raw.retryAfterSeconds))));
     }
   };
 }

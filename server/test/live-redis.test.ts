@@ -258,6 +258,11 @@ describe('login failures in Redis', () => {
     for (let i = 0; i < 2; i++) await b.fail(key, Date.now());
     expect(await a.limited(key, Date.now())).toBe(true);
     expect(await b.limited(key, Date.now())).toBe(true);
+    // When to come back: what is left of the window opened by the first failure.
+    const wait = await b.retryAfterMs(key, Date.now());
+    expect(wait).toBeGreaterThan(55_000);
+    expect(wait).toBeLessThanOrEqual(60_000);
+    expect(await b.retryAfterMs('192.0.2.7|other@test.local', Date.now())).toBe(0);
     expect(await b.limited('192.0.2.7|other@test.local', Date.now())).toBe(false);
     // A restarted instance (a new limiter on a new connection) still refuses.
     const again = await limiter();

@@ -90,7 +90,7 @@ export const ROUTE_DOCS: ContractDocs = {
     login: {
       summary: 'Inicia sesión',
       description:
-        'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Los intentos fallidos se limitan (429 con `Retry-After`).',
+        'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Los intentos fallidos se limitan por dirección y email (5), por cuenta desde cualquier dirección (10) y por dirección en todas las cuentas (30), cada 15 minutos: 429 con `Retry-After`. Con demasiadas verificaciones de contraseña en cola, 503 con `Retry-After` al instante.',
     },
     logout: {
       summary: 'Cierra la sesión',
@@ -103,7 +103,8 @@ export const ROUTE_DOCS: ContractDocs = {
     },
     changePassword: {
       summary: 'Cambia la contraseña',
-      description: 'Pide la actual; devuelve un token nuevo. Todas las demás sesiones del usuario, y la de este token, terminan.',
+      description:
+        'Pide la actual (una equivocada cuenta como un inicio de sesión fallido, con los mismos límites); devuelve un token nuevo. Todas las demás sesiones del usuario, y la de este token, terminan.',
     },
   },
   admin: {

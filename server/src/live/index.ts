@@ -14,6 +14,8 @@ export interface LiveBackend {
   /** A bus for one kind of event (the referrer log). */
   bus<T extends Identified>(options: Partial<RedisBusOptions> & { ringSize: number }): LiveBus<T>;
   readonly loginLimiter: LoginLimiter;
+  /** Another failure counter (per account, per IP) with its own limit and window, shared like the bus. */
+  limiter(name: string, maxFailures: number, windowMs: number): LoginLimiter;
   /** For /api/health: the backend and whether it answers. */
   health(): Promise<{ backend: Config['live']; ok: boolean; detail?: string }>;
   close(): Promise<void>;
@@ -28,6 +30,7 @@ export async function openLiveBackend(
       backend: 'memory',
       bus: <T extends Identified>({ ringSize }: { ringSize: number }) => new MemoryLiveBus<T>(ringSize),
       loginLimiter: new MemoryLoginLimiter(config.loginMaxFailures, config.loginWindowMs),
+      limiter: (_name, maxFailures, windowMs) => new MemoryLoginLimiter(maxFailures, windowMs),
       health: async () => ({ backend: 'memory', ok: true }),
       close: async () => {},
     };
@@ -43,6 +46,7 @@ export async function openLiveBackend(
       return bus;
     },
     loginLimiter: new RedisLoginLimiter(client, prefix, config.loginMaxFailures, config.loginWindowMs, log),
+    limiter: (name, maxFailures, windowMs) => new RedisLoginLimiter(client, `${prefix}${name}:`, maxFailures, windowMs, log),
     health: async () => {
       const ping = await pingRedis(client);
       if (!ping.ok) return { backend: 'redis', ...ping };

@@ -59,7 +59,7 @@ export function authRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.auth.changePassword, async ({ current_password, new_password }, ctx) => {
     const session = ctx.state.user!;
-    const user = await s.users.changePassword(session.id, current_password, new_password);
+    const user = await s.users.changePassword(session.id, new_password, (u) => s.auth.checkCurrentPassword(u, current_password, ctx.ip));
     // Every session of the user ends, this one too; the answer carries this client's new one.
     await s.auth.endAll(user.id);
     return { detail: 'Contraseña actualizada', access_token: await s.auth.open(user, clientOf(ctx)), token_type: 'bearer' as const };

@@ -33,40 +33,87 @@ export const SESSION_ENDED = 'La sesión ya no es válida. Inicia sesión nuevam
 /** A session's last use is written at most this often (a write per request would load the store). */
 const TOUCH_EVERY_MS = 60_000;
 
+/** The failure counters sign-in consults: per address and e-mail, per account, per address. */
+export interface SignInLimits {
+  pair: LoginLimiter;
+  account: LoginLimiter;
+  ip: LoginLimiter;
+}
+
+export const TOO_MANY_FAILURES = 'Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.';
+
 export class AuthService {
   private dummyHash: Promise<string>;
-  /** Failed sign-ins per IP|e-mail (this process's, or shared through Redis). */
-  private readonly failures: LoginLimiter;
+  private readonly limits: SignInLimits;
 
   constructor(
     private readonly users: UserService,
     private readonly store: EntityStore,
     private readonly secret: string,
     private readonly ttlSeconds: number,
-    maxFailures: number,
-    windowMs: number,
     scryptLogN: number,
-    limiter?: LoginLimiter,
+    limits: Partial<SignInLimits> & { pair: LoginLimiter },
   ) {
-    this.failures = limiter ?? new MemoryLoginLimiter(maxFailures, windowMs);
+    // Without shared counters (tests), per account and per address fall back to this process's.
+    this.limits = {
+      pair: limits.pair,
+      account: limits.account ?? new MemoryLoginLimiter(10, 15 * 60_000),
+      ip: limits.ip ?? new MemoryLoginLimiter(30, 15 * 60_000),
+    };
     // Unknown e-mails still cost one hash, so timing does not reveal which accounts exist.
     this.dummyHash = hashPassword('not-a-real-password', scryptLogN);
   }
 
+  /** The counter keys of a sign-in attempt: the address with the e-mail, the account, the address. */
+  private keys(email: string, ip: string): Array<[LoginLimiter, string]> {
+    const account = email.trim().toLowerCase();
+    return [
+      [this.limits.pair, `${ip}|${account}`],
+      [this.limits.account, account],
+      [this.limits.ip, ip],
+    ];
+  }
+
+  /** 429 with Retry-After while any of the keys is over its limit. */
+  private async refuseWhileLimited(keys: Array<[LoginLimiter, string]>, now: number): Promise<void> {
+    const waits = await Promise.all(keys.map(([limiter, key]) => limiter.retryAfterMs(key, now)));
+    const wait = Math.max(...waits);
+    if (wait > 0) throw httpError(429, TOO_MANY_FAILURES, wait / 1000);
+  }
+
+  private async countFailure(keys: Array<[LoginLimiter, string]>, now: number): Promise<void> {
+    await Promise.all(keys.map(([limiter, key]) => limiter.fail(key, now)));
+  }
+
   async login(email: string, password: string, client: ClientInfo): Promise<string> {
-    const key = `${client.ip}|${email}`;
+    const keys = this.keys(email, client.ip);
     const now = Date.now();
-    if (await this.failures.limited(key, now)) throw httpError(429, 'Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.');
+    await this.refuseWhileLimited(keys, now);
     const user = await this.users.byEmail(email);
     const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
     if (!user || !ok) {
-      await this.failures.fail(key, now);
+      await this.countFailure(keys, now);
       throw httpError(401, 'Email o contraseña incorrectos');
     }
-    await this.failures.clear(key);
+    // A success clears this address's and this account's counts (not the address's other accounts').
+    await Promise.all(keys.slice(0, 2).map(([limiter, key]) => limiter.clear(key)));
     // Expired sessions are dropped as new ones open (the store never grows past the live ones).
     await this.store.sessions.purgeExpired(new Date(now).toISOString());
     return this.open(user, client);
+  }
+
+  /**
+   * Checks the current password of a signed-in user the way sign-in does: limited per account and
+   * address, a wrong one counted (a stolen session cannot guess the password at leisure).
+   */
+  async checkCurrentPassword(user: UserRecord, password: string, ip: string): Promise<void> {
+    const keys = this.keys(user.email, ip);
+    const now = Date.now();
+    await this.refuseWhileLimited(keys, now);
+    if (!(await verifyPassword(password, user.password_hash))) {
+      await this.countFailure(keys, now);
+      throw httpError(400, 'La contraseña actual no es correcta');
+    }
   }
 
   /** Opens a session for `user` and signs its token. */

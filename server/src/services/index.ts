@@ -62,16 +62,11 @@ export async function createServices(config: Config, log: (line: string) => void
     onClose.push(() => live.close());
     const secrets = await openSecrets(store, config.dataDir, config.jwtSecret);
     const users = new UserService(store, config.scryptLogN);
-    const auth = new AuthService(
-      users,
-      store,
-      secrets.jwtSecret,
-      config.jwtTtlSeconds,
-      config.loginMaxFailures,
-      config.loginWindowMs,
-      config.scryptLogN,
-      live.loginLimiter,
-    );
+    const auth = new AuthService(users, store, secrets.jwtSecret, config.jwtTtlSeconds, config.scryptLogN, {
+      pair: live.loginLimiter,
+      account: live.limiter('login-account', config.loginAccountMaxFailures, config.loginWindowMs),
+      ip: live.limiter('login-ip', config.loginIpMaxFailures, config.loginWindowMs),
+    });
     const tokens = new TokenService(store, secrets);
     const guards = makeGuards({ secret: secrets.jwtSecret, auth, ingestKey: config.ingestKey });
     const reports = new ReportService(warehouse.zoneReports, config.tz);

@@ -6,6 +6,8 @@ import { Script, type RedisClient } from '../live/redis.js';
 export interface LoginLimiter {
   /** Whether the key reached the limit in its current window. */
   limited(key: string, now: number): Promise<boolean>;
+  /** How long until the key may try again (ms); 0 when it is not limited. */
+  retryAfterMs(key: string, now: number): Promise<number>;
   /** Counts one failure (opening a window when none is open). */
   fail(key: string, now: number): Promise<void>;
   /** A successful sign-in: the count starts over. */
@@ -35,6 +37,11 @@ export class MemoryLoginLimiter implements LoginLimiter {
     return f.count >= this.maxFailures;
   }
 
+  async retryAfterMs(key: string, now: number): Promise<number> {
+    if (!(await this.limited(key, now))) return 0;
+    return Math.max(0, (this.failures.get(key)?.resetAt ?? now) - now);
+  }
+
   async fail(key: string, now: number): Promise<void> {
     const f = this.failures.get(key);
     if (!f || f.resetAt <= now) this.failures.set(key, { count: 1, resetAt: now + this.windowMs });
@@ -54,6 +61,14 @@ const FAIL = new Script(`
 local n = redis.call('INCR', KEYS[1])
 if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`);
+
+/** KEYS[1]: the count; ARGV[1]: the limit. The ms left in its window when limited, else 0. */
+const RETRY_AFTER = new Script(`
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n < tonumber(ARGV[1]) then return 0 end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then return 0 end
+return ttl`);
 
 /**
  * The same counts in Redis (one key per IP|e-mail, expiring with its window). When Redis does
@@ -80,6 +95,15 @@ export class RedisLoginLimiter implements LoginLimiter {
     } catch (e) {
       this.log(`login limiter: Redis did not answer (${(e as Error).message}); not limiting`);
       return false;
+    }
+  }
+
+  async retryAfterMs(key: string): Promise<number> {
+    try {
+      return Number(await RETRY_AFTER.run(this.client, [this.key(key)], [String(this.maxFailures)]));
+    } catch (e) {
+      this.log(`login limiter: Redis did not answer (${(e as Error).message}); not limiting`);
+      return 0;
     }
   }
 

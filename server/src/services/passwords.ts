@@ -1,16 +1,25 @@
 // Password hashing with scrypt (OWASP: N=2^17, r=8, p=1), at most two hashes at once so a
-// login flood cannot starve the rest of the server; verification in constant time.
+// login flood cannot starve the rest of the server, and a bounded queue behind them: past it the
+// caller gets 503 with Retry-After at once, so a flood never makes a real sign-in wait more than
+// the queue's length (about 2 s). Verification in constant time.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { httpError } from '../errors.js';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
 
 const MAX_RUNNING = 2;
+/** Hashes waiting beyond the two running: at ~0.1–0.2 s each, about 2 s of work. */
+export const MAX_WAITING = 16;
+export const PASSWORDS_BUSY = 'El servidor está ocupado verificando contraseñas. Inténtalo de nuevo en unos segundos.';
 let running = 0;
 const waiting: Array<() => void> = [];
 
 async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_RUNNING) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (running >= MAX_RUNNING) {
+    if (waiting.length >= MAX_WAITING) throw httpError(503, PASSWORDS_BUSY, 2);
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
   running++;
   try {
     return await work();

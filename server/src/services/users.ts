@@ -119,12 +119,15 @@ export class UserService {
     if (!(await this.store.users.remove(id))) throw httpError(404, 'Usuario no encontrado');
   }
 
-  /** Changes the user's own password after checking the current one; the updated user. */
-  async changePassword(userId: string, current: string, next: string): Promise<UserRecord> {
+  /**
+   * Changes the user's own password: the new one is checked first (common ones refused), then the
+   * current one by `checkCurrent` (sign-in's limits: AuthService.checkCurrentPassword); the updated user.
+   */
+  async changePassword(userId: string, next: string, checkCurrent: (user: UserRecord) => Promise<void>): Promise<UserRecord> {
     const user = await this.store.users.byId(userId);
     if (!user) throw httpError(401, 'No autenticado');
     assertUncommonPassword(next);
-    if (!(await verifyPassword(current, user.password_hash))) throw httpError(400, 'La contraseña actual no es correcta');
+    await checkCurrent(user);
     const password_hash = await hashPassword(next, this.scryptLogN);
     const updated = await this.store.users.update(user.id, { password_hash, password_changed_at: new Date().toISOString() });
     if (!updated) throw httpError(401, 'No autenticado');
