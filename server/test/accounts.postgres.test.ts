@@ -4,8 +4,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ApiError } from '@adops/core';
-import { startTestServer, usePostgresStore } from './helpers.js';
+import { startTestServer, usePostgresStore, failure } from './helpers.js';
 import { startPgCluster } from './pg-cluster.js';
 
 const cluster = await startPgCluster();
@@ -15,15 +14,6 @@ afterAll(() => cluster.stop());
 await import('./auth.test.js');
 await import('./admin.test.js');
 await import('./sessions.test.js');
-
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as ApiError;
-  }
-  throw new Error('expected the call to fail');
-};
 
 describe('two API instances on one PostgreSQL database', () => {
   test('keep nothing in their data dirs and share users, sessions, tokens and password changes at once', async () => {

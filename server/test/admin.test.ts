@@ -1,8 +1,8 @@
 // Admin area over HTTP: users and publisher tokens, the protected admin, and refusals.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
-import type { ApiError, Api } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer } from './helpers.js';
+import type { Api } from '@adops/core';
+import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
 
 let s: TestServer;
 let admin: Api & { token: string };
@@ -12,14 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as ApiError;
-  }
-  throw new Error('expected the call to fail');
-};
 const raw = (method: string, p: string, body?: string, token = admin.token) =>
   s.fetch(p, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
 const storedFile = () => s.storedEntities();

@@ -1,8 +1,8 @@
 // Sign-in, sessions and password change over HTTP against the real app.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { type ApiError, decodeSession } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer } from './helpers.js';
+import { decodeSession } from '@adops/core';
+import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -12,15 +12,6 @@ afterAll(() => s.close());
 
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
   s.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as ApiError;
-  }
-  throw new Error('expected the call to fail');
-};
 
 describe('health', () => {
   test('answers without a session', async () => {

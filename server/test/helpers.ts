@@ -6,7 +6,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createApi, type Api } from '@adops/core';
+import { expect, test } from 'vitest';
+import { createApi, type Api, type ApiError } from '@adops/core';
 import { createApp, loadConfig, type AdopsApp, type Config } from '../src/app.js';
 import type { SharedStores } from '../src/services/index.js';
 import type { PgCluster } from './pg-cluster.js';
@@ -73,6 +74,33 @@ export function useClickHouseWarehouse(on: boolean): void {
     factsChdbDir = dir;
   }
   clickHouseFacts = on;
+}
+
+/**
+ * A test file's suites once more with the facts on ClickHouse (the chdb engine embedded in this
+ * process, through the production adapter): proves the test servers use it, then loads the file.
+ */
+export async function againOnClickHouse(load: () => Promise<unknown>): Promise<void> {
+  useClickHouseWarehouse(true);
+  test('test servers of this file keep their facts on ClickHouse', async () => {
+    const s = await startTestServer();
+    try {
+      expect(s.app.services.warehouse.engine).toBe('clickhouse');
+    } finally {
+      await s.close();
+    }
+  });
+  await load();
+}
+
+/** The ApiError a call that must fail fails with (the test fails when it succeeds). */
+export async function failure(call: Promise<unknown>): Promise<ApiError> {
+  try {
+    await call;
+  } catch (e) {
+    return e as ApiError;
+  }
+  throw new Error('expected the call to fail');
 }
 
 /** Every table of a PostgreSQL entity store as one JSON text, rows in creation order. */

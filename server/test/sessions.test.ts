@@ -5,8 +5,8 @@
 // PostgreSQL in accounts.postgres.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { type ApiError, buildRequest, contract, decodeSession } from '@adops/core';
-import { ADMIN, startTestServer, type TestServer } from './helpers.js';
+import { buildRequest, contract, decodeSession } from '@adops/core';
+import { ADMIN, startTestServer, type TestServer, failure } from './helpers.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -16,14 +16,6 @@ afterAll(async () => {
   await s?.close();
 });
 
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as ApiError;
-  }
-  throw new Error('expected the call to fail');
-};
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const statusWith = async (token: string, pathname = '/api/me') => (await s.fetch(pathname, bearer(token))).status;
 
