@@ -321,12 +321,24 @@ async function benchDurability() {
     await pool.destroy();
     await server.exited;
     server = await startServer(dataDir);
-    const res = await fetch(`${server.url}/api/referrers/`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ zoneId: 'bench-durable', startDate: startIso, endDate: new Date(Date.now() + 60_000).toISOString() }),
-    });
-    const rows = await res.json();
+    // The report answers pages of at most 500 rows: read them all.
+    const rows = [];
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const res = await fetch(`${server.url}/api/referrers/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          zoneId: 'bench-durable',
+          startDate: startIso,
+          endDate: new Date(Date.now() + 60_000).toISOString(),
+          page,
+          page_size: 500,
+        }),
+      });
+      const answer = await res.json();
+      rows.push(...answer.rows);
+      pages = answer.page_count;
+    }
     await stopServer(server);
     const stored = new Map(rows.map((r) => [r.referrer, r.hits]));
     const missing = [...acked].filter((tag) => stored.get(tag) !== 1000);
