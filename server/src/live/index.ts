@@ -13,8 +13,7 @@ export interface LiveBackend {
   readonly backend: Config['live'];
   /** A bus for one kind of event (the referrer log). */
   bus<T extends Identified>(options: Partial<RedisBusOptions> & { ringSize: number }): LiveBus<T>;
-  readonly loginLimiter: LoginLimiter;
-  /** Another failure counter (per account, per IP) with its own limit and window, shared like the bus. */
+  /** A sign-in failure counter (per address and e-mail, per account, per address) with its own limit and window, shared like the bus. */
   limiter(name: string, maxFailures: number, windowMs: number): LoginLimiter;
   /** For /api/health: the backend and whether it answers. */
   health(): Promise<{ backend: Config['live']; ok: boolean; detail?: string }>;
@@ -29,7 +28,6 @@ export async function openLiveBackend(
     return {
       backend: 'memory',
       bus: <T extends Identified>({ ringSize }: { ringSize: number }) => new MemoryLiveBus<T>(ringSize),
-      loginLimiter: new MemoryLoginLimiter(config.loginMaxFailures, config.loginWindowMs),
       limiter: (_name, maxFailures, windowMs) => new MemoryLoginLimiter(maxFailures, windowMs),
       health: async () => ({ backend: 'memory', ok: true }),
       close: async () => {},
@@ -45,7 +43,6 @@ export async function openLiveBackend(
       buses.push(bus as unknown as LiveBus<Identified>);
       return bus;
     },
-    loginLimiter: new RedisLoginLimiter(client, prefix, config.loginMaxFailures, config.loginWindowMs, log),
     limiter: (name, maxFailures, windowMs) => new RedisLoginLimiter(client, `${prefix}${name}:`, maxFailures, windowMs, log),
     health: async () => {
       const ping = await pingRedis(client);

@@ -126,16 +126,17 @@ export class SseHub<T extends Identified> {
     // An ended session (sign-out, password change, deleted user) ends its streams within a check;
     // a store that cannot answer leaves them open (the next request decides).
     const alive = req.alive;
-    const aliveCheck = setInterval(() => {
-      if (!alive) return;
-      void alive().then(
-        (ok) => {
-          if (!ok) end(false);
-        },
-        () => undefined,
-      );
-    }, this.options.aliveCheckMs);
-    aliveCheck.unref();
+    const aliveCheck = alive
+      ? setInterval(() => {
+          void alive().then(
+            (ok) => {
+              if (!ok) end(false);
+            },
+            () => undefined,
+          );
+        }, this.options.aliveCheckMs)
+      : undefined;
+    aliveCheck?.unref();
     const client: Client = { end: () => end(false) };
     res.on('drain', () => {
       waitingDrain = false;

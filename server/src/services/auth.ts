@@ -9,7 +9,7 @@ import type { UserSession } from '@adops/core';
 import type { UserService } from './users.js';
 import { verifyPassword, hashPassword } from './passwords.js';
 import { httpError } from '../errors.js';
-import { MemoryLoginLimiter, type LoginLimiter } from './login-limiter.js';
+import type { LoginLimiter } from './login-limiter.js';
 import type { EntityStore, SessionRecord, UserRecord } from '../store/types.js';
 
 /** What the token carries. `email` and `is_admin` are for the clients' display only: the server reads the user by `sub`. */
@@ -44,7 +44,6 @@ export const TOO_MANY_FAILURES = 'Demasiados intentos fallidos. Espera unos minu
 
 export class AuthService {
   private dummyHash: Promise<string>;
-  private readonly limits: SignInLimits;
 
   constructor(
     private readonly users: UserService,
@@ -52,14 +51,8 @@ export class AuthService {
     private readonly secret: string,
     private readonly ttlSeconds: number,
     scryptLogN: number,
-    limits: Partial<SignInLimits> & { pair: LoginLimiter },
+    private readonly limits: SignInLimits,
   ) {
-    // Without shared counters (tests), per account and per address fall back to this process's.
-    this.limits = {
-      pair: limits.pair,
-      account: limits.account ?? new MemoryLoginLimiter(10, 15 * 60_000),
-      ip: limits.ip ?? new MemoryLoginLimiter(30, 15 * 60_000),
-    };
     // Unknown e-mails still cost one hash, so timing does not reveal which accounts exist.
     this.dummyHash = hashPassword('not-a-real-password', scryptLogN);
   }
@@ -148,11 +141,10 @@ export class AuthService {
   ): Promise<{ user: UserRecord; session: SessionRecord }> {
     const { sub, jti, exp } = claims ?? {};
     if (typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') throw httpError(401, SESSION_ENDED);
-    const session = await this.store.sessions.byId(jti);
     const now = Date.now();
-    if (!session || session.user_id !== sub || Date.parse(session.expires_at) <= now) throw httpError(401, SESSION_ENDED);
-    const user = await this.store.users.byId(sub);
-    if (!user) throw httpError(401, SESSION_ENDED);
+    const live = await this.live(jti, sub, now);
+    if (!live) throw httpError(401, SESSION_ENDED);
+    const { user, session } = live;
     if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS || session.ip !== ip)
       await this.store.sessions.touch(session.id, new Date(now).toISOString(), ip);
     return { user, session };
@@ -160,8 +152,15 @@ export class AuthService {
 
   /** Whether the session still lives (open live streams ask every few seconds). */
   async alive(sessionId: string, userId: string): Promise<boolean> {
+    return (await this.live(sessionId, userId, Date.now())) !== null;
+  }
+
+  /** The session and its user while the session is stored, is that user's, has not expired and the user exists. */
+  private async live(sessionId: string, userId: string, now: number): Promise<{ user: UserRecord; session: SessionRecord } | null> {
     const session = await this.store.sessions.byId(sessionId);
-    return Boolean(session && session.user_id === userId && Date.parse(session.expires_at) > Date.now() && (await this.store.users.byId(userId)));
+    if (!session || session.user_id !== userId || Date.parse(session.expires_at) <= now) return null;
+    const user = await this.store.users.byId(userId);
+    return user ? { user, session } : null;
   }
 
   /** Sign-out: the session ends on every instance. */

@@ -63,7 +63,7 @@ export async function createServices(config: Config, log: (line: string) => void
     const secrets = await openSecrets(store, config.dataDir, config.jwtSecret);
     const users = new UserService(store, config.scryptLogN);
     const auth = new AuthService(users, store, secrets.jwtSecret, config.jwtTtlSeconds, config.scryptLogN, {
-      pair: live.loginLimiter,
+      pair: live.limiter('login', config.loginMaxFailures, config.loginWindowMs),
       account: live.limiter('login-account', config.loginAccountMaxFailures, config.loginWindowMs),
       ip: live.limiter('login-ip', config.loginIpMaxFailures, config.loginWindowMs),
     });

@@ -1,11 +1,10 @@
-// Failed sign-ins per key (IP|e-mail): a window opens at the first failure, and once it holds
-// `maxFailures` the key is refused until the window ends; a success clears it. Kept in this
-// process, or in Redis so every API instance shares the counts and they survive a restart.
+// Failed sign-ins per key (an address with an e-mail, an account, an address: one limiter each):
+// a window opens at the first failure, and once it holds `maxFailures` the key is refused until
+// the window ends; a success clears it. Kept in this process, or in Redis so every API instance
+// shares the counts and they survive a restart.
 import { Script, type RedisClient } from '../live/redis.js';
 
 export interface LoginLimiter {
-  /** Whether the key reached the limit in its current window. */
-  limited(key: string, now: number): Promise<boolean>;
   /** How long until the key may try again (ms); 0 when it is not limited. */
   retryAfterMs(key: string, now: number): Promise<number>;
   /** Counts one failure (opening a window when none is open). */
@@ -27,19 +26,14 @@ export class MemoryLoginLimiter implements LoginLimiter {
     private readonly windowMs: number,
   ) {}
 
-  async limited(key: string, now: number): Promise<boolean> {
+  async retryAfterMs(key: string, now: number): Promise<number> {
     const f = this.failures.get(key);
-    if (!f) return false;
+    if (!f) return 0;
     if (f.resetAt <= now) {
       this.failures.delete(key);
-      return false;
+      return 0;
     }
-    return f.count >= this.maxFailures;
-  }
-
-  async retryAfterMs(key: string, now: number): Promise<number> {
-    if (!(await this.limited(key, now))) return 0;
-    return Math.max(0, (this.failures.get(key)?.resetAt ?? now) - now);
+    return f.count >= this.maxFailures ? f.resetAt - now : 0;
   }
 
   async fail(key: string, now: number): Promise<void> {
@@ -86,16 +80,6 @@ export class RedisLoginLimiter implements LoginLimiter {
 
   private key(key: string): string {
     return `${this.prefix}login-failures:${key}`;
-  }
-
-  async limited(key: string): Promise<boolean> {
-    try {
-      const count = await this.client.sendCommand<string | null>(['GET', this.key(key)]);
-      return Number(count ?? 0) >= this.maxFailures;
-    } catch (e) {
-      this.log(`login limiter: Redis did not answer (${(e as Error).message}); not limiting`);
-      return false;
-    }
   }
 
   async retryAfterMs(key: string): Promise<number> {
