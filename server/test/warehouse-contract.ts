@@ -154,7 +154,8 @@ const zones = (rows: Array<{ zone_id?: string }>) => rows.map((r) => r.zone_id);
 /** Referrer events: instants relative to a fixed day, ids in ingest order. */
 const T0 = Date.parse('2026-03-10T00:00:00Z');
 const at = (day: number, h: number, m = 0) => T0 + day * 86_400_000 + (h * 60 + m) * 60_000;
-function event(id: number, ms: number, e: Partial<ReferrerEvent> & Pick<ReferrerEvent, 'zone_id'>): ReferrerEvent {
+/** A referrer event seen at `ms`: the given fields, the rest null. */
+export function event(id: number, ms: number, e: Partial<ReferrerEvent> & Pick<ReferrerEvent, 'zone_id'>): ReferrerEvent {
   return {
     id,
     seen_ms: ms,

@@ -15,7 +15,7 @@ import { MIGRATIONS, migrate } from '../src/warehouse/clickhouse/migrations.js';
 import { repairRollup } from '../src/warehouse/clickhouse/zone-report/schema.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import { createWarehouse, type ReferrerEvent, type Warehouse, type ZoneReportRecord } from '../src/warehouse/index.js';
-import { ZONE_FIXTURE, describeSameAnswers, describeWarehouseContract, importRows } from './warehouse-contract.js';
+import { ZONE_FIXTURE, describeSameAnswers, describeWarehouseContract, event, importRows } from './warehouse-contract.js';
 
 // chdb runs one engine (one data path) per process: one path for this file, a database per warehouse.
 const dir = mkdtempSync(path.join(tmpdir(), 'adops-chdb-'));
@@ -169,19 +169,7 @@ describe('ClickHouse: schema migrations', () => {
 });
 
 describe('ClickHouse: idempotency keys', () => {
-  const keyedEvent = (id: number): ReferrerEvent => ({
-    id,
-    seen_ms: Date.parse('2026-03-02T10:00:00Z') + id,
-    seen_at: new Date(Date.parse('2026-03-02T10:00:00Z') + id).toISOString(),
-    zone_id: '9',
-    parent_domain: null,
-    referrer: null,
-    keyword: null,
-    ip: null,
-    country: null,
-    publisher: null,
-    advertiser: null,
-  });
+  const keyedEvent = (id: number): ReferrerEvent => event(id, Date.parse('2026-03-02T10:00:00Z') + id, { zone_id: '9' });
   const since = () => Date.now() - 7 * 86_400_000;
 
   test('a database made before them (migrations 1–2, events stored) gains them at open; its events stay', async () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import type { ReferrerEvent } from '../src/warehouse/index.js';
-import { describeSameAnswers, describeWarehouseContract } from './warehouse-contract.js';
+import { describeSameAnswers, describeWarehouseContract, event } from './warehouse-contract.js';
 
 describeWarehouseContract('DuckDB', () => openDuckDbWarehouse(':memory:'));
 describeWarehouseContract('DuckDB without its rollup', () => openDuckDbWarehouse(':memory:', { rollup: false }));
@@ -20,19 +20,7 @@ describeSameAnswers(
 
 describe('DuckDB: idempotency keys', () => {
   const DAY = 86_400_000;
-  const keyedEvent = (id: number): ReferrerEvent => ({
-    id,
-    seen_ms: Date.parse('2026-03-02T10:00:00Z') + id,
-    seen_at: new Date(Date.parse('2026-03-02T10:00:00Z') + id).toISOString(),
-    zone_id: '9',
-    parent_domain: null,
-    referrer: null,
-    keyword: null,
-    ip: null,
-    country: null,
-    publisher: null,
-    advertiser: null,
-  });
+  const keyedEvent = (id: number): ReferrerEvent => event(id, Date.parse('2026-03-02T10:00:00Z') + id, { zone_id: '9' });
 
   test('a data dir made before them gains their table at the next start; its events stay', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'adops-duck-'));
