@@ -37,7 +37,8 @@ function scripted(pollRows: () => LiveRecord[] = () => []) {
 describe('LiveFollower', () => {
   test('hands on stream messages in batches, oldest first, each once by id and by key; malformed ones are counted and skipped', async () => {
     const { source, streams } = scripted();
-    const follower = new LiveFollower(source, { batchMs: 10 });
+    const malformed: string[] = [];
+    const follower = new LiveFollower(source, { batchMs: 10, onMalformed: (data) => malformed.push(data) });
     const seen: LiveRecord[][] = [];
     follower.onEvents((r) => seen.push(r));
     follower.start([record(5)], 5);
@@ -51,6 +52,7 @@ describe('LiveFollower', () => {
     await wait(30);
     expect(seen).toEqual([[record(6), record(7)]]);
     expect(follower.ignored).toBe(1);
+    expect(malformed).toEqual(['{not json']);
     follower.stop();
     await expect(follower.done).resolves.toBeUndefined();
     expect(streams[0].closed).toBe(true);

@@ -40,6 +40,8 @@ export interface FollowerOptions {
   batchMs?: number;
   /** Events remembered for de-duplication. */
   cap?: number;
+  /** Told of each stream message that is not an event (it is counted in `ignored` and skipped). */
+  onMalformed?: (data: string) => void;
 }
 
 type Listener<T> = (value: T) => void;
@@ -173,6 +175,7 @@ export class LiveFollower {
         const record = parseLiveMessage(data);
         if (!record) {
           this.ignored++;
+          this.options.onMalformed?.(data);
           return;
         }
         this.pending.push(record);

@@ -11,7 +11,6 @@ import {
   POLL_INTERVAL_MS,
   buildRequest,
   contract,
-  parseLiveMessage,
   prependNew,
   type LiveRecord,
   type LiveSource,
@@ -178,10 +177,7 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pag
         const { url } = buildRequest(contract.referrers.stream, { ...filterRef.current, lastEventId, access_token: readToken() ?? undefined });
         const es = new EventSource(url);
         es.onopen = () => on.open();
-        es.onmessage = (message: MessageEvent<string>) => {
-          if (!parseLiveMessage(message.data)) console.warn('Mensaje del stream de referrers_logs mal formado; se ignora', message.data);
-          on.message(message.data);
-        };
+        es.onmessage = (message: MessageEvent<string>) => on.message(message.data);
         es.onerror = () => {
           console.warn('Error en el stream de referrers_logs; se pasa a polling cada 5 s');
           streamFailed.current = true;
@@ -189,7 +185,13 @@ export function useLiveLog(filter: ReferrerFilter, live: boolean, options: { pag
         };
         return es;
       };
-    const follower = new LiveFollower(source, { pollMs, maxStreamFailures: 1, batchMs: STREAM_BATCH_MS, cap: LIVE_CAP });
+    const follower = new LiveFollower(source, {
+      pollMs,
+      maxStreamFailures: 1,
+      batchMs: STREAM_BATCH_MS,
+      cap: LIVE_CAP,
+      onMalformed: (data) => console.warn('Mensaje del stream de referrers_logs mal formado; se ignora', data),
+    });
     follower.onEvents((records) => addArrivals(records));
     follower.onStatus((status) => setMode(status.mode === 'polling' ? 'polling' : 'sse'));
     follower.onCount((total) => setPolled({ filterKey, total }));
