@@ -15,7 +15,7 @@ import {
   MAX_PAGE_SIZE,
   type ReferrerFilter,
 } from '@adops/core';
-import { SESSION_EXPIRED } from './context.js';
+import { cliFetch, SESSION_EXPIRED } from './context.js';
 import { CliError, EXIT } from './io.js';
 
 export type TailMode = FollowStatus['mode'];
@@ -41,7 +41,7 @@ function source(options: LiveTailOptions): LiveSource {
     stream(lastEventId, on) {
       const url = buildRequest(contract.referrers.stream, { ...filter, lastEventId }, server).url;
       const es = new EventSource(url, {
-        fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, Authorization: `Bearer ${token}`, 'User-Agent': 'adops-cli' } }),
+        fetch: (input, init) => cliFetch(input, { ...init, headers: { ...init.headers, Authorization: `Bearer ${token}` } }),
       });
       es.addEventListener('open', () => on.open());
       es.addEventListener('message', (m) => on.message(m.data));
