@@ -87,6 +87,15 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
   db.data = { ...empty(), ...(db.data ?? {}) };
   const file = new JsonFileData(db);
   const userByEmail = (users: readonly UserRecord[], email: string) => users.find((u) => emailKey(u.email) === emailKey(email));
+  /** Drops the sessions `ends` picks (no write when there are none); how many. */
+  const removeSessions = async (ends: (x: SessionRecord) => boolean): Promise<number> => {
+    if (!file.data.sessions.some(ends)) return 0;
+    return file.update((d) => {
+      const before = d.sessions.length;
+      d.sessions = d.sessions.filter((x) => !ends(x));
+      return before - d.sessions.length;
+    });
+  };
 
   return {
     engine: 'lowdb',
@@ -222,31 +231,9 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
           if (session) Object.assign(session, { last_seen_at: seenAt, ip });
         });
       },
-      remove: async (id) => {
-        if (!file.data.sessions.some((x) => x.id === id)) return false;
-        return file.update((d) => {
-          const index = d.sessions.findIndex((x) => x.id === id);
-          if (index >= 0) d.sessions.splice(index, 1);
-          return index >= 0;
-        });
-      },
-      removeByUser: async (userId, exceptId) => {
-        const ends = (x: SessionRecord) => x.user_id === userId && x.id !== exceptId;
-        if (!file.data.sessions.some(ends)) return 0;
-        return file.update((d) => {
-          const before = d.sessions.length;
-          d.sessions = d.sessions.filter((x) => !ends(x));
-          return before - d.sessions.length;
-        });
-      },
-      purgeExpired: async (now) => {
-        if (!file.data.sessions.some((x) => x.expires_at <= now)) return 0;
-        return file.update((d) => {
-          const before = d.sessions.length;
-          d.sessions = d.sessions.filter((x) => x.expires_at > now);
-          return before - d.sessions.length;
-        });
-      },
+      remove: async (id) => (await removeSessions((x) => x.id === id)) > 0,
+      removeByUser: (userId, exceptId) => removeSessions((x) => x.user_id === userId && x.id !== exceptId),
+      purgeExpired: (now) => removeSessions((x) => x.expires_at <= now),
     },
     // The file is this process's own: it answers while the process runs.
     ping: async () => {},
