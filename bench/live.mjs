@@ -2,10 +2,17 @@
 // process on 127.0.0.1 with a temp data dir and measures: batch ingest and beacon throughput,
 // ingest-to-SSE latency with 200 streams at 1,000 events/s, server RSS with 1,000 idle streams,
 // and durability: every acknowledged event survives a SIGKILL under load. Ingest and beacon run
-// twice: plain, then idempotent (every batch with its own Idempotency-Key, every hit with its own
-// event_id: each event's key checked and stored), and the cost of idempotency is printed.
+// twice, each on a server of its own: with bot classification and the beacon's per-IP bucket off
+// and no keys, then with both on and idempotent (every batch with its own Idempotency-Key, every
+// hit with its own event_id: each event's key checked and stored; every event classified by user
+// agent, spam list, IP rate and zone), and the cost of the second against the first is printed.
+// Hits come from a browser user agent and 65,536 client addresses (X-Forwarded-For behind one
+// trusted proxy), to zones a zone report names: human traffic, so every check runs to its end.
+// (Batches resend one body: past the first minute its 5,000 addresses are over ADOPS_BOT_IP_RATE
+// and flagged ip_rate — the same checks, run the same way.)
 // Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS,
-// BENCH_HIT_SECONDS, BENCH_LATENCY_SECONDS, BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof").
+// BENCH_HIT_SECONDS, BENCH_LATENCY_SECONDS, BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
+// two costs apart, BENCH_ON_KEYED=0 runs the "on" side unkeyed and BENCH_ON_BOTS=0 without classification.
 // The load generators run in this process on the same machine, so figures move with its load
 // (printed first); "per server CPU-second" figures are the steadier measure of server cost.
 import { spawn } from 'node:child_process';
@@ -30,8 +37,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
-/** Starts node server/dist/main.js on a free port; resolves once it listens. */
-async function startServer(dataDir) {
+/** Starts node server/dist/main.js on a free port (extra env on top); resolves once it listens. */
+async function startServer(dataDir, env = {}) {
   const child = spawn(
     process.execPath,
     [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(root, 'server/dist/main.js')],
@@ -47,6 +54,8 @@ async function startServer(dataDir) {
         ADOPS_ADMIN_EMAIL: ADMIN.email,
         ADOPS_ADMIN_PASSWORD: ADMIN.password,
         ADOPS_JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+        ADOPS_TRUST_PROXY: '1',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -71,8 +80,31 @@ async function startServer(dataDir) {
     body: JSON.stringify(ADMIN),
   });
   const { access_token } = await login.json();
-  return { child, exited, url, token: access_token };
+  const server = { child, exited, url, token: access_token };
+  await nameZones(server);
+  return server;
 }
+
+/** The zones the bench sends to, named by a zone report (hits to zones no report names are flagged unknown_zone). */
+const BENCH_ZONES = ['bench-ingest', 'bench-live', 'bench-durable', ...Array.from({ length: 16 }, (_, i) => `bench-hit-${i}`)];
+async function nameZones(server) {
+  const day = new Date().toISOString().slice(0, 10);
+  const csv = `date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue\n${BENCH_ZONES.map(
+    (z) => `${day},Bench Adv,Bench Pub,${z},ES,web,bench.example.com,1000,10,1`,
+  ).join('\n')}\n`;
+  const res = await fetch(`${server.url}/api/ingest/zone-report`, {
+    method: 'POST',
+    headers: { 'x-ingest-key': INGEST_KEY, 'content-type': 'text/csv' },
+    body: csv,
+  });
+  if (res.status !== 200) throw new Error(`zone report ${res.status}: ${await res.text()}`);
+}
+
+/** Off: no bot classification, no beacon bucket. On: the defaults (classification, bucket). */
+const GUARDS_OFF = { ADOPS_BOT_FILTER: '0', ADOPS_BEACON_RATE: '0' };
+const ON_KEYED = process.env.BENCH_ON_KEYED !== '0';
+const GUARDS_ON = process.env.BENCH_ON_BOTS === '0' ? GUARDS_OFF : {};
+const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 async function stopServer(server) {
   server.child.kill('SIGTERM');
@@ -98,8 +130,9 @@ function batchBody(count, zone, extra = () => ({})) {
       zone_id: zone,
       referrer: `https://www.diario${i % 50}.example.com/noticias/articulo-${i}`,
       keyword: 'seguros de coche',
-      ip: `198.51.100.${(i % 254) + 1}`,
+      ip: `198.51.${(i >> 8) & 255}.${i & 255}`,
       country: 'ES',
+      user_agent: BROWSER_UA,
       ...extra(i),
     })}\n`;
   return out;
@@ -162,7 +195,7 @@ async function benchHits(server, idempotent = false) {
       const res = await pool.request({
         path: `/api/hit?zone_id=bench-hit-${w % 16}&ref=https%3A%2F%2Fwww.example.com%2Fpage-${n++}&kw=vuelos+baratos${idempotent ? `&event_id=h-${started}-${w}-${n}` : ''}`,
         method: 'GET',
-        headers: { 'cf-ipcountry': 'ES' },
+        headers: { 'cf-ipcountry': 'ES', 'user-agent': BROWSER_UA, 'x-forwarded-for': `10.${w}.0.${n & 255}` },
       });
       await res.body.dump();
       if (res.statusCode === 204) ok++;
@@ -232,7 +265,9 @@ async function benchLatency(server) {
   await sleep(300);
   const pool = new Pool(server.url, { connections: 4 });
   const sent = new Map(); // id → send time
-  const body = batchBody(perBatch, 'bench-live');
+  // Each batch from addresses of its own: the same few addresses at 1,000 events/s would be over
+  // ADOPS_BOT_IP_RATE, flagged ip_rate and (rightly) left out of the streams.
+  const bodyOf = (b) => batchBody(perBatch, 'bench-live', (i) => ({ ip: `10.${(b >> 8) & 255}.${b & 255}.${i + 1}` }));
   const batches = Math.round((LATENCY_SECONDS * 1000) / perBatch);
   const started = performance.now();
   const inflight = [];
@@ -242,7 +277,7 @@ async function benchLatency(server) {
     if (wait > 0) await sleep(wait);
     const t0 = performance.now();
     inflight.push(
-      postBatch(pool, body).then((r) => {
+      postBatch(pool, bodyOf(b)).then((r) => {
         for (let id = r.first_id; id <= r.last_id; id++) sent.set(id, t0);
       }),
     );
@@ -329,6 +364,8 @@ async function benchDurability() {
         headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({
           zoneId: 'bench-durable',
+          // Durability counts what was stored, flagged or not (its batches repeat their addresses).
+          include_bots: true,
           startDate: startIso,
           endDate: new Date(Date.now() + 60_000).toISOString(),
           page,
@@ -351,7 +388,7 @@ async function benchDurability() {
 
 async function main() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'adops-bench-live-'));
-  const server = await startServer(dataDir);
+  const server = await startServer(dataDir, GUARDS_ON);
   const line = (label, value) => console.log(`  ${label.padEnd(44)} ${value}`);
   try {
     const os = await import('node:os');
@@ -368,34 +405,44 @@ async function main() {
         `${fmt(idle.during, 1)} MB (fresh server before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream)`,
       );
     }
-    /** What idempotency costs per server CPU-second (target < 15 %). */
+    /** What bot classification and idempotency together cost per server CPU-second (target < 15 %). */
     const cost = (off, on) =>
-      `${fmt((1 - on.perCpuSecond / off.perCpuSecond) * 100, 1)}% fewer per server CPU-second with idempotency (target < 15%)`;
-    if (PHASES.has('ingest')) {
-      const runs = [];
-      for (const idempotent of [false, true]) {
-        const ingest = await benchIngest(server, idempotent);
-        runs.push(ingest);
-        line(
-          `batch ingest /api/ingest/referrers${idempotent ? ', keyed' : ''}`,
-          `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`,
-        );
-        line('  server CPU', `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second`);
+      `${fmt((1 - on.perCpuSecond / off.perCpuSecond) * 100, 1)}% fewer per server CPU-second with both on (on/off ratio ${fmt(on.perCpuSecond / off.perCpuSecond, 3)}; target < 15%)`;
+    // Off: a server with classification and the beacon bucket off, no keys; on: the defaults, keyed.
+    const offDir = PHASES.has('ingest') || PHASES.has('hits') ? await mkdtemp(path.join(tmpdir(), 'adops-bench-off-')) : undefined;
+    const offServer = offDir ? await startServer(offDir, GUARDS_OFF) : undefined;
+    const serverFor = (on) => (on ? server : offServer);
+    const label = (on) => (on ? ', bots + keyed' : ', bots off, unkeyed');
+    try {
+      if (PHASES.has('ingest')) {
+        const runs = [];
+        for (const idempotent of [false, true]) {
+          const ingest = await benchIngest(serverFor(idempotent), idempotent && ON_KEYED);
+          runs.push(ingest);
+          line(
+            `batch ingest /api/ingest/referrers${label(idempotent)}`,
+            `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`,
+          );
+          line('  server CPU', `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second`);
+        }
+        line('  bot classification + Idempotency-Key per batch', cost(runs[0], runs[1]));
       }
-      line('  idempotency (Idempotency-Key per batch)', cost(runs[0], runs[1]));
-    }
-    if (PHASES.has('hits')) {
-      const runs = [];
-      for (const idempotent of [false, true]) {
-        const hits = await benchHits(server, idempotent);
-        runs.push(hits);
-        line(
-          `beacon /api/hit (${hits.connections} connections)${idempotent ? ', keyed' : ''}`,
-          `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`,
-        );
-        line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second`);
+      if (PHASES.has('hits')) {
+        const runs = [];
+        for (const idempotent of [false, true]) {
+          const hits = await benchHits(serverFor(idempotent), idempotent && ON_KEYED);
+          runs.push(hits);
+          line(
+            `beacon /api/hit (${hits.connections} conns)${label(idempotent)}`,
+            `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`,
+          );
+          line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second`);
+        }
+        line('  bot classification + bucket + event_id per hit', cost(runs[0], runs[1]));
       }
-      line('  idempotency (event_id per hit)', cost(runs[0], runs[1]));
+    } finally {
+      if (offServer) await stopServer(offServer);
+      if (offDir) await rm(offDir, { recursive: true, force: true });
     }
     if (PHASES.has('latency')) {
       const latency = await benchLatency(server);

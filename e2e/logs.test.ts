@@ -22,16 +22,19 @@ async function ingest(events: IngestReferrerEvent[]): Promise<IngestReferrersRes
   return admin.referrers.ingest(undefined, { rawBody: toNdjson(events), headers: { 'content-type': 'application/x-ndjson' } });
 }
 
-/** The ad tag's beacon, as a browser on a publisher's page would send it. */
-async function hit(zone: string, ref: string, kw: string, country = 'AR') {
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+/** The ad tag's beacon, as a browser on a publisher's page would send it (or a crawler, with `ua`). */
+async function hit(zone: string, ref: string, kw: string, country = 'AR', ua = BROWSER_UA) {
   const q = new URLSearchParams({ zone_id: zone, ref, kw, src: 'live.example' });
-  const res = await h.server.fetch(`/api/hit?${q}`, { headers: { 'x-country-code': country } });
+  const res = await h.server.fetch(`/api/hit?${q}`, { headers: { 'x-country-code': country, 'user-agent': ua } });
   expect(res.status).toBe(204);
 }
 
 beforeAll(async () => {
   // Behind one trusted proxy, as in production: the beacon's CDN country header counts.
-  h = await startHarness({ trustProxy: 1 });
+  h = await startHarness({ trustProxy: 1, botFilter: true });
   // 25 events today of zone L1-pag (two pages of 20).
   await ingest(
     Array.from({ length: 25 }, (_, i) => ({
@@ -111,6 +114,39 @@ describe('Referrers (live)', () => {
     expect(w.polls.length).toBe(pollsBefore); // no polling while the stream works
     expect(await badge(page).textContent()).toBe('SSE');
     await h.screenshot(page, 'logs-live');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test("a crawler's hit stays out of the live log; 'Incluir bots' streams it with its reason, and the link keeps it", async () => {
+    const w = await openLogs();
+    const { page } = w;
+    await applyZone(page, 'L8-');
+    await page.getByText('No hay resultados').waitFor();
+    await hit('L8-bots', 'https://bots.example/rastreado', 'bot', 'US', GOOGLEBOT);
+    await hit('L8-bots', 'https://bots.example/persona', 'humano');
+    await row(page, 'https://bots.example/persona').waitFor();
+    expect(await row(page, 'https://bots.example/rastreado').count()).toBe(0);
+
+    await filterBar(page).getByLabel('Incluir bots').check();
+    await row(page, 'https://bots.example/rastreado').waitFor();
+    expect(new URL(page.url()).searchParams.get('bots')).toBe('1');
+    await expect.poll(() => w.streams.length).toBeGreaterThanOrEqual(3);
+    expect(new URL(w.streams.at(-1)!.url()).searchParams.get('include_bots')).toBe('true');
+    expect(await page.locator('table thead th').allTextContents()).toEqual([
+      'Date',
+      'Zone ID',
+      'Source',
+      'Referrer',
+      'Keyword',
+      'IP',
+      'Country',
+      'Bot',
+    ]);
+    expect(await row(page, 'https://bots.example/rastreado').locator('td').last().textContent()).toBe('Bot (user agent)');
+    expect(await row(page, 'https://bots.example/persona').locator('td').last().textContent()).toBe('');
+    // A crawler's hit arriving now streams in too.
+    await hit('L8-bots', 'https://bots.example/rastreado-2', 'bot', 'US', GOOGLEBOT);
+    await row(page, 'https://bots.example/rastreado-2').waitFor({ timeout: 4000 });
     expect(h.pageErrors(page)).toEqual([]);
   });
 

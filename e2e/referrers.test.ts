@@ -38,11 +38,15 @@ async function seed(events: IngestReferrerEvent[]) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  // Zone owners first: events take their publisher/advertiser from the zone at ingest.
+  // Bot and spam traffic told apart, as in production.
+  h = await startHarness({ botFilter: true });
+  // Zone owners first: events take their publisher/advertiser from the zone at ingest (and hits
+  // to zones no report names are flagged).
   const zoneRows = [
     { zone: '7001', advertiser: 'Adv Uno', publisher: 'Pub Norte' },
     { zone: '7002', advertiser: 'Adv Dos', publisher: 'Pub Sur' },
+    { zone: '7003', advertiser: 'Adv Dos', publisher: 'Pub Sur' },
+    { zone: '7004', advertiser: 'Adv Dos', publisher: 'Pub Sur' },
   ].map((z) => ({
     date: addDays(today(), -1),
     advertiser: z.advertiser,
@@ -69,6 +73,14 @@ beforeAll(async () => {
     { zone_id: '7002', parent_domain: 'other.example', referrer: null, seen_at: earlierToday(0.96) },
     { zone_id: '7003', parent_domain: 'old.example', referrer: 'https://old.example/ayer', seen_at: middayOf(addDays(today(), -1)) },
     { zone_id: '7004', parent_domain: 'week.example', referrer: 'https://week.example/semana', seen_at: middayOf(addDays(today(), -5)) },
+    // A crawler's visit today: left out unless 'Incluir bots'.
+    {
+      zone_id: '7002',
+      parent_domain: 'crawler.example',
+      referrer: 'https://crawler.example/indexado',
+      user_agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      seen_at: earlierToday(0.5),
+    },
   ]);
 });
 afterAll(async () => {
@@ -95,6 +107,56 @@ async function waitForCount(page: Page, n: number) {
 }
 
 describe('Referrers report', () => {
+  test("'Incluir bots' adds the crawler's visit at once, keeps it in the link, and the IVT table gives each zone its share", async () => {
+    const page = await openReferrers();
+    await bar(page).getByLabel('Zone ID').fill('7002');
+    await bar(page).getByRole('button', { name: 'Aplicar' }).click();
+    await waitForCount(page, 2);
+    expect(await page.getByText('https://crawler.example/indexado').count()).toBe(0);
+    const bots = bar(page).getByLabel('Incluir bots');
+    expect(await bots.isChecked()).toBe(false);
+    await bots.check();
+    await waitForCount(page, 3);
+    expect(new URL(page.url()).searchParams.get('bots')).toBe('1');
+    await page.getByText('https://crawler.example/indexado').waitFor();
+    // The link keeps it: reloading shows the same.
+    await page.reload();
+    await waitForCount(page, 3);
+    expect(await bar(page).getByLabel('Incluir bots').isChecked()).toBe(true);
+    await bar(page).getByLabel('Zone ID').fill('');
+    await bar(page).getByRole('button', { name: 'Aplicar' }).click();
+    await waitForCount(page, TODAY_ROWS + 1);
+
+    await page.getByRole('button', { name: /Ver tráfico inválido/ }).click();
+    const ivt = page.getByTestId('ivt-table');
+    const zone7002 = ivt.locator('tbody tr', { hasText: '7002' });
+    await zone7002.waitFor();
+    // 7002 today: two visits and the crawler's: 1 of 3 flagged.
+    expect(await zone7002.locator('td').allTextContents()).toEqual(['7002', 'Pub Sur', '3', '1', '33,33%']);
+    // Sortable headers (↕), sorted by the server.
+    expect((await ivt.locator('thead th').allTextContents()).map((t) => t.replace(/[↕↑↓]/g, '').trim())).toEqual([
+      'Zone ID',
+      'Publisher',
+      'Visitas',
+      'Bots y spam',
+      'IVT %',
+    ]);
+    await page.getByLabel('Agrupar por').selectOption('publisher');
+    await ivt.locator('tbody tr', { hasText: 'Pub Norte' }).waitFor();
+    expect(await ivt.locator('tbody tr', { hasText: 'Pub Norte' }).locator('td').allTextContents()).toEqual([
+      'Pub Norte',
+      String(PAGED),
+      '0',
+      '0,00%',
+    ]);
+
+    await bar(page).getByLabel('Incluir bots').uncheck();
+    await waitForCount(page, TODAY_ROWS);
+    expect(new URL(page.url()).searchParams.has('bots')).toBe(false);
+    await h.screenshot(page, 'referrers-bots');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
   test('opens on today with every select at Todos, dates in dd/MM/yyyy and 20 rows per page', async () => {
     const page = await openReferrers();
     const f = bar(page);

@@ -60,10 +60,28 @@ const EXAMPLES: Record<string, string[]> = {
   tail: ['adops tail -n 50                 # los 50 últimos y los nuevos; p pausa, q sale', 'adops tail --zone 4101 --json | jq .referrer'],
   'import zone-report': ['adops import zone-report informe.csv', 'ADOPS_INGEST_KEY=… adops import zone-report noviembre.ndjson.gz --json'],
   'import referrers': ['adops import referrers eventos.ndjson --ingest-key …'],
-  'campaigns list': ['adops campaigns list --status ALL --from 2026-11-01 --sort spend:desc'],
-  'campaigns create': ['adops campaigns create --keyword "seguros de coche" --pick 2 --daily-budget 20'],
-  'tokens url': ['adops tokens url "Mundo Cine" --from 2026-11-01 --to 2026-11-30'],
+  'tokens create': ['adops tokens create "Mundo Cine" --expires 2027-01-01 --allow-ip 203.0.113.0/24,2001:db8::/32 --limit 300'],
+  'tokens update': ['adops tokens update "Mundo Cine" --limit default --expires never --allow-ip any'],
+  'tokens list': ['adops tokens list                   # tokens enmascarados', 'adops tokens list --reveal --json | jq -r .[0].token'],
   options: ['adops options', 'adops options --json | jq .publishers'],
+  backup: [
+    'adops backup /var/backups/adops/$(date +%F)             # con el servidor en marcha',
+    'adops backup ./copia --json | jq .manifest.warehouse.tables',
+  ],
+  restore: [
+    'adops restore /var/backups/adops/2026-03-01 --data-dir ./data   # con el servidor detenido',
+    'adops restore ./copia --data-dir ./data --force   # lo que había queda en ./data.pre-restore-…',
+  ],
+  login: [
+    'adops login --email ana@example.com                 # pide la contraseña y, si la cuenta lo usa, el código',
+    'adops login --email ana@example.com --totp 123456 < clave.txt',
+  ],
+  '2fa enable': ['adops 2fa enable                                    # QR, secreto, primer código y códigos de recuperación'],
+  audit: [
+    'adops audit                                         # lo más reciente primero, en pantalla',
+    'adops audit --actor ana@example.com --action user --since 2026-11-01 --csv',
+    'adops audit --action token.revoke --json | jq .rows',
+  ],
   completion: ['source <(adops completion bash)          # en ~/.bashrc', 'source <(adops completion zsh)           # en ~/.zshrc'],
 };
 

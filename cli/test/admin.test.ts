@@ -222,8 +222,13 @@ describe('adops tokens', () => {
     expect(token.publisher_name).toBe('Diario Ñandú');
     expect(token.token.length).toBeGreaterThan(30);
 
+    // Lists mask the token unless --reveal.
     const listed = JSON.parse((await cli(['tokens', 'list'])).stdout) as PublisherToken[];
-    expect(listed.map((t) => [t.publisher_name, t.token])).toEqual([['Diario Ñandú', token.token]]);
+    expect(listed.map((t) => [t.id, t.publisher_name, t.token])).toEqual([
+      [token.id, 'Diario Ñandú', `${token.token.slice(0, 4)}…${token.token.slice(-4)}`],
+    ]);
+    const revealed = JSON.parse((await cli(['tokens', 'list', '--reveal'])).stdout) as PublisherToken[];
+    expect(revealed.map((t) => t.token)).toEqual([token.token]);
 
     const url = await cli(['tokens', 'url', 'diario ñandú']);
     expect(url.code).toBe(0);
@@ -239,10 +244,14 @@ describe('adops tokens', () => {
 
     const renewed = JSON.parse((await cli(['tokens', 'renew', 'Diario Ñandú'])).stdout) as PublisherToken;
     expect(renewed.token).not.toBe(token.token);
-    const afterRenew = JSON.parse((await cli(['tokens', 'list'])).stdout) as PublisherToken[];
-    expect(afterRenew.map((t) => t.token)).toEqual([renewed.token]);
+    const afterRenew = JSON.parse((await cli(['tokens', 'list', '--reveal'])).stdout) as PublisherToken[];
+    expect(afterRenew.map((t) => [t.id, t.token])).toEqual([[token.id, renewed.token]]);
 
-    const deleted = await cli(['tokens', 'delete', renewed.token, '--yes']);
+    // Never by the token itself (it would stay in the shell's history): by id or publisher.
+    const byToken = await cli(['tokens', 'delete', renewed.token, '--yes']);
+    expect(byToken.code).toBe(2);
+    expect(byToken.stderr.trim()).toBe('Nombra el token por su id o su publisher, no por el token (adops tokens list)');
+    const deleted = await cli(['tokens', 'revoke', renewed.id, '--yes']);
     expect(deleted.code).toBe(0);
     expect(deleted.stdout.trim()).toBe('Token de Diario Ñandú eliminado');
     expect(JSON.parse((await cli(['tokens', 'list'])).stdout)).toEqual([]);
@@ -253,18 +262,79 @@ describe('adops tokens', () => {
     try {
       const result = await cli(['tokens', 'list'], { isTTY: true });
       const lines = stripVTControlCharacters(result.stdout).split('\n');
-      const header = lines.find((l) => l.startsWith('Publisher'))!;
-      expect(header).toMatch(/^Publisher\s+Token\s+Creado\s+Último uso/);
-      const row = lines.find((l) => l.startsWith('acme'))!;
-      expect(row.indexOf(created.token)).toBe(header.indexOf('Token'));
+      const header = lines.find((l) => l.startsWith('Id'))!;
+      expect(header).toMatch(/^Id\s+Publisher\s+Token\s+Caduca\s+IPs permitidas\s+Límite\/h\s+Peticiones\s+Último uso\s+Creado/);
+      const row = lines.find((l) => l.startsWith(created.id))!;
+      expect(row).not.toContain(created.token);
+      expect(row.indexOf(`${created.token.slice(0, 4)}…`)).toBe(header.indexOf('Token'));
+      expect(row).toMatch(/nunca\s+todas\s+600 \(por defecto\)\s+0\s+/);
       // A narrow terminal cuts rows at its edge instead of wrapping them.
       const narrow = await cli(['tokens', 'list'], { isTTY: true, columns: 40 });
       const narrowLines = stripVTControlCharacters(narrow.stdout).split('\n').filter(Boolean);
       expect(narrowLines).toHaveLength(3);
       for (const line of narrowLines) expect(line.length).toBeLessThanOrEqual(40);
     } finally {
-      await cli(['tokens', 'delete', created.token, '--yes']);
+      await cli(['tokens', 'delete', created.id, '--yes']);
     }
+  });
+
+  it('creates and updates a token with an expiry, allowed addresses and a limit; the publisher feels them', async () => {
+    const created = await cli([
+      'tokens',
+      'create',
+      'Limitado',
+      '--expires',
+      '15/03/2099',
+      '--allow-ip',
+      '127.0.0.1,10.0.0.0/8',
+      '--allow-ip',
+      '::1',
+      '--limit',
+      '2',
+    ]);
+    expect(created.code).toBe(0);
+    const t = JSON.parse(created.stdout) as PublisherToken;
+    expect(t).toMatchObject({
+      expires_at: '2099-03-15T00:00:00.000Z',
+      allowed_ips: ['127.0.0.1', '10.0.0.0/8', '::1'],
+      rate_limit: 2,
+      effective_rate_limit: 2,
+    });
+    const pull = () =>
+      fetch(`${server.url}/api/publisher/data?start_date=2026-03-01&end_date=2026-03-01`, { headers: { authorization: `Bearer ${t.token}` } });
+    expect((await pull()).status).toBe(200);
+    expect((await pull()).status).toBe(200);
+    const limited = await pull();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const listed = (JSON.parse((await cli(['tokens', 'list'])).stdout) as PublisherToken[]).find((x) => x.id === t.id)!;
+    expect(listed).toMatchObject({ request_count: 2, last_used_at: expect.any(String) });
+
+    const updated = await cli(['tokens', 'update', 'limitado', '--limit', 'default', '--expires', 'never', '--allow-ip', 'any']);
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ id: t.id, expires_at: null, allowed_ips: [], rate_limit: null, effective_rate_limit: 600 });
+    const atTerminal = await cli(['tokens', 'update', t.id, '--limit', '600'], { isTTY: true });
+    expect(atTerminal.stdout.trim()).toBe('Token de Limitado actualizado');
+    const after = (JSON.parse((await cli(['tokens', 'list'])).stdout) as PublisherToken[]).find((x) => x.id === t.id)!;
+    expect(after).toMatchObject({ expires_at: null, allowed_ips: [], rate_limit: 600, effective_rate_limit: 600 });
+    expect((await pull()).status).toBe(200);
+    const outside = await cli(['tokens', 'update', t.id, '--allow-ip', '203.0.113.0/24', '--json']);
+    expect(JSON.parse(outside.stdout)).toMatchObject({ allowed_ips: ['203.0.113.0/24'], token: `${t.token.slice(0, 4)}…${t.token.slice(-4)}` });
+    expect((await pull()).status).toBe(403);
+
+    // Refusals: the server's Spanish detail (exit 1) or a usage error (exit 2); nothing changes.
+    const badIp = await cli(['tokens', 'update', t.id, '--allow-ip', '10.0.0.0/33']);
+    expect([badIp.code, badIp.stderr.trim()]).toEqual([1, 'allowed_ips.0: "10.0.0.0/33" no es una dirección IP ni un rango CIDR (IPv4 o IPv6)']);
+    const badLimit = await cli(['tokens', 'create', 'Otro', '--limit', 'mucho']);
+    expect([badLimit.code, badLimit.stderr.trim()]).toEqual([2, '--limit debe ser un número entero de peticiones por hora (o default): mucho']);
+    const past = await cli(['tokens', 'create', 'Otro', '--expires', '2020-01-01']);
+    expect([past.code, past.stderr.trim()]).toEqual([1, 'expires_at: la fecha de caducidad ya pasó']);
+    const badDay = await cli(['tokens', 'create', 'Otro', '--expires', '31/02/2099']);
+    expect(badDay.code).toBe(2);
+    const nothing = await cli(['tokens', 'update', t.id]);
+    expect([nothing.code, nothing.stderr.trim()]).toEqual([2, 'Nada que cambiar: usa --expires, --allow-ip o --limit']);
+    expect((JSON.parse((await cli(['tokens', 'list'])).stdout) as PublisherToken[]).map((x) => x.publisher_name)).not.toContain('Otro');
+    expect((await cli(['tokens', 'delete', 'Limitado', '--yes'])).code).toBe(0);
   });
 
   it('reports refusals: duplicate, blank name, unknown publisher, bad range, unknown token', async () => {

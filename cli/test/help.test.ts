@@ -81,7 +81,8 @@ describe('adops completion', () => {
     expect(await complete(r.stdout, ['adops', 'report', ''])).toEqual(expect.arrayContaining(['zones', 'publishers', 'advertisers']));
     expect(await complete(r.stdout, ['adops', 'report', 'zones', '--adv'])).toEqual(['--advertiser']);
     expect(await complete(r.stdout, ['adops', '--server', 'http://x', 'tail', '--j'])).toEqual(['--json']);
-    expect(await complete(r.stdout, ['adops', 'tokens', 'u'])).toEqual(['url']);
+    expect(await complete(r.stdout, ['adops', 'tokens', 'ur'])).toEqual(['url']);
+    expect(await complete(r.stdout, ['adops', 'tokens', 'list', '--r'])).toEqual(['--reveal']);
   });
 
   it('zsh gets the same completion through bashcompinit; another shell is a usage error', async () => {

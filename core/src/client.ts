@@ -7,6 +7,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    /** The JSON answer's other fields (e.g. `totp_required`, `totp_setup_required`). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -20,6 +22,8 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Called on any 401 answer before the error is thrown (the web logs the user out). */
   onUnauthorized?: (error: ApiError) => void;
+  /** Called on any failed answer before the error is thrown (the web sends a user the server requires 2FA of to 'Mi cuenta'). */
+  onError?: (error: ApiError) => void;
 }
 
 export interface CallOptions {
@@ -98,8 +102,10 @@ export async function openRoute<R extends Route>(
     throw new ApiError(0, 'No se pudo conectar con el servidor');
   }
   if (!res.ok) {
-    const error = new ApiError(res.status, await readDetail(res));
+    const { detail, body } = await readDetail(res);
+    const error = new ApiError(res.status, detail, body);
     if (res.status === 401) options.onUnauthorized?.(error);
+    options.onError?.(error);
     throw error;
   }
   return res;
@@ -117,15 +123,15 @@ export async function callRoute<R extends Route>(
   return (await res.json()) as RouteOutput<R>;
 }
 
-async function readDetail(res: Response): Promise<string> {
+async function readDetail(res: Response): Promise<{ detail: string; body: Record<string, unknown> }> {
   const text = await res.text().catch(() => '');
   try {
     const parsed = JSON.parse(text) as { detail?: unknown };
-    if (typeof parsed.detail === 'string') return parsed.detail;
+    if (typeof parsed.detail === 'string') return { detail: parsed.detail, body: parsed as Record<string, unknown> };
   } catch {
     /* not JSON */
   }
-  return text.trim().slice(0, 300) || `HTTP ${res.status}`;
+  return { detail: text.trim().slice(0, 300) || `HTTP ${res.status}`, body: {} };
 }
 
 function bind<T extends object>(table: T, options: ClientOptions): ClientOf<T> {

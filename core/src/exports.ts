@@ -4,6 +4,7 @@
 import type { CsvField } from './csv.js';
 import { formatDateTime } from './format.js';
 import {
+  IVT_RATE,
   AD_REPORT_COLUMNS,
   ADVERTISER_SUMMARY_COLUMNS,
   API_EXPLORER_COLUMNS,
@@ -69,6 +70,18 @@ export function logCsvFields(tz: string): CsvField<AnyRow>[] {
     { header: 'country', cell: (r) => r.country },
   ];
 }
+
+/** The IVT table's CSV: the zone (by zone) and publisher, all hits, flagged hits and the IVT rate (its shown decimals). */
+export function ivtCsvFields(by: 'zone' | 'publisher'): CsvField<AnyRow>[] {
+  return [
+    ...(by === 'zone' ? [{ header: 'zone_id', cell: (r: AnyRow) => r.zone_id }] : []),
+    { header: 'publisher', cell: (r) => r.publisher },
+    { header: 'hits', cell: (r) => r.hits },
+    { header: 'bot_hits', cell: (r) => r.bot_hits },
+    { header: 'ivt_rate', cell: (r) => (typeof r.ivt_rate === 'number' ? r.ivt_rate.toFixed(IVT_RATE.decimals) : '') },
+  ];
+}
+export const ivtCsvFile = (by: 'zone' | 'publisher', start: string, end: string) => `ivt-${by}-${start}_to_${end}.csv`;
 
 /** 'referrers-{start}_to_{end}.csv' (SPEC §9) and the log's 'referrers_logs-…'. */
 export const referrerCsvFile = (start: string, end: string) => `referrers-${start}_to_${end}.csv`;

@@ -11,3 +11,4 @@ export * from './live.js';
 export * from './live-follower.js';
 export * from './campaigns.js';
 export * from './openapi.js';
+export * from './audit.js';

@@ -10,6 +10,8 @@ export interface LiveRecord {
   keyword: string | null;
   ip: string | null;
   country: string | null;
+  /** Why the event was flagged as a bot or spam (only with include_bots); null or absent: human. */
+  reason?: string | null;
 }
 
 export const LIVE_CAP = 5000;
@@ -83,5 +85,6 @@ export function parseLiveMessage(data: string): LiveRecord | null {
     keyword: textOrNull(r.keyword),
     ip: textOrNull(r.ip),
     country: textOrNull(r.country),
+    ...(typeof r.reason === 'string' ? { reason: r.reason } : {}),
   };
 }

@@ -160,7 +160,7 @@ const SECURITY: Record<Route['access'], Json[]> = {
   user: [{ session: [] }],
   admin: [{ session: [] }],
   ingest: [{ ingestKey: [] }, { session: [] }],
-  publisher: [{ publisherToken: [] }],
+  publisher: [{ publisherBearer: [] }, { publisherToken: [] }],
 };
 /** The live stream also takes the session token in the query (EventSource sends no headers). */
 const security = (r: Route): Json[] => (r === contract.referrers.stream ? [...SECURITY[r.access], { sessionQuery: [] }] : SECURITY[r.access]);
@@ -194,6 +194,12 @@ function operation(schemas: Schemas, area: keyof Contract, name: string, r: Rout
     responses['204'] = { description: 'Hecho, sin contenido' };
     if (r === contract.referrers.hit)
       responses['200'] = { description: 'GIF de 1×1 (con format=gif)', content: { 'image/gif': { schema: { type: 'string', format: 'binary' } } } };
+  } else if (r === contract.admin.backup) {
+    responses['200'] = {
+      description: 'Archivo tar de la copia: `manifest.json` primero, luego cada archivo que lista',
+      content: { 'application/x-tar': { schema: { type: 'string', format: 'binary' } } },
+    };
+    responses['409'] = errorAnswer('Otra copia en curso, o almacenamiento sin copia desde el servidor (PostgreSQL, ClickHouse)');
   } else if (r.responseType === 'text') {
     schemas.of(ReferrerLogRecord, 'output');
     responses['200'] = {
@@ -211,6 +217,7 @@ function operation(schemas: Schemas, area: keyof Contract, name: string, r: Rout
   responses['400'] = errorAnswer('Entrada no válida: `detail` dice qué y dónde');
   if (r.access !== 'public') responses['401'] = errorAnswer('Sin sesión, token o clave válidos');
   if (r.access === 'admin' || r.access === 'ingest') responses['403'] = errorAnswer('Solo administradores');
+  if (r.access === 'publisher') responses['403'] = errorAnswer('El token no admite peticiones desde esta dirección');
   if (r.params) responses['404'] = errorAnswer('No existe');
   if (RAW_BODIES.has(r) && r !== contract.campaigns.create) responses['413'] = errorAnswer('Cuerpo demasiado grande');
   responses['429'] = errorAnswer('Demasiadas peticiones: reintenta tras `Retry-After`');
@@ -254,6 +261,11 @@ export function openApiDocument(version: string): Json {
           description: 'Clave de ingesta del servidor (ADOPS_INGEST_KEY); también vale como `Authorization: Bearer CLAVE`',
         },
         publisherToken: { type: 'apiKey', in: 'query', name: 'token', description: 'Token del publisher (Usuarios → API Tokens)' },
+        publisherBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Token del publisher en la cabecera `Authorization: Bearer TOKEN` (no queda en URLs ni historiales)',
+        },
         sessionQuery: {
           type: 'apiKey',
           in: 'query',

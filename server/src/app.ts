@@ -21,6 +21,10 @@ import { reportRoutes } from './routes/reports.js';
 import { startZoneReports } from './demo/zone-reports.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { docsRoutes } from './routes/docs.js';
+import { auditRoutes } from './routes/audit.js';
+import { backupRoutes } from './routes/backup.js';
+import { auditTarget } from './services/audit.js';
+import { publicUser } from './services/users.js';
 import { VERSION } from './version.js';
 
 z.config(z.locales.es());
@@ -28,6 +32,7 @@ z.config(z.locales.es());
 export { loadConfig, ConfigError, type Config } from './config.js';
 export { loadDemoZoneReports, demoZoneReportItems, demoPublishers } from './demo/zone-reports.js';
 export type { AppServices } from './services/index.js';
+export { BackupError, checkBackupTarget, restoreBackup, saveBackup, type BackupManifest, type RestoreResult } from './backup/index.js';
 
 export interface AdopsApp {
   koa: Koa;
@@ -45,6 +50,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   let bootstrap: AdopsApp['bootstrap'];
   try {
     bootstrap = await services.users.bootstrapAdmin(config.adminEmail, config.adminPassword);
+    if (bootstrap) await auditBootstrap(services, bootstrap.email);
     if (!bootstrap && config.adminPassword) await reportChangedAdminPassword(services, config.adminPassword, logger);
   } catch (e) {
     for (const fn of services.onClose.reverse()) await fn();
@@ -99,6 +105,8 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   reportRoutes(router, services);
   campaignRoutes(router, services);
   docsRoutes(router, VERSION);
+  auditRoutes(router, services);
+  backupRoutes(router, services);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {
@@ -123,6 +131,12 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
       for (const fn of services.onClose.reverse()) await fn();
     },
   };
+}
+
+/** The protected admin's creation, by the system, is the trail's first entry. */
+async function auditBootstrap(services: AppServices, email: string): Promise<void> {
+  const admin = await services.users.byEmail(email);
+  if (admin) await services.audit.system({ action: 'user.create', target: auditTarget.user(admin), after: publicUser(admin) });
 }
 
 /** A year, this host only: the other hosts of the domain are not ours to pin to HTTPS. */

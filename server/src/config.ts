@@ -23,6 +23,14 @@ export interface Config {
   webDist: string | null;
   publicSiteUrl: string;
   eventRetentionDays: number;
+  /** Bot and spam traffic apart (ADOPS_BOT_FILTER, default on): beacon hits and batch events are classified and flagged (is_bot, reason). */
+  botFilter: boolean;
+  /** ADOPS_BOT_IP_RATE: hits one IP may send in a minute before the rest are flagged `ip_rate` (0: never). */
+  botIpRatePerMinute: number;
+  /** ADOPS_BEACON_RATE: beacon hits per second one IP may sustain (a token bucket; 0: no limit); beyond, 429. */
+  beaconRatePerSecond: number;
+  /** ADOPS_BEACON_BURST: the bucket's size, the hits one IP may send at once. */
+  beaconBurst: number;
   /** log2 of scrypt's N for new password hashes (OWASP: 17). */
   scryptLogN: number;
   loginMaxFailures: number;
@@ -31,6 +39,13 @@ export interface Config {
   loginAccountMaxFailures: number;
   /** Failed sign-ins per client address, whatever the accounts, in loginWindowMs. */
   loginIpMaxFailures: number;
+  /** ADOPS_PUBLISHER_RATE_LIMIT: requests per hour a publisher token may make unless it has its own limit (default 600). */
+  publisherRateLimit: number;
+  /**
+   * ADOPS_REQUIRE_2FA: who must sign in with two factors (TOTP). `admins` (or `all`): until they
+   * enrol, only 'Mi cuenta' answers them (403 with totp_setup_required elsewhere). Default off.
+   */
+  require2fa: 'off' | 'admins' | 'all';
   /** ADOPS_LOG: JSON lines (info, the default), pretty for people, or silent. */
   log: 'info' | 'pretty' | 'silent';
   /** A request must arrive whole (headers and body) within this (ADOPS_REQUEST_TIMEOUT_SECONDS). */
@@ -103,6 +118,13 @@ function logMode(env: Env): Config['log'] {
   if (raw === 'info' || raw === 'json') return 'info';
   if (raw === 'pretty' || raw === 'silent') return raw;
   throw new ConfigError(`ADOPS_LOG must be info, pretty or silent (got "${env.ADOPS_LOG}")`);
+}
+
+function require2fa(env: Env): Config['require2fa'] {
+  const raw = (env.ADOPS_REQUIRE_2FA || 'off').trim().toLowerCase();
+  if (['off', 'none', 'no', '0', 'false'].includes(raw)) return 'off';
+  if (raw === 'admins' || raw === 'all') return raw;
+  throw new ConfigError(`ADOPS_REQUIRE_2FA must be off, admins or all (got "${env.ADOPS_REQUIRE_2FA}")`);
 }
 
 function liveConfig(env: Env): Pick<Config, 'live' | 'redis'> {
@@ -179,11 +201,17 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
     webDist: defaults.webDist ?? null,
     publicSiteUrl: url(env, 'ADOPS_PUBLIC_SITE_URL') ?? 'https://example.com',
     eventRetentionDays: int(env, 'ADOPS_EVENT_RETENTION_DAYS', 90, 1, 3650),
+    botFilter: bool(env, 'ADOPS_BOT_FILTER', true),
+    botIpRatePerMinute: int(env, 'ADOPS_BOT_IP_RATE', 300, 0, 1_000_000),
+    beaconRatePerSecond: int(env, 'ADOPS_BEACON_RATE', 20, 0, 1_000_000),
+    beaconBurst: int(env, 'ADOPS_BEACON_BURST', 200, 1, 1_000_000),
     scryptLogN: 17,
     loginMaxFailures: 5,
     loginWindowMs: 15 * 60_000,
     loginAccountMaxFailures: 10,
     loginIpMaxFailures: 30,
+    publisherRateLimit: int(env, 'ADOPS_PUBLISHER_RATE_LIMIT', 600, 1, 1_000_000),
+    require2fa: require2fa(env),
     log: logMode(env),
     requestTimeoutMs: int(env, 'ADOPS_REQUEST_TIMEOUT_SECONDS', 300, 10, 3600) * 1000,
     publicBodyTimeoutMs: 10_000,

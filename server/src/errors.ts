@@ -10,12 +10,15 @@ export class HttpError extends Error {
     message: string,
     /** Seconds the client should wait before trying again (429, 503): sent as Retry-After. */
     readonly retryAfterSeconds?: number,
+    /** Fields the answer carries beside `detail` (e.g. `totp_required: true`). */
+    readonly fields?: Record<string, unknown>,
   ) {
     super(message);
   }
 }
 
-export const httpError = (status: number, detail: string, retryAfterSeconds?: number) => new HttpError(status, detail, retryAfterSeconds);
+export const httpError = (status: number, detail: string, retryAfterSeconds?: number, fields?: Record<string, unknown>) =>
+  new HttpError(status, detail, retryAfterSeconds, fields);
 
 /** One readable sentence from a zod error: the first problem and where it is. */
 export function zodDetail(error: ZodError): string {
@@ -62,12 +65,15 @@ export function errorHandler(log: (line: string) => void): Koa.Middleware {
         status = status < 400 ? 500 : status;
         detail = status === 502 || status === 503 ? err.message : 'Error interno del servidor';
         if (!(raw instanceof HttpError && status === 503))
-          log(`error ${ctx.state.requestId ?? '-'} ${ctx.method} ${ctx.path}: ${err.stack ?? err.message}`);
+          // The route pattern, not the path: a path's values may be secrets (a token in an old admin URL).
+          log(
+            `error ${ctx.state.requestId ?? '-'} ${ctx.method} ${(ctx as { _matchedRoute?: string })._matchedRoute ?? ctx.path}: ${err.stack ?? err.message}`,
+          );
       } else {
         detail = err.message;
       }
       ctx.status = status;
-      ctx.body = { detail };
+      ctx.body = raw instanceof HttpError && raw.fields && status < 500 ? { ...raw.fields, detail } : { detail };
       if (status === 401) ctx.set('WWW-Authenticate', 'Bearer');
       if (raw instanceof HttpError && raw.retryAfterSeconds !== undefined)
         ctx.set('Retry-After', String(Math.max(1, Math.ceil(raw.retryAfterSeconds))));

@@ -7,9 +7,15 @@ import type { RouterMiddleware } from '@koa/router';
 import koaJwt from 'koa-jwt';
 import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
-import type { Route } from '@adops/core';
+import { TOTP_SETUP_ROUTES, type Route } from '@adops/core';
 import { httpError, zodDetail } from './errors.js';
 import type { AuthService } from './services/auth.js';
+import type { UserRecord } from './store/types.js';
+
+/** What a user the server requires 2FA of hears until they enrol (the routes of 'Mi cuenta' still answer). */
+export const TOTP_SETUP_REQUIRED =
+  'Tu cuenta debe tener activada la verificación en dos pasos: actívala en el menú de usuario → Cambiar contraseña (o con adops 2fa enable) para continuar.';
+const setupPaths = new Set(TOTP_SETUP_ROUTES.map((r) => `${r.method} ${r.path}`));
 
 export interface SessionState {
   /** The user's id (logs name users by it, never by e-mail). */
@@ -33,7 +39,13 @@ export interface Guards {
   ingest: Koa.Middleware[];
 }
 
-export function makeGuards(opts: { secret: string; auth: AuthService; ingestKey?: string }): Guards {
+export function makeGuards(opts: {
+  secret: string;
+  auth: AuthService;
+  ingestKey?: string;
+  /** Whether the user must enrol in 2FA before anything but 'Mi cuenta' (ADOPS_REQUIRE_2FA). */
+  mustEnrol?: (user: UserRecord) => Promise<boolean>;
+}): Guards {
   const verify = koaJwt({
     secret: opts.secret,
     algorithms: ['HS256'],
@@ -51,6 +63,8 @@ export function makeGuards(opts: { secret: string; auth: AuthService; ingestKey?
       exp: Math.floor(Date.parse(session.expires_at) / 1000),
       session_id: session.id,
     } satisfies SessionState;
+    if (opts.mustEnrol && !setupPaths.has(`${ctx.method} ${ctx.path}`) && (await opts.mustEnrol(user)))
+      throw httpError(403, TOTP_SETUP_REQUIRED, undefined, { totp_setup_required: true });
     await next();
   };
   const admin: Koa.Middleware = async (ctx, next) => {

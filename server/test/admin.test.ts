@@ -178,12 +178,17 @@ describe('publisher tokens', () => {
     expect(err.detail).toBe('Publisher no válido para renovar.');
   });
 
-  test('deleting by token removes it; an unknown token is a 404', async () => {
+  test('deleting by id removes it; an unknown id is a 404; the token itself in the path is a 410 and deletes nothing', async () => {
     const t = await admin.admin.createToken({ publisher_name: 'Cuatro' });
-    await admin.admin.deleteToken({ token: t.token });
+    const old = await failure(admin.admin.deleteToken({ id: t.token }));
+    expect(old.status).toBe(410);
+    expect(old.detail).toMatch(/usa su id/);
+    expect((await admin.admin.listTokens()).some((x) => x.publisher_name === 'Cuatro')).toBe(true);
+    await admin.admin.deleteToken({ id: t.id });
     expect((await admin.admin.listTokens()).some((x) => x.publisher_name === 'Cuatro')).toBe(false);
-    expect((await failure(admin.admin.deleteToken({ token: t.token }))).status).toBe(404);
-    expect((await failure(admin.admin.deleteToken({ token: "' OR 1=1 --" }))).status).toBe(404);
+    expect((await failure(admin.admin.deleteToken({ id: t.id }))).status).toBe(404);
+    expect((await failure(admin.admin.deleteToken({ id: t.token }))).status).toBe(404);
+    expect((await failure(admin.admin.deleteToken({ id: "' OR 1=1 --" }))).status).toBe(404);
   });
 
   test('tokens survive a restart and still open (keys kept once: in the data directory with mode 0600, or in the shared store)', async () => {
@@ -214,7 +219,8 @@ describe('non-admins', () => {
       () => reg.admin.listTokens(),
       () => reg.admin.createToken({ publisher_name: 'X' }),
       () => reg.admin.renewToken({ publisher_name: 'X' }),
-      () => reg.admin.deleteToken({ token: 'x' }),
+      () => reg.admin.updateToken({ id: 'x', rate_limit: 5 }),
+      () => reg.admin.deleteToken({ id: 'x' }),
     ];
     for (const call of calls) {
       const err = await failure(call());

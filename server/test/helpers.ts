@@ -109,7 +109,7 @@ async function dumpPostgres(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const tables = ['users', 'publisher_tokens', 'campaigns', 'publishers'];
+    const tables = ['users', 'publisher_tokens', 'campaigns', 'publishers', 'user_totp'];
     const parts = tables.map((t) => `'${t}', (SELECT coalesce(json_agg(x ORDER BY x.seq), '[]') FROM ${t} x)`);
     const { rows } = await client.query(
       `SELECT json_build_object(${parts.join(', ')}, 'settings', (SELECT coalesce(json_agg(x ORDER BY x.key), '[]') FROM settings x))::text AS dump`,
@@ -147,6 +147,9 @@ export async function startTestServer(overrides: Partial<Config> = {}, keepDataD
       demo: false,
       port: 0,
       log: 'silent',
+      // Test clients are bots by their user agent (Node's fetch says 'node') and hit zones no
+      // report names: traffic is classified only where a test turns it on (referrers-bots).
+      botFilter: false,
       ...live,
       ...entities,
       ...facts,

@@ -63,7 +63,7 @@ describe('the OpenAPI document', () => {
       user: [{ session: [] }],
       admin: [{ session: [] }],
       ingest: [{ ingestKey: [] }, { session: [] }],
-      publisher: [{ publisherToken: [] }],
+      publisher: [{ publisherBearer: [] }, { publisherToken: [] }],
     };
     for (const { area, name, r } of routes) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
@@ -71,16 +71,18 @@ describe('the OpenAPI document', () => {
       const expected = r === contract.referrers.stream ? [...byAccess[r.access], { sessionQuery: [] }] : byAccess[r.access];
       expect(op.security, `${area}.${name}`).toEqual(expected);
       expect(op.responses['401'] === undefined, `${area}.${name}`).toBe(r.access === 'public');
-      expect(op.responses['403'] !== undefined, `${area}.${name}`).toBe(r.access === 'admin' || r.access === 'ingest');
+      expect(op.responses['403'] !== undefined, `${area}.${name}`).toBe(r.access === 'admin' || r.access === 'ingest' || r.access === 'publisher');
     }
-    expect(doc.paths['/api/publisher/data'].get.security).toEqual([{ publisherToken: [] }]);
+    // The publisher's token in the Authorization header, or in the URL.
+    expect(doc.paths['/api/publisher/data'].get.security).toEqual([{ publisherBearer: [] }, { publisherToken: [] }]);
     expect(doc.components.securitySchemes).toMatchObject({
       session: { type: 'http', scheme: 'bearer' },
       ingestKey: { type: 'apiKey', in: 'header', name: 'X-Ingest-Key' },
       publisherToken: { type: 'apiKey', in: 'query', name: 'token' },
+      publisherBearer: { type: 'http', scheme: 'bearer' },
       sessionQuery: { type: 'apiKey', in: 'query', name: 'access_token' },
     });
-    expect(Object.keys(doc.components.securitySchemes)).toHaveLength(4);
+    expect(Object.keys(doc.components.securitySchemes)).toHaveLength(5);
   });
 
   test('describes every parameter in Spanish, and every body a route takes', () => {
@@ -88,8 +90,10 @@ describe('the OpenAPI document', () => {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       for (const p of op.parameters ?? []) expect(p.description, `${area}.${name} ${p.in} ${p.name}`).toMatch(/\p{L}{3}/u);
       // Every POST/PUT/PATCH sends something — a JSON body from the contract or a raw one (CSV,
-      // NDJSON, form) — but sign-out, whose token says everything.
-      if (r.method !== 'GET' && r.method !== 'DELETE' && r !== contract.auth.logout) expect(op.requestBody, `${area}.${name}`).toBeDefined();
+      // NDJSON, form) — but sign-out, whose token says everything, a backup, which takes all, and
+      // the start of a 2FA enrolment (the server makes the secret).
+      const bodiless = [contract.auth.logout, contract.admin.backup, contract.auth.totpBegin] as Route[];
+      if (r.method !== 'GET' && r.method !== 'DELETE' && !bodiless.includes(r)) expect(op.requestBody, `${area}.${name}`).toBeDefined();
       else expect(op.requestBody, `${area}.${name}`).toBeUndefined();
     }
     expect(doc.paths['/api/hit'].get.parameters.find((p) => p.name === 'format')?.description).toMatch(/gif/);

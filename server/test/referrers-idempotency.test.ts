@@ -168,7 +168,21 @@ describe('the same batch twice counts once', () => {
       expect(new Set(published.map((e) => e.id)).size).toBe(6);
       // The key stays off the published event.
       expect(Object.keys(published[0]).sort()).toEqual(
-        ['id', 'seen_ms', 'seen_at', 'zone_id', 'parent_domain', 'referrer', 'keyword', 'ip', 'country', 'publisher', 'advertiser'].sort(),
+        [
+          'id',
+          'seen_ms',
+          'seen_at',
+          'zone_id',
+          'parent_domain',
+          'referrer',
+          'keyword',
+          'ip',
+          'country',
+          'publisher',
+          'advertiser',
+          'is_bot',
+          'reason',
+        ].sort(),
       );
     } finally {
       stop();

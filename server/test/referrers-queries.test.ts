@@ -123,6 +123,8 @@ describe('POST /api/referrers_logs/ (raw events)', () => {
       keyword: 'k1',
       ip: '10.0.0.1',
       country: 'ES',
+      is_bot: false,
+      reason: null,
     });
     expect(logs[1]).toMatchObject({ zone_id: '2001', parent_domain: 'direct.example', referrer: null, keyword: null, ip: null, country: null });
   });

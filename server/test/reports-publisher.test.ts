@@ -96,8 +96,8 @@ describe('publisher data', () => {
       expect(status).toBe(401);
       expect(body).toEqual({ detail: 'Token de publisher no válido' });
     }
-    const { token } = await admin.admin.createToken({ publisher_name: 'PubC' });
-    await admin.admin.deleteToken({ token });
+    const { token, id } = await admin.admin.createToken({ publisher_name: 'PubC' });
+    await admin.admin.deleteToken({ id });
     expect((await publisherData({ ...range, token })).status).toBe(401);
   });
 

@@ -55,11 +55,17 @@ const QUERY_KEYS = [
   'ref',
   'kw',
   'src',
+  'include_bots',
+  'by',
 ];
+
+/** The audit trail's filters, sent apart (with the keys above they would pass Node's header limit). */
+const AUDIT_QUERY_KEYS = ['actor', 'action', 'target_kind', 'target_id', 'since', 'until', 'q', 'sort', 'page_size'];
 
 function hostileQueries(): string[] {
   const out: string[] = [];
   for (const v of HOSTILE_VALUES) out.push(QUERY_KEYS.map((k) => `${k}=${encodeURIComponent(v)}`).join('&'));
+  for (const v of HOSTILE_VALUES) out.push(AUDIT_QUERY_KEYS.map((k) => `${k}=${encodeURIComponent(v)}`).join('&'));
   out.push(QUERY_KEYS.map((k) => `${k}=a&${k}=b`).join('&')); // repeated keys become arrays
   out.push('start_date[$gt]=1&__proto__[x]=1&constructor[prototype][y]=1');
   return out;
@@ -74,13 +80,30 @@ const BODIES = [
   JSON.stringify({ __proto__: { is_admin: true }, constructor: { prototype: { x: 1 } } }),
   JSON.stringify(
     Object.fromEntries(
-      QUERY_KEYS.concat(['email', 'password', 'publisher_name', 'first_name', 'new_password', 'current_password']).map((k) => [
-        k,
-        { nested: ["' OR 1=1 --"] },
-      ]),
+      QUERY_KEYS.concat([
+        'email',
+        'password',
+        'publisher_name',
+        'first_name',
+        'new_password',
+        'current_password',
+        'code',
+        'totp',
+        'expires_at',
+        'allowed_ips',
+        'rate_limit',
+      ]).map((k) => [k, { nested: ["' OR 1=1 --"] }]),
     ),
   ),
   JSON.stringify({ email: 'a@b.co', password: 12, publisher_name: '<script>', zoneId: "' OR 1=1 --", startDate: 'yesterday' }),
+  // Publisher-token policies: addresses that are not, a limit beyond any, a date beyond the calendar.
+  JSON.stringify({ publisher_name: 'fuzz', allowed_ips: ['::/0', "' OR 1=1 --", '1.2.3.4/99'], rate_limit: 1e308, expires_at: '9999-99-99' }),
+  JSON.stringify({ allowed_ips: Array.from({ length: 1000 }, () => '255.255.255.255/32'), rate_limit: -0, expires_at: '0000-01-01T00:00:00Z' }),
+  JSON.stringify({ code: '12345x', totp: "' OR 1=1 --", password: '' }),
+  // The referrer-spam list's change: hostile domains, too many, a domain that is an object.
+  JSON.stringify({ add: ["' OR 1=1 --", '<script>', '../../etc', 'a\u0000b.com'], remove: [{ $gt: '' }] }),
+  JSON.stringify({ add: Array.from({ length: 1001 }, (_, i) => `d${i}.example.com`) }),
+  JSON.stringify({ add: 'spam.example.com', include_bots: 'yes', by: 'everything' }),
 ];
 
 async function expectSane(res: Response, label: string) {

@@ -4,6 +4,7 @@
 // so the services behave the same on lowdb and on PostgreSQL.
 import { afterEach, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { describeAuditContract } from './store-contract-audit.js';
 import { type CampaignRecord, type EntityStore, StoreConflictError, StoreTextError, type TokenRecord, type UserRecord } from '../src/store/types.js';
 
 /** Where one engine keeps its data: a temp dir, a new database. */
@@ -34,11 +35,16 @@ export const user = (over: Partial<UserRecord> = {}): UserRecord => ({
 });
 
 export const token = (over: Partial<TokenRecord> = {}): TokenRecord => ({
+  id: randomUUID(),
   publisher_name: 'Publisher Uno',
   token_sealed: `sealed-${randomUUID()}`,
   token_hash: randomUUID().replaceAll('-', '').repeat(2),
   created_at: new Date().toISOString(),
   last_used_at: null,
+  expires_at: null,
+  allowed_ips: [],
+  rate_limit: null,
+  request_count: 0,
   ...over,
 });
 
@@ -229,12 +235,22 @@ export function describeStoreContract(engine: StoreEngine): void {
       test('created tokens are listed in creation order and found by hash', async () => {
         const { store } = await fresh();
         const a = token({ publisher_name: 'Uno' });
-        const b = token({ publisher_name: 'Dos', last_used_at: '2026-01-02T03:04:05.006Z' });
+        const b = token({
+          publisher_name: 'Dos',
+          last_used_at: '2026-01-02T03:04:05.006Z',
+          expires_at: '2027-03-15T00:00:00.000Z',
+          allowed_ips: ['203.0.113.0/24', '2001:db8::/32', '198.51.100.7'],
+          rate_limit: 120,
+          request_count: 42,
+        });
         await store.tokens.create(a);
         await store.tokens.create(b);
         expect(await store.tokens.list()).toEqual([a, b]);
         expect(await store.tokens.byHash(b.token_hash)).toEqual(b);
+        expect(await store.tokens.byId(b.id)).toEqual(b);
         expect(await store.tokens.byHash('0'.repeat(64))).toBeUndefined();
+        expect(await store.tokens.byId(randomUUID())).toBeUndefined();
+        expect(await conflict(store.tokens.create(token({ publisher_name: 'Tres', id: a.id })))).toBe('id');
       });
 
       test('one token per publisher, names compared ignoring case but not accents; hashes unique', async () => {
@@ -250,29 +266,53 @@ export function describeStoreContract(engine: StoreEngine): void {
         expect((await store.tokens.list()).map((t) => t.publisher_name)).toEqual(['Dos', 'Ñandú', 'Nandu']);
       });
 
-      test('replacing keeps the stored spelling and the place in the list; an unknown publisher is undefined', async () => {
+      test('replacing keeps the stored spelling, the place in the list, the id and the policy; the count starts over', async () => {
         const { store } = await fresh();
-        await store.tokens.create(token({ publisher_name: 'Tres' }));
+        const policy = { expires_at: '2027-01-01T00:00:00.000Z', allowed_ips: ['10.0.0.0/8'], rate_limit: 50 };
+        const first = token({ publisher_name: 'Tres', ...policy, request_count: 9, last_used_at: '2026-01-01T00:00:00.000Z' });
+        await store.tokens.create(first);
         await store.tokens.create(token({ publisher_name: 'Cuatro' }));
         const next = token({ publisher_name: 'TRES' });
         const stored = await store.tokens.replace('tres', next);
-        expect(stored).toEqual({ ...next, publisher_name: 'Tres' });
+        expect(stored).toEqual({ ...next, publisher_name: 'Tres', id: first.id, ...policy, request_count: 0, last_used_at: null });
+        expect(await store.tokens.byHash(first.token_hash)).toBeUndefined();
         expect((await store.tokens.list()).map((t) => t.publisher_name)).toEqual(['Tres', 'Cuatro']);
         expect(await store.tokens.byHash(next.token_hash)).toEqual(stored);
         expect(await store.tokens.replace('Nadie', token({ publisher_name: 'Nadie' }))).toBeUndefined();
         expect(await store.tokens.list()).toHaveLength(2);
       });
 
-      test('removing by hash and recording a use', async () => {
+      test('recording uses adds to the count and keeps the latest use; removing by id', async () => {
         const { store } = await fresh();
         const a = token();
         await store.tokens.create(a);
-        await store.tokens.touch(a.token_hash, '2026-02-03T04:05:06.789Z');
-        expect((await store.tokens.byHash(a.token_hash))!.last_used_at).toBe('2026-02-03T04:05:06.789Z');
-        await store.tokens.touch('f'.repeat(64), '2026-02-03T04:05:06.789Z');
-        expect(await store.tokens.removeByHash(a.token_hash)).toBe(true);
-        expect(await store.tokens.removeByHash(a.token_hash)).toBe(false);
+        await store.tokens.recordUse(a.id, 3, '2026-02-03T04:05:06.789Z');
+        await store.tokens.recordUse(a.id, 2, '2026-02-01T00:00:00.000Z'); // an instance's older uses, written late
+        expect(await store.tokens.byId(a.id)).toMatchObject({ request_count: 5, last_used_at: '2026-02-03T04:05:06.789Z' });
+        await store.tokens.recordUse(randomUUID(), 1, '2026-02-03T04:05:06.789Z');
+        expect(await store.tokens.removeById(a.id)).toBe(true);
+        expect(await store.tokens.removeById(a.id)).toBe(false);
         expect(await store.tokens.list()).toEqual([]);
+      });
+
+      test('updating changes only the fields given; null clears expiry and limit; an unknown id is undefined', async () => {
+        const { store } = await fresh();
+        const a = token({ expires_at: '2027-01-01T00:00:00.000Z', allowed_ips: ['10.0.0.1'], rate_limit: 10 });
+        await store.tokens.create(a);
+        expect(await store.tokens.update(a.id, { allowed_ips: ['::1', '192.0.2.0/24'] })).toEqual({ ...a, allowed_ips: ['::1', '192.0.2.0/24'] });
+        expect(await store.tokens.update(a.id, { rate_limit: null, expires_at: null })).toEqual({
+          ...a,
+          allowed_ips: ['::1', '192.0.2.0/24'],
+          rate_limit: null,
+          expires_at: null,
+        });
+        expect(await store.tokens.update(a.id, { expires_at: '2028-02-29T23:00:00.000Z', rate_limit: 7, allowed_ips: [] })).toMatchObject({
+          expires_at: '2028-02-29T23:00:00.000Z',
+          rate_limit: 7,
+          allowed_ips: [],
+        });
+        expect(await store.tokens.update(randomUUID(), { rate_limit: 1 })).toBeUndefined();
+        expect(await store.tokens.list()).toHaveLength(1);
       });
 
       test(`concurrent creates for one publisher ${engine.shared ? 'from two store instances ' : ''}leave exactly one token`, async () => {
@@ -349,7 +389,128 @@ export function describeStoreContract(engine: StoreEngine): void {
         expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
         expect(await twin.settings.get('k')).toEqual(answers[0]);
       });
+
+      test(`changes raced ${engine.shared ? 'by two store instances ' : ''}each apply to the value the previous one left`, async () => {
+        const { store, open } = await fresh();
+        const twin = engine.shared ? await open() : store;
+        expect(await store.settings.update<string[]>('list', (v) => [...(v ?? []), 'first'])).toEqual(['first']);
+        await Promise.all(
+          Array.from({ length: 8 }, (_, i) => (i % 2 ? twin : store).settings.update<string[]>('list', (v) => [...(v ?? []), `n${i}`])),
+        );
+        const stored = (await twin.settings.get('list')) as string[];
+        expect(stored).toHaveLength(9);
+        expect(new Set(stored)).toEqual(new Set(['first', ...Array.from({ length: 8 }, (_, i) => `n${i}`)]));
+      });
     });
+
+    describe('two-factor sign-in (TOTP)', () => {
+      const at = '2026-06-01T10:00:00.000Z';
+      /** A stored user with 2FA turned on: step 100, recovery codes h1–h3. */
+      const enrolled = async (store: EntityStore) => {
+        const u = user();
+        await store.users.create(u);
+        expect(await store.totp.begin(u.id, 'sealed-1', at)).toBe(true);
+        expect(await store.totp.enable(u.id, 'sealed-1', 100, ['h1', 'h2', 'h3'], at)).toBe(true);
+        return u;
+      };
+
+      test('an enrolment stays pending until enabled with its own secret; restarting replaces the secret; an enabled one is never replaced', async () => {
+        const { store } = await fresh();
+        const u = user();
+        await store.users.create(u);
+        expect(await store.totp.byUser(u.id)).toBeUndefined();
+        expect(await store.totp.begin(u.id, 'sealed-1', at)).toBe(true);
+        expect(await store.totp.byUser(u.id)).toEqual({
+          user_id: u.id,
+          secret_sealed: 'sealed-1',
+          created_at: at,
+          enabled_at: null,
+          last_step: null,
+          recovery_hashes: [],
+        });
+        expect(await store.totp.begin(u.id, 'sealed-2', '2026-06-01T10:05:00.000Z')).toBe(true);
+        // The first secret's confirmation comes too late: the enrolment restarted with another.
+        expect(await store.totp.enable(u.id, 'sealed-1', 7, ['h'], at)).toBe(false);
+        expect(await store.totp.enable(u.id, 'sealed-2', 7, ['h1', 'h2'], at)).toBe(true);
+        const on = {
+          user_id: u.id,
+          secret_sealed: 'sealed-2',
+          created_at: '2026-06-01T10:05:00.000Z',
+          enabled_at: at,
+          last_step: 7,
+          recovery_hashes: ['h1', 'h2'],
+        };
+        expect(await store.totp.byUser(u.id)).toEqual(on);
+        expect(await store.totp.begin(u.id, 'sealed-3', at)).toBe(false);
+        expect(await store.totp.enable(u.id, 'sealed-2', 9, [], at)).toBe(false);
+        expect(await store.totp.byUser(u.id)).toEqual(on);
+      });
+
+      test('a time step is accepted only when later than the last one; nothing is accepted while pending', async () => {
+        const { store } = await fresh();
+        const u = await enrolled(store);
+        expect(await store.totp.acceptStep(u.id, 100)).toBe(false);
+        expect(await store.totp.acceptStep(u.id, 99)).toBe(false);
+        expect(await store.totp.acceptStep(u.id, 101)).toBe(true);
+        expect(await store.totp.acceptStep(u.id, 101)).toBe(false);
+        expect((await store.totp.byUser(u.id))!.last_step).toBe(101);
+        const pending = user();
+        await store.users.create(pending);
+        await store.totp.begin(pending.id, 's', at);
+        expect(await store.totp.acceptStep(pending.id, 5)).toBe(false);
+        expect(await store.totp.acceptStep('nobody', 5)).toBe(false);
+      });
+
+      test('a recovery code is spent once; unknown ones and pending enrolments spend nothing', async () => {
+        const { store } = await fresh();
+        const u = await enrolled(store);
+        expect(await store.totp.useRecoveryCode(u.id, 'h2')).toBe(true);
+        expect(await store.totp.useRecoveryCode(u.id, 'h2')).toBe(false);
+        expect(await store.totp.useRecoveryCode(u.id, 'nope')).toBe(false);
+        expect((await store.totp.byUser(u.id))!.recovery_hashes).toEqual(['h1', 'h3']);
+        expect(await store.totp.useRecoveryCode('nobody', 'h1')).toBe(false);
+      });
+
+      test(`the same step or recovery code raced ${engine.shared ? 'by two store instances ' : ''}is accepted exactly once`, async () => {
+        const { store, open } = await fresh();
+        const twin = engine.shared ? await open() : store;
+        const u = await enrolled(store);
+        const steps = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? twin : store).totp.acceptStep(u.id, 200)));
+        expect(steps.filter(Boolean)).toHaveLength(1);
+        const codes = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? twin : store).totp.useRecoveryCode(u.id, 'h1')));
+        expect(codes.filter(Boolean)).toHaveLength(1);
+        expect(await twin.totp.byUser(u.id)).toMatchObject({ last_step: 200, recovery_hashes: ['h2', 'h3'] });
+      });
+
+      test('turning it off removes it (false the second time); a removed user takes theirs along', async () => {
+        const { store } = await fresh();
+        const u = await enrolled(store);
+        expect(await store.totp.remove(u.id)).toBe(true);
+        expect(await store.totp.remove(u.id)).toBe(false);
+        expect(await store.totp.byUser(u.id)).toBeUndefined();
+        const other = await enrolled(store);
+        await store.users.remove(other.id);
+        expect(await store.totp.byUser(other.id)).toBeUndefined();
+        // The same id can enrol afresh.
+        await store.users.create({ ...other, email: 'again@example.com' });
+        expect(await store.totp.begin(other.id, 'sealed-new', at)).toBe(true);
+        expect(await store.totp.byUser(other.id)).toMatchObject({ enabled_at: null, recovery_hashes: [] });
+      });
+
+      test('lookups with hostile ids find nothing and change nothing', async () => {
+        const { store } = await fresh();
+        const u = await enrolled(store);
+        for (const probe of ["' OR 1=1 --", '%', '_', '*', '\u0000']) {
+          expect(await store.totp.byUser(probe)).toBeUndefined();
+          expect(await store.totp.acceptStep(probe, 1_000)).toBe(false);
+          expect(await store.totp.useRecoveryCode(u.id, probe)).toBe(false);
+          expect(await store.totp.remove(probe)).toBe(false);
+        }
+        expect(await store.totp.byUser(u.id)).toMatchObject({ last_step: 100, recovery_hashes: ['h1', 'h2', 'h3'] });
+      });
+    });
+
+    describe('audit trail', () => describeAuditContract(fresh, engine.shared));
 
     describe('hostile text', () => {
       test('round-trips in every text field, and lookups by it find nothing else', async () => {
@@ -379,7 +540,9 @@ export function describeStoreContract(engine: StoreEngine): void {
           expect(await store.users.byId(probe)).toBeUndefined();
           expect(await store.users.byEmail(probe)).toBeUndefined();
           expect(await store.tokens.byHash(probe)).toBeUndefined();
-          expect(await store.tokens.removeByHash(probe)).toBe(false);
+          expect(await store.tokens.byId(probe)).toBeUndefined();
+          expect(await store.tokens.removeById(probe)).toBe(false);
+          expect(await store.tokens.update(probe, { rate_limit: 1 })).toBeUndefined();
           expect(await store.users.remove(probe)).toBe(false);
           expect(await store.users.update(probe, { first_name: 'x' })).toBeUndefined();
           expect(await store.tokens.replace(probe, token({ publisher_name: probe }))).toBeUndefined();

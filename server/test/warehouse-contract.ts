@@ -167,6 +167,8 @@ export function event(id: number, ms: number, e: Partial<ReferrerEvent> & Pick<R
     country: null,
     publisher: null,
     advertiser: null,
+    is_bot: false,
+    reason: null,
     ...e,
   };
 }
@@ -718,6 +720,8 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
         keyword: 'k1',
         ip: '10.0.0.1',
         country: 'ES',
+        is_bot: false,
+        reason: null,
       });
       const pinned = await w.referrers.logs({ filter: ALL_EVENTS, order: [], beforeId: 5, limit: 2, offset: 1 });
       expect(pinned.rows.map((e) => e.id)).toEqual([5, 4]);
@@ -750,6 +754,67 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       expect(after.rows).toEqual(before.rows);
       expect(after.hits).toBe(8);
       expect((await w.referrers.logs({ filter: ALL_EVENTS, order: [] })).rows.map((e) => e.id)).toEqual([8, 7, 3, 6]);
+    });
+  });
+
+  describe(`${engine}: bot and spam traffic`, () => {
+    const DAY = 86_400_000;
+    const base = Date.UTC(2026, 2, 10, 12);
+    const flagged: ReferrerEvent[] = [
+      event(101, base, { zone_id: 'z1', publisher: 'P', referrer: 'https://a.test/', is_bot: false, reason: null }),
+      event(102, base + 1, { zone_id: 'z1', publisher: 'P', referrer: 'https://a.test/', is_bot: true, reason: 'user_agent' }),
+      event(103, base + 2, { zone_id: 'z1', publisher: 'P', referrer: 'https://spam.test/', is_bot: true, reason: 'spam_referrer' }),
+      event(104, base + 3, { zone_id: 'z2', publisher: 'P', referrer: 'https://b.test/', is_bot: false, reason: null }),
+      event(105, base + 4, { zone_id: 'z3', publisher: null, referrer: 'https://c.test/', is_bot: true, reason: 'unknown_zone' }),
+    ];
+    const range = { from: base - DAY, to: base + DAY };
+    let w: Warehouse;
+    beforeAll(async () => {
+      w = await open();
+      await w.referrers.append(flagged);
+    });
+    afterAll(() => w.close());
+
+    test('flagged events are left out of the report and the log unless includeBots, and keep their reason', async () => {
+      expect((await w.referrers.referrers({ filter: range, order: [] })).hits).toBe(2);
+      expect((await w.referrers.referrers({ filter: { ...range, includeBots: true }, order: [] })).hits).toBe(5);
+      expect((await w.referrers.logs({ filter: range, order: [] })).rows.map((e) => e.id)).toEqual([104, 101]);
+      const all = await w.referrers.logs({ filter: { ...range, includeBots: true }, order: [] });
+      expect(all.rows.map((e) => [e.id, e.is_bot, e.reason])).toEqual([
+        [105, true, 'unknown_zone'],
+        [104, false, null],
+        [103, true, 'spam_referrer'],
+        [102, true, 'user_agent'],
+        [101, false, null],
+      ]);
+      expect((await w.referrers.eventsAfter(100, 200, 10)).map((e) => e.reason)).toEqual([null, 'user_agent', 'spam_referrer', null, 'unknown_zone']);
+    });
+
+    test('the IVT sums per zone and per publisher count every event, before and after retention rolls them up', async () => {
+      const byZone = async () => (await w.referrers.ivt({ filter: range, by: 'zone', order: [] })).rows;
+      const expected = [
+        { zone_id: 'z1', publisher: 'P', hits: 3, bot_hits: 2 },
+        { zone_id: 'z3', publisher: null, hits: 1, bot_hits: 1 },
+        { zone_id: 'z2', publisher: 'P', hits: 1, bot_hits: 0 },
+      ];
+      expect(await byZone()).toEqual(expected);
+      const pubs = await w.referrers.ivt({ filter: range, by: 'publisher', order: [{ key: 'hits', dir: 'desc' }] });
+      expect(pubs).toEqual({
+        rows: [
+          { zone_id: null, publisher: 'P', hits: 4, bot_hits: 2 },
+          { zone_id: null, publisher: null, hits: 1, bot_hits: 1 },
+        ],
+        total: 2,
+        hits: 5,
+        bot_hits: 3,
+      });
+      const byRate = await w.referrers.ivt({ filter: range, by: 'zone', order: [{ key: 'ivt_rate', dir: 'asc' }], limit: 2 });
+      expect(byRate.rows.map((r) => r.zone_id)).toEqual(['z2', 'z1']);
+      expect(await collect(w.referrers.streamIvt({ filter: range, by: 'zone', order: [] }))).toEqual(expected);
+      await w.referrers.rollUpBefore(base + DAY);
+      expect(await w.referrers.countEvents()).toBe(0);
+      expect(await byZone()).toEqual(expected);
+      expect((await w.referrers.referrers({ filter: range, order: [] })).hits).toBe(2);
     });
   });
 
@@ -802,6 +867,17 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       await w.referrers.append([keyed(3000)]);
       await w.referrers.append([keyed(3001)], { keys: [], since: windowStart() });
       expect(await w.referrers.countEvents()).toBe(2506);
+    });
+
+    test('keys outlive retention of their events within the window', async () => {
+      const old = event(5000, Date.UTC(2001, 0, 1), { zone_id: '9002' });
+      await w.referrers.append([old], { keys: ['e:kept-after-retention'], since: windowStart() });
+      await w.referrers.rollUpBefore(Date.UTC(2002, 0, 1));
+      expect((await w.referrers.eventsAfter(4999, 5001, 10)).length).toBe(0);
+      expect(await w.referrers.seenKeys(['e:kept-after-retention'], windowStart())).toEqual(new Set(['e:kept-after-retention']));
+      await expect(
+        w.referrers.append([event(5001, Date.now(), { zone_id: '9002' })], { keys: ['e:kept-after-retention'], since: windowStart() }),
+      ).rejects.toThrow(EventKeyConflict);
     });
   });
 }

@@ -279,6 +279,8 @@ describe('ClickHouse: hostile text is data', () => {
       country: 'ES',
       publisher: text,
       advertiser: text,
+      is_bot: false,
+      reason: null,
     }));
     await w.referrers.append(events);
     const range = { from: t - 1, to: t + 1000 };

@@ -19,6 +19,7 @@ const AdReport = page(() => import('./pages/AdReport'));
 const Demand = page(() => import('./pages/Demand'));
 const Finance = page(() => import('./pages/Finance'));
 const AdminUsers = page(() => import('./pages/AdminUsers'));
+const Audit = page(() => import('./pages/Audit'));
 const ChangePassword = page(() => import('./pages/ChangePassword'));
 const Referrers = page(() => import('./pages/Referrers'));
 const Logs = page(() => import('./pages/Logs'));
@@ -73,6 +74,7 @@ export function AppRoutes() {
         </Route>
         <Route element={<RequireAdmin />}>
           <Route path="/admin-users" element={<AdminUsers />} />
+          <Route path="/admin/audit" element={<Audit />} />
         </Route>
         <Route path="*" element={<Navigate to="/login" replace />} />
       </Route>

@@ -11,19 +11,29 @@ export function registerAuth(program: Command, cli: Cli): void {
     .command('login')
     .description('Inicia sesión y guarda el token (pide la contraseña sin mostrarla; sin terminal la lee de la primera línea de stdin)')
     .option('--email <email>', 'email del usuario (se pregunta si falta)')
-    .action(async (opts: { email?: string }, cmd: Command) => {
+    .option('--totp <código>', 'código de verificación en dos pasos (o de recuperación); sin él se pregunta si la cuenta lo pide')
+    .action(async (opts: { email?: string; totp?: string }, cmd: Command) => {
       const { api, server } = await cli.anonymousApi(cmd);
       const email = (opts.email ?? (await cli.prompt.ask('Email: ', 'el email'))).trim();
       if (!email) throw new CliError('El email es obligatorio', EXIT.usage);
       const password = await cli.prompt.secret('Contraseña: ', 'la contraseña');
       if (!password) throw new CliError('La contraseña es obligatoria', EXIT.usage);
-      let token: string;
-      try {
-        token = (await api.auth.login({ email, password })).access_token;
-      } catch (e) {
-        // A refused login is not an expired session: show the server's own words.
-        if (e instanceof ApiError && e.status === 401) throw new CliError(e.detail, EXIT.session);
-        throw e;
+      const signIn = async (totp?: string) => {
+        try {
+          return (await api.auth.login({ email, password, ...(totp ? { totp } : {}) })).access_token;
+        } catch (e) {
+          // The password was right and the account has 2FA on: ask for the code (once).
+          if (e instanceof ApiError && e.body.totp_required === true && !totp) return null;
+          // A refused login is not an expired session: show the server's own words.
+          if (e instanceof ApiError && e.status === 401) throw new CliError(e.detail, EXIT.session);
+          throw e;
+        }
+      };
+      let token = await signIn(opts.totp?.trim());
+      if (token === null) {
+        const code = (await cli.prompt.ask('Código de verificación (o de recuperación): ', 'el código de verificación')).trim();
+        if (!code) throw new CliError('El código de verificación es obligatorio', EXIT.usage);
+        token = (await signIn(code))!;
       }
       await saveCredentials(cli.io.env, { server, token, ...(await serverZone(api)) });
       const session = decodeSession(token);

@@ -35,11 +35,12 @@ import { pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-
 /** The columns `s` cycles through on the screen (first_seen is not shown). */
 const SCREEN_SORT_KEYS = ['seen_at', 'zone_id', 'parent_domain', 'hits', 'referrer'] as const;
 
-type ReferrersFlags = FilterFlags & TableFlags;
+type ReferrersFlags = FilterFlags & TableFlags & { bots?: boolean };
 
 export function registerReferrers(program: Command, cli: Cli): void {
   const cmd = program.command('referrers').description('Referrers: referrers distintos del rango (por defecto hoy), el más reciente primero');
   addFilterOptions(cmd, 'referrers', ['zone', 'advertiser', 'publisher', 'source']);
+  cmd.option('--bots', 'incluye el tráfico marcado como bots o spam (por defecto se deja fuera)');
   addTableOptions(cmd, { sortKeys: REFERRER_SORT_KEYS.join(', '), csvDefaultName: 'referrers-{inicio}_to_{fin}.csv' }).action(
     async (flags: ReferrersFlags, command: Command) => {
       const sort = parseSortFlag(flags.sort, REFERRER_SORT_KEYS);
@@ -55,6 +56,7 @@ export function registerReferrers(program: Command, cli: Cli): void {
         publisher: flags.publisher,
         parentDomain: flags.source,
         ...rangeToInstants(r, tz),
+        ...(flags.bots ? { include_bots: true } : {}),
       });
       const table: ServerTable<ReferrerTable> = {
         page: (p) => api.referrers.report({ ...body(range), ...p }),
@@ -87,7 +89,7 @@ export function registerReferrers(program: Command, cli: Cli): void {
           const answer = await api.referrers.report({ ...body(r), ...pageFields(q) });
           return {
             title: 'Referrers',
-            subtitle: [rangeLabel(r), filterLabel(flags)].filter(Boolean).join(' · '),
+            subtitle: [rangeLabel(r), filterLabel(flags), flags.bots ? 'con bots' : ''].filter(Boolean).join(' · '),
             columns,
             rows: answer.rows,
             totals: answer.rows.length ? totalsRow(answer.totals) : null,

@@ -17,6 +17,7 @@ interface TailFlags {
   source?: string;
   lines: string;
   json?: boolean;
+  bots?: boolean;
 }
 
 const MODE_TEXT: Record<TailMode, string> = {
@@ -35,6 +36,7 @@ export function registerTail(program: Command, cli: Cli): void {
     .option('--source <domain>', 'source (dominio padre exacto)')
     .option('-n, --lines <n>', `eventos recientes que se muestran al empezar (0–${LIVE_CAP})`, '10')
     .option('--json', 'un registro JSON por línea (NDJSON) por evento, para tuberías')
+    .option('--bots', 'incluye el tráfico marcado como bots o spam (con su motivo en reason)')
     .action(async (flags: TailFlags, cmd: Command) => {
       if (!/^\d{1,4}$/.test(flags.lines) || Number(flags.lines) > LIVE_CAP)
         throw new CliError(`--lines no válido: ${flags.lines} (de 0 a ${LIVE_CAP})`, EXIT.usage);
@@ -45,6 +47,7 @@ export function registerTail(program: Command, cli: Cli): void {
         advertiser: flags.advertiser,
         publisher: flags.publisher,
         parentDomain: flags.source,
+        ...(flags.bots ? { include_bots: true } : {}),
       };
       const tail = new LiveTail({ api, server, token, filter, lines: Number(flags.lines) });
 

@@ -1,7 +1,8 @@
-// `adops tokens list|create|renew|delete|url`: publisher API tokens (admins only) and the
-// publisher-data URL a publisher pulls its own figures from.
+// `adops tokens list|create|update|renew|delete|url`: publisher API tokens (admins only) — named
+// by id, masked in lists unless --reveal, with expiry, allowed addresses and an hourly limit — and
+// the publisher-data URL a publisher pulls its own figures from.
 import type { Command } from 'commander';
-import { isValidYmd, parseDateDMY, presetRange, publisherDataUrl, type Api, type PublisherToken } from '@adops/core';
+import { isValidYmd, maskToken, parseDateDMY, presetRange, publisherDataUrl, type Api, type PublisherToken, type TokenPolicy } from '@adops/core';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import type { Cli } from '../context.js';
 import { reportingTz } from './report-filters.js';
@@ -9,10 +10,15 @@ import type { Column } from '../ui/Table.js';
 import { formatDateTimeLocal } from '../text.js';
 
 export const TOKEN_COLUMNS: Column<PublisherToken>[] = [
+  { key: 'id', header: 'Id' },
   { key: 'publisher_name', header: 'Publisher' },
   { key: 'token', header: 'Token' },
-  { key: 'created_at', header: 'Creado', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'expires_at', header: 'Caduca', format: (v, t) => (v ? `${formatDateTimeLocal(v as string)}${t.expired ? ' (caducado)' : ''}` : 'nunca') },
+  { key: 'allowed_ips', header: 'IPs permitidas', format: (v) => ((v as string[]).length ? (v as string[]).join(', ') : 'todas') },
+  { key: 'effective_rate_limit', header: 'Límite/h', format: (v, t) => `${v}${t.rate_limit === null ? ' (por defecto)' : ''}` },
+  { key: 'request_count', header: 'Peticiones' },
   { key: 'last_used_at', header: 'Último uso', format: (v) => formatDateTimeLocal(v as string | null) },
+  { key: 'created_at', header: 'Creado', format: (v) => formatDateTimeLocal(v as string) },
 ];
 
 /** The reporting time zone the server uses for calendar days (ADOPS_TZ, default UTC). */
@@ -41,6 +47,51 @@ async function tokenOf(api: Api, publisher: string): Promise<PublisherToken> {
   return token;
 }
 
+/**
+ * The token an argument names: its id, or its publisher. The token itself is refused: on a
+ * command line it stays in the shell's history.
+ */
+async function tokenByIdOrPublisher(api: Api, what: string): Promise<PublisherToken> {
+  const list = await api.admin.listTokens();
+  const token = list.find((t) => t.id === what) ?? list.find((t) => samePublisher(t.publisher_name, what));
+  if (token) return token;
+  if (list.some((t) => t.token === what))
+    throw new CliError('Nombra el token por su id o su publisher, no por el token (adops tokens list)', EXIT.usage);
+  throw new CliError('Token no encontrado');
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+interface PolicyFlags {
+  expires?: string;
+  allowIp?: string[];
+  limit?: string;
+}
+
+/** --expires DATE|never, --allow-ip LIST (repeatable)|any, --limit N|default → the API's fields. */
+export function policyOf(flags: PolicyFlags): TokenPolicy {
+  const policy: TokenPolicy = {};
+  if (flags.expires !== undefined)
+    policy.expires_at = ['never', 'nunca'].includes(flags.expires.trim().toLowerCase()) ? null : parseDay(flags.expires, '--expires');
+  if (flags.allowIp !== undefined) {
+    const entries = flags.allowIp
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
+    policy.allowed_ips = entries.length === 1 && ['any', 'todas'].includes(entries[0].toLowerCase()) ? [] : entries;
+  }
+  if (flags.limit !== undefined) {
+    const text = flags.limit.trim().toLowerCase();
+    if (['default', 'defecto'].includes(text)) policy.rate_limit = null;
+    else if (/^\d+$/.test(text) && Number(text) >= 1) policy.rate_limit = Number(text);
+    else throw new CliError(`--limit debe ser un número entero de peticiones por hora (o default): ${flags.limit}`, EXIT.usage);
+  }
+  return policy;
+}
+
+/** The token as a list shows it: masked unless --reveal. */
+const shown = (t: PublisherToken, reveal?: boolean): PublisherToken => (reveal ? t : { ...t, token: maskToken(t.token) });
+
 export function registerTokens(program: Command, cli: Cli): void {
   const tokens = program.command('tokens').description('Tokens de API de publishers (solo administradores)');
 
@@ -48,33 +99,72 @@ export function registerTokens(program: Command, cli: Cli): void {
     const range = urlRange(cli.io);
     const url = publisherDataUrl(server, token.token, range.from, range.to);
     if (cli.machine(json)) return cli.json({ ...token, url });
-    cli.say(`Token ${verb} para ${token.publisher_name}\nToken: ${token.token}\nURL (ayer): ${url}`);
+    cli.say(`Token ${verb} para ${token.publisher_name}\nId: ${token.id}\nToken: ${token.token}\nURL (ayer): ${url}`);
   };
 
   tokens
     .command('list')
-    .description('Lista los tokens')
+    .description('Lista los tokens: id, caducidad, IPs permitidas, límite, peticiones y último uso (el token, enmascarado)')
+    .option('--reveal', 'muestra los tokens enteros')
     .option('--json', 'salida JSON')
-    .action(async (opts: { json?: boolean }, cmd: Command) => {
+    .action(async (opts: { json?: boolean; reveal?: boolean }, cmd: Command) => {
       const { api } = await cli.api(cmd);
-      const list = await api.admin.listTokens();
+      const list = (await api.admin.listTokens()).map((t) => shown(t, opts.reveal));
       if (cli.machine(opts.json)) return cli.json(list);
       await cli.table<PublisherToken>({
         columns: TOKEN_COLUMNS,
         rows: list,
-        rowKey: (t) => t.token,
+        rowKey: (t) => t.id,
         emptyText: 'No hay tokens de publisher.',
       });
     });
 
-  tokens
-    .command('create')
-    .description('Crea el token de un publisher')
-    .argument('<publisher>', 'nombre del publisher')
+  const policyOptions = (command: Command, forUpdate: boolean) =>
+    command
+      .option(
+        '--expires <date>',
+        `día en que caduca (AAAA-MM-DD o dd/MM/aaaa; deja de valer a las 00:00 de la zona horaria de los informes)${forUpdate ? '; never: no caduca' : ''}`,
+      )
+      .option(
+        '--allow-ip <list>',
+        `IPs o rangos CIDR (IPv4/IPv6) desde los que vale, separados por comas o repitiendo la opción${forUpdate ? '; any: desde cualquiera' : ''}`,
+        collect,
+      )
+      .option(
+        '--limit <n>',
+        `peticiones por hora${forUpdate ? '; default: el límite por defecto del servidor' : ' (por defecto, el del servidor: 600)'}`,
+      );
+
+  policyOptions(
+    tokens
+      .command('create')
+      .description('Crea el token de un publisher (muestra el token entero una vez)')
+      .argument('<publisher>', 'nombre del publisher'),
+    false,
+  )
     .option('--json', 'salida JSON')
-    .action(async (publisher: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (publisher: string, opts: PolicyFlags & { json?: boolean }, cmd: Command) => {
+      const policy = policyOf(opts);
       const { api, server } = await cli.api(cmd);
-      showToken('creado', await api.admin.createToken({ publisher_name: publisher }), server, opts.json);
+      showToken('creado', await api.admin.createToken({ publisher_name: publisher, ...policy }), server, opts.json);
+    });
+
+  policyOptions(
+    tokens
+      .command('update')
+      .description('Cambia la caducidad, las IPs permitidas o el límite de un token (el token no cambia)')
+      .argument('<id|publisher>', 'id del token (adops tokens list) o nombre del publisher'),
+    true,
+  )
+    .option('--json', 'salida JSON')
+    .action(async (what: string, opts: PolicyFlags & { json?: boolean }, cmd: Command) => {
+      const policy = policyOf(opts);
+      if (Object.keys(policy).length === 0) throw new CliError('Nada que cambiar: usa --expires, --allow-ip o --limit', EXIT.usage);
+      const { api } = await cli.api(cmd);
+      const token = await tokenByIdOrPublisher(api, what);
+      const updated = await api.admin.updateToken({ id: token.id, ...policy });
+      if (cli.machine(opts.json)) return cli.json(shown(updated));
+      cli.say(`Token de ${updated.publisher_name} actualizado`);
     });
 
   tokens
@@ -89,16 +179,16 @@ export function registerTokens(program: Command, cli: Cli): void {
 
   tokens
     .command('delete')
-    .description('Elimina un token; pide confirmación salvo con --yes')
-    .argument('<token>', 'el token')
+    .alias('revoke')
+    .description('Revoca un token (deja de valer en el acto); pide confirmación salvo con --yes')
+    .argument('<id|publisher>', 'id del token (adops tokens list) o nombre del publisher')
     .option('-y, --yes', 'no pedir confirmación')
-    .action(async (token: string, opts: { yes?: boolean }, cmd: Command) => {
+    .action(async (what: string, opts: { yes?: boolean }, cmd: Command) => {
       const { api } = await cli.api(cmd);
-      const owner = (await api.admin.listTokens()).find((t) => t.token === token)?.publisher_name;
-      const label = owner ? `el token de ${owner}` : 'el token';
-      if (!opts.yes && !(await cli.prompt.confirm(`¿Eliminar ${label}?`))) throw new CliError('Cancelado', EXIT.cancelled);
-      await api.admin.deleteToken({ token });
-      cli.say(owner ? `Token de ${owner} eliminado` : 'Token eliminado');
+      const token = await tokenByIdOrPublisher(api, what);
+      if (!opts.yes && !(await cli.prompt.confirm(`¿Eliminar el token de ${token.publisher_name}?`))) throw new CliError('Cancelado', EXIT.cancelled);
+      await api.admin.deleteToken({ id: token.id });
+      cli.say(`Token de ${token.publisher_name} eliminado`);
     });
 
   tokens

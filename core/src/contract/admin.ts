@@ -49,15 +49,85 @@ export const PublisherName = z
   .min(1, '❌ El nombre del publisher no puede estar vacío.')
   .max(200);
 
+/** An address or a range a publisher token is accepted from: IPv4 or IPv6, alone or in CIDR. */
+export const AllowedIp = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+  error: (issue) => `"${String(issue.input).slice(0, 60)}" no es una dirección IP ni un rango CIDR (IPv4 o IPv6)`,
+});
+export const MAX_ALLOWED_IPS = 100;
+/** Requests per hour a token may make, its own or the server's default (ADOPS_PUBLISHER_RATE_LIMIT). */
+export const MAX_TOKEN_RATE_LIMIT = 1_000_000;
+
+const TokenExpiry = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: 'expires_at debe ser un día AAAA-MM-DD o una fecha y hora ISO 8601 con zona',
+  })
+  .nullable();
+const TokenAllowList = z
+  .array(AllowedIp, { error: 'allowed_ips debe ser una lista de direcciones IP o rangos CIDR' })
+  .max(MAX_ALLOWED_IPS, `allowed_ips admite como mucho ${MAX_ALLOWED_IPS} entradas`);
+const TokenRateLimit = z
+  .number({ error: `rate_limit debe ser un número entero de peticiones por hora, de 1 a ${MAX_TOKEN_RATE_LIMIT}` })
+  .int(`rate_limit debe ser un número entero de peticiones por hora, de 1 a ${MAX_TOKEN_RATE_LIMIT}`)
+  .min(1, `rate_limit debe ser un número entero de peticiones por hora, de 1 a ${MAX_TOKEN_RATE_LIMIT}`)
+  .max(MAX_TOKEN_RATE_LIMIT, `rate_limit debe ser un número entero de peticiones por hora, de 1 a ${MAX_TOKEN_RATE_LIMIT}`)
+  .nullable();
+
+/**
+ * How a token may be used: `expires_at` (a day AAAA-MM-DD: the token stops working at its
+ * start in the reporting time zone; or an instant; null: never), the addresses it is accepted
+ * from (empty: any) and its own limit of requests per hour (null: the server's default).
+ */
+export const TokenPolicy = z.object({
+  expires_at: TokenExpiry.optional(),
+  allowed_ips: TokenAllowList.optional(),
+  rate_limit: TokenRateLimit.optional(),
+});
+export type TokenPolicy = z.input<typeof TokenPolicy>;
+
+export const CreateTokenBody = TokenPolicy.extend({ publisher_name: PublisherName }).strict();
+export type CreateTokenBody = z.input<typeof CreateTokenBody>;
+/** Fields left out are not changed; null clears expiry and own limit. */
+export const UpdateTokenBody = TokenPolicy.strict();
+export type UpdateTokenBody = z.input<typeof UpdateTokenBody>;
+export const TokenIdParams = z.object({ id: z.string().min(1).max(200) });
+
 export const PublisherToken = z.object({
+  /** The token's stable id: admin routes name a token by it (renewing keeps it). */
+  id: z.string(),
   publisher_name: z.string(),
   token: z.string(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
+  /** ISO instant from which the token is refused; null: it never expires. */
+  expires_at: z.string().nullable(),
+  /** Whether it has expired (as the server sees it now). */
+  expired: z.boolean(),
+  /** Addresses and CIDR ranges it is accepted from; empty: any. */
+  allowed_ips: z.array(z.string()),
+  /** Its own limit of requests per hour; null: the server's default applies. */
+  rate_limit: z.number().int().nullable(),
+  /** The limit of requests per hour that applies to it (its own or the default). */
+  effective_rate_limit: z.number().int(),
+  /** Requests answered with it since it was created or renewed. */
+  request_count: z.number().int(),
 });
 export type PublisherToken = z.infer<typeof PublisherToken>;
 
+/** A token as lists show it unless asked to reveal it: its first and last 4 characters. */
+export function maskToken(token: string): string {
+  return token.length <= 12 ? '••••' : `${token.slice(0, 4)}…${token.slice(-4)}`;
+}
+
 export const adminRoutes = {
+  /** A consistent copy of the embedded stores, streamed as a tar archive (`adops backup DIR`). */
+  backup: route({
+    method: 'POST',
+    path: '/api/admin/backup',
+    access: 'admin',
+    query: z.strictObject({}),
+    response: z.string(),
+    responseType: 'text',
+  }),
   listUsers: route({ method: 'GET', path: '/api/admin/users', access: 'admin', response: z.array(User) }),
   createUser: route({ method: 'POST', path: '/api/admin/users', access: 'admin', body: CreateUserBody, response: User }),
   updateUser: route({
@@ -111,7 +181,7 @@ export const adminRoutes = {
     method: 'POST',
     path: '/api/admin/publisher-tokens',
     access: 'admin',
-    body: z.object({ publisher_name: PublisherName }),
+    body: CreateTokenBody,
     response: PublisherToken,
   }),
   renewToken: route({
@@ -121,11 +191,21 @@ export const adminRoutes = {
     body: z.object({ publisher_name: PublisherName }),
     response: PublisherToken,
   }),
+  /** Changes a token's expiry, allow-list or limit (the token itself stays). */
+  updateToken: route({
+    method: 'PATCH',
+    path: '/api/admin/publisher-tokens/{id}',
+    access: 'admin',
+    params: TokenIdParams,
+    body: UpdateTokenBody,
+    response: PublisherToken,
+  }),
+  /** Revokes a token by its id (a token given in the path instead is refused with 410, never deleted). */
   deleteToken: route({
     method: 'DELETE',
-    path: '/api/admin/publisher-tokens/{token}',
+    path: '/api/admin/publisher-tokens/{id}',
     access: 'admin',
-    params: z.object({ token: z.string().min(1).max(200) }),
+    params: TokenIdParams,
     response: emptyResponse,
     responseType: 'none',
   }),

@@ -9,6 +9,8 @@ export const NewPassword = z.string().min(8, 'La contraseña debe tener al menos
 export const LoginBody = z.object({
   email: z.string().trim().toLowerCase().min(1).max(254),
   password: z.string().min(1).max(1024),
+  /** The second factor of a user with 2FA on: the app's 6-digit code or an unused recovery code. */
+  totp: z.string().trim().max(64).optional(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
@@ -79,6 +81,41 @@ export function sessionDevice(userAgent: string): string {
   return browser && system ? `${browser} en ${system}` : userAgent.slice(0, 40);
 }
 
+/** A 6-digit code of the authenticator app (spaces ignored). */
+export const TotpCode = z
+  .string()
+  .max(32)
+  .transform((s) => s.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'El código debe tener 6 dígitos'));
+
+/** The caller's two-factor sign-in: on, waiting for the first code, how many recovery codes are left, required by the server's policy. */
+export const TotpStatus = z.object({
+  enabled: z.boolean(),
+  /** An enrolment was started and waits for its first code. */
+  pending: z.boolean(),
+  enabled_at: z.string().nullable(),
+  recovery_codes_left: z.number(),
+  /** ADOPS_REQUIRE_2FA asks it of this user: without it only 'Mi cuenta' answers. */
+  required: z.boolean(),
+});
+export type TotpStatus = z.infer<typeof TotpStatus>;
+
+/** A new enrolment: the base32 secret and the otpauth:// URL an authenticator app scans. */
+export const TotpEnrolment = z.object({ secret: z.string(), otpauth_url: z.string() });
+export type TotpEnrolment = z.infer<typeof TotpEnrolment>;
+
+export const TotpConfirmBody = z.object({ code: TotpCode });
+export const TotpRecoveryCodes = z.object({ recovery_codes: z.array(z.string()) });
+export const TotpDisableBody = z.object({ password: z.string().min(1).max(1024) });
+
+/** What a refused sign-in or request says beyond `detail` (the client's ApiError.body). */
+export interface AuthRefusal {
+  /** The password was right; the second factor is missing or wrong. */
+  totp_required?: boolean;
+  /** The server requires 2FA of this user: enrol in 'Mi cuenta' (or `adops 2fa enable`) first. */
+  totp_setup_required?: boolean;
+}
+
 export const authRoutes = {
   login: route({ method: 'POST', path: '/api/login', access: 'public', body: LoginBody, response: LoginResponse }),
   /** Ends the caller's session: its token stops working at once, on every instance. */
@@ -94,7 +131,33 @@ export const authRoutes = {
     /** A fresh session token: every other session of the user ends, this one included. */
     response: z.object({ detail: z.string(), access_token: z.string(), token_type: z.literal('bearer') }),
   }),
+  /** The caller's two-factor state. */
+  totpStatus: route({ method: 'GET', path: '/api/me/totp', access: 'user', response: TotpStatus }),
+  /** Starts (or restarts) an enrolment: a new secret, not active until confirmed. */
+  totpBegin: route({ method: 'POST', path: '/api/me/totp', access: 'user', response: TotpEnrolment }),
+  /** Turns 2FA on with the app's first code; answers the 10 one-time recovery codes (shown once). */
+  totpConfirm: route({ method: 'POST', path: '/api/me/totp/confirm', access: 'user', body: TotpConfirmBody, response: TotpRecoveryCodes }),
+  /** Turns 2FA off; needs the current password. */
+  totpDisable: route({
+    method: 'POST',
+    path: '/api/me/totp/disable',
+    access: 'user',
+    body: TotpDisableBody,
+    response: z.object({ detail: z.string() }),
+  }),
 };
+
+/** The routes a user the server requires 2FA of can still call before enrolling. */
+export const TOTP_SETUP_ROUTES = [
+  authRoutes.logout,
+  authRoutes.me,
+  authRoutes.mySessions,
+  authRoutes.changePassword,
+  authRoutes.totpStatus,
+  authRoutes.totpBegin,
+  authRoutes.totpConfirm,
+  authRoutes.totpDisable,
+];
 
 /** Reads the claims of a JWT without verifying it (the server verifies); null when malformed. */
 export function decodeSession(token: string | null | undefined): SessionUser | null {

@@ -40,6 +40,11 @@ export const PARAMETER_DOCS: Record<string, string> = {
   parentDomain: 'Source: el dominio padre exacto. `Todos` o vacío: sin filtro.',
   startDate: 'Desde: ISO 8601 con zona (`…Z`, `…+01:00`), hora local de la zona de los informes, o un día `AAAA-MM-DD` (su comienzo). Sin él: hoy.',
   endDate: 'Hasta: como `startDate`; un día `AAAA-MM-DD` cuenta hasta su final. Sin él: hoy.',
+  include_bots: 'Incluye también el tráfico marcado como bots o spam (`is_bot`, `reason`); por defecto se deja fuera.',
+  by: 'Agrupación: `zone` (por zona) o `publisher`.',
+  add: 'Dominios que añadir.',
+  remove: 'Dominios que quitar.',
+  user_agent: 'El User-Agent del visitante (no se guarda: un bot conocido marca el evento).',
   before_id: 'Fija las páginas en los eventos hasta este id (el `latest_id` de la primera página), para que los nuevos no las desplacen.',
   lastEventId: 'Reanuda tras este id de evento (alternativa a la cabecera `Last-Event-ID`).',
   access_token: 'El token de sesión (EventSource no puede enviar la cabecera `Authorization`).',
@@ -48,6 +53,8 @@ export const PARAMETER_DOCS: Record<string, string> = {
   email: 'Email (sin distinguir mayúsculas).',
   password: 'Contraseña.',
   current_password: 'La contraseña actual.',
+  totp: 'Segundo factor de un usuario con la verificación en dos pasos activada: el código de 6 dígitos de su app o un código de recuperación sin usar.',
+  code: 'El código de 6 dígitos que muestra la app de autenticación.',
   new_password: 'La contraseña nueva (8–256 caracteres).',
   first_name: 'Nombre.',
   last_name: 'Apellidos.',
@@ -55,6 +62,10 @@ export const PARAMETER_DOCS: Record<string, string> = {
   publisher_name: 'Nombre del publisher.',
   name: 'Nombre del publisher.',
   revenue_share: 'Parte del revenue para el publisher, de 0 a 2 (0.7 = 70 %).',
+  expires_at:
+    'Caducidad del token: un día `AAAA-MM-DD` (deja de valer al empezar ese día en la zona horaria de los informes) o un instante ISO 8601 con zona; `null`: no caduca.',
+  allowed_ips: 'Direcciones IP y rangos CIDR (IPv4 o IPv6) desde los que vale el token, hasta 100; vacía: desde cualquiera.',
+  rate_limit: 'Peticiones por hora que admite el token (1–1 000 000); `null`: el límite por defecto del servidor.',
 };
 
 export type ContractDocs = { [Area in keyof Contract]: { [Name in keyof Contract[Area]]: RouteDoc } };
@@ -73,6 +84,7 @@ export const AREA_TAGS: { [Area in keyof Contract]: string } = {
   publishers: 'Revenue share',
   campaigns: 'Campañas (Meta)',
   referrers: 'Referrers',
+  audit: 'Auditoría',
 };
 
 const TABLE =
@@ -90,7 +102,7 @@ export const ROUTE_DOCS: ContractDocs = {
     login: {
       summary: 'Inicia sesión',
       description:
-        'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Los intentos fallidos se limitan por dirección y email (5), por cuenta desde cualquier dirección (10) y por dirección en todas las cuentas (30), cada 15 minutos: 429 con `Retry-After`. Con demasiadas verificaciones de contraseña en cola, 503 con `Retry-After` al instante.',
+        'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Con la verificación en dos pasos activada, una contraseña correcta sin `totp` (o con un código equivocado o ya usado) responde 401 con `totp_required: true`; un código equivocado cuenta como un intento fallido. Los intentos fallidos se limitan por dirección y email (5), por cuenta desde cualquier dirección (10) y por dirección en todas las cuentas (30), cada 15 minutos: 429 con `Retry-After`. Con demasiadas verificaciones de contraseña en cola, 503 con `Retry-After` al instante.',
     },
     logout: {
       summary: 'Cierra la sesión',
@@ -106,8 +118,33 @@ export const ROUTE_DOCS: ContractDocs = {
       description:
         'Pide la actual (una equivocada cuenta como un inicio de sesión fallido, con los mismos límites); devuelve un token nuevo. Todas las demás sesiones del usuario, y la de este token, terminan.',
     },
+    totpStatus: {
+      summary: 'Estado de mi verificación en dos pasos',
+      description:
+        'Si está activada (o a la espera del primer código), cuántos códigos de recuperación quedan y si el servidor la exige a este usuario (`ADOPS_REQUIRE_2FA`).',
+    },
+    totpBegin: {
+      summary: 'Empieza a configurar la verificación en dos pasos',
+      description:
+        'Genera un secreto TOTP (RFC 6238: SHA-1, 6 dígitos, 30 s) y su URL `otpauth://` para la app de autenticación. No se activa hasta confirmarlo con un código; 409 si ya está activada.',
+    },
+    totpConfirm: {
+      summary: 'Activa la verificación en dos pasos',
+      description:
+        'Con el primer código de la app la activa y devuelve 10 códigos de recuperación de un solo uso (solo se muestran ahora). Desde entonces `POST /api/login` sin `totp` responde 401 con `totp_required: true`.',
+    },
+    totpDisable: {
+      summary: 'Desactiva la verificación en dos pasos',
+      description:
+        'Pide la contraseña actual (una equivocada cuenta como un inicio de sesión fallido, con los mismos límites). 409 si no estaba activada.',
+    },
   },
   admin: {
+    backup: {
+      summary: 'Copia de seguridad del almacenamiento integrado',
+      description:
+        'Un archivo tar (`application/x-tar`) con el almacén de entidades, el almacén de datos (DuckDB exportado a parquet) y los demás archivos del directorio de datos, tomados en un mismo instante mientras el servidor sigue atendiendo; `manifest.json` (el primero) lista cada archivo con su SHA-256 y cuenta las filas y sumas de cada tabla. Lo guarda y comprueba `adops backup DIR`; lo restaura `adops restore DIR`. Una a la vez (409 si hay otra en curso); con PostgreSQL o ClickHouse responde 409: usa pg_dump y clickhouse-backup.',
+    },
     listUsers: { summary: 'Lista los usuarios' },
     createUser: { summary: 'Crea un usuario', description: 'El email es único sin distinguir mayúsculas (409 si ya existe).' },
     updateUser: { summary: 'Modifica un usuario', description: 'Los campos vacíos no se cambian.' },
@@ -119,9 +156,26 @@ export const ROUTE_DOCS: ContractDocs = {
     },
     endUserSession: { summary: 'Cierra una sesión de un usuario', description: '404 si el usuario no tiene esa sesión.' },
     listTokens: { summary: 'Lista los tokens de publishers' },
-    createToken: { summary: 'Crea el token de un publisher', description: 'Un token por publisher (409 si ya tiene uno: renuévalo).' },
-    renewToken: { summary: 'Renueva el token de un publisher', description: 'El token anterior deja de valer.' },
-    deleteToken: { summary: 'Elimina un token de publisher', params: { token: 'El token a eliminar.' } },
+    createToken: {
+      summary: 'Crea el token de un publisher',
+      description:
+        'Un token por publisher (409 si ya tiene uno: renuévalo). Opcionales: caducidad (`expires_at`), direcciones permitidas (`allowed_ips`) y límite propio de peticiones por hora (`rate_limit`).',
+    },
+    renewToken: {
+      summary: 'Renueva el token de un publisher',
+      description:
+        'El token anterior deja de valer; el id, la caducidad, las direcciones permitidas y el límite se conservan; el recuento de peticiones empieza de cero.',
+    },
+    updateToken: {
+      summary: 'Cambia la caducidad, las direcciones o el límite de un token',
+      description: 'Los campos que no se envían no cambian; `null` quita la caducidad o el límite propio. El token no cambia.',
+      params: { id: 'Id del token (de la lista de tokens).' },
+    },
+    deleteToken: {
+      summary: 'Revoca un token de publisher',
+      description: 'Por su id, nunca por el token: un token en la ruta responde 410 y no se elimina.',
+      params: { id: 'Id del token (de la lista de tokens).' },
+    },
   },
   dashboard: {
     rawOptions: { summary: 'Opciones de filtro', description: 'Advertisers, publishers, geos y sources conocidos.' },
@@ -172,7 +226,7 @@ export const ROUTE_DOCS: ContractDocs = {
     data: {
       summary: 'Datos de un publisher (URL con token)',
       description:
-        'Las filas propias del publisher (fecha, zona, geo, impresiones, clicks, revenue del publisher), nunca el revenue ni el margen del advertiser. Token en `token`; 401 si falta o no existe. JSON de 500 filas por página; `format=csv|ndjson` devuelve todas.',
+        'Las filas propias del publisher (fecha, zona, geo, impresiones, clicks, revenue del publisher), nunca el revenue ni el margen del advertiser. Token en la cabecera `Authorization: Bearer TOKEN` o en `token`; 401 si falta, no existe o caducó; 403 desde una dirección que el token no permite; 429 con `Retry-After` pasado su límite de peticiones por hora. JSON de 500 filas por página; `format=csv|ndjson` devuelve todas.',
       params: {
         token: 'Token del publisher (el de su URL); sin él o si no existe, 401.',
         sort: `Orden de todo el resultado antes de paginar: \`clave\` o \`clave:asc|desc\`, con clave ${PUBLISHER_DATA_SORT_KEYS.join(', ')}. Por defecto: date desc, zone_id, geo.`,
@@ -210,6 +264,19 @@ export const ROUTE_DOCS: ContractDocs = {
     list: { summary: 'Campañas creadas desde la consola', description: 'La más reciente primero.' },
   },
   referrers: {
+    ivt: {
+      summary: 'Tasa de tráfico inválido (IVT) por zona o publisher',
+      description: `Visitas de cada zona (\`by=zone\`) o publisher (\`by=publisher\`) en el rango: todas, las marcadas como bots o spam y su porcentaje (\`ivt_rate\`). ${TABLE}`,
+    },
+    spamList: {
+      summary: 'Lista de spam de referrers',
+      description: 'La lista incluida (de Matomo, dominio público) con los dominios que los administradores añadieron o quitaron.',
+    },
+    updateSpamList: {
+      summary: 'Cambia la lista de spam de referrers',
+      description:
+        '`add`: dominios que se marcan como spam desde ahora (también sus subdominios); `remove`: dominios que dejan de marcarse (uno de la lista incluida queda fuera). Hasta 1000 por cambio. No cambia los eventos ya guardados.',
+    },
     report: { summary: 'Referrers del rango', description: `Referrers distintos con sus visitas. ${TABLE}` },
     logs: {
       summary: 'Log de eventos de referrers',
@@ -223,7 +290,8 @@ export const ROUTE_DOCS: ContractDocs = {
     },
     hit: {
       summary: 'Beacon de la etiqueta de anuncio',
-      description: 'Público. Registra una visita a una zona; 204, o un GIF de 1×1 con `format=gif`.',
+      description:
+        'Público. Registra una visita a una zona; 204, o un GIF de 1×1 con `format=gif`. Cada IP tiene un cupo (cubo de fichas: `ADOPS_BEACON_RATE` por segundo, ráfagas de `ADOPS_BEACON_BURST`); por encima, 429 con `Retry-After`. Las visitas de bots conocidos (user agent), con referrer en la lista de spam, de una IP por encima de `ADOPS_BOT_IP_RATE` por minuto o a zonas que ningún informe nombra se guardan marcadas como tráfico inválido.',
       params: {
         zone_id: 'Id de la zona (obligatorio).',
         ref: 'URL del referrer.',
@@ -238,6 +306,21 @@ export const ROUTE_DOCS: ContractDocs = {
       summary: 'Importa eventos de referrers por lotes',
       description:
         'NDJSON, un evento `ReferrerEvent` por línea (`application/x-ndjson`, opcionalmente gzip), hasta 16 MB y 100 000 eventos (413 si se pasa). `parent_domain` por defecto es el host del referrer; `seen_at`, la hora de llegada; publisher y advertiser salen de la zona; `ip` debe ser una IPv4/IPv6 válida. El lote se guarda entero o nada: una línea mal formada lo rechaza con 400 `línea N: …`. Reintentar es seguro: un evento con `event_id` (hasta 64 caracteres) ya guardado en los últimos 7 días, en este lote o en otro, no se guarda otra vez, y reenviar un lote con la misma cabecera `Idempotency-Key` (hasta 128 caracteres) no guarda ninguno de sus eventos sin `event_id` de nuevo; la respuesta dice cuántos se guardaron (`accepted`) y cuántos eran duplicados (`duplicates`). Con la clave de ingesta (`X-Ingest-Key` o `Authorization: Bearer`) o una sesión de administrador.',
+    },
+  },
+  audit: {
+    list: {
+      summary: 'Registro de auditoría',
+      description: `Cada cambio hecho por un administrador o por el sistema (usuarios, tokens, revenue share, importaciones, campañas, sesiones cerradas): quién (id y email de entonces, \`system\` o \`ingest_key\`), cuándo (UTC), desde qué IP, qué (\`action\`, p. ej. \`user.create\`), sobre qué (\`target_kind\`, \`target_id\`, \`target_label\`) y el antes y el después (sin contraseñas, tokens ni secretos). Del más reciente al más antiguo (\`sort=at:asc\`: al revés). Solo se añade: nada se modifica ni se borra. ${TABLE}`,
+      params: {
+        actor: 'Quién: id de usuario, `system`, `ingest_key` o parte del email.',
+        action: 'Acción (`user.create`) o su prefijo (`user`).',
+        target_kind: 'Tipo de objeto: `user`, `session`, `publisher_token`, `publisher`, `zone_report`, `referrers`, `campaign`.',
+        target_id: 'Id del objeto.',
+        since: 'Desde: un día `AAAA-MM-DD` (UTC) o un instante ISO 8601 con zona.',
+        until: 'Hasta: un día `AAAA-MM-DD` (UTC, incluido entero) o un instante ISO 8601 con zona (incluido).',
+        q: 'Texto libre: parte del email, la acción, el objeto, la IP o el antes/después.',
+      },
     },
   },
 };

@@ -5,6 +5,7 @@ import { adminRoutes } from './admin.js';
 import { dashboardRoutes, adReportRoutes, demandRoutes, financeRoutes, publisherDataRoutes, ingestRoutes, revenueShareRoutes } from './reports.js';
 import { campaignRoutes } from './campaigns.js';
 import { referrersRoutes } from './referrers.js';
+import { auditRoutes } from './audit.js';
 
 export const contract = {
   health: healthRoutes,
@@ -19,6 +20,7 @@ export const contract = {
   publishers: revenueShareRoutes,
   campaigns: campaignRoutes,
   referrers: referrersRoutes,
+  audit: auditRoutes,
 };
 export type Contract = typeof contract;
 
@@ -31,3 +33,4 @@ export * from './reports.js';
 export * from './referrers.js';
 export * from './campaigns.js';
 export * from './docs.js';
+export * from './audit.js';

@@ -23,6 +23,10 @@ export const REFERRER_LIMITS = {
   idempotencyKey: 128,
   /** How long a stored event's key (or its batch's) makes a resent copy a duplicate, in days. */
   idempotencyDays: 7,
+  /** Longest User-Agent of a batch event (longer ones refused). */
+  userAgent: 1024,
+  /** Most domains one referrer-spam list change may add or remove. */
+  spamChange: 1000,
 } as const;
 
 /** Printable ASCII (space to ~), not blank: what an event id and an Idempotency-Key may hold. */
@@ -72,6 +76,29 @@ const choice = (max: number) =>
     .nullish()
     .transform((v) => (v == null || v.trim() === '' || v.trim() === 'Todos' ? undefined : v.trim()));
 
+/**
+ * Why an event is invalid traffic (IVT): a known bot or crawler by its user agent, a referrer
+ * (or source) on the referrer-spam list, one IP over its hits-per-minute rate, or a zone no
+ * zone report has ever named. Flagged events are stored but left out unless `include_bots`.
+ */
+export const BOT_REASONS = ['user_agent', 'spam_referrer', 'ip_rate', 'unknown_zone'] as const;
+export const BotReason = z.enum(BOT_REASONS);
+export type BotReason = z.infer<typeof BotReason>;
+
+/** Each reason as the screens and the terminal name it. */
+export const BOT_REASON_LABELS: Record<BotReason, string> = {
+  user_agent: 'Bot (user agent)',
+  spam_referrer: 'Spam de referrer',
+  ip_rate: 'IP por encima del límite',
+  unknown_zone: 'Zona desconocida',
+};
+
+/** `include_bots`: a boolean, or its text in a query string ('true'/'false', '1'/'0'); absent = false. */
+const IncludeBots = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'include_bots debe ser true o false' })
+  .nullish()
+  .transform((v) => v === true || v === 'true' || v === '1');
+
 const filterShape = {
   /** Substring of the zone id (case-insensitive). */
   zoneId: z
@@ -84,6 +111,8 @@ const filterShape = {
   parentDomain: choice(REFERRER_LIMITS.domain),
   startDate: FilterInstant.nullish().transform((v) => v ?? undefined),
   endDate: FilterInstant.nullish().transform((v) => v ?? undefined),
+  /** Also count events flagged as bots or spam (default: left out). */
+  include_bots: IncludeBots,
 };
 
 /** Bounds that can be checked without the time zone (explicit instants only). */
@@ -153,6 +182,10 @@ export const ReferrerLogRecord = z.object({
   keyword: z.string().nullable(),
   ip: z.string().nullable(),
   country: z.string().nullable(),
+  /** Flagged as invalid traffic (only listed with include_bots). */
+  is_bot: z.boolean(),
+  /** Why it was flagged (null for human traffic). */
+  reason: BotReason.nullable(),
 });
 export type ReferrerLogRecord = z.infer<typeof ReferrerLogRecord>;
 
@@ -212,6 +245,8 @@ export const IngestReferrerEvent = z.object({
   ip: z.string().max(64).nullish(),
   country: z.string().max(8).nullish(),
   seen_at: z.iso.datetime({ offset: true }).nullish(),
+  /** The visitor's User-Agent (not stored: a known bot or crawler flags the event). */
+  user_agent: z.string().max(REFERRER_LIMITS.userAgent).nullish(),
   /** The client's key for this event: the same key within 7 days (in any batch) is stored once. */
   event_id: EventId.nullish(),
 });
@@ -229,6 +264,69 @@ export const IngestReferrersResult = z.object({
   last_id: z.number().nullable(),
 });
 export type IngestReferrersResult = z.infer<typeof IngestReferrersResult>;
+
+/** The IVT table's grouping: one row per zone (with its publisher) or per publisher. */
+export const IVT_GROUPS = ['zone', 'publisher'] as const;
+export const IVT_SORT_KEYS = ['zone_id', 'publisher', 'hits', 'bot_hits', 'ivt_rate'] as const;
+/** The IVT table's body: the filter (include_bots is ignored: it counts both), the grouping and the table fields (default: most invalid hits first). */
+export const IvtQuery = z
+  .object({
+    ...filterShape,
+    by: z.enum(IVT_GROUPS, { error: 'by debe ser zone o publisher' }).default('zone'),
+    ...tableFields(IVT_SORT_KEYS, REFERRERS_PAGE_SIZE),
+  })
+  .superRefine(checkRange);
+export type IvtQuery = z.input<typeof IvtQuery>;
+
+/**
+ * One zone's or publisher's traffic in the range: every hit (human and flagged), the flagged
+ * ones, and the IVT rate (metrics registry: `ivt_rate`, flagged over all, in %; null without hits).
+ * By publisher, zone_id is null; a zone no report names has a null publisher.
+ */
+export const IvtRow = z.object({
+  zone_id: z.string().nullable(),
+  publisher: z.string().nullable(),
+  hits: z.number(),
+  bot_hits: z.number(),
+  ivt_rate: z.number().nullable(),
+});
+export type IvtRow = z.infer<typeof IvtRow>;
+export const IvtTable = tablePage(IvtRow, z.object({ hits: z.number(), bot_hits: z.number(), ivt_rate: z.number().nullable() }));
+export type IvtTable = z.infer<typeof IvtTable>;
+
+/** A domain of the referrer-spam list: a host name (its subdomains match too). */
+export const SpamDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(REFERRER_LIMITS.domain, `un dominio no puede superar ${REFERRER_LIMITS.domain} caracteres`)
+  .regex(
+    /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)+$/,
+    'cada dominio debe ser un nombre de host como spam.example.com',
+  );
+
+/** The referrer-spam list: the shipped list (its source and size) and the admins' changes to it. */
+export const SpamList = z.object({
+  /** Where the shipped list comes from. */
+  source: z.string(),
+  /** Domains in the shipped list. */
+  shipped: z.number(),
+  /** Domains admins added (not in the shipped list), sorted. */
+  added: z.array(z.string()),
+  /** Shipped domains admins took out (no longer spam), sorted. */
+  removed: z.array(z.string()),
+  /** Domains the list flags now. */
+  total: z.number(),
+});
+export type SpamList = z.infer<typeof SpamList>;
+
+const spamDomains = z.array(SpamDomain).max(REFERRER_LIMITS.spamChange, `como máximo ${REFERRER_LIMITS.spamChange} dominios por cambio`).default([]);
+/** A change of the list: domains to flag from now on, and domains to flag no more (a shipped one is kept out). */
+export const SpamListChange = z
+  .object({ add: spamDomains, remove: spamDomains })
+  .strict()
+  .refine((c) => c.add.length + c.remove.length > 0, 'indica algún dominio en add o remove');
+export type SpamListChange = z.input<typeof SpamListChange>;
 
 export const referrersRoutes = {
   /** Distinct referrers in the range, one page (format=csv|ndjson: every row, SPEC's CSV columns). */
@@ -257,6 +355,12 @@ export const referrersRoutes = {
    * (IdempotencyKey) makes a resend of the same batch store nothing again.
    */
   ingest: route({ method: 'POST', path: '/api/ingest/referrers', access: 'ingest', response: IngestReferrersResult }),
+  /** Invalid-traffic (IVT) rate per zone or publisher in the range (format=csv|ndjson: every row). */
+  ivt: route({ method: 'POST', path: '/api/referrers/ivt', access: 'user', body: IvtQuery, response: IvtTable }),
+  /** The referrer-spam list (admin). */
+  spamList: route({ method: 'GET', path: '/api/admin/referrer-spam', access: 'admin', response: SpamList }),
+  /** Adds domains to the referrer-spam list or takes them out (admin); answers the list. */
+  updateSpamList: route({ method: 'POST', path: '/api/admin/referrer-spam', access: 'admin', body: SpamListChange, response: SpamList }),
 };
 
 /** One NDJSON body from events (for `adops import referrers` and tests). */

@@ -1,11 +1,13 @@
 // The live backend the configuration names (ADOPS_LIVE): this process only (the default), or
 // Redis shared by every API instance — the referrer bus and the login failure limiter.
 import type { Config } from '../config.js';
-import { MemoryLoginLimiter, RedisLoginLimiter, type LoginLimiter } from '../services/login-limiter.js';
+import path from 'node:path';
+import { MemoryCounters, MemoryLoginLimiter, RedisLoginLimiter, type LoginLimiter } from '../services/login-limiter.js';
 import { MemoryLiveBus, type LiveBus } from './bus.js';
 import type { Identified } from './ring.js';
 import { connectRedis, pingRedis, type RedisClient } from './redis.js';
 import { RedisLiveBus, type RedisBusOptions } from './redis-bus.js';
+import { MemoryTokenBucket, RedisTokenBucket, type TokenBucket } from './token-bucket.js';
 
 export type { LiveBus } from './bus.js';
 
@@ -13,24 +15,36 @@ export interface LiveBackend {
   readonly backend: Config['live'];
   /** A bus for one kind of event (the referrer log). */
   bus<T extends Identified>(options: Partial<RedisBusOptions> & { ringSize: number }): LiveBus<T>;
-  /** A sign-in failure counter (per address and e-mail, per account, per address) with its own limit and window, shared like the bus. */
+  /**
+   * A counter with its own limit and window (sign-in failures per address and e-mail, per
+   * account, per address; requests per publisher token), shared like the bus; limiters of one
+   * name share their counts whatever their limits. In memory, saved to the data dir.
+   */
   limiter(name: string, maxFailures: number, windowMs: number): LoginLimiter;
+  /** Token buckets per key (the beacon's per-IP limit), shared like the bus. */
+  tokenBucket(name: string, ratePerSecond: number, burst: number): TokenBucket;
   /** For /api/health: the backend and whether it answers. */
   health(): Promise<{ backend: Config['live']; ok: boolean; detail?: string }>;
   close(): Promise<void>;
 }
 
+/** Where the in-process limiters keep their counts across restarts (in the data dir). */
+export const LIMITS_FILE = 'limits.json';
+
 export async function openLiveBackend(
-  config: Pick<Config, 'live' | 'redis' | 'loginMaxFailures' | 'loginWindowMs'>,
+  config: Pick<Config, 'live' | 'redis' | 'loginMaxFailures' | 'loginWindowMs'> & Partial<Pick<Config, 'dataDir'>>,
   log: (line: string) => void,
 ): Promise<LiveBackend> {
   if (config.live !== 'redis' || !config.redis) {
+    // The limiters' counts survive a restart: saved to the data dir now and then and on close.
+    const counters = await MemoryCounters.open(config.dataDir ? path.join(config.dataDir, LIMITS_FILE) : null);
     return {
       backend: 'memory',
       bus: <T extends Identified>({ ringSize }: { ringSize: number }) => new MemoryLiveBus<T>(ringSize),
-      limiter: (_name, maxFailures, windowMs) => new MemoryLoginLimiter(maxFailures, windowMs),
+      limiter: (name, maxFailures, windowMs) => new MemoryLoginLimiter(maxFailures, windowMs, { counters, name }),
+      tokenBucket: (_name, ratePerSecond, burst) => new MemoryTokenBucket(ratePerSecond, burst),
       health: async () => ({ backend: 'memory', ok: true }),
-      close: async () => {},
+      close: () => counters.close(),
     };
   }
   const { url, prefix } = config.redis;
@@ -44,6 +58,7 @@ export async function openLiveBackend(
       return bus;
     },
     limiter: (name, maxFailures, windowMs) => new RedisLoginLimiter(client, `${prefix}${name}:`, maxFailures, windowMs, log),
+    tokenBucket: (name, ratePerSecond, burst) => new RedisTokenBucket(client, `${prefix}bucket:${name}:`, ratePerSecond, burst, log),
     health: async () => {
       const ping = await pingRedis(client);
       if (!ping.ok) return { backend: 'redis', ...ping };

@@ -2,6 +2,8 @@
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { bind, type Ctx } from '../http.js';
+import { httpError } from '../errors.js';
+import { auditTarget } from '../services/audit.js';
 import type { ClientInfo } from '../services/auth.js';
 import type { AppServices } from '../services/index.js';
 import { VERSION } from '../version.js';
@@ -40,8 +42,8 @@ export function authRoutes(router: Router, s: AppServices): void {
     };
   });
 
-  bind(router, s.guards, r.auth.login, async ({ email, password }, ctx) => ({
-    access_token: await s.auth.login(email, password, clientOf(ctx)),
+  bind(router, s.guards, r.auth.login, async ({ email, password, totp }, ctx) => ({
+    access_token: await s.auth.login(email, password, clientOf(ctx), totp || undefined),
     token_type: 'bearer' as const,
   }));
 
@@ -55,14 +57,56 @@ export function authRoutes(router: Router, s: AppServices): void {
     return { email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin, exp: session.exp };
   });
 
+  totpRoutes(router, s);
+
   bind(router, s.guards, r.auth.mySessions, async (_input, ctx) => s.auth.sessionsOf(ctx.state.user!.id, ctx.state.user!.session_id));
 
   bind(router, s.guards, r.auth.changePassword, async ({ current_password, new_password }, ctx) => {
     const session = ctx.state.user!;
     const user = await s.users.changePassword(session.id, new_password, (u) => s.auth.checkCurrentPassword(u, current_password, ctx.ip));
     // Every session of the user ends, this one too; the answer carries this client's new one.
-    await s.auth.endAll(user.id);
+    const sessionsEnded = await s.auth.endAll(user.id);
+    await s.audit.record(ctx, {
+      action: 'user.password_change',
+      target: { kind: 'user', id: user.id, label: user.email },
+      after: { password_changed: true, sessions_ended: sessionsEnded },
+    });
     return { detail: 'Contraseña actualizada', access_token: await s.auth.open(user, clientOf(ctx)), token_type: 'bearer' as const };
+  });
+}
+
+/** Two-factor sign-in of the caller: state, enrolment (QR secret, then the first code), turning it off. */
+function totpRoutes(router: Router, s: AppServices): void {
+  const r = contract.auth;
+  const caller = async (ctx: Ctx) => {
+    const user = await s.store.users.byId(ctx.state.user!.id);
+    if (!user) throw httpError(401, 'No autenticado');
+    return user;
+  };
+  bind(router, s.guards, r.totpStatus, async (_input, ctx) => s.totp.status(await caller(ctx)));
+  bind(router, s.guards, r.totpBegin, async (_input, ctx) => s.totp.begin(await caller(ctx)));
+  bind(router, s.guards, r.totpConfirm, async ({ code }, ctx) => {
+    const user = await caller(ctx);
+    const recovery_codes = await s.totp.confirm(user, code);
+    await s.audit.record(ctx, {
+      action: 'user.2fa_enable',
+      target: auditTarget.user(user),
+      before: { two_factor: false },
+      after: { two_factor: true },
+    });
+    return { recovery_codes };
+  });
+  bind(router, s.guards, r.totpDisable, async ({ password }, ctx) => {
+    const user = await caller(ctx);
+    await s.auth.checkCurrentPassword(user, password, ctx.ip);
+    await s.totp.disable(user.id);
+    await s.audit.record(ctx, {
+      action: 'user.2fa_disable',
+      target: auditTarget.user(user),
+      before: { two_factor: true },
+      after: { two_factor: false },
+    });
+    return { detail: 'Verificación en dos pasos desactivada' };
   });
 }
 

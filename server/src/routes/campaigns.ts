@@ -132,6 +132,12 @@ export function campaignRoutes(router: Router, s: AppServices): void {
       createdBy: ctx.state.user!.email,
       origin: serverOrigin(ctx),
     });
+    const { keyword, headline, objective, daily_budget, bid_amount } = form.data;
+    await s.audit.record(ctx, {
+      action: 'campaign.create',
+      target: { kind: 'campaign', id: created.campaign_id, label: keyword },
+      after: { ...created, keyword, headline, objective, daily_budget, bid_amount },
+    });
     ctx.status = 201;
     return created;
   });

@@ -1,5 +1,6 @@
-// Referrer traffic routes: the public beacon, NDJSON batch ingest (ingest key or admin), the
-// report, the raw log, its live stream (SSE) and the filter lists.
+// Referrer traffic routes: the public beacon (a token bucket per IP), NDJSON batch ingest (ingest
+// key or admin), the report, the raw log, its live stream (SSE), the filter lists, the IVT table
+// and the admins' referrer-spam list.
 import type Router from '@koa/router';
 import { contract, HitQuery, REFERRER_LIMITS } from '@adops/core';
 import { bind, type Ctx } from '../http.js';
@@ -72,6 +73,23 @@ export function referrerRoutes(router: Router, s: AppServices): void {
       sendExport(ctx, format, referrers.logsExport(filter, request));
     });
   bind(router, s.guards, r.filters, () => referrers.filterOptions());
+  bind(router, s.guards, r.ivt, ({ sort, page, page_size, format, ...filter }, ctx) => {
+    const request = { sort, page, page_size, format };
+    if (format === 'json') return referrers.ivt(filter, request);
+    sendExport(ctx, format, referrers.ivtExport(filter, request));
+  });
+
+  bind(router, s.guards, r.spamList, () => s.spam.view());
+  bind(router, s.guards, r.updateSpamList, async (change, ctx) => {
+    const { list, before, after } = await s.spam.change(change);
+    await s.audit.record(ctx, {
+      action: 'referrer_spam.update',
+      target: { kind: 'referrer_spam', label: [...change.add.map((d) => `+${d}`), ...change.remove.map((d) => `-${d}`)].join(' ') },
+      before,
+      after,
+    });
+    return list;
+  });
 
   bind(router, s.guards, r.stream, async (q, ctx) => {
     const filter = streamFilter(q, s.config.tz);
@@ -93,16 +111,28 @@ export function referrerRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, r.ingest, async (_input, ctx) => {
     const idempotencyKey = parseIdempotencyKey(ctx.get('idempotency-key'));
     const body = await readText(ctx, REFERRER_LIMITS.batchBytes);
-    return referrers.ingestNdjson(body, Date.now(), idempotencyKey);
+    const result = await referrers.ingestNdjson(body, Date.now(), idempotencyKey);
+    // An admin's import is audited; the ingest key's batches are the machine feed (not audited).
+    if (ctx.state.user)
+      await s.audit.record(ctx, {
+        action: 'referrers.import',
+        target: { kind: 'referrers', label: `${result.accepted} eventos` },
+        after: { accepted: result.accepted, duplicates: result.duplicates, first_id: result.first_id, last_id: result.last_id },
+      });
+    return result;
   });
 
   // The beacon answers an image or nothing, so it is bound by hand (bind would force 204).
   router.get('/api/hit', async (raw) => {
     const ctx = raw as unknown as Ctx;
+    const ip = normalizeIp(ctx.ip) ?? ctx.req.socket.remoteAddress;
+    const waitMs = await referrers.beaconWait(ip);
+    if (waitMs > 0) throw httpError(429, 'Demasiadas visitas desde esta dirección; inténtalo más tarde', waitMs / 1000);
     const parsed = HitQuery.safeParse(ctx.query);
     if (!parsed.success) throw httpError(400, zodDetail(parsed.error));
     await referrers.hit(parsed.data, {
-      ip: normalizeIp(ctx.ip) ?? ctx.req.socket.remoteAddress,
+      ip,
+      userAgent: ctx.get('user-agent') || undefined,
       // A CDN's country header, only from behind trusted proxies (a client can send any header).
       country: s.config.trustProxy > 0 ? ctx.get('cf-ipcountry') || ctx.get('x-country-code') || undefined : undefined,
       referer: ctx.get('referer') || undefined,

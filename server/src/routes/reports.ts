@@ -7,6 +7,8 @@ import { contract, type TableRequest } from '@adops/core';
 import { bind, type Ctx } from '../http.js';
 import { httpError } from '../errors.js';
 import type { AppServices } from '../services/index.js';
+import { auditTarget } from '../services/audit.js';
+import { publisherKey } from '../store/types.js';
 import { sendExport, type TableExport } from '../tables.js';
 
 /** Splits a table query into its filters and its table fields. */
@@ -97,9 +99,11 @@ export function reportRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, c.finance.domains, () => reports.domains());
 
   bind(router, s.guards, c.publisher.data, async (q, ctx) => {
-    const [{ token, start_date, end_date }, t] = split(q);
-    const publisher = token ? await s.tokens.resolve(token) : null;
-    if (!publisher) throw httpError(401, 'Token de publisher no válido');
+    const [{ token: inUrl, start_date, end_date }, t] = split(q);
+    // The token in the Authorization header (kept out of URLs and histories) or in the URL.
+    const header = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+    if (header && inUrl && header !== inUrl) throw httpError(400, 'Envía un solo token: en la cabecera Authorization o en la URL, no dos distintos');
+    const publisher = await s.tokens.authorize(header ?? inUrl, ctx.ip);
     ctx.set('Cache-Control', 'no-store');
     return answer(
       ctx,
@@ -112,11 +116,18 @@ export function reportRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, c.ingest.zoneReport, async (_input, ctx) => {
     const length = ctx.get('content-length');
     try {
-      return await ingest.ingestBody(ctx.req, {
+      const result = await ingest.ingestBody(ctx.req, {
         contentType: ctx.get('content-type'),
         contentEncoding: ctx.get('content-encoding') || undefined,
         contentLength: /^\d+$/.test(length) ? Number(length) : undefined,
       });
+      const { inserted, replaced, rejected_total, duplicates_total } = result;
+      await s.audit.record(ctx, {
+        action: 'zone_report.import',
+        target: { kind: 'zone_report', label: `${inserted} insertadas, ${replaced} reemplazadas, ${rejected_total} rechazadas` },
+        after: { inserted, replaced, rejected_total, duplicates_total },
+      });
+      return result;
     } catch (e) {
       // The rest of a refused body is never read: close the connection instead.
       if ((e as { status?: number }).status === 413) ctx.set('Connection', 'close');
@@ -125,5 +136,10 @@ export function reportRoutes(router: Router, s: AppServices): void {
   });
 
   bind(router, s.guards, c.publishers.list, () => shares.list());
-  bind(router, s.guards, c.publishers.set, ({ name, revenue_share }) => shares.set(name, revenue_share));
+  bind(router, s.guards, c.publishers.set, async ({ name, revenue_share }, ctx) => {
+    const before = (await shares.list()).find((p) => publisherKey(p.name) === publisherKey(name));
+    const after = await shares.set(name, revenue_share);
+    await s.audit.record(ctx, { action: 'publisher.revenue_share', target: auditTarget.publisher(after.name), before, after });
+    return after;
+  });
 }

@@ -10,6 +10,7 @@ import type { UserService } from './users.js';
 import { verifyPassword, hashPassword } from './passwords.js';
 import { httpError } from '../errors.js';
 import type { LoginLimiter } from './login-limiter.js';
+import type { TotpService } from './totp.js';
 import type { EntityStore, SessionRecord, UserRecord } from '../store/types.js';
 
 /** What the token carries. `email` and `is_admin` are for the clients' display only: the server reads the user by `sub`. */
@@ -41,6 +42,8 @@ export interface SignInLimits {
 }
 
 export const TOO_MANY_FAILURES = 'Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.';
+export const TOTP_REQUIRED = 'Introduce el código de verificación de tu app de autenticación (o un código de recuperación).';
+export const TOTP_WRONG = 'El código de verificación no es correcto o ya se usó.';
 
 export class AuthService {
   private dummyHash: Promise<string>;
@@ -52,6 +55,8 @@ export class AuthService {
     private readonly ttlSeconds: number,
     scryptLogN: number,
     private readonly limits: SignInLimits,
+    /** Two-factor sign-in: users with it on must give a code too. */
+    private readonly totp?: TotpService,
   ) {
     // Unknown e-mails still cost one hash, so timing does not reveal which accounts exist.
     this.dummyHash = hashPassword('not-a-real-password', scryptLogN);
@@ -78,7 +83,12 @@ export class AuthService {
     await Promise.all(keys.map(([limiter, key]) => limiter.fail(key, now)));
   }
 
-  async login(email: string, password: string, client: ClientInfo): Promise<string> {
+  /**
+   * Signs in with the password and, for users with 2FA on, `totp` (the app's code or a recovery
+   * code). Whether a second factor is needed is said only after the password was right; a wrong
+   * or replayed code counts like a wrong password, and only a full success clears the counts.
+   */
+  async login(email: string, password: string, client: ClientInfo, totp?: string): Promise<string> {
     const keys = this.keys(email, client.ip);
     const now = Date.now();
     await this.refuseWhileLimited(keys, now);
@@ -87,6 +97,14 @@ export class AuthService {
     if (!user || !ok) {
       await this.countFailure(keys, now);
       throw httpError(401, 'Email o contraseña incorrectos');
+    }
+    const second = await this.totp?.enabledFor(user.id);
+    if (second) {
+      if (!totp) throw httpError(401, TOTP_REQUIRED, undefined, { totp_required: true });
+      if (!(await this.totp!.check(second, totp))) {
+        await this.countFailure(keys, now);
+        throw httpError(401, TOTP_WRONG, undefined, { totp_required: true });
+      }
     }
     // A success clears this address's and this account's counts (not the address's other accounts').
     await Promise.all(keys.slice(0, 2).map(([limiter, key]) => limiter.clear(key)));

@@ -8,12 +8,15 @@ import { makeGuards, type Guards } from '../http.js';
 import { openSecrets, type Secrets } from './secrets.js';
 import { UserService } from './users.js';
 import { AuthService } from './auth.js';
+import { TotpService } from './totp.js';
 import { TokenService } from './tokens.js';
 import { DEFAULT_REFERRER_OPTIONS, ReferrerService } from './referrers.js';
+import { SpamListService } from './spam-list.js';
 import { CampaignService } from './campaigns.js';
 import { ReportService } from './reports.js';
 import { ZoneReportIngest } from './ingest-zone-report.js';
 import { RevenueShareService } from './revenue-shares.js';
+import { AuditService } from './audit.js';
 import { openLiveBackend, type LiveBackend } from '../live/index.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
 
@@ -26,6 +29,8 @@ export interface AppServices {
   secrets: Secrets;
   users: UserService;
   auth: AuthService;
+  /** Two-factor sign-in (TOTP): enrolment, codes, recovery codes, ADOPS_REQUIRE_2FA. */
+  totp: TotpService;
   tokens: TokenService;
   /** Revenue reports: every table, card and chart of the reporting screens. */
   reports: ReportService;
@@ -35,10 +40,14 @@ export interface AppServices {
   shares: RevenueShareService;
   /** Referrer traffic: ingest, queries, live bus and streams. */
   referrers: ReferrerService;
+  /** The referrer-spam list (shipped + admins' changes) the bot classification reads. */
+  spam: SpamListService;
   /** The live backend (ADOPS_LIVE): in this process, or Redis shared by every instance. */
   live: LiveBackend;
   /** Paid-social campaigns and their providers (Meta, Pixabay, copy; sandboxes by default). */
   campaigns: CampaignService;
+  /** The audit trail: `audit.record(ctx, {action, target, before, after})` after every change. */
+  audit: AuditService;
   guards: Guards;
   log: (line: string) => void;
   /** Work to run when the app closes (flush batches, stop timers, close stores), in reverse order. */
@@ -61,18 +70,46 @@ export async function createServices(config: Config, log: (line: string) => void
     const live = await openLiveBackend(config, log);
     onClose.push(() => live.close());
     const secrets = await openSecrets(store, config.dataDir, config.jwtSecret);
+    const audit = new AuditService(store, log);
     const users = new UserService(store, config.scryptLogN);
-    const auth = new AuthService(users, store, secrets.jwtSecret, config.jwtTtlSeconds, config.scryptLogN, {
-      pair: live.limiter('login', config.loginMaxFailures, config.loginWindowMs),
-      account: live.limiter('login-account', config.loginAccountMaxFailures, config.loginWindowMs),
-      ip: live.limiter('login-ip', config.loginIpMaxFailures, config.loginWindowMs),
+    const totp = new TotpService(store, secrets, config.require2fa);
+    const auth = new AuthService(
+      users,
+      store,
+      secrets.jwtSecret,
+      config.jwtTtlSeconds,
+      config.scryptLogN,
+      {
+        pair: live.limiter('login', config.loginMaxFailures, config.loginWindowMs),
+        account: live.limiter('login-account', config.loginAccountMaxFailures, config.loginWindowMs),
+        ip: live.limiter('login-ip', config.loginIpMaxFailures, config.loginWindowMs),
+      },
+      totp,
+    );
+    const tokens = new TokenService(store, secrets, {
+      tz: config.tz,
+      defaultRateLimit: config.publisherRateLimit,
+      // One counter per token id, shared by every instance through the live backend.
+      limiter: (max, windowMs) => live.limiter('publisher-token', max, windowMs),
+      log,
     });
-    const tokens = new TokenService(store, secrets);
-    const guards = makeGuards({ secret: secrets.jwtSecret, auth, ingestKey: config.ingestKey });
+    onClose.push(() => tokens.close());
+    const guards = makeGuards({
+      secret: secrets.jwtSecret,
+      auth,
+      ingestKey: config.ingestKey,
+      mustEnrol: config.require2fa === 'off' ? undefined : (user) => totp.mustEnrol(user),
+    });
     const reports = new ReportService(warehouse.zoneReports, config.tz);
     const shares = new RevenueShareService(store, async () => (await reports.rawOptions()).publishers);
     const referrerBus = live.bus<ReferrerEvent>({ ringSize: DEFAULT_REFERRER_OPTIONS.ringSize });
-    const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log, {}, referrerBus);
+    const spam = await SpamListService.open(store, log);
+    onClose.push(() => spam.close());
+    const beaconBucket = config.beaconRatePerSecond > 0 ? live.tokenBucket('beacon', config.beaconRatePerSecond, config.beaconBurst) : undefined;
+    const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log, {}, referrerBus, {
+      spam,
+      beaconBucket,
+    });
     onClose.push(() => referrers.close());
     // After an import: filter lists are stale, and new zones may now have owners for their hits.
     const ingest = new ZoneReportIngest(
@@ -85,7 +122,27 @@ export async function createServices(config: Config, log: (line: string) => void
     );
     const campaigns = await CampaignService.start(config, store, log);
     onClose.push(() => campaigns.close());
-    return { config, store, warehouse, secrets, users, auth, tokens, reports, ingest, shares, referrers, live, campaigns, guards, log, onClose };
+    return {
+      config,
+      store,
+      warehouse,
+      secrets,
+      users,
+      auth,
+      tokens,
+      reports,
+      ingest,
+      shares,
+      referrers,
+      spam,
+      live,
+      campaigns,
+      totp,
+      audit,
+      guards,
+      log,
+      onClose,
+    };
   } catch (e) {
     for (const close of onClose.reverse()) await close();
     throw e;

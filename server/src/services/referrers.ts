@@ -24,6 +24,11 @@ import {
   type ReferrerLogRecord,
   type ReferrerRow,
   type IngestReferrersResult,
+  type IvtRow,
+  type IvtTable,
+  ivtRate,
+  ivtCsvFields,
+  ivtCsvFile,
   type TableRequest,
 } from '@adops/core';
 import type { Config } from '../config.js';
@@ -33,6 +38,7 @@ import {
   EventWriter,
   eventMatches,
   type EventFilter,
+  type IvtSums,
   type RangeFilter,
   type ReferrerEvent,
   type ReferrerWarehouse,
@@ -42,6 +48,9 @@ import {
 import { countedPage, type TableExport, type TablePageOf } from '../tables.js';
 import { MemoryLiveBus, type LiveBus } from '../live/bus.js';
 import { SseHub } from '../live/sse.js';
+import type { TokenBucket } from '../live/token-bucket.js';
+import { BotClassifier } from './bots.js';
+import type { SpamListService } from './spam-list.js';
 
 const DAY_MS = 86_400_000;
 const FUTURE_SLACK_MS = 5 * 60_000;
@@ -127,6 +136,12 @@ export interface ReferrerServiceOptions {
   retentionEveryMs: number;
   /** First retention run after start (ms). */
   retentionFirstMs: number;
+}
+
+/** What keeps bad traffic apart: the spam list the classifier reads (none: no classification) and the beacon's per-IP bucket. */
+export interface ReferrerTrafficGuards {
+  spam?: SpamListService;
+  beaconBucket?: TokenBucket;
 }
 
 export const DEFAULT_REFERRER_OPTIONS: ReferrerServiceOptions = {
@@ -227,7 +242,7 @@ export function normalizeEvent(
     if (seen_ms > arrivedAt + FUTURE_SLACK_MS) throw new EventError('seen_at está en el futuro');
     if (seen_ms < OLDEST_EVENT_MS) throw new EventError('seen_at es anterior a 2000');
   }
-  return { zone_id, parent_domain, referrer, keyword, ip, country, seen_ms, seen_at: new Date(seen_ms).toISOString() };
+  return { zone_id, parent_domain, referrer, keyword, ip, country, seen_ms, seen_at: new Date(seen_ms).toISOString(), is_bot: false, reason: null };
 }
 
 /** A filter date: ISO with offset, a local date-time (in tz) or a calendar day (in tz). */
@@ -253,13 +268,14 @@ export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date
 /** The calendar day of an instant in the reporting time zone (export file names). */
 const dayOf = (ms: number, tz: string) => todayIn(tz, new Date(ms));
 
-/** The text part of a filter (zone substring lower-cased). */
-export function textFilter(f: Pick<ReferrerFilterParsed, 'zoneId' | 'advertiser' | 'publisher' | 'parentDomain'>): EventFilter {
+/** The text part of a filter (zone substring lower-cased) and whether flagged traffic counts. */
+export function textFilter(f: Pick<ReferrerFilterParsed, 'zoneId' | 'advertiser' | 'publisher' | 'parentDomain' | 'include_bots'>): EventFilter {
   return {
     zoneId: f.zoneId?.toLowerCase(),
     advertiser: f.advertiser,
     publisher: f.publisher,
     parentDomain: f.parentDomain?.toLowerCase(),
+    includeBots: f.include_bots === true,
   };
 }
 
@@ -287,6 +303,8 @@ export function eventFrame(e: ReferrerEvent): string {
       keyword: e.keyword,
       ip: e.ip,
       country: e.country,
+      is_bot: e.is_bot,
+      reason: e.reason,
     };
     frame = `id: ${e.id}\ndata: ${JSON.stringify(record)}\n\n`;
     frames.set(e, frame);
@@ -304,6 +322,10 @@ export class ReferrerService {
   private zoneRefresh: Promise<void> | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
+  /** Tells bot and spam traffic apart (absent with ADOPS_BOT_FILTER=0). */
+  readonly bots: BotClassifier | undefined;
+  /** The beacon's per-IP token bucket (absent with ADOPS_BEACON_RATE=0). */
+  private readonly beaconBucket: TokenBucket | undefined;
 
   private constructor(
     readonly warehouse: ReferrerWarehouse,
@@ -313,8 +335,17 @@ export class ReferrerService {
     private readonly log: (line: string) => void,
     readonly options: ReferrerServiceOptions,
     bus: LiveBus<ReferrerEvent> | undefined,
+    traffic: ReferrerTrafficGuards,
   ) {
     this.bus = bus ?? new MemoryLiveBus<ReferrerEvent>(options.ringSize);
+    // A zone is unknown once some zone report names zones and none names it.
+    if (config.botFilter && traffic.spam)
+      this.bots = new BotClassifier(
+        traffic.spam,
+        (zoneId) => (this.zones.size === 0 ? undefined : this.zones.has(zoneId)),
+        config.botIpRatePerMinute,
+      );
+    this.beaconBucket = traffic.beaconBucket;
     this.hub = new SseHub<ReferrerEvent>(this.bus, eventFrame, {
       heartbeatMs: options.heartbeatMs,
       maxBacklogEvents: options.maxBacklogEvents,
@@ -403,8 +434,9 @@ export class ReferrerService {
     log: (line: string) => void,
     options: Partial<ReferrerServiceOptions> = {},
     bus?: LiveBus<ReferrerEvent>,
+    traffic: ReferrerTrafficGuards = {},
   ): Promise<ReferrerService> {
-    const service = new ReferrerService(warehouse, zoneOwners, config, log, { ...DEFAULT_REFERRER_OPTIONS, ...options }, bus);
+    const service = new ReferrerService(warehouse, zoneOwners, config, log, { ...DEFAULT_REFERRER_OPTIONS, ...options }, bus, traffic);
     await service.bus.start(await service.warehouse.maxEventId());
     await service.refreshZones();
     service.startTimers();
@@ -514,7 +546,9 @@ export class ReferrerService {
       const parsed = IngestReferrerEvent.safeParse(value);
       if (!parsed.success) throw httpError(400, `línea ${lineNo}: ${zodDetail(parsed.error)}`);
       try {
-        events.push(normalizeEvent(parsed.data, arrivedAt));
+        const event = normalizeEvent(parsed.data, arrivedAt);
+        if (this.bots) this.flag(event, parsed.data.user_agent);
+        events.push(event);
       } catch (e) {
         if (e instanceof EventError) throw httpError(400, `línea ${lineNo}: ${e.message}`);
         throw e;
@@ -526,10 +560,24 @@ export class ReferrerService {
     return this.accept(events, keys, idempotencyKey === undefined ? undefined : eventKeys.batch(idempotencyKey, body));
   }
 
+  /** Marks the event as invalid traffic when the classifier finds a reason. */
+  private flag(event: NewReferrerEvent, userAgent: string | null | undefined): void {
+    const reason = this.bots!.classify(event, userAgent);
+    if (reason !== null) {
+      event.is_bot = true;
+      event.reason = reason;
+    }
+  }
+
+  /** How long the address must wait before its next beacon hit (ms; 0: it may send one now, and that takes a token). */
+  beaconWait(ip: string | undefined, now = Date.now()): Promise<number> {
+    return this.beaconBucket === undefined || ip === undefined ? Promise.resolve(0) : this.beaconBucket.take(ip, now);
+  }
+
   /** One beacon hit; answers its id, or null when its event_id made it a duplicate. */
   async hit(
     q: { zone_id: string; ref?: string; kw?: string; src?: string; event_id?: string },
-    from: { ip: string | undefined; country: string | undefined; referer: string | undefined },
+    from: { ip: string | undefined; country: string | undefined; referer: string | undefined; userAgent?: string },
   ): Promise<number | null> {
     const country = from.country?.trim().toUpperCase();
     const referer = from.referer && from.referer.length <= REFERRER_LIMITS.referrer ? from.referer : undefined;
@@ -551,6 +599,7 @@ export class ReferrerService {
       if (e instanceof EventError) throw httpError(400, e.message);
       throw e;
     }
+    if (this.bots) this.flag(event, from.userAgent);
     const result = await this.accept([event], [q.event_id === undefined ? undefined : eventKeys.beacon(q.event_id)]);
     return result.first_id;
   }
@@ -598,6 +647,30 @@ export class ReferrerService {
       file: logCsvFile(dayOf(filter.from, this.config.tz), dayOf(filter.to, this.config.tz)),
       fields: logCsvFields(this.config.tz),
       chunks: this.warehouse.streamLogs({ filter, order: request.sort ? [request.sort] : [], beforeId: this.logBound(f.before_id) }),
+    };
+  }
+
+  /** A page of the IVT table: hits, flagged hits and the IVT rate per zone or publisher, with the same over every group. */
+  async ivt(f: ReferrerFilterParsed & { by: 'zone' | 'publisher' }, request: TableRequest): Promise<TablePageOf<IvtRow, IvtTable['totals']>> {
+    const filter = resolveRange(f, this.config.tz);
+    const order = request.sort ? [request.sort] : [];
+    const page = await countedPage<IvtSums, Awaited<ReturnType<ReferrerWarehouse['ivt']>>, IvtTable['totals']>(
+      request,
+      (offset) => this.warehouse.ivt({ filter, by: f.by, order, limit: request.page_size, offset }),
+      (first) => ({ hits: first.hits, bot_hits: first.bot_hits, ivt_rate: ivtRate(first) }),
+    );
+    return { ...page, rows: page.rows.map((r) => ({ ...r, ivt_rate: ivtRate(r) })) };
+  }
+
+  ivtExport(f: ReferrerFilterParsed & { by: 'zone' | 'publisher' }, request: TableRequest): TableExport<IvtRow> {
+    const filter = resolveRange(f, this.config.tz);
+    const chunks = this.warehouse.streamIvt({ filter, by: f.by, order: request.sort ? [request.sort] : [] });
+    return {
+      file: ivtCsvFile(f.by, dayOf(filter.from, this.config.tz), dayOf(filter.to, this.config.tz)),
+      fields: ivtCsvFields(f.by),
+      chunks: (async function* () {
+        for await (const chunk of chunks) yield chunk.map((r) => ({ ...r, ivt_rate: ivtRate(r) }));
+      })(),
     };
   }
 

@@ -294,6 +294,9 @@ export class ReportService {
     totals: Promise<Totals>,
     toRow: (g: GroupRow) => Row,
   ): Promise<TablePageOf<Row, Totals>> {
+    // Started before the rows are read: when that read fails first, the totals' failure must not
+    // go unhandled (an unhandled rejection ends the process); the page still fails with the read's error.
+    totals.catch(() => undefined);
     const page = await countedPage<GroupRow, { rows: GroupRow[]; total: number }, Totals>(
       request,
       (offset) => this.warehouse.groups({ ...q, limit: request.page_size, offset }),

@@ -1,10 +1,12 @@
 // The entity store on lowdb (data/adops.json), for one process: one writer, writes serialised
 // and applied to a copy first, so a failing change never leaves half-written data in memory or
 // on disk. Reads hand out copies, so callers never hold the store's own objects.
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { openLowdbAudit } from './lowdb-audit.js';
 import {
   type CampaignRecord,
   type EntityStore,
@@ -15,6 +17,7 @@ import {
   samePublisherName,
   StoreConflictError,
   type TokenRecord,
+  type TotpRecord,
   type UserRecord,
 } from './types.js';
 
@@ -27,6 +30,8 @@ export interface StoreData {
   publishers: PublisherRecord[];
   settings: Record<string, unknown>;
   sessions: SessionRecord[];
+  /** Two-factor settings; absent until a first user enrols (files of earlier versions stay as they were). */
+  totp?: TotpRecord[];
 }
 
 const empty = (): StoreData => ({
@@ -40,6 +45,36 @@ const empty = (): StoreData => ({
 });
 
 const copy = <T extends object>(record: T | undefined): T | undefined => (record ? { ...record } : undefined);
+function tokenCopy(token: TokenRecord): TokenRecord;
+function tokenCopy(token: TokenRecord | undefined): TokenRecord | undefined;
+function tokenCopy(token: TokenRecord | undefined): TokenRecord | undefined {
+  return token ? { ...token, allowed_ips: [...token.allowed_ips] } : undefined;
+}
+
+/**
+ * Tokens written before tokens had ids and policies (files of earlier versions) gain an id, no
+ * expiry, no allow-list, the default limit and a zero count; true when any had to.
+ */
+function upgradeTokens(tokens: TokenRecord[]): boolean {
+  let changed = false;
+  for (const t of tokens as Array<Partial<TokenRecord> & TokenRecord>) {
+    if (
+      typeof t.id === 'string' &&
+      Array.isArray(t.allowed_ips) &&
+      typeof t.request_count === 'number' &&
+      t.expires_at !== undefined &&
+      t.rate_limit !== undefined
+    )
+      continue;
+    changed = true;
+    t.id ??= randomUUID();
+    t.expires_at ??= null;
+    t.allowed_ips ??= [];
+    t.rate_limit ??= null;
+    t.request_count ??= 0;
+  }
+  return changed;
+}
 
 /** The JSON file and its one serialised writer. */
 class JsonFileData {
@@ -78,6 +113,11 @@ class JsonFileData {
   async drain(): Promise<void> {
     await this.queue;
   }
+
+  /** A copy of the whole data once every change called so far is written: one moment's state (backups). */
+  snapshot(): Promise<StoreData> {
+    return this.queue.then(() => structuredClone(this.db.data));
+  }
 }
 
 export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
@@ -86,6 +126,8 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
   await db.read();
   db.data = { ...empty(), ...(db.data ?? {}) };
   const file = new JsonFileData(db);
+  if (upgradeTokens(db.data.publisherTokens)) await file.update(() => undefined);
+  const audit = await openLowdbAudit(dataDir);
   const userByEmail = (users: readonly UserRecord[], email: string) => users.find((u) => emailKey(u.email) === emailKey(email));
   /** Drops the sessions `ends` picks (no write when there are none); how many. */
   const removeSessions = async (ends: (x: SessionRecord) => boolean): Promise<number> => {
@@ -124,6 +166,7 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
           if (index >= 0) d.users.splice(index, 1);
           // The user's sessions go with them.
           d.sessions = d.sessions.filter((x) => x.user_id !== id);
+          if (d.totp) d.totp = d.totp.filter((x) => x.user_id !== id);
           return index >= 0;
         }),
       bootstrapAdmin: (admin) =>
@@ -136,35 +179,51 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
         }),
     },
     tokens: {
-      list: async () => file.data.publisherTokens.map((t) => ({ ...t })),
-      byHash: async (hash) => copy(file.data.publisherTokens.find((t) => t.token_hash === hash)),
+      list: async () => file.data.publisherTokens.map((t) => tokenCopy(t)),
+      byHash: async (hash) => tokenCopy(file.data.publisherTokens.find((t) => t.token_hash === hash)),
+      byId: async (id) => tokenCopy(file.data.publisherTokens.find((t) => t.id === id)),
       create: (token) =>
         file.update((d) => {
           if (d.publisherTokens.some((t) => samePublisherName(t.publisher_name, token.publisher_name)))
             throw new StoreConflictError('publisher_name');
           if (d.publisherTokens.some((t) => t.token_hash === token.token_hash)) throw new StoreConflictError('token_hash');
-          d.publisherTokens.push({ ...token });
+          if (d.publisherTokens.some((t) => t.id === token.id)) throw new StoreConflictError('id');
+          d.publisherTokens.push(tokenCopy(token));
         }),
       replace: (publisherName, token) =>
         file.update((d) => {
           const index = d.publisherTokens.findIndex((t) => samePublisherName(t.publisher_name, publisherName));
           if (index < 0) return undefined;
           if (d.publisherTokens.some((t, i) => i !== index && t.token_hash === token.token_hash)) throw new StoreConflictError('token_hash');
-          const stored = { ...token, publisher_name: d.publisherTokens[index].publisher_name };
+          const { id, publisher_name, expires_at, allowed_ips, rate_limit } = d.publisherTokens[index];
+          const stored = { ...tokenCopy(token), id, publisher_name, expires_at, allowed_ips, rate_limit };
           d.publisherTokens[index] = stored;
-          return { ...stored };
+          return tokenCopy(stored);
         }),
-      removeByHash: (hash) =>
-        file.update((d) => {
-          const index = d.publisherTokens.findIndex((t) => t.token_hash === hash);
+      update: (id, change) => {
+        if (!file.data.publisherTokens.some((t) => t.id === id)) return Promise.resolve(undefined);
+        return file.update((d) => {
+          const token = d.publisherTokens.find((t) => t.id === id);
+          if (!token) return undefined;
+          for (const [k, v] of Object.entries(change)) if (v !== undefined) Object.assign(token, { [k]: Array.isArray(v) ? [...v] : v });
+          return tokenCopy(token);
+        });
+      },
+      removeById: async (id) => {
+        if (!file.data.publisherTokens.some((t) => t.id === id)) return false;
+        return file.update((d) => {
+          const index = d.publisherTokens.findIndex((t) => t.id === id);
           if (index >= 0) d.publisherTokens.splice(index, 1);
           return index >= 0;
-        }),
-      touch: async (hash, usedAt) => {
-        if (!file.data.publisherTokens.some((t) => t.token_hash === hash)) return;
+        });
+      },
+      recordUse: async (id, requests, usedAt) => {
+        if (!file.data.publisherTokens.some((t) => t.id === id)) return;
         await file.update((d) => {
-          const token = d.publisherTokens.find((t) => t.token_hash === hash);
-          if (token) token.last_used_at = usedAt;
+          const token = d.publisherTokens.find((t) => t.id === id);
+          if (!token) return;
+          token.request_count += requests;
+          if (!token.last_used_at || token.last_used_at < usedAt) token.last_used_at = usedAt;
         });
       },
     },
@@ -211,6 +270,14 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
             });
         return structuredClone(stored) as T;
       },
+      update: async <T>(key: string, change: (current: T | undefined) => T) =>
+        structuredClone(
+          await file.update((d) => {
+            const value = structuredClone(change(structuredClone(Object.hasOwn(d.settings, key) ? (d.settings[key] as T) : undefined)));
+            Object.defineProperty(d.settings, key, { value, enumerable: true, writable: true, configurable: true });
+            return value;
+          }),
+        ),
     },
     sessions: {
       create: (session) =>
@@ -235,8 +302,74 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
       removeByUser: (userId, exceptId) => removeSessions((x) => x.user_id === userId && x.id !== exceptId),
       purgeExpired: (now) => removeSessions((x) => x.expires_at <= now),
     },
+    audit: { append: (entry) => audit.append(entry), query: (filter, order, offset, limit) => audit.query(filter, order, offset, limit) },
+    totp: {
+      byUser: async (userId) => {
+        const found = file.data.totp?.find((x) => x.user_id === userId);
+        return found ? { ...found, recovery_hashes: [...found.recovery_hashes] } : undefined;
+      },
+      begin: (userId, secretSealed, at) =>
+        file.update((d) => {
+          d.totp ??= [];
+          const existing = d.totp.find((x) => x.user_id === userId);
+          if (existing?.enabled_at) return false;
+          const pending: TotpRecord = {
+            user_id: userId,
+            secret_sealed: secretSealed,
+            created_at: at,
+            enabled_at: null,
+            last_step: null,
+            recovery_hashes: [],
+          };
+          if (existing) Object.assign(existing, pending);
+          else d.totp.push(pending);
+          return true;
+        }),
+      enable: async (userId, secretSealed, step, recoveryHashes, at) => {
+        const pending = (x: TotpRecord | undefined) => x !== undefined && !x.enabled_at && x.secret_sealed === secretSealed;
+        if (!pending(file.data.totp?.find((x) => x.user_id === userId))) return false;
+        return file.update((d) => {
+          const record = d.totp?.find((x) => x.user_id === userId);
+          if (!record || !pending(record)) return false;
+          Object.assign(record, { enabled_at: at, last_step: step, recovery_hashes: [...recoveryHashes] });
+          return true;
+        });
+      },
+      acceptStep: async (userId, step) => {
+        const fresh = (x: TotpRecord | undefined): x is TotpRecord => Boolean(x?.enabled_at) && (x!.last_step === null || x!.last_step < step);
+        if (!fresh(file.data.totp?.find((x) => x.user_id === userId))) return false;
+        return file.update((d) => {
+          const record = d.totp?.find((x) => x.user_id === userId);
+          if (!fresh(record)) return false;
+          record.last_step = step;
+          return true;
+        });
+      },
+      useRecoveryCode: async (userId, hash) => {
+        const holds = (x: TotpRecord | undefined): x is TotpRecord => Boolean(x?.enabled_at) && x!.recovery_hashes.includes(hash);
+        if (!holds(file.data.totp?.find((x) => x.user_id === userId))) return false;
+        return file.update((d) => {
+          const record = d.totp?.find((x) => x.user_id === userId);
+          if (!holds(record)) return false;
+          record.recovery_hashes = record.recovery_hashes.filter((h) => h !== hash);
+          return true;
+        });
+      },
+      remove: async (userId) => {
+        if (!file.data.totp?.some((x) => x.user_id === userId)) return false;
+        return file.update((d) => {
+          const before = d.totp?.length ?? 0;
+          d.totp = (d.totp ?? []).filter((x) => x.user_id !== userId);
+          return d.totp.length < before;
+        });
+      },
+    },
     // The file is this process's own: it answers while the process runs.
     ping: async () => {},
-    close: () => file.drain(),
+    snapshot: () => file.snapshot(),
+    close: async () => {
+      await file.drain();
+      await audit.drain();
+    },
   };
 }

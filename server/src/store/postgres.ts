@@ -4,6 +4,8 @@
 // once under an advisory lock (several instances may start at once).
 import pg from 'pg';
 import {
+  type AuditFilter,
+  type AuditRecord,
   type CampaignRecord,
   type ConflictField,
   type EntityStore,
@@ -14,6 +16,7 @@ import {
   StoreConflictError,
   StoreTextError,
   type TokenRecord,
+  type TotpRecord,
   type UserRecord,
 } from './types.js';
 
@@ -110,6 +113,82 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       CREATE INDEX sessions_expires_at ON sessions (expires_at);
     `,
   },
+  {
+    version: 3,
+    name: 'user_totp',
+    sql: `
+      -- Two-factor sign-in (TOTP): one row per user, gone with the user. enabled_at is null
+      -- while the enrolment waits for its first code; last_step is the time step of the last
+      -- accepted code (never accepted twice); recovery_hashes the unused recovery codes' HMACs.
+      CREATE TABLE user_totp (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        secret_sealed text NOT NULL,
+        created_at timestamptz NOT NULL,
+        enabled_at timestamptz,
+        last_step bigint,
+        recovery_hashes text[] NOT NULL DEFAULT '{}',
+        CONSTRAINT user_totp_pkey PRIMARY KEY (user_id)
+      );
+    `,
+  },
+  {
+    version: 4,
+    name: 'publisher_token_policies',
+    sql: `
+      -- Publisher tokens gain a stable id (admin routes name a token by it, never by the token),
+      -- an expiry, an allow-list of addresses and CIDR ranges, their own hourly limit and a use
+      -- count. Tokens stored before get an id each, no expiry, no list, the default limit.
+      ALTER TABLE publisher_tokens
+        ADD COLUMN id text,
+        ADD COLUMN expires_at timestamptz,
+        ADD COLUMN allowed_ips text[] NOT NULL DEFAULT '{}',
+        ADD COLUMN rate_limit integer CHECK (rate_limit > 0),
+        ADD COLUMN request_count bigint NOT NULL DEFAULT 0;
+      UPDATE publisher_tokens SET id = gen_random_uuid()::text;
+      ALTER TABLE publisher_tokens ALTER COLUMN id SET NOT NULL;
+      ALTER TABLE publisher_tokens ADD CONSTRAINT publisher_tokens_id_key UNIQUE (id);
+    `,
+  },
+  {
+    version: 5,
+    name: 'audit_log',
+    sql: `
+      -- The audit trail: append-only. Rows are inserted, never changed or removed (the trigger
+      -- refuses UPDATE, DELETE and TRUNCATE, whoever asks). Kept forever.
+      CREATE TABLE audit_log (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        id text NOT NULL,
+        at timestamptz NOT NULL,
+        actor_type text NOT NULL CHECK (actor_type IN ('user', 'system', 'ingest_key')),
+        actor_id text,
+        actor_email text,
+        ip text,
+        action text NOT NULL,
+        target_kind text NOT NULL,
+        target_id text,
+        target_label text,
+        before jsonb,
+        after jsonb,
+        request_id text,
+        CONSTRAINT audit_log_pkey PRIMARY KEY (seq),
+        CONSTRAINT audit_log_id_key UNIQUE (id)
+      );
+      CREATE INDEX audit_log_at ON audit_log (at DESC, seq DESC);
+      CREATE INDEX audit_log_action ON audit_log (action);
+      CREATE INDEX audit_log_actor_id ON audit_log (actor_id);
+      CREATE INDEX audit_log_target ON audit_log (target_kind, target_id);
+      CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $fn$
+        BEGIN
+          RAISE EXCEPTION 'audit_log is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
+        END
+      $fn$;
+      CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
+        FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+      CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+    `,
+  },
 ];
 
 const CONFLICTS: Record<string, ConflictField> = {
@@ -117,8 +196,10 @@ const CONFLICTS: Record<string, ConflictField> = {
   users_email_key: 'email',
   publisher_tokens_pkey: 'token_hash',
   publisher_tokens_publisher_name_key: 'publisher_name',
+  publisher_tokens_id_key: 'id',
   campaigns_pkey: 'campaign_id',
   sessions_pkey: 'id',
+  audit_log_id_key: 'id',
 };
 
 /** PostgreSQL's text and jsonb cannot hold U+0000. */
@@ -139,8 +220,55 @@ function translate(e: unknown): unknown {
 
 const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).toISOString();
 
+const AUDIT_COLUMNS = 'id, at, actor_type, actor_id, actor_email, ip, action, target_kind, target_id, target_label, before, after, request_id';
+
+const auditRecord = (r: pg.QueryResultRow): AuditRecord => ({
+  id: r.id,
+  at: iso(r.at),
+  actor_type: r.actor_type,
+  actor_id: r.actor_id,
+  actor_email: r.actor_email,
+  ip: r.ip,
+  action: r.action,
+  target_kind: r.target_kind,
+  target_id: r.target_id,
+  target_label: r.target_label,
+  before: r.before,
+  after: r.after,
+  request_id: r.request_id,
+});
+
+/** The WHERE clause of an audit query and its parameters (the rules of lowdb-audit's auditMatches). */
+function auditWhere(f: AuditFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const clauses: string[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.actor !== undefined) {
+    const a = p(f.actor);
+    clauses.push(
+      `((actor_type <> 'user' AND actor_type = lower(${a})) OR actor_id = ${a} OR strpos(lower(coalesce(actor_email, '')), lower(${a})) > 0)`,
+    );
+  }
+  if (f.action !== undefined) {
+    const a = p(f.action);
+    clauses.push(`(action = ${a} OR left(action, length(${a}) + 1) = ${a} || '.')`);
+  }
+  if (f.target_kind !== undefined) clauses.push(`target_kind = ${p(f.target_kind)}`);
+  if (f.target_id !== undefined) clauses.push(`target_id = ${p(f.target_id)}`);
+  if (f.since !== undefined) clauses.push(`at >= ${p(f.since)}::timestamptz`);
+  if (f.until !== undefined) clauses.push(`at < ${p(f.until)}::timestamptz`);
+  if (f.text !== undefined)
+    clauses.push(
+      `strpos(lower(concat_ws(' ', actor_email, action, target_kind, target_id, target_label, ip, before::text, after::text)), lower(${p(f.text)})) > 0`,
+    );
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
 const USER_COLUMNS = 'id, first_name, last_name, email, password_hash, is_admin, protected, created_at, password_changed_at';
-const TOKEN_COLUMNS = 'publisher_name, token_sealed, token_hash, created_at, last_used_at';
+const TOKEN_COLUMNS = 'id, publisher_name, token_sealed, token_hash, created_at, last_used_at, expires_at, allowed_ips, rate_limit, request_count';
 const SESSION_COLUMNS = 'id, user_id, created_at, expires_at, last_seen_at, ip, user_agent';
 const CAMPAIGN_COLUMNS =
   'campaign_id, adset_id, ad_id, creative_id, image_hash, keyword, headline, body, objective, daily_budget, bid_amount, tracking_url, created_by, created_at';
@@ -161,11 +289,16 @@ function userRecord(r: pg.QueryResultRow): UserRecord {
 }
 
 const tokenRecord = (r: pg.QueryResultRow): TokenRecord => ({
+  id: r.id,
   publisher_name: r.publisher_name,
   token_sealed: r.token_sealed,
   token_hash: r.token_hash,
   created_at: iso(r.created_at),
   last_used_at: r.last_used_at ? iso(r.last_used_at) : null,
+  expires_at: r.expires_at ? iso(r.expires_at) : null,
+  allowed_ips: r.allowed_ips,
+  rate_limit: r.rate_limit,
+  request_count: Number(r.request_count),
 });
 
 const sessionRecord = (r: pg.QueryResultRow): SessionRecord => ({
@@ -176,6 +309,17 @@ const sessionRecord = (r: pg.QueryResultRow): SessionRecord => ({
   last_seen_at: iso(r.last_seen_at),
   ip: r.ip,
   user_agent: r.user_agent,
+});
+
+const TOTP_COLUMNS = 'user_id, secret_sealed, created_at, enabled_at, last_step, recovery_hashes';
+
+const totpRecord = (r: pg.QueryResultRow): TotpRecord => ({
+  user_id: r.user_id,
+  secret_sealed: r.secret_sealed,
+  created_at: iso(r.created_at),
+  enabled_at: r.enabled_at ? iso(r.enabled_at) : null,
+  last_step: r.last_step === null ? null : Number(r.last_step),
+  recovery_hashes: r.recovery_hashes,
 });
 
 const campaignRecord = (r: pg.QueryResultRow): CampaignRecord => ({
@@ -377,33 +521,64 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         const { rows } = await q(`SELECT ${TOKEN_COLUMNS} FROM publisher_tokens WHERE token_hash = $1`, [hash]);
         return rows[0] ? tokenRecord(rows[0]) : undefined;
       },
+      async byId(id) {
+        if (containsNul(id)) return undefined;
+        const { rows } = await q(`SELECT ${TOKEN_COLUMNS} FROM publisher_tokens WHERE id = $1`, [id]);
+        return rows[0] ? tokenRecord(rows[0]) : undefined;
+      },
       async create(t) {
-        await q(`INSERT INTO publisher_tokens (publisher_name, token_sealed, token_hash, created_at, last_used_at) VALUES ($1, $2, $3, $4, $5)`, [
+        await q(`INSERT INTO publisher_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
+          t.id,
           t.publisher_name,
           t.token_sealed,
           t.token_hash,
           t.created_at,
           t.last_used_at,
+          t.expires_at,
+          t.allowed_ips,
+          t.rate_limit,
+          t.request_count,
         ]);
       },
       async replace(publisherName, t) {
         if (containsNul(publisherName)) return undefined;
         // The comparison takes the column's collation: the same publisher whatever the case.
+        // The id and the policy (expiry, allow-list, limit) stay; the count starts over.
         const { rows } = await q(
-          `UPDATE publisher_tokens SET token_sealed = $2, token_hash = $3, created_at = $4, last_used_at = $5
+          `UPDATE publisher_tokens SET token_sealed = $2, token_hash = $3, created_at = $4, last_used_at = $5, request_count = $6
            WHERE publisher_name = $1
            RETURNING ${TOKEN_COLUMNS}`,
-          [publisherName, t.token_sealed, t.token_hash, t.created_at, t.last_used_at],
+          [publisherName, t.token_sealed, t.token_hash, t.created_at, t.last_used_at, t.request_count],
         );
         return rows[0] ? tokenRecord(rows[0]) : undefined;
       },
-      async removeByHash(hash) {
-        if (containsNul(hash)) return false;
-        return ((await q('DELETE FROM publisher_tokens WHERE token_hash = $1', [hash])).rowCount ?? 0) > 0;
+      async update(id, c) {
+        if (containsNul(id)) return undefined;
+        if (containsNul(c)) throw new StoreTextError();
+        // A field left out keeps its value; null is a value for expiry and limit ($n IS TRUE: given).
+        const { rows } = await q(
+          `UPDATE publisher_tokens SET
+             expires_at = CASE WHEN $2 THEN $3::timestamptz ELSE expires_at END,
+             allowed_ips = COALESCE($4::text[], allowed_ips),
+             rate_limit = CASE WHEN $5 THEN $6::integer ELSE rate_limit END
+           WHERE id = $1
+           RETURNING ${TOKEN_COLUMNS}`,
+          [id, c.expires_at !== undefined, c.expires_at ?? null, c.allowed_ips ?? null, c.rate_limit !== undefined, c.rate_limit ?? null],
+        );
+        return rows[0] ? tokenRecord(rows[0]) : undefined;
       },
-      async touch(hash, usedAt) {
-        if (containsNul(hash)) return;
-        await q('UPDATE publisher_tokens SET last_used_at = $2 WHERE token_hash = $1', [hash, usedAt]);
+      async removeById(id) {
+        if (containsNul(id)) return false;
+        return ((await q('DELETE FROM publisher_tokens WHERE id = $1', [id])).rowCount ?? 0) > 0;
+      },
+      async recordUse(id, requests, usedAt) {
+        if (containsNul(id)) return;
+        await q(
+          `UPDATE publisher_tokens SET request_count = request_count + $2,
+             last_used_at = GREATEST(coalesce(last_used_at, $3::timestamptz), $3::timestamptz)
+           WHERE id = $1`,
+          [id, requests, usedAt],
+        );
       },
     },
     campaigns: {
@@ -475,6 +650,18 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         const { rows } = await q('SELECT value FROM settings WHERE key = $1', [key]);
         return rows[0].value as T;
       },
+      async update<T>(key: string, change: (current: T | undefined) => T): Promise<T> {
+        if (containsNul(key)) throw new StoreTextError();
+        return transaction(pool, async (client) => {
+          // The row is locked (or, when missing, its key: a concurrent first change waits on the insert).
+          await client.query('INSERT INTO settings (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO NOTHING', [key, 'null']);
+          const { rows } = await client.query('SELECT value FROM settings WHERE key = $1 FOR UPDATE', [key]);
+          const value = change((rows[0]?.value ?? undefined) as T | undefined);
+          if (containsNul(value)) throw new StoreTextError();
+          await client.query('UPDATE settings SET value = $2::jsonb WHERE key = $1', [key, JSON.stringify(value)]);
+          return value;
+        });
+      },
     },
     sessions: {
       async create(x) {
@@ -516,6 +703,90 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       },
       async purgeExpired(now) {
         return (await q('DELETE FROM sessions WHERE expires_at <= $1', [now])).rowCount ?? 0;
+      },
+    },
+    audit: {
+      async append(e) {
+        const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+        await q(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13)`, [
+          e.id,
+          e.at,
+          e.actor_type,
+          e.actor_id,
+          e.actor_email,
+          e.ip,
+          e.action,
+          e.target_kind,
+          e.target_id,
+          e.target_label,
+          json(e.before),
+          json(e.after),
+          e.request_id,
+        ]);
+      },
+      async query(filter, order, offset, limit) {
+        if (containsNul(filter)) return { rows: [], total: 0 };
+        const { where, params } = auditWhere(filter);
+        const dir = order === 'asc' ? 'ASC' : 'DESC';
+        const n = params.length;
+        const [page, count] = await Promise.all([
+          q(`SELECT ${AUDIT_COLUMNS} FROM audit_log ${where} ORDER BY at ${dir}, seq ${dir} OFFSET $${n + 1} LIMIT $${n + 2}`, [
+            ...params,
+            offset,
+            limit,
+          ]),
+          q(`SELECT count(*)::int AS n FROM audit_log ${where}`, params),
+        ]);
+        return { rows: page.rows.map(auditRecord), total: count.rows[0].n };
+      },
+    },
+    totp: {
+      async byUser(userId) {
+        if (containsNul(userId)) return undefined;
+        const { rows } = await q(`SELECT ${TOTP_COLUMNS} FROM user_totp WHERE user_id = $1`, [userId]);
+        return rows[0] ? totpRecord(rows[0]) : undefined;
+      },
+      async begin(userId, secretSealed, at) {
+        // A pending enrolment is replaced; an enabled one is left alone (no row comes back).
+        const { rowCount } = await q(
+          `INSERT INTO user_totp (user_id, secret_sealed, created_at) VALUES ($1, $2, $3)
+           ON CONFLICT (user_id) DO UPDATE SET secret_sealed = EXCLUDED.secret_sealed, created_at = EXCLUDED.created_at,
+             last_step = NULL, recovery_hashes = '{}'
+           WHERE user_totp.enabled_at IS NULL`,
+          [userId, secretSealed, at],
+        );
+        return (rowCount ?? 0) > 0;
+      },
+      async enable(userId, secretSealed, step, recoveryHashes, at) {
+        if (containsNul(userId)) return false;
+        const { rowCount } = await q(
+          `UPDATE user_totp SET enabled_at = $3, last_step = $4, recovery_hashes = $5::text[]
+           WHERE user_id = $1 AND secret_sealed = $2 AND enabled_at IS NULL`,
+          [userId, secretSealed, at, step, recoveryHashes],
+        );
+        return (rowCount ?? 0) > 0;
+      },
+      async acceptStep(userId, step) {
+        if (containsNul(userId)) return false;
+        const { rowCount } = await q(
+          `UPDATE user_totp SET last_step = $2
+           WHERE user_id = $1 AND enabled_at IS NOT NULL AND (last_step IS NULL OR last_step < $2)`,
+          [userId, step],
+        );
+        return (rowCount ?? 0) > 0;
+      },
+      async useRecoveryCode(userId, hash) {
+        if (containsNul(userId) || containsNul(hash)) return false;
+        const { rowCount } = await q(
+          `UPDATE user_totp SET recovery_hashes = array_remove(recovery_hashes, $2)
+           WHERE user_id = $1 AND enabled_at IS NOT NULL AND $2 = ANY (recovery_hashes)`,
+          [userId, hash],
+        );
+        return (rowCount ?? 0) > 0;
+      },
+      async remove(userId) {
+        if (containsNul(userId)) return false;
+        return ((await q('DELETE FROM user_totp WHERE user_id = $1', [userId])).rowCount ?? 0) > 0;
       },
     },
     ping: async () => {

@@ -16,12 +16,25 @@ export interface UserRecord {
 }
 
 export interface TokenRecord {
+  /** Stable id: admin routes and the CLI name a token by it (renewing keeps it). */
+  id: string;
   publisher_name: string;
   token_sealed: string;
   token_hash: string;
   created_at: string;
   last_used_at: string | null;
+  /** ISO instant from which the token is refused; null: never. */
+  expires_at: string | null;
+  /** Addresses and CIDR ranges (IPv4, IPv6) it is accepted from; empty: any. */
+  allowed_ips: string[];
+  /** Its own limit of requests per hour; null: the server's default. */
+  rate_limit: number | null;
+  /** Requests answered with it since it was created or renewed. */
+  request_count: number;
 }
+
+/** What an admin may change on a token without renewing it. */
+export type TokenChange = Partial<Pick<TokenRecord, 'expires_at' | 'allowed_ips' | 'rate_limit'>>;
 
 export interface CampaignRecord {
   campaign_id: string;
@@ -82,13 +95,20 @@ export interface TokenRepository {
   create(token: TokenRecord): Promise<void>;
   /**
    * Replaces the token of the publisher named like `publisherName` by `token` (keeping the
-   * stored spelling of the name); the stored record, or undefined when that publisher has none.
+   * stored spelling of the name, the id, the expiry, the allow-list and the limit; the use
+   * count and last use start over); the stored record, or undefined when that publisher has none.
    */
   replace(publisherName: string, token: TokenRecord): Promise<TokenRecord | undefined>;
-  /** False when no token has that hash. */
-  removeByHash(tokenHash: string): Promise<boolean>;
-  /** Records a use of the token (no-op when it is gone). */
-  touch(tokenHash: string, usedAt: string): Promise<void>;
+  byId(id: string): Promise<TokenRecord | undefined>;
+  /** Applies the given fields; the stored record, or undefined when no token has that id. */
+  update(id: string, change: TokenChange): Promise<TokenRecord | undefined>;
+  /** False when no token has that id. */
+  removeById(id: string): Promise<boolean>;
+  /**
+   * Adds `requests` uses to the token's count and moves its last use to `usedAt` when later
+   * (no-op when it is gone). Instances call it with their counts now and then, not per request.
+   */
+  recordUse(id: string, requests: number, usedAt: string): Promise<void>;
 }
 
 /**
@@ -125,6 +145,46 @@ export interface SessionRepository {
   purgeExpired(now: string): Promise<number>;
 }
 
+/**
+ * A user's two-factor sign-in (TOTP, RFC 6238): the secret sealed with the store's seal key,
+ * pending until the first code confirms it (`enabled_at`), the last time step a code was
+ * accepted for (a code is never accepted twice) and the hashes of the unused recovery codes.
+ */
+export interface TotpRecord {
+  user_id: string;
+  /** The base32 secret, sealed (AES-256-GCM, services/secrets.ts). */
+  secret_sealed: string;
+  created_at: string;
+  /** Null while the enrolment waits for its first code. */
+  enabled_at: string | null;
+  /** The time step (Unix time / 30 s) of the last accepted code. */
+  last_step: number | null;
+  /** HMAC-SHA-256 of each recovery code not used yet. */
+  recovery_hashes: string[];
+}
+
+/**
+ * Two-factor settings, one per user (gone with the user). The changes that must not race —
+ * confirming, accepting a code, spending a recovery code — are single compare-and-set writes,
+ * so two sign-ins with the same code (on any instance) let one in.
+ */
+export interface TotpRepository {
+  byUser(userId: string): Promise<TotpRecord | undefined>;
+  /** Starts (or restarts) an enrolment with a new secret; false, changing nothing, when the user's 2FA is on. */
+  begin(userId: string, secretSealed: string, at: string): Promise<boolean>;
+  /**
+   * Turns on the pending enrolment whose secret is `secretSealed`, with its first accepted step
+   * and the recovery codes' hashes; false when it is not pending with that secret any more.
+   */
+  enable(userId: string, secretSealed: string, step: number, recoveryHashes: string[], at: string): Promise<boolean>;
+  /** Records an accepted code's time step; false when 2FA is off or a code of this step or a later one was accepted already. */
+  acceptStep(userId: string, step: number): Promise<boolean>;
+  /** Spends a recovery code; false when 2FA is off or no unused code has that hash. */
+  useRecoveryCode(userId: string, hash: string): Promise<boolean>;
+  /** Turns 2FA off (or drops a pending enrolment); false when there was none. */
+  remove(userId: string): Promise<boolean>;
+}
+
 /** Campaign records created from this console; campaign ids are unique. */
 export interface CampaignRepository {
   /** Every record, in creation order. */
@@ -150,6 +210,56 @@ export interface SettingsRepository {
   get(key: string): Promise<unknown>;
   /** Stores `value` unless the key has one; returns the stored value (the first writer's, whoever it was). */
   putIfAbsent<T>(key: string, value: T): Promise<T>;
+  /** Replaces the key's value by `change(current)` atomically (concurrent changes apply one after the other); returns the stored value. */
+  update<T>(key: string, change: (current: T | undefined) => T): Promise<T>;
+}
+
+/**
+ * One entry of the audit trail: who (a user as they were then, the system or the ingest key),
+ * from which address, what (a stable action name such as `user.create`), on what, and the
+ * record before and after (secrets redacted by the audit service before they get here).
+ */
+export interface AuditRecord {
+  id: string;
+  /** ISO instant, UTC. */
+  at: string;
+  actor_type: 'user' | 'system' | 'ingest_key';
+  actor_id: string | null;
+  /** The actor's e-mail at the time of the change. */
+  actor_email: string | null;
+  ip: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string | null;
+  target_label: string | null;
+  before: unknown;
+  after: unknown;
+  request_id: string | null;
+}
+
+/** What an audit query matches; every field optional, all given ones must hold. */
+export interface AuditFilter {
+  /** A user id (exact), 'system', 'ingest_key', or part of the actor's e-mail (any case). */
+  actor?: string;
+  /** An action name, or its prefix up to a dot ('user' matches 'user.create'). */
+  action?: string;
+  target_kind?: string;
+  target_id?: string;
+  /** ISO instants: since ≤ at < until. */
+  since?: string;
+  until?: string;
+  /** Part of the e-mail, action, target or before/after text (any case). */
+  text?: string;
+}
+
+/**
+ * The audit trail: append-only (no update, no delete: the PostgreSQL table refuses them too).
+ * Entries are kept forever.
+ */
+export interface AuditRepository {
+  append(entry: AuditRecord): Promise<void>;
+  /** Matching entries newest first (`asc`: oldest first) from `offset`, at most `limit`, and how many match. */
+  query(filter: AuditFilter, order: 'asc' | 'desc', offset: number, limit: number): Promise<{ rows: AuditRecord[]; total: number }>;
 }
 
 export interface EntityStore {
@@ -161,8 +271,14 @@ export interface EntityStore {
   readonly publishers: PublisherRepository;
   readonly settings: SettingsRepository;
   readonly sessions: SessionRepository;
+  /** Two-factor sign-in (TOTP), one record per user. */
+  readonly totp: TotpRepository;
+  /** The audit trail (append and query only). */
+  readonly audit: AuditRepository;
   /** Resolves when the store answers (health); throws otherwise. */
   ping(): Promise<void>;
+  /** lowdb only: the whole store as one document, as of one moment (after the changes called so far): `adops backup`. */
+  snapshot?(): Promise<object>;
   close(): Promise<void>;
 }
 

@@ -10,5 +10,6 @@ export function eventMatches(e: ReferrerEvent, f: EventFilter): boolean {
   if (f.parentDomain !== undefined && e.parent_domain !== f.parentDomain) return false;
   if (f.from !== undefined && e.seen_ms < f.from) return false;
   if (f.to !== undefined && e.seen_ms > f.to) return false;
+  if (e.is_bot && !f.includeBots) return false;
   return true;
 }

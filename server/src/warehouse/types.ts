@@ -211,6 +211,8 @@ export interface EventFilter {
   parentDomain?: string;
   from?: number;
   to?: number;
+  /** Also events flagged as bots or spam (is_bot); left out by default. */
+  includeBots?: boolean;
 }
 
 /** A filter whose range is known (report and log queries). */
@@ -233,6 +235,23 @@ export interface ReferrerQuery {
 export interface LogQuery extends ReferrerQuery {
   /** Only events with an id up to this one (pages stay still while events arrive). */
   beforeId?: number;
+}
+
+/** The IVT table's query: its range and text filters (flagged events always count), one row per zone or per publisher. */
+export interface IvtQuery {
+  filter: RangeFilter;
+  by: 'zone' | 'publisher';
+  order: Order;
+  limit?: number;
+  offset?: number;
+}
+
+/** One zone's (with its publisher) or publisher's hits and flagged hits; the rate is the service's (core's ivtRate). */
+export interface IvtSums {
+  zone_id: string | null;
+  publisher: string | null;
+  hits: number;
+  bot_hits: number;
 }
 
 /**
@@ -273,6 +292,9 @@ export interface ReferrerWarehouse {
   logs(query: LogQuery): Promise<{ rows: ReferrerLogRecord[]; total: number; latestId: number | null }>;
   streamLogs(query: Omit<LogQuery, 'limit' | 'offset'>): AsyncIterable<ReferrerLogRecord[]>;
   filterOptions(limit: number): Promise<ReferrerFilters>;
+  /** Hits and flagged hits per zone or publisher in range (raw events and rollup), ordered, one page; how many groups and their sums in all. */
+  ivt(query: IvtQuery): Promise<{ rows: IvtSums[]; total: number; hits: number; bot_hits: number }>;
+  streamIvt(query: Omit<IvtQuery, 'limit' | 'offset'>): AsyncIterable<IvtSums[]>;
   /** Events with id in (afterId, beforeId) (the newest `limit` of them), in id order, for stream resume. */
   eventsAfter(afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]>;
   /** Rolls raw events seen before `cutoffMs` into the daily rollup and deletes them. */

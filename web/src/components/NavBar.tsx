@@ -13,6 +13,11 @@ const MAIN_LINKS = [
   { to: '/logs', label: 'Logs' },
   { to: '/finance', label: 'Finance' },
 ];
+/** The admin area: users and tokens, and the audit trail. */
+const ADMIN_LINKS = [
+  { to: '/admin-users', label: 'Users' },
+  { to: '/admin/audit', label: 'Auditoría' },
+];
 const MEDIA_BUYING = [
   { to: '/create-campaigns', label: 'Fb Creator' },
   { to: '/fb-campaigns', label: 'Fb Campaigns' },
@@ -131,7 +136,7 @@ export function NavBar() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the mobile menu closes whenever the page changes
   useEffect(() => setMobileOpen(false), [location.pathname]);
 
-  const links = user ? [...MAIN_LINKS, ...(user.is_admin ? [{ to: '/admin-users', label: 'Users' }] : [])] : [];
+  const links = user ? [...MAIN_LINKS, ...(user.is_admin ? ADMIN_LINKS : [])] : [];
 
   return (
     <header className="sticky top-0 z-20 border-b border-gray-200 bg-white/95 backdrop-blur">
@@ -158,11 +163,12 @@ export function NavBar() {
                   ))
                 }
               </Dropdown>
-              {user.is_admin && (
-                <NavLink to="/admin-users" className={linkClass}>
-                  Users
-                </NavLink>
-              )}
+              {user.is_admin &&
+                ADMIN_LINKS.map((l) => (
+                  <NavLink key={l.to} to={l.to} className={linkClass}>
+                    {l.label}
+                  </NavLink>
+                ))}
             </div>
             <div className="flex items-center gap-2">
               <UserMenu email={user.email} onSignOut={signOut} />

@@ -18,6 +18,9 @@ export interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+/** Where a user the server requires 2FA of is sent until they enrol ('Mi cuenta'). */
+export const TWO_FACTOR_SETUP_PATH = '/change-password';
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -57,6 +60,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         // A 401 on a call that carried a session means the session is gone: sign out.
         onUnauthorized: () => {
           if (readToken()) forget();
+        },
+        // The server requires 2FA of this user and they have not turned it on: to 'Mi cuenta' to enrol.
+        onError: (error) => {
+          if (error.status === 403 && error.body.totp_setup_required === true) navigateRef.current(TWO_FACTOR_SETUP_PATH, { replace: true });
         },
       }),
     [forget],

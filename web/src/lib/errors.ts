@@ -10,6 +10,8 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   password: 'Contraseña',
   current_password: 'Contraseña actual',
   new_password: 'Nueva contraseña',
+  code: 'Código',
+  totp: 'Código de verificación',
   first_name: 'Nombre',
   last_name: 'Apellido',
   is_admin: 'Es administrador',

@@ -134,9 +134,13 @@ describe('the other screens', () => {
       preset: 'custom',
       from: '2026-03-10',
       to: '2026-03-10',
+      includeBots: false,
     });
     expect(p.toString()).toBe('zone_id=z1&publisher=P&source=a.example&from=2026-03-10&to=2026-03-10');
-    expect(readReferrerFilters(p, NOW, TZ)).toMatchObject({ zoneId: 'z1', parentDomain: 'a.example', preset: 'custom' });
+    expect(readReferrerFilters(p, NOW, TZ)).toMatchObject({ zoneId: 'z1', parentDomain: 'a.example', preset: 'custom', includeBots: false });
+    writeReferrerFilters(p, { ...readReferrerFilters(p, NOW, TZ), includeBots: true });
+    expect(p.get('bots')).toBe('1');
+    expect(readReferrerFilters(p, NOW, TZ).includeBots).toBe(true);
   });
 
   test('Api Explorer: the search applied, today by default', () => {

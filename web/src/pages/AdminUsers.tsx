@@ -1,7 +1,19 @@
 // Admin screen (SPEC §2, §5, §8): create users, the registered-users list with inline
-// editing and deletion, and publisher API tokens (create, copy URL, renew, delete).
+// editing and deletion, and publisher API tokens (create with expiry, allowed IPs and an hourly
+// limit; edit those; copy URL, renew, delete; last use and request count).
 import { useState, type FormEvent } from 'react';
-import { presetRange, publisherDataUrl, sessionDevice, type PublisherToken, type User, type UpdateUserBody, type UserSession } from '@adops/core';
+import {
+  formatInt,
+  presetRange,
+  publisherDataUrl,
+  sessionDevice,
+  todayIn,
+  type PublisherToken,
+  type TokenPolicy,
+  type User,
+  type UpdateUserBody,
+  type UserSession,
+} from '@adops/core';
 import { ApiError } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
@@ -469,6 +481,82 @@ function Badge({ tone, children }: { tone: 'blue' | 'gray' | 'amber'; children: 
 
 // ---------- publisher tokens ----------
 
+/** 'a, b c' → ['a', 'b', 'c']: addresses and ranges as an admin types them. */
+const ipList = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
+
+/** The policy fields of the create form and the row editor, as typed. */
+interface PolicyDraft {
+  expires: string;
+  ips: string;
+  limit: string;
+}
+const EMPTY_POLICY: PolicyDraft = { expires: '', ips: '', limit: '' };
+
+/** A draft's fields for the API; `clear` says empty means "none/default" (editing) rather than "not given" (creating). */
+function policyBody(d: PolicyDraft, clear: boolean): TokenPolicy {
+  const body: TokenPolicy = {};
+  if (d.expires) body.expires_at = d.expires;
+  else if (clear) body.expires_at = null;
+  const ips = ipList(d.ips);
+  if (ips.length || clear) body.allowed_ips = ips;
+  if (d.limit.trim()) body.rate_limit = Number(d.limit);
+  else if (clear) body.rate_limit = null;
+  return body;
+}
+
+const draftOf = (t: PublisherToken): PolicyDraft => ({
+  expires: t.expires_at ? todayIn(reportingTimeZone(), new Date(t.expires_at)) : '',
+  ips: t.allowed_ips.join(', '),
+  limit: t.rate_limit === null ? '' : String(t.rate_limit),
+});
+
+function PolicyFields({ idPrefix, draft, onChange }: { idPrefix: string; draft: PolicyDraft; onChange: (d: PolicyDraft) => void }) {
+  return (
+    <>
+      <div className="w-40">
+        <label htmlFor={`${idPrefix}-expires`} className={labelClass}>
+          Caduca el
+        </label>
+        <input
+          id={`${idPrefix}-expires`}
+          type="date"
+          className={inputClass}
+          value={draft.expires}
+          onChange={(e) => onChange({ ...draft, expires: e.target.value })}
+        />
+      </div>
+      <div className="min-w-[12rem] flex-1">
+        <label htmlFor={`${idPrefix}-ips`} className={labelClass}>
+          IPs permitidas
+        </label>
+        <input
+          id={`${idPrefix}-ips`}
+          className={inputClass}
+          value={draft.ips}
+          onChange={(e) => onChange({ ...draft, ips: e.target.value })}
+          placeholder="todas; p. ej. 203.0.113.0/24, 2001:db8::/32"
+        />
+      </div>
+      <div className="w-32">
+        <label htmlFor={`${idPrefix}-limit`} className={labelClass}>
+          Límite por hora
+        </label>
+        <input
+          id={`${idPrefix}-limit`}
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          className={inputClass}
+          value={draft.limit}
+          onChange={(e) => onChange({ ...draft, limit: e.target.value })}
+          placeholder="por defecto"
+        />
+      </div>
+    </>
+  );
+}
+
 function TokensSection() {
   const api = useApi();
   const [tokens, setTokens] = useState<PublisherToken[] | null>(null);
@@ -481,8 +569,11 @@ function TokensSection() {
     [api],
   );
   const [name, setName] = useState('');
+  const [policy, setPolicy] = useState<PolicyDraft>(EMPTY_POLICY);
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState<{ id: string; draft: PolicyDraft } | null>(null);
   const [copied, flashCopied] = useFlash<string>(2000);
+  const replace = (updated: PublisherToken) => setTokens((list) => list?.map((x) => (x.id === updated.id ? updated : x)) ?? null);
 
   async function create(e: FormEvent) {
     e.preventDefault();
@@ -494,13 +585,24 @@ function TokensSection() {
     if (!haveToken()) return;
     setBusy(true);
     try {
-      const created = await api.admin.createToken({ publisher_name });
-      setTokens((list) => [created, ...(list ?? []).filter((t) => t.publisher_name !== created.publisher_name)]);
+      const created = await api.admin.createToken({ publisher_name, ...policyBody(policy, false) });
+      setTokens((list) => [created, ...(list ?? []).filter((t) => t.id !== created.id)]);
       setName('');
+      setPolicy(EMPTY_POLICY);
     } catch (err) {
       window.alert(withDetail('Error al crear token', err));
     } finally {
       setBusy(false);
+    }
+  }
+
+  async function save(t: PublisherToken, draft: PolicyDraft) {
+    if (!haveToken()) return;
+    try {
+      replace(await api.admin.updateToken({ id: t.id, ...policyBody(draft, true) }));
+      setEditing(null);
+    } catch (err) {
+      window.alert(withDetail('Error al actualizar token', err));
     }
   }
 
@@ -509,7 +611,7 @@ function TokensSection() {
     const url = publisherDataUrl(window.location.origin, t.token, day, day);
     try {
       await copyText(url);
-      flashCopied(t.token);
+      flashCopied(t.id);
     } catch {
       window.alert('Error: no se pudo copiar la URL. Asegúrate de que la pestaña esté activa.');
     }
@@ -522,8 +624,7 @@ function TokensSection() {
     }
     if (!haveToken()) return;
     try {
-      const renewed = await api.admin.renewToken({ publisher_name: t.publisher_name });
-      setTokens((list) => list?.map((x) => (x.publisher_name === t.publisher_name ? renewed : x)) ?? null);
+      replace(await api.admin.renewToken({ publisher_name: t.publisher_name }));
     } catch (err) {
       window.alert(withDetail('Error al renovar token', err));
     }
@@ -533,17 +634,18 @@ function TokensSection() {
     if (!haveToken()) return;
     if (!window.confirm(`¿Eliminar el token de ${t.publisher_name}?`)) return;
     try {
-      await api.admin.deleteToken({ token: t.token });
-      setTokens((list) => list?.filter((x) => x.token !== t.token) ?? null);
+      await api.admin.deleteToken({ id: t.id });
+      setTokens((list) => list?.filter((x) => x.id !== t.id) ?? null);
     } catch (err) {
       window.alert(withDetail('Error al eliminar token', err));
     }
   }
 
+  const headers = ['Publisher', 'Creado', 'Caduca', 'IPs permitidas', 'Límite/h', 'Último uso', 'Peticiones', 'Acciones'];
   return (
     <Card title="API Tokens">
       <form onSubmit={create} className="mb-4 flex flex-wrap items-end gap-3" aria-label="Crear token">
-        <div className="min-w-[16rem] flex-1">
+        <div className="min-w-[14rem] flex-1">
           <label htmlFor="publisher-name" className={labelClass}>
             Nombre del publisher
           </label>
@@ -555,6 +657,7 @@ function TokensSection() {
             placeholder="p. ej. Publisher Uno"
           />
         </div>
+        <PolicyFields idPrefix="new-token" draft={policy} onChange={setPolicy} />
         <button type="submit" disabled={busy} className={primaryButton}>
           Crear token
         </button>
@@ -568,11 +671,13 @@ function TokensSection() {
           <table className="min-w-full divide-y divide-gray-200 text-sm" aria-label="API Tokens">
             <thead className="bg-gray-50">
               <tr>
-                {['Publisher', 'Creado', 'Acciones'].map((h) => (
+                {headers.map((h) => (
                   <th
                     key={h}
                     scope="col"
-                    className={`px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${h === 'Acciones' ? 'text-right' : 'text-left'}`}
+                    className={`whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${
+                      h === 'Acciones' ? 'text-right' : h === 'Límite/h' || h === 'Peticiones' ? 'text-right' : 'text-left'
+                    }`}
                   >
                     {h}
                   </th>
@@ -582,30 +687,76 @@ function TokensSection() {
             <tbody className="divide-y divide-gray-100">
               {!tokens || tokens.length === 0 ? (
                 <tr>
-                  <td colSpan={3} className="px-3 py-6 text-center text-gray-500">
+                  <td colSpan={headers.length} className="px-3 py-6 text-center text-gray-500">
                     No hay tokens creados aún.
                   </td>
                 </tr>
               ) : (
-                tokens.map((t) => (
-                  <tr key={t.token} data-publisher={t.publisher_name} className="hover:bg-gray-50">
-                    <td className="px-3 py-2 font-medium text-gray-900">{t.publisher_name}</td>
-                    <td className="px-3 py-2 text-gray-600">{dateTime(t.created_at)}</td>
-                    <td className="px-3 py-2 text-right">
-                      <span className="inline-flex flex-wrap justify-end gap-2">
-                        <button type="button" className={secondaryButton} onClick={() => copyUrl(t)}>
-                          {copied === t.token ? <MarkedText text="✅ Copiado" /> : 'Copiar URL'}
-                        </button>
-                        <button type="button" className={secondaryButton} onClick={() => renew(t)}>
-                          Renovar
-                        </button>
-                        <button type="button" className={dangerButton} onClick={() => remove(t)}>
-                          Eliminar
-                        </button>
-                      </span>
-                    </td>
-                  </tr>
-                ))
+                tokens.map((t) =>
+                  editing?.id === t.id ? (
+                    <tr key={t.id} data-publisher={t.publisher_name} data-token-id={t.id} className="bg-blue-50/40">
+                      <td className="px-3 py-2 align-top font-medium text-gray-900">{t.publisher_name}</td>
+                      <td colSpan={headers.length - 1} className="px-3 py-2">
+                        <form
+                          className="flex flex-wrap items-end gap-3"
+                          aria-label={`Editar token de ${t.publisher_name}`}
+                          onSubmit={(e) => {
+                            e.preventDefault();
+                            void save(t, editing.draft);
+                          }}
+                        >
+                          <PolicyFields idPrefix={`token-${t.id}`} draft={editing.draft} onChange={(draft) => setEditing({ id: t.id, draft })} />
+                          <span className="inline-flex gap-2">
+                            <button type="submit" className={primaryButton}>
+                              Guardar
+                            </button>
+                            <button type="button" className={secondaryButton} onClick={() => setEditing(null)}>
+                              Cancelar
+                            </button>
+                          </span>
+                        </form>
+                      </td>
+                    </tr>
+                  ) : (
+                    <tr key={t.id} data-publisher={t.publisher_name} data-token-id={t.id} className="hover:bg-gray-50">
+                      <td className="px-3 py-2 font-medium text-gray-900">{t.publisher_name}</td>
+                      <td className="whitespace-nowrap px-3 py-2 text-gray-600">{dateTime(t.created_at)}</td>
+                      <td className="whitespace-nowrap px-3 py-2 text-gray-600" data-col="expires">
+                        {t.expires_at ? dateTime(t.expires_at) : 'Nunca'} {t.expired ? <Badge tone="amber">Caducado</Badge> : null}
+                      </td>
+                      <td className="min-w-[10rem] px-3 py-2 text-gray-600" data-col="ips">
+                        {t.allowed_ips.length ? t.allowed_ips.join(', ') : 'Todas'}
+                      </td>
+                      <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums text-gray-600" data-col="limit">
+                        {formatInt(t.effective_rate_limit)}
+                        {t.rate_limit === null ? <span className="text-gray-400"> (por defecto)</span> : null}
+                      </td>
+                      <td className="whitespace-nowrap px-3 py-2 text-gray-600" data-col="last-used">
+                        {t.last_used_at ? dateTime(t.last_used_at) : 'Nunca'}
+                      </td>
+                      <td className="px-3 py-2 text-right tabular-nums text-gray-600" data-col="requests">
+                        {formatInt(t.request_count)}
+                      </td>
+                      {/* One line of buttons: on a narrow screen the table scrolls sideways instead of growing tall. */}
+                      <td className="whitespace-nowrap px-3 py-2 text-right">
+                        <span className="inline-flex justify-end gap-2">
+                          <button type="button" className={secondaryButton} onClick={() => copyUrl(t)}>
+                            {copied === t.id ? <MarkedText text="✅ Copiado" /> : 'Copiar URL'}
+                          </button>
+                          <button type="button" className={secondaryButton} onClick={() => setEditing({ id: t.id, draft: draftOf(t) })}>
+                            Editar
+                          </button>
+                          <button type="button" className={secondaryButton} onClick={() => renew(t)}>
+                            Renovar
+                          </button>
+                          <button type="button" className={dangerButton} onClick={() => remove(t)}>
+                            Eliminar
+                          </button>
+                        </span>
+                      </td>
+                    </tr>
+                  ),
+                )
               )}
             </tbody>
           </table>

@@ -1,4 +1,5 @@
-// 'Cambiar contraseña': current and new password; the outcome shows for 3 s.
+// 'Cambiar contraseña' (the user's account): current and new password, the outcome shown for
+// 3 s; below it, two-factor sign-in.
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../hooks/useApi';
 import { useSession } from '../hooks/useSession';
@@ -8,6 +9,7 @@ import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
 import { inputClass, labelClass, primaryButton } from '../components/styles';
 import { MarkedText } from '../components/icons';
+import { TwoFactorSection } from '../components/TwoFactorSection';
 
 export default function ChangePassword() {
   const api = useApi();
@@ -81,6 +83,7 @@ export default function ChangePassword() {
           )}
         </form>
       </Card>
+      <TwoFactorSection />
     </div>
   );
 }

@@ -1,6 +1,8 @@
 // Sign-in: e-mail and password, 'Recordarme' (localStorage instead of sessionStorage), and a
-// link back to the provider's public site; failures show the server's detail in red.
-import { useEffect, useState, type FormEvent } from 'react';
+// link back to the provider's public site; failures show the server's detail in red. When the
+// server answers that the account has two-factor sign-in on, a field for the code appears.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '@adops/core';
 import { useNavigate } from 'react-router-dom';
 import { useSession } from '../hooks/useSession';
 import { errorText } from '../lib/errors';
@@ -12,6 +14,10 @@ export default function Login() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(true);
+  /** The server asked for the second factor (the password was right). */
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState('');
+  const codeInput = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [siteUrl, setSiteUrl] = useState<string | null>(null);
@@ -30,11 +36,18 @@ export default function Login() {
     setError(null);
     setBusy(true);
     try {
-      const { access_token } = await api.auth.login({ email, password });
+      const { access_token } = await api.auth.login({ email, password, ...(needsCode && code.trim() ? { totp: code } : {}) });
       signIn(access_token, remember);
       navigate('/dashboard', { replace: true });
     } catch (err) {
-      setError(errorText(err, 'Error al iniciar sesión'));
+      const asksCode = err instanceof ApiError && err.body.totp_required === true;
+      // The first time the server asks for the code is no error: the field appears.
+      setError(asksCode && !needsCode ? null : errorText(err, 'Error al iniciar sesión'));
+      if (asksCode) {
+        setNeedsCode(true);
+        setCode('');
+        setTimeout(() => codeInput.current?.focus(), 0);
+      }
       setBusy(false);
     }
   }
@@ -78,6 +91,27 @@ export default function Login() {
               className={inputClass}
             />
           </div>
+          {needsCode && (
+            <div>
+              <label htmlFor="login-totp" className={labelClass}>
+                Código de verificación
+              </label>
+              <input
+                id="login-totp"
+                ref={codeInput}
+                name="totp"
+                type="text"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                required
+                maxLength={64}
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                className={inputClass}
+              />
+              <p className="mt-1 text-xs text-gray-500">El código de 6 dígitos de tu app de autenticación, o uno de tus códigos de recuperación.</p>
+            </div>
+          )}
           <label className="flex items-center gap-2 text-sm text-gray-700">
             <input
               type="checkbox"

@@ -2,7 +2,16 @@
 // filter, newest first, 20 per page as the server pages them, kept current by the SSE stream
 // or by polling; 'Descargar CSV' saves the server's export of every matching event.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { REFERRERS_PAGE_SIZE, contract, formatDateTime, logCsvFile, recordKey, type LiveRecord } from '@adops/core';
+import {
+  BOT_REASON_LABELS,
+  REFERRERS_PAGE_SIZE,
+  contract,
+  formatDateTime,
+  logCsvFile,
+  recordKey,
+  type BotReason,
+  type LiveRecord,
+} from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useLiveLog, type LiveMode } from '../hooks/useLiveLog';
 import { Card } from '../components/Card';
@@ -76,8 +85,12 @@ export default function Logs() {
       { key: 'keyword', header: 'Keyword', cell: (r) => dashed(r.keyword) },
       { key: 'ip', header: 'IP', cell: (r) => <span className="tabular-nums">{dashed(r.ip)}</span> },
       { key: 'country', header: 'Country', cell: (r) => dashed(r.country) },
+      // With 'Incluir bots': why an event was flagged (empty for human traffic).
+      ...(applied.includeBots
+        ? [{ key: 'bot', header: 'Bot', cell: (r: LiveRecord) => (r.reason ? (BOT_REASON_LABELS[r.reason as BotReason] ?? r.reason) : '') }]
+        : []),
     ],
-    [tz],
+    [tz, applied.includeBots],
   );
 
   return (

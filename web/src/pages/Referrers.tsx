@@ -1,7 +1,8 @@
 // Referrers report (SPEC §2): the distinct referrers seen in the applied filter's range, 20
 // per page as the server pages them, with a CSV download of every matching row (the server's
-// export) when there are any.
-import { useMemo } from 'react';
+// export) when there are any; 'Incluir bots' adds the traffic flagged as bots or spam, and the
+// IVT table below gives each zone's or publisher's share of it.
+import { useMemo, useState } from 'react';
 import { REFERRERS_PAGE_SIZE, contract, formatDateTime, referrersCsvName, type ReferrerRow } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { shownPage, useServerTable } from '../hooks/useServerTable';
@@ -15,6 +16,8 @@ import { errorText } from '../lib/errors';
 import { ReferrerFilterBar } from '../components/referrers/ReferrerFilterBar';
 import { useReferrerFilters } from '../components/referrers/useReferrerFilters';
 import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
+import { IvtCard } from '../components/referrers/IvtCard';
+import { secondaryButton } from '../components/styles';
 
 const TABLE_VIEW = { pageSize: REFERRERS_PAGE_SIZE, pageSizes: [REFERRERS_PAGE_SIZE] };
 
@@ -23,6 +26,7 @@ export default function Referrers() {
   const filters = useReferrerFilters();
   const { tz, query, applied } = filters;
   const view = useUrlTableView(filters.url, '', TABLE_VIEW);
+  const [showIvt, setShowIvt] = useState(false);
 
   const report = useServerTable(
     query,
@@ -97,6 +101,13 @@ export default function Referrers() {
           <Pagination page={page?.page ?? 1} pageCount={page?.page_count ?? 1} onPage={report.setPage} />
         </div>
       </Card>
+
+      <div>
+        <button type="button" className={secondaryButton} aria-expanded={showIvt} onClick={() => setShowIvt((v) => !v)}>
+          {showIvt ? 'Ocultar tráfico inválido (IVT)' : 'Ver tráfico inválido (IVT) por zona y publisher'}
+        </button>
+      </div>
+      {showIvt ? <IvtCard query={query} /> : null}
     </div>
   );
 }

@@ -4,7 +4,7 @@
 // together end with one row per version (ReplacingMergeTree on the version).
 import type { ClickHouseDb } from './db.js';
 import { zoneReportTables } from './zone-report/schema.js';
-import { eventKeyTables, referrerTables } from './referrers/schema.js';
+import { botTrafficColumns, eventKeyTables, referrerTables } from './referrers/schema.js';
 
 export interface Migration {
   version: number;
@@ -16,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'zone_report, its rollup and day versions', statements: zoneReportTables },
   { version: 2, name: 'referrer events, daily rollup and retention watermark', statements: referrerTables },
   { version: 3, name: 'idempotency keys of referrer events', statements: eventKeyTables },
+  { version: 4, name: 'bot and spam traffic flagged on referrer events and their rollup', statements: botTrafficColumns },
 ];
 
 /** Creates the database and schema_migrations when missing, then applies what is missing; answers the versions applied now. */

@@ -131,6 +131,33 @@ export class Db {
     return this.track(run);
   }
 
+  /**
+   * Runs `work` in one read transaction on a connection of its own, whose snapshot is taken
+   * between two writer jobs (no write half-committed) — `atMoment` runs then, with writes held —
+   * so everything `work` reads is the database as of that moment while writes go on (backups).
+   */
+  async readSnapshot<P, T>(atMoment: () => Promise<P>, work: (conn: DuckDBConnection, atMomentResult: P) => Promise<T>): Promise<T> {
+    const conn = await this.connect();
+    try {
+      const held = await this.serialWrite(async () => {
+        await conn.run('BEGIN TRANSACTION');
+        // A transaction's snapshot starts at its first read of the database, not at BEGIN.
+        await conn.run('SELECT count(*) FROM duckdb_tables()');
+        return atMoment();
+      });
+      try {
+        const result = await this.track(work(conn, held));
+        await this.track(conn.run('COMMIT'));
+        return result;
+      } catch (e) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    } finally {
+      this.release(conn);
+    }
+  }
+
   /** A connection of its own (long imports); closed with the database if still open. */
   async connect(): Promise<DuckDBConnection> {
     this.open();

@@ -1,6 +1,7 @@
 // The Referrers filter bar (SPEC §2, §4): Zone ID search, Advertiser / Publisher / Source
 // selects, a preset and Desde/Hasta in dd/MM/yyyy, all kept as a draft that takes effect
-// only on Aplicar; Reset returns draft and applied filters to the defaults.
+// only on Aplicar; Reset returns draft and applied filters to the defaults. 'Incluir bots'
+// (traffic flagged as bots or spam) applies at once.
 import { useEffect, useId, useState } from 'react';
 import type { ReferrerFilters } from '@adops/core';
 import { errorText } from '../../lib/errors';
@@ -168,6 +169,18 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
         ) : pending ? (
           <p className="mr-auto text-sm text-amber-600">Hay cambios sin aplicar</p>
         ) : null}
+        <label
+          className="inline-flex cursor-pointer select-none items-center gap-2 text-sm font-medium text-gray-700"
+          title="Tráfico marcado como bots o spam"
+        >
+          <input
+            type="checkbox"
+            checked={applied.includeBots}
+            onChange={(e) => onApply({ ...applied, includeBots: e.target.checked })}
+            className="h-4 w-4 rounded border-gray-300 text-blue-600 focus:ring-blue-500"
+          />
+          Incluir bots
+        </label>
         {optionsError ? (
           <p className="mr-auto text-sm text-red-600" role="alert">
             Error al cargar filtros de referrers: {errorText(optionsError, 'error desconocido')}

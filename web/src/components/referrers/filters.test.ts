@@ -8,7 +8,7 @@ const NOW = new Date('2026-03-15T12:00:00Z');
 const BA = 'America/Argentina/Buenos_Aires'; // UTC−3
 
 describe('defaults', () => {
-  test('every select reads Todos, no zone, today to today; Reset leaves the preset on custom', () => {
+  test('every select reads Todos, no zone, today to today, bots left out; Reset leaves the preset on custom', () => {
     expect(defaultFilters(NOW, 'UTC')).toEqual({
       zoneId: '',
       advertiser: 'Todos',
@@ -17,6 +17,7 @@ describe('defaults', () => {
       preset: 'custom',
       from: '2026-03-15',
       to: '2026-03-15',
+      includeBots: false,
     });
   });
 
@@ -79,5 +80,10 @@ describe('the API filter', () => {
       endDate: '2026-03-03T02:59:59.999Z',
     });
     expect(ReferrerFilter.safeParse(f).success).toBe(true);
+  });
+
+  test("'Incluir bots' asks for include_bots: true; off, the filter does not name it", () => {
+    expect(toApiFilter({ ...defaultFilters(NOW, BA), includeBots: true }, BA)).toMatchObject({ include_bots: true });
+    expect(toApiFilter(defaultFilters(NOW, BA), BA)).not.toHaveProperty('include_bots');
   });
 });

@@ -34,6 +34,8 @@ export interface ReferrerFilterState {
   preset: PresetChoice;
   from: Ymd;
   to: Ymd;
+  /** 'Incluir bots': also the events flagged as bots or spam (applied at once, not by Aplicar). */
+  includeBots: boolean;
 }
 
 /** A filter bar's working copy: a date is null while its text is not a valid dd/MM/yyyy. */
@@ -54,7 +56,7 @@ export function presetDays(preset: ReferrerPreset, now: Date, tz: string): { fro
  */
 export function defaultFilters(now: Date, tz: string, preset: PresetChoice = 'custom'): ReferrerFilterState {
   const today = todayIn(tz, now);
-  return { zoneId: '', advertiser: ALL, publisher: ALL, parentDomain: ALL, preset, from: today, to: today };
+  return { zoneId: '', advertiser: ALL, publisher: ALL, parentDomain: ALL, preset, from: today, to: today, includeBots: false };
 }
 
 /** The state a screen opens with. */
@@ -98,5 +100,6 @@ export function toApiFilter(state: ReferrerFilterState, tz: string): ReferrerFil
     parentDomain: choice(state.parentDomain),
     startDate,
     endDate,
+    ...(state.includeBots ? { include_bots: true } : {}),
   };
 }

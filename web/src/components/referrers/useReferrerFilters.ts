@@ -9,7 +9,7 @@ import { reportingTimeZone } from '../../lib/timezone';
 import { clearPages, readChoice, readRange, readText, setParam, writeRange } from '../../lib/urlState';
 import { useUrlParams, useUrlValue, type UrlParams } from '../../hooks/useUrlState';
 
-/** The applied filters of a URL: zone_id, advertiser, publisher, source, and preset or from/to (default: Hoy). */
+/** The applied filters of a URL: zone_id, advertiser, publisher, source, preset or from/to (default: Hoy), and bots=1. */
 export function readReferrerFilters(params: URLSearchParams, now: Date, tz: string): ReferrerFilterState {
   const range = readRange<ReferrerPreset>(params, {
     preset: SCREEN_DEFAULT_PRESET.referrers,
@@ -22,6 +22,7 @@ export function readReferrerFilters(params: URLSearchParams, now: Date, tz: stri
     publisher: readChoice(params, 'publisher', ALL),
     parentDomain: readChoice(params, 'source', ALL),
     ...range,
+    includeBots: params.get('bots') === '1',
   };
 }
 
@@ -30,6 +31,7 @@ export function writeReferrerFilters(params: URLSearchParams, f: ReferrerFilterS
   setParam(params, 'advertiser', f.advertiser, ALL);
   setParam(params, 'publisher', f.publisher, ALL);
   setParam(params, 'source', f.parentDomain, ALL);
+  setParam(params, 'bots', f.includeBots ? '1' : undefined);
   writeRange(params, f, { preset: SCREEN_DEFAULT_PRESET.referrers });
   clearPages(params);
 }

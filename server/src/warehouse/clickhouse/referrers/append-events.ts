@@ -31,6 +31,8 @@ export async function appendEvents(db: ClickHouseDb, events: readonly ReferrerEv
       country: e.country,
       publisher: e.publisher,
       advertiser: e.advertiser,
+      is_bot: e.is_bot === true,
+      reason: e.reason ?? null,
       ...(i === 0 && keys.length > 0 ? { event_key: keys.join('\n') } : {}),
     })),
   );

@@ -15,6 +15,7 @@ export function textConditions(b: Binder, f: EventFilter): string {
   if (f.advertiser !== undefined) parts.push(`advertiser = ${b.bind(f.advertiser, 'String')}`);
   if (f.publisher !== undefined) parts.push(`publisher = ${b.bind(f.publisher, 'String')}`);
   if (f.parentDomain !== undefined) parts.push(`parent_domain = ${b.bind(f.parentDomain, 'String')}`);
+  if (!f.includeBots) parts.push('NOT is_bot');
   return parts.length ? parts.join(' AND ') : '1';
 }
 

@@ -22,7 +22,7 @@ const order = (q: Omit<LogQuery, 'limit' | 'offset'>) =>
   orderBy(q.order.length ? q.order : LOGS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined));
 
 const select = (db: ClickHouseDb) =>
-  `WITH ${watermarkSql(db)} AS wm SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country FROM ${db.t('referrer_event')}`;
+  `WITH ${watermarkSql(db)} AS wm SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, is_bot, reason FROM ${db.t('referrer_event')}`;
 
 export async function getReferrerLogs(db: ClickHouseDb, q: LogQuery): Promise<{ rows: ReferrerLogRecord[]; total: number; latestId: number | null }> {
   const b = new Binder();

@@ -5,6 +5,7 @@ import { getMaxEventId } from './get-max-event-id.js';
 import { getReferrers, streamReferrers } from './get-referrers.js';
 import { getReferrerLogs, streamReferrerLogs } from './get-referrer-logs.js';
 import { getReferrerFilters } from './get-referrer-filters.js';
+import { getIvt, streamIvt } from './get-ivt.js';
 import { getEventsAfter } from './get-events-after.js';
 import { rollUpOldEvents } from './roll-up-old-events.js';
 import { countEvents } from './count-events.js';
@@ -23,6 +24,8 @@ export function clickHouseReferrerWarehouse(db: ClickHouseDb): ReferrerWarehouse
     logs: (q) => getReferrerLogs(db, q),
     streamLogs: (q) => streamReferrerLogs(db, q),
     filterOptions: (limit) => getReferrerFilters(db, limit),
+    ivt: (q) => getIvt(db, q),
+    streamIvt: (q) => streamIvt(db, q),
     eventsAfter: (afterId, beforeId, limit) => getEventsAfter(db, afterId, beforeId, limit),
     rollUpBefore: (cutoffMs) => rollUpOldEvents(db, cutoffMs),
     countEvents: () => countEvents(db),

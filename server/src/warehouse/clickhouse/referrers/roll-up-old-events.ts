@@ -36,10 +36,10 @@ export function rollUpOldEvents(db: ClickHouseDb, cutoffMs: number): Promise<Ret
     const r = new Binder();
     const tag = `${instant(r, run.cutoff)}, ${r.bind(run.lastId, 'UInt64')}`;
     await db.command(
-      `INSERT INTO ${daily} (day, zone_id, parent_domain, referrer, publisher, advertiser, first_seen, last_seen, hits, cutoff, last_id)
-       SELECT toDate32(seen_at), zone_id, parent_domain, referrer, publisher, advertiser, min(seen_at), max(seen_at), count(), ${tag}
+      `INSERT INTO ${daily} (day, zone_id, parent_domain, referrer, publisher, advertiser, first_seen, last_seen, hits, cutoff, last_id, is_bot)
+       SELECT toDate32(seen_at), zone_id, parent_domain, referrer, publisher, advertiser, min(seen_at), max(seen_at), count(), ${tag}, is_bot
        FROM ${events} WHERE ${runWhere(r)}
-       GROUP BY toDate32(seen_at), zone_id, parent_domain, referrer, publisher, advertiser`,
+       GROUP BY toDate32(seen_at), zone_id, parent_domain, referrer, publisher, advertiser, is_bot`,
       r.params,
     );
     const w = new Binder();

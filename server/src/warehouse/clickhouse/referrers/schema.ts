@@ -66,6 +66,16 @@ SETTINGS ttl_only_drop_parts = 1`,
 SELECT arrayJoin(splitByChar('\\n', event_key)) AS key, now64(3, 'UTC') AS added_at FROM ${db.t('referrer_event')} WHERE event_key != ''`,
 ];
 
+/**
+ * Migration 4: bot and spam traffic apart. Events carry is_bot and the reason they were flagged;
+ * rollup rows carry is_bot (retention keeps flagged and human hits apart). Rows stored before are
+ * human (DEFAULT false).
+ */
+export const botTrafficColumns = (db: ClickHouseDb): string[] => [
+  `ALTER TABLE ${db.t('referrer_event')} ADD COLUMN IF NOT EXISTS is_bot Bool DEFAULT false, ADD COLUMN IF NOT EXISTS reason LowCardinality(Nullable(String))`,
+  `ALTER TABLE ${db.t('referrer_daily')} ADD COLUMN IF NOT EXISTS is_bot Bool DEFAULT false`,
+];
+
 /** The latest retention run's (cutoff, last id): both only grow, so their maxima are one run's. */
 export const watermarkSql = (db: ClickHouseDb) => `(SELECT max(cutoff), max(last_id) FROM ${db.t('referrer_event_watermark')})`;
 

@@ -3,10 +3,11 @@
 // them). Large ones go into a per-connection temp staging table (in memory) and one INSERT …
 // SELECT moves them as a single transaction, so their commit (WAL write and sync) runs off the
 // event loop instead of blocking it for tens of milliseconds.
-// A batch with idempotency keys is one transaction: its keys are checked (none stored within the
-// window, else EventKeyConflict and nothing is written), appended to referrer_event_key (one row),
-// and its events appended; then the in-memory index learns them. The writer
-// connection runs one job at a time, so no other batch slips in between.
+// A batch with idempotency keys: its keys are checked (none stored within the window, else
+// EventKeyConflict and nothing is written), then stored on its first event (event_key, one per
+// line, and key_added_at) — so keys and events commit together in that same single flush or
+// INSERT; then the in-memory index learns them. The writer connection runs one job at a time, so
+// no other batch slips in between.
 import { DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Db } from '../db.js';
 import { EventKeyConflict, type EventKeys, type ReferrerEvent } from '../../types.js';
@@ -20,13 +21,21 @@ const STAGE_FROM = 1000;
 const staged = new WeakSet<DuckDBConnection>();
 
 const text = (a: DuckDBAppender, v: string | null) => (v === null ? a.appendNull() : a.appendVarchar(v));
+const timestamp = (ms: number) => new DuckDBTimestampValue(BigInt(ms) * 1000n);
 
-/** Appends every event and flushes (all or nothing), then closes the appender. */
-function fill(a: DuckDBAppender, events: readonly ReferrerEvent[]): void {
+/** The keys a batch stores on its first event, and when. */
+interface KeyCell {
+  keys: string;
+  addedMs: number;
+}
+
+/** Appends every event (the first with the batch's keys) and flushes (all or nothing), then closes the appender. */
+function fill(a: DuckDBAppender, events: readonly ReferrerEvent[], keyed: KeyCell | undefined): void {
   try {
-    for (const e of events) {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
       a.appendBigInt(BigInt(e.id));
-      a.appendTimestamp(new DuckDBTimestampValue(BigInt(e.seen_ms) * 1000n));
+      a.appendTimestamp(timestamp(e.seen_ms));
       a.appendVarchar(e.zone_id);
       text(a, e.parent_domain);
       text(a, e.referrer);
@@ -35,6 +44,15 @@ function fill(a: DuckDBAppender, events: readonly ReferrerEvent[]): void {
       text(a, e.country);
       text(a, e.publisher);
       text(a, e.advertiser);
+      a.appendBoolean(e.is_bot === true);
+      text(a, e.reason ?? null);
+      if (i === 0 && keyed) {
+        a.appendVarchar(keyed.keys);
+        a.appendTimestamp(timestamp(keyed.addedMs));
+      } else {
+        a.appendNull();
+        a.appendNull();
+      }
       a.endRow();
     }
     a.flushSync();
@@ -46,10 +64,10 @@ function fill(a: DuckDBAppender, events: readonly ReferrerEvent[]): void {
   }
 }
 
-async function write(conn: DuckDBConnection, events: readonly ReferrerEvent[]): Promise<void> {
+async function write(conn: DuckDBConnection, events: readonly ReferrerEvent[], keyed?: KeyCell): Promise<void> {
   if (events.length < STAGE_FROM) {
     const a = await conn.createAppender('referrer_event');
-    fill(a, events);
+    fill(a, events, keyed);
     return;
   }
   if (!staged.has(conn)) {
@@ -57,7 +75,7 @@ async function write(conn: DuckDBConnection, events: readonly ReferrerEvent[]): 
     staged.add(conn);
   }
   try {
-    fill(await conn.createAppender(STAGE, null, 'temp'), events);
+    fill(await conn.createAppender(STAGE, null, 'temp'), events, keyed);
     await conn.run(`INSERT INTO referrer_event SELECT * FROM temp.${STAGE}`);
   } finally {
     await conn.run(`DELETE FROM temp.${STAGE}`);
@@ -76,15 +94,7 @@ export function appendEvents(db: Db, index: KeyIndex, events: readonly ReferrerE
       if (taken.length > 0) throw new EventKeyConflict(new Set(taken.map((r) => String(r[0]))));
     }
     const now = Date.now();
-    await conn.run('BEGIN TRANSACTION');
-    try {
-      await conn.run('INSERT INTO referrer_event_key VALUES (make_timestamp(?::BIGINT), ?)', [BigInt(now) * 1000n, keys.join(KEY_SEPARATOR)]);
-      await write(conn, events);
-      await conn.run('COMMIT');
-    } catch (e) {
-      await conn.run('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
+    await write(conn, events, { keys: keys.join(KEY_SEPARATOR), addedMs: now });
     for (const f of prints) index.add(f, now);
   });
 }

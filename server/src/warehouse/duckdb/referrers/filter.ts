@@ -29,6 +29,7 @@ export function textConditions(f: EventFilter): { sql: string; params: Param[] }
     parts.push('parent_domain = ?');
     params.push(f.parentDomain);
   }
+  if (!f.includeBots) parts.push('NOT is_bot');
   return { sql: parts.length ? parts.join(' AND ') : 'TRUE', params };
 }
 

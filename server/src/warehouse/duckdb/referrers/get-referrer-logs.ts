@@ -22,7 +22,7 @@ function logSql(q: Omit<LogQuery, 'limit' | 'offset'>): { where: string; params:
   };
 }
 
-const SELECT = 'SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country FROM referrer_event';
+const SELECT = 'SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, is_bot, reason FROM referrer_event';
 
 export async function getReferrerLogs(db: Db, q: LogQuery): Promise<{ rows: ReferrerLogRecord[]; total: number; latestId: number | null }> {
   const s = logSql(q);

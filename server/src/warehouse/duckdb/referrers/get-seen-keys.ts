@@ -1,9 +1,10 @@
 // Which idempotency keys are stored within the window: the in-memory index rules out (almost)
-// every new key; the few it may hold are confirmed in referrer_event_key (one scan of the
-// window's keys, only when a batch repeats keys).
+// every new key; the few it may hold are confirmed against the stored keys — those on events
+// (event_key) and those in referrer_event_key — one scan of the window's keys, only when a batch
+// repeats keys.
 import { listValue } from '@duckdb/node-api';
 import type { Db, Param } from '../db.js';
-import { fingerprint, type Fingerprint, type KeyIndex } from './key-index.js';
+import { STORED_KEYS, fingerprint, type Fingerprint, type KeyIndex } from './key-index.js';
 
 /** The keys the index may hold, and the query confirming which of them are stored since `since`. */
 export function seenKeysQuery(
@@ -16,7 +17,7 @@ export function seenKeysQuery(
   if (maybe.length === 0) return undefined;
   return {
     sql: `SELECT DISTINCT key FROM (
-            SELECT unnest(string_split(keys, chr(10))) AS key FROM referrer_event_key WHERE added_at >= make_timestamp(?::BIGINT)
+            SELECT unnest(string_split(keys, chr(10))) AS key FROM ${STORED_KEYS} WHERE added_at >= make_timestamp(?::BIGINT)
           ) WHERE key IN (SELECT unnest(?::VARCHAR[]))`,
     params: [BigInt(Math.floor(since)) * 1000n, listValue(maybe)],
   };

@@ -9,6 +9,13 @@ import { hash64 } from '../../event-key.js';
 
 const DAY_MS = 86_400_000;
 
+/** Every stored batch of keys (one per line) with when it was stored: on events and in referrer_event_key. */
+export const STORED_KEYS = `(
+  SELECT keys, added_at FROM referrer_event_key
+  UNION ALL
+  SELECT event_key AS keys, key_added_at AS added_at FROM referrer_event WHERE event_key IS NOT NULL
+)`;
+
 /** Between the keys of one batch in referrer_event_key.keys (keys are printable ASCII). */
 export const KEY_SEPARATOR = '\n';
 
@@ -83,10 +90,10 @@ export class KeyIndex {
     for (const day of this.days.keys()) if ((day + 1) * DAY_MS <= ms) this.days.delete(day);
   }
 
-  /** The index of every key stored in the table. */
+  /** The index of every key stored (on events and in referrer_event_key). */
   static async load(db: Db): Promise<KeyIndex> {
     const index = new KeyIndex();
-    for await (const rows of db.stream<{ keys: string; at: number }>('SELECT keys, epoch_ms(added_at) AS at FROM referrer_event_key'))
+    for await (const rows of db.stream<{ keys: string; at: number }>(`SELECT keys, epoch_ms(added_at) AS at FROM ${STORED_KEYS}`))
       for (const r of rows) for (const key of r.keys.split(KEY_SEPARATOR)) index.add(fingerprint(key), r.at);
     return index;
   }

@@ -3,8 +3,15 @@
 // highest id deleted (so event ids never repeat after retention), and the idempotency keys of
 // the last days' events (client event ids and keys of batches sent with an Idempotency-Key): one
 // row per committed batch, its keys one per line — one value to append, however many keys; no
-// index in DuckDB, the in-memory one of key-index.ts answers; expired by the retention job). Every table is created when missing, so an older data
-// directory gains the newer ones at its next start.
+// index in DuckDB, the in-memory one of key-index.ts answers; expired by the retention job).
+// Events and rollup rows carry is_bot (and events their reason): bot and spam traffic, kept
+// apart from reports unless asked for; rows stored before it are human (DEFAULT false).
+// A keyed commit's idempotency keys ride on its first event (event_key, one per line, and
+// key_added_at), so events and keys are one appender flush — one commit, no transaction around
+// two writes (a third of a keyed beacon commit's cost). referrer_event_key keeps the keys written
+// before that and those of events retention deletes within the window.
+// Every table and column is created when missing, so an older data directory gains the newer
+// ones at its next start.
 import type { Db } from '../db.js';
 
 export const REFERRER_SCHEMA = `
@@ -36,6 +43,11 @@ CREATE TABLE IF NOT EXISTS referrer_event_key (
   added_at TIMESTAMP NOT NULL,
   keys VARCHAR NOT NULL
 );
+ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS is_bot BOOLEAN DEFAULT false;
+ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS reason VARCHAR;
+ALTER TABLE referrer_daily ADD COLUMN IF NOT EXISTS is_bot BOOLEAN DEFAULT false;
+ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS event_key VARCHAR;
+ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS key_added_at TIMESTAMP;
 `;
 
 export async function createReferrerSchema(db: Db): Promise<void> {

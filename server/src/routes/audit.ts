@@ -1,0 +1,15 @@
+// The audit trail (admins only): a page of entries, or every matching entry as CSV / NDJSON.
+import type Router from '@koa/router';
+import { contract } from '@adops/core';
+import { bind } from '../http.js';
+import type { AppServices } from '../services/index.js';
+import { sendExport } from '../tables.js';
+
+export function auditRoutes(router: Router, s: AppServices): void {
+  bind(router, s.guards, contract.audit.list, ({ sort, page, page_size, format, ...query }, ctx) => {
+    const request = { sort, page, page_size, format };
+    ctx.set('Cache-Control', 'no-store');
+    if (format === 'json') return s.audit.table(query, request);
+    sendExport(ctx, format, s.audit.export(query, request));
+  });
+}

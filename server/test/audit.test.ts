@@ -1,0 +1,540 @@
+// The audit trail over HTTP: every admin change (and every other recorded change) writes one
+// entry naming who, from where, what and before/after, with no secret in it; GET /api/admin/audit
+// filters, pages and exports it; bad input is a 4xx {detail} in Spanish.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { contract, type Api, type AuditEntry } from '@adops/core';
+import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
+
+const ASSETS = fileURLToPath(new URL('../assets/sandbox-images/', import.meta.url));
+const INGEST_KEY = 'audit-test-ingest-key-0123456789';
+let s: TestServer;
+let admin: Api & { token: string };
+let adminId: string;
+
+beforeAll(async () => {
+  s = await startTestServer({ ingestKey: INGEST_KEY });
+  admin = await s.admin();
+  adminId = (await admin.admin.listUsers()).find((u) => u.email === ADMIN.email)!.id;
+});
+afterAll(() => s.close());
+
+/** Every entry, oldest first. */
+const all = async (): Promise<AuditEntry[]> => (await admin.audit.list({ sort: 'at:asc', page_size: 500 })).rows;
+
+/** The entries `change` wrote (entries are only ever appended, so they are the ones after the last before it). */
+async function written(change: () => Promise<unknown>): Promise<AuditEntry[]> {
+  const before = await all();
+  await change();
+  return (await all()).slice(before.length);
+}
+
+const newUser = async (over: Record<string, unknown> = {}) => {
+  const email = `u${Math.random().toString(36).slice(2, 10)}@example.com`;
+  return admin.admin.createUser({ first_name: 'Ana', last_name: 'Gómez', email, password: 'una-clave-larga-1', ...over });
+};
+
+const ndjson = (rows: object[]) => `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
+const ZONE_CSV =
+  'date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue\n2026-03-01,AdNova,PubA,Z-100,ES,search,a.com,1000,10,12\n';
+
+interface Case {
+  /** The contract route ('area.name') the change goes through. */
+  route: string;
+  action: string;
+  target_kind: string;
+  /** What the change needs first (its entries are not the case's). */
+  setup?(): Promise<void>;
+  run(): Promise<{ target_id?: string; before?: unknown; after?: unknown; refused?: boolean } | undefined>;
+  /** Whose change it is (default: the admin). */
+  actor?: () => { actor_type: AuditEntry['actor_type']; actor_id: string | null; actor_email: string | null };
+}
+
+const asAdmin = () => ({ actor_type: 'user' as const, actor_id: adminId, actor_email: ADMIN.email });
+
+const CASES: Case[] = [
+  {
+    route: 'admin.createUser',
+    action: 'user.create',
+    target_kind: 'user',
+    async run() {
+      const u = await newUser({ is_admin: false });
+      return { target_id: u.id, before: null, after: expect.objectContaining({ email: u.email, is_admin: false, first_name: 'Ana' }) };
+    },
+  },
+  {
+    route: 'admin.updateUser',
+    action: 'user.update',
+    target_kind: 'user',
+    async run() {
+      const u = await newUser();
+      await admin.admin.updateUser({ id: u.id, first_name: 'Anabel' });
+      return { target_id: u.id, before: { first_name: 'Ana' }, after: { first_name: 'Anabel' } };
+    },
+  },
+  {
+    route: 'admin.updateUser',
+    action: 'user.admin_grant',
+    target_kind: 'user',
+    async run() {
+      const u = await newUser();
+      await admin.admin.updateUser({ id: u.id, is_admin: true });
+      return { target_id: u.id, before: { is_admin: false }, after: { is_admin: true } };
+    },
+  },
+  {
+    route: 'admin.updateUser',
+    action: 'user.admin_revoke',
+    target_kind: 'user',
+    async run() {
+      const u = await newUser({ is_admin: true });
+      await admin.admin.updateUser({ id: u.id, is_admin: false });
+      return { target_id: u.id, before: { is_admin: true }, after: { is_admin: false } };
+    },
+  },
+  {
+    route: 'admin.updateUser',
+    action: 'user.password_reset',
+    target_kind: 'user',
+    async run() {
+      const u = await newUser();
+      await s.as(u.email, 'una-clave-larga-1');
+      await admin.admin.updateUser({ id: u.id, password: 'otra-clave-larga-2' });
+      return { target_id: u.id, before: null, after: { password_changed: true, sessions_ended: 1 } };
+    },
+  },
+  {
+    route: 'admin.deleteUser',
+    action: 'user.delete',
+    target_kind: 'user',
+    async run() {
+      const u = await newUser();
+      await admin.admin.deleteUser({ id: u.id });
+      return { target_id: u.id, before: expect.objectContaining({ id: u.id, email: u.email }), after: null };
+    },
+  },
+  {
+    route: 'admin.endUserSessions',
+    action: 'session.end_all',
+    target_kind: 'user',
+    async run() {
+      const u = await newUser();
+      await s.as(u.email, 'una-clave-larga-1');
+      await s.as(u.email, 'una-clave-larga-1');
+      await admin.admin.endUserSessions({ id: u.id });
+      return { target_id: u.id, before: null, after: { sessions_ended: 2 } };
+    },
+  },
+  {
+    route: 'admin.endUserSession',
+    action: 'session.end',
+    target_kind: 'session',
+    async run() {
+      const u = await newUser();
+      await s.as(u.email, 'una-clave-larga-1');
+      const [session] = await admin.admin.userSessions({ id: u.id });
+      await admin.admin.endUserSession({ id: u.id, session_id: session.id });
+      return { target_id: session.id, before: expect.objectContaining({ ip: expect.stringMatching(/127\.0\.0\.1/) }), after: null };
+    },
+  },
+  {
+    route: 'admin.createToken',
+    action: 'token.create',
+    target_kind: 'publisher_token',
+    async run() {
+      const t = await admin.admin.createToken({ publisher_name: 'Diario Audit Uno' });
+      return { target_id: t.id, before: null, after: expect.objectContaining({ publisher_name: 'Diario Audit Uno', token: '[oculto]' }) };
+    },
+  },
+  {
+    route: 'admin.renewToken',
+    action: 'token.renew',
+    target_kind: 'publisher_token',
+    async run() {
+      const t = await admin.admin.createToken({ publisher_name: 'Diario Audit Dos' });
+      const renewed = await admin.admin.renewToken({ publisher_name: 'diario audit dos' });
+      return {
+        target_id: renewed.id,
+        before: expect.objectContaining({ publisher_name: 'Diario Audit Dos', token: '[oculto]', created_at: t.created_at }),
+        after: expect.objectContaining({ publisher_name: 'Diario Audit Dos', token: '[oculto]' }),
+      };
+    },
+  },
+  {
+    route: 'admin.updateToken',
+    action: 'token.update',
+    target_kind: 'publisher_token',
+    async run() {
+      const t = await admin.admin.createToken({ publisher_name: 'Diario Audit Tres' });
+      await admin.admin.updateToken({ id: t.id, allowed_ips: ['10.0.0.0/8'] });
+      return {
+        target_id: t.id,
+        before: expect.objectContaining({ allowed_ips: [] }),
+        after: expect.objectContaining({ allowed_ips: ['10.0.0.0/8'], token: '[oculto]' }),
+      };
+    },
+  },
+  {
+    route: 'admin.deleteToken',
+    action: 'token.revoke',
+    target_kind: 'publisher_token',
+    async run() {
+      const t = await admin.admin.createToken({ publisher_name: 'Diario Audit Cuatro' });
+      await admin.admin.deleteToken({ id: t.id });
+      return { target_id: t.id, before: expect.objectContaining({ publisher_name: 'Diario Audit Cuatro', token: '[oculto]' }), after: null };
+    },
+  },
+  {
+    route: 'publishers.set',
+    action: 'publisher.revenue_share',
+    target_kind: 'publisher',
+    async setup() {
+      await admin.publishers.set({ name: 'PubAudit', revenue_share: 0.6 });
+    },
+    async run() {
+      await admin.publishers.set({ name: 'pubaudit', revenue_share: 0.65 });
+      return {
+        target_id: 'PubAudit',
+        before: { name: 'PubAudit', revenue_share: 0.6, configured: true },
+        after: { name: 'PubAudit', revenue_share: 0.65, configured: true },
+      };
+    },
+  },
+  {
+    route: 'ingest.zoneReport',
+    action: 'zone_report.import',
+    target_kind: 'zone_report',
+    async run() {
+      const res = await s.fetch('/api/ingest/zone-report', {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv', authorization: `Bearer ${admin.token}` },
+        body: ZONE_CSV,
+      });
+      expect(res.status).toBe(200);
+      return { before: null, after: expect.objectContaining({ rejected_total: 0 }) };
+    },
+  },
+  {
+    route: 'referrers.ingest',
+    action: 'referrers.import',
+    target_kind: 'referrers',
+    async run() {
+      const res = await s.fetch('/api/ingest/referrers', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${admin.token}` },
+        body: ndjson([{ zone_id: 'Z-100', referrer: 'https://a.example.com/' }, { zone_id: 'Z-100' }]),
+      });
+      expect(res.status).toBe(200);
+      return { before: null, after: expect.objectContaining({ accepted: 2, duplicates: 0 }) };
+    },
+  },
+  {
+    route: 'referrers.updateSpamList',
+    action: 'referrer_spam.update',
+    target_kind: 'referrer_spam',
+    async run() {
+      await admin.referrers.updateSpamList({ add: ['spam-audit.example'] });
+      return { after: expect.objectContaining({ added: ['spam-audit.example'] }) };
+    },
+  },
+  {
+    route: 'admin.backup',
+    action: 'backup.create',
+    target_kind: 'backup',
+    async run() {
+      const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+      // A backup copies the embedded stores; with PostgreSQL it is refused (409), and nothing is recorded.
+      if (s.store === 'postgres') {
+        expect(res.status).toBe(409);
+        return { refused: true };
+      }
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      return {};
+    },
+  },
+];
+
+describe('an audit entry for every admin route', () => {
+  test('the protected admin’s creation at first start is the system’s first entry', async () => {
+    const [first] = await all();
+    expect(first).toMatchObject({
+      actor_type: 'system',
+      actor_id: null,
+      action: 'user.create',
+      target_kind: 'user',
+      target_id: adminId,
+      target_label: ADMIN.email,
+    });
+  });
+
+  test('every route that changes something as an admin has a case below (a new admin route is covered the day it is declared)', () => {
+    const changing = Object.entries(contract).flatMap(([area, routes]) =>
+      Object.entries(routes)
+        .filter(([, r]) => (r.access === 'admin' || r.access === 'ingest') && r.method !== 'GET')
+        .map(([name]) => `${area}.${name}`),
+    );
+    const covered = new Set(CASES.map((c) => c.route));
+    expect(changing.filter((r) => !covered.has(r))).toEqual([]);
+  });
+
+  test.each(CASES.map((c) => [`${c.route} → ${c.action}`, c] as const))(
+    '%s writes one entry: actor, IP, request id, target, before/after',
+    async (_, c) => {
+      let expected: Awaited<ReturnType<Case['run']>>;
+      await c.setup?.();
+      const entries = (await written(async () => (expected = await c.run()))).filter((e) => e.action === c.action);
+      if (expected?.refused) return expect(entries).toEqual([]);
+      // Set-up calls of the case (creating the user it edits) write their own entries; this action exactly one.
+      expect(entries).toHaveLength(1);
+      const [e] = entries;
+      expect(e).toMatchObject({ ...(c.actor ?? asAdmin)(), action: c.action, target_kind: c.target_kind });
+      expect(e.ip).toMatch(/127\.0\.0\.1|::1/);
+      expect(e.request_id).toMatch(/^[\w-]{8,64}$/);
+      expect(Date.now() - Date.parse(e.at)).toBeLessThan(60_000);
+      if (expected?.target_id) expect(e.target_id).toBe(expected.target_id);
+      if (expected && 'before' in expected) expect(e.before).toEqual(expected.before);
+      if (expected && 'after' in expected) expect(e.after).toEqual(expected.after);
+      // No secret in any entry: no password, hash or token.
+      expect(JSON.stringify(e)).not.toMatch(/scrypt\$|una-clave-larga|otra-clave-larga/);
+    },
+  );
+
+  test('an edit changing name, admin right and password writes one entry per kind of change; an edit changing nothing writes none', async () => {
+    const u = await newUser();
+    const entries = await written(() => admin.admin.updateUser({ id: u.id, last_name: 'Ruiz', is_admin: true, password: 'otra-clave-larga-2' }));
+    expect(entries.map((e) => e.action)).toEqual(['user.update', 'user.admin_grant', 'user.password_reset']);
+    expect(entries[0]).toMatchObject({ before: { last_name: 'Gómez' }, after: { last_name: 'Ruiz' } });
+    expect(await written(() => admin.admin.updateUser({ id: u.id, last_name: 'Ruiz' }))).toEqual([]);
+  });
+
+  test('a refused change writes nothing', async () => {
+    const protectedEdit = await written(async () => {
+      expect((await failure(admin.admin.updateUser({ id: adminId, first_name: 'X' }))).status).toBe(403);
+      expect((await failure(admin.admin.deleteUser({ id: 'no-such-user' }))).status).toBe(404);
+      expect((await failure(admin.admin.createToken({ publisher_name: '' }))).status).toBe(400);
+    });
+    expect(protectedEdit).toEqual([]);
+  });
+
+  test('the request id in an entry is the one the answer carried', async () => {
+    const res = await s.fetch('/api/admin/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}`, 'x-request-id': 'audit-req-0001' },
+      body: JSON.stringify({ first_name: 'Req', email: 'req@example.com', password: 'una-clave-larga-1' }),
+    });
+    expect(res.status).toBe(201);
+    const [e] = (await admin.audit.list({ q: 'req@example.com', action: 'user.create' })).rows;
+    expect(e.request_id).toBe('audit-req-0001');
+  });
+
+  test('a zone-report import with the ingest key is recorded as the ingest key’s; its referrer batches (the machine feed) are not recorded', async () => {
+    const zone = await written(async () => {
+      const res = await s.fetch('/api/ingest/zone-report', {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv', 'x-ingest-key': INGEST_KEY },
+        body: ZONE_CSV,
+      });
+      expect(res.status).toBe(200);
+    });
+    expect(zone).toHaveLength(1);
+    expect(zone[0]).toMatchObject({ actor_type: 'ingest_key', actor_id: null, action: 'zone_report.import', after: { inserted: 0, replaced: 1 } });
+    const feed = await written(async () => {
+      const res = await s.fetch('/api/ingest/referrers', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson', 'x-ingest-key': INGEST_KEY },
+        body: ndjson([{ zone_id: 'Z-100' }]),
+      });
+      expect(res.status).toBe(200);
+    });
+    expect(feed).toEqual([]);
+  });
+
+  test('a user changing their own password is recorded as theirs, with the sessions it ended', async () => {
+    const u = await newUser();
+    const ana = await s.as(u.email, 'una-clave-larga-1');
+    await s.as(u.email, 'una-clave-larga-1');
+    const entries = await written(() => ana.auth.changePassword({ current_password: 'una-clave-larga-1', new_password: 'otra-clave-larga-2' }));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor_type: 'user',
+      actor_id: u.id,
+      actor_email: u.email,
+      action: 'user.password_change',
+      target_id: u.id,
+      after: { password_changed: true, sessions_ended: 2 },
+    });
+  });
+
+  test('a campaign created by a staff user is recorded as theirs', async () => {
+    const u = await newUser();
+    const ana = await s.as(u.email, 'una-clave-larga-1');
+    const f = new FormData();
+    for (const [k, v] of Object.entries({ keyword: 'seguros audit', headline: 'Titular', body: 'Cuerpo del anuncio', alias: 'aud01' }))
+      f.append(k, v);
+    f.append('image', new Blob([await readFile(path.join(ASSETS, 'forest.png'))], { type: 'image/png' }), 'forest.png');
+    const entries = await written(async () => {
+      const res = await s.fetch('/api/create-campaign/', { method: 'POST', headers: { authorization: `Bearer ${ana.token}` }, body: f });
+      expect(res.status).toBe(201);
+    });
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor_id: u.id,
+      actor_email: u.email,
+      action: 'campaign.create',
+      target_kind: 'campaign',
+      target_label: 'seguros audit',
+      after: expect.objectContaining({ keyword: 'seguros audit', headline: 'Titular' }),
+    });
+  });
+
+  test('the actor’s e-mail is the one they had then, even after it changes', async () => {
+    const u = await newUser({ is_admin: true });
+    const other = await s.as(u.email, 'una-clave-larga-1');
+    const [e] = await written(() => other.admin.createToken({ publisher_name: 'Diario Audit Cinco' }));
+    await admin.admin.updateUser({ id: u.id, email: 'cambiado@example.com' });
+    const [again] = (await admin.audit.list({ target_id: e.target_id!, action: 'token.create' })).rows;
+    expect(again.actor_email).toBe(u.email);
+  });
+});
+
+describe('GET /api/admin/audit', () => {
+  const get = (query: string, token: string | null = admin.token) =>
+    s.fetch(`/api/admin/audit${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  test('admins only: 401 without a session, 403 "No autorizado" for staff', async () => {
+    expect((await get('', null)).status).toBe(401);
+    const u = await newUser();
+    const staff = await s.as(u.email, 'una-clave-larga-1');
+    const res = await get('', staff.token);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ detail: 'No autorizado' });
+  });
+
+  test('newest first, paged with counts; a page past the last answers the last; at:asc turns it round', async () => {
+    const total = (await all()).length;
+    const first = await admin.audit.list({ page_size: 3 });
+    expect(first).toMatchObject({ total_rows: total, page: 1, page_size: 3, page_count: Math.ceil(total / 3), sort: null, totals: {} });
+    const ats = first.rows.map((r) => r.at);
+    expect([...ats].sort().reverse()).toEqual(ats);
+    const second = await admin.audit.list({ page_size: 3, page: 2 });
+    expect(second.rows[0].at <= first.rows[2].at).toBe(true);
+    expect(second.rows.map((r) => r.id)).not.toContain(first.rows[0].id);
+    const beyond = await admin.audit.list({ page_size: 3, page: 10_000 });
+    expect(beyond.page).toBe(beyond.page_count);
+    expect(beyond.rows.length).toBeGreaterThan(0);
+    const oldest = await admin.audit.list({ page_size: 1, sort: 'at:asc' });
+    expect(oldest.rows[0]).toMatchObject({ actor_type: 'system', action: 'user.create' });
+  });
+
+  test('filters: actor (id, e-mail part, system), action or its prefix, target, free text, day range', async () => {
+    const u = await newUser({ first_name: 'Filtrable' });
+    const byId = await admin.audit.list({ actor: adminId, action: 'user.create', target_id: u.id });
+    expect(byId.rows).toHaveLength(1);
+    expect((await admin.audit.list({ actor: 'ADMIN@test', target_id: u.id })).total_rows).toBe(1);
+    expect((await admin.audit.list({ actor: 'system' })).rows.every((r) => r.actor_type === 'system')).toBe(true);
+    const users = await admin.audit.list({ action: 'user', page_size: 500 });
+    expect(users.rows.length).toBeGreaterThan(3);
+    expect(users.rows.every((r) => r.action.startsWith('user.'))).toBe(true);
+    expect((await admin.audit.list({ target_kind: 'publisher_token', page_size: 500 })).rows.every((r) => r.target_kind === 'publisher_token')).toBe(
+      true,
+    );
+    expect((await admin.audit.list({ q: 'filtrable' })).rows.map((r) => r.target_id)).toEqual([u.id]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await admin.audit.list({ since: today, until: today, target_id: u.id })).total_rows).toBe(1);
+    expect((await admin.audit.list({ until: '2020-01-01' })).total_rows).toBe(0);
+    expect((await admin.audit.list({ since: new Date(Date.now() + 60_000).toISOString() })).total_rows).toBe(0);
+  });
+
+  test('format=csv streams every matching entry with the export columns; ndjson one entry a line', async () => {
+    const matching = (await admin.audit.list({ action: 'user', page_size: 500 })).total_rows;
+    const res = await get('?action=user&format=csv&page_size=1');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toMatch(/auditoria\.csv/);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.subarray(3).toString('utf8');
+    const lines = text.trim().split('\n');
+    expect(lines[0]).toBe('at,actor,actor_id,ip,action,target_kind,target_id,target_label,before,after,request_id');
+    expect(lines).toHaveLength(matching + 1);
+    expect(text).not.toMatch(/scrypt\$|una-clave-larga/);
+    const nd = await get('?action=user.create&format=ndjson');
+    const rows = (await nd.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.every((r) => r.action === 'user.create')).toBe(true);
+    expect(rows.length).toBe((await admin.audit.list({ action: 'user.create', page_size: 500 })).total_rows);
+  });
+
+  test.each([
+    ['?since=2025-13-40', /^since: debe ser una fecha AAAA-MM-DD o un instante ISO 8601$/],
+    ['?until=ayer', /^until: debe ser una fecha/],
+    ['?since=2025-03-02&until=2025-03-01', /^since: debe ser anterior a until$/],
+    ['?page_size=501', /page_size: Debe ser como máximo 500/],
+    ['?page=0', /page: Debe ser al menos 1/],
+    ['?sort=actor', /columna de orden no válida/],
+    ['?format=xml', /format debe ser json, csv o ndjson/],
+    ["?action=user'%20OR%201=1", /^action: solo letras minúsculas/],
+    [`?q=${'x'.repeat(201)}`, /q:/],
+    [`?actor=${'a'.repeat(255)}`, /actor:/],
+    ['?actor=a&actor=b', /actor:/],
+    ['?target_kind=USER', /^target_kind: solo letras minúsculas/],
+  ])('%s is a 400 with a Spanish detail, and the trail is unchanged', async (query, detail) => {
+    const before = (await all()).length;
+    const res = await get(query);
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toMatch(detail);
+    expect((await all()).length).toBe(before);
+  });
+
+  test('hostile text in filters matches nothing and breaks nothing', async () => {
+    for (const text of ["' OR 1=1 --", '%', '_', '\\', '<script>', '🦤']) {
+      const res = await get(`?q=${encodeURIComponent(text)}&actor=${encodeURIComponent(text)}`);
+      expect(res.status).toBe(200);
+      expect((await res.json()).total_rows).toBe(0);
+    }
+  });
+});
+
+describe('redaction', () => {
+  test('secrets never enter an entry: passwords, hashes, tokens, TOTP secrets and recovery codes are hidden; names, times and counts stay', async () => {
+    const { redact } = await import('../src/services/audit.js');
+    expect(
+      redact({
+        password: 'x',
+        password_hash: 'scrypt$…',
+        token: 't',
+        token_sealed: 's',
+        totp_secret: 'JBSW',
+        recovery_codes: ['a', 'b'],
+        accessToken: 'jwt',
+        api_key: 'k',
+        keyword: 'seguros',
+        image_hash: 'abc',
+        password_changed_at: '2025-01-01',
+        totp_enabled: true,
+        sessions_ended: 2,
+        nested: [{ secret: 'x', name: 'n\u0000' }],
+      }),
+    ).toEqual({
+      password: '[oculto]',
+      password_hash: '[oculto]',
+      token: '[oculto]',
+      token_sealed: '[oculto]',
+      totp_secret: '[oculto]',
+      recovery_codes: '[oculto]',
+      accessToken: '[oculto]',
+      api_key: '[oculto]',
+      keyword: 'seguros',
+      image_hash: 'abc',
+      password_changed_at: '2025-01-01',
+      totp_enabled: true,
+      sessions_ended: 2,
+      nested: [{ secret: '[oculto]', name: 'n' }],
+    });
+  });
+});

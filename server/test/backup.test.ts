@@ -1,0 +1,478 @@
+// Backups of the embedded stores (POST /api/admin/backup, saved by `adops backup DIR`, brought
+// back by `adops restore DIR`): taken while imports, referrer batches and new users keep
+// arriving, the restored data dir holds exactly the state of one moment — every user, token,
+// campaign, revenue share and fact acknowledged before the backup, nothing torn or partial —
+// and a server started on it serves it. Tampered or hostile backups are refused.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import * as tar from 'tar';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Api } from '@adops/core';
+import { BackupError, restoreBackup, saveBackup, type BackupManifest } from '../src/backup/index.js';
+import type { Db } from '../src/warehouse/duckdb/db.js';
+import { BackupService } from '../src/services/backup.js';
+import { ADMIN, failure, startTestServer, useClickHouseWarehouse, type TestServer } from './helpers.js';
+import { startPgCluster } from './pg-cluster.js';
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'adops-backup-test-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+const RANGE = { start_date: '2026-03-01', end_date: '2026-03-31' };
+const HEADER = 'date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue';
+
+/** Import `i`: 12 rows of its own advertiser over four days (all of them stored, or none). */
+const importCsv = (i: number) =>
+  [
+    HEADER,
+    ...Array.from(
+      { length: 12 },
+      (_, r) => `2026-03-0${1 + (r % 4)},Adv-${i},PubA,Z-${i}-${r},ES,search,a.com,${100 + r},${r},${(i + 1) * 1.25 + r / 8}`,
+    ),
+  ].join('\n');
+
+/** Batch `j`: 25 events whose keyword names the batch. */
+const batchNdjson = (j: number) =>
+  Array.from({ length: 25 }, (_, e) =>
+    JSON.stringify({
+      zone_id: `Z-0-${e % 12}`,
+      referrer: `https://site${e}.example/p`,
+      keyword: `batch-${j}`,
+      ip: '203.0.113.7',
+      seen_at: '2026-03-02T10:00:00Z',
+    }),
+  ).join('\n');
+
+/** POSTs the backup as `token` and saves it into `dir`; the manifest. */
+async function backupInto(s: TestServer, token: string, dir: string): Promise<BackupManifest> {
+  const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/x-tar');
+  return saveBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), dir);
+}
+
+const duck = (s: TestServer) => (s.app.services.warehouse as unknown as { db: Db }).db;
+
+describe('a backup taken while writes keep coming', () => {
+  test('restores into a new data dir exactly as of its moment: users, tokens, campaigns, shares, facts and referrer events', async () => {
+    const a = await startTestServer();
+    const admin = await a.admin();
+    const { store } = a.app.services;
+    await admin.publishers.set({ name: 'PubA', revenue_share: 0.6 });
+    const token = await admin.admin.createToken({ publisher_name: 'PubA' });
+    await store.campaigns.add({
+      campaign_id: 'c-1',
+      adset_id: 'as-1',
+      ad_id: 'ad-1',
+      creative_id: 'cr-1',
+      image_hash: 'h-1',
+      keyword: 'zapatillas',
+      headline: 'Zapatillas',
+      body: 'Las mejores',
+      objective: 'OUTCOME_TRAFFIC',
+      daily_budget: 1000,
+      bid_amount: 50,
+      tracking_url: 'https://t.example/c-1',
+      created_by: ADMIN.email,
+      created_at: '2026-03-01T00:00:00.000Z',
+    });
+
+    // Three writers, each acknowledging its items in order.
+    const acked = { imports: 0, batches: 0, users: 0 };
+    let stop = false;
+    const csvHeaders = { 'content-type': 'text/csv' };
+    const writers = [
+      (async () => {
+        for (let i = 0; !stop; i++) {
+          const result = await admin.ingest.zoneReport(undefined, { rawBody: importCsv(i), headers: csvHeaders });
+          expect(result.inserted).toBe(12);
+          acked.imports = i + 1;
+        }
+      })(),
+      (async () => {
+        for (let j = 0; !stop; j++) {
+          const result = await admin.referrers.ingest(undefined, { rawBody: batchNdjson(j), headers: { 'content-type': 'application/x-ndjson' } });
+          expect(result.accepted).toBe(25);
+          acked.batches = j + 1;
+        }
+      })(),
+      (async () => {
+        for (let k = 0; !stop; k++) {
+          await admin.admin.createUser({ first_name: `U${k}`, email: `u${k}@test.local`, password: 'x9-backup-Pass' });
+          acked.users = k + 1;
+        }
+      })(),
+    ];
+    const until = async (ok: () => boolean) => {
+      while (!ok()) await new Promise((r) => setTimeout(r, 10));
+    };
+    await until(() => acked.imports >= 2 && acked.batches >= 2 && acked.users >= 2);
+
+    const before = { ...acked };
+    const dir = path.join(work, 'concurrent', 'backup');
+    const manifest = await backupInto(a, admin.token, dir);
+    const after = { ...acked };
+    // Writes went on while the backup was taken, and after it.
+    await until(() => acked.imports > after.imports && acked.batches > after.batches && acked.users > after.users);
+    stop = true;
+    await Promise.all(writers);
+
+    const dataDir = path.join(work, 'concurrent', 'data');
+    const restored = await restoreBackup(dir, dataDir);
+    expect(restored.previous).toBeNull();
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    for (const name of await readdir(dataDir)) expect((await stat(path.join(dataDir, name))).mode & 0o077, name).toBe(0);
+
+    const b = await startTestServer({}, dataDir);
+    try {
+      const bAdmin = await b.admin(); // the admin's password hash and the JWT secret came back
+      // Users: every one acknowledged before the backup, a prefix of the creations, records identical.
+      const usersB = await b.app.services.store.users.list();
+      const made = usersB.filter((u) => /^u\d+@/.test(u.email)).map((u) => Number(u.email.slice(1, u.email.indexOf('@'))));
+      expect(made.length).toBeGreaterThanOrEqual(before.users);
+      expect(made.length).toBeLessThanOrEqual(after.users + 1);
+      expect(made).toEqual(made.map((_, k) => k));
+      const usersA = await store.users.list();
+      expect(usersB).toEqual(usersA.slice(0, usersB.length));
+      expect(manifest.store.collections.users).toBe(usersB.length);
+      await expect(b.as('u0@test.local', 'x9-backup-Pass')).resolves.toHaveProperty('token');
+      // The audit trail (a file of the data dir) came back too, whole lines only.
+      const audit = await b.fetch('/api/admin/audit?action=user.create&page_size=500', { headers: { authorization: `Bearer ${bAdmin.token}` } });
+      expect(audit.status).toBe(200);
+      // (the protected admin's own creation, by 'system' on first start, is not one of the writer's)
+      const entries = ((await audit.json()) as { rows: Array<{ target_label: string | null }> }).rows;
+      const createdInAudit = entries.filter((e) => /^u\d+@/.test(e.target_label ?? '')).length;
+      expect(createdInAudit).toBeGreaterThanOrEqual(before.users);
+      expect(createdInAudit).toBeLessThanOrEqual(made.length);
+
+      // Tokens, campaigns, shares: identical, and the publisher's token URL works on the restored server.
+      expect(await b.app.services.store.tokens.list()).toEqual(await store.tokens.list());
+      expect(await b.app.services.store.campaigns.list()).toEqual(await store.campaigns.list());
+      expect(await b.app.services.store.publishers.list()).toEqual(await store.publishers.list());
+      const pub = await b.fetch(`/api/publisher/data?${new URLSearchParams({ ...RANGE, token: token.token })}`);
+      expect(pub.status).toBe(200);
+      expect(((await pub.json()) as { total_rows: number }).total_rows).toBeGreaterThan(0);
+
+      // Zone reports: whole imports only, a prefix of them, each row equal to the source's.
+      const imported = (
+        await duck(b).all<{ advertiser: string; n: number }>(
+          'SELECT advertiser, count(*) AS n FROM zone_report GROUP BY advertiser ORDER BY advertiser',
+        )
+      ).map((r) => [Number(r.advertiser.slice(4)), r.n] as const);
+      const importsB = imported.map(([i]) => i).sort((x, y) => x - y);
+      expect(importsB).toEqual(importsB.map((_, i) => i));
+      expect(importsB.length).toBeGreaterThanOrEqual(before.imports);
+      expect(importsB.length).toBeLessThanOrEqual(after.imports + 1);
+      for (const [i, n] of imported) expect(n, `import ${i}`).toBe(12);
+      const rowsOf = (s: TestServer) =>
+        duck(s).all('SELECT * FROM zone_report WHERE advertiser IN (SELECT unnest(?::VARCHAR[])) ORDER BY zone_id', [
+          `[${importsB.map((i) => `Adv-${i}`).join(',')}]`,
+        ]);
+      expect(await rowsOf(b)).toEqual(await rowsOf(a));
+      const totals = await bAdmin.dashboard.overview(RANGE);
+      expect(totals.summary.revenue).toBeCloseTo(manifest.warehouse.tables.zone_report.sums.revenue, 6);
+      expect(manifest.warehouse.tables.zone_report.rows).toBe(importsB.length * 12);
+
+      // Referrer events: whole batches only, a prefix of them, every event (id included) as stored.
+      const batches = await duck(b).all<{ keyword: string; n: number }>('SELECT keyword, count(*) AS n FROM referrer_event GROUP BY keyword');
+      const batchesB = batches.map((r) => Number(r.keyword.slice(6))).sort((x, y) => x - y);
+      expect(batchesB).toEqual(batchesB.map((_, j) => j));
+      expect(batchesB.length).toBeGreaterThanOrEqual(before.batches);
+      expect(batchesB.length).toBeLessThanOrEqual(after.batches + 1);
+      for (const r of batches) expect(r.n, r.keyword).toBe(25);
+      const eventsOf = (s: TestServer) =>
+        duck(s).all(`SELECT * FROM referrer_event WHERE keyword IN (${batchesB.map((j) => `'batch-${j}'`).join(',') || "''"}) ORDER BY id`);
+      expect(await eventsOf(b)).toEqual(await eventsOf(a));
+      expect(await b.app.services.warehouse.referrers.countEvents()).toBe(manifest.warehouse.tables.referrer_event.rows);
+      // New events continue after the restored ids.
+      const next = await bAdmin.referrers.ingest(undefined, { rawBody: batchNdjson(999), headers: { 'content-type': 'application/x-ndjson' } });
+      expect(next.first_id).toBeGreaterThan(
+        Math.max(...((await eventsOf(b)) as Array<{ id: number }>).filter((e) => e.id < next.first_id!).map((e) => e.id)),
+      );
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  }, 60_000);
+});
+
+describe('who may take a backup, and what it holds', () => {
+  let s: TestServer;
+  let admin: Api & { token: string };
+  beforeAll(async () => {
+    s = await startTestServer();
+    admin = await s.admin();
+  });
+  afterAll(() => s.close());
+
+  test('staff get 403 and anonymous callers 401, and nothing is written to the data dir', async () => {
+    await admin.admin.createUser({ first_name: 'Ana', email: 'staff@test.local', password: 'x9-backup-Pass' });
+    const staff = await s.as('staff@test.local', 'x9-backup-Pass');
+    const listing = async () => (await readdir(s.dataDir)).sort();
+    const files = await listing();
+    const forbidden = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${staff.token}` } });
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toEqual({ detail: 'No autorizado' });
+    const anonymous = await s.fetch('/api/admin/backup', { method: 'POST' });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toHaveProperty('detail');
+    expect(await listing()).toEqual(files);
+  });
+
+  test('the manifest lists every file with its checksum and counts every collection and table; the archive holds nothing else', async () => {
+    const dir = path.join(work, 'listing');
+    const manifest = await backupInto(s, admin.token, dir);
+    expect(manifest.format).toBe('adops-backup');
+    expect(manifest.store.collections.users).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(manifest.warehouse.tables)).toEqual(expect.arrayContaining(['zone_report', 'referrer_event', 'referrer_event_key']));
+    const paths = manifest.files.map((f) => f.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['entities/adops.json', 'files/secrets.json', 'warehouse/schema.sql', 'warehouse/zone_report.parquet']),
+    );
+    for (const f of manifest.files) expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    // The temporary copy in the data dir is gone once the archive was sent.
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await readdir(s.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);
+  });
+
+  test('a body, an unknown parameter or an oversized body is refused with 400 before any work', async () => {
+    const auth = { authorization: `Bearer ${admin.token}` };
+    const listing = async () => (await readdir(s.dataDir)).sort();
+    const files = await listing();
+    const cases: Array<[string, RequestInit]> = [
+      ['/api/admin/backup', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"dir":"../../etc"}' }],
+      ['/api/admin/backup', { method: 'POST', headers: auth, body: 'x'.repeat(2 * 1024 * 1024) }],
+      ['/api/admin/backup?dir=%2Fetc&format=zip', { method: 'POST', headers: auth }],
+    ];
+    for (const [url, init] of cases) {
+      const res = await s.fetch(url, init);
+      expect(res.status, url).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/no lleva cuerpo|Llaves desconocidas: "dir", "format"/);
+    }
+    expect(await listing()).toEqual(files);
+  });
+
+  test('one backup at a time: a second one while the first is being sent answers 409, and the next one after it works', async () => {
+    const backups = new BackupService({ dataDir: s.dataDir, store: s.app.services.store, warehouse: s.app.services.warehouse });
+    const first = await backups.create();
+    const second = await failure(backups.create());
+    expect(second).toMatchObject({ status: 409, message: 'Ya hay una copia de seguridad en curso: espera a que termine' });
+    for await (const _ of first.archive);
+    const third = await backups.create();
+    expect(third.manifest.created_at > first.manifest.created_at).toBe(true);
+    third.archive.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await readdir(s.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);
+  });
+
+  test('the backup is in the audit trail', async () => {
+    const res = await s.fetch('/api/admin/audit?action=backup.create', { headers: { authorization: `Bearer ${admin.token}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { rows: Array<{ action: string }> };
+    expect(body.rows.map((r) => r.action)).toContain('backup.create');
+  });
+
+  test('a backup into a directory that is not empty is refused and the directory left as it was', async () => {
+    const dir = path.join(work, 'occupied');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'keep.txt'), 'mine');
+    const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+    await expect(saveBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), dir)).rejects.toThrow(/no está vacío/);
+    expect(await readdir(dir)).toEqual(['keep.txt']);
+    expect((await readdir(work)).filter((n) => n.startsWith('occupied.partial-'))).toEqual([]);
+  });
+
+  test('hostile archives are refused: an entry climbing out, an absolute path, a truncated or non-tar body', async () => {
+    const craft = path.join(work, 'craft');
+    await mkdir(path.join(craft, 'inner'), { recursive: true });
+    await writeFile(path.join(craft, 'evil.txt'), 'pwned');
+    await writeFile(path.join(craft, 'manifest.json'), '{}');
+    const archive = async (cwd: string, entries: string[]) => {
+      const chunks: Buffer[] = [];
+      for await (const c of tar.c({ cwd, preservePaths: true }, entries) as AsyncIterable<Buffer>) chunks.push(c);
+      return Buffer.concat(chunks);
+    };
+    const climbing = await archive(path.join(craft, 'inner'), ['../manifest.json', '../evil.txt']);
+    const absolute = await archive(craft, [path.join(craft, 'evil.txt')]);
+    const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+    const whole = Buffer.from(await res.arrayBuffer());
+    const bodies: Array<[string, Buffer]> = [
+      ['climbing', climbing],
+      ['absolute', absolute],
+      ['truncated', whole.subarray(0, Math.floor(whole.length / 2))],
+      ['not a tar', Buffer.from('{"detail":"hola"}')],
+      ['empty', Buffer.alloc(0)],
+    ];
+    for (const [label, body] of bodies) {
+      const dir = path.join(work, 'hostile', label);
+      await expect(saveBackup(Readable.from([body]), dir), label).rejects.toBeInstanceOf(BackupError);
+      await expect(stat(dir), label).rejects.toThrow();
+    }
+    await expect(stat(path.join(work, 'evil.txt'))).rejects.toThrow();
+    await expect(stat('/evil.txt')).rejects.toThrow();
+    expect((await readdir(path.join(work, 'hostile')).catch(() => [])).length).toBe(0);
+  });
+});
+
+describe('restore', () => {
+  let s: TestServer;
+  let backup: string;
+  beforeAll(async () => {
+    s = await startTestServer();
+    const admin = await s.admin();
+    await admin.ingest.zoneReport(undefined, { rawBody: importCsv(0), headers: { 'content-type': 'text/csv' } });
+    backup = path.join(work, 'restore-source');
+    await backupInto(s, admin.token, backup);
+  });
+  afterAll(() => s.close());
+
+  /** A copy of the backup to spoil. */
+  async function copyOfBackup(name: string): Promise<string> {
+    const dir = path.join(work, name);
+    for (const f of await readdir(backup, { recursive: true, withFileTypes: true })) {
+      if (!f.isFile()) continue;
+      const rel = path.relative(backup, path.join(f.parentPath, f.name));
+      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), await readFile(path.join(backup, rel)));
+    }
+    return dir;
+  }
+
+  test('a tampered file is refused by its checksum and no data dir is created', async () => {
+    const dir = await copyOfBackup('tampered');
+    const entities = path.join(dir, 'entities/adops.json');
+    await writeFile(
+      entities,
+      (await readFile(entities, 'utf8')).replace('"is_admin": false', '"is_admin": true ').replace('admin@test.local', 'evil@test.local'),
+    );
+    const target = path.join(work, 'tampered-data');
+    await expect(restoreBackup(dir, target)).rejects.toThrow(/suma de control de entities\/adops.json no coincide/);
+    await expect(stat(target)).rejects.toThrow();
+  });
+
+  test('a manifest whose counts do not match the data is refused', async () => {
+    const dir = await copyOfBackup('miscounted');
+    const file = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as BackupManifest;
+    manifest.warehouse.tables.zone_report.rows += 1;
+    await writeFile(file, JSON.stringify(manifest));
+    await expect(restoreBackup(dir, path.join(work, 'miscounted-data'))).rejects.toThrow(/no coincide con el manifiesto: zone_report/);
+  });
+
+  test('an unlisted file, a missing file or a hostile manifest path is refused', async () => {
+    const extra = await copyOfBackup('extra');
+    await writeFile(path.join(extra, 'warehouse', 'evil.sql'), "COPY (SELECT 1) TO '/tmp/x.csv';");
+    await expect(restoreBackup(extra, path.join(work, 'extra-data'))).rejects.toThrow(/no listado/);
+
+    const missing = await copyOfBackup('missing');
+    await rm(path.join(missing, 'warehouse', 'zone_report.parquet'));
+    await expect(restoreBackup(missing, path.join(work, 'missing-data'))).rejects.toThrow(/Falta warehouse\/zone_report.parquet/);
+
+    const climbing = await copyOfBackup('climbing');
+    const file = path.join(climbing, 'manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as BackupManifest;
+    manifest.files[0].path = '../../etc/passwd';
+    await writeFile(file, JSON.stringify(manifest));
+    await expect(restoreBackup(climbing, path.join(work, 'climbing-data'))).rejects.toThrow(/manifest.json no es válido/);
+
+    await expect(restoreBackup(path.join(work, 'nothing-here'), path.join(work, 'nothing-data'))).rejects.toThrow(/falta manifest.json/);
+
+    // A file listed with a valid checksum that would replace a store on restore.
+    const smuggled = await copyOfBackup('smuggled');
+    const body = '{"version":1,"users":[]}';
+    await writeFile(path.join(smuggled, 'files', 'adops.json'), body);
+    const list = JSON.parse(await readFile(path.join(smuggled, 'manifest.json'), 'utf8')) as BackupManifest;
+    list.files.push({ path: 'files/adops.json', bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+    await writeFile(path.join(smuggled, 'manifest.json'), JSON.stringify(list));
+    const target = path.join(work, 'smuggled-data');
+    await expect(restoreBackup(smuggled, target)).rejects.toThrow(/files\/adops.json no puede estar en una copia/);
+    await expect(stat(target)).rejects.toThrow();
+  });
+
+  test('a data dir that is not empty is kept unless --force, which moves it aside', async () => {
+    const target = path.join(work, 'occupied-data');
+    await mkdir(target, { recursive: true });
+    await writeFile(path.join(target, 'adops.json'), '{"version":1,"users":[]}');
+    await expect(restoreBackup(backup, target)).rejects.toThrow(/no está vacío: usa --force/);
+    expect(await readFile(path.join(target, 'adops.json'), 'utf8')).toBe('{"version":1,"users":[]}');
+    const { previous } = await restoreBackup(backup, target, { force: true });
+    expect(previous).toMatch(/occupied-data\.pre-restore-/);
+    expect(await readFile(path.join(previous!, 'adops.json'), 'utf8')).toBe('{"version":1,"users":[]}');
+    expect(await readFile(path.join(target, 'adops.json'), 'utf8')).toBe(await readFile(path.join(backup, 'entities/adops.json'), 'utf8'));
+  });
+
+  test('a data dir held open by a running process is refused, even with --force', async () => {
+    const target = path.join(work, 'busy-data');
+    await restoreBackup(backup, target);
+    const serverDir = fileURLToPath(new URL('..', import.meta.url));
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { DuckDBInstance } from '@duckdb/node-api'; await DuckDBInstance.create(process.argv[1]); console.log('ready'); setInterval(() => {}, 1000);",
+        path.join(target, 'warehouse.duckdb'),
+      ],
+      { cwd: serverDir, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+        holder.once('exit', () => reject(new Error('holder exited')));
+      });
+      await expect(restoreBackup(backup, target, { force: true })).rejects.toThrow(/está en uso/);
+      expect((await readdir(work)).filter((n) => n.startsWith('busy-data.'))).toEqual([]);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  test('the data dir and the backup cannot be one inside the other', async () => {
+    await expect(restoreBackup(backup, path.join(backup, 'data'))).rejects.toThrow(/uno dentro del otro/);
+    await expect(restoreBackup(backup, backup)).rejects.toThrow(/uno dentro del otro/);
+  });
+});
+
+describe('deployments on PostgreSQL or ClickHouse', () => {
+  test('with the entities on PostgreSQL the server answers 409 saying to use pg_dump, and writes nothing', async () => {
+    const cluster = await startPgCluster();
+    try {
+      const s = await startTestServer({ store: 'postgres', databaseUrl: await cluster.createDatabase('backup_refused') });
+      try {
+        const admin = await s.admin();
+        const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+        expect(res.status).toBe(409);
+        expect(((await res.json()) as { detail: string }).detail).toMatch(/Con PostgreSQL usa pg_dump/);
+        expect((await readdir(s.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await cluster.stop();
+    }
+  }, 60_000);
+
+  test('the server answers 409 saying to use clickhouse-backup / pg_dump', async () => {
+    useClickHouseWarehouse(true);
+    const s = await startTestServer();
+    try {
+      const admin = await s.admin();
+      const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/pg_dump.*clickhouse-backup/);
+    } finally {
+      await s.close();
+      useClickHouseWarehouse(false);
+    }
+  });
+});
