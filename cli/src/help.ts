@@ -60,6 +60,13 @@ const EXAMPLES: Record<string, string[]> = {
   tail: ['adops tail -n 50                 # los 50 últimos y los nuevos; p pausa, q sale', 'adops tail --zone 4101 --json | jq .referrer'],
   'import zone-report': ['adops import zone-report informe.csv', 'ADOPS_INGEST_KEY=… adops import zone-report noviembre.ndjson.gz --json'],
   'import referrers': ['adops import referrers eventos.ndjson --ingest-key …'],
+  migrate: [
+    'ADOPS_DATABASE_URL=postgres://adops@db/adops ADOPS_CLICKHOUSE_URL=http://ch:8123 adops migrate --data ./data',
+    'adops migrate --data ./data --database-url postgres://… --clickhouse-url http://ch:8123 --json',
+  ],
+  'campaigns list': ['adops campaigns list --status ALL --from 2026-11-01 --sort spend:desc'],
+  'campaigns create': ['adops campaigns create --keyword "seguros de coche" --pick 2 --daily-budget 20'],
+  'tokens url': ['adops tokens url "Mundo Cine" --from 2026-11-01 --to 2026-11-30'],
   'tokens create': ['adops tokens create "Mundo Cine" --expires 2027-01-01 --allow-ip 203.0.113.0/24,2001:db8::/32 --limit 300'],
   'tokens update': ['adops tokens update "Mundo Cine" --limit default --expires never --allow-ip any'],
   'tokens list': ['adops tokens list                   # tokens enmascarados', 'adops tokens list --reveal --json | jq -r .[0].token'],

@@ -25,6 +25,7 @@ import { registerCampaigns } from './commands/campaigns.js';
 import { registerImport } from './commands/import.js';
 import { registerBackup } from './commands/backup.js';
 import { registerAudit } from './commands/audit.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerOptions } from './commands/options.js';
 import { registerCompletion } from './commands/completion.js';
 import { HELP_STYLE, addExamples, spanishError } from './help.js';
@@ -70,6 +71,7 @@ export function buildProgram(cli: Cli): Command {
   registerImport(program, cli);
   registerBackup(program, cli);
   registerAudit(program, cli);
+  registerMigrate(program, cli);
   registerOptions(program, cli);
   registerCompletion(program, cli);
   addExamples(program);

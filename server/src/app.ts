@@ -30,6 +30,7 @@ import { VERSION } from './version.js';
 z.config(z.locales.es());
 
 export { loadConfig, ConfigError, type Config } from './config.js';
+export { migrateDataDir, MigrationRefused, type MigrateOptions, type MigrationResult } from './migrate.js';
 export { loadDemoZoneReports, demoZoneReportItems, demoPublishers } from './demo/zone-reports.js';
 export type { AppServices } from './services/index.js';
 export { BackupError, checkBackupTarget, restoreBackup, saveBackup, type BackupManifest, type RestoreResult } from './backup/index.js';

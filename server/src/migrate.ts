@@ -1,0 +1,322 @@
+// `adops migrate`: copies an embedded data directory (lowdb entities, DuckDB facts, the
+// generated secrets) into PostgreSQL + ClickHouse, through the stores' own interfaces (whatever
+// fields their records carry travel whole; uniqueness stays the target's job), in batches —
+// entities record by record, zone reports a month per import, referrer events a window of ids
+// at a time — and then compares counts and sums. Running it again copies only what is missing
+// (records by key, months whose counts and sums differ, events by id), so an interrupted run is
+// simply run again. It refuses a target that holds data the source does not, unless forced.
+import { existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { Config } from './config.js';
+import { openLowdbStore } from './store/lowdb.js';
+import { openPostgresStore } from './store/postgres.js';
+import { type EntityStore, publisherKey, type SessionRecord } from './store/types.js';
+import { openDuckDbWarehouse } from './warehouse/duckdb/index.js';
+import { openClickHouseWarehouse } from './warehouse/clickhouse/index.js';
+import type { Filters, Warehouse } from './warehouse/types.js';
+
+export interface MigrateOptions {
+  /** The embedded data directory to copy from (adops.json, warehouse.duckdb, secrets.json). */
+  dataDir: string;
+  /** PostgreSQL URL of the entity store to copy into. */
+  databaseUrl: string;
+  /** ClickHouse to copy the facts into (http(s):// or chdb:). */
+  clickhouse: NonNullable<Config['clickhouse']>;
+  /** Write into a target that holds data the source does not (copied records are added; nothing is deleted). */
+  force?: boolean;
+  /** Referrer events per batch (a window of this many ids); default 50,000. */
+  batchSize?: number;
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+/** One compared figure: source and target, and whether they agree. */
+export interface MigrationCheck {
+  name: string;
+  source: number;
+  target: number;
+  ok: boolean;
+}
+
+export interface MigrationResult {
+  /** Records and rows written by this run (0 everywhere when run again). */
+  copied: Record<string, number>;
+  checks: MigrationCheck[];
+  /** What was not copied and why (kinds of data this version does not know, conflicts under --force). */
+  warnings: string[];
+  ok: boolean;
+  ms: number;
+}
+
+/** The target holds data the source does not: refused unless forced. */
+export class MigrationRefused extends Error {
+  constructor(readonly found: string[]) {
+    super(`the target is not empty and holds data the source does not (${found.join('; ')}): use --force to add the source's data to it anyway`);
+    this.name = 'MigrationRefused';
+  }
+}
+
+/** Collections of adops.json this version copies (anything else is reported, not copied). */
+const KNOWN_COLLECTIONS = new Set(['version', 'users', 'publisherTokens', 'campaigns', 'publishers', 'settings', 'sessions']);
+
+/** Every stored date is inside this (ClickHouse's Date32 range). */
+const ALL_TIME: Filters = { start_date: '1900-01-01', end_date: '2299-12-31' };
+
+const monthRange = (month: string): Filters => {
+  const [y, m] = month.split('-').map(Number);
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { start_date: `${month}-01`, end_date: `${month}-${String(last).padStart(2, '0')}` };
+};
+
+/** Sums agree when they differ by less than a hundredth of a cent (sums in another order round differently). */
+const sameSum = (a: number, b: number) => Math.abs(a - b) <= 1e-4 + 1e-12 * Math.abs(a);
+
+async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`${file} is not readable JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Every unexpired session of every user (the store answers them per user). */
+async function sessionsOf(store: EntityStore, userIds: readonly string[], now: string): Promise<SessionRecord[]> {
+  return (await Promise.all(userIds.map((id) => store.sessions.listByUser(id, now)))).flat();
+}
+
+/** Per month: stored rows and their Σ revenue / Σ impressions. */
+async function monthSums(w: Warehouse): Promise<Map<string, { rows: number; revenue: number; impressions: number }>> {
+  const { rows } = await w.zoneReports.groups({ filters: ALL_TIME, by: ['month'], order: [{ key: 'month', dir: 'asc' }] });
+  return new Map(rows.map((r) => [r.month as string, { rows: r.rows, revenue: r.revenue, impressions: r.impressions }]));
+}
+
+export async function migrateDataDir(options: MigrateOptions): Promise<MigrationResult> {
+  const started = performance.now();
+  const log = options.log ?? (() => {});
+  const batch = Math.max(1, options.batchSize ?? 50_000);
+  const dataDir = path.resolve(options.dataDir);
+  const storeFile = path.join(dataDir, 'adops.json');
+  const duckFile = path.join(dataDir, 'warehouse.duckdb');
+  if (!existsSync(storeFile) && !existsSync(duckFile))
+    throw new Error(`${dataDir} is not an AdOps data directory (neither adops.json nor warehouse.duckdb is there)`);
+  const raw = (await readJson(storeFile)) ?? {};
+  const secrets = await readJson(path.join(dataDir, 'secrets.json'));
+  const warnings: string[] = [];
+  // Files of the data dir this version does not copy (the audit trail's audit.ndjson, say), when not empty.
+  const COPIED_FILES = /^(adops\.json|secrets\.json|warehouse\.duckdb(\.wal)?)$/;
+  for (const entry of await readdir(dataDir, { withFileTypes: true }))
+    if (entry.isFile() && !COPIED_FILES.test(entry.name) && (await stat(path.join(dataDir, entry.name))).size > 0)
+      warnings.push(`${entry.name} in the data directory is not copied: this version of adops migrate does not know it`);
+  // An empty collection loses nothing; a filled one this version does not know is named.
+  const filled = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v && typeof v === 'object' ? Object.keys(v).length > 0 : v !== undefined);
+  for (const [key, value] of Object.entries(raw))
+    if (!KNOWN_COLLECTIONS.has(key) && filled(value))
+      warnings.push(`adops.json's "${key}" is not copied: this version of adops migrate does not know it`);
+
+  const opened: Array<{ close(): Promise<void> }> = [];
+  try {
+    const source = await openLowdbStore(dataDir);
+    opened.push(source);
+    let facts: Warehouse;
+    try {
+      facts = await openDuckDbWarehouse(dataDir);
+    } catch (e) {
+      throw new Error(`cannot open ${duckFile} (stop the server using this data directory first): ${(e as Error).message}`);
+    }
+    opened.push(facts);
+    const target = await openPostgresStore(options.databaseUrl);
+    opened.push(target);
+    const { database, ...connection } = options.clickhouse;
+    const warehouse = await openClickHouseWarehouse(connection, { database });
+    opened.push(warehouse);
+
+    // What each side holds, by key.
+    const now = new Date().toISOString();
+    const src = {
+      users: await source.users.list(),
+      tokens: await source.tokens.list(),
+      campaigns: await source.campaigns.list(),
+      publishers: await source.publishers.list(),
+    };
+    const srcSessions = await sessionsOf(
+      source,
+      src.users.map((u) => u.id),
+      now,
+    );
+    const settingKeys = Object.keys((raw.settings as Record<string, unknown> | undefined) ?? {});
+    const tgtUsers = await target.users.list();
+    const tgt = {
+      users: new Set(tgtUsers.map((u) => u.id)),
+      tokens: new Set((await target.tokens.list()).map((t) => t.token_hash)),
+      campaigns: new Set((await target.campaigns.list()).map((c) => c.campaign_id)),
+      publishers: new Set((await target.publishers.list()).map((p) => publisherKey(p.name))),
+    };
+    const srcMonths = await monthSums(facts);
+    const tgtMonths = await monthSums(warehouse);
+    const [srcMaxId, tgtMaxId, srcEvents, tgtEvents] = await Promise.all([
+      facts.referrers.maxEventId(),
+      warehouse.referrers.maxEventId(),
+      facts.referrers.countEvents(),
+      warehouse.referrers.countEvents(),
+    ]);
+
+    // A target holding anything the source does not is someone else's data.
+    const found: string[] = [];
+    const foreign = (what: string, keys: Iterable<string>, known: Set<string>) => {
+      const n = [...keys].filter((k) => !known.has(k)).length;
+      if (n > 0) found.push(`${n} ${what}`);
+    };
+    foreign('users', tgt.users, new Set(src.users.map((u) => u.id)));
+    foreign('publisher tokens', tgt.tokens, new Set(src.tokens.map((t) => t.token_hash)));
+    foreign('campaigns', tgt.campaigns, new Set(src.campaigns.map((c) => c.campaign_id)));
+    foreign('publishers', tgt.publishers, new Set(src.publishers.map((p) => publisherKey(p.name))));
+    const storedSecrets = await target.settings.get('secrets');
+    if (storedSecrets !== undefined && secrets && !isDeepStrictEqual(storedSecrets, secrets)) found.push('other secrets');
+    const extraMonths = [...tgtMonths].filter(([m, t]) => t.rows > (srcMonths.get(m)?.rows ?? 0)).map(([m]) => m);
+    if (extraMonths.length)
+      found.push(`zone_report rows in ${extraMonths.length} months beyond the source's (${extraMonths.slice(0, 3).join(', ')}…)`);
+    if (tgtMaxId > srcMaxId || tgtEvents > srcEvents) found.push(`referrer events the source does not have (ids up to ${tgtMaxId})`);
+    if (found.length && !options.force) throw new MigrationRefused(found);
+    if (found.length) warnings.push(`--force: the target already held ${found.join('; ')}; the source's data was added to it`);
+
+    const copied: Record<string, number> = {
+      users: 0,
+      sessions: 0,
+      publisher_tokens: 0,
+      campaigns: 0,
+      publishers: 0,
+      settings: 0,
+      zone_report: 0,
+      referrer_event: 0,
+    };
+
+    // Entities: secrets first (publisher tokens are sealed and hashed with them), users before their sessions.
+    if (secrets) {
+      const stored = await target.settings.putIfAbsent('secrets', secrets);
+      if (isDeepStrictEqual(stored, secrets)) copied.settings += storedSecrets === undefined ? 1 : 0;
+      else warnings.push("the target keeps its own secrets: the copied publisher tokens' URLs and open sessions will not work there");
+    }
+    for (const u of src.users) {
+      if (tgt.users.has(u.id)) continue;
+      try {
+        await target.users.create(u);
+        copied.users++;
+      } catch (e) {
+        warnings.push(`user ${u.email} not copied: ${(e as Error).message}`);
+      }
+    }
+    for (const s of srcSessions) {
+      if (await target.sessions.byId(s.id)) continue;
+      try {
+        await target.sessions.create(s);
+        copied.sessions++;
+      } catch (e) {
+        warnings.push(`session ${s.id} not copied: ${(e as Error).message}`);
+      }
+    }
+    for (const t of src.tokens) {
+      if (tgt.tokens.has(t.token_hash)) continue;
+      try {
+        await target.tokens.create(t);
+        copied.publisher_tokens++;
+      } catch (e) {
+        warnings.push(`token of ${t.publisher_name} not copied: ${(e as Error).message}`);
+      }
+    }
+    for (const c of src.campaigns) {
+      if (tgt.campaigns.has(c.campaign_id)) continue;
+      await target.campaigns.add(c);
+      copied.campaigns++;
+    }
+    const newPublishers = src.publishers.filter((p) => !tgt.publishers.has(publisherKey(p.name)));
+    await target.publishers.addMissing(newPublishers);
+    copied.publishers = newPublishers.length;
+    for (const key of settingKeys) {
+      const value = await source.settings.get(key);
+      if ((await target.settings.get(key)) === undefined) copied.settings++;
+      const stored = await target.settings.putIfAbsent(key, value);
+      if (!isDeepStrictEqual(stored, value)) warnings.push(`setting "${key}" differs in the target; the target's was kept`);
+    }
+    log(
+      `entities: ${copied.users} users, ${copied.sessions} sessions, ${copied.publisher_tokens} tokens, ${copied.campaigns} campaigns, ${copied.publishers} publishers copied`,
+    );
+
+    // Zone reports: one import (an upsert on the natural key) per month whose counts or sums differ.
+    for (const [month, s] of srcMonths) {
+      const t = tgtMonths.get(month);
+      if (t && t.rows === s.rows && sameSum(t.revenue, s.revenue) && t.impressions === s.impressions) continue;
+      const imp = await warehouse.zoneReports.beginImport();
+      try {
+        let seq = 0;
+        for await (const rows of facts.zoneReports.streamRows({ filters: monthRange(month), order: [] })) for (const r of rows) imp.add(r, ++seq);
+        await imp.commit();
+        copied.zone_report += seq;
+      } finally {
+        await imp.close();
+      }
+      log(`zone_report ${month}: ${s.rows} rows`);
+    }
+
+    // Referrer events: windows of ids; in each, the ids the target lacks (their ids kept: streams resume by them).
+    for (let after = 0; after < srcMaxId; after += batch) {
+      const before = after + batch + 1;
+      const events = await facts.referrers.eventsAfter(after, before, batch);
+      if (events.length === 0) continue;
+      const have = new Set((await warehouse.referrers.eventsAfter(after, before, batch)).map((e) => e.id));
+      const missing = events.filter((e) => !have.has(e.id));
+      if (missing.length) await warehouse.referrers.append(missing);
+      copied.referrer_event += missing.length;
+      if (missing.length) log(`referrer_event ids ${after + 1}–${after + batch}: ${missing.length} events`);
+    }
+    const rolledUp = await (facts as Warehouse & { db: { one<T>(sql: string): Promise<T | undefined> } }).db
+      .one<{ n: number }>('SELECT count(*) AS n FROM referrer_daily')
+      .then((r) => Number(r?.n ?? 0));
+    if (rolledUp > 0)
+      warnings.push(`${rolledUp} daily rows of referrer history rolled up by retention are not copied (the raw events before it are gone)`);
+
+    // Verification: the same figures read back from both sides.
+    const checks: MigrationCheck[] = [];
+    const check = (name: string, sourceN: number, targetN: number, ok = options.force ? targetN >= sourceN : targetN === sourceN) =>
+      checks.push({ name, source: sourceN, target: targetN, ok });
+    const after = {
+      users: await target.users.list(),
+      tokens: await target.tokens.list(),
+      campaigns: await target.campaigns.list(),
+      publishers: await target.publishers.list(),
+    };
+    check('users', src.users.length, after.users.length);
+    check(
+      'sessions (open)',
+      srcSessions.length,
+      (
+        await sessionsOf(
+          target,
+          after.users.map((u) => u.id),
+          now,
+        )
+      ).length,
+    );
+    check('publisher tokens', src.tokens.length, after.tokens.length);
+    check('campaigns', src.campaigns.length, after.campaigns.length);
+    check('publishers', src.publishers.length, after.publishers.length);
+    let settingsHere = 0;
+    for (const key of [...settingKeys, ...(secrets ? ['secrets'] : [])]) if ((await target.settings.get(key)) !== undefined) settingsHere++;
+    check('settings', settingKeys.length + (secrets ? 1 : 0), settingsHere);
+    const [srcTotals, tgtTotals] = await Promise.all([facts.zoneReports.totals(ALL_TIME), warehouse.zoneReports.totals(ALL_TIME)]);
+    const [srcRows, tgtRows] = await Promise.all([facts.zoneReports.countRows(), warehouse.zoneReports.countRows()]);
+    check('zone_report rows', srcRows, tgtRows);
+    for (const key of ['impressions', 'clicks'] as const) check(`zone_report Σ ${key}`, srcTotals[key], tgtTotals[key]);
+    for (const key of ['revenue', 'p_revenue', 'margin'] as const) {
+      const ok = options.force ? tgtTotals[key] >= srcTotals[key] - 1e-4 : sameSum(srcTotals[key], tgtTotals[key]);
+      check(`zone_report Σ ${key}`, srcTotals[key], tgtTotals[key], ok);
+    }
+    check('referrer events', srcEvents, await warehouse.referrers.countEvents());
+    check('referrer events: highest id', srcMaxId, await warehouse.referrers.maxEventId());
+    return { copied, checks, warnings, ok: checks.every((c) => c.ok), ms: performance.now() - started };
+  } finally {
+    for (const store of opened.reverse()) await store.close().catch(() => undefined);
+  }
+}
