@@ -289,6 +289,18 @@ describe('adops tail on a terminal', () => {
     for (const width of [60, 80, 100, 120, 200]) expect(headerLine(width).length, `${width}`).toBeLessThan(width);
   });
 
+  it('with --bots a Bot column names why an event was flagged (blank for people), at 80 and 120 columns', () => {
+    const human = { zone_id: 'zt-b', referrer: 'https://news.example.com/a', country: 'ES', seen_at: '2026-11-24T09:05:07.000Z', reason: null };
+    const spam = { ...human, referrer: 'https://spam.example.xyz/', reason: 'spam_referrer' };
+    for (const width of [80, 120]) {
+      expect(headerLine(width, true)).toMatch(/\s+Country\s+Bot/);
+      expect(formatTailLine(spam as LiveRecord, 'UTC', width, true)).toMatch(width > 100 ? /\s+ES\s+Spam de referrer$/ : /\s+ES\s+Spam de refer…$/);
+      expect(formatTailLine(human as LiveRecord, 'UTC', width, true)).toMatch(/\s+ES$/);
+      expect(formatTailLine(spam as LiveRecord, 'UTC', width, true).length).toBeLessThan(width);
+      expect(headerLine(width)).not.toContain('Bot');
+    }
+  });
+
   it('p pauses: new lines wait (counted in the footer) and print in order when p is pressed again; the header stays in view', async () => {
     const api = await server.admin();
     const tail = new LiveTail({ api, server: server.url, token: api.token, filter: { zoneId: 'zt-pause' }, lines: 0 });

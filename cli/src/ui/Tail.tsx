@@ -3,7 +3,7 @@
 // (SSE or Polling), events/s and the last minute's top referrers and countries. q quits.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Static, Text, useApp, useInput } from 'ink';
-import { formatDateTime, formatNumber, recordKey, type LiveRecord, type ReferrerFilter } from '@adops/core';
+import { BOT_REASON_LABELS, formatDateTime, formatNumber, recordKey, type BotReason, type LiveRecord, type ReferrerFilter } from '@adops/core';
 import type { LiveTail, TailStatus } from '../live-tail.js';
 import { displayWidth } from './Table.js';
 import { LiveStats } from './live-stats.js';
@@ -31,10 +31,10 @@ function fit(text: string, width: number): string {
   return `${out}…${' '.repeat(Math.max(0, width - displayWidth(out) - 1))}`;
 }
 
-type TailColumn = 'date' | 'zone' | 'source' | 'referrer' | 'keyword' | 'ip' | 'country';
+type TailColumn = 'date' | 'zone' | 'source' | 'referrer' | 'keyword' | 'ip' | 'country' | 'bot';
 
 /** The columns left to right, their headers, and the fewest characters each is drawn in. */
-const ORDER: readonly TailColumn[] = ['date', 'zone', 'source', 'referrer', 'keyword', 'ip', 'country'];
+const ORDER: readonly TailColumn[] = ['date', 'zone', 'source', 'referrer', 'keyword', 'ip', 'country', 'bot'];
 const HEADERS: Record<TailColumn, string> = {
   date: 'Date',
   zone: 'Zone ID',
@@ -43,10 +43,11 @@ const HEADERS: Record<TailColumn, string> = {
   keyword: 'Keyword',
   ip: 'IP',
   country: 'Country',
+  bot: 'Bot',
 };
-const MIN: Record<TailColumn, number> = { date: 14, zone: 8, source: 10, referrer: 16, keyword: 8, ip: 15, country: 7 };
-/** Which columns stay on a narrow terminal, most needed first (the last ones give way). */
-const KEPT: readonly TailColumn[] = ['date', 'zone', 'referrer', 'country', 'source', 'keyword', 'ip'];
+const MIN: Record<TailColumn, number> = { date: 14, zone: 8, source: 10, referrer: 16, keyword: 8, ip: 15, country: 7, bot: 12 };
+/** Which columns stay on a narrow terminal, most needed first (the last ones give way); 'bot' only with --bots. */
+const KEPT: readonly TailColumn[] = ['date', 'zone', 'referrer', 'country', 'bot', 'source', 'keyword', 'ip'];
 /** From this width the date shows its year (YYYY-MM-DD HH:mm:ss), below it MM-DD HH:mm:ss. */
 const LONG_DATE = 110;
 
@@ -58,12 +59,13 @@ export interface TailLayout {
 /**
  * The columns a terminal `width` wide shows, and their widths: every line fits (80 columns
  * drop the IP first, then the keyword, then the source); what is left widens the referrer.
+ * With `bots` (adops tail --bots) a 'Bot' column names why an event was flagged.
  */
-export function tailLayout(width: number): TailLayout {
+export function tailLayout(width: number, bots = false): TailLayout {
   const longDate = width >= LONG_DATE;
   const min = { ...MIN, date: longDate ? 19 : 14 };
   const available = Math.max(40, width - 1);
-  const kept = [...KEPT];
+  const kept = KEPT.filter((k) => bots || k !== 'bot');
   const needed = () => kept.reduce((sum, k) => sum + min[k], 0) + 2 * (kept.length - 1);
   while (kept.length > 3 && needed() > available) kept.pop();
   const widths = { ...min };
@@ -74,6 +76,7 @@ export function tailLayout(width: number): TailLayout {
     widths[key] += add;
     extra -= add;
   };
+  grow('bot', 8); // the reasons' labels (16 characters) before anything else widens
   grow('source', Math.min(12, Math.floor(extra * 0.25)));
   grow('keyword', Math.min(10, Math.floor(extra * 0.2)));
   grow('referrer', extra);
@@ -82,8 +85,8 @@ export function tailLayout(width: number): TailLayout {
 
 const dash = (v: string | number | null | undefined) => (v == null || v === '' ? '-' : String(v));
 
-export function formatTailLine(r: LiveRecord, tz: string, width: number): string {
-  const layout = tailLayout(width);
+export function formatTailLine(r: LiveRecord, tz: string, width: number, bots = false): string {
+  const layout = tailLayout(width, bots);
   const date = formatDateTime(r.seen_at, tz, { seconds: true });
   const text: Record<TailColumn, string> = {
     date: layout.longDate ? date : date.slice(5),
@@ -93,6 +96,7 @@ export function formatTailLine(r: LiveRecord, tz: string, width: number): string
     keyword: dash(r.keyword),
     ip: dash(r.ip),
     country: dash(r.country),
+    bot: r.reason ? (BOT_REASON_LABELS[r.reason as BotReason] ?? r.reason) : '',
   };
   return layout.columns
     .map((c) => fit(text[c.key], c.width))
@@ -100,8 +104,8 @@ export function formatTailLine(r: LiveRecord, tz: string, width: number): string
     .trimEnd();
 }
 
-export function headerLine(width: number): string {
-  return tailLayout(width)
+export function headerLine(width: number, bots = false): string {
+  return tailLayout(width, bots)
     .columns.map((c) => fit(HEADERS[c.key], c.width))
     .join('  ')
     .trimEnd();
@@ -113,6 +117,7 @@ function filterText(filter: ReferrerFilter): string {
   if (filter.advertiser) parts.push(`advertiser ${filter.advertiser}`);
   if (filter.publisher) parts.push(`publisher ${filter.publisher}`);
   if (filter.parentDomain) parts.push(`source ${filter.parentDomain}`);
+  if (filter.include_bots) parts.push('con bots');
   return parts.length ? parts.join(' · ') : 'sin filtros';
 }
 
@@ -133,8 +138,9 @@ export interface TailProps {
 }
 
 export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: TailProps) {
+  const bots = filter.include_bots === true;
   const { exit } = useApp();
-  const [batch, setBatch] = useState<{ n: number; lines: Line[] }>({ n: 0, lines: [{ key: 'header', text: headerLine(width), header: true }] });
+  const [batch, setBatch] = useState<{ n: number; lines: Line[] }>({ n: 0, lines: [{ key: 'header', text: headerLine(width, bots), header: true }] });
   const printed = useRef({ n: 0, count: 0 });
   const stats = useRef(new LiveStats());
   const [status, setStatus] = useState<TailStatus>(tail.status);
@@ -162,7 +168,7 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
   useEffect(() => {
     const offEvents = tail.onEvents((records) => {
       stats.current.add(records, now());
-      const lines = records.map((r) => ({ key: r.id !== undefined ? `e${r.id}` : recordKey(r), text: formatTailLine(r, tz, width) }));
+      const lines = records.map((r) => ({ key: r.id !== undefined ? `e${r.id}` : recordKey(r), text: formatTailLine(r, tz, width, bots) }));
       const h = held.current;
       if (!h.paused) return show(lines);
       h.lines.push(...lines);
@@ -221,7 +227,7 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
         <Text dimColor>{'─'.repeat(Math.max(10, Math.min(width, 120) - 1))}</Text>
         {/* The column names stay in view, under the newest lines. */}
         <Text bold wrap="truncate-end">
-          {headerLine(width)}
+          {headerLine(width, bots)}
         </Text>
         <Box>
           <Text inverse color={paused ? 'cyan' : badge.color}>
