@@ -1,7 +1,8 @@
 // Two-factor sign-in in the browser: enrolment in 'Cambiar contraseña' (QR code shown under the
 // strict CSP, the secret as text, the app's first code, the recovery codes once) at 390 px,
-// then signing in with the code at 1440 px; and with ADOPS_REQUIRE_2FA=admins an admin is sent
-// to enrol before anything else.
+// then signing in with the code at 1440 px; an admin sees who has it on in Usuarios and turns it
+// off for a user who lost their phone; and with ADOPS_REQUIRE_2FA=admins an admin is sent to
+// enrol before anything else.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
@@ -76,6 +77,50 @@ describe('two-factor sign-in', () => {
     await desk.waitForURL('**/dashboard');
     await h.screenshot(desk, '2fa-signed-in-1440');
     expect(h.pageErrors(desk)).toEqual([]);
+  });
+
+  test('an admin sees who has 2FA on in Usuarios and turns it off for a user who lost their phone; then the password alone signs in', async () => {
+    const email = 'sin.telefono@test.local';
+    const password = 'sin-telefono-segura-1';
+    await h.server.app.services.users.create({ first_name: 'Sin', last_name: 'Teléfono', email, password, is_admin: false });
+    const user = await h.server.as(email, password);
+    const { secret } = await user.auth.totpBegin();
+    await user.auth.totpConfirm({ code: await totpCode(secret, -1) });
+
+    const page = await h.newPage({ viewport: { width: 1440, height: 900 } });
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin-users');
+    const row = page.locator(`tr[data-email="${email}"]`);
+    await row.getByTitle('Verificación en dos pasos activada').waitFor();
+    // The admin's own row (2FA off) has neither the badge nor the button.
+    const adminRow = page.locator(`tr[data-email="${ADMIN.email}"]`);
+    expect(await adminRow.getByRole('button', { name: 'Quitar 2FA' }).count()).toBe(0);
+    await h.screenshot(page, '2fa-admin-users-1440');
+    await row.getByRole('button', { name: 'Quitar 2FA' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Verificación en dos pasos desactivada para ${email}` })
+      .waitFor();
+    expect(dialogs).toEqual([`¿Desactivar la verificación en dos pasos de ${email}? Entrará solo con su contraseña hasta que la vuelva a activar.`]);
+    expect(await row.getByTitle('Verificación en dos pasos activada').count()).toBe(0);
+    expect(await row.getByRole('button', { name: 'Quitar 2FA' }).count()).toBe(0);
+    expect(h.pageErrors(page)).toEqual([]);
+
+    // The user signs in with the password only: no code is asked.
+    const own = await h.newPage({ viewport: { width: 390, height: 844 } });
+    await own.goto('/login');
+    await own.getByLabel('Email').fill(email);
+    await own.getByLabel('Contraseña').fill(password);
+    await own.getByRole('button', { name: 'Entrar' }).click();
+    await own.waitForURL('**/dashboard');
+    expect(await own.getByLabel('Código de verificación').count()).toBe(0);
+    const entries = await h.server.app.services.store.audit.query({ action: 'user.2fa_reset' }, 'asc', 0, 10);
+    expect(entries.rows).toEqual([expect.objectContaining({ actor_email: ADMIN.email, target_label: email })]);
   });
 });
 

@@ -84,6 +84,7 @@ const EXAMPLES: Record<string, string[]> = {
     'adops login --email ana@example.com --totp 123456 < clave.txt',
   ],
   '2fa enable': ['adops 2fa enable                                    # QR, secreto, primer código y códigos de recuperación'],
+  'users 2fa-reset': ['adops users 2fa-reset ana@example.com --yes           # perdió el teléfono y los códigos de recuperación'],
   audit: [
     'adops audit                                         # lo más reciente primero, en pantalla',
     'adops audit --actor ana@example.com --action user --since 2026-11-01 --csv',

@@ -67,7 +67,7 @@ describe('adops users', () => {
     expect(result.code).toBe(0);
     const lines = stripVTControlCharacters(result.stdout).split('\n');
     const header = lines.find((l) => l.startsWith('Email'))!;
-    expect(header).toMatch(/^Email\s+Nombre\s+Apellido\s+Admin\s+Protegido\s+Alta\s+ID/);
+    expect(header).toMatch(/^Email\s+Nombre\s+Apellido\s+Admin\s+Protegido\s+2FA\s+Alta\s+ID/);
     const adminRow = lines.find((l) => l.startsWith(ADMIN.email))!;
     expect(adminRow).toBeDefined();
     // Each column starts at the same position in the header and in the row.

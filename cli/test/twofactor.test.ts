@@ -1,9 +1,11 @@
 // Two-factor sign-in from the terminal against a live test server: `adops 2fa enable` (QR at a
 // terminal, URL and secret, the app's first code, the recovery codes), `adops login` asking for
-// the code when the account has 2FA on (or taking --totp), `adops 2fa status` and `disable`.
+// the code when the account has 2FA on (or taking --totp), `adops 2fa status` and `disable`, and
+// an admin's `adops users 2fa-reset` for a user who lost their phone.
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test/helpers.js';
+import type { ListedUser } from '@adops/core';
+import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { awayFromStepEdge, totpCode } from '../../server/test/totp-codes.js';
 import { run } from '../src/main.js';
 import { newConfigDir, runCli } from './helpers.js';
@@ -149,5 +151,40 @@ describe('adops 2fa disable', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout.trim()).toBe('Verificación en dos pasos desactivada');
     expect((await login(await newConfigDir(), u, `${u.password}\n`)).code).toBe(0);
+  });
+});
+
+describe('adops users 2fa-reset', () => {
+  it('an admin turns a user’s 2FA off by e-mail: the list shows who has it, then the password alone signs in', async () => {
+    const u = await newUser();
+    const userDir = await newConfigDir();
+    await login(userDir, u, `${u.password}\n`);
+    expect((await enableThroughCli(userDir, { isTTY: false })).code).toBe(0);
+    const adminDir = await newConfigDir();
+    expect((await login(adminDir, ADMIN, `${ADMIN.password}\n`)).code).toBe(0);
+    const listed = async () =>
+      (JSON.parse((await runCli(['users', 'list', '--json'], adminDir, server.url)).stdout) as ListedUser[]).find((x) => x.email === u.email);
+    expect((await listed())?.two_factor).toBe(true);
+    const table = await runCli(['users', 'list'], adminDir, server.url, { isTTY: true });
+    expect(table.stdout).toMatch(/Protegido\s+2FA\s+Alta/);
+
+    // Staff may not (403), an unknown e-mail is named; nothing changes.
+    const staff = await runCli(['users', '2fa-reset', u.email, '--yes'], userDir, server.url);
+    expect([staff.code, staff.stderr.trim()]).toEqual([4, 'No autorizado']);
+    const unknown = await runCli(['users', '2fa-reset', 'nadie@test.local', '--yes'], adminDir, server.url);
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'Usuario no encontrado: nadie@test.local']);
+    expect((await listed())?.two_factor).toBe(true);
+
+    const reset = await runCli(['users', '2fa-reset', u.email, '--yes'], adminDir, server.url);
+    expect(reset.code).toBe(0);
+    expect(reset.stdout.trim()).toBe(
+      `Verificación en dos pasos desactivada: Cli Dos <${u.email}>. Puede volver a activarla con adops 2fa enable o en «Cambiar contraseña».`,
+    );
+    expect((await listed())?.two_factor).toBe(false);
+    const signIn = await login(await newConfigDir(), u, `${u.password}\n`);
+    expect(signIn.code).toBe(0);
+    expect(signIn.stderr).not.toMatch(/código/i);
+    const again = await runCli(['users', '2fa-reset', u.email, '--yes'], adminDir, server.url);
+    expect([again.code, again.stderr.trim()]).toEqual([1, `Cli Dos <${u.email}> no tiene activada la verificación en dos pasos`]);
   });
 });

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   'user.admin_revoke': 'Permiso de administrador retirado',
   'user.2fa_enable': 'Verificación en dos pasos activada',
   'user.2fa_disable': 'Verificación en dos pasos desactivada',
+  'user.2fa_reset': 'Verificación en dos pasos desactivada por un administrador',
   'session.end': 'Sesión cerrada por un administrador',
   'session.end_all': 'Sesiones cerradas por un administrador',
   'token.create': 'Token de publisher creado',

@@ -1,18 +1,21 @@
 // `adops migrate`: copies an embedded data directory (lowdb entities, DuckDB facts, the
-// generated secrets) into PostgreSQL + ClickHouse, through the stores' own interfaces (whatever
-// fields their records carry travel whole; uniqueness stays the target's job), in batches —
-// entities record by record, zone reports a month per import, referrer events a window of ids
-// at a time — and then compares counts and sums. Running it again copies only what is missing
-// (records by key, months whose counts and sums differ, events by id), so an interrupted run is
-// simply run again. It refuses a target that holds data the source does not, unless forced.
+// generated secrets, two-factor enrolments, the audit trail) into PostgreSQL + ClickHouse, through
+// the stores' own interfaces (whatever fields their records carry travel whole; uniqueness stays
+// the target's job), in batches — entities record by record, zone reports a month per import,
+// referrer events a window of ids at a time, flags included — and then compares counts and sums.
+// Running it again copies only what is missing (records by key, audit entries by id, months whose
+// counts and sums differ, events by id), so an interrupted run is simply run again. It refuses a
+// target that holds data the source does not, unless forced.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from './config.js';
+import { LIMITS_FILE } from './live/index.js';
 import { openLowdbStore } from './store/lowdb.js';
 import { openPostgresStore } from './store/postgres.js';
-import { type EntityStore, publisherKey, type SessionRecord } from './store/types.js';
+import { AUDIT_FILE } from './store/lowdb-audit.js';
+import { type AuditRecord, type EntityStore, publisherKey, type SessionRecord, StoreConflictError } from './store/types.js';
 import { openDuckDbWarehouse } from './warehouse/duckdb/index.js';
 import { openClickHouseWarehouse } from './warehouse/clickhouse/index.js';
 import type { Filters, Warehouse } from './warehouse/types.js';
@@ -59,7 +62,17 @@ export class MigrationRefused extends Error {
 }
 
 /** Collections of adops.json this version copies (anything else is reported, not copied). */
-const KNOWN_COLLECTIONS = new Set(['version', 'users', 'publisherTokens', 'campaigns', 'publishers', 'settings', 'sessions']);
+const KNOWN_COLLECTIONS = new Set(['version', 'users', 'publisherTokens', 'campaigns', 'publishers', 'settings', 'sessions', 'totp']);
+
+/** Files of the data dir this version copies (the audit trail through the store), and what it leaves on purpose. */
+const COPIED_FILES = new Set(['adops.json', 'secrets.json', AUDIT_FILE, 'warehouse.duckdb', 'warehouse.duckdb.wal']);
+const LEFT_FILES: Record<string, string> = {
+  [LIMITS_FILE]:
+    "the sign-in and publisher-token limiters' counts of the last hour at most: instances on PostgreSQL share theirs through Redis (ADOPS_LIVE=redis) and start from zero",
+};
+
+/** Audit entries read per query. */
+const AUDIT_PAGE = 1000;
 
 /** Every stored date is inside this (ClickHouse's Date32 range). */
 const ALL_TIME: Filters = { start_date: '1900-01-01', end_date: '2299-12-31' };
@@ -87,6 +100,26 @@ async function sessionsOf(store: EntityStore, userIds: readonly string[], now: s
   return (await Promise.all(userIds.map((id) => store.sessions.listByUser(id, now)))).flat();
 }
 
+/** The whole audit trail, oldest first. */
+async function auditTrail(store: EntityStore): Promise<AuditRecord[]> {
+  const trail: AuditRecord[] = [];
+  for (let offset = 0; ; offset += AUDIT_PAGE) {
+    const { rows } = await store.audit.query({}, 'asc', offset, AUDIT_PAGE);
+    trail.push(...rows);
+    if (rows.length < AUDIT_PAGE) return trail;
+  }
+}
+
+/** Raw referrer events flagged as bots or spam (the daily rollup left out: it is not copied). */
+async function flaggedEvents(w: Warehouse): Promise<number> {
+  const filter = { from: Date.parse(`${ALL_TIME.start_date}T00:00:00Z`), to: Date.parse(`${ALL_TIME.end_date}T23:59:59.999Z`) };
+  const [all, human] = await Promise.all([
+    w.referrers.logs({ filter: { ...filter, includeBots: true }, order: [], limit: 1 }),
+    w.referrers.logs({ filter, order: [], limit: 1 }),
+  ]);
+  return all.total - human.total;
+}
+
 /** Per month: stored rows and their Σ revenue / Σ impressions. */
 async function monthSums(w: Warehouse): Promise<Map<string, { rows: number; revenue: number; impressions: number }>> {
   const { rows } = await w.zoneReports.groups({ filters: ALL_TIME, by: ['month'], order: [{ key: 'month', dir: 'asc' }] });
@@ -105,11 +138,12 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
   const raw = (await readJson(storeFile)) ?? {};
   const secrets = await readJson(path.join(dataDir, 'secrets.json'));
   const warnings: string[] = [];
-  // Files of the data dir this version does not copy (the audit trail's audit.ndjson, say), when not empty.
-  const COPIED_FILES = /^(adops\.json|secrets\.json|warehouse\.duckdb(\.wal)?)$/;
-  for (const entry of await readdir(dataDir, { withFileTypes: true }))
-    if (entry.isFile() && !COPIED_FILES.test(entry.name) && (await stat(path.join(dataDir, entry.name))).size > 0)
-      warnings.push(`${entry.name} in the data directory is not copied: this version of adops migrate does not know it`);
+  // Files of the data dir this version does not copy, when not empty: named, with the reason when it is on purpose.
+  for (const entry of await readdir(dataDir, { withFileTypes: true })) {
+    if (!entry.isFile() || COPIED_FILES.has(entry.name) || (await stat(path.join(dataDir, entry.name))).size === 0) continue;
+    if (LEFT_FILES[entry.name]) log(`${entry.name} is not copied: ${LEFT_FILES[entry.name]}`);
+    else warnings.push(`${entry.name} in the data directory is not copied: this version of adops migrate does not know it`);
+  }
   // An empty collection loses nothing; a filled one this version does not know is named.
   const filled = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v && typeof v === 'object' ? Object.keys(v).length > 0 : v !== undefined);
   for (const [key, value] of Object.entries(raw))
@@ -147,7 +181,11 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       now,
     );
     const settingKeys = Object.keys((raw.settings as Record<string, unknown> | undefined) ?? {});
+    const srcTotp = await source.totp.list();
+    const srcAudit = await auditTrail(source);
     const tgtUsers = await target.users.list();
+    const tgtTotp = new Map((await target.totp.list()).map((t) => [t.user_id, t]));
+    const tgtAuditIds = new Set((await auditTrail(target)).map((e) => e.id));
     const tgt = {
       users: new Set(tgtUsers.map((u) => u.id)),
       tokens: new Set((await target.tokens.list()).map((t) => t.token_hash)),
@@ -175,6 +213,8 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     foreign('publishers', tgt.publishers, new Set(src.publishers.map((p) => publisherKey(p.name))));
     const storedSecrets = await target.settings.get('secrets');
     if (storedSecrets !== undefined && secrets && !isDeepStrictEqual(storedSecrets, secrets)) found.push('other secrets');
+    foreign('two-factor enrolments', tgtTotp.keys(), new Set(srcTotp.map((t) => t.user_id)));
+    foreign('audit entries', tgtAuditIds, new Set(srcAudit.map((e) => e.id)));
     const extraMonths = [...tgtMonths].filter(([m, t]) => t.rows > (srcMonths.get(m)?.rows ?? 0)).map(([m]) => m);
     if (extraMonths.length)
       found.push(`zone_report rows in ${extraMonths.length} months beyond the source's (${extraMonths.slice(0, 3).join(', ')}…)`);
@@ -189,6 +229,8 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       campaigns: 0,
       publishers: 0,
       settings: 0,
+      two_factor: 0,
+      audit_log: 0,
       zone_report: 0,
       referrer_event: 0,
     };
@@ -240,8 +282,38 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       const stored = await target.settings.putIfAbsent(key, value);
       if (!isDeepStrictEqual(stored, value)) warnings.push(`setting "${key}" differs in the target; the target's was kept`);
     }
+    // Two-factor enrolments, after their users, whole: their secrets are sealed with the secrets copied first.
+    const emailOf = new Map(src.users.map((u) => [u.id, u.email]));
+    for (const t of srcTotp) {
+      const have = tgtTotp.get(t.user_id);
+      if (isDeepStrictEqual(have, t)) continue;
+      const who = emailOf.get(t.user_id) ?? t.user_id;
+      if (have?.enabled_at) {
+        warnings.push(`two-factor sign-in of ${who} differs in the target; the target's was kept`);
+        continue;
+      }
+      try {
+        const begun = await target.totp.begin(t.user_id, t.secret_sealed, t.created_at);
+        const on =
+          begun && (!t.enabled_at || (await target.totp.enable(t.user_id, t.secret_sealed, t.last_step ?? 0, t.recovery_hashes, t.enabled_at)));
+        if (on) copied.two_factor++;
+        else warnings.push(`two-factor sign-in of ${who} not copied: the target changed it meanwhile`);
+      } catch (e) {
+        warnings.push(`two-factor sign-in of ${who} not copied: ${(e as Error).message}`);
+      }
+    }
+    // The audit trail, oldest first, ids kept: an entry the target holds is never written twice.
+    for (const e of srcAudit) {
+      if (tgtAuditIds.has(e.id)) continue;
+      try {
+        await target.audit.append(e);
+        copied.audit_log++;
+      } catch (err) {
+        if (!(err instanceof StoreConflictError)) warnings.push(`audit entry ${e.id} (${e.action}) not copied: ${(err as Error).message}`);
+      }
+    }
     log(
-      `entities: ${copied.users} users, ${copied.sessions} sessions, ${copied.publisher_tokens} tokens, ${copied.campaigns} campaigns, ${copied.publishers} publishers copied`,
+      `entities: ${copied.users} users, ${copied.sessions} sessions, ${copied.publisher_tokens} tokens, ${copied.campaigns} campaigns, ${copied.publishers} publishers, ${copied.two_factor} two-factor enrolments, ${copied.audit_log} audit entries copied`,
     );
 
     // Zone reports: one import (an upsert on the natural key) per month whose counts or sums differ.
@@ -305,6 +377,9 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     let settingsHere = 0;
     for (const key of [...settingKeys, ...(secrets ? ['secrets'] : [])]) if ((await target.settings.get(key)) !== undefined) settingsHere++;
     check('settings', settingKeys.length + (secrets ? 1 : 0), settingsHere);
+    const enabled = (records: Iterable<{ enabled_at: string | null }>) => [...records].filter((t) => t.enabled_at !== null).length;
+    check('two-factor sign-in (on)', enabled(srcTotp), enabled(await target.totp.list()));
+    check('audit entries', srcAudit.length, (await target.audit.query({}, 'asc', 0, 1)).total);
     const [srcTotals, tgtTotals] = await Promise.all([facts.zoneReports.totals(ALL_TIME), warehouse.zoneReports.totals(ALL_TIME)]);
     const [srcRows, tgtRows] = await Promise.all([facts.zoneReports.countRows(), warehouse.zoneReports.countRows()]);
     check('zone_report rows', srcRows, tgtRows);
@@ -315,6 +390,7 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     }
     check('referrer events', srcEvents, await warehouse.referrers.countEvents());
     check('referrer events: highest id', srcMaxId, await warehouse.referrers.maxEventId());
+    check('referrer events flagged as bots', await flaggedEvents(facts), await flaggedEvents(warehouse));
     return { copied, checks, warnings, ok: checks.every((c) => c.ok), ms: performance.now() - started };
   } finally {
     for (const store of opened.reverse()) await store.close().catch(() => undefined);

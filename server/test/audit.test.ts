@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contract, type Api, type AuditEntry } from '@adops/core';
 import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
+import { totpCode } from './totp-codes.js';
 
 const ASSETS = fileURLToPath(new URL('../assets/sandbox-images/', import.meta.url));
 const INGEST_KEY = 'audit-test-ingest-key-0123456789';
@@ -113,6 +114,19 @@ const CASES: Case[] = [
       const u = await newUser();
       await admin.admin.deleteUser({ id: u.id });
       return { target_id: u.id, before: expect.objectContaining({ id: u.id, email: u.email }), after: null };
+    },
+  },
+  {
+    route: 'admin.resetUserTotp',
+    action: 'user.2fa_reset',
+    target_kind: 'user',
+    async run() {
+      const u = await newUser();
+      const api = await s.as(u.email, 'una-clave-larga-1');
+      const { secret } = await api.auth.totpBegin();
+      await api.auth.totpConfirm({ code: await totpCode(secret) });
+      await admin.admin.resetUserTotp({ id: u.id });
+      return { target_id: u.id, before: { two_factor: true }, after: { two_factor: false } };
     },
   },
   {

@@ -1,16 +1,18 @@
 // `adops migrate`'s copy on real engines: an embedded data directory (lowdb + DuckDB) filled
 // through the API, copied into a throwaway PostgreSQL and ClickHouse (chdb, embedded in this
 // process through the production adapter); a server started on the copy answers what the
-// embedded one answered; a second run copies nothing and still verifies; a target holding other
-// data is refused unless forced.
+// embedded one answered — two-factor sign-in, the audit trail, bot flags and the spam list
+// included; a second run copies nothing and still verifies; a target holding other data is
+// refused unless forced.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Api } from '@adops/core';
+import type { Api, AuditEntry } from '@adops/core';
 import { migrateDataDir, MigrationRefused, type MigrateOptions } from '../src/migrate.js';
 import { startPgCluster, type PgCluster } from './pg-cluster.js';
-import { ADMIN, startTestServer } from './helpers.js';
+import { ADMIN, failure, startTestServer } from './helpers.js';
+import { awayFromStepEdge, totpCode } from './totp-codes.js';
 import { INGEST_KEY, postBatch } from './referrers-fixture.js';
 
 let pg: PgCluster;
@@ -18,7 +20,20 @@ let chdbDir: string;
 let sourceDir: string;
 const RANGE = { start_date: '2026-01-01', end_date: '2026-03-31' };
 /** What the embedded server answered before the copy. */
-let before: { overview: unknown; zones: unknown; logIds: number[]; publisherData: unknown; token: string };
+let before: {
+  overview: unknown;
+  zones: unknown;
+  logIds: number[];
+  publisherData: unknown;
+  token: string;
+  /** Bea's authenticator secret (2FA on in the source). */
+  beaSecret: string;
+  /** Every event's id and flags, bots included, by id. */
+  flags: Array<{ id: number; is_bot: boolean; reason: string | null }>;
+  spamList: unknown;
+  audit: AuditEntry[];
+};
+const BEA = { email: 'bea@test.local', password: 'bea-password-123' };
 
 const target = async (name: string, extra: Partial<MigrateOptions> = {}): Promise<MigrateOptions> => ({
   dataDir: sourceDir,
@@ -32,6 +47,7 @@ const target = async (name: string, extra: Partial<MigrateOptions> = {}): Promis
 const serverOn = (o: MigrateOptions) =>
   startTestServer({
     ingestKey: INGEST_KEY,
+    botFilter: true,
     store: 'postgres',
     databaseUrl: o.databaseUrl,
     warehouse: 'clickhouse',
@@ -53,18 +69,33 @@ async function reportsOf(api: Api) {
     overview: rounded(await api.dashboard.overview(RANGE)),
     zones: rounded(await api.adReport.zoneDetails({ ...RANGE, sort: 'revenue:desc', page_size: 500 })),
     logIds: (await api.referrers.logs({ zoneId: 'mig', page_size: 500 })).rows.map((r) => r.id),
+    flags: (await api.referrers.logs({ include_bots: true, page_size: 500 })).rows
+      .map(({ id, is_bot, reason }) => ({ id, is_bot, reason }))
+      .sort((a, b) => a.id - b.id),
+    spamList: await api.referrers.spamList(),
   };
 }
+
+/** The whole audit trail, oldest first. */
+const auditOf = async (api: Api) => (await api.audit.list({ sort: 'at:asc', page_size: 500 })).rows;
 
 beforeAll(async () => {
   pg = await startPgCluster();
   chdbDir = await mkdtemp(path.join(tmpdir(), 'adops-migrate-chdb-'));
   sourceDir = await mkdtemp(path.join(tmpdir(), 'adops-migrate-source-'));
   // The embedded install to move: users, a publisher token, a revenue share, zone reports of three months, events.
-  const s = await startTestServer({ ingestKey: INGEST_KEY }, sourceDir);
+  const s = await startTestServer({ ingestKey: INGEST_KEY, botFilter: true }, sourceDir);
   try {
     const admin = await s.admin();
-    await admin.admin.createUser({ first_name: 'Bea', email: 'bea@test.local', password: 'bea-password-123' });
+    await admin.admin.createUser({ first_name: 'Bea', ...BEA });
+    // Bea turns two-factor sign-in on (with the previous step's code: this one and the next stay unused).
+    await awayFromStepEdge(10);
+    const bea = await s.as(BEA.email, BEA.password);
+    const { secret: beaSecret } = await bea.auth.totpBegin();
+    await bea.auth.totpConfirm({ code: await totpCode(beaSecret, -1) });
+    // An admin's addition to the referrer-spam list (a setting), and a failed sign-in (limits.json).
+    await admin.referrers.updateSpamList({ add: ['spam-mig.example'], remove: [] });
+    expect((await failure(s.anon.auth.login({ email: ADMIN.email, password: 'not-the-password' }))).status).toBe(401);
     await admin.publishers.set({ name: 'Pub 1', revenue_share: 0.6 });
     const token = (await admin.admin.createToken({ publisher_name: 'Pub 1' })).token;
     const rows = Array.from({ length: 45 }, (_, i) => ({
@@ -85,6 +116,7 @@ beforeAll(async () => {
       body: rows.map((r) => JSON.stringify(r)).join('\n'),
     });
     expect(res.status).toBe(200);
+    await s.app.services.referrers.refreshZones();
     for (let i = 0; i < 3; i++)
       expect(
         (
@@ -94,10 +126,18 @@ beforeAll(async () => {
           )
         ).status,
       ).toBe(200);
+    // Flagged traffic: a crawler, a referrer on the admins' spam list, a zone no report names.
+    const flagged = await postBatch(s, [
+      { zone_id: 'mig-1', referrer: 'https://r.example/crawler', user_agent: 'curl/8.5.0' },
+      { zone_id: 'mig-1', referrer: 'https://www.spam-mig.example/offer' },
+      { zone_id: 'nadie-9', referrer: 'https://r.example/unknown' },
+    ]);
+    expect(flagged.status).toBe(200);
     const publisherData = await (
       await s.fetch(`/api/publisher/data?token=${token}&start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`)
     ).json();
-    before = { ...(await reportsOf(admin)), publisherData, token };
+    before = { ...(await reportsOf(admin)), publisherData, token, beaSecret, audit: await auditOf(admin) };
+    expect(before.flags.filter((f) => f.is_bot).map((f) => f.reason)).toEqual(['user_agent', 'spam_referrer', 'unknown_zone']);
   } finally {
     await s.close();
   }
@@ -116,15 +156,27 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
     first = await target('first');
     const lines: string[] = [];
     const result = await migrateDataDir({ ...first, log: (l) => lines.push(l) });
-    // Only kinds of data this version does not know (the audit trail, once written) may be left, and are named.
-    expect(result.warnings.filter((w) => !w.includes('does not know it'))).toEqual([]);
+    // Nothing the data directory holds is lost; the limiters' counts are left on purpose, and said why.
+    expect(result.warnings).toEqual([]);
+    expect(lines.find((l) => l.startsWith('limits.json is not copied:'))).toMatch(/Redis/);
     expect(result.ok).toBe(true);
-    expect(result.copied).toMatchObject({ users: 2, publisher_tokens: 1, publishers: 1, zone_report: 45, referrer_event: 30 });
+    expect(result.copied).toMatchObject({
+      users: 2,
+      publisher_tokens: 1,
+      publishers: 1,
+      two_factor: 1,
+      audit_log: before.audit.length,
+      zone_report: 45,
+      referrer_event: 33,
+    });
     const byName = Object.fromEntries(result.checks.map((c) => [c.name, c]));
     expect(byName.users).toEqual({ name: 'users', source: 2, target: 2, ok: true });
+    expect(byName['two-factor sign-in (on)']).toEqual({ name: 'two-factor sign-in (on)', source: 1, target: 1, ok: true });
+    expect(byName['audit entries']).toMatchObject({ source: before.audit.length, target: before.audit.length, ok: true });
     expect(byName['zone_report rows']).toMatchObject({ source: 45, target: 45, ok: true });
     expect(byName['zone_report Σ revenue'].target).toBeCloseTo(byName['zone_report Σ revenue'].source, 9);
-    expect(byName['referrer events']).toMatchObject({ source: 30, target: 30, ok: true });
+    expect(byName['referrer events']).toMatchObject({ source: 33, target: 33, ok: true });
+    expect(byName['referrer events flagged as bots']).toMatchObject({ source: 3, target: 3, ok: true });
     expect(result.checks.every((c) => c.ok)).toBe(true);
     // Batches: a month per import, seven event ids per window.
     expect(lines.filter((l) => l.startsWith('zone_report 2026-'))).toHaveLength(3);
@@ -136,17 +188,30 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
     try {
       expect(s.app.services.warehouse.engine).toBe('clickhouse');
       expect(s.store).toBe('postgres');
-      await s.as('bea@test.local', 'bea-password-123');
-      const after = await reportsOf(await s.admin());
+      const admin = await s.admin();
+      // The audit trail as it was, entry for entry (ids, actors, before/after), in the same order.
+      expect(await auditOf(admin)).toEqual(before.audit);
+      // Bea still needs her second factor: the password alone is not enough; her app's code is.
+      await awayFromStepEdge();
+      const passwordOnly = await failure(s.anon.auth.login(BEA));
+      expect([passwordOnly.status, passwordOnly.body.totp_required]).toEqual([401, true]);
+      expect((await s.anon.auth.login({ ...BEA, totp: await totpCode(before.beaSecret) })).access_token).toBeTruthy();
+      const after = await reportsOf(admin);
       expect(after.overview).toEqual(before.overview);
       expect(after.zones).toEqual(before.zones);
       expect(after.logIds).toEqual(before.logIds);
+      // Bot flags and reasons survive the copy; the admins' spam list too, and it still flags.
+      expect(after.flags).toEqual(before.flags);
+      expect(after.spamList).toEqual(before.spamList);
+      await postBatch(s, [{ zone_id: 'mig-2', referrer: 'https://spam-mig.example/again' }]);
+      const [newest] = (await admin.referrers.logs({ include_bots: true, page_size: 1 })).rows;
+      expect(newest).toMatchObject({ referrer: 'https://spam-mig.example/again', is_bot: true, reason: 'spam_referrer' });
       const res = await s.fetch(`/api/publisher/data?token=${before.token}&start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual(before.publisherData);
       // New events continue the id sequence after the copied ones.
       const next = await postBatch(s, [{ zone_id: 'mig-1', referrer: 'https://r.example/new' }]);
-      expect((await next.json()).first_id).toBeGreaterThan(Math.max(...before.logIds));
+      expect((await next.json()).first_id).toBeGreaterThan(Math.max(...before.flags.map((f) => f.id)));
     } finally {
       await s.close();
     }
@@ -174,7 +239,7 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
       (e: unknown) => e,
     );
     expect(refused).toBeInstanceOf(MigrationRefused);
-    expect((refused as MigrationRefused).found.join('; ')).toMatch(/1 users.*other secrets/);
+    expect((refused as MigrationRefused).found.join('; ')).toMatch(/1 users.*other secrets.*1 audit entries/);
     const unchanged = await serverOn(other);
     try {
       expect((await (await unchanged.admin()).admin.listUsers()).map((u) => u.email)).toEqual([ADMIN.email]);

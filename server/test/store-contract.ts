@@ -497,6 +497,18 @@ export function describeStoreContract(engine: StoreEngine): void {
         expect(await store.totp.byUser(other.id)).toMatchObject({ enabled_at: null, recovery_hashes: [] });
       });
 
+      test('the list holds every enabled and pending record, whole, in user id order', async () => {
+        const { store } = await fresh();
+        expect(await store.totp.list()).toEqual([]);
+        const on = await enrolled(store);
+        const pending = user();
+        await store.users.create(pending);
+        await store.totp.begin(pending.id, 'sealed-p', at);
+        const expected = [await store.totp.byUser(on.id), await store.totp.byUser(pending.id)].sort((a, b) => (a!.user_id < b!.user_id ? -1 : 1));
+        expect(await store.totp.list()).toEqual(expected);
+        expect(expected[0]).toBeDefined();
+      });
+
       test('lookups with hostile ids find nothing and change nothing', async () => {
         const { store } = await fresh();
         const u = await enrolled(store);

@@ -213,6 +213,71 @@ describe('turning it off', () => {
   });
 });
 
+describe('an admin turning it off for a user who lost their phone and recovery codes', () => {
+  const reset = (token: string | undefined, id: string) =>
+    s.fetch(`/api/admin/users/${encodeURIComponent(id)}/totp`, { method: 'DELETE', headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const listed = async (id: string) => (await (await s.admin()).admin.listUsers()).find((x) => x.id === id);
+  const idOf = async (email: string) => (await s.app.services.store.users.byEmail(email))!.id;
+
+  test('the users list says who has it on; after the reset the password alone signs in, and it is in the audit trail', async () => {
+    const u = await newUser();
+    const id = await idOf(u.email);
+    expect((await listed(id))?.two_factor).toBe(false);
+    await enrol(u.api);
+    expect((await listed(id))?.two_factor).toBe(true);
+    expect((await failure(login(u.email, u.password))).body.totp_required).toBe(true);
+
+    const admin = await s.admin();
+    await admin.admin.resetUserTotp({ id });
+    expect((await listed(id))?.two_factor).toBe(false);
+    expect((await login(u.email, u.password)).access_token).toBeTruthy();
+    expect(await u.api.auth.totpStatus()).toMatchObject({ enabled: false, pending: false });
+    const { rows } = await s.app.services.store.audit.query({ action: 'user.2fa_reset', target_id: id }, 'asc', 0, 10);
+    expect(rows).toEqual([
+      expect.objectContaining({ actor_email: ADMIN.email, target_label: u.email, before: { two_factor: true }, after: { two_factor: false } }),
+    ]);
+    // Off already: a 409 that writes nothing; the user can turn it on again themselves.
+    const twice = await failure(admin.admin.resetUserTotp({ id }));
+    expect([twice.status, twice.detail]).toEqual([409, 'Este usuario no tiene activada la verificación en dos pasos.']);
+    expect((await enrol(u.api)).recovery_codes).toHaveLength(10);
+  });
+
+  test('a pending enrolment is not 2FA on (409); an unknown or hostile id is a 404 or 400 {detail} that turns nothing off', async () => {
+    const pending = await newUser();
+    await pending.api.auth.totpBegin();
+    const pendingId = await idOf(pending.email);
+    const on = await newUser();
+    await enrol(on.api);
+    const onId = await idOf(on.email);
+    const admin = await s.admin();
+    const before = await s.storedEntities();
+    const refused = await failure(admin.admin.resetUserTotp({ id: pendingId }));
+    expect([refused.status, refused.detail]).toEqual([409, 'Este usuario no tiene activada la verificación en dos pasos.']);
+    for (const id of ['no-such-user', "' OR 1=1 --", '%', '*', '../totp', onId.toUpperCase(), `${onId} `, '\u0000']) {
+      const res = await reset(admin.token, id);
+      expect(res.status, id).toBe(404);
+      expect(((await res.json()) as { detail: string }).detail, id).toBe('Usuario no encontrado');
+    }
+    const long = await reset(admin.token, 'x'.repeat(65));
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { detail: string }).detail).toMatch(/^id: /);
+    expect(await s.storedEntities()).toBe(before);
+    expect((await on.api.auth.totpStatus()).enabled).toBe(true);
+  });
+
+  test('staff get 403 and the anonymous 401: 2FA stays on', async () => {
+    const on = await newUser();
+    await enrol(on.api);
+    const onId = await idOf(on.email);
+    const staff = await newUser();
+    const forbidden = await reset(staff.api.token, onId);
+    expect([forbidden.status, ((await forbidden.json()) as { detail: string }).detail]).toEqual([403, 'No autorizado']);
+    expect((await failure(on.api.admin.resetUserTotp({ id: onId }))).status).toBe(403); // not even their own
+    expect((await reset(undefined, onId)).status).toBe(401);
+    expect((await on.api.auth.totpStatus()).enabled).toBe(true);
+  });
+});
+
 describe('hostile input on the 2FA routes', () => {
   const post = (path: string, token: string, body: string) =>
     s.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });

@@ -1,18 +1,19 @@
-// `adops users list|create|update|delete`: the admin's user management (the server refuses
-// non-admins with 403 "No autorizado").
+// `adops users list|create|update|delete|sessions|end-sessions|2fa-reset`: the admin's user
+// management (the server refuses non-admins with 403 "No autorizado").
 import type { Command } from 'commander';
-import { type Api, sessionDevice, type User, type UpdateUserBody, type UserSession } from '@adops/core';
+import { type Api, type ListedUser, sessionDevice, type User, type UpdateUserBody, type UserSession } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
 import { formatDateTimeLocal, yesNo } from '../text.js';
 
-export const USER_COLUMNS: Column<User>[] = [
+export const USER_COLUMNS: Column<ListedUser>[] = [
   { key: 'email', header: 'Email' },
   { key: 'first_name', header: 'Nombre' },
   { key: 'last_name', header: 'Apellido' },
   { key: 'is_admin', header: 'Admin', format: (v) => yesNo(v === true) },
   { key: 'protected', header: 'Protegido', format: (v) => yesNo(v === true) },
+  { key: 'two_factor', header: '2FA', format: (v) => yesNo(v === true) },
   { key: 'created_at', header: 'Alta', format: (v) => formatDateTimeLocal(v as string) },
   { key: 'id', header: 'ID' },
 ];
@@ -45,13 +46,13 @@ async function resolveSession(api: Api, userId: string, ref: string): Promise<st
 const fullName = (u: User) => `${u.first_name} ${u.last_name}`.trim();
 
 /** A user by id, or by email when the reference contains '@'. */
-async function findUser(api: Api, ref: string): Promise<User | undefined> {
+async function findUser(api: Api, ref: string): Promise<ListedUser | undefined> {
   const users = await api.admin.listUsers();
   const wanted = ref.trim().toLowerCase();
   return users.find((u) => u.id === ref || u.email.toLowerCase() === wanted);
 }
 
-async function resolveId(api: Api, ref: string): Promise<{ id: string; user?: User }> {
+async function resolveId(api: Api, ref: string): Promise<{ id: string; user?: ListedUser }> {
   const user = await findUser(api, ref);
   if (user) return { id: user.id, user };
   if (ref.includes('@')) throw new CliError(`Usuario no encontrado: ${ref}`);
@@ -87,7 +88,7 @@ export function registerUsers(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const list = await api.admin.listUsers();
       if (cli.machine(opts.json)) return cli.json(list);
-      await cli.table<User>({ columns: USER_COLUMNS, rows: list, emptyText: 'No hay usuarios registrados aún.' });
+      await cli.table<ListedUser>({ columns: USER_COLUMNS, rows: list, emptyText: 'No hay usuarios registrados aún.' });
     });
 
   users
@@ -161,6 +162,24 @@ export function registerUsers(program: Command, cli: Cli): void {
       if (!opts.yes && !(await cli.prompt.confirm(`¿Eliminar el usuario ${label}?`))) throw new CliError('Cancelado', EXIT.cancelled);
       await api.admin.deleteUser({ id });
       cli.say(`Usuario eliminado: ${label}`);
+    });
+
+  users
+    .command('2fa-reset')
+    .description(
+      'Desactiva la verificación en dos pasos de un usuario (por id o email) que perdió el teléfono y los códigos de recuperación: desde entonces entra solo con su contraseña',
+    )
+    .argument('<id>', 'id o email del usuario')
+    .option('-y, --yes', 'no pedir confirmación')
+    .action(async (ref: string, opts: { yes?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const { id, user } = await resolveId(api, ref);
+      const label = user ? `${fullName(user)} <${user.email}>` : id;
+      if (user && !user.two_factor) throw new CliError(`${label} no tiene activada la verificación en dos pasos`);
+      if (!opts.yes && !(await cli.prompt.confirm(`¿Desactivar la verificación en dos pasos de ${label}? Entrará solo con su contraseña`)))
+        throw new CliError('Cancelado', EXIT.cancelled);
+      await api.admin.resetUserTotp({ id });
+      cli.say(`Verificación en dos pasos desactivada: ${label}. Puede volver a activarla con adops 2fa enable o en «Cambiar contraseña».`);
     });
 
   users

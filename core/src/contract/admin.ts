@@ -16,6 +16,10 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** A user as the users list shows them: also whether two-factor sign-in is on. */
+export const ListedUser = User.extend({ two_factor: z.boolean() });
+export type ListedUser = z.infer<typeof ListedUser>;
+
 export const CreateUserBody = z.object({
   first_name: Name.min(1, 'El nombre es obligatorio'),
   last_name: Name.default(''),
@@ -128,7 +132,7 @@ export const adminRoutes = {
     response: z.string(),
     responseType: 'text',
   }),
-  listUsers: route({ method: 'GET', path: '/api/admin/users', access: 'admin', response: z.array(User) }),
+  listUsers: route({ method: 'GET', path: '/api/admin/users', access: 'admin', response: z.array(ListedUser) }),
   createUser: route({ method: 'POST', path: '/api/admin/users', access: 'admin', body: CreateUserBody, response: User }),
   updateUser: route({
     method: 'PATCH',
@@ -141,6 +145,15 @@ export const adminRoutes = {
   deleteUser: route({
     method: 'DELETE',
     path: '/api/admin/users/{id}',
+    access: 'admin',
+    params: UserIdParams,
+    response: emptyResponse,
+    responseType: 'none',
+  }),
+  /** Turns off the user's two-factor sign-in (phone and recovery codes lost): the password alone signs them in again. */
+  resetUserTotp: route({
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/totp',
     access: 'admin',
     params: UserIdParams,
     response: emptyResponse,

@@ -145,10 +145,15 @@ export const ROUTE_DOCS: ContractDocs = {
       description:
         'Un archivo tar (`application/x-tar`) con el almacén de entidades, el almacén de datos (DuckDB exportado a parquet) y los demás archivos del directorio de datos, tomados en un mismo instante mientras el servidor sigue atendiendo; `manifest.json` (el primero) lista cada archivo con su SHA-256 y cuenta las filas y sumas de cada tabla. Lo guarda y comprueba `adops backup DIR`; lo restaura `adops restore DIR`. Una a la vez (409 si hay otra en curso); con PostgreSQL o ClickHouse responde 409: usa pg_dump y clickhouse-backup.',
     },
-    listUsers: { summary: 'Lista los usuarios' },
+    listUsers: { summary: 'Lista los usuarios', description: '`two_factor` dice si el usuario tiene activada la verificación en dos pasos.' },
     createUser: { summary: 'Crea un usuario', description: 'El email es único sin distinguir mayúsculas (409 si ya existe).' },
     updateUser: { summary: 'Modifica un usuario', description: 'Los campos vacíos no se cambian.' },
     deleteUser: { summary: 'Elimina un usuario', description: 'El administrador protegido no se puede eliminar. Sus sesiones terminan.' },
+    resetUserTotp: {
+      summary: 'Desactiva la verificación en dos pasos de un usuario',
+      description:
+        'Para quien perdió el teléfono y los códigos de recuperación: desde ese momento entra solo con su contraseña y puede volver a activarla en «Cambiar contraseña». 404 si el usuario no existe; 409 si no la tiene activada. Queda en la auditoría (`user.2fa_reset`).',
+    },
     userSessions: { summary: 'Sesiones abiertas de un usuario', description: 'Inicio, expiración, último uso (al minuto), IP y navegador.' },
     endUserSessions: {
       summary: 'Cierra todas las sesiones de un usuario',

@@ -37,6 +37,18 @@ export function adminRoutes(router: Router, s: AppServices): void {
     if (!user) throw httpError(404, 'Usuario no encontrado');
     return user;
   };
+  // For a user who lost their phone and recovery codes: the password alone signs them in again.
+  bind(router, s.guards, r.resetUserTotp, async ({ id }, ctx) => {
+    const user = await userExists(id);
+    if (!(await s.totp.enabledFor(id))) throw httpError(409, 'Este usuario no tiene activada la verificación en dos pasos.');
+    await s.totp.disable(id);
+    await s.audit.record(ctx, {
+      action: 'user.2fa_reset',
+      target: auditTarget.user(user),
+      before: { two_factor: true },
+      after: { two_factor: false },
+    });
+  });
   bind(router, s.guards, r.userSessions, async ({ id }, ctx) => {
     await userExists(id);
     return s.auth.sessionsOf(id, ctx.state.user!.session_id);

@@ -1,6 +1,6 @@
 // Staff accounts: the protected bootstrap admin, CRUD for admins, password changes.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CreateUserBody, UserChanges, User } from '@adops/core';
+import type { CreateUserBody, ListedUser, UserChanges, User } from '@adops/core';
 import { type EntityStore, StoreConflictError, type UserChange, type UserRecord } from '../store/types.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { assertUncommonPassword, isCommonPassword } from './common-passwords.js';
@@ -67,8 +67,11 @@ export class UserService {
     return admin ? verifyPassword(password, admin.password_hash) : null;
   }
 
-  async list(): Promise<User[]> {
-    return (await this.store.users.list()).map(publicUser);
+  /** Every user, and whether their two-factor sign-in is on (a pending enrolment is not). */
+  async list(): Promise<ListedUser[]> {
+    const [users, totp] = await Promise.all([this.store.users.list(), this.store.totp.list()]);
+    const on = new Set(totp.filter((t) => t.enabled_at !== null).map((t) => t.user_id));
+    return users.map((u) => ({ ...publicUser(u), two_factor: on.has(u.id) }));
   }
 
   async create(input: Required<CreateUserBody>): Promise<User> {

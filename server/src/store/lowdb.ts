@@ -308,6 +308,10 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
         const found = file.data.totp?.find((x) => x.user_id === userId);
         return found ? { ...found, recovery_hashes: [...found.recovery_hashes] } : undefined;
       },
+      list: async () =>
+        (file.data.totp ?? [])
+          .map((x) => ({ ...x, recovery_hashes: [...x.recovery_hashes] }))
+          .sort((a, b) => (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0)),
       begin: (userId, secretSealed, at) =>
         file.update((d) => {
           d.totp ??= [];

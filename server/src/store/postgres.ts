@@ -746,6 +746,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         const { rows } = await q(`SELECT ${TOTP_COLUMNS} FROM user_totp WHERE user_id = $1`, [userId]);
         return rows[0] ? totpRecord(rows[0]) : undefined;
       },
+      async list() {
+        const { rows } = await q(`SELECT ${TOTP_COLUMNS} FROM user_totp ORDER BY user_id COLLATE "C"`);
+        return rows.map(totpRecord);
+      },
       async begin(userId, secretSealed, at) {
         // A pending enrolment is replaced; an enabled one is left alone (no row comes back).
         const { rowCount } = await q(

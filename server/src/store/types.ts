@@ -170,6 +170,8 @@ export interface TotpRecord {
  */
 export interface TotpRepository {
   byUser(userId: string): Promise<TotpRecord | undefined>;
+  /** Every record, enabled and pending, in user id order (the users list and `adops migrate`). */
+  list(): Promise<TotpRecord[]>;
   /** Starts (or restarts) an enrolment with a new secret; false, changing nothing, when the user's 2FA is on. */
   begin(userId: string, secretSealed: string, at: string): Promise<boolean>;
   /**

@@ -1,5 +1,6 @@
 // Admin screen (SPEC §2, §5, §8): create users, the registered-users list with inline
-// editing and deletion, and publisher API tokens (create with expiry, allowed IPs and an hourly
+// editing and deletion, who has two-factor sign-in on (and turning it off for one who lost
+// their phone), and publisher API tokens (create with expiry, allowed IPs and an hourly
 // limit; edit those; copy URL, renew, delete; last use and request count).
 import { useState, type FormEvent } from 'react';
 import {
@@ -8,6 +9,7 @@ import {
   publisherDataUrl,
   sessionDevice,
   todayIn,
+  type ListedUser,
   type PublisherToken,
   type TokenPolicy,
   type User,
@@ -167,7 +169,8 @@ function TextField(props: {
 /** The registered users; reloads when version changes (a user was created). */
 function UsersList({ version }: { version: number }) {
   const api = useApi();
-  const [users, setUsers] = useState<User[] | null>(null);
+  const [users, setUsers] = useState<ListedUser[] | null>(null);
+  const [message, flash] = useFlash<string>(4000);
   const load = useAsync(
     async (signal) => {
       const list = await api.admin.listUsers(undefined, { signal });
@@ -190,9 +193,28 @@ function UsersList({ version }: { version: number }) {
     }
   }
 
+  /** For a user who lost their phone and recovery codes: they sign in with the password alone again. */
+  async function resetTwoFactor(user: ListedUser) {
+    if (!haveToken()) return;
+    if (!window.confirm(`¿Desactivar la verificación en dos pasos de ${user.email}? Entrará solo con su contraseña hasta que la vuelva a activar.`))
+      return;
+    try {
+      await api.admin.resetUserTotp({ id: user.id });
+      setUsers((list) => list?.map((u) => (u.id === user.id ? { ...u, two_factor: false } : u)) ?? null);
+      flash(`✅ Verificación en dos pasos desactivada para ${user.email}`);
+    } catch (err) {
+      window.alert(withDetail('Error al desactivar la verificación en dos pasos', err));
+    }
+  }
+
   const refused = load.error instanceof ApiError && (load.error.status === 401 || load.error.status === 403);
   return (
     <Card title="Usuarios registrados">
+      {message && (
+        <p role="status" className="mb-2 text-sm text-green-700">
+          <MarkedText text={message} />
+        </p>
+      )}
       {load.loading && !users ? (
         <Loading />
       ) : load.error ? (
@@ -219,7 +241,7 @@ function UsersList({ version }: { version: number }) {
                     user={u}
                     onCancel={() => setEditing(null)}
                     onSaved={(saved) => {
-                      setUsers((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
+                      setUsers((list) => list?.map((x) => (x.id === saved.id ? { ...x, ...saved } : x)) ?? null);
                       setEditing(null);
                     }}
                   />
@@ -232,6 +254,11 @@ function UsersList({ version }: { version: number }) {
                       <span className="flex gap-1 whitespace-nowrap">
                         <Badge tone={u.is_admin ? 'blue' : 'gray'}>{u.is_admin ? 'Admin' : 'Usuario'}</Badge>
                         {u.protected && <Badge tone="amber">Protegido</Badge>}
+                        {u.two_factor && (
+                          <Badge tone="green" title="Verificación en dos pasos activada">
+                            2FA
+                          </Badge>
+                        )}
                       </span>
                     </td>
                     <td className="px-3 py-2 text-right">
@@ -244,6 +271,11 @@ function UsersList({ version }: { version: number }) {
                         >
                           Sesiones
                         </button>
+                        {u.two_factor && (
+                          <button type="button" className={secondaryButton} onClick={() => resetTwoFactor(u)}>
+                            Quitar 2FA
+                          </button>
+                        )}
                         {u.protected ? (
                           <span className="self-center text-xs text-gray-400">Solo lectura</span>
                         ) : (
@@ -470,13 +502,18 @@ function EditUserRow({ user, onCancel, onSaved }: { user: User; onCancel: () => 
   );
 }
 
-function Badge({ tone, children }: { tone: 'blue' | 'gray' | 'amber'; children: string }) {
+function Badge({ tone, title, children }: { tone: 'blue' | 'gray' | 'amber' | 'green'; title?: string; children: string }) {
   const tones = {
     blue: 'bg-blue-50 text-blue-700 ring-blue-200',
     gray: 'bg-gray-50 text-gray-600 ring-gray-200',
     amber: 'bg-amber-50 text-amber-700 ring-amber-200',
+    green: 'bg-green-50 text-green-700 ring-green-200',
   };
-  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>{children}</span>;
+  return (
+    <span title={title} className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>
+      {children}
+    </span>
+  );
 }
 
 // ---------- publisher tokens ----------
