@@ -2,6 +2,7 @@
 // Order: error handler → request id/log → security headers → routes (each: guard → body
 // parser → validation → handler) → API 404 → web UI.
 import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import compress from 'koa-compress';
@@ -26,6 +27,8 @@ import { backupRoutes } from './routes/backup.js';
 import { auditTarget } from './services/audit.js';
 import { publicUser } from './services/users.js';
 import { VERSION } from './version.js';
+import { HSTS, SECURITY_HEADERS } from './security-headers.js';
+import { leanBeacon } from './beacon.js';
 
 z.config(z.locales.es());
 
@@ -37,6 +40,11 @@ export { BackupError, checkBackupTarget, restoreBackup, saveBackup, type BackupM
 
 export interface AdopsApp {
   koa: Koa;
+  /**
+   * What an HTTP(S) server serves: a plain GET /api/hit on the beacon's lean path (no Koa
+   * context: the hottest route), everything else through Koa.
+   */
+  listener: http.RequestListener;
   services: AppServices;
   /** Set when the protected admin was created with a generated password (print it once). */
   bootstrap: { email: string; password?: string } | null;
@@ -87,15 +95,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
     // Over HTTPS (the socket's own, or X-Forwarded-Proto from a trusted proxy: koa.proxy above)
     // the browser is told to keep to HTTPS; over plain HTTP the header would be ignored anyway.
     if (ctx.secure) ctx.set('Strict-Transport-Security', HSTS);
-    ctx.set({
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'same-origin',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Content-Security-Policy':
-        "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; " +
-        "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
-    });
+    ctx.set(SECURITY_HEADERS);
     await next();
   });
 
@@ -126,6 +126,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
 
   return {
     koa,
+    listener: leanBeacon(services, { trusted: koa.proxy, maxIpsCount: koa.maxIpsCount }, (line) => logger.error(line), koa.callback()),
     services,
     bootstrap,
     async close() {
@@ -140,8 +141,7 @@ async function auditBootstrap(services: AppServices, email: string): Promise<voi
   if (admin) await services.audit.system({ action: 'user.create', target: auditTarget.user(admin), after: publicUser(admin) });
 }
 
-/** A year, this host only: the other hosts of the domain are not ours to pin to HTTPS. */
-export const HSTS = 'max-age=31536000';
+export { HSTS } from './security-headers.js';
 
 /**
  * ADOPS_ADMIN_PASSWORD is applied on the first start only: afterwards the protected admin's

@@ -31,7 +31,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<{ se
     console.log(`  Generated password (shown once): ${app.bootstrap.password}`);
     console.log('');
   }
-  const server = createHttpServer(app.koa.callback(), config);
+  const server = createHttpServer(app.listener, config);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -157,7 +157,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, keepDataD
     },
   );
   const app = await createApp(config, shared);
-  const server = http.createServer(app.koa.callback());
+  const server = http.createServer(app.listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;

@@ -38,7 +38,7 @@ beforeAll(async () => {
   tokens.set(proxied.url, await sessions(proxied));
   // The same app, spoken to over TLS directly.
   ca = await readFile(path.join(TLS, 'localhost-cert.pem'));
-  tls = https.createServer({ key: await readFile(path.join(TLS, 'localhost-key.pem')), cert: ca }, direct.app.koa.callback());
+  tls = https.createServer({ key: await readFile(path.join(TLS, 'localhost-key.pem')), cert: ca }, direct.app.listener);
   await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
   tlsUrl = `https://localhost:${(tls.address() as { port: number }).port}`;
   tokens.set(tlsUrl, tokens.get(direct.url)!);

@@ -27,24 +27,120 @@ export interface StreamRequest<T> {
   backfill?: (afterId: number, beforeId: number, limit: number) => Promise<T[]>;
   /** Whether the stream may go on (its session lives); asked every `aliveCheckMs`, the stream ends on false. */
   alive?: () => Promise<boolean>;
-}
-
-interface Client {
-  end: () => void;
+  /** Streams with the same key share one `alive` answer per check (the session's id). */
+  aliveKey?: string;
 }
 
 /** Events per write: large enough to batch, small enough to pace with 'drain'. */
 const CHUNK_EVENTS = 256;
+const PING = Buffer.from(': ping\n\n');
+
+/**
+ * One open stream: its response, filter and queue as plain fields (no Koa context, no timer of
+ * its own: the hub's shared heartbeat and session checks visit every stream).
+ */
+class Stream<T extends Identified> {
+  /** Matching events not yet written, oldest first; `head` is the next to write. */
+  queue: T[] = [];
+  head = 0;
+  lastQueued: number;
+  /** Live events that arrive while the replay is read. */
+  held: T[] | null;
+  waitingDrain = false;
+  closed = false;
+
+  constructor(
+    readonly hub: SseHub<T>,
+    readonly res: ServerResponse,
+    readonly match: (event: T) => boolean,
+    lastEventId: number | undefined,
+    readonly alive: (() => Promise<boolean>) | undefined,
+    readonly aliveKey: string | undefined,
+  ) {
+    this.lastQueued = lastEventId ?? 0;
+    this.held = lastEventId !== undefined ? [] : null;
+  }
+
+  get idle(): boolean {
+    return !this.waitingDrain && this.head === this.queue.length;
+  }
+
+  end(drop: boolean): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    this.hub.remove(this, drop);
+    if (drop) this.res.destroy();
+    else this.res.end();
+  }
+
+  pump(): void {
+    const { queue, res } = this;
+    while (!this.closed && !this.waitingDrain && this.head < queue.length) {
+      const stop = Math.min(queue.length, this.head + CHUNK_EVENTS);
+      let chunk = '';
+      for (let i = this.head; i < stop; i++) chunk += this.hub.frame(queue[i]);
+      this.head = stop;
+      if (!res.write(chunk)) this.waitingDrain = true;
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 4096) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /**
+   * A published batch: written as the hub's shared frame of the whole batch when every event is
+   * new and matches and nothing waits (the usual live case), else queued one by one.
+   */
+  deliver(events: readonly T[], shared: () => Buffer): void {
+    if (this.held) {
+      for (const e of events) this.held.push(e);
+      return;
+    }
+    if (this.idle && events[0].id > this.lastQueued && events.every(this.match)) {
+      this.lastQueued = events[events.length - 1].id;
+      if (!this.res.write(shared())) this.waitingDrain = true;
+      return;
+    }
+    this.enqueue(events);
+  }
+
+  enqueue(events: readonly T[]): void {
+    if (this.closed) return;
+    for (const e of events) {
+      if (e.id <= this.lastQueued) continue;
+      this.lastQueued = e.id;
+      if (this.match(e)) this.queue.push(e);
+    }
+    if (this.queue.length - this.head > this.hub.options.maxBacklogEvents) this.end(true);
+    else this.pump();
+  }
+
+  readonly onDrain = (): void => {
+    this.waitingDrain = false;
+    this.pump();
+  };
+
+  readonly onClose = (): void => this.end(false);
+}
 
 export class SseHub<T extends Identified> {
-  private readonly clients = new Set<Client>();
+  private readonly clients = new Set<Stream<T>>();
   /** Streams dropped for falling behind (for logs and tests). */
   dropped = 0;
+  private unsubscribe: (() => void) | undefined;
+  /** One heartbeat and one session check for every stream, each at its option's period when started. */
+  private heartbeat: { timer: NodeJS.Timeout; every: number } | undefined;
+  private aliveCheck: { timer: NodeJS.Timeout; every: number } | undefined;
 
   constructor(
     private readonly bus: LiveBus<T>,
     /** The event's whole SSE frame (`id:` and `data:` lines), computed once per event. */
-    private readonly frame: (event: T) => string,
+    readonly frame: (event: T) => string,
     readonly options: SseOptions,
   ) {}
 
@@ -67,93 +163,98 @@ export class SseHub<T extends Identified> {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-
-    /** Matching events not yet written, oldest first; `head` is the next to write. */
-    let queue: T[] = [];
-    let head = 0;
-    let lastQueued = req.lastEventId ?? 0;
-    let held: T[] | null = req.lastEventId !== undefined ? [] : null; // live events during the replay
-    let waitingDrain = false;
-    let closed = false;
-
-    const end = (drop: boolean) => {
-      if (closed) return;
-      closed = true;
-      clearInterval(heartbeat);
-      clearInterval(aliveCheck);
-      unsubscribe();
-      this.clients.delete(client);
-      queue = [];
-      if (drop) {
-        this.dropped++;
-        res.destroy();
-      } else res.end();
-    };
-    const pump = () => {
-      while (!closed && !waitingDrain && head < queue.length) {
-        const stop = Math.min(queue.length, head + CHUNK_EVENTS);
-        let chunk = '';
-        for (let i = head; i < stop; i++) chunk += this.frame(queue[i]);
-        head = stop;
-        if (!res.write(chunk)) waitingDrain = true;
-      }
-      if (head === queue.length) {
-        queue = [];
-        head = 0;
-      } else if (head > 4096) {
-        queue = queue.slice(head);
-        head = 0;
-      }
-    };
-    const enqueue = (events: readonly T[]) => {
-      if (closed) return;
-      for (const e of events) {
-        if (e.id <= lastQueued) continue;
-        lastQueued = e.id;
-        if (req.match(e)) queue.push(e);
-      }
-      if (queue.length - head > this.options.maxBacklogEvents) end(true);
-      else pump();
-    };
-    const unsubscribe = this.bus.subscribe((events) => {
-      if (held) held.push(...events);
-      else enqueue(events);
-    });
-    const heartbeat = setInterval(() => {
-      if (!waitingDrain && head === queue.length) res.write(': ping\n\n');
-    }, this.options.heartbeatMs);
-    heartbeat.unref();
-    // An ended session (sign-out, password change, deleted user) ends its streams within a check;
-    // a store that cannot answer leaves them open (the next request decides).
-    const alive = req.alive;
-    const aliveCheck = alive
-      ? setInterval(() => {
-          void alive().then(
-            (ok) => {
-              if (!ok) end(false);
-            },
-            () => undefined,
-          );
-        }, this.options.aliveCheckMs)
-      : undefined;
-    aliveCheck?.unref();
-    const client: Client = { end: () => end(false) };
-    res.on('drain', () => {
-      waitingDrain = false;
-      pump();
-    });
-    res.on('close', () => end(false));
-    this.clients.add(client);
+    const stream = new Stream<T>(this, res, req.match, req.lastEventId, req.alive, req.aliveKey);
+    res.on('drain', stream.onDrain);
+    res.on('close', stream.onClose);
+    this.clients.add(stream);
+    this.unsubscribe ??= this.bus.subscribe((events) => this.publish(events));
+    this.startTimers();
 
     res.write(`retry: ${this.options.retryMs}\n: connected\n\n`);
-    if (held) {
+    if (stream.held) {
       void this.replay(req.lastEventId ?? 0, req.backfill).then((missed) => {
-        const live = held ?? [];
-        held = null;
-        enqueue(missed);
-        enqueue(live);
+        const live = stream.held ?? [];
+        stream.held = null;
+        stream.enqueue(missed);
+        stream.enqueue(live);
       });
     }
+  }
+
+  /** Hands a published batch to every stream; the batch's frames are joined and encoded once, when a stream takes them whole. */
+  private publish(events: readonly T[]): void {
+    if (events.length === 0) return;
+    let shared: Buffer | undefined;
+    const whole = () => {
+      if (shared === undefined) {
+        let text = '';
+        for (const e of events) text += this.frame(e);
+        shared = Buffer.from(text);
+      }
+      return shared;
+    };
+    for (const stream of this.clients) {
+      try {
+        stream.deliver(events, whole);
+      } catch {
+        // one broken stream never stops the others
+      }
+    }
+  }
+
+  /** Starts the shared timers, or restarts one whose option changed since. */
+  private startTimers(): void {
+    const { heartbeatMs, aliveCheckMs } = this.options;
+    if (this.heartbeat?.every !== heartbeatMs) {
+      if (this.heartbeat) clearInterval(this.heartbeat.timer);
+      const timer = setInterval(() => {
+        for (const stream of this.clients) if (stream.idle) stream.res.write(PING);
+      }, heartbeatMs);
+      timer.unref();
+      this.heartbeat = { timer, every: heartbeatMs };
+    }
+    if (this.aliveCheck?.every !== aliveCheckMs) {
+      if (this.aliveCheck) clearInterval(this.aliveCheck.timer);
+      const timer = setInterval(() => this.checkSessions(), aliveCheckMs);
+      timer.unref();
+      this.aliveCheck = { timer, every: aliveCheckMs };
+    }
+  }
+
+  /**
+   * An ended session (sign-out, password change, deleted user) ends its streams within a check,
+   * asked once per session however many streams it has open; a store that cannot answer leaves
+   * them open (the next request decides).
+   */
+  private checkSessions(): void {
+    const asked = new Map<string, Promise<boolean>>();
+    for (const stream of this.clients) {
+      if (!stream.alive) continue;
+      let answer = stream.aliveKey === undefined ? undefined : asked.get(stream.aliveKey);
+      if (answer === undefined) {
+        answer = stream.alive();
+        if (stream.aliveKey !== undefined) asked.set(stream.aliveKey, answer);
+      }
+      answer.then(
+        (ok) => {
+          if (!ok) stream.end(false);
+        },
+        () => undefined,
+      );
+    }
+  }
+
+  /** A stream that ended: forgotten; the bus and the timers stop with the last one. */
+  remove(stream: Stream<T>, dropped: boolean): void {
+    if (!this.clients.delete(stream)) return;
+    if (dropped) this.dropped++;
+    if (this.clients.size > 0) return;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    if (this.heartbeat) clearInterval(this.heartbeat.timer);
+    if (this.aliveCheck) clearInterval(this.aliveCheck.timer);
+    this.heartbeat = undefined;
+    this.aliveCheck = undefined;
   }
 
   /** What a client resuming after `after` missed: older events from the store, then the bus's. */
@@ -170,6 +271,6 @@ export class SseHub<T extends Identified> {
 
   /** Ends every stream (server shutdown). */
   closeAll(): void {
-    for (const client of [...this.clients]) client.end();
+    for (const stream of [...this.clients]) stream.end(false);
   }
 }

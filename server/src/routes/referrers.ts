@@ -2,15 +2,13 @@
 // key or admin), the report, the raw log, its live stream (SSE), the filter lists, the IVT table
 // and the admins' referrer-spam list.
 import type Router from '@koa/router';
-import { contract, HitQuery, REFERRER_LIMITS } from '@adops/core';
+import { contract, REFERRER_LIMITS } from '@adops/core';
 import { bind, type Ctx } from '../http.js';
-import { httpError, zodDetail } from '../errors.js';
+import { httpError } from '../errors.js';
+import { BEACON_HEADERS, PIXEL, takeHit } from '../beacon.js';
 import type { AppServices } from '../services/index.js';
-import { streamFilter, normalizeIp, parseIdempotencyKey } from '../services/referrers.js';
+import { streamFilter, parseIdempotencyKey } from '../services/referrers.js';
 import { sendExport } from '../tables.js';
-
-/** A transparent 1×1 GIF (the beacon's answer with format=gif). */
-const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** The request body as UTF-8 text, refused with 413 past `limit` bytes. */
 function readText(ctx: Ctx, limit: number): Promise<string> {
@@ -100,11 +98,14 @@ export function referrerRoutes(router: Router, s: AppServices): void {
     // live backend cannot say, the resume point is trusted).
     const latest = lastEventId === undefined ? undefined : await referrers.latestId().catch(() => undefined);
     if (lastEventId !== undefined && latest !== undefined && lastEventId > latest) lastEventId = undefined;
+    // The stream keeps the session's ids, not the request's context.
+    const { session_id, id } = ctx.state.user!;
     referrers.hub.open(ctx, {
       match: referrers.matcher(filter),
       lastEventId,
       backfill: referrers.backfill,
-      alive: () => s.auth.alive(ctx.state.user!.session_id, ctx.state.user!.id),
+      alive: () => s.auth.alive(session_id, id),
+      aliveKey: `${id}\n${session_id}`,
     });
   });
 
@@ -122,24 +123,18 @@ export function referrerRoutes(router: Router, s: AppServices): void {
     return result;
   });
 
-  // The beacon answers an image or nothing, so it is bound by hand (bind would force 204).
+  // The beacon answers an image or nothing, so it is bound by hand (bind would force 204). A plain
+  // GET is answered by its lean path (beacon.ts) before the app; HEAD and /api/hit/ come here.
   router.get('/api/hit', async (raw) => {
     const ctx = raw as unknown as Ctx;
-    const ip = normalizeIp(ctx.ip) ?? ctx.req.socket.remoteAddress;
-    const waitMs = await referrers.beaconWait(ip);
-    if (waitMs > 0) throw httpError(429, 'Demasiadas visitas desde esta dirección; inténtalo más tarde', waitMs / 1000);
-    const parsed = HitQuery.safeParse(ctx.query);
-    if (!parsed.success) throw httpError(400, zodDetail(parsed.error));
-    await referrers.hit(parsed.data, {
-      ip,
-      userAgent: ctx.get('user-agent') || undefined,
-      // A CDN's country header, only from behind trusted proxies (a client can send any header).
-      country: s.config.trustProxy > 0 ? ctx.get('cf-ipcountry') || ctx.get('x-country-code') || undefined : undefined,
-      referer: ctx.get('referer') || undefined,
+    const { gif } = await takeHit(s, {
+      ip: ctx.ip,
+      socketAddress: ctx.req.socket.remoteAddress,
+      query: ctx.query,
+      header: (name) => ctx.get(name),
     });
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Access-Control-Allow-Origin', '*');
-    if (parsed.data.format === 'gif') {
+    ctx.set(BEACON_HEADERS);
+    if (gif) {
       ctx.type = 'image/gif';
       ctx.body = PIXEL;
     } else ctx.status = 204;

@@ -1,0 +1,130 @@
+// The beacon (GET /api/hit): one hit taken the same way wherever it arrives (per-IP bucket,
+// validation, classification and idempotency in the service), and its lean path: a plain GET of
+// /api/hit is answered before the Koa app (no context, router or middleware; the same headers,
+// request id and { detail } errors), everything else goes on to the app.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { HitQuery } from '@adops/core';
+import { HttpError, httpError, zodDetail } from './errors.js';
+import { HSTS, SECURITY_HEADERS } from './security-headers.js';
+import type { AppServices } from './services/index.js';
+import { normalizeIp } from './services/referrers.js';
+
+/** A transparent 1×1 GIF (the beacon's answer with format=gif). */
+export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** A successful hit's headers beside the security headers: never cached, readable from any origin (the ad tag's page). */
+export const BEACON_HEADERS = { 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' } as const;
+
+/** A beacon request as either path sees it. */
+export interface BeaconRequest {
+  /** The client's address (a trusted proxy's X-Forwarded-For entry, else the socket's). */
+  ip: string;
+  socketAddress: string | undefined;
+  /** The query string parsed as Koa parses it (a repeated name is an array). */
+  query: Record<string, unknown>;
+  /** A request header's value ('' when absent). */
+  header(name: string): string;
+}
+
+/** Takes one hit: answers whether the pixel is asked for; HttpError 429, 400 (Spanish detail) or 503. */
+export async function takeHit(s: AppServices, r: BeaconRequest): Promise<{ gif: boolean }> {
+  const ip = normalizeIp(r.ip) ?? r.socketAddress;
+  const waitMs = await s.referrers.beaconWait(ip);
+  if (waitMs > 0) throw httpError(429, 'Demasiadas visitas desde esta dirección; inténtalo más tarde', waitMs / 1000);
+  const parsed = HitQuery.safeParse(r.query);
+  if (!parsed.success) throw httpError(400, zodDetail(parsed.error));
+  await s.referrers.hit(parsed.data, {
+    ip,
+    userAgent: r.header('user-agent') || undefined,
+    // A CDN's country header, only from behind trusted proxies (a client can send any header).
+    country: s.config.trustProxy > 0 ? r.header('cf-ipcountry') || r.header('x-country-code') || undefined : undefined,
+    referer: r.header('referer') || undefined,
+  });
+  return { gif: parsed.data.format === 'gif' };
+}
+
+/** The query string parsed as Koa 3 does (URLSearchParams; a name given twice is an array of its values). */
+function parseQuery(search: string): Record<string, unknown> {
+  const params = new URLSearchParams(search);
+  const out: Record<string, unknown> = {};
+  for (const key of params.keys()) {
+    if (Object.hasOwn(out, key)) continue;
+    const values = params.getAll(key);
+    Object.defineProperty(out, key, { value: values.length <= 1 ? values[0] : values, writable: true, enumerable: true, configurable: true });
+  }
+  return out;
+}
+
+const REQUEST_ID = /^[\w-]{8,64}$/;
+/** A plain beacon URL: the path exactly, then a query without a fragment. */
+const isBeaconUrl = (url: string) => url === '/api/hit' || (url.startsWith('/api/hit?') && !url.includes('#'));
+
+/**
+ * Wraps the app's request listener: GET /api/hit is answered here as the Koa route would answer
+ * it (the route stays for HEAD and the path's other spellings); like the route, no access log line.
+ */
+export function leanBeacon(
+  s: AppServices,
+  proxy: { trusted: boolean; maxIpsCount: number },
+  logError: (line: string) => void,
+  next: RequestListener,
+): RequestListener {
+  const clientIp = (req: IncomingMessage): string => {
+    // As Koa's ctx.ip: the first of the last `maxIpsCount` X-Forwarded-For entries, else the socket.
+    const forwarded = proxy.trusted ? req.headers['x-forwarded-for'] : undefined;
+    if (typeof forwarded === 'string' && forwarded) {
+      let ips = forwarded.split(',').map((v) => v.trim());
+      if (proxy.maxIpsCount > 0) ips = ips.slice(-proxy.maxIpsCount);
+      if (ips[0]) return ips[0];
+    }
+    return req.socket.remoteAddress || '';
+  };
+  const secure = (req: IncomingMessage): boolean => {
+    if ((req.socket as TLSSocket).encrypted) return true;
+    if (!proxy.trusted) return false;
+    const proto = req.headers['x-forwarded-proto'];
+    return typeof proto === 'string' && proto.split(',', 1)[0].trim().toLowerCase() === 'https';
+  };
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (req.method !== 'GET' || !isBeaconUrl(url)) return next(req, res);
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const headers: Record<string, string> = { 'X-Request-Id': id, Vary: 'Accept-Encoding' };
+    if (secure(req)) headers['Strict-Transport-Security'] = HSTS;
+    Object.assign(headers, SECURITY_HEADERS);
+    const request: BeaconRequest = {
+      ip: clientIp(req),
+      socketAddress: req.socket.remoteAddress,
+      query: parseQuery(url.length > 9 ? url.slice(9) : ''),
+      header: (name) => {
+        const v = req.headers[name];
+        return typeof v === 'string' ? v : '';
+      },
+    };
+    takeHit(s, request).then(
+      ({ gif }) => {
+        Object.assign(headers, BEACON_HEADERS);
+        if (gif) {
+          headers['Content-Type'] = 'image/gif';
+          headers['Content-Length'] = String(PIXEL.length);
+          res.writeHead(200, headers).end(PIXEL);
+        } else res.writeHead(204, headers).end();
+      },
+      (raw: unknown) => {
+        // As the error middleware: 4xx and 503 say why; anything else is logged and a 500.
+        const e = raw instanceof HttpError ? raw : undefined;
+        const status = e && e.status >= 400 ? e.status : 500;
+        const detail = status < 500 || status === 502 || status === 503 ? (e?.message ?? '') : 'Error interno del servidor';
+        if (status >= 500 && !(e && status === 503)) logError(`error ${id} GET /api/hit: ${(raw as Error)?.stack ?? String(raw)}`);
+        const body = JSON.stringify({ detail });
+        headers['Content-Type'] = 'application/json; charset=utf-8';
+        if (e?.retryAfterSeconds !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(e.retryAfterSeconds)));
+        headers['Content-Length'] = String(Buffer.byteLength(body));
+        if (!res.headersSent) res.writeHead(status, headers).end(body);
+      },
+    );
+  };
+}

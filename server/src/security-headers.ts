@@ -1,0 +1,15 @@
+// The headers every answer carries (strict CSP, no framing, nosniff) and HSTS over HTTPS: one
+// list for the Koa app and the beacon's lean path.
+
+/** A year, this host only: the other hosts of the domain are not ours to pin to HTTPS. */
+export const HSTS = 'max-age=31536000';
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; " +
+    "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+};
