@@ -97,7 +97,7 @@ describe('adops campaigns create', () => {
     const created = JSON.parse(r.stdout) as CreatedCampaign;
     expect(created.preview).toMatchObject({ headline: copy.headline, body: copy.body, cta: copy.cta, image_url: images[1].largeImageURL });
     expect(created.tracking_url).toContain(`alias=${aliasFromKeyword('viajes baratos')}`);
-    expect(created.tracking_url).toContain('keyword=viajes%20baratos');
+    expect(created.tracking_url).toContain('kw=viajes%20baratos');
     // The suggestions went to stderr, so stdout stays one JSON document.
     expect(r.stderr).toContain(`Título: ${copy.headline}`);
     expect(campaignsInSandbox()).toHaveLength(before + 1);
@@ -137,7 +137,7 @@ describe('adops campaigns create', () => {
     expect(r.code).toBe(0);
     const campaignId = /campaign_id:\s+(\d+)/.exec(r.stdout)![1];
     expect(r.stdout).toContain('Campaña creada en pausa para "seguro coche" (alias sc1)');
-    expect(r.stdout).toMatch(/URL de seguimiento: https:\/\/landing\.example\.com\/seguros\?x=1&alias=sc1&keyword=seguro%20coche/);
+    expect(r.stdout).toMatch(/URL de seguimiento: https:\/\/landing\.example\.com\/seguros\?x=1&alias=sc1&kw=seguro%20coche/);
     expect([...sandbox.images.values()].some((img) => img.equals(bytes))).toBe(true);
     const local = (await (await server.admin()).campaigns.list()).find((c) => c.campaign_id === campaignId)!;
     expect(local).toMatchObject({ headline: 'Tu seguro al mejor precio', body: 'Compara y ahorra hoy.', daily_budget: 2.5, bid_amount: 0.1 });

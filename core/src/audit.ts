@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   'campaign.create': 'Campaña creada',
   'referrer_spam.update': 'Lista de spam de referrers modificada',
   'backup.create': 'Copia de seguridad descargada',
+  'spend.sync': 'Gasto de Meta sincronizado',
+  'exchange_rates.update': 'Tipos de cambio modificados',
 };
 
 /** What kinds of things an entry is about, as the screens name them. */
@@ -40,6 +42,8 @@ export const AUDIT_TARGET_KINDS: Readonly<Record<string, string>> = {
   campaign: 'Campaña',
   referrer_spam: 'Lista de spam',
   backup: 'Copia de seguridad',
+  ad_spend: 'Gasto de Meta',
+  exchange_rates: 'Tipos de cambio',
 };
 
 export const auditActionLabel = (action: string): string => AUDIT_ACTIONS[action] ?? action;

@@ -1,33 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import { campaignFormData, toCents, trackingUrl } from './campaigns.js';
 import { CampaignForm, InsightsQuery } from './contract/campaigns.js';
+import { HitQuery } from './contract/referrers.js';
 
 describe('trackingUrl', () => {
   it('adds alias, keyword and every Meta macro, unencoded, to the base URL', () => {
     const url = trackingUrl({ baseUrl: 'https://news.example.com/landing', alias: 'promo1', keyword: 'seguros coche' });
     expect(url).toBe(
-      'https://news.example.com/landing?alias=promo1&keyword=seguros%20coche' +
-        '&source={{site_source_name}}&ad_id={{ad.id}}&campaign_id={{campaign.id}}&adset_id={{adset.id}}' +
-        '&ad_name={{ad.name}}&campaign_name={{campaign.name}}&adset_name={{adset.name}}&placement={{placement}}',
+      'https://news.example.com/landing?alias=promo1&kw=seguros%20coche' +
+        '&source={{site_source_name}}&adid={{ad.id}}&cid={{campaign.id}}&asid={{adset.id}}' +
+        '&ad_name={{ad.name}}&campaign_name={{campaign.name}}&adset_name={{adset.name}}&plc={{placement}}',
     );
   });
 
+  it('names the keyword, the ids and the placement as the beacon reads them, so a landing page forwards its query string as it is', () => {
+    const url = new URL(trackingUrl({ baseUrl: 'https://news.example.com/landing', alias: 'promo1', keyword: 'seguros coche' }));
+    const forwarded = Object.fromEntries([...url.searchParams].filter(([name]) => ['kw', 'cid', 'asid', 'adid', 'plc'].includes(name)));
+    expect(Object.keys(forwarded).sort()).toEqual(['adid', 'asid', 'cid', 'kw', 'plc']);
+    const beacon = HitQuery.parse({ zone_id: '1', ...forwarded, cid: '120210000000001', asid: '120210000000002', adid: '120210000000003' });
+    expect(beacon).toMatchObject({
+      kw: 'seguros coche',
+      cid: '120210000000001',
+      asid: '120210000000002',
+      adid: '120210000000003',
+      plc: '{{placement}}',
+    });
+  });
+
   it('keeps the base URL own parameters and fragment but replaces ones it generates', () => {
-    const url = trackingUrl({ baseUrl: 'https://a.example/p?x=1&alias=old&ad_id=9#top', alias: 'new', keyword: 'kw' });
+    const url = trackingUrl({ baseUrl: 'https://a.example/p?x=1&alias=old&adid=9#top', alias: 'new', keyword: 'kw' });
     const [beforeHash, hash] = url.split('#');
     expect(hash).toBe('top');
-    expect(beforeHash.startsWith('https://a.example/p?x=1&alias=new&keyword=kw&')).toBe(true);
+    expect(beforeHash.startsWith('https://a.example/p?x=1&alias=new&kw=kw&')).toBe(true);
     expect(beforeHash.match(/alias=/g)).toHaveLength(1);
-    expect(beforeHash.match(/ad_id=/g)).toHaveLength(1);
+    expect(beforeHash.match(/[?&]adid=/g)).toHaveLength(1);
   });
 
   it('encodes hostile alias and keyword so they cannot add parameters or change the host', () => {
-    const url = trackingUrl({ baseUrl: 'https://a.example', alias: 'x&campaign_id=1', keyword: 'a#b?c=d' });
+    const url = trackingUrl({ baseUrl: 'https://a.example', alias: 'x&cid=1', keyword: 'a#b?c=d' });
     const parsed = new URL(url);
     expect(parsed.host).toBe('a.example');
-    expect(parsed.searchParams.get('alias')).toBe('x&campaign_id=1');
-    expect(parsed.searchParams.get('keyword')).toBe('a#b?c=d');
-    expect(parsed.searchParams.getAll('campaign_id')).toEqual(['{{campaign.id}}']);
+    expect(parsed.searchParams.get('alias')).toBe('x&cid=1');
+    expect(parsed.searchParams.get('kw')).toBe('a#b?c=d');
+    expect(parsed.searchParams.getAll('cid')).toEqual(['{{campaign.id}}']);
     expect(parsed.hash).toBe('');
   });
 

@@ -1,23 +1,28 @@
 // Campaign helpers shared by server, web and cli: the tracking URL built from alias and
-// keyword with Meta's URL macros, euro → cent conversion and the creator's multipart body.
+// keyword with Meta's URL macros (named as the beacon reads them), euro → cent conversion and the creator's multipart body.
 import type { CampaignFormInput } from './contract/campaigns.js';
 
 /**
  * Tracking parameters filled in by Meta when the ad is served (its URL parameter macros).
- * The macros stay unencoded so Meta recognises and replaces them.
+ * The macros stay unencoded so Meta recognises and replaces them. The ids, the keyword (`kw`)
+ * and the placement carry the names the ad tag's beacon reads (`/api/hit?…&cid=&asid=&adid=&kw=&plc=`),
+ * so the landing page forwards its own query string as it is and every visit is attributed.
  */
 export const TRACKING_MACROS = [
   ['source', '{{site_source_name}}'],
-  ['ad_id', '{{ad.id}}'],
-  ['campaign_id', '{{campaign.id}}'],
-  ['adset_id', '{{adset.id}}'],
+  ['adid', '{{ad.id}}'],
+  ['cid', '{{campaign.id}}'],
+  ['asid', '{{adset.id}}'],
   ['ad_name', '{{ad.name}}'],
   ['campaign_name', '{{campaign.name}}'],
   ['adset_name', '{{adset.name}}'],
-  ['placement', '{{placement}}'],
+  ['plc', '{{placement}}'],
 ] as const;
 
-const OWN_PARAMS = new Set<string>(['alias', 'keyword', ...TRACKING_MACROS.map(([name]) => name)]);
+/** The tracking URL's keyword parameter (the beacon's `kw`). */
+export const TRACKING_KEYWORD_PARAM = 'kw';
+
+const OWN_PARAMS = new Set<string>(['alias', TRACKING_KEYWORD_PARAM, ...TRACKING_MACROS.map(([name]) => name)]);
 
 /**
  * The ad's landing link: `baseUrl` with `alias`, `keyword` and the tracking macros added.
@@ -29,7 +34,7 @@ export function trackingUrl({ baseUrl, alias, keyword }: { baseUrl: string; alia
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('La URL base debe ser http(s)');
   const enc = encodeURIComponent;
   const params = [...url.searchParams].filter(([name]) => !OWN_PARAMS.has(name)).map(([name, value]) => `${enc(name)}=${enc(value)}`);
-  params.push(`alias=${enc(alias.trim())}`, `keyword=${enc(keyword.trim())}`);
+  params.push(`alias=${enc(alias.trim())}`, `${TRACKING_KEYWORD_PARAM}=${enc(keyword.trim())}`);
   for (const [name, macro] of TRACKING_MACROS) params.push(`${name}=${macro}`);
   return `${url.origin}${url.pathname}?${params.join('&')}${url.hash}`;
 }

@@ -3,6 +3,7 @@
 // so a file has the same headers and roundings whichever face produced it.
 import type { CsvField } from './csv.js';
 import { formatDateTime } from './format.js';
+import { PROFIT_DIMENSION_LABELS, type ProfitDimension, type ProfitRow } from './contract/profit.js';
 import {
   IVT_RATE,
   AD_REPORT_COLUMNS,
@@ -11,6 +12,8 @@ import {
   DASHBOARD_COLUMNS,
   DEMAND_COLUMNS,
   METRICS,
+  PROFIT_METRICS,
+  PROFIT_METRIC_KEYS,
   PUBLISHER_DATA_COLUMNS,
   PUBLISHER_SUMMARY_COLUMNS,
   roundMetric,
@@ -122,3 +125,24 @@ export function campaignCsvFields(tz: string): CsvField<AnyRow>[] {
     { header: 'created_at', cell: (r) => formatDateTime(r.created_at as string, tz) },
   ];
 }
+
+/**
+ * Rentabilidad's export: the row's key and name, every registry figure rounded to its shown
+ * decimals, and whether its revenue is an estimate or its spend lacks an exchange rate.
+ */
+export function profitCsvFields(by: ProfitDimension): CsvField<ProfitRow>[] {
+  const figures: CsvField<ProfitRow>[] = PROFIT_METRIC_KEYS.map((key) => ({
+    header: PROFIT_METRICS[key].label,
+    cell: (row: ProfitRow) => roundTo(row[key], PROFIT_METRICS[key].decimals),
+  }));
+  const named = by === 'campaign' || by === 'adset' || by === 'ad';
+  return [
+    { header: PROFIT_DIMENSION_LABELS[by], cell: (row) => row.key ?? '' },
+    ...(named ? [{ header: 'Nombre', cell: (row: ProfitRow) => row.name ?? '' }] : []),
+    ...figures,
+    { header: 'Estimado', cell: (row) => (row.estimated ? 'sí' : 'no') },
+    { header: 'Sin tipo de cambio', cell: (row) => (row.missing_rate ? 'sí' : 'no') },
+  ];
+}
+
+export const profitCsvFile = (by: ProfitDimension, from: string, to: string) => `rentabilidad_${by}_${from}_${to}.csv`;

@@ -24,6 +24,7 @@ import { campaignRoutes } from './routes/campaigns.js';
 import { docsRoutes } from './routes/docs.js';
 import { auditRoutes } from './routes/audit.js';
 import { backupRoutes } from './routes/backup.js';
+import { profitRoutes } from './routes/profit.js';
 import { auditTarget } from './services/audit.js';
 import { publicUser } from './services/users.js';
 import { VERSION } from './version.js';
@@ -108,6 +109,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   docsRoutes(router, VERSION);
   auditRoutes(router, services);
   backupRoutes(router, services);
+  profitRoutes(router, services);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {

@@ -69,6 +69,14 @@ export interface Config {
   store: 'lowdb' | 'postgres';
   /** ADOPS_DATABASE_URL (required with ADOPS_STORE=postgres): a postgres:// URL. */
   databaseUrl?: string;
+  /** ADOPS_CURRENCY: the network's currency (revenue's), ISO 4217; Meta spend is converted to it with the monthly rates. */
+  currency: string;
+  /**
+   * The Meta spend sync's schedule: every `everyMinutes` the last `recentDays` days (today
+   * included), and once a night after `nightlyHour` (reporting time zone) the last `nightlyDays`.
+   * ADOPS_SPEND_SYNC_MINUTES=0 turns it off; it runs only against a real ad account or with demo data.
+   */
+  spendSync: { everyMinutes: number; recentDays: number; nightlyDays: number; nightlyHour: number };
 }
 
 export class ConfigError extends Error {}
@@ -169,6 +177,13 @@ function warehouseConfig(env: Env): Pick<Config, 'warehouse' | 'clickhouse'> {
   return { warehouse, clickhouse: { url: raw, username, password, database } };
 }
 
+function currency(env: Env): string {
+  const raw = (env.ADOPS_CURRENCY || 'USD').trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(raw))
+    throw new ConfigError(`ADOPS_CURRENCY must be a 3-letter ISO 4217 code such as USD or EUR (got "${env.ADOPS_CURRENCY}")`);
+  return raw;
+}
+
 function proxyHops(env: Env): number {
   const raw = env.ADOPS_TRUST_PROXY?.trim().toLowerCase();
   if (raw === undefined || raw === '' || ['false', 'no', 'off'].includes(raw)) return 0;
@@ -227,6 +242,13 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
       apiBase: url(env, 'ADOPS_COPY_API_BASE'),
       apiKey: env.ADOPS_COPY_API_KEY || undefined,
       model: env.ADOPS_COPY_MODEL || undefined,
+    },
+    currency: currency(env),
+    spendSync: {
+      everyMinutes: int(env, 'ADOPS_SPEND_SYNC_MINUTES', 15, 0, 24 * 60),
+      recentDays: int(env, 'ADOPS_SPEND_SYNC_DAYS', 2, 1, 31),
+      nightlyDays: int(env, 'ADOPS_SPEND_SYNC_NIGHTLY_DAYS', 7, 1, 90),
+      nightlyHour: int(env, 'ADOPS_SPEND_SYNC_NIGHTLY_HOUR', 3, 0, 23),
     },
     ...liveConfig(env),
     ...storeConfig(env),

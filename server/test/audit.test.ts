@@ -254,6 +254,24 @@ const CASES: Case[] = [
     },
   },
   {
+    route: 'profit.syncSpend',
+    action: 'spend.sync',
+    target_kind: 'ad_spend',
+    async run() {
+      const r = await admin.profit.syncSpend({});
+      return { target_id: `${r.start_date}..${r.end_date}`, after: r };
+    },
+  },
+  {
+    route: 'profit.setRates',
+    action: 'exchange_rates.update',
+    target_kind: 'exchange_rates',
+    async run() {
+      await admin.profit.setRates({ rates: [{ month: '2026-03', currency: 'EUR', rate: 1.08 }] });
+      return { target_id: 'USD', before: { rates: [] }, after: { rates: [{ month: '2026-03', currency: 'EUR', rate: 1.08 }] } };
+    },
+  },
+  {
     route: 'admin.backup',
     action: 'backup.create',
     target_kind: 'backup',

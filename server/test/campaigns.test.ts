@@ -462,14 +462,14 @@ describe('hostile and malformed requests', () => {
   });
 
   test('hostile field values are stored as text and encoded into the tracking URL', async () => {
-    const hostile = { ...base, keyword: '"><script>alert(1)</script>', alias: "a&campaign_id=1'; DROP TABLE x;--" };
+    const hostile = { ...base, keyword: '"><script>alert(1)</script>', alias: "a&cid=1'; DROP TABLE x;--" };
     const res = await post(form(hostile, { bytes: png }));
     expect(res.status).toBe(201);
     const created = (await res.json()) as CreatedCampaign;
     const url = new URL(created.tracking_url);
-    expect(url.searchParams.get('keyword')).toBe(hostile.keyword);
+    expect(url.searchParams.get('kw')).toBe(hostile.keyword);
     expect(url.searchParams.get('alias')).toBe(hostile.alias);
-    expect(url.searchParams.getAll('campaign_id')).toEqual(['{{campaign.id}}']);
+    expect(url.searchParams.getAll('cid')).toEqual(['{{campaign.id}}']);
     expect((await localCampaigns()).find((c) => c.campaign_id === created.campaign_id)?.keyword).toBe(hostile.keyword);
   });
 });

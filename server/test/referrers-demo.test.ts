@@ -20,7 +20,8 @@ async function waitFor(check: () => Promise<boolean> | boolean, ms: number, what
 beforeAll(async () => {
   t = await startReferrerServer({ demo: true });
   api = await t.admin();
-  await waitFor(async () => (await storedCount(t)) > 10_000, 20_000, 'the demo history');
+  // The history (7 days × ~5,000 events, oldest first) is whole before the tests look at it.
+  await waitFor(async () => (await storedCount(t)) > 7 * 5000, 45_000, 'the demo history');
 }, 60_000);
 afterAll(() => t.close());
 

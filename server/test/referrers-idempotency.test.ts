@@ -182,6 +182,11 @@ describe('the same batch twice counts once', () => {
           'advertiser',
           'is_bot',
           'reason',
+          // where a Meta ad sent the visit (null when not from one)
+          'campaign_id',
+          'adset_id',
+          'ad_id',
+          'placement',
         ].sort(),
       );
     } finally {

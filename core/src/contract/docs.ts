@@ -85,6 +85,7 @@ export const AREA_TAGS: { [Area in keyof Contract]: string } = {
   campaigns: 'Campañas (Meta)',
   referrers: 'Referrers',
   audit: 'Auditoría',
+  profit: 'Rentabilidad (Media Buying)',
 };
 
 const TABLE =
@@ -301,6 +302,10 @@ export const ROUTE_DOCS: ContractDocs = {
         zone_id: 'Id de la zona (obligatorio).',
         ref: 'URL del referrer.',
         kw: 'Palabra clave.',
+        cid: 'Id de la campaña de Meta de la visita (la macro `{{campaign.id}}` de la URL de seguimiento; hasta 64 caracteres).',
+        asid: 'Id del conjunto de anuncios de Meta (`{{adset.id}}`).',
+        adid: 'Id del anuncio de Meta (`{{ad.id}}`).',
+        plc: 'Ubicación del anuncio en Meta (`{{placement}}`). Una macro sin sustituir (`{{…}}`) se guarda vacía.',
         src: 'Source: el dominio padre o su URL.',
         format: '`gif`: responde un GIF transparente de 1×1 en lugar de 204.',
         event_id:
@@ -311,6 +316,31 @@ export const ROUTE_DOCS: ContractDocs = {
       summary: 'Importa eventos de referrers por lotes',
       description:
         'NDJSON, un evento `ReferrerEvent` por línea (`application/x-ndjson`, opcionalmente gzip), hasta 16 MB y 100 000 eventos (413 si se pasa). `parent_domain` por defecto es el host del referrer; `seen_at`, la hora de llegada; publisher y advertiser salen de la zona; `ip` debe ser una IPv4/IPv6 válida. El lote se guarda entero o nada: una línea mal formada lo rechaza con 400 `línea N: …`. Reintentar es seguro: un evento con `event_id` (hasta 64 caracteres) ya guardado en los últimos 7 días, en este lote o en otro, no se guarda otra vez, y reenviar un lote con la misma cabecera `Idempotency-Key` (hasta 128 caracteres) no guarda ninguno de sus eventos sin `event_id` de nuevo; la respuesta dice cuántos se guardaron (`accepted`) y cuántos eran duplicados (`duplicates`). Con la clave de ingesta (`X-Ingest-Key` o `Authorization: Bearer`) o una sesión de administrador.',
+    },
+  },
+  profit: {
+    table: {
+      summary: 'Rentabilidad por campaña, conjunto, anuncio, keyword o día',
+      description: `Gasto de Meta (en la moneda de la red, con el tipo de cambio del mes), clics de Meta, visitas humanas atribuidas (\`cid\`), revenue estimado, beneficio, ROI %, ROAS, revenue por visita, CPC, CPC de equilibrio y TQ. Revenue estimado: para cada día y zona, revenue por visita = revenue de la zona ÷ sus visitas ese día; el de un grupo es la suma de ese RPV × sus visitas en cada zona. Los días sin zone report usan el RPV de los 7 días anteriores de la zona y se marcan como estimados (\`estimated_days\`). Sin tipo de cambio para un mes y moneda, el gasto queda sin valor y \`missing_rates\` lo dice. ${TABLE}`,
+      params: {
+        by: 'Agrupación: `campaign` (por defecto), `adset`, `ad`, `keyword` o `day`.',
+        campaign_id: 'Solo esta campaña (para desplegar una fila).',
+        adset_id: 'Solo este conjunto de anuncios.',
+      },
+    },
+    syncSpend: {
+      summary: 'Sincroniza el gasto de Meta',
+      description:
+        'Lee de Meta el gasto, las impresiones y los clics de cada anuncio y día del rango (por defecto los últimos 7 días) y los guarda; repetirlo no duplica nada. Respeta los límites de llamadas de Meta (reintenta con espera). Solo administradores.',
+    },
+    rates: {
+      summary: 'Tipos de cambio mensuales',
+      description: 'Moneda de la red y, por mes y moneda, cuántas unidades de la red vale una unidad de esa moneda.',
+    },
+    setRates: {
+      summary: 'Cambia tipos de cambio mensuales',
+      description: 'Fija (o con `rate: null` quita) el tipo de un mes `AAAA-MM` y una moneda ISO de 3 letras. Solo administradores.',
+      params: { rates: 'Lista de `{month, currency, rate}`.' },
     },
   },
   audit: {

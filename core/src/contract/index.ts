@@ -6,6 +6,7 @@ import { dashboardRoutes, adReportRoutes, demandRoutes, financeRoutes, publisher
 import { campaignRoutes } from './campaigns.js';
 import { referrersRoutes } from './referrers.js';
 import { auditRoutes } from './audit.js';
+import { profitRoutes } from './profit.js';
 
 export const contract = {
   health: healthRoutes,
@@ -21,6 +22,7 @@ export const contract = {
   campaigns: campaignRoutes,
   referrers: referrersRoutes,
   audit: auditRoutes,
+  profit: profitRoutes,
 };
 export type Contract = typeof contract;
 
@@ -34,3 +36,4 @@ export * from './referrers.js';
 export * from './campaigns.js';
 export * from './docs.js';
 export * from './audit.js';
+export * from './profit.js';

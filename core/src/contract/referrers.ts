@@ -27,6 +27,8 @@ export const REFERRER_LIMITS = {
   userAgent: 1024,
   /** Most domains one referrer-spam list change may add or remove. */
   spamChange: 1000,
+  /** Longest attribution value of an event: a Meta campaign, ad set or ad id, or a placement. */
+  attribution: 64,
 } as const;
 
 /** Printable ASCII (space to ~), not blank: what an event id and an Idempotency-Key may hold. */
@@ -54,6 +56,22 @@ export const IdempotencyKey = z
   .string()
   .max(REFERRER_LIMITS.idempotencyKey, `La cabecera Idempotency-Key no puede superar ${REFERRER_LIMITS.idempotencyKey} caracteres`)
   .regex(PRINTABLE, 'La cabecera Idempotency-Key debe ser texto ASCII imprimible, sin caracteres de control');
+
+/**
+ * An attribution value of an event (a Meta campaign, ad set or ad id, or a placement, as the
+ * tracking URL's macros fill them in): at most 64 printable characters; a number is read as its
+ * text. Blank, and a macro Meta left unreplaced ('{{ad.id}}'), are stored as absent.
+ */
+const attribution = (field: string) =>
+  z
+    .union([z.string(), z.number().int().nonnegative()], { error: `${field} debe ser texto` })
+    .transform((v) => String(v))
+    .pipe(
+      z
+        .string()
+        .max(REFERRER_LIMITS.attribution, `${field} no puede superar ${REFERRER_LIMITS.attribution} caracteres`)
+        .regex(/^[^\p{Cc}]*$/u, `${field} no puede contener caracteres de control`),
+    );
 
 const DAY_MS = 86_400_000;
 
@@ -226,6 +244,11 @@ export const HitQuery = z.object({
   format: z.enum(['gif']).optional(),
   /** The tag's key for this hit: a hit resent with the same key within 7 days is stored once. */
   event_id: EventId.optional(),
+  /** Attribution from the landing URL (the campaign creator's tracking URL): Meta campaign, ad set and ad ids, placement. */
+  cid: attribution('cid').optional(),
+  asid: attribution('asid').optional(),
+  adid: attribution('adid').optional(),
+  plc: attribution('plc').optional(),
 });
 export type HitQuery = z.input<typeof HitQuery>;
 
@@ -249,6 +272,11 @@ export const IngestReferrerEvent = z.object({
   user_agent: z.string().max(REFERRER_LIMITS.userAgent).nullish(),
   /** The client's key for this event: the same key within 7 days (in any batch) is stored once. */
   event_id: EventId.nullish(),
+  /** Attribution: the Meta campaign, ad set and ad ids and the placement the visit came from (the beacon's cid, asid, adid, plc). */
+  campaign_id: attribution('campaign_id').nullish(),
+  adset_id: attribution('adset_id').nullish(),
+  ad_id: attribution('ad_id').nullish(),
+  placement: attribution('placement').nullish(),
 });
 export type IngestReferrerEvent = z.input<typeof IngestReferrerEvent>;
 

@@ -2,7 +2,12 @@
 // zones (their own sites' pages, Spanish search keywords, their geo's countries), then a live
 // simulator sending a few hits a second. Everything goes through ReferrerService.accept, the
 // same path as the beacon and batch ingest (validation, ids, owners, commit, live bus).
+// With the Meta sandbox, a share of the visits comes from its delivering ads (their campaign,
+// ad set and ad ids, their campaign's keyword, a placement), sized so that each campaign's
+// estimated revenue is a fixed multiple of its spend: some campaigns make money, some lose it.
+import { addDays, todayIn } from '@adops/core';
 import type { AppServices } from '../services/index.js';
+import { sandboxDailyMetrics, type SandboxAd } from '../providers/meta/sandbox.js';
 import { normalizeEvent, type NewReferrerEvent } from '../services/referrers.js';
 import type { BusyZone } from '../warehouse/index.js';
 import { prng } from './prng.js';
@@ -80,8 +85,62 @@ function zonePicker(zones: readonly BusyZone[], rand: () => number): () => BusyZ
   };
 }
 
-/** One plausible hit on a zone at an instant. */
-function demoEvent(zone: BusyZone, at: number, rand: () => number): NewReferrerEvent {
+const PLACEMENTS = ['Facebook_Mobile_Feed', 'Facebook_Stories', 'Instagram_Feed', 'Instagram_Stories', 'Audience_Network'];
+/** Revenue ÷ spend each demo campaign is sized for, in turn: some profitable, some losing. */
+const DEMO_ROAS = [1.6, 0.6, 1.3, 0.75, 2.1, 0.5];
+/** Euros to the network's dollars in the demo's exchange rates. */
+export const DEMO_EUR_RATE = 1.1;
+
+/** An ad the simulator attributes visits to, with its share of all visits. */
+interface DemoAd extends SandboxAd {
+  share: number;
+}
+
+/**
+ * The sandbox's delivering ads with each one's share of visits: revenue ≈ share × the zones'
+ * revenue (RPV × visits summed over zones), so share = target ROAS × the ad's daily spend ÷ the
+ * simulated zones' daily revenue (both averaged over the last week).
+ */
+async function demoAds(s: AppServices, zones: readonly BusyZone[]): Promise<DemoAd[]> {
+  const sandbox = s.campaigns.providers.metaSandbox;
+  if (!sandbox) return [];
+  const today = todayIn(s.config.tz, new Date());
+  const week = { start_date: addDays(today, -7), end_date: addDays(today, -1) };
+  const ids = new Set(zones.map((z) => z.zone_id));
+  const groups = await s.warehouse.zoneReports.groups({ filters: week, by: ['zone_id'], order: [] });
+  const zoneRevenuePerDay = groups.rows.filter((g) => ids.has(g.zone_id ?? '')).reduce((a, g) => a + g.revenue, 0) / 7;
+  if (zoneRevenuePerDay <= 0) return [];
+  const campaigns = [...new Set(sandbox.ads().map((a) => a.campaign_id))].sort();
+  const ads = sandbox
+    .ads()
+    .filter((a) => a.delivery && (a.delivery.to === null || a.delivery.to >= week.start_date))
+    .map((a) => {
+      let spend = 0;
+      for (let d = 0; d < 7; d++) spend += sandboxDailyMetrics(a.ad_id, addDays(today, -1 - d))?.spend ?? 0;
+      const roas = DEMO_ROAS[campaigns.indexOf(a.campaign_id) % DEMO_ROAS.length];
+      return { ...a, share: (roas * (spend / 7) * DEMO_EUR_RATE) / zoneRevenuePerDay };
+    });
+  // At most half the traffic comes from Meta: scale every share alike (ROAS ratios between campaigns stay).
+  const total = ads.reduce((a, x) => a + x.share, 0);
+  if (total > 0.5) for (const a of ads) a.share *= 0.5 / total;
+  return ads;
+}
+
+/** Picks the ad a visit at `at` comes from (null: not from Meta), among the ads delivering that day. */
+function adPicker(ads: readonly DemoAd[], tz: string): (at: number, rand: () => number) => DemoAd | null {
+  return (at, rand) => {
+    let r = rand();
+    const day = todayIn(tz, new Date(at));
+    for (const a of ads) {
+      r -= a.share;
+      if (r < 0) return a.delivery && a.delivery.from <= day && (a.delivery.to === null || a.delivery.to >= day) ? a : null;
+    }
+    return null;
+  };
+}
+
+/** One plausible hit on a zone at an instant (from a Meta ad when `ad` is given). */
+function demoEvent(zone: BusyZone, at: number, rand: () => number, ad: DemoAd | null = null): NewReferrerEvent {
   const site = zone.domain || 'example.com';
   const host = rand() < 0.25 ? `m.${site.replace(/^m\./, '')}` : `www.${site.replace(/^(www|m)\./, '')}`;
   const slug = [pick(rand, WORDS), pick(rand, WORDS), pick(rand, WORDS)].join('-');
@@ -106,10 +165,11 @@ function demoEvent(zone: BusyZone, at: number, rand: () => number): NewReferrerE
       zone_id: zone.zone_id,
       referrer,
       parent_domain: kind < 0.88 ? null : site,
-      keyword: rand() < 0.8 ? pick(rand, KEYWORDS) : null,
+      keyword: ad ? ad.keyword : rand() < 0.8 ? pick(rand, KEYWORDS) : null,
       ip,
       country: rand() < 0.8 && /^[A-Z]{2}$/.test(zone.geo) ? zone.geo : pick(rand, COUNTRIES),
       seen_at: new Date(at).toISOString(),
+      ...(ad ? { campaign_id: ad.campaign_id, adset_id: ad.adset_id, ad_id: ad.ad_id, placement: pick(rand, PLACEMENTS) } : {}),
     },
     Math.max(at, Date.now()),
   );
@@ -126,12 +186,22 @@ function spread(from: number, to: number, count: number, rand: () => number): nu
   return out.sort((a, b) => a - b);
 }
 
+/** The demo's exchange rates: the sandbox account's euros at DEMO_EUR_RATE for the last months, where none is set. */
+async function demoRates(s: AppServices): Promise<void> {
+  if (!s.campaigns.providers.metaSandbox || s.config.currency === 'EUR') return;
+  const set = new Set((await s.profit.rates()).rates.map((r) => `${r.month}|${r.currency}`));
+  const today = todayIn(s.config.tz, new Date());
+  const months = new Set([0, 31, 62, 93].map((d) => addDays(today, -d).slice(0, 7)));
+  const missing = [...months].filter((m) => !set.has(`${m}|EUR`)).map((month) => ({ month, currency: 'EUR', rate: DEMO_EUR_RATE }));
+  if (missing.length) await s.profit.setRates(missing);
+}
+
 /**
  * Loads the history when the warehouse has no referrer events, then starts the simulator.
  * Returns a stop function (also run on close). Runs in the background; failures are logged.
  */
 export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {}): () => void {
-  const { historyDays = 3, eventsPerDay = 5000, tickMs = 250, eventsPerTick = 1, seed = 20250607 } = options;
+  const { historyDays = 7, eventsPerDay = 5000, tickMs = 250, eventsPerTick = 1, seed = 20250607 } = options;
   const referrers = s.referrers;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -145,6 +215,8 @@ export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {
     const zones = found.length > 0 ? found : FALLBACK_ZONES;
     const rand = prng(seed);
     const nextZone = zonePicker(zones, rand);
+    const nextAd = adPicker(await demoAds(s, zones), s.config.tz);
+    await demoRates(s);
     if ((await referrers.warehouse.countEvents()) === 0) {
       const now = Date.now();
       const dayStart = now - (now % 86_400_000);
@@ -152,7 +224,7 @@ export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {
       const count = Math.round(eventsPerDay * ((now - from) / 86_400_000));
       const instants = spread(from, now, count, rand);
       for (let i = 0; i < instants.length && !stopped; i += 5000)
-        await referrers.accept(instants.slice(i, i + 5000).map((at) => demoEvent(nextZone(), at, rand)));
+        await referrers.accept(instants.slice(i, i + 5000).map((at) => demoEvent(nextZone(), at, rand, nextAd(at, rand))));
       s.log(`demo: ${instants.length} referrer events loaded over ${historyDays} days and today`);
     }
     if (stopped) return;
@@ -163,7 +235,7 @@ export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {
       const n = Math.floor(live() * (2 * eventsPerTick + 1));
       if (n === 0) return;
       const now = Date.now();
-      const events = Array.from({ length: n }, () => demoEvent(nextZone(), now, live));
+      const events = Array.from({ length: n }, () => demoEvent(nextZone(), now, live, nextAd(now, live)));
       referrers.accept(events).then(
         () => (failing = false),
         (e: Error) => {

@@ -17,6 +17,8 @@ import { ReportService } from './reports.js';
 import { ZoneReportIngest } from './ingest-zone-report.js';
 import { RevenueShareService } from './revenue-shares.js';
 import { AuditService } from './audit.js';
+import { SpendService } from './spend.js';
+import { ProfitService } from './profit.js';
 import { openLiveBackend, type LiveBackend } from '../live/index.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
 
@@ -48,6 +50,10 @@ export interface AppServices {
   campaigns: CampaignService;
   /** The audit trail: `audit.record(ctx, {action, target, before, after})` after every change. */
   audit: AuditService;
+  /** Meta spend per ad and day: the sync (on demand and scheduled). */
+  spend: SpendService;
+  /** Rentabilidad: spend joined to the zone revenue its visits earned; the monthly exchange rates. */
+  profit: ProfitService;
   guards: Guards;
   log: (line: string) => void;
   /** Work to run when the app closes (flush batches, stop timers, close stores), in reverse order. */
@@ -122,6 +128,11 @@ export async function createServices(config: Config, log: (line: string) => void
     );
     const campaigns = await CampaignService.start(config, store, log);
     onClose.push(() => campaigns.close());
+    const spend = new SpendService(campaigns.providers.meta, warehouse.spend, config, log, (change) => audit.system(change));
+    onClose.push(() => spend.close());
+    // Scheduled against a real ad account, or the sandbox's demo one (tests: neither, so off).
+    if (!campaigns.providers.metaSandbox || config.demo) spend.start();
+    const profit = new ProfitService(warehouse.profit, store.settings, config);
     return {
       config,
       store,
@@ -137,6 +148,8 @@ export async function createServices(config: Config, log: (line: string) => void
       spam,
       live,
       campaigns,
+      spend,
+      profit,
       totp,
       audit,
       guards,

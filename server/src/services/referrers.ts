@@ -209,6 +209,10 @@ export function normalizeEvent(
     ip?: string | null;
     country?: string | null;
     seen_at?: string | null;
+    campaign_id?: string | null;
+    adset_id?: string | null;
+    ad_id?: string | null;
+    placement?: string | null;
   },
   arrivedAt: number,
 ): NewReferrerEvent {
@@ -242,7 +246,34 @@ export function normalizeEvent(
     if (seen_ms > arrivedAt + FUTURE_SLACK_MS) throw new EventError('seen_at está en el futuro');
     if (seen_ms < OLDEST_EVENT_MS) throw new EventError('seen_at es anterior a 2000');
   }
-  return { zone_id, parent_domain, referrer, keyword, ip, country, seen_ms, seen_at: new Date(seen_ms).toISOString(), is_bot: false, reason: null };
+  return {
+    zone_id,
+    parent_domain,
+    referrer,
+    keyword,
+    ip,
+    country,
+    seen_ms,
+    seen_at: new Date(seen_ms).toISOString(),
+    is_bot: false,
+    reason: null,
+    campaign_id: attributionValue('campaign_id', input.campaign_id),
+    adset_id: attributionValue('adset_id', input.adset_id),
+    ad_id: attributionValue('ad_id', input.ad_id),
+    placement: attributionValue('placement', input.placement),
+  };
+}
+
+/**
+ * An attribution value as stored: trimmed; blank or a Meta macro left unreplaced ('{{ad.id}}',
+ * as a preview of the ad sends it) is absent; longer than the limit or with control characters, refused.
+ */
+function attributionValue(field: string, value: string | null | undefined): string | null {
+  const v = value?.trim();
+  if (!v || /^\{\{[^{}]*\}\}$/.test(v)) return null;
+  if (v.length > REFERRER_LIMITS.attribution) throw new EventError(`${field} supera ${REFERRER_LIMITS.attribution} caracteres`);
+  if (/\p{Cc}/u.test(v)) throw new EventError(`${field} contiene caracteres no permitidos`);
+  return v;
 }
 
 /** A filter date: ISO with offset, a local date-time (in tz) or a calendar day (in tz). */
@@ -576,7 +607,7 @@ export class ReferrerService {
 
   /** One beacon hit; answers its id, or null when its event_id made it a duplicate. */
   async hit(
-    q: { zone_id: string; ref?: string; kw?: string; src?: string; event_id?: string },
+    q: { zone_id: string; ref?: string; kw?: string; src?: string; event_id?: string; cid?: string; asid?: string; adid?: string; plc?: string },
     from: { ip: string | undefined; country: string | undefined; referer: string | undefined; userAgent?: string },
   ): Promise<number | null> {
     const country = from.country?.trim().toUpperCase();
@@ -589,6 +620,10 @@ export class ReferrerService {
           referrer: q.ref ?? referer,
           keyword: q.kw,
           parent_domain: q.src,
+          campaign_id: q.cid,
+          adset_id: q.asid,
+          ad_id: q.adid,
+          placement: q.plc,
           // Headers set by the CDN/proxy: a value that is not a country code is left out.
           country: country && /^[A-Z][A-Z0-9]$/.test(country) && country !== 'XX' ? country : null,
           ip: normalizeIp(from.ip),

@@ -195,12 +195,23 @@ export interface ZoneReportWarehouse {
 /* ------------------------------------------------------------------ referrer traffic */
 
 /** One beacon hit or ingested line, with its id and the zone's owners resolved at ingest. */
-export interface ReferrerEvent extends ReferrerLogRecord {
+export interface ReferrerEvent extends ReferrerLogRecord, Partial<EventAttribution> {
   /** seen_at as epoch milliseconds (UTC). */
   seen_ms: number;
   publisher: string | null;
   advertiser: string | null;
 }
+
+/** Where a visit came from on Meta (the tracking URL's cid, asid, adid, plc); null when not sent. Events stored before carry none. */
+export interface EventAttribution {
+  campaign_id: string | null;
+  adset_id: string | null;
+  ad_id: string | null;
+  placement: string | null;
+}
+
+/** The attribution columns, in the order every engine stores them. */
+export const ATTRIBUTION_COLUMNS = ['campaign_id', 'adset_id', 'ad_id', 'placement'] as const satisfies ReadonlyArray<keyof EventAttribution>;
 
 /** A filter with its dates resolved to instants (epoch ms, both inclusive). */
 export interface EventFilter {
@@ -303,6 +314,93 @@ export interface ReferrerWarehouse {
   countEvents(): Promise<number>;
 }
 
+/* ------------------------------------------------------------------ media buying: spend and profit */
+
+/** One ad's delivery on one day as Meta's insights report it (level=ad, time_increment=1), in the ad account's currency. */
+export interface AdSpendRecord {
+  date: string;
+  /** The ad account (act_…). */
+  account_id: string;
+  campaign_id: string;
+  campaign_name: string;
+  adset_id: string;
+  adset_name: string;
+  ad_id: string;
+  ad_name: string;
+  spend: number;
+  impressions: number;
+  clicks: number;
+  /** ISO 4217 code of the account's currency. */
+  currency: string;
+}
+
+export interface SpendWarehouse {
+  /** Stores the rows, replacing any stored row of the same (date, ad_id). */
+  upsert(rows: readonly AdSpendRecord[]): Promise<void>;
+  /** Stored rows of the days [from, to], by date then ad id. */
+  rows(range: { from: string; to: string }): Promise<AdSpendRecord[]>;
+  /** Rows stored in all. */
+  countRows(): Promise<number>;
+}
+
+/** What a profit row is about: a campaign, an ad set, an ad, a keyword or a day. */
+export type ProfitDimension = 'campaign' | 'adset' | 'ad' | 'keyword' | 'day';
+
+export interface ProfitQuery {
+  by: ProfitDimension;
+  /** Calendar days (reporting time zone), inclusive. */
+  from: string;
+  to: string;
+  /** The reporting time zone: an event's day is its local calendar day there. */
+  tz: string;
+  /** Only this campaign's (ad set's) spend and visits (expanding a row). */
+  campaignId?: string;
+  adsetId?: string;
+}
+
+/** A group's spend in one currency and month (conversion is the service's: the rates live in the entity store). */
+export interface ProfitSpendPart {
+  key: string | null;
+  /** The campaign, ad set or ad name as Meta last reported it (null for keywords and days). */
+  name: string | null;
+  campaign_id: string | null;
+  adset_id: string | null;
+  /** 'YYYY-MM' */
+  month: string;
+  currency: string;
+  spend: number;
+  impressions: number;
+  clicks: number;
+}
+
+/**
+ * A group's human visits attributed to Meta (campaign_id present) and what they earned: Σ over
+ * zones and days of the zone's revenue per visit that day × the group's visits there (the
+ * zone's trailing 7-day RPV on days without a zone report), TQ weighted by visits the same way.
+ */
+export interface ProfitVisitPart {
+  key: string | null;
+  campaign_id: string | null;
+  adset_id: string | null;
+  visits: number;
+  revenue: number;
+  /** Visits on days without a zone report (their revenue is an estimate). */
+  estimated_visits: number;
+  tq_weighted: number;
+  tq_weight: number;
+}
+
+export interface ProfitParts {
+  spend: ProfitSpendPart[];
+  visits: ProfitVisitPart[];
+  /** Days of the range with attributed visits but no zone report yet (their RPV is the trailing 7 days'). */
+  estimatedDays: string[];
+}
+
+export interface ProfitWarehouse {
+  parts(query: ProfitQuery): Promise<ProfitParts>;
+}
+
 /* ------------------------------------------------------------------ the whole warehouse */
 
 export interface Warehouse {
@@ -310,6 +408,10 @@ export interface Warehouse {
   readonly engine: string;
   readonly zoneReports: ZoneReportWarehouse;
   readonly referrers: ReferrerWarehouse;
+  /** Meta spend per ad and day (ad_spend). */
+  readonly spend: SpendWarehouse;
+  /** Spend joined to the zone revenue its visits earned. */
+  readonly profit: ProfitWarehouse;
   /** Resolves when the engine answers a query (health); throws otherwise. */
   ping(): Promise<void>;
   /** Waits for work under way, then releases the engine. */

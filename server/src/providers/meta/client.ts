@@ -1,5 +1,6 @@
 // Meta Marketing API (Graph) client over undici: ad images, campaigns, ad sets, creatives,
-// ads, deletes, and campaign listing with insights; Graph errors, bounded rate-limit retries.
+// ads, deletes, campaign listing with insights and ad-level daily insights (spend); Graph
+// errors, bounded rate-limit retries.
 import { request } from 'undici';
 import { readUpstream, sleep } from '../http.js';
 
@@ -65,6 +66,23 @@ export interface GraphCampaign {
   created_time: string;
   insights?: { data: Array<{ impressions?: string; clicks?: string; spend?: string; date_start?: string; date_stop?: string }> };
 }
+
+/** The fields of an ad-level daily insights row (GET /act_X/insights?level=ad&time_increment=1). */
+export const AD_INSIGHT_FIELDS = [
+  'campaign_id',
+  'campaign_name',
+  'adset_id',
+  'adset_name',
+  'ad_id',
+  'ad_name',
+  'spend',
+  'impressions',
+  'clicks',
+  'account_currency',
+] as const;
+
+/** One ad's delivery on one day (date_start = date_stop), numbers as Graph's text. */
+export type GraphAdInsight = Record<(typeof AD_INSIGHT_FIELDS)[number], string | undefined> & { date_start: string; date_stop: string };
 
 export interface AdSetSpec {
   name: string;
@@ -204,6 +222,33 @@ export class MetaClient {
       params.after = after;
     }
     return out;
+  }
+
+  /**
+   * Every ad's delivery per day within [since, until] (ad level, one row per ad and day with
+   * delivery), following the cursor pages; each page is one call with the rate-limit retries.
+   */
+  async adInsights(q: { since: string; until: string; pageSize?: number }): Promise<GraphAdInsight[]> {
+    const params: Params = {
+      level: 'ad',
+      time_increment: 1,
+      fields: AD_INSIGHT_FIELDS.join(','),
+      time_range: { since: q.since, until: q.until },
+      limit: q.pageSize ?? 500,
+    };
+    const out: GraphAdInsight[] = [];
+    for (let page = 0; page < MAX_PAGES * 10; page++) {
+      const res = await this.call<{ data?: GraphAdInsight[]; paging?: { next?: string; cursors?: { after?: string } } }>(
+        'GET',
+        `/${this.account}/insights`,
+        params,
+      );
+      out.push(...(res.data ?? []));
+      const after = res.paging?.cursors?.after;
+      if (!res.paging?.next || !after) return out;
+      params.after = after;
+    }
+    throw new MetaApiError(200, { message: 'Meta devolvió demasiadas páginas de insights' });
   }
 
   private async create(edge: string, params: Params): Promise<string> {

@@ -38,6 +38,18 @@ export interface MetaSandboxOptions {
   seedCampaigns?: number;
   /** Today's date (YYYY-MM-DD, UTC) — the last day that can have delivery. */
   today?: () => string;
+  /** The ad account's currency (spend in insights; default EUR, as the creator's budgets). */
+  currency?: string;
+}
+
+/** A seeded ad the demo traffic can send visits for: its ids, its campaign's keyword, and when it delivers. */
+export interface SandboxAd {
+  campaign_id: string;
+  adset_id: string;
+  ad_id: string;
+  keyword: string;
+  campaign_name: string;
+  delivery: { from: string; to: string | null } | null;
 }
 
 const OBJECTIVES = new Set(['OUTCOME_TRAFFIC', 'OUTCOME_SALES', 'OUTCOME_LEADS', 'OUTCOME_ENGAGEMENT', 'OUTCOME_AWARENESS', 'OUTCOME_APP_PROMOTION']);
@@ -48,6 +60,20 @@ const BILLING_EVENTS = new Set(['IMPRESSIONS', 'LINK_CLICKS']);
 const OPTIMIZATION_GOALS = new Set(['LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRESSIONS', 'REACH', 'OFFSITE_CONVERSIONS']);
 const CAMPAIGN_FIELDS = new Set(['id', 'name', 'effective_status', 'status', 'created_time', 'objective']);
 const INSIGHT_FIELDS = new Set(['impressions', 'clicks', 'spend', 'date_start', 'date_stop']);
+const AD_INSIGHT_FIELDS = new Set([
+  'campaign_id',
+  'campaign_name',
+  'adset_id',
+  'adset_name',
+  'ad_id',
+  'ad_name',
+  'spend',
+  'impressions',
+  'clicks',
+  'account_currency',
+  'date_start',
+  'date_stop',
+]);
 const SEED_KEYWORDS = [
   'seguros coche',
   'recetas faciles',
@@ -198,10 +224,76 @@ export class MetaSandbox {
         name: `${keyword} - ${created}`,
         status: paused ? 'PAUSED' : 'ACTIVE',
         created_time: `${created}T09:${String(10 + (i % 50)).padStart(2, '0')}:00+0000`,
-        params: { objective: i % 4 === 3 ? 'OUTCOME_SALES' : 'OUTCOME_TRAFFIC' },
+        params: { objective: i % 4 === 3 ? 'OUTCOME_SALES' : 'OUTCOME_TRAFFIC', keyword },
         delivery: neverDelivered ? null : { from: addDays(created, 1), to: paused ? addDays(created, 15) : null },
       });
+      // One or two ad sets, each with one or two ads: their daily delivery makes the campaign's.
+      const status = paused ? 'PAUSED' : 'ACTIVE';
+      const createdTime = `${created}T09:30:00+0000`;
+      for (let j = 0; j < 1 + (i % 2); j++) {
+        const adset = this.id();
+        this.objects.set(adset, {
+          id: adset,
+          type: 'adset',
+          name: `${keyword} - Conjunto ${j + 1}`,
+          status,
+          created_time: createdTime,
+          params: { campaign_id: id },
+          delivery: null,
+        });
+        for (let k = 0; k < 1 + ((i + j) % 2); k++) {
+          const ad = this.id();
+          this.objects.set(ad, {
+            id: ad,
+            type: 'ad',
+            name: `${keyword} - Anuncio ${j + 1}.${k + 1}`,
+            status,
+            created_time: createdTime,
+            params: { adset_id: adset },
+            delivery: null,
+          });
+        }
+      }
     }
+  }
+
+  /** The campaign an ad belongs to (through its ad set), if both still exist. */
+  private campaignOfAd(ad: SandboxObject): { campaign: SandboxObject; adset: SandboxObject } | null {
+    const adset = this.objects.get(String(ad.params.adset_id ?? ''));
+    const campaign = adset && this.objects.get(String(adset.params.campaign_id ?? ''));
+    return adset && campaign?.type === 'campaign' ? { campaign, adset } : null;
+  }
+
+  /** The ads of the account with their campaign's keyword and delivery (the demo traffic attributes visits to them). */
+  ads(): SandboxAd[] {
+    const out: SandboxAd[] = [];
+    for (const o of this.objects.values()) {
+      if (o.type !== 'ad') continue;
+      const parents = this.campaignOfAd(o);
+      if (!parents) continue;
+      const keyword = typeof parents.campaign.params.keyword === 'string' ? parents.campaign.params.keyword : parents.campaign.name;
+      out.push({
+        campaign_id: parents.campaign.id,
+        adset_id: parents.adset.id,
+        ad_id: o.id,
+        keyword,
+        campaign_name: parents.campaign.name,
+        delivery: parents.campaign.delivery,
+      });
+    }
+    return out;
+  }
+
+  /** The days of [since, until] a campaign delivered on (its delivery window, never after today). */
+  private deliveryDays(campaign: SandboxObject, since: string, until: string): string[] {
+    if (!campaign.delivery) return [];
+    const today = this.today();
+    const from = since > campaign.delivery.from ? since : campaign.delivery.from;
+    let to = until < today ? until : today;
+    if (campaign.delivery.to && campaign.delivery.to < to) to = campaign.delivery.to;
+    const days: string[] = [];
+    for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
+    return days;
   }
 
   private fail(status: number, message: string, extra: Partial<GraphErrorBody> = {}): never {
@@ -319,6 +411,8 @@ export class MetaSandbox {
         return this.createAd(p);
       case 'GET campaigns.list':
         return this.listCampaigns(path, p);
+      case 'GET insights':
+        return this.adInsights(path, p);
       case 'DELETE delete':
         return this.deleteObject(parts[0]);
       case 'POST update':
@@ -575,21 +669,74 @@ export class MetaSandbox {
 
   /** Sums the campaign's daily delivery inside [since, until]; null without any delivery. */
   private insights(o: SandboxObject, since: string, until: string): { impressions: number; clicks: number; spend: number } | null {
-    if (!o.delivery) return null;
-    const today = this.today();
-    const from = since > o.delivery.from ? since : o.delivery.from;
-    let to = until < today ? until : today;
-    if (o.delivery.to && o.delivery.to < to) to = o.delivery.to;
+    // A campaign with ads delivers what its ads deliver (the ad-level insights add up to it).
+    const ads = [...this.objects.values()].filter((a) => a.type === 'ad' && this.campaignOfAd(a)?.campaign === o).map((a) => a.id);
     let impressions = 0;
     let clicks = 0;
     let cents = 0;
-    for (let day = from; day <= to; day = addDays(day, 1)) {
-      const m = sandboxDailyMetrics(o.id, day);
-      if (!m) continue;
-      impressions += m.impressions;
-      clicks += m.clicks;
-      cents += Math.round(m.spend * 100);
+    for (const day of this.deliveryDays(o, since, until)) {
+      for (const id of ads.length ? ads : [o.id]) {
+        const m = sandboxDailyMetrics(id, day);
+        if (!m) continue;
+        impressions += m.impressions;
+        clicks += m.clicks;
+        cents += Math.round(m.spend * 100);
+      }
     }
     return impressions > 0 ? { impressions, clicks, spend: cents / 100 } : null;
+  }
+
+  /** GET /act_X/insights?level=ad&time_increment=1: one row per ad and day with delivery, by day then ad id, paged like Graph. */
+  private adInsights(path: string, p: Record<string, unknown>): unknown {
+    if (p.level !== 'ad') this.invalid('level', 'el sandbox solo responde level=ad');
+    if (String(p.time_increment) !== '1') this.invalid('time_increment', 'el sandbox solo responde time_increment=1');
+    const fields = splitTopLevel(typeof p.fields === 'string' ? p.fields : '');
+    for (const f of fields) if (!AD_INSIGHT_FIELDS.has(f)) this.fail(400, `(#100) ${f} is not valid for fields param.`);
+    const range = p.time_range as { since?: unknown; until?: unknown } | undefined;
+    if (!range || typeof range !== 'object' || !isYmd(range.since) || !isYmd(range.until) || range.since > range.until)
+      this.invalid('time_range', 'since y until deben ser fechas y since <= until');
+    const rows: Array<Record<string, string>> = [];
+    for (const ad of [...this.objects.values()].filter((o) => o.type === 'ad')) {
+      const parents = this.campaignOfAd(ad);
+      if (!parents) continue;
+      for (const day of this.deliveryDays(parents.campaign, range.since, range.until)) {
+        const m = sandboxDailyMetrics(ad.id, day);
+        if (!m) continue;
+        const all: Record<string, string> = {
+          campaign_id: parents.campaign.id,
+          campaign_name: parents.campaign.name,
+          adset_id: parents.adset.id,
+          adset_name: parents.adset.name,
+          ad_id: ad.id,
+          ad_name: ad.name,
+          spend: m.spend.toFixed(2),
+          impressions: String(m.impressions),
+          clicks: String(m.clicks),
+          account_currency: this.options.currency ?? 'EUR',
+        };
+        const row: Record<string, string> = { date_start: day, date_stop: day };
+        for (const f of fields) if (f in all) row[f] = all[f];
+        rows.push(row);
+      }
+    }
+    rows.sort((a, b) => a.date_start.localeCompare(b.date_start) || (a.ad_id ?? '').localeCompare(b.ad_id ?? ''));
+    const requested = p.limit === undefined ? 25 : Number(p.limit);
+    if (!Number.isInteger(requested) || requested < 1) this.invalid('limit', 'debe ser un entero positivo');
+    const size = Math.min(requested, this.maxPageSize);
+    let offset = 0;
+    if (p.after !== undefined) {
+      offset = Number(Buffer.from(String(p.after), 'base64url').toString('utf8'));
+      if (!Number.isInteger(offset) || offset < 0) this.invalid('after', 'cursor no válido');
+    }
+    const data = rows.slice(offset, offset + size);
+    const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
+    const paging: Record<string, unknown> = { cursors: { before: cursor(offset), after: cursor(offset + data.length) } };
+    if (offset + data.length < rows.length) {
+      const next = new URLSearchParams();
+      for (const [k, v] of Object.entries(p)) next.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+      next.set('after', cursor(offset + data.length));
+      paging.next = `${this.url}/${this.version}${path}?${next.toString()}`;
+    }
+    return { data, paging };
   }
 }

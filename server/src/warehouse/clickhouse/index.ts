@@ -10,6 +10,8 @@ import { clickHouseZoneReportWarehouse } from './zone-report/index.js';
 import { dropStaleStages } from './zone-report/import.js';
 import { repairRollup } from './zone-report/schema.js';
 import { clickHouseReferrerWarehouse } from './referrers/index.js';
+import { clickHouseSpendWarehouse } from './spend/index.js';
+import { getProfitParts } from './profit/get-profit-parts.js';
 import { ensureEventTtl } from './referrers/roll-up-old-events.js';
 import type { Warehouse } from '../types.js';
 
@@ -97,6 +99,8 @@ export async function openClickHouseWarehouse(
     db,
     zoneReports: clickHouseZoneReportWarehouse(db),
     referrers: clickHouseReferrerWarehouse(db),
+    spend: clickHouseSpendWarehouse(db),
+    profit: { parts: (q) => getProfitParts(db, q) },
     ping: async () => {
       await db.one('SELECT 1 AS ok');
     },

@@ -4,7 +4,8 @@
 // together end with one row per version (ReplacingMergeTree on the version).
 import type { ClickHouseDb } from './db.js';
 import { zoneReportTables } from './zone-report/schema.js';
-import { botTrafficColumns, eventKeyTables, referrerTables } from './referrers/schema.js';
+import { attributionColumns, botTrafficColumns, eventKeyTables, referrerTables } from './referrers/schema.js';
+import { adSpendTables } from './spend/schema.js';
 
 export interface Migration {
   version: number;
@@ -17,6 +18,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'referrer events, daily rollup and retention watermark', statements: referrerTables },
   { version: 3, name: 'idempotency keys of referrer events', statements: eventKeyTables },
   { version: 4, name: 'bot and spam traffic flagged on referrer events and their rollup', statements: botTrafficColumns },
+  { version: 5, name: 'Meta attribution (campaign, ad set, ad, placement) on referrer events', statements: attributionColumns },
+  { version: 6, name: 'Meta spend per ad and day', statements: adSpendTables },
 ];
 
 /** Creates the database and schema_migrations when missing, then applies what is missing; answers the versions applied now. */

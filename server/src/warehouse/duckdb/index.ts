@@ -3,6 +3,8 @@
 import { Db } from './db.js';
 import { duckZoneReportWarehouse, ensureZoneReportSchema } from './zone-report/index.js';
 import { KeyIndex, createReferrerSchema, duckReferrerWarehouse } from './referrers/index.js';
+import { createSpendSchema, duckSpendWarehouse } from './spend/index.js';
+import { getProfitParts } from './profit/get-profit-parts.js';
 import type { Warehouse } from '../types.js';
 
 export interface DuckDbOptions {
@@ -18,6 +20,7 @@ export async function openDuckDbWarehouse(dir: string | ':memory:', options: Duc
   try {
     await ensureZoneReportSchema(db);
     await createReferrerSchema(db);
+    await createSpendSchema(db);
     keys = await KeyIndex.load(db);
   } catch (e) {
     await db.close();
@@ -28,6 +31,8 @@ export async function openDuckDbWarehouse(dir: string | ':memory:', options: Duc
     db,
     zoneReports: duckZoneReportWarehouse(db),
     referrers: duckReferrerWarehouse(db, keys),
+    spend: duckSpendWarehouse(db),
+    profit: { parts: (q) => getProfitParts(db, q) },
     ping: async () => {
       await db.one('SELECT 1 AS ok');
     },

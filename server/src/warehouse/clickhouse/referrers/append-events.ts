@@ -33,6 +33,10 @@ export async function appendEvents(db: ClickHouseDb, events: readonly ReferrerEv
       advertiser: e.advertiser,
       is_bot: e.is_bot === true,
       reason: e.reason ?? null,
+      campaign_id: e.campaign_id ?? null,
+      adset_id: e.adset_id ?? null,
+      ad_id: e.ad_id ?? null,
+      placement: e.placement ?? null,
       ...(i === 0 && keys.length > 0 ? { event_key: keys.join('\n') } : {}),
     })),
   );

@@ -9,7 +9,8 @@ export async function getEventsAfter(db: ClickHouseDb, afterId: number, beforeId
   const rows = await db.all<Omit<ReferrerEvent, 'seen_ms'>>(
     `WITH ${watermarkSql(db)} AS wm
      SELECT * FROM (
-       SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, publisher, advertiser, is_bot, reason
+       SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, publisher, advertiser, is_bot, reason,
+              campaign_id, adset_id, ad_id, placement
        FROM ${db.t('referrer_event')}
        WHERE id > ${b.bind(afterId, 'UInt64')} AND id < ${b.bind(beforeId, 'UInt64')} AND ${liveEvent()}
        ORDER BY id DESC LIMIT ${b.bind(limit, 'UInt64')}

@@ -76,6 +76,14 @@ export const botTrafficColumns = (db: ClickHouseDb): string[] => [
   `ALTER TABLE ${db.t('referrer_daily')} ADD COLUMN IF NOT EXISTS is_bot Bool DEFAULT false`,
 ];
 
+/**
+ * Migration 5: the Meta attribution of a visit (the beacon's cid, asid, adid, plc) on its event;
+ * events stored before have none (NULL).
+ */
+export const attributionColumns = (db: ClickHouseDb): string[] => [
+  `ALTER TABLE ${db.t('referrer_event')} ADD COLUMN IF NOT EXISTS campaign_id Nullable(String), ADD COLUMN IF NOT EXISTS adset_id Nullable(String), ADD COLUMN IF NOT EXISTS ad_id Nullable(String), ADD COLUMN IF NOT EXISTS placement LowCardinality(Nullable(String))`,
+];
+
 /** The latest retention run's (cutoff, last id): both only grow, so their maxima are one run's. */
 export const watermarkSql = (db: ClickHouseDb) => `(SELECT max(cutoff), max(last_id) FROM ${db.t('referrer_event_watermark')})`;
 

@@ -53,6 +53,10 @@ function fill(a: DuckDBAppender, events: readonly ReferrerEvent[], keyed: KeyCel
         a.appendNull();
         a.appendNull();
       }
+      text(a, e.campaign_id ?? null);
+      text(a, e.adset_id ?? null);
+      text(a, e.ad_id ?? null);
+      text(a, e.placement ?? null);
       a.endRow();
     }
     a.flushSync();

@@ -6,7 +6,8 @@ import type { ReferrerEvent } from '../../types.js';
 export async function getEventsAfter(db: Db, afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]> {
   const rows = await db.all<Omit<ReferrerEvent, 'seen_ms'>>(
     `SELECT * FROM (
-       SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, publisher, advertiser, is_bot, reason
+       SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, publisher, advertiser, is_bot, reason,
+              campaign_id, adset_id, ad_id, placement
        FROM referrer_event WHERE id > ? AND id < ?
        ORDER BY id DESC LIMIT ?
      ) ORDER BY id`,

@@ -10,6 +10,8 @@
 // key_added_at), so events and keys are one appender flush — one commit, no transaction around
 // two writes (a third of a keyed beacon commit's cost). referrer_event_key keeps the keys written
 // before that and those of events retention deletes within the window.
+// Events carry their Meta attribution (campaign_id, adset_id, ad_id, placement: the beacon's cid,
+// asid, adid, plc); events stored before have none (NULL).
 // Every table and column is created when missing, so an older data directory gains the newer
 // ones at its next start.
 import type { Db } from '../db.js';
@@ -48,6 +50,10 @@ ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS reason VARCHAR;
 ALTER TABLE referrer_daily ADD COLUMN IF NOT EXISTS is_bot BOOLEAN DEFAULT false;
 ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS event_key VARCHAR;
 ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS key_added_at TIMESTAMP;
+ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS campaign_id VARCHAR;
+ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS adset_id VARCHAR;
+ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS ad_id VARCHAR;
+ALTER TABLE referrer_event ADD COLUMN IF NOT EXISTS placement VARCHAR;
 `;
 
 export async function createReferrerSchema(db: Db): Promise<void> {

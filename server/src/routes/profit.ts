@@ -1,0 +1,38 @@
+// Media buying area: Rentabilidad (table and exports), the Meta spend sync (admins) and the
+// monthly exchange rates (read by anyone, kept by admins). Each change is audited.
+import type Router from '@koa/router';
+import { contract } from '@adops/core';
+import { bind } from '../http.js';
+import type { AppServices } from '../services/index.js';
+import { spendTarget } from '../services/spend.js';
+import { sendExport } from '../tables.js';
+
+export function profitRoutes(router: Router, s: AppServices): void {
+  const r = contract.profit;
+
+  bind(router, s.guards, r.table, async ({ sort, page, page_size, format, ...q }, ctx) => {
+    const request = { sort, page, page_size, format };
+    if (format === 'json') return s.profit.table(q, request);
+    sendExport(ctx, format, await s.profit.export(q, request));
+  });
+
+  bind(router, s.guards, r.syncSpend, async ({ start_date, end_date }, ctx) => {
+    const { from, to } = start_date && end_date ? { from: start_date, to: end_date } : s.spend.lastDays(7);
+    const result = await s.spend.sync(from, to);
+    await s.audit.record(ctx, { action: 'spend.sync', target: spendTarget(from, to), after: result });
+    return result;
+  });
+
+  bind(router, s.guards, r.rates, () => s.profit.rates());
+
+  bind(router, s.guards, r.setRates, async ({ rates }, ctx) => {
+    const { before, after } = await s.profit.setRates(rates);
+    await s.audit.record(ctx, {
+      action: 'exchange_rates.update',
+      target: { kind: 'exchange_rates', id: after.currency, label: `Tipos de cambio a ${after.currency}` },
+      before: { rates: before },
+      after: { rates: after.rates },
+    });
+    return after;
+  });
+}

@@ -1,0 +1,181 @@
+// The profit query on ClickHouse, the twin of duckdb/profit/get-profit-parts.ts (the rule is
+// written out there): RPV per day and zone from the zone reports (FINAL) and the human visits
+// still counted (not rolled up by retention), the trailing 7 reported days' RPV for days without
+// a report, Σ RPV × visits per group, and the group's spend per currency and month (ad_spend
+// FINAL; by keyword shared among each ad-day's keywords by visits). join_use_nulls makes a
+// missing match NULL, as in SQL everywhere else.
+import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
+import { Binder, type ClickHouseDb, type Row } from '../db.js';
+import type { ProfitDimension, ProfitParts, ProfitQuery, ProfitSpendPart, ProfitVisitPart } from '../../types.js';
+import { instant } from '../referrers/filter.js';
+import { liveEvent, watermarkSql } from '../referrers/schema.js';
+
+const VISIT_KEY: Record<ProfitDimension, string> = {
+  campaign: 'campaign_id',
+  adset: 'adset_id',
+  ad: 'ad_id',
+  keyword: 'keyword',
+  day: 'toString(day)',
+};
+const SPEND_KEY: Record<Exclude<ProfitDimension, 'keyword'>, { key: string; name: string | null }> = {
+  campaign: { key: 'campaign_id', name: 'campaign_name' },
+  adset: { key: 'adset_id', name: 'adset_name' },
+  ad: { key: 'ad_id', name: 'ad_name' },
+  day: { key: 'toString(date)', name: null },
+};
+const parents = (by: ProfitDimension) => ({
+  campaign: by === 'adset' || by === 'ad' ? 'any(campaign_id)' : 'NULL',
+  adset: by === 'ad' ? 'any(adset_id)' : 'NULL',
+});
+const SETTINGS = 'SETTINGS join_use_nulls = 1';
+
+interface Bound {
+  from: string;
+  to: string;
+  campaign: string;
+  adset: string;
+  ctes: string;
+  spendWhere: string;
+}
+
+function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery): Bound {
+  const from = `toDate32(${b.bind(q.from, 'String')})`;
+  const to = `toDate32(${b.bind(q.to, 'String')})`;
+  const campaign = b.bind(q.campaignId ?? null, 'Nullable(String)');
+  const adset = b.bind(q.adsetId ?? null, 'Nullable(String)');
+  const tz = b.bind(q.tz, 'String');
+  const evFrom = instant(b, zonedDayStart(addDays(q.from, -7), q.tz).getTime());
+  const evTo = instant(b, zonedDayEnd(q.to, q.tz).getTime());
+  const ctes = `${watermarkSql(db)} AS wm,
+ev AS (
+  SELECT toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
+  FROM ${db.t('referrer_event')}
+  WHERE seen_at >= ${evFrom} AND seen_at <= ${evTo} AND ${liveEvent()} AND NOT is_bot
+),
+attributed AS (
+  SELECT * FROM ev
+  WHERE day BETWEEN ${from} AND ${to} AND campaign_id IS NOT NULL
+    AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})
+),
+reported AS (SELECT DISTINCT date AS day FROM ${db.t('zone_report')} FINAL WHERE date BETWEEN ${from} - 7 AND ${to})`;
+  const spendWhere = `date BETWEEN ${from} AND ${to} AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})`;
+  return { from, to, campaign, adset, ctes, spendWhere };
+}
+
+function zoneRpv(db: ClickHouseDb, x: Bound): string {
+  return `
+zone_visits AS (SELECT day, zone_id, count() AS visits FROM ev GROUP BY day, zone_id),
+zone_rev AS (
+  SELECT date AS day, zone_id, sum(revenue) AS revenue,
+         sum(if(tq > 0 AND impressions > 0, tq * impressions, 0)) AS tq_weighted,
+         sum(if(tq > 0 AND impressions > 0, impressions, 0)) AS tq_weight
+  FROM ${db.t('zone_report')} FINAL WHERE date BETWEEN ${x.from} - 7 AND ${x.to} GROUP BY date, zone_id
+),
+zone_day AS (
+  SELECT v.day AS day, v.zone_id AS zone_id, v.visits AS visits, coalesce(r.revenue, 0) AS revenue,
+         coalesce(r.tq_weighted, 0) AS tq_weighted, coalesce(r.tq_weight, 0) AS tq_weight, v.day IN (SELECT day FROM reported) AS reported
+  FROM zone_visits v LEFT JOIN zone_rev r ON r.day = v.day AND r.zone_id = v.zone_id
+),
+zone_trailing AS (
+  SELECT d.day AS day, d.zone_id AS zone_id, sum(t.revenue) AS revenue, sum(t.visits) AS visits,
+         sum(t.tq_weighted) AS tq_weighted, sum(t.tq_weight) AS tq_weight
+  FROM (SELECT day, zone_id, arrayJoin(range(1, 8)) AS k FROM zone_day WHERE NOT reported AND day >= ${x.from}) d
+  JOIN (SELECT * FROM zone_day WHERE reported) t ON t.zone_id = d.zone_id AND t.day = d.day - d.k
+  GROUP BY d.day, d.zone_id
+),
+zone_rpv AS (
+  SELECT d.day AS day, d.zone_id AS zone_id, NOT d.reported AS estimated,
+         if(d.reported, d.revenue / d.visits, coalesce(t.revenue / nullIf(t.visits, 0), 0)) AS rpv,
+         if(d.reported, d.tq_weighted / nullIf(d.tq_weight, 0), t.tq_weighted / nullIf(t.tq_weight, 0)) AS tq
+  FROM zone_day d LEFT JOIN zone_trailing t ON t.day = d.day AND t.zone_id = d.zone_id
+  WHERE d.day >= ${x.from}
+)`;
+}
+
+function visitsSql(db: ClickHouseDb, x: Bound, by: ProfitDimension): string {
+  const p = parents(by);
+  return `WITH ${x.ctes}, ${zoneRpv(db, x)},
+vz AS (
+  SELECT day, zone_id, ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, count() AS visits
+  FROM attributed GROUP BY day, zone_id, key
+)
+SELECT vz.key AS key, any(vz.campaign_id) AS campaign_id, any(vz.adset_id) AS adset_id, sum(vz.visits) AS visits,
+       sum(vz.visits * r.rpv) AS revenue,
+       sum(if(r.estimated, vz.visits, 0)) AS estimated_visits,
+       sum(if(r.tq IS NOT NULL, vz.visits * r.tq, 0)) AS tq_weighted,
+       sum(if(r.tq IS NOT NULL, vz.visits, 0)) AS tq_weight
+FROM vz JOIN zone_rpv r ON r.day = vz.day AND r.zone_id = vz.zone_id
+GROUP BY vz.key
+${SETTINGS}`;
+}
+
+function spendSql(db: ClickHouseDb, x: Bound, by: ProfitDimension): string {
+  if (by === 'keyword')
+    return `WITH ${x.ctes},
+kv AS (SELECT day, ad_id, keyword, count() AS visits FROM attributed WHERE ad_id IS NOT NULL GROUP BY day, ad_id, keyword),
+kt AS (SELECT day, ad_id, sum(visits) AS total FROM kv GROUP BY day, ad_id),
+shared AS (
+  SELECT s.date AS date, s.currency AS currency, kv.keyword AS keyword, coalesce(kv.visits / nullIf(kt.total, 0), 1) AS share,
+         s.spend AS spend, s.impressions AS impressions, s.clicks AS clicks
+  FROM (SELECT * FROM ${db.t('ad_spend')} FINAL WHERE ${x.spendWhere}) s
+  LEFT JOIN kv ON kv.day = s.date AND kv.ad_id = s.ad_id
+  LEFT JOIN kt ON kt.day = s.date AND kt.ad_id = s.ad_id
+)
+SELECT keyword AS key, NULL AS name, NULL AS campaign_id, NULL AS adset_id, substring(toString(date), 1, 7) AS month, currency,
+       sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks
+FROM shared GROUP BY key, month, currency
+${SETTINGS}`;
+  const k = SPEND_KEY[by];
+  const p = parents(by);
+  return `SELECT ${k.key} AS key, ${k.name ? `argMax(${k.name}, date)` : 'NULL'} AS name, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id,
+       substring(toString(date), 1, 7) AS month, currency, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks
+FROM ${db.t('ad_spend')} FINAL WHERE ${x.spendWhere}
+GROUP BY key, month, currency`;
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<ProfitParts> {
+  const run = (build: (x: Bound) => string) => {
+    const b = new Binder();
+    const x = bind(db, b, q);
+    return db.all<Row>(build(x), b.params);
+  };
+  const [visits, spend, days] = await Promise.all([
+    run((x) => visitsSql(db, x, q.by)),
+    run((x) => spendSql(db, x, q.by)),
+    run(
+      (x) => `WITH ${x.ctes}
+SELECT DISTINCT toString(day) AS day FROM attributed WHERE day NOT IN (SELECT day FROM reported) ORDER BY day`,
+    ),
+  ]);
+  return {
+    visits: visits.map(
+      (r): ProfitVisitPart => ({
+        key: text(r.key),
+        campaign_id: text(r.campaign_id),
+        adset_id: text(r.adset_id),
+        visits: num(r.visits),
+        revenue: num(r.revenue),
+        estimated_visits: num(r.estimated_visits),
+        tq_weighted: num(r.tq_weighted),
+        tq_weight: num(r.tq_weight),
+      }),
+    ),
+    spend: spend.map(
+      (r): ProfitSpendPart => ({
+        key: text(r.key),
+        name: text(r.name),
+        campaign_id: text(r.campaign_id),
+        adset_id: text(r.adset_id),
+        month: String(r.month),
+        currency: String(r.currency),
+        spend: num(r.spend),
+        impressions: num(r.impressions),
+        clicks: num(r.clicks),
+      }),
+    ),
+    estimatedDays: days.map((d) => String(d.day)),
+  };
+}
