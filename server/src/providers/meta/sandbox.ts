@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { listenLocal, readRequest, sendJson, sniffImageType, BodyTooLargeError } from '../http.js';
-import type { GraphErrorBody } from './client.js';
+import { AD_INSIGHT_FIELDS as AD_FIELDS, type GraphErrorBody } from './client.js';
 
 export interface SandboxRequest {
   method: string;
@@ -60,20 +60,7 @@ const BILLING_EVENTS = new Set(['IMPRESSIONS', 'LINK_CLICKS']);
 const OPTIMIZATION_GOALS = new Set(['LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRESSIONS', 'REACH', 'OFFSITE_CONVERSIONS']);
 const CAMPAIGN_FIELDS = new Set(['id', 'name', 'effective_status', 'status', 'created_time', 'objective']);
 const INSIGHT_FIELDS = new Set(['impressions', 'clicks', 'spend', 'date_start', 'date_stop']);
-const AD_INSIGHT_FIELDS = new Set([
-  'campaign_id',
-  'campaign_name',
-  'adset_id',
-  'adset_name',
-  'ad_id',
-  'ad_name',
-  'spend',
-  'impressions',
-  'clicks',
-  'account_currency',
-  'date_start',
-  'date_stop',
-]);
+const AD_INSIGHT_FIELDS = new Set<string>([...AD_FIELDS, 'date_start', 'date_stop']);
 const SEED_KEYWORDS = [
   'seguros coche',
   'recetas faciles',
@@ -625,16 +612,7 @@ export class MetaSandbox {
       campaigns = campaigns.filter((o) => wanted.includes(o.status));
     }
     campaigns.sort((a, b) => b.created_time.localeCompare(a.created_time) || b.id.localeCompare(a.id));
-    const requested = p.limit === undefined ? 25 : Number(p.limit);
-    if (!Number.isInteger(requested) || requested < 1) this.invalid('limit', 'debe ser un entero positivo');
-    const size = Math.min(requested, this.maxPageSize);
-    let offset = 0;
-    if (p.after !== undefined) {
-      offset = Number(Buffer.from(String(p.after), 'base64url').toString('utf8'));
-      if (!Number.isInteger(offset) || offset < 0) this.invalid('after', 'cursor no válido');
-    }
-    const page = campaigns.slice(offset, offset + size);
-    const data = page.map((o) => {
+    return this.paged(path, p, campaigns, (o) => {
       const row: Record<string, unknown> = {};
       for (const f of plain)
         row[f] = f === 'effective_status' ? o.status : f === 'objective' ? o.params.objective : (o as unknown as Record<string, unknown>)[f];
@@ -656,15 +634,31 @@ export class MetaSandbox {
       }
       return row;
     });
+  }
+
+  /**
+   * One page of `items` as Graph pages an edge: `limit` (at most maxPageSize), an `after`
+   * cursor, and `paging.next` — the same query with the next cursor — while more remain.
+   */
+  private paged<T>(path: string, p: Record<string, unknown>, items: readonly T[], shown: (item: T) => unknown = (item) => item): unknown {
+    const requested = p.limit === undefined ? 25 : Number(p.limit);
+    if (!Number.isInteger(requested) || requested < 1) this.invalid('limit', 'debe ser un entero positivo');
+    const size = Math.min(requested, this.maxPageSize);
+    let offset = 0;
+    if (p.after !== undefined) {
+      offset = Number(Buffer.from(String(p.after), 'base64url').toString('utf8'));
+      if (!Number.isInteger(offset) || offset < 0) this.invalid('after', 'cursor no válido');
+    }
+    const page = items.slice(offset, offset + size);
     const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
     const paging: Record<string, unknown> = { cursors: { before: cursor(offset), after: cursor(offset + page.length) } };
-    if (offset + page.length < campaigns.length) {
+    if (offset + page.length < items.length) {
       const next = new URLSearchParams();
       for (const [k, v] of Object.entries(p)) next.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
       next.set('after', cursor(offset + page.length));
       paging.next = `${this.url}/${this.version}${path}?${next.toString()}`;
     }
-    return { data, paging };
+    return { data: page.map(shown), paging };
   }
 
   /** Sums the campaign's daily delivery inside [since, until]; null without any delivery. */
@@ -720,23 +714,6 @@ export class MetaSandbox {
       }
     }
     rows.sort((a, b) => a.date_start.localeCompare(b.date_start) || (a.ad_id ?? '').localeCompare(b.ad_id ?? ''));
-    const requested = p.limit === undefined ? 25 : Number(p.limit);
-    if (!Number.isInteger(requested) || requested < 1) this.invalid('limit', 'debe ser un entero positivo');
-    const size = Math.min(requested, this.maxPageSize);
-    let offset = 0;
-    if (p.after !== undefined) {
-      offset = Number(Buffer.from(String(p.after), 'base64url').toString('utf8'));
-      if (!Number.isInteger(offset) || offset < 0) this.invalid('after', 'cursor no válido');
-    }
-    const data = rows.slice(offset, offset + size);
-    const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
-    const paging: Record<string, unknown> = { cursors: { before: cursor(offset), after: cursor(offset + data.length) } };
-    if (offset + data.length < rows.length) {
-      const next = new URLSearchParams();
-      for (const [k, v] of Object.entries(p)) next.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
-      next.set('after', cursor(offset + data.length));
-      paging.next = `${this.url}/${this.version}${path}?${next.toString()}`;
-    }
-    return { data, paging };
+    return this.paged(path, p, rows);
   }
 }
