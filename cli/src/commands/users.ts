@@ -52,11 +52,12 @@ async function findUser(api: Api, ref: string): Promise<ListedUser | undefined> 
   return users.find((u) => u.id === ref || u.email.toLowerCase() === wanted);
 }
 
-async function resolveId(api: Api, ref: string): Promise<{ id: string; user?: ListedUser }> {
+/** The user `ref` (an id or an e-mail) names, with how messages call them (name and e-mail, or the bare id). */
+async function resolveId(api: Api, ref: string): Promise<{ id: string; user?: ListedUser; label: string }> {
   const user = await findUser(api, ref);
-  if (user) return { id: user.id, user };
+  if (user) return { id: user.id, user, label: `${fullName(user)} <${user.email}>` };
   if (ref.includes('@')) throw new CliError(`Usuario no encontrado: ${ref}`);
-  return { id: ref };
+  return { id: ref, label: ref };
 }
 
 interface CreateOptions {
@@ -157,8 +158,7 @@ export function registerUsers(program: Command, cli: Cli): void {
     .option('-y, --yes', 'no pedir confirmación')
     .action(async (ref: string, opts: { yes?: boolean }, cmd: Command) => {
       const { api } = await cli.api(cmd);
-      const { id, user } = await resolveId(api, ref);
-      const label = user ? `${fullName(user)} <${user.email}>` : id;
+      const { id, label } = await resolveId(api, ref);
       if (!opts.yes && !(await cli.prompt.confirm(`¿Eliminar el usuario ${label}?`))) throw new CliError('Cancelado', EXIT.cancelled);
       await api.admin.deleteUser({ id });
       cli.say(`Usuario eliminado: ${label}`);
@@ -173,8 +173,7 @@ export function registerUsers(program: Command, cli: Cli): void {
     .option('-y, --yes', 'no pedir confirmación')
     .action(async (ref: string, opts: { yes?: boolean }, cmd: Command) => {
       const { api } = await cli.api(cmd);
-      const { id, user } = await resolveId(api, ref);
-      const label = user ? `${fullName(user)} <${user.email}>` : id;
+      const { id, user, label } = await resolveId(api, ref);
       if (user && !user.two_factor) throw new CliError(`${label} no tiene activada la verificación en dos pasos`);
       if (!opts.yes && !(await cli.prompt.confirm(`¿Desactivar la verificación en dos pasos de ${label}? Entrará solo con su contraseña`)))
         throw new CliError('Cancelado', EXIT.cancelled);
@@ -205,8 +204,7 @@ export function registerUsers(program: Command, cli: Cli): void {
     .option('--json', 'salida JSON')
     .action(async (ref: string, opts: { session?: string; yes?: boolean; json?: boolean }, cmd: Command) => {
       const { api } = await cli.api(cmd);
-      const { id, user } = await resolveId(api, ref);
-      const label = user ? `${fullName(user)} <${user.email}>` : id;
+      const { id, label } = await resolveId(api, ref);
       const what = opts.session ? `la sesión ${opts.session} de ${label}` : `todas las sesiones de ${label}`;
       if (!opts.yes && !(await cli.prompt.confirm(`¿Cerrar ${what}?`))) throw new CliError('Cancelado', EXIT.cancelled);
       let ended = 1;

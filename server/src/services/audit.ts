@@ -86,16 +86,8 @@ export function actorOf(ctx: Ctx): AuditActor {
   };
 }
 
-/** The fields of an audit query the store filters by (the route's parsed `AuditQuery`). */
-export interface AuditQueryInput {
-  actor?: string;
-  action?: string;
-  target_kind?: string;
-  target_id?: string;
-  since?: string;
-  until?: string;
-  q?: string;
-}
+/** The fields of an audit query the store filters by (the route's parsed `AuditQuery`): the store's filter, with its free text as `q`. */
+export type AuditQueryInput = Omit<AuditFilter, 'text'> & { q?: string };
 
 const EXPORT_CHUNK = 1000;
 
@@ -174,16 +166,9 @@ export class AuditService {
 /** The instant just after now (exclusive bound that still takes an entry recorded this millisecond). */
 const stamp = () => new Date(Date.now() + 1).toISOString();
 
-function filterOf(q: AuditQueryInput): AuditFilter {
-  const f: AuditFilter = {};
-  if (q.actor !== undefined) f.actor = q.actor;
-  if (q.action !== undefined) f.action = q.action;
-  if (q.target_kind !== undefined) f.target_kind = q.target_kind;
-  if (q.target_id !== undefined) f.target_id = q.target_id;
-  if (q.since !== undefined) f.since = q.since;
-  if (q.until !== undefined) f.until = q.until;
-  if (q.q !== undefined) f.text = q.q;
-  return f;
+function filterOf({ actor, action, target_kind, target_id, since, until, q }: AuditQueryInput): AuditFilter {
+  const given = { actor, action, target_kind, target_id, since, until, text: q };
+  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
 }
 
 /** The targets entries name, one way each: the kind, its id and a label a person recognises. */
