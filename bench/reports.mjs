@@ -3,9 +3,12 @@
 // BENCH_ROWS_PER_DAY=250000) generated straight into DuckDB, the built server timed over HTTP on
 // every report and table page for 7-, 30- and 365-day ranges with its answer size, a streamed
 // export of millions of rows with the server's memory sampled during it, a 1-million-row CSV
-// import, and the same warehouse queries on PostgreSQL side by side.
+// import, and the same warehouse queries on PostgreSQL side by side. Rentabilidad's profit query
+// over 50 million referrer events (a share attributed to 5,000 Meta ads) and those ads' spend for
+// 365 days, timed over HTTP (DuckDB; bench:scale compares the engines).
 // Run: npm run bench:reports   (BENCH_ROWS_PER_DAY / BENCH_DAYS / BENCH_CALLS / BENCH_EXPORT_DAYS /
-// BENCH_INGEST_ROWS / BENCH_PG=0 to vary; BENCH_DATA_DIR=dir keeps and reuses the generated rows)
+// BENCH_INGEST_ROWS / BENCH_PG=0 / BENCH_PROFIT_EVENTS / BENCH_PROFIT_ADS / BENCH_PROFIT_DAYS /
+// BENCH_PROFIT=0 to vary; BENCH_DATA_DIR=dir keeps and reuses the generated rows)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, readFileSync, chmodSync, chownSync, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,6 +16,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { adSpendSql, generateReferrerEvents, generateZoneReports } from './generate.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -30,6 +34,15 @@ const INGEST_KEY = 'bench-ingest-key-0123456789';
 const BENCH_PUBLISHER = 'Publisher 07';
 const RANGES = [7, 30, 365];
 const HUNDRED_MILLION = DAYS * PER_DAY >= 50_000_000;
+/** The profit query's data: referrer events (a share from Meta ads) and every ad's spend on each day. */
+const WITH_PROFIT = process.env.BENCH_PROFIT !== '0';
+const PROFIT_EVENTS = Number(process.env.BENCH_PROFIT_EVENTS ?? 50_000_000);
+const PROFIT_ADS = Number(process.env.BENCH_PROFIT_ADS ?? 5000);
+const PROFIT_DAYS = Number(process.env.BENCH_PROFIT_DAYS ?? 365);
+/** Events also cover the 7 days before the range (the trailing RPV of days without a report). */
+const EVENT_DAYS = PROFIT_DAYS + 8;
+const PROFIT_ATTRIBUTED_PCT = 35;
+const PROFIT_BY = ['campaign', 'ad', 'keyword', 'day'];
 /** Days exported in one streamed CSV (25,000 rows a day: 200 days = 5 million rows). */
 const EXPORT_DAYS = Number(process.env.BENCH_EXPORT_DAYS ?? Math.min(DAYS, Math.ceil(5_000_000 / PER_DAY)));
 const TARGETS = {
@@ -40,6 +53,7 @@ const TARGETS = {
   exportRssGrowthMb: 50,
   rssMb: 1536,
   ingestMs: 20_000,
+  profit30p95: 300,
 };
 
 const started = performance.now();
@@ -77,37 +91,7 @@ log(
 log('');
 
 // ---------------------------------------------------------------- 1. generate into DuckDB
-/** One day-batch of rows from range(): values from a hash of (day, row), so every run is identical. */
-const generateSql = (d0, d1) => `
-  INSERT INTO zone_report
-  SELECT date, advertiser, publisher, zone_id, geo, source, domain, impressions,
-         (impressions * (0.6 + 0.35 * u1))::BIGINT AS monetized_impressions,
-         (impressions * 0.02 * u2)::BIGINT AS clicks,
-         revenue, rate AS rate_applied, revenue * rate AS p_revenue, revenue - revenue * rate AS margin,
-         CASE WHEN u4 < 0.05 THEN NULL WHEN z % 50 = 0 THEN 0.05 + 0.25 * u4 ELSE 0.5 + 0.5 * u4 END AS tq
-    FROM (
-      SELECT *, CASE WHEN u3 < 0.01 THEN 0 ELSE round(impressions / 1000.0 * (0.4 + 2.5 * u3), 4) END AS revenue
-        FROM (
-          SELECT *, CASE WHEN u3 < 0.01 THEN 0 ELSE (50 + 30000 * u1 * u1)::BIGINT END AS impressions
-            FROM (
-              SELECT (DATE '${firstDay}' + d::INTEGER) AS date, z,
-                     (['AdNova','BidSphere','Clickora'])[((r // ${PER_DAY / 2} + d) % 3)::INTEGER + 1] AS advertiser,
-                     'Publisher ' || lpad(((z * 7919) % 40)::VARCHAR, 2, '0') AS publisher,
-                     (380000 + z)::VARCHAR AS zone_id,
-                     (['ES','MX','AR','CO','US','CL','PE','BR','FR','IT'])[(z % 10)::INTEGER + 1] AS geo,
-                     (['search','social','direct','native','push','email'])[(z % 6)::INTEGER + 1] AS source,
-                     'site' || ((z * 7919) % 40) || CASE WHEN z % 3 = 0 THEN '.es' ELSE '.com' END AS domain,
-                     CASE WHEN (z * 7919) % 40 = 5 THEN 1.15 ELSE 0.55 + 0.05 * ((z * 7919) % 6) END AS rate,
-                     (h % 1000003) / 1000003.0 AS u1,
-                     ((h >> 20) % 1000003) / 1000003.0 AS u2,
-                     ((h >> 40) % 1000003) / 1000003.0 AS u3,
-                     (hash(h) % 1000003) / 1000003.0 AS u4
-                FROM range(${d0}, ${d1}) t(d), range(${PER_DAY}) u(r),
-                     LATERAL (SELECT r % ${PER_DAY / 2} AS z, hash(d * 1000000 + r) AS h)
-            )
-        )
-    )
-   ORDER BY date`;
+// Rows of bench/generate.mjs: values from hashes of (day, row), so every run is identical.
 
 if (KEPT && existsSync(path.join(dataDir, 'warehouse.duckdb'))) {
   log(`Reusing the rows in ${dataDir} (BENCH_DATA_DIR)`);
@@ -118,12 +102,42 @@ if (KEPT && existsSync(path.join(dataDir, 'warehouse.duckdb'))) {
   const instance = await DuckDBInstance.create(path.join(dataDir, 'warehouse.duckdb'), { threads: '2', memory_limit: '1GB' });
   const conn = await instance.connect();
   await conn.run(`CREATE TABLE zone_report (${ZONE_REPORT_COLUMNS_SQL})`);
-  for (let d0 = 0; d0 < DAYS; d0 += 20) await conn.run(generateSql(d0, Math.min(DAYS, d0 + 20)));
+  await generateZoneReports(conn, { firstDay, days: DAYS, perDay: PER_DAY });
   await conn.run('CHECKPOINT');
   conn.closeSync();
   instance.closeSync();
   const size = statSync(path.join(dataDir, 'warehouse.duckdb')).size;
   log(`Generated ${fmtInt(DAYS * PER_DAY)} rows into DuckDB in ${seconds(performance.now() - t)} (file ${(size / 1048576).toFixed(0)} MB)`);
+}
+const eventFirstDay = addDays(lastDay, -(EVENT_DAYS - 1));
+if (WITH_PROFIT) {
+  // The server's schema first (referrer_event, ad_spend), then the rows straight into it.
+  await (await openDuckDbWarehouse(dataDir)).close();
+  const instance = await DuckDBInstance.create(path.join(dataDir, 'warehouse.duckdb'), { threads: '2', memory_limit: '1GB' });
+  const conn = await instance.connect();
+  const count = async (table) => Number((await (await conn.runAndReadAll(`SELECT count(*) AS n FROM ${table}`)).getRowObjects())[0].n);
+  if ((await count('referrer_event')) > 0)
+    log(`Reusing the ${fmtInt(await count('referrer_event'))} referrer events and ${fmtInt(await count('ad_spend'))} ad-days of spend`);
+  else {
+    const t = performance.now();
+    await generateReferrerEvents(conn, {
+      firstDay: eventFirstDay,
+      days: EVENT_DAYS,
+      total: PROFIT_EVENTS,
+      zones: PER_DAY / 2,
+      ads: PROFIT_ADS,
+      attributedPct: PROFIT_ATTRIBUTED_PCT,
+    });
+    const eventsMs = performance.now() - t;
+    await conn.run(adSpendSql({ firstDay: addDays(lastDay, -(PROFIT_DAYS - 1)), days: PROFIT_DAYS, ads: PROFIT_ADS }));
+    await conn.run('CHECKPOINT');
+    log(
+      `Generated ${fmtInt(PROFIT_EVENTS)} referrer events over ${EVENT_DAYS} days (${PROFIT_ATTRIBUTED_PCT} % from ${fmtInt(PROFIT_ADS)} Meta ads, 3 % bots) in ${seconds(eventsMs)}, ` +
+        `and ${fmtInt(PROFIT_ADS * PROFIT_DAYS)} ad-days of spend in ${seconds(performance.now() - t - eventsMs)}`,
+    );
+  }
+  conn.closeSync();
+  instance.closeSync();
 }
 
 // ---------------------------------------------------------------- 2. start the built server
@@ -140,6 +154,9 @@ const server = await new Promise((resolve, reject) => {
       ADOPS_ADMIN_EMAIL: ADMIN.email,
       ADOPS_ADMIN_PASSWORD: ADMIN.password,
       ADOPS_INGEST_KEY: INGEST_KEY,
+      // The profit bench's year of events stays raw (retention would roll it up).
+      ADOPS_EVENT_RETENTION_DAYS: '3650',
+      ADOPS_SPEND_SYNC_MINUTES: '0',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -280,6 +297,45 @@ log(
     .join(' ')}).`,
 );
 
+// ---------------------------------------------------------------- 3a. Rentabilidad: the profit query
+const profitResults = new Map();
+if (WITH_PROFIT) {
+  const timeProfit = async (by, days) => {
+    const body = JSON.stringify({ ...rangeOf(days), by, sort: 'profit:asc', page_size: 50 });
+    const times = [];
+    let answer;
+    let status = 0;
+    // A year of 50 million events takes seconds a call: five calls tell its p95 (their slowest) well enough.
+    const calls = days > 30 ? Math.min(CALLS, 5) : CALLS;
+    for (let i = 0; i < calls; i++) {
+      const t = performance.now();
+      const res = await fetch(`${server.url}/api/profit`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body });
+      answer = await res.json();
+      times.push(performance.now() - t);
+      status = res.status;
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    return { p50: pct(sorted, 0.5), p95: pct(sorted, 0.95), max: sorted.at(-1), status, answer };
+  };
+  log('');
+  log(
+    `Rentabilidad — POST /api/profit (50 rows a page, sorted by profit) over ${fmtInt(PROFIT_EVENTS)} referrer events and ${fmtInt(PROFIT_ADS)} ads × ${PROFIT_DAYS} days of spend:`,
+  );
+  log(`  ${CALLS} calls per cell (${Math.min(CALLS, 5)} at 365 days), ms as p50 / p95 (max); target p95 < ${TARGETS.profit30p95} ms at 30 days`);
+  log(`  ${pad('by', 12)}${RANGES.map((d) => lpad(`${d} days`, 24)).join('')}   rows / visits / revenue at 30 days`);
+  for (const by of PROFIT_BY) {
+    const row = {};
+    for (const d of RANGES) row[d] = await timeProfit(by, d);
+    profitResults.set(by, row);
+    const cells = RANGES.map((d) =>
+      lpad(row[d].status === 200 ? `${fmtMs(row[d].p50)} / ${fmtMs(row[d].p95)} (${fmtMs(row[d].max)})` : `HTTP ${row[d].status}`, 24),
+    );
+    const a = row[30].answer;
+    const about = row[30].status === 200 ? `${fmtInt(a.total_rows)} / ${fmtInt(a.totals.visits)} / ${fmtInt(a.totals.revenue)}` : String(a.detail);
+    log(`  ${pad(by, 12)}${cells.join('')}   ${about}`);
+  }
+}
+
 // ---------------------------------------------------------------- 3b. a streamed export
 /** Downloads one export while sampling the server's RSS every 50 ms. */
 async function timedExport(query) {
@@ -415,6 +471,14 @@ log(
     `+${(exports['day order, first (cold cache)'].peak - exports['day order, first (cold cache)'].before).toFixed(0)} MB, a full sort its sort memory, ` +
     `+${(exports['by revenue (one full sort)'].peak - exports['by revenue (one full sort)'].before).toFixed(0)} MB; both bounded by its memory limit)`,
 );
+if (WITH_PROFIT) {
+  const worstBy = PROFIT_BY.map((by) => [by, profitResults.get(by)[30].p95]).sort((a, b) => b[1] - a[1])[0];
+  const campaign30 = profitResults.get('campaign')[30].p95;
+  log(
+    `  ${verdict(worstBy[1] < TARGETS.profit30p95)} the profit query at 30 days p95 < ${TARGETS.profit30p95} ms (${fmtInt(PROFIT_EVENTS)} events, ${fmtInt(PROFIT_ADS)} ads × ${PROFIT_DAYS} days): ` +
+      `by campaign ${fmtMs(campaign30)} ms (${ratio(campaign30, TARGETS.profit30p95)}), worst by ${worstBy[0]} ${fmtMs(worstBy[1])} ms (${ratio(worstBy[1], TARGETS.profit30p95)})`,
+  );
+}
 log(`  ${verdict(afterIngest.peakMb < TARGETS.rssMb)} server RSS < ${TARGETS.rssMb} MB: peak ${afterIngest.peakMb.toFixed(0)} MB`);
 log(
   `  ${verdict(Math.max(...ingestTimes) < TARGETS.ingestMs)} 1-million-row CSV ingest < ${TARGETS.ingestMs / 1000} s: ${ingestTimes.map(seconds).join(' / ')}`,
@@ -460,7 +524,7 @@ function comparisons(days) {
     },
     {
       name: 'geo/source options',
-      duck: (w) => w.geoAndSourceOptions(f),
+      duck: (w) => w.totalsAndOptions(f),
       pg: `SELECT array_agg(DISTINCT geo) FILTER (WHERE geo <> ''), array_agg(DISTINCT source) FILTER (WHERE source <> '') FROM zone_report WHERE ${range}`,
     },
     {

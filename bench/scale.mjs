@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { generateZoneReports } from './generate.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -95,36 +96,6 @@ log(`${fmtInt(DAYS * PER_DAY)} zone-report rows: ${DAYS} days × ${fmtInt(PER_DA
 log('');
 
 // ---------------------------------------------------------------- 1. generate into DuckDB (bench/reports.mjs's rows)
-const generateSql = (d0, d1) => `
-  INSERT INTO zone_report
-  SELECT date, advertiser, publisher, zone_id, geo, source, domain, impressions,
-         (impressions * (0.6 + 0.35 * u1))::BIGINT AS monetized_impressions,
-         (impressions * 0.02 * u2)::BIGINT AS clicks,
-         revenue, rate AS rate_applied, revenue * rate AS p_revenue, revenue - revenue * rate AS margin,
-         CASE WHEN u4 < 0.05 THEN NULL WHEN z % 50 = 0 THEN 0.05 + 0.25 * u4 ELSE 0.5 + 0.5 * u4 END AS tq
-    FROM (
-      SELECT *, CASE WHEN u3 < 0.01 THEN 0 ELSE round(impressions / 1000.0 * (0.4 + 2.5 * u3), 4) END AS revenue
-        FROM (
-          SELECT *, CASE WHEN u3 < 0.01 THEN 0 ELSE (50 + 30000 * u1 * u1)::BIGINT END AS impressions
-            FROM (
-              SELECT (DATE '${firstDay}' + d::INTEGER) AS date, z,
-                     (['AdNova','BidSphere','Clickora'])[((r // ${PER_DAY / 2} + d) % 3)::INTEGER + 1] AS advertiser,
-                     'Publisher ' || lpad(((z * 7919) % 40)::VARCHAR, 2, '0') AS publisher,
-                     (380000 + z)::VARCHAR AS zone_id,
-                     (['ES','MX','AR','CO','US','CL','PE','BR','FR','IT'])[(z % 10)::INTEGER + 1] AS geo,
-                     (['search','social','direct','native','push','email'])[(z % 6)::INTEGER + 1] AS source,
-                     'site' || ((z * 7919) % 40) || CASE WHEN z % 3 = 0 THEN '.es' ELSE '.com' END AS domain,
-                     CASE WHEN (z * 7919) % 40 = 5 THEN 1.15 ELSE 0.55 + 0.05 * ((z * 7919) % 6) END AS rate,
-                     (h % 1000003) / 1000003.0 AS u1,
-                     ((h >> 20) % 1000003) / 1000003.0 AS u2,
-                     ((h >> 40) % 1000003) / 1000003.0 AS u3,
-                     (hash(h) % 1000003) / 1000003.0 AS u4
-                FROM range(${d0}, ${d1}) t(d), range(${PER_DAY}) u(r),
-                     LATERAL (SELECT r % ${PER_DAY / 2} AS z, hash(d * 1000000 + r) AS h)
-            )
-        )
-    )
-   ORDER BY date`;
 
 if (KEPT && existsSync(path.join(dataDir, 'warehouse.duckdb'))) log(`Reusing the rows in ${dataDir} (BENCH_DATA_DIR)`);
 else {
@@ -133,7 +104,7 @@ else {
   const instance = await DuckDBInstance.create(path.join(dataDir, 'warehouse.duckdb'), { threads: '2', memory_limit: '1GB' });
   const conn = await instance.connect();
   await conn.run(`CREATE TABLE zone_report (${ZONE_REPORT_COLUMNS_SQL})`);
-  for (let d0 = 0; d0 < DAYS; d0 += 20) await conn.run(generateSql(d0, Math.min(DAYS, d0 + 20)));
+  await generateZoneReports(conn, { firstDay, days: DAYS, perDay: PER_DAY });
   await conn.run('CHECKPOINT');
   conn.closeSync();
   instance.closeSync();

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
-import { parseCsv, toNdjson, todayIn, zonedDayStart, type IngestReferrerEvent, type IngestReferrersResult } from '@adops/core';
+import { addDays, parseCsv, toNdjson, todayIn, zonedDayStart, type IngestReferrerEvent, type IngestReferrersResult } from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -342,5 +342,73 @@ describe('Referrers (live)', () => {
     );
     await w.page.getByRole('alert').filter({ hasText: 'Error al cargar datos de referrers_logs: Almacén caído' }).waitFor();
     expect(w.errors.some((t) => t.includes('Error al cargar datos de referrers_logs'))).toBe(true);
+  });
+  test("'Valor' adds each visit's value (its zone's revenue per visit, estimated today) and TQ, kept in the link; off again removes them", async () => {
+    // Last in the file: a zone report makes every zone it does not name unknown (flagged as bots).
+    // Yesterday zone L7-valor earned 6.00 over 8 human visits (RPV 0.75, TQ 0.50); today has no
+    // report, so today's visits are worth yesterday's RPV (the trailing 7 reported days').
+    const yesterday = addDays(today(), -1);
+    const imported = await h.importZoneReport([
+      {
+        date: yesterday,
+        advertiser: 'AdNova',
+        publisher: 'Pub V',
+        zone_id: 'L7-valor',
+        geo: 'ES',
+        source: 'web',
+        domain: 'v.example',
+        impressions: 1000,
+        clicks: 0,
+        revenue: 6,
+        tq: 0.5,
+      },
+    ]);
+    expect(imported.status).toBe(200);
+    await ingest(
+      Array.from({ length: 8 }, (_, i) => ({
+        zone_id: 'L7-valor',
+        referrer: `https://valor.example/ayer-${i}`,
+        seen_at: `${yesterday}T12:00:0${i}Z`,
+      })),
+    );
+    for (const width of [1440, 390]) {
+      const page = await h.newPage({ viewport: { width, height: 900 } });
+      await h.signIn(page, ADMIN.email, ADMIN.password);
+      await page.goto('/logs');
+      await page.getByRole('heading', { name: 'Referrers (live)' }).waitFor();
+      await applyZone(page, 'L7-');
+      // The first pass finds nothing today; the second, the first pass's visit.
+      await (width === 1440 ? page.getByText('No hay resultados') : row(page, 'https://valor.example/hoy-1440')).waitFor();
+      expect(await page.getByLabel('Valor').isChecked()).toBe(false);
+      await page.getByLabel('Valor').check();
+      expect(new URL(page.url()).searchParams.get('valor')).toBe('1');
+      expect(await page.locator('table thead th').allTextContents()).toEqual([
+        'Date',
+        'Zone ID',
+        'Valor',
+        'TQ',
+        'Source',
+        'Referrer',
+        'Keyword',
+        'IP',
+        'Country',
+      ]);
+      await hit('L7-valor', `https://valor.example/hoy-${width}`, 'valor');
+      const fresh = row(page, `https://valor.example/hoy-${width}`);
+      await fresh.waitFor({ timeout: 4000 });
+      expect((await fresh.locator('td').allTextContents()).slice(1, 4)).toEqual(['L7-valor', '$0,7500', '0,50']);
+      await h.screenshot(page, `logs-valor-${width}`);
+      // The link keeps it: a reload shows the column with the polled rows' values.
+      await page.reload();
+      await row(page, `https://valor.example/hoy-${width}`).waitFor();
+      expect(await page.getByLabel('Valor').isChecked()).toBe(true);
+      expect((await row(page, `https://valor.example/hoy-${width}`).locator('td').allTextContents()).slice(2, 4)).toEqual(['$0,7500', '0,50']);
+      await page.getByLabel('Valor').uncheck();
+      expect(new URL(page.url()).searchParams.get('valor')).toBeNull();
+      expect(await page.locator('table thead th').allTextContents()).not.toContain('Valor');
+      expect(new URL(page.url()).searchParams.get('zone_id')).toBe('L7-');
+      expect(h.pageErrors(page)).toEqual([]);
+      await page.context().close();
+    }
   });
 });

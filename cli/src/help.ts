@@ -57,7 +57,11 @@ const EXAMPLES: Record<string, string[]> = {
   finance: ['adops finance --from 2026-01-01 --sort total:desc', 'adops finance --domain redtech.com --csv finance.csv'],
   demand: ['adops demand --preset mes_anterior', 'adops demand --publisher "Red Tech" --json'],
   referrers: ['adops referrers --preset ayer --advertiser AdNova', 'adops referrers --from 2026-11-20 --csv'],
-  tail: ['adops tail -n 50                 # los 50 últimos y los nuevos; p pausa, q sale', 'adops tail --zone 4101 --json | jq .referrer'],
+  tail: [
+    'adops tail -n 50                 # los 50 últimos y los nuevos; p pausa, q sale',
+    'adops tail --value               # con Valor (revenue por visita de la zona ese día) y TQ',
+    'adops tail --zone 4101 --json | jq .referrer',
+  ],
   'import zone-report': ['adops import zone-report informe.csv', 'ADOPS_INGEST_KEY=… adops import zone-report noviembre.ndjson.gz --json'],
   'import referrers': ['adops import referrers eventos.ndjson --ingest-key …'],
   migrate: [
@@ -65,6 +69,13 @@ const EXAMPLES: Record<string, string[]> = {
     'adops migrate --data ./data --database-url postgres://… --clickhouse-url http://ch:8123 --json',
   ],
   'campaigns list': ['adops campaigns list --status ALL --from 2026-11-01 --sort spend:desc'],
+  profit: [
+    'adops profit                                        # por campaña, los 7 días hasta ayer; ▼ pierde dinero, * revenue estimado',
+    'adops profit --by keyword --campaign 120210000000001 --preset mes_actual',
+    'adops profit --by day --from 2026-11-01 --to 2026-11-30 --json | jq .totals',
+  ],
+  'spend sync': ['adops spend sync                     # los últimos 7 días', 'adops spend sync --from 2026-11-01 --to 2026-11-30 --json'],
+  'rates set': ['adops rates set 2026-11 EUR 1.08      # 1 EUR = 1,08 en la moneda de la red'],
   'campaigns create': ['adops campaigns create --keyword "seguros de coche" --pick 2 --daily-budget 20'],
   'tokens url': ['adops tokens url "Mundo Cine" --from 2026-11-01 --to 2026-11-30'],
   'tokens create': ['adops tokens create "Mundo Cine" --expires 2027-01-01 --allow-ip 203.0.113.0/24,2001:db8::/32 --limit 300'],

@@ -22,6 +22,7 @@ import { registerTail } from './commands/tail.js';
 import { registerReferrers } from './commands/referrers.js';
 import { registerSpam } from './commands/spam.js';
 import { registerCampaigns } from './commands/campaigns.js';
+import { registerProfit } from './commands/profit.js';
 import { registerImport } from './commands/import.js';
 import { registerBackup } from './commands/backup.js';
 import { registerAudit } from './commands/audit.js';
@@ -68,6 +69,7 @@ export function buildProgram(cli: Cli): Command {
   registerTail(program, cli);
   registerSpam(program, cli);
   registerCampaigns(program, cli);
+  registerProfit(program, cli);
   registerImport(program, cli);
   registerBackup(program, cli);
   registerAudit(program, cli);

@@ -121,6 +121,9 @@ export function campaignCsvFields(tz: string): CsvField<AnyRow>[] {
     { header: 'spend', cell: (r) => roundTo(r.spend, 2) },
     { header: 'cpc', cell: (r) => roundMetric('cpc', r.cpc) },
     { header: 'cpm', cell: (r) => roundMetric('cpm', r.cpm) },
+    { header: 'revenue', cell: (r) => roundTo(r.revenue, PROFIT_METRICS.revenue.decimals) },
+    { header: 'profit', cell: (r) => roundTo(r.profit, PROFIT_METRICS.profit.decimals) },
+    { header: 'roi', cell: (r) => roundTo(r.roi, PROFIT_METRICS.roi.decimals) },
     { header: 'has_data', cell: (r) => r.has_data },
     { header: 'created_at', cell: (r) => formatDateTime(r.created_at as string, tz) },
   ];

@@ -12,6 +12,10 @@ export interface LiveRecord {
   country: string | null;
   /** Why the event was flagged as a bot or spam (only with include_bots); null or absent: human. */
   reason?: string | null;
+  /** 'Valor': the zone's revenue per visit that day, as the server computed it (null: unknown). */
+  value?: number | null;
+  /** The zone's TQ that day (null: unknown). */
+  tq?: number | null;
 }
 
 export const LIVE_CAP = 5000;
@@ -86,5 +90,7 @@ export function parseLiveMessage(data: string): LiveRecord | null {
     ip: textOrNull(r.ip),
     country: textOrNull(r.country),
     ...(typeof r.reason === 'string' ? { reason: r.reason } : {}),
+    ...('value' in r ? { value: typeof r.value === 'number' && Number.isFinite(r.value) ? r.value : null } : {}),
+    ...('tq' in r ? { tq: typeof r.tq === 'number' && Number.isFinite(r.tq) ? r.tq : null } : {}),
   };
 }

@@ -29,6 +29,7 @@ export const SCREEN_PRESETS = {
   adReport: ['hoy', 'ayer', 'ultimos7', 'mes_actual', 'mes_anterior'],
   demand: ['ayer', 'ultimos7', 'mes_actual', 'mes_anterior'],
   referrers: ['hoy', 'ayer', 'ultimos7', 'mes_actual', 'mes_anterior'],
+  profit: ['hoy', 'ayer', 'ultimos7', 'mes_actual', 'mes_anterior'],
 } as const satisfies Record<string, readonly PresetKey[]>;
 
 export const SCREEN_DEFAULT_PRESET = {
@@ -36,6 +37,7 @@ export const SCREEN_DEFAULT_PRESET = {
   adReport: 'ultimos7',
   demand: 'mes_actual',
   referrers: 'hoy',
+  profit: 'ultimos7',
 } as const satisfies Record<keyof typeof SCREEN_PRESETS, PresetKey>;
 
 export function isPresetKey(value: unknown): value is PresetKey {

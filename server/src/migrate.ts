@@ -1,8 +1,9 @@
 // `adops migrate`: copies an embedded data directory (lowdb entities, DuckDB facts, the
 // generated secrets, two-factor enrolments, the audit trail) into PostgreSQL + ClickHouse, through
 // the stores' own interfaces (whatever fields their records carry travel whole; uniqueness stays
-// the target's job), in batches — entities record by record, zone reports a month per import,
-// referrer events a window of ids at a time, flags included — and then compares counts and sums.
+// the target's job), in batches — entities record by record (the exchange rates among the
+// settings), zone reports a month per import, Meta spend a month at a time, referrer events a
+// window of ids at a time, flags and attribution included — and then compares counts and sums.
 // Running it again copies only what is missing (records by key, audit entries by id, months whose
 // counts and sums differ, events by id), so an interrupted run is simply run again. It refuses a
 // target that holds data the source does not, unless forced.
@@ -18,7 +19,7 @@ import { AUDIT_FILE } from './store/lowdb-audit.js';
 import { type AuditRecord, type EntityStore, publisherKey, type SessionRecord, StoreConflictError } from './store/types.js';
 import { openDuckDbWarehouse } from './warehouse/duckdb/index.js';
 import { openClickHouseWarehouse } from './warehouse/clickhouse/index.js';
-import type { Filters, Warehouse } from './warehouse/types.js';
+import type { Filters, SpendMonth, Warehouse } from './warehouse/types.js';
 
 export interface MigrateOptions {
   /** The embedded data directory to copy from (adops.json, warehouse.duckdb, secrets.json). */
@@ -85,6 +86,10 @@ const monthRange = (month: string): Filters => {
 
 /** Sums agree when they differ by less than a hundredth of a cent (sums in another order round differently). */
 const sameSum = (a: number, b: number) => Math.abs(a - b) <= 1e-4 + 1e-12 * Math.abs(a);
+
+/** A month of spend the target already holds whole. */
+const sameSpend = (s: SpendMonth, t: SpendMonth | undefined) =>
+  t !== undefined && t.rows === s.rows && sameSum(t.spend, s.spend) && t.impressions === s.impressions && t.clicks === s.clicks;
 
 async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
   try {
@@ -194,6 +199,8 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     };
     const srcMonths = await monthSums(facts);
     const tgtMonths = await monthSums(warehouse);
+    const srcSpend = await facts.spend.months();
+    const tgtSpend = new Map((await warehouse.spend.months()).map((m) => [m.month, m]));
     const [srcMaxId, tgtMaxId, srcEvents, tgtEvents] = await Promise.all([
       facts.referrers.maxEventId(),
       warehouse.referrers.maxEventId(),
@@ -218,6 +225,9 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     const extraMonths = [...tgtMonths].filter(([m, t]) => t.rows > (srcMonths.get(m)?.rows ?? 0)).map(([m]) => m);
     if (extraMonths.length)
       found.push(`zone_report rows in ${extraMonths.length} months beyond the source's (${extraMonths.slice(0, 3).join(', ')}…)`);
+    const srcSpendMonths = new Map(srcSpend.map((m) => [m.month, m]));
+    const extraSpend = [...tgtSpend.values()].filter((t) => t.rows > (srcSpendMonths.get(t.month)?.rows ?? 0)).map((t) => t.month);
+    if (extraSpend.length) found.push(`ad_spend rows in ${extraSpend.length} months beyond the source's (${extraSpend.slice(0, 3).join(', ')}…)`);
     if (tgtMaxId > srcMaxId || tgtEvents > srcEvents) found.push(`referrer events the source does not have (ids up to ${tgtMaxId})`);
     if (found.length && !options.force) throw new MigrationRefused(found);
     if (found.length) warnings.push(`--force: the target already held ${found.join('; ')}; the source's data was added to it`);
@@ -232,6 +242,7 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       two_factor: 0,
       audit_log: 0,
       zone_report: 0,
+      ad_spend: 0,
       referrer_event: 0,
     };
 
@@ -332,6 +343,16 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       log(`zone_report ${month}: ${s.rows} rows`);
     }
 
+    // Meta spend: per month whose counts or sums differ, its ad-days in batches (an upsert on (date, ad_id): nothing doubles).
+    for (const s of srcSpend) {
+      if (sameSpend(s, tgtSpend.get(s.month))) continue;
+      const { start_date: from, end_date: to } = monthRange(s.month);
+      const rows = await facts.spend.rows({ from, to });
+      for (let i = 0; i < rows.length; i += batch) await warehouse.spend.upsert(rows.slice(i, i + batch));
+      copied.ad_spend += rows.length;
+      log(`ad_spend ${s.month}: ${rows.length} ad-days`);
+    }
+
     // Referrer events: windows of ids; in each, the ids the target lacks (their ids kept: streams resume by them).
     for (let after = 0; after < srcMaxId; after += batch) {
       const before = after + batch + 1;
@@ -391,6 +412,25 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     check('referrer events', srcEvents, await warehouse.referrers.countEvents());
     check('referrer events: highest id', srcMaxId, await warehouse.referrers.maxEventId());
     check('referrer events flagged as bots', await flaggedEvents(facts), await flaggedEvents(warehouse));
+    check(
+      'referrer events attributed to Meta',
+      await facts.referrers.countEvents({ attributed: true }),
+      await warehouse.referrers.countEvents({ attributed: true }),
+    );
+    const spendTotals = (months: SpendMonth[]) => ({
+      rows: months.reduce((n, m) => n + m.rows, 0),
+      spend: months.reduce((n, m) => n + m.spend, 0),
+      clicks: months.reduce((n, m) => n + m.clicks, 0),
+    });
+    const [spendSrc, spendTgt] = [spendTotals(srcSpend), spendTotals(await warehouse.spend.months())];
+    check('ad_spend rows', spendSrc.rows, spendTgt.rows);
+    check(
+      'ad_spend Σ spend',
+      spendSrc.spend,
+      spendTgt.spend,
+      options.force ? spendTgt.spend >= spendSrc.spend - 1e-4 : sameSum(spendSrc.spend, spendTgt.spend),
+    );
+    check('ad_spend Σ clicks', spendSrc.clicks, spendTgt.clicks);
     return { copied, checks, warnings, ok: checks.every((c) => c.ok), ms: performance.now() - started };
   } finally {
     for (const store of opened.reverse()) await store.close().catch(() => undefined);

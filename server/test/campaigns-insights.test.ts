@@ -196,12 +196,12 @@ describe('the campaign metrics table', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\n');
-    expect(lines[0]).toBe('campaign_id,name,status,impressions,clicks,ctr,spend,cpc,cpm,has_data,created_at');
+    expect(lines[0]).toBe('campaign_id,name,status,impressions,clicks,ctr,spend,cpc,cpm,revenue,profit,roi,has_data,created_at');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(all.map((c) => c.id));
   });
 
   test('a sort key the list does not have is refused', async () => {
-    const r = await insights({ from_date: day(-2), to_date: day(-1), sort: 'revenue' });
+    const r = await insights({ from_date: day(-2), to_date: day(-1), sort: 'margin' });
     expect(r.status).toBe(400);
     expect((r.body as { detail: string }).detail).toMatch(/^sort: columna de orden no válida/);
   });

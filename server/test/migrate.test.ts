@@ -1,9 +1,9 @@
 // `adops migrate`'s copy on real engines: an embedded data directory (lowdb + DuckDB) filled
 // through the API, copied into a throwaway PostgreSQL and ClickHouse (chdb, embedded in this
 // process through the production adapter); a server started on the copy answers what the
-// embedded one answered — two-factor sign-in, the audit trail, bot flags and the spam list
-// included; a second run copies nothing and still verifies; a target holding other data is
-// refused unless forced.
+// embedded one answered — two-factor sign-in, the audit trail, bot flags, the spam list, Meta
+// spend, the visits' attribution and the exchange rates (Rentabilidad) included; a second run
+// copies nothing and still verifies; a target holding other data is refused unless forced.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,11 +14,43 @@ import { startPgCluster, type PgCluster } from './pg-cluster.js';
 import { ADMIN, failure, startTestServer } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
 import { INGEST_KEY, postBatch } from './referrers-fixture.js';
+import type { AdSpendRecord, Warehouse } from '../src/warehouse/types.js';
 
 let pg: PgCluster;
 let chdbDir: string;
 let sourceDir: string;
 const RANGE = { start_date: '2026-01-01', end_date: '2026-03-31' };
+/** Spend on today and on a day of last month (two months, two exchange rates); the visits arrive today. */
+const TODAY = new Date().toISOString().slice(0, 10);
+const LAST_MONTH_DAY = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 15)).toISOString().slice(0, 10);
+const PROFIT_RANGE = { start_date: LAST_MONTH_DAY, end_date: TODAY };
+const AD1 = { campaign_id: 'mc-1', adset_id: 'ms-1', ad_id: 'ma-1', placement: 'Facebook_Mobile_Feed' };
+const AD2 = { campaign_id: 'mc-2', adset_id: 'ms-2', ad_id: 'ma-2', placement: 'Instagram_Stories' };
+const spendRow = (date: string, ad: typeof AD1, spend: number, clicks: number): AdSpendRecord => ({
+  date,
+  account_id: 'act_mig',
+  campaign_id: ad.campaign_id,
+  campaign_name: `Campaña ${ad.campaign_id}`,
+  adset_id: ad.adset_id,
+  adset_name: `Conjunto ${ad.adset_id}`,
+  ad_id: ad.ad_id,
+  ad_name: `Anuncio ${ad.ad_id}`,
+  spend,
+  impressions: clicks * 40,
+  clicks,
+  currency: 'EUR',
+});
+const SPEND = [spendRow(LAST_MONTH_DAY, AD1, 3.25, 7), spendRow(TODAY, AD1, 4.5, 11), spendRow(TODAY, AD2, 12.75, 30)];
+/** Each stored event's attribution, by id. */
+const attributionOf = async (w: Warehouse) =>
+  (await w.referrers.eventsAfter(0, 1e9, 1000)).map(({ id, campaign_id, adset_id, ad_id, placement, keyword }) => ({
+    id,
+    campaign_id: campaign_id ?? null,
+    adset_id: adset_id ?? null,
+    ad_id: ad_id ?? null,
+    placement: placement ?? null,
+    keyword,
+  }));
 /** What the embedded server answered before the copy. */
 let before: {
   overview: unknown;
@@ -32,6 +64,9 @@ let before: {
   flags: Array<{ id: number; is_bot: boolean; reason: string | null }>;
   spamList: unknown;
   audit: AuditEntry[];
+  profit: unknown;
+  rates: unknown;
+  attribution: Awaited<ReturnType<typeof attributionOf>>;
 };
 const BEA = { email: 'bea@test.local', password: 'bea-password-123' };
 
@@ -73,6 +108,9 @@ async function reportsOf(api: Api) {
       .map(({ id, is_bot, reason }) => ({ id, is_bot, reason }))
       .sort((a, b) => a.id - b.id),
     spamList: await api.referrers.spamList(),
+    // Rentabilidad per ad: Meta spend, attributed visits, and money converted at the copied rates.
+    profit: rounded(await api.profit.table({ ...PROFIT_RANGE, by: 'ad' })),
+    rates: await api.profit.rates(),
   };
 }
 
@@ -117,15 +155,25 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(200);
     await s.app.services.referrers.refreshZones();
+    // Visits from Meta ads carry their attribution (the first batch: 4 from ad 1, 3 from ad 2, with keywords).
+    const from = (i: number, j: number) => (i > 0 ? {} : j < 4 ? { ...AD1, keyword: 'seguros' } : j < 7 ? { ...AD2, keyword: 'vuelos' } : {});
     for (let i = 0; i < 3; i++)
       expect(
         (
           await postBatch(
             s,
-            Array.from({ length: 10 }, (_, j) => ({ zone_id: 'mig-1', referrer: `https://r.example/${i}/${j}` })),
+            Array.from({ length: 10 }, (_, j) => ({ zone_id: 'mig-1', referrer: `https://r.example/${i}/${j}`, ...from(i, j) })),
           )
         ).status,
       ).toBe(200);
+    // Meta spend (ad_spend) and the admins' exchange rates for its two months (settings).
+    await s.app.services.warehouse.spend.upsert(SPEND);
+    await admin.profit.setRates({
+      rates: [
+        { month: TODAY.slice(0, 7), currency: 'EUR', rate: 1.1 },
+        { month: LAST_MONTH_DAY.slice(0, 7), currency: 'EUR', rate: 1.05 },
+      ],
+    });
     // Flagged traffic: a crawler, a referrer on the admins' spam list, a zone no report names.
     const flagged = await postBatch(s, [
       { zone_id: 'mig-1', referrer: 'https://r.example/crawler', user_agent: 'curl/8.5.0' },
@@ -136,8 +184,25 @@ beforeAll(async () => {
     const publisherData = await (
       await s.fetch(`/api/publisher/data?token=${token}&start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`)
     ).json();
-    before = { ...(await reportsOf(admin)), publisherData, token, beaSecret, audit: await auditOf(admin) };
+    before = {
+      ...(await reportsOf(admin)),
+      publisherData,
+      token,
+      beaSecret,
+      audit: await auditOf(admin),
+      attribution: await attributionOf(s.app.services.warehouse),
+    };
     expect(before.flags.filter((f) => f.is_bot).map((f) => f.reason)).toEqual(['user_agent', 'spam_referrer', 'unknown_zone']);
+    // The fixture's Rentabilidad has something to lose: both ads' spend and visits, every rate known.
+    const profit = await admin.profit.table({ ...PROFIT_RANGE, by: 'ad' });
+    expect(profit.rows.map((r) => [r.key, r.visits])).toEqual(
+      expect.arrayContaining([
+        ['ma-1', 4],
+        ['ma-2', 3],
+      ]),
+    );
+    expect(profit.totals.missing_rates).toEqual([]);
+    expect(profit.totals.spend).toBeCloseTo((3.25 * 1.05 + (4.5 + 12.75) * 1.1) as number, 9);
   } finally {
     await s.close();
   }
@@ -167,6 +232,7 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
       two_factor: 1,
       audit_log: before.audit.length,
       zone_report: 45,
+      ad_spend: 3,
       referrer_event: 33,
     });
     const byName = Object.fromEntries(result.checks.map((c) => [c.name, c]));
@@ -177,9 +243,18 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
     expect(byName['zone_report Σ revenue'].target).toBeCloseTo(byName['zone_report Σ revenue'].source, 9);
     expect(byName['referrer events']).toMatchObject({ source: 33, target: 33, ok: true });
     expect(byName['referrer events flagged as bots']).toMatchObject({ source: 3, target: 3, ok: true });
+    expect(byName['referrer events attributed to Meta']).toMatchObject({ source: 7, target: 7, ok: true });
+    expect(byName['ad_spend rows']).toMatchObject({ source: 3, target: 3, ok: true });
+    expect(byName['ad_spend Σ spend']).toMatchObject({ source: 20.5, ok: true });
+    expect(byName['ad_spend Σ spend'].target).toBeCloseTo(20.5, 9);
+    expect(byName['ad_spend Σ clicks']).toMatchObject({ source: 48, target: 48, ok: true });
     expect(result.checks.every((c) => c.ok)).toBe(true);
     // Batches: a month per import, seven event ids per window.
     expect(lines.filter((l) => l.startsWith('zone_report 2026-'))).toHaveLength(3);
+    expect(lines.filter((l) => l.startsWith('ad_spend '))).toEqual([
+      `ad_spend ${LAST_MONTH_DAY.slice(0, 7)}: 1 ad-days`,
+      `ad_spend ${TODAY.slice(0, 7)}: 2 ad-days`,
+    ]);
     expect(lines.filter((l) => l.startsWith('referrer_event ids')).length).toBeGreaterThanOrEqual(5);
   });
 
@@ -203,6 +278,11 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
       // Bot flags and reasons survive the copy; the admins' spam list too, and it still flags.
       expect(after.flags).toEqual(before.flags);
       expect(after.spamList).toEqual(before.spamList);
+      // Rentabilidad as it was: spend per ad, visits by their attribution, money at the copied exchange rates.
+      expect(after.rates).toEqual(before.rates);
+      expect(after.profit).toEqual(before.profit);
+      expect(await attributionOf(s.app.services.warehouse)).toEqual(before.attribution);
+      expect(before.attribution.filter((e) => e.placement === 'Instagram_Stories')).toHaveLength(3);
       await postBatch(s, [{ zone_id: 'mig-2', referrer: 'https://spam-mig.example/again' }]);
       const [newest] = (await admin.referrers.logs({ include_bots: true, page_size: 1 })).rows;
       expect(newest).toMatchObject({ referrer: 'https://spam-mig.example/again', is_bot: true, reason: 'spam_referrer' });
@@ -228,6 +308,7 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
     expect(Object.values(twice.copied).every((n) => n === 0)).toBe(true);
     expect(twice.ok).toBe(true);
     expect(twice.checks.find((c) => c.name === 'zone_report rows')).toMatchObject({ source: 45, target: 45 });
+    expect(twice.checks.find((c) => c.name === 'ad_spend rows')).toMatchObject({ source: 3, target: 3, ok: true });
   });
 
   test('a target holding other data is refused, unchanged, unless --force', async () => {

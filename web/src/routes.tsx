@@ -15,6 +15,7 @@ const Dashboard = page(() => import('./pages/Dashboard'));
 const ApiExplorer = page(() => import('./pages/ApiExplorer'));
 const CreateCampaign = page(() => import('./pages/CreateCampaign'));
 const FbCampaigns = page(() => import('./pages/FbCampaigns'));
+const Profit = page(() => import('./pages/Profit'));
 const AdReport = page(() => import('./pages/AdReport'));
 const Demand = page(() => import('./pages/Demand'));
 const Finance = page(() => import('./pages/Finance'));
@@ -65,6 +66,7 @@ export function AppRoutes() {
           <Route path="/apis" element={<ApiExplorer />} />
           <Route path="/create-campaigns" element={<CreateCampaign />} />
           <Route path="/fb-campaigns" element={<FbCampaigns />} />
+          <Route path="/profit" element={<Profit />} />
           <Route path="/ad-report" element={<AdReport />} />
           <Route path="/demand" element={<Demand />} />
           <Route path="/finance" element={<Finance />} />

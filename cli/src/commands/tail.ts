@@ -18,6 +18,7 @@ interface TailFlags {
   lines: string;
   json?: boolean;
   bots?: boolean;
+  value?: boolean;
 }
 
 const MODE_TEXT: Record<TailMode, string> = {
@@ -37,6 +38,7 @@ export function registerTail(program: Command, cli: Cli): void {
     .option('-n, --lines <n>', `eventos recientes que se muestran al empezar (0–${LIVE_CAP})`, '10')
     .option('--json', 'un registro JSON por línea (NDJSON) por evento, para tuberías')
     .option('--bots', 'incluye el tráfico marcado como bots o spam (con su motivo en reason)')
+    .option('--value', "columnas 'Valor' (revenue por visita de su zona ese día; estimado si no llegó su informe) y 'TQ' de la zona")
     .action(async (flags: TailFlags, cmd: Command) => {
       if (!/^\d{1,4}$/.test(flags.lines) || Number(flags.lines) > LIVE_CAP)
         throw new CliError(`--lines no válido: ${flags.lines} (de 0 a ${LIVE_CAP})`, EXIT.usage);
@@ -66,7 +68,7 @@ export function registerTail(program: Command, cli: Cli): void {
       out.on('close', stop);
       try {
         if (cli.machine(flags.json)) await followAsNdjson(cli, tail);
-        else await followOnScreen(cli, tail, filter);
+        else await followOnScreen(cli, tail, filter, flags.value === true);
       } finally {
         tail.stop();
         process.off('SIGTERM', stop);
@@ -89,7 +91,7 @@ async function followAsNdjson(cli: Cli, tail: LiveTail): Promise<void> {
   await tail.done;
 }
 
-async function followOnScreen(cli: Cli, tail: LiveTail, filter: ReferrerFilter): Promise<void> {
+async function followOnScreen(cli: Cli, tail: LiveTail, filter: ReferrerFilter, value: boolean): Promise<void> {
   const interactive = keyboardAttached(cli.io);
   const [{ createElement }, { Tail }, { showScreen }] = await Promise.all([
     import('react'),
@@ -103,6 +105,7 @@ async function followOnScreen(cli: Cli, tail: LiveTail, filter: ReferrerFilter):
       tz: reportingTz(cli.io),
       filter,
       interactive,
+      value,
       width: cli.io.stdout.columns ?? 120,
     }),
     true,

@@ -28,6 +28,8 @@ export interface ReportView<Row> {
   emptyText?: string;
   /** A warning line. */
   notice?: string;
+  /** The columns a narrow terminal shows first (default TERMINAL_PRIORITY). */
+  priority?: readonly string[];
   paging: Paging;
 }
 
@@ -115,10 +117,10 @@ const MIN_PART = 8;
  * The order columns take on a terminal too narrow for all of them: the frozen ones, then those
  * in TERMINAL_PRIORITY (revenue and margin before the dimensions), then the rest as they come.
  */
-export function priorityOrder(columns: ReadonlyArray<{ key: string }>, frozen: number): number[] {
+export function priorityOrder(columns: ReadonlyArray<{ key: string }>, frozen: number, priority: readonly string[] = TERMINAL_PRIORITY): number[] {
   const rank = (key: string) => {
-    const r = TERMINAL_PRIORITY.indexOf(key);
-    return r === -1 ? TERMINAL_PRIORITY.length : r;
+    const r = priority.indexOf(key);
+    return r === -1 ? priority.length : r;
   };
   const rest = columns.map((_, i) => i).slice(frozen);
   rest.sort((a, b) => rank(columns[a].key) - rank(columns[b].key) || a - b);
@@ -309,7 +311,7 @@ export function ReportScreen<Row>({
   // Narrower than the whole table: the most telling columns first (money before dimensions).
   const order =
     width !== undefined && natural.reduce((sum, w, i) => sum + w + (i ? GAP : 0), 0) > width
-      ? priorityOrder(allColumns, FROZEN)
+      ? priorityOrder(allColumns, FROZEN, view.priority)
       : allColumns.map((_, i) => i);
   const ordered = order.map((i) => allColumns[i]);
   const widths = order.map((i) => natural[i]);

@@ -3,7 +3,16 @@
 // (SSE or Polling), events/s and the last minute's top referrers and countries. q quits.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Static, Text, useApp, useInput } from 'ink';
-import { BOT_REASON_LABELS, formatDateTime, formatNumber, recordKey, type BotReason, type LiveRecord, type ReferrerFilter } from '@adops/core';
+import {
+  BOT_REASON_LABELS,
+  formatDateTime,
+  formatNumber,
+  formatProfitMetric,
+  recordKey,
+  type BotReason,
+  type LiveRecord,
+  type ReferrerFilter,
+} from '@adops/core';
 import type { LiveTail, TailStatus } from '../live-tail.js';
 import { displayWidth } from './Table.js';
 import { LiveStats } from './live-stats.js';
@@ -31,13 +40,15 @@ function fit(text: string, width: number): string {
   return `${out}…${' '.repeat(Math.max(0, width - displayWidth(out) - 1))}`;
 }
 
-type TailColumn = 'date' | 'zone' | 'source' | 'referrer' | 'keyword' | 'ip' | 'country' | 'bot';
+type TailColumn = 'date' | 'zone' | 'value' | 'tq' | 'source' | 'referrer' | 'keyword' | 'ip' | 'country' | 'bot';
 
 /** The columns left to right, their headers, and the fewest characters each is drawn in. */
-const ORDER: readonly TailColumn[] = ['date', 'zone', 'source', 'referrer', 'keyword', 'ip', 'country', 'bot'];
+const ORDER: readonly TailColumn[] = ['date', 'zone', 'value', 'tq', 'source', 'referrer', 'keyword', 'ip', 'country', 'bot'];
 const HEADERS: Record<TailColumn, string> = {
   date: 'Date',
   zone: 'Zone ID',
+  value: 'Valor',
+  tq: 'TQ',
   source: 'Source',
   referrer: 'Referrer',
   keyword: 'Keyword',
@@ -45,9 +56,9 @@ const HEADERS: Record<TailColumn, string> = {
   country: 'Country',
   bot: 'Bot',
 };
-const MIN: Record<TailColumn, number> = { date: 14, zone: 8, source: 10, referrer: 16, keyword: 8, ip: 15, country: 7, bot: 12 };
-/** Which columns stay on a narrow terminal, most needed first (the last ones give way); 'bot' only with --bots. */
-const KEPT: readonly TailColumn[] = ['date', 'zone', 'referrer', 'country', 'bot', 'source', 'keyword', 'ip'];
+const MIN: Record<TailColumn, number> = { date: 14, zone: 8, value: 8, tq: 4, source: 10, referrer: 16, keyword: 8, ip: 15, country: 7, bot: 12 };
+/** Which columns stay on a narrow terminal, most needed first (the last ones give way); 'bot' only with --bots, 'value' and 'tq' only with --value. */
+const KEPT: readonly TailColumn[] = ['date', 'zone', 'value', 'tq', 'referrer', 'country', 'bot', 'source', 'keyword', 'ip'];
 /** From this width the date shows its year (YYYY-MM-DD HH:mm:ss), below it MM-DD HH:mm:ss. */
 const LONG_DATE = 110;
 
@@ -59,13 +70,14 @@ export interface TailLayout {
 /**
  * The columns a terminal `width` wide shows, and their widths: every line fits (80 columns
  * drop the IP first, then the keyword, then the source); what is left widens the referrer.
- * With `bots` (adops tail --bots) a 'Bot' column names why an event was flagged.
+ * With `bots` (adops tail --bots) a 'Bot' column names why an event was flagged; with `value`
+ * (adops tail --value) 'Valor' and 'TQ' show what the visit is worth (the server's figures).
  */
-export function tailLayout(width: number, bots = false): TailLayout {
+export function tailLayout(width: number, bots = false, value = false): TailLayout {
   const longDate = width >= LONG_DATE;
   const min = { ...MIN, date: longDate ? 19 : 14 };
   const available = Math.max(40, width - 1);
-  const kept = KEPT.filter((k) => bots || k !== 'bot');
+  const kept = KEPT.filter((k) => (bots || k !== 'bot') && (value || (k !== 'value' && k !== 'tq')));
   const needed = () => kept.reduce((sum, k) => sum + min[k], 0) + 2 * (kept.length - 1);
   while (kept.length > 3 && needed() > available) kept.pop();
   const widths = { ...min };
@@ -85,12 +97,17 @@ export function tailLayout(width: number, bots = false): TailLayout {
 
 const dash = (v: string | number | null | undefined) => (v == null || v === '' ? '-' : String(v));
 
-export function formatTailLine(r: LiveRecord, tz: string, width: number, bots = false): string {
-  const layout = tailLayout(width, bots);
+/** A value as the registry formats revenue per visit and TQ ('-' when unknown). */
+const money = (v: number | null | undefined) => formatProfitMetric('rpv', v ?? null);
+
+export function formatTailLine(r: LiveRecord, tz: string, width: number, bots = false, value = false): string {
+  const layout = tailLayout(width, bots, value);
   const date = formatDateTime(r.seen_at, tz, { seconds: true });
   const text: Record<TailColumn, string> = {
     date: layout.longDate ? date : date.slice(5),
     zone: dash(r.zone_id),
+    value: money(r.value),
+    tq: formatProfitMetric('tq', r.tq ?? null),
     source: dash(r.parent_domain),
     referrer: dash(r.referrer),
     keyword: dash(r.keyword),
@@ -99,25 +116,26 @@ export function formatTailLine(r: LiveRecord, tz: string, width: number, bots = 
     bot: r.reason ? (BOT_REASON_LABELS[r.reason as BotReason] ?? r.reason) : '',
   };
   return layout.columns
-    .map((c) => fit(text[c.key], c.width))
+    .map((c) => (c.key === 'value' || c.key === 'tq' ? text[c.key].padStart(c.width) : fit(text[c.key], c.width)))
     .join('  ')
     .trimEnd();
 }
 
-export function headerLine(width: number, bots = false): string {
-  return tailLayout(width, bots)
-    .columns.map((c) => fit(HEADERS[c.key], c.width))
+export function headerLine(width: number, bots = false, value = false): string {
+  return tailLayout(width, bots, value)
+    .columns.map((c) => (c.key === 'value' || c.key === 'tq' ? HEADERS[c.key].padStart(c.width) : fit(HEADERS[c.key], c.width)))
     .join('  ')
     .trimEnd();
 }
 
-function filterText(filter: ReferrerFilter): string {
+function filterText(filter: ReferrerFilter, value: boolean): string {
   const parts: string[] = [];
   if (filter.zoneId) parts.push(`zona ${filter.zoneId}`);
   if (filter.advertiser) parts.push(`advertiser ${filter.advertiser}`);
   if (filter.publisher) parts.push(`publisher ${filter.publisher}`);
   if (filter.parentDomain) parts.push(`source ${filter.parentDomain}`);
   if (filter.include_bots) parts.push('con bots');
+  if (value) parts.push('con valor');
   return parts.length ? parts.join(' · ') : 'sin filtros';
 }
 
@@ -133,14 +151,19 @@ export interface TailProps {
   filter: ReferrerFilter;
   interactive: boolean;
   width: number;
+  /** 'Valor' and 'TQ' columns (adops tail --value). */
+  value?: boolean;
   /** The clock (tests fix it). */
   now?: () => number;
 }
 
-export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: TailProps) {
+export function Tail({ tail, tz, filter, interactive, width, value = false, now = Date.now }: TailProps) {
   const bots = filter.include_bots === true;
   const { exit } = useApp();
-  const [batch, setBatch] = useState<{ n: number; lines: Line[] }>({ n: 0, lines: [{ key: 'header', text: headerLine(width, bots), header: true }] });
+  const [batch, setBatch] = useState<{ n: number; lines: Line[] }>({
+    n: 0,
+    lines: [{ key: 'header', text: headerLine(width, bots, value), header: true }],
+  });
   const printed = useRef({ n: 0, count: 0 });
   const stats = useRef(new LiveStats());
   const [status, setStatus] = useState<TailStatus>(tail.status);
@@ -168,7 +191,7 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
   useEffect(() => {
     const offEvents = tail.onEvents((records) => {
       stats.current.add(records, now());
-      const lines = records.map((r) => ({ key: r.id !== undefined ? `e${r.id}` : recordKey(r), text: formatTailLine(r, tz, width, bots) }));
+      const lines = records.map((r) => ({ key: r.id !== undefined ? `e${r.id}` : recordKey(r), text: formatTailLine(r, tz, width, bots, value) }));
       const h = held.current;
       if (!h.paused) return show(lines);
       h.lines.push(...lines);
@@ -227,7 +250,7 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
         <Text dimColor>{'─'.repeat(Math.max(10, Math.min(width, 120) - 1))}</Text>
         {/* The column names stay in view, under the newest lines. */}
         <Text bold wrap="truncate-end">
-          {headerLine(width, bots)}
+          {headerLine(width, bots, value)}
         </Text>
         <Box>
           <Text inverse color={paused ? 'cyan' : badge.color}>
@@ -235,7 +258,7 @@ export function Tail({ tail, tz, filter, interactive, width, now = Date.now }: T
           </Text>
           <Text>
             {' '}
-            {formatNumber(rate, 1)} eventos/s · {formatNumber(stats.current.total, 0)} recibidos · {filterText(filter)}
+            {formatNumber(rate, 1)} eventos/s · {formatNumber(stats.current.total, 0)} recibidos · {filterText(filter, value)}
           </Text>
         </Box>
         {status.detail ? <Text color="yellow">{status.detail}</Text> : null}

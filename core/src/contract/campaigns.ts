@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { route } from './route.js';
 import { tableFields, tablePage } from './table.js';
 import { daysBetween, isValidYmd } from '../presets.js';
+import { MissingRate } from './profit.js';
 
 /** The largest image a campaign accepts (upload or downloaded suggestion). */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -197,7 +198,20 @@ const Ymd = z.string({ error: 'es obligatorio' }).refine(isValidYmd, 'debe ser u
 
 const bothDates = (q: { from_date: unknown; to_date: unknown }) => isValidYmd(q.from_date) && isValidYmd(q.to_date);
 
-export const CAMPAIGN_SORT_KEYS = ['name', 'effective_status', 'impressions', 'clicks', 'ctr', 'spend', 'cpc', 'cpm', 'created_at'] as const;
+export const CAMPAIGN_SORT_KEYS = [
+  'name',
+  'effective_status',
+  'impressions',
+  'clicks',
+  'ctr',
+  'spend',
+  'cpc',
+  'cpm',
+  'revenue',
+  'profit',
+  'roi',
+  'created_at',
+] as const;
 /** SPEC §9: the campaign metrics list shows 20 rows a page. */
 export const CAMPAIGNS_PAGE_SIZE = 20;
 
@@ -235,6 +249,16 @@ export const CampaignInsight = z.object({
   /** False when Meta has no insights row for the range. */
   has_data: z.boolean(),
   created_at: z.string(),
+  /**
+   * Rentabilidad's figures of the campaign over the range, from the profit query (in the network's
+   * currency; spend synced from Meta and converted with the monthly rates): estimated revenue,
+   * profit and ROI %. Profit and ROI are null when a rate is missing (`missing_rate`) or its spend
+   * was never synced.
+   */
+  revenue: z.number(),
+  profit: z.number().nullable(),
+  roi: z.number().nullable(),
+  missing_rate: z.boolean(),
 });
 export type CampaignInsight = z.infer<typeof CampaignInsight>;
 
@@ -249,6 +273,14 @@ export const CampaignTotals = z.object({
   ctr: z.number().nullable(),
   cpc: z.number().nullable(),
   cpm: z.number().nullable(),
+  /** Estimated revenue, profit and ROI % over every matching campaign (the registry's formulas on their sums). */
+  revenue: z.number(),
+  profit: z.number().nullable(),
+  roi: z.number().nullable(),
+  /** The network's currency revenue and profit are in. */
+  currency: z.string(),
+  /** Months and currencies of the campaigns' spend without an exchange rate. */
+  missing_rates: z.array(MissingRate),
 });
 export type CampaignTotals = z.infer<typeof CampaignTotals>;
 

@@ -204,6 +204,14 @@ export const ReferrerLogRecord = z.object({
   is_bot: z.boolean(),
   /** Why it was flagged (null for human traffic). */
   reason: BotReason.nullable(),
+  /**
+   * 'Valor': what the visit is worth — its zone's revenue per human visit that day (the trailing
+   * 7 reported days' while the day's report has not arrived; the profit query's rule), 0 for
+   * flagged traffic, null when the zone has none. Absent from the CSV/NDJSON exports.
+   */
+  value: z.number().nullable().optional(),
+  /** The zone's TQ that day (or its trailing TQ); null when unknown. */
+  tq: z.number().nullable().optional(),
 });
 export type ReferrerLogRecord = z.infer<typeof ReferrerLogRecord>;
 

@@ -5,6 +5,10 @@
 // With the Meta sandbox, a share of the visits comes from its delivering ads (their campaign,
 // ad set and ad ids, their campaign's keyword, a placement), sized so that each campaign's
 // estimated revenue is a fixed multiple of its spend: some campaigns make money, some lose it.
+// A small share is invalid traffic as the bot classifier sees it: crawlers (their user agent),
+// visits from referrer-spam sites, and now and then a burst from one IP above the per-minute
+// rate. The simulator only sends them; the classifier (ReferrerService.acceptVisits, the
+// beacon's) is what flags them.
 import { addDays, todayIn } from '@adops/core';
 import type { AppServices } from '../services/index.js';
 import { sandboxDailyMetrics, type SandboxAd } from '../providers/meta/sandbox.js';
@@ -60,6 +64,41 @@ const WORDS = ['mejores', 'guia', 'como', 'elegir', 'trucos', 'ofertas', 'compar
 const COUNTRIES = ['ES', 'MX', 'AR', 'CO', 'US', 'CL', 'PE', 'BR', 'FR', 'IT'];
 /** Share of the day's traffic by UTC hour (quiet nights, busy evenings). */
 const HOURS = [2, 1.5, 1, 1, 1, 1.5, 2.5, 4, 5, 5.5, 5.5, 5.5, 6, 6, 5.5, 5, 5, 5.5, 6, 6.5, 6.5, 5.5, 4, 3];
+/** Crawlers' user agents (isbot knows them all). */
+const CRAWLERS = [
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)',
+  'Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)',
+  'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+  'python-requests/2.31.0',
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.0.0 Safari/537.36',
+];
+/** Browsers' user agents (the people). */
+const BROWSERS = [
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+];
+/** Hosts of the shipped referrer-spam list (server/assets/referrer-spam). */
+const SPAM_HOSTS = ['semalt.com', 'darodar.com', 'buttons-for-website.com', 'ilovevitaly.com', 'free-share-buttons.com', 'social-buttons.com'];
+/** Shares of the visits from crawlers and from spam sites. */
+const CRAWLER_SHARE = 0.03;
+const SPAM_SHARE = 0.02;
+/** A burst: hits from one IP in one minute beyond the classifier's rate (so the last of them are flagged). */
+const BURST_EXTRA = { min: 20, spread: 60 };
+/** History days with a burst (every third day); live, the chance of one per minute. */
+const BURST_EVERY_DAYS = 3;
+const LIVE_BURSTS_PER_MINUTE = 1 / 15;
+/** Live burst hits sent per tick. */
+const BURST_PER_TICK = 16;
+
+/** A visit as it arrives: the event and its user agent (the classifier reads both). */
+interface DemoVisit {
+  event: NewReferrerEvent;
+  userAgent: string | null;
+}
+
 /** Used when zone_report holds no zones (demo reports off or not loaded). */
 const FALLBACK_ZONES: BusyZone[] = [
   { zone_id: '380001', publisher: '', domain: 'diariodeportes.com', geo: 'ES', impressions: 50 },
@@ -139,8 +178,8 @@ function adPicker(ads: readonly DemoAd[], tz: string): (at: number, rand: () => 
   };
 }
 
-/** One plausible hit on a zone at an instant (from a Meta ad when `ad` is given). */
-function demoEvent(zone: BusyZone, at: number, rand: () => number, ad: DemoAd | null = null): NewReferrerEvent {
+/** One plausible hit on a zone at an instant (from a Meta ad when `ad` is given; from a spam site's page when `spamHost` is). */
+function demoEvent(zone: BusyZone, at: number, rand: () => number, ad: DemoAd | null = null, spamHost?: string, ip?: string): NewReferrerEvent {
   const site = zone.domain || 'example.com';
   const host = rand() < 0.25 ? `m.${site.replace(/^m\./, '')}` : `www.${site.replace(/^(www|m)\./, '')}`;
   const slug = [pick(rand, WORDS), pick(rand, WORDS), pick(rand, WORDS)].join('-');
@@ -148,15 +187,16 @@ function demoEvent(zone: BusyZone, at: number, rand: () => number, ad: DemoAd | 
   const kind = rand();
   // Mostly the publisher's page; sometimes a search referrer or none (referrer policy), with
   // the tag naming its site as the source.
-  const referrer =
-    kind < 0.88
+  const referrer = spamHost
+    ? `https://${spamHost}/${slug}`
+    : kind < 0.88
       ? rand() < 0.2
         ? `${page}?utm_source=${pick(rand, ['facebook', 'google', 'newsletter'])}`
         : page
       : kind < 0.94
         ? 'https://www.google.com/'
         : null;
-  const ip =
+  const address =
     rand() < 0.1
       ? `2001:db8:${Math.floor(rand() * 0xffff).toString(16)}::${Math.floor(rand() * 0xffff).toString(16)}`
       : `${pick(rand, ['192.0.2', '198.51.100', '203.0.113'])}.${Math.floor(rand() * 254) + 1}`;
@@ -166,13 +206,31 @@ function demoEvent(zone: BusyZone, at: number, rand: () => number, ad: DemoAd | 
       referrer,
       parent_domain: kind < 0.88 ? null : site,
       keyword: ad ? ad.keyword : rand() < 0.8 ? pick(rand, KEYWORDS) : null,
-      ip,
+      ip: ip ?? address,
       country: rand() < 0.8 && /^[A-Z]{2}$/.test(zone.geo) ? zone.geo : pick(rand, COUNTRIES),
       seen_at: new Date(at).toISOString(),
       ...(ad ? { campaign_id: ad.campaign_id, adset_id: ad.adset_id, ad_id: ad.ad_id, placement: pick(rand, PLACEMENTS) } : {}),
     },
     Math.max(at, Date.now()),
   );
+}
+
+/** One visit: mostly a person (from a Meta ad or not); a small share from a crawler or a spam site. */
+function demoVisit(zone: BusyZone, at: number, rand: () => number, ad: DemoAd | null): DemoVisit {
+  const kind = rand();
+  if (kind < CRAWLER_SHARE) return { event: demoEvent(zone, at, rand), userAgent: pick(rand, CRAWLERS) };
+  if (kind < CRAWLER_SHARE + SPAM_SHARE) return { event: demoEvent(zone, at, rand, null, pick(rand, SPAM_HOSTS)), userAgent: pick(rand, BROWSERS) };
+  return { event: demoEvent(zone, at, rand, ad), userAgent: pick(rand, BROWSERS) };
+}
+
+/** `count` hits on one zone from one IP within the minute starting at `minute` (epoch ms), over `seconds`. */
+function burst(zone: BusyZone, minute: number, count: number, seconds: number, rand: () => number): DemoVisit[] {
+  const ip = `${pick(rand, ['192.0.2', '198.51.100', '203.0.113'])}.${Math.floor(rand() * 254) + 1}`;
+  const userAgent = pick(rand, BROWSERS);
+  return Array.from({ length: count }, (_, i) => ({
+    event: demoEvent(zone, minute + 1000 + Math.floor((i * seconds * 1000) / count), rand, null, undefined, ip),
+    userAgent,
+  }));
 }
 
 /** Instants of `count` hits spread over [from, to) following the hour-of-day curve, sorted. */
@@ -217,26 +275,42 @@ export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {
     const nextZone = zonePicker(zones, rand);
     const nextAd = adPicker(await demoAds(s, zones), s.config.tz);
     await demoRates(s);
+    // A burst is flagged only when the classifier counts per-IP rates; sized just above its rate.
+    const rate = s.config.botFilter ? s.config.botIpRatePerMinute : 0;
+    const burstSize = (r: () => number) => rate + BURST_EXTRA.min + Math.floor(r() * BURST_EXTRA.spread);
     if ((await referrers.warehouse.countEvents()) === 0) {
       const now = Date.now();
       const dayStart = now - (now % 86_400_000);
       const from = dayStart - historyDays * 86_400_000;
       const count = Math.round(eventsPerDay * ((now - from) / 86_400_000));
-      const instants = spread(from, now, count, rand);
-      for (let i = 0; i < instants.length && !stopped; i += 5000)
-        await referrers.accept(instants.slice(i, i + 5000).map((at) => demoEvent(nextZone(), at, rand, nextAd(at, rand))));
-      s.log(`demo: ${instants.length} referrer events loaded over ${historyDays} days and today`);
+      const visits = spread(from, now, count, rand).map((at) => demoVisit(nextZone(), at, rand, nextAd(at, rand)));
+      // A burst at a minute of the afternoon of every third day; in time order with the rest (the classifier counts minutes as they come).
+      if (rate > 0)
+        for (let d = 1; d <= historyDays; d += BURST_EVERY_DAYS) {
+          const minute = dayStart - d * 86_400_000 + (12 + Math.floor(rand() * 8)) * 3_600_000 + Math.floor(rand() * 60) * 60_000;
+          visits.push(...burst(nextZone(), minute, burstSize(rand), 40, rand));
+        }
+      visits.sort((a, b) => a.event.seen_ms - b.event.seen_ms);
+      for (let i = 0; i < visits.length && !stopped; i += 5000) await referrers.acceptVisits(visits.slice(i, i + 5000));
+      s.log(`demo: ${visits.length} referrer events loaded over ${historyDays} days and today`);
     }
     if (stopped) return;
     const live = prng(Date.now() >>> 0);
     let failing = false;
+    /** The burst under way: what is left of it to send within its minute. */
+    let bursting: DemoVisit[] = [];
     timer = setInterval(() => {
-      // 0..2×eventsPerTick hits per tick, eventsPerTick on average.
-      const n = Math.floor(live() * (2 * eventsPerTick + 1));
-      if (n === 0) return;
       const now = Date.now();
-      const events = Array.from({ length: n }, () => demoEvent(nextZone(), now, live, nextAd(now, live)));
-      referrers.accept(events).then(
+      // Now and then a burst from one IP starts, early in a minute so it ends within it.
+      if (rate > 0 && bursting.length === 0 && now % 60_000 < 20_000 && live() < (LIVE_BURSTS_PER_MINUTE * tickMs) / 20_000)
+        bursting = burst(nextZone(), now - (now % 60_000), burstSize(live), 0, live);
+      // 0..2×eventsPerTick hits per tick, eventsPerTick on average, and the burst's next hits.
+      const n = Math.floor(live() * (2 * eventsPerTick + 1));
+      const visits = Array.from({ length: n }, () => demoVisit(nextZone(), now, live, nextAd(now, live)));
+      for (const v of bursting.splice(0, BURST_PER_TICK))
+        visits.push({ ...v, event: { ...v.event, seen_ms: now, seen_at: new Date(now).toISOString() } });
+      if (visits.length === 0) return;
+      referrers.acceptVisits(visits).then(
         () => (failing = false),
         (e: Error) => {
           if (!failing) s.log(`demo: simulated traffic not stored: ${e.message}`);

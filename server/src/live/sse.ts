@@ -138,7 +138,7 @@ export class SseHub<T extends Identified> {
   private aliveCheck: { timer: NodeJS.Timeout; every: number } | undefined;
 
   constructor(
-    private readonly bus: LiveBus<T>,
+    private readonly bus: Pick<LiveBus<T>, 'subscribe' | 'replay'>,
     /** The event's whole SSE frame (`id:` and `data:` lines), computed once per event. */
     readonly frame: (event: T) => string,
     readonly options: SseOptions,

@@ -1,10 +1,12 @@
 // Paid-social campaigns: suggestions (images, copy), creation on Meta as image → campaign →
 // ad set → creative → ad (all PAUSED, amounts in cents) with rollback on failure, metrics
-// from Meta insights, and the local campaign records in the entity store.
+// from Meta insights joined to Rentabilidad's revenue, profit and ROI (the profit query's), and
+// the local campaign records in the entity store.
 import {
   campaignCsvFields,
   deriveMetrics,
   EMPTY_SUMS,
+  profitFigures,
   toCents,
   trackingUrl,
   type CampaignFormValues,
@@ -15,6 +17,9 @@ import {
   type ImageSuggestion,
   type InsightsStatus,
   type LocalCampaign,
+  type ProfitRow,
+  type ProfitSums,
+  type ProfitTotals,
   type SuggestedCopy,
 } from '@adops/core';
 import type { Config } from '../config.js';
@@ -25,6 +30,30 @@ import { MetaApiError, type GraphCampaign } from '../providers/meta/client.js';
 import { sniffImageType } from '../providers/http.js';
 import { SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../providers/pixabay/images.js';
 import { memoryPage, type TableExport, type TablePageOf } from '../tables.js';
+import type { ProfitService } from './profit.js';
+
+/** What the campaign list reads of Rentabilidad: its rows and totals by campaign for a range. */
+export type CampaignProfit = Pick<ProfitService, 'rows'>;
+
+/** A campaign's Rentabilidad sums: its profit row's (spend unknown when a rate is missing), or none — then nothing was synced for it. */
+function profitSums(row: ProfitRow | undefined, metaSpend: number): ProfitSums {
+  if (!row) return { spend: metaSpend === 0 ? 0 : null, meta_clicks: 0, meta_impressions: 0, visits: 0, revenue: 0, tq_weighted: 0, tq_weight: 0 };
+  return {
+    spend: row.missing_rate ? null : row.spend,
+    meta_clicks: row.meta_clicks,
+    meta_impressions: row.meta_impressions,
+    visits: row.visits,
+    revenue: row.revenue,
+    tq_weighted: 0,
+    tq_weight: 0,
+  };
+}
+
+/** The revenue, profit and ROI % of a group of sums (the registry's formulas). */
+function profitColumns(s: ProfitSums) {
+  const f = profitFigures(s);
+  return { revenue: f.revenue ?? 0, profit: f.profit, roi: f.roi };
+}
 
 /** A campaign's ratios from the registry: spend plays revenue (CPC = spend / clicks), CTR over impressions. */
 function campaignRatios(m: { impressions: number; clicks: number; spend: number }) {
@@ -60,10 +89,11 @@ export class CampaignService {
     readonly providers: Providers,
     private readonly config: Config,
     private readonly log: (line: string) => void,
+    private readonly profit?: CampaignProfit,
   ) {}
 
-  static async start(config: Config, store: EntityStore, log: (line: string) => void): Promise<CampaignService> {
-    return new CampaignService(store, await createProviders(config, log), config, log);
+  static async start(config: Config, store: EntityStore, log: (line: string) => void, profit?: CampaignProfit): Promise<CampaignService> {
+    return new CampaignService(store, await createProviders(config, log), config, log, profit);
   }
 
   close(): Promise<void> {
@@ -191,9 +221,20 @@ export class CampaignService {
     };
   }
 
-  /** The ad account's campaigns (filtered by status) with their metrics in the range. */
+  /** The ad account's campaigns (filtered by status) with their metrics in the range, and Rentabilidad's totals by campaign. */
   async insights(q: { from_date: string; to_date: string; status: InsightsStatus }): Promise<CampaignInsight[]> {
+    return (await this.insightsWithProfit(q)).rows;
+  }
+
+  private async insightsWithProfit(q: {
+    from_date: string;
+    to_date: string;
+    status: InsightsStatus;
+  }): Promise<{ rows: CampaignInsight[]; profitRows: Map<string, ProfitRow>; profitTotals: ProfitTotals | null }> {
     let rows: GraphCampaign[];
+    const profit = this.profit?.rows({ by: 'campaign', start_date: q.from_date, end_date: q.to_date });
+    // Settled at once: a Meta failure below must not leave this rejection unhandled.
+    profit?.catch(() => undefined);
     try {
       rows = await this.providers.meta.listCampaigns({
         since: q.from_date,
@@ -203,23 +244,31 @@ export class CampaignService {
     } catch (e) {
       throw this.metaFailure(e);
     }
-    return rows.map((c) => {
+    const answer = profit ? await profit : null;
+    const profitRows = new Map<string, ProfitRow>();
+    for (const r of answer?.rows ?? []) if (r.key !== null) profitRows.set(r.key, r);
+    const insights = rows.map((c): CampaignInsight => {
       const row = c.insights?.data?.[0];
       const num = (v: string | undefined) => {
         const n = Number(v ?? 0);
         return Number.isFinite(n) ? n : 0;
       };
       const metrics = { clicks: num(row?.clicks), impressions: num(row?.impressions), spend: num(row?.spend) };
+      const id = String(c.id);
+      const earned = profitRows.get(id);
       return {
-        id: String(c.id),
+        id,
         name: c.name ?? '',
         effective_status: c.effective_status ?? 'UNKNOWN',
         ...metrics,
         ...campaignRatios(metrics),
         has_data: row !== undefined,
         created_at: isoTime(c.created_time),
+        ...profitColumns(profitSums(earned, metrics.spend)),
+        missing_rate: earned?.missing_rate ?? false,
       };
     });
+    return { rows: insights, profitRows, profitTotals: answer?.totals ?? null };
   }
 
   /** A page of the campaign metrics list with totals over every campaign of the answer. */
@@ -227,18 +276,31 @@ export class CampaignService {
     q: { from_date: string; to_date: string; status: InsightsStatus },
     request: TableRequest,
   ): Promise<TablePageOf<CampaignInsight, CampaignTotals>> {
-    const rows = await this.insights(q);
+    const { rows, profitRows, profitTotals } = await this.insightsWithProfit(q);
     const sums = { impressions: 0, clicks: 0, spend: 0 };
+    // Rentabilidad's sums over the campaigns listed (a campaign without a known spend makes the total unknown).
+    const earned: ProfitSums = { spend: 0, meta_clicks: 0, meta_impressions: 0, visits: 0, revenue: 0, tq_weighted: 0, tq_weight: 0 };
+    const add = (k: keyof ProfitSums, v: number | null) => {
+      const had = earned[k];
+      earned[k] = had === null || v === null ? null : had + v;
+    };
+    let missingRate = false;
     for (const r of rows) {
       sums.impressions += r.impressions;
       sums.clicks += r.clicks;
       sums.spend += r.spend;
+      const one = profitSums(profitRows.get(r.id), r.spend);
+      for (const k of ['spend', 'meta_clicks', 'meta_impressions', 'visits', 'revenue'] as const) add(k, one[k]);
+      missingRate ||= r.missing_rate;
     }
     const totals: CampaignTotals = {
       campaigns: rows.length,
       without_data: rows.filter((r) => !r.has_data).length,
       ...sums,
       ...campaignRatios(sums),
+      ...profitColumns(earned),
+      currency: this.config.currency,
+      missing_rates: missingRate ? (profitTotals?.missing_rates ?? []) : [],
     };
     return memoryPage(rows, request, CAMPAIGN_ORDER, totals);
   }

@@ -19,6 +19,7 @@ import { RevenueShareService } from './revenue-shares.js';
 import { AuditService } from './audit.js';
 import { SpendService } from './spend.js';
 import { ProfitService } from './profit.js';
+import { ZoneValues } from './zone-values.js';
 import { openLiveBackend, type LiveBackend } from '../live/index.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
 
@@ -112,9 +113,11 @@ export async function createServices(config: Config, log: (line: string) => void
     const spam = await SpamListService.open(store, log);
     onClose.push(() => spam.close());
     const beaconBucket = config.beaconRatePerSecond > 0 ? live.tokenBucket('beacon', config.beaconRatePerSecond, config.beaconBurst) : undefined;
+    const zoneValues = new ZoneValues(warehouse.profit, config.tz, log);
     const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log, {}, referrerBus, {
       spam,
       beaconBucket,
+      values: zoneValues,
     });
     onClose.push(() => referrers.close());
     // After an import: filter lists are stale, and new zones may now have owners for their hits.
@@ -123,16 +126,17 @@ export async function createServices(config: Config, log: (line: string) => void
       () => shares.snapshot(),
       () => {
         reports.invalidate();
+        zoneValues.clear();
         void referrers.refreshZones();
       },
     );
-    const campaigns = await CampaignService.start(config, store, log);
+    const profit = new ProfitService(warehouse.profit, store.settings, config);
+    const campaigns = await CampaignService.start(config, store, log, profit);
     onClose.push(() => campaigns.close());
     const spend = new SpendService(campaigns.providers.meta, warehouse.spend, config, log, (change) => audit.system(change));
     onClose.push(() => spend.close());
     // Scheduled against a real ad account, or the sandbox's demo one (tests: neither, so off).
     if (!campaigns.providers.metaSandbox || config.demo) spend.start();
-    const profit = new ProfitService(warehouse.profit, store.settings, config);
     return {
       config,
       store,

@@ -48,6 +48,7 @@ import {
 import { countedPage, type TableExport, type TablePageOf } from '../tables.js';
 import { MemoryLiveBus, type LiveBus } from '../live/bus.js';
 import { SseHub } from '../live/sse.js';
+import type { ZoneValues } from './zone-values.js';
 import type { TokenBucket } from '../live/token-bucket.js';
 import { BotClassifier } from './bots.js';
 import type { SpamListService } from './spam-list.js';
@@ -142,6 +143,8 @@ export interface ReferrerServiceOptions {
 export interface ReferrerTrafficGuards {
   spam?: SpamListService;
   beaconBucket?: TokenBucket;
+  /** What each visit is worth ('Valor': its zone's RPV and TQ), on log rows and live events. */
+  values?: ZoneValues;
 }
 
 export const DEFAULT_REFERRER_OPTIONS: ReferrerServiceOptions = {
@@ -321,10 +324,11 @@ export function streamFilter(f: ReferrerFilterParsed, tz: string): EventFilter {
 }
 
 const frames = new WeakMap<ReferrerEvent, string>();
-/** The event's SSE frame: `id:` and one ReferrerLogRecord as JSON (computed once, shared by every client). */
-export function eventFrame(e: ReferrerEvent): string {
+/** The event's SSE frame: `id:` and one ReferrerLogRecord as JSON, with its value (computed once, shared by every client). */
+export function eventFrame(e: ReferrerEvent, values?: ZoneValues): string {
   let frame = frames.get(e);
   if (frame === undefined) {
+    const worth = values ? values.peek(e.zone_id, e.seen_ms, e.is_bot) : { value: null, tq: null };
     const record: ReferrerLogRecord = {
       id: e.id,
       zone_id: e.zone_id,
@@ -336,6 +340,8 @@ export function eventFrame(e: ReferrerEvent): string {
       country: e.country,
       is_bot: e.is_bot,
       reason: e.reason,
+      value: worth.value,
+      tq: worth.tq,
     };
     frame = `id: ${e.id}\ndata: ${JSON.stringify(record)}\n\n`;
     frames.set(e, frame);
@@ -357,6 +363,8 @@ export class ReferrerService {
   readonly bots: BotClassifier | undefined;
   /** The beacon's per-IP token bucket (absent with ADOPS_BEACON_RATE=0). */
   private readonly beaconBucket: TokenBucket | undefined;
+  /** Each visit's worth (absent: value and tq are null). */
+  readonly values: ZoneValues | undefined;
 
   private constructor(
     readonly warehouse: ReferrerWarehouse,
@@ -377,7 +385,10 @@ export class ReferrerService {
         config.botIpRatePerMinute,
       );
     this.beaconBucket = traffic.beaconBucket;
-    this.hub = new SseHub<ReferrerEvent>(this.bus, eventFrame, {
+    const values = traffic.values;
+    this.values = values;
+    // Streams get each batch once its days' zone values are loaded (the beacon never waits for them).
+    this.hub = new SseHub<ReferrerEvent>(values ? valuedDelivery(this.bus, values) : this.bus, (e) => eventFrame(e, values), {
       heartbeatMs: options.heartbeatMs,
       maxBacklogEvents: options.maxBacklogEvents,
       retryMs: 2000,
@@ -591,6 +602,15 @@ export class ReferrerService {
     return this.accept(events, keys, idempotencyKey === undefined ? undefined : eventKeys.batch(idempotencyKey, body));
   }
 
+  /**
+   * Visits that arrived with their user agent, told apart by the classifier as the beacon's are
+   * (when the bot filter is on), then accepted: for callers holding normalised events (the demo).
+   */
+  acceptVisits(visits: ReadonlyArray<{ event: NewReferrerEvent; userAgent: string | null }>): Promise<IngestReferrersResult> {
+    if (this.bots) for (const v of visits) this.flag(v.event, v.userAgent);
+    return this.accept(visits.map((v) => v.event));
+  }
+
   /** Marks the event as invalid traffic when the classifier finds a reason. */
   private flag(event: NewReferrerEvent, userAgent: string | null | undefined): void {
     const reason = this.bots!.classify(event, userAgent);
@@ -667,13 +687,14 @@ export class ReferrerService {
     const filter = resolveRange(f, this.config.tz);
     const order = request.sort ? [request.sort] : [];
     const beforeId = this.logBound(f.before_id);
-    return countedPage(
+    const page = await countedPage<ReferrerLogRecord, Awaited<ReturnType<ReferrerWarehouse['logs']>>, { latest_id: number | null }>(
       request,
       (offset) => this.warehouse.logs({ filter, order, beforeId, limit: request.page_size, offset }),
       (first) => ({
         latest_id: this.bus.settledId === undefined || first.latestId === null ? first.latestId : Math.min(first.latestId, this.bus.settledId),
       }),
     );
+    return { ...page, rows: this.values ? await this.values.valuesOf(page.rows) : page.rows.map((r) => ({ ...r, value: null, tq: null })) };
   }
 
   logsExport(f: ReferrerFilterParsed & { before_id?: number }, request: TableRequest): TableExport<ReferrerLogRecord> {
@@ -758,12 +779,46 @@ export class ReferrerService {
   }
 
   /** Events after `afterId` for a stream resuming beyond the ring buffer. */
-  backfill = (afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]> => this.warehouse.eventsAfter(afterId, beforeId, limit);
+  backfill = async (afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]> => {
+    const events = await this.warehouse.eventsAfter(afterId, beforeId, limit);
+    await this.values?.ready(events.map((e) => ({ zone_id: e.zone_id, ms: e.seen_ms })));
+    return events;
+  };
 
   /** The stream's test for one event. */
   matcher(f: EventFilter): (e: ReferrerEvent) => boolean {
     return (e) => eventMatches(e, f);
   }
+}
+
+/**
+ * The bus as the SSE hub sees it: each published batch is handed on once the zone values of its
+ * days are loaded (at once when they are), in publish order.
+ */
+function valuedDelivery(bus: LiveBus<ReferrerEvent>, values: ZoneValues): Pick<LiveBus<ReferrerEvent>, 'subscribe' | 'replay'> {
+  return {
+    replay: (afterId, limit) => bus.replay(afterId, limit),
+    subscribe: (listener) => {
+      let queue: Promise<void> | undefined;
+      let waiting = 0;
+      return bus.subscribe((events) => {
+        const ready = values.ready(eventInstants(events));
+        if (ready === undefined && waiting === 0) return listener(events);
+        waiting++;
+        queue = (queue ?? Promise.resolve())
+          .then(() => ready)
+          .then(() => listener(events))
+          .finally(() => {
+            waiting--;
+          });
+      });
+    },
+  };
+}
+
+/** The zone and instant of each event (what its value is looked up by). */
+function* eventInstants(events: readonly ReferrerEvent[]): Iterable<{ zone_id: string; ms: number }> {
+  for (const e of events) yield { zone_id: e.zone_id, ms: e.seen_ms };
 }
 
 /** Runs the retention job once (tests and the daily timer). */

@@ -310,8 +310,8 @@ export interface ReferrerWarehouse {
   eventsAfter(afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]>;
   /** Rolls raw events seen before `cutoffMs` into the daily rollup and deletes them. */
   rollUpBefore(cutoffMs: number): Promise<RetentionResult>;
-  /** Raw events in the warehouse (tests, benchmarks). */
-  countEvents(): Promise<number>;
+  /** Raw events in the warehouse (tests, benchmarks); with `attributed`, only those with a campaign id (adops migrate). */
+  countEvents(only?: { attributed?: boolean }): Promise<number>;
 }
 
 /* ------------------------------------------------------------------ media buying: spend and profit */
@@ -341,6 +341,16 @@ export interface SpendWarehouse {
   rows(range: { from: string; to: string }): Promise<AdSpendRecord[]>;
   /** Rows stored in all. */
   countRows(): Promise<number>;
+  /** Per month ('YYYY-MM', ascending): stored rows and their Σ spend (any currency), Σ impressions and Σ clicks (adops migrate). */
+  months(): Promise<SpendMonth[]>;
+}
+
+export interface SpendMonth {
+  month: string;
+  rows: number;
+  spend: number;
+  impressions: number;
+  clicks: number;
 }
 
 /** What a profit row is about: a campaign, an ad set, an ad, a keyword or a day. */
@@ -397,8 +407,23 @@ export interface ProfitParts {
   estimatedDays: string[];
 }
 
+/** One day's zone values: the day (reporting time zone) and the zone a visit's worth is asked for. */
+export interface ZoneValuesQuery {
+  day: string;
+  tz: string;
+}
+/** A zone's revenue per human visit on a day (its trailing 7 reported days' when the day has no report: estimated) and its TQ. */
+export interface ZoneDayValue {
+  zone_id: string;
+  /** Null on a reported day the zone has no human visit yet. */
+  rpv: number | null;
+  tq: number | null;
+  estimated: boolean;
+}
 export interface ProfitWarehouse {
   parts(query: ProfitQuery): Promise<ProfitParts>;
+  /** Every zone with human visits on the day or the 7 before, with the RPV and TQ the profit query gives it. */
+  zoneValues(query: ZoneValuesQuery): Promise<ZoneDayValue[]>;
 }
 
 /* ------------------------------------------------------------------ the whole warehouse */

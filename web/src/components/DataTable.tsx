@@ -1,7 +1,7 @@
 // A report table from a column config: optional sortable headers, an optional 'Totales'
 // footer and an empty-state text. Rows arrive sorted, paged and totalled by the server
 // (see useServerTable); while the next page loads the table is marked busy.
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { Fragment, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { SortState } from '@adops/core';
 import { SortHeader } from './SortHeader';
 
@@ -34,6 +34,10 @@ export interface DataTableProps<T> {
   busy?: boolean;
   /** Wide tables: sortable headers without the ↕ of the ones not sorted by. */
   compactHeaders?: boolean;
+  /** Extra classes and data attributes of a body row (e.g. a losing row). */
+  rowProps?: (row: T) => { className?: string; [data: `data-${string}`]: string | undefined };
+  /** Content shown under a row across every column (an expanded row's detail); null when closed. */
+  expanded?: (row: T) => ReactNode;
 }
 
 /** The leading sticky columns' classes (the offsets are measured: column widths follow their content). */
@@ -52,6 +56,8 @@ export function DataTable<T>({
   caption,
   busy = false,
   compactHeaders = false,
+  rowProps,
+  expanded,
 }: DataTableProps<T>) {
   const alignOf = (c: Column<T>) => (c.align === 'right' ? 'text-right' : 'text-left');
   let stickyCount = 0;
@@ -114,19 +120,32 @@ export function DataTable<T>({
               </td>
             </tr>
           ) : (
-            rows.map((row, i) => (
-              <tr key={rowKey(row, i)} className="hover:bg-gray-50">
-                {columns.map((c, i) => (
-                  <td
-                    key={c.key}
-                    {...stickyAttr(i)}
-                    className={`whitespace-nowrap px-3 py-2 text-gray-800 ${alignOf(c)} ${c.cellClassName?.(row) ?? ''} ${sticky(i, 'bg-white')}`}
-                  >
-                    {c.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            ))
+            rows.map((row, i) => {
+              const { className: rowClass = '', ...rowData } = rowProps?.(row) ?? {};
+              const detail = expanded?.(row);
+              return (
+                <Fragment key={rowKey(row, i)}>
+                  <tr className={`hover:bg-gray-50 ${rowClass}`} {...rowData}>
+                    {columns.map((c, i) => (
+                      <td
+                        key={c.key}
+                        {...stickyAttr(i)}
+                        className={`whitespace-nowrap px-3 py-2 text-gray-800 ${alignOf(c)} ${c.cellClassName?.(row) ?? ''} ${sticky(i, 'bg-white')}`}
+                      >
+                        {c.cell(row)}
+                      </td>
+                    ))}
+                  </tr>
+                  {detail != null && (
+                    <tr>
+                      <td colSpan={columns.length} className="bg-gray-50 px-3 py-3">
+                        {detail}
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })
           )}
         </tbody>
         {totals && rows.length > 0 && (

@@ -21,6 +21,7 @@ const ADMIN_LINKS = [
 const MEDIA_BUYING = [
   { to: '/create-campaigns', label: 'Fb Creator' },
   { to: '/fb-campaigns', label: 'Fb Campaigns' },
+  { to: '/profit', label: 'Rentabilidad' },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>

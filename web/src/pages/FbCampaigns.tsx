@@ -1,7 +1,9 @@
 // 'Campañas con métricas (Facebook)' (SPEC §2, §9): the ad account's campaigns with their
 // Meta metrics for a range; status filter (default Activas), range default yesterday, totals
 // over every matching campaign, sortable columns and 20 rows per page — sorted, paged and
-// totalled by the server (CTR, CPC and CPM arrive computed).
+// totalled by the server (CTR, CPC and CPM arrive computed). Rentabilidad's estimated revenue,
+// profit and ROI of each campaign over the range arrive beside them (the same profit query); a
+// missing exchange rate is named in a banner and leaves profit and ROI empty.
 import { useMemo } from 'react';
 import {
   ApiError,
@@ -15,6 +17,7 @@ import {
   formatMetric,
   formatMoney,
   isValidYmd,
+  PROFIT_METRICS,
   presetRange,
   type CampaignInsight,
   type InsightsStatus,
@@ -33,6 +36,10 @@ import { DateInput } from '../components/DateInput';
 import { ExportButton } from '../components/ExportButton';
 import { useUrlParams, useUrlTableView, useUrlValue } from '../hooks/useUrlState';
 import { clearPages, readDay, setParam } from '../lib/urlState';
+import { useSession } from '../hooks/useSession';
+import { LosingMark } from '../components/profit/ProfitTable';
+import { MissingRatesBanner } from '../components/profit/MissingRatesBanner';
+import { profitText } from '../components/profit/format';
 
 const EMPTY = 'No se encontraron campañas con métricas.';
 const STATUSES = Object.keys(INSIGHTS_STATUS_LABELS) as InsightsStatus[];
@@ -110,6 +117,18 @@ export default function FbCampaigns() {
   const { error, loading, reload } = table;
   const page = shownPage(table);
   const sum = page?.totals;
+  const currency = sum?.currency ?? 'USD';
+  const { user } = useSession();
+  const losing = (profit: number | null) => profit !== null && profit < 0;
+  const profitColumn = (key: 'revenue' | 'profit' | 'roi'): Column<CampaignInsight> => ({
+    key,
+    header: <span title={PROFIT_METRICS[key].name}>{PROFIT_METRICS[key].label}</span>,
+    sortable: true,
+    align: 'right',
+    cellClassName: (r) => (key !== 'revenue' && losing(r.profit) ? '!text-red-700 font-semibold' : ''),
+    cell: (r) => profitText(key, r[key], currency),
+    total: sum && <span className={key !== 'revenue' && losing(sum.profit) ? 'text-red-700' : ''}>{profitText(key, sum[key], currency)}</span>,
+  });
 
   const columns: Column<CampaignInsight>[] = [
     { key: 'effective_status', header: 'Estado', sortable: true, cell: (r) => <StatusIcon status={r.effective_status} /> },
@@ -125,6 +144,7 @@ export default function FbCampaigns() {
               {r.name || '-'}
             </span>
             {!r.has_data && <NoDataIcon />}
+            {losing(r.profit) && <LosingMark />}
           </div>
           <div data-testid="campaign-id" className="font-mono text-xs text-gray-400">
             {r.id}
@@ -159,6 +179,9 @@ export default function FbCampaigns() {
     },
     { key: 'cpc', header: 'CPC', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpc, '€'), total: sum && formatMoney(sum.cpc, '€') },
     { key: 'cpm', header: 'CPM', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpm, '€'), total: sum && formatMoney(sum.cpm, '€') },
+    profitColumn('revenue'),
+    profitColumn('profit'),
+    profitColumn('roi'),
     { key: 'created_at', header: 'Creada', sortable: true, align: 'right', cell: (r) => createdAt(r.created_at, tz) },
   ];
 
@@ -231,6 +254,9 @@ export default function FbCampaigns() {
           </div>
         ) : (
           <div className="space-y-4">
+            {table.fresh && sum && (
+              <MissingRatesBanner missing={sum.missing_rates} currency={currency} isAdmin={!!user?.is_admin} hidden="el beneficio y el ROI" />
+            )}
             <DataTable
               columns={columns}
               rows={page?.rows ?? []}
@@ -241,6 +267,7 @@ export default function FbCampaigns() {
               emptyText={EMPTY}
               caption="Campañas con métricas"
               busy={loading}
+              rowProps={(r) => ({ className: losing(r.profit) ? 'bg-red-50/60' : '', 'data-losing': losing(r.profit) ? 'true' : undefined })}
             />
             <div className="flex justify-end">
               <Pagination page={page?.page ?? 1} pageCount={page?.page_count ?? 1} onPage={table.setPage} />

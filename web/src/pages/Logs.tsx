@@ -1,12 +1,15 @@
 // Referrers (live) (SPEC §2 Logs, §4 live mode): the raw referrer events of the applied
 // filter, newest first, 20 per page as the server pages them, kept current by the SSE stream
-// or by polling; 'Descargar CSV' saves the server's export of every matching event.
+// or by polling; 'Descargar CSV' saves the server's export of every matching event. 'Valor'
+// (URL ?valor=1) shows what each visit is worth: its zone's RPV that day and TQ, as the server sends them.
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import {
   BOT_REASON_LABELS,
   REFERRERS_PAGE_SIZE,
   contract,
   formatDateTime,
+  formatProfitMetric,
   logCsvFile,
   recordKey,
   type BotReason,
@@ -65,6 +68,18 @@ export default function Logs() {
   const { tz, query, applied } = filters;
   const [live, setLive] = useState(true);
   const [autoscroll, setAutoscroll] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const showValue = params.get('valor') === '1';
+  const setShowValue = (on: boolean) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (on) next.set('valor', '1');
+        else next.delete('valor');
+        return next;
+      },
+      { replace: true },
+    );
   // Page 1 again whenever the applied filters change; live arrivals never move the page.
   const log = useLiveLog(query, live, { pageSize: REFERRERS_PAGE_SIZE });
 
@@ -80,6 +95,25 @@ export default function Logs() {
     () => [
       { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTime(r.seen_at, tz)}</span> },
       { key: 'zone_id', header: 'Zone ID', cell: (r) => dashed(r.zone_id) },
+      // With 'Valor': the zone's revenue per visit that day (estimated until its report arrives) and its TQ.
+      ...(showValue
+        ? [
+            {
+              key: 'value',
+              header: (
+                <span title="Revenue por visita de su zona ese día (estimado con los 7 días anteriores si aún no llegó su informe)">Valor</span>
+              ),
+              align: 'right' as const,
+              cell: (r: LiveRecord) => <span className="tabular-nums">{formatProfitMetric('rpv', r.value ?? null)}</span>,
+            },
+            {
+              key: 'tq',
+              header: 'TQ',
+              align: 'right' as const,
+              cell: (r: LiveRecord) => <span className="tabular-nums">{formatProfitMetric('tq', r.tq ?? null)}</span>,
+            },
+          ]
+        : []),
       { key: 'source', header: 'Source', cell: (r) => dashed(r.parent_domain) },
       { key: 'referrer', header: 'Referrer', cell: (r) => <ReferrerCell url={r.referrer} width="max-w-[15rem] xl:max-w-[17rem]" /> },
       { key: 'keyword', header: 'Keyword', cell: (r) => dashed(r.keyword) },
@@ -90,7 +124,7 @@ export default function Logs() {
         ? [{ key: 'bot', header: 'Bot', cell: (r: LiveRecord) => (r.reason ? (BOT_REASON_LABELS[r.reason as BotReason] ?? r.reason) : '') }]
         : []),
     ],
-    [tz, applied.includeBots],
+    [tz, applied.includeBots, showValue],
   );
 
   return (
@@ -133,6 +167,7 @@ export default function Logs() {
             </span>
             <Toggle label="Live" checked={live} onChange={setLive} />
             <Toggle label="Autoscroll" checked={autoscroll} onChange={setAutoscroll} />
+            <Toggle label="Valor" checked={showValue} onChange={setShowValue} />
           </>
         }
       >

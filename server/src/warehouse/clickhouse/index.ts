@@ -11,7 +11,7 @@ import { dropStaleStages } from './zone-report/import.js';
 import { repairRollup } from './zone-report/schema.js';
 import { clickHouseReferrerWarehouse } from './referrers/index.js';
 import { clickHouseSpendWarehouse } from './spend/index.js';
-import { getProfitParts } from './profit/get-profit-parts.js';
+import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
 import { ensureEventTtl } from './referrers/roll-up-old-events.js';
 import type { Warehouse } from '../types.js';
 
@@ -100,7 +100,7 @@ export async function openClickHouseWarehouse(
     zoneReports: clickHouseZoneReportWarehouse(db),
     referrers: clickHouseReferrerWarehouse(db),
     spend: clickHouseSpendWarehouse(db),
-    profit: { parts: (q) => getProfitParts(db, q) },
+    profit: { parts: (q) => getProfitParts(db, q), zoneValues: (q) => getZoneValues(db, q) },
     ping: async () => {
       await db.one('SELECT 1 AS ok');
     },

@@ -4,7 +4,7 @@ import { Db } from './db.js';
 import { duckZoneReportWarehouse, ensureZoneReportSchema } from './zone-report/index.js';
 import { KeyIndex, createReferrerSchema, duckReferrerWarehouse } from './referrers/index.js';
 import { createSpendSchema, duckSpendWarehouse } from './spend/index.js';
-import { getProfitParts } from './profit/get-profit-parts.js';
+import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
 import type { Warehouse } from '../types.js';
 
 export interface DuckDbOptions {
@@ -32,7 +32,7 @@ export async function openDuckDbWarehouse(dir: string | ':memory:', options: Duc
     zoneReports: duckZoneReportWarehouse(db),
     referrers: duckReferrerWarehouse(db, keys),
     spend: duckSpendWarehouse(db),
-    profit: { parts: (q) => getProfitParts(db, q) },
+    profit: { parts: (q) => getProfitParts(db, q), zoneValues: (q) => getZoneValues(db, q) },
     ping: async () => {
       await db.one('SELECT 1 AS ok');
     },

@@ -6,7 +6,7 @@
 // missing match NULL, as in SQL everywhere else.
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
 import { Binder, type ClickHouseDb, type Row } from '../db.js';
-import type { ProfitDimension, ProfitParts, ProfitQuery, ProfitSpendPart, ProfitVisitPart } from '../../types.js';
+import type { ProfitDimension, ProfitParts, ProfitQuery, ProfitSpendPart, ProfitVisitPart, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { instant } from '../referrers/filter.js';
 import { liveEvent, watermarkSql } from '../referrers/schema.js';
 
@@ -62,9 +62,12 @@ reported AS (SELECT DISTINCT date AS day FROM ${db.t('zone_report')} FINAL WHERE
   return { from, to, campaign, adset, ctes, spendWhere };
 }
 
-function zoneRpv(db: ClickHouseDb, x: Bound): string {
+const ZONE_VISITS = 'SELECT day, zone_id, count() AS visits FROM ev GROUP BY day, zone_id';
+
+/** The RPV rule (see duckdb/profit); zoneValues adds the zones seen in the 7 days before, with 0 visits on the day. */
+function zoneRpv(db: ClickHouseDb, x: Bound, zoneVisits = ZONE_VISITS): string {
   return `
-zone_visits AS (SELECT day, zone_id, count() AS visits FROM ev GROUP BY day, zone_id),
+zone_visits AS (${zoneVisits}),
 zone_rev AS (
   SELECT date AS day, zone_id, sum(revenue) AS revenue,
          sum(if(tq > 0 AND impressions > 0, tq * impressions, 0)) AS tq_weighted,
@@ -85,7 +88,7 @@ zone_trailing AS (
 ),
 zone_rpv AS (
   SELECT d.day AS day, d.zone_id AS zone_id, NOT d.reported AS estimated,
-         if(d.reported, d.revenue / d.visits, coalesce(t.revenue / nullIf(t.visits, 0), 0)) AS rpv,
+         if(d.reported, d.revenue / nullIf(d.visits, 0), coalesce(t.revenue / nullIf(t.visits, 0), 0)) AS rpv,
          if(d.reported, d.tq_weighted / nullIf(d.tq_weight, 0), t.tq_weighted / nullIf(t.tq_weight, 0)) AS tq
   FROM zone_day d LEFT JOIN zone_trailing t ON t.day = d.day AND t.zone_id = d.zone_id
   WHERE d.day >= ${x.from}
@@ -178,4 +181,24 @@ SELECT DISTINCT toString(day) AS day FROM attributed WHERE day NOT IN (SELECT da
     ),
     estimatedDays: days.map((d) => String(d.day)),
   };
+}
+
+/** Each zone's RPV and TQ on one day by the same rule (zoneRpv above): what one of its visits is worth. */
+export async function getZoneValues(db: ClickHouseDb, q: ZoneValuesQuery): Promise<ZoneDayValue[]> {
+  const b = new Binder();
+  const x = bind(db, b, { by: 'campaign', from: q.day, to: q.day, tz: q.tz });
+  const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} UNION ALL SELECT ${x.from} AS day, zone_id, toUInt64(0) AS visits FROM ev WHERE day < ${x.from} GROUP BY zone_id) GROUP BY day, zone_id`;
+  const rows = await db.all<Row>(
+    `WITH ${x.ctes}, ${zoneRpv(db, x, visits)}
+SELECT r.zone_id AS zone_id, if(r.estimated AND t.zone_id IS NULL, NULL, r.rpv) AS rpv, r.tq AS tq, r.estimated AS estimated
+FROM zone_rpv r LEFT JOIN zone_trailing t ON t.day = r.day AND t.zone_id = r.zone_id
+${SETTINGS}`,
+    b.params,
+  );
+  return rows.map((r) => ({
+    zone_id: String(r.zone_id),
+    rpv: r.rpv === null ? null : Number(r.rpv),
+    tq: r.tq === null || r.tq === undefined ? null : Number(r.tq),
+    estimated: Boolean(Number(r.estimated)),
+  }));
 }

@@ -28,6 +28,6 @@ export function clickHouseReferrerWarehouse(db: ClickHouseDb): ReferrerWarehouse
     streamIvt: (q) => streamIvt(db, q),
     eventsAfter: (afterId, beforeId, limit) => getEventsAfter(db, afterId, beforeId, limit),
     rollUpBefore: (cutoffMs) => rollUpOldEvents(db, cutoffMs),
-    countEvents: () => countEvents(db),
+    countEvents: (only) => countEvents(db, only),
   };
 }

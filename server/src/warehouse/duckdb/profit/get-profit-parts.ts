@@ -7,11 +7,15 @@
 // a campaign id (attributed to Meta); an event's day is its calendar day in the reporting zone.
 // By keyword, each ad-day's spend is shared among the keywords of its visits (all of it to no
 // keyword when it had none). $1 first day, $2 last day, $3 campaign id, $4 ad set id (NULL: any),
-// $5 tz, $6/$7 the events' instants (from the 7 days before the range to its end).
+// $5 tz, $6/$7 the events' instants (from the 7 days before the range to its end), $8 the zone's
+// UTC offset (ms) at $6 and $9–$20 up to six (instant ms, new offset) changes after it: an event's
+// local day is its instant plus the offset, integer arithmetic (converting every event's zone
+// costs ~10× the rest of the scan); with more changes than that, $8 is NULL and each converts.
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { Db, Param } from '../db.js';
-import type { ProfitDimension, ProfitParts, ProfitQuery, ProfitSpendPart, ProfitVisitPart } from '../../types.js';
+import type { ProfitDimension, ProfitParts, ProfitQuery, ProfitSpendPart, ProfitVisitPart, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { sqlTimestamp } from '../referrers/filter.js';
+import { MAX_OFFSET_CHANGES, offsetPieces } from '../../tz-offsets.js';
 
 const VISIT_KEY: Record<ProfitDimension, string> = {
   campaign: 'campaign_id',
@@ -34,9 +38,11 @@ const parents = (by: ProfitDimension) => ({
 
 const CTES = `
 ev AS (
-  SELECT CAST(timezone($5, seen_at AT TIME ZONE 'UTC') AS DATE) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
-  FROM referrer_event
-  WHERE seen_at >= $6::TIMESTAMP AND seen_at <= $7::TIMESTAMP AND NOT is_bot
+  SELECT CASE WHEN $8::BIGINT IS NULL THEN CAST(timezone($5, seen_at AT TIME ZONE 'UTC') AS DATE)
+              ELSE DATE '1970-01-01' + CAST((ms + CASE WHEN ms < $9::BIGINT THEN $8::BIGINT WHEN ms < $11::BIGINT THEN $10::BIGINT WHEN ms < $13::BIGINT THEN $12::BIGINT
+                WHEN ms < $15::BIGINT THEN $14::BIGINT WHEN ms < $17::BIGINT THEN $16::BIGINT WHEN ms < $19::BIGINT THEN $18::BIGINT ELSE $20::BIGINT END) // 86400000 AS INTEGER) END AS day,
+         zone_id, campaign_id, adset_id, ad_id, keyword
+  FROM (SELECT epoch_ms(seen_at) AS ms, * FROM referrer_event WHERE seen_at >= $6::TIMESTAMP AND seen_at <= $7::TIMESTAMP AND NOT is_bot)
 ),
 attributed AS (
   SELECT * FROM ev
@@ -45,8 +51,10 @@ attributed AS (
 ),
 reported AS (SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN $1::DATE - 7 AND $2::DATE)`;
 
-const ZONE_RPV = `
-zone_visits AS (SELECT day, zone_id, count(*) AS visits FROM ev GROUP BY day, zone_id),
+/** Human visits per day and zone (the profit query's); zoneValues adds the zones seen in the 7 days before, with 0 visits on the day. */
+const ZONE_VISITS = 'SELECT day, zone_id, count(*) AS visits FROM ev GROUP BY day, zone_id';
+const zoneRpvSql = (zoneVisits: string) => `
+zone_visits AS (${zoneVisits}),
 zone_rev AS (
   SELECT date AS day, zone_id, sum(revenue) AS revenue,
          sum(CASE WHEN tq > 0 AND impressions > 0 THEN tq * impressions ELSE 0 END) AS tq_weighted,
@@ -67,11 +75,12 @@ zone_trailing AS (
 ),
 zone_rpv AS (
   SELECT d.day, d.zone_id, NOT d.reported AS estimated,
-         CASE WHEN d.reported THEN d.revenue / d.visits ELSE coalesce(t.revenue / nullif(t.visits, 0), 0) END AS rpv,
+         CASE WHEN d.reported THEN d.revenue / nullif(d.visits, 0) ELSE coalesce(t.revenue / nullif(t.visits, 0), 0) END AS rpv,
          CASE WHEN d.reported THEN d.tq_weighted / nullif(d.tq_weight, 0) ELSE t.tq_weighted / nullif(t.tq_weight, 0) END AS tq
   FROM zone_day d LEFT JOIN zone_trailing t ON t.day = d.day AND t.zone_id = d.zone_id
   WHERE d.day >= $1::DATE
 )`;
+const ZONE_RPV = zoneRpvSql(ZONE_VISITS);
 
 function visitsSql(by: ProfitDimension): string {
   const p = parents(by);
@@ -118,14 +127,26 @@ SELECT DISTINCT strftime(day, '%Y-%m-%d') AS day FROM attributed WHERE day NOT I
 
 /** The query's bound values, in $-number order. */
 export function profitParams(q: ProfitQuery): Param[] {
+  const from = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
+  const to = zonedDayEnd(q.to, q.tz).getTime();
+  const pieces = offsetPieces(from, to, q.tz);
+  const fits = pieces.changes.length <= MAX_OFFSET_CHANGES;
+  const changes: Param[] = [];
+  for (let i = 0; i < MAX_OFFSET_CHANGES; i++) {
+    const c = fits ? pieces.changes[i] : undefined;
+    // An unused slot's change never comes (its offset repeats the last one).
+    changes.push(BigInt(c?.at ?? Number.MAX_SAFE_INTEGER), BigInt(c?.offset ?? pieces.changes.at(-1)?.offset ?? pieces.first));
+  }
   return [
     q.from,
     q.to,
     q.campaignId ?? null,
     q.adsetId ?? null,
     q.tz,
-    sqlTimestamp(zonedDayStart(addDays(q.from, -7), q.tz).getTime()),
-    sqlTimestamp(zonedDayEnd(q.to, q.tz).getTime()),
+    sqlTimestamp(from),
+    sqlTimestamp(to),
+    fits ? BigInt(pieces.first) : null,
+    ...changes,
   ];
 }
 
@@ -168,4 +189,24 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
     ),
     estimatedDays: days.map((d) => d.day),
   };
+}
+
+/** Each zone's RPV and TQ on one day by the same rule (zone_rpv above): what one of its visits is worth. */
+export async function getZoneValues(db: Db, q: ZoneValuesQuery): Promise<ZoneDayValue[]> {
+  const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz });
+  // A zone seen in the days before has a value on the day from its first visit (its trailing RPV while the day is unreported);
+  // without a reported day to go by, its value is unknown (null; the profit query counts it at 0).
+  const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} UNION ALL SELECT $1::DATE AS day, zone_id, 0 AS visits FROM ev WHERE day < $1::DATE GROUP BY zone_id) GROUP BY day, zone_id`;
+  const rows = await db.all(
+    `WITH ${CTES}, ${zoneRpvSql(visits)}
+SELECT r.zone_id, CASE WHEN r.estimated AND t.zone_id IS NULL THEN NULL ELSE r.rpv END AS rpv, r.tq, r.estimated
+FROM zone_rpv r LEFT JOIN zone_trailing t ON t.day = r.day AND t.zone_id = r.zone_id`,
+    params,
+  );
+  return rows.map((r) => ({
+    zone_id: String(r.zone_id),
+    rpv: r.rpv === null ? null : Number(r.rpv),
+    tq: r.tq === null || r.tq === undefined ? null : Number(r.tq),
+    estimated: Boolean(r.estimated),
+  }));
 }

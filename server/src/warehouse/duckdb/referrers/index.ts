@@ -33,6 +33,6 @@ export function duckReferrerWarehouse(db: Db, keys: KeyIndex): ReferrerWarehouse
     streamIvt: (q) => streamIvt(db, q),
     eventsAfter: (afterId, beforeId, limit) => getEventsAfter(db, afterId, beforeId, limit),
     rollUpBefore: (cutoffMs) => rollUpOldEvents(db, cutoffMs),
-    countEvents: () => countEvents(db),
+    countEvents: (only) => countEvents(db, only),
   };
 }

@@ -1,6 +1,6 @@
-// Stored ad-day spend rows of a range of days, by date then ad id.
+// Stored ad-day spend rows of a range of days, by date then ad id; how many in all; sums per month.
 import type { Db } from '../db.js';
-import type { AdSpendRecord } from '../../types.js';
+import type { AdSpendRecord, SpendMonth } from '../../types.js';
 
 export async function getSpendRows(db: Db, range: { from: string; to: string }): Promise<AdSpendRecord[]> {
   return db.all<AdSpendRecord>(
@@ -13,4 +13,18 @@ export async function getSpendRows(db: Db, range: { from: string; to: string }):
 
 export async function countSpendRows(db: Db): Promise<number> {
   return Number((await db.one<{ n: number }>('SELECT count(*) AS n FROM ad_spend'))?.n ?? 0);
+}
+
+export async function getSpendMonths(db: Db): Promise<SpendMonth[]> {
+  const rows = await db.all<Record<keyof SpendMonth, unknown>>(
+    `SELECT strftime(date, '%Y-%m') AS month, count(*) AS rows, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks
+     FROM ad_spend GROUP BY month ORDER BY month`,
+  );
+  return rows.map((r) => ({
+    month: String(r.month),
+    rows: Number(r.rows),
+    spend: Number(r.spend),
+    impressions: Number(r.impressions),
+    clicks: Number(r.clicks),
+  }));
 }

@@ -2,7 +2,7 @@
 import type { Db } from '../db.js';
 import type { SpendWarehouse } from '../../types.js';
 import { upsertSpend } from './upsert.js';
-import { countSpendRows, getSpendRows } from './get-rows.js';
+import { countSpendRows, getSpendMonths, getSpendRows } from './get-rows.js';
 
 export { createSpendSchema } from './schema.js';
 
@@ -11,5 +11,6 @@ export function duckSpendWarehouse(db: Db): SpendWarehouse {
     upsert: (rows) => upsertSpend(db, rows),
     rows: (range) => getSpendRows(db, range),
     countRows: () => countSpendRows(db),
+    months: () => getSpendMonths(db),
   };
 }

@@ -1,0 +1,119 @@
+// What one visit is worth as it shows in Logs and `adops tail` ('Valor'): its zone's revenue per
+// human visit that day and the zone's TQ, by the profit query's rule (warehouse zoneValues: the
+// day's RPV, or the trailing 7 reported days' while the day's report has not arrived). Kept per
+// day and zone in memory — one query per day loads every zone — so the live stream only looks
+// values up; a day's values are read again after `ttlMs`, and a zone not yet known is asked for
+// at most every `missRetryMs`. Flagged (bot) traffic is worth 0: the rule counts it nowhere.
+import { todayIn, zonedDayEnd, zonedDayStart } from '@adops/core';
+import type { ProfitWarehouse, ZoneDayValue } from '../warehouse/index.js';
+
+export interface VisitValue {
+  /** The zone's revenue per visit that day (network currency); null when the zone has no value that day. */
+  value: number | null;
+  /** The zone's TQ that day (or its trailing TQ); null when unknown. */
+  tq: number | null;
+}
+
+interface DayValues {
+  zones: Map<string, ZoneDayValue>;
+  loadedAt: number;
+  loading?: Promise<void>;
+}
+
+const UNKNOWN: VisitValue = { value: null, tq: null };
+
+export class ZoneValues {
+  private readonly days = new Map<string, DayValues>();
+  /** The last day an instant fell in, with its bounds (most events are today's: no time-zone maths for them). */
+  private lastDay = { day: '', start: 0, end: -1 };
+
+  constructor(
+    private readonly warehouse: Pick<ProfitWarehouse, 'zoneValues'>,
+    private readonly tz: string,
+    private readonly log: (line: string) => void = () => {},
+    private readonly options: { ttlMs: number; missRetryMs: number; maxDays: number } = { ttlMs: 60_000, missRetryMs: 5_000, maxDays: 64 },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The reporting day of an instant (epoch ms). */
+  dayOf(ms: number): string {
+    const d = this.lastDay;
+    if (ms >= d.start && ms <= d.end) return d.day;
+    const day = todayIn(this.tz, new Date(ms));
+    this.lastDay = { day, start: zonedDayStart(day, this.tz).getTime(), end: zonedDayEnd(day, this.tz).getTime() };
+    return day;
+  }
+
+  /**
+   * A visit's value from what is loaded (never waits): stale values while they are read again,
+   * unknown for a day not loaded yet. Asks for a reload when due.
+   */
+  peek(zoneId: string, ms: number, isBot = false): VisitValue {
+    const day = this.dayOf(ms);
+    const entry = this.days.get(day);
+    const zone = entry?.zones.get(zoneId);
+    if (this.due(entry, zone === undefined)) void this.load(day);
+    if (!zone) return isBot && entry ? { value: 0, tq: null } : UNKNOWN;
+    return { value: isBot ? 0 : zone.rpv, tq: zone.tq };
+  }
+
+  /**
+   * Resolves once the days of these instants are loaded and fresh (undefined when they already
+   * are, so a caller on the hot path awaits nothing). A zone not known yet waits for one reload
+   * at most every missRetryMs.
+   */
+  ready(items: Iterable<{ zone_id: string; ms: number }>): Promise<void> | undefined {
+    const waits: Promise<void>[] = [];
+    let seen: string | undefined;
+    for (const { zone_id, ms } of items) {
+      const day = this.dayOf(ms);
+      const entry = this.days.get(day);
+      if (entry?.loading) {
+        if (seen !== day) waits.push(entry.loading);
+      } else if (this.due(entry, !entry?.zones.has(zone_id))) waits.push(this.load(day));
+      seen = day;
+    }
+    return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
+  }
+
+  /** Values of many rows: loads their days first. */
+  async valuesOf<R extends { zone_id: string; seen_at: string; is_bot?: boolean }>(rows: readonly R[]): Promise<Array<R & VisitValue>> {
+    const items = rows.map((r) => ({ zone_id: r.zone_id, ms: Date.parse(r.seen_at) }));
+    await this.ready(items);
+    return rows.map((r, i) => ({ ...r, ...this.peek(r.zone_id, items[i].ms, r.is_bot === true) }));
+  }
+
+  /** Forget every loaded day (a zone report was imported). */
+  clear(): void {
+    this.days.clear();
+  }
+
+  private due(entry: DayValues | undefined, missing: boolean): boolean {
+    if (!entry) return true;
+    if (entry.loading) return false;
+    const age = this.now() - entry.loadedAt;
+    return age >= this.options.ttlMs || (missing && age >= this.options.missRetryMs);
+  }
+
+  private load(day: string): Promise<void> {
+    const entry = this.days.get(day);
+    if (entry?.loading) return entry.loading;
+    const target: DayValues = entry ?? { zones: new Map(), loadedAt: 0 };
+    if (!entry) {
+      // Keep the most recent days only.
+      if (this.days.size >= this.options.maxDays) this.days.delete(this.days.keys().next().value!);
+      this.days.set(day, target);
+    }
+    target.loading = this.warehouse
+      .zoneValues({ day, tz: this.tz })
+      .then((rows) => {
+        target.zones = new Map(rows.map((r) => [r.zone_id, r]));
+      })
+      .catch((e: Error) => this.log(`zone values for ${day} not read: ${e.message}`))
+      .finally(() => {
+        target.loadedAt = this.now();
+        target.loading = undefined;
+      });
+    return target.loading;
+  }
+}
