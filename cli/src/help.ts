@@ -101,6 +101,12 @@ const EXAMPLES: Record<string, string[]> = {
     'adops audit --actor ana@example.com --action user --since 2026-11-01 --csv',
     'adops audit --action token.revoke --json | jq .rows',
   ],
+  'alerts list': ['adops alerts list                                   # las abiertas', 'adops alerts history --json | jq .rows'],
+  'alerts create': [
+    "adops alerts create --name 'IPs' --kind ip_burst --param visits=300 --param minutes=5",
+    "adops alerts create --name 'TQ' --kind tq_low --param scope=zone --param threshold=0.5 --param hours=6",
+  ],
+  'alerts mute': ['adops alerts mute 3f2c… --minutes 60'],
   completion: ['source <(adops completion bash)          # en ~/.bashrc', 'source <(adops completion zsh)           # en ~/.zshrc'],
 };
 

@@ -26,6 +26,7 @@ import { registerProfit } from './commands/profit.js';
 import { registerImport } from './commands/import.js';
 import { registerBackup } from './commands/backup.js';
 import { registerAudit } from './commands/audit.js';
+import { registerAlerts } from './commands/alerts.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerOptions } from './commands/options.js';
 import { registerCompletion } from './commands/completion.js';
@@ -73,6 +74,7 @@ export function buildProgram(cli: Cli): Command {
   registerImport(program, cli);
   registerBackup(program, cli);
   registerAudit(program, cli);
+  registerAlerts(program, cli);
   registerMigrate(program, cli);
   registerOptions(program, cli);
   registerCompletion(program, cli);

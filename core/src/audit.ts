@@ -29,6 +29,13 @@ export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   'backup.create': 'Copia de seguridad descargada',
   'spend.sync': 'Gasto de Meta sincronizado',
   'exchange_rates.update': 'Tipos de cambio modificados',
+  'alert_rule.create': 'Regla de alerta creada',
+  'alert_rule.update': 'Regla de alerta modificada',
+  'alert_rule.delete': 'Regla de alerta eliminada',
+  'alert.mute': 'Alerta silenciada',
+  'alert.unmute': 'Silencio de alerta retirado',
+  'alert_subscription.update': 'Canales de alerta modificados',
+  'alerts.evaluate': 'Reglas de alerta evaluadas a mano',
 };
 
 /** What kinds of things an entry is about, as the screens name them. */
@@ -44,6 +51,9 @@ export const AUDIT_TARGET_KINDS: Readonly<Record<string, string>> = {
   backup: 'Copia de seguridad',
   ad_spend: 'Gasto de Meta',
   exchange_rates: 'Tipos de cambio',
+  alert_rule: 'Regla de alerta',
+  alert: 'Alerta',
+  alert_subscription: 'Canales de alerta',
 };
 
 export const auditActionLabel = (action: string): string => AUDIT_ACTIONS[action] ?? action;

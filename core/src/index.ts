@@ -12,3 +12,4 @@ export * from './live-follower.js';
 export * from './campaigns.js';
 export * from './openapi.js';
 export * from './audit.js';
+export * from './alerts.js';

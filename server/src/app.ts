@@ -25,6 +25,8 @@ import { docsRoutes } from './routes/docs.js';
 import { auditRoutes } from './routes/audit.js';
 import { backupRoutes } from './routes/backup.js';
 import { profitRoutes } from './routes/profit.js';
+import { alertRoutes } from './routes/alerts.js';
+import { seedDemoAlertRules } from './demo/alert-rules.js';
 import { auditTarget } from './services/audit.js';
 import { publicUser } from './services/users.js';
 import { VERSION } from './version.js';
@@ -68,6 +70,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   }
   await startZoneReports(services);
   if (config.demo) startTrafficDemo(services);
+  if (config.demo) await seedDemoAlertRules(services);
 
   const koa = new Koa();
   // Trusted hops only: a client can prepend any X-Forwarded-For entries it likes, never the ones
@@ -110,6 +113,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   auditRoutes(router, services);
   backupRoutes(router, services);
   profitRoutes(router, services);
+  alertRoutes(router, services);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {

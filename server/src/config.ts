@@ -77,6 +77,12 @@ export interface Config {
    * ADOPS_SPEND_SYNC_MINUTES=0 turns it off; it runs only against a real ad account or with demo data.
    */
   spendSync: { everyMinutes: number; recentDays: number; nightlyDays: number; nightlyHour: number };
+  /**
+   * Alertas: the evaluator runs every `everySeconds` (ADOPS_ALERTS_EVERY_SECONDS, default 60; 0 off),
+   * e-mail through ADOPS_SMTP_URL (smtp:// or smtps://; none: no e-mail) from ADOPS_MAIL_FROM,
+   * webhooks tried `webhookAttempts` times with backoff from `webhookBackoffMs`; links to ADOPS_APP_URL.
+   */
+  alerts: { everySeconds: number; smtpUrl?: string; mailFrom: string; webhookAttempts: number; webhookBackoffMs: number; appUrl: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -191,6 +197,17 @@ function proxyHops(env: Env): number {
   return int(env, 'ADOPS_TRUST_PROXY', 0, 0, 10);
 }
 
+function alertsConfig(env: Env): Config['alerts'] {
+  const smtpUrl = env.ADOPS_SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/\s]/i.test(smtpUrl))
+    throw new ConfigError(`ADOPS_SMTP_URL must be an smtp:// or smtps:// URL (got "${smtpUrl.replace(/\/\/[^@/]*@/, '//***@')}")`);
+  const mailFrom = env.ADOPS_MAIL_FROM || 'AdOps Console <alertas@adops.local>';
+  if (!/@/.test(mailFrom) || /[\r\n]/.test(mailFrom)) throw new ConfigError(`ADOPS_MAIL_FROM must be an e-mail address (got "${mailFrom}")`);
+  const everySeconds = int(env, 'ADOPS_ALERTS_EVERY_SECONDS', 60, 0, 86_400);
+  if (everySeconds > 0 && everySeconds < 10) throw new ConfigError('ADOPS_ALERTS_EVERY_SECONDS must be 0 (off) or at least 10');
+  return { everySeconds, smtpUrl, mailFrom, webhookAttempts: 4, webhookBackoffMs: 2_000, appUrl: url(env, 'ADOPS_APP_URL') ?? null };
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {}): Config {
   const adminEmail = (env.ADOPS_ADMIN_EMAIL || 'admin@adops.local').trim().toLowerCase();
@@ -250,6 +267,7 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
       nightlyDays: int(env, 'ADOPS_SPEND_SYNC_NIGHTLY_DAYS', 7, 1, 90),
       nightlyHour: int(env, 'ADOPS_SPEND_SYNC_NIGHTLY_HOUR', 3, 0, 23),
     },
+    alerts: alertsConfig(env),
     ...liveConfig(env),
     ...storeConfig(env),
     ...warehouseConfig(env),

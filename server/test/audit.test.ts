@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { contract, type Api, type AuditEntry } from '@adops/core';
 import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
 import { totpCode } from './totp-codes.js';
+import { event } from './warehouse-contract.js';
 
 const ASSETS = fileURLToPath(new URL('../assets/sandbox-images/', import.meta.url));
 const INGEST_KEY = 'audit-test-ingest-key-0123456789';
@@ -55,7 +56,99 @@ interface Case {
 
 const asAdmin = () => ({ actor_type: 'user' as const, actor_id: adminId, actor_email: ADMIN.email });
 
+/** An open alert of a new rule (one IP over 1 visit in 10 minutes), for the mute cases. */
+async function openAlert(): Promise<{ id: string; rule_id: string }> {
+  const rule = await admin.alerts.createRule({ name: `Audit ${Math.random()}`, kind: 'ip_burst', params: { visits: 1, minutes: 10 } });
+  const ip = `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  const now = Date.now();
+  await s.app.services.warehouse.referrers.append([
+    event(9e8 + (now % 1e6), now - 1000, { zone_id: 'Z-A', ip }),
+    event(9e8 + (now % 1e6) + 1, now - 500, { zone_id: 'Z-A', ip }),
+  ]);
+  await s.app.services.alerts.evaluate(now);
+  const [alert] = (await admin.alerts.list({ rule_id: rule.id })).rows;
+  return { id: alert.id, rule_id: rule.id };
+}
+
 const CASES: Case[] = [
+  {
+    route: 'alerts.createRule',
+    action: 'alert_rule.create',
+    target_kind: 'alert_rule',
+    async run() {
+      const r = await admin.alerts.createRule({ name: 'Regla audit', kind: 'ip_burst', params: { visits: 500, minutes: 5 } });
+      return {
+        target_id: r.id,
+        before: null,
+        after: expect.objectContaining({ name: 'Regla audit', kind: 'ip_burst', params: { visits: 500, minutes: 5 } }),
+      };
+    },
+  },
+  {
+    route: 'alerts.updateRule',
+    action: 'alert_rule.update',
+    target_kind: 'alert_rule',
+    async run() {
+      const r = await admin.alerts.createRule({ name: 'Regla audit 2', kind: 'ip_burst', params: { visits: 500, minutes: 5 } });
+      await admin.alerts.updateRule({ id: r.id, enabled: false });
+      return { target_id: r.id, before: expect.objectContaining({ enabled: true }), after: expect.objectContaining({ enabled: false }) };
+    },
+  },
+  {
+    route: 'alerts.deleteRule',
+    action: 'alert_rule.delete',
+    target_kind: 'alert_rule',
+    async run() {
+      const r = await admin.alerts.createRule({ name: 'Regla audit 3', kind: 'ip_burst', params: { visits: 500, minutes: 5 } });
+      await admin.alerts.deleteRule({ id: r.id });
+      return { target_id: r.id, before: expect.objectContaining({ name: 'Regla audit 3' }), after: null };
+    },
+  },
+  {
+    route: 'alerts.mute',
+    action: 'alert.mute',
+    target_kind: 'alert',
+    async run() {
+      const a = await openAlert();
+      const muted = await admin.alerts.mute({ id: a.id, minutes: 30 });
+      await admin.alerts.deleteRule({ id: a.rule_id });
+      return { target_id: a.id, before: { state: 'open', muted_until: null }, after: { state: 'muted', muted_until: muted.muted_until } };
+    },
+  },
+  {
+    route: 'alerts.unmute',
+    action: 'alert.unmute',
+    target_kind: 'alert',
+    async run() {
+      const a = await openAlert();
+      await admin.alerts.mute({ id: a.id });
+      await admin.alerts.unmute({ id: a.id });
+      await admin.alerts.deleteRule({ id: a.rule_id });
+      return { target_id: a.id, before: { state: 'muted', muted_until: null }, after: { state: 'open', muted_until: null } };
+    },
+  },
+  {
+    route: 'alerts.setSubscription',
+    action: 'alert_subscription.update',
+    target_kind: 'alert_subscription',
+    async run() {
+      await admin.alerts.setSubscription({ in_app: true, email: true, webhook_url: 'https://hooks.example.com/a' });
+      // The webhook's signing secret never reaches the trail.
+      return {
+        target_id: adminId,
+        after: expect.objectContaining({ email: true, webhook_url: 'https://hooks.example.com/a', webhook_secret: '[oculto]' }),
+      };
+    },
+  },
+  {
+    route: 'alerts.evaluate',
+    action: 'alerts.evaluate',
+    target_kind: 'alert_rule',
+    async run() {
+      await admin.alerts.evaluate();
+      return { after: expect.objectContaining({ ran: true, errors: [] }) };
+    },
+  },
   {
     route: 'admin.createUser',
     action: 'user.create',

@@ -24,6 +24,7 @@ const Audit = page(() => import('./pages/Audit'));
 const ChangePassword = page(() => import('./pages/ChangePassword'));
 const Referrers = page(() => import('./pages/Referrers'));
 const Logs = page(() => import('./pages/Logs'));
+const Alerts = page(() => import('./pages/Alerts'));
 
 function Shell() {
   return (
@@ -73,6 +74,7 @@ export function AppRoutes() {
           <Route path="/change-password" element={<ChangePassword />} />
           <Route path="/referrers" element={<Referrers />} />
           <Route path="/logs" element={<Logs />} />
+          <Route path="/alerts" element={<Alerts />} />
         </Route>
         <Route element={<RequireAdmin />}>
           <Route path="/admin-users" element={<AdminUsers />} />

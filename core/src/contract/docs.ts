@@ -86,6 +86,7 @@ export const AREA_TAGS: { [Area in keyof Contract]: string } = {
   referrers: 'Referrers',
   audit: 'Auditoría',
   profit: 'Rentabilidad (Media Buying)',
+  alerts: 'Alertas',
 };
 
 const TABLE =
@@ -342,6 +343,39 @@ export const ROUTE_DOCS: ContractDocs = {
       description: 'Fija (o con `rate: null` quita) el tipo de un mes `AAAA-MM` y una moneda ISO de 3 letras. Solo administradores.',
       params: { rates: 'Lista de `{month, currency, rate}`.' },
     },
+  },
+  alerts: {
+    list: {
+      summary: 'Alertas disparadas',
+      description:
+        'Lo que dispararon las reglas, de la más reciente a la más antigua: abiertas, resueltas (la condición dejó de cumplirse) y silenciadas. `totals.unread` es el número de la campana.',
+      params: { state: '`open`, `resolved`, `muted` o `all`.', rule_id: 'Solo las de esta regla.' },
+    },
+    unread: {
+      summary: 'Alertas sin leer',
+      description: 'Las disparadas desde la última vez que el usuario las marcó como leídas, de las reglas a las que está suscrito en la app.',
+    },
+    markRead: { summary: 'Marca las alertas como leídas', description: 'La campana vuelve a 0.' },
+    mute: {
+      summary: 'Silencia una alerta',
+      description: 'Durante `minutes` minutos o, con `null`, hasta que se resuelva: no avisa por ningún canal mientras tanto.',
+    },
+    unmute: { summary: 'Quita el silencio de una alerta' },
+    rules: { summary: 'Reglas de alerta' },
+    createRule: {
+      summary: 'Crea una regla de alerta',
+      description:
+        'Tipos: `tq_low` (TQ de una zona o publisher bajo un umbral en las últimas N horas, con impresiones mínimas), `revenue_drop` (revenue de una zona, publisher o advertiser que cae un X % frente a los mismos días de la semana anterior), `referrer_burst` (un host de referrer, o uno nunca visto, con más de N visitas humanas en M minutos), `ip_burst` (una IP con más de N visitas humanas en M minutos) y `campaign_roi` (ROI de una campaña o conjunto bajo X %, o CPC sobre el de equilibrio, en las últimas N horas con un gasto mínimo).',
+    },
+    updateRule: { summary: 'Modifica una regla de alerta', description: 'Solo quien la creó o un administrador.' },
+    deleteRule: { summary: 'Elimina una regla de alerta', description: 'Solo quien la creó o un administrador. Sus alertas se borran con ella.' },
+    subscription: { summary: 'Mis canales de alerta' },
+    setSubscription: {
+      summary: 'Cambia mis canales de alerta',
+      description:
+        'App (campana), email (a la dirección del usuario) y webhook (JSON con `text` compatible con Slack, firmado con HMAC-SHA-256 en `X-Adops-Signature`); para todas las reglas o solo `rule_ids`.',
+    },
+    evaluate: { summary: 'Evalúa las reglas ahora', description: 'Lo mismo que hace el servidor cada minuto. Solo administradores.' },
   },
   audit: {
     list: {

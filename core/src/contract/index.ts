@@ -7,6 +7,7 @@ import { campaignRoutes } from './campaigns.js';
 import { referrersRoutes } from './referrers.js';
 import { auditRoutes } from './audit.js';
 import { profitRoutes } from './profit.js';
+import { alertRoutes } from './alerts.js';
 
 export const contract = {
   health: healthRoutes,
@@ -23,6 +24,7 @@ export const contract = {
   referrers: referrersRoutes,
   audit: auditRoutes,
   profit: profitRoutes,
+  alerts: alertRoutes,
 };
 export type Contract = typeof contract;
 
@@ -37,3 +39,4 @@ export * from './campaigns.js';
 export * from './docs.js';
 export * from './audit.js';
 export * from './profit.js';
+export * from './alerts.js';

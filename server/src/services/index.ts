@@ -19,6 +19,7 @@ import { RevenueShareService } from './revenue-shares.js';
 import { AuditService } from './audit.js';
 import { SpendService } from './spend.js';
 import { ProfitService } from './profit.js';
+import { AlertService } from './alerts.js';
 import { ZoneValues } from './zone-values.js';
 import { openLiveBackend, type LiveBackend } from '../live/index.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
@@ -55,6 +56,8 @@ export interface AppServices {
   spend: SpendService;
   /** Rentabilidad: spend joined to the zone revenue its visits earned; the monthly exchange rates. */
   profit: ProfitService;
+  /** Alertas: rules, what they fired, channels, and the evaluator (every minute, one instance at a time). */
+  alerts: AlertService;
   guards: Guards;
   log: (line: string) => void;
   /** Work to run when the app closes (flush batches, stop timers, close stores), in reverse order. */
@@ -137,6 +140,9 @@ export async function createServices(config: Config, log: (line: string) => void
     onClose.push(() => spend.close());
     // Scheduled against a real ad account, or the sandbox's demo one (tests: neither, so off).
     if (!campaigns.providers.metaSandbox || config.demo) spend.start();
+    const alerts = new AlertService(store, warehouse, profit, config, log);
+    onClose.push(() => alerts.close());
+    alerts.start();
     return {
       config,
       store,
@@ -154,6 +160,7 @@ export async function createServices(config: Config, log: (line: string) => void
       campaigns,
       spend,
       profit,
+      alerts,
       totp,
       audit,
       guards,

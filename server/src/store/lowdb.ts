@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { openLowdbAudit } from './lowdb-audit.js';
+import { type AlertStoreData, lowdbAlerts } from './lowdb-alerts.js';
 import {
   type CampaignRecord,
   type EntityStore,
@@ -22,7 +23,7 @@ import {
 } from './types.js';
 
 /** The file's shape (version 1; `sessions` was added later and starts empty in older files). */
-export interface StoreData {
+export interface StoreData extends AlertStoreData {
   version: 1;
   users: UserRecord[];
   publisherTokens: TokenRecord[];
@@ -167,6 +168,7 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
           // The user's sessions go with them.
           d.sessions = d.sessions.filter((x) => x.user_id !== id);
           if (d.totp) d.totp = d.totp.filter((x) => x.user_id !== id);
+          if (d.alertSubscriptions) d.alertSubscriptions = d.alertSubscriptions.filter((x) => x.user_id !== id);
           return index >= 0;
         }),
       bootstrapAdmin: (admin) =>
@@ -303,6 +305,7 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
       purgeExpired: (now) => removeSessions((x) => x.expires_at <= now),
     },
     audit: { append: (entry) => audit.append(entry), query: (filter, order, offset, limit) => audit.query(filter, order, offset, limit) },
+    alerts: lowdbAlerts(file),
     totp: {
       byUser: async (userId) => {
         const found = file.data.totp?.find((x) => x.user_id === userId);

@@ -19,6 +19,7 @@ import {
   type TotpRecord,
   type UserRecord,
 } from './types.js';
+import { ALERTS_MIGRATION_SQL, postgresAlerts } from './postgres-alerts.js';
 
 /** Each migration runs once, in its own transaction, in version order; never edit one that shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -189,6 +190,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
     `,
   },
+  { version: 6, name: 'alerts', sql: ALERTS_MIGRATION_SQL },
 ];
 
 const CONFLICTS: Record<string, ConflictField> = {
@@ -793,6 +795,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         return ((await q('DELETE FROM user_totp WHERE user_id = $1', [userId])).rowCount ?? 0) > 0;
       },
     },
+    alerts: postgresAlerts(q),
     ping: async () => {
       await q('SELECT 1');
     },

@@ -1,6 +1,9 @@
 // The entity store's engine-neutral interface: users, publisher tokens, campaign records,
 // publishers' revenue shares and settings, one repository each. lowdb (one process) and
 // PostgreSQL (several instances) implement it; uniqueness is the store's job, not the caller's.
+import type { AlertRepository } from './alert-types.js';
+
+export type * from './alert-types.js';
 
 export interface UserRecord {
   id: string;
@@ -277,6 +280,8 @@ export interface EntityStore {
   readonly totp: TotpRepository;
   /** The audit trail (append and query only). */
   readonly audit: AuditRepository;
+  /** Alertas: rules, what they fired, users' channels, the evaluator's lock. */
+  readonly alerts: AlertRepository;
   /** Resolves when the store answers (health); throws otherwise. */
   ping(): Promise<void>;
   /** lowdb only: the whole store as one document, as of one moment (after the changes called so far): `adops backup`. */

@@ -426,6 +426,32 @@ export interface ProfitWarehouse {
   zoneValues(query: ZoneValuesQuery): Promise<ZoneDayValue[]>;
 }
 
+/* ------------------------------------------------------------------ alerts */
+
+/** Human visits (is_bot false) per referrer host or per IP in [from, to] (epoch ms), only groups over `over` visits. */
+export interface TrafficBurstQuery {
+  by: 'host' | 'ip';
+  from: number;
+  to: number;
+  /** Groups with more visits than this. */
+  over: number;
+  /** Only this referrer host (parent_domain). */
+  host?: string;
+  /** Only hosts with no event (bots included) from this instant to `from`, nor in the daily rollup: never seen. */
+  newSince?: number;
+  limit: number;
+}
+
+export interface TrafficBurst {
+  key: string;
+  visits: number;
+}
+
+export interface AlertWarehouse {
+  /** The groups over the threshold, most visits first. */
+  bursts(query: TrafficBurstQuery): Promise<TrafficBurst[]>;
+}
+
 /* ------------------------------------------------------------------ the whole warehouse */
 
 export interface Warehouse {
@@ -437,6 +463,8 @@ export interface Warehouse {
   readonly spend: SpendWarehouse;
   /** Spend joined to the zone revenue its visits earned. */
   readonly profit: ProfitWarehouse;
+  /** The alert rules' traffic queries (referrer and IP bursts). */
+  readonly alerts: AlertWarehouse;
   /** Resolves when the engine answers a query (health); throws otherwise. */
   ping(): Promise<void>;
   /** Waits for work under way, then releases the engine. */

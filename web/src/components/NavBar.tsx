@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useSession } from '../hooks/useSession';
 import { Avatar } from './Avatar';
+import { AlertBell } from './AlertBell';
 
 const MAIN_LINKS = [
   { to: '/dashboard', label: 'Dashboard' },
@@ -12,6 +13,7 @@ const MAIN_LINKS = [
   { to: '/referrers', label: 'Refs' },
   { to: '/logs', label: 'Logs' },
   { to: '/finance', label: 'Finance' },
+  { to: '/alerts', label: 'Alertas' },
 ];
 /** The admin area: users and tokens, and the audit trail. */
 const ADMIN_LINKS = [
@@ -172,6 +174,7 @@ export function NavBar() {
                 ))}
             </div>
             <div className="flex items-center gap-2">
+              <AlertBell />
               <UserMenu email={user.email} onSignOut={signOut} />
               <button
                 type="button"

@@ -13,6 +13,7 @@ import { clickHouseReferrerWarehouse } from './referrers/index.js';
 import { clickHouseSpendWarehouse } from './spend/index.js';
 import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
 import { ensureEventTtl } from './referrers/roll-up-old-events.js';
+import { getTrafficBursts } from './alerts/get-traffic-bursts.js';
 import type { Warehouse } from '../types.js';
 
 export interface ClickHouseConnectionOptions {
@@ -101,6 +102,7 @@ export async function openClickHouseWarehouse(
     referrers: clickHouseReferrerWarehouse(db),
     spend: clickHouseSpendWarehouse(db),
     profit: { parts: (q) => getProfitParts(db, q), zoneValues: (q) => getZoneValues(db, q) },
+    alerts: { bursts: (q) => getTrafficBursts(db, q) },
     ping: async () => {
       await db.one('SELECT 1 AS ok');
     },

@@ -5,6 +5,7 @@ import { duckZoneReportWarehouse, ensureZoneReportSchema } from './zone-report/i
 import { KeyIndex, createReferrerSchema, duckReferrerWarehouse } from './referrers/index.js';
 import { createSpendSchema, duckSpendWarehouse } from './spend/index.js';
 import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
+import { getTrafficBursts } from './alerts/get-traffic-bursts.js';
 import type { Warehouse } from '../types.js';
 
 export interface DuckDbOptions {
@@ -33,6 +34,7 @@ export async function openDuckDbWarehouse(dir: string | ':memory:', options: Duc
     referrers: duckReferrerWarehouse(db, keys),
     spend: duckSpendWarehouse(db),
     profit: { parts: (q) => getProfitParts(db, q), zoneValues: (q) => getZoneValues(db, q) },
+    alerts: { bursts: (q) => getTrafficBursts(db, q) },
     ping: async () => {
       await db.one('SELECT 1 AS ok');
     },

@@ -1,0 +1,87 @@
+// `adops alerts`: a rule created from the terminal, what it fired listed, muted by its id and
+// found muted in the history; bad input refused before anything is sent.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Alert, AlertList, AlertRule } from '@adops/core';
+import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { event } from '../../server/test/warehouse-contract.js';
+import { newConfigDir, runCli } from './helpers.js';
+import { parseParams } from '../src/commands/alerts.js';
+
+let server: TestServer;
+let dir: string;
+const cli = (args: string[]) => runCli(args, dir, server.url);
+/** On a terminal: tables and sentences instead of JSON. */
+const tty = (args: string[]) => runCli(args, dir, server.url, { isTTY: true, columns: 250 });
+
+beforeAll(async () => {
+  server = await startTestServer({ alerts: { everySeconds: 0, mailFrom: 'a@b.c', webhookAttempts: 1, webhookBackoffMs: 1, appUrl: null } });
+  dir = await newConfigDir();
+  expect((await runCli(['login', '--email', ADMIN.email], dir, server.url, { stdin: `${ADMIN.password}\n` })).code).toBe(0);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+it('reads key=value parameters as numbers, booleans or text', () => {
+  expect(parseParams(['visits=500', 'threshold=0,5', 'new_only=true', 'target=news.example.com'])).toEqual({
+    visits: 500,
+    threshold: 0.5,
+    new_only: true,
+    target: 'news.example.com',
+  });
+  expect(() => parseParams(['visits'])).toThrow(/clave=valor/);
+});
+
+it('creates a rule, lists what it fired, mutes it by id and finds it muted in the history', async () => {
+  const created = await cli([
+    'alerts',
+    'create',
+    '--name',
+    'IPs calientes',
+    '--kind',
+    'ip_burst',
+    '--param',
+    'visits=10',
+    '--param',
+    'minutes=15',
+    '--json',
+  ]);
+  expect(created.code, created.stderr).toBe(0);
+  const rule = JSON.parse(created.stdout) as AlertRule;
+  expect(rule).toMatchObject({ name: 'IPs calientes', kind: 'ip_burst', params: { visits: 10, minutes: 15 }, enabled: true });
+  const rules = await tty(['alerts', 'rules']);
+  expect(rules.stdout).toContain('Una IP con > 10 visitas humanas en 15 min');
+
+  const now = Date.now();
+  await server.app.services.warehouse.referrers.append(
+    Array.from({ length: 12 }, (_, i) => event(i + 1, now - 60_000 + i, { zone_id: 'Z-1', ip: '10.11.12.13' })),
+  );
+  await server.app.services.alerts.evaluate(now);
+
+  const listed = await tty(['alerts', 'list']);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain('IP 10.11.12.13: 12 visitas humanas en 15 min (umbral 10)');
+  expect(listed.stdout).toContain('Abierta');
+  const [alert] = (JSON.parse((await cli(['alerts', 'list', '--json'])).stdout) as AlertList).rows;
+
+  const muted = await tty(['alerts', 'mute', alert.id, '--minutes', '30']);
+  expect(muted.code, muted.stderr).toBe(0);
+  expect(muted.stdout).toMatch(/^Alerta silenciada hasta .+: IP 10\.11\.12\.13/);
+  expect((await tty(['alerts', 'list'])).stdout).toContain('No hay alertas.');
+  const history = JSON.parse((await cli(['alerts', 'history', '--json'])).stdout) as AlertList;
+  expect(history.rows.map((a: Alert) => [a.id, a.state, a.muted_by])).toEqual([[alert.id, 'muted', ADMIN.email]]);
+  expect((await tty(['alerts', 'unmute', alert.id])).stdout).toContain('Alerta abierta de nuevo');
+});
+
+it('refuses a bad kind or state before sending, and says the server detail for a bad parameter', async () => {
+  const kind = await cli(['alerts', 'create', '--name', 'x', '--kind', 'nope']);
+  expect(kind.code).not.toBe(0);
+  expect(kind.stderr).toContain('Tipo no válido: nope');
+  const state = await cli(['alerts', 'list', '--state', 'rota']);
+  expect(state.stderr).toContain('Estado no válido: rota');
+  const param = await cli(['alerts', 'create', '--name', 'x', '--kind', 'ip_burst', '--param', 'visits=-3', '--param', 'minutes=5']);
+  expect(param.code).not.toBe(0);
+  expect(param.stderr).toContain('Las visitas debe ser al menos 1');
+  const gone = await cli(['alerts', 'mute', 'no-existe']);
+  expect(gone.stderr).toContain('Alerta no encontrada');
+});

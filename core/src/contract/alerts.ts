@@ -1,0 +1,280 @@
+// Alertas: rules on money and traffic quality (TQ, revenue against last week, referrer and IP
+// bursts of human traffic, campaign ROI / CPC), what they fired (open, resolved, muted), each
+// user's channels (in-app bell, webhook, e-mail) and a manual run of the evaluator (admins).
+import { z } from 'zod';
+import { emptyResponse, route } from './route.js';
+import { queryInt, tablePage } from './table.js';
+
+export const ALERT_RULE_KINDS = ['tq_low', 'revenue_drop', 'referrer_burst', 'ip_burst', 'campaign_roi'] as const;
+export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
+export const ALERT_STATES = ['open', 'resolved', 'muted'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+
+/** A zone id, publisher, advertiser, host or campaign id a rule watches; empty: every one. */
+const Target = z
+  .string()
+  .trim()
+  .max(200, 'Como máximo 200 caracteres')
+  .refine((v) => /^[^\p{Cc}]*$/u.test(v), 'No puede contener caracteres de control')
+  .nullish()
+  .transform((v) => (v == null || v === '' || v === 'Todos' ? null : v));
+
+const num = (min: number, max: number, what: string) =>
+  z
+    .number({ error: `${what} debe ser un número` })
+    .min(min, `${what} debe ser al menos ${min}`)
+    .max(max, `${what} debe ser como máximo ${max}`);
+const whole = (min: number, max: number, what: string) => num(min, max, what).int(`${what} debe ser un número entero`);
+
+const Hours = whole(1, 24 * 31, 'Las horas');
+const Minutes = whole(1, 24 * 60, 'Los minutos');
+const Visits = whole(1, 100_000_000, 'Las visitas');
+
+/** TQ of a zone's / publisher's traffic below `threshold` over the last `hours` (at least `min_impressions`). */
+export const TqLowParams = z.object({
+  scope: z.enum(['zone', 'publisher'], { error: 'scope debe ser zone o publisher' }),
+  target: Target,
+  threshold: num(0, 100, 'El umbral de TQ'),
+  hours: Hours,
+  min_impressions: whole(0, 1e12, 'Las impresiones mínimas').default(1000),
+});
+/** Revenue of a zone / publisher / advertiser down ≥ `drop_percent` % against the same hours of the same weekday a week earlier. */
+export const RevenueDropParams = z.object({
+  scope: z.enum(['zone', 'publisher', 'advertiser'], { error: 'scope debe ser zone, publisher o advertiser' }),
+  target: Target,
+  drop_percent: num(1, 100, 'La caída'),
+  hours: Hours,
+  /** Last week's revenue below this is too little to compare. */
+  min_revenue: num(0, 1e12, 'El revenue mínimo').default(10),
+});
+/** A referrer host (or any host never seen before) over `visits` human visits in `minutes`. */
+export const ReferrerBurstParams = z.object({
+  target: Target,
+  new_only: z.boolean({ error: 'new_only debe ser true o false' }).default(false),
+  visits: Visits,
+  minutes: Minutes,
+});
+/** One IP over `visits` human visits in `minutes`. */
+export const IpBurstParams = z.object({ visits: Visits, minutes: Minutes });
+/** A campaign's / ad set's ROI below `threshold` % (or CPC above its break-even) over the last `hours`, with at least `min_spend` spent. */
+export const CampaignRoiParams = z.object({
+  level: z.enum(['campaign', 'adset'], { error: 'level debe ser campaign o adset' }),
+  target: Target,
+  metric: z.enum(['roi', 'cpc'], { error: 'metric debe ser roi o cpc' }).default('roi'),
+  threshold: num(-100, 100_000, 'El umbral de ROI').default(0),
+  hours: Hours,
+  min_spend: num(0, 1e12, 'El gasto mínimo').default(10),
+});
+
+const kindOf = <K extends AlertRuleKind, P extends z.ZodType>(kind: K, params: P) => z.object({ kind: z.literal(kind), params });
+export const AlertRuleSpec = z.discriminatedUnion(
+  'kind',
+  [
+    kindOf('tq_low', TqLowParams),
+    kindOf('revenue_drop', RevenueDropParams),
+    kindOf('referrer_burst', ReferrerBurstParams),
+    kindOf('ip_burst', IpBurstParams),
+    kindOf('campaign_roi', CampaignRoiParams),
+  ],
+  { error: 'kind debe ser tq_low, revenue_drop, referrer_burst, ip_burst o campaign_roi' },
+);
+export type AlertRuleSpec = z.output<typeof AlertRuleSpec>;
+export type AlertRuleParams = AlertRuleSpec['params'];
+
+const RuleName = z
+  .string({ error: 'El nombre es obligatorio' })
+  .trim()
+  .min(1, 'El nombre es obligatorio')
+  .max(120, 'El nombre admite como máximo 120 caracteres')
+  .refine((v) => /^[^\p{Cc}]*$/u.test(v), 'El nombre no puede contener caracteres de control');
+const Cooldown = whole(0, 7 * 24 * 60, 'La espera entre avisos');
+
+export const AlertRule = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(ALERT_RULE_KINDS),
+  params: z.record(z.string(), z.unknown()),
+  enabled: z.boolean(),
+  /** Minutes after a notification before the same rule and subject notify again. */
+  cooldown_minutes: z.number(),
+  created_by: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type AlertRule = z.infer<typeof AlertRule>;
+
+export const CreateAlertRule = z.intersection(
+  z.object({ name: RuleName, enabled: z.boolean().default(true), cooldown_minutes: Cooldown.default(60) }),
+  AlertRuleSpec,
+);
+export type CreateAlertRule = z.input<typeof CreateAlertRule>;
+
+/** A change: name, on/off, cooldown, or the whole spec (kind and params together). */
+export const UpdateAlertRule = z
+  .object({
+    name: RuleName.optional(),
+    enabled: z.boolean({ error: 'enabled debe ser true o false' }).optional(),
+    cooldown_minutes: Cooldown.optional(),
+    kind: z.enum(ALERT_RULE_KINDS, { error: 'kind no válido' }).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if ((v.kind === undefined) !== (v.params === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['params'], message: 'Indica kind y params juntos' });
+      return;
+    }
+    if (v.kind !== undefined) {
+      const spec = AlertRuleSpec.safeParse({ kind: v.kind, params: v.params });
+      if (!spec.success) for (const issue of spec.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
+  })
+  .transform((v) => {
+    const spec = v.kind !== undefined ? AlertRuleSpec.parse({ kind: v.kind, params: v.params }) : undefined;
+    return { name: v.name, enabled: v.enabled, cooldown_minutes: v.cooldown_minutes, spec };
+  });
+export type UpdateAlertRule = z.input<typeof UpdateAlertRule>;
+
+export const AlertRuleIdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** One firing of a rule on one subject (a zone, publisher, advertiser, host, IP, campaign or ad set). */
+export const Alert = z.object({
+  id: z.string(),
+  rule_id: z.string(),
+  rule_name: z.string(),
+  kind: z.enum(ALERT_RULE_KINDS),
+  subject: z.string(),
+  state: z.enum(ALERT_STATES),
+  /** The sentence every channel says. */
+  message: z.string(),
+  value: z.number().nullable(),
+  threshold: z.number().nullable(),
+  /** The figures at the moment it fired (impressions, spend, last week's revenue …). */
+  figures: z.record(z.string(), z.number().nullable()),
+  opened_at: z.string(),
+  /** The latest time it fired (re-firing within the cooldown reopens it without a new notice). */
+  fired_at: z.string(),
+  resolved_at: z.string().nullable(),
+  /** Muted until this instant (null with state muted: until it resolves). */
+  muted_until: z.string().nullable(),
+  muted_by: z.string().nullable(),
+  fire_count: z.number(),
+});
+export type Alert = z.infer<typeof Alert>;
+
+export const AlertListQuery = z.object({
+  state: z
+    .enum([...ALERT_STATES, 'all'], { error: 'state debe ser open, resolved, muted o all' })
+    .optional()
+    .transform((v) => (v === 'all' ? undefined : v)),
+  rule_id: z.string().max(64).optional(),
+  page: queryInt(1, 1_000_000_000).default(1),
+  page_size: queryInt(1, 500).default(50),
+});
+export type AlertListQuery = z.input<typeof AlertListQuery>;
+
+export const AlertList = tablePage(Alert, z.object({ unread: z.number(), open: z.number() }));
+export type AlertList = z.infer<typeof AlertList>;
+
+export const AlertUnread = z.object({ unread: z.number() });
+export type AlertUnread = z.infer<typeof AlertUnread>;
+
+export const AlertIdParams = z.object({ id: z.string().min(1).max(64) });
+/** Mutes an alert for `minutes` (null: until it resolves). */
+export const MuteAlert = z
+  .object({
+    minutes: whole(1, 30 * 24 * 60, 'Los minutos')
+      .nullable()
+      .default(null),
+  })
+  .strict();
+export type MuteAlert = z.input<typeof MuteAlert>;
+
+const WebhookUrl = z
+  .string()
+  .trim()
+  .max(2000, 'La URL admite como máximo 2000 caracteres')
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'https:' || u.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'El webhook debe ser una URL http(s)');
+
+/** A user's channels: the bell (in-app), an e-mail to their address, a webhook; for every rule or only some. */
+export const AlertSubscription = z.object({
+  in_app: z.boolean(),
+  email: z.boolean(),
+  webhook_url: z.string().nullable(),
+  /** The HMAC-SHA-256 key of the webhook's X-Adops-Signature (shown to its owner only). */
+  webhook_secret: z.string().nullable(),
+  /** null: every rule. */
+  rule_ids: z.array(z.string()).nullable(),
+});
+export type AlertSubscription = z.infer<typeof AlertSubscription>;
+
+export const SetAlertSubscription = z
+  .object({
+    in_app: z.boolean({ error: 'in_app debe ser true o false' }).default(true),
+    email: z.boolean({ error: 'email debe ser true o false' }).default(false),
+    webhook_url: WebhookUrl.nullable()
+      .optional()
+      .transform((v) => (v === undefined || v === '' ? null : v)),
+    rule_ids: z.array(z.string().min(1).max(64)).max(500, 'Como máximo 500 reglas').nullable().default(null),
+  })
+  .strict();
+export type SetAlertSubscription = z.input<typeof SetAlertSubscription>;
+
+export const AlertEvaluation = z.object({
+  /** Rules evaluated (false when another instance holds the evaluator's lock). */
+  ran: z.boolean(),
+  rules: z.number(),
+  fired: z.number(),
+  resolved: z.number(),
+  notified: z.number(),
+  errors: z.array(z.object({ rule_id: z.string(), detail: z.string() })),
+});
+export type AlertEvaluation = z.infer<typeof AlertEvaluation>;
+
+/** Routes that take no fields send an empty JSON object. */
+export const NoFields = z.object({}).strict();
+
+export const alertRoutes = {
+  /** What fired, newest first; `totals.unread` is the bell's count. */
+  list: route({ method: 'GET', path: '/api/alerts', access: 'user', query: AlertListQuery, response: AlertList }),
+  unread: route({ method: 'GET', path: '/api/alerts/unread', access: 'user', response: AlertUnread }),
+  /** Marks every alert read for the caller (the bell goes to 0). */
+  markRead: route({ method: 'POST', path: '/api/alerts/read', access: 'user', body: NoFields, response: AlertUnread }),
+  mute: route({ method: 'POST', path: '/api/alerts/{id}/mute', access: 'user', params: AlertIdParams, body: MuteAlert, response: Alert }),
+  unmute: route({ method: 'DELETE', path: '/api/alerts/{id}/mute', access: 'user', params: AlertIdParams, response: Alert }),
+  rules: route({ method: 'GET', path: '/api/alerts/rules', access: 'user', response: z.array(AlertRule) }),
+  createRule: route({ method: 'POST', path: '/api/alerts/rules', access: 'user', body: CreateAlertRule, response: AlertRule }),
+  /** Its creator or an admin. */
+  updateRule: route({
+    method: 'PATCH',
+    path: '/api/alerts/rules/{id}',
+    access: 'user',
+    params: AlertRuleIdParams,
+    body: UpdateAlertRule,
+    response: AlertRule,
+  }),
+  deleteRule: route({
+    method: 'DELETE',
+    path: '/api/alerts/rules/{id}',
+    access: 'user',
+    params: AlertRuleIdParams,
+    response: emptyResponse,
+    responseType: 'none',
+  }),
+  subscription: route({ method: 'GET', path: '/api/alerts/subscription', access: 'user', response: AlertSubscription }),
+  setSubscription: route({
+    method: 'PUT',
+    path: '/api/alerts/subscription',
+    access: 'user',
+    body: SetAlertSubscription,
+    response: AlertSubscription,
+  }),
+  /** Runs the evaluator now (admins; the schedule runs it every minute). */
+  evaluate: route({ method: 'POST', path: '/api/admin/alerts/evaluate', access: 'admin', body: NoFields, response: AlertEvaluation }),
+};

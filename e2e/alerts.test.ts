@@ -1,0 +1,82 @@
+// Browser test of Alertas and the bell: an alert that fired shows as a count on the bell; the
+// bell opens /alerts, which lists it and marks it read (the count goes); the user mutes it, finds
+// it under 'Todas', creates a rule with the form and sets their channels; it fits 1440 and 390 px.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN, startHarness, type Harness } from './harness.js';
+import { event } from '../server/test/warehouse-contract.js';
+
+let h: Harness;
+let nextId = 1;
+
+beforeAll(async () => {
+  h = await startHarness({ alerts: { everySeconds: 0, mailFrom: 'alertas@adops.test', webhookAttempts: 1, webhookBackoffMs: 1, appUrl: null } });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** A rule on IP bursts (the only one: earlier rules and their alerts go) and a burst from `ip`, evaluated now: one open alert. */
+async function fire(ip: string, visits: number) {
+  const admin = await h.server.admin();
+  for (const r of await admin.alerts.rules()) await admin.alerts.deleteRule({ id: r.id });
+  await admin.alerts.createRule({ name: `Picos de ${ip}`, kind: 'ip_burst', params: { visits: visits - 2, minutes: 15 } });
+  const now = Date.now();
+  await h.server.app.services.warehouse.referrers.append(
+    Array.from({ length: visits }, (_, i) => event(nextId++, now - 60_000 + i, { zone_id: 'Z-1', ip })),
+  );
+  expect(await h.server.app.services.alerts.evaluate(now)).toMatchObject({ fired: 1 });
+}
+
+describe('Alertas', () => {
+  for (const width of [1440, 390]) {
+    test(`the bell counts the new alert and opens Alertas, where it is muted, a rule is created and channels are set, at ${width} px`, async () => {
+      // Each run's burst is bigger than the last one's threshold, so only its own IP fires.
+      const [ip, visits] = width === 1440 ? ['10.40.40.1', 12] : ['10.39.39.1', 30];
+      await fire(ip, visits);
+      const page = await h.newPage({ viewport: { width, height: 900 } });
+      await h.signIn(page, ADMIN.email, ADMIN.password);
+      const count = page.getByTestId('alert-bell-count');
+      await expect.poll(() => count.textContent()).toBe('1');
+      await page.getByTestId('alert-bell').click();
+      await page.waitForURL('**/alerts');
+      await page.getByRole('heading', { name: 'Alertas', exact: true }).waitFor();
+      const table = page.getByTestId('alerts-table');
+      await table.getByText(ip).first().waitFor();
+      expect(await table.textContent()).toContain(`IP ${ip}: ${visits} visitas humanas en 15 min (umbral ${visits - 2})`);
+      // Seen: the bell's count goes.
+      await expect.poll(() => count.count()).toBe(0);
+      await h.screenshot(page, `alerts-${width}`);
+
+      // Mute it: it leaves 'Abiertas' and shows as muted under 'Todas'.
+      const row = table.locator('tr', { hasText: ip });
+      await row.getByRole('button', { name: 'Silenciar 1 h' }).click();
+      await expect.poll(() => page.getByTestId('alerts-table').locator('tr', { hasText: ip }).count()).toBe(0);
+      await page.getByLabel('Estado').selectOption('all');
+      await expect
+        .poll(async () => (await page.getByTestId('alerts-table').locator('tr', { hasText: ip }).textContent()) ?? '')
+        .toContain('Silenciada');
+
+      // A new rule through the form.
+      await page.getByRole('button', { name: 'Nueva regla' }).click();
+      await page.getByLabel('Nombre').fill(`TQ bajo ${width}`);
+      await page.getByLabel('Tipo').selectOption('tq_low');
+      await page.getByLabel('TQ menor que').fill('0.4');
+      await page.getByRole('button', { name: 'Crear regla' }).click();
+      const rules = page.getByTestId('alert-rules');
+      await rules.getByText(`TQ bajo ${width}`).waitFor();
+      expect(await rules.textContent()).toContain('TQ de cualquier zona < 0,40 en las últimas 6 h');
+
+      // Channels: e-mail and a webhook; its signing key is shown.
+      await page.getByLabel('Por email a mi dirección').check();
+      await page.getByLabel(/Webhook/).fill('https://hooks.example.com/adops');
+      await page.getByRole('button', { name: 'Guardar canales' }).click();
+      await page.getByText('✅ Canales guardados').waitFor();
+      expect(await page.getByTestId('webhook-secret').textContent()).toMatch(/^[0-9a-f]{48}$/);
+
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await h.screenshot(page, `alerts-form-${width}`);
+      expect(h.pageErrors(page)).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,92 @@
+// Alertas: what fired and the bell, mute / unmute, rules (any user; its creator or an admin
+// changes it), each user's channels, and a manual evaluation (admins). Every change is audited;
+// marking alerts read is the reader's own position (like a session's last use) and is not.
+import type Router from '@koa/router';
+import { contract } from '@adops/core';
+import { httpError } from '../errors.js';
+import { bind, type Ctx } from '../http.js';
+import type { AppServices } from '../services/index.js';
+import type { AlertCaller } from '../services/alerts.js';
+
+const caller = (ctx: Ctx): AlertCaller => {
+  const u = ctx.state.user!;
+  return { id: u.id, email: u.email, is_admin: u.is_admin };
+};
+
+const ruleTarget = (r: { id: string; name: string }) => ({ kind: 'alert_rule', id: r.id, label: r.name });
+const alertTarget = (a: { id: string; rule_name: string; subject: string }) => ({ kind: 'alert', id: a.id, label: `${a.rule_name}: ${a.subject}` });
+
+export function alertRoutes(router: Router, s: AppServices): void {
+  const r = contract.alerts;
+
+  bind(router, s.guards, r.list, (q, ctx) => s.alerts.list(caller(ctx).id, q));
+
+  bind(router, s.guards, r.unread, async (_, ctx) => ({ unread: await s.alerts.unread(caller(ctx).id) }));
+
+  bind(router, s.guards, r.markRead, async (_, ctx) => ({ unread: await s.alerts.markRead(caller(ctx).id) }));
+
+  bind(router, s.guards, r.mute, async ({ id, minutes }, ctx) => {
+    const { before, after } = await s.alerts.mute(caller(ctx), id, minutes);
+    await s.audit.record(ctx, {
+      action: 'alert.mute',
+      target: alertTarget(after),
+      before: { state: before.state, muted_until: before.muted_until },
+      after: { state: after.state, muted_until: after.muted_until },
+    });
+    return after;
+  });
+
+  bind(router, s.guards, r.unmute, async ({ id }, ctx) => {
+    const { before, after } = await s.alerts.unmute(id);
+    await s.audit.record(ctx, {
+      action: 'alert.unmute',
+      target: alertTarget(after),
+      before: { state: before.state, muted_until: before.muted_until },
+      after: { state: after.state, muted_until: after.muted_until },
+    });
+    return after;
+  });
+
+  bind(router, s.guards, r.rules, () => s.alerts.rules());
+
+  bind(router, s.guards, r.createRule, async (input, ctx) => {
+    const rule = await s.alerts.createRule(caller(ctx), input);
+    await s.audit.record(ctx, { action: 'alert_rule.create', target: ruleTarget(rule), before: null, after: rule });
+    return rule;
+  });
+
+  bind(router, s.guards, r.updateRule, async ({ id, ...change }, ctx) => {
+    const { before, after } = await s.alerts.updateRule(caller(ctx), id, change);
+    await s.audit.record(ctx, { action: 'alert_rule.update', target: ruleTarget(after), before, after });
+    return after;
+  });
+
+  bind(router, s.guards, r.deleteRule, async ({ id }, ctx) => {
+    const rule = await s.alerts.deleteRule(caller(ctx), id);
+    await s.audit.record(ctx, { action: 'alert_rule.delete', target: ruleTarget(rule), before: rule, after: null });
+  });
+
+  bind(router, s.guards, r.subscription, (_, ctx) => s.alerts.subscription(caller(ctx).id));
+
+  bind(router, s.guards, r.setSubscription, async (input, ctx) => {
+    const u = caller(ctx);
+    // The server POSTs to a webhook from inside the network: only admins may aim it somewhere new
+    // (staff keep, or remove, one an admin set).
+    if (input.webhook_url !== null && !u.is_admin && input.webhook_url !== (await s.alerts.subscription(u.id)).webhook_url)
+      throw httpError(403, 'Solo un administrador puede configurar un webhook (el servidor envía peticiones a esa dirección).');
+    const { before, after } = await s.alerts.setSubscription(u.id, input);
+    await s.audit.record(ctx, {
+      action: 'alert_subscription.update',
+      target: { kind: 'alert_subscription', id: u.id, label: u.email },
+      before,
+      after,
+    });
+    return after;
+  });
+
+  bind(router, s.guards, r.evaluate, async (_, ctx) => {
+    const result = await s.alerts.evaluate();
+    await s.audit.record(ctx, { action: 'alerts.evaluate', target: { kind: 'alert_rule', id: null, label: 'Todas las reglas' }, after: result });
+    return result;
+  });
+}

@@ -1,0 +1,107 @@
+// The entity store's part for Alertas: rules, the alerts they fired (one unresolved alert per
+// rule and subject, whatever the number of instances), users' channels, and named locks with an
+// expiry (one evaluator at a time). lowdb-alerts.ts and postgres-alerts.ts implement it.
+
+export type AlertStateValue = 'open' | 'resolved' | 'muted';
+
+export interface AlertRuleRecord {
+  id: string;
+  name: string;
+  kind: string;
+  /** The kind's parameters as the contract parsed them. */
+  params: Record<string, unknown>;
+  enabled: boolean;
+  cooldown_minutes: number;
+  /** The creating user's id and e-mail (then). */
+  created_by: string;
+  created_by_email: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type AlertRuleChange = Partial<Pick<AlertRuleRecord, 'name' | 'kind' | 'params' | 'enabled' | 'cooldown_minutes' | 'updated_at'>>;
+
+export interface AlertRecord {
+  id: string;
+  rule_id: string;
+  /** What it is about: a zone id, publisher, advertiser, host, IP, campaign or ad set id. */
+  subject: string;
+  state: AlertStateValue;
+  message: string;
+  value: number | null;
+  threshold: number | null;
+  figures: Record<string, number | null>;
+  opened_at: string;
+  fired_at: string;
+  resolved_at: string | null;
+  muted_until: string | null;
+  muted_by: string | null;
+  fire_count: number;
+}
+
+export type AlertChange = Partial<Omit<AlertRecord, 'id' | 'rule_id' | 'subject' | 'opened_at'>>;
+
+export interface AlertFilter {
+  state?: AlertStateValue;
+  rule_id?: string;
+  /** Only alerts of these rules (null or absent: any). */
+  rule_ids?: readonly string[] | null;
+  /** Only alerts that fired strictly after this instant. */
+  fired_after?: string;
+}
+
+export interface AlertSubscriptionRecord {
+  user_id: string;
+  in_app: boolean;
+  email: boolean;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  /** null: every rule. */
+  rule_ids: string[] | null;
+  /** The bell counts alerts fired after this (null: every one). */
+  read_at: string | null;
+}
+
+export interface AlertRuleRepository {
+  /** Every rule, in creation order. */
+  list(): Promise<AlertRuleRecord[]>;
+  byId(id: string): Promise<AlertRuleRecord | undefined>;
+  /** StoreConflictError (`id`) when the id is taken. */
+  create(rule: AlertRuleRecord): Promise<void>;
+  update(id: string, change: AlertRuleChange): Promise<AlertRuleRecord | undefined>;
+  /** Removes the rule and its alerts; false when no such rule. */
+  remove(id: string): Promise<boolean>;
+}
+
+export interface AlertRepository {
+  readonly rules: AlertRuleRepository;
+  /** Matching alerts, latest fired first, from `offset`, at most `limit`, and how many match. */
+  list(filter: AlertFilter, offset: number, limit: number): Promise<{ rows: AlertRecord[]; total: number }>;
+  byId(id: string): Promise<AlertRecord | undefined>;
+  /** The rule's alerts on this subject, newest opened first (at most `limit`). */
+  history(ruleId: string, subject: string, limit: number): Promise<AlertRecord[]>;
+  /** The rule's alerts that are not resolved (open or muted). */
+  unresolved(ruleId: string): Promise<AlertRecord[]>;
+  /**
+   * Stores a new alert unless its rule already has an unresolved one on the same subject (then
+   * false, storing nothing): two evaluators never open the same alert twice.
+   */
+  open(alert: AlertRecord): Promise<boolean>;
+  /**
+   * Applies `change` when the alert's state is one of `states` (any when absent); the stored
+   * alert, or undefined when it is gone or in another state. Reopening refuses (false-like
+   * undefined) when the subject has another unresolved alert meanwhile.
+   */
+  update(id: string, change: AlertChange, states?: readonly AlertStateValue[]): Promise<AlertRecord | undefined>;
+  subscription(userId: string): Promise<AlertSubscriptionRecord | undefined>;
+  /** Creates or replaces the user's channels. */
+  setSubscription(subscription: AlertSubscriptionRecord): Promise<void>;
+  subscriptions(): Promise<AlertSubscriptionRecord[]>;
+  /**
+   * Takes the lock `name` for `owner` until `until` (ISO) when it is free, expired at `now` or
+   * already `owner`'s; false when another owner holds it.
+   */
+  acquireLock(name: string, owner: string, now: string, until: string): Promise<boolean>;
+  /** Frees the lock when `owner` holds it. */
+  releaseLock(name: string, owner: string): Promise<void>;
+}

@@ -1,0 +1,343 @@
+// Alertas on PostgreSQL (migration 6): parameterised queries only; a partial UNIQUE index keeps
+// one unresolved alert per rule and subject whatever the number of evaluators, and a lock row
+// with an expiry taken by one conditional upsert lets one instance evaluate at a time.
+import type pg from 'pg';
+import type {
+  AlertChange,
+  AlertFilter,
+  AlertRecord,
+  AlertRepository,
+  AlertRuleRecord,
+  AlertStateValue,
+  AlertSubscriptionRecord,
+} from './alert-types.js';
+import { StoreConflictError, StoreTextError } from './types.js';
+
+export const ALERTS_MIGRATION_SQL = `
+  -- Alertas: rules (their parameters as JSON), the alerts they fired (at most one unresolved
+  -- per rule and subject: alerts_unresolved), each user's channels, and named locks with an
+  -- expiry (one evaluator at a time across instances). A rule's alerts go with it.
+  CREATE TABLE alert_rules (
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    id text NOT NULL,
+    name text NOT NULL,
+    kind text NOT NULL,
+    params jsonb NOT NULL,
+    enabled boolean NOT NULL,
+    cooldown_minutes integer NOT NULL CHECK (cooldown_minutes >= 0),
+    created_by text NOT NULL,
+    created_by_email text NOT NULL,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    CONSTRAINT alert_rules_pkey PRIMARY KEY (id)
+  );
+  CREATE TABLE alerts (
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    id text NOT NULL,
+    rule_id text NOT NULL REFERENCES alert_rules (id) ON DELETE CASCADE,
+    subject text NOT NULL,
+    state text NOT NULL CHECK (state IN ('open', 'resolved', 'muted')),
+    message text NOT NULL,
+    value double precision,
+    threshold double precision,
+    figures jsonb NOT NULL DEFAULT '{}',
+    opened_at timestamptz NOT NULL,
+    fired_at timestamptz NOT NULL,
+    resolved_at timestamptz,
+    muted_until timestamptz,
+    muted_by text,
+    fire_count integer NOT NULL DEFAULT 1,
+    CONSTRAINT alerts_pkey PRIMARY KEY (id)
+  );
+  CREATE UNIQUE INDEX alerts_unresolved ON alerts (rule_id, subject) WHERE state <> 'resolved';
+  CREATE INDEX alerts_fired_at ON alerts (fired_at DESC, opened_at DESC);
+  CREATE INDEX alerts_rule_subject ON alerts (rule_id, subject, opened_at DESC);
+  CREATE TABLE alert_subscriptions (
+    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    in_app boolean NOT NULL,
+    email boolean NOT NULL,
+    webhook_url text,
+    webhook_secret text,
+    rule_ids text[],
+    read_at timestamptz,
+    CONSTRAINT alert_subscriptions_pkey PRIMARY KEY (user_id)
+  );
+  CREATE TABLE store_locks (
+    name text NOT NULL,
+    owner text NOT NULL,
+    expires_at timestamptz NOT NULL,
+    CONSTRAINT store_locks_pkey PRIMARY KEY (name)
+  );
+`;
+
+type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
+
+const iso = (v: Date | string | null): string | null => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+  return false;
+}
+
+const RULE_COLUMNS = 'id, name, kind, params, enabled, cooldown_minutes, created_by, created_by_email, created_at, updated_at';
+const ALERT_COLUMNS =
+  'id, rule_id, subject, state, message, value, threshold, figures, opened_at, fired_at, resolved_at, muted_until, muted_by, fire_count';
+const SUBSCRIPTION_COLUMNS = 'user_id, in_app, email, webhook_url, webhook_secret, rule_ids, read_at';
+
+const ruleRecord = (r: pg.QueryResultRow): AlertRuleRecord => ({
+  id: r.id,
+  name: r.name,
+  kind: r.kind,
+  params: r.params,
+  enabled: r.enabled,
+  cooldown_minutes: r.cooldown_minutes,
+  created_by: r.created_by,
+  created_by_email: r.created_by_email,
+  created_at: iso(r.created_at)!,
+  updated_at: iso(r.updated_at)!,
+});
+
+const alertRecord = (r: pg.QueryResultRow): AlertRecord => ({
+  id: r.id,
+  rule_id: r.rule_id,
+  subject: r.subject,
+  state: r.state,
+  message: r.message,
+  value: r.value,
+  threshold: r.threshold,
+  figures: r.figures,
+  opened_at: iso(r.opened_at)!,
+  fired_at: iso(r.fired_at)!,
+  resolved_at: iso(r.resolved_at),
+  muted_until: iso(r.muted_until),
+  muted_by: r.muted_by,
+  fire_count: r.fire_count,
+});
+
+const subscriptionRecord = (r: pg.QueryResultRow): AlertSubscriptionRecord => ({
+  user_id: r.user_id,
+  in_app: r.in_app,
+  email: r.email,
+  webhook_url: r.webhook_url,
+  webhook_secret: r.webhook_secret,
+  rule_ids: r.rule_ids,
+  read_at: iso(r.read_at),
+});
+
+const isUnresolvedClash = (e: unknown) =>
+  (e as { code?: string; constraint?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'alerts_unresolved';
+
+function alertWhere(f: AlertFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const clauses: string[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.state !== undefined) clauses.push(`state = ${p(f.state)}`);
+  if (f.rule_id !== undefined) clauses.push(`rule_id = ${p(f.rule_id)}`);
+  if (f.rule_ids) clauses.push(`rule_id = ANY (${p(f.rule_ids)}::text[])`);
+  if (f.fired_after !== undefined) clauses.push(`fired_at > ${p(f.fired_after)}::timestamptz`);
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+/** The columns an alert change may set, with their SQL cast. */
+const CHANGE_COLUMNS: Record<keyof AlertChange, string> = {
+  state: 'text',
+  message: 'text',
+  value: 'double precision',
+  threshold: 'double precision',
+  figures: 'jsonb',
+  fired_at: 'timestamptz',
+  resolved_at: 'timestamptz',
+  muted_until: 'timestamptz',
+  muted_by: 'text',
+  fire_count: 'integer',
+};
+
+export function postgresAlerts(q: Query): AlertRepository {
+  return {
+    rules: {
+      async list() {
+        return (await q(`SELECT ${RULE_COLUMNS} FROM alert_rules ORDER BY seq`)).rows.map(ruleRecord);
+      },
+      async byId(id) {
+        if (hasNul(id)) return undefined;
+        const { rows } = await q(`SELECT ${RULE_COLUMNS} FROM alert_rules WHERE id = $1`, [id]);
+        return rows[0] ? ruleRecord(rows[0]) : undefined;
+      },
+      async create(r) {
+        if (hasNul(r)) throw new StoreTextError();
+        try {
+          await q(`INSERT INTO alert_rules (${RULE_COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10)`, [
+            r.id,
+            r.name,
+            r.kind,
+            JSON.stringify(r.params),
+            r.enabled,
+            r.cooldown_minutes,
+            r.created_by,
+            r.created_by_email,
+            r.created_at,
+            r.updated_at,
+          ]);
+        } catch (e) {
+          if ((e as { code?: string }).code === '23505') throw new StoreConflictError('id');
+          throw e;
+        }
+      },
+      async update(id, c) {
+        if (hasNul(id)) return undefined;
+        if (hasNul(c)) throw new StoreTextError();
+        const { rows } = await q(
+          `UPDATE alert_rules SET
+             name = COALESCE($2, name),
+             kind = COALESCE($3, kind),
+             params = COALESCE($4::jsonb, params),
+             enabled = COALESCE($5, enabled),
+             cooldown_minutes = COALESCE($6, cooldown_minutes),
+             updated_at = COALESCE($7, updated_at)
+           WHERE id = $1
+           RETURNING ${RULE_COLUMNS}`,
+          [
+            id,
+            c.name ?? null,
+            c.kind ?? null,
+            c.params === undefined ? null : JSON.stringify(c.params),
+            c.enabled ?? null,
+            c.cooldown_minutes ?? null,
+            c.updated_at ?? null,
+          ],
+        );
+        return rows[0] ? ruleRecord(rows[0]) : undefined;
+      },
+      async remove(id) {
+        if (hasNul(id)) return false;
+        return ((await q('DELETE FROM alert_rules WHERE id = $1', [id])).rowCount ?? 0) > 0;
+      },
+    },
+    async list(filter, offset, limit) {
+      if (hasNul(filter)) return { rows: [], total: 0 };
+      const { where, params } = alertWhere(filter);
+      const n = params.length;
+      const [page, count] = await Promise.all([
+        q(`SELECT ${ALERT_COLUMNS} FROM alerts ${where} ORDER BY fired_at DESC, opened_at DESC, id COLLATE "C" OFFSET $${n + 1} LIMIT $${n + 2}`, [
+          ...params,
+          offset,
+          limit,
+        ]),
+        q(`SELECT count(*)::int AS n FROM alerts ${where}`, params),
+      ]);
+      return { rows: page.rows.map(alertRecord), total: count.rows[0].n };
+    },
+    async byId(id) {
+      if (hasNul(id)) return undefined;
+      const { rows } = await q(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE id = $1`, [id]);
+      return rows[0] ? alertRecord(rows[0]) : undefined;
+    },
+    async history(ruleId, subject, limit) {
+      if (hasNul([ruleId, subject])) return [];
+      const { rows } = await q(
+        `SELECT ${ALERT_COLUMNS} FROM alerts WHERE rule_id = $1 AND subject = $2 ORDER BY opened_at DESC, id COLLATE "C" LIMIT $3`,
+        [ruleId, subject, limit],
+      );
+      return rows.map(alertRecord);
+    },
+    async unresolved(ruleId) {
+      if (hasNul(ruleId)) return [];
+      const { rows } = await q(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE rule_id = $1 AND state <> 'resolved' ORDER BY seq`, [ruleId]);
+      return rows.map(alertRecord);
+    },
+    async open(a) {
+      if (hasNul(a)) throw new StoreTextError();
+      try {
+        // A rule deleted meanwhile: nothing to open (the SELECT finds no rule).
+        const { rowCount } = await q(
+          `INSERT INTO alerts (${ALERT_COLUMNS})
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14
+           WHERE EXISTS (SELECT 1 FROM alert_rules WHERE id = $2)`,
+          [
+            a.id,
+            a.rule_id,
+            a.subject,
+            a.state,
+            a.message,
+            a.value,
+            a.threshold,
+            JSON.stringify(a.figures),
+            a.opened_at,
+            a.fired_at,
+            a.resolved_at,
+            a.muted_until,
+            a.muted_by,
+            a.fire_count,
+          ],
+        );
+        return (rowCount ?? 0) > 0;
+      } catch (e) {
+        if (isUnresolvedClash(e)) return false;
+        if ((e as { code?: string }).code === '23505') throw new StoreConflictError('id');
+        throw e;
+      }
+    },
+    async update(id, change, states?: readonly AlertStateValue[]) {
+      if (hasNul(id)) return undefined;
+      if (hasNul(change)) throw new StoreTextError();
+      const params: unknown[] = [id];
+      const sets: string[] = [];
+      for (const [k, v] of Object.entries(change) as Array<[keyof AlertChange, unknown]>) {
+        if (v === undefined || !(k in CHANGE_COLUMNS)) continue;
+        params.push(k === 'figures' ? JSON.stringify(v) : v);
+        sets.push(`${k} = $${params.length}::${CHANGE_COLUMNS[k]}`);
+      }
+      let where = 'id = $1';
+      if (states) {
+        params.push(states);
+        where += ` AND state = ANY ($${params.length}::text[])`;
+      }
+      try {
+        const { rows } = sets.length
+          ? await q(`UPDATE alerts SET ${sets.join(', ')} WHERE ${where} RETURNING ${ALERT_COLUMNS}`, params)
+          : await q(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${where}`, params);
+        return rows[0] ? alertRecord(rows[0]) : undefined;
+      } catch (e) {
+        if (isUnresolvedClash(e)) return undefined;
+        throw e;
+      }
+    },
+    async subscription(userId) {
+      if (hasNul(userId)) return undefined;
+      const { rows } = await q(`SELECT ${SUBSCRIPTION_COLUMNS} FROM alert_subscriptions WHERE user_id = $1`, [userId]);
+      return rows[0] ? subscriptionRecord(rows[0]) : undefined;
+    },
+    async setSubscription(s) {
+      if (hasNul(s)) throw new StoreTextError();
+      await q(
+        `INSERT INTO alert_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6::text[], $7)
+         ON CONFLICT (user_id) DO UPDATE SET in_app = EXCLUDED.in_app, email = EXCLUDED.email, webhook_url = EXCLUDED.webhook_url,
+           webhook_secret = EXCLUDED.webhook_secret, rule_ids = EXCLUDED.rule_ids, read_at = EXCLUDED.read_at`,
+        [s.user_id, s.in_app, s.email, s.webhook_url, s.webhook_secret, s.rule_ids, s.read_at],
+      );
+    },
+    async subscriptions() {
+      return (await q(`SELECT ${SUBSCRIPTION_COLUMNS} FROM alert_subscriptions ORDER BY user_id COLLATE "C"`)).rows.map(subscriptionRecord);
+    },
+    async acquireLock(name, owner, now, until) {
+      if (hasNul([name, owner])) throw new StoreTextError();
+      // Inserted when free; taken over when expired or already ours; else no row comes back.
+      const { rowCount } = await q(
+        `INSERT INTO store_locks (name, owner, expires_at) VALUES ($1, $2, $4::timestamptz)
+         ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+         WHERE store_locks.owner = EXCLUDED.owner OR store_locks.expires_at <= $3::timestamptz`,
+        [name, owner, now, until],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+    async releaseLock(name, owner) {
+      if (hasNul([name, owner])) return;
+      await q('DELETE FROM store_locks WHERE name = $1 AND owner = $2', [name, owner]);
+    },
+  };
+}

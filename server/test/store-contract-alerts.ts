@@ -1,0 +1,168 @@
+// Alertas' part of the entity-store contract: rules, one unresolved alert per rule and subject
+// (also when two stores race), state-guarded updates, channels, and the evaluator's lock with
+// its expiry; run by describeStoreContract on every engine.
+import { expect, test } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { AlertRecord, AlertRuleRecord, EntityStore, UserRecord } from '../src/store/types.js';
+
+export const alertRule = (over: Partial<AlertRuleRecord> = {}): AlertRuleRecord => ({
+  id: randomUUID(),
+  name: 'TQ bajo en zonas',
+  kind: 'tq_low',
+  params: { scope: 'zone', target: null, threshold: 0.5, hours: 6, min_impressions: 1000 },
+  enabled: true,
+  cooldown_minutes: 60,
+  created_by: 'u-1',
+  created_by_email: 'ana@example.com',
+  created_at: '2026-03-01T10:00:00.000Z',
+  updated_at: '2026-03-01T10:00:00.000Z',
+  ...over,
+});
+
+export const alert = (ruleId: string, over: Partial<AlertRecord> = {}): AlertRecord => ({
+  id: randomUUID(),
+  rule_id: ruleId,
+  subject: 'Z-1',
+  state: 'open',
+  message: 'TQ de la zona Z-1: 0,31 (umbral 0,50)',
+  value: 0.31,
+  threshold: 0.5,
+  figures: { impressions: 5000, tq: 0.31, revenue: null },
+  opened_at: '2026-03-01T10:00:00.000Z',
+  fired_at: '2026-03-01T10:00:00.000Z',
+  resolved_at: null,
+  muted_until: null,
+  muted_by: null,
+  fire_count: 1,
+  ...over,
+});
+
+type Fresh = () => Promise<{ store: EntityStore; open: () => Promise<EntityStore> }>;
+
+export function describeAlertContract(fresh: Fresh, shared: boolean, newUser: () => UserRecord): void {
+  test('a rule reads back as stored, changes field by field, and takes its alerts with it when removed', async () => {
+    const { store, open } = await fresh();
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    expect(await store.alerts.rules.list()).toEqual([rule]);
+    const changed = await store.alerts.rules.update(rule.id, {
+      enabled: false,
+      params: { ...rule.params, threshold: 0.4 },
+      updated_at: '2026-03-02T00:00:00.000Z',
+    });
+    expect(changed).toEqual({ ...rule, enabled: false, params: { ...rule.params, threshold: 0.4 }, updated_at: '2026-03-02T00:00:00.000Z' });
+    expect(await store.alerts.rules.update('nope', { enabled: true })).toBeUndefined();
+    expect(await store.alerts.open(alert(rule.id))).toBe(true);
+    expect((await (await open()).alerts.rules.byId(rule.id))?.enabled).toBe(false);
+    expect(await store.alerts.rules.remove(rule.id)).toBe(true);
+    expect(await store.alerts.rules.remove(rule.id)).toBe(false);
+    expect(await store.alerts.list({}, 0, 10)).toEqual({ rows: [], total: 0 });
+  });
+
+  test('one unresolved alert per rule and subject: a second open is refused until the first resolves', async () => {
+    const { store } = await fresh();
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    const first = alert(rule.id);
+    expect(await store.alerts.open(first)).toBe(true);
+    expect(await store.alerts.open(alert(rule.id))).toBe(false);
+    expect(await store.alerts.open(alert(rule.id, { subject: 'Z-2' }))).toBe(true);
+    // Muted is still unresolved.
+    expect(await store.alerts.update(first.id, { state: 'muted', muted_by: 'ana@example.com' }, ['open'])).toMatchObject({ state: 'muted' });
+    expect(await store.alerts.open(alert(rule.id))).toBe(false);
+    expect(await store.alerts.update(first.id, { state: 'resolved', resolved_at: '2026-03-01T11:00:00.000Z' })).toMatchObject({ state: 'resolved' });
+    const second = alert(rule.id, { opened_at: '2026-03-01T12:00:00.000Z', fired_at: '2026-03-01T12:00:00.000Z' });
+    expect(await store.alerts.open(second)).toBe(true);
+    // Reopening the first would make two unresolved: refused.
+    expect(await store.alerts.update(first.id, { state: 'open', resolved_at: null })).toBeUndefined();
+    expect((await store.alerts.history(rule.id, 'Z-1', 10)).map((a) => a.id)).toEqual([second.id, first.id]);
+    expect((await store.alerts.unresolved(rule.id)).map((a) => a.subject).sort()).toEqual(['Z-1', 'Z-2']);
+    // An alert of a rule that is gone is not opened.
+    expect(await store.alerts.open(alert('no-such-rule'))).toBe(false);
+  });
+
+  test('two stores opening the same alert at once store one of them', async () => {
+    const { store, open } = await fresh();
+    const other = shared ? await open() : store;
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    const results = await Promise.all([store.alerts.open(alert(rule.id)), other.alerts.open(alert(rule.id)), store.alerts.open(alert(rule.id))]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await store.alerts.list({}, 0, 10)).total).toBe(1);
+  });
+
+  test('an update guarded by state changes nothing when the alert is in another state; fields left out keep their value', async () => {
+    const { store } = await fresh();
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    const a = alert(rule.id);
+    await store.alerts.open(a);
+    expect(await store.alerts.update(a.id, { state: 'resolved' }, ['muted'])).toBeUndefined();
+    const muted = await store.alerts.update(a.id, { state: 'muted', muted_until: '2026-03-01T13:00:00.000Z', muted_by: 'ana@example.com' });
+    expect(muted).toEqual({ ...a, state: 'muted', muted_until: '2026-03-01T13:00:00.000Z', muted_by: 'ana@example.com' });
+    expect(await store.alerts.update('nope', { state: 'open' })).toBeUndefined();
+    expect(await store.alerts.byId(a.id)).toEqual(muted);
+  });
+
+  test('the list filters by state, rule, rules and firing instant, latest fired first, paged with its total', async () => {
+    const { store } = await fresh();
+    const [r1, r2] = [alertRule(), alertRule({ name: 'Otra' })];
+    await store.alerts.rules.create(r1);
+    await store.alerts.rules.create(r2);
+    const at = (h: number) => `2026-03-01T${String(h).padStart(2, '0')}:00:00.000Z`;
+    const a = alert(r1.id, { subject: 'A', fired_at: at(9), opened_at: at(9) });
+    const b = alert(r1.id, { subject: 'B', fired_at: at(11), opened_at: at(11), state: 'resolved', resolved_at: at(12) });
+    const c = alert(r2.id, { subject: 'C', fired_at: at(10), opened_at: at(10) });
+    for (const x of [a, b, c]) await store.alerts.open(x);
+    expect((await store.alerts.list({}, 0, 10)).rows.map((x) => x.subject)).toEqual(['B', 'C', 'A']);
+    expect(await store.alerts.list({ state: 'open' }, 0, 10)).toMatchObject({ total: 2 });
+    expect((await store.alerts.list({ rule_id: r2.id }, 0, 10)).rows.map((x) => x.subject)).toEqual(['C']);
+    expect((await store.alerts.list({ rule_ids: [r1.id] }, 0, 10)).rows.map((x) => x.subject)).toEqual(['B', 'A']);
+    expect((await store.alerts.list({ rule_ids: [] }, 0, 10)).total).toBe(0);
+    expect((await store.alerts.list({ fired_after: at(9) }, 0, 10)).rows.map((x) => x.subject)).toEqual(['B', 'C']);
+    expect(await store.alerts.list({}, 1, 1)).toMatchObject({ rows: [expect.objectContaining({ subject: 'C' })], total: 3 });
+    expect(await store.alerts.list({ rule_id: "' OR 1=1 --" }, 0, 10)).toEqual({ rows: [], total: 0 });
+  });
+
+  test("a user's channels are created, replaced and read back; they go with the user", async () => {
+    const { store } = await fresh();
+    const u = newUser();
+    await store.users.create(u);
+    expect(await store.alerts.subscription(u.id)).toBeUndefined();
+    const sub = {
+      user_id: u.id,
+      in_app: true,
+      email: true,
+      webhook_url: 'https://hooks.example.com/x?a=1',
+      webhook_secret: 's3cr3t',
+      rule_ids: null,
+      read_at: null,
+    };
+    await store.alerts.setSubscription(sub);
+    await store.alerts.setSubscription({ ...sub, email: false, rule_ids: ['r1', 'r2'], read_at: '2026-03-01T10:00:00.000Z' });
+    expect(await store.alerts.subscription(u.id)).toEqual({ ...sub, email: false, rule_ids: ['r1', 'r2'], read_at: '2026-03-01T10:00:00.000Z' });
+    expect(await store.alerts.subscriptions()).toHaveLength(1);
+    await store.users.remove(u.id);
+    expect(await store.alerts.subscription(u.id)).toBeUndefined();
+  });
+
+  test('a lock has one owner until it expires or is released; its owner may renew it', async () => {
+    const { store, open } = await fresh();
+    const other = shared ? await open() : store;
+    const t = (m: number) => new Date(Date.parse('2026-03-01T10:00:00Z') + m * 60_000).toISOString();
+    expect(await store.alerts.acquireLock('alerts', 'a', t(0), t(2))).toBe(true);
+    expect(await other.alerts.acquireLock('alerts', 'b', t(1), t(3))).toBe(false);
+    expect(await store.alerts.acquireLock('alerts', 'a', t(1), t(3))).toBe(true);
+    expect(await other.alerts.acquireLock('alerts', 'b', t(2), t(4))).toBe(false);
+    // Expired: another owner takes it.
+    expect(await other.alerts.acquireLock('alerts', 'b', t(3), t(5))).toBe(true);
+    expect(await store.alerts.acquireLock('alerts', 'a', t(4), t(6))).toBe(false);
+    await store.alerts.releaseLock('alerts', 'a'); // not a's: nothing happens
+    expect(await store.alerts.acquireLock('alerts', 'a', t(4), t(6))).toBe(false);
+    await other.alerts.releaseLock('alerts', 'b');
+    expect(await store.alerts.acquireLock('alerts', 'a', t(4), t(6))).toBe(true);
+    // Racing for a free lock: one wins.
+    const races = await Promise.all(['x', 'y', 'z'].map((o, i) => (i % 2 ? other : store).alerts.acquireLock('race', o, t(0), t(1))));
+    expect(races.filter(Boolean)).toHaveLength(1);
+  });
+}

@@ -1,0 +1,543 @@
+// Alertas: what fired (open, muted, resolved) with mute / unmute, the rules (create, edit,
+// switch off, delete) and the user's channels (bell, e-mail, webhook). Opening the page marks
+// the alerts read, so the bell in the nav goes to 0.
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  ALERT_KIND_LABELS,
+  ALERT_RULE_KINDS,
+  ALERT_STATE_LABELS,
+  alertRuleCondition,
+  type Alert,
+  type AlertRule,
+  type AlertRuleKind,
+  type AlertSubscription,
+} from '@adops/core';
+import { useApi } from '../hooks/useApi';
+import { useAsync } from '../hooks/useAsync';
+import { useSession } from '../hooks/useSession';
+import { ALERTS_READ_EVENT } from '../components/AlertBell';
+import { Card } from '../components/Card';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { Loading } from '../components/Loading';
+import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+import { errorText } from '../lib/errors';
+
+type FieldDef = {
+  key: string;
+  label: string;
+  type: 'number' | 'text' | 'select' | 'checkbox';
+  options?: Array<[string, string]>;
+  initial: string | boolean;
+};
+
+const TARGET = (label: string): FieldDef => ({ key: 'target', label, type: 'text', initial: '' });
+const FIELDS: Record<AlertRuleKind, FieldDef[]> = {
+  tq_low: [
+    {
+      key: 'scope',
+      label: 'De',
+      type: 'select',
+      options: [
+        ['zone', 'Zona'],
+        ['publisher', 'Publisher'],
+      ],
+      initial: 'zone',
+    },
+    TARGET('Zona o publisher (vacío: todas)'),
+    { key: 'threshold', label: 'TQ menor que', type: 'number', initial: '0.5' },
+    { key: 'hours', label: 'Últimas horas', type: 'number', initial: '6' },
+    { key: 'min_impressions', label: 'Impresiones mínimas', type: 'number', initial: '1000' },
+  ],
+  revenue_drop: [
+    {
+      key: 'scope',
+      label: 'De',
+      type: 'select',
+      options: [
+        ['zone', 'Zona'],
+        ['publisher', 'Publisher'],
+        ['advertiser', 'Advertiser'],
+      ],
+      initial: 'zone',
+    },
+    TARGET('Zona, publisher o advertiser (vacío: todos)'),
+    { key: 'drop_percent', label: 'Caída mínima (%)', type: 'number', initial: '30' },
+    { key: 'hours', label: 'Horas (días completos)', type: 'number', initial: '24' },
+    { key: 'min_revenue', label: 'Revenue mínimo de la semana anterior', type: 'number', initial: '10' },
+  ],
+  referrer_burst: [
+    TARGET('Host del referrer (vacío: cualquiera)'),
+    { key: 'new_only', label: 'Solo referrers nunca vistos', type: 'checkbox', initial: false },
+    { key: 'visits', label: 'Más de N visitas', type: 'number', initial: '500' },
+    { key: 'minutes', label: 'En M minutos', type: 'number', initial: '10' },
+  ],
+  ip_burst: [
+    { key: 'visits', label: 'Más de N visitas', type: 'number', initial: '100' },
+    { key: 'minutes', label: 'En M minutos', type: 'number', initial: '10' },
+  ],
+  campaign_roi: [
+    {
+      key: 'level',
+      label: 'Nivel',
+      type: 'select',
+      options: [
+        ['campaign', 'Campaña'],
+        ['adset', 'Conjunto de anuncios'],
+      ],
+      initial: 'campaign',
+    },
+    TARGET('Id de campaña o conjunto (vacío: todos)'),
+    {
+      key: 'metric',
+      label: 'Condición',
+      type: 'select',
+      options: [
+        ['roi', 'ROI bajo un umbral'],
+        ['cpc', 'CPC sobre el de equilibrio'],
+      ],
+      initial: 'roi',
+    },
+    { key: 'threshold', label: 'ROI menor que (%)', type: 'number', initial: '0' },
+    { key: 'hours', label: 'Últimas horas', type: 'number', initial: '24' },
+    { key: 'min_spend', label: 'Gasto mínimo', type: 'number', initial: '10' },
+  ],
+};
+
+type Values = Record<string, string | boolean>;
+const initialValues = (kind: AlertRuleKind): Values => Object.fromEntries(FIELDS[kind].map((f) => [f.key, f.initial]));
+const valuesOf = (rule: AlertRule): Values =>
+  Object.fromEntries(
+    FIELDS[rule.kind].map((f) => {
+      const v = rule.params[f.key];
+      return [f.key, f.type === 'checkbox' ? Boolean(v) : v == null ? '' : String(v)];
+    }),
+  );
+const paramsOf = (kind: AlertRuleKind, values: Values): Record<string, unknown> =>
+  Object.fromEntries(
+    FIELDS[kind]
+      .filter((f) => !(f.key === 'threshold' && kind === 'campaign_roi' && values.metric === 'cpc'))
+      .map((f) => [f.key, f.type === 'number' ? (values[f.key] === '' ? undefined : Number(values[f.key])) : values[f.key]]),
+  );
+
+const STATE_BADGE: Record<Alert['state'], string> = {
+  open: 'bg-red-50 text-red-700 ring-red-200',
+  muted: 'bg-amber-50 text-amber-700 ring-amber-200',
+  resolved: 'bg-green-50 text-green-700 ring-green-200',
+};
+const when = (iso: string) => new Date(iso).toLocaleString('es-ES', { dateStyle: 'short', timeStyle: 'short' });
+
+function FiredAlerts() {
+  const api = useApi();
+  const [state, setState] = useState<'open' | 'muted' | 'resolved' | 'all'>('open');
+  const [page, setPage] = useState(1);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const list = useAsync(() => api.alerts.list({ state, page }), [api, state, page]);
+  useEffect(() => {
+    if (!list.data) return;
+    // Seen: the bell goes to 0.
+    api.alerts.markRead({}).then(
+      () => window.dispatchEvent(new Event(ALERTS_READ_EVENT)),
+      () => undefined,
+    );
+  }, [api, list.data]);
+  const act = async (call: () => Promise<unknown>) => {
+    setActionError(null);
+    try {
+      await call();
+      list.reload();
+    } catch (e) {
+      setActionError(errorText(e, 'No se pudo cambiar la alerta'));
+    }
+  };
+  return (
+    <Card
+      title="Alertas disparadas"
+      actions={
+        <label className="flex items-center gap-2 text-sm text-gray-700">
+          Estado
+          <select
+            aria-label="Estado"
+            className={inputClass}
+            value={state}
+            onChange={(e) => {
+              setState(e.target.value as typeof state);
+              setPage(1);
+            }}
+          >
+            <option value="open">Abiertas</option>
+            <option value="muted">Silenciadas</option>
+            <option value="resolved">Resueltas</option>
+            <option value="all">Todas</option>
+          </select>
+        </label>
+      }
+    >
+      {list.error ? <ErrorBanner error={list.error} fallback="Error al cargar las alertas" /> : null}
+      {actionError && <p className="mb-3 text-sm text-red-600">{actionError}</p>}
+      {list.loading && !list.data ? (
+        <Loading />
+      ) : list.data && list.data.rows.length === 0 ? (
+        <p className="text-sm text-gray-500">No hay alertas {state === 'all' ? '' : `${ALERT_STATE_LABELS[state].toLowerCase()}s`}.</p>
+      ) : (
+        <div>
+          <table className="block min-w-full text-sm md:table md:divide-y md:divide-gray-200" data-testid="alerts-table">
+            <thead className="hidden bg-gray-50 text-left md:table-header-group text-xs font-semibold uppercase tracking-wide text-gray-500">
+              <tr>
+                <th className="px-3 py-2">Estado</th>
+                <th className="px-3 py-2">Disparada</th>
+                <th className="px-3 py-2">Regla</th>
+                <th className="px-3 py-2">Sobre</th>
+                <th className="px-3 py-2">Qué pasó</th>
+                <th className="px-3 py-2" />
+              </tr>
+            </thead>
+            <tbody className="block divide-y divide-gray-100 md:table-row-group">
+              {list.data?.rows.map((a) => (
+                <tr key={a.id} className="block py-2 md:table-row md:py-0">
+                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2">
+                    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${STATE_BADGE[a.state]}`}>
+                      {ALERT_STATE_LABELS[a.state]}
+                    </span>
+                    {a.fire_count > 1 && <span className="ml-1 text-xs text-gray-500">×{a.fire_count}</span>}
+                  </td>
+                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 whitespace-nowrap text-gray-600">{when(a.fired_at)}</td>
+                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2">
+                    <div className="font-medium text-gray-900">{a.rule_name}</div>
+                    <div className="text-xs text-gray-500">{ALERT_KIND_LABELS[a.kind]}</div>
+                  </td>
+                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 font-mono text-xs">{a.subject}</td>
+                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 max-w-xl text-gray-700">
+                    {a.message}
+                    {a.state === 'muted' && (
+                      <div className="text-xs text-amber-700">
+                        Silenciada {a.muted_until ? `hasta ${when(a.muted_until)}` : 'hasta que se resuelva'}
+                        {a.muted_by ? ` por ${a.muted_by}` : ''}
+                      </div>
+                    )}
+                    {a.resolved_at && <div className="text-xs text-green-700">Resuelta {when(a.resolved_at)}</div>}
+                  </td>
+                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 md:whitespace-nowrap md:text-right">
+                    {a.state === 'open' && (
+                      <span className="inline-flex flex-wrap gap-2">
+                        <button type="button" className={secondaryButton} onClick={() => act(() => api.alerts.mute({ id: a.id, minutes: 60 }))}>
+                          Silenciar 1 h
+                        </button>
+                        <button type="button" className={secondaryButton} onClick={() => act(() => api.alerts.mute({ id: a.id, minutes: null }))}>
+                          Silenciar hasta que se resuelva
+                        </button>
+                      </span>
+                    )}
+                    {a.state === 'muted' && (
+                      <button type="button" className={secondaryButton} onClick={() => act(() => api.alerts.unmute({ id: a.id }))}>
+                        Quitar silencio
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.data && list.data.page_count > 1 && (
+            <div className="mt-3 flex items-center justify-end gap-2 text-sm text-gray-600">
+              <button type="button" className={secondaryButton} disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+                Anterior
+              </button>
+              Página {list.data.page} de {list.data.page_count}
+              <button type="button" className={secondaryButton} disabled={page >= list.data.page_count} onClick={() => setPage((p) => p + 1)}>
+                Siguiente
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () => void }) {
+  const api = useApi();
+  const [name, setName] = useState(editing?.name ?? '');
+  const [kind, setKind] = useState<AlertRuleKind>(editing?.kind ?? 'tq_low');
+  const [values, setValues] = useState<Values>(editing ? valuesOf(editing) : initialValues('tq_low'));
+  const [cooldown, setCooldown] = useState(String(editing?.cooldown_minutes ?? 60));
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setSaving(true);
+    try {
+      const body = { name, kind, params: paramsOf(kind, values), cooldown_minutes: Number(cooldown) };
+      if (editing) await api.alerts.updateRule({ id: editing.id, ...body });
+      else await api.alerts.createRule(body as Parameters<typeof api.alerts.createRule>[0]);
+      onDone();
+    } catch (err) {
+      setError(errorText(err, editing ? 'Error al guardar la regla' : 'Error al crear la regla'));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form
+      onSubmit={submit}
+      className="grid gap-3 rounded-md border border-gray-200 bg-gray-50 p-4 sm:grid-cols-2 lg:grid-cols-4"
+      aria-label="Regla de alerta"
+    >
+      <div className="sm:col-span-2">
+        <label className={labelClass} htmlFor="rule-name">
+          Nombre
+        </label>
+        <input id="rule-name" className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required maxLength={120} />
+      </div>
+      <div>
+        <label className={labelClass} htmlFor="rule-kind">
+          Tipo
+        </label>
+        <select
+          id="rule-kind"
+          className={inputClass}
+          value={kind}
+          onChange={(e) => {
+            const k = e.target.value as AlertRuleKind;
+            setKind(k);
+            setValues(initialValues(k));
+          }}
+        >
+          {ALERT_RULE_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {ALERT_KIND_LABELS[k]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label className={labelClass} htmlFor="rule-cooldown">
+          Espera entre avisos (min)
+        </label>
+        <input id="rule-cooldown" type="number" min={0} className={inputClass} value={cooldown} onChange={(e) => setCooldown(e.target.value)} />
+      </div>
+      {FIELDS[kind]
+        .filter((f) => !(f.key === 'threshold' && kind === 'campaign_roi' && values.metric === 'cpc'))
+        .map((f) => (
+          <div key={`${kind}-${f.key}`} className={f.type === 'checkbox' ? 'flex items-end' : ''}>
+            {f.type === 'checkbox' ? (
+              <label className="flex items-center gap-2 text-sm text-gray-700">
+                <input type="checkbox" checked={Boolean(values[f.key])} onChange={(e) => setValues({ ...values, [f.key]: e.target.checked })} />
+                {f.label}
+              </label>
+            ) : (
+              <>
+                <label className={labelClass} htmlFor={`rule-${f.key}`}>
+                  {f.label}
+                </label>
+                {f.type === 'select' ? (
+                  <select
+                    id={`rule-${f.key}`}
+                    className={inputClass}
+                    value={String(values[f.key])}
+                    onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
+                  >
+                    {f.options?.map(([v, l]) => (
+                      <option key={v} value={v}>
+                        {l}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    id={`rule-${f.key}`}
+                    className={inputClass}
+                    type={f.type === 'number' ? 'number' : 'text'}
+                    step="any"
+                    value={String(values[f.key])}
+                    onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
+                  />
+                )}
+              </>
+            )}
+          </div>
+        ))}
+      <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
+        <button type="submit" className={primaryButton} disabled={saving}>
+          {saving ? 'Guardando...' : editing ? 'Guardar' : 'Crear regla'}
+        </button>
+        <button type="button" className={secondaryButton} onClick={onDone}>
+          Cancelar
+        </button>
+        {error && <p className="text-sm text-red-600">❌ {error}</p>}
+      </div>
+    </form>
+  );
+}
+
+function Rules() {
+  const api = useApi();
+  const { user } = useSession();
+  const rules = useAsync(() => api.alerts.rules(), [api]);
+  const [form, setForm] = useState<{ editing: AlertRule | null } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const mayChange = (r: AlertRule) => Boolean(user?.is_admin || user?.email === r.created_by);
+  const act = async (call: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await call();
+      rules.reload();
+    } catch (e) {
+      setError(errorText(e, 'No se pudo cambiar la regla'));
+    }
+  };
+  return (
+    <Card
+      title="Reglas"
+      actions={
+        !form && (
+          <button type="button" className={primaryButton} onClick={() => setForm({ editing: null })}>
+            Nueva regla
+          </button>
+        )
+      }
+    >
+      {form && (
+        <div className="mb-4">
+          <RuleForm
+            key={form.editing?.id ?? 'new'}
+            editing={form.editing}
+            onDone={() => {
+              setForm(null);
+              rules.reload();
+            }}
+          />
+        </div>
+      )}
+      {rules.error ? <ErrorBanner error={rules.error} fallback="Error al cargar las reglas" /> : null}
+      {error && <p className="mb-3 text-sm text-red-600">{error}</p>}
+      {rules.loading && !rules.data ? (
+        <Loading />
+      ) : rules.data?.length === 0 ? (
+        <p className="text-sm text-gray-500">Aún no hay reglas. Crea la primera con «Nueva regla».</p>
+      ) : (
+        <ul className="divide-y divide-gray-100" data-testid="alert-rules">
+          {rules.data?.map((r) => (
+            <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div className="min-w-0">
+                <div className="font-medium text-gray-900">
+                  {r.name} {!r.enabled && <span className="ml-1 rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-500">Desactivada</span>}
+                </div>
+                <div className="text-sm text-gray-600">{alertRuleCondition(r)}</div>
+                <div className="text-xs text-gray-400">
+                  {ALERT_KIND_LABELS[r.kind]} · espera {r.cooldown_minutes} min · creada por {r.created_by}
+                </div>
+              </div>
+              {mayChange(r) && (
+                <div className="flex gap-2">
+                  <button
+                    type="button"
+                    className={secondaryButton}
+                    onClick={() => act(() => api.alerts.updateRule({ id: r.id, enabled: !r.enabled }))}
+                  >
+                    {r.enabled ? 'Desactivar' : 'Activar'}
+                  </button>
+                  <button type="button" className={secondaryButton} onClick={() => setForm({ editing: r })}>
+                    Editar
+                  </button>
+                  <button
+                    type="button"
+                    className={dangerButton}
+                    onClick={() => window.confirm(`¿Eliminar la regla «${r.name}» y sus alertas?`) && act(() => api.alerts.deleteRule({ id: r.id }))}
+                  >
+                    Eliminar
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function Channels() {
+  const api = useApi();
+  const current = useAsync(() => api.alerts.subscription(), [api]);
+  const [draft, setDraft] = useState<AlertSubscription | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => {
+    if (current.data) setDraft(current.data);
+  }, [current.data]);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!draft) return;
+    setMessage(null);
+    try {
+      const saved = await api.alerts.setSubscription({
+        in_app: draft.in_app,
+        email: draft.email,
+        webhook_url: draft.webhook_url || null,
+        rule_ids: draft.rule_ids,
+      });
+      setDraft(saved);
+      setMessage('✅ Canales guardados');
+    } catch (err) {
+      setMessage(`❌ ${errorText(err, 'Error al guardar los canales')}`);
+    }
+  };
+  return (
+    <Card title="Mis canales">
+      {current.error ? <ErrorBanner error={current.error} fallback="Error al cargar tus canales" /> : null}
+      {!draft ? (
+        <Loading />
+      ) : (
+        <form onSubmit={save} className="grid gap-3" aria-label="Mis canales">
+          <label className="flex items-center gap-2 text-sm text-gray-700">
+            <input type="checkbox" checked={draft.in_app} onChange={(e) => setDraft({ ...draft, in_app: e.target.checked })} />
+            En la app (campana)
+          </label>
+          <label className="flex items-center gap-2 text-sm text-gray-700">
+            <input type="checkbox" checked={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.checked })} />
+            Por email a mi dirección
+          </label>
+          <div>
+            <label className={labelClass} htmlFor="webhook-url">
+              Webhook (Slack u otro; vacío: ninguno)
+            </label>
+            <input
+              id="webhook-url"
+              className={inputClass}
+              placeholder="https://hooks.slack.com/services/…"
+              value={draft.webhook_url ?? ''}
+              onChange={(e) => setDraft({ ...draft, webhook_url: e.target.value })}
+            />
+            {draft.webhook_secret && (
+              <p className="mt-1 break-all text-xs text-gray-500">
+                Firma: cabecera <code>X-Adops-Signature</code> = <code>sha256=</code>HMAC-SHA-256 de «<code>X-Adops-Timestamp</code>.cuerpo» con la
+                clave <code data-testid="webhook-secret">{draft.webhook_secret}</code>
+              </p>
+            )}
+          </div>
+          <div className="flex items-center gap-3">
+            <button type="submit" className={primaryButton}>
+              Guardar canales
+            </button>
+            {message && <span className="text-sm">{message}</span>}
+          </div>
+        </form>
+      )}
+    </Card>
+  );
+}
+
+export default function Alerts() {
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold text-gray-900">Alertas</h1>
+      <FiredAlerts />
+      <div className="grid gap-6 xl:grid-cols-3">
+        <div className="xl:col-span-2">
+          <Rules />
+        </div>
+        <Channels />
+      </div>
+    </div>
+  );
+}
