@@ -5,10 +5,13 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { useSession } from './hooks/useSession';
 import { storedSession } from './lib/session';
-import { NavBar } from './components/NavBar';
+import { NavFrame, SignedOutNav } from './components/NavFrame';
 import { Loading } from './components/Loading';
 
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+/** The signed-in nav (menus, bell, user menu) loads once someone is signed in: the login page downloads none of it. */
+const NavBar = lazy(() => import('./components/NavBar').then((m) => ({ default: m.NavBar })));
 
 const Login = page(() => import('./pages/Login'));
 const Dashboard = page(() => import('./pages/Dashboard'));
@@ -27,9 +30,16 @@ const Logs = page(() => import('./pages/Logs'));
 const Alerts = page(() => import('./pages/Alerts'));
 
 function Shell() {
+  const { user } = useSession();
   return (
     <div className="min-h-screen bg-gray-50">
-      <NavBar />
+      {user ? (
+        <Suspense fallback={<NavFrame home="/dashboard" />}>
+          <NavBar />
+        </Suspense>
+      ) : (
+        <SignedOutNav />
+      )}
       <main className="mx-auto max-w-screen-2xl px-4 py-6 sm:px-6">
         <Suspense fallback={<Loading />}>
           <Outlet />

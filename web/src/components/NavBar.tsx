@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useSession } from '../hooks/useSession';
 import { Avatar } from './Avatar';
+import { linkClass, NavFrame, SignedOutNav } from './NavFrame';
 import { AlertBell } from './AlertBell';
 
 const MAIN_LINKS = [
@@ -25,9 +26,6 @@ const MEDIA_BUYING = [
   { to: '/fb-campaigns', label: 'Fb Campaigns' },
   { to: '/profit', label: 'Rentabilidad' },
 ];
-
-const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-blue-50 text-blue-700' : 'text-gray-600 hover:bg-gray-100 hover:text-gray-900'}`;
 
 /** Closes a popover on a click outside its container. */
 function useOutsideClose(open: boolean, close: () => void) {
@@ -141,83 +139,74 @@ export function NavBar() {
 
   const links = user ? [...MAIN_LINKS, ...(user.is_admin ? ADMIN_LINKS : [])] : [];
 
+  if (!user) return <SignedOutNav />;
   return (
-    <header className="sticky top-0 z-20 border-b border-gray-200 bg-white/95 backdrop-blur">
-      <nav aria-label="Principal" className="mx-auto flex h-14 max-w-screen-2xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to={user ? '/dashboard' : '/login'} className="flex items-center gap-2 font-semibold text-gray-900">
-          <span className="inline-flex h-7 w-7 items-center justify-center rounded-md bg-blue-600 text-sm font-bold text-white">A</span>
-          <span>AdOps Console</span>
-        </Link>
-
-        {user ? (
-          <>
-            <div className="hidden flex-1 items-center gap-1 md:flex">
-              {MAIN_LINKS.map((l) => (
+    <NavFrame
+      home="/dashboard"
+      below={
+        mobileOpen && (
+          <div id="mobile-menu" className="border-t border-gray-200 bg-white px-4 py-3 md:hidden">
+            <div className="flex flex-col gap-1">
+              {links.map((l) => (
                 <NavLink key={l.to} to={l.to} className={linkClass}>
                   {l.label}
                 </NavLink>
               ))}
-              <Dropdown label="Media Buying">
-                {(close) =>
-                  MEDIA_BUYING.map((l) => (
-                    <Link key={l.to} role="menuitem" to={l.to} className={menuItem} onClick={close}>
-                      {l.label}
-                    </Link>
-                  ))
-                }
-              </Dropdown>
-              {user.is_admin &&
-                ADMIN_LINKS.map((l) => (
-                  <NavLink key={l.to} to={l.to} className={linkClass}>
-                    {l.label}
-                  </NavLink>
-                ))}
+              <div className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-400">Media Buying</div>
+              {MEDIA_BUYING.map((l) => (
+                <NavLink key={l.to} to={l.to} className={linkClass}>
+                  {l.label}
+                </NavLink>
+              ))}
             </div>
-            <div className="flex items-center gap-2">
-              <AlertBell />
-              <UserMenu email={user.email} onSignOut={signOut} />
-              <button
-                type="button"
-                className="inline-flex items-center justify-center rounded-md p-2 text-gray-600 hover:bg-gray-100 md:hidden"
-                aria-label="Abrir menú"
-                aria-expanded={mobileOpen}
-                aria-controls="mobile-menu"
-                onClick={() => setMobileOpen((o) => !o)}
-              >
-                <svg className="h-6 w-6" fill="none" viewBox="0 0 24 24" stroke="currentColor" strokeWidth={1.5} aria-hidden>
-                  {mobileOpen ? (
-                    <path strokeLinecap="round" strokeLinejoin="round" d="M6 18L18 6M6 6l12 12" />
-                  ) : (
-                    <path strokeLinecap="round" strokeLinejoin="round" d="M3.75 6.75h16.5M3.75 12h16.5m-16.5 5.25h16.5" />
-                  )}
-                </svg>
-              </button>
-            </div>
-          </>
-        ) : (
-          <NavLink to="/login" className={linkClass}>
-            Login
-          </NavLink>
-        )}
-      </nav>
-
-      {user && mobileOpen && (
-        <div id="mobile-menu" className="border-t border-gray-200 bg-white px-4 py-3 md:hidden">
-          <div className="flex flex-col gap-1">
-            {links.map((l) => (
-              <NavLink key={l.to} to={l.to} className={linkClass}>
-                {l.label}
-              </NavLink>
-            ))}
-            <div className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-400">Media Buying</div>
-            {MEDIA_BUYING.map((l) => (
-              <NavLink key={l.to} to={l.to} className={linkClass}>
-                {l.label}
-              </NavLink>
-            ))}
           </div>
+        )
+      }
+    >
+      <>
+        <div className="hidden flex-1 items-center gap-1 md:flex">
+          {MAIN_LINKS.map((l) => (
+            <NavLink key={l.to} to={l.to} className={linkClass}>
+              {l.label}
+            </NavLink>
+          ))}
+          <Dropdown label="Media Buying">
+            {(close) =>
+              MEDIA_BUYING.map((l) => (
+                <Link key={l.to} role="menuitem" to={l.to} className={menuItem} onClick={close}>
+                  {l.label}
+                </Link>
+              ))
+            }
+          </Dropdown>
+          {user.is_admin &&
+            ADMIN_LINKS.map((l) => (
+              <NavLink key={l.to} to={l.to} className={linkClass}>
+                {l.label}
+              </NavLink>
+            ))}
         </div>
-      )}
-    </header>
+        <div className="flex items-center gap-2">
+          <AlertBell />
+          <UserMenu email={user.email} onSignOut={signOut} />
+          <button
+            type="button"
+            className="inline-flex items-center justify-center rounded-md p-2 text-gray-600 hover:bg-gray-100 md:hidden"
+            aria-label="Abrir menú"
+            aria-expanded={mobileOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMobileOpen((o) => !o)}
+          >
+            <svg className="h-6 w-6" fill="none" viewBox="0 0 24 24" stroke="currentColor" strokeWidth={1.5} aria-hidden>
+              {mobileOpen ? (
+                <path strokeLinecap="round" strokeLinejoin="round" d="M6 18L18 6M6 6l12 12" />
+              ) : (
+                <path strokeLinecap="round" strokeLinejoin="round" d="M3.75 6.75h16.5M3.75 12h16.5m-16.5 5.25h16.5" />
+              )}
+            </svg>
+          </button>
+        </div>
+      </>
+    </NavFrame>
   );
 }
