@@ -163,50 +163,48 @@ export function NavBar() {
         )
       }
     >
-      <>
-        <div className="hidden flex-1 items-center gap-1 md:flex">
-          {MAIN_LINKS.map((l) => (
+      <div className="hidden flex-1 items-center gap-1 md:flex">
+        {MAIN_LINKS.map((l) => (
+          <NavLink key={l.to} to={l.to} className={linkClass}>
+            {l.label}
+          </NavLink>
+        ))}
+        <Dropdown label="Media Buying">
+          {(close) =>
+            MEDIA_BUYING.map((l) => (
+              <Link key={l.to} role="menuitem" to={l.to} className={menuItem} onClick={close}>
+                {l.label}
+              </Link>
+            ))
+          }
+        </Dropdown>
+        {user.is_admin &&
+          ADMIN_LINKS.map((l) => (
             <NavLink key={l.to} to={l.to} className={linkClass}>
               {l.label}
             </NavLink>
           ))}
-          <Dropdown label="Media Buying">
-            {(close) =>
-              MEDIA_BUYING.map((l) => (
-                <Link key={l.to} role="menuitem" to={l.to} className={menuItem} onClick={close}>
-                  {l.label}
-                </Link>
-              ))
-            }
-          </Dropdown>
-          {user.is_admin &&
-            ADMIN_LINKS.map((l) => (
-              <NavLink key={l.to} to={l.to} className={linkClass}>
-                {l.label}
-              </NavLink>
-            ))}
-        </div>
-        <div className="flex items-center gap-2">
-          <AlertBell />
-          <UserMenu email={user.email} onSignOut={signOut} />
-          <button
-            type="button"
-            className="inline-flex items-center justify-center rounded-md p-2 text-gray-600 hover:bg-gray-100 md:hidden"
-            aria-label="Abrir menú"
-            aria-expanded={mobileOpen}
-            aria-controls="mobile-menu"
-            onClick={() => setMobileOpen((o) => !o)}
-          >
-            <svg className="h-6 w-6" fill="none" viewBox="0 0 24 24" stroke="currentColor" strokeWidth={1.5} aria-hidden>
-              {mobileOpen ? (
-                <path strokeLinecap="round" strokeLinejoin="round" d="M6 18L18 6M6 6l12 12" />
-              ) : (
-                <path strokeLinecap="round" strokeLinejoin="round" d="M3.75 6.75h16.5M3.75 12h16.5m-16.5 5.25h16.5" />
-              )}
-            </svg>
-          </button>
-        </div>
-      </>
+      </div>
+      <div className="flex items-center gap-2">
+        <AlertBell />
+        <UserMenu email={user.email} onSignOut={signOut} />
+        <button
+          type="button"
+          className="inline-flex items-center justify-center rounded-md p-2 text-gray-600 hover:bg-gray-100 md:hidden"
+          aria-label="Abrir menú"
+          aria-expanded={mobileOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMobileOpen((o) => !o)}
+        >
+          <svg className="h-6 w-6" fill="none" viewBox="0 0 24 24" stroke="currentColor" strokeWidth={1.5} aria-hidden>
+            {mobileOpen ? (
+              <path strokeLinecap="round" strokeLinejoin="round" d="M6 18L18 6M6 6l12 12" />
+            ) : (
+              <path strokeLinecap="round" strokeLinejoin="round" d="M3.75 6.75h16.5M3.75 12h16.5m-16.5 5.25h16.5" />
+            )}
+          </svg>
+        </button>
+      </div>
     </NavFrame>
   );
 }
