@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatMoney } from './format.js';
 import {
   AD_REPORT_COLUMNS,
   API_EXPLORER_COLUMNS,
@@ -6,6 +7,8 @@ import {
   DASHBOARD_COLUMNS,
   METRICS,
   formatMetric,
+  formatProfitFigure,
+  formatProfitMetric,
   isMetricKey,
   percentChange,
   roundMetric,
@@ -169,5 +172,17 @@ describe('percentChange', () => {
     expect(percentChange(null, 10)).toBeNull();
     expect(percentChange(Number.NaN, 10)).toBeNull();
     expect(percentChange(10, Number.POSITIVE_INFINITY)).toBeNull();
+  });
+});
+
+describe('formatProfitFigure (Rentabilidad in the web and the terminal)', () => {
+  it('shows money in the network currency: $ for USD, € for EUR, any other ISO code after the number', () => {
+    expect(formatProfitFigure('profit', -1234.5, 'USD')).toBe(formatMoney(-1234.5, '$', 2));
+    expect(formatProfitFigure('profit', -1234.5, 'EUR')).toBe(formatMoney(-1234.5, '€', 2));
+    expect(formatProfitFigure('profit', 1234.5, 'GBP')).toBe('1.234,50 GBP');
+    expect(formatProfitFigure('spend', null, 'GBP')).toBe('-');
+  });
+  it('leaves the other kinds as the registry formats them, whatever the currency', () => {
+    for (const key of ['roi', 'visits', 'roas'] as const) expect(formatProfitFigure(key, 12.345, 'GBP')).toBe(formatProfitMetric(key, 12.345));
   });
 });

@@ -547,3 +547,16 @@ export function formatProfitMetric(key: ProfitMetricKey, value: number | null | 
       return formatNumber(n, def.decimals);
   }
 }
+
+/**
+ * A profit figure in the network's currency (an ISO code): money with $ or € as everywhere
+ * else, any other code after the number; the other kinds as formatProfitMetric. Web and
+ * terminal both show Rentabilidad's figures through this.
+ */
+export function formatProfitFigure(key: ProfitMetricKey, value: number | null | undefined, currencyCode: string): string {
+  const def: ProfitMetricDef = PROFIT_METRICS[key];
+  if (def.kind !== 'money' || currencyCode === 'USD') return formatProfitMetric(key, value, '$');
+  if (currencyCode === 'EUR') return formatProfitMetric(key, value, '€');
+  const text = formatNumber(isFiniteNumber(value) ? value : null, def.decimals);
+  return isFiniteNumber(value) ? `${text} ${currencyCode}` : text;
+}

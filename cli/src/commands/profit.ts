@@ -11,8 +11,7 @@ import {
   PROFIT_SORT_KEYS,
   SCREEN_PRESETS,
   contract,
-  formatNumber,
-  formatProfitMetric,
+  formatProfitFigure,
   type ExchangeRates,
   type ProfitDimension,
   type ProfitMetricKey,
@@ -57,14 +56,6 @@ function parseBy(value: string | undefined): ProfitDimension {
   return by;
 }
 
-/** A money figure in the network's currency: $ and € as the screens show them, any other code after the number. */
-function money(key: ProfitMetricKey, value: number | null | undefined, currency: string): string {
-  if (currency === 'USD') return formatProfitMetric(key, value, '$');
-  if (currency === 'EUR') return formatProfitMetric(key, value, '€');
-  const text = formatNumber(value ?? null, PROFIT_METRICS[key].decimals);
-  return value === null || value === undefined ? text : `${text} ${currency}`;
-}
-
 const EMPTY_NAME: Record<ProfitDimension, string> = {
   campaign: '(sin campaña)',
   adset: '(sin conjunto)',
@@ -98,7 +89,7 @@ export function profitColumns(by: ProfitDimension, currency: string): Column<Pro
         header: key === 'revenue' ? `${PROFIT_METRICS[key].label} ${ESTIMATED_MARK}` : PROFIT_METRICS[key].label,
         align: 'right',
         format: (v, row) => {
-          const text = PROFIT_METRICS[key].kind === 'money' ? money(key, v as number | null, currency) : formatProfitMetric(key, v as number | null);
+          const text = formatProfitFigure(key, v as number | null, currency);
           return key === 'revenue' && row.estimated_visits > 0 ? `${text}${ESTIMATED_MARK}` : text;
         },
         color: (v, row) => ((key === 'profit' || key === 'roi') && typeof v === 'number' && v < 0 && !row.__totals ? 'red' : undefined),
