@@ -62,6 +62,7 @@ export async function saveBackup(archive: Readable, dir: string): Promise<Backup
   const existed = await checkBackupTarget(target);
   await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
   const partial = await mkdtemp(`${target}.partial-`);
+  let unpacking: Promise<void> | undefined;
   try {
     const unexpected: string[] = [];
     const extract = tar.x({
@@ -73,14 +74,17 @@ export async function saveBackup(archive: Readable, dir: string): Promise<Backup
         return ok;
       },
     });
+    // Done once every entry is on disk ('close'), not merely when the input has ended. Errors
+    // are listened to for good (`on`, not `once`): after the first, entries still being written
+    // may fail too, and an unheard 'error' would bring the process down.
+    unpacking = new Promise<void>((resolve) => extract.once('close', resolve));
+    const failed = new Promise<never>((_, reject) => {
+      extract.on('error', reject);
+      archive.on('error', reject);
+    });
+    archive.pipe(extract as unknown as NodeJS.WritableStream);
     try {
-      // Done once every entry is on disk ('close'), not merely when the input has ended.
-      await new Promise<void>((resolve, reject) => {
-        extract.once('close', resolve);
-        extract.once('error', reject);
-        archive.once('error', reject);
-        archive.pipe(extract as unknown as NodeJS.WritableStream);
-      });
+      await Promise.race([unpacking, failed]);
     } catch (e) {
       if (e instanceof BackupError) throw e;
       throw new BackupError(`La copia llegó incompleta o dañada: ${(e as Error).message}`);
@@ -93,7 +97,9 @@ export async function saveBackup(archive: Readable, dir: string): Promise<Backup
     return manifest;
   } catch (e) {
     archive.destroy();
-    // An entry may still be being written after a failure: retry while the folder fills.
+    // Entries may still be being written after a failure: let the unpacker settle (a second at
+    // most), then remove the folder, retrying while it still fills.
+    if (unpacking) await Promise.race([unpacking, new Promise((r) => setTimeout(r, 1000).unref())]);
     await rm(partial, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     throw e;
   }
