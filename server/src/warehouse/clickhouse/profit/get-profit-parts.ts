@@ -6,7 +6,8 @@
 // missing match NULL, as in SQL everywhere else.
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
 import { Binder, type ClickHouseDb, type Row } from '../db.js';
-import type { ProfitDimension, ProfitParts, ProfitQuery, ProfitSpendPart, ProfitVisitPart, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
+import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
+import { profitParts } from '../../profit-rows.js';
 import { instant } from '../referrers/filter.js';
 import { liveEvent, watermarkSql } from '../referrers/schema.js';
 
@@ -136,9 +137,6 @@ FROM ${db.t('ad_spend')} FINAL WHERE ${x.spendWhere}
 GROUP BY key, month, currency`;
 }
 
-const num = (v: unknown) => Number(v ?? 0);
-const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-
 export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<ProfitParts> {
   const run = (build: (x: Bound) => string) => {
     const b = new Binder();
@@ -153,34 +151,11 @@ export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<
 SELECT DISTINCT toString(day) AS day FROM attributed WHERE day NOT IN (SELECT day FROM reported) ORDER BY day`,
     ),
   ]);
-  return {
-    visits: visits.map(
-      (r): ProfitVisitPart => ({
-        key: text(r.key),
-        campaign_id: text(r.campaign_id),
-        adset_id: text(r.adset_id),
-        visits: num(r.visits),
-        revenue: num(r.revenue),
-        estimated_visits: num(r.estimated_visits),
-        tq_weighted: num(r.tq_weighted),
-        tq_weight: num(r.tq_weight),
-      }),
-    ),
-    spend: spend.map(
-      (r): ProfitSpendPart => ({
-        key: text(r.key),
-        name: text(r.name),
-        campaign_id: text(r.campaign_id),
-        adset_id: text(r.adset_id),
-        month: String(r.month),
-        currency: String(r.currency),
-        spend: num(r.spend),
-        impressions: num(r.impressions),
-        clicks: num(r.clicks),
-      }),
-    ),
-    estimatedDays: days.map((d) => String(d.day)),
-  };
+  return profitParts(
+    visits,
+    spend,
+    days.map((d) => String(d.day)),
+  );
 }
 
 /** Each zone's RPV and TQ on one day by the same rule (zoneRpv above): what one of its visits is worth. */

@@ -13,7 +13,8 @@
 // costs ~10× the rest of the scan); with more changes than that, $8 is NULL and each converts.
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { Db, Param } from '../db.js';
-import type { ProfitDimension, ProfitParts, ProfitQuery, ProfitSpendPart, ProfitVisitPart, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
+import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
+import { profitParts } from '../../profit-rows.js';
 import { sqlTimestamp } from '../referrers/filter.js';
 import { MAX_OFFSET_CHANGES, offsetPieces } from '../../tz-offsets.js';
 
@@ -150,9 +151,6 @@ export function profitParams(q: ProfitQuery): Param[] {
   ];
 }
 
-const num = (v: unknown) => Number(v ?? 0);
-const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-
 export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitParts> {
   const params = profitParams(q);
   const [visits, spend, days] = await Promise.all([
@@ -161,34 +159,11 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
     db.all(spendSql(q.by), q.by === 'keyword' ? params : params.slice(0, 4)),
     db.all<{ day: string }>(ESTIMATED_DAYS_SQL, params),
   ]);
-  return {
-    visits: visits.map(
-      (r): ProfitVisitPart => ({
-        key: text(r.key),
-        campaign_id: text(r.campaign_id),
-        adset_id: text(r.adset_id),
-        visits: num(r.visits),
-        revenue: num(r.revenue),
-        estimated_visits: num(r.estimated_visits),
-        tq_weighted: num(r.tq_weighted),
-        tq_weight: num(r.tq_weight),
-      }),
-    ),
-    spend: spend.map(
-      (r): ProfitSpendPart => ({
-        key: text(r.key),
-        name: text(r.name),
-        campaign_id: text(r.campaign_id),
-        adset_id: text(r.adset_id),
-        month: String(r.month),
-        currency: String(r.currency),
-        spend: num(r.spend),
-        impressions: num(r.impressions),
-        clicks: num(r.clicks),
-      }),
-    ),
-    estimatedDays: days.map((d) => d.day),
-  };
+  return profitParts(
+    visits,
+    spend,
+    days.map((d) => d.day),
+  );
 }
 
 /** Each zone's RPV and TQ on one day by the same rule (zone_rpv above): what one of its visits is worth. */

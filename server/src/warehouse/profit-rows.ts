@@ -1,0 +1,40 @@
+// The profit query's rows as both engines answer them (numbers and texts as the driver gives
+// them), read into the warehouse's ProfitParts once.
+import type { ProfitParts, ProfitSpendPart, ProfitVisitPart } from './types.js';
+
+const num = (v: unknown) => Number(v ?? 0);
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+type Row = Record<string, unknown>;
+
+/** Visits and spend rows by key, and the days estimated (no zone report yet). */
+export function profitParts(visits: readonly Row[], spend: readonly Row[], estimatedDays: readonly string[]): ProfitParts {
+  return {
+    visits: visits.map(
+      (r): ProfitVisitPart => ({
+        key: text(r.key),
+        campaign_id: text(r.campaign_id),
+        adset_id: text(r.adset_id),
+        visits: num(r.visits),
+        revenue: num(r.revenue),
+        estimated_visits: num(r.estimated_visits),
+        tq_weighted: num(r.tq_weighted),
+        tq_weight: num(r.tq_weight),
+      }),
+    ),
+    spend: spend.map(
+      (r): ProfitSpendPart => ({
+        key: text(r.key),
+        name: text(r.name),
+        campaign_id: text(r.campaign_id),
+        adset_id: text(r.adset_id),
+        month: String(r.month),
+        currency: String(r.currency),
+        spend: num(r.spend),
+        impressions: num(r.impressions),
+        clicks: num(r.clicks),
+      }),
+    ),
+    estimatedDays: [...estimatedDays],
+  };
+}
