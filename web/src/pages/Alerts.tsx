@@ -31,35 +31,18 @@ type FieldDef = {
 };
 
 const TARGET = (label: string): FieldDef => ({ key: 'target', label, type: 'text', initial: '' });
+/** What a rule watches ('De'): the first option is the default. */
+const SCOPE = (...options: Array<[string, string]>): FieldDef => ({ key: 'scope', label: 'De', type: 'select', options, initial: options[0][0] });
 const FIELDS: Record<AlertRuleKind, FieldDef[]> = {
   tq_low: [
-    {
-      key: 'scope',
-      label: 'De',
-      type: 'select',
-      options: [
-        ['zone', 'Zona'],
-        ['publisher', 'Publisher'],
-      ],
-      initial: 'zone',
-    },
+    SCOPE(['zone', 'Zona'], ['publisher', 'Publisher']),
     TARGET('Zona o publisher (vacío: todas)'),
     { key: 'threshold', label: 'TQ menor que', type: 'number', initial: '0.5' },
     { key: 'hours', label: 'Últimas horas', type: 'number', initial: '6' },
     { key: 'min_impressions', label: 'Impresiones mínimas', type: 'number', initial: '1000' },
   ],
   revenue_drop: [
-    {
-      key: 'scope',
-      label: 'De',
-      type: 'select',
-      options: [
-        ['zone', 'Zona'],
-        ['publisher', 'Publisher'],
-        ['advertiser', 'Advertiser'],
-      ],
-      initial: 'zone',
-    },
+    SCOPE(['zone', 'Zona'], ['publisher', 'Publisher'], ['advertiser', 'Advertiser']),
     TARGET('Zona, publisher o advertiser (vacío: todos)'),
     { key: 'drop_percent', label: 'Caída mínima (%)', type: 'number', initial: '30' },
     { key: 'hours', label: 'Horas (días completos)', type: 'number', initial: '24' },
