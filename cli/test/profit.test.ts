@@ -11,72 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatProfitMetric, jsonFigures, todayIn, type Api, type ProfitTable } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { event, importRows } from '../../server/test/warehouse-contract.js';
-import type { AdSpendRecord, ReferrerEvent, ZoneReportRecord } from '../../server/src/warehouse/index.js';
+import { D1, D2, LAST_MONTH, loadProfitFixture } from '../../server/test/profit-fixture.js';
 import { newConfigDir, runCli } from './helpers.js';
-
-const LAST_MONTH = (() => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-})();
-const D1 = `${LAST_MONTH}-01`;
-const D2 = `${LAST_MONTH}-02`;
-const C1 = { campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1', keyword: 'seguros' };
-const C2 = { campaign_id: 'C2', adset_id: 'S2', ad_id: 'A2', keyword: 'vuelos' };
-
-function visits(): ReferrerEvent[] {
-  const out: ReferrerEvent[] = [];
-  const add = (day: string, zone: string, n: number, extra: Partial<ReferrerEvent> = {}) => {
-    for (let i = 0; i < n; i++) out.push(event(out.length + 1, Date.parse(`${day}T10:00:00Z`) + out.length * 1000, { zone_id: zone, ...extra }));
-  };
-  add(D1, 'Z1', 10, C1);
-  add(D1, 'Z1', 5, C2);
-  add(D1, 'Z1', 15);
-  add(D1, 'Z2', 4, C1);
-  add(D1, 'Z2', 8, C2);
-  add(D1, 'Z2', 12);
-  add(D1, 'Z3', 5, C2);
-  add(D1, 'Z3', 5);
-  add(D2, 'Z1', 6, C1);
-  add(D2, 'Z1', 4);
-  add(D2, 'Z2', 4, C2);
-  add(D2, 'Z3', 2, C1);
-  return out;
-}
-const zone = (r: Pick<ZoneReportRecord, 'zone_id' | 'revenue' | 'impressions' | 'tq'> & Partial<ZoneReportRecord>): ZoneReportRecord => ({
-  date: D1,
-  advertiser: 'AdNova',
-  publisher: 'PubA',
-  geo: 'ES',
-  source: 'social',
-  domain: 'a.com',
-  monetized_impressions: null,
-  clicks: 0,
-  rate_applied: 0.7,
-  p_revenue: r.revenue * 0.7,
-  margin: r.revenue * 0.3,
-  ...r,
-});
-const ZONES = [
-  zone({ zone_id: 'Z1', revenue: 20, impressions: 1000, tq: 0.8 }),
-  zone({ zone_id: 'Z1', advertiser: 'BidSphere', revenue: 10, impressions: 500, tq: 0.5 }),
-  zone({ zone_id: 'Z2', revenue: 12, impressions: 600, tq: 0.6 }),
-  zone({ zone_id: 'Z3', revenue: 5, impressions: 200, tq: null }),
-];
-const spend = (date: string, c: typeof C1, amount: number, impressions: number, clicks: number): AdSpendRecord => ({
-  date,
-  account_id: 'act_1',
-  campaign_id: c.campaign_id,
-  campaign_name: `Campaña ${c.keyword}`,
-  adset_id: c.adset_id,
-  adset_name: `Conjunto ${c.keyword}`,
-  ad_id: c.ad_id,
-  ad_name: `Anuncio ${c.keyword}`,
-  spend: amount,
-  impressions,
-  clicks,
-  currency: 'EUR',
-});
 
 let server: TestServer;
 let api: Api;
@@ -88,10 +24,7 @@ const RANGE = ['--from', D1, '--to', D2];
 beforeAll(async () => {
   server = await startTestServer();
   api = await server.admin();
-  const w = server.app.services.warehouse;
-  await importRows(w, ZONES);
-  await w.referrers.append(visits());
-  await w.spend.upsert([spend(D1, C1, 8, 2000, 20), spend(D2, C1, 6, 1500, 15), spend(D1, C2, 10, 3000, 25), spend(D2, C2, 10, 2500, 20)]);
+  await loadProfitFixture(server.app.services.warehouse);
   dir = await newConfigDir();
   expect((await cli(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` })).code).toBe(0);
 }, 60_000);
