@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { adSpendSql, generateReferrerEvents, generateZoneReports } from './generate.mjs';
+import { medianOfThree } from './timing.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -564,18 +565,6 @@ function comparisons(days) {
   ];
 }
 
-/** Median of 3 timed runs after a warm-up. */
-async function timeDuck(fn) {
-  await fn();
-  const times = [];
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  return median(times);
-}
-
 const duckTimes = new Map();
 {
   const warehouse = await openDuckDbWarehouse(dataDir);
@@ -583,7 +572,7 @@ const duckTimes = new Map();
   for (const d of RANGES) {
     for (const c of comparisons(d)) {
       if (c.once && d !== 365) continue;
-      duckTimes.set(`${c.name}|${d}`, await timeDuck(() => c.duck(w)));
+      duckTimes.set(`${c.name}|${d}`, await medianOfThree(() => c.duck(w)));
     }
   }
   await warehouse.close();

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { generateZoneReports } from './generate.mjs';
+import { medianOfThree } from './timing.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -37,7 +38,6 @@ const log = (line = '') => console.log(line);
 const fmtInt = (n) => Math.round(n).toLocaleString('en-US');
 const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (sorted, p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const ymd = (d) => d.toISOString().slice(0, 10);
@@ -231,16 +231,6 @@ function queries(days) {
     ],
   ];
 }
-async function timeIt(fn) {
-  await fn();
-  const times = [];
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  return median(times);
-}
 {
   const duck = await openDuckDbWarehouse(dataDir);
   const ch = await openClickHouseWarehouse({ url: `chdb://${chdbDir}` }, { database: 'adops' });
@@ -252,8 +242,8 @@ async function timeIt(fn) {
     let line = name.padEnd(30);
     for (const d of RANGES) {
       const fn = queries(d).find(([n]) => n === name)[1];
-      const a = await timeIt(() => fn(duck.zoneReports));
-      const b = await timeIt(() => fn(ch.zoneReports));
+      const a = await medianOfThree(() => fn(duck.zoneReports));
+      const b = await medianOfThree(() => fn(ch.zoneReports));
       ratios.push(b / a);
       line += `${fmtMs(a).padStart(8)} ${fmtMs(b).padStart(7)} ${`${(b / a).toFixed(2)}×`.padStart(7)}`;
     }
