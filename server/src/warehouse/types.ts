@@ -257,6 +257,19 @@ export interface IvtQuery {
   offset?: number;
 }
 
+/** The IVT table's order without one: most flagged hits first. */
+export const IVT_DEFAULT_ORDER: Order = [{ key: 'bot_hits', dir: 'desc' }];
+
+/** What breaks ties in the IVT table's order (every engine alike): the zone, then the publisher. */
+export function ivtTies(by: IvtQuery['by']): Order {
+  return by === 'zone'
+    ? [
+        { key: 'zone_id', dir: 'asc' },
+        { key: 'publisher', dir: 'asc' },
+      ]
+    : [{ key: 'publisher', dir: 'asc' }];
+}
+
 /** One zone's (with its publisher) or publisher's hits and flagged hits; the rate is the service's (core's ivtRate). */
 export interface IvtSums {
   zone_id: string | null;

@@ -6,7 +6,7 @@ import { Binder, type ClickHouseDb } from '../db.js';
 import { orderBy, pageSql } from '../sql.js';
 import { rawEventWhere, rollupWhere } from './filter.js';
 import { committedDaily, watermarkSql } from './schema.js';
-import type { IvtQuery, IvtSums, Order } from '../../types.js';
+import { IVT_DEFAULT_ORDER, ivtTies, type IvtQuery, type IvtSums } from '../../types.js';
 
 const { num, den, scale } = IVT_RATE.formula;
 const EXPR: Record<string, string> = {
@@ -16,7 +16,6 @@ const EXPR: Record<string, string> = {
   bot_hits: 'bot_hits',
   ivt_rate: `(toFloat64(${num}) / nullIf(${den}, 0) * ${scale})`,
 };
-export const IVT_DEFAULT_ORDER: Order = [{ key: 'bot_hits', dir: 'desc' }];
 
 function groupedSql(db: ClickHouseDb, b: Binder, q: Omit<IvtQuery, 'limit' | 'offset'>): { sql: string; order: string } {
   // Flagged events are what this table counts: the filter never leaves them out.
@@ -36,14 +35,7 @@ FROM (
   GROUP BY ${keys}
 )
 GROUP BY ${keys}`;
-  const ties: Order =
-    q.by === 'zone'
-      ? [
-          { key: 'zone_id', dir: 'asc' },
-          { key: 'publisher', dir: 'asc' },
-        ]
-      : [{ key: 'publisher', dir: 'asc' }];
-  return { sql, order: orderBy(q.order.length ? q.order : IVT_DEFAULT_ORDER, ties, (k) => EXPR[k]) };
+  return { sql, order: orderBy(q.order.length ? q.order : IVT_DEFAULT_ORDER, ivtTies(q.by), (k) => EXPR[k]) };
 }
 
 const sums = (r: IvtSums): IvtSums => ({ zone_id: r.zone_id, publisher: r.publisher, hits: Number(r.hits), bot_hits: Number(r.bot_hits) });

@@ -5,7 +5,7 @@ import { IVT_RATE } from '@adops/core';
 import type { Db, Param } from '../db.js';
 import { orderBy } from '../sql.js';
 import { rawEventWhere, rollupWhere } from './filter.js';
-import type { IvtQuery, IvtSums, Order } from '../../types.js';
+import { IVT_DEFAULT_ORDER, ivtTies, type IvtQuery, type IvtSums } from '../../types.js';
 
 const { num, den, scale } = IVT_RATE.formula;
 const EXPR: Record<string, string> = {
@@ -15,7 +15,6 @@ const EXPR: Record<string, string> = {
   bot_hits: 'bot_hits',
   ivt_rate: `(CAST(${num} AS DOUBLE) / NULLIF(${den}, 0) * ${scale})`,
 };
-export const IVT_DEFAULT_ORDER: Order = [{ key: 'bot_hits', dir: 'desc' }];
 
 function groupedSql(q: Omit<IvtQuery, 'limit' | 'offset'>): { sql: string; params: Param[]; order: string } {
   // Flagged events are what this table counts: the filter never leaves them out.
@@ -37,14 +36,7 @@ WITH seen AS (
 SELECT ${zone}, publisher, sum(hits)::BIGINT AS hits, sum(bot_hits)::BIGINT AS bot_hits
 FROM seen
 GROUP BY ${keys}`;
-  const ties: Order =
-    q.by === 'zone'
-      ? [
-          { key: 'zone_id', dir: 'asc' },
-          { key: 'publisher', dir: 'asc' },
-        ]
-      : [{ key: 'publisher', dir: 'asc' }];
-  const order = orderBy(q.order.length ? q.order : IVT_DEFAULT_ORDER, ties, (k) => EXPR[k]);
+  const order = orderBy(q.order.length ? q.order : IVT_DEFAULT_ORDER, ivtTies(q.by), (k) => EXPR[k]);
   return { sql, params: [...raw.params, ...rolled.params], order };
 }
 
