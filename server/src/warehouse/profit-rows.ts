@@ -1,6 +1,6 @@
-// The profit query's rows as both engines answer them (numbers and texts as the driver gives
-// them), read into the warehouse's ProfitParts once.
-import type { ProfitParts, ProfitSpendPart, ProfitVisitPart } from './types.js';
+// Media buying's rows as both engines answer them (numbers and texts as the driver gives them),
+// read into the warehouse's shapes once: the profit query's parts and the spend per month.
+import type { ProfitParts, ProfitSpendPart, ProfitVisitPart, SpendMonth } from './types.js';
 
 const num = (v: unknown) => Number(v ?? 0);
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -37,4 +37,15 @@ export function profitParts(visits: readonly Row[], spend: readonly Row[], estim
     ),
     estimatedDays: [...estimatedDays],
   };
+}
+
+/** ad_spend per month as `adops migrate` compares it. */
+export function spendMonths(rows: readonly Row[]): SpendMonth[] {
+  return rows.map((r) => ({
+    month: String(r.month),
+    rows: Number(r.rows),
+    spend: Number(r.spend),
+    impressions: Number(r.impressions),
+    clicks: Number(r.clicks),
+  }));
 }

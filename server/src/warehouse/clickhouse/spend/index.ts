@@ -1,6 +1,7 @@
 // Meta spend on ClickHouse (ad_spend): upserts are inserts with a higher version, reads FINAL.
 import { Binder, type ClickHouseDb } from '../db.js';
 import type { AdSpendRecord, SpendMonth, SpendWarehouse } from '../../types.js';
+import { spendMonths } from '../../profit-rows.js';
 
 export { adSpendTables } from './schema.js';
 
@@ -42,13 +43,7 @@ export function clickHouseSpendWarehouse(db: ClickHouseDb): SpendWarehouse {
         `SELECT substring(toString(date), 1, 7) AS month, count() AS rows, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks
          FROM ${db.t('ad_spend')} FINAL GROUP BY month ORDER BY month`,
       );
-      return rows.map((r) => ({
-        month: String(r.month),
-        rows: Number(r.rows),
-        spend: Number(r.spend),
-        impressions: Number(r.impressions),
-        clicks: Number(r.clicks),
-      }));
+      return spendMonths(rows);
     },
   };
 }

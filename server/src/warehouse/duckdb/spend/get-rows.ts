@@ -1,6 +1,7 @@
 // Stored ad-day spend rows of a range of days, by date then ad id; how many in all; sums per month.
 import type { Db } from '../db.js';
 import type { AdSpendRecord, SpendMonth } from '../../types.js';
+import { spendMonths } from '../../profit-rows.js';
 
 export async function getSpendRows(db: Db, range: { from: string; to: string }): Promise<AdSpendRecord[]> {
   return db.all<AdSpendRecord>(
@@ -20,11 +21,5 @@ export async function getSpendMonths(db: Db): Promise<SpendMonth[]> {
     `SELECT strftime(date, '%Y-%m') AS month, count(*) AS rows, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks
      FROM ad_spend GROUP BY month ORDER BY month`,
   );
-  return rows.map((r) => ({
-    month: String(r.month),
-    rows: Number(r.rows),
-    spend: Number(r.spend),
-    impressions: Number(r.impressions),
-    clicks: Number(r.clicks),
-  }));
+  return spendMonths(rows);
 }
