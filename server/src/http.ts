@@ -28,7 +28,8 @@ export interface SessionState {
   session_id: string;
 }
 
-export type Ctx = Koa.ParameterizedContext<{ user?: SessionState; requestId?: string }>;
+/** `user`: the session as checked; `account`: the user's record as the guard read it (read once per request). */
+export type Ctx = Koa.ParameterizedContext<{ user?: SessionState; account?: UserRecord; requestId?: string }>;
 
 type Out<S> = S extends z.ZodType ? z.output<S> : unknown;
 export type RouteParsed<R extends Route> = Out<R['params']> & Out<R['query']> & Out<R['body']>;
@@ -67,6 +68,7 @@ export function makeGuards(opts: {
       exp: Math.floor(Date.parse(session.expires_at) / 1000),
       session_id: session.id,
     } satisfies SessionState;
+    ctx.state.account = user;
     if (opts.mustEnrol && !setupPaths.has(`${ctx.method} ${ctx.path}`) && (await opts.mustEnrol(user)))
       throw httpError(403, TOTP_SETUP_REQUIRED, undefined, { totp_setup_required: true });
     await next();

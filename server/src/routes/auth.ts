@@ -52,9 +52,9 @@ export function authRoutes(router: Router, s: AppServices): void {
   });
 
   bind(router, s.guards, r.auth.me, async (_input, ctx) => {
-    const session = ctx.state.user!;
-    const user = (await s.store.users.byId(session.id))!;
-    return { email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin, exp: session.exp };
+    // The guard has just read the user's record to check the session: answer from it.
+    const user = ctx.state.account!;
+    return { email: user.email, first_name: user.first_name, last_name: user.last_name, is_admin: user.is_admin, exp: ctx.state.user!.exp };
   });
 
   totpRoutes(router, s);
