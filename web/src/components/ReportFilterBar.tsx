@@ -4,6 +4,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { MAX_REPORT_DAYS, PRESET_LABELS, daysBetween, isValidYmd, presetRange, type PresetKey, type ReportFiltersInput } from '@adops/core';
 import { inputClass, secondaryButton } from './styles';
+import { FormField } from './FormField';
 import { reportingTimeZone } from '../lib/timezone';
 import { clearPages, readChoice, readRange, readText, setParam, writeRange } from '../lib/urlState';
 import { useUrlValue, type UrlParams } from '../hooks/useUrlState';
@@ -145,16 +146,11 @@ const DEFAULT_LABELS = {
   reset: 'Reset',
 };
 
-const fieldLabel = 'mb-1 block text-xs font-medium uppercase tracking-wide text-gray-500';
-
 function Field({ label, children, id, className = '' }: { label: string; id: string; children: ReactNode; className?: string }) {
   return (
-    <div className={`min-w-0 ${className || 'min-w-[9rem] flex-1 basis-36'}`}>
-      <label htmlFor={id} className={fieldLabel}>
-        {label}
-      </label>
+    <FormField id={id} label={label} filter className={`min-w-0 ${className || 'min-w-[9rem] flex-1 basis-36'}`}>
       {children}
-    </div>
+    </FormField>
   );
 }
 

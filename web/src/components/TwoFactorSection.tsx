@@ -13,7 +13,8 @@ import { Card } from './Card';
 import { MarkedText } from './icons';
 import { ErrorBanner } from './ErrorBanner';
 import { Loading } from './Loading';
-import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from './styles';
+import { dangerButton, inputClass, primaryButton, secondaryButton } from './styles';
+import { FormField } from './FormField';
 
 /** The QR code of an otpauth URL as an SVG data URL (the CSP allows data: images). */
 async function qrDataUrl(text: string): Promise<string> {
@@ -131,10 +132,7 @@ export function TwoFactorSection() {
               tu app de autenticación. Te quedan <strong>{state.recovery_codes_left}</strong> códigos de recuperación.
             </p>
             <form onSubmit={disable} className="space-y-3">
-              <div>
-                <label htmlFor="totp-disable-password" className={labelClass}>
-                  Contraseña actual
-                </label>
+              <FormField id="totp-disable-password" label="Contraseña actual">
                 <input
                   id="totp-disable-password"
                   type="password"
@@ -144,7 +142,7 @@ export function TwoFactorSection() {
                   onChange={(e) => setPassword(e.target.value)}
                   className={inputClass}
                 />
-              </div>
+              </FormField>
               <button type="submit" disabled={busy} className={dangerButton}>
                 Desactivar verificación en dos pasos
               </button>
@@ -166,10 +164,7 @@ export function TwoFactorSection() {
                 {grouped(enrolment.secret)}
               </code>
             </p>
-            <div>
-              <label htmlFor="totp-code" className={labelClass}>
-                2. Código de 6 dígitos que muestra la app
-              </label>
+            <FormField id="totp-code" label="2. Código de 6 dígitos que muestra la app">
               <input
                 id="totp-code"
                 type="text"
@@ -181,7 +176,7 @@ export function TwoFactorSection() {
                 onChange={(e) => setCode(e.target.value)}
                 className={`${inputClass} max-w-[12rem] font-mono tracking-widest`}
               />
-            </div>
+            </FormField>
             <div className="flex flex-wrap gap-2">
               <button type="submit" disabled={busy} className={primaryButton}>
                 Confirmar y activar

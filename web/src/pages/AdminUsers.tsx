@@ -25,7 +25,8 @@ import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
-import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
+import { FormField } from '../components/FormField';
 import { reportingTimeZone } from '../lib/timezone';
 import { MarkedText } from '../components/icons';
 
@@ -149,10 +150,7 @@ function TextField(props: {
   autoComplete?: string;
 }) {
   return (
-    <div>
-      <label htmlFor={props.id} className={labelClass}>
-        {props.label}
-      </label>
+    <FormField id={props.id} label={props.label}>
       <input
         id={props.id}
         type={props.type ?? 'text'}
@@ -162,7 +160,7 @@ function TextField(props: {
         onChange={(e) => props.onChange(e.target.value)}
         className={inputClass}
       />
-    </div>
+    </FormField>
   );
 }
 
@@ -550,10 +548,7 @@ const draftOf = (t: PublisherToken): PolicyDraft => ({
 function PolicyFields({ idPrefix, draft, onChange }: { idPrefix: string; draft: PolicyDraft; onChange: (d: PolicyDraft) => void }) {
   return (
     <>
-      <div className="w-40">
-        <label htmlFor={`${idPrefix}-expires`} className={labelClass}>
-          Caduca el
-        </label>
+      <FormField id={`${idPrefix}-expires`} label="Caduca el" className="w-40">
         <input
           id={`${idPrefix}-expires`}
           type="date"
@@ -561,11 +556,8 @@ function PolicyFields({ idPrefix, draft, onChange }: { idPrefix: string; draft: 
           value={draft.expires}
           onChange={(e) => onChange({ ...draft, expires: e.target.value })}
         />
-      </div>
-      <div className="min-w-[12rem] flex-1">
-        <label htmlFor={`${idPrefix}-ips`} className={labelClass}>
-          IPs permitidas
-        </label>
+      </FormField>
+      <FormField id={`${idPrefix}-ips`} label="IPs permitidas" className="min-w-[12rem] flex-1">
         <input
           id={`${idPrefix}-ips`}
           className={inputClass}
@@ -573,11 +565,8 @@ function PolicyFields({ idPrefix, draft, onChange }: { idPrefix: string; draft: 
           onChange={(e) => onChange({ ...draft, ips: e.target.value })}
           placeholder="todas; p. ej. 203.0.113.0/24, 2001:db8::/32"
         />
-      </div>
-      <div className="w-32">
-        <label htmlFor={`${idPrefix}-limit`} className={labelClass}>
-          Límite por hora
-        </label>
+      </FormField>
+      <FormField id={`${idPrefix}-limit`} label="Límite por hora" className="w-32">
         <input
           id={`${idPrefix}-limit`}
           type="number"
@@ -589,7 +578,7 @@ function PolicyFields({ idPrefix, draft, onChange }: { idPrefix: string; draft: 
           onChange={(e) => onChange({ ...draft, limit: e.target.value })}
           placeholder="por defecto"
         />
-      </div>
+      </FormField>
     </>
   );
 }
@@ -682,10 +671,7 @@ function TokensSection() {
   return (
     <Card title="API Tokens">
       <form onSubmit={create} className="mb-4 flex flex-wrap items-end gap-3" aria-label="Crear token">
-        <div className="min-w-[14rem] flex-1">
-          <label htmlFor="publisher-name" className={labelClass}>
-            Nombre del publisher
-          </label>
+        <FormField id="publisher-name" label="Nombre del publisher" className="min-w-[14rem] flex-1">
           <input
             id="publisher-name"
             className={inputClass}
@@ -693,7 +679,7 @@ function TokensSection() {
             onChange={(e) => setName(e.target.value)}
             placeholder="p. ej. Publisher Uno"
           />
-        </div>
+        </FormField>
         <PolicyFields idPrefix="new-token" draft={policy} onChange={setPolicy} />
         <button type="submit" disabled={busy} className={primaryButton}>
           Crear token

@@ -26,6 +26,7 @@ import { Loading } from '../components/Loading';
 import { PageSizeSelect } from '../components/PageSizeSelect';
 import { Pagination } from '../components/Pagination';
 import { inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+import { FormField } from '../components/FormField';
 import { errorText } from '../lib/errors';
 
 interface Filters {
@@ -123,10 +124,7 @@ export default function Audit() {
 
       <Card>
         <form onSubmit={apply} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filtros de auditoría">
-          <div>
-            <label htmlFor="audit-actor" className={labelClass}>
-              Quién
-            </label>
+          <FormField id="audit-actor" label="Quién">
             <input
               id="audit-actor"
               className={inputClass}
@@ -135,11 +133,8 @@ export default function Audit() {
               placeholder="email, id o system"
               onChange={(e) => set('actor')(e.target.value)}
             />
-          </div>
-          <div>
-            <label htmlFor="audit-action" className={labelClass}>
-              Acción
-            </label>
+          </FormField>
+          <FormField id="audit-action" label="Acción">
             <select id="audit-action" className={inputClass} value={draft.action} onChange={(e) => set('action')(e.target.value)}>
               <option value="">Todas</option>
               {Object.entries(AUDIT_ACTIONS).map(([action, label]) => (
@@ -148,11 +143,8 @@ export default function Audit() {
                 </option>
               ))}
             </select>
-          </div>
-          <div>
-            <label htmlFor="audit-kind" className={labelClass}>
-              Objeto
-            </label>
+          </FormField>
+          <FormField id="audit-kind" label="Objeto">
             <select id="audit-kind" className={inputClass} value={draft.target_kind} onChange={(e) => set('target_kind')(e.target.value)}>
               <option value="">Todos</option>
               {Object.entries(AUDIT_TARGET_KINDS).map(([kind, label]) => (
@@ -161,7 +153,7 @@ export default function Audit() {
                 </option>
               ))}
             </select>
-          </div>
+          </FormField>
           <div>
             <span className={labelClass}>Desde (UTC)</span>
             <DateInput id="audit-since" label="Desde" value={draft.since} onChange={set('since')} />
@@ -170,10 +162,7 @@ export default function Audit() {
             <span className={labelClass}>Hasta (UTC)</span>
             <DateInput id="audit-until" label="Hasta" value={draft.until} onChange={set('until')} />
           </div>
-          <div>
-            <label htmlFor="audit-q" className={labelClass}>
-              Texto
-            </label>
+          <FormField id="audit-q" label="Texto">
             <input
               id="audit-q"
               type="search"
@@ -183,7 +172,7 @@ export default function Audit() {
               placeholder="buscar…"
               onChange={(e) => set('q')(e.target.value)}
             />
-          </div>
+          </FormField>
           <div className="flex gap-2 sm:col-span-2 lg:col-span-6">
             <button type="submit" className={primaryButton}>
               Aplicar

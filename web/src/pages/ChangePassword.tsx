@@ -7,7 +7,8 @@ import { useFlash } from '../hooks/useFlash';
 import { readToken } from '../lib/session';
 import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
-import { inputClass, labelClass, primaryButton } from '../components/styles';
+import { inputClass, primaryButton } from '../components/styles';
+import { FormField } from '../components/FormField';
 import { MarkedText } from '../components/icons';
 import { TwoFactorSection } from '../components/TwoFactorSection';
 
@@ -45,10 +46,7 @@ export default function ChangePassword() {
       <h1 className="text-2xl font-semibold text-gray-900">Cambiar contraseña</h1>
       <Card>
         <form onSubmit={submit} className="space-y-4">
-          <div>
-            <label htmlFor="current-password" className={labelClass}>
-              Contraseña actual
-            </label>
+          <FormField id="current-password" label="Contraseña actual">
             <input
               id="current-password"
               type="password"
@@ -58,11 +56,8 @@ export default function ChangePassword() {
               onChange={(e) => setCurrent(e.target.value)}
               className={inputClass}
             />
-          </div>
-          <div>
-            <label htmlFor="new-password" className={labelClass}>
-              Nueva contraseña
-            </label>
+          </FormField>
+          <FormField id="new-password" label="Nueva contraseña">
             <input
               id="new-password"
               type="password"
@@ -72,7 +67,7 @@ export default function ChangePassword() {
               onChange={(e) => setNext(e.target.value)}
               className={inputClass}
             />
-          </div>
+          </FormField>
           <button type="submit" disabled={busy} className={primaryButton}>
             Cambiar contraseña
           </button>

@@ -21,7 +21,8 @@ import { useFlash } from '../hooks/useFlash';
 import { readToken } from '../lib/session';
 import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
-import { inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+import { inputClass, primaryButton, secondaryButton } from '../components/styles';
+import { FormField } from '../components/FormField';
 import { AdPreview } from '../components/campaigns/AdPreview';
 import { CreatedDialog } from '../components/campaigns/CreatedDialog';
 import { ImagePicker, chosenImageUrl, type ChosenImage } from '../components/campaigns/ImagePicker';
@@ -437,17 +438,8 @@ export default function CreateCampaign() {
 function Field({ label, required, hint, children }: { label: string; required?: boolean; hint?: string; children: (id: string) => ReactNode }) {
   const id = useId();
   return (
-    <div>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-        {required && (
-          <span aria-hidden className="ml-0.5 text-red-500">
-            *
-          </span>
-        )}
-      </label>
+    <FormField id={id} label={label} required={required} hint={hint}>
       {children(id)}
-      {hint && <p className="mt-1 text-xs text-gray-500">{hint}</p>}
-    </div>
+    </FormField>
   );
 }

@@ -29,7 +29,8 @@ import { Card } from '../components/Card';
 import { DataTable, type Column } from '../components/DataTable';
 import { Loading } from '../components/Loading';
 import { Pagination } from '../components/Pagination';
-import { inputClass, labelClass, secondaryButton } from '../components/styles';
+import { inputClass, secondaryButton } from '../components/styles';
+import { FormField } from '../components/FormField';
 import { NoDataIcon, StatusIcon } from '../components/campaigns/CampaignStatus';
 import { reportingTimeZone } from '../lib/timezone';
 import { DateInput } from '../components/DateInput';
@@ -191,10 +192,7 @@ export default function FbCampaigns() {
 
       <Card>
         <fieldset className="flex flex-wrap items-end gap-4" aria-label="Filtros">
-          <div>
-            <label htmlFor="fb-status" className={labelClass}>
-              Estado
-            </label>
+          <FormField id="fb-status" label="Estado">
             <select id="fb-status" value={status} onChange={(e) => setStatus(e.target.value as InsightsStatus)} className={`${inputClass} h-10 w-40`}>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
@@ -202,23 +200,17 @@ export default function FbCampaigns() {
                 </option>
               ))}
             </select>
-          </div>
-          <div>
-            <label htmlFor="fb-from" className={labelClass}>
-              Desde
-            </label>
+          </FormField>
+          <FormField id="fb-from" label="Desde">
             <div className="w-44">
               <DateInput id="fb-from" label="Desde" value={from} onChange={setFrom} className="h-10" />
             </div>
-          </div>
-          <div>
-            <label htmlFor="fb-to" className={labelClass}>
-              Hasta
-            </label>
+          </FormField>
+          <FormField id="fb-to" label="Hasta">
             <div className="w-44">
               <DateInput id="fb-to" label="Hasta" value={to} onChange={setTo} className="h-10" />
             </div>
-          </div>
+          </FormField>
           <button type="button" onClick={reload} disabled={loading || rangeProblem !== null} className={`${secondaryButton} h-10`}>
             Actualizar
           </button>

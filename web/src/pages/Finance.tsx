@@ -21,6 +21,7 @@ import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
 import { Pagination } from '../components/Pagination';
 import { inputClass } from '../components/styles';
+import { FormField } from '../components/FormField';
 import { MonthlyTable } from '../components/finance/MonthlyTable';
 import { marginIsEmpty, marginRow, monthLabel } from '../components/finance/financeTable';
 import { ExportButton } from '../components/ExportButton';
@@ -32,8 +33,6 @@ import { DateInput } from '../components/DateInput';
 /** SPEC §9: Finance starts on 2025-01-01. */
 const FINANCE_START = '2025-01-01';
 const ALL = 'Todos';
-/** The shared report filter bar's label style. */
-const labelClass = 'mb-1 block text-xs font-medium uppercase tracking-wide text-gray-500';
 const NO_DATA = 'No hay datos disponibles';
 const NO_MARGIN = 'No hay datos de margen';
 
@@ -128,10 +127,7 @@ export default function Finance() {
 
       <Card>
         <div className="grid gap-4 sm:grid-cols-3 lg:max-w-3xl">
-          <div>
-            <label htmlFor="finance-domain" className={labelClass}>
-              Domain
-            </label>
+          <FormField id="finance-domain" label="Domain" filter>
             <select
               id="finance-domain"
               value={domain}
@@ -146,19 +142,13 @@ export default function Finance() {
                 </option>
               ))}
             </select>
-          </div>
-          <div>
-            <label htmlFor="finance-from" className={labelClass}>
-              Desde
-            </label>
+          </FormField>
+          <FormField id="finance-from" label="Desde" filter>
             <DateInput id="finance-from" label="Desde" value={from} onChange={(v) => setView({ ...view, from: v, allMonths: false })} />
-          </div>
-          <div>
-            <label htmlFor="finance-to" className={labelClass}>
-              Hasta
-            </label>
+          </FormField>
+          <FormField id="finance-to" label="Hasta" filter>
             <DateInput id="finance-to" label="Hasta" value={to} onChange={(v) => setView({ ...view, to: v })} />
-          </div>
+          </FormField>
         </div>
         {hidden > 0 && (
           <p className="mt-3 flex flex-wrap items-center gap-x-2 text-sm text-gray-500" data-testid="finance-first-month">

@@ -3,10 +3,8 @@
 import type { FormEvent, ReactNode } from 'react';
 import { FIXED_ADVERTISERS } from '@adops/core';
 import { inputClass, primaryButton } from '../styles';
+import { FormField } from '../FormField';
 import { DateInput } from '../DateInput';
-
-/** The shared report filter bar's label style. */
-const labelClass = 'mb-1 block text-xs font-medium uppercase tracking-wide text-gray-500';
 
 export interface ExplorerDraft {
   zone_id: string;
@@ -42,10 +40,7 @@ export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading
       aria-label="Filtros del Api Explorer"
       className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto] lg:items-end"
     >
-      <div>
-        <label htmlFor="explorer-zone" className={labelClass}>
-          Zone ID
-        </label>
+      <FormField id="explorer-zone" label="Zone ID" filter>
         <input
           id="explorer-zone"
           type="search"
@@ -55,11 +50,8 @@ export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading
           maxLength={100}
           className={inputClass}
         />
-      </div>
-      <div>
-        <label htmlFor="explorer-advertiser" className={labelClass}>
-          Advertiser
-        </label>
+      </FormField>
+      <FormField id="explorer-advertiser" label="Advertiser" filter>
         <select id="explorer-advertiser" value={draft.advertiser} onChange={(e) => set('advertiser')(e.target.value)} className={inputClass}>
           <option value={ALL}>{ALL}</option>
           {FIXED_ADVERTISERS.map((a) => (
@@ -68,11 +60,8 @@ export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading
             </option>
           ))}
         </select>
-      </div>
-      <div>
-        <label htmlFor="explorer-publisher" className={labelClass}>
-          Publisher
-        </label>
+      </FormField>
+      <FormField id="explorer-publisher" label="Publisher" filter>
         <select id="explorer-publisher" value={draft.publisher} onChange={(e) => set('publisher')(e.target.value)} className={inputClass}>
           <option value={ALL}>{ALL}</option>
           {publisherOptions.map((p) => (
@@ -81,19 +70,13 @@ export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading
             </option>
           ))}
         </select>
-      </div>
-      <div>
-        <label htmlFor="explorer-from" className={labelClass}>
-          Desde
-        </label>
+      </FormField>
+      <FormField id="explorer-from" label="Desde" filter>
         <DateInput id="explorer-from" label="Desde" value={draft.from} onChange={set('from')} />
-      </div>
-      <div>
-        <label htmlFor="explorer-to" className={labelClass}>
-          Hasta
-        </label>
+      </FormField>
+      <FormField id="explorer-to" label="Hasta" filter>
         <DateInput id="explorer-to" label="Hasta" value={draft.to} onChange={set('to')} />
-      </div>
+      </FormField>
       <div className="flex gap-2 whitespace-nowrap">
         <button type="submit" disabled={loading} className={`${primaryButton} flex-1`}>
           Buscar

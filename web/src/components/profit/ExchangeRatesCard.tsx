@@ -6,7 +6,8 @@ import { formatNumber, type ExchangeRates, type MissingRate } from '@adops/core'
 import { Card } from '../Card';
 import { ErrorBanner } from '../ErrorBanner';
 import { Loading } from '../Loading';
-import { dangerButton, inputClass, labelClass, primaryButton } from '../styles';
+import { dangerButton, inputClass, primaryButton } from '../styles';
+import { FormField } from '../FormField';
 import { useApi } from '../../hooks/useApi';
 import { useFlash } from '../../hooks/useFlash';
 import { errorText } from '../../lib/errors';
@@ -134,16 +135,10 @@ export function ExchangeRatesCard({ rates, loading, error, isAdmin, prefill, onC
 
         {isAdmin && (
           <form onSubmit={(e) => void submit(e)} className="flex flex-wrap items-end gap-3" aria-label="Fijar tipo de cambio">
-            <div>
-              <label htmlFor={`${id}-month`} className={labelClass}>
-                Mes
-              </label>
+            <FormField id={`${id}-month`} label="Mes">
               <input id={`${id}-month`} type="month" value={month} onChange={(e) => setMonth(e.target.value)} className={`${inputClass} w-40`} />
-            </div>
-            <div>
-              <label htmlFor={`${id}-currency`} className={labelClass}>
-                Moneda
-              </label>
+            </FormField>
+            <FormField id={`${id}-currency`} label="Moneda">
               <input
                 id={`${id}-currency`}
                 value={currency}
@@ -151,11 +146,8 @@ export function ExchangeRatesCard({ rates, loading, error, isAdmin, prefill, onC
                 onChange={(e) => setCurrency(e.target.value.toUpperCase())}
                 className={`${inputClass} w-20 uppercase`}
               />
-            </div>
-            <div>
-              <label htmlFor={`${id}-rate`} className={labelClass}>
-                Tipo ({network || 'red'} por unidad)
-              </label>
+            </FormField>
+            <FormField id={`${id}-rate`} label={<>Tipo ({network || 'red'} por unidad)</>}>
               <input
                 id={`${id}-rate`}
                 inputMode="decimal"
@@ -164,7 +156,7 @@ export function ExchangeRatesCard({ rates, loading, error, isAdmin, prefill, onC
                 className={`${inputClass} w-32`}
                 placeholder="1,0850"
               />
-            </div>
+            </FormField>
             <button type="submit" className={primaryButton} disabled={busy}>
               {busy ? 'Guardando…' : 'Guardar'}
             </button>

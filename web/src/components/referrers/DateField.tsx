@@ -2,7 +2,7 @@
 import { useId } from 'react';
 import type { Ymd } from '@adops/core';
 import { DateInput } from '../DateInput';
-import { labelClass } from '../styles';
+import { FormField } from '../FormField';
 
 export interface DateFieldProps {
   label: string;
@@ -15,11 +15,8 @@ export interface DateFieldProps {
 export function DateField({ label, value, onChange, invalid }: DateFieldProps) {
   const id = useId();
   return (
-    <div>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
+    <FormField id={id} label={label}>
       <DateInput id={id} label={label} value={value ?? ''} onChange={(v) => onChange((v || null) as Ymd | null)} invalid={invalid} />
-    </div>
+    </FormField>
   );
 }

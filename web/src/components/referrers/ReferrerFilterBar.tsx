@@ -5,7 +5,8 @@
 import { useEffect, useId, useState } from 'react';
 import type { ReferrerFilters } from '@adops/core';
 import { errorText } from '../../lib/errors';
-import { inputClass, labelClass, primaryButton, secondaryButton } from '../styles';
+import { inputClass, primaryButton, secondaryButton } from '../styles';
+import { FormField } from '../FormField';
 import { DateField } from './DateField';
 import {
   ALL,
@@ -45,10 +46,7 @@ function Select({
   // Keep the chosen value listed even when the lists failed or no longer hold it.
   const list = value !== ALL && !values.includes(value) ? [value, ...values] : values;
   return (
-    <div>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
+    <FormField id={id} label={label}>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={inputClass} aria-busy={loading || undefined}>
         <option value={ALL}>{ALL}</option>
         {list.map((v) => (
@@ -57,7 +55,7 @@ function Select({
           </option>
         ))}
       </select>
-    </div>
+    </FormField>
   );
 }
 
@@ -87,10 +85,7 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
       }}
     >
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-[minmax(11rem,1.5fr)_repeat(6,minmax(0,1fr))]">
-        <div>
-          <label htmlFor={zoneId} className={labelClass}>
-            Zone ID
-          </label>
+        <FormField id={zoneId} label="Zone ID">
           <div className="relative">
             <svg
               className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400"
@@ -114,7 +109,7 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
               className={`${inputClass} pl-8`}
             />
           </div>
-        </div>
+        </FormField>
         <Select
           label="Advertiser"
           value={draft.advertiser}
@@ -136,10 +131,7 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
           loading={optionsLoading}
           onChange={(v) => set({ parentDomain: v })}
         />
-        <div>
-          <label htmlFor={presetId} className={labelClass}>
-            Preset
-          </label>
+        <FormField id={presetId} label="Preset">
           <select
             id={presetId}
             value={draft.preset}
@@ -152,7 +144,7 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
               </option>
             ))}
           </select>
-        </div>
+        </FormField>
         <DateField
           label="Desde"
           value={draft.from}
