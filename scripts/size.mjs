@@ -9,7 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 export const BUDGETS = [
-  { name: 'Login: JS (gzip)', page: 'src/pages/Login.tsx', kind: 'js', limit: 100 * 1024 },
+  // The entry chunk binds the API from zod-free endpoints (core/src/contract/endpoints.ts): ~62 KB.
+  { name: 'Login: JS (gzip)', page: 'src/pages/Login.tsx', kind: 'js', limit: 85 * 1024 },
   { name: 'Dashboard, first view: JS (gzip)', page: 'src/pages/Dashboard.tsx', kind: 'js', limit: 250 * 1024 },
   { name: 'CSS (before gzip)', kind: 'css', limit: 100 * 1024 },
 ];

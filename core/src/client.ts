@@ -1,5 +1,9 @@
 // The typed API client built from the contract table; works in browsers and in Node (global fetch).
-import { contract, type Contract } from './contract/index.js';
+// It binds `endpoints` (each route's method, path and answer type, generated from the contract)
+// rather than the contract itself: the client sends no schema, so the web's entry chunk (the login
+// page) carries the whole API without zod or any area's contract; types still come from `Contract`.
+import type { Contract } from './contract/index.js';
+import { endpoints } from './contract/endpoints.js';
 import type { Route, RouteInput, RouteOutput } from './contract/route.js';
 
 /** An HTTP failure with the server's `detail` (status 0 when the server could not be reached). */
@@ -40,10 +44,15 @@ type CallFn<R extends Route> =
 
 export type ClientOf<T> = { [K in keyof T]: T[K] extends Route ? CallFn<T[K]> : ClientOf<T[K]> };
 
-const isRoute = (v: unknown): v is Route => typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v;
+/** What the client needs of a route to call it: no schemas. */
+export type Endpoint = Pick<Route, 'method' | 'path' | 'responseType'>;
+/** A table shaped like `T` (the contract) with an `Endpoint` for each route. */
+export type EndpointsOf<T> = { [K in keyof T]: T[K] extends Route ? Endpoint : EndpointsOf<T[K]> };
+
+const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'method' in v && 'path' in v;
 
 /** Builds the URL and request init for a route call; exported for streams and downloads. */
-export function buildRequest(r: Route, input: Record<string, unknown> = {}, baseUrl = ''): { url: string; body?: string } {
+export function buildRequest(r: Endpoint, input: Record<string, unknown> = {}, baseUrl = ''): { url: string; body?: string } {
   const rest: Record<string, unknown> = { ...input };
   const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = rest[name];
@@ -134,14 +143,14 @@ async function readDetail(res: Response): Promise<{ detail: string; body: Record
   return { detail: text.trim().slice(0, 300) || `HTTP ${res.status}`, body: {} };
 }
 
-function bind<T extends object>(table: T, options: ClientOptions): ClientOf<T> {
+function bind(table: object, options: ClientOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(table)) {
-    out[key] = isRoute(value)
-      ? (input?: Record<string, unknown>, call?: CallOptions) => callRoute(value, input as never, options, call)
+    out[key] = isEndpoint(value)
+      ? (input?: Record<string, unknown>, call?: CallOptions) => callRoute(value as Route, input as never, options, call)
       : bind(value as object, options);
   }
-  return out as ClientOf<T>;
+  return out;
 }
 
 export type Api = ClientOf<Contract> & {
@@ -151,7 +160,7 @@ export type Api = ClientOf<Contract> & {
 
 /** `createApi({ baseUrl, getToken })` → `api.admin.listUsers()`, `api.auth.login({ email, password })`. */
 export function createApi(options: ClientOptions = {}): Api {
-  return Object.assign(bind(contract, options), {
+  return Object.assign(bind(endpoints, options) as ClientOf<Contract>, {
     open: <R extends Route>(route: R, input: RouteInput<R>, call?: CallOptions) => openRoute(route, input, options, call),
   });
 }
