@@ -3,13 +3,15 @@
 // — serialised with every other write of this process — counts the staged keys already stored,
 // records the days it will touch (zone_report_pending), inserts the last staged row of each key
 // with a new version (ReplacingMergeTree: it replaces the stored one, FINAL reads see only it),
-// then rewrites the rollup of those days (schema.ts). ClickHouse has no multi-table transaction:
+// then rewrites the rollup of those days under a version taken after that insert, so imports of
+// the same day at other instances at the same time cannot leave a rollup without their rows
+// (schema.ts). ClickHouse has no multi-table transaction:
 // between the rows insert and the rollup switch, rollup-read aggregates still show the previous
 // day; a failure there is repaired by the next commit or the next open.
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseDb } from '../db.js';
 import type { ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { ZONE_REPORT_COLUMNS_SQL, markPending, nextVersion, repairRollup, rewriteRollup } from './schema.js';
+import { ZONE_REPORT_COLUMNS_SQL, markPending, nextVersion, rebuildRollup, repairRollup } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
@@ -98,7 +100,9 @@ export async function beginZoneReportImport(db: ClickHouseDb): Promise<ZoneRepor
            LIMIT 1 BY ${KEY}`,
           { v },
         );
-        await rewriteRollup(db, span.days, v);
+        // The rollup under a version taken now, after these rows: not `v`, which another
+        // instance's import of the same day may have passed while these rows were on their way.
+        await rebuildRollup(db, span.days);
         return { inserted: Number(span.n) - replaced, replaced, ...repeated };
       });
     },

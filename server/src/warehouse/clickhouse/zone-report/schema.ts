@@ -8,6 +8,13 @@
 //   a replaced row would be counted twice). Each day's rows carry the version of the import that
 //   wrote them; zone_report_day records each day's current version, and a single insert there
 //   switches a day to its new rollup at once. Superseded versions are deleted afterwards.
+//   Several API instances may import the same day at once (each serialises only its own
+//   writes), so a rollup's version is taken only once the rows it must sum are stored
+//   (rebuildRollup): a build whose version is higher started reading after every lower version
+//   was taken, hence after the rows of every import that took one — the build that wins the
+//   switch (the highest version) has read every row committed before it. Two builds of the same
+//   day under the same version (the same microsecond) would add up twice: that is detected
+//   after the insert and built again under a new version.
 // - zone_report_pending: the days (and version) an import is about to change, written before
 //   the rows: a day whose pending version stayed ahead of its current one for PENDING_GRACE_MS (a
 //   crash between the rows and the rollup) has its rollup rebuilt at the next open or commit.
@@ -81,12 +88,34 @@ export async function nextVersion(db: ClickHouseDb): Promise<number> {
   return Number(row?.v);
 }
 
+/** Builds of one set of days tried before giving up (each retry follows a version another build took too). */
+const REBUILD_ATTEMPTS = 5;
+
+/**
+ * Rebuilds the rollup of `days` from the rows stored now: a version taken now (after the
+ * rows this caller wrote, see the module comment), marked pending, then `rewriteRollup`.
+ * Answers the version the days were switched to.
+ */
+export async function rebuildRollup(db: ClickHouseDb, days: readonly string[]): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const v = await nextVersion(db);
+    await markPending(db, days, v);
+    if (await rewriteRollup(db, days, v)) return v;
+    if (attempt >= REBUILD_ATTEMPTS) throw new Error(`zone_report_rollup: no unique version for ${days.length} day(s) after ${attempt} attempts`);
+    // A random pause, so that two builds retrying in step do not take the same version again.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
+  }
+}
+
 /**
  * Rewrites the rollup of `days` from the stored rows as version `v`: the new rows, then the
- * switch of those days to `v` (one insert), then the deletion of their older versions.
+ * switch of those days to `v` (one insert), then the deletion of their older versions. Answers
+ * false, without switching, when another build wrote rollup rows of these days under the same
+ * version (they would be summed together): the caller builds again under a newer version,
+ * whose deletion of older versions removes both.
  */
-export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v: number): Promise<void> {
-  if (days.length === 0) return;
+export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v: number): Promise<boolean> {
+  if (days.length === 0) return true;
   const sorted = [...days].sort();
   const span = { first: sorted[0], last: sorted[sorted.length - 1] };
   const params = { first: span.first, last: span.last, days: sorted, v };
@@ -98,8 +127,15 @@ export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v
      GROUP BY ${DIMS}`,
     params,
   );
+  // One build writes each group once; a group twice under v means a second build took v too.
+  const twice = await db.one<{ twice: number }>(
+    `SELECT count() > uniqExact(${DIMS}) AS twice FROM ${db.t('zone_report_rollup')} WHERE ${inDays} AND version = {v:UInt64}`,
+    params,
+  );
+  if (Number(twice?.twice)) return false;
   await db.command(`INSERT INTO ${db.t('zone_report_day')} (date, version) SELECT arrayJoin({days:Array(Date32)}), {v:UInt64}`, params);
   await db.command(`DELETE FROM ${db.t('zone_report_rollup')} WHERE ${inDays} AND version < {v:UInt64}`, params);
+  return true;
 }
 
 /** Records that `days` are about to change under version `v` (see the module comment). */
@@ -128,8 +164,6 @@ export async function repairRollup(db: ClickHouseDb, graceMs = PENDING_GRACE_MS)
   );
   const days = rows.map((r) => r.date);
   if (days.length === 0) return [];
-  const v = await nextVersion(db);
-  await markPending(db, days, v);
-  await rewriteRollup(db, days, v);
+  await rebuildRollup(db, days);
   return days;
 }
