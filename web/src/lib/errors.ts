@@ -31,6 +31,9 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   bid_amount: 'Puja',
   base_url: 'URL base',
   revenue_share: 'Revenue share',
+  // The referrer-spam list's change ('add.0: cada dominio debe ser…').
+  add: 'Dominio',
+  remove: 'Dominio',
 };
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

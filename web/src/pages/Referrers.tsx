@@ -1,7 +1,8 @@
 // Referrers report (SPEC §2): the distinct referrers seen in the applied filter's range, 20
 // per page as the server pages them, with a CSV download of every matching row (the server's
 // export) when there are any; 'Incluir bots' adds the traffic flagged as bots or spam, and the
-// IVT table below gives each zone's or publisher's share of it.
+// IVT table below gives each zone's or publisher's share of it — with, for admins, the
+// referrer-spam list that decides which referrers count as spam.
 import { useMemo, useState } from 'react';
 import { REFERRERS_PAGE_SIZE, contract, formatDateTime, referrersCsvName, type ReferrerRow } from '@adops/core';
 import { useApi } from '../hooks/useApi';
@@ -17,6 +18,8 @@ import { ReferrerFilterBar } from '../components/referrers/ReferrerFilterBar';
 import { useReferrerFilters } from '../components/referrers/useReferrerFilters';
 import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
 import { IvtCard } from '../components/referrers/IvtCard';
+import { SpamListCard } from '../components/referrers/SpamListCard';
+import { useSession } from '../hooks/useSession';
 import { secondaryButton } from '../components/styles';
 
 const TABLE_VIEW = { pageSize: REFERRERS_PAGE_SIZE, pageSizes: [REFERRERS_PAGE_SIZE] };
@@ -27,6 +30,7 @@ export default function Referrers() {
   const { tz, query, applied } = filters;
   const view = useUrlTableView(filters.url, '', TABLE_VIEW);
   const [showIvt, setShowIvt] = useState(false);
+  const isAdmin = useSession().user?.is_admin === true;
 
   const report = useServerTable(
     query,
@@ -104,10 +108,13 @@ export default function Referrers() {
 
       <div>
         <button type="button" className={secondaryButton} aria-expanded={showIvt} onClick={() => setShowIvt((v) => !v)}>
-          {showIvt ? 'Ocultar tráfico inválido (IVT)' : 'Ver tráfico inválido (IVT) por zona y publisher'}
+          {showIvt
+            ? `Ocultar tráfico inválido (IVT)${isAdmin ? ' y lista de spam' : ''}`
+            : `Ver tráfico inválido (IVT) por zona y publisher${isAdmin ? ' y lista de spam' : ''}`}
         </button>
       </div>
       {showIvt ? <IvtCard query={query} /> : null}
+      {showIvt && isAdmin ? <SpamListCard /> : null}
     </div>
   );
 }

@@ -61,7 +61,7 @@ export function IvtCard({ query }: { query: ReferrerFilter }) {
     <Card
       title={IVT_RATE.name}
       actions={
-        <label htmlFor={byId} className="flex items-center gap-2 text-sm text-gray-600">
+        <label htmlFor={byId} className="flex items-center gap-2 whitespace-nowrap text-sm text-gray-600">
           Agrupar por
           <select id={byId} value={by} onChange={(e) => setBy(e.target.value as By)} className={inputClass}>
             <option value="zone">Zona</option>
