@@ -57,6 +57,8 @@ export class IpRateMeter {
 
 export class BotClassifier {
   private readonly agents = new Map<string, boolean>();
+  private lastAgent: string | undefined;
+  private lastBot = false;
   private readonly ipRate: IpRateMeter;
 
   constructor(
@@ -68,14 +70,17 @@ export class BotClassifier {
     this.ipRate = new IpRateMeter(ipRatePerMinute);
   }
 
-  /** Whether the user agent is a known bot or crawler (isbot), cached. */
+  /** Whether the user agent is a known bot or crawler (isbot), cached (the last one apart: a batch's events often share theirs). */
   isBotAgent(userAgent: string): boolean {
+    if (userAgent === this.lastAgent) return this.lastBot;
     let bot = this.agents.get(userAgent);
     if (bot === undefined) {
       bot = isbot(userAgent);
       if (this.agents.size >= UA_CACHE) this.agents.clear();
       this.agents.set(userAgent, bot);
     }
+    this.lastAgent = userAgent;
+    this.lastBot = bot;
     return bot;
   }
 

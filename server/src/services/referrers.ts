@@ -9,7 +9,6 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import {
-  IngestReferrerEvent,
   IdempotencyKey,
   REFERRER_LIMITS,
   logCsvFields,
@@ -51,6 +50,7 @@ import { SseHub } from '../live/sse.js';
 import type { ZoneValues } from './zone-values.js';
 import type { TokenBucket } from '../live/token-bucket.js';
 import { BotClassifier } from './bots.js';
+import { parseIngestLine } from './ingest-line.js';
 import type { SpamListService } from './spam-list.js';
 
 const DAY_MS = 86_400_000;
@@ -174,15 +174,33 @@ export function hostOf(value: string): string | null {
   return HOST_LABELS.test(host) ? host : null;
 }
 
+/**
+ * An http(s) URL whose host is plain ASCII labels, the last starting with a letter (not an IPv4
+ * form), none punycode, right before its path, query, fragment or end: URL's hostname for it is
+ * the host lower-cased, so it is read without parsing the URL (the common referrer).
+ */
+const PLAIN_URL_HOST = /^https?:\/\/((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(?:[/?#]|$)/i;
+const PUNYCODE_LABEL = /(?:^|\.)xn--/i;
+
 /** The referrer URL's host (http/https only). */
 function referrerHost(referrer: string | null): string | null {
-  if (!referrer || !/^https?:\/\//i.test(referrer)) return null;
+  if (!referrer) return null;
+  const plain = PLAIN_URL_HOST.exec(referrer);
+  if (plain !== null && !PUNYCODE_LABEL.test(plain[1])) return plain[1].toLowerCase();
+  if (!/^https?:\/\//i.test(referrer)) return null;
   try {
     const host = new URL(referrer).hostname.toLowerCase();
     return host || null;
   } catch {
     return null;
   }
+}
+
+/** An instant as ISO text; the last one is remembered (a batch's events mostly share their arrival time). */
+let lastIso = { ms: Number.NaN, iso: '' };
+function isoOf(ms: number): string {
+  if (ms !== lastIso.ms) lastIso = { ms, iso: new Date(ms).toISOString() };
+  return lastIso.iso;
 }
 
 /** IPv4-mapped IPv6 written as IPv4; null when not an address. */
@@ -257,7 +275,7 @@ export function normalizeEvent(
     ip,
     country,
     seen_ms,
-    seen_at: new Date(seen_ms).toISOString(),
+    seen_at: isoOf(seen_ms),
     is_bot: false,
     reason: null,
     campaign_id: attributionValue('campaign_id', input.campaign_id),
@@ -585,7 +603,7 @@ export class ReferrerService {
         throw httpError(400, `línea ${lineNo}: JSON mal formado`);
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw httpError(400, `línea ${lineNo}: se esperaba un objeto JSON`);
-      const parsed = IngestReferrerEvent.safeParse(value);
+      const parsed = parseIngestLine(value as Record<string, unknown>);
       if (!parsed.success) throw httpError(400, `línea ${lineNo}: ${zodDetail(parsed.error)}`);
       try {
         const event = normalizeEvent(parsed.data, arrivedAt);

@@ -12,6 +12,8 @@ export const SPAM_LIST_SOURCE = 'Matomo referrer-spam-list (dominio público)';
 /** The settings key of the admins' changes. */
 const SETTING = 'referrer_spam';
 const REFRESH_MS = 60_000;
+/** Hosts whose answer is remembered (the cache starts over when full). */
+const VERDICTS_KEPT = 10_000;
 
 interface SpamChanges {
   added: string[];
@@ -38,6 +40,8 @@ const asChanges = (v: unknown): SpamChanges => {
 
 export class SpamListService {
   private domains: Set<string>;
+  /** Hosts looked up since the list last changed, and whether each is spam. */
+  private verdicts = new Map<string, boolean>();
   private changes: SpamChanges = { added: [], removed: [] };
   private timer: NodeJS.Timeout | undefined;
 
@@ -56,8 +60,18 @@ export class SpamListService {
     return service;
   }
 
-  /** Whether the host (lower case) or one of its parent domains is listed. */
+  /** Whether the host (lower case) or one of its parent domains is listed (answers remembered until the list changes). */
   isSpam(host: string): boolean {
+    let spam = this.verdicts.get(host);
+    if (spam === undefined) {
+      spam = this.listed(host);
+      if (this.verdicts.size >= VERDICTS_KEPT) this.verdicts.clear();
+      this.verdicts.set(host, spam);
+    }
+    return spam;
+  }
+
+  private listed(host: string): boolean {
     const domains = this.domains;
     for (let h = host; ; ) {
       if (domains.has(h)) return true;
@@ -82,6 +96,7 @@ export class SpamListService {
     for (const d of changes.removed) domains.delete(d);
     this.changes = changes;
     this.domains = domains;
+    this.verdicts = new Map();
   }
 
   view(): SpamList {
