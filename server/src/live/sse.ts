@@ -1,10 +1,14 @@
 // Server-sent event streams fed by the live bus: per-client filtering, `id:` on every event,
 // heartbeat comments, replay after Last-Event-ID (ring buffer, then an older backfill),
 // slow clients dropped past a backlog bound, cleanup on disconnect, all ended on close.
+// Once its head is written a stream goes on on the bare socket (take-socket.ts): node's request,
+// response and parser state and the Koa context are let go, so an idle stream costs little memory.
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type Koa from 'koa';
 import type { LiveBus } from './bus.js';
 import type { Identified } from './ring.js';
+import { releaseSocket, takeSocket } from './take-socket.js';
 
 export interface SseOptions {
   /** Comment line sent this often so proxies and clients see the stream alive (ms). */
@@ -35,9 +39,39 @@ export interface StreamRequest<T> {
 const CHUNK_EVENTS = 256;
 const PING = Buffer.from(': ping\n\n');
 
+/** `data` framed as one HTTP/1.1 chunk (what ServerResponse.write sends on a chunked response). */
+function chunk(data: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, CRLF]);
+}
+const CRLF = Buffer.from('\r\n');
+const PING_CHUNK = chunk(PING);
+/** A chunked body's end. */
+const LAST_CHUNK = Buffer.from('0\r\n\r\n');
+
+/** What a stream writes to: its response, or the bare socket taken from it. */
+type Out = (ServerResponse | Socket) & { [STREAM]?: Stream<Identified> };
+const STREAM = Symbol('sse stream');
+
+// The same listeners for every stream (the stream is found on its socket or response).
+function onDrain(this: Out): void {
+  this[STREAM]?.onDrain();
+}
+function onClose(this: Out): void {
+  const stream = this[STREAM];
+  if (!stream) return;
+  stream.end(false);
+  if (stream.taken) releaseSocket(this as Socket);
+}
+function onEnd(this: Out): void {
+  this[STREAM]?.end(false); // the client half-closed: it is gone
+}
+function ignore(): void {
+  // a taken socket's bytes from the client (none expected) and errors (its 'close' follows)
+}
+
 /**
- * One open stream: its response, filter and queue as plain fields (no Koa context, no timer of
- * its own: the hub's shared heartbeat and session checks visit every stream).
+ * One open stream: its socket (or response), filter and queue as plain fields (no Koa context,
+ * no closure or timer of its own: the hub's shared heartbeat and session checks visit every stream).
  */
 class Stream<T extends Identified> {
   /** Matching events not yet written, oldest first; `head` is the next to write. */
@@ -48,10 +82,14 @@ class Stream<T extends Identified> {
   held: T[] | null;
   waitingDrain = false;
   closed = false;
+  /** Writes go to the bare socket, not a ServerResponse. */
+  taken = false;
+  /** On a taken socket, each write is framed as a chunk (the head said chunked). */
+  chunked = false;
 
   constructor(
     readonly hub: SseHub<T>,
-    readonly res: ServerResponse,
+    readonly out: Out,
     readonly match: (event: T) => boolean,
     lastEventId: number | undefined,
     readonly alive: (() => Promise<boolean>) | undefined,
@@ -70,18 +108,34 @@ class Stream<T extends Identified> {
     this.closed = true;
     this.queue = [];
     this.hub.remove(this, drop);
-    if (drop) this.res.destroy();
-    else this.res.end();
+    const out = this.out;
+    if (drop) out.destroy();
+    else if (!this.taken) (out as ServerResponse).end();
+    else if (out.destroyed) return;
+    else if (this.chunked) (out as Socket).end(LAST_CHUNK);
+    else (out as Socket).end();
+  }
+
+  /** Writes text, framed as one chunk when the taken socket's body is chunked. */
+  write(text: string): void {
+    const data = this.chunked ? `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n` : text;
+    if (!this.out.write(data)) this.waitingDrain = true;
+  }
+
+  /** The shared heartbeat: a comment while nothing else is on its way. */
+  ping(): void {
+    if (!this.idle) return;
+    if (!this.out.write(this.chunked ? PING_CHUNK : PING)) this.waitingDrain = true;
   }
 
   pump(): void {
-    const { queue, res } = this;
+    const { queue } = this;
     while (!this.closed && !this.waitingDrain && this.head < queue.length) {
       const stop = Math.min(queue.length, this.head + CHUNK_EVENTS);
-      let chunk = '';
-      for (let i = this.head; i < stop; i++) chunk += this.hub.frame(queue[i]);
+      let text = '';
+      for (let i = this.head; i < stop; i++) text += this.hub.frame(queue[i]);
       this.head = stop;
-      if (!res.write(chunk)) this.waitingDrain = true;
+      this.write(text);
     }
     if (this.head === this.queue.length) {
       this.queue = [];
@@ -96,14 +150,14 @@ class Stream<T extends Identified> {
    * A published batch: written as the hub's shared frame of the whole batch when every event is
    * new and matches and nothing waits (the usual live case), else queued one by one.
    */
-  deliver(events: readonly T[], shared: () => Buffer): void {
+  deliver(events: readonly T[], shared: (chunked: boolean) => Buffer): void {
     if (this.held) {
       for (const e of events) this.held.push(e);
       return;
     }
     if (this.idle && events[0].id > this.lastQueued && events.every(this.match)) {
       this.lastQueued = events[events.length - 1].id;
-      if (!this.res.write(shared())) this.waitingDrain = true;
+      if (!this.out.write(shared(this.chunked))) this.waitingDrain = true;
       return;
     }
     this.enqueue(events);
@@ -120,12 +174,10 @@ class Stream<T extends Identified> {
     else this.pump();
   }
 
-  readonly onDrain = (): void => {
+  onDrain(): void {
     this.waitingDrain = false;
     this.pump();
-  };
-
-  readonly onClose = (): void => this.end(false);
+  }
 }
 
 export class SseHub<T extends Identified> {
@@ -163,14 +215,26 @@ export class SseHub<T extends Identified> {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    const stream = new Stream<T>(this, res, req.match, req.lastEventId, req.alive, req.aliveKey);
-    res.on('drain', stream.onDrain);
-    res.on('close', stream.onClose);
+    res.write(`retry: ${this.options.retryMs}\n: connected\n\n`);
+    const taken = takeSocket(ctx.req, res);
+    const out: Out = taken?.socket ?? res;
+    const stream = new Stream<T>(this, out, req.match, req.lastEventId, req.alive, req.aliveKey);
+    out[STREAM] = stream as unknown as Stream<Identified>;
+    if (taken) {
+      stream.taken = true;
+      stream.chunked = taken.chunked;
+      stream.waitingDrain = taken.socket.writableNeedDrain;
+      taken.socket.on('error', ignore);
+      taken.socket.on('end', onEnd);
+      taken.socket.on('data', ignore); // read on, so the client's close is seen
+      taken.socket.resume();
+    }
+    out.on('drain', onDrain);
+    out.on('close', onClose);
     this.clients.add(stream);
     this.unsubscribe ??= this.bus.subscribe((events) => this.publish(events));
     this.startTimers();
 
-    res.write(`retry: ${this.options.retryMs}\n: connected\n\n`);
     if (stream.held) {
       void this.replay(req.lastEventId ?? 0, req.backfill).then((missed) => {
         const live = stream.held ?? [];
@@ -185,13 +249,16 @@ export class SseHub<T extends Identified> {
   private publish(events: readonly T[]): void {
     if (events.length === 0) return;
     let shared: Buffer | undefined;
-    const whole = () => {
+    let framed: Buffer | undefined;
+    const whole = (chunked: boolean) => {
       if (shared === undefined) {
         let text = '';
         for (const e of events) text += this.frame(e);
         shared = Buffer.from(text);
       }
-      return shared;
+      if (!chunked) return shared;
+      framed ??= chunk(shared);
+      return framed;
     };
     for (const stream of this.clients) {
       try {
@@ -208,7 +275,7 @@ export class SseHub<T extends Identified> {
     if (this.heartbeat?.every !== heartbeatMs) {
       if (this.heartbeat) clearInterval(this.heartbeat.timer);
       const timer = setInterval(() => {
-        for (const stream of this.clients) if (stream.idle) stream.res.write(PING);
+        for (const stream of this.clients) stream.ping();
       }, heartbeatMs);
       timer.unref();
       this.heartbeat = { timer, every: heartbeatMs };
