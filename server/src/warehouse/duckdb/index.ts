@@ -5,6 +5,7 @@ import { duckZoneReportWarehouse, ensureZoneReportSchema } from './zone-report/i
 import { KeyIndex, createReferrerSchema, duckReferrerWarehouse } from './referrers/index.js';
 import { createSpendSchema, duckSpendWarehouse } from './spend/index.js';
 import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
+import { visitCacheOf } from './profit/visit-cache.js';
 import { getTrafficBursts } from './alerts/get-traffic-bursts.js';
 import type { Warehouse } from '../types.js';
 
@@ -22,6 +23,7 @@ export async function openDuckDbWarehouse(dir: string | ':memory:', options: Duc
     await ensureZoneReportSchema(db);
     await createReferrerSchema(db);
     await createSpendSchema(db);
+    await visitCacheOf(db).open();
     keys = await KeyIndex.load(db);
   } catch (e) {
     await db.close();

@@ -7,23 +7,26 @@
 // a campaign id (attributed to Meta); an event's day is its calendar day in the reporting zone.
 // By keyword, each ad-day's spend is shared among the keywords of its visits (all of it to no
 // keyword when it had none). $1 first day, $2 last day, $3 campaign id, $4 ad set id (NULL: any),
-// $5 tz, $6/$7 the events' instants (from the 7 days before the range to its end), $8 the zone's
-// UTC offset (ms) at $6 and $9–$20 up to six (instant ms, new offset) changes after it: an event's
-// local day is its instant plus the offset, integer arithmetic (converting every event's zone
-// costs ~10× the rest of the scan); with more changes than that, $8 is NULL and each converts.
+// $5 tz, $6/$7 the raw events' instants (from the 7 days before the range, or from $21, to its
+// end), $8 the zone's UTC offset (ms) at the window's start and $9–$20 up to six (instant ms, new
+// offset) changes after it: an event's local day is its instant plus the offset, integer
+// arithmetic (converting every event's zone costs ~10× the rest of the scan); with more changes
+// than that, $8 is NULL and each converts. $21: the first day counted from the raw events, the
+// days before it read from the visit cache (visit-cache.ts: the same counts, kept per past day).
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { Db, Param } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
 import { sqlTimestamp } from '../referrers/filter.js';
 import { MAX_OFFSET_CHANGES, offsetPieces } from '../../tz-offsets.js';
+import { visitCacheOf } from './visit-cache.js';
 
 const VISIT_KEY: Record<ProfitDimension, string> = {
-  campaign: 'campaign_id',
-  adset: 'adset_id',
-  ad: 'ad_id',
-  keyword: 'keyword',
-  day: "strftime(day, '%Y-%m-%d')",
+  campaign: 'a.campaign_id',
+  adset: 'a.adset_id',
+  ad: 'a.ad_id',
+  keyword: 'a.keyword',
+  day: "strftime(a.day, '%Y-%m-%d')",
 };
 const SPEND_KEY: Record<Exclude<ProfitDimension, 'keyword'>, { key: string; name: string }> = {
   campaign: { key: 'campaign_id', name: 'campaign_name' },
@@ -37,35 +40,50 @@ const parents = (by: ProfitDimension) => ({
   adset: by === 'ad' ? 'any_value(adset_id)' : 'NULL',
 });
 
-const CTES = `
+/**
+ * Each human event of the window with its local day: `n(i)` numbers the window's 16 values
+ * (tz, first and last instant, the offset then six changes: windowParams' order).
+ */
+export const evCte = (n: (i: number) => string) => `
 ev AS (
-  SELECT CASE WHEN $8::BIGINT IS NULL THEN CAST(timezone($5, seen_at AT TIME ZONE 'UTC') AS DATE)
-              ELSE DATE '1970-01-01' + CAST((ms + CASE WHEN ms < $9::BIGINT THEN $8::BIGINT WHEN ms < $11::BIGINT THEN $10::BIGINT WHEN ms < $13::BIGINT THEN $12::BIGINT
-                WHEN ms < $15::BIGINT THEN $14::BIGINT WHEN ms < $17::BIGINT THEN $16::BIGINT WHEN ms < $19::BIGINT THEN $18::BIGINT ELSE $20::BIGINT END) // 86400000 AS INTEGER) END AS day,
+  SELECT CASE WHEN ${n(3)}::BIGINT IS NULL THEN CAST(timezone(${n(0)}, seen_at AT TIME ZONE 'UTC') AS DATE)
+              ELSE DATE '1970-01-01' + CAST((ms + CASE WHEN ms < ${n(4)}::BIGINT THEN ${n(3)}::BIGINT WHEN ms < ${n(6)}::BIGINT THEN ${n(5)}::BIGINT WHEN ms < ${n(8)}::BIGINT THEN ${n(7)}::BIGINT
+                WHEN ms < ${n(10)}::BIGINT THEN ${n(9)}::BIGINT WHEN ms < ${n(12)}::BIGINT THEN ${n(11)}::BIGINT WHEN ms < ${n(14)}::BIGINT THEN ${n(13)}::BIGINT ELSE ${n(15)}::BIGINT END) // 86400000 AS INTEGER) END AS day,
          zone_id, campaign_id, adset_id, ad_id, keyword
-  FROM (SELECT epoch_ms(seen_at) AS ms, * FROM referrer_event WHERE seen_at >= $6::TIMESTAMP AND seen_at <= $7::TIMESTAMP AND NOT is_bot)
-),
+  FROM (SELECT epoch_ms(seen_at) AS ms, * FROM referrer_event WHERE seen_at >= ${n(1)}::TIMESTAMP AND seen_at <= ${n(2)}::TIMESTAMP AND NOT is_bot)
+)`;
+
+// Days before $21 come from the visit cache (visit-cache.ts), the others from the raw events
+// (ev starts at $21's first instant): the same counts either way.
+const CTES = `${evCte((i) => `$${i + 5}`)},
 attributed AS (
-  SELECT * FROM ev
-  WHERE day BETWEEN $1::DATE AND $2::DATE AND campaign_id IS NOT NULL
+  SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, visits FROM profit_attributed_visits
+  WHERE tz = $5 AND day BETWEEN $1::DATE AND $2::DATE AND day < $21::DATE
+    AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)
+  UNION ALL
+  SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS visits FROM ev
+  WHERE day BETWEEN $1::DATE AND $2::DATE AND day >= $21::DATE AND campaign_id IS NOT NULL
     AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)
 ),
 reported AS (SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN $1::DATE - 7 AND $2::DATE)`;
 
 /** Human visits per day and zone (the profit query's); zoneValues adds the zones seen in the 7 days before, with 0 visits on the day. */
-const ZONE_VISITS = 'SELECT day, zone_id, count(*) AS visits FROM ev GROUP BY day, zone_id';
+const ZONE_VISITS = `SELECT day, zone_id, visits FROM profit_zone_visits WHERE tz = $5 AND day BETWEEN $22::DATE AND $2::DATE AND day < $21::DATE
+  UNION ALL SELECT day, zone_id, count(*) AS visits FROM ev WHERE day >= $21::DATE AND day >= $22::DATE GROUP BY day, zone_id`;
 const zoneRpvSql = (zoneVisits: string) => `
 zone_visits AS (${zoneVisits}),
-zone_rev AS (
-  SELECT date AS day, zone_id, sum(revenue) AS revenue,
-         sum(CASE WHEN tq > 0 AND impressions > 0 THEN tq * impressions ELSE 0 END) AS tq_weighted,
-         sum(CASE WHEN tq > 0 AND impressions > 0 THEN impressions ELSE 0 END) AS tq_weight
-  FROM zone_report WHERE date BETWEEN $1::DATE - 7 AND $2::DATE GROUP BY date, zone_id
-),
 zone_day AS (
-  SELECT v.day, v.zone_id, v.visits, coalesce(r.revenue, 0) AS revenue, coalesce(r.tq_weighted, 0) AS tq_weighted,
-         coalesce(r.tq_weight, 0) AS tq_weight, v.day IN (SELECT day FROM reported) AS reported
-  FROM zone_visits v LEFT JOIN zone_rev r ON r.day = v.day AND r.zone_id = v.zone_id
+  -- The zone's visits beside its zone-report rows, summed in one pass (no join): a day and zone with visits.
+  SELECT day, zone_id, sum(visits) AS visits, sum(revenue) AS revenue, sum(tq_weighted) AS tq_weighted, sum(tq_weight) AS tq_weight,
+         day IN (SELECT day FROM reported) AS reported
+  FROM (
+    SELECT day, zone_id, visits, 0::DOUBLE AS revenue, 0::DOUBLE AS tq_weighted, 0::BIGINT AS tq_weight, true AS seen FROM zone_visits
+    UNION ALL
+    SELECT date, zone_id, 0, revenue, CASE WHEN tq > 0 AND impressions > 0 THEN tq * impressions ELSE 0 END,
+           CASE WHEN tq > 0 AND impressions > 0 THEN impressions ELSE 0 END, NULL
+    FROM zone_report WHERE date BETWEEN $22::DATE AND $2::DATE
+  )
+  GROUP BY day, zone_id HAVING bool_or(seen)
 ),
 zone_trailing AS (
   SELECT d.day, d.zone_id, sum(t.revenue) AS revenue, sum(t.visits) AS visits, sum(t.tq_weighted) AS tq_weighted, sum(t.tq_weight) AS tq_weight
@@ -85,18 +103,16 @@ const ZONE_RPV = zoneRpvSql(ZONE_VISITS);
 
 function visitsSql(by: ProfitDimension): string {
   const p = parents(by);
-  return `WITH ${CTES}, ${ZONE_RPV},
-vz AS (
-  SELECT day, zone_id, ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, count(*) AS visits
-  FROM attributed GROUP BY day, zone_id, key
-)
-SELECT key, any_value(vz.campaign_id) AS campaign_id, any_value(vz.adset_id) AS adset_id, sum(visits) AS visits,
-       sum(visits * r.rpv) AS revenue,
-       sum(CASE WHEN r.estimated THEN visits ELSE 0 END) AS estimated_visits,
-       sum(CASE WHEN r.tq IS NOT NULL THEN visits * r.tq ELSE 0 END) AS tq_weighted,
-       sum(CASE WHEN r.tq IS NOT NULL THEN visits ELSE 0 END) AS tq_weight
-FROM vz JOIN zone_rpv r ON r.day = vz.day AND r.zone_id = vz.zone_id
-GROUP BY key`;
+  // Each attributed row meets its zone's RPV as it is (no group per day, zone and key first:
+  // nearly every visit of a year of ads is alone in its group).
+  return `WITH ${CTES}, ${ZONE_RPV}
+SELECT ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, sum(a.visits) AS visits,
+       sum(a.visits * r.rpv) AS revenue,
+       sum(CASE WHEN r.estimated THEN a.visits ELSE 0 END) AS estimated_visits,
+       sum(CASE WHEN r.tq IS NOT NULL THEN a.visits * r.tq ELSE 0 END) AS tq_weighted,
+       sum(CASE WHEN r.tq IS NOT NULL THEN a.visits ELSE 0 END) AS tq_weight
+FROM attributed a JOIN zone_rpv r ON r.day = a.day AND r.zone_id = a.zone_id
+GROUP BY 1`;
 }
 
 const SPEND_WHERE = `date BETWEEN $1::DATE AND $2::DATE AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)`;
@@ -104,7 +120,15 @@ const SPEND_WHERE = `date BETWEEN $1::DATE AND $2::DATE AND ($3::VARCHAR IS NULL
 function spendSql(by: ProfitDimension): string {
   if (by === 'keyword')
     return `WITH ${CTES},
-kv AS (SELECT day, ad_id, keyword, count(*) AS visits FROM attributed WHERE ad_id IS NOT NULL GROUP BY day, ad_id, keyword),
+kv AS (
+  SELECT day, ad_id, keyword, sum(visits) AS visits FROM (
+    SELECT day, ad_id, keyword, visits FROM profit_ad_keyword_visits
+    WHERE tz = $5 AND day BETWEEN $1::DATE AND $2::DATE AND day < $21::DATE
+      AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)
+    UNION ALL
+    SELECT day, ad_id, keyword, visits FROM attributed WHERE day >= $21::DATE AND ad_id IS NOT NULL
+  ) GROUP BY day, ad_id, keyword
+),
 kt AS (SELECT day, ad_id, sum(visits) AS total FROM kv GROUP BY day, ad_id),
 shared AS (
   SELECT s.date, s.currency, kv.keyword, coalesce(kv.visits / kt.total, 1) AS share, s.spend, s.impressions, s.clicks
@@ -126,11 +150,9 @@ GROUP BY key, month, currency`;
 const ESTIMATED_DAYS_SQL = `WITH ${CTES}
 SELECT DISTINCT strftime(day, '%Y-%m-%d') AS day FROM attributed WHERE day NOT IN (SELECT day FROM reported) ORDER BY day`;
 
-/** The query's bound values, in $-number order. */
-export function profitParams(q: ProfitQuery): Param[] {
-  const from = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
-  const to = zonedDayEnd(q.to, q.tz).getTime();
-  const pieces = offsetPieces(from, to, q.tz);
+/** An event window's 16 values (evCte's order): tz, first and last instant, the offset then six (instant, offset) changes. */
+function windowParams(fromMs: number, toMs: number, tz: string): Param[] {
+  const pieces = offsetPieces(fromMs, toMs, tz);
   const fits = pieces.changes.length <= MAX_OFFSET_CHANGES;
   const changes: Param[] = [];
   for (let i = 0; i < MAX_OFFSET_CHANGES; i++) {
@@ -138,26 +160,47 @@ export function profitParams(q: ProfitQuery): Param[] {
     // An unused slot's change never comes (its offset repeats the last one).
     changes.push(BigInt(c?.at ?? Number.MAX_SAFE_INTEGER), BigInt(c?.offset ?? pieces.changes.at(-1)?.offset ?? pieces.first));
   }
-  return [
-    q.from,
-    q.to,
-    q.campaignId ?? null,
-    q.adsetId ?? null,
-    q.tz,
-    sqlTimestamp(from),
-    sqlTimestamp(to),
-    fits ? BigInt(pieces.first) : null,
-    ...changes,
-  ];
+  return [tz, sqlTimestamp(fromMs), sqlTimestamp(toMs), fits ? BigInt(pieces.first) : null, ...changes];
 }
 
+/**
+ * The query's bound values, in $-number order; `raw` ($21) is the first day counted from the raw
+ * events (the days before it from the visit cache; by default none), `zoneFrom` ($22) the first
+ * day whose zone visits and revenue are read (the 7 days before the range when a day in it has
+ * no zone report yet: its trailing RPV).
+ */
+export function profitParams(q: ProfitQuery, raw = addDays(q.from, -7), zoneFrom = addDays(q.from, -7)): Param[] {
+  const from = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
+  const to = zonedDayEnd(q.to, q.tz).getTime();
+  const w = windowParams(from, to, q.tz);
+  // The raw events start with day `raw` (the offsets stay those of the whole window).
+  w[1] = sqlTimestamp(Math.max(from, zonedDayStart([raw, zoneFrom].sort()[1], q.tz).getTime()));
+  return [q.from, q.to, q.campaignId ?? null, q.adsetId ?? null, ...w, raw, zoneFrom];
+}
+
+/** The events of days [from, to] of tz, as the visit cache counts them. */
+const cacheWindow = (tz: string) => (from: string, to: string) => ({
+  cte: evCte((i) => `$${i + 1}`),
+  params: windowParams(zonedDayStart(from, tz).getTime(), zonedDayEnd(to, tz).getTime(), tz),
+});
+
 export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitParts> {
-  const params = profitParams(q);
+  // The days of the range without a zone report: with none, neither the week before nor estimated days are read.
+  const reported = new Set(
+    (await db.all<{ day: string }>('SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN ?::DATE AND ?::DATE', [q.from, q.to])).map((r) =>
+      String(r.day),
+    ),
+  );
+  let unreported: string | undefined;
+  for (let d = q.from; d <= q.to && unreported === undefined; d = addDays(d, 1)) if (!reported.has(d)) unreported = d;
+  const zoneFrom = unreported === undefined ? q.from : [addDays(unreported, -7), q.from].sort()[0];
+  const raw = await visitCacheOf(db).ensure(q.tz, zoneFrom, q.to, cacheWindow(q.tz));
+  const params = profitParams(q, raw, zoneFrom);
   const [visits, spend, days] = await Promise.all([
     db.all(visitsSql(q.by), params),
-    // Spend by campaign, ad set, ad or day reads no event: only the range and the parents ($1–$4).
-    db.all(spendSql(q.by), q.by === 'keyword' ? params : params.slice(0, 4)),
-    db.all<{ day: string }>(ESTIMATED_DAYS_SQL, params),
+    // Spend by campaign, ad set, ad or day reads no event: only the range and the parents ($1–$4); no zone visits ($22).
+    db.all(spendSql(q.by), q.by === 'keyword' ? params.slice(0, 21) : params.slice(0, 4)),
+    unreported === undefined ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, params.slice(0, 21)),
   ]);
   return profitParts(
     visits,

@@ -12,6 +12,7 @@ import { countEvents } from './count-events.js';
 import { getSeenKeys } from './get-seen-keys.js';
 import { expireKeys } from './expire-keys.js';
 import type { KeyIndex } from './key-index.js';
+import { visitCacheOf } from '../profit/visit-cache.js';
 import type { ReferrerWarehouse } from '../../types.js';
 
 export { createReferrerSchema } from './schema.js';
@@ -20,7 +21,12 @@ export { KeyIndex } from './key-index.js';
 /** The referrer warehouse on `db`; `keys` is the in-memory index of its idempotency keys (KeyIndex.load). */
 export function duckReferrerWarehouse(db: Db, keys: KeyIndex): ReferrerWarehouse {
   return {
-    append: (events, keyed) => appendEvents(db, keys, events, keyed),
+    append: (events, keyed) => {
+      // The profit visit cache drops the days an old event falls on (its job queued first).
+      const dropped = visitCacheOf(db).beforeAppend(events);
+      const appended = appendEvents(db, keys, events, keyed);
+      return dropped ? Promise.all([dropped, appended]).then(() => undefined) : appended;
+    },
     seenKeys: (list, since) => getSeenKeys(db, keys, list, since),
     expireKeys: (before) => expireKeys(db, keys, before),
     maxEventId: () => getMaxEventId(db),
@@ -32,7 +38,11 @@ export function duckReferrerWarehouse(db: Db, keys: KeyIndex): ReferrerWarehouse
     ivt: (q) => getIvt(db, q),
     streamIvt: (q) => streamIvt(db, q),
     eventsAfter: (afterId, beforeId, limit) => getEventsAfter(db, afterId, beforeId, limit),
-    rollUpBefore: (cutoffMs) => rollUpOldEvents(db, cutoffMs),
+    rollUpBefore: (cutoffMs) => {
+      const dropped = visitCacheOf(db).beforeRetention(cutoffMs);
+      const rolled = rollUpOldEvents(db, cutoffMs);
+      return dropped ? Promise.all([dropped, rolled]).then(([, r]) => r) : rolled;
+    },
     countEvents: (only) => countEvents(db, only),
   };
 }

@@ -1,0 +1,181 @@
+// The profit query's visit counts per reporting-zone day, kept so a range of past days is not
+// counted again from tens of millions of raw events at every call: for each time zone asked
+// and each local day whose events are all in (it ended over an hour ago), the human visits per
+// zone (profit_zone_visits) and the attributed ones per zone, campaign, ad set, ad and keyword
+// (profit_attributed_visits) and per ad and keyword (profit_ad_keyword_visits: how an ad-day's
+// spend is shared by keyword), and the day itself (profit_day: cached, even with no visits).
+// The counts are exactly what the raw events give, kept so by every write that changes them:
+// a batch appended with an event on or before a cached day drops those days first (live traffic,
+// seen now, never does: one comparison per batch); retention drops the days up to its cutoff
+// (a day later counted again sees what is left). Every change runs on the single writer
+// connection in order: a fill counts the events as they are when it runs. Days not cached yet
+// are counted on the query's first call (a week per writer job, so ingest waits little), today
+// and anything not cached come from the raw events. Derived data: a new definition bumps
+// CACHE_VERSION and the next start empties it (backups carry it consistently with the events).
+import { addDays, todayIn, zonedDayEnd } from '@adops/core';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { Db, Param } from '../db.js';
+
+const CACHE_VERSION = '2';
+/** A day is cached once it ended this long ago (late beacons and batches rarely arrive later). */
+export const SEALED_AFTER_MS = 3_600_000;
+/** Days counted per writer job. */
+const FILL_DAYS = 7;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS profit_day (tz VARCHAR NOT NULL, day DATE NOT NULL);
+CREATE TABLE IF NOT EXISTS profit_zone_visits (tz VARCHAR NOT NULL, day DATE NOT NULL, zone_id VARCHAR NOT NULL, visits BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS profit_attributed_visits (
+  tz VARCHAR NOT NULL, day DATE NOT NULL, zone_id VARCHAR NOT NULL, campaign_id VARCHAR NOT NULL,
+  adset_id VARCHAR, ad_id VARCHAR, keyword VARCHAR, visits BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS profit_ad_keyword_visits (
+  tz VARCHAR NOT NULL, day DATE NOT NULL, campaign_id VARCHAR NOT NULL, adset_id VARCHAR, ad_id VARCHAR NOT NULL, keyword VARCHAR,
+  visits BIGINT NOT NULL
+);`;
+const TABLES = ['profit_day', 'profit_zone_visits', 'profit_attributed_visits', 'profit_ad_keyword_visits'] as const;
+
+/** How the cache counts a window's events: its ev CTE (day, zone and attribution of each human event) and bound values. */
+export interface EventWindow {
+  /** `ev AS (…)` over the events of [first, last] in tz; its parameters follow `params`' own. */
+  cte: string;
+  params: Param[];
+}
+
+export class VisitCache {
+  /** Per time zone, the last cached day (its end bounds the events that can change the cache). */
+  private last = new Map<string, string>();
+  /** Events seen before this instant may fall on a cached day (raised when a fill is queued). */
+  private horizon = Number.NEGATIVE_INFINITY;
+  /** Set when dropping days failed: every day is counted from the raw events. */
+  private disabled = false;
+
+  constructor(private readonly db: Db) {}
+
+  /** Creates the tables (emptied when their definition changed) and learns the cached days. */
+  async open(): Promise<void> {
+    await this.db.serialWrite(async (c) => {
+      await c.run(SCHEMA);
+      const meta = await c.runAndReadAll(`SELECT value FROM warehouse_meta WHERE name = 'profit_cache'`);
+      if (meta.getRows()[0]?.[0] !== CACHE_VERSION) {
+        for (const t of TABLES) await c.run(`DELETE FROM ${t}`);
+        await c.run(`INSERT OR REPLACE INTO warehouse_meta VALUES ('profit_cache', '${CACHE_VERSION}')`);
+      }
+    });
+    const rows = await this.db.all<{ tz: string; day: string }>('SELECT tz, max(day) AS day FROM profit_day GROUP BY tz');
+    for (const r of rows) this.raise(r.tz, String(r.day));
+  }
+
+  private raise(tz: string, day: string): void {
+    if ((this.last.get(tz) ?? '') < day) this.last.set(tz, day);
+    this.horizon = Math.max(this.horizon, zonedDayEnd(day, tz).getTime() + 1);
+  }
+
+  /**
+   * Before a batch is appended (call it right before the append, so its job runs first): when an
+   * event falls on a cached day, those days and every later one are dropped.
+   */
+  beforeAppend(events: readonly { seen_ms: number }[]): Promise<void> | undefined {
+    let min = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < events.length; i++) if (events[i].seen_ms < min) min = events[i].seen_ms;
+    if (!(min < this.horizon)) return undefined;
+    const drops = [...this.last.keys()].map((tz) => [tz, todayIn(tz, new Date(min))] as const);
+    return this.drop(async (c) => {
+      for (const [tz, day] of drops) for (const t of TABLES) await c.run(`DELETE FROM ${t} WHERE tz = ? AND day >= ?::DATE`, [tz, day]);
+    });
+  }
+
+  /** Before retention deletes the events seen before `cutoffMs` (call it right before): drops every day they may fall on. */
+  beforeRetention(cutoffMs: number): Promise<void> | undefined {
+    if (this.last.size === 0) return undefined;
+    // The cutoff's UTC day plus one covers its local day in any zone (offsets within ±1 day).
+    const day = addDays(new Date(cutoffMs).toISOString().slice(0, 10), 1);
+    return this.drop(async (c) => {
+      for (const t of TABLES) await c.run(`DELETE FROM ${t} WHERE day <= ?::DATE`, [day]);
+    });
+  }
+
+  /** Drops cached days in a writer job; if that fails, the cache is no longer read (until a start empties it). */
+  private drop(work: (c: DuckDBConnection) => Promise<void>): Promise<void> {
+    return this.db.serialWrite(work).catch((e) => {
+      this.disabled = true;
+      void this.db.exec(`DELETE FROM warehouse_meta WHERE name = 'profit_cache'`).catch(() => undefined);
+      throw e;
+    });
+  }
+
+  /**
+   * Makes sure the days [first, last] of tz that are over are cached (counting the missing ones
+   * with `window`), and answers the first day not cached: from it on, a query counts raw events.
+   */
+  async ensure(tz: string, first: string, last: string, window: (from: string, to: string) => EventWindow, now = Date.now()): Promise<string> {
+    if (this.disabled) return first;
+    let sealed = last;
+    while (sealed >= first && zonedDayEnd(sealed, tz).getTime() >= now - SEALED_AFTER_MS) sealed = addDays(sealed, -1);
+    if (sealed < first) return first;
+    const have = new Set(
+      (
+        await this.db.all<{ day: string }>('SELECT DISTINCT day FROM profit_day WHERE tz = ? AND day BETWEEN ?::DATE AND ?::DATE', [
+          tz,
+          first,
+          sealed,
+        ])
+      ).map((r) => String(r.day)),
+    );
+    const missing: string[] = [];
+    for (let d = first; d <= sealed; d = addDays(d, 1)) if (!have.has(d)) missing.push(d);
+    const jobs: Promise<void>[] = [];
+    for (let i = 0; i < missing.length; i += FILL_DAYS) jobs.push(this.fill(tz, missing.slice(i, i + FILL_DAYS), window));
+    await Promise.all(jobs);
+    return addDays(sealed, 1);
+  }
+
+  /** Counts `days` (ascending) of tz from the raw events, in one writer job. */
+  private fill(tz: string, days: string[], window: (from: string, to: string) => EventWindow): Promise<void> {
+    const w = window(days[0], days[days.length - 1]);
+    const n = w.params.length;
+    const list = listValue(days);
+    const keep = `day IN (SELECT unnest($${n + 2}::DATE[]))`;
+    // Queued now: a batch appended after this call sees the raised horizon and drops what this counts.
+    this.raise(tz, days[days.length - 1]);
+    return this.db.serialWrite(async (c) => {
+      await c.run('BEGIN TRANSACTION');
+      try {
+        for (const t of TABLES) await c.run(`DELETE FROM ${t} WHERE tz = $1 AND day IN (SELECT unnest($2::DATE[]))`, [tz, list]);
+        const params = [...w.params, tz, list] as Parameters<typeof c.run>[1];
+        await c.run(
+          `INSERT INTO profit_zone_visits WITH ${w.cte} SELECT $${n + 1}, day, zone_id, count(*) FROM ev WHERE ${keep} GROUP BY day, zone_id`,
+          params,
+        );
+        await c.run(
+          `INSERT INTO profit_attributed_visits WITH ${w.cte}
+           SELECT $${n + 1}, day, zone_id, campaign_id, adset_id, ad_id, keyword, count(*) FROM ev
+           WHERE ${keep} AND campaign_id IS NOT NULL GROUP BY ALL`,
+          params,
+        );
+        await c.run(
+          `INSERT INTO profit_ad_keyword_visits SELECT tz, day, campaign_id, adset_id, ad_id, keyword, sum(visits) FROM profit_attributed_visits
+           WHERE tz = $1 AND day IN (SELECT unnest($2::DATE[])) AND ad_id IS NOT NULL GROUP BY ALL`,
+          [tz, list],
+        );
+        await c.run('INSERT INTO profit_day SELECT $1, unnest($2::DATE[])', [tz, list]);
+        await c.run('COMMIT');
+      } catch (e) {
+        await c.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+}
+
+const caches = new WeakMap<Db, VisitCache>();
+
+/** The visit cache of `db` (one per open warehouse). */
+export function visitCacheOf(db: Db): VisitCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new VisitCache(db);
+    caches.set(db, cache);
+  }
+  return cache;
+}
