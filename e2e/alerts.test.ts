@@ -1,6 +1,9 @@
 // Browser test of Alertas and the bell: an alert that fired shows as a count on the bell; the
 // bell opens /alerts, which lists it and marks it read (the count goes); the user mutes it, finds
-// it under 'Todas', creates a rule with the form and sets their channels; it fits 1440 and 390 px.
+// it under 'Todas', creates a rule with the form and sets their channels (the daily digest too);
+// a webhook notice that failed shows in the alert's history; it fits 1440 and 390 px.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 import { event } from '../server/test/warehouse-contract.js';
@@ -66,12 +69,36 @@ describe('Alertas', () => {
       await rules.getByText(`TQ bajo ${width}`).waitFor();
       expect(await rules.textContent()).toContain('TQ de cualquier zona < 0,40 en las últimas 6 h');
 
-      // Channels: e-mail and a webhook; its signing key is shown.
+      // Channels: e-mail, the daily digest and a webhook; its signing key is shown.
       await page.getByLabel('Por email a mi dirección').check();
+      await page.getByLabel(/Resumen diario por email/).check();
       await page.getByLabel(/Webhook/).fill('https://hooks.example.com/adops');
       await page.getByRole('button', { name: 'Guardar canales' }).click();
       await page.getByText('✅ Canales guardados').waitFor();
       expect(await page.getByTestId('webhook-secret').textContent()).toMatch(/^[0-9a-f]{48}$/);
+      expect(await (await h.server.admin()).alerts.subscription()).toMatchObject({ email: true, digest: true });
+
+      if (width === 390) {
+        // A webhook that answers 500: the next alert's history on the page says the notice failed.
+        const hook = http.createServer((_req, res) => {
+          res.statusCode = 500;
+          res.end();
+        });
+        await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+        try {
+          const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+          await (await h.server.admin()).alerts.setSubscription({ in_app: true, webhook_url: url });
+          await fire('10.38.38.1', 50);
+          await page.reload();
+          await page.getByLabel('Estado').selectOption('all');
+          const notices = page.getByTestId('alerts-table').locator('tr', { hasText: '10.38.38.1' }).getByTestId('alert-deliveries');
+          await expect
+            .poll(async () => (await notices.textContent()) ?? '')
+            .toContain(`✗ Webhook de ${ADMIN.email}: falló tras 1 intento — HTTP 500`);
+        } finally {
+          await new Promise<void>((r) => hook.close(() => r()));
+        }
+      }
 
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);

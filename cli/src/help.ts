@@ -61,6 +61,7 @@ const EXAMPLES: Record<string, string[]> = {
     'adops tail -n 50                 # los 50 últimos y los nuevos; p pausa, q sale',
     'adops tail --value               # con Valor (revenue por visita de la zona ese día) y TQ',
     'adops tail --zone 4101 --json | jq .referrer',
+    'adops tail --alerts              # las alertas según se disparan y se resuelven',
   ],
   'import zone-report': ['adops import zone-report informe.csv', 'ADOPS_INGEST_KEY=… adops import zone-report noviembre.ndjson.gz --json'],
   'import referrers': ['adops import referrers eventos.ndjson --ingest-key …'],
@@ -107,6 +108,11 @@ const EXAMPLES: Record<string, string[]> = {
     "adops alerts create --name 'TQ' --kind tq_low --param scope=zone --param threshold=0.5 --param hours=6",
   ],
   'alerts mute': ['adops alerts mute 3f2c… --minutes 60'],
+  'alerts channels': ['adops alerts channels --digest sí                 # el resumen diario por email', 'adops alerts channels --json'],
+  'alerts actions': [
+    'adops alerts actions                                # lo que pausaron las reglas en Meta',
+    'adops alerts undo 9b1e…                             # la reactiva en Meta (administradores)',
+  ],
   completion: ['source <(adops completion bash)          # en ~/.bashrc', 'source <(adops completion zsh)           # en ~/.zshrc'],
 };
 

@@ -1,6 +1,6 @@
 // Alertas' words, defined once: what each rule kind and state is called, a rule's condition as
 // one sentence, and the one-line text every channel (bell, e-mail, webhook, terminal) says.
-import type { Alert, AlertRule, AlertRuleKind, AlertState } from './contract/alerts.js';
+import type { Alert, AlertDelivery, AlertDeliveryChannel, AlertRule, AlertRuleKind, AlertState } from './contract/alerts.js';
 
 export const ALERT_KIND_LABELS: Readonly<Record<AlertRuleKind, string>> = {
   tq_low: 'TQ bajo',
@@ -49,4 +49,28 @@ export function alertRuleCondition(rule: Pick<AlertRule, 'kind' | 'params'>): st
 export function alertText(a: Pick<Alert, 'kind' | 'message' | 'rule_name' | 'state'>): string {
   const state = a.state === 'resolved' ? ' (resuelta)' : '';
   return `[Alertas] ${ALERT_KIND_LABELS[a.kind]}${state}: ${a.message} — regla «${a.rule_name}»`;
+}
+
+export const ALERT_DELIVERY_LABELS: Readonly<Record<AlertDeliveryChannel, string>> = {
+  email: 'Email',
+  webhook: 'Webhook',
+};
+
+/** One notice in words: 'Email a ana@example.com: enviado (1 intento)', 'Webhook de ana@…: falló tras 3 intentos — HTTP 503'. */
+export function deliveryText(d: Pick<AlertDelivery, 'channel' | 'to' | 'status' | 'attempts' | 'detail'>): string {
+  const who = `${ALERT_DELIVERY_LABELS[d.channel]} ${d.channel === 'email' ? 'a' : 'de'} ${d.to}`;
+  const tries = `${d.attempts} ${d.attempts === 1 ? 'intento' : 'intentos'}`;
+  return d.status === 'sent' ? `${who}: enviado (${tries})` : `${who}: falló tras ${tries}${d.detail ? ` — ${d.detail}` : ''}`;
+}
+
+/** The notices of an alert in one short line: 'Email ✓ · Webhook ✗ (4 intentos: HTTP 503)' ('-' when none). */
+export function deliverySummary(deliveries: readonly Pick<AlertDelivery, 'channel' | 'status' | 'attempts' | 'detail'>[]): string {
+  if (deliveries.length === 0) return '-';
+  return deliveries
+    .map((d) =>
+      d.status === 'sent'
+        ? `${ALERT_DELIVERY_LABELS[d.channel]} ✓`
+        : `${ALERT_DELIVERY_LABELS[d.channel]} ✗ (${d.attempts} ${d.attempts === 1 ? 'intento' : 'intentos'}${d.detail ? `: ${d.detail}` : ''})`,
+    )
+    .join(' · ');
 }

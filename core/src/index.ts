@@ -13,3 +13,4 @@ export * from './campaigns.js';
 export * from './openapi.js';
 export * from './audit.js';
 export * from './alerts.js';
+export * from './alert-actions.js';

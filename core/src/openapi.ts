@@ -20,6 +20,7 @@ import {
   ZoneRow,
 } from './contract/reports.js';
 import { IdempotencyKey, IngestReferrerEvent, IngestReferrersResult, ReferrerLogRecord, ReferrerRow } from './contract/referrers.js';
+import { AlertStreamEvent } from './contract/alerts.js';
 import { CampaignInsight, CampaignTotals, CreatedCampaign, LocalCampaign } from './contract/campaigns.js';
 
 type Json = Record<string, unknown>;
@@ -50,6 +51,7 @@ for (const [s, id] of [
   [IngestResult, 'IngestResult'],
   [ReferrerRow, 'ReferrerRow'],
   [ReferrerLogRecord, 'ReferrerLogRecord'],
+  [AlertStreamEvent, 'AlertStreamEvent'],
   [IngestReferrersResult, 'IngestReferrersResult'],
   [CampaignInsight, 'CampaignInsight'],
   [CampaignTotals, 'CampaignTotals'],
@@ -201,9 +203,10 @@ function operation(schemas: Schemas, area: keyof Contract, name: string, r: Rout
     };
     responses['409'] = errorAnswer('Otra copia en curso, o almacenamiento sin copia desde el servidor (PostgreSQL, ClickHouse)');
   } else if (r.responseType === 'text') {
-    schemas.of(ReferrerLogRecord, 'output');
+    const record = r === contract.alerts.stream ? 'AlertStreamEvent' : 'ReferrerLogRecord';
+    schemas.of(r === contract.alerts.stream ? AlertStreamEvent : ReferrerLogRecord, 'output');
     responses['200'] = {
-      description: 'Flujo de eventos: `id:` el id del evento, `data:` un `ReferrerLogRecord` en JSON (ver Schemas)',
+      description: `Flujo de eventos: \`id:\` el id del evento, \`data:\` un \`${record}\` en JSON (ver Schemas)`,
       content: { 'text/event-stream': { schema: { type: 'string' } } },
     };
   } else {

@@ -26,6 +26,7 @@ import { auditRoutes } from './routes/audit.js';
 import { backupRoutes } from './routes/backup.js';
 import { profitRoutes } from './routes/profit.js';
 import { alertRoutes } from './routes/alerts.js';
+import { alertActionRoutes } from './routes/alert-actions.js';
 import { seedDemoAlertRules } from './demo/alert-rules.js';
 import { auditTarget } from './services/audit.js';
 import { publicUser } from './services/users.js';
@@ -114,6 +115,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   backupRoutes(router, services);
   profitRoutes(router, services);
   alertRoutes(router, services);
+  alertActionRoutes(router, services);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {

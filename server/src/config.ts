@@ -81,8 +81,17 @@ export interface Config {
    * Alertas: the evaluator runs every `everySeconds` (ADOPS_ALERTS_EVERY_SECONDS, default 60; 0 off),
    * e-mail through ADOPS_SMTP_URL (smtp:// or smtps://; none: no e-mail) from ADOPS_MAIL_FROM,
    * webhooks tried `webhookAttempts` times with backoff from `webhookBackoffMs`; links to ADOPS_APP_URL.
+   * The daily digest ('Resumen diario') goes at `digestHour` (ADOPS_DIGEST_HOUR, 0–23, default 8) in ADOPS_TZ.
    */
-  alerts: { everySeconds: number; smtpUrl?: string; mailFrom: string; webhookAttempts: number; webhookBackoffMs: number; appUrl: string | null };
+  alerts: {
+    everySeconds: number;
+    smtpUrl?: string;
+    mailFrom: string;
+    webhookAttempts: number;
+    webhookBackoffMs: number;
+    appUrl: string | null;
+    digestHour: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -205,7 +214,15 @@ function alertsConfig(env: Env): Config['alerts'] {
   if (!/@/.test(mailFrom) || /[\r\n]/.test(mailFrom)) throw new ConfigError(`ADOPS_MAIL_FROM must be an e-mail address (got "${mailFrom}")`);
   const everySeconds = int(env, 'ADOPS_ALERTS_EVERY_SECONDS', 60, 0, 86_400);
   if (everySeconds > 0 && everySeconds < 10) throw new ConfigError('ADOPS_ALERTS_EVERY_SECONDS must be 0 (off) or at least 10');
-  return { everySeconds, smtpUrl, mailFrom, webhookAttempts: 4, webhookBackoffMs: 2_000, appUrl: url(env, 'ADOPS_APP_URL') ?? null };
+  return {
+    everySeconds,
+    smtpUrl,
+    mailFrom,
+    webhookAttempts: 4,
+    webhookBackoffMs: 2_000,
+    appUrl: url(env, 'ADOPS_APP_URL') ?? null,
+    digestHour: int(env, 'ADOPS_DIGEST_HOUR', 8, 0, 23),
+  };
 }
 
 /** Reads and validates the configuration; throws ConfigError naming the bad variable. */

@@ -2,7 +2,8 @@
 // generated secrets, two-factor enrolments, the audit trail) into PostgreSQL + ClickHouse, through
 // the stores' own interfaces (whatever fields their records carry travel whole; uniqueness stays
 // the target's job), in batches — entities record by record (the exchange rates among the
-// settings), zone reports a month per import, Meta spend a month at a time, referrer events a
+// settings; Alertas' rules, the alerts they fired in their state, users' channels, the daily
+// digests' records, the profit guard's actions and daily-cap counters), zone reports a month per import, Meta spend a month at a time, referrer events a
 // window of ids at a time, flags and attribution included — and then compares counts and sums.
 // Running it again copies only what is missing (records by key, audit entries by id, months whose
 // counts and sums differ, events by id), so an interrupted run is simply run again. It refuses a
@@ -17,6 +18,8 @@ import { openLowdbStore } from './store/lowdb.js';
 import { openPostgresStore } from './store/postgres.js';
 import { AUDIT_FILE } from './store/lowdb-audit.js';
 import { type AuditRecord, type EntityStore, publisherKey, type SessionRecord, StoreConflictError } from './store/types.js';
+import type { AlertDigestRecord, AlertRecord } from './store/alert-types.js';
+import type { AlertActionRecord } from './store/alert-action-types.js';
 import { openDuckDbWarehouse } from './warehouse/duckdb/index.js';
 import { openClickHouseWarehouse } from './warehouse/clickhouse/index.js';
 import type { Filters, SpendMonth, Warehouse } from './warehouse/types.js';
@@ -63,7 +66,24 @@ export class MigrationRefused extends Error {
 }
 
 /** Collections of adops.json this version copies (anything else is reported, not copied). */
-const KNOWN_COLLECTIONS = new Set(['version', 'users', 'publisherTokens', 'campaigns', 'publishers', 'settings', 'sessions', 'totp']);
+const KNOWN_COLLECTIONS = new Set([
+  'version',
+  'users',
+  'publisherTokens',
+  'campaigns',
+  'publishers',
+  'settings',
+  'sessions',
+  'totp',
+  'alertRules',
+  'alerts',
+  'alertSubscriptions',
+  'alertDigests',
+  'alertActions',
+  'alertActionDays',
+  // The evaluator's lock (an expiry of a minute): the target's instances take their own.
+  'locks',
+]);
 
 /** Files of the data dir this version copies (the audit trail through the store), and what it leaves on purpose. */
 const COPIED_FILES = new Set(['adops.json', 'secrets.json', AUDIT_FILE, 'warehouse.duckdb', 'warehouse.duckdb.wal']);
@@ -74,6 +94,35 @@ const LEFT_FILES: Record<string, string> = {
 
 /** Audit entries read per query. */
 const AUDIT_PAGE = 1000;
+/** Alerts and guard actions read per query. */
+const ALERT_PAGE = 1000;
+
+/** Every alert (any state, with its deliveries), oldest opened first. */
+async function allAlerts(store: EntityStore): Promise<AlertRecord[]> {
+  const out: AlertRecord[] = [];
+  for (let offset = 0; ; offset += ALERT_PAGE) {
+    const { rows } = await store.alerts.list({}, offset, ALERT_PAGE);
+    out.push(...rows);
+    if (rows.length < ALERT_PAGE) return out.sort((a, b) => a.opened_at.localeCompare(b.opened_at) || a.id.localeCompare(b.id));
+  }
+}
+
+/** Every profit-guard action record, oldest first. */
+async function allActions(store: EntityStore): Promise<AlertActionRecord[]> {
+  const out: AlertActionRecord[] = [];
+  for (let offset = 0; ; offset += ALERT_PAGE) {
+    const { rows } = await store.alertActions.list({}, offset, ALERT_PAGE);
+    out.push(...rows);
+    if (rows.length < ALERT_PAGE) return out.reverse();
+  }
+}
+
+/** Digest records of the target for these days, as 'date|user' → record. */
+async function digestsOn(store: EntityStore, dates: Iterable<string>): Promise<Map<string, AlertDigestRecord>> {
+  const out = new Map<string, AlertDigestRecord>();
+  for (const date of new Set(dates)) for (const d of await store.alerts.digests(date)) out.set(`${d.date}|${d.user_id}`, d);
+  return out;
+}
 
 /** Every stored date is inside this (ClickHouse's Date32 range). */
 const ALL_TIME: Filters = { start_date: '1900-01-01', end_date: '2299-12-31' };
@@ -188,9 +237,24 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     const settingKeys = Object.keys((raw.settings as Record<string, unknown> | undefined) ?? {});
     const srcTotp = await source.totp.list();
     const srcAudit = await auditTrail(source);
+    // Alertas: rules, their alerts, users' channels; the digests' records and the guard's daily-cap counters from the file (no listing of them).
+    const srcAlerts = {
+      rules: await source.alerts.rules.list(),
+      alerts: await allAlerts(source),
+      subscriptions: await source.alerts.subscriptions(),
+      digests: ((raw.alertDigests as AlertDigestRecord[] | undefined) ?? []).slice().sort((a, b) => a.date.localeCompare(b.date)),
+      actions: await allActions(source),
+      actionDays: (raw.alertActionDays as Array<{ account: string; day: string; used: number }> | undefined) ?? [],
+    };
     const tgtUsers = await target.users.list();
     const tgtTotp = new Map((await target.totp.list()).map((t) => [t.user_id, t]));
     const tgtAuditIds = new Set((await auditTrail(target)).map((e) => e.id));
+    const tgtAlerts = {
+      rules: new Set((await target.alerts.rules.list()).map((r) => r.id)),
+      alerts: new Set((await allAlerts(target)).map((a) => a.id)),
+      subscriptions: new Set((await target.alerts.subscriptions()).map((x) => x.user_id)),
+      actions: new Set((await allActions(target)).map((a) => a.id)),
+    };
     const tgt = {
       users: new Set(tgtUsers.map((u) => u.id)),
       tokens: new Set((await target.tokens.list()).map((t) => t.token_hash)),
@@ -222,6 +286,10 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     if (storedSecrets !== undefined && secrets && !isDeepStrictEqual(storedSecrets, secrets)) found.push('other secrets');
     foreign('two-factor enrolments', tgtTotp.keys(), new Set(srcTotp.map((t) => t.user_id)));
     foreign('audit entries', tgtAuditIds, new Set(srcAudit.map((e) => e.id)));
+    foreign('alert rules', tgtAlerts.rules, new Set(srcAlerts.rules.map((r) => r.id)));
+    foreign('alerts', tgtAlerts.alerts, new Set(srcAlerts.alerts.map((a) => a.id)));
+    foreign('alert subscriptions', tgtAlerts.subscriptions, new Set(srcAlerts.subscriptions.map((x) => x.user_id)));
+    foreign('profit-guard actions', tgtAlerts.actions, new Set(srcAlerts.actions.map((a) => a.id)));
     const extraMonths = [...tgtMonths].filter(([m, t]) => t.rows > (srcMonths.get(m)?.rows ?? 0)).map(([m]) => m);
     if (extraMonths.length)
       found.push(`zone_report rows in ${extraMonths.length} months beyond the source's (${extraMonths.slice(0, 3).join(', ')}…)`);
@@ -241,6 +309,11 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       settings: 0,
       two_factor: 0,
       audit_log: 0,
+      alert_rules: 0,
+      alerts: 0,
+      alert_subscriptions: 0,
+      alert_digests: 0,
+      alert_actions: 0,
       zone_report: 0,
       ad_spend: 0,
       referrer_event: 0,
@@ -323,8 +396,78 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
         if (!(err instanceof StoreConflictError)) warnings.push(`audit entry ${e.id} (${e.action}) not copied: ${(err as Error).message}`);
       }
     }
+    // Alertas: rules before their alerts (each alert whole: state, mutes, fire count, deliveries), channels after their users.
+    for (const r of srcAlerts.rules) {
+      if (tgtAlerts.rules.has(r.id)) continue;
+      try {
+        await target.alerts.rules.create(r);
+        copied.alert_rules++;
+      } catch (e) {
+        warnings.push(`alert rule "${r.name}" not copied: ${(e as Error).message}`);
+      }
+    }
+    for (const a of srcAlerts.alerts) {
+      if (tgtAlerts.alerts.has(a.id)) continue;
+      try {
+        if (await target.alerts.open(a)) copied.alerts++;
+        else
+          warnings.push(
+            `alert ${a.id} (${a.subject}) not copied: the target holds another unresolved alert of its rule on that subject, or not its rule`,
+          );
+      } catch (e) {
+        warnings.push(`alert ${a.id} (${a.subject}) not copied: ${(e as Error).message}`);
+      }
+    }
+    for (const sub of srcAlerts.subscriptions) {
+      const have = await target.alerts.subscription(sub.user_id);
+      if (have) {
+        if (!isDeepStrictEqual(have, sub))
+          warnings.push(`alert channels of ${emailOf.get(sub.user_id) ?? sub.user_id} differ in the target; the target's were kept`);
+        continue;
+      }
+      try {
+        await target.alerts.setSubscription(sub);
+        copied.alert_subscriptions++;
+      } catch (e) {
+        warnings.push(`alert channels of ${emailOf.get(sub.user_id) ?? sub.user_id} not copied: ${(e as Error).message}`);
+      }
+    }
+    // A digest record is what stops a second send of its day: replayed as its claims (each failed try, then the last), oldest day first.
+    const tgtDigests = await digestsOn(
+      target,
+      srcAlerts.digests.map((d) => d.date),
+    );
+    for (const d of srcAlerts.digests) {
+      if (tgtDigests.has(`${d.date}|${d.user_id}`)) continue;
+      try {
+        for (let i = 1; i <= d.attempts; i++) {
+          if (!(await target.alerts.claimDigest(d.date, d.user_id, d.claimed_at, d.claimed_at, d.attempts)))
+            throw new Error('the target refused the claim');
+          if (i < d.attempts) await target.alerts.finishDigest(d.date, d.user_id, 'failed', d.detail, d.finished_at ?? d.claimed_at);
+          else if (d.status !== 'sending') await target.alerts.finishDigest(d.date, d.user_id, d.status, d.detail, d.finished_at ?? d.claimed_at);
+        }
+        copied.alert_digests++;
+      } catch (e) {
+        warnings.push(`digest of ${d.date} for ${emailOf.get(d.user_id) ?? d.user_id} not copied: ${(e as Error).message}`);
+      }
+    }
+    // The profit guard: its records (undo state included), oldest first, and each account's actions taken per day (the daily cap).
+    for (const a of srcAlerts.actions) {
+      if (tgtAlerts.actions.has(a.id)) continue;
+      try {
+        await target.alertActions.create(a);
+        copied.alert_actions++;
+      } catch (e) {
+        warnings.push(`profit-guard action ${a.id} (${a.action} ${a.subject}) not copied: ${(e as Error).message}`);
+      }
+    }
+    for (const { account, day, used } of srcAlerts.actionDays)
+      for (let n = await target.alertActions.slotsUsed(account, day); n < used; n++) await target.alertActions.takeSlot(account, day, used);
     log(
       `entities: ${copied.users} users, ${copied.sessions} sessions, ${copied.publisher_tokens} tokens, ${copied.campaigns} campaigns, ${copied.publishers} publishers, ${copied.two_factor} two-factor enrolments, ${copied.audit_log} audit entries copied`,
+    );
+    log(
+      `alertas: ${copied.alert_rules} rules, ${copied.alerts} alerts, ${copied.alert_subscriptions} users' channels, ${copied.alert_digests} digest records, ${copied.alert_actions} profit-guard actions copied`,
     );
 
     // Zone reports: one import (an upsert on the natural key) per month whose counts or sums differ.
@@ -401,6 +544,23 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     const enabled = (records: Iterable<{ enabled_at: string | null }>) => [...records].filter((t) => t.enabled_at !== null).length;
     check('two-factor sign-in (on)', enabled(srcTotp), enabled(await target.totp.list()));
     check('audit entries', srcAudit.length, (await target.audit.query({}, 'asc', 0, 1)).total);
+    check('alert rules', srcAlerts.rules.length, (await target.alerts.rules.list()).length);
+    for (const state of ['open', 'muted', 'resolved'] as const)
+      check(`alerts (${state})`, srcAlerts.alerts.filter((a) => a.state === state).length, (await target.alerts.list({ state }, 0, 0)).total);
+    const deliveries = (list: AlertRecord[]) => list.reduce((n, a) => n + (a.deliveries?.length ?? 0), 0);
+    check('alert deliveries', deliveries(srcAlerts.alerts), deliveries(await allAlerts(target)));
+    check('alert subscriptions', srcAlerts.subscriptions.length, (await target.alerts.subscriptions()).length);
+    const digestsAfter = await digestsOn(
+      target,
+      srcAlerts.digests.map((d) => d.date),
+    );
+    check('alert digest records', srcAlerts.digests.length, digestsAfter.size);
+    check('profit-guard actions', srcAlerts.actions.length, (await target.alertActions.list({}, 0, 0)).total);
+    check(
+      'profit-guard actions per account and day',
+      srcAlerts.actionDays.reduce((n, d) => n + d.used, 0),
+      (await Promise.all(srcAlerts.actionDays.map((d) => target.alertActions.slotsUsed(d.account, d.day)))).reduce((n, u) => n + u, 0),
+    );
     const [srcTotals, tgtTotals] = await Promise.all([facts.zoneReports.totals(ALL_TIME), warehouse.zoneReports.totals(ALL_TIME)]);
     const [srcRows, tgtRows] = await Promise.all([facts.zoneReports.countRows(), warehouse.zoneReports.countRows()]);
     check('zone_report rows', srcRows, tgtRows);

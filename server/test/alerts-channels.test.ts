@@ -1,13 +1,14 @@
 // Alertas' channels against local receivers started here: a webhook server (JSON with a
 // Slack-compatible text, HMAC-SHA-256 signature over "timestamp.body", retried with backoff on
 // 5xx, not on a 4xx refusal) and an SMTP sink (smtp-server) that receives the e-mail nodemailer
-// sends. A re-fire within the cooldown notifies nobody.
+// sends. A re-fire within the cooldown notifies nobody. Each notice's outcome is kept with the
+// alert (its history): the user sees their own, an admin every one.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { Api } from '@adops/core';
+import { decoded, startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { event } from './warehouse-contract.js';
 
@@ -24,25 +25,12 @@ let answers: number[] = [];
 let hook: http.Server;
 let hookUrl: string;
 
-interface Mail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-const mails: Mail[] = [];
-let smtp: SMTPServer;
-let smtpPort: number;
+let smtp: SmtpSink;
+let mails: SmtpSink['mails'];
 
 let s: TestServer;
 let ana: Api & { token: string };
 let nextId = 1;
-
-/** The text of a MIME part as sent (quoted-printable decoded). */
-const decoded = (raw: string) =>
-  Buffer.from(
-    raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
-    'latin1',
-  ).toString('utf8');
 
 beforeAll(async () => {
   hook = http.createServer((req, res) => {
@@ -56,32 +44,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
   hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks/adops`;
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => (raw += c.toString('latin1')));
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpSink();
+  mails = smtp.mails;
   s = await startTestServer({
     alerts: {
       everySeconds: 0,
-      smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+      smtpUrl: smtp.url,
       mailFrom: 'AdOps Alertas <alertas@adops.test>',
       webhookAttempts: 3,
       webhookBackoffMs: 20,
       appUrl: 'https://adops.example.com',
+      digestHour: 8,
     },
   });
   const admin = await s.admin();
@@ -91,7 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
   await new Promise<void>((r) => hook.close(() => r()));
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp?.close();
 });
 
 const burst = (at: number, ip: string) =>
@@ -158,6 +131,19 @@ describe('a new alert reaches the subscribed user by webhook and e-mail', () => 
     expect(text).toContain('IP 10.5.5.5: 25 visitas humanas en 10 min (umbral 20)');
     expect(text).toContain('Regla: IPs calientes');
     expect(text).toContain('Ver en AdOps: https://adops.example.com/alerts');
+
+    // The alert's history keeps each notice: the webhook taken at the third try, the e-mail at the first.
+    const [fired] = (await ana.alerts.list({ rule_id: rule.id, state: 'all' })).rows;
+    const byChannel = Object.fromEntries(fired.deliveries.map((d) => [d.channel, d]));
+    expect(fired.deliveries).toHaveLength(2);
+    expect(byChannel.webhook).toMatchObject({ to: 'ana@example.com', status: 'sent', attempts: 3, detail: 'HTTP 200' });
+    expect(byChannel.email).toMatchObject({ to: 'ana@example.com', status: 'sent', attempts: 1, detail: expect.stringMatching(/^250/) });
+    expect(Date.parse(byChannel.webhook.at)).not.toBeNaN();
+    // Another (non-admin) user sees the alert, not the notices to Ana's channels.
+    await admin.admin.createUser({ first_name: 'Bob', last_name: 'Ruiz', email: 'bob@example.com', password: 'una-clave-larga-1' });
+    const bob = await s.as('bob@example.com', 'una-clave-larga-1');
+    const seen = (await bob.alerts.list({ rule_id: rule.id, state: 'all' })).rows;
+    expect(seen.map((a) => [a.id, a.deliveries])).toEqual([[fired.id, []]]);
     await ana.alerts.deleteRule({ id: rule.id });
   });
 
@@ -170,6 +156,9 @@ describe('a new alert reaches the subscribed user by webhook and e-mail', () => 
     answers = [404];
     expect(await s.app.services.alerts.evaluate(at)).toMatchObject({ fired: 1, notified: 1 }); // the e-mail
     expect(hits).toHaveLength(1);
+    const [refused] = (await ana.alerts.list({ rule_id: rule.id, state: 'all' })).rows;
+    expect(refused.deliveries.find((d) => d.channel === 'webhook')).toMatchObject({ status: 'failed', attempts: 1, detail: 'HTTP 404' });
+    expect(refused.deliveries.find((d) => d.channel === 'email')).toMatchObject({ status: 'sent' });
     await s.app.services.alerts.evaluate(at + 15 * MIN); // resolved
     await burst(at + 19 * MIN, '10.6.6.6');
     expect(await s.app.services.alerts.evaluate(at + 20 * MIN)).toMatchObject({ fired: 1, notified: 0 });

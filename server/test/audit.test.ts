@@ -132,11 +132,45 @@ const CASES: Case[] = [
     action: 'alert_subscription.update',
     target_kind: 'alert_subscription',
     async run() {
-      await admin.alerts.setSubscription({ in_app: true, email: true, webhook_url: 'https://hooks.example.com/a' });
+      await admin.alerts.setSubscription({ in_app: true, email: true, webhook_url: 'https://hooks.example.com/a', digest: true });
       // The webhook's signing secret never reaches the trail.
       return {
         target_id: adminId,
-        after: expect.objectContaining({ email: true, webhook_url: 'https://hooks.example.com/a', webhook_secret: '[oculto]' }),
+        after: expect.objectContaining({ email: true, webhook_url: 'https://hooks.example.com/a', webhook_secret: '[oculto]', digest: true }),
+      };
+    },
+  },
+  {
+    route: 'alerts.undoAction',
+    action: 'alert_action.undo',
+    target_kind: 'meta_campaign',
+    async run() {
+      // A standing pause of a sandbox campaign, as the profit guard records it (alerts-guard.test.ts makes real ones).
+      const campaign = s.app.services.campaigns.providers.metaSandbox!.ads()[0].campaign_id;
+      const id = `audit-${Math.random()}`;
+      await s.app.services.store.alertActions.create({
+        id,
+        rule_id: 'rule-audit',
+        rule_name: 'Guardia audit',
+        subject: campaign,
+        level: 'campaign',
+        account: 'act_1000000000001',
+        action: 'pause',
+        trigger: 'rule',
+        status: 'done',
+        detail: null,
+        reason: 'ROI −80 %',
+        figures: { spend: 50, roi: -80 },
+        at: new Date().toISOString(),
+        undone_at: null,
+        undone_by: null,
+        undone_by_rule: false,
+      });
+      const after = await admin.alerts.undoAction({ id });
+      return {
+        target_id: campaign,
+        before: { status: 'PAUSED', undone_at: null, reason: 'ROI −80 %', figures: { spend: 50, roi: -80 } },
+        after: { status: 'ACTIVE', undone_at: after.undone_at, undone_by: ADMIN.email, action_id: id },
       };
     },
   },

@@ -2,19 +2,21 @@
 // through the API, copied into a throwaway PostgreSQL and ClickHouse (chdb, embedded in this
 // process through the production adapter); a server started on the copy answers what the
 // embedded one answered — two-factor sign-in, the audit trail, bot flags, the spam list, Meta
-// spend, the visits' attribution and the exchange rates (Rentabilidad) included; a second run
+// spend, the visits' attribution and the exchange rates (Rentabilidad), Alertas' rules, alerts in
+// each state, channels, digest and profit-guard records included; a second run
 // copies nothing and still verifies; a target holding other data is refused unless forced.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Api, AuditEntry } from '@adops/core';
+import type { Alert, AlertRule, Api, AuditEntry } from '@adops/core';
 import { migrateDataDir, MigrationRefused, type MigrateOptions } from '../src/migrate.js';
 import { startPgCluster, type PgCluster } from './pg-cluster.js';
 import { ADMIN, failure, startTestServer } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
 import { INGEST_KEY, postBatch } from './referrers-fixture.js';
 import type { AdSpendRecord, Warehouse } from '../src/warehouse/types.js';
+import type { EntityStore } from '../src/store/types.js';
 
 let pg: PgCluster;
 let chdbDir: string;
@@ -67,6 +69,8 @@ let before: {
   profit: unknown;
   rates: unknown;
   attribution: Awaited<ReturnType<typeof attributionOf>>;
+  alerts: Awaited<ReturnType<typeof alertsOf>>;
+  alertRecords: Awaited<ReturnType<typeof alertRecordsOf>>;
 };
 const BEA = { email: 'bea@test.local', password: 'bea-password-123' };
 
@@ -113,6 +117,26 @@ async function reportsOf(api: Api) {
     rates: await api.profit.rates(),
   };
 }
+
+/** Alertas as a user sees them: rules, what fired (every state), the bell. */
+const alertsOf = async (api: Api) => ({
+  rules: (await api.alerts.rules()) as AlertRule[],
+  alerts: (await api.alerts.list({ state: 'all', page_size: 500 })).rows as Alert[],
+  unread: (await api.alerts.unread()).unread,
+});
+/** Alertas' records no screen lists whole: channels (webhook secrets, read marks), deliveries, digests, guard actions and counters. */
+const alertRecordsOf = async (store: EntityStore) => ({
+  subscriptions: await Promise.all(
+    (await store.users.list())
+      .map((u) => u.id)
+      .sort()
+      .map((id) => store.alerts.subscription(id)),
+  ),
+  deliveries: (await store.alerts.list({}, 0, 500)).rows.map((a) => [a.id, a.deliveries]),
+  digests: await store.alerts.digests(TODAY),
+  actions: (await store.alertActions.list({}, 0, 500)).rows,
+  slots: await store.alertActions.slotsUsed('act_mig', TODAY),
+});
 
 /** The whole audit trail, oldest first. */
 const auditOf = async (api: Api) => (await api.audit.list({ sort: 'at:asc', page_size: 500 })).rows;
@@ -181,6 +205,61 @@ beforeAll(async () => {
       { zone_id: 'nadie-9', referrer: 'https://r.example/unknown' },
     ]);
     expect(flagged.status).toBe(200);
+    // Alertas: a rule whose alert resolved (then switched off), one with an open alert, one with a muted
+    // alert; the admin's webhook (with its secret) and Bea's e-mail and digest, a notice, a digest sent, a guard's pause.
+    const at = Date.now();
+    const burst = { kind: 'referrer_burst' as const, params: { visits: 5, minutes: 60 } };
+    const gone = await admin.alerts.createRule({ name: 'Resuelta', ...burst });
+    await s.app.services.alerts.evaluate(at);
+    await s.app.services.alerts.evaluate(at + 3 * 3_600_000);
+    await admin.alerts.updateRule({ id: gone.id, enabled: false });
+    const open = await admin.alerts.createRule({ name: 'Abierta', ...burst, cooldown_minutes: 15 });
+    const muted = await admin.alerts.createRule({ name: 'Silenciada', kind: 'referrer_burst', params: { new_only: true, visits: 5, minutes: 60 } });
+    await s.app.services.alerts.evaluate(at);
+    const fired = (await admin.alerts.list({ state: 'all' })).rows;
+    expect(fired.map((a) => [a.rule_name, a.state, a.subject]).sort()).toEqual([
+      ['Abierta', 'open', 'r.example'],
+      ['Resuelta', 'resolved', 'r.example'],
+      ['Silenciada', 'open', 'r.example'],
+    ]);
+    await admin.alerts.mute({ id: fired.find((a) => a.rule_id === muted.id)!.id, minutes: 120 });
+    const users = await s.app.services.store.users.list();
+    const beaUser = users.find((u) => u.email === BEA.email)!;
+    const adminUser = users.find((u) => u.email === ADMIN.email)!;
+    await admin.alerts.setSubscription({ in_app: true, email: false, webhook_url: 'https://hooks.example/adops', rule_ids: [open.id] });
+    await bea.alerts.setSubscription({ in_app: true, email: true, webhook_url: null, rule_ids: null, digest: true });
+    const store = s.app.services.store;
+    await store.alerts.addDelivery(fired.find((a) => a.rule_id === open.id)!.id, {
+      channel: 'webhook',
+      user_id: adminUser.id,
+      to: 'https://hooks.example/adops',
+      status: 'failed',
+      attempts: 4,
+      detail: 'HTTP 502',
+      at: new Date(at).toISOString(),
+    });
+    expect(await store.alerts.claimDigest(TODAY, beaUser.id, new Date(at).toISOString(), new Date(at).toISOString(), 3)).toBe(true);
+    await store.alerts.finishDigest(TODAY, beaUser.id, 'sent', '', new Date(at + 1000).toISOString());
+    await store.alertActions.create({
+      id: 'act-1',
+      rule_id: open.id,
+      rule_name: 'Abierta',
+      subject: 'mc-2',
+      level: 'campaign',
+      account: 'act_mig',
+      action: 'pause',
+      trigger: 'rule',
+      status: 'done',
+      detail: null,
+      reason: 'ROI −40 %',
+      figures: { spend: 12.75, roi: -40 },
+      at: new Date(at).toISOString(),
+      undone_at: null,
+      undone_by: null,
+      undone_by_rule: false,
+    });
+    expect(await store.alertActions.takeSlot('act_mig', TODAY, 3)).toBe(true);
+    expect(await store.alertActions.takeSlot('act_mig', TODAY, 3)).toBe(true);
     const publisherData = await (
       await s.fetch(`/api/publisher/data?token=${token}&start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`)
     ).json();
@@ -191,7 +270,10 @@ beforeAll(async () => {
       beaSecret,
       audit: await auditOf(admin),
       attribution: await attributionOf(s.app.services.warehouse),
+      alerts: await alertsOf(admin),
+      alertRecords: await alertRecordsOf(store),
     };
+    expect(before.alerts.alerts.map((a) => a.state).sort()).toEqual(['muted', 'open', 'resolved']);
     expect(before.flags.filter((f) => f.is_bot).map((f) => f.reason)).toEqual(['user_agent', 'spam_referrer', 'unknown_zone']);
     // The fixture's Rentabilidad has something to lose: both ads' spend and visits, every rate known.
     const profit = await admin.profit.table({ ...PROFIT_RANGE, by: 'ad' });
@@ -234,6 +316,11 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
       zone_report: 45,
       ad_spend: 3,
       referrer_event: 33,
+      alert_rules: 3,
+      alerts: 3,
+      alert_subscriptions: 2,
+      alert_digests: 1,
+      alert_actions: 1,
     });
     const byName = Object.fromEntries(result.checks.map((c) => [c.name, c]));
     expect(byName.users).toEqual({ name: 'users', source: 2, target: 2, ok: true });
@@ -248,6 +335,13 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
     expect(byName['ad_spend Σ spend']).toMatchObject({ source: 20.5, ok: true });
     expect(byName['ad_spend Σ spend'].target).toBeCloseTo(20.5, 9);
     expect(byName['ad_spend Σ clicks']).toMatchObject({ source: 48, target: 48, ok: true });
+    expect(byName['alert rules']).toMatchObject({ source: 3, target: 3, ok: true });
+    for (const state of ['open', 'muted', 'resolved']) expect(byName[`alerts (${state})`]).toMatchObject({ source: 1, target: 1, ok: true });
+    expect(byName['alert deliveries']).toMatchObject({ source: 1, target: 1, ok: true });
+    expect(byName['alert subscriptions']).toMatchObject({ source: 2, target: 2, ok: true });
+    expect(byName['alert digest records']).toMatchObject({ source: 1, target: 1, ok: true });
+    expect(byName['profit-guard actions']).toMatchObject({ source: 1, target: 1, ok: true });
+    expect(byName['profit-guard actions per account and day']).toMatchObject({ source: 2, target: 2, ok: true });
     expect(result.checks.every((c) => c.ok)).toBe(true);
     // Batches: a month per import, seven event ids per window.
     expect(lines.filter((l) => l.startsWith('zone_report 2026-'))).toHaveLength(3);
@@ -289,6 +383,9 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
       const res = await s.fetch(`/api/publisher/data?token=${before.token}&start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual(before.publisherData);
+      // Alertas as they were: the same rules, alerts (states, mutes, fire counts), bell, channels and records.
+      expect(await alertsOf(admin)).toEqual(before.alerts);
+      expect(await alertRecordsOf(s.app.services.store)).toEqual(before.alertRecords);
       // New events continue the id sequence after the copied ones.
       const next = await postBatch(s, [{ zone_id: 'mig-1', referrer: 'https://r.example/new' }]);
       expect((await next.json()).first_id).toBeGreaterThan(Math.max(...before.flags.map((f) => f.id)));

@@ -34,6 +34,7 @@ export const alert = (ruleId: string, over: Partial<AlertRecord> = {}): AlertRec
   muted_until: null,
   muted_by: null,
   fire_count: 1,
+  deliveries: [],
   ...over,
 });
 
@@ -137,10 +138,17 @@ export function describeAlertContract(fresh: Fresh, shared: boolean, newUser: ()
       webhook_secret: 's3cr3t',
       rule_ids: null,
       read_at: null,
+      digest: false,
     };
     await store.alerts.setSubscription(sub);
-    await store.alerts.setSubscription({ ...sub, email: false, rule_ids: ['r1', 'r2'], read_at: '2026-03-01T10:00:00.000Z' });
-    expect(await store.alerts.subscription(u.id)).toEqual({ ...sub, email: false, rule_ids: ['r1', 'r2'], read_at: '2026-03-01T10:00:00.000Z' });
+    await store.alerts.setSubscription({ ...sub, email: false, rule_ids: ['r1', 'r2'], read_at: '2026-03-01T10:00:00.000Z', digest: true });
+    expect(await store.alerts.subscription(u.id)).toEqual({
+      ...sub,
+      email: false,
+      rule_ids: ['r1', 'r2'],
+      read_at: '2026-03-01T10:00:00.000Z',
+      digest: true,
+    });
     expect(await store.alerts.subscriptions()).toHaveLength(1);
     await store.users.remove(u.id);
     expect(await store.alerts.subscription(u.id)).toBeUndefined();
@@ -164,5 +172,74 @@ export function describeAlertContract(fresh: Fresh, shared: boolean, newUser: ()
     // Racing for a free lock: one wins.
     const races = await Promise.all(['x', 'y', 'z'].map((o, i) => (i % 2 ? other : store).alerts.acquireLock('race', o, t(0), t(1))));
     expect(races.filter(Boolean)).toHaveLength(1);
+  });
+
+  test("an alert's notices are appended in order, also when two finish at once; an update leaves them", async () => {
+    const { store, open } = await fresh();
+    const other = shared ? await open() : store;
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    const a = alert(rule.id);
+    await store.alerts.open(a);
+    const notice = (channel: 'email' | 'webhook', status: 'sent' | 'failed', detail: string) => ({
+      channel,
+      user_id: 'u-1',
+      to: 'ana@example.com',
+      status,
+      attempts: status === 'sent' ? 1 : 4,
+      detail,
+      at: '2026-03-01T10:00:01.000Z',
+    });
+    await store.alerts.addDelivery(a.id, notice('webhook', 'failed', 'HTTP 503'));
+    await Promise.all([
+      store.alerts.addDelivery(a.id, notice('email', 'sent', '250 OK')),
+      other.alerts.addDelivery(a.id, notice('email', 'sent', '250 OK otra')),
+    ]);
+    await store.alerts.addDelivery('no-such-alert', notice('email', 'sent', '250'));
+    const stored = (await store.alerts.byId(a.id))!.deliveries;
+    expect(stored).toHaveLength(3);
+    expect(stored[0]).toEqual(notice('webhook', 'failed', 'HTTP 503'));
+    expect(
+      stored
+        .slice(1)
+        .map((d) => d.detail)
+        .sort(),
+    ).toEqual(['250 OK', '250 OK otra']);
+    await store.alerts.update(a.id, { state: 'resolved', resolved_at: '2026-03-01T11:00:00.000Z' });
+    expect((await store.alerts.byId(a.id))!.deliveries).toEqual(stored);
+  });
+
+  test("a day's digest is claimed by one store for each user; a failed one again after the retry wait, up to the tries allowed", async () => {
+    const { store, open } = await fresh();
+    const other = shared ? await open() : store;
+    const [u, v] = [newUser(), newUser()];
+    await store.users.create(u);
+    await store.users.create(v);
+    const t = (m: number) => new Date(Date.parse('2026-03-10T07:00:00Z') + m * 60_000).toISOString();
+    const claim = (s: EntityStore, userId: string, m: number) => s.alerts.claimDigest('2026-03-10', userId, t(m), t(m - 10), 3);
+    const races = await Promise.all([claim(store, u.id, 0), claim(other, u.id, 0), claim(store, u.id, 0), claim(other, v.id, 0)]);
+    expect(races.slice(0, 3).filter(Boolean)).toHaveLength(1);
+    expect(races[3]).toBe(true);
+    await store.alerts.finishDigest('2026-03-10', v.id, 'sent', '250 OK', t(1));
+    expect(await claim(store, v.id, 60)).toBe(false); // sent: never again that day
+    await store.alerts.finishDigest('2026-03-10', u.id, 'failed', '550 Buzón no disponible', t(1));
+    expect(await claim(other, u.id, 5)).toBe(false); // too soon
+    expect(await claim(other, u.id, 10)).toBe(true);
+    await store.alerts.finishDigest('2026-03-10', u.id, 'failed', '550', t(11));
+    expect(await claim(store, u.id, 20)).toBe(true);
+    await store.alerts.finishDigest('2026-03-10', u.id, 'failed', '550', t(21));
+    expect(await claim(store, u.id, 60)).toBe(false); // 3 tries: no more
+    const day = await store.alerts.digests('2026-03-10');
+    expect(day.find((d) => d.user_id === u.id)).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      detail: '550',
+      claimed_at: t(20),
+      finished_at: t(21),
+    });
+    expect(day.find((d) => d.user_id === v.id)).toMatchObject({ status: 'sent', attempts: 1, detail: '250 OK' });
+    // Another day is another digest.
+    expect(await store.alerts.claimDigest('2026-03-11', u.id, t(1440), t(1430), 3)).toBe(true);
+    expect(await store.alerts.digests('2026-03-09')).toEqual([]);
   });
 }

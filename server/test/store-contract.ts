@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { describeAuditContract } from './store-contract-audit.js';
 import { describeAlertContract } from './store-contract-alerts.js';
+import { describeAlertActionContract } from './store-contract-alert-actions.js';
 import { type CampaignRecord, type EntityStore, StoreConflictError, StoreTextError, type TokenRecord, type UserRecord } from '../src/store/types.js';
 
 /** Where one engine keeps its data: a temp dir, a new database. */
@@ -526,6 +527,8 @@ export function describeStoreContract(engine: StoreEngine): void {
     describe('audit trail', () => describeAuditContract(fresh, engine.shared));
 
     describe('alerts', () => describeAlertContract(fresh, engine.shared, () => user()));
+
+    describe('alert actions (profit guard)', () => describeAlertActionContract(fresh, engine.shared));
 
     describe('hostile text', () => {
       test('round-trips in every text field, and lookups by it find nothing else', async () => {

@@ -1,14 +1,19 @@
-// `adops alerts list|history|rules|create|mute|unmute|delete`: Alertas in a terminal — what
-// fired (open by default; history: every state), the rules with their condition in words, a
-// new rule from key=value parameters, and muting. A table on a terminal, JSON with --json.
+// `adops alerts list|history|rules|create|mute|unmute|delete|actions|undo`: Alertas in a
+// terminal — what fired (open by default; history: every state), the rules with their condition
+// in words, a new rule from key=value parameters, muting, what the campaign rules' actions did
+// on Meta and undoing a pause. A table on a terminal, JSON with --json.
 import type { Command } from 'commander';
 import {
   ALERT_KIND_LABELS,
   ALERT_RULE_KINDS,
   ALERT_STATE_LABELS,
   ALERT_STATES,
+  alertActionLabel,
+  alertRuleActionText,
   alertRuleCondition,
+  deliverySummary,
   type Alert,
+  type AlertAction,
   type AlertRule,
   type AlertRuleKind,
 } from '@adops/core';
@@ -24,6 +29,7 @@ export const ALERT_COLUMNS: Column<Alert>[] = [
   { key: 'rule_name', header: 'Regla', maxWidth: 28 },
   { key: 'subject', header: 'Sobre', maxWidth: 28 },
   { key: 'message', header: 'Qué pasó', maxWidth: 80 },
+  { key: 'deliveries', header: 'Avisos', maxWidth: 60, format: (_, a) => deliverySummary(a.deliveries) },
 ];
 
 const RULE_COLUMNS: Column<AlertRule>[] = [
@@ -31,7 +37,19 @@ const RULE_COLUMNS: Column<AlertRule>[] = [
   { key: 'name', header: 'Regla', maxWidth: 30 },
   { key: 'kind', header: 'Tipo', format: (v) => ALERT_KIND_LABELS[v as AlertRuleKind] },
   { key: 'params', header: 'Condición', format: (_, r) => alertRuleCondition(r), maxWidth: 80 },
+  { key: 'action', header: 'Acción', format: (_, r) => alertRuleActionText(r.action) ?? '', maxWidth: 60 },
   { key: 'enabled', header: 'Activa', format: (v) => (v ? 'sí' : 'no') },
+];
+
+const ACTION_COLUMNS: Column<AlertAction>[] = [
+  { key: 'id', header: 'Id', maxWidth: 36 },
+  { key: 'at', header: 'Cuándo', format: (v) => formatDateTimeLocal(String(v)) },
+  { key: 'action', header: 'Acción', format: (_, a) => alertActionLabel(a) },
+  { key: 'subject', header: 'Campaña / conjunto', maxWidth: 24 },
+  { key: 'rule_name', header: 'Regla', maxWidth: 24 },
+  { key: 'figures', header: 'ROI %', align: 'right', format: (_, a) => (typeof a.figures.roi === 'number' ? a.figures.roi.toFixed(1) : '-') },
+  { key: 'undone_by', header: 'Deshecha por', maxWidth: 28, format: (v) => (v ? String(v) : '') },
+  { key: 'reason', header: 'Por qué', maxWidth: 70, format: (v, a) => (a.detail ? `${a.detail} — ${v}` : String(v)) },
 ];
 
 /** 'visits=500', 'target=news.example.com', 'new_only=true' → { visits: 500, … }. */
@@ -49,6 +67,15 @@ export function parseParams(pairs: readonly string[]): Record<string, unknown> {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** 'sí' / 'no' (also si, yes, true, 1 / no, false, 0) of an option; undefined when absent. */
+function yesNo(option: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  if (['sí', 'si', 'yes', 'true', '1', 'on'].includes(v)) return true;
+  if (['no', 'false', '0', 'off'].includes(v)) return false;
+  throw new CliError(`${option} no válido: ${value} (sí o no)`, EXIT.usage);
+}
 
 export function registerAlerts(program: Command, cli: Cli): void {
   const alerts = program.command('alerts').description('Alertas: lo que dispararon las reglas, las reglas y el silencio de una alerta');
@@ -76,6 +103,40 @@ export function registerAlerts(program: Command, cli: Cli): void {
     .option('--rule <id>', 'solo las de esta regla')
     .option('--json', 'salida JSON')
     .action((opts: { rule?: string; json?: boolean }, cmd: Command) => list('all', opts, cmd));
+
+  alerts
+    .command('channels')
+    .description('Tus canales de alerta; con opciones, los cambia (el resto sigue igual)')
+    .option('--in-app <sí|no>', 'la campana de la app')
+    .option('--email <sí|no>', 'cada alerta por email a tu dirección')
+    .option('--digest <sí|no>', 'el resumen diario por email (tarjetas de ayer, mayores cambios y alertas abiertas)')
+    .option('--json', 'salida JSON')
+    .action(async (opts: { inApp?: string; email?: string; digest?: string; json?: boolean }, cmd: Command) => {
+      const change = { in_app: yesNo('--in-app', opts.inApp), email: yesNo('--email', opts.email), digest: yesNo('--digest', opts.digest) };
+      const { api } = await cli.api(cmd);
+      let sub = await api.alerts.subscription();
+      if (Object.values(change).some((v) => v !== undefined)) {
+        const { in_app, email, webhook_url, rule_ids, digest } = sub;
+        sub = await api.alerts.setSubscription({
+          in_app: change.in_app ?? in_app,
+          email: change.email ?? email,
+          digest: change.digest ?? digest,
+          webhook_url,
+          rule_ids,
+        });
+      }
+      if (cli.machine(opts.json)) return cli.json(sub);
+      const word = (on: boolean) => (on ? 'sí' : 'no');
+      cli.say(
+        [
+          `App (campana): ${word(sub.in_app)}`,
+          `Email: ${word(sub.email)}`,
+          `Resumen diario: ${word(sub.digest)}`,
+          `Webhook: ${sub.webhook_url ?? 'ninguno'}`,
+          `Reglas: ${sub.rule_ids ? sub.rule_ids.join(', ') : 'todas'}`,
+        ].join('\n'),
+      );
+    });
 
   alerts
     .command('rules')
@@ -148,5 +209,32 @@ export function registerAlerts(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       await api.alerts.deleteRule({ id });
       cli.say('Regla eliminada');
+    });
+
+  alerts
+    .command('actions')
+    .description('Lo que hicieron en Meta las acciones de las reglas de campaña (pausas, reactivaciones), la más reciente primero')
+    .option('--rule <id>', 'solo las de esta regla')
+    .option('--json', 'salida JSON')
+    .action(async (opts: { rule?: string; json?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const page = await api.alerts.actions({ rule_id: opts.rule, page_size: 500 });
+      if (cli.machine(opts.json)) return cli.json(page);
+      await cli.table<AlertAction>({ columns: ACTION_COLUMNS, rows: page.rows, rowKey: (a) => a.id, emptyText: 'Ninguna regla ha actuado en Meta.' });
+      cli.say(`Acciones automáticas hoy en ${page.totals.account}: ${page.totals.today}`);
+    });
+
+  alerts
+    .command('undo')
+    .description('Deshace una pausa de una regla: reactiva la campaña o el conjunto en Meta (administradores)')
+    .argument('<id>', 'id de la acción (adops alerts actions)')
+    .option('--json', 'salida JSON')
+    .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
+      const { api } = await cli.api(cmd);
+      const a = await api.alerts.undoAction({ id });
+      if (cli.machine(opts.json)) return cli.json(a);
+      cli.say(
+        `Pausa deshecha: ${a.level === 'campaign' ? 'la campaña' : 'el conjunto'} ${a.subject} vuelve a estar activa en Meta (regla «${a.rule_name}»)`,
+      );
     });
 }

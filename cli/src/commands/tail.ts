@@ -1,11 +1,13 @@
 // `adops tail`: the live referrer log. Shows the latest events, then follows them with core's
 // live follower (SSE with Last-Event-ID, polling every 5 s once the stream fails; see
-// live-tail.ts). NDJSON with --json.
+// live-tail.ts). NDJSON with --json. With --alerts, the alerts as they fire and resolve instead
+// (alert-tail.ts).
 import type { Command } from 'commander';
 import { LIVE_CAP, type ReferrerFilter } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { LiveTail, type TailMode } from '../live-tail.js';
+import { AlertTail, alertLine } from '../alert-tail.js';
 import { keyboardAttached } from '../ui/screen.js';
 import { canonicalFilters, reportingTz } from './report-filters.js';
 import { loadUi } from '../ui-loader.js';
@@ -19,6 +21,7 @@ interface TailFlags {
   json?: boolean;
   bots?: boolean;
   value?: boolean;
+  alerts?: boolean;
 }
 
 const MODE_TEXT: Record<TailMode, string> = {
@@ -39,9 +42,15 @@ export function registerTail(program: Command, cli: Cli): void {
     .option('--json', 'un registro JSON por línea (NDJSON) por evento, para tuberías')
     .option('--bots', 'incluye el tráfico marcado como bots o spam (con su motivo en reason)')
     .option('--value', "columnas 'Valor' (revenue por visita de su zona ese día; estimado si no llegó su informe) y 'TQ' de la zona")
+    .option('--alerts', 'alertas en vez de referrers: las últimas (-n) y luego cada una que se dispara o se resuelve')
     .action(async (flags: TailFlags, cmd: Command) => {
       if (!/^\d{1,4}$/.test(flags.lines) || Number(flags.lines) > LIVE_CAP)
         throw new CliError(`--lines no válido: ${flags.lines} (de 0 a ${LIVE_CAP})`, EXIT.usage);
+      if (flags.alerts) {
+        const referrerOnly = (['zone', 'advertiser', 'publisher', 'source', 'bots', 'value'] as const).filter((k) => flags[k] !== undefined);
+        if (referrerOnly.length) throw new CliError(`--alerts no admite --${referrerOnly.join(', --')} (son filtros de referrers)`, EXIT.usage);
+        return followAlerts(cli, cmd, flags);
+      }
       const { api, server, token } = await cli.api(cmd);
       await canonicalFilters(api, flags, ['advertiser', 'publisher']);
       const filter: ReferrerFilter = {
@@ -78,6 +87,42 @@ export function registerTail(program: Command, cli: Cli): void {
         out.off('close', stop);
       }
     });
+}
+
+/** `adops tail --alerts`: a line (or an NDJSON record) per alert until stopped. */
+async function followAlerts(cli: Cli, cmd: Command, flags: TailFlags): Promise<void> {
+  const { api, server, token } = await cli.api(cmd);
+  const json = cli.machine(flags.json);
+  const out = cli.io.stdout;
+  const tail = new AlertTail(
+    { api, server, token, lines: Math.min(500, Number(flags.lines)) },
+    (lines) => {
+      if (out.destroyed || out.writableEnded) return tail.stop();
+      out.write(`${lines.map((l) => (json ? JSON.stringify(l) : alertLine(l))).join('\n')}\n`);
+    },
+    (text) => cli.io.stderr.write(`tail: ${text}\n`),
+  );
+  const stop = () => tail.stop();
+  const interrupted = () => {
+    cli.cancel();
+    stop();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', interrupted);
+  cli.io.signal?.addEventListener('abort', stop, { once: true });
+  out.on('error', stop);
+  out.on('close', stop);
+  try {
+    await tail.start();
+    await tail.done;
+  } finally {
+    tail.stop();
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', interrupted);
+    cli.io.signal?.removeEventListener('abort', stop);
+    out.off('error', stop);
+    out.off('close', stop);
+  }
 }
 
 async function followAsNdjson(cli: Cli, tail: LiveTail): Promise<void> {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { emptyResponse, route } from './route.js';
 import { queryInt, tablePage } from './table.js';
+import { AlertRuleAction, alertActionRoutes } from './alert-actions.js';
 
 export const ALERT_RULE_KINDS = ['tq_low', 'revenue_drop', 'referrer_burst', 'ip_burst', 'campaign_roi'] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
@@ -100,13 +101,27 @@ export const AlertRule = z.object({
   created_by: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Campaign rules: the profit guard's action (null: none). */
+  action: AlertRuleAction.nullable(),
 });
 export type AlertRule = z.infer<typeof AlertRule>;
 
-export const CreateAlertRule = z.intersection(
-  z.object({ name: RuleName, enabled: z.boolean().default(true), cooldown_minutes: Cooldown.default(60) }),
-  AlertRuleSpec,
-);
+export const ALERT_ACTION_KIND_ONLY = 'La acción (pausar en Meta) solo se puede añadir a reglas de campaña (campaign_roi)';
+
+export const CreateAlertRule = z
+  .intersection(
+    z.object({
+      name: RuleName,
+      enabled: z.boolean().default(true),
+      cooldown_minutes: Cooldown.default(60),
+      /** Admins only. */
+      action: AlertRuleAction.nullable().default(null),
+    }),
+    AlertRuleSpec,
+  )
+  .superRefine((v, ctx) => {
+    if (v.action !== null && v.kind !== 'campaign_roi') ctx.addIssue({ code: 'custom', path: ['action'], message: ALERT_ACTION_KIND_ONLY });
+  });
 export type CreateAlertRule = z.input<typeof CreateAlertRule>;
 
 /** A change: name, on/off, cooldown, or the whole spec (kind and params together). */
@@ -117,12 +132,16 @@ export const UpdateAlertRule = z
     cooldown_minutes: Cooldown.optional(),
     kind: z.enum(ALERT_RULE_KINDS, { error: 'kind no válido' }).optional(),
     params: z.record(z.string(), z.unknown()).optional(),
+    /** Admins only; null removes it. */
+    action: AlertRuleAction.nullable().optional(),
   })
   .superRefine((v, ctx) => {
     if ((v.kind === undefined) !== (v.params === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['params'], message: 'Indica kind y params juntos' });
       return;
     }
+    if (v.action && v.kind !== undefined && v.kind !== 'campaign_roi')
+      ctx.addIssue({ code: 'custom', path: ['action'], message: ALERT_ACTION_KIND_ONLY });
     if (v.kind !== undefined) {
       const spec = AlertRuleSpec.safeParse({ kind: v.kind, params: v.params });
       if (!spec.success) for (const issue of spec.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
@@ -130,11 +149,27 @@ export const UpdateAlertRule = z
   })
   .transform((v) => {
     const spec = v.kind !== undefined ? AlertRuleSpec.parse({ kind: v.kind, params: v.params }) : undefined;
-    return { name: v.name, enabled: v.enabled, cooldown_minutes: v.cooldown_minutes, spec };
+    return { name: v.name, enabled: v.enabled, cooldown_minutes: v.cooldown_minutes, spec, action: v.action };
   });
 export type UpdateAlertRule = z.input<typeof UpdateAlertRule>;
 
 export const AlertRuleIdParams = z.object({ id: z.string().min(1).max(64) });
+
+export const ALERT_DELIVERY_CHANNELS = ['email', 'webhook'] as const;
+export type AlertDeliveryChannel = (typeof ALERT_DELIVERY_CHANNELS)[number];
+
+/** One notice of an alert on one user's channel: sent or failed (with the error), after how many tries, when. */
+export const AlertDelivery = z.object({
+  channel: z.enum(ALERT_DELIVERY_CHANNELS),
+  /** The subscribed user's e-mail (the webhook's owner). */
+  to: z.string(),
+  status: z.enum(['sent', 'failed']),
+  attempts: z.number(),
+  /** The receiver's answer (SMTP response, HTTP status) or the error. */
+  detail: z.string(),
+  at: z.string(),
+});
+export type AlertDelivery = z.infer<typeof AlertDelivery>;
 
 /** One firing of a rule on one subject (a zone, publisher, advertiser, host, IP, campaign or ad set). */
 export const Alert = z.object({
@@ -158,6 +193,8 @@ export const Alert = z.object({
   muted_until: z.string().nullable(),
   muted_by: z.string().nullable(),
   fire_count: z.number(),
+  /** Its notices by e-mail and webhook, oldest first (a user sees their own; admins every one). */
+  deliveries: z.array(AlertDelivery),
 });
 export type Alert = z.infer<typeof Alert>;
 
@@ -211,6 +248,8 @@ export const AlertSubscription = z.object({
   webhook_secret: z.string().nullable(),
   /** null: every rule. */
   rule_ids: z.array(z.string()).nullable(),
+  /** 'Resumen diario': yesterday's cards, top movers and open alerts by e-mail at ADOPS_DIGEST_HOUR. */
+  digest: z.boolean(),
 });
 export type AlertSubscription = z.infer<typeof AlertSubscription>;
 
@@ -222,6 +261,7 @@ export const SetAlertSubscription = z
       .optional()
       .transform((v) => (v === undefined || v === '' ? null : v)),
     rule_ids: z.array(z.string().min(1).max(64)).max(500, 'Como máximo 500 reglas').nullable().default(null),
+    digest: z.boolean({ error: 'digest debe ser true o false' }).default(false),
   })
   .strict();
 export type SetAlertSubscription = z.input<typeof SetAlertSubscription>;
@@ -236,6 +276,25 @@ export const AlertEvaluation = z.object({
   errors: z.array(z.object({ rule_id: z.string(), detail: z.string() })),
 });
 export type AlertEvaluation = z.infer<typeof AlertEvaluation>;
+
+/** Resume the alert stream after this event id (alternative to the Last-Event-ID header). */
+export const AlertStreamQuery = z.object({
+  lastEventId: z.coerce
+    .number({ error: 'lastEventId debe ser un número' })
+    .int('lastEventId debe ser un número entero')
+    .min(0, 'lastEventId no puede ser negativo')
+    .max(Number.MAX_SAFE_INTEGER, 'lastEventId demasiado grande')
+    .optional(),
+});
+export type AlertStreamQuery = z.input<typeof AlertStreamQuery>;
+
+/** One message of the alert stream: an alert that fired (or fired again) or resolved, as it is then. */
+export const AlertStreamEvent = z.object({
+  id: z.number(),
+  event: z.enum(['fired', 'resolved']),
+  alert: Alert,
+});
+export type AlertStreamEvent = z.infer<typeof AlertStreamEvent>;
 
 /** Routes that take no fields send an empty JSON object. */
 export const NoFields = z.object({}).strict();
@@ -275,6 +334,13 @@ export const alertRoutes = {
     body: SetAlertSubscription,
     response: AlertSubscription,
   }),
+  /**
+   * text/event-stream: `id:` the event id, `data:` one AlertStreamEvent as JSON, as alerts fire
+   * and resolve on any instance (the caller's rules when their channels name some), a comment
+   * heartbeat every 15 s. Resume with the Last-Event-ID header or lastEventId.
+   */
+  stream: route({ method: 'GET', path: '/api/alerts/stream', access: 'user', query: AlertStreamQuery, response: z.string(), responseType: 'text' }),
+  ...alertActionRoutes,
   /** Runs the evaluator now (admins; the schedule runs it every minute). */
   evaluate: route({ method: 'POST', path: '/api/admin/alerts/evaluate', access: 'admin', body: NoFields, response: AlertEvaluation }),
 };

@@ -365,17 +365,36 @@ export const ROUTE_DOCS: ContractDocs = {
     createRule: {
       summary: 'Crea una regla de alerta',
       description:
-        'Tipos: `tq_low` (TQ de una zona o publisher bajo un umbral en las últimas N horas, con impresiones mínimas), `revenue_drop` (revenue de una zona, publisher o advertiser que cae un X % frente a los mismos días de la semana anterior), `referrer_burst` (un host de referrer, o uno nunca visto, con más de N visitas humanas en M minutos), `ip_burst` (una IP con más de N visitas humanas en M minutos) y `campaign_roi` (ROI de una campaña o conjunto bajo X %, o CPC sobre el de equilibrio, en las últimas N horas con un gasto mínimo).',
+        'Tipos: `tq_low` (TQ de una zona o publisher bajo un umbral en las últimas N horas, con impresiones mínimas), `revenue_drop` (revenue de una zona, publisher o advertiser que cae un X % frente a los mismos días de la semana anterior), `referrer_burst` (un host de referrer, o uno nunca visto, con más de N visitas humanas en M minutos), `ip_burst` (una IP con más de N visitas humanas en M minutos) y `campaign_roi` (ROI de una campaña o conjunto bajo X %, o CPC sobre el de equilibrio, en las últimas N horas con un gasto mínimo). Solo administradores: `action` en una regla `campaign_roi` — `mode` `notify` (por defecto: la alerta dice qué pausaría) o `pause` (la pausa en Meta), `cooldown_minutes` entre acciones sobre la misma campaña (también tras un fallo), `daily_cap` de acciones automáticas por cuenta publicitaria y día, y `reactivate` (la reactiva cuando su ROI se recupera).',
     },
-    updateRule: { summary: 'Modifica una regla de alerta', description: 'Solo quien la creó o un administrador.' },
+    updateRule: {
+      summary: 'Modifica una regla de alerta',
+      description: 'Solo quien la creó o un administrador; una regla con acción (`action`), solo un administrador.',
+    },
     deleteRule: { summary: 'Elimina una regla de alerta', description: 'Solo quien la creó o un administrador. Sus alertas se borran con ella.' },
     subscription: { summary: 'Mis canales de alerta' },
     setSubscription: {
       summary: 'Cambia mis canales de alerta',
       description:
-        'App (campana), email (a la dirección del usuario) y webhook (JSON con `text` compatible con Slack, firmado con HMAC-SHA-256 en `X-Adops-Signature`); para todas las reglas o solo `rule_ids`.',
+        'App (campana), email (a la dirección del usuario) y webhook (JSON con `text` compatible con Slack, firmado con HMAC-SHA-256 en `X-Adops-Signature`); para todas las reglas o solo `rule_ids`. `digest`: el resumen diario por email (tarjetas de ayer, mayores cambios y alertas abiertas) a la hora ADOPS_DIGEST_HOUR.',
     },
     evaluate: { summary: 'Evalúa las reglas ahora', description: 'Lo mismo que hace el servidor cada minuto. Solo administradores.' },
+    actions: {
+      summary: 'Acciones de las reglas sobre Meta',
+      description:
+        'Lo que hicieron las acciones de las reglas de campaña (`pause`, o `resume` al reactivar): regla, campaña o conjunto, por qué, las cifras de ese momento, si falló (con el error de Meta) y quién la deshizo. `totals.today`: acciones automáticas hoy (ADOPS_TZ) en la cuenta publicitaria, frente al límite diario de cada regla.',
+      params: { rule_id: 'Solo las de esta regla.' },
+    },
+    undoAction: {
+      summary: 'Deshace una pausa',
+      description:
+        'Reactiva en Meta la campaña o el conjunto que pausó una regla y lo anota en la auditoría. La regla no vuelve a pausarlo mientras siga abierta esa alerta. 409 si no es una pausa vigente; 502 con el error de Meta (nada cambia). Solo administradores.',
+    },
+    stream: {
+      summary: 'Alertas en vivo',
+      description:
+        'Flujo SSE: cada alerta que se dispara o se resuelve, en cualquier instancia, como `AlertStreamEvent` (solo las reglas de tus canales si eliges algunas). Se reanuda con Last-Event-ID o `lastEventId`. Lo usa `adops tail --alerts`.',
+    },
   },
   audit: {
     list: {

@@ -108,6 +108,9 @@ export const endpoints = {
     deleteRule: { method: 'DELETE', path: '/api/alerts/rules/{id}', responseType: 'none' },
     subscription: { method: 'GET', path: '/api/alerts/subscription' },
     setSubscription: { method: 'PUT', path: '/api/alerts/subscription' },
+    stream: { method: 'GET', path: '/api/alerts/stream', responseType: 'text' },
+    actions: { method: 'GET', path: '/api/alerts/actions' },
+    undoAction: { method: 'POST', path: '/api/alerts/actions/{id}/undo' },
     evaluate: { method: 'POST', path: '/api/admin/alerts/evaluate' },
   },
 } as const satisfies EndpointsOf<Contract>;

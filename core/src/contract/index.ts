@@ -40,3 +40,4 @@ export * from './docs.js';
 export * from './audit.js';
 export * from './profit.js';
 export * from './alerts.js';
+export * from './alert-actions.js';

@@ -1,6 +1,7 @@
 // Demo Alertas: on a store without rules, one rule of each kind with thresholds the demo data
 // cross within minutes (its bad-traffic zones, its losing sandbox campaigns, its busiest referrer
-// hosts), created in the protected admin's name, so the bell and /alerts have something to show.
+// hosts, the site never seen before and the IP burst under the classifier's rate its live traffic
+// opens with), created in the protected admin's name, so the bell and /alerts have something to show.
 import type { CreateAlertRule } from '@adops/core';
 import { CreateAlertRule as CreateRuleSchema } from '@adops/core';
 import type { AppServices } from '../services/index.js';
@@ -10,7 +11,7 @@ export const DEMO_ALERT_RULES: CreateAlertRule[] = [
   { name: 'Caída de revenue por zona', kind: 'revenue_drop', params: { scope: 'zone', drop_percent: 50, hours: 24, min_revenue: 20 } },
   { name: 'Pico de un referrer', kind: 'referrer_burst', params: { visits: 40, minutes: 10 } },
   { name: 'Referrer nuevo con tráfico', kind: 'referrer_burst', params: { new_only: true, visits: 5, minutes: 10 } },
-  { name: 'Una IP con muchas visitas', kind: 'ip_burst', params: { visits: 8, minutes: 10 } },
+  { name: 'Una IP con muchas visitas', kind: 'ip_burst', params: { visits: 60, minutes: 10 } },
   { name: 'Campañas que pierden dinero', kind: 'campaign_roi', params: { level: 'campaign', metric: 'roi', threshold: 0, hours: 48, min_spend: 1 } },
 ];
 

@@ -8,7 +8,9 @@
 // A small share is invalid traffic as the bot classifier sees it: crawlers (their user agent),
 // visits from referrer-spam sites, and now and then a burst from one IP above the per-minute
 // rate. The simulator only sends them; the classifier (ReferrerService.acceptVisits, the
-// beacon's) is what flags them.
+// beacon's) is what flags them. Live, now and then a site never seen before sends a few dozen
+// people (a new referrer); the simulator opens with one such site and one IP burst, so the demo
+// alert rules on both have something to find within minutes of the start.
 import { addDays, todayIn } from '@adops/core';
 import type { AppServices } from '../services/index.js';
 import { sandboxDailyMetrics, type SandboxAd } from '../providers/meta/sandbox.js';
@@ -92,6 +94,12 @@ const BURST_EVERY_DAYS = 3;
 const LIVE_BURSTS_PER_MINUTE = 1 / 15;
 /** Live burst hits sent per tick. */
 const BURST_PER_TICK = 16;
+/** A new referrer: people from a site never seen before, about one an hour, a few dozen visits over a couple of minutes. */
+const NEW_REFERRERS_PER_MINUTE = 1 / 60;
+const NEW_REFERRER_VISITS = { min: 25, spread: 20 };
+/** The chance a tick sends the new referrer's next visit (4 ticks a second: ~40 s for 30 visits). */
+const NEW_REFERRER_PER_TICK = 0.2;
+const NEW_SITE_WORDS = ['ofertas', 'chollos', 'noticias', 'viral', 'descuentos', 'sorteos', 'trucos', 'ahorro'];
 
 /** A visit as it arrives: the event and its user agent (the classifier reads both). */
 interface DemoVisit {
@@ -233,6 +241,16 @@ function burst(zone: BusyZone, minute: number, count: number, seconds: number, r
   }));
 }
 
+/** `count` visits from a site never seen before (a made-up host), to one zone, by different people. */
+function newReferrer(zone: BusyZone, count: number, rand: () => number): DemoVisit[] {
+  const site = `${pick(rand, NEW_SITE_WORDS)}-${pick(rand, WORDS)}-${Math.floor(rand() * 0xfffff).toString(36)}.com`;
+  return Array.from({ length: count }, () => {
+    const event = demoEvent(zone, Date.now(), rand);
+    const slug = [pick(rand, WORDS), pick(rand, WORDS)].join('-');
+    return { event: { ...event, referrer: `https://${site}/${slug}`, parent_domain: site }, userAgent: pick(rand, BROWSERS) };
+  });
+}
+
 /** Instants of `count` hits spread over [from, to) following the hour-of-day curve, sorted. */
 function spread(from: number, to: number, count: number, rand: () => number): number[] {
   const out: number[] = [];
@@ -299,15 +317,24 @@ export function startTrafficDemo(s: AppServices, options: TrafficDemoOptions = {
     let failing = false;
     /** The burst under way: what is left of it to send within its minute. */
     let bursting: DemoVisit[] = [];
+    /** The new referrer under way: its visits still to send. */
+    let fresh: DemoVisit[] = [];
+    const newSite = () => newReferrer(nextZone(), NEW_REFERRER_VISITS.min + Math.floor(live() * NEW_REFERRER_VISITS.spread), live);
+    // The simulator opens with a new referrer and, when the classifier counts rates, an IP burst (at the next minute's start).
+    fresh = newSite();
+    let openingBurst = rate > 0;
     timer = setInterval(() => {
       const now = Date.now();
       // Now and then a burst from one IP starts, early in a minute so it ends within it.
-      if (rate > 0 && bursting.length === 0 && now % 60_000 < 20_000 && live() < (LIVE_BURSTS_PER_MINUTE * tickMs) / 20_000)
+      if (rate > 0 && bursting.length === 0 && now % 60_000 < 20_000 && (openingBurst || live() < (LIVE_BURSTS_PER_MINUTE * tickMs) / 20_000)) {
         bursting = burst(nextZone(), now - (now % 60_000), burstSize(live), 0, live);
+        openingBurst = false;
+      }
+      if (fresh.length === 0 && live() < (NEW_REFERRERS_PER_MINUTE * tickMs) / 60_000) fresh = newSite();
       // 0..2×eventsPerTick hits per tick, eventsPerTick on average, and the burst's next hits.
       const n = Math.floor(live() * (2 * eventsPerTick + 1));
       const visits = Array.from({ length: n }, () => demoVisit(nextZone(), now, live, nextAd(now, live)));
-      for (const v of bursting.splice(0, BURST_PER_TICK))
+      for (const v of [...bursting.splice(0, BURST_PER_TICK), ...(fresh.length && live() < NEW_REFERRER_PER_TICK ? fresh.splice(0, 1) : [])])
         visits.push({ ...v, event: { ...v.event, seen_ms: now, seen_at: new Date(now).toISOString() } });
       if (visits.length === 0) return;
       referrers.acceptVisits(visits).then(

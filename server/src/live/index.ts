@@ -13,8 +13,8 @@ export type { LiveBus } from './bus.js';
 
 export interface LiveBackend {
   readonly backend: Config['live'];
-  /** A bus for one kind of event (the referrer log). */
-  bus<T extends Identified>(options: Partial<RedisBusOptions> & { ringSize: number }): LiveBus<T>;
+  /** A bus for one kind of event: the referrer log (unnamed), or a named one (`alerts`) with its own ids and Redis keys. */
+  bus<T extends Identified>(options: Partial<RedisBusOptions> & { ringSize: number; name?: string }): LiveBus<T>;
   /**
    * A counter with its own limit and window (sign-in failures per address and e-mail, per
    * account, per address; requests per publisher token), shared like the bus; limiters of one
@@ -52,8 +52,11 @@ export async function openLiveBackend(
   const buses: Array<LiveBus<Identified>> = [];
   return {
     backend: 'redis',
-    bus: <T extends Identified>(options: Partial<RedisBusOptions> & { ringSize: number }) => {
-      const bus = new RedisLiveBus<T>(client, prefix, log, { streamMaxLen: Math.max(options.ringSize, 1000), ...options });
+    bus: <T extends Identified>({ name, ...options }: Partial<RedisBusOptions> & { ringSize: number; name?: string }) => {
+      const bus = new RedisLiveBus<T>(client, name ? `${prefix}${name}:` : prefix, log, {
+        streamMaxLen: Math.max(options.ringSize, 1000),
+        ...options,
+      });
       buses.push(bus as unknown as LiveBus<Identified>);
       return bus;
     },

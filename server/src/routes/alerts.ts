@@ -7,6 +7,7 @@ import { httpError } from '../errors.js';
 import { bind, type Ctx } from '../http.js';
 import type { AppServices } from '../services/index.js';
 import type { AlertCaller } from '../services/alerts.js';
+import { checkRuleAction } from '../services/alert-guard.js';
 
 const caller = (ctx: Ctx): AlertCaller => {
   const u = ctx.state.user!;
@@ -19,7 +20,7 @@ const alertTarget = (a: { id: string; rule_name: string; subject: string }) => (
 export function alertRoutes(router: Router, s: AppServices): void {
   const r = contract.alerts;
 
-  bind(router, s.guards, r.list, (q, ctx) => s.alerts.list(caller(ctx).id, q));
+  bind(router, s.guards, r.list, (q, ctx) => s.alerts.list(caller(ctx).id, q, caller(ctx)));
 
   bind(router, s.guards, r.unread, async (_, ctx) => ({ unread: await s.alerts.unread(caller(ctx).id) }));
 
@@ -37,7 +38,7 @@ export function alertRoutes(router: Router, s: AppServices): void {
   });
 
   bind(router, s.guards, r.unmute, async ({ id }, ctx) => {
-    const { before, after } = await s.alerts.unmute(id);
+    const { before, after } = await s.alerts.unmute(id, caller(ctx));
     await s.audit.record(ctx, {
       action: 'alert.unmute',
       target: alertTarget(after),
@@ -50,18 +51,21 @@ export function alertRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, r.rules, () => s.alerts.rules());
 
   bind(router, s.guards, r.createRule, async (input, ctx) => {
+    checkRuleAction(caller(ctx), undefined, { action: input.action, kind: input.kind });
     const rule = await s.alerts.createRule(caller(ctx), input);
     await s.audit.record(ctx, { action: 'alert_rule.create', target: ruleTarget(rule), before: null, after: rule });
     return rule;
   });
 
   bind(router, s.guards, r.updateRule, async ({ id, ...change }, ctx) => {
+    checkRuleAction(caller(ctx), await s.store.alerts.rules.byId(id), { action: change.action, kind: change.spec?.kind });
     const { before, after } = await s.alerts.updateRule(caller(ctx), id, change);
     await s.audit.record(ctx, { action: 'alert_rule.update', target: ruleTarget(after), before, after });
     return after;
   });
 
   bind(router, s.guards, r.deleteRule, async ({ id }, ctx) => {
+    checkRuleAction(caller(ctx), await s.store.alerts.rules.byId(id), {});
     const rule = await s.alerts.deleteRule(caller(ctx), id);
     await s.audit.record(ctx, { action: 'alert_rule.delete', target: ruleTarget(rule), before: rule, after: null });
   });
@@ -82,6 +86,23 @@ export function alertRoutes(router: Router, s: AppServices): void {
       after,
     });
     return after;
+  });
+
+  bind(router, s.guards, r.stream, async (q, ctx) => {
+    const header = ctx.get('last-event-id').trim();
+    let lastEventId = /^\d{1,15}$/.test(header) ? Number(header) : q.lastEventId;
+    // A resume point past every id handed out belongs to another bus (a restart in memory): start live.
+    const latest = lastEventId === undefined ? undefined : await s.alertStream.latestId().catch(() => undefined);
+    if (lastEventId !== undefined && latest !== undefined && lastEventId > latest) lastEventId = undefined;
+    // The stream keeps the session's ids, not the request's context.
+    const { session_id, id } = ctx.state.user!;
+    const { rule_ids } = await s.alerts.subscription(id);
+    s.alertStream.open(ctx, {
+      ruleIds: rule_ids,
+      lastEventId,
+      alive: () => s.auth.alive(session_id, id),
+      aliveKey: `${id}\n${session_id}`,
+    });
   });
 
   bind(router, s.guards, r.evaluate, async (_, ctx) => {

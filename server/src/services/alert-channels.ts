@@ -68,6 +68,8 @@ export async function sendWebhook(url: string, secret: string, alert: Alert, opt
 
 export interface Mailer {
   send(to: string, alert: Alert, appUrl: string | null): Promise<Delivery>;
+  /** Any message (the daily digest): subject, plain text and HTML. */
+  sendMail(to: string, message: { subject: string; text: string; html: string }): Promise<Delivery>;
   close(): void;
 }
 
@@ -92,16 +94,17 @@ export function alertEmail(alert: Alert, appUrl: string | null): { subject: stri
 export function createMailer(smtpUrl: string | undefined, from: string): Mailer | null {
   if (!smtpUrl) return null;
   const transport = nodemailer.createTransport(smtpUrl);
+  const sendMail: Mailer['sendMail'] = async (to, { subject, text, html }) => {
+    try {
+      const info = await transport.sendMail({ from, to, subject, text, html });
+      return { ok: true, attempts: 1, detail: String(info.response ?? 'enviado') };
+    } catch (e) {
+      return { ok: false, attempts: 1, detail: (e as Error).message };
+    }
+  };
   return {
-    async send(to, alert, appUrl) {
-      const { subject, text, html } = alertEmail(alert, appUrl);
-      try {
-        const info = await transport.sendMail({ from, to, subject, text, html });
-        return { ok: true, attempts: 1, detail: String(info.response ?? 'enviado') };
-      } catch (e) {
-        return { ok: false, attempts: 1, detail: (e as Error).message };
-      }
-    },
+    send: (to, alert, appUrl) => sendMail(to, alertEmail(alert, appUrl)),
+    sendMail,
     close: () => transport.close(),
   };
 }

@@ -3,6 +3,10 @@
 // goes through the warehouse interface (bound parameters) or the profit service; nothing here
 // writes. Zone reports and Meta spend are daily: a rule's last N hours are the calendar days
 // (ADOPS_TZ) they touch; traffic rules count raw human events by the minute.
+// One evaluation round shares its queries between rules (RuleContext.round): each query asks
+// for every subject of its kind and window, so 1,000 rules cost one query per distinct window
+// (scope and days, minutes, level), not one per rule; each rule then keeps its target and
+// thresholds from the shared answer.
 import {
   addDays,
   CampaignRoiParams,
@@ -31,12 +35,53 @@ export interface RuleContext {
   tz: string;
   /** The evaluation's instant (epoch ms): the injected clock. */
   now: number;
+  /** One evaluation round's shared queries (roundQueries of its rules); absent: each rule asks alone. */
+  round?: RoundQueries;
+}
+
+/** One round's answers, one per query, and the lowest burst threshold its rules ask for per window. */
+export interface RoundQueries {
+  answers: Map<string, Promise<unknown>>;
+  burstFloors: Map<string, number>;
+}
+
+const burstWindow = (by: 'host' | 'ip', minutes: number, newOnly: boolean) => `${by}|${minutes}|${newOnly}`;
+
+/** The shared queries of a round of these rules (rules whose parameters do not parse are left to fail alone). */
+export function roundQueries(rules: ReadonlyArray<{ kind: string; params: unknown }>): RoundQueries {
+  const burstFloors = new Map<string, number>();
+  const floor = (key: string, visits: number) => burstFloors.set(key, Math.min(visits, burstFloors.get(key) ?? visits));
+  for (const r of rules) {
+    if (r.kind === 'referrer_burst') {
+      const p = ReferrerBurstParams.safeParse(r.params);
+      if (p.success) floor(burstWindow('host', p.data.minutes, p.data.new_only), p.data.visits);
+    } else if (r.kind === 'ip_burst') {
+      const p = IpBurstParams.safeParse(r.params);
+      if (p.success) floor(burstWindow('ip', p.data.minutes, false), p.data.visits);
+    }
+  }
+  return { answers: new Map(), burstFloors };
 }
 
 /** How many groups a rule reports at most per run (the worst first). */
 export const MAX_FINDINGS = 200;
 /** "Never seen" looks this far back (raw events) besides the daily rollup. */
 export const NEW_HOST_LOOKBACK_MS = 30 * 86_400_000;
+/** Groups one shared burst query returns at most (over the lowest threshold of its rules, most visits first). */
+export const SHARED_BURST_LIMIT = 10_000;
+
+/** The round's answer to `key`, asked once (a failed query fails every rule that needs it, and is not kept). */
+function shared<T>(ctx: RuleContext, key: string, ask: () => Promise<T>): Promise<T> {
+  const answers = ctx.round?.answers;
+  if (!answers) return ask();
+  let got = answers.get(key) as Promise<T> | undefined;
+  if (!got) {
+    got = ask();
+    answers.set(key, got);
+    got.catch(() => answers.delete(key));
+  }
+  return got;
+}
 
 const fmt = (v: number | null, decimals = 2) =>
   v === null || !Number.isFinite(v) ? '-' : v.toLocaleString('es-ES', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
@@ -53,18 +98,19 @@ const SCOPE_DIMS: Record<'zone' | 'publisher' | 'advertiser', Dimension[]> = {
 };
 const SCOPE_WORD = { zone: 'zona', publisher: 'publisher', advertiser: 'advertiser' } as const;
 
-async function groupsOf(ctx: RuleContext, scope: 'zone' | 'publisher' | 'advertiser', target: string | null, from: string, to: string) {
-  const filters: Record<string, string> = { start_date: from, end_date: to };
-  if (target !== null && scope !== 'zone') filters[scope] = target;
-  if (target !== null && scope === 'zone') filters.zone_id = target;
-  const { rows } = await ctx.warehouse.zoneReports.groups({
-    filters: filters as never,
-    by: SCOPE_DIMS[scope],
-    order: [],
+/** Every subject of `scope` with rows in [from, to] and its sums (one query a round per scope and days). */
+function allGroups(ctx: RuleContext, scope: 'zone' | 'publisher' | 'advertiser', from: string, to: string) {
+  return shared(ctx, `groups|${scope}|${from}|${to}`, async () => {
+    const { rows } = await ctx.warehouse.zoneReports.groups({ filters: { start_date: from, end_date: to }, by: SCOPE_DIMS[scope], order: [] });
+    const key = (r: GroupRow) => (scope === 'zone' ? r.zone_id : r[scope]) ?? '';
+    return rows.filter((r) => key(r) !== '').map((r) => ({ key: key(r), sums: r }));
   });
-  const key = (r: GroupRow) => (scope === 'zone' ? r.zone_id : r[scope]) ?? '';
-  // The zone filter is a substring match: a rule on one zone watches that zone only.
-  return rows.filter((r) => key(r) !== '' && (target === null || scope !== 'zone' || key(r) === target)).map((r) => ({ key: key(r), sums: r }));
+}
+
+/** The rule's subjects: its target only, or every one. */
+async function groupsOf(ctx: RuleContext, scope: 'zone' | 'publisher' | 'advertiser', target: string | null, from: string, to: string) {
+  const all = await allGroups(ctx, scope, from, to);
+  return target === null ? all : all.filter((g) => g.key === target);
 }
 
 async function tqLow(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
@@ -115,18 +161,26 @@ async function revenueDrop(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
   return out.sort((a, b) => (a.value ?? 0) - (b.value ?? 0));
 }
 
+/**
+ * Bursts over `over` visits in the `minutes` before now, by host (optionally never-seen ones) or IP:
+ * one query a round per window, over the lowest threshold its rules ask for; a rule on one host
+ * the shared answer may have cut off (SHARED_BURST_LIMIT groups) asks for its host alone.
+ */
+async function burstsOf(ctx: RuleContext, by: 'host' | 'ip', minutes: number, over: number, opts: { host?: string; newOnly?: boolean } = {}) {
+  const from = ctx.now - minutes * 60_000;
+  const query = { by, from, to: ctx.now, newSince: opts.newOnly ? from - NEW_HOST_LOOKBACK_MS : undefined };
+  const window = burstWindow(by, minutes, !!opts.newOnly);
+  const floor = Math.min(over, ctx.round?.burstFloors.get(window) ?? over);
+  const all = await shared(ctx, `bursts|${window}|${floor}`, () => ctx.warehouse.alerts.bursts({ ...query, over: floor, limit: SHARED_BURST_LIMIT }));
+  const mine = all.filter((b) => b.visits > over && (opts.host === undefined || b.key === opts.host));
+  if (opts.host !== undefined && mine.length === 0 && all.length >= SHARED_BURST_LIMIT)
+    return ctx.warehouse.alerts.bursts({ ...query, over, host: opts.host, limit: MAX_FINDINGS });
+  return mine.slice(0, MAX_FINDINGS);
+}
+
 async function referrerBurst(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
   const p = ReferrerBurstParams.parse(raw);
-  const from = ctx.now - p.minutes * 60_000;
-  const bursts = await ctx.warehouse.alerts.bursts({
-    by: 'host',
-    from,
-    to: ctx.now,
-    over: p.visits,
-    host: p.target ?? undefined,
-    newSince: p.new_only ? from - NEW_HOST_LOOKBACK_MS : undefined,
-    limit: MAX_FINDINGS,
-  });
+  const bursts = await burstsOf(ctx, 'host', p.minutes, p.visits, { host: p.target ?? undefined, newOnly: p.new_only });
   return bursts.map((b) => ({
     subject: b.key,
     value: b.visits,
@@ -138,13 +192,7 @@ async function referrerBurst(raw: unknown, ctx: RuleContext): Promise<Finding[]>
 
 async function ipBurst(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
   const p = IpBurstParams.parse(raw);
-  const bursts = await ctx.warehouse.alerts.bursts({
-    by: 'ip',
-    from: ctx.now - p.minutes * 60_000,
-    to: ctx.now,
-    over: p.visits,
-    limit: MAX_FINDINGS,
-  });
+  const bursts = await burstsOf(ctx, 'ip', p.minutes, p.visits);
   return bursts.map((b) => ({
     subject: b.key,
     value: b.visits,
@@ -157,7 +205,9 @@ async function ipBurst(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
 async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
   const p = CampaignRoiParams.parse(raw);
   const { from, to } = windowDays(ctx.now, p.hours, ctx.tz);
-  const { rows } = await ctx.profit.rows({ by: p.level, start_date: from, end_date: to, campaign_id: undefined });
+  const { rows } = await shared(ctx, `profit|${p.level}|${from}|${to}`, () =>
+    ctx.profit.rows({ by: p.level, start_date: from, end_date: to, campaign_id: undefined }),
+  );
   const word = p.level === 'campaign' ? 'Campaña' : 'Conjunto';
   const out: Finding[] = [];
   for (const r of rows) {

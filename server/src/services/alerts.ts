@@ -6,10 +6,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AlertRuleSpec, type Alert, type AlertEvaluation, type AlertList, type AlertRule, type AlertSubscription } from '@adops/core';
 import type { Config } from '../config.js';
-import type { AlertRecord, AlertRuleRecord, AlertSubscriptionRecord, EntityStore } from '../store/types.js';
+import type { AlertDeliveryRecord, AlertRecord, AlertRuleRecord, AlertSubscriptionRecord, EntityStore } from '../store/types.js';
 import type { Warehouse } from '../warehouse/index.js';
 import type { ProfitService } from './profit.js';
-import { findings, type Finding } from './alert-rules.js';
+import { findings, roundQueries, type Finding } from './alert-rules.js';
+import { actionRecord, type AlertGuard } from './alert-guard.js';
 import { createMailer, sendWebhook, type Delivery, type Mailer, type WebhookOptions } from './alert-channels.js';
 
 export const EVALUATOR_LOCK = 'alerts-evaluator';
@@ -36,7 +37,20 @@ export interface AlertServiceOptions {
   webhook?: Partial<WebhookOptions>;
   /** Where each delivery's outcome goes (tests read it). */
   onDelivery?: (d: Delivery & { channel: 'email' | 'webhook'; alert_id: string; user_id: string }) => void;
+  /** The profit guard: campaign rules' actions on Meta (alert-guard.ts). */
+  guard?: Pick<AlertGuard, 'apply'>;
+  /** Alerts that fired (or fired again) and resolved in an evaluation, for the live stream (alert-stream.ts). */
+  onChange?: (changes: AlertChangeEvent[]) => void;
 }
+
+/** An alert that fired or resolved, as stored then (every delivery: the stream filters per viewer). */
+export interface AlertChangeEvent {
+  event: 'fired' | 'resolved';
+  alert: Alert;
+}
+
+/** Who reads an alert: a user sees the notices to their own channels, an admin every one. */
+export type AlertViewer = Pick<AlertCaller, 'id' | 'is_admin'>;
 
 const DEFAULT_SUBSCRIPTION = (userId: string): AlertSubscriptionRecord => ({
   user_id: userId,
@@ -46,6 +60,7 @@ const DEFAULT_SUBSCRIPTION = (userId: string): AlertSubscriptionRecord => ({
   webhook_secret: null,
   rule_ids: null,
   read_at: null,
+  digest: false,
 });
 
 export const publicRule = (r: AlertRuleRecord): AlertRule => ({
@@ -58,12 +73,15 @@ export const publicRule = (r: AlertRuleRecord): AlertRule => ({
   created_by: r.created_by_email,
   created_at: r.created_at,
   updated_at: r.updated_at,
+  action: r.action ?? null,
 });
 
-const publicAlert = (a: AlertRecord, rule: Pick<AlertRuleRecord, 'name' | 'kind'> | undefined): Alert => ({
+/** The alert as a face shows it; `viewer` (absent: every notice) sees the notices to their own channels unless an admin. */
+export const publicAlert = (a: AlertRecord, rule: Pick<AlertRuleRecord, 'name' | 'kind'> | undefined, viewer?: AlertViewer): Alert => ({
   ...a,
   rule_name: rule?.name ?? '',
   kind: (rule?.kind ?? 'tq_low') as Alert['kind'],
+  deliveries: (a.deliveries ?? []).filter((d) => !viewer || viewer.is_admin || d.user_id === viewer.id).map(({ user_id: _, ...d }) => d),
 });
 
 export class AlertService {
@@ -93,7 +111,10 @@ export class AlertService {
     return (await this.store.alerts.rules.list()).map(publicRule);
   }
 
-  async createRule(caller: AlertCaller, input: { name: string; enabled: boolean; cooldown_minutes: number } & AlertRuleSpec): Promise<AlertRule> {
+  async createRule(
+    caller: AlertCaller,
+    input: { name: string; enabled: boolean; cooldown_minutes: number; action?: AlertRule['action'] } & AlertRuleSpec,
+  ): Promise<AlertRule> {
     const at = new Date(this.now()).toISOString();
     const record: AlertRuleRecord = {
       id: randomUUID(),
@@ -106,6 +127,7 @@ export class AlertService {
       created_by_email: caller.email,
       created_at: at,
       updated_at: at,
+      action: actionRecord(input.action),
     };
     await this.store.alerts.rules.create(record);
     return publicRule(record);
@@ -121,7 +143,7 @@ export class AlertService {
   async updateRule(
     caller: AlertCaller,
     id: string,
-    change: { name?: string; enabled?: boolean; cooldown_minutes?: number; spec?: AlertRuleSpec },
+    change: { name?: string; enabled?: boolean; cooldown_minutes?: number; spec?: AlertRuleSpec; action?: AlertRule['action'] },
   ): Promise<{ before: AlertRule; after: AlertRule }> {
     const before = await this.ownRule(caller, id);
     const after = await this.store.alerts.rules.update(id, {
@@ -130,6 +152,7 @@ export class AlertService {
       cooldown_minutes: change.cooldown_minutes,
       kind: change.spec?.kind,
       params: change.spec?.params as Record<string, unknown> | undefined,
+      action: change.action === undefined ? undefined : actionRecord(change.action),
       updated_at: new Date(this.now()).toISOString(),
     });
     if (!after) throw new AlertError(404, 'Regla no encontrada');
@@ -160,7 +183,11 @@ export class AlertService {
     return 0;
   }
 
-  async list(userId: string, q: { state?: Alert['state']; rule_id?: string; page: number; page_size: number }): Promise<AlertList> {
+  async list(
+    userId: string,
+    q: { state?: Alert['state']; rule_id?: string; page: number; page_size: number },
+    viewer: AlertViewer = { id: userId, is_admin: false },
+  ): Promise<AlertList> {
     const rules = new Map((await this.store.alerts.rules.list()).map((r) => [r.id, r]));
     const filter = { state: q.state, rule_id: q.rule_id };
     let { rows, total } = await this.store.alerts.list(filter, (q.page - 1) * q.page_size, q.page_size);
@@ -169,7 +196,7 @@ export class AlertService {
     if (page !== q.page) ({ rows, total } = await this.store.alerts.list(filter, (page - 1) * q.page_size, q.page_size));
     const [unread, open] = await Promise.all([this.unread(userId), this.store.alerts.list({ state: 'open' }, 0, 0)]);
     return {
-      rows: rows.map((a) => publicAlert(a, rules.get(a.rule_id))),
+      rows: rows.map((a) => publicAlert(a, rules.get(a.rule_id), viewer)),
       total_rows: total,
       page,
       page_size: q.page_size,
@@ -192,15 +219,15 @@ export class AlertService {
     const until = minutes === null ? null : new Date(this.now() + minutes * 60_000).toISOString();
     const after = await this.store.alerts.update(id, { state: 'muted', muted_until: until, muted_by: caller.email }, ['open', 'muted']);
     if (!after) throw new AlertError(409, 'La alerta ya está resuelta');
-    return { before, after: publicAlert(after, await this.store.alerts.rules.byId(after.rule_id)) };
+    return { before, after: publicAlert(after, await this.store.alerts.rules.byId(after.rule_id), caller) };
   }
 
-  async unmute(id: string): Promise<{ before: Alert; after: Alert }> {
+  async unmute(id: string, viewer?: AlertViewer): Promise<{ before: Alert; after: Alert }> {
     const before = await this.byId(id);
     if (before.state !== 'muted') throw new AlertError(409, 'La alerta no está silenciada');
     const after = await this.store.alerts.update(id, { state: 'open', muted_until: null, muted_by: null }, ['muted']);
     if (!after) throw new AlertError(409, 'La alerta no está silenciada');
-    return { before, after: publicAlert(after, await this.store.alerts.rules.byId(after.rule_id)) };
+    return { before, after: publicAlert(after, await this.store.alerts.rules.byId(after.rule_id), viewer) };
   }
 
   /* ---------------------------------------------------------------- channels */
@@ -213,7 +240,7 @@ export class AlertService {
   /** Sets the user's channels; a new webhook URL gets a new signing secret. */
   async setSubscription(
     userId: string,
-    input: { in_app: boolean; email: boolean; webhook_url: string | null; rule_ids: string[] | null },
+    input: { in_app: boolean; email: boolean; webhook_url: string | null; rule_ids: string[] | null; digest: boolean },
   ): Promise<{ before: AlertSubscription; after: AlertSubscription }> {
     const current = await this.subscriptionOf(userId);
     const secret =
@@ -267,24 +294,37 @@ export class AlertService {
     if (!(await this.store.alerts.acquireLock(EVALUATOR_LOCK, this.owner, at, new Date(now + ttl).toISOString()))) return result;
     result.ran = true;
     const notices: Array<{ rule: AlertRuleRecord; alert: AlertRecord }> = [];
+    const changes: AlertChangeEvent[] = [];
+    // The rules of a round share their warehouse queries (one per kind and window).
+    const round = roundQueries(rules);
     for (const rule of rules) {
       result.rules++;
       let found: Finding[];
       try {
         AlertRuleSpec.parse({ kind: rule.kind, params: rule.params });
-        found = await findings(rule.kind, rule.params, { warehouse: this.warehouse, profit: this.profit, tz: this.config.tz, now });
+        found = await findings(rule.kind, rule.params, { warehouse: this.warehouse, profit: this.profit, tz: this.config.tz, now, round });
       } catch (e) {
         result.errors.push({ rule_id: rule.id, detail: (e as Error).message });
         this.log(`alerts: rule ${rule.id} failed: ${(e as Error).message}`);
         continue;
       }
+      // A campaign rule's action (pause on Meta, or notify only) acts and says so in each finding's sentence.
+      if (rule.action && this.options.guard)
+        found = await this.options.guard.apply(rule, found, now).catch((e: Error) => {
+          this.log(`alerts: guard of rule ${rule.id} failed: ${e.message}`);
+          return found;
+        });
       const firing = new Map(found.map((f) => [f.subject, f]));
       const unresolved = await this.store.alerts.unresolved(rule.id);
       const held = new Set(unresolved.map((a) => a.subject));
       for (const a of unresolved) {
         const f = firing.get(a.subject);
         if (!f) {
-          if (await this.store.alerts.update(a.id, { state: 'resolved', resolved_at: at }, ['open', 'muted'])) result.resolved++;
+          const resolved = await this.store.alerts.update(a.id, { state: 'resolved', resolved_at: at }, ['open', 'muted']);
+          if (resolved) {
+            result.resolved++;
+            changes.push({ event: 'resolved', alert: publicAlert(resolved, rule) });
+          }
         } else if (a.state === 'muted' && a.muted_until !== null && Date.parse(a.muted_until) <= now) {
           await this.store.alerts.update(
             a.id,
@@ -299,8 +339,13 @@ export class AlertService {
         const change = { value: f.value, threshold: f.threshold, message: f.message, figures: f.figures };
         if (last && last.state === 'resolved' && now - Date.parse(last.fired_at) < rule.cooldown_minutes * 60_000) {
           // Within the cooldown of its last notice: the same alert again, without a new notice.
-          if (await this.store.alerts.update(last.id, { ...change, state: 'open', resolved_at: null, fire_count: last.fire_count + 1 }, ['resolved']))
+          const again = await this.store.alerts.update(last.id, { ...change, state: 'open', resolved_at: null, fire_count: last.fire_count + 1 }, [
+            'resolved',
+          ]);
+          if (again) {
             result.fired++;
+            changes.push({ event: 'fired', alert: publicAlert(again, rule) });
+          }
           continue;
         }
         const alert: AlertRecord = {
@@ -315,13 +360,16 @@ export class AlertService {
           muted_until: null,
           muted_by: null,
           fire_count: 1,
+          deliveries: [],
         };
         if (await this.store.alerts.open(alert)) {
           result.fired++;
           notices.push({ rule, alert });
+          changes.push({ event: 'fired', alert: publicAlert(alert, rule) });
         }
       }
     }
+    if (changes.length > 0) this.options.onChange?.(changes);
     result.notified = await this.notify(notices);
     return result;
   }
@@ -332,24 +380,41 @@ export class AlertService {
     const subs = (await this.store.alerts.subscriptions()).filter((s) => s.email || s.webhook_url);
     if (subs.length === 0) return 0;
     const sends: Array<Promise<boolean>> = [];
+    const users = new Map<string, ReturnType<EntityStore['users']['byId']>>();
+    const userOf = (id: string) => {
+      let user = users.get(id);
+      if (!user) {
+        user = this.store.users.byId(id);
+        users.set(id, user);
+      }
+      return user;
+    };
     for (const { rule, alert } of notices) {
       const shown = publicAlert(alert, rule);
       for (const sub of subs) {
         if (sub.rule_ids && !sub.rule_ids.includes(rule.id)) continue;
-        const report = (channel: 'email' | 'webhook') => (d: Delivery) => {
+        const report = (channel: 'email' | 'webhook') => async (d: Delivery) => {
           if (!d.ok) this.log(`alerts: ${channel} to user ${sub.user_id} for alert ${alert.id} failed after ${d.attempts} tries: ${d.detail}`);
           this.options.onDelivery?.({ ...d, channel, alert_id: alert.id, user_id: sub.user_id });
+          const record: AlertDeliveryRecord = {
+            channel,
+            user_id: sub.user_id,
+            to: (await userOf(sub.user_id))?.email ?? sub.user_id,
+            status: d.ok ? 'sent' : 'failed',
+            attempts: d.attempts,
+            detail: d.detail.slice(0, 500),
+            at: new Date(this.now()).toISOString(),
+          };
+          await this.store.alerts
+            .addDelivery(alert.id, record)
+            .catch((e: Error) => this.log(`alerts: the outcome of a ${channel} notice of alert ${alert.id} was not stored: ${e.message}`));
           return d.ok;
         };
         if (sub.webhook_url && sub.webhook_secret)
           sends.push(sendWebhook(sub.webhook_url, sub.webhook_secret, shown, this.webhook, this.now).then(report('webhook')));
         if (sub.email && this.mailer) {
           const mailer = this.mailer;
-          sends.push(
-            this.store.users
-              .byId(sub.user_id)
-              .then((u) => (u ? mailer.send(u.email, shown, this.config.alerts.appUrl).then(report('email')) : false)),
-          );
+          sends.push(userOf(sub.user_id).then((u) => (u ? mailer.send(u.email, shown, this.config.alerts.appUrl).then(report('email')) : false)));
         }
       }
     }

@@ -20,6 +20,9 @@ import { AuditService } from './audit.js';
 import { SpendService } from './spend.js';
 import { ProfitService } from './profit.js';
 import { AlertService } from './alerts.js';
+import { AlertDigest } from './alert-digest.js';
+import { AlertStream } from './alert-stream.js';
+import { AlertGuard } from './alert-guard.js';
 import { ZoneValues } from './zone-values.js';
 import { openLiveBackend, type LiveBackend } from '../live/index.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
@@ -58,6 +61,12 @@ export interface AppServices {
   profit: ProfitService;
   /** Alertas: rules, what they fired, channels, and the evaluator (every minute, one instance at a time). */
   alerts: AlertService;
+  /** The daily digest e-mail ('Resumen diario') at ADOPS_DIGEST_HOUR. */
+  alertDigest: AlertDigest;
+  /** Alerts as they fire and resolve, on every instance (SSE: `adops tail --alerts`). */
+  alertStream: AlertStream;
+  /** The profit guard: campaign rules' actions on Meta (pause, reactivar), their records and undo. */
+  guard: AlertGuard;
   guards: Guards;
   log: (line: string) => void;
   /** Work to run when the app closes (flush batches, stop timers, close stores), in reverse order. */
@@ -140,9 +149,16 @@ export async function createServices(config: Config, log: (line: string) => void
     onClose.push(() => spend.close());
     // Scheduled against a real ad account, or the sandbox's demo one (tests: neither, so off).
     if (!campaigns.providers.metaSandbox || config.demo) spend.start();
-    const alerts = new AlertService(store, warehouse, profit, config, log);
+    const guard = new AlertGuard({ store, meta: campaigns.providers.meta, profit, audit: (change) => audit.system(change), config, log });
+    const alertStream = new AlertStream(live, log);
+    await alertStream.start();
+    onClose.push(() => alertStream.close());
+    const alerts = new AlertService(store, warehouse, profit, config, log, { guard, onChange: (changes) => alertStream.publish(changes) });
     onClose.push(() => alerts.close());
     alerts.start();
+    const alertDigest = new AlertDigest(store, reports, config, log);
+    onClose.push(() => alertDigest.close());
+    alertDigest.start();
     return {
       config,
       store,
@@ -161,6 +177,9 @@ export async function createServices(config: Config, log: (line: string) => void
       spend,
       profit,
       alerts,
+      alertDigest,
+      alertStream,
+      guard,
       totp,
       audit,
       guards,

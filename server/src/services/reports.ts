@@ -124,6 +124,16 @@ export function apportionCents(values: readonly number[], exactTotal: number): n
 
 export type FinanceRow = { total: number } & Record<string, string | number>;
 
+/** A zone's or publisher's revenue on a day against the day before (`publisher`: the zone's). */
+export interface RevenueMover {
+  name: string;
+  publisher: string;
+  revenue: number;
+  previous: number;
+  change: number;
+  change_percent: number | null;
+}
+
 /** One line of Demand's export. */
 export type DemandExportRow = DemandPoint & { advertiser: string };
 
@@ -222,9 +232,9 @@ export class ReportService {
     };
   }
 
-  /** Yesterday against the day before, in the reporting time zone. */
-  async deltas(f: DeltaFilters): Promise<DailyDeltas> {
-    const yesterday = addDays(todayIn(this.tz, this.now()), -1);
+  /** Yesterday against the day before, in the reporting time zone (`today`: the digest's clock). */
+  async deltas(f: DeltaFilters, today = todayIn(this.tz, this.now())): Promise<DailyDeltas> {
+    const yesterday = addDays(today, -1);
     const before = addDays(yesterday, -1);
     const daily = await this.dailyGroups({ ...f, start_date: before, end_date: yesterday });
     const of = (date: string) => groupMetrics(daily.find((d) => d.date === date) ?? EMPTY_SUMS);
@@ -237,6 +247,30 @@ export class ReportService {
       ctr: percentChange(y.ctr, b.ctr),
       tq: percentChange(y.tq, b.tq),
     };
+  }
+
+  /**
+   * The zones or publishers whose revenue moved most on `date` against the day before (largest
+   * absolute change first, ties by name), at most `limit`: the daily digest's top movers.
+   */
+  async movers(date: string, dimension: 'zone_id' | 'publisher', limit = 5): Promise<RevenueMover[]> {
+    const before = addDays(date, -1);
+    const keys: Dimension[] = dimension === 'zone_id' ? ['date', 'zone_id', 'publisher'] : ['date', 'publisher'];
+    const { rows } = await this.warehouse.groups({ filters: { start_date: before, end_date: date }, by: keys, order: [by('date')] });
+    const moved = new Map<string, RevenueMover>();
+    for (const g of rows) {
+      const name = g[dimension] ?? '';
+      const m = moved.get(name) ?? { name, publisher: g.publisher ?? '', revenue: 0, previous: 0, change: 0, change_percent: null };
+      const revenue = groupMetrics(g).revenue ?? 0;
+      if (g.date === date) m.revenue = roundTo(m.revenue + revenue, 2) ?? 0;
+      else m.previous = roundTo(m.previous + revenue, 2) ?? 0;
+      moved.set(name, m);
+    }
+    return [...moved.values()]
+      .map((m) => ({ ...m, change: roundTo(m.revenue - m.previous, 2) ?? 0, change_percent: percentChange(m.revenue, m.previous) }))
+      .filter((m) => m.change !== 0)
+      .sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || a.name.localeCompare(b.name))
+      .slice(0, limit);
   }
 
   /** A page of zone rows (any column's order) with the totals of every matching row. */

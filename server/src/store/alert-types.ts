@@ -2,6 +2,8 @@
 // rule and subject, whatever the number of instances), users' channels, and named locks with an
 // expiry (one evaluator at a time). lowdb-alerts.ts and postgres-alerts.ts implement it.
 
+import type { AlertRuleActionRecord } from './alert-action-types.js';
+
 export type AlertStateValue = 'open' | 'resolved' | 'muted';
 
 export interface AlertRuleRecord {
@@ -17,9 +19,11 @@ export interface AlertRuleRecord {
   created_by_email: string;
   created_at: string;
   updated_at: string;
+  /** Campaign rules: the profit guard's action (absent or null: none). */
+  action?: AlertRuleActionRecord | null;
 }
 
-export type AlertRuleChange = Partial<Pick<AlertRuleRecord, 'name' | 'kind' | 'params' | 'enabled' | 'cooldown_minutes' | 'updated_at'>>;
+export type AlertRuleChange = Partial<Pick<AlertRuleRecord, 'name' | 'kind' | 'params' | 'enabled' | 'cooldown_minutes' | 'updated_at' | 'action'>>;
 
 export interface AlertRecord {
   id: string;
@@ -37,9 +41,35 @@ export interface AlertRecord {
   muted_until: string | null;
   muted_by: string | null;
   fire_count: number;
+  /** Its notices, oldest first (appended by addDelivery, never through update). */
+  deliveries: AlertDeliveryRecord[];
 }
 
-export type AlertChange = Partial<Omit<AlertRecord, 'id' | 'rule_id' | 'subject' | 'opened_at'>>;
+/** One notice of an alert on one user's e-mail or webhook: the outcome, tries, when. */
+export interface AlertDeliveryRecord {
+  channel: 'email' | 'webhook';
+  user_id: string;
+  /** The user's e-mail then. */
+  to: string;
+  status: 'sent' | 'failed';
+  attempts: number;
+  detail: string;
+  at: string;
+}
+
+/** The daily digest of one reporting day for one user: claimed by one instance, then sent or failed. */
+export interface AlertDigestRecord {
+  /** The reporting day it is sent on (YYYY-MM-DD, ADOPS_TZ). */
+  date: string;
+  user_id: string;
+  status: 'sending' | 'sent' | 'failed';
+  attempts: number;
+  detail: string;
+  claimed_at: string;
+  finished_at: string | null;
+}
+
+export type AlertChange = Partial<Omit<AlertRecord, 'id' | 'rule_id' | 'subject' | 'opened_at' | 'deliveries'>>;
 
 export interface AlertFilter {
   state?: AlertStateValue;
@@ -60,6 +90,8 @@ export interface AlertSubscriptionRecord {
   rule_ids: string[] | null;
   /** The bell counts alerts fired after this (null: every one). */
   read_at: string | null;
+  /** 'Resumen diario' by e-mail. */
+  digest: boolean;
 }
 
 export interface AlertRuleRepository {
@@ -104,4 +136,16 @@ export interface AlertRepository {
   acquireLock(name: string, owner: string, now: string, until: string): Promise<boolean>;
   /** Frees the lock when `owner` holds it. */
   releaseLock(name: string, owner: string): Promise<void>;
+  /** Appends one notice's outcome to the alert (nothing when the alert is gone). */
+  addDelivery(alertId: string, delivery: AlertDeliveryRecord): Promise<void>;
+  /**
+   * Claims the digest of `date` for `userId` at `at` (true: the caller sends it, whatever the
+   * number of instances): when none is recorded, or the recorded one failed, was claimed no later
+   * than `retryBefore` and has fewer than `maxAttempts` tries.
+   */
+  claimDigest(date: string, userId: string, at: string, retryBefore: string, maxAttempts: number): Promise<boolean>;
+  /** Records how a claimed digest went. */
+  finishDigest(date: string, userId: string, status: 'sent' | 'failed', detail: string, at: string): Promise<void>;
+  /** The digests of a day, by user id. */
+  digests(date: string): Promise<AlertDigestRecord[]>;
 }

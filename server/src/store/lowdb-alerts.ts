@@ -1,7 +1,15 @@
 // Alertas on lowdb: rules, alerts, channels and locks kept in adops.json beside the other
 // entities (absent until first used, so files of earlier versions stay as they were), written
 // through the store's one serialised, copy-first writer.
-import type { AlertFilter, AlertRecord, AlertRepository, AlertRuleRecord, AlertStateValue, AlertSubscriptionRecord } from './alert-types.js';
+import type {
+  AlertDigestRecord,
+  AlertFilter,
+  AlertRecord,
+  AlertRepository,
+  AlertRuleRecord,
+  AlertStateValue,
+  AlertSubscriptionRecord,
+} from './alert-types.js';
 import { StoreConflictError } from './types.js';
 
 export interface AlertStoreData {
@@ -9,6 +17,7 @@ export interface AlertStoreData {
   alerts?: AlertRecord[];
   alertSubscriptions?: AlertSubscriptionRecord[];
   locks?: Array<{ name: string; owner: string; expires_at: string }>;
+  alertDigests?: AlertDigestRecord[];
 }
 
 /** The store's file as this part sees it: its data and its one writer. */
@@ -18,7 +27,9 @@ export interface AlertFile {
 }
 
 const ruleCopy = (r: AlertRuleRecord): AlertRuleRecord => structuredClone(r);
-const alertCopy = (a: AlertRecord): AlertRecord => structuredClone(a);
+// Alerts and channels of files written before deliveries and the digest read with their defaults.
+const alertCopy = (a: AlertRecord): AlertRecord => ({ ...structuredClone(a), deliveries: structuredClone(a.deliveries ?? []) });
+const subscriptionCopy = (s: AlertSubscriptionRecord): AlertSubscriptionRecord => ({ ...structuredClone(s), digest: s.digest ?? false });
 
 function matches(a: AlertRecord, f: AlertFilter): boolean {
   if (f.state !== undefined && a.state !== f.state) return false;
@@ -31,6 +42,11 @@ function matches(a: AlertRecord, f: AlertFilter): boolean {
 /** Latest fired first, then newest opened, then id (a total order). */
 const newestFirst = (a: AlertRecord, b: AlertRecord) =>
   b.fired_at.localeCompare(a.fired_at) || b.opened_at.localeCompare(a.opened_at) || a.id.localeCompare(b.id);
+
+/** Digest records are kept this many days (the day's is what stops a second send). */
+export const DIGESTS_KEPT_DAYS = 31;
+export const digestsKeptFrom = (date: string): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - DIGESTS_KEPT_DAYS * 86_400_000).toISOString().slice(0, 10);
 
 export function lowdbAlerts(file: AlertFile): AlertRepository {
   const alerts = () => file.data.alerts ?? [];
@@ -122,7 +138,7 @@ export function lowdbAlerts(file: AlertFile): AlertRepository {
     },
     subscription: async (userId) => {
       const s = file.data.alertSubscriptions?.find((x) => x.user_id === userId);
-      return s ? structuredClone(s) : undefined;
+      return s ? subscriptionCopy(s) : undefined;
     },
     setSubscription: (subscription) =>
       file.update((d) => {
@@ -131,7 +147,7 @@ export function lowdbAlerts(file: AlertFile): AlertRepository {
         if (index >= 0) d.alertSubscriptions[index] = structuredClone(subscription);
         else d.alertSubscriptions.push(structuredClone(subscription));
       }),
-    subscriptions: async () => structuredClone(file.data.alertSubscriptions ?? []),
+    subscriptions: async () => (file.data.alertSubscriptions ?? []).map(subscriptionCopy),
     acquireLock: async (name, owner, now, until) => {
       const free = (l: { owner: string; expires_at: string } | undefined) => !l || l.owner === owner || Date.parse(l.expires_at) <= Date.parse(now);
       if (!free(file.data.locks?.find((l) => l.name === name))) return false;
@@ -150,5 +166,43 @@ export function lowdbAlerts(file: AlertFile): AlertRepository {
         d.locks = (d.locks ?? []).filter((l) => !(l.name === name && l.owner === owner));
       });
     },
+    addDelivery: async (alertId, delivery) => {
+      if (!alerts().some((a) => a.id === alertId)) return;
+      await file.update((d) => {
+        const a = d.alerts?.find((x) => x.id === alertId);
+        if (!a) return;
+        a.deliveries ??= [];
+        a.deliveries.push(structuredClone(delivery));
+      });
+    },
+    claimDigest: async (date, userId, at, retryBefore, maxAttempts) => {
+      const taken = (held: AlertDigestRecord) =>
+        held.status !== 'failed' || held.attempts >= maxAttempts || Date.parse(held.claimed_at) > Date.parse(retryBefore);
+      // Asked every minute all day: a taken digest is answered without writing the file.
+      const seen = file.data.alertDigests?.find((x) => x.date === date && x.user_id === userId);
+      if (seen && taken(seen)) return false;
+      return file.update((d) => {
+        d.alertDigests ??= [];
+        const held = d.alertDigests.find((x) => x.date === date && x.user_id === userId);
+        if (!held) {
+          // A digest's record is needed for its day only: those of more than DIGESTS_KEPT_DAYS ago go.
+          const oldest = digestsKeptFrom(date);
+          d.alertDigests = d.alertDigests.filter((x) => x.date >= oldest);
+          d.alertDigests.push({ date, user_id: userId, status: 'sending', attempts: 1, detail: '', claimed_at: at, finished_at: null });
+          return true;
+        }
+        if (taken(held)) return false;
+        Object.assign(held, { status: 'sending', attempts: held.attempts + 1, claimed_at: at, finished_at: null });
+        return true;
+      });
+    },
+    finishDigest: async (date, userId, status, detail, at) => {
+      await file.update((d) => {
+        const held = d.alertDigests?.find((x) => x.date === date && x.user_id === userId);
+        if (held) Object.assign(held, { status, detail, finished_at: at });
+      });
+    },
+    digests: async (date) =>
+      structuredClone((file.data.alertDigests ?? []).filter((x) => x.date === date)).sort((a, b) => a.user_id.localeCompare(b.user_id)),
   };
 }

@@ -8,6 +8,7 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { openLowdbAudit } from './lowdb-audit.js';
 import { type AlertStoreData, lowdbAlerts } from './lowdb-alerts.js';
+import { type AlertActionStoreData, lowdbAlertActions } from './lowdb-alert-actions.js';
 import {
   type CampaignRecord,
   type EntityStore,
@@ -23,7 +24,7 @@ import {
 } from './types.js';
 
 /** The file's shape (version 1; `sessions` was added later and starts empty in older files). */
-export interface StoreData extends AlertStoreData {
+export interface StoreData extends AlertStoreData, AlertActionStoreData {
   version: 1;
   users: UserRecord[];
   publisherTokens: TokenRecord[];
@@ -306,6 +307,7 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
     },
     audit: { append: (entry) => audit.append(entry), query: (filter, order, offset, limit) => audit.query(filter, order, offset, limit) },
     alerts: lowdbAlerts(file),
+    alertActions: lowdbAlertActions(file),
     totp: {
       byUser: async (userId) => {
         const found = file.data.totp?.find((x) => x.user_id === userId);

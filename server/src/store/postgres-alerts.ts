@@ -1,9 +1,11 @@
-// Alertas on PostgreSQL (migration 6): parameterised queries only; a partial UNIQUE index keeps
+// Alertas on PostgreSQL (migrations 6 and 8): parameterised queries only; a partial UNIQUE index keeps
 // one unresolved alert per rule and subject whatever the number of evaluators, and a lock row
 // with an expiry taken by one conditional upsert lets one instance evaluate at a time.
 import type pg from 'pg';
+import { digestsKeptFrom } from './lowdb-alerts.js';
 import type {
   AlertChange,
+  AlertDigestRecord,
   AlertFilter,
   AlertRecord,
   AlertRepository,
@@ -70,6 +72,26 @@ export const ALERTS_MIGRATION_SQL = `
   );
 `;
 
+/**
+ * Migration 8: each alert's notices (appended as JSON, oldest first), the 'Resumen diario'
+ * flag of each user's channels, and the digest sent per reporting day and user — its primary
+ * key is what lets one instance only claim a day's digest.
+ */
+export const ALERT_DIGESTS_MIGRATION_SQL = `
+  ALTER TABLE alerts ADD COLUMN deliveries jsonb NOT NULL DEFAULT '[]';
+  ALTER TABLE alert_subscriptions ADD COLUMN digest boolean NOT NULL DEFAULT false;
+  CREATE TABLE alert_digests (
+    date text NOT NULL,
+    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    status text NOT NULL CHECK (status IN ('sending', 'sent', 'failed')),
+    attempts integer NOT NULL,
+    detail text NOT NULL DEFAULT '',
+    claimed_at timestamptz NOT NULL,
+    finished_at timestamptz,
+    CONSTRAINT alert_digests_pkey PRIMARY KEY (date, user_id)
+  );
+`;
+
 type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
 
 const iso = (v: Date | string | null): string | null => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
@@ -81,10 +103,10 @@ function hasNul(value: unknown): boolean {
   return false;
 }
 
-const RULE_COLUMNS = 'id, name, kind, params, enabled, cooldown_minutes, created_by, created_by_email, created_at, updated_at';
+const RULE_COLUMNS = 'id, name, kind, params, enabled, cooldown_minutes, created_by, created_by_email, created_at, updated_at, action';
 const ALERT_COLUMNS =
-  'id, rule_id, subject, state, message, value, threshold, figures, opened_at, fired_at, resolved_at, muted_until, muted_by, fire_count';
-const SUBSCRIPTION_COLUMNS = 'user_id, in_app, email, webhook_url, webhook_secret, rule_ids, read_at';
+  'id, rule_id, subject, state, message, value, threshold, figures, opened_at, fired_at, resolved_at, muted_until, muted_by, fire_count, deliveries';
+const SUBSCRIPTION_COLUMNS = 'user_id, in_app, email, webhook_url, webhook_secret, rule_ids, read_at, digest';
 
 const ruleRecord = (r: pg.QueryResultRow): AlertRuleRecord => ({
   id: r.id,
@@ -97,6 +119,8 @@ const ruleRecord = (r: pg.QueryResultRow): AlertRuleRecord => ({
   created_by_email: r.created_by_email,
   created_at: iso(r.created_at)!,
   updated_at: iso(r.updated_at)!,
+  // The profit guard's action (migration 7), present only when the rule has one.
+  ...(r.action ? { action: r.action } : {}),
 });
 
 const alertRecord = (r: pg.QueryResultRow): AlertRecord => ({
@@ -114,6 +138,7 @@ const alertRecord = (r: pg.QueryResultRow): AlertRecord => ({
   muted_until: iso(r.muted_until),
   muted_by: r.muted_by,
   fire_count: r.fire_count,
+  deliveries: r.deliveries,
 });
 
 const subscriptionRecord = (r: pg.QueryResultRow): AlertSubscriptionRecord => ({
@@ -124,7 +149,21 @@ const subscriptionRecord = (r: pg.QueryResultRow): AlertSubscriptionRecord => ({
   webhook_secret: r.webhook_secret,
   rule_ids: r.rule_ids,
   read_at: iso(r.read_at),
+  digest: r.digest,
 });
+
+const digestRecord = (r: pg.QueryResultRow): AlertDigestRecord => ({
+  date: r.date,
+  user_id: r.user_id,
+  status: r.status,
+  attempts: r.attempts,
+  detail: r.detail,
+  claimed_at: iso(r.claimed_at)!,
+  finished_at: iso(r.finished_at),
+});
+
+/** The error text of a notice, without what PostgreSQL's text cannot hold. */
+const storable = (text: string) => text.replaceAll('\u0000', '');
 
 const isUnresolvedClash = (e: unknown) =>
   (e as { code?: string; constraint?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'alerts_unresolved';
@@ -171,7 +210,7 @@ export function postgresAlerts(q: Query): AlertRepository {
       async create(r) {
         if (hasNul(r)) throw new StoreTextError();
         try {
-          await q(`INSERT INTO alert_rules (${RULE_COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10)`, [
+          await q(`INSERT INTO alert_rules (${RULE_COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb)`, [
             r.id,
             r.name,
             r.kind,
@@ -182,6 +221,7 @@ export function postgresAlerts(q: Query): AlertRepository {
             r.created_by_email,
             r.created_at,
             r.updated_at,
+            r.action ? JSON.stringify(r.action) : null,
           ]);
         } catch (e) {
           if ((e as { code?: string }).code === '23505') throw new StoreConflictError('id');
@@ -198,7 +238,8 @@ export function postgresAlerts(q: Query): AlertRepository {
              params = COALESCE($4::jsonb, params),
              enabled = COALESCE($5, enabled),
              cooldown_minutes = COALESCE($6, cooldown_minutes),
-             updated_at = COALESCE($7, updated_at)
+             updated_at = COALESCE($7, updated_at),
+             action = CASE WHEN $8::boolean THEN $9::jsonb ELSE action END
            WHERE id = $1
            RETURNING ${RULE_COLUMNS}`,
           [
@@ -209,6 +250,8 @@ export function postgresAlerts(q: Query): AlertRepository {
             c.enabled ?? null,
             c.cooldown_minutes ?? null,
             c.updated_at ?? null,
+            c.action !== undefined,
+            c.action ? JSON.stringify(c.action) : null,
           ],
         );
         return rows[0] ? ruleRecord(rows[0]) : undefined;
@@ -256,7 +299,7 @@ export function postgresAlerts(q: Query): AlertRepository {
         // A rule deleted meanwhile: nothing to open (the SELECT finds no rule).
         const { rowCount } = await q(
           `INSERT INTO alerts (${ALERT_COLUMNS})
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15::jsonb
            WHERE EXISTS (SELECT 1 FROM alert_rules WHERE id = $2)`,
           [
             a.id,
@@ -273,6 +316,7 @@ export function postgresAlerts(q: Query): AlertRepository {
             a.muted_until,
             a.muted_by,
             a.fire_count,
+            JSON.stringify(a.deliveries ?? []),
           ],
         );
         return (rowCount ?? 0) > 0;
@@ -315,10 +359,10 @@ export function postgresAlerts(q: Query): AlertRepository {
     async setSubscription(s) {
       if (hasNul(s)) throw new StoreTextError();
       await q(
-        `INSERT INTO alert_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6::text[], $7)
+        `INSERT INTO alert_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8)
          ON CONFLICT (user_id) DO UPDATE SET in_app = EXCLUDED.in_app, email = EXCLUDED.email, webhook_url = EXCLUDED.webhook_url,
-           webhook_secret = EXCLUDED.webhook_secret, rule_ids = EXCLUDED.rule_ids, read_at = EXCLUDED.read_at`,
-        [s.user_id, s.in_app, s.email, s.webhook_url, s.webhook_secret, s.rule_ids, s.read_at],
+           webhook_secret = EXCLUDED.webhook_secret, rule_ids = EXCLUDED.rule_ids, read_at = EXCLUDED.read_at, digest = EXCLUDED.digest`,
+        [s.user_id, s.in_app, s.email, s.webhook_url, s.webhook_secret, s.rule_ids, s.read_at, s.digest ?? false],
       );
     },
     async subscriptions() {
@@ -338,6 +382,43 @@ export function postgresAlerts(q: Query): AlertRepository {
     async releaseLock(name, owner) {
       if (hasNul([name, owner])) return;
       await q('DELETE FROM store_locks WHERE name = $1 AND owner = $2', [name, owner]);
+    },
+    async addDelivery(alertId, d) {
+      if (hasNul(alertId)) return;
+      const delivery = { ...d, to: storable(d.to), detail: storable(d.detail) };
+      // One statement: notices of one alert finishing at once all stay.
+      await q(`UPDATE alerts SET deliveries = deliveries || jsonb_build_array($2::jsonb) WHERE id = $1`, [alertId, JSON.stringify(delivery)]);
+    },
+    async claimDigest(date, userId, at, retryBefore, maxAttempts) {
+      if (hasNul([date, userId])) return false;
+      await q('DELETE FROM alert_digests WHERE date < $1', [digestsKeptFrom(date)]);
+      // Inserted when none; taken again when it failed long enough ago with tries left; else no row.
+      const { rowCount } = await q(
+        `INSERT INTO alert_digests (date, user_id, status, attempts, claimed_at) VALUES ($1, $2, 'sending', 1, $3::timestamptz)
+         ON CONFLICT (date, user_id) DO UPDATE SET status = 'sending', attempts = alert_digests.attempts + 1,
+           claimed_at = EXCLUDED.claimed_at, finished_at = NULL
+         WHERE alert_digests.status = 'failed' AND alert_digests.attempts < $5 AND alert_digests.claimed_at <= $4::timestamptz`,
+        [date, userId, at, retryBefore, maxAttempts],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+    async finishDigest(date, userId, status, detail, at) {
+      if (hasNul([date, userId])) return;
+      await q('UPDATE alert_digests SET status = $3, detail = $4, finished_at = $5::timestamptz WHERE date = $1 AND user_id = $2', [
+        date,
+        userId,
+        status,
+        storable(detail),
+        at,
+      ]);
+    },
+    async digests(date) {
+      if (hasNul(date)) return [];
+      const { rows } = await q(
+        'SELECT date, user_id, status, attempts, detail, claimed_at, finished_at FROM alert_digests WHERE date = $1 ORDER BY user_id COLLATE "C"',
+        [date],
+      );
+      return rows.map(digestRecord);
     },
   };
 }

@@ -19,7 +19,8 @@ import {
   type TotpRecord,
   type UserRecord,
 } from './types.js';
-import { ALERTS_MIGRATION_SQL, postgresAlerts } from './postgres-alerts.js';
+import { ALERT_DIGESTS_MIGRATION_SQL, ALERTS_MIGRATION_SQL, postgresAlerts } from './postgres-alerts.js';
+import { ALERT_ACTIONS_MIGRATION_SQL, postgresAlertActions } from './postgres-alert-actions.js';
 
 /** Each migration runs once, in its own transaction, in version order; never edit one that shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -191,6 +192,8 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
     `,
   },
   { version: 6, name: 'alerts', sql: ALERTS_MIGRATION_SQL },
+  { version: 7, name: 'alert_actions', sql: ALERT_ACTIONS_MIGRATION_SQL },
+  { version: 8, name: 'alert digests and deliveries', sql: ALERT_DIGESTS_MIGRATION_SQL },
 ];
 
 const CONFLICTS: Record<string, ConflictField> = {
@@ -796,6 +799,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       },
     },
     alerts: postgresAlerts(q),
+    alertActions: postgresAlertActions(q),
     ping: async () => {
       await q('SELECT 1');
     },

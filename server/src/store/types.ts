@@ -2,8 +2,10 @@
 // publishers' revenue shares and settings, one repository each. lowdb (one process) and
 // PostgreSQL (several instances) implement it; uniqueness is the store's job, not the caller's.
 import type { AlertRepository } from './alert-types.js';
+import type { AlertActionRepository } from './alert-action-types.js';
 
 export type * from './alert-types.js';
+export type * from './alert-action-types.js';
 
 export interface UserRecord {
   id: string;
@@ -282,6 +284,8 @@ export interface EntityStore {
   readonly audit: AuditRepository;
   /** Alertas: rules, what they fired, users' channels, the evaluator's lock. */
   readonly alerts: AlertRepository;
+  /** The profit guard: what campaign rules' actions did on Meta, and the daily cap per ad account. */
+  readonly alertActions: AlertActionRepository;
   /** Resolves when the store answers (health); throws otherwise. */
   ping(): Promise<void>;
   /** lowdb only: the whole store as one document, as of one moment (after the changes called so far): `adops backup`. */

@@ -6,7 +6,9 @@ import {
   ALERT_KIND_LABELS,
   ALERT_RULE_KINDS,
   ALERT_STATE_LABELS,
+  alertRuleActionText,
   alertRuleCondition,
+  deliveryText,
   type Alert,
   type AlertRule,
   type AlertRuleKind,
@@ -18,6 +20,7 @@ import { useSession } from '../hooks/useSession';
 import { ALERTS_READ_EVENT } from '../components/AlertBell';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
+import { AlertActionsCard, RuleActionFields } from '../components/alerts/AlertActions';
 import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
 import { errorText } from '../lib/errors';
@@ -198,6 +201,15 @@ function FiredAlerts() {
                       </div>
                     )}
                     {a.resolved_at && <div className="text-xs text-green-700">Resuelta {when(a.resolved_at)}</div>}
+                    {a.deliveries.length > 0 && (
+                      <ul className="mt-1 space-y-0.5 text-xs" aria-label="Avisos" data-testid="alert-deliveries">
+                        {a.deliveries.map((d) => (
+                          <li key={`${d.channel}-${d.to}-${d.at}`} className={d.status === 'sent' ? 'text-gray-500' : 'text-red-700'}>
+                            {d.status === 'sent' ? '✓' : '✗'} {deliveryText(d)} · {when(d.at)}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
                   </td>
                   <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 md:whitespace-nowrap md:text-right">
                     {a.state === 'open' && (
@@ -239,6 +251,8 @@ function FiredAlerts() {
 
 function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () => void }) {
   const api = useApi();
+  const { user } = useSession();
+  const [action, setAction] = useState<AlertRule['action']>(editing?.action ?? null);
   const [name, setName] = useState(editing?.name ?? '');
   const [kind, setKind] = useState<AlertRuleKind>(editing?.kind ?? 'tq_low');
   const [values, setValues] = useState<Values>(editing ? valuesOf(editing) : initialValues('tq_low'));
@@ -250,7 +264,9 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
     setError(null);
     setSaving(true);
     try {
-      const body = { name, kind, params: paramsOf(kind, values), cooldown_minutes: Number(cooldown) };
+      // The action (profit guard) is an admin's, on a campaign rule only; staff never send it.
+      const withAction = user?.is_admin ? { action: kind === 'campaign_roi' ? action : null } : {};
+      const body = { name, kind, params: paramsOf(kind, values), cooldown_minutes: Number(cooldown), ...withAction };
       if (editing) await api.alerts.updateRule({ id: editing.id, ...body });
       else await api.alerts.createRule(body as Parameters<typeof api.alerts.createRule>[0]);
       onDone();
@@ -340,6 +356,7 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
             )}
           </div>
         ))}
+      {user?.is_admin && kind === 'campaign_roi' && <RuleActionFields value={action} onChange={setAction} />}
       <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
         <button type="submit" className={primaryButton} disabled={saving}>
           {saving ? 'Guardando...' : editing ? 'Guardar' : 'Crear regla'}
@@ -359,7 +376,8 @@ function Rules() {
   const rules = useAsync(() => api.alerts.rules(), [api]);
   const [form, setForm] = useState<{ editing: AlertRule | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const mayChange = (r: AlertRule) => Boolean(user?.is_admin || user?.email === r.created_by);
+  // A rule with an action on Meta is an admin's to change.
+  const mayChange = (r: AlertRule) => Boolean(user?.is_admin || (user?.email === r.created_by && !r.action));
   const act = async (call: () => Promise<unknown>) => {
     setError(null);
     try {
@@ -407,6 +425,7 @@ function Rules() {
                   {r.name} {!r.enabled && <span className="ml-1 rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-500">Desactivada</span>}
                 </div>
                 <div className="text-sm text-gray-600">{alertRuleCondition(r)}</div>
+                {r.action && <div className="text-xs font-medium text-amber-700">{alertRuleActionText(r.action)}</div>}
                 <div className="text-xs text-gray-400">
                   {ALERT_KIND_LABELS[r.kind]} · espera {r.cooldown_minutes} min · creada por {r.created_by}
                 </div>
@@ -458,6 +477,7 @@ function Channels() {
         email: draft.email,
         webhook_url: draft.webhook_url || null,
         rule_ids: draft.rule_ids,
+        digest: draft.digest,
       });
       setDraft(saved);
       setMessage('✅ Canales guardados');
@@ -479,6 +499,10 @@ function Channels() {
           <label className="flex items-center gap-2 text-sm text-gray-700">
             <input type="checkbox" checked={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.checked })} />
             Por email a mi dirección
+          </label>
+          <label className="flex items-center gap-2 text-sm text-gray-700">
+            <input type="checkbox" checked={draft.digest} onChange={(e) => setDraft({ ...draft, digest: e.target.checked })} />
+            Resumen diario por email (tarjetas de ayer, mayores cambios y alertas abiertas)
           </label>
           <div>
             <label className={labelClass} htmlFor="webhook-url">
@@ -515,6 +539,7 @@ export default function Alerts() {
     <div className="space-y-6">
       <h1 className="text-xl font-semibold text-gray-900">Alertas</h1>
       <FiredAlerts />
+      <AlertActionsCard />
       <div className="grid gap-6 xl:grid-cols-3">
         <div className="xl:col-span-2">
           <Rules />

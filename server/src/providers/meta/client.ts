@@ -194,6 +194,18 @@ export class MetaClient {
     await this.call('DELETE', `/${encodeURIComponent(id)}`);
   }
 
+  /** A campaign's or ad set's configured status (ACTIVE, PAUSED, …) and name. */
+  async objectStatus(id: string): Promise<{ status: string; name: string | null }> {
+    const res = await this.call<{ status?: string; name?: string }>('GET', `/${encodeURIComponent(id)}`, { fields: 'id,name,status' });
+    if (!res.status) throw new MetaApiError(200, { message: 'Meta no devolvió el estado' });
+    return { status: res.status, name: res.name ?? null };
+  }
+
+  /** Pauses or resumes a campaign or ad set (POST /{id} status=…). */
+  async setStatus(id: string, status: 'ACTIVE' | 'PAUSED'): Promise<void> {
+    await this.call('POST', `/${encodeURIComponent(id)}`, { status });
+  }
+
   async deleteImage(hash: string): Promise<void> {
     await this.call('DELETE', `/${this.account}/adimages`, { hash });
   }

@@ -29,6 +29,15 @@ export interface SandboxObject {
   delivery: { from: string; to: string | null } | null;
 }
 
+/** A status change Meta received (POST /{id} with a new status): what tests assert the guard did. */
+export interface SandboxStatusChange {
+  id: string;
+  type: SandboxObject['type'];
+  from: string;
+  to: string;
+  at: string;
+}
+
 export interface MetaSandboxOptions {
   accessToken: string;
   adAccountId: string;
@@ -141,6 +150,8 @@ export class MetaSandbox {
   readonly requests: SandboxRequest[] = [];
   readonly objects = new Map<string, SandboxObject>();
   readonly images = new Map<string, Buffer>();
+  /** Every status change received (campaigns, ad sets, ads), oldest first. */
+  readonly statusChanges: SandboxStatusChange[] = [];
   maxPageSize: number;
   private readonly failures = new Map<string, GraphErrorBody[]>();
   private nextId = 0;
@@ -569,6 +580,7 @@ export class MetaSandbox {
         const today = this.today();
         o.delivery = status === 'ACTIVE' ? { from: today, to: null } : o.delivery && { ...o.delivery, to: today };
       }
+      if (status !== o.status) this.statusChanges.push({ id, type: o.type, from: o.status, to: status, at: new Date().toISOString() });
       o.status = status;
     }
     if (typeof p.name === 'string' && p.name) o.name = p.name;

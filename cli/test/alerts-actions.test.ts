@@ -1,0 +1,73 @@
+// `adops alerts actions|undo`: what the campaign rules' actions did on Meta, listed with the
+// rule, the campaign and the figures, and a pause undone by its id (the sandbox receives the
+// resume); staff are refused with the server's words.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { AlertAction, AlertActionList } from '@adops/core';
+import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { newConfigDir, runCli } from './helpers.js';
+
+let server: TestServer;
+let dir: string;
+let staffDir: string;
+const cli = (args: string[]) => runCli(args, dir, server.url);
+const tty = (args: string[]) => runCli(args, dir, server.url, { isTTY: true, columns: 250 });
+
+beforeAll(async () => {
+  server = await startTestServer({ alerts: { everySeconds: 0, mailFrom: 'a@b.c', webhookAttempts: 1, webhookBackoffMs: 1, appUrl: null } });
+  dir = await newConfigDir();
+  staffDir = await newConfigDir();
+  expect((await runCli(['login', '--email', ADMIN.email], dir, server.url, { stdin: `${ADMIN.password}\n` })).code).toBe(0);
+  const admin = await server.admin();
+  await admin.admin.createUser({ first_name: 'Ana', last_name: 'Gómez', email: 'ana@example.com', password: 'una-clave-larga-1' });
+  expect((await runCli(['login', '--email', 'ana@example.com'], staffDir, server.url, { stdin: 'una-clave-larga-1\n' })).code).toBe(0);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+it('lists the actions and undoes a pause by its id; staff get the 403', async () => {
+  expect((await tty(['alerts', 'actions'])).stdout).toContain('Ninguna regla ha actuado en Meta.');
+  // A pause the profit guard made on a sandbox campaign (alerts-guard.test.ts makes them through the rules).
+  const sandbox = server.app.services.campaigns.providers.metaSandbox!;
+  const campaign = sandbox.ads().find((a) => sandbox.objects.get(a.campaign_id)?.status === 'ACTIVE')!.campaign_id;
+  await server.app.services.campaigns.providers.meta.setStatus(campaign, 'PAUSED');
+  await server.app.services.store.alertActions.create({
+    id: 'accion-1',
+    rule_id: 'regla-1',
+    rule_name: 'Campañas que pierden',
+    subject: campaign,
+    level: 'campaign',
+    account: 'act_1000000000001',
+    action: 'pause',
+    trigger: 'rule',
+    status: 'done',
+    detail: null,
+    reason: `Campaña ${campaign}: ROI −80,0 % (umbral 0,0 %)`,
+    figures: { spend: 50, revenue: 10, profit: -40, roi: -80, cpc: 2.5, break_even_cpc: 0.5 },
+    at: new Date().toISOString(),
+    undone_at: null,
+    undone_by: null,
+    undone_by_rule: false,
+  });
+  const listed = await tty(['alerts', 'actions']);
+  expect(listed.code, listed.stderr).toBe(0);
+  expect(listed.stdout).toContain('accion-1');
+  expect(listed.stdout).toContain('Pausa');
+  expect(listed.stdout).toContain('-80.0');
+  expect(listed.stdout).toContain('Campañas que pierden');
+  const json = JSON.parse((await cli(['alerts', 'actions', '--json'])).stdout) as AlertActionList;
+  expect(json.rows.map((a) => [a.id, a.undoable])).toEqual([['accion-1', true]]);
+
+  const refused = await runCli(['alerts', 'undo', 'accion-1'], staffDir, server.url);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toContain('No autorizado');
+
+  const undone = await tty(['alerts', 'undo', 'accion-1']);
+  expect(undone.code, undone.stderr).toBe(0);
+  expect(undone.stdout).toContain(`Pausa deshecha: la campaña ${campaign} vuelve a estar activa en Meta (regla «Campañas que pierden»)`);
+  expect(sandbox.statusChanges.filter((c) => c.id === campaign).map((c) => c.to)).toEqual(['PAUSED', 'ACTIVE']);
+  const after = JSON.parse((await cli(['alerts', 'actions', '--json'])).stdout) as AlertActionList;
+  expect(after.rows[0]).toMatchObject({ undone_by: ADMIN.email, undoable: false } satisfies Partial<AlertAction>);
+  const again = await cli(['alerts', 'undo', 'accion-1']);
+  expect(again.stderr).toContain(`Esta pausa ya se deshizo (${ADMIN.email})`);
+});
