@@ -106,6 +106,8 @@ const EXAMPLES: Record<string, string[]> = {
   'alerts create': [
     "adops alerts create --name 'IPs' --kind ip_burst --param visits=300 --param minutes=5",
     "adops alerts create --name 'TQ' --kind tq_low --param scope=zone --param threshold=0.5 --param hours=6",
+    "adops alerts create --name 'Campañas que pierden' --kind campaign_roi --param level=campaign --param metric=roi --param threshold=0 \\",
+    '    --param hours=24 --param min_spend=20 --action pause --action-cooldown 120 --daily-cap 3 --reactivate   # administradores',
   ],
   'alerts mute': ['adops alerts mute 3f2c… --minutes 60'],
   'alerts channels': ['adops alerts channels --digest sí                 # el resumen diario por email', 'adops alerts channels --json'],

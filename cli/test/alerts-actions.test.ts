@@ -1,8 +1,10 @@
 // `adops alerts actions|undo`: what the campaign rules' actions did on Meta, listed with the
 // rule, the campaign and the figures, and a pause undone by its id (the sandbox receives the
-// resume); staff are refused with the server's words.
+// resume); staff are refused with the server's words. `alerts create --action`: a campaign rule
+// with the profit guard's action.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AlertAction, AlertActionList } from '@adops/core';
+import type { AlertAction, AlertActionList, AlertRule } from '@adops/core';
+import { ONLY_ADMINS_SET_ACTIONS } from '../../server/src/services/alert-guard.js';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { newConfigDir, runCli } from './helpers.js';
 
@@ -70,4 +72,73 @@ it('lists the actions and undoes a pause by its id; staff get the 403', async ()
   expect(after.rows[0]).toMatchObject({ undone_by: ADMIN.email, undoable: false } satisfies Partial<AlertAction>);
   const again = await cli(['alerts', 'undo', 'accion-1']);
   expect(again.stderr).toContain(`Esta pausa ya se deshizo (${ADMIN.email})`);
+});
+
+it("creates a campaign rule with the profit guard's action (admins), its defaults when left out, and refuses it elsewhere", async () => {
+  const base = ['alerts', 'create', '--kind', 'campaign_roi', '--param', 'level=campaign', '--param', 'threshold=0', '--param', 'hours=24'];
+  const created = await cli([
+    ...base,
+    '--name',
+    'Campañas que pierden',
+    '--param',
+    'min_spend=20',
+    '--action',
+    'pause',
+    '--action-cooldown',
+    '120',
+    '--daily-cap',
+    '3',
+    '--reactivate',
+    '--json',
+  ]);
+  expect(created.code, created.stderr).toBe(0);
+  const rule = JSON.parse(created.stdout) as AlertRule;
+  expect(rule).toMatchObject({ kind: 'campaign_roi', action: { mode: 'pause', reactivate: true, cooldown_minutes: 120, daily_cap: 3 } });
+  expect((await server.app.services.store.alerts.rules.byId(rule.id))?.action).toEqual({
+    mode: 'pause',
+    reactivate: true,
+    cooldown_minutes: 120,
+    daily_cap: 3,
+  });
+
+  const notify = await tty([...base, '--name', 'Solo aviso', '--action', 'notify']);
+  expect(notify.code, notify.stderr).toBe(0);
+  expect(notify.stdout).toContain('Acción: Solo avisa de lo que pausaría · espera 60 min · máx. 5 acciones al día por cuenta');
+  const rules = JSON.parse((await cli(['alerts', 'rules', '--json'])).stdout) as AlertRule[];
+  expect(rules.find((r) => r.name === 'Solo aviso')?.action).toEqual({ mode: 'notify', reactivate: false, cooldown_minutes: 60, daily_cap: 5 });
+  expect((await tty(['alerts', 'rules'])).stdout).toContain('Pausa en Meta · espera 120 min · máx. 3 acciones'); // the column is cut at 60
+  const plain = JSON.parse((await cli([...base, '--name', 'Sin acción', '--json'])).stdout) as AlertRule;
+  expect(plain.action).toBeNull();
+
+  // Wrong usage, before anything is sent (exit 2).
+  for (const [args, said] of [
+    [['--action', 'pausar'], 'Acción no válida: pausar (notify o pause)'],
+    [['--daily-cap', '3'], '--daily-cap va con --action notify|pause'],
+    [['--reactivate'], '--reactivate va con --action notify|pause'],
+    [['--action', 'pause', '--action-cooldown', '1.5'], '--action-cooldown no válido: 1.5 (un número entero)'],
+  ] as const) {
+    const r = await cli([...base, '--name', 'x', ...args]);
+    expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringContaining(said)]);
+  }
+  const other = await cli([
+    'alerts',
+    'create',
+    '--name',
+    'x',
+    '--kind',
+    'ip_burst',
+    '--param',
+    'visits=5',
+    '--param',
+    'minutes=5',
+    '--action',
+    'notify',
+  ]);
+  expect([other.code, other.stderr]).toEqual([2, expect.stringContaining('--action es solo para reglas de campaña (--kind campaign_roi)')]);
+  // The server's range and its rule that only admins set an action.
+  const cap = await cli([...base, '--name', 'x', '--action', 'pause', '--daily-cap', '0']);
+  expect([cap.code, cap.stderr]).toEqual([1, expect.stringContaining('El límite diario de acciones debe ser al menos 1')]);
+  const staff = await runCli([...base, '--name', 'x', '--action', 'notify'], staffDir, server.url);
+  expect([staff.code, staff.stderr]).toEqual([4, expect.stringContaining(ONLY_ADMINS_SET_ACTIONS)]);
+  expect((await server.app.services.store.alerts.rules.list()).map((r) => r.name)).toEqual(['Campañas que pierden', 'Solo aviso', 'Sin acción']);
 });

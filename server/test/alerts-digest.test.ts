@@ -82,9 +82,10 @@ beforeAll(async () => {
   ]);
   // Two rules, each with an open alert.
   const store = s.app.services.store;
-  for (const [name, subject] of [
-    ['IPs calientes', '10.1.1.1'],
-    ['Referrers', 'spam.example'],
+  // Fired a minute apart: the digest lists open alerts latest first, so its order is known.
+  for (const [name, subject, at] of [
+    ['IPs calientes', '10.1.1.1', '2026-03-10T05:01:00.000Z'],
+    ['Referrers', 'spam.example', '2026-03-10T05:00:00.000Z'],
   ]) {
     const rule = await admin.alerts.createRule({ name, kind: 'ip_burst', params: { visits: 20, minutes: 10 } });
     ids[name] = rule.id;
@@ -97,8 +98,8 @@ beforeAll(async () => {
       value: 25,
       threshold: 20,
       figures: {},
-      opened_at: '2026-03-10T05:00:00.000Z',
-      fired_at: '2026-03-10T05:00:00.000Z',
+      opened_at: at,
+      fired_at: at,
       resolved_at: null,
       muted_until: null,
       muted_by: null,

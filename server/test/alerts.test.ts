@@ -3,7 +3,7 @@
 // the cooldown reopens a re-fire silently; mutes hold notices; rules are their creator's or an
 // admin's to change; the bell counts what fired since it was read. The schedule is off here
 // (ADOPS_ALERTS_EVERY_SECONDS=0): each evaluation is called with its instant.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { addDays, type Alert, type Api, type CreateAlertRule } from '@adops/core';
 import { startTestServer, failure, type TestServer } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
@@ -254,6 +254,34 @@ describe('cooldown, de-duplication and muting', () => {
     const runs = await Promise.all([evaluate(start + 2 * MIN), evaluate(start + 2 * MIN)]);
     expect(runs.reduce((n, x) => n + x.fired, 0)).toBe(1);
     expect(await alertsOf(r.id)).toHaveLength(1);
+    await admin.alerts.deleteRule({ id: r.id });
+  });
+
+  test('a round stores what it opens and resolves in batches: one store call (one write on lowdb) for 40 alerts at once', async () => {
+    const start = at + 600 * MIN;
+    const r = await rule({ name: 'IP lote', kind: 'ip_burst', params: { visits: 20, minutes: 10 } });
+    const ips = Array.from({ length: 40 }, (_, i) => `10.50.0.${i}`);
+    await s.app.services.warehouse.referrers.append(ips.flatMap((ip) => events(25, start - 2 * MIN, { zone_id: 'Z-GOOD', ip })));
+    const repository = s.app.services.store.alerts;
+    const spies = [
+      vi.spyOn(repository, 'open'),
+      vi.spyOn(repository, 'openMany'),
+      vi.spyOn(repository, 'update'),
+      vi.spyOn(repository, 'updateMany'),
+    ];
+    const [open, openMany, update, updateMany] = spies;
+    try {
+      expect(await evaluate(start)).toMatchObject({ fired: 40, resolved: 0, errors: [] });
+      expect(openMany.mock.calls.map(([batch]) => batch.length)).toEqual([40]);
+      expect((await alertsOf(r.id, 'open')).map((a) => a.subject).sort()).toEqual([...ips].sort());
+      expect(await evaluate(start + MIN)).toMatchObject({ fired: 0, resolved: 0 });
+      expect(await evaluate(start + 15 * MIN)).toMatchObject({ fired: 0, resolved: 40 });
+      expect(updateMany.mock.calls.map(([batch]) => batch.length)).toEqual([40]);
+      expect(await alertsOf(r.id, 'resolved')).toHaveLength(40);
+      expect([open, update].map((spy) => spy.mock.calls.length)).toEqual([0, 0]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
     await admin.alerts.deleteRule({ id: r.id });
   });
 });

@@ -3,7 +3,7 @@
 // its expiry; run by describeStoreContract on every engine.
 import { expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { AlertRecord, AlertRuleRecord, EntityStore, UserRecord } from '../src/store/types.js';
+import { type AlertRecord, type AlertRuleRecord, type EntityStore, StoreConflictError, type UserRecord } from '../src/store/types.js';
 
 export const alertRule = (over: Partial<AlertRuleRecord> = {}): AlertRuleRecord => ({
   id: randomUUID(),
@@ -90,6 +90,118 @@ export function describeAlertContract(fresh: Fresh, shared: boolean, newUser: ()
     const results = await Promise.all([store.alerts.open(alert(rule.id)), other.alerts.open(alert(rule.id)), store.alerts.open(alert(rule.id))]);
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await store.alerts.list({}, 0, 10)).total).toBe(1);
+  });
+
+  test('a batch opens as `open` would, in order: refused where the subject has an unresolved alert, stored or earlier in the batch, or the rule is gone', async () => {
+    const { store, open } = await fresh();
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    const held = alert(rule.id, { subject: 'Z-1' });
+    expect(await store.alerts.open(held)).toBe(true);
+    expect(await store.alerts.openMany([])).toEqual([]);
+    const at = '2026-03-01T10:05:00.000Z';
+    const batch = [
+      alert(rule.id, { subject: 'Z-1' }), // Z-1 has an unresolved alert
+      alert(rule.id, { subject: 'Z-2', value: -12.5, threshold: null, figures: { spend: 40.25, roi: null }, opened_at: at, fired_at: at }),
+      alert(rule.id, { subject: 'Z-2' }), // the batch's Z-2 is earlier
+      alert('no-such-rule', { subject: 'Z-4' }),
+      alert(rule.id, { subject: 'Z-3', state: 'resolved', resolved_at: at }), // a resolved alert holds nothing
+      alert(rule.id, { subject: 'Z-3', state: 'muted', muted_until: null, muted_by: 'ana@example.com' }),
+      alert(rule.id, { subject: 'Z-3' }),
+      alert(rule.id, { subject: "Z-5' OR 1=1 --" }),
+    ];
+    expect(await store.alerts.openMany(batch)).toEqual([false, true, false, false, true, true, false, true]);
+    for (const i of [1, 4, 5, 7]) expect(await store.alerts.byId(batch[i].id)).toEqual(batch[i]);
+    for (const i of [0, 2, 3, 6]) expect(await store.alerts.byId(batch[i].id)).toBeUndefined();
+    const again = await open();
+    expect((await again.alerts.unresolved(rule.id)).map((a) => a.subject).sort()).toEqual(['Z-1', 'Z-2', 'Z-3', "Z-5' OR 1=1 --"]);
+    expect((await again.alerts.list({}, 0, 20)).total).toBe(5);
+    // Every one refused: nothing changes.
+    expect(await store.alerts.openMany([alert(rule.id, { subject: 'Z-1' }), alert(rule.id, { subject: 'Z-2' })])).toEqual([false, false]);
+    // An id already taken (stored, or twice in the batch): nothing of the batch is stored.
+    const fresh1 = alert(rule.id, { subject: 'Z-6' });
+    await expect(store.alerts.openMany([fresh1, { ...alert(rule.id, { subject: 'Z-7' }), id: held.id }])).rejects.toBeInstanceOf(StoreConflictError);
+    await expect(store.alerts.openMany([fresh1, { ...alert(rule.id, { subject: 'Z-7' }), id: fresh1.id }])).rejects.toBeInstanceOf(
+      StoreConflictError,
+    );
+    expect(await store.alerts.byId(fresh1.id)).toBeUndefined();
+    expect((await store.alerts.list({}, 0, 20)).total).toBe(5);
+  });
+
+  test('two stores opening overlapping batches at once (in opposite orders) store one alert per subject', async () => {
+    const { store, open } = await fresh();
+    const other = shared ? await open() : store;
+    const [r1, r2] = [alertRule(), alertRule({ name: 'Otra' })];
+    await store.alerts.rules.create(r1);
+    await store.alerts.rules.create(r2);
+    const subjects = Array.from({ length: 40 }, (_, i) => `Z-${i}`);
+    const batchOf = (list: string[]) => list.flatMap((subject) => [alert(r1.id, { subject }), alert(r2.id, { subject })]);
+    const results = await Promise.all([
+      store.alerts.openMany(batchOf(subjects.slice(0, 30))),
+      other.alerts.openMany(batchOf(subjects.slice(10).reverse())),
+      store.alerts.openMany(batchOf(subjects.slice(5, 15))),
+    ]);
+    expect(results.flat().filter(Boolean)).toHaveLength(80);
+    for (const r of [r1, r2]) expect((await store.alerts.unresolved(r.id)).map((a) => a.subject).sort()).toEqual([...subjects].sort());
+  });
+
+  test('a batch of updates applies each as `update` would, in order: guarded by state, refusing a reopening that would make two unresolved', async () => {
+    const { store, open } = await fresh();
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    const at = (m: number) => new Date(Date.parse('2026-03-01T10:00:00Z') + m * 60_000).toISOString();
+    const a = alert(rule.id, { subject: 'Z-1' });
+    const b = alert(rule.id, { subject: 'Z-2' });
+    const c = alert(rule.id, { subject: 'Z-3', state: 'resolved', resolved_at: at(1) });
+    const d = alert(rule.id, { subject: 'Z-3', opened_at: at(2), fired_at: at(2) });
+    const e = alert(rule.id, { subject: 'Z-4', state: 'resolved', resolved_at: at(1) });
+    expect(await store.alerts.openMany([a, b, c, d, e])).toEqual([true, true, true, true, true]);
+    await store.alerts.addDelivery(a.id, {
+      channel: 'webhook',
+      user_id: 'u-1',
+      to: 'ana@example.com',
+      status: 'sent',
+      attempts: 1,
+      detail: '200',
+      at: at(0),
+    });
+    const a1 = await store.alerts.byId(a.id);
+    expect(await store.alerts.updateMany([])).toEqual([]);
+    const first = await store.alerts.updateMany([
+      { id: a.id, change: { state: 'resolved', resolved_at: at(3) }, states: ['open', 'muted'] },
+      { id: b.id, change: { state: 'open' }, states: ['resolved'] }, // b is open
+      { id: 'nope', change: { state: 'resolved' } },
+      { id: d.id, change: { value: 0.12, message: 'otra vez', figures: { tq: 0.12, impressions: 9000 }, fired_at: at(3), threshold: undefined } },
+      { id: e.id, change: { state: 'open', resolved_at: null, fire_count: 2 }, states: ['resolved'] },
+    ]);
+    const expected = [
+      { ...a1, state: 'resolved', resolved_at: at(3) },
+      undefined,
+      undefined,
+      { ...d, value: 0.12, message: 'otra vez', figures: { tq: 0.12, impressions: 9000 }, fired_at: at(3) },
+      { ...e, state: 'open', resolved_at: null, fire_count: 2 },
+    ];
+    expect(first).toEqual(expected);
+    const again = await open();
+    for (const x of [expected[0], expected[3], expected[4]]) expect(await again.alerts.byId(x!.id)).toEqual(x);
+    expect(await again.alerts.byId(b.id)).toEqual(b);
+    // Reopening c would make two unresolved on Z-3 (d): only that one is refused.
+    const second = await store.alerts.updateMany([
+      { id: c.id, change: { state: 'open', resolved_at: null } },
+      { id: a.id, change: { state: 'open', resolved_at: null }, states: ['resolved'] },
+    ]);
+    expect(second).toEqual([undefined, { ...expected[0], state: 'open', resolved_at: null }]);
+    expect(await store.alerts.byId(c.id)).toEqual(c);
+    // The same alert twice: in order.
+    const third = await store.alerts.updateMany([
+      { id: b.id, change: { state: 'muted', muted_by: 'ana@example.com' }, states: ['open'] },
+      { id: b.id, change: { state: 'open', muted_by: null }, states: ['muted'] },
+      { id: b.id, change: { state: 'resolved', resolved_at: at(4) }, states: ['muted'] },
+    ]);
+    expect(third.map((x) => x?.state)).toEqual(['muted', 'open', undefined]);
+    expect(await store.alerts.byId(b.id)).toEqual(b);
+    // Nothing fits: nothing changes.
+    expect(await store.alerts.updateMany([{ id: c.id, change: { state: 'muted' }, states: ['open'] }])).toEqual([undefined]);
   });
 
   test('an update guarded by state changes nothing when the alert is in another state; fields left out keep their value', async () => {
@@ -207,6 +319,26 @@ export function describeAlertContract(fresh: Fresh, shared: boolean, newUser: ()
     ).toEqual(['250 OK', '250 OK otra']);
     await store.alerts.update(a.id, { state: 'resolved', resolved_at: '2026-03-01T11:00:00.000Z' });
     expect((await store.alerts.byId(a.id))!.deliveries).toEqual(stored);
+  });
+
+  test('many notices finishing at once, on many alerts, are all kept', async () => {
+    const { store } = await fresh();
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    const list = Array.from({ length: 30 }, (_, i) => alert(rule.id, { subject: `Z-${i}` }));
+    expect(await store.alerts.openMany(list)).toEqual(list.map(() => true));
+    const notice = (detail: string) => ({
+      channel: 'email' as const,
+      user_id: 'u-1',
+      to: 'ana@example.com',
+      status: 'sent' as const,
+      attempts: 1,
+      detail,
+      at: '2026-03-01T10:00:01.000Z',
+    });
+    await Promise.all(list.flatMap((a) => [0, 1, 2].map((n) => store.alerts.addDelivery(a.id, notice(`${a.subject}/${n}`)))));
+    for (const a of list)
+      expect(((await store.alerts.byId(a.id))?.deliveries ?? []).map((d) => d.detail).sort()).toEqual([0, 1, 2].map((n) => `${a.subject}/${n}`));
   });
 
   test("a day's digest is claimed by one store for each user; a failed one again after the retry wait, up to the tries allowed", async () => {

@@ -1,9 +1,10 @@
 // `adops alerts list|history|rules|create|mute|unmute|delete|actions|undo`: Alertas in a
 // terminal — what fired (open by default; history: every state), the rules with their condition
-// in words, a new rule from key=value parameters, muting, what the campaign rules' actions did
+// in words, a new rule from key=value parameters (a campaign rule with the profit guard's action), muting, what the campaign rules' actions did
 // on Meta and undoing a pause. A table on a terminal, JSON with --json.
 import type { Command } from 'commander';
 import {
+  ALERT_ACTION_MODES,
   ALERT_KIND_LABELS,
   ALERT_RULE_KINDS,
   ALERT_STATE_LABELS,
@@ -15,6 +16,7 @@ import {
   type Alert,
   type AlertAction,
   type AlertRule,
+  type AlertRuleActionInput,
   type AlertRuleKind,
 } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
@@ -75,6 +77,53 @@ function yesNo(option: string, value: string | undefined): boolean | undefined {
   if (['sí', 'si', 'yes', 'true', '1', 'on'].includes(v)) return true;
   if (['no', 'false', '0', 'off'].includes(v)) return false;
   throw new CliError(`${option} no válido: ${value} (sí o no)`, EXIT.usage);
+}
+
+interface CreateOptions {
+  name: string;
+  kind: string;
+  param?: string[];
+  cooldown: string;
+  disabled?: boolean;
+  action?: string;
+  actionCooldown?: string;
+  dailyCap?: string;
+  reactivate?: boolean;
+  json?: boolean;
+}
+
+/** A whole number of an option; undefined when absent (the server checks its range). */
+function wholeNumber(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim());
+  if (value.trim() === '' || !Number.isInteger(n)) throw new CliError(`${option} no válido: ${value} (un número entero)`, EXIT.usage);
+  return n;
+}
+
+/** The profit guard's action of `alerts create` (undefined: none), the server's defaults for what is left out. */
+export function ruleAction(
+  opts: Pick<CreateOptions, 'kind' | 'action' | 'actionCooldown' | 'dailyCap' | 'reactivate'>,
+): AlertRuleActionInput | undefined {
+  if (opts.action === undefined) {
+    const stray = [
+      ['--action-cooldown', opts.actionCooldown],
+      ['--daily-cap', opts.dailyCap],
+      ['--reactivate', opts.reactivate],
+    ].find(([, v]) => v !== undefined);
+    if (stray) throw new CliError(`${stray[0]} va con --action notify|pause`, EXIT.usage);
+    return undefined;
+  }
+  if (!(ALERT_ACTION_MODES as readonly string[]).includes(opts.action))
+    throw new CliError(`Acción no válida: ${opts.action} (${ALERT_ACTION_MODES.join(' o ')})`, EXIT.usage);
+  if (opts.kind !== 'campaign_roi') throw new CliError('--action es solo para reglas de campaña (--kind campaign_roi)', EXIT.usage);
+  const cooldown = wholeNumber('--action-cooldown', opts.actionCooldown);
+  const cap = wholeNumber('--daily-cap', opts.dailyCap);
+  return {
+    mode: opts.action as AlertRuleActionInput['mode'],
+    reactivate: opts.reactivate ?? false,
+    ...(cooldown === undefined ? {} : { cooldown_minutes: cooldown }),
+    ...(cap === undefined ? {} : { daily_cap: cap }),
+  };
 }
 
 export function registerAlerts(program: Command, cli: Cli): void {
@@ -157,11 +206,16 @@ export function registerAlerts(program: Command, cli: Cli): void {
     .option('--param <clave=valor>', 'parámetro del tipo (repetible): visits=500, minutes=10, target=…', collect)
     .option('--cooldown <minutos>', 'espera entre avisos de la misma regla y sujeto', '60')
     .option('--disabled', 'la crea desactivada')
+    .option('--action <modo>', 'reglas campaign_roi (administradores): notify (solo avisa de lo que pausaría) o pause (la pausa en Meta)')
+    .option('--action-cooldown <minutos>', 'con --action: espera entre acciones sobre la misma campaña (por defecto 60)')
+    .option('--daily-cap <n>', 'con --action: acciones automáticas como máximo al día por cuenta publicitaria (por defecto 5)')
+    .option('--reactivate', 'con --action: la reactiva en Meta cuando su ROI se recupera')
     .option('--json', 'salida JSON')
-    .action(async (opts: { name: string; kind: string; param?: string[]; cooldown: string; disabled?: boolean; json?: boolean }, cmd: Command) => {
+    .action(async (opts: CreateOptions, cmd: Command) => {
       if (!(ALERT_RULE_KINDS as readonly string[]).includes(opts.kind))
         throw new CliError(`Tipo no válido: ${opts.kind} (${ALERT_RULE_KINDS.join(', ')})`, EXIT.usage);
       const cooldown = Number(opts.cooldown);
+      const action = ruleAction(opts);
       const { api } = await cli.api(cmd);
       const rule = await api.alerts.createRule({
         name: opts.name,
@@ -169,9 +223,11 @@ export function registerAlerts(program: Command, cli: Cli): void {
         params: parseParams(opts.param ?? []),
         cooldown_minutes: cooldown,
         enabled: !opts.disabled,
+        ...(action ? { action } : {}),
       } as Parameters<typeof api.alerts.createRule>[0]);
       if (cli.machine(opts.json)) return cli.json(rule);
-      cli.say(`Regla creada: ${rule.name} (${rule.id}) — ${alertRuleCondition(rule)}`);
+      const acts = alertRuleActionText(rule.action);
+      cli.say(`Regla creada: ${rule.name} (${rule.id}) — ${alertRuleCondition(rule)}${acts ? `\nAcción: ${acts}` : ''}`);
     });
 
   alerts

@@ -7,8 +7,8 @@ import { CreateAlertRule as CreateRuleSchema } from '@adops/core';
 import type { AppServices } from '../services/index.js';
 
 export const DEMO_ALERT_RULES: CreateAlertRule[] = [
-  { name: 'Zonas con TQ bajo', kind: 'tq_low', params: { scope: 'zone', threshold: 0.3, hours: 24, min_impressions: 1000 } },
-  { name: 'Caída de revenue por zona', kind: 'revenue_drop', params: { scope: 'zone', drop_percent: 50, hours: 24, min_revenue: 20 } },
+  { name: 'Zonas con TQ bajo', kind: 'tq_low', params: { scope: 'zone', threshold: 0.3, hours: 24, min_impressions: 5000 } },
+  { name: 'Caída de revenue por zona', kind: 'revenue_drop', params: { scope: 'zone', drop_percent: 50, hours: 24, min_revenue: 40 } },
   { name: 'Pico de un referrer', kind: 'referrer_burst', params: { visits: 40, minutes: 10 } },
   { name: 'Referrer nuevo con tráfico', kind: 'referrer_burst', params: { new_only: true, visits: 5, minutes: 10 } },
   { name: 'Una IP con muchas visitas', kind: 'ip_burst', params: { visits: 60, minutes: 10 } },

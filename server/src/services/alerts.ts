@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AlertRuleSpec, type Alert, type AlertEvaluation, type AlertList, type AlertRule, type AlertSubscription } from '@adops/core';
 import type { Config } from '../config.js';
-import type { AlertDeliveryRecord, AlertRecord, AlertRuleRecord, AlertSubscriptionRecord, EntityStore } from '../store/types.js';
+import type { AlertDeliveryRecord, AlertRecord, AlertRuleRecord, AlertSubscriptionRecord, AlertUpdate, EntityStore } from '../store/types.js';
 import type { Warehouse } from '../warehouse/index.js';
 import type { ProfitService } from './profit.js';
 import { findings, roundQueries, type Finding } from './alert-rules.js';
@@ -14,6 +14,23 @@ import { actionRecord, type AlertGuard } from './alert-guard.js';
 import { createMailer, sendWebhook, type Delivery, type Mailer, type WebhookOptions } from './alert-channels.js';
 
 export const EVALUATOR_LOCK = 'alerts-evaluator';
+
+/** Alerts opened or changed by the evaluator per store call (one write on lowdb, one statement on PostgreSQL). */
+const STORE_BATCH = 1000;
+
+/** A change the evaluator stores at the end of its round, and what follows once the store took it. */
+interface PendingUpdate {
+  rule: AlertRuleRecord;
+  update: AlertUpdate;
+  stored?: (alert: AlertRecord) => void;
+}
+
+/** `work` on each item, one after the other; the answers in order. */
+async function sequence<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (const item of items) out.push(await work(item));
+  return out;
+}
 
 /** Who asks: the session's user. */
 export interface AlertCaller {
@@ -294,7 +311,13 @@ export class AlertService {
     if (!(await this.store.alerts.acquireLock(EVALUATOR_LOCK, this.owner, at, new Date(now + ttl).toISOString()))) return result;
     result.ran = true;
     const notices: Array<{ rule: AlertRuleRecord; alert: AlertRecord }> = [];
-    const changes: AlertChangeEvent[] = [];
+    // The round's changes are stored in batches once every rule is evaluated (a few writes on
+    // lowdb however many alerts open at once), then told in the order they were found: `events`
+    // keeps a place for each, filled when the store took it.
+    const events: Array<AlertChangeEvent | null> = [];
+    const place = () => events.push(null) - 1;
+    const updates: Array<PendingUpdate> = [];
+    const opens: Array<{ rule: AlertRuleRecord; alert: AlertRecord; event: number }> = [];
     // The rules of a round share their warehouse queries (one per kind and window).
     const round = roundQueries(rules);
     for (const rule of rules) {
@@ -320,17 +343,24 @@ export class AlertService {
       for (const a of unresolved) {
         const f = firing.get(a.subject);
         if (!f) {
-          const resolved = await this.store.alerts.update(a.id, { state: 'resolved', resolved_at: at }, ['open', 'muted']);
-          if (resolved) {
-            result.resolved++;
-            changes.push({ event: 'resolved', alert: publicAlert(resolved, rule) });
-          }
+          const event = place();
+          updates.push({
+            rule,
+            update: { id: a.id, change: { state: 'resolved', resolved_at: at }, states: ['open', 'muted'] },
+            stored: (resolved) => {
+              result.resolved++;
+              events[event] = { event: 'resolved', alert: publicAlert(resolved, rule) };
+            },
+          });
         } else if (a.state === 'muted' && a.muted_until !== null && Date.parse(a.muted_until) <= now) {
-          await this.store.alerts.update(
-            a.id,
-            { state: 'open', muted_until: null, muted_by: null, value: f.value, message: f.message, figures: f.figures },
-            ['muted'],
-          );
+          updates.push({
+            rule,
+            update: {
+              id: a.id,
+              change: { state: 'open', muted_until: null, muted_by: null, value: f.value, message: f.message, figures: f.figures },
+              states: ['muted'],
+            },
+          });
         }
       }
       for (const f of found) {
@@ -339,13 +369,15 @@ export class AlertService {
         const change = { value: f.value, threshold: f.threshold, message: f.message, figures: f.figures };
         if (last && last.state === 'resolved' && now - Date.parse(last.fired_at) < rule.cooldown_minutes * 60_000) {
           // Within the cooldown of its last notice: the same alert again, without a new notice.
-          const again = await this.store.alerts.update(last.id, { ...change, state: 'open', resolved_at: null, fire_count: last.fire_count + 1 }, [
-            'resolved',
-          ]);
-          if (again) {
-            result.fired++;
-            changes.push({ event: 'fired', alert: publicAlert(again, rule) });
-          }
+          const event = place();
+          updates.push({
+            rule,
+            update: { id: last.id, change: { ...change, state: 'open', resolved_at: null, fire_count: last.fire_count + 1 }, states: ['resolved'] },
+            stored: (again) => {
+              result.fired++;
+              events[event] = { event: 'fired', alert: publicAlert(again, rule) };
+            },
+          });
           continue;
         }
         const alert: AlertRecord = {
@@ -362,13 +394,39 @@ export class AlertService {
           fire_count: 1,
           deliveries: [],
         };
-        if (await this.store.alerts.open(alert)) {
-          result.fired++;
-          notices.push({ rule, alert });
-          changes.push({ event: 'fired', alert: publicAlert(alert, rule) });
-        }
+        opens.push({ rule, alert, event: place() });
       }
     }
+    // A batch the store refuses as a whole (say, a subject it cannot hold) goes again one by one,
+    // so that only what it refuses is left out (and told as the rule's error).
+    const refused = (rule: AlertRuleRecord) => (e: Error) => {
+      result.errors.push({ rule_id: rule.id, detail: e.message });
+      this.log(`alerts: an alert of rule ${rule.id} was not stored: ${e.message}`);
+      return undefined;
+    };
+    for (let i = 0; i < updates.length; i += STORE_BATCH) {
+      const batch = updates.slice(i, i + STORE_BATCH);
+      const stored = await this.store.alerts
+        .updateMany(batch.map((u) => u.update))
+        .catch(() => sequence(batch, (u) => this.store.alerts.update(u.update.id, u.update.change, u.update.states).catch(refused(u.rule))));
+      stored.forEach((a, j) => {
+        if (a) batch[j].stored?.(a);
+      });
+    }
+    for (let i = 0; i < opens.length; i += STORE_BATCH) {
+      const batch = opens.slice(i, i + STORE_BATCH);
+      const opened = await this.store.alerts
+        .openMany(batch.map((o) => o.alert))
+        .catch(() => sequence(batch, (o) => this.store.alerts.open(o.alert).catch(refused(o.rule))));
+      opened.forEach((ok, j) => {
+        if (!ok) return;
+        const { rule, alert, event } = batch[j];
+        result.fired++;
+        notices.push({ rule, alert });
+        events[event] = { event: 'fired', alert: publicAlert(alert, rule) };
+      });
+    }
+    const changes = events.filter((e) => e !== null);
     if (changes.length > 0) this.options.onChange?.(changes);
     result.notified = await this.notify(notices);
     return result;

@@ -71,6 +71,13 @@ export interface AlertDigestRecord {
 
 export type AlertChange = Partial<Omit<AlertRecord, 'id' | 'rule_id' | 'subject' | 'opened_at' | 'deliveries'>>;
 
+/** One entry of updateMany: the alert, its change, and the states it must be in (any when absent). */
+export interface AlertUpdate {
+  id: string;
+  change: AlertChange;
+  states?: readonly AlertStateValue[];
+}
+
 export interface AlertFilter {
   state?: AlertStateValue;
   rule_id?: string;
@@ -120,11 +127,24 @@ export interface AlertRepository {
    */
   open(alert: AlertRecord): Promise<boolean>;
   /**
+   * `open` for each alert of a batch, in order, in one write (lowdb) or one statement
+   * (PostgreSQL), with the same guarantee: an alert is refused (false) when its rule has an
+   * unresolved alert on its subject — stored before or earlier in the batch — or is gone.
+   * Whether each was stored, in the batch's order. An id already taken: StoreConflictError
+   * (`id`), and nothing of the batch is stored.
+   */
+  openMany(alerts: readonly AlertRecord[]): Promise<boolean[]>;
+  /**
    * Applies `change` when the alert's state is one of `states` (any when absent); the stored
    * alert, or undefined when it is gone or in another state. Reopening refuses (false-like
    * undefined) when the subject has another unresolved alert meanwhile.
    */
   update(id: string, change: AlertChange, states?: readonly AlertStateValue[]): Promise<AlertRecord | undefined>;
+  /**
+   * `update` for each entry of a batch, in order, in one write (lowdb) or one statement
+   * (PostgreSQL), each with its own guard: the stored alerts, undefined where one was refused.
+   */
+  updateMany(updates: readonly AlertUpdate[]): Promise<Array<AlertRecord | undefined>>;
   subscription(userId: string): Promise<AlertSubscriptionRecord | undefined>;
   /** Creates or replaces the user's channels. */
   setSubscription(subscription: AlertSubscriptionRecord): Promise<void>;

@@ -2,6 +2,7 @@
 // entities (absent until first used, so files of earlier versions stay as they were), written
 // through the store's one serialised, copy-first writer.
 import type {
+  AlertDeliveryRecord,
   AlertDigestRecord,
   AlertFilter,
   AlertRecord,
@@ -9,6 +10,7 @@ import type {
   AlertRuleRecord,
   AlertStateValue,
   AlertSubscriptionRecord,
+  AlertUpdate,
 } from './alert-types.js';
 import { StoreConflictError } from './types.js';
 
@@ -25,6 +27,9 @@ export interface AlertFile {
   readonly data: Readonly<AlertStoreData>;
   update<T>(change: (draft: AlertStoreData) => T): Promise<T>;
 }
+
+/** One key per rule and subject. */
+const subjectKey = (ruleId: string, subject: string) => JSON.stringify([ruleId, subject]);
 
 const ruleCopy = (r: AlertRuleRecord): AlertRuleRecord => structuredClone(r);
 // Alerts and channels of files written before deliveries and the digest read with their defaults.
@@ -50,8 +55,72 @@ export const digestsKeptFrom = (date: string): string =>
 
 export function lowdbAlerts(file: AlertFile): AlertRepository {
   const alerts = () => file.data.alerts ?? [];
-  const unresolvedOn = (list: readonly AlertRecord[], ruleId: string, subject: string, except?: string) =>
-    list.some((a) => a.rule_id === ruleId && a.subject === subject && a.state !== 'resolved' && a.id !== except);
+  /** Applies each update to `list` in order when it fits (only checks when not `apply`); the changed alerts (copies), undefined where refused. */
+  const applyUpdates = (list: readonly AlertRecord[], batch: readonly AlertUpdate[], apply: boolean): Array<AlertRecord | undefined> => {
+    const byId = new Map(list.map((a) => [a.id, a]));
+    // The ids of the unresolved alerts by rule and subject, built when a reopen first asks.
+    let held: Map<string, Set<string>> | undefined;
+    const heldOn = (a: AlertRecord): Set<string> => {
+      if (!held) {
+        held = new Map();
+        for (const x of list) if (x.state !== 'resolved') heldOn(x).add(x.id);
+      }
+      const key = subjectKey(a.rule_id, a.subject);
+      const ids = held.get(key) ?? new Set<string>();
+      held.set(key, ids);
+      return ids;
+    };
+    return batch.map(({ id, change, states }) => {
+      const a = byId.get(id);
+      if (a === undefined || (states && !states.includes(a.state))) return undefined;
+      const next = change.state ?? a.state;
+      // Leaving 'resolved' must not make a second unresolved alert on the subject.
+      if (a.state === 'resolved' && next !== 'resolved' && [...heldOn(a)].some((x) => x !== a.id)) return undefined;
+      if (!apply) return a;
+      if (held && (a.state === 'resolved') !== (next === 'resolved')) {
+        if (next === 'resolved') heldOn(a).delete(a.id);
+        else heldOn(a).add(a.id);
+      }
+      for (const [k, v] of Object.entries(change)) if (v !== undefined) Object.assign(a, { [k]: structuredClone(v) });
+      return alertCopy(a);
+    });
+  };
+  const updateMany = async (batch: readonly AlertUpdate[]): Promise<Array<AlertRecord | undefined>> => {
+    // None fits the current data (so none would after the others either): answered without writing the file.
+    if (!applyUpdates(alerts(), batch, false).some((a) => a !== undefined)) return batch.map(() => undefined);
+    return file.update((d) => {
+      d.alerts ??= [];
+      return applyUpdates(d.alerts, batch, true);
+    });
+  };
+  const openMany = async (batch: readonly AlertRecord[]): Promise<boolean[]> => {
+    /** Opens the batch's alerts after `list`'s (`rules`: the rule ids there), through `push` when given; whether each was. */
+    const place = (list: readonly AlertRecord[], rules: ReadonlySet<string>, push?: (a: AlertRecord) => void): boolean[] => {
+      const held = new Set(list.filter((a) => a.state !== 'resolved').map((a) => subjectKey(a.rule_id, a.subject)));
+      const ids = new Set(list.map((a) => a.id));
+      return batch.map((alert) => {
+        // In `open`'s order: an unresolved alert on the subject, then the id, then the rule.
+        if (held.has(subjectKey(alert.rule_id, alert.subject))) return false;
+        if (ids.has(alert.id)) throw new StoreConflictError('id');
+        if (!rules.has(alert.rule_id)) return false;
+        push?.(alertCopy(alert));
+        ids.add(alert.id);
+        if (alert.state !== 'resolved') held.add(subjectKey(alert.rule_id, alert.subject));
+        return true;
+      });
+    };
+    const ruleIds = (rules: readonly AlertRuleRecord[] | undefined) => new Set((rules ?? []).map((r) => r.id));
+    // Every one refused: answered without writing the file.
+    const seen = place(alerts(), ruleIds(file.data.alertRules));
+    if (!seen.includes(true)) return seen;
+    return file.update((d) => {
+      d.alerts ??= [];
+      const list = d.alerts;
+      return place(list, ruleIds(d.alertRules), (a) => list.push(a));
+    });
+  };
+  /** Notices waiting for the file's next write, and that write. */
+  let waiting: { notices: Array<{ alertId: string; delivery: AlertDeliveryRecord }>; written: Promise<void> } | null = null;
   return {
     rules: {
       list: async () => (file.data.alertRules ?? []).map(ruleCopy),
@@ -105,37 +174,15 @@ export function lowdbAlerts(file: AlertFile): AlertRepository {
         .filter((a) => a.rule_id === ruleId && a.state !== 'resolved')
         .map(alertCopy),
     open: async (alert) => {
-      if (unresolvedOn(alerts(), alert.rule_id, alert.subject)) return false;
-      return file.update((d) => {
-        d.alerts ??= [];
-        if (unresolvedOn(d.alerts, alert.rule_id, alert.subject)) return false;
-        if (d.alerts.some((a) => a.id === alert.id)) throw new StoreConflictError('id');
-        if (!d.alertRules?.some((r) => r.id === alert.rule_id)) return false;
-        d.alerts.push(alertCopy(alert));
-        return true;
-      });
+      const [opened] = await openMany([alert]);
+      return opened;
     },
+    openMany: (batch) => openMany(batch),
     update: async (id, change, states?: readonly AlertStateValue[]) => {
-      const fits = (a: AlertRecord | undefined, list: readonly AlertRecord[]): a is AlertRecord =>
-        a !== undefined &&
-        (!states || states.includes(a.state)) &&
-        // Leaving 'resolved' must not make a second unresolved alert on the subject.
-        !(a.state === 'resolved' && change.state !== undefined && change.state !== 'resolved' && unresolvedOn(list, a.rule_id, a.subject, a.id));
-      if (
-        !fits(
-          alerts().find((a) => a.id === id),
-          alerts(),
-        )
-      )
-        return undefined;
-      return file.update((d) => {
-        const list = d.alerts ?? [];
-        const a = list.find((x) => x.id === id);
-        if (!fits(a, list)) return undefined;
-        for (const [k, v] of Object.entries(change)) if (v !== undefined) Object.assign(a, { [k]: structuredClone(v) });
-        return alertCopy(a);
-      });
+      const [updated] = await updateMany([{ id, change, states }]);
+      return updated;
     },
+    updateMany: (batch) => updateMany(batch),
     subscription: async (userId) => {
       const s = file.data.alertSubscriptions?.find((x) => x.user_id === userId);
       return s ? subscriptionCopy(s) : undefined;
@@ -168,12 +215,26 @@ export function lowdbAlerts(file: AlertFile): AlertRepository {
     },
     addDelivery: async (alertId, delivery) => {
       if (!alerts().some((a) => a.id === alertId)) return;
-      await file.update((d) => {
-        const a = d.alerts?.find((x) => x.id === alertId);
-        if (!a) return;
-        a.deliveries ??= [];
-        a.deliveries.push(structuredClone(delivery));
+      // The notices of a round finish together: those called before the file's next write are
+      // appended by that one write (in call order), not one rewrite of the file each.
+      const notice = { alertId, delivery: structuredClone(delivery) };
+      if (waiting) {
+        waiting.notices.push(notice);
+        return waiting.written;
+      }
+      const notices = [notice];
+      const written = file.update((d) => {
+        waiting = null;
+        const byId = new Map((d.alerts ?? []).map((a) => [a.id, a]));
+        for (const n of notices) {
+          const a = byId.get(n.alertId);
+          if (!a) continue;
+          a.deliveries ??= [];
+          a.deliveries.push(n.delivery);
+        }
       });
+      waiting = { notices, written };
+      return written;
     },
     claimDigest: async (date, userId, at, retryBefore, maxAttempts) => {
       const taken = (held: AlertDigestRecord) =>

@@ -12,6 +12,7 @@ import type {
   AlertRuleRecord,
   AlertStateValue,
   AlertSubscriptionRecord,
+  AlertUpdate,
 } from './alert-types.js';
 import { StoreConflictError, StoreTextError } from './types.js';
 
@@ -196,8 +197,11 @@ const CHANGE_COLUMNS: Record<keyof AlertChange, string> = {
   fire_count: 'integer',
 };
 
+/** A number as the JSON that PostgreSQL reads back as the same double (NaN and the infinities as text). */
+const jsonNumber = (v: number | null): number | string | null => (v === null || Number.isFinite(v) ? v : String(v));
+
 export function postgresAlerts(q: Query): AlertRepository {
-  return {
+  const repository: AlertRepository = {
     rules: {
       async list() {
         return (await q(`SELECT ${RULE_COLUMNS} FROM alert_rules ORDER BY seq`)).rows.map(ruleRecord);
@@ -326,6 +330,82 @@ export function postgresAlerts(q: Query): AlertRepository {
         throw e;
       }
     },
+    async openMany(batch) {
+      if (batch.length === 0) return [];
+      if (hasNul(batch)) throw new StoreTextError();
+      const rows = JSON.stringify(
+        batch.map((a) => ({ ...a, value: jsonNumber(a.value), threshold: jsonNumber(a.threshold), deliveries: a.deliveries ?? [] })),
+      );
+      // One statement: the partial UNIQUE index (ON CONFLICT … DO NOTHING) refuses an alert whose
+      // subject has an unresolved one — stored, being stored by another instance, or earlier in the
+      // batch — and an alert of a rule that is gone finds no rule; another unique clash (the id) fails
+      // it all. Rows go in by rule and subject, so two instances storing overlapping batches wait
+      // for each other in one order (no deadlock); within a subject, in the batch's order.
+      const insert = () =>
+        q(
+          `INSERT INTO alerts (${ALERT_COLUMNS})
+           SELECT x->>'id', x->>'rule_id', x->>'subject', x->>'state', x->>'message', (x->>'value')::double precision,
+                  (x->>'threshold')::double precision, x->'figures', (x->>'opened_at')::timestamptz, (x->>'fired_at')::timestamptz,
+                  (x->>'resolved_at')::timestamptz, (x->>'muted_until')::timestamptz, x->>'muted_by', (x->>'fire_count')::integer, x->'deliveries'
+             FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS b (x, n)
+            WHERE EXISTS (SELECT 1 FROM alert_rules WHERE id = x->>'rule_id')
+            ORDER BY x->>'rule_id' COLLATE "C", x->>'subject' COLLATE "C", n
+           ON CONFLICT (rule_id, subject) WHERE state <> 'resolved' DO NOTHING
+           RETURNING id`,
+          [rows],
+        );
+      try {
+        let result: pg.QueryResult;
+        try {
+          result = await insert();
+        } catch (e) {
+          // A rule deleted while its alerts were being stored: again, without it.
+          if ((e as { code?: string }).code !== '23503') throw e;
+          result = await insert();
+        }
+        const stored = new Set(result.rows.map((r) => r.id as string));
+        return batch.map((a) => stored.has(a.id));
+      } catch (e) {
+        if ((e as { code?: string }).code === '23505') throw new StoreConflictError('id');
+        throw e;
+      }
+    },
+    async updateMany(batch) {
+      if (batch.length === 0) return [];
+      if (hasNul(batch.map((u) => u.change))) throw new StoreTextError();
+      // The same alert twice (one statement would change it once), or an id no alert can have: one by one, in order.
+      if (new Set(batch.map((u) => u.id)).size < batch.length || hasNul(batch.map((u) => u.id))) return sequentially(batch);
+      const entries = batch.map(({ id, change, states }) => {
+        const c: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(change)) if (v !== undefined && k in CHANGE_COLUMNS) c[k] = typeof v === 'number' ? jsonNumber(v) : v;
+        return { id, change: c, states: states ?? null };
+      });
+      const sets = Object.entries(CHANGE_COLUMNS).map(([k, type]) =>
+        type === 'jsonb'
+          ? `${k} = CASE WHEN u.c ? '${k}' THEN u.c->'${k}' ELSE a.${k} END`
+          : `${k} = CASE WHEN u.c ? '${k}' THEN (u.c->>'${k}')::${type} ELSE a.${k} END`,
+      );
+      try {
+        // One statement: each alert changed when its state is one of its entry's (any when null).
+        const { rows } = await q(
+          `UPDATE alerts a SET ${sets.join(', ')}
+             FROM (SELECT x->>'id' AS id, x->'change' AS c, x->'states' AS states, n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS b (x, n)) u
+            WHERE a.id = u.id AND (jsonb_typeof(u.states) IS DISTINCT FROM 'array' OR a.state IN (SELECT jsonb_array_elements_text(u.states)))
+            RETURNING u.n, ${ALERT_COLUMNS.split(', ')
+              .map((c) => `a.${c}`)
+              .join(', ')}`,
+          [JSON.stringify(entries)],
+        );
+        const out: Array<AlertRecord | undefined> = batch.map(() => undefined);
+        for (const r of rows) out[Number(r.n) - 1] = alertRecord(r);
+        return out;
+      } catch (e) {
+        // A reopening that would make a second unresolved alert on its subject: one by one, in
+        // order, so that only that one is refused.
+        if (isUnresolvedClash(e)) return sequentially(batch);
+        throw e;
+      }
+    },
     async update(id, change, states?: readonly AlertStateValue[]) {
       if (hasNul(id)) return undefined;
       if (hasNul(change)) throw new StoreTextError();
@@ -421,4 +501,11 @@ export function postgresAlerts(q: Query): AlertRepository {
       return rows.map(digestRecord);
     },
   };
+  /** updateMany's entries one statement each, in order. */
+  const sequentially = async (batch: readonly AlertUpdate[]): Promise<Array<AlertRecord | undefined>> => {
+    const out: Array<AlertRecord | undefined> = [];
+    for (const { id, change, states } of batch) out.push(await repository.update(id, change, states));
+    return out;
+  };
+  return repository;
 }
