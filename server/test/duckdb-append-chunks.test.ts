@@ -119,6 +119,44 @@ describe('DuckDB event append by data chunks', () => {
     }
   });
 
+  test('long text in runs, unique, of every length, and not ASCII in some chunks reads back and compares as given', async () => {
+    const w = await openDuckDbWarehouse(':memory:');
+    try {
+      // Chunks of 2,048: the second holds one long keyword that is not ASCII (that column's long text goes value by value there).
+      const events = Array.from({ length: 5000 }, (_, i) =>
+        event(i + 1, ms, {
+          zone_id: i % 7 < 3 ? 'zona-larga-de-prueba' : 'z1',
+          referrer: `https://r${i}.example.com/${'p'.repeat(i % 400)}`,
+          parent_domain: `www.dominio${Math.floor(i / 5) % 3}.example.com`,
+          keyword: i === 3000 ? 'búsqueda de seguros baratos' : i % 11 === 0 ? null : `palabra clave ${Math.floor(i / 3)}`,
+          ip: i % 2 === 0 ? `2001:db8::${i.toString(16)}` : '10.0.0.1',
+          country: i % 3 === 0 ? 'ES' : 'MX',
+          publisher: 'Un editor con nombre largo',
+          advertiser: i % 4 === 0 ? 'Anunciante largo número uno' : 'Anunciante largo dos',
+        }),
+      );
+      await w.referrers.append(events);
+      const rows = (await stored(w)).map(({ key_added_ms, ...row }) => row);
+      expect(rows).toEqual(events.map((e) => expected(e, null)));
+      const [counts] = await w.db.all<Stored>(
+        `SELECT count(*) FILTER (WHERE referrer = 'https://r4999.example.com/' || repeat('p', 199)) AS one,
+                count(*) FILTER (WHERE zone_id = 'zona-larga-de-prueba') AS zone,
+                count(*) FILTER (WHERE keyword = 'búsqueda de seguros baratos') AS accented,
+                count(*) FILTER (WHERE parent_domain < 'www.dominio1.example.com') AS before,
+                count(DISTINCT advertiser) AS advertisers FROM referrer_event`,
+      );
+      expect(counts).toEqual({
+        one: 1,
+        zone: events.filter((e) => e.zone_id === 'zona-larga-de-prueba').length,
+        accented: 1,
+        before: events.filter((e) => e.parent_domain === 'www.dominio0.example.com').length,
+        advertisers: 2,
+      });
+    } finally {
+      await w.close();
+    }
+  });
+
   test('a batch refused for a stored key writes nothing; the next commits whole', async () => {
     const w = await openDuckDbWarehouse(':memory:');
     try {

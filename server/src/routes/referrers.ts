@@ -10,8 +10,8 @@ import type { AppServices } from '../services/index.js';
 import { streamFilter, parseIdempotencyKey } from '../services/referrers.js';
 import { sendExport } from '../tables.js';
 
-/** The request body as UTF-8 text, refused with 413 past `limit` bytes. */
-function readText(ctx: Ctx, limit: number): Promise<string> {
+/** The request body's bytes (UTF-8 text), refused with 413 past `limit` bytes. */
+function readBody(ctx: Ctx, limit: number): Promise<Buffer> {
   const tooLarge = () => {
     ctx.set('Connection', 'close');
     return httpError(413, `El lote supera ${Math.round(limit / (1024 * 1024))} MB`);
@@ -34,7 +34,7 @@ function readText(ctx: Ctx, limit: number): Promise<string> {
     };
     const onEnd = () => {
       cleanup();
-      resolve(Buffer.concat(chunks, size).toString('utf8'));
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     };
     const onError = () => {
       cleanup();
@@ -111,8 +111,8 @@ export function referrerRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.ingest, async (_input, ctx) => {
     const idempotencyKey = parseIdempotencyKey(ctx.get('idempotency-key'));
-    const body = await readText(ctx, REFERRER_LIMITS.batchBytes);
-    const result = await referrers.ingestNdjson(body, Date.now(), idempotencyKey);
+    const raw = await readBody(ctx, REFERRER_LIMITS.batchBytes);
+    const result = await referrers.ingestNdjson(raw.toString('utf8'), Date.now(), idempotencyKey, raw);
     // An admin's import is audited; the ingest key's batches are the machine feed (not audited).
     if (ctx.state.user)
       await s.audit.record(ctx, {

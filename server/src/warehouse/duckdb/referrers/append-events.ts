@@ -1,7 +1,8 @@
 // Commits one batch of referrer events on the writer connection through the DuckDB appender.
 // Rows go in as data chunks of 2,048 whose columns are written straight into DuckDB's vectors
 // (numbers, flags and validity copied as whole buffers; short ASCII text inlined in its 16-byte
-// slot; only longer text costs a call per value): a sixth of the native calls of appending value
+// slot; a column's longer ASCII text assigned in one call, its slots pointing into it; only
+// text that is not ASCII costs a call per value): a sixth of the native calls of appending value
 // by value, which cost more than DuckDB's own work. (Values a chunk cannot hold as planned — a
 // table whose columns differ, an id past 2^53 — go value by value, as before.)
 // Small batches are appended to referrer_event directly (cheapest; the appender's flush commits
@@ -116,9 +117,6 @@ const slotWords = new Uint32Array(slots.buffer);
 /** Validity bits, one per row (a whole number of uint64 words). */
 const validity = new Uint8Array(Math.ceil(ROWS / 64) * 8);
 const validityBytes = (rows: number) => Math.ceil(rows / 64) * 8;
-/** Text of one chunk longer than 12 bytes or not ASCII: row, value, row, value… */
-const longText: Array<number | string> = [];
-
 /** Per writer connection: a data chunk of referrer_event's columns, or null when the table's columns are not COLUMNS. */
 const chunks = new WeakMap<DuckDBConnection, DuckDBDataChunk | null>();
 
@@ -147,11 +145,39 @@ function putInt64(at: number, v: number): void {
   int64[at * 2 + 1] = Math.floor(v / TWO_32);
 }
 
-/** Writes one text column of rows [from, from + n): inline slots and validity as buffers, long text one call each. */
+/**
+ * Long text of one column (over 12 characters): each row's value, the distinct values in order,
+ * and each row's place among them (a value equal to the previous row's shares its place).
+ */
+const longRows: number[] = [];
+const longValues: string[] = [];
+const longPlace: number[] = [];
+/** Where each distinct long value starts in their concatenation (characters = bytes: ASCII). */
+const longAt: number[] = [];
+/** Text of one chunk not ASCII (or long text not all ASCII): row, value, row, value… assigned one call each. */
+const oneByOne: Array<number | string> = [];
+const utf8 = new TextEncoder();
+/** The concatenation's bytes (a buffer kept while chunks need at most JOINED_KEPT). */
+const JOINED_KEPT = 1 << 20;
+let joinedBytes = new Uint8Array(ROWS * 64);
+
+/**
+ * Writes one text column of rows [from, from + n): inline slots and validity as buffers. Long
+ * ASCII text goes in one call: the column's distinct long values, concatenated, are assigned to
+ * the first long row, whose slot then tells where DuckDB put those bytes; every long row's slot
+ * (length, 4-byte prefix, pointer) is then written to point at its value inside them — one
+ * allocation the vector holds until the chunk is reset, as its own strings. Text that is not
+ * ASCII is assigned value by value.
+ */
 function writeText(vector: duckdb.Vector, events: readonly ReferrerEvent[], from: number, n: number, get: (e: ReferrerEvent) => string | null): void {
   slots.fill(0, 0, n * 16);
   let nulls = 0;
-  longText.length = 0;
+  longRows.length = 0;
+  longValues.length = 0;
+  longPlace.length = 0;
+  oneByOne.length = 0;
+  let prev: string | null = null;
+  let prevRow = -1;
   for (let i = 0; i < n; i++) {
     const v = get(events[from + i]);
     if (v === null) {
@@ -161,6 +187,16 @@ function writeText(vector: duckdb.Vector, events: readonly ReferrerEvent[], from
     }
     const len = v.length;
     if (len <= 12) {
+      if (v === prev && prevRow >= 0) {
+        // the previous row's inlined slot, word by word
+        const a = i * 4;
+        const b = prevRow * 4;
+        slotWords[a] = slotWords[b];
+        slotWords[a + 1] = slotWords[b + 1];
+        slotWords[a + 2] = slotWords[b + 2];
+        slotWords[a + 3] = slotWords[b + 3];
+        continue;
+      }
       const base = i * 16 + 4;
       let k = 0;
       for (; k < len; k++) {
@@ -170,15 +206,63 @@ function writeText(vector: duckdb.Vector, events: readonly ReferrerEvent[], from
       }
       if (k === len) {
         slotWords[i * 4] = len;
+        prev = v;
+        prevRow = i;
         continue;
       }
       slots.fill(0, base, base + 12);
+      oneByOne.push(i, v);
+      continue;
     }
-    longText.push(i, v);
+    if (v !== prev || prevRow >= 0) {
+      longValues.push(v);
+      prev = v;
+      prevRow = -1;
+    }
+    longRows.push(i);
+    longPlace.push(longValues.length - 1);
   }
+  if (longRows.length > 0 && !writeLongAscii(vector)) for (let j = 0; j < longRows.length; j++) oneByOne.push(longRows[j], longValues[longPlace[j]]);
   duckdb.copy_data_to_vector(vector, 0, slots.buffer, 0, n * 16);
-  for (let j = 0; j < longText.length; j += 2) duckdb.vector_assign_string_element(vector, longText[j] as number, longText[j + 1] as string);
+  for (let j = 0; j < oneByOne.length; j += 2) duckdb.vector_assign_string_element(vector, oneByOne[j] as number, oneByOne[j + 1] as string);
   if (nulls > 0) setValidity(vector, n);
+}
+
+/** The long rows' slots, pointing into their values assigned at once; false (nothing written) when they are not all ASCII. */
+function writeLongAscii(vector: duckdb.Vector): boolean {
+  let length = 0;
+  longAt.length = 0;
+  for (const v of longValues) {
+    longAt.push(length);
+    length += v.length;
+  }
+  // ASCII needs a byte per character: encoding stops short of the end otherwise.
+  const bytes = length <= joinedBytes.length ? joinedBytes : new Uint8Array(length);
+  if (bytes.length > joinedBytes.length && length <= JOINED_KEPT) joinedBytes = bytes;
+  const { read, written } = utf8.encodeInto(longValues.join(''), bytes);
+  if (read !== length || written !== length) return false; // not ASCII: bytes and characters differ
+  const first = longRows[0];
+  duckdb.vector_assign_string_element_len(vector, first, bytes.subarray(0, length));
+  const head = duckdb.vector_get_data(vector, (first + 1) * 16); // a copy, the pointer included
+  const at = new DataView(head.buffer, head.byteOffset + first * 16, 16);
+  if (at.getUint32(0, true) !== length) return false; // not where it was put: assign them one by one
+  const lo = at.getUint32(8, true);
+  const hi = at.getUint32(12, true);
+  for (let j = 0; j < longRows.length; j++) {
+    const place = longPlace[j];
+    const v = longValues[place];
+    const i = longRows[j];
+    const base = i * 16;
+    slotWords[i * 4] = v.length;
+    slots[base + 4] = v.charCodeAt(0);
+    slots[base + 5] = v.charCodeAt(1);
+    slots[base + 6] = v.charCodeAt(2);
+    slots[base + 7] = v.charCodeAt(3);
+    const p = lo + longAt[place];
+    slotWords[i * 4 + 2] = p >>> 0;
+    slotWords[i * 4 + 3] = hi + (p >= TWO_32 ? 1 : 0);
+  }
+  return true;
 }
 
 function setValidity(vector: duckdb.Vector, n: number): void {
