@@ -48,11 +48,107 @@ function onHost(url: string, host: string): boolean {
 }
 
 /**
+ * The IPv4 address written as the meter keys it (four decimal numbers 0–255 without leading
+ * zeros, as normalizeIp leaves it) as a 32-bit number, or -1 for any other text (counted by
+ * its text): one text has one number and one number one text, so counts are the same.
+ */
+export function ipv4Number(ip: string): number {
+  const len = ip.length;
+  if (len < 7 || len > 15) return -1;
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < len; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 0x2e) {
+      if (digits === 0 || ++dots > 3) return -1;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      if (digits > 0 && part === 0) return -1; // a leading zero
+      part = part * 10 + (c - 0x30);
+      if (++digits > 3 || part > 255) return -1;
+    } else return -1;
+  }
+  if (digits === 0 || dots !== 3) return -1;
+  return value * 256 + part;
+}
+
+/**
+ * One minute's counts. IPv4 addresses (nearly every hit) are counted in an open-addressing
+ * table of typed arrays keyed by their number (no string hashing, nothing allocated per hit);
+ * any other address in a map by its text. A count stops growing once over the rate (the answer
+ * cannot change then).
+ */
+class MinuteCounts {
+  /** Slot i holds address keys[i] with counts[i] hits (0: the slot is free). */
+  private keys = new Uint32Array(1024);
+  private counts = new Uint32Array(1024);
+  private used = 0;
+  private readonly others = new Map<string, number>();
+
+  constructor(private readonly perMinute: number) {}
+
+  /** Counts the hit; true when the address is over the rate. */
+  hit(ip: string): boolean {
+    const v4 = ipv4Number(ip);
+    if (v4 === -1) {
+      const n = this.others.get(ip) ?? 0;
+      if (n > this.perMinute) return true;
+      this.others.set(ip, n + 1);
+      return n + 1 > this.perMinute;
+    }
+    const at = this.slot(v4);
+    const n = this.counts[at];
+    if (n > this.perMinute) return true;
+    if (n === 0) {
+      this.keys[at] = v4;
+      if (++this.used * 2 > this.keys.length) {
+        this.counts[at] = 1;
+        this.grow();
+        return 1 > this.perMinute;
+      }
+    }
+    this.counts[at] = n + 1;
+    return n + 1 > this.perMinute;
+  }
+
+  /** The address's slot, or the free slot where it goes. */
+  private slot(v4: number): number {
+    const mask = this.keys.length - 1;
+    let at = (Math.imul(v4, 0x9e3779b1) >>> 0) & mask;
+    while (this.counts[at] !== 0 && this.keys[at] !== v4) at = (at + 1) & mask;
+    return at;
+  }
+
+  /** Twice the slots (kept at most half full), every address moved to its place. */
+  private grow(): void {
+    const keys = this.keys;
+    const counts = this.counts;
+    this.keys = new Uint32Array(keys.length * 2);
+    this.counts = new Uint32Array(keys.length * 2);
+    for (let i = 0; i < keys.length; i++) {
+      if (counts[i] === 0) continue;
+      const at = this.slot(keys[i]);
+      this.keys[at] = keys[i];
+      this.counts[at] = counts[i];
+    }
+  }
+}
+
+/**
  * Hits per IP in fixed minutes of the events' own time (seen_at): within one minute, the hits
- * beyond `perMinute` are over the rate. Counts of the last few minutes seen are kept.
+ * beyond `perMinute` are over the rate. Counts of the last few minutes seen are kept: a minute
+ * not seen before starts its counts, and the earliest of more than MINUTES_KEPT is forgotten
+ * (itself, when it is the earliest: an older event then counts alone). The last minute's
+ * counts are at hand (a batch's events mostly share their minute).
  */
 export class IpRateMeter {
-  private readonly minutes = new Map<number, Map<string, number>>();
+  private readonly minutes = new Map<number, MinuteCounts>();
+  private lastMinute = Number.NaN;
+  private last: MinuteCounts | undefined;
 
   constructor(private readonly perMinute: number) {}
 
@@ -60,15 +156,30 @@ export class IpRateMeter {
   over(ip: string, ms: number): boolean {
     if (this.perMinute <= 0) return false;
     const minute = Math.floor(ms / MINUTE_MS);
-    let counts = this.minutes.get(minute);
-    if (counts === undefined) {
-      counts = new Map();
-      this.minutes.set(minute, counts);
-      if (this.minutes.size > MINUTES_KEPT) this.minutes.delete(Math.min(...this.minutes.keys()));
+    const m = minute === this.lastMinute ? this.last : this.minuteCounts(minute);
+    if (m === undefined) return false; // its minute forgotten at once: the hit counts alone (1, never over a rate ≥ 1)
+    return m.hit(ip);
+  }
+
+  /** The minute's counts, started when new (undefined when that makes it the earliest of too many: forgotten). */
+  private minuteCounts(minute: number): MinuteCounts | undefined {
+    let m = this.minutes.get(minute);
+    if (m === undefined) {
+      m = new MinuteCounts(this.perMinute);
+      this.minutes.set(minute, m);
+      if (this.minutes.size > MINUTES_KEPT) {
+        const earliest = Math.min(...this.minutes.keys());
+        this.minutes.delete(earliest);
+        if (earliest === this.lastMinute) {
+          this.lastMinute = Number.NaN;
+          this.last = undefined;
+        }
+        if (earliest === minute) return undefined;
+      }
     }
-    const n = (counts.get(ip) ?? 0) + 1;
-    counts.set(ip, n);
-    return n > this.perMinute;
+    this.lastMinute = minute;
+    this.last = m;
+    return m;
   }
 }
 
