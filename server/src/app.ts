@@ -32,7 +32,8 @@ import { auditTarget } from './services/audit.js';
 import { publicUser } from './services/users.js';
 import { VERSION } from './version.js';
 import { HSTS, SECURITY_HEADERS } from './security-headers.js';
-import { leanBeacon } from './beacon.js';
+import { leanBeacon, proxyView } from './beacon.js';
+import { leanReferrerStream, type RequestLine } from './lean-stream.js';
 
 z.config(z.locales.es());
 
@@ -134,13 +135,24 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
 
   return {
     koa,
-    listener: leanBeacon(services, { trusted: koa.proxy, maxIpsCount: koa.maxIpsCount }, (line) => logger.error(line), koa.callback()),
+    listener: leanListener(services, koa, logger),
     services,
     bootstrap,
     async close() {
       for (const fn of services.onClose.reverse()) await fn();
     },
   };
+}
+
+/**
+ * What the server serves: the beacon and the live referrer stream on their lean paths when they
+ * can take a request whole (beacon.ts, lean-stream.ts), everything else through Koa.
+ */
+function leanListener(services: AppServices, koa: Koa, logger: Logger): http.RequestListener {
+  const proxy = proxyView({ trusted: koa.proxy, maxIpsCount: koa.maxIpsCount });
+  const logError = (line: string) => logger.error(line);
+  const stream = leanReferrerStream(services, proxy, { request: (line) => logRequest(logger, line), error: logError }, koa.callback());
+  return leanBeacon(services, proxy, logError, stream);
 }
 
 /** The protected admin's creation, by the system, is the trail's first entry. */
@@ -180,21 +192,24 @@ function requestLog(logger: Logger): Koa.Middleware {
       await next();
     } finally {
       if (ctx.path.startsWith('/api/') && ctx.path !== '/api/hit') {
-        const status = ctx.status;
         const user = ctx.state.user as { id?: string } | undefined;
-        const line = {
+        logRequest(logger, {
           req_id: id,
           method: ctx.method,
           route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null,
-          status,
+          status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
           user: user?.id ?? null,
-        };
-        const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-        logger[level](line, 'request');
+        });
       }
     }
   };
+}
+
+/** One access log line, at the level its status calls for. */
+function logRequest(logger: Logger, line: RequestLine): void {
+  const level = line.status >= 500 ? 'error' : line.status >= 400 ? 'warn' : 'info';
+  logger[level](line, 'request');
 }
 
 /** Public routes that read a body: anyone can reach them, so a slow body is cut off early. */

@@ -46,7 +46,7 @@ export async function takeHit(s: AppServices, r: BeaconRequest): Promise<{ gif: 
 }
 
 /** The query string parsed as Koa 3 does (URLSearchParams; a name given twice is an array of its values). */
-function parseQuery(search: string): Record<string, unknown> {
+export function parseQuery(search: string): Record<string, unknown> {
   const params = new URLSearchParams(search);
   const out: Record<string, unknown> = {};
   for (const key of params.keys()) {
@@ -58,40 +58,52 @@ function parseQuery(search: string): Record<string, unknown> {
 }
 
 const REQUEST_ID = /^[\w-]{8,64}$/;
+/** The request id as the request log middleware takes it: a well-formed X-Request-Id, else a new one. */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
 /** A plain beacon URL: the path exactly, then a query without a fragment. */
 const isBeaconUrl = (url: string) => url === '/api/hit' || (url.startsWith('/api/hit?') && !url.includes('#'));
+
+/** How Koa (with koa.proxy and koa.maxIpsCount) sees a request's client: ctx.ip and ctx.secure. */
+export interface ProxyView {
+  clientIp(req: IncomingMessage): string;
+  secure(req: IncomingMessage): boolean;
+}
+
+export function proxyView(proxy: { trusted: boolean; maxIpsCount: number }): ProxyView {
+  return {
+    clientIp: (req) => {
+      // As Koa's ctx.ip: the first of the last `maxIpsCount` X-Forwarded-For entries, else the socket.
+      const forwarded = proxy.trusted ? req.headers['x-forwarded-for'] : undefined;
+      if (typeof forwarded === 'string' && forwarded) {
+        let ips = forwarded.split(',').map((v) => v.trim());
+        if (proxy.maxIpsCount > 0) ips = ips.slice(-proxy.maxIpsCount);
+        if (ips[0]) return ips[0];
+      }
+      return req.socket.remoteAddress || '';
+    },
+    secure: (req) => {
+      if ((req.socket as TLSSocket).encrypted) return true;
+      if (!proxy.trusted) return false;
+      const proto = req.headers['x-forwarded-proto'];
+      return typeof proto === 'string' && proto.split(',', 1)[0].trim().toLowerCase() === 'https';
+    },
+  };
+}
 
 /**
  * Wraps the app's request listener: GET /api/hit is answered here as the Koa route would answer
  * it (the route stays for HEAD and the path's other spellings); like the route, no access log line.
  */
-export function leanBeacon(
-  s: AppServices,
-  proxy: { trusted: boolean; maxIpsCount: number },
-  logError: (line: string) => void,
-  next: RequestListener,
-): RequestListener {
-  const clientIp = (req: IncomingMessage): string => {
-    // As Koa's ctx.ip: the first of the last `maxIpsCount` X-Forwarded-For entries, else the socket.
-    const forwarded = proxy.trusted ? req.headers['x-forwarded-for'] : undefined;
-    if (typeof forwarded === 'string' && forwarded) {
-      let ips = forwarded.split(',').map((v) => v.trim());
-      if (proxy.maxIpsCount > 0) ips = ips.slice(-proxy.maxIpsCount);
-      if (ips[0]) return ips[0];
-    }
-    return req.socket.remoteAddress || '';
-  };
-  const secure = (req: IncomingMessage): boolean => {
-    if ((req.socket as TLSSocket).encrypted) return true;
-    if (!proxy.trusted) return false;
-    const proto = req.headers['x-forwarded-proto'];
-    return typeof proto === 'string' && proto.split(',', 1)[0].trim().toLowerCase() === 'https';
-  };
+export function leanBeacon(s: AppServices, proxy: ProxyView, logError: (line: string) => void, next: RequestListener): RequestListener {
+  const { clientIp, secure } = proxy;
   return (req, res) => {
     const url = req.url ?? '';
     if (req.method !== 'GET' || !isBeaconUrl(url)) return next(req, res);
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const id = requestIdOf(req);
     const headers: Record<string, string> = { 'X-Request-Id': id, Vary: 'Accept-Encoding' };
     if (secure(req)) headers['Strict-Transport-Security'] = HSTS;
     Object.assign(headers, SECURITY_HEADERS);

@@ -6,6 +6,7 @@ import type Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
 import { createSecretKey } from 'node:crypto';
 import koaJwt from 'koa-jwt';
+import jwt from 'jsonwebtoken';
 import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
 import { TOTP_SETUP_ROUTES, type Route } from '@adops/core';
@@ -39,7 +40,20 @@ export interface Guards {
   user: Koa.Middleware[];
   admin: Koa.Middleware[];
   ingest: Koa.Middleware[];
+  /** The user guard's two steps outside Koa, for a lean path (the live stream's: lean-stream.ts). */
+  lean: LeanGuard;
 }
+
+/** The user guard as functions: the same key, algorithm and session rules as the middleware. */
+export interface LeanGuard {
+  /** The token's verified claims, or undefined where koa-jwt would answer 401. */
+  verify(token: string): Record<string, unknown> | undefined;
+  /** The session the claims name, as the user guard sets it; throws the guard's HttpError (401, 403 for 2FA setup). */
+  session(claims: unknown, ip: string, method: string, path: string): Promise<{ user: SessionState; account: UserRecord }>;
+}
+
+/** The algorithms a session token may be signed with (koa-jwt and the lean path). */
+const TOKEN_ALGORITHMS: jwt.Algorithm[] = ['HS256'];
 
 export function makeGuards(opts: {
   secret: string;
@@ -53,24 +67,32 @@ export function makeGuards(opts: {
   const key = createSecretKey(Buffer.from(opts.secret, 'utf8'));
   const verify = koaJwt({
     secret: (async () => key) as unknown as string,
-    algorithms: ['HS256'],
+    algorithms: TOKEN_ALGORITHMS,
     key: 'jwt',
     // Browsers' EventSource cannot send headers: the live stream also takes ?access_token=.
     getToken: (ctx) => (ctx.path.endsWith('/stream') && typeof ctx.query.access_token === 'string' ? ctx.query.access_token : null),
   }) as unknown as Koa.Middleware;
-  const session: Koa.Middleware = async (ctx, next) => {
+  const resolveSession = async (claims: unknown, ip: string): Promise<{ user: SessionState; account: UserRecord }> => {
     // The token must name a live session of an existing user (read now: role and e-mail as stored).
-    const { user, session } = await opts.auth.resolve(ctx.state.jwt, ctx.ip);
-    ctx.state.user = {
+    const { user, session } = await opts.auth.resolve(claims as Parameters<AuthService['resolve']>[0], ip);
+    const state: SessionState = {
       id: user.id,
       email: user.email,
       is_admin: user.is_admin,
       exp: Math.floor(Date.parse(session.expires_at) / 1000),
       session_id: session.id,
-    } satisfies SessionState;
-    ctx.state.account = user;
-    if (opts.mustEnrol && !setupPaths.has(`${ctx.method} ${ctx.path}`) && (await opts.mustEnrol(user)))
+    };
+    return { user: state, account: user };
+  };
+  const checkEnrolled = async (account: UserRecord, method: string, path: string): Promise<void> => {
+    if (opts.mustEnrol && !setupPaths.has(`${method} ${path}`) && (await opts.mustEnrol(account)))
       throw httpError(403, TOTP_SETUP_REQUIRED, undefined, { totp_setup_required: true });
+  };
+  const session: Koa.Middleware = async (ctx, next) => {
+    const { user, account } = await resolveSession(ctx.state.jwt, ctx.ip);
+    ctx.state.user = user;
+    ctx.state.account = account;
+    await checkEnrolled(account, ctx.method, ctx.path);
     await next();
   };
   const admin: Koa.Middleware = async (ctx, next) => {
@@ -89,7 +111,22 @@ export function makeGuards(opts: {
     // Otherwise an admin's session token.
     return verify(ctx, () => session(ctx, () => admin(ctx, next)));
   };
-  return { user: [verify, session], admin: [verify, session, admin], ingest: [ingest] };
+  const lean: LeanGuard = {
+    verify: (token) => {
+      try {
+        const claims = jwt.verify(token, key, { algorithms: TOKEN_ALGORITHMS });
+        return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    session: async (claims, ip, method, path) => {
+      const resolved = await resolveSession(claims, ip);
+      await checkEnrolled(resolved.account, method, path);
+      return resolved;
+    },
+  };
+  return { user: [verify, session], admin: [verify, session, admin], ingest: [ingest], lean };
 }
 
 function parse<R extends Route>(r: R, ctx: Ctx): RouteParsed<R> {

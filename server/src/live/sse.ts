@@ -3,9 +3,8 @@
 // slow clients dropped past a backlog bound, cleanup on disconnect, all ended on close.
 // Once its head is written a stream goes on on the bare socket (take-socket.ts): node's request,
 // response and parser state and the Koa context are let go, so an idle stream costs little memory.
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type Koa from 'koa';
 import type { LiveBus } from './bus.js';
 import type { Identified } from './ring.js';
 import { releaseSocket, takeSocket } from './take-socket.js';
@@ -34,6 +33,24 @@ export interface StreamRequest<T> {
   /** Streams with the same key share one `alive` answer per check (the session's id). */
   aliveKey?: string;
 }
+
+/** What a stream opens on: a Koa context, or a bare request and response. */
+export interface StreamContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  respond?: boolean;
+  status?: number;
+  /** Headers to send before the stream's own (the lean path's; a Koa context has set its own on res). */
+  head?: Readonly<Record<string, string>>;
+}
+
+/** A stream's own headers. */
+const SSE_HEAD: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-store, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
 
 /** Events per write: large enough to batch, small enough to pace with 'drain'. */
 const CHUNK_EVENTS = 256;
@@ -200,23 +217,23 @@ export class SseHub<T extends Identified> {
     return this.clients.size;
   }
 
-  /** Takes over the response of ctx and streams events to it until either side closes. */
-  open(ctx: Koa.Context, req: StreamRequest<T>): void {
-    const res: ServerResponse = ctx.res;
-    const socket = ctx.req.socket;
+  /**
+   * Takes over the response of ctx (a Koa context, or the lean path's bare request and response:
+   * lean-stream.ts) and streams events to it until either side closes. Headers already set on the
+   * response, or given as ctx.head (request id, security headers), go before the stream's own.
+   */
+  open(ctx: StreamContext, req: StreamRequest<T>): void {
+    const res = ctx.res;
+    const request = ctx.req;
+    const socket = request.socket;
     ctx.respond = false;
     ctx.status = 200;
     socket.setTimeout(0);
     socket.setNoDelay(true);
     socket.setKeepAlive(true);
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-store, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
+    res.writeHead(200, ctx.head ? { ...ctx.head, ...SSE_HEAD } : SSE_HEAD);
     res.write(`retry: ${this.options.retryMs}\n: connected\n\n`);
-    const taken = takeSocket(ctx.req, res);
+    const taken = takeSocket(request, res);
     const out: Out = taken?.socket ?? res;
     const stream = new Stream<T>(this, out, req.match, req.lastEventId, req.alive, req.aliveKey);
     out[STREAM] = stream as unknown as Stream<Identified>;

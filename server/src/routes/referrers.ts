@@ -3,11 +3,13 @@
 // and the admins' referrer-spam list.
 import type Router from '@koa/router';
 import { contract, REFERRER_LIMITS } from '@adops/core';
-import { bind, type Ctx } from '../http.js';
+import { bind, type Ctx, type RouteParsed, type SessionState } from '../http.js';
+import type { StreamRequest } from '../live/sse.js';
 import { httpError } from '../errors.js';
 import { BEACON_HEADERS, PIXEL, takeHit } from '../beacon.js';
 import type { AppServices } from '../services/index.js';
 import { streamFilter, parseIdempotencyKey } from '../services/referrers.js';
+import type { ReferrerEvent } from '../warehouse/index.js';
 import { sendExport } from '../tables.js';
 
 /** The request body's bytes (UTF-8 text), refused with 413 past `limit` bytes. */
@@ -53,6 +55,36 @@ function readBody(ctx: Ctx, limit: number): Promise<Buffer> {
   });
 }
 
+/**
+ * What a live referrer stream asks of the hub: its filter, resume point (the Last-Event-ID
+ * header before the query's) and session check. For the Koa route and the lean path (lean-stream.ts).
+ */
+export async function referrerStream(
+  s: AppServices,
+  q: RouteParsed<typeof contract.referrers.stream>,
+  lastEventIdHeader: string,
+  user: Pick<SessionState, 'id' | 'session_id'>,
+): Promise<StreamRequest<ReferrerEvent>> {
+  const referrers = s.referrers;
+  const filter = streamFilter(q, s.config.tz);
+  const header = lastEventIdHeader.trim();
+  const fromHeader = /^\d{1,15}$/.test(header) ? Number(header) : undefined;
+  let lastEventId = fromHeader ?? q.lastEventId;
+  // A resume point past every id handed out belongs to a reset store: start live (when the
+  // live backend cannot say, the resume point is trusted).
+  const latest = lastEventId === undefined ? undefined : await referrers.latestId().catch(() => undefined);
+  if (lastEventId !== undefined && latest !== undefined && lastEventId > latest) lastEventId = undefined;
+  // The stream keeps the session's ids, not the request's context.
+  const { session_id, id } = user;
+  return {
+    match: referrers.matcher(filter),
+    lastEventId,
+    backfill: referrers.backfill,
+    alive: () => s.auth.alive(session_id, id),
+    aliveKey: `${id}\n${session_id}`,
+  };
+}
+
 export function referrerRoutes(router: Router, s: AppServices): void {
   const r = contract.referrers;
   const referrers = s.referrers;
@@ -90,23 +122,7 @@ export function referrerRoutes(router: Router, s: AppServices): void {
   });
 
   bind(router, s.guards, r.stream, async (q, ctx) => {
-    const filter = streamFilter(q, s.config.tz);
-    const header = ctx.get('last-event-id').trim();
-    const fromHeader = /^\d{1,15}$/.test(header) ? Number(header) : undefined;
-    let lastEventId = fromHeader ?? q.lastEventId;
-    // A resume point past every id handed out belongs to a reset store: start live (when the
-    // live backend cannot say, the resume point is trusted).
-    const latest = lastEventId === undefined ? undefined : await referrers.latestId().catch(() => undefined);
-    if (lastEventId !== undefined && latest !== undefined && lastEventId > latest) lastEventId = undefined;
-    // The stream keeps the session's ids, not the request's context.
-    const { session_id, id } = ctx.state.user!;
-    referrers.hub.open(ctx, {
-      match: referrers.matcher(filter),
-      lastEventId,
-      backfill: referrers.backfill,
-      alive: () => s.auth.alive(session_id, id),
-      aliveKey: `${id}\n${session_id}`,
-    });
+    referrers.hub.open(ctx, await referrerStream(s, q, ctx.get('last-event-id'), ctx.state.user!));
   });
 
   bind(router, s.guards, r.ingest, async (_input, ctx) => {
