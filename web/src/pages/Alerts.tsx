@@ -24,6 +24,7 @@ import { AlertActionsCard, RuleActionFields } from '../components/alerts/AlertAc
 import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
 import { errorText } from '../lib/errors';
+import { Pagination } from '../components/Pagination';
 
 type FieldDef = {
   key: string;
@@ -233,14 +234,8 @@ function FiredAlerts() {
             </tbody>
           </table>
           {list.data && list.data.page_count > 1 && (
-            <div className="mt-3 flex items-center justify-end gap-2 text-sm text-gray-600">
-              <button type="button" className={secondaryButton} disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                Anterior
-              </button>
-              Página {list.data.page} de {list.data.page_count}
-              <button type="button" className={secondaryButton} disabled={page >= list.data.page_count} onClick={() => setPage((p) => p + 1)}>
-                Siguiente
-              </button>
+            <div className="mt-3 flex justify-end">
+              <Pagination page={list.data.page} pageCount={list.data.page_count} onPage={setPage} />
             </div>
           )}
         </div>

@@ -6,7 +6,8 @@ import { ApiError } from '@adops/core';
 import { useNavigate } from 'react-router-dom';
 import { useSession } from '../hooks/useSession';
 import { errorText } from '../lib/errors';
-import { inputClass, labelClass, primaryButton } from '../components/styles';
+import { inputClass, primaryButton } from '../components/styles';
+import { FormField } from '../components/FormField';
 
 export default function Login() {
   const { api, signIn } = useSession();
@@ -61,10 +62,7 @@ export default function Login() {
           <p className="mt-1 text-sm text-gray-500">AdOps Console</p>
         </div>
         <form onSubmit={submit} className="space-y-4 rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
-          <div>
-            <label htmlFor="login-email" className={labelClass}>
-              Email
-            </label>
+          <FormField id="login-email" label="Email">
             <input
               id="login-email"
               name="email"
@@ -75,11 +73,8 @@ export default function Login() {
               onChange={(e) => setEmail(e.target.value)}
               className={inputClass}
             />
-          </div>
-          <div>
-            <label htmlFor="login-password" className={labelClass}>
-              Contraseña
-            </label>
+          </FormField>
+          <FormField id="login-password" label="Contraseña">
             <input
               id="login-password"
               name="password"
@@ -90,12 +85,13 @@ export default function Login() {
               onChange={(e) => setPassword(e.target.value)}
               className={inputClass}
             />
-          </div>
+          </FormField>
           {needsCode && (
-            <div>
-              <label htmlFor="login-totp" className={labelClass}>
-                Código de verificación
-              </label>
+            <FormField
+              id="login-totp"
+              label="Código de verificación"
+              hint="El código de 6 dígitos de tu app de autenticación, o uno de tus códigos de recuperación."
+            >
               <input
                 id="login-totp"
                 ref={codeInput}
@@ -109,8 +105,7 @@ export default function Login() {
                 onChange={(e) => setCode(e.target.value)}
                 className={inputClass}
               />
-              <p className="mt-1 text-xs text-gray-500">El código de 6 dígitos de tu app de autenticación, o uno de tus códigos de recuperación.</p>
-            </div>
+            </FormField>
           )}
           <label className="flex items-center gap-2 text-sm text-gray-700">
             <input

@@ -11,6 +11,7 @@ import { ErrorBanner } from '../ErrorBanner';
 import { Loading } from '../Loading';
 import { inputClass, labelClass, secondaryButton } from '../styles';
 import { errorText } from '../../lib/errors';
+import { Pagination } from '../Pagination';
 
 export const DEFAULT_RULE_ACTION: AlertRuleAction = { mode: 'notify', reactivate: false, cooldown_minutes: 60, daily_cap: 5 };
 
@@ -165,14 +166,8 @@ export function AlertActionsCard() {
             </tbody>
           </table>
           {list.data && list.data.page_count > 1 && (
-            <div className="mt-3 flex items-center justify-end gap-2 text-sm text-gray-600">
-              <button type="button" className={secondaryButton} disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                Anterior
-              </button>
-              Página {list.data.page} de {list.data.page_count}
-              <button type="button" className={secondaryButton} disabled={page >= list.data.page_count} onClick={() => setPage((p) => p + 1)}>
-                Siguiente
-              </button>
+            <div className="mt-3 flex justify-end">
+              <Pagination page={list.data.page} pageCount={list.data.page_count} onPage={setPage} />
             </div>
           )}
         </div>
