@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import type { AlertActionRecord, AlertActionRepository } from './alert-action-types.js';
 import { StoreConflictError, StoreTextError } from './types.js';
+import { hasNul, iso, type Query } from './postgres-alerts.js';
 
 export const ALERT_ACTIONS_MIGRATION_SQL = `
   -- The profit guard: a campaign rule's action (notify only / pause on Meta, cooldown, daily
@@ -39,17 +40,6 @@ export const ALERT_ACTIONS_MIGRATION_SQL = `
     CONSTRAINT alert_action_days_pkey PRIMARY KEY (account, day)
   );
 `;
-
-type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
-
-const iso = (v: Date | string | null): string | null => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
-
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
-  return false;
-}
 
 const COLUMNS =
   'id, rule_id, rule_name, subject, level, account, action, trigger, status, detail, reason, figures, at, undone_at, undone_by, undone_by_rule';

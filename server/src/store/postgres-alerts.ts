@@ -93,11 +93,12 @@ export const ALERT_DIGESTS_MIGRATION_SQL = `
   );
 `;
 
-type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
+export type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
 
-const iso = (v: Date | string | null): string | null => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
+export const iso = (v: Date | string | null): string | null => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
 
-function hasNul(value: unknown): boolean {
+/** Whether a value (keys included) holds U+0000, which PostgreSQL text cannot keep. */
+export function hasNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (Array.isArray(value)) return value.some(hasNul);
   if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
