@@ -62,31 +62,39 @@ export function registerTail(program: Command, cli: Cli): void {
       };
       const tail = new LiveTail({ api, server, token, filter, lines: Number(flags.lines) });
 
-      const stop = () => tail.stop();
-      const interrupted = () => {
-        cli.cancel();
-        stop();
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', interrupted);
-      cli.io.signal?.addEventListener('abort', stop, { once: true });
-      const out = cli.io.stdout;
-      // A closed pipe (`adops tail --json | head`) ends the tail quietly.
-      const onOutError = () => stop();
-      out.on('error', onOutError);
-      out.on('close', stop);
-      try {
-        if (cli.machine(flags.json)) await followAsNdjson(cli, tail);
-        else await followOnScreen(cli, tail, filter, flags.value === true);
-      } finally {
-        tail.stop();
-        process.off('SIGTERM', stop);
-        process.off('SIGINT', interrupted);
-        cli.io.signal?.removeEventListener('abort', stop);
-        out.off('error', onOutError);
-        out.off('close', stop);
-      }
+      await untilStopped(cli, tail, () =>
+        cli.machine(flags.json) ? followAsNdjson(cli, tail) : followOnScreen(cli, tail, filter, flags.value === true),
+      );
     });
+}
+
+/**
+ * Runs `follow` until it ends or the tail is stopped: by SIGTERM, Ctrl-C, the command's abort
+ * signal, or a closed output (`adops tail --json | head` ends quietly); then stops the tail and
+ * lets go of every listener.
+ */
+async function untilStopped(cli: Cli, tail: { stop(): void }, follow: () => Promise<void>): Promise<void> {
+  const stop = () => tail.stop();
+  const interrupted = () => {
+    cli.cancel();
+    stop();
+  };
+  const out = cli.io.stdout;
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', interrupted);
+  cli.io.signal?.addEventListener('abort', stop, { once: true });
+  out.on('error', stop);
+  out.on('close', stop);
+  try {
+    await follow();
+  } finally {
+    tail.stop();
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', interrupted);
+    cli.io.signal?.removeEventListener('abort', stop);
+    out.off('error', stop);
+    out.off('close', stop);
+  }
 }
 
 /** `adops tail --alerts`: a line (or an NDJSON record) per alert until stopped. */
@@ -102,27 +110,10 @@ async function followAlerts(cli: Cli, cmd: Command, flags: TailFlags): Promise<v
     },
     (text) => cli.io.stderr.write(`tail: ${text}\n`),
   );
-  const stop = () => tail.stop();
-  const interrupted = () => {
-    cli.cancel();
-    stop();
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', interrupted);
-  cli.io.signal?.addEventListener('abort', stop, { once: true });
-  out.on('error', stop);
-  out.on('close', stop);
-  try {
+  await untilStopped(cli, tail, async () => {
     await tail.start();
     await tail.done;
-  } finally {
-    tail.stop();
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', interrupted);
-    cli.io.signal?.removeEventListener('abort', stop);
-    out.off('error', stop);
-    out.off('close', stop);
-  }
+  });
 }
 
 async function followAsNdjson(cli: Cli, tail: LiveTail): Promise<void> {
