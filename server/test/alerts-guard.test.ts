@@ -7,10 +7,10 @@
 // ROI recovers. Who may set actions. Each test has its own days, so their daily caps are apart.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addDays, type AlertAction, type Api } from '@adops/core';
-import { startTestServer, failure, type TestServer } from './helpers.js';
+import { startTestServer, failure, zoneReportRow, type TestServer } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
 import type { SandboxAd } from '../src/providers/meta/sandbox.js';
-import type { AdSpendRecord, ZoneReportRecord } from '../src/warehouse/index.js';
+import type { AdSpendRecord } from '../src/warehouse/index.js';
 
 const MIN = 60_000;
 // Each test's day: far enough back that the tests' days never meet, inside the events' retention.
@@ -42,23 +42,7 @@ function activeCampaigns(n: number): SandboxAd[] {
   return out;
 }
 
-const zoneRow = (date: string, zone_id: string, revenue: number): ZoneReportRecord => ({
-  date,
-  advertiser: 'AdNova',
-  publisher: 'PubA',
-  zone_id,
-  geo: 'ES',
-  source: 'search',
-  domain: 'a.com',
-  impressions: 5000,
-  monetized_impressions: 5000,
-  clicks: 50,
-  revenue,
-  rate_applied: 0.7,
-  p_revenue: 70,
-  margin: 30,
-  tq: 0.9,
-});
+const zoneRow = (date: string, zone_id: string, revenue: number) => zoneReportRow(date, zone_id, { revenue });
 
 /**
  * On `day`, each campaign earns 10 (10 human visits at a zone's revenue per visit of 1.00)

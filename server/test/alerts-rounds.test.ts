@@ -8,6 +8,7 @@ import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import type { ReferrerEvent, Warehouse, ZoneReportRecord } from '../src/warehouse/index.js';
 import { findings, roundQueries, SHARED_BURST_LIMIT, type RuleContext } from '../src/services/alert-rules.js';
 import { event, importRows } from './warehouse-contract.js';
+import { zoneReportRow } from './helpers.js';
 
 // Noon two days ago (UTC): a rule's last 6 hours stay within that day.
 const T = Date.parse(`${new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)}T12:00:00Z`);
@@ -17,24 +18,8 @@ let w: Warehouse;
 const calls = { groups: 0, bursts: 0 };
 let nextId = 1;
 
-const zoneRow = (date: string, zone_id: string, over: Partial<ZoneReportRecord> = {}): ZoneReportRecord => ({
-  date,
-  advertiser: 'AdNova',
-  publisher: zone_id.startsWith('A') ? 'PubA' : 'PubB',
-  zone_id,
-  geo: 'ES',
-  source: 'search',
-  domain: 'a.com',
-  impressions: 5000,
-  monetized_impressions: 5000,
-  clicks: 50,
-  revenue: 100,
-  rate_applied: 0.7,
-  p_revenue: 70,
-  margin: 30,
-  tq: 0.9,
-  ...over,
-});
+const zoneRow = (date: string, zone_id: string, over: Partial<ZoneReportRecord> = {}) =>
+  zoneReportRow(date, zone_id, { publisher: zone_id.startsWith('A') ? 'PubA' : 'PubB', ...over });
 const visits = (n: number, at: number, e: Partial<ReferrerEvent>): ReferrerEvent[] =>
   Array.from({ length: n }, (_, i) => event(nextId++, at + i * 1000, { zone_id: 'A1', ...e }));
 

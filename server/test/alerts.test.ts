@@ -5,9 +5,9 @@
 // (ADOPS_ALERTS_EVERY_SECONDS=0): each evaluation is called with its instant.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { addDays, type Alert, type Api, type CreateAlertRule } from '@adops/core';
-import { startTestServer, failure, type TestServer } from './helpers.js';
+import { startTestServer, failure, zoneReportRow, type TestServer } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
-import type { AdSpendRecord, ReferrerEvent, ZoneReportRecord } from '../src/warehouse/index.js';
+import type { AdSpendRecord, ReferrerEvent } from '../src/warehouse/index.js';
 
 // The evaluations' clock: two days ago on the hour (events stay inside the retention period, and every
 // evaluation is before the server's own clock, which stamps reads and mutes), reporting in UTC.
@@ -21,24 +21,7 @@ let admin: Api & { token: string };
 let ana: Api & { token: string };
 let nextId = 1;
 
-const zoneRow = (date: string, zone_id: string, over: Partial<ZoneReportRecord> = {}): ZoneReportRecord => ({
-  date,
-  advertiser: 'AdNova',
-  publisher: 'PubA',
-  zone_id,
-  geo: 'ES',
-  source: 'search',
-  domain: 'a.com',
-  impressions: 5000,
-  monetized_impressions: 5000,
-  clicks: 50,
-  revenue: 100,
-  rate_applied: 0.7,
-  p_revenue: 70,
-  margin: 30,
-  tq: 0.9,
-  ...over,
-});
+const zoneRow = zoneReportRow;
 
 const events = (n: number, at: number, e: Partial<ReferrerEvent> & Pick<ReferrerEvent, 'zone_id'>): ReferrerEvent[] =>
   Array.from({ length: n }, (_, i) => event(nextId++, at + i * 1000, e));

@@ -11,6 +11,7 @@ import { createApi, type Api, type ApiError } from '@adops/core';
 import { createApp, loadConfig, type AdopsApp, type Config } from '../src/app.js';
 import type { SharedStores } from '../src/services/index.js';
 import type { PgCluster } from './pg-cluster.js';
+import type { ZoneReportRecord } from '../src/warehouse/index.js';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-pass-123' };
 
@@ -185,3 +186,23 @@ export async function startTestServer(overrides: Partial<Config> = {}, keepDataD
     },
   };
 }
+
+/** A zone-report row of the alerts tests: 5,000 impressions, 50 clicks, revenue 100, TQ 0.9 at AdNova / PubA, unless `over` says otherwise. */
+export const zoneReportRow = (date: string, zone_id: string, over: Partial<ZoneReportRecord> = {}): ZoneReportRecord => ({
+  date,
+  advertiser: 'AdNova',
+  publisher: 'PubA',
+  zone_id,
+  geo: 'ES',
+  source: 'search',
+  domain: 'a.com',
+  impressions: 5000,
+  monetized_impressions: 5000,
+  clicks: 50,
+  revenue: 100,
+  rate_applied: 0.7,
+  p_revenue: 70,
+  margin: 30,
+  tq: 0.9,
+  ...over,
+});
