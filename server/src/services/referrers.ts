@@ -99,34 +99,95 @@ export const eventKeys = {
 };
 
 /**
- * An event's own key and its batch's ride on it under symbols: JSON (the live bus) and the log
- * never see them. Events of one batch share its key: it is stored once, and finding it makes
- * every one of them a duplicate.
+ * An event's own key rides on it under a symbol: JSON (the live bus) and the log never see it.
+ * A batch's key is its request's, held beside the request's events (one entry, however many
+ * events): stored once, and finding it makes every one of them a duplicate.
  */
 const EVENT_KEY = Symbol('eventKey');
-const BATCH_KEY = Symbol('batchKey');
-/** One request's batch key: every event of the request holds this same object. */
-interface BatchTag {
-  key: string;
-}
-type KeyedEvent = ReferrerEvent & { [EVENT_KEY]?: string; [BATCH_KEY]?: BatchTag };
+type KeyedEvent = ReferrerEvent & { [EVENT_KEY]?: string };
 const keyOf = (e: ReferrerEvent): string | undefined => (e as KeyedEvent)[EVENT_KEY];
-const batchOf = (e: ReferrerEvent): BatchTag | undefined => (e as KeyedEvent)[BATCH_KEY];
 
-/** Every key of the events, each once (a batch's key is shared by its consecutive events). */
-function keysOf(events: readonly ReferrerEvent[]): string[] {
+/** The keys of one request's events: its batch key (the Idempotency-Key's), if any, and whether some event has a key of its own. */
+interface PartKeys {
+  batchKey: string | undefined;
+  ownKeys: boolean;
+}
+const NO_KEYS: PartKeys = { batchKey: undefined, ownKeys: false };
+
+/** One request's events in a commit, and their keys. */
+interface Part extends PartKeys {
+  events: readonly ReferrerEvent[];
+}
+
+/** Every key of the parts, each once: their batch keys and their events' own. */
+function keysOf(parts: readonly Part[]): string[] {
   const keys = new Set<string>();
-  let lastBatch: BatchTag | undefined;
-  for (const e of events) {
-    const own = keyOf(e);
-    if (own !== undefined) keys.add(own);
-    const batch = batchOf(e);
-    if (batch !== undefined && batch !== lastBatch) {
-      keys.add(batch.key);
-      lastBatch = batch;
-    }
+  for (const part of parts) {
+    if (part.batchKey !== undefined) keys.add(part.batchKey);
+    if (part.ownKeys)
+      for (const e of part.events) {
+        const own = keyOf(e);
+        if (own !== undefined) keys.add(own);
+      }
   }
   return [...keys];
+}
+
+/** The parts' events in order (a single part's own array). */
+function eventsOf(parts: readonly Part[]): readonly ReferrerEvent[] {
+  if (parts.length === 1) return parts[0].events;
+  let n = 0;
+  for (const p of parts) n += p.events.length;
+  const all = new Array<ReferrerEvent>(n);
+  let k = 0;
+  for (const p of parts) for (const e of p.events) all[k++] = e;
+  return all;
+}
+
+/**
+ * The parts of a commit but the repeats: a part whose batch key an earlier part sent too (the
+ * same batch twice at once: the first counts), and an event whose own key an earlier event had.
+ */
+function firstOfEachKey(parts: readonly Part[]): readonly Part[] {
+  let repeated = false;
+  const batches = new Set<string>();
+  const keys = new Set<string>();
+  for (const part of parts) {
+    if (part.batchKey !== undefined) {
+      if (batches.has(part.batchKey)) repeated = true;
+      else batches.add(part.batchKey);
+    }
+    if (!part.ownKeys) continue;
+    for (const e of part.events) {
+      const key = keyOf(e);
+      if (key === undefined) continue;
+      if (keys.has(key)) repeated = true;
+      else keys.add(key);
+    }
+  }
+  if (!repeated) return parts;
+  const takenBatches = new Set<string>();
+  const taken = new Set<string>();
+  const kept: Part[] = [];
+  for (const part of parts) {
+    if (part.batchKey !== undefined) {
+      if (takenBatches.has(part.batchKey)) continue;
+      takenBatches.add(part.batchKey);
+    }
+    if (!part.ownKeys) {
+      kept.push(part);
+      continue;
+    }
+    const events = part.events.filter((e) => {
+      const key = keyOf(e);
+      if (key === undefined) return true;
+      if (taken.has(key)) return false;
+      taken.add(key);
+      return true;
+    });
+    kept.push({ ...part, events });
+  }
+  return kept;
 }
 
 /** The Idempotency-Key header's value (undefined when absent or empty); 400 when it is not a valid key. */
@@ -413,6 +474,8 @@ export class ReferrerService {
   readonly bus: LiveBus<ReferrerEvent>;
   readonly hub: SseHub<ReferrerEvent>;
   private readonly writer: EventWriter;
+  /** A request's events → their keys, for those with any (the others have none: no key to look for). */
+  private readonly partKeys = new WeakMap<readonly ReferrerEvent[], PartKeys>();
   private zones = new Map<string, ZoneOwner>();
   /** A reload asked for while one ran: it runs once more after, so an import's zones are never missed. */
   private zoneRefreshAgain = false;
@@ -456,7 +519,7 @@ export class ReferrerService {
       aliveCheckMs: options.aliveCheckMs,
     });
     this.writer = new EventWriter(
-      (events) => this.commit(events),
+      (parts) => this.commit(parts.map((events) => ({ events, ...(this.partKeys.get(events) ?? NO_KEYS) }))),
       (events) => {
         this.bus.publish(events).catch((e: Error) => this.log(`referrers: committed events not published live: ${e.message}`));
       },
@@ -466,19 +529,20 @@ export class ReferrerService {
 
   /**
    * One group-commit batch: ids reserved on the bus (unique across instances), then stored with
-   * the events' keys. A key repeated within the batch keeps its first event; when the warehouse
-   * finds keys stored within the window (EventKeyConflict: nothing stored), those events are left
-   * out, the reservation given back, and the rest tried again. Answers the events stored; the
-   * others keep id 0.
+   * the events' keys. A key repeated within the batch keeps its first event (a batch key, its
+   * first request); when the warehouse finds keys stored within the window (EventKeyConflict:
+   * nothing stored), those events are left out, the reservation given back, and the rest tried
+   * again. Answers the events stored; the others keep id 0.
    */
-  private async commit(events: readonly ReferrerEvent[]): Promise<readonly ReferrerEvent[]> {
+  private async commit(parts: readonly Part[]): Promise<readonly ReferrerEvent[]> {
     const since = Date.now() - IDEMPOTENCY_MS;
-    let fresh = this.firstOfEachKey(events);
+    let kept = firstOfEachKey(parts);
     for (let tries = 1; ; tries++) {
+      const fresh = eventsOf(kept);
       if (fresh.length === 0) return fresh;
       const first = await this.bus.reserve(fresh.length);
       for (let i = 0; i < fresh.length; i++) (fresh[i] as { id: number }).id = first + i;
-      const keys = keysOf(fresh);
+      const keys = keysOf(kept);
       try {
         await this.warehouse.append(fresh, keys.length > 0 ? { keys, since } : undefined);
         return fresh;
@@ -486,46 +550,12 @@ export class ReferrerService {
         for (const event of fresh) (event as { id: number }).id = 0;
         this.bus.cancel(first, fresh.length).catch(() => {}); // otherwise given up at its deadline
         if (!(e instanceof EventKeyConflict) || tries >= KEY_CONFLICT_TRIES) throw e;
-        fresh = fresh.filter((event) => !e.keys.has(keyOf(event) ?? '') && !e.keys.has(batchOf(event)?.key ?? ''));
+        const stored = e.keys;
+        kept = kept
+          .filter((part) => part.batchKey === undefined || !stored.has(part.batchKey))
+          .map((part) => (part.ownKeys ? { ...part, events: part.events.filter((event) => !stored.has(keyOf(event) ?? '')) } : part));
       }
     }
-  }
-
-  /**
-   * The events of a commit but the repeats: an event key seen on an earlier event, or a batch key
-   * an earlier request of the commit sent too (the same batch twice at once: the first counts).
-   */
-  private firstOfEachKey(events: readonly ReferrerEvent[]): readonly ReferrerEvent[] {
-    let keys: Set<string> | undefined;
-    let batches: Map<string, BatchTag> | undefined;
-    let repeated = false;
-    let lastBatch: BatchTag | undefined;
-    for (const e of events) {
-      const key = keyOf(e);
-      if (key !== undefined) {
-        keys ??= new Set();
-        if (keys.has(key)) repeated = true;
-        else keys.add(key);
-      }
-      const batch = batchOf(e);
-      if (batch !== undefined && batch !== lastBatch) {
-        lastBatch = batch;
-        batches ??= new Map();
-        if (batches.has(batch.key)) repeated = true;
-        else batches.set(batch.key, batch);
-      }
-    }
-    if (!repeated) return events;
-    const taken = new Set<string>();
-    return events.filter((e) => {
-      const batch = batchOf(e);
-      if (batch !== undefined && batches?.get(batch.key) !== batch) return false;
-      const key = keyOf(e);
-      if (key === undefined) return true;
-      if (taken.has(key)) return false;
-      taken.add(key);
-      return true;
-    });
   }
 
   /** Continues the id sequence, loads zone owners and starts the timers (and the bus: in memory by default). */
@@ -598,15 +628,15 @@ export class ReferrerService {
    */
   async accept(events: readonly NewReferrerEvent[], keys?: readonly (string | undefined)[], batchKey?: string): Promise<IngestReferrersResult> {
     if (events.length === 0) return { accepted: 0, duplicates: 0, first_id: null, last_id: null };
-    const batch: BatchTag | undefined = batchKey === undefined ? undefined : { key: batchKey };
     const stamped: ReferrerEvent[] = events.map((e, i) => {
       const owner = this.zoneOwner(e.zone_id);
       const event: KeyedEvent = { id: 0, ...e, publisher: owner.publisher, advertiser: owner.advertiser };
       const key = keys?.[i];
       if (key !== undefined) event[EVENT_KEY] = key;
-      if (batch !== undefined) event[BATCH_KEY] = batch;
       return event;
     });
+    const ownKeys = keys?.some((k) => k !== undefined) === true;
+    if (batchKey !== undefined || ownKeys) this.partKeys.set(stamped, { batchKey, ownKeys });
     return this.store(stamped);
   }
 
@@ -636,6 +666,7 @@ export class ReferrerService {
   async ingestNdjson(body: string, arrivedAt = Date.now(), idempotencyKey?: string, raw?: Uint8Array): Promise<IngestReferrersResult> {
     // Each event is made stamped (as accept() stamps it), its key on it.
     const events: KeyedEvent[] = [];
+    let ownKeys = false;
     let lineNo = 0;
     let start = 0;
     while (start <= body.length) {
@@ -659,7 +690,10 @@ export class ReferrerService {
         const event: KeyedEvent = normalizeEvent(parsed.data, arrivedAt, this.ownerOf);
         if (this.bots) this.flag(event, parsed.data.user_agent);
         const eventId = parsed.data.event_id;
-        if (eventId != null) event[EVENT_KEY] = eventKeys.batchEvent(eventId);
+        if (eventId != null) {
+          event[EVENT_KEY] = eventKeys.batchEvent(eventId);
+          ownKeys = true;
+        }
         events.push(event);
       } catch (e) {
         if (e instanceof EventError) throw httpError(400, `línea ${lineNo}: ${e.message}`);
@@ -667,10 +701,8 @@ export class ReferrerService {
       }
     }
     if (events.length === 0) throw httpError(400, 'El lote no contiene eventos');
-    if (idempotencyKey !== undefined) {
-      const batch: BatchTag = { key: eventKeys.batch(idempotencyKey, body, raw) };
-      for (const e of events) e[BATCH_KEY] = batch;
-    }
+    const batchKey = idempotencyKey === undefined ? undefined : eventKeys.batch(idempotencyKey, body, raw);
+    if (batchKey !== undefined || ownKeys) this.partKeys.set(events, { batchKey, ownKeys });
     return this.store(events);
   }
 

@@ -27,8 +27,11 @@ export class EventWriter {
   private closed = false;
 
   constructor(
-    /** Stores a batch; answers the events it stored when it left some out (duplicates), else nothing (all of them). */
-    private readonly commit: (events: readonly ReferrerEvent[]) => Promise<readonly ReferrerEvent[] | undefined>,
+    /**
+     * Stores a batch, given as each write's events in order; answers the events it stored when
+     * it left some out (duplicates), else nothing (all of them).
+     */
+    private readonly commit: (parts: ReadonlyArray<readonly ReferrerEvent[]>) => Promise<readonly ReferrerEvent[] | undefined>,
     private readonly committed: (events: readonly ReferrerEvent[]) => void,
     private readonly options: EventWriterOptions = { lingerMs: 5, maxRows: 5000 },
   ) {}
@@ -68,10 +71,10 @@ export class EventWriter {
   }
 
   private async run(batch: Waiter[]): Promise<void> {
-    const events = batch.length === 1 ? batch[0].events : batch.flatMap((w) => w.events);
+    const parts = batch.map((w) => w.events);
     let stored: readonly ReferrerEvent[];
     try {
-      stored = (await this.commit(events)) ?? events;
+      stored = (await this.commit(parts)) ?? (parts.length === 1 ? parts[0] : parts.flat());
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;
