@@ -1,8 +1,13 @@
 // The per-IP rate counter (ip_rate, ADOPS_BOT_IP_RATE) at its window edges: fixed minutes of the
 // events' own time, the last three minutes seen kept, IPv4 addresses counted by number and any
 // other text by itself — the same answers as counting every address's text in a map per minute.
+// And the spam test: the source's host and the referrer's, each looked up on the list — the same
+// answers as looking both up, whatever the short cuts taken for the common event.
 import { describe, expect, test } from 'vitest';
-import { IpRateMeter, ipv4Number } from '../src/services/bots.js';
+import { BotClassifier, IpRateMeter, ipv4Number, urlHost } from '../src/services/bots.js';
+import { normalizeEvent } from '../src/services/referrers.js';
+import { SpamListService } from '../src/services/spam-list.js';
+import type { EntityStore } from '../src/store/index.js';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
@@ -105,5 +110,67 @@ describe('IpRateMeter', () => {
     expect(ipv4Number('255.255.255.255')).toBe(0xffffffff);
     for (const bad of ['01.2.3.4', '1.2.3.04', '1.2.3', '1.2.3.4.', '.1.2.3', '1..2.3', '256.1.1.1', '1.2.3.4444', '1.2.3.a', '::1', '1.2.3.4 ', ''])
       expect(ipv4Number(bad)).toBe(-1);
+  });
+});
+
+describe('BotClassifier.isSpam', () => {
+  test('the same answers as looking up the source and the referrer host, on random referrers of every form', async () => {
+    const store = { settings: { get: async () => null } } as unknown as EntityStore;
+    const spam = await SpamListService.open(store, () => {});
+    try {
+      const classifier = new BotClassifier(spam, () => true, 0);
+      const listed = (host: string | null) => host !== null && spam.isSpam(host);
+      let seed = 7;
+      const pick = <T>(list: readonly T[]): T => {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        return list[(seed >>> 8) % list.length];
+      };
+      const hosts = [
+        'semalt.com',
+        'www.semalt.com',
+        'not-spam.example.com',
+        'semalt.com.example.org',
+        'diario.example.es',
+        'x.buttons-for-website.com',
+      ];
+      const forms = [
+        (h: string) => `https://${h}/page`,
+        (h: string) => `http://${h}`,
+        (h: string) => `https://${h}?q=1`,
+        (h: string) => `https://${h}#top`,
+        (h: string) => `https://${h}:8080/`,
+        (h: string) => `https://user@${h}/`,
+        (h: string) => `https://${h.toUpperCase()}/`,
+        (h: string) => `https://${h}./`,
+        (h: string) => `https://${h}.evil.example/`,
+        (h: string) => `https://${h}.semalt.com/`,
+        (h: string) => `https://${h}:99999/`,
+        (h: string) => `ftp://${h}/`,
+        (h: string) => `https:/${h}/`,
+        (h: string) => `${h}/x`,
+        (h: string) => `https://${h}`.slice(0, -2),
+      ];
+      for (let i = 0; i < 20_000; i++) {
+        const referrer = pick([null, ...forms.map((f) => f(pick(hosts)))]);
+        // as ingest leaves the event: with a source of its own (another host, or the referrer's), or none (its host read from the referrer)
+        const source = pick([undefined, pick(hosts), urlHost(referrer) ?? undefined, pick(hosts).toUpperCase(), `${pick(hosts)}.`]);
+        const event = normalizeEvent({ zone_id: 'z', referrer, parent_domain: source }, T0);
+        const expected = listed(event.parent_domain) || listed(urlHost(referrer));
+        expect(classifier.isSpam(event, source !== undefined), `${referrer} from ${source}`).toBe(expected);
+        expect(classifier.isSpam(event), `${referrer} from ${source}, the source's origin unknown`).toBe(expected);
+      }
+    } finally {
+      spam.close();
+    }
+  });
+
+  test('a host with a trailing dot is the same host', async () => {
+    const store = { settings: { get: async () => null } } as unknown as EntityStore;
+    const spam = await SpamListService.open(store, () => {});
+    try {
+      expect([spam.isSpam('semalt.com.'), spam.isSpam('www.semalt.com.'), spam.isSpam('semalt.com.example.org.')]).toEqual([true, true, false]);
+    } finally {
+      spam.close();
+    }
   });
 });

@@ -5,7 +5,7 @@
 // that order, is stored with the event (is_bot, reason); all of it costs a few map lookups.
 import { isbot } from 'isbot';
 import type { BotReason } from '@adops/core';
-import type { SpamListService } from './spam-list.js';
+import { PLAIN_HOST, SPAM_HOST, type SpamListService } from './spam-list.js';
 
 /** User agents remembered (a beacon sees few distinct ones; the cache starts over when full). */
 const UA_CACHE = 5000;
@@ -30,21 +30,21 @@ export function urlHost(url: string | null): string | null {
   return m ? m[1].toLowerCase().replace(/\.$/, '') : null;
 }
 
-const NOT_URL_HOST = /[/?#:@[\]]|\.$/;
 /**
- * Whether urlHost(url) is `host` (the common event: its source read from its referrer), without
- * reading the URL: it is http(s):// then `host` (lower case, not ending in '.', without any of
- * / ? # : @ [ ], as urlHost never answers) then its end, path, query or fragment.
+ * Whether urlHost(url) is `host`, a plain host (PLAIN_HOST: as urlHost answers one), without
+ * reading the URL: it is http(s):// then `host` then its end, path, query or fragment.
  */
-function onHost(url: string, host: string): boolean {
-  const at = url.startsWith('https://') ? 8 : url.startsWith('http://') ? 7 : 0;
-  if (at === 0 || !url.startsWith(host, at)) return false;
+function onPlainHost(url: string, host: string): boolean {
+  if (url.charCodeAt(0) !== 0x68 || url.charCodeAt(1) !== 0x74 || url.charCodeAt(2) !== 0x74 || url.charCodeAt(3) !== 0x70) return false; // 'http'
+  let at = url.charCodeAt(4) === 0x73 ? 5 : 4; // 's'
+  if (url.charCodeAt(at) !== 0x3a || url.charCodeAt(at + 1) !== 0x2f || url.charCodeAt(at + 2) !== 0x2f) return false; // '://'
+  at += 3;
   const end = at + host.length;
-  if (end < url.length) {
-    const c = url.charCodeAt(end);
-    if (c !== 0x2f && c !== 0x3f && c !== 0x23) return false; // '/', '?', '#'
-  }
-  return host.length > 0 && !NOT_URL_HOST.test(host) && host === host.toLowerCase();
+  if (end > url.length) return false;
+  for (let i = 0; i < host.length; i++) if (url.charCodeAt(at + i) !== host.charCodeAt(i)) return false;
+  if (end === url.length) return true;
+  const c = url.charCodeAt(end);
+  return c === 0x2f || c === 0x3f || c === 0x23; // '/', '?', '#'
 }
 
 /**
@@ -212,21 +212,31 @@ export class BotClassifier {
     return bot;
   }
 
-  /** Whether the event's referrer host or source is on the spam list. */
-  isSpam(e: Pick<ClassifiedEvent, 'referrer' | 'parent_domain'>): boolean {
+  /**
+   * Whether the event's referrer host or source is on the spam list. `sourceSent`: the event came
+   * with a source of its own; without one, its parent_domain is its referrer's host as ingest read
+   * it (the URL's hostname), so that one lookup answers for both.
+   */
+  isSpam(e: Pick<ClassifiedEvent, 'referrer' | 'parent_domain'>, sourceSent = true): boolean {
     if (e.parent_domain !== null) {
-      if (this.spam.isSpam(e.parent_domain)) return true;
-      if (e.referrer !== null && onHost(e.referrer, e.parent_domain)) return false; // its host is the source, just looked up
+      const verdict = this.spam.verdict(e.parent_domain);
+      if ((verdict & SPAM_HOST) !== 0) return true;
+      if (!sourceSent) return false; // the referrer's host, just looked up
+      // its host is the source, just looked up
+      if (e.referrer !== null && (verdict & PLAIN_HOST) !== 0 && onPlainHost(e.referrer, e.parent_domain)) return false;
     }
     const host = urlHost(e.referrer);
     return host !== null && host !== e.parent_domain && this.spam.isSpam(host);
   }
 
-  /** Why the event is invalid traffic, or null when it is not. Every hit with an IP counts toward its rate. */
-  classify(e: ClassifiedEvent, userAgent: string | null | undefined): BotReason | null {
+  /**
+   * Why the event is invalid traffic, or null when it is not. Every hit with an IP counts toward
+   * its rate. `sourceSent`: whether the event came with a source (parent_domain) of its own.
+   */
+  classify(e: ClassifiedEvent, userAgent: string | null | undefined, sourceSent = true): BotReason | null {
     const overRate = e.ip !== null && this.ipRate.over(e.ip, e.seen_ms);
     if (userAgent && this.isBotAgent(userAgent)) return 'user_agent';
-    if (this.isSpam(e)) return 'spam_referrer';
+    if (this.isSpam(e, sourceSent)) return 'spam_referrer';
     if (overRate) return 'ip_rate';
     if (this.knownZone(e.zone_id) === false) return 'unknown_zone';
     return null;

@@ -688,7 +688,7 @@ export class ReferrerService {
       if (!parsed.success) throw httpError(400, `línea ${lineNo}: ${zodDetail(parsed.error)}`);
       try {
         const event: KeyedEvent = normalizeEvent(parsed.data, arrivedAt, this.ownerOf);
-        if (this.bots) this.flag(event, parsed.data.user_agent);
+        if (this.bots) this.flag(event, parsed.data.user_agent, blankToNull(parsed.data.parent_domain) !== null);
         const eventId = parsed.data.event_id;
         if (eventId != null) {
           event[EVENT_KEY] = eventKeys.batchEvent(eventId);
@@ -715,9 +715,9 @@ export class ReferrerService {
     return this.accept(visits.map((v) => v.event));
   }
 
-  /** Marks the event as invalid traffic when the classifier finds a reason. */
-  private flag(event: NewReferrerEvent, userAgent: string | null | undefined): void {
-    const reason = this.bots!.classify(event, userAgent);
+  /** Marks the event as invalid traffic when the classifier finds a reason (`sourceSent`: whether it came with a source; when not known, both hosts are looked up). */
+  private flag(event: NewReferrerEvent, userAgent: string | null | undefined, sourceSent = true): void {
+    const reason = this.bots!.classify(event, userAgent, sourceSent);
     if (reason !== null) {
       event.is_bot = true;
       event.reason = reason;
@@ -758,7 +758,7 @@ export class ReferrerService {
       if (e instanceof EventError) throw httpError(400, e.message);
       throw e;
     }
-    if (this.bots) this.flag(event, from.userAgent);
+    if (this.bots) this.flag(event, from.userAgent, blankToNull(q.src) !== null);
     const result = await this.accept([event], [q.event_id === undefined ? undefined : eventKeys.beacon(q.event_id)]);
     return result.first_id;
   }

@@ -15,6 +15,12 @@ const REFRESH_MS = 60_000;
 /** Hosts whose answer is remembered (the cache starts over when full). */
 const VERDICTS_KEPT = 10_000;
 
+/** A host's verdict, as bits: on the list (itself or a parent domain)… */
+export const SPAM_HOST = 1;
+/** …and written as a URL's host reads (urlHost): lower case, none of / ? # : @ [ ], not ending in '.'. */
+export const PLAIN_HOST = 2;
+const NOT_PLAIN = /[/?#:@[\]]|\.$/;
+
 interface SpamChanges {
   added: string[];
   removed: string[];
@@ -40,8 +46,8 @@ const asChanges = (v: unknown): SpamChanges => {
 
 export class SpamListService {
   private domains: Set<string>;
-  /** Hosts looked up since the list last changed, and whether each is spam. */
-  private verdicts = new Map<string, boolean>();
+  /** Hosts looked up since the list last changed, and their verdicts (SPAM_HOST | PLAIN_HOST bits). */
+  private verdicts = new Map<string, number>();
   private changes: SpamChanges = { added: [], removed: [] };
   private timer: NodeJS.Timeout | undefined;
 
@@ -62,18 +68,24 @@ export class SpamListService {
 
   /** Whether the host (lower case) or one of its parent domains is listed (answers remembered until the list changes). */
   isSpam(host: string): boolean {
-    let spam = this.verdicts.get(host);
-    if (spam === undefined) {
-      spam = this.listed(host);
-      if (this.verdicts.size >= VERDICTS_KEPT) this.verdicts.clear();
-      this.verdicts.set(host, spam);
-    }
-    return spam;
+    return (this.verdict(host) & SPAM_HOST) !== 0;
   }
 
+  /** The host's SPAM_HOST and PLAIN_HOST bits, remembered until the list changes (one lookup for both). */
+  verdict(host: string): number {
+    let v = this.verdicts.get(host);
+    if (v === undefined) {
+      v = (this.listed(host) ? SPAM_HOST : 0) | (host !== '' && !NOT_PLAIN.test(host) && host === host.toLowerCase() ? PLAIN_HOST : 0);
+      if (this.verdicts.size >= VERDICTS_KEPT) this.verdicts.clear();
+      this.verdicts.set(host, v);
+    }
+    return v;
+  }
+
+  /** Whether the host (a trailing dot aside: the same host) or a parent domain of it is on the list. */
   private listed(host: string): boolean {
     const domains = this.domains;
-    for (let h = host; ; ) {
+    for (let h = host.endsWith('.') ? host.slice(0, -1) : host; ; ) {
       if (domains.has(h)) return true;
       const dot = h.indexOf('.');
       if (dot === -1) return false;
