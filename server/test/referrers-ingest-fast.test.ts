@@ -12,9 +12,12 @@ const viaZod = (v: unknown) => {
   const r = IngestReferrerEvent.safeParse(v);
   return r.success ? { ok: JSON.parse(JSON.stringify(r.data)) } : { error: zodDetail(r.error) };
 };
+/** The fast answer, read as ingest reads it: IngestReferrerEvent's keys only (a line's own object may hold others). */
 const viaFast = (v: Record<string, unknown>) => {
   const r = parseIngestLine(v);
-  return r.success ? { ok: JSON.parse(JSON.stringify(r.data)) } : { error: zodDetail(r.error) };
+  if (!r.success) return { error: zodDetail(r.error) };
+  const data = r.data as Record<string, unknown>;
+  return { ok: JSON.parse(JSON.stringify(Object.fromEntries(FIELDS.map((k) => [k, data[k]])))) };
 };
 
 const VALUES: unknown[] = [
@@ -73,6 +76,18 @@ describe('an NDJSON line checked without zod', () => {
         cases++;
       }
     expect(cases).toBe(FIELDS.length * VALUES.length);
+  });
+
+  test('a valid line with keys of its own: the same event', () => {
+    const line = {
+      zone_id: 'z-2',
+      referrer: 'https://a.example/x',
+      ip: '10.0.0.1',
+      publisher: 'Otro',
+      __proto__x: 1,
+      seen_at: '2026-03-02T10:00:00Z',
+    };
+    expect(viaFast(line)).toEqual(viaZod(line));
   });
 
   test('random lines mixing fields: the same answer every time', () => {

@@ -34,9 +34,10 @@ export function parseIngestLine(value: Record<string, unknown>): { success: true
 }
 
 /**
- * The parsed event when every field passes here, else undefined (the whole schema decides). Its
- * fields are written out one by one into one object of a fixed shape (an absent field is
- * undefined, as zod's absent key reads).
+ * The parsed event when every field passes here, else undefined (the whole schema decides): the
+ * line's object itself when no field's value changed, or its fields written out one by one into
+ * one object of a fixed shape (an absent field is undefined, as zod's absent key reads). Either
+ * way, only IngestReferrerEvent's keys are read from it.
  */
 function fastParse(value: Record<string, unknown>): ParsedIngestLine | undefined {
   const zone = value.zone_id;
@@ -57,6 +58,17 @@ function fastParse(value: Record<string, unknown>): ParsedIngestLine | undefined
   const ad_id = bySchema('ad_id', value.ad_id);
   const placement = bySchema('placement', value.placement);
   if (seen_at === FAIL || event_id === FAIL || campaign_id === FAIL || adset_id === FAIL || ad_id === FAIL || placement === FAIL) return undefined;
+  // Nothing changed (the common line): the line's own object is the event (its other keys are never read).
+  if (
+    zone_id === zone &&
+    seen_at === value.seen_at &&
+    event_id === value.event_id &&
+    campaign_id === value.campaign_id &&
+    adset_id === value.adset_id &&
+    ad_id === value.ad_id &&
+    placement === value.placement
+  )
+    return value as ParsedIngestLine;
   return {
     zone_id,
     referrer,
