@@ -1,18 +1,20 @@
 // Referrer traffic benchmark (prints figures; not a test). Runs the built server as a child
 // process on 127.0.0.1 with a temp data dir and measures: batch ingest and beacon throughput,
 // ingest-to-SSE latency with 1,000 streams at 200 events/s (200,000 deliveries/s), server memory with 1,000 idle streams (fresh, and held per stream in steady state),
-// and durability: every acknowledged event survives a SIGKILL under load. Ingest and beacon run
-// twice, each on a server of its own: with bot classification and the beacon's per-IP bucket off
-// and no keys, then with both on and idempotent (every batch with its own Idempotency-Key, every
-// hit with its own event_id: each event's key checked and stored; every event classified by user
-// agent, spam list, IP rate and zone), and the cost of the second against the first is printed.
+// and durability: every acknowledged event survives a SIGKILL under load. Ingest and beacon run on
+// two servers: one with bot classification and the beacon's per-IP bucket off, one with both on
+// (the defaults). The beacon runs off and unkeyed, then on and idempotent (every hit with its own
+// event_id). Batch ingest runs rounds of three settings in turn — off and unkeyed; on and
+// unkeyed (the default); on and every batch with its own Idempotency-Key — each event classified
+// by user agent, spam list, IP rate and zone when on; the cost of classification, of the key and
+// of both are printed (medians over the rounds).
 // Hits come from a browser user agent and 65,536 client addresses (X-Forwarded-For behind one
 // trusted proxy), to zones a zone report names: human traffic, so every check runs to its end.
 // (Batches resend one body: past the first minute its 5,000 addresses are over ADOPS_BOT_IP_RATE
 // and flagged ip_rate — the same checks, run the same way.)
-// Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS,
+// Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS (per round), BENCH_INGEST_ROUNDS,
 // BENCH_HIT_SECONDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
-// two costs apart, BENCH_ON_KEYED=0 runs the "on" side unkeyed and BENCH_ON_BOTS=0 without classification.
+// beacon's two costs apart, BENCH_ON_KEYED=0 runs the "on" side unkeyed and BENCH_ON_BOTS=0 without classification.
 // The load generators run in this process on the same machine, so figures move with its load
 // (printed first); "per server CPU-second" figures are the steadier measure of server cost.
 import { spawn } from 'node:child_process';
@@ -27,7 +29,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const INGEST_KEY = 'bench-ingest-key-0123456789abcdef';
 const ADMIN = { email: 'bench@adops.local', password: 'bench-pass-123' };
 const seconds = (name, fallback) => Number(process.env[name] ?? fallback);
-const INGEST_SECONDS = seconds('BENCH_INGEST_SECONDS', 8);
+const INGEST_SECONDS = seconds('BENCH_INGEST_SECONDS', 4);
+const INGEST_ROUNDS = seconds('BENCH_INGEST_ROUNDS', 3);
 const HIT_SECONDS = seconds('BENCH_HIT_SECONDS', 8);
 const LATENCY_SECONDS = seconds('BENCH_LATENCY_SECONDS', 10);
 const LATENCY_STREAMS = seconds('BENCH_LATENCY_STREAMS', 1000);
@@ -37,6 +40,10 @@ const PHASES = new Set((process.env.BENCH_PHASES ?? 'idle,ingest,hits,latency,du
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 /** Starts node server/dist/main.js on a free port (extra env and node options on top); resolves once it listens. */
@@ -484,20 +491,36 @@ async function main() {
     const label = (on) => (on ? ', bots + keyed' : ', bots off, unkeyed');
     try {
       if (PHASES.has('ingest')) {
-        const runs = [];
-        for (const idempotent of [false, true]) {
-          const ingest = await benchIngest(serverFor(idempotent), idempotent && ON_KEYED);
-          runs.push(ingest);
+        // Rounds take the three settings in turn (off; bots on and unkeyed, the default; bots on
+        // and every batch keyed), so the machine's drift falls on all three alike: each figure is
+        // the median of its rounds, each cost the median of its rounds' ratios.
+        const settings = [
+          { label: ', bots off, unkeyed', server: offServer, keyed: false },
+          { label: ', bots on (default), unkeyed', server, keyed: false },
+          { label: ', bots on, keyed', server, keyed: ON_KEYED },
+        ];
+        const rounds = settings.map(() => []);
+        for (let r = 0; r < INGEST_ROUNDS; r++) for (const [i, s] of settings.entries()) rounds[i].push(await benchIngest(s.server, s.keyed));
+        for (const [i, s] of settings.entries()) {
+          const runs = rounds[i];
+          const perCpu = runs.map((x) => x.perCpuSecond);
           line(
-            `batch ingest /api/ingest/referrers${label(idempotent)}`,
-            `${fmt(ingest.rate)} events/s  (${fmt(ingest.accepted)} in ${fmt(ingest.elapsed, 1)} s, ~${fmt(ingest.bytesPerEvent)} B/event, target ≥ 50,000)`,
+            `batch ingest /api/ingest/referrers${s.label}`,
+            `${fmt(median(runs.map((x) => x.rate)))} events/s  (median of ${runs.length} rounds of ${fmt(INGEST_SECONDS, 1)} s, ~${fmt(runs[0].bytesPerEvent)} B/event, target ≥ 50,000)`,
           );
           line(
             '  server CPU',
-            `${fmt(ingest.cpuShare * 100)}% of a core; ${fmt(ingest.perCpuSecond)} events per server CPU-second (target ≥ 150,000)`,
+            `${fmt(median(runs.map((x) => x.cpuShare)) * 100)}% of a core; ${fmt(median(perCpu))} events per server CPU-second (rounds ${perCpu.map((x) => fmt(x)).join(' / ')}; target ≥ 150,000)`,
           );
         }
-        line('  bot classification + Idempotency-Key per batch', cost(runs[0], runs[1]));
+        /** The median cost of `on` against `off` over the rounds (fewer events per server CPU-second). */
+        const roundCost = (off, on, what) => {
+          const costs = rounds[off].map((x, r) => (1 - rounds[on][r].perCpuSecond / x.perCpuSecond) * 100);
+          return `${fmt(median(costs), 1)}% fewer per server CPU-second ${what} (rounds ${costs.map((c) => `${fmt(c, 1)}%`).join(', ')}; target < 15%)`;
+        };
+        line('  cost of bot classification', roundCost(0, 1, 'with bots on'));
+        line('  cost of an Idempotency-Key per batch', roundCost(1, 2, 'with every batch keyed'));
+        line('  cost of both', roundCost(0, 2, 'with both on'));
       }
       if (PHASES.has('hits')) {
         const runs = [];
