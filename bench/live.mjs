@@ -395,6 +395,49 @@ async function benchIdleStreams() {
   }
 }
 
+/** A bare node:http server holding SSE responses (its head and first frame, nothing else): node's own cost per connection. */
+const BARE_SSE_SERVER = `
+const http = require('node:http');
+const held = new Set();
+const server = http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write('retry: 2000\\n: connected\\n\\n');
+  held.add(res);
+  res.on('close', () => held.delete(res));
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + ' '));
+`;
+
+/** For reference: a fresh bare node:http server's RSS growth per stream with the same 1,000 idle streams, measured as the server's fresh figure is. */
+async function benchBareStreams() {
+  const child = spawn(process.execPath, ['-e', BARE_SSE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+        const m = /listening on (http:\/\/\S+?)\s/.exec(output);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+    });
+    const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+    await sleep(500);
+    const before = await rssMb(child.pid);
+    const opened = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => openStream({ url, token: '' }, { zoneId: `idle-${i}` }, () => {}, agent)),
+    );
+    await sleep(1500);
+    const during = await rssMb(child.pid);
+    for (const s of opened) s.close();
+    return { perStream: ((during - before) * 1024) / 1000 };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
 /** Acknowledged batches survive SIGKILL mid-load: restart and find every one of them, whole. */
 async function benchDurability() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'adops-bench-durable-'));
@@ -475,6 +518,11 @@ async function main() {
       line(
         'server RSS, 1,000 idle streams, fresh server',
         `${fmt(idle.during, 1)} MB (before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream: includes one-time growth and uncollected garbage)`,
+      );
+      const bare = await benchBareStreams();
+      line(
+        '  a bare node:http server, same streams',
+        `~${fmt(bare.perStream, 1)} KB/stream of RSS, measured the same way (node's own cost per connection, for reference: the server's is ${fmt(idle.perStream / bare.perStream, 2)}× of it)`,
       );
       line(
         '  held per idle stream, steady state',
