@@ -3,7 +3,8 @@
 // day's RPV, or the trailing 7 reported days' while the day's report has not arrived). Kept per
 // day and zone in memory — one query per day loads every zone — so the live stream only looks
 // values up; a day's values are read again after `ttlMs`, and a zone not yet known is asked for
-// at most every `missRetryMs`. Flagged (bot) traffic is worth 0: the rule counts it nowhere.
+// at most every `missRetryMs` — in the background once the day has been read (only a day's first
+// read is waited for). Flagged (bot) traffic is worth 0: the rule counts it nowhere.
 import { todayIn, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { ProfitWarehouse, ZoneDayValue } from '../warehouse/index.js';
 
@@ -58,20 +59,26 @@ export class ZoneValues {
   }
 
   /**
-   * Resolves once the days of these instants are loaded and fresh (undefined when they already
-   * are, so a caller on the hot path awaits nothing). A zone not known yet waits for one reload
-   * at most every missRetryMs.
+   * Resolves once the days of these instants are loaded (undefined when they are, so a caller on
+   * the hot path awaits nothing). Only a day's first read is waited for: once it is loaded, its
+   * values are at hand — when they are due, or a zone is not among them (at most every
+   * missRetryMs), the day is read again in the background and what is loaded serves meanwhile (a
+   * zone not among them: unknown until that read), so the live stream never waits on a read of
+   * a busy day.
    */
   ready(items: Iterable<{ zone_id: string; ms: number }>): Promise<void> | undefined {
     const waits: Promise<void>[] = [];
-    let seen: string | undefined;
+    let waited: string | undefined;
     for (const { zone_id, ms } of items) {
       const day = this.dayOf(ms);
       const entry = this.days.get(day);
-      if (entry?.loading) {
-        if (seen !== day) waits.push(entry.loading);
-      } else if (this.due(entry, !entry?.zones.has(zone_id))) waits.push(this.load(day));
-      seen = day;
+      if (entry !== undefined && entry.loadedAt > 0) {
+        if (this.due(entry, !entry.zones.has(zone_id))) void this.load(day);
+        continue;
+      }
+      if (waited === day) continue;
+      waits.push(entry?.loading ?? this.load(day));
+      waited = day;
     }
     return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
   }
