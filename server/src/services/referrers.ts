@@ -36,6 +36,7 @@ import { httpError, zodDetail } from '../errors.js';
 import {
   EventKeyConflict,
   EventWriter,
+  type WritePart,
   eventMatches,
   type EventFilter,
   type IvtSums,
@@ -100,8 +101,8 @@ export const eventKeys = {
 
 /**
  * An event's own key rides on it under a symbol: JSON (the live bus) and the log never see it.
- * A batch's key is its request's, held beside the request's events (one entry, however many
- * events): stored once, and finding it makes every one of them a duplicate.
+ * A batch's key is its request's, written with the request's events as their tag (one, however
+ * many events): stored once, and finding it makes every one of them a duplicate.
  */
 const EVENT_KEY = Symbol('eventKey');
 type KeyedEvent = ReferrerEvent & { [EVENT_KEY]?: string };
@@ -112,19 +113,16 @@ interface PartKeys {
   batchKey: string | undefined;
   ownKeys: boolean;
 }
-const NO_KEYS: PartKeys = { batchKey: undefined, ownKeys: false };
 
-/** One request's events in a commit, and their keys. */
-interface Part extends PartKeys {
-  events: readonly ReferrerEvent[];
-}
+/** One request's events in a commit, and their keys (none when untagged). */
+type Part = WritePart<PartKeys>;
 
 /** Every key of the parts, each once: their batch keys and their events' own. */
 function keysOf(parts: readonly Part[]): string[] {
   const keys = new Set<string>();
   for (const part of parts) {
-    if (part.batchKey !== undefined) keys.add(part.batchKey);
-    if (part.ownKeys)
+    if (part.tag?.batchKey !== undefined) keys.add(part.tag.batchKey);
+    if (part.tag?.ownKeys)
       for (const e of part.events) {
         const own = keyOf(e);
         if (own !== undefined) keys.add(own);
@@ -153,11 +151,12 @@ function firstOfEachKey(parts: readonly Part[]): readonly Part[] {
   const batches = new Set<string>();
   const keys = new Set<string>();
   for (const part of parts) {
-    if (part.batchKey !== undefined) {
-      if (batches.has(part.batchKey)) repeated = true;
-      else batches.add(part.batchKey);
+    const batchKey = part.tag?.batchKey;
+    if (batchKey !== undefined) {
+      if (batches.has(batchKey)) repeated = true;
+      else batches.add(batchKey);
     }
-    if (!part.ownKeys) continue;
+    if (!part.tag?.ownKeys) continue;
     for (const e of part.events) {
       const key = keyOf(e);
       if (key === undefined) continue;
@@ -170,11 +169,12 @@ function firstOfEachKey(parts: readonly Part[]): readonly Part[] {
   const taken = new Set<string>();
   const kept: Part[] = [];
   for (const part of parts) {
-    if (part.batchKey !== undefined) {
-      if (takenBatches.has(part.batchKey)) continue;
-      takenBatches.add(part.batchKey);
+    const batchKey = part.tag?.batchKey;
+    if (batchKey !== undefined) {
+      if (takenBatches.has(batchKey)) continue;
+      takenBatches.add(batchKey);
     }
-    if (!part.ownKeys) {
+    if (!part.tag?.ownKeys) {
       kept.push(part);
       continue;
     }
@@ -473,9 +473,8 @@ export function eventFrame(e: ReferrerEvent, values?: ZoneValues): string {
 export class ReferrerService {
   readonly bus: LiveBus<ReferrerEvent>;
   readonly hub: SseHub<ReferrerEvent>;
-  private readonly writer: EventWriter;
-  /** A request's events → their keys, for those with any (the others have none: no key to look for). */
-  private readonly partKeys = new WeakMap<readonly ReferrerEvent[], PartKeys>();
+  /** Each request's events are written with their keys as the tag (none: no key to look for). */
+  private readonly writer: EventWriter<PartKeys>;
   private zones = new Map<string, ZoneOwner>();
   /** A reload asked for while one ran: it runs once more after, so an import's zones are never missed. */
   private zoneRefreshAgain = false;
@@ -519,7 +518,7 @@ export class ReferrerService {
       aliveCheckMs: options.aliveCheckMs,
     });
     this.writer = new EventWriter(
-      (parts) => this.commit(parts.map((events) => ({ events, ...(this.partKeys.get(events) ?? NO_KEYS) }))),
+      (parts) => this.commit(parts),
       (events) => {
         this.bus.publish(events).catch((e: Error) => this.log(`referrers: committed events not published live: ${e.message}`));
       },
@@ -552,8 +551,8 @@ export class ReferrerService {
         if (!(e instanceof EventKeyConflict) || tries >= KEY_CONFLICT_TRIES) throw e;
         const stored = e.keys;
         kept = kept
-          .filter((part) => part.batchKey === undefined || !stored.has(part.batchKey))
-          .map((part) => (part.ownKeys ? { ...part, events: part.events.filter((event) => !stored.has(keyOf(event) ?? '')) } : part));
+          .filter((part) => part.tag?.batchKey === undefined || !stored.has(part.tag.batchKey))
+          .map((part) => (part.tag?.ownKeys ? { ...part, events: part.events.filter((event) => !stored.has(keyOf(event) ?? '')) } : part));
       }
     }
   }
@@ -636,15 +635,14 @@ export class ReferrerService {
       return event;
     });
     const ownKeys = keys?.some((k) => k !== undefined) === true;
-    if (batchKey !== undefined || ownKeys) this.partKeys.set(stamped, { batchKey, ownKeys });
-    return this.store(stamped);
+    return this.store(stamped, batchKey !== undefined || ownKeys ? { batchKey, ownKeys } : undefined);
   }
 
-  /** Commits stamped events (their keys on them) and counts what was stored. */
-  private async store(stamped: readonly ReferrerEvent[]): Promise<IngestReferrersResult> {
+  /** Commits stamped events (their own keys on them, `keys` what the commit must look for) and counts what was stored. */
+  private async store(stamped: readonly ReferrerEvent[], keys?: PartKeys): Promise<IngestReferrersResult> {
     if (this.closed) throw httpError(503, 'El servidor se está cerrando');
     try {
-      await this.writer.write(stamped);
+      await this.writer.write(stamped, keys);
     } catch (e) {
       this.log(`referrers: batch not committed: ${(e as Error).message}`);
       throw httpError(503, 'No se pudieron guardar los eventos; reinténtalo');
@@ -702,8 +700,7 @@ export class ReferrerService {
     }
     if (events.length === 0) throw httpError(400, 'El lote no contiene eventos');
     const batchKey = idempotencyKey === undefined ? undefined : eventKeys.batch(idempotencyKey, body, raw);
-    if (batchKey !== undefined || ownKeys) this.partKeys.set(events, { batchKey, ownKeys });
-    return this.store(events);
+    return this.store(events, batchKey !== undefined || ownKeys ? { batchKey, ownKeys } : undefined);
   }
 
   /**

@@ -13,14 +13,19 @@ export interface EventWriterOptions {
   maxRows: number;
 }
 
-interface Waiter {
+/** One write's events and the caller's tag for them (what its commit needs to know of that write). */
+export interface WritePart<Tag> {
   events: readonly ReferrerEvent[];
+  tag: Tag | undefined;
+}
+
+interface Waiter<Tag> extends WritePart<Tag> {
   resolve: () => void;
   reject: (e: unknown) => void;
 }
 
-export class EventWriter {
-  private pending: Waiter[] = [];
+export class EventWriter<Tag = never> {
+  private pending: Waiter<Tag>[] = [];
   private pendingRows = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
@@ -28,20 +33,20 @@ export class EventWriter {
 
   constructor(
     /**
-     * Stores a batch, given as each write's events in order; answers the events it stored when
-     * it left some out (duplicates), else nothing (all of them).
+     * Stores a batch, given as each write's events (and tag) in order; answers the events it
+     * stored when it left some out (duplicates), else nothing (all of them).
      */
-    private readonly commit: (parts: ReadonlyArray<readonly ReferrerEvent[]>) => Promise<readonly ReferrerEvent[] | undefined>,
+    private readonly commit: (parts: ReadonlyArray<WritePart<Tag>>) => Promise<readonly ReferrerEvent[] | undefined>,
     private readonly committed: (events: readonly ReferrerEvent[]) => void,
     private readonly options: EventWriterOptions = { lingerMs: 5, maxRows: 5000 },
   ) {}
 
-  /** Resolves once the events are committed; rejects if their batch failed to commit. */
-  write(events: readonly ReferrerEvent[]): Promise<void> {
+  /** Resolves once the events are committed; rejects if their batch failed to commit. `tag` goes to the commit with them. */
+  write(events: readonly ReferrerEvent[], tag?: Tag): Promise<void> {
     if (this.closed) return Promise.reject(new Error('event writer closed'));
     if (events.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ events, resolve, reject });
+      this.pending.push({ events, tag, resolve, reject });
       this.pendingRows += events.length;
       this.schedule();
     });
@@ -70,11 +75,10 @@ export class EventWriter {
     });
   }
 
-  private async run(batch: Waiter[]): Promise<void> {
-    const parts = batch.map((w) => w.events);
+  private async run(batch: Waiter<Tag>[]): Promise<void> {
     let stored: readonly ReferrerEvent[];
     try {
-      stored = (await this.commit(parts)) ?? (parts.length === 1 ? parts[0] : parts.flat());
+      stored = (await this.commit(batch)) ?? (batch.length === 1 ? batch[0].events : batch.flatMap((w) => w.events));
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;
