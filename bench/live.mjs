@@ -3,8 +3,8 @@
 // ingest-to-SSE latency with 1,000 streams at 200 events/s (200,000 deliveries/s), server memory with 1,000 idle streams (fresh, and held per stream in steady state),
 // and durability: every acknowledged event survives a SIGKILL under load. Ingest and beacon run on
 // two servers: one with bot classification and the beacon's per-IP bucket off, one with both on
-// (the defaults). The beacon runs off and unkeyed, then on and idempotent (every hit with its own
-// event_id). Batch ingest runs rounds of three settings in turn — off and unkeyed; on and
+// (the defaults). The beacon runs rounds off and unkeyed, then on and idempotent (every hit with
+// its own event_id), in turn. Batch ingest runs rounds of three settings in turn — off and unkeyed; on and
 // unkeyed (the default); on and every batch with its own Idempotency-Key — each event classified
 // by user agent, spam list, IP rate and zone when on; the cost of classification, of the key and
 // of both are printed (medians over the rounds).
@@ -13,7 +13,7 @@
 // (Batches resend one body: past the first minute its 5,000 addresses are over ADOPS_BOT_IP_RATE
 // and flagged ip_rate — the same checks, run the same way.)
 // Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS (per round), BENCH_INGEST_ROUNDS,
-// BENCH_HIT_SECONDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
+// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
 // beacon's two costs apart, BENCH_ON_KEYED=0 runs the "on" side unkeyed and BENCH_ON_BOTS=0 without classification.
 // The load generators run in this process on the same machine, so figures move with its load
 // (printed first); "per server CPU-second" figures are the steadier measure of server cost.
@@ -31,7 +31,8 @@ const ADMIN = { email: 'bench@adops.local', password: 'bench-pass-123' };
 const seconds = (name, fallback) => Number(process.env[name] ?? fallback);
 const INGEST_SECONDS = seconds('BENCH_INGEST_SECONDS', 4);
 const INGEST_ROUNDS = seconds('BENCH_INGEST_ROUNDS', 3);
-const HIT_SECONDS = seconds('BENCH_HIT_SECONDS', 8);
+const HIT_SECONDS = seconds('BENCH_HIT_SECONDS', 4);
+const HIT_ROUNDS = seconds('BENCH_HIT_ROUNDS', 3);
 const LATENCY_SECONDS = seconds('BENCH_LATENCY_SECONDS', 10);
 const LATENCY_STREAMS = seconds('BENCH_LATENCY_STREAMS', 1000);
 const LATENCY_RATE = seconds('BENCH_LATENCY_RATE', 200);
@@ -529,9 +530,6 @@ async function main() {
         `~${fmt(idle.steady.heap, 1)} KB of JS heap, ~${fmt(idle.steady.rss, 1)} KB of RSS (a second 1,000 after a warm-up round, both sides measured after a GC; target ≤ 10 KB)`,
       );
     }
-    /** What bot classification and idempotency together cost per server CPU-second (target < 15 %). */
-    const cost = (off, on) =>
-      `${fmt((1 - on.perCpuSecond / off.perCpuSecond) * 100, 1)}% fewer per server CPU-second with both on (on/off ratio ${fmt(on.perCpuSecond / off.perCpuSecond, 3)}; target < 15%)`;
     // Off: a server with classification and the beacon bucket off, no keys; on: the defaults, keyed.
     const offDir = PHASES.has('ingest') || PHASES.has('hits') ? await mkdtemp(path.join(tmpdir(), 'adops-bench-off-')) : undefined;
     const offServer = offDir ? await startServer(offDir, GUARDS_OFF) : undefined;
@@ -571,17 +569,27 @@ async function main() {
         line('  cost of both', roundCost(0, 2, 'with both on'));
       }
       if (PHASES.has('hits')) {
-        const runs = [];
+        // As the ingest rounds: off and on in turn, medians over the rounds.
+        const rounds = [[], []];
+        for (let r = 0; r < HIT_ROUNDS; r++)
+          for (const idempotent of [false, true]) rounds[idempotent ? 1 : 0].push(await benchHits(serverFor(idempotent), idempotent && ON_KEYED));
         for (const idempotent of [false, true]) {
-          const hits = await benchHits(serverFor(idempotent), idempotent && ON_KEYED);
-          runs.push(hits);
+          const runs = rounds[idempotent ? 1 : 0];
+          const perCpu = runs.map((x) => x.perCpuSecond);
           line(
-            `beacon /api/hit (${hits.connections} conns)${label(idempotent)}`,
-            `${fmt(hits.rate)} req/s  (p50 ${fmt(hits.p50, 1)} ms, p99 ${fmt(hits.p99, 1)} ms, ${hits.failed} failed, target ≥ 5,000)`,
+            `beacon /api/hit (${runs[0].connections} conns)${label(idempotent)}`,
+            `${fmt(median(runs.map((x) => x.rate)))} req/s  (p50 ${fmt(median(runs.map((x) => x.p50)), 1)} ms, p99 ${fmt(median(runs.map((x) => x.p99)), 1)} ms, ${runs.reduce((n, x) => n + x.failed, 0)} failed; medians of ${runs.length} rounds of ${fmt(HIT_SECONDS, 1)} s, target ≥ 5,000)`,
           );
-          line('  server CPU', `${fmt(hits.cpuShare * 100)}% of a core; ${fmt(hits.perCpuSecond)} hits per server CPU-second (target ≥ 15,000)`);
+          line(
+            '  server CPU',
+            `${fmt(median(runs.map((x) => x.cpuShare)) * 100)}% of a core; ${fmt(median(perCpu))} hits per server CPU-second (rounds ${perCpu.map((x) => fmt(x)).join(' / ')}; target ≥ 15,000)`,
+          );
         }
-        line('  bot classification + bucket + event_id per hit', cost(runs[0], runs[1]));
+        const costs = rounds[0].map((off, r) => (1 - rounds[1][r].perCpuSecond / off.perCpuSecond) * 100);
+        line(
+          '  bot classification + bucket + event_id per hit',
+          `${fmt(median(costs), 1)}% fewer per server CPU-second with both on (rounds ${costs.map((c) => `${fmt(c, 1)}%`).join(', ')}; target < 15%)`,
+        );
       }
     } finally {
       if (offServer) await stopServer(offServer);
