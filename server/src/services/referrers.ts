@@ -36,6 +36,7 @@ import { httpError, zodDetail } from '../errors.js';
 import {
   EventKeyConflict,
   EventWriter,
+  eventsOf,
   type WritePart,
   eventMatches,
   type EventFilter,
@@ -129,17 +130,6 @@ function keysOf(parts: readonly Part[]): string[] {
       }
   }
   return [...keys];
-}
-
-/** The parts' events in order (a single part's own array). */
-function eventsOf(parts: readonly Part[]): readonly ReferrerEvent[] {
-  if (parts.length === 1) return parts[0].events;
-  let n = 0;
-  for (const p of parts) n += p.events.length;
-  const all = new Array<ReferrerEvent>(n);
-  let k = 0;
-  for (const p of parts) for (const e of p.events) all[k++] = e;
-  return all;
 }
 
 /**
@@ -634,15 +624,18 @@ export class ReferrerService {
       if (key !== undefined) event[EVENT_KEY] = key;
       return event;
     });
-    const ownKeys = keys?.some((k) => k !== undefined) === true;
-    return this.store(stamped, batchKey !== undefined || ownKeys ? { batchKey, ownKeys } : undefined);
+    return this.store(stamped, batchKey, keys?.some((k) => k !== undefined) === true);
   }
 
-  /** Commits stamped events (their own keys on them, `keys` what the commit must look for) and counts what was stored. */
-  private async store(stamped: readonly ReferrerEvent[], keys?: PartKeys): Promise<IngestReferrersResult> {
+  /**
+   * Commits stamped events and counts what was stored: `batchKey`, the request's key, and
+   * `ownKeys`, whether some event carries a key of its own, are what the commit looks for (an
+   * untagged write has none).
+   */
+  private async store(stamped: readonly ReferrerEvent[], batchKey?: string, ownKeys = false): Promise<IngestReferrersResult> {
     if (this.closed) throw httpError(503, 'El servidor se está cerrando');
     try {
-      await this.writer.write(stamped, keys);
+      await this.writer.write(stamped, batchKey !== undefined || ownKeys ? { batchKey, ownKeys } : undefined);
     } catch (e) {
       this.log(`referrers: batch not committed: ${(e as Error).message}`);
       throw httpError(503, 'No se pudieron guardar los eventos; reinténtalo');
@@ -699,8 +692,7 @@ export class ReferrerService {
       }
     }
     if (events.length === 0) throw httpError(400, 'El lote no contiene eventos');
-    const batchKey = idempotencyKey === undefined ? undefined : eventKeys.batch(idempotencyKey, body, raw);
-    return this.store(events, batchKey !== undefined || ownKeys ? { batchKey, ownKeys } : undefined);
+    return this.store(events, idempotencyKey === undefined ? undefined : eventKeys.batch(idempotencyKey, body, raw), ownKeys);
   }
 
   /**

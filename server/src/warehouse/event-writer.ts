@@ -19,6 +19,17 @@ export interface WritePart<Tag> {
   tag: Tag | undefined;
 }
 
+/** The parts' events in order, as one array (a single part's own). */
+export function eventsOf(parts: ReadonlyArray<WritePart<unknown>>): readonly ReferrerEvent[] {
+  if (parts.length === 1) return parts[0].events;
+  let n = 0;
+  for (const p of parts) n += p.events.length;
+  const all = new Array<ReferrerEvent>(n);
+  let k = 0;
+  for (const p of parts) for (const e of p.events) all[k++] = e;
+  return all;
+}
+
 interface Waiter<Tag> extends WritePart<Tag> {
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -78,7 +89,7 @@ export class EventWriter<Tag = never> {
   private async run(batch: Waiter<Tag>[]): Promise<void> {
     let stored: readonly ReferrerEvent[];
     try {
-      stored = (await this.commit(batch)) ?? (batch.length === 1 ? batch[0].events : batch.flatMap((w) => w.events));
+      stored = (await this.commit(batch)) ?? eventsOf(batch);
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;

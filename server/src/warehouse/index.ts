@@ -9,7 +9,7 @@ import type { Warehouse } from './types.js';
 
 export * from './types.js';
 export { eventMatches } from './event-filter.js';
-export { EventWriter, type EventWriterOptions, type WritePart } from './event-writer.js';
+export { EventWriter, eventsOf, type EventWriterOptions, type WritePart } from './event-writer.js';
 
 export { openClickHouseWarehouse } from './clickhouse/index.js';
 
