@@ -1,13 +1,15 @@
 // Group commit for referrer events: callers' events are gathered and committed together
-// (a flush starts `lingerMs` after the first pending event, at once at `maxRows`, and right
-// after the previous flush when events arrived meanwhile, so no event waits more than
-// ~maxWait); each caller's promise settles only after its batch committed, and committed
+// (a flush starts `lingerMs` after the first pending event while writes come close together,
+// at once at `maxRows`, and right after the previous flush when events arrived meanwhile, so no
+// event waits more than ~maxWait); a write after a quiet spell (none in the last `lingerMs`)
+// waits for no company that is not coming: it is flushed at the end of the event-loop turn,
+// with whatever else that turn read. Each caller's promise settles only after its batch committed, and committed
 // events are handed on (the live bus) in id order — only those the commit stored (it may leave
 // out duplicates of events stored before).
 import type { ReferrerEvent } from './types.js';
 
 export interface EventWriterOptions {
-  /** How long the first pending event waits for company before a flush (ms). */
+  /** How long the first pending event waits for company before a flush (ms), when the write before it came within as long. */
   lingerMs: number;
   /** Flush at once when this many events are pending. */
   maxRows: number;
@@ -38,7 +40,11 @@ interface Waiter<Tag> extends WritePart<Tag> {
 export class EventWriter<Tag = never> {
   private pending: Waiter<Tag>[] = [];
   private pendingRows = 0;
+  /** The pending flush: after the linger, or at the end of this event-loop turn. */
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  /** When the last write came (performance.now()). */
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
   private flushing: Promise<void> | undefined;
   private closed = false;
 
@@ -56,10 +62,13 @@ export class EventWriter<Tag = never> {
   write(events: readonly ReferrerEvent[], tag?: Tag): Promise<void> {
     if (this.closed) return Promise.reject(new Error('event writer closed'));
     if (events.length === 0) return Promise.resolve();
+    const now = performance.now();
+    const alone = now - this.lastWriteAt >= this.options.lingerMs;
+    this.lastWriteAt = now;
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ events, tag, resolve, reject });
       this.pendingRows += events.length;
-      this.schedule();
+      this.schedule(alone);
     });
   }
 
@@ -67,15 +76,25 @@ export class EventWriter<Tag = never> {
     return this.pendingRows;
   }
 
-  private schedule(): void {
+  /** `alone`: no write came within the linger before this one (none to wait for). */
+  private schedule(alone: boolean): void {
     if (this.flushing) return; // picked up as soon as the running flush ends
     if (this.pendingRows >= this.options.maxRows) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.options.lingerMs);
+    else if (this.timer === undefined && this.immediate === undefined) {
+      if (alone) this.immediate = setImmediate(() => this.flush());
+      else this.timer = setTimeout(() => this.flush(), this.options.lingerMs);
+    }
+  }
+
+  private cancelScheduled(): void {
+    clearTimeout(this.timer);
+    clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
   }
 
   private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelScheduled();
     if (this.pending.length === 0 || this.flushing) return;
     const batch = this.pending;
     this.pending = [];
@@ -104,8 +123,7 @@ export class EventWriter<Tag = never> {
   /** Commits everything pending, then refuses new writes. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelScheduled();
     while (this.flushing || this.pending.length > 0) {
       if (!this.flushing) this.flush();
       await this.flushing;
