@@ -78,3 +78,37 @@ test('only a day’s first read is waited for: a due read, or one for a zone not
   for (let i = 0; i < 50 && values.peek('Z7', NOON).value !== 3; i++) await new Promise((r) => setTimeout(r, 10));
   expect(values.peek('Z7', NOON).value).toBe(3); // 3 ÷ its 1 visit
 });
+
+test('warm() reads today in the background (at start and after an import), so the first live event finds it loaded', async () => {
+  const gates: Array<() => void> = [];
+  const reads = {
+    zoneValues: async (q: ZoneValuesQuery) => {
+      await new Promise<void>((open) => gates.push(open));
+      return w.profit.zoneValues(q);
+    },
+  };
+  const values = new ZoneValues(
+    reads,
+    'UTC',
+    () => {},
+    { ttlMs: 60_000, missRetryMs: 5_000, maxDays: 8 },
+    () => NOON,
+  );
+  values.warm();
+  expect(gates).toHaveLength(1);
+  const waiting = values.ready([{ zone_id: 'Z1', ms: NOON }]); // while it reads: waits for that same read
+  expect(gates).toHaveLength(1);
+  gates.shift()!();
+  await waiting;
+  expect(values.ready([{ zone_id: 'Z1', ms: NOON }])).toBeUndefined();
+  expect(values.peek('Z1', NOON).value).not.toBeNull();
+
+  values.clear(); // an import
+  expect(values.ready([{ zone_id: 'Z1', ms: NOON }])).toBeInstanceOf(Promise); // nothing loaded: it would wait
+  gates.shift()!();
+  values.clear();
+  values.warm();
+  gates.shift()!();
+  for (let i = 0; i < 50 && values.ready([{ zone_id: 'Z1', ms: NOON }]) !== undefined; i++) await new Promise((r) => setTimeout(r, 10));
+  expect(values.ready([{ zone_id: 'Z1', ms: NOON }])).toBeUndefined();
+});

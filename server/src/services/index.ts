@@ -126,6 +126,7 @@ export async function createServices(config: Config, log: (line: string) => void
     onClose.push(() => spam.close());
     const beaconBucket = config.beaconRatePerSecond > 0 ? live.tokenBucket('beacon', config.beaconRatePerSecond, config.beaconBurst) : undefined;
     const zoneValues = new ZoneValues(warehouse.profit, config.tz, log);
+    zoneValues.warm();
     const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log, {}, referrerBus, {
       spam,
       beaconBucket,
@@ -139,6 +140,7 @@ export async function createServices(config: Config, log: (line: string) => void
       () => {
         reports.invalidate();
         zoneValues.clear();
+        zoneValues.warm();
         void referrers.refreshZones();
       },
     );

@@ -95,6 +95,14 @@ export class ZoneValues {
     this.days.clear();
   }
 
+  /**
+   * Starts reading today's values in the background (at start, and after an import), so the
+   * first live events after either find them loaded instead of waiting for the day's first read.
+   */
+  warm(): void {
+    void this.load(this.dayOf(this.now()));
+  }
+
   private due(entry: DayValues | undefined, missing: boolean): boolean {
     if (!entry) return true;
     if (entry.loading) return false;
