@@ -9,11 +9,12 @@
 // Every internal it touches is checked first; when one is missing (another node version, TLS,
 // a HEAD, a pipelined request, a body still arriving) the stream stays on its ServerResponse as before.
 //
-// The parser stays registered with the server's connection list (unconsumed, cleared), so
-// `server.closeAllConnections()` still ends taken streams as it ends every other connection;
-// it is removed and closed with the socket. Node counts a taken connection as idle, so
-// `server.close()` ends it too; and a taken stream's connection closes when the stream ends
-// (it is not kept alive for another request).
+// The parser is done with the connection then: it is unregistered from the server and freed
+// at once (~2 KB of native memory per stream when it was kept until the socket closed), and the
+// socket is kept in its server's set of taken sockets instead, so `server.closeAllConnections()`
+// and `server.close()` (which closes idle connections: a taken stream counts as one) still end
+// taken streams as they end every other connection. A taken stream's connection closes when
+// the stream ends (it is not kept alive for another request).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 
@@ -32,7 +33,37 @@ interface Parser {
   [slot: number]: unknown;
 }
 
-type ServerSocket = Socket & { parser?: Parser | null; _httpMessage?: unknown; encrypted?: boolean };
+type ServerSocket = Socket & { parser?: Parser | null; _httpMessage?: unknown; encrypted?: boolean; server?: unknown };
+/** What takeSocket needs of the socket's HTTP server. */
+interface ClosingServer {
+  closeAllConnections(): void;
+  closeIdleConnections(): void;
+}
+
+/** Each server's taken sockets, open. */
+const takenBy = new WeakMap<object, Set<Socket>>();
+
+/**
+ * The server's set of taken sockets, made on its first take: from then on its
+ * closeAllConnections and closeIdleConnections also end them (a taken stream is idle to node).
+ */
+function takenSet(server: ClosingServer): Set<Socket> {
+  const known = takenBy.get(server);
+  if (known) return known;
+  const sockets = new Set<Socket>();
+  const all = server.closeAllConnections;
+  const idle = server.closeIdleConnections;
+  server.closeAllConnections = function (this: ClosingServer) {
+    all.call(this);
+    for (const s of sockets) s.destroy();
+  };
+  server.closeIdleConnections = function (this: ClosingServer) {
+    idle.call(this);
+    for (const s of sockets) s.destroy();
+  };
+  takenBy.set(server, sockets);
+  return sockets;
+}
 type Response = ServerResponse & { detachSocket?: (socket: Socket) => void; outputData?: unknown[]; chunkedEncoding?: boolean };
 
 /** The events node's HTTP server (and Koa's on-finished) listen to on a connection. */
@@ -70,6 +101,8 @@ export function takeSocket(req: IncomingMessage, res: ServerResponse): TakenSock
     typeof parser.close !== 'function' ||
     !PARSER_SLOTS.every((k) => typeof slots[k] === 'number') ||
     typeof response.detachSocket !== 'function' ||
+    typeof (socket.server as Partial<ClosingServer> | undefined)?.closeAllConnections !== 'function' ||
+    typeof (socket.server as Partial<ClosingServer> | undefined)?.closeIdleConnections !== 'function' ||
     socket._httpMessage !== res ||
     !req.complete ||
     !res.headersSent ||
@@ -98,20 +131,21 @@ export function takeSocket(req: IncomingMessage, res: ServerResponse): TakenSock
   parser._url = '';
   for (const k of PARSER_SLOTS) parser[slots[k] as number] = null;
   (req as { parser?: unknown }).parser = null;
-
-  return { socket, chunked: response.chunkedEncoding === true };
-}
-
-/** Unregisters a taken socket's parser from the server and frees it (once the socket closed). */
-export function releaseSocket(taken: Socket): void {
-  const socket = taken as ServerSocket;
-  const parser = socket.parser;
-  if (!parser) return;
+  // The parser unregistered from the server and freed; the server's set holds the socket.
   socket.parser = null;
   parser.socket = null;
   parser.remove();
   // As node frees a parser it does not pool: closed outside the current callback.
   setImmediate(closeParser, parser);
+  takenSet(socket.server as ClosingServer).add(socket);
+
+  return { socket, chunked: response.chunkedEncoding === true };
+}
+
+/** Forgets a taken socket once it closed. */
+export function releaseSocket(taken: Socket): void {
+  const server = (taken as ServerSocket).server;
+  if (server) takenBy.get(server)?.delete(taken);
 }
 
 function closeParser(parser: Parser): void {
