@@ -13,7 +13,7 @@
 // (Batches resend one body: past the first minute its 5,000 addresses are over ADOPS_BOT_IP_RATE
 // and flagged ip_rate — the same checks, run the same way.)
 // Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS (per round), BENCH_INGEST_ROUNDS,
-// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
+// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_IDLE_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
 // beacon's two costs apart, BENCH_ON_KEYED=0 runs the "on" side unkeyed and BENCH_ON_BOTS=0 without classification.
 // The load generators run in this process on the same machine, so figures move with its load
 // (printed first); "per server CPU-second" figures are the steadier measure of server cost.
@@ -36,6 +36,8 @@ const HIT_ROUNDS = seconds('BENCH_HIT_ROUNDS', 3);
 const LATENCY_SECONDS = seconds('BENCH_LATENCY_SECONDS', 10);
 const LATENCY_STREAMS = seconds('BENCH_LATENCY_STREAMS', 1000);
 const LATENCY_RATE = seconds('BENCH_LATENCY_RATE', 200);
+/** Fresh servers the idle-stream phase measures (its figures are their medians: one fresh server's moves ±2 KB/stream with GC timing). */
+const IDLE_ROUNDS = seconds('BENCH_IDLE_ROUNDS', 3);
 /** BENCH_PHASES=ingest,hits,latency,idle,durability runs a subset (default: all). */
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'idle,ingest,hits,latency,durability').split(','));
 
@@ -521,19 +523,27 @@ async function main() {
         .join(' ')})`,
     );
     if (PHASES.has('idle')) {
-      const idle = await benchIdleStreams();
+      // Fresh servers in turn with bare node:http ones; each figure the median of its rounds.
+      const idles = [];
+      const bares = [];
+      for (let r = 0; r < IDLE_ROUNDS; r++) {
+        idles.push(await benchIdleStreams());
+        bares.push(await benchBareStreams());
+      }
+      const perStream = median(idles.map((x) => x.perStream));
+      const bare = median(bares.map((x) => x.perStream));
+      const list = (xs) => xs.map((x) => fmt(x, 1)).join(' / ');
       line(
         'server RSS, 1,000 idle streams, fresh server',
-        `${fmt(idle.during, 1)} MB (before ${fmt(idle.before, 1)} MB, ~${fmt(idle.perStream, 1)} KB/stream: includes one-time growth and uncollected garbage)`,
+        `~${fmt(perStream, 1)} KB/stream (median of ${idles.length} fresh servers: ${list(idles.map((x) => x.perStream))}; RSS ${fmt(median(idles.map((x) => x.before)), 1)} → ${fmt(median(idles.map((x) => x.during)), 1)} MB; includes one-time growth and uncollected garbage)`,
       );
-      const bare = await benchBareStreams();
       line(
         '  a bare node:http server, same streams',
-        `~${fmt(bare.perStream, 1)} KB/stream of RSS, measured the same way (node's own cost per connection, for reference: the server's is ${fmt(idle.perStream / bare.perStream, 2)}× of it)`,
+        `~${fmt(bare, 1)} KB/stream of RSS (${list(bares.map((x) => x.perStream))}), measured the same way (node's own cost per connection, for reference: the server's is ${fmt(perStream / bare, 2)}× of it)`,
       );
       line(
         '  held per idle stream, steady state',
-        `~${fmt(idle.steady.heap, 1)} KB of JS heap, ~${fmt(idle.steady.rss, 1)} KB of RSS (a second 1,000 after a warm-up round, both sides measured after a GC; target ≤ 10 KB)`,
+        `~${fmt(median(idles.map((x) => x.steady.heap)), 1)} KB of JS heap, ~${fmt(median(idles.map((x) => x.steady.rss)), 1)} KB of RSS (medians; a second 1,000 after a warm-up round, both sides measured after a GC; target ≤ 10 KB)`,
       );
     }
     // Off: a server with classification and the beacon bucket off, no keys; on: the defaults, keyed.
