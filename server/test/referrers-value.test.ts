@@ -50,12 +50,10 @@ beforeAll(async () => {
     zoneRow(D1, 'Z1', 10, 500, 0.5, 'BidSphere'),
     zoneRow(D1, 'Z2', 12, 600, 0.6),
   ];
-  // The visits first: an import reads today's values at once (for the live stream), and those
-  // stand for up to a minute — visits of past days that came after it would count from then.
-  const res = await postBatch(t, [...visits(10, 'Z1', 2), ...visits(40, 'Z1', 1), ...visits(24, 'Z2', 1)]);
-  expect(res.status).toBe(200);
   const result = await t.app.services.ingest.ingest(rows.map((values, i) => ({ line: i + 1, values })));
   expect(result.rejected_total).toBe(0);
+  const res = await postBatch(t, [...visits(10, 'Z1', 2), ...visits(40, 'Z1', 1), ...visits(24, 'Z2', 1)]);
+  expect(res.status).toBe(200);
   // One flagged visit yesterday on Z1 (stored as the classifier would store it).
   await t.app.services.warehouse.referrers.append([
     event(9_000_001, Date.parse(daysAgo(1, 12)), { zone_id: 'Z1', is_bot: true, reason: 'user_agent' }),

@@ -140,7 +140,6 @@ export async function createServices(config: Config, log: (line: string) => void
       () => {
         reports.invalidate();
         zoneValues.clear();
-        zoneValues.warm();
         void referrers.refreshZones();
       },
     );

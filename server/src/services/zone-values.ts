@@ -96,8 +96,10 @@ export class ZoneValues {
   }
 
   /**
-   * Starts reading today's values in the background (at start, and after an import), so the
-   * first live events after either find them loaded instead of waiting for the day's first read.
+   * Starts reading today's values in the background (at start), so the first live events find
+   * them loaded instead of waiting for the day's first read. (Not after an import: visits that
+   * follow it — a day's events sent after its report — would count only at the next read, a
+   * minute on; the first live event after an import waits for a read that sees them.)
    */
   warm(): void {
     void this.load(this.dayOf(this.now()));
