@@ -34,11 +34,9 @@ interface Parser {
 }
 
 type ServerSocket = Socket & { parser?: Parser | null; _httpMessage?: unknown; encrypted?: boolean; server?: unknown };
-/** What takeSocket needs of the socket's HTTP server. */
-interface ClosingServer {
-  closeAllConnections(): void;
-  closeIdleConnections(): void;
-}
+/** The server's methods that end its connections (close() calls the idle one): each also ends its taken sockets. */
+const CLOSE_METHODS = ['closeAllConnections', 'closeIdleConnections'] as const;
+type ClosingServer = Record<(typeof CLOSE_METHODS)[number], () => void>;
 
 /** Each server's taken sockets, open. */
 const takenBy = new WeakMap<object, Set<Socket>>();
@@ -51,16 +49,13 @@ function takenSet(server: ClosingServer): Set<Socket> {
   const known = takenBy.get(server);
   if (known) return known;
   const sockets = new Set<Socket>();
-  const all = server.closeAllConnections;
-  const idle = server.closeIdleConnections;
-  server.closeAllConnections = function (this: ClosingServer) {
-    all.call(this);
-    for (const s of sockets) s.destroy();
-  };
-  server.closeIdleConnections = function (this: ClosingServer) {
-    idle.call(this);
-    for (const s of sockets) s.destroy();
-  };
+  for (const name of CLOSE_METHODS) {
+    const own = server[name];
+    server[name] = function (this: ClosingServer) {
+      own.call(this);
+      for (const s of sockets) s.destroy();
+    };
+  }
   takenBy.set(server, sockets);
   return sockets;
 }
@@ -101,8 +96,7 @@ export function takeSocket(req: IncomingMessage, res: ServerResponse): TakenSock
     typeof parser.close !== 'function' ||
     !PARSER_SLOTS.every((k) => typeof slots[k] === 'number') ||
     typeof response.detachSocket !== 'function' ||
-    typeof (socket.server as Partial<ClosingServer> | undefined)?.closeAllConnections !== 'function' ||
-    typeof (socket.server as Partial<ClosingServer> | undefined)?.closeIdleConnections !== 'function' ||
+    !CLOSE_METHODS.every((m) => typeof (socket.server as Partial<ClosingServer> | undefined)?.[m] === 'function') ||
     socket._httpMessage !== res ||
     !req.complete ||
     !res.headersSent ||
