@@ -24,8 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-test('only a day’s first read is waited for: a due read, or one for a zone not known, runs in the background while what is loaded serves', async () => {
-  let clock = NOON;
+/** ZoneValues on the warehouse whose every read waits at a gate the test opens (gates: one per read asked). */
+function gatedValues(now: () => number) {
   const gates: Array<() => void> = [];
   const reads = {
     zoneValues: async (q: ZoneValuesQuery) => {
@@ -33,13 +33,13 @@ test('only a day’s first read is waited for: a due read, or one for a zone not
       return w.profit.zoneValues(q);
     },
   };
-  const values = new ZoneValues(
-    reads,
-    'UTC',
-    () => {},
-    { ttlMs: 60_000, missRetryMs: 5_000, maxDays: 8 },
-    () => clock,
-  );
+  const values = new ZoneValues(reads, 'UTC', () => {}, { ttlMs: 60_000, missRetryMs: 5_000, maxDays: 8 }, now);
+  return { values, gates };
+}
+
+test('only a day’s first read is waited for: a due read, or one for a zone not known, runs in the background while what is loaded serves', async () => {
+  let clock = NOON;
+  const { values, gates } = gatedValues(() => clock);
   const settled = async (p: Promise<void> | undefined) => {
     let done = false;
     void p?.then(() => (done = true));
@@ -80,20 +80,7 @@ test('only a day’s first read is waited for: a due read, or one for a zone not
 });
 
 test('warm() reads today in the background (at start), so the first live event finds it loaded', async () => {
-  const gates: Array<() => void> = [];
-  const reads = {
-    zoneValues: async (q: ZoneValuesQuery) => {
-      await new Promise<void>((open) => gates.push(open));
-      return w.profit.zoneValues(q);
-    },
-  };
-  const values = new ZoneValues(
-    reads,
-    'UTC',
-    () => {},
-    { ttlMs: 60_000, missRetryMs: 5_000, maxDays: 8 },
-    () => NOON,
-  );
+  const { values, gates } = gatedValues(() => NOON);
   values.warm();
   expect(gates).toHaveLength(1);
   const waiting = values.ready([{ zone_id: 'Z1', ms: NOON }]); // while it reads: waits for that same read
