@@ -363,14 +363,6 @@ async function collectedMemory(server, inspector) {
   return { rss: await rssMb(server.child.pid), heap: result.value / (1024 * 1024) };
 }
 
-/**
- * Server memory with 1,000 idle streams (filters that match nothing), on a server of its own
- * started with --inspect. Fresh: RSS before and with the first 1,000 streams of a new server, as
- * a user would see it (it includes one-time growth — heap pages, the young generation, compiled
- * code — and the burst's garbage not yet collected). Steady state: after a warm-up round of
- * 1,000 opened and closed, a second 1,000, each side measured after a full GC (asked through the
- * inspector): the memory the streams themselves hold.
- */
 const openIdleStreams = (server, agent) =>
   Promise.all(Array.from({ length: 1000 }, (_, i) => openStream(server, { zoneId: `idle-${i}` }, () => {}, agent)));
 const perStream = (mb) => (mb * 1024) / 1000;
@@ -384,6 +376,14 @@ async function idleGrowth(server, agent) {
   return { before, during, perStream: perStream(during - before), opened };
 }
 
+/**
+ * Server memory with 1,000 idle streams (filters that match nothing), on a server of its own
+ * started with --inspect. Fresh: RSS before and with the first 1,000 streams of a new server, as
+ * a user would see it (it includes one-time growth — heap pages, the young generation, compiled
+ * code — and the burst's garbage not yet collected). Steady state: after a warm-up round of
+ * 1,000 opened and closed, a second 1,000, each side measured after a full GC (asked through the
+ * inspector): the memory the streams themselves hold.
+ */
 async function benchIdleStreams() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'adops-bench-idle-'));
   const server = await startServer(dataDir, GUARDS_ON, ['--inspect=127.0.0.1:0']);
@@ -541,16 +541,16 @@ async function main() {
         idles.push(await benchIdleStreams());
         bares.push(await benchBareStreams());
       }
-      const perStream = median(idles.map((x) => x.perStream));
+      const fresh = median(idles.map((x) => x.perStream));
       const bare = median(bares.map((x) => x.perStream));
       const list = (xs) => xs.map((x) => fmt(x, 1)).join(' / ');
       line(
         'server RSS, 1,000 idle streams, fresh server',
-        `~${fmt(perStream, 1)} KB/stream (median of ${idles.length} fresh servers: ${list(idles.map((x) => x.perStream))}; RSS ${fmt(median(idles.map((x) => x.before)), 1)} → ${fmt(median(idles.map((x) => x.during)), 1)} MB; includes one-time growth and uncollected garbage)`,
+        `~${fmt(fresh, 1)} KB/stream (median of ${idles.length} fresh servers: ${list(idles.map((x) => x.perStream))}; RSS ${fmt(median(idles.map((x) => x.before)), 1)} → ${fmt(median(idles.map((x) => x.during)), 1)} MB; includes one-time growth and uncollected garbage)`,
       );
       line(
         '  a bare node:http server, same streams',
-        `~${fmt(bare, 1)} KB/stream of RSS (${list(bares.map((x) => x.perStream))}), measured the same way (node's own cost per connection, for reference: the server's is ${fmt(perStream / bare, 2)}× of it)`,
+        `~${fmt(bare, 1)} KB/stream of RSS (${list(bares.map((x) => x.perStream))}), measured the same way (node's own cost per connection, for reference: the server's is ${fmt(fresh / bare, 2)}× of it)`,
       );
       line(
         '  held per idle stream, steady state',
