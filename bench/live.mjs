@@ -13,7 +13,7 @@
 // (Batches resend one body: past the first minute its 5,000 addresses are over ADOPS_BOT_IP_RATE
 // and flagged ip_rate — the same checks, run the same way.)
 // Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS (per round), BENCH_INGEST_ROUNDS,
-// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_IDLE_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
+// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_HIT_CONNS (the beacon's client connections, 256), BENCH_IDLE_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
 // beacon's two costs apart, BENCH_ON_KEYED=0 runs the "on" side unkeyed and BENCH_ON_BOTS=0 without classification.
 // The load generators run in this process on the same machine, so figures move with its load
 // (printed first); "per server CPU-second" figures are the steadier measure of server cost.
@@ -194,7 +194,7 @@ async function benchIngest(server, idempotent = false) {
 
 /** The beacon under a loopback load generator: many keep-alive connections, one request each in flight (idempotent: each hit with an event_id of its own). */
 async function benchHits(server, idempotent = false) {
-  const connections = 256;
+  const connections = Number(process.env.BENCH_HIT_CONNS ?? 256);
   const pool = new Pool(server.url, { connections, pipelining: 1 });
   let ok = 0;
   let failed = 0;
@@ -561,7 +561,8 @@ async function main() {
     const offDir = PHASES.has('ingest') || PHASES.has('hits') ? await mkdtemp(path.join(tmpdir(), 'adops-bench-off-')) : undefined;
     const offServer = offDir ? await startServer(offDir, GUARDS_OFF) : undefined;
     const serverFor = (on) => (on ? server : offServer);
-    const label = (on) => (on ? ', bots + keyed' : ', bots off, unkeyed');
+    const onLabel = `, bots ${process.env.BENCH_ON_BOTS === '0' ? 'off' : 'on'}${ON_KEYED ? ' + keyed' : ', unkeyed'}`;
+    const label = (on) => (on ? onLabel : ', bots off, unkeyed');
     try {
       if (PHASES.has('ingest')) {
         // Rounds take the three settings in turn (off; bots on and unkeyed, the default; bots on
@@ -569,8 +570,8 @@ async function main() {
         // the median of its rounds, each cost the median of its rounds' ratios.
         const settings = [
           { label: ', bots off, unkeyed', server: offServer, keyed: false },
-          { label: ', bots on (default), unkeyed', server, keyed: false },
-          { label: ', bots on, keyed', server, keyed: ON_KEYED },
+          { label: `, bots ${process.env.BENCH_ON_BOTS === '0' ? 'off' : 'on (default)'}, unkeyed`, server, keyed: false },
+          { label: onLabel, server, keyed: ON_KEYED },
         ];
         const rounds = settings.map(() => []);
         for (let r = 0; r < INGEST_ROUNDS; r++) for (const [i, s] of settings.entries()) rounds[i].push(await benchIngest(s.server, s.keyed));

@@ -869,6 +869,47 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       expect(await w.referrers.countEvents()).toBe(2506);
     });
 
+    test('a keyed batch stores its text as sent: quotes, backslashes, new lines and JSON in every field', async () => {
+      const hostile = `O'Brien "x" \\ \n\t{p0:String} {"a":1} '); DROP TABLE referrer_event; -- ñ €`;
+      const e = {
+        ...event(4000, at(-1, 10, 0), { zone_id: `z ${hostile}` }),
+        parent_domain: `d ${hostile}`,
+        referrer: `https://h.example/?q=${hostile}`,
+        keyword: hostile,
+        ip: '2001:db8::1',
+        country: 'ES',
+        publisher: `p ${hostile}`,
+        advertiser: `a ${hostile}`,
+        is_bot: true,
+        reason: 'user_agent' as const,
+        campaign_id: `c ${hostile}`,
+        adset_id: `s ${hostile}`,
+        ad_id: `ad ${hostile}`,
+        placement: `pl ${hostile}`,
+      };
+      // Keys are printable ASCII (event ids and Idempotency-Key headers are checked so).
+      const key = `e:${HOSTILE_KEY}\\n"}`;
+      await w.referrers.append([e], { keys: [key], since: windowStart() });
+      const [stored] = await w.referrers.eventsAfter(3999, 4001, 10);
+      expect(stored).toMatchObject({ ...e, seen_at: expect.any(String) });
+      expect(await w.referrers.seenKeys([key], windowStart())).toEqual(new Set([key]));
+    });
+
+    test('a large keyed batch (long text, hundreds of keys) with one key taken is refused whole too', async () => {
+      const long = 'l'.repeat(2000);
+      const events = Array.from({ length: 300 }, (_, i) => ({ ...keyed(6000 + i), referrer: `https://k.example/${i}/${long}` }));
+      const keys = events.map((e) => `e:large-${e.id}`);
+      const before = await w.referrers.countEvents();
+      const refused = w.referrers.append(events, { keys: [...keys, 'e:one'], since: windowStart() });
+      await expect(refused).rejects.toBeInstanceOf(EventKeyConflict);
+      await refused.catch((e: EventKeyConflict) => expect([...e.keys]).toEqual(['e:one']));
+      expect(await w.referrers.countEvents()).toBe(before);
+      await w.referrers.append(events, { keys, since: windowStart() });
+      expect(await w.referrers.countEvents()).toBe(before + 300);
+      expect((await w.referrers.seenKeys(keys, windowStart())).size).toBe(300);
+      await expect(w.referrers.append([keyed(6500)], { keys: [keys[299]], since: windowStart() })).rejects.toThrow(EventKeyConflict);
+    });
+
     test('keys outlive retention of their events within the window', async () => {
       const old = event(5000, Date.UTC(2001, 0, 1), { zone_id: '9002' });
       await w.referrers.append([old], { keys: ['e:kept-after-retention'], since: windowStart() });
