@@ -46,6 +46,9 @@ export function chdbPath(url: string): string {
   return path.resolve(rest);
 }
 
+/** How long one statement may run over HTTP (whole-table exports and imports of millions of rows). */
+const REQUEST_TIMEOUT_MS = 300_000;
+
 /** A client for the URL: the HTTP client, or the official client on a chdb connection. */
 export async function clickHouseClient(options: ClickHouseConnectionOptions): Promise<ClickHouseClient> {
   if (!isChdb(options.url)) {
@@ -53,7 +56,10 @@ export async function clickHouseClient(options: ClickHouseConnectionOptions): Pr
       url: options.url,
       username: options.username,
       password: options.password,
-      request_timeout: 300_000,
+      request_timeout: REQUEST_TIMEOUT_MS,
+      // A long export or import answers nothing for a while: progress headers every 110 s keep
+      // a load balancer with a 2-minute idle timeout (a common default) from cutting it.
+      clickhouse_settings: { send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '110000' },
     });
   }
   let chdb: typeof import('chdb/connection');
