@@ -13,7 +13,7 @@
 // (Batches resend one body: past the first minute its 5,000 addresses are over ADOPS_BOT_IP_RATE
 // and flagged ip_rate — the same checks, run the same way.)
 // Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS (per round), BENCH_INGEST_ROUNDS,
-// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_HIT_CONNS (the beacon's client connections, 256), BENCH_IDLE_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
+// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_HIT_CONNS (the beacon's client connections, 256), BENCH_REPORT_DAY=yesterday (the zones' report dated yesterday: today unreported), BENCH_IDLE_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
 // beacon's two costs apart, BENCH_ON_KEYED=0 runs the "on" side unkeyed and BENCH_ON_BOTS=0 without classification.
 // The load generators run in this process on the same machine, so figures move with its load
 // (printed first); "per server CPU-second" figures are the steadier measure of server cost.
@@ -102,7 +102,8 @@ async function startServer(dataDir, env = {}, nodeArgs = []) {
 /** The zones the bench sends to, named by a zone report (hits to zones no report names are flagged unknown_zone). */
 const BENCH_ZONES = ['bench-ingest', 'bench-live', 'bench-durable', ...Array.from({ length: 16 }, (_, i) => `bench-hit-${i}`)];
 async function nameZones(server) {
-  const day = new Date().toISOString().slice(0, 10);
+  // BENCH_REPORT_DAY=yesterday: today without a zone report yet, as on most days (reports arrive the next day).
+  const day = new Date(Date.now() - (process.env.BENCH_REPORT_DAY === 'yesterday' ? 86_400_000 : 0)).toISOString().slice(0, 10);
   const csv = `date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue\n${BENCH_ZONES.map(
     (z) => `${day},Bench Adv,Bench Pub,${z},ES,web,bench.example.com,1000,10,1`,
   ).join('\n')}\n`;

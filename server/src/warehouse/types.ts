@@ -435,7 +435,11 @@ export interface ZoneDayValue {
 }
 export interface ProfitWarehouse {
   parts(query: ProfitQuery): Promise<ProfitParts>;
-  /** Every zone with human visits on the day or the 7 before, with the RPV and TQ the profit query gives it. */
+  /**
+   * Every zone with human visits in the 7 days before the day — and, on a day with a zone report,
+   * on the day itself — with the RPV and TQ the profit query gives it. (On a day without a report
+   * the day's own visits change no value and are not read: a zone first seen that day has none.)
+   */
   zoneValues(query: ZoneValuesQuery): Promise<ZoneDayValue[]>;
 }
 

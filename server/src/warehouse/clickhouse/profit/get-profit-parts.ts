@@ -39,14 +39,15 @@ interface Bound {
   spendWhere: string;
 }
 
-function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery): Bound {
+/** `lastEventMs`: the last raw event instant read (default: the end of the range's last day). */
+function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDayEnd(q.to, q.tz).getTime()): Bound {
   const from = `toDate32(${b.bind(q.from, 'String')})`;
   const to = `toDate32(${b.bind(q.to, 'String')})`;
   const campaign = b.bind(q.campaignId ?? null, 'Nullable(String)');
   const adset = b.bind(q.adsetId ?? null, 'Nullable(String)');
   const tz = b.bind(q.tz, 'String');
   const evFrom = instant(b, zonedDayStart(addDays(q.from, -7), q.tz).getTime());
-  const evTo = instant(b, zonedDayEnd(q.to, q.tz).getTime());
+  const evTo = instant(b, lastEventMs);
   const ctes = `${watermarkSql(db)} AS wm,
 ev AS (
   SELECT toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
@@ -159,9 +160,11 @@ SELECT DISTINCT toString(day) AS day FROM attributed WHERE day NOT IN (SELECT da
 }
 
 /** Each zone's RPV and TQ on one day by the same rule (zoneRpv above): what one of its visits is worth. */
+/** Each zone's RPV and TQ on one day (duckdb/profit: on a day without a zone report, the day's own visits are not read). */
 export async function getZoneValues(db: ClickHouseDb, q: ZoneValuesQuery): Promise<ZoneDayValue[]> {
+  const reported = await db.one(`SELECT 1 FROM ${db.t('zone_report')} FINAL WHERE date = toDate32({day:String}) LIMIT 1`, { day: q.day });
   const b = new Binder();
-  const x = bind(db, b, { by: 'campaign', from: q.day, to: q.day, tz: q.tz });
+  const x = bind(db, b, { by: 'campaign', from: q.day, to: q.day, tz: q.tz }, reported ? undefined : zonedDayStart(q.day, q.tz).getTime() - 1);
   const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} UNION ALL SELECT ${x.from} AS day, zone_id, toUInt64(0) AS visits FROM ev WHERE day < ${x.from} GROUP BY zone_id) GROUP BY day, zone_id`;
   const rows = await db.all<Row>(
     `WITH ${x.ctes}, ${zoneRpv(db, x, visits)}

@@ -209,12 +209,27 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
   );
 }
 
-/** Each zone's RPV and TQ on one day by the same rule (zone_rpv above): what one of its visits is worth. */
+/**
+ * Each zone's RPV and TQ on one day by the same rule (zone_rpv above): what one of its visits is
+ * worth. Past days' visits come from the visit cache. On a day without a zone report, a value is
+ * the zone's trailing RPV: the day's own visits change none, so they are not counted — the live
+ * stream's re-reads of a busy day then read no raw event (a zone first seen that day has no value
+ * either way, and is left out).
+ */
 export async function getZoneValues(db: Db, q: ZoneValuesQuery): Promise<ZoneDayValue[]> {
-  const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz });
+  const zoneFrom = addDays(q.day, -7);
+  const [reported, raw] = await Promise.all([
+    db.all('SELECT 1 FROM zone_report WHERE date = ?::DATE LIMIT 1', [q.day]).then((r) => r.length > 0),
+    visitCacheOf(db).ensure(q.tz, zoneFrom, q.day, cacheWindow(q.tz)),
+  ]);
+  const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz }, raw, zoneFrom);
+  // $7, the last raw instant: the day's end, or the instant before the day when it has no report.
+  if (!reported) params[6] = sqlTimestamp(zonedDayStart(q.day, q.tz).getTime() - 1);
   // A zone seen in the days before has a value on the day from its first visit (its trailing RPV while the day is unreported);
   // without a reported day to go by, its value is unknown (null; the profit query counts it at 0).
-  const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} UNION ALL SELECT $1::DATE AS day, zone_id, 0 AS visits FROM ev WHERE day < $1::DATE GROUP BY zone_id) GROUP BY day, zone_id`;
+  const seenBefore = `SELECT zone_id FROM profit_zone_visits WHERE tz = $5 AND day BETWEEN $22::DATE AND $1::DATE - 1 AND day < $21::DATE
+    UNION ALL SELECT zone_id FROM ev WHERE day < $1::DATE AND day >= $21::DATE AND day >= $22::DATE`;
+  const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} UNION ALL SELECT $1::DATE AS day, zone_id, 0 AS visits FROM (${seenBefore}) GROUP BY zone_id) GROUP BY day, zone_id`;
   const rows = await db.all(
     `WITH ${CTES}, ${zoneRpvSql(visits)}
 SELECT r.zone_id, CASE WHEN r.estimated AND t.zone_id IS NULL THEN NULL ELSE r.rpv END AS rpv, r.tq, r.estimated
