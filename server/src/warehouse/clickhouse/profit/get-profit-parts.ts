@@ -159,8 +159,10 @@ SELECT DISTINCT toString(day) AS day FROM attributed WHERE day NOT IN (SELECT da
   );
 }
 
-/** Each zone's RPV and TQ on one day by the same rule (zoneRpv above): what one of its visits is worth. */
-/** Each zone's RPV and TQ on one day (duckdb/profit: on a day without a zone report, the day's own visits are not read). */
+/**
+ * Each zone's RPV and TQ on one day by the same rule (zoneRpv above): what one of its visits is
+ * worth. On a day without a zone report the day's own visits are not read (duckdb/profit says why).
+ */
 export async function getZoneValues(db: ClickHouseDb, q: ZoneValuesQuery): Promise<ZoneDayValue[]> {
   const reported = await db.one(`SELECT 1 FROM ${db.t('zone_report')} FINAL WHERE date = toDate32({day:String}) LIMIT 1`, { day: q.day });
   const b = new Binder();
