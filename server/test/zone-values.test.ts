@@ -99,3 +99,26 @@ test('warm() reads today in the background (at start), so the first live event f
   await afterImport;
   expect(values.ready([{ zone_id: 'Z1', ms: NOON }])).toBeUndefined();
 });
+
+test('on a day without its zone report, a zone not among the values is not asked for again before the day is due: the days before give it none', async () => {
+  const tomorrow = NOON + 86_400_000; // no zone report yet: Z1's value is its trailing RPV
+  let clock = tomorrow;
+  const { values, gates } = gatedValues(() => clock);
+  const first = values.ready([{ zone_id: 'Z1', ms: tomorrow }]);
+  gates.shift()!();
+  await first;
+  expect(values.peek('Z1', tomorrow).value).not.toBeNull();
+
+  // A zone with no visit in the days before: unknown, and no read every missRetryMs for it.
+  for (let i = 0; i < 5; i++) {
+    clock += 6_000;
+    expect(values.ready([{ zone_id: 'Z-new', ms: tomorrow }])).toBeUndefined();
+    expect(values.peek('Z-new', tomorrow)).toEqual({ value: null, tq: null });
+  }
+  expect(gates).toHaveLength(0);
+  // Due a minute on: read again in the background.
+  clock += 31_000;
+  expect(values.ready([{ zone_id: 'Z-new', ms: tomorrow }])).toBeUndefined();
+  expect(gates).toHaveLength(1);
+  gates.shift()!();
+});

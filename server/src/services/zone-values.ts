@@ -4,7 +4,8 @@
 // day and zone in memory — one query per day loads every zone — so the live stream only looks
 // values up; a day's values are read again after `ttlMs`, and a zone not yet known is asked for
 // at most every `missRetryMs` — in the background once the day has been read (only a day's first
-// read is waited for). Flagged (bot) traffic is worth 0: the rule counts it nowhere.
+// read is waited for) — unless the day has no zone report yet: its values are the days before's,
+// which that zone is not among. Flagged (bot) traffic is worth 0: the rule counts it nowhere.
 import { todayIn, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { ProfitWarehouse, ZoneDayValue } from '../warehouse/index.js';
 
@@ -18,6 +19,8 @@ export interface VisitValue {
 interface DayValues {
   zones: Map<string, ZoneDayValue>;
   loadedAt: number;
+  /** Read with zones and none reported: every value is an estimate from the days before, which a zone missing from them has none of. */
+  unreported?: boolean;
   loading?: Promise<void>;
 }
 
@@ -109,7 +112,8 @@ export class ZoneValues {
     if (!entry) return true;
     if (entry.loading) return false;
     const age = this.now() - entry.loadedAt;
-    return age >= this.options.ttlMs || (missing && age >= this.options.missRetryMs);
+    // A zone missing from an unreported day's values has none to find until the day is read again anyway.
+    return age >= this.options.ttlMs || (missing && !entry.unreported && age >= this.options.missRetryMs);
   }
 
   private load(day: string): Promise<void> {
@@ -125,6 +129,7 @@ export class ZoneValues {
       .zoneValues({ day, tz: this.tz })
       .then((rows) => {
         target.zones = new Map(rows.map((r) => [r.zone_id, r]));
+        target.unreported = rows.length > 0 && rows.every((r) => r.estimated);
       })
       .catch((e: Error) => this.log(`zone values for ${day} not read: ${e.message}`))
       .finally(() => {
