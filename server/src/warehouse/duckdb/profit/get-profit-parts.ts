@@ -167,12 +167,17 @@ function windowParams(fromMs: number, toMs: number, tz: string): Param[] {
  * The query's bound values, in $-number order; `raw` ($21) is the first day counted from the raw
  * events (the days before it from the visit cache; by default none), `zoneFrom` ($22) the first
  * day whose zone visits and revenue are read (the 7 days before the range when a day in it has
- * no zone report yet: its trailing RPV).
+ * no zone report yet: its trailing RPV), `lastEventMs` ($7) the last raw event instant read (by
+ * default the end of the range's last day).
  */
-export function profitParams(q: ProfitQuery, raw = addDays(q.from, -7), zoneFrom = addDays(q.from, -7)): Param[] {
+export function profitParams(
+  q: ProfitQuery,
+  raw = addDays(q.from, -7),
+  zoneFrom = addDays(q.from, -7),
+  lastEventMs = zonedDayEnd(q.to, q.tz).getTime(),
+): Param[] {
   const from = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
-  const to = zonedDayEnd(q.to, q.tz).getTime();
-  const w = windowParams(from, to, q.tz);
+  const w = windowParams(from, lastEventMs, q.tz);
   // The raw events start with day `raw` (the offsets stay those of the whole window).
   w[1] = sqlTimestamp(Math.max(from, zonedDayStart([raw, zoneFrom].sort()[1], q.tz).getTime()));
   return [q.from, q.to, q.campaignId ?? null, q.adsetId ?? null, ...w, raw, zoneFrom];
@@ -222,9 +227,9 @@ export async function getZoneValues(db: Db, q: ZoneValuesQuery): Promise<ZoneDay
     db.all('SELECT 1 FROM zone_report WHERE date = ?::DATE LIMIT 1', [q.day]).then((r) => r.length > 0),
     visitCacheOf(db).ensure(q.tz, zoneFrom, q.day, cacheWindow(q.tz)),
   ]);
-  const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz }, raw, zoneFrom);
-  // $7, the last raw instant: the day's end, or the instant before the day when it has no report.
-  if (!reported) params[6] = sqlTimestamp(zonedDayStart(q.day, q.tz).getTime() - 1);
+  // The last raw event read: the day's end, or the instant before the day when it has no report.
+  const lastEventMs = reported ? undefined : zonedDayStart(q.day, q.tz).getTime() - 1;
+  const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz }, raw, zoneFrom, lastEventMs);
   // A zone seen in the days before has a value on the day from its first visit (its trailing RPV while the day is unreported);
   // without a reported day to go by, its value is unknown (null; the profit query counts it at 0).
   const seenBefore = `SELECT zone_id FROM profit_zone_visits WHERE tz = $5 AND day BETWEEN $22::DATE AND $1::DATE - 1 AND day < $21::DATE
