@@ -118,7 +118,8 @@ async function nameZones(server) {
 /** Off: no bot classification, no beacon bucket. On: the defaults (classification, bucket). */
 const GUARDS_OFF = { ADOPS_BOT_FILTER: '0', ADOPS_BEACON_RATE: '0' };
 const ON_KEYED = process.env.BENCH_ON_KEYED !== '0';
-const GUARDS_ON = process.env.BENCH_ON_BOTS === '0' ? GUARDS_OFF : {};
+const ON_BOTS = process.env.BENCH_ON_BOTS !== '0';
+const GUARDS_ON = ON_BOTS ? {} : GUARDS_OFF;
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 async function stopServer(server) {
@@ -562,7 +563,7 @@ async function main() {
     const offDir = PHASES.has('ingest') || PHASES.has('hits') ? await mkdtemp(path.join(tmpdir(), 'adops-bench-off-')) : undefined;
     const offServer = offDir ? await startServer(offDir, GUARDS_OFF) : undefined;
     const serverFor = (on) => (on ? server : offServer);
-    const onLabel = `, bots ${process.env.BENCH_ON_BOTS === '0' ? 'off' : 'on'}${ON_KEYED ? ' + keyed' : ', unkeyed'}`;
+    const onLabel = `, bots ${ON_BOTS ? 'on' : 'off'}${ON_KEYED ? ' + keyed' : ', unkeyed'}`;
     const label = (on) => (on ? onLabel : ', bots off, unkeyed');
     try {
       if (PHASES.has('ingest')) {
@@ -571,7 +572,7 @@ async function main() {
         // the median of its rounds, each cost the median of its rounds' ratios.
         const settings = [
           { label: ', bots off, unkeyed', server: offServer, keyed: false },
-          { label: `, bots ${process.env.BENCH_ON_BOTS === '0' ? 'off' : 'on (default)'}, unkeyed`, server, keyed: false },
+          { label: `, bots ${ON_BOTS ? 'on (default)' : 'off'}, unkeyed`, server, keyed: false },
           { label: onLabel, server, keyed: ON_KEYED },
         ];
         const rounds = settings.map(() => []);
