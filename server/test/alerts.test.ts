@@ -9,10 +9,12 @@ import { startTestServer, failure, zoneReportRow, type TestServer } from './help
 import { event, importRows } from './warehouse-contract.js';
 import type { AdSpendRecord, ReferrerEvent } from '../src/warehouse/index.js';
 
-// The evaluations' clock: two days ago on the hour (events stay inside the retention period, and every
-// evaluation is before the server's own clock, which stamps reads and mutes), reporting in UTC.
-const T = Math.floor((Date.now() - 2 * 86_400_000) / 3_600_000) * 3_600_000;
-const TODAY = new Date(T).toISOString().slice(0, 10);
+// The evaluations' clock: 06:00 UTC two days ago, reporting in UTC. Events stay inside the retention
+// period; every evaluation (the last at T + 1000 min, 22:40 that day) is before the server's own clock,
+// which stamps reads and mutes; and the day-bound tests (the ROI window, T + 3 h back 6 h) stay on
+// TODAY, whatever the hour the suite runs at.
+const TODAY = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+const T = Date.parse(`${TODAY}T06:00:00Z`);
 const YESTERDAY = addDays(TODAY, -1);
 const MIN = 60_000;
 
