@@ -20,6 +20,7 @@ import { profitParts } from '../../profit-rows.js';
 import { sqlTimestamp } from '../referrers/filter.js';
 import { MAX_OFFSET_CHANGES, offsetPieces } from '../../tz-offsets.js';
 import { visitCacheOf } from './visit-cache.js';
+import { countLists, dayVisitsOf } from './day-visits.js';
 
 const VISIT_KEY: Record<ProfitDimension, string> = {
   campaign: 'a.campaign_id',
@@ -42,15 +43,16 @@ const parents = (by: ProfitDimension) => ({
 
 /**
  * Each human event of the window with its local day: `n(i)` numbers the window's 16 values
- * (tz, first and last instant, the offset then six changes: windowParams' order).
+ * (tz, first and last instant, the offset then six changes: windowParams' order); `where` narrows
+ * the raw events further (SQL ANDed to the window's).
  */
-export const evCte = (n: (i: number) => string) => `
+export const evCte = (n: (i: number) => string, where = '') => `
 ev AS (
   SELECT CASE WHEN ${n(3)}::BIGINT IS NULL THEN CAST(timezone(${n(0)}, seen_at AT TIME ZONE 'UTC') AS DATE)
               ELSE DATE '1970-01-01' + CAST((ms + CASE WHEN ms < ${n(4)}::BIGINT THEN ${n(3)}::BIGINT WHEN ms < ${n(6)}::BIGINT THEN ${n(5)}::BIGINT WHEN ms < ${n(8)}::BIGINT THEN ${n(7)}::BIGINT
                 WHEN ms < ${n(10)}::BIGINT THEN ${n(9)}::BIGINT WHEN ms < ${n(12)}::BIGINT THEN ${n(11)}::BIGINT WHEN ms < ${n(14)}::BIGINT THEN ${n(13)}::BIGINT ELSE ${n(15)}::BIGINT END) // 86400000 AS INTEGER) END AS day,
          zone_id, campaign_id, adset_id, ad_id, keyword
-  FROM (SELECT epoch_ms(seen_at) AS ms, * FROM referrer_event WHERE seen_at >= ${n(1)}::TIMESTAMP AND seen_at <= ${n(2)}::TIMESTAMP AND NOT is_bot)
+  FROM (SELECT epoch_ms(seen_at) AS ms, * FROM referrer_event WHERE seen_at >= ${n(1)}::TIMESTAMP AND seen_at <= ${n(2)}::TIMESTAMP AND NOT is_bot${where ? ` AND ${where}` : ''})
 )`;
 
 // Days before $21 come from the visit cache (visit-cache.ts), the others from the raw events
@@ -216,10 +218,13 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
 
 /**
  * Each zone's RPV and TQ on one day by the same rule (zone_rpv above): what one of its visits is
- * worth. Past days' visits come from the visit cache. On a day without a zone report, a value is
- * the zone's trailing RPV: the day's own visits change none, so they are not counted — the live
- * stream's re-reads of a busy day then read no raw event (a zone first seen that day has no value
- * either way, and is left out).
+ * worth. The raw events read end before the day: past days' visits come from the visit cache (or
+ * the raw events of days not cached yet), and the day's own as the day stands:
+ * - a day with its zone report, not cached yet (today): its RPV is its revenue ÷ its visits, kept
+ *   counted by day-visits.ts — each live re-read of a busy day counts only the events since the last;
+ * - a day without one: a value is the zone's trailing RPV, which the day's own visits do not
+ *   change, so they are not counted (a zone first seen that day has no value either way, and is
+ *   left out).
  */
 export async function getZoneValues(db: Db, q: ZoneValuesQuery): Promise<ZoneDayValue[]> {
   const zoneFrom = addDays(q.day, -7);
@@ -227,14 +232,24 @@ export async function getZoneValues(db: Db, q: ZoneValuesQuery): Promise<ZoneDay
     db.all('SELECT 1 FROM zone_report WHERE date = ?::DATE LIMIT 1', [q.day]).then((r) => r.length > 0),
     visitCacheOf(db).ensure(q.tz, zoneFrom, q.day, cacheWindow(q.tz)),
   ]);
-  // The last raw event read: the day's end, or the instant before the day when it has no report.
-  const lastEventMs = reported ? undefined : zonedDayStart(q.day, q.tz).getTime() - 1;
-  const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz }, raw, zoneFrom, lastEventMs);
+  const dayStart = zonedDayStart(q.day, q.tz).getTime();
+  const counted =
+    reported && raw <= q.day
+      ? await dayVisitsOf(db).counts(q.tz, q.day, {
+          cte: (idAt) => evCte((i) => `$${i + 1}`, `id > $${idAt}::BIGINT`),
+          params: windowParams(dayStart, zonedDayEnd(q.day, q.tz).getTime(), q.tz),
+        })
+      : new Map<string, number>();
+  const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz }, raw, zoneFrom, dayStart - 1);
+  // The day's counts, when it has any: two lists (an empty list has no type to bind).
+  if (counted.size > 0) params.push(...countLists(counted));
   // A zone seen in the days before has a value on the day from its first visit (its trailing RPV while the day is unreported);
   // without a reported day to go by, its value is unknown (null; the profit query counts it at 0).
   const seenBefore = `SELECT zone_id FROM profit_zone_visits WHERE tz = $5 AND day BETWEEN $22::DATE AND $1::DATE - 1 AND day < $21::DATE
     UNION ALL SELECT zone_id FROM ev WHERE day < $1::DATE AND day >= $21::DATE AND day >= $22::DATE`;
-  const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} UNION ALL SELECT $1::DATE AS day, zone_id, 0 AS visits FROM (${seenBefore}) GROUP BY zone_id) GROUP BY day, zone_id`;
+  const dayCounts = counted.size > 0 ? 'UNION ALL SELECT $1::DATE AS day, unnest($23::VARCHAR[]) AS zone_id, unnest($24::BIGINT[]) AS visits' : '';
+  const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} ${dayCounts}
+    UNION ALL SELECT $1::DATE AS day, zone_id, 0 AS visits FROM (${seenBefore}) GROUP BY zone_id) GROUP BY day, zone_id`;
   const rows = await db.all(
     `WITH ${CTES}, ${zoneRpvSql(visits)}
 SELECT r.zone_id, CASE WHEN r.estimated AND t.zone_id IS NULL THEN NULL ELSE r.rpv END AS rpv, r.tq, r.estimated

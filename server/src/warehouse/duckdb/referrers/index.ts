@@ -13,6 +13,7 @@ import { getSeenKeys } from './get-seen-keys.js';
 import { expireKeys } from './expire-keys.js';
 import type { KeyIndex } from './key-index.js';
 import { visitCacheOf } from '../profit/visit-cache.js';
+import { dayVisitsOf } from '../profit/day-visits.js';
 import type { ReferrerWarehouse } from '../../types.js';
 
 export { createReferrerSchema } from './schema.js';
@@ -22,9 +23,12 @@ export { KeyIndex } from './key-index.js';
 export function duckReferrerWarehouse(db: Db, keys: KeyIndex): ReferrerWarehouse {
   return {
     append: (events, keyed) => {
-      // The profit visit cache drops the days an old event falls on (its job queued first).
+      // The profit visit cache drops the days an old event falls on (its job queued first); the
+      // counts of days still filling start again after a batch out of id order.
       const dropped = visitCacheOf(db).beforeAppend(events);
-      const appended = appendEvents(db, keys, events, keyed);
+      const outOfOrder = dayVisitsOf(db).beforeAppend(events);
+      let appended = appendEvents(db, keys, events, keyed);
+      if (outOfOrder) appended = appended.finally(outOfOrder);
       return dropped ? Promise.all([dropped, appended]).then(() => undefined) : appended;
     },
     seenKeys: (list, since) => getSeenKeys(db, keys, list, since),
@@ -39,8 +43,11 @@ export function duckReferrerWarehouse(db: Db, keys: KeyIndex): ReferrerWarehouse
     streamIvt: (q) => streamIvt(db, q),
     eventsAfter: (afterId, beforeId, limit) => getEventsAfter(db, afterId, beforeId, limit),
     rollUpBefore: (cutoffMs) => {
+      // Counts of days still filling start again (before and after: a read in between may have counted deleted events).
+      const counts = dayVisitsOf(db);
+      counts.invalidate();
       const dropped = visitCacheOf(db).beforeRetention(cutoffMs);
-      const rolled = rollUpOldEvents(db, cutoffMs);
+      const rolled = rollUpOldEvents(db, cutoffMs).finally(() => counts.invalidate());
       return dropped ? Promise.all([dropped, rolled]).then(([, r]) => r) : rolled;
     },
     countEvents: (only) => countEvents(db, only),
