@@ -131,7 +131,8 @@ describe('Rentabilidad', () => {
 
     await banner.getByRole('button', { name: `Añadir EUR de ${monthName(LAST_MONTH)}` }).click();
     const rates = page.getByTestId('exchange-rates');
-    expect(await rates.getByLabel('Mes').inputValue()).toBe(LAST_MONTH);
+    // The form takes the banner's month in an effect, a frame after the click.
+    await expect.poll(() => rates.getByLabel('Mes').inputValue(), { timeout: 5000 }).toBe(LAST_MONTH);
     expect(await rates.getByLabel('Moneda').inputValue()).toBe('EUR');
     await rates.getByLabel(/^Tipo/).fill('1,1');
     await rates.getByRole('button', { name: 'Guardar' }).click();
