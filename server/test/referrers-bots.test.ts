@@ -12,6 +12,11 @@ import { INGEST_KEY, daysAgo, logRows, postBatch, reportRows, setZoneOwners, sta
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const today = new Date().toISOString().slice(0, 10);
+/**
+ * Yesterday and today, as of the call: the queries' range (their default is today, and a suite run
+ * across midnight, or a test posting events two minutes back just after it, would lose yesterday's).
+ */
+const recent = () => ({ startDate: daysAgo(1).slice(0, 10), endDate: daysAgo(0).slice(0, 10) });
 
 let t: TestServer;
 let api: Awaited<ReturnType<TestServer['admin']>>;
@@ -34,7 +39,7 @@ const hit = (query: string, ua = BROWSER) =>
 
 /** The whole log of a zone: by default (humans) and with include_bots. */
 async function logOf(zoneId: string) {
-  return { human: await logRows(api, { zoneId }), all: await logRows(api, { zoneId, include_bots: true }) };
+  return { human: await logRows(api, { ...recent(), zoneId }), all: await logRows(api, { ...recent(), zoneId, include_bots: true }) };
 }
 
 describe('classification at ingest', () => {
@@ -45,8 +50,8 @@ describe('classification at ingest', () => {
     expect(log.human.map((r) => r.referrer)).toEqual(['https://news.example.com/read']);
     expect(log.human[0]).toMatchObject({ is_bot: false, reason: null });
     expect(log.all.find((r) => r.referrer === 'https://news.example.com/crawled')).toMatchObject({ is_bot: true, reason: 'user_agent' });
-    expect((await reportRows(api, { zoneId: 'b-100' })).map((r) => r.referrer)).toEqual(['https://news.example.com/read']);
-    expect((await reportRows(api, { zoneId: 'b-100', include_bots: true })).map((r) => r.referrer).sort()).toEqual([
+    expect((await reportRows(api, { ...recent(), zoneId: 'b-100' })).map((r) => r.referrer)).toEqual(['https://news.example.com/read']);
+    expect((await reportRows(api, { ...recent(), zoneId: 'b-100', include_bots: true })).map((r) => r.referrer).sort()).toEqual([
       'https://news.example.com/crawled',
       'https://news.example.com/read',
     ]);
@@ -163,9 +168,9 @@ describe('include_bots', () => {
 
 describe('the IVT table (POST /api/referrers/ivt)', () => {
   test('gives each zone and each publisher its hits, flagged hits and IVT rate, flagged ones first', async () => {
-    const { rows, totals } = await api.referrers.ivt({ by: 'zone', zoneId: 'b-', page_size: 500 });
+    const { rows, totals } = await api.referrers.ivt({ ...recent(), by: 'zone', zoneId: 'b-', page_size: 500 });
     const byZone = Object.fromEntries(rows.map((r) => [r.zone_id, r]));
-    const logs = await logRows(api, { zoneId: 'b-', include_bots: true });
+    const logs = await logRows(api, { ...recent(), zoneId: 'b-', include_bots: true });
     for (const zone of ['b-100', 'b-200', 'b-300']) {
       const events = logs.filter((r) => r.zone_id === zone);
       const bots = events.filter((r) => r.is_bot).length;
@@ -176,7 +181,7 @@ describe('the IVT table (POST /api/referrers/ivt)', () => {
     expect(totals.hits).toBe(logs.length);
     expect(totals.bot_hits).toBe(logs.filter((r) => r.is_bot).length);
 
-    const pubs = await api.referrers.ivt({ by: 'publisher', zoneId: 'b-', sort: 'ivt_rate:asc' });
+    const pubs = await api.referrers.ivt({ ...recent(), by: 'publisher', zoneId: 'b-', sort: 'ivt_rate:asc' });
     const pub = pubs.rows.find((r) => r.publisher === 'Pub Bots')!;
     expect(pub.zone_id).toBeNull();
     expect(pub.hits).toBe(byZone['b-100'].hits + byZone['b-200'].hits);

@@ -207,7 +207,7 @@ function demoEvent(zone: BusyZone, at: number, rand: () => number, ad: DemoAd | 
   const address =
     rand() < 0.1
       ? `2001:db8:${Math.floor(rand() * 0xffff).toString(16)}::${Math.floor(rand() * 0xffff).toString(16)}`
-      : `${pick(rand, ['192.0.2', '198.51.100', '203.0.113'])}.${Math.floor(rand() * 254) + 1}`;
+      : `${pick(rand, ['192.0.2', '198.51.100', '203.0.113'])}.${Math.floor(rand() * 200) + 1}`;
   return normalizeEvent(
     {
       zone_id: zone.zone_id,
@@ -233,7 +233,8 @@ function demoVisit(zone: BusyZone, at: number, rand: () => number, ad: DemoAd | 
 
 /** `count` hits on one zone from one IP within the minute starting at `minute` (epoch ms), over `seconds`. */
 function burst(zone: BusyZone, minute: number, count: number, seconds: number, rand: () => number): DemoVisit[] {
-  const ip = `${pick(rand, ['192.0.2', '198.51.100', '203.0.113'])}.${Math.floor(rand() * 254) + 1}`;
+  // An address of the bursts' own (.201–.254): no other visit comes from it, so its visits are the burst's.
+  const ip = `${pick(rand, ['192.0.2', '198.51.100', '203.0.113'])}.${Math.floor(rand() * 54) + 201}`;
   const userAgent = pick(rand, BROWSERS);
   return Array.from({ length: count }, (_, i) => ({
     event: demoEvent(zone, minute + 1000 + Math.floor((i * seconds * 1000) / count), rand, null, undefined, ip),
