@@ -13,7 +13,7 @@
 // (Batches resend one body: past the first minute its 5,000 addresses are over ADOPS_BOT_IP_RATE
 // and flagged ip_rate — the same checks, run the same way.)
 // Env: BENCH_PHASES=idle,ingest,hits,latency,durability (a subset), BENCH_INGEST_SECONDS (per round), BENCH_INGEST_ROUNDS,
-// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_HIT_CONNS (the beacon's client connections, 256), BENCH_REPORT_DAY=yesterday (the zones' report dated yesterday: today unreported), BENCH_IDLE_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
+// BENCH_HIT_SECONDS (per round), BENCH_HIT_ROUNDS, BENCH_HIT_CONNS (the beacon's client connections, 256; 1,024 with a rate), BENCH_HIT_RATE (hits/s offered open loop instead), BENCH_REPORT_DAY=yesterday (the zones' report dated yesterday: today unreported), BENCH_IDLE_ROUNDS, BENCH_LATENCY_SECONDS, BENCH_LATENCY_STREAMS, BENCH_LATENCY_RATE (events/s), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof"); to tell the
 // beacon's two costs apart, BENCH_ON_KEYED=0 runs the "on" side unkeyed and BENCH_ON_BOTS=0 without classification.
 // The load generators run in this process on the same machine, so figures move with its load
 // (printed first); "per server CPU-second" figures are the steadier measure of server cost.
@@ -33,6 +33,8 @@ const INGEST_SECONDS = seconds('BENCH_INGEST_SECONDS', 4);
 const INGEST_ROUNDS = seconds('BENCH_INGEST_ROUNDS', 3);
 const HIT_SECONDS = seconds('BENCH_HIT_SECONDS', 4);
 const HIT_ROUNDS = seconds('BENCH_HIT_ROUNDS', 3);
+/** Hits per second offered open loop (0: closed loop, BENCH_HIT_CONNS connections each with one hit in flight). */
+const HIT_RATE = seconds('BENCH_HIT_RATE', 0);
 const LATENCY_SECONDS = seconds('BENCH_LATENCY_SECONDS', 10);
 const LATENCY_STREAMS = seconds('BENCH_LATENCY_STREAMS', 1000);
 const LATENCY_RATE = seconds('BENCH_LATENCY_RATE', 200);
@@ -194,9 +196,16 @@ async function benchIngest(server, idempotent = false) {
   return { rate: accepted / elapsed, accepted, elapsed, bytesPerEvent, perCpuSecond: accepted / cpu, cpuShare: cpu / elapsed };
 }
 
-/** The beacon under a loopback load generator: many keep-alive connections, one request each in flight (idempotent: each hit with an event_id of its own). */
+/**
+ * The beacon under a loopback load generator (idempotent: each hit with an event_id of its own).
+ * Closed loop by default: many keep-alive connections, one request each in flight, so the rate
+ * is the connections over the server's latency. With BENCH_HIT_RATE, open loop as browsers are:
+ * hits sent at that rate whatever the latency (up to the connections in flight, then queued in
+ * the client), each latency taken from when the hit was due — so engines with different commit
+ * latencies are compared at the same offered load.
+ */
 async function benchHits(server, idempotent = false) {
-  const connections = Number(process.env.BENCH_HIT_CONNS ?? 256);
+  const connections = Number(process.env.BENCH_HIT_CONNS ?? (HIT_RATE > 0 ? 1024 : 256));
   const pool = new Pool(server.url, { connections, pipelining: 1 });
   let ok = 0;
   let failed = 0;
@@ -204,28 +213,40 @@ async function benchHits(server, idempotent = false) {
   const cpu0 = await cpuSeconds(server.child.pid);
   const until = performance.now() + HIT_SECONDS * 1000;
   const started = performance.now();
-  const worker = async (w) => {
-    let n = 0;
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      const res = await pool.request({
-        path: `/api/hit?zone_id=bench-hit-${w % 16}&ref=https%3A%2F%2Fwww.example.com%2Fpage-${n++}&kw=vuelos+baratos${idempotent ? `&event_id=h-${started}-${w}-${n}` : ''}`,
-        method: 'GET',
-        headers: { 'cf-ipcountry': 'ES', 'user-agent': BROWSER_UA, 'x-forwarded-for': `10.${w}.0.${n & 255}` },
-      });
-      await res.body.dump();
-      if (res.statusCode === 204) ok++;
-      else failed++;
-      if ((n & 7) === 0) latencies.push(performance.now() - t0);
-    }
+  const send = async (w, n, t0) => {
+    const res = await pool.request({
+      path: `/api/hit?zone_id=bench-hit-${w % 16}&ref=https%3A%2F%2Fwww.example.com%2Fpage-${n}&kw=vuelos+baratos${idempotent ? `&event_id=h-${started}-${w}-${n}` : ''}`,
+      method: 'GET',
+      headers: { 'cf-ipcountry': 'ES', 'user-agent': BROWSER_UA, 'x-forwarded-for': `10.${w & 255}.${(n >> 8) & 255}.${n & 255}` },
+    });
+    await res.body.dump();
+    if (res.statusCode === 204) ok++;
+    else failed++;
+    if ((n & 7) === 0) latencies.push(performance.now() - t0);
   };
-  await Promise.all(Array.from({ length: connections }, (_, w) => worker(w)));
+  if (HIT_RATE > 0) {
+    const inflight = [];
+    const total = Math.round(HIT_RATE * HIT_SECONDS);
+    for (let n = 0; n < total; ) {
+      const now = performance.now();
+      for (; n < total && started + (n * 1000) / HIT_RATE <= now; n++)
+        inflight.push(send(n % connections, n, started + (n * 1000) / HIT_RATE).catch(() => failed++));
+      await sleep(1);
+    }
+    await Promise.all(inflight);
+  } else {
+    const worker = async (w) => {
+      for (let n = 0; performance.now() < until; n++) await send(w, n, performance.now());
+    };
+    await Promise.all(Array.from({ length: connections }, (_, w) => worker(w)));
+  }
   const elapsed = (performance.now() - started) / 1000;
   const cpu = (await cpuSeconds(server.child.pid)) - cpu0;
   await pool.close();
   latencies.sort((a, b) => a - b);
   return {
     connections,
+    offered: HIT_RATE,
     rate: ok / elapsed,
     ok,
     failed,
@@ -607,7 +628,7 @@ async function main() {
           const runs = rounds[idempotent ? 1 : 0];
           const perCpu = runs.map((x) => x.perCpuSecond);
           line(
-            `beacon /api/hit (${runs[0].connections} conns)${label(idempotent)}`,
+            `beacon /api/hit (${runs[0].offered > 0 ? `${fmt(runs[0].offered)}/s offered, ≤ ` : ''}${runs[0].connections} conns)${label(idempotent)}`,
             `${fmt(median(runs.map((x) => x.rate)))} req/s  (p50 ${fmt(median(runs.map((x) => x.p50)), 1)} ms, p99 ${fmt(median(runs.map((x) => x.p99)), 1)} ms, ${runs.reduce((n, x) => n + x.failed, 0)} failed; medians of ${runs.length} rounds of ${fmt(HIT_SECONDS, 1)} s, target ≥ 5,000)`,
           );
           line(
