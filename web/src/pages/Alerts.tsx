@@ -21,8 +21,9 @@ import { ALERTS_READ_EVENT } from '../components/AlertBell';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { AlertActionsCard, RuleActionFields } from '../components/alerts/AlertActions';
+import { FormField } from '../components/FormField';
 import { Loading } from '../components/Loading';
-import { dangerButton, inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
 import { errorText } from '../lib/errors';
 import { Pagination } from '../components/Pagination';
 
@@ -277,16 +278,10 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
       className="grid gap-3 rounded-md border border-gray-200 bg-gray-50 p-4 sm:grid-cols-2 lg:grid-cols-4"
       aria-label="Regla de alerta"
     >
-      <div className="sm:col-span-2">
-        <label className={labelClass} htmlFor="rule-name">
-          Nombre
-        </label>
+      <FormField id="rule-name" label="Nombre" required className="sm:col-span-2">
         <input id="rule-name" className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required maxLength={120} />
-      </div>
-      <div>
-        <label className={labelClass} htmlFor="rule-kind">
-          Tipo
-        </label>
+      </FormField>
+      <FormField id="rule-kind" label="Tipo">
         <select
           id="rule-kind"
           className={inputClass}
@@ -303,54 +298,48 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
             </option>
           ))}
         </select>
-      </div>
-      <div>
-        <label className={labelClass} htmlFor="rule-cooldown">
-          Espera entre avisos (min)
-        </label>
+      </FormField>
+      <FormField id="rule-cooldown" label="Espera entre avisos (min)">
         <input id="rule-cooldown" type="number" min={0} className={inputClass} value={cooldown} onChange={(e) => setCooldown(e.target.value)} />
-      </div>
+      </FormField>
       {FIELDS[kind]
         .filter((f) => !(f.key === 'threshold' && kind === 'campaign_roi' && values.metric === 'cpc'))
-        .map((f) => (
-          <div key={`${kind}-${f.key}`} className={f.type === 'checkbox' ? 'flex items-end' : ''}>
-            {f.type === 'checkbox' ? (
+        .map((f) =>
+          f.type === 'checkbox' ? (
+            <div key={`${kind}-${f.key}`} className="flex items-end">
               <label className="flex items-center gap-2 text-sm text-gray-700">
                 <input type="checkbox" checked={Boolean(values[f.key])} onChange={(e) => setValues({ ...values, [f.key]: e.target.checked })} />
                 {f.label}
               </label>
-            ) : (
-              <>
-                <label className={labelClass} htmlFor={`rule-${f.key}`}>
-                  {f.label}
-                </label>
-                {f.type === 'select' ? (
-                  <select
-                    id={`rule-${f.key}`}
-                    className={inputClass}
-                    value={String(values[f.key])}
-                    onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
-                  >
-                    {f.options?.map(([v, l]) => (
-                      <option key={v} value={v}>
-                        {l}
-                      </option>
-                    ))}
-                  </select>
-                ) : (
-                  <input
-                    id={`rule-${f.key}`}
-                    className={inputClass}
-                    type={f.type === 'number' ? 'number' : 'text'}
-                    step="any"
-                    value={String(values[f.key])}
-                    onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
-                  />
-                )}
-              </>
-            )}
-          </div>
-        ))}
+            </div>
+          ) : (
+            <FormField key={`${kind}-${f.key}`} id={`rule-${f.key}`} label={f.label}>
+              {f.type === 'select' ? (
+                <select
+                  id={`rule-${f.key}`}
+                  className={inputClass}
+                  value={String(values[f.key])}
+                  onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
+                >
+                  {f.options?.map(([v, l]) => (
+                    <option key={v} value={v}>
+                      {l}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id={`rule-${f.key}`}
+                  className={inputClass}
+                  type={f.type === 'number' ? 'number' : 'text'}
+                  step="any"
+                  value={String(values[f.key])}
+                  onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
+                />
+              )}
+            </FormField>
+          ),
+        )}
       {user?.is_admin && kind === 'campaign_roi' && <RuleActionFields value={action} onChange={setAction} />}
       <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
         <button type="submit" className={primaryButton} disabled={saving}>
@@ -499,10 +488,7 @@ function Channels() {
             <input type="checkbox" checked={draft.digest} onChange={(e) => setDraft({ ...draft, digest: e.target.checked })} />
             Resumen diario por email (tarjetas de ayer, mayores cambios y alertas abiertas)
           </label>
-          <div>
-            <label className={labelClass} htmlFor="webhook-url">
-              Webhook (Slack u otro; vacío: ninguno)
-            </label>
+          <FormField id="webhook-url" label="Webhook (Slack u otro; vacío: ninguno)">
             <input
               id="webhook-url"
               className={inputClass}
@@ -516,7 +502,7 @@ function Channels() {
                 clave <code data-testid="webhook-secret">{draft.webhook_secret}</code>
               </p>
             )}
-          </div>
+          </FormField>
           <div className="flex items-center gap-3">
             <button type="submit" className={primaryButton}>
               Guardar canales
