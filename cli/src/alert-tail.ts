@@ -3,6 +3,7 @@
 // drops, tried again every 2 s). A line per alert on a terminal; NDJSON (AlertStreamEvent) with
 // --json or in a pipe. Ends on Ctrl-C, SIGTERM, a closed pipe, or when the session ends.
 import { EventSource } from 'eventsource';
+import wrapAnsi from 'wrap-ansi';
 import { alertText, buildRequest, contract, type Alert, type AlertStreamEvent, type Api } from '@adops/core';
 import { cliFetch, SESSION_EXPIRED } from './context.js';
 import { CliError, EXIT } from './io.js';
@@ -21,10 +22,21 @@ export interface AlertTailOptions {
 /** A backlog row or a stream message, as printed. */
 export type AlertLine = Pick<AlertStreamEvent, 'event' | 'alert'> & { id?: number };
 
-/** '12/03/2026 10:02  DISPARADA  [Alertas] Pico de una IP: … — regla «…»'. */
-export function alertLine({ event, alert }: AlertLine): string {
+/** Narrowest text column worth wrapping into; a terminal narrower than that gets the line whole. */
+const MIN_TEXT_COLUMNS = 24;
+
+/**
+ * '12/03/2026 10:02  DISPARADA  [Alertas] Pico de una IP: … — regla «…»'. Given the terminal's
+ * `columns`, a longer text wraps at word boundaries under its own start, so the time and state
+ * columns stay clear; without (a pipe), one line per alert.
+ */
+export function alertLine({ event, alert }: AlertLine, columns?: number): string {
   const at = event === 'resolved' ? (alert.resolved_at ?? alert.fired_at) : alert.fired_at;
-  return `${formatDateTimeLocal(at)}  ${event === 'resolved' ? 'RESUELTA ' : 'DISPARADA'}  ${alertText(alert)}`;
+  const head = `${formatDateTimeLocal(at)}  ${event === 'resolved' ? 'RESUELTA ' : 'DISPARADA'}  `;
+  const text = alertText(alert);
+  const room = (columns ?? 0) - head.length;
+  if (room < MIN_TEXT_COLUMNS) return head + text;
+  return head + wrapAnsi(text, room, { hard: true }).replaceAll('\n', `\n${' '.repeat(head.length)}`);
 }
 
 export class AlertTail {

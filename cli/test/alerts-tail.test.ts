@@ -36,10 +36,10 @@ const burst = (at: number, ip: string) =>
   server.app.services.warehouse.referrers.append(Array.from({ length: 25 }, (_, i) => event(nextId++, at + i, { zone_id: 'Z-1', ip })));
 
 /** `adops <args>` running until stopped, its output collected. */
-function start(args: string[], isTTY = false) {
+function start(args: string[], isTTY = false, columns = 200) {
   let text = '';
   let errText = '';
-  const stdout = Object.assign(new PassThrough(), { columns: 200 });
+  const stdout = Object.assign(new PassThrough(), { columns });
   stdout.on('data', (c) => (text += c));
   const stderr = new PassThrough();
   stderr.on('data', (c) => (errText += c));
@@ -126,6 +126,29 @@ describe('adops tail --alerts', () => {
     expect(tail.stdout()).toMatch(
       /^\d\d\/\d\d\/\d{4} \d\d:\d\d(:\d\d)? {2}DISPARADA {2}\[Alertas\] Pico de una IP: IP 10\.3\.3\.3: 25 visitas humanas en 10 min \(umbral 20\) — regla «Pantalla»$/m,
     );
+    await admin.alerts.deleteRule({ id: rule.id });
+  });
+
+  it('on an 80-column terminal, a long alert wraps under its text, clear of the time and state columns', async () => {
+    const admin = await server.admin();
+    const name = 'Pico de visitas desde una sola dirección en la red de display';
+    const rule = await admin.alerts.createRule({ name, kind: 'ip_burst', params: { visits: 20, minutes: 10 } });
+    const tail = start(['tail', '--alerts', '-n', '0'], true, 80);
+    await waitFor(() => tail.stderr().includes('alertas en vivo'), 'the stream to open');
+    await burst(T + 180 * MIN, '10.4.4.4');
+    await server.app.services.alerts.evaluate(T + 181 * MIN);
+    await waitFor(() => tail.stdout().includes('»'), 'the whole alert');
+    tail.stop();
+    expect(await tail.done).toBe(0);
+    const lines = tail.stdout().split('\n').filter(Boolean);
+    const head = /^\d\d\/\d\d\/\d{4} \d\d:\d\d(:\d\d)? {2}DISPARADA {2}/.exec(lines[0])?.[0];
+    expect(head, lines[0]).toBeDefined();
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^ {${head!.length}}\\S`));
+    // Read back, the pieces are the alert's whole text.
+    const text = lines.map((l, i) => (i === 0 ? l.slice(head!.length) : l.trim())).join(' ');
+    expect(text).toBe(`[Alertas] Pico de una IP: IP 10.4.4.4: 25 visitas humanas en 10 min (umbral 20) — regla «${name}»`);
     await admin.alerts.deleteRule({ id: rule.id });
   });
 

@@ -106,7 +106,7 @@ async function followAlerts(cli: Cli, cmd: Command, flags: TailFlags): Promise<v
     { api, server, token, lines: Math.min(500, Number(flags.lines)) },
     (lines) => {
       if (out.destroyed || out.writableEnded) return tail.stop();
-      out.write(`${lines.map((l) => (json ? JSON.stringify(l) : alertLine(l))).join('\n')}\n`);
+      out.write(`${lines.map((l) => (json ? JSON.stringify(l) : alertLine(l, out.columns))).join('\n')}\n`);
     },
     (text) => cli.io.stderr.write(`tail: ${text}\n`),
   );
