@@ -24,17 +24,25 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-/** ZoneValues on the warehouse whose every read waits at a gate the test opens (gates: one per read asked). */
+/**
+ * ZoneValues on the warehouse whose every read waits at a gate the test opens (gates: one per
+ * read asked); `settled()` waits for every read asked, so none outlives its test's warehouse.
+ */
 function gatedValues(now: () => number) {
   const gates: Array<() => void> = [];
+  const asked: Promise<unknown>[] = [];
   const reads = {
-    zoneValues: async (q: ZoneValuesQuery) => {
-      await new Promise<void>((open) => gates.push(open));
-      return w.profit.zoneValues(q);
+    zoneValues: (q: ZoneValuesQuery) => {
+      const read = (async () => {
+        await new Promise<void>((open) => gates.push(open));
+        return w.profit.zoneValues(q);
+      })();
+      asked.push(read);
+      return read;
     },
   };
   const values = new ZoneValues(reads, 'UTC', () => {}, { ttlMs: 60_000, missRetryMs: 5_000, maxDays: 8 }, now);
-  return { values, gates };
+  return { values, gates, settled: () => Promise.allSettled(asked) };
 }
 
 test('only a day’s first read is waited for: a due read, or one for a zone not known, runs in the background while what is loaded serves', async () => {
@@ -103,7 +111,7 @@ test('warm() reads today in the background (at start), so the first live event f
 test('on a day without its zone report, a zone not among the values is not asked for again before the day is due: the days before give it none', async () => {
   const tomorrow = NOON + 86_400_000; // no zone report yet: Z1's value is its trailing RPV
   let clock = tomorrow;
-  const { values, gates } = gatedValues(() => clock);
+  const { values, gates, settled } = gatedValues(() => clock);
   const first = values.ready([{ zone_id: 'Z1', ms: tomorrow }]);
   gates.shift()!();
   await first;
@@ -121,4 +129,5 @@ test('on a day without its zone report, a zone not among the values is not asked
   expect(values.ready([{ zone_id: 'Z-new', ms: tomorrow }])).toBeUndefined();
   expect(gates).toHaveLength(1);
   gates.shift()!();
+  await settled();
 });
