@@ -451,20 +451,49 @@ const server = http.createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + ' '));
 `;
 
+/**
+ * A beacon reduced to what any beacon does — read the query, answer 204 — on bare node:http: the
+ * machine's own ceiling for hits per CPU-second with this client, printed beside the server's so
+ * figures from machines of different speeds can be compared (the ratio travels; the count does not).
+ */
+const BARE_HIT_SERVER = `
+const http = require('node:http');
+const server = http.createServer((req, res) => {
+  const q = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1));
+  if (!q.get('zone_id')) return void res.writeHead(400).end();
+  res.writeHead(204, { 'cache-control': 'no-store' }).end();
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + ' '));
+`;
+
+/** A bare node:http server from `code` in a child process: { url, child, stop() }. */
+async function startBare(code) {
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const m = /listening on (http:\/\/\S+?)\s/.exec(output);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+  });
+  return {
+    url,
+    child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 /** For reference: a fresh bare node:http server's RSS growth per stream with the same 1,000 idle streams, measured as the server's fresh figure is. */
 async function benchBareStreams() {
-  const child = spawn(process.execPath, ['-e', BARE_SSE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const bare = await startBare(BARE_SSE_SERVER);
+  const { url, child } = bare;
   try {
-    const url = await new Promise((resolve, reject) => {
-      let output = '';
-      child.stdout.on('data', (chunk) => {
-        output += chunk;
-        const m = /listening on (http:\/\/\S+?)\s/.exec(output);
-        if (m) resolve(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
-    });
     const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
     await sleep(500);
     const before = await rssMb(child.pid);
@@ -476,8 +505,7 @@ async function benchBareStreams() {
     for (const s of opened) s.close();
     return { perStream: ((during - before) * 1024) / 1000 };
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await bare.stop();
   }
 }
 
@@ -620,10 +648,24 @@ async function main() {
         line('  cost of both', roundCost(0, 2, 'with both on'));
       }
       if (PHASES.has('hits')) {
-        // As the ingest rounds: off and on in turn, medians over the rounds.
+        // As the ingest rounds: off and on in turn, medians over the rounds; each round also
+        // times the bare beacon (the machine's ceiling with this client), so drift falls on all.
         const rounds = [[], []];
-        for (let r = 0; r < HIT_ROUNDS; r++)
-          for (const idempotent of [false, true]) rounds[idempotent ? 1 : 0].push(await benchHits(serverFor(idempotent), idempotent && ON_KEYED));
+        const bareRounds = [];
+        const bare = await startBare(BARE_HIT_SERVER);
+        try {
+          for (let r = 0; r < HIT_ROUNDS; r++) {
+            bareRounds.push(await benchHits(bare));
+            for (const idempotent of [false, true]) rounds[idempotent ? 1 : 0].push(await benchHits(serverFor(idempotent), idempotent && ON_KEYED));
+          }
+        } finally {
+          await bare.stop();
+        }
+        const barePerCpu = bareRounds.map((x) => x.perCpuSecond);
+        line(
+          `bare node:http beacon (reference)`,
+          `${fmt(median(barePerCpu))} hits per CPU-second answering 204 (rounds ${barePerCpu.map((x) => fmt(x)).join(' / ')}; this machine's ceiling with this client)`,
+        );
         for (const idempotent of [false, true]) {
           const runs = rounds[idempotent ? 1 : 0];
           const perCpu = runs.map((x) => x.perCpuSecond);
@@ -633,7 +675,7 @@ async function main() {
           );
           line(
             '  server CPU',
-            `${fmt(median(runs.map((x) => x.cpuShare)) * 100)}% of a core; ${fmt(median(perCpu))} hits per server CPU-second (rounds ${perCpu.map((x) => fmt(x)).join(' / ')}; target ≥ 15,000)`,
+            `${fmt(median(runs.map((x) => x.cpuShare)) * 100)}% of a core; ${fmt(median(perCpu))} hits per server CPU-second (rounds ${perCpu.map((x) => fmt(x)).join(' / ')}; target ≥ 15,000; ${fmt(median(runs.map((x, r) => x.perCpuSecond / bareRounds[r].perCpuSecond)), 2)}× the bare beacon)`,
           );
         }
         const costs = rounds[0].map((off, r) => (1 - rounds[1][r].perCpuSecond / off.perCpuSecond) * 100);
