@@ -36,7 +36,9 @@ export function alertLine({ event, alert }: AlertLine, columns?: number): string
   const text = alertText(alert);
   const room = (columns ?? 0) - head.length;
   if (room < MIN_TEXT_COLUMNS) return head + text;
-  return head + wrapAnsi(text, room, { hard: true }).replaceAll('\n', `\n${' '.repeat(head.length)}`);
+  // A figure keeps its unit ('-18,1 %') on one line.
+  const wrapped = wrapAnsi(text.replaceAll(' %', '\u00a0%'), room, { hard: true }).replaceAll('\u00a0%', ' %');
+  return head + wrapped.replaceAll('\n', `\n${' '.repeat(head.length)}`);
 }
 
 export class AlertTail {
