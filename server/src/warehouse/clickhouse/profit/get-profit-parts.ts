@@ -66,7 +66,13 @@ reported AS (SELECT DISTINCT date AS day FROM ${db.t('zone_report')} FINAL WHERE
 
 const ZONE_VISITS = 'SELECT day, zone_id, count() AS visits FROM ev GROUP BY day, zone_id';
 
-/** The RPV rule (see duckdb/profit); zoneValues adds the zones seen in the 7 days before, with 0 visits on the day. */
+/**
+ * The RPV rule (see duckdb/profit); zoneValues adds the zones seen in the 7 days before, with 0
+ * visits on the day. Each CTE is referenced once, and ClickHouse inlines a CTE at every
+ * reference: the trailing 7 reported days are a window over each zone's days, not a second
+ * reading of zone_day joined to the first, so the raw events under zone_visits are scanned once
+ * (the self-join scanned them three times). `trailing`: some of those 7 days is reported.
+ */
 function zoneRpv(db: ClickHouseDb, x: Bound, zoneVisits = ZONE_VISITS): string {
   return `
 zone_visits AS (${zoneVisits}),
@@ -81,19 +87,20 @@ zone_day AS (
          coalesce(r.tq_weighted, 0) AS tq_weighted, coalesce(r.tq_weight, 0) AS tq_weight, v.day IN (SELECT day FROM reported) AS reported
   FROM zone_visits v LEFT JOIN zone_rev r ON r.day = v.day AND r.zone_id = v.zone_id
 ),
-zone_trailing AS (
-  SELECT d.day AS day, d.zone_id AS zone_id, sum(t.revenue) AS revenue, sum(t.visits) AS visits,
-         sum(t.tq_weighted) AS tq_weighted, sum(t.tq_weight) AS tq_weight
-  FROM (SELECT day, zone_id, arrayJoin(range(1, 8)) AS k FROM zone_day WHERE NOT reported AND day >= ${x.from}) d
-  JOIN (SELECT * FROM zone_day WHERE reported) t ON t.zone_id = d.zone_id AND t.day = d.day - d.k
-  GROUP BY d.day, d.zone_id
+zone_week AS (
+  SELECT day, zone_id, reported, revenue, visits, tq_weighted, tq_weight,
+         sum(if(reported, revenue, 0)) OVER w AS t_revenue, sum(if(reported, visits, 0)) OVER w AS t_visits,
+         sum(if(reported, tq_weighted, 0)) OVER w AS t_tq_weighted, sum(if(reported, tq_weight, 0)) OVER w AS t_tq_weight,
+         countIf(reported) OVER w AS t_days
+  FROM zone_day
+  WINDOW w AS (PARTITION BY zone_id ORDER BY day RANGE BETWEEN 7 PRECEDING AND 1 PRECEDING)
 ),
 zone_rpv AS (
-  SELECT d.day AS day, d.zone_id AS zone_id, NOT d.reported AS estimated,
-         if(d.reported, d.revenue / nullIf(d.visits, 0), coalesce(t.revenue / nullIf(t.visits, 0), 0)) AS rpv,
-         if(d.reported, d.tq_weighted / nullIf(d.tq_weight, 0), t.tq_weighted / nullIf(t.tq_weight, 0)) AS tq
-  FROM zone_day d LEFT JOIN zone_trailing t ON t.day = d.day AND t.zone_id = d.zone_id
-  WHERE d.day >= ${x.from}
+  SELECT day, zone_id, NOT reported AS estimated, t_days > 0 AS trailing,
+         if(reported, revenue / nullIf(visits, 0), coalesce(t_revenue / nullIf(t_visits, 0), 0)) AS rpv,
+         if(reported, tq_weighted / nullIf(tq_weight, 0), t_tq_weighted / nullIf(t_tq_weight, 0)) AS tq
+  FROM zone_week
+  WHERE day >= ${x.from}
 )`;
 }
 
@@ -167,11 +174,14 @@ export async function getZoneValues(db: ClickHouseDb, q: ZoneValuesQuery): Promi
   const reported = await db.one(`SELECT 1 FROM ${db.t('zone_report')} FINAL WHERE date = toDate32({day:String}) LIMIT 1`, { day: q.day });
   const b = new Binder();
   const x = bind(db, b, { by: 'campaign', from: q.day, to: q.day, tz: q.tz }, reported ? undefined : zonedDayStart(q.day, q.tz).getTime() - 1);
-  const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} UNION ALL SELECT ${x.from} AS day, zone_id, toUInt64(0) AS visits FROM ev WHERE day < ${x.from} GROUP BY zone_id) GROUP BY day, zone_id`;
+  // One pass over the events: each (day, zone) count, and a zone seen on a day before also on the day itself, with 0 visits.
+  const visits = `SELECT day, zone_id, sum(if(day = seen_day, n, 0)) AS visits
+FROM (SELECT day AS seen_day, zone_id, count() AS n FROM ev GROUP BY seen_day, zone_id)
+ARRAY JOIN if(seen_day < ${x.from}, [seen_day, ${x.from}], [seen_day]) AS day
+GROUP BY day, zone_id`;
   const rows = await db.all<Row>(
     `WITH ${x.ctes}, ${zoneRpv(db, x, visits)}
-SELECT r.zone_id AS zone_id, if(r.estimated AND t.zone_id IS NULL, NULL, r.rpv) AS rpv, r.tq AS tq, r.estimated AS estimated
-FROM zone_rpv r LEFT JOIN zone_trailing t ON t.day = r.day AND t.zone_id = r.zone_id
+SELECT zone_id, if(estimated AND NOT trailing, NULL, rpv) AS rpv, tq, estimated FROM zone_rpv
 ${SETTINGS}`,
     b.params,
   );

@@ -1,0 +1,90 @@
+// 'Valor' of a zone on a day (the warehouse's zoneValues), on DuckDB and ClickHouse alike: a
+// reported day's RPV is its revenue ÷ its human visits; a day without its zone report takes the
+// zone's trailing RPV over the 7 days before it that have a report — the 7th day before counts,
+// the 8th does not — and a zone whose days before were all unreported has no value (unknown),
+// while one seen on a reported day its report leaves out is worth 0 there.
+//
+// Fixture (UTC; T = 2026-03-10 has no zone report):
+//   Z-edge   T-8 reported: 800 over 8 visits (RPV 100)   T-7 reported: 70 over 7 visits (RPV 10)   → T: 70 / 7 = 10
+//   Z-dark   T-1 (no zone report at all that day): 5 visits                                       → T: unknown (null)
+//   Z-left   T-2 (reported, but not for this zone): 4 visits                                      → T: 0 / 4 = 0
+//   Z-edge on T-7 (reported): its own day's value is 10, TQ 0.8
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { addDays } from '@adops/core';
+import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
+import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import type { Warehouse } from '../src/warehouse/index.js';
+import { zoneReportRow } from './helpers.js';
+import { event, importRows } from './warehouse-contract.js';
+
+const T = '2026-03-10';
+const day = (k: number) => addDays(T, -k);
+
+const chdbDir = mkdtempSync(path.join(tmpdir(), 'adops-zone-values-rule-'));
+afterAll(() => rmSync(chdbDir, { recursive: true, force: true }));
+let databases = 0;
+const engines: Array<[string, () => Promise<Warehouse>]> = [
+  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
+  ['ClickHouse', () => openClickHouseWarehouse({ url: `chdb://${chdbDir}` }, { database: `zv${++databases}` })],
+];
+
+async function fixture(w: Warehouse): Promise<void> {
+  await importRows(w, [
+    zoneReportRow(day(8), 'Z-edge', { revenue: 800, impressions: 1000, tq: 0.5 }),
+    zoneReportRow(day(7), 'Z-edge', { revenue: 70, impressions: 1000, tq: 0.8 }),
+    zoneReportRow(day(2), 'Z-other', { revenue: 50 }),
+  ]);
+  let id = 0;
+  const visits = (n: number, zone: string, on: string) =>
+    Array.from({ length: n }, (_, i) => event(++id, Date.parse(`${on}T12:00:00Z`) + i * 1000, { zone_id: zone }));
+  await w.referrers.append([
+    ...visits(8, 'Z-edge', day(8)),
+    ...visits(7, 'Z-edge', day(7)),
+    ...visits(4, 'Z-left', day(2)),
+    ...visits(5, 'Z-dark', day(1)),
+  ]);
+}
+
+const valuesOn = async (w: Warehouse, on: string) =>
+  Object.fromEntries((await w.profit.zoneValues({ day: on, tz: 'UTC' })).map((v) => [v.zone_id, { rpv: v.rpv, tq: v.tq, estimated: v.estimated }]));
+
+describe.each(engines)('zone values on %s', (_name, open) => {
+  test('an unreported day: the trailing 7 reported days (the 8th before left out); unknown without one; 0 where the report leaves the zone out', async () => {
+    const w = await open();
+    try {
+      await fixture(w);
+      const values = await valuesOn(w, T);
+      expect(values['Z-edge']).toEqual({ rpv: 10, tq: 0.8, estimated: true });
+      expect(values['Z-dark']).toEqual({ rpv: null, tq: null, estimated: true });
+      expect(values['Z-left']).toMatchObject({ rpv: 0, estimated: true });
+    } finally {
+      await w.close();
+    }
+  });
+
+  test('the profit query values a visit on that day by the same rule, with the days before the range in its window', async () => {
+    const w = await open();
+    try {
+      await fixture(w);
+      await w.referrers.append([event(1000, Date.parse(`${T}T15:00:00Z`), { zone_id: 'Z-edge', campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1' })]);
+      const parts = await w.profit.parts({ by: 'day', from: day(1), to: T, tz: 'UTC' });
+      expect(parts.visits).toEqual([expect.objectContaining({ key: T, visits: 1, revenue: 10, estimated_visits: 1 })]);
+      expect(parts.estimatedDays).toEqual([T]);
+    } finally {
+      await w.close();
+    }
+  });
+
+  test('a reported day: its own revenue ÷ its own visits', async () => {
+    const w = await open();
+    try {
+      await fixture(w);
+      expect((await valuesOn(w, day(7)))['Z-edge']).toEqual({ rpv: 10, tq: 0.8, estimated: false });
+    } finally {
+      await w.close();
+    }
+  });
+});
