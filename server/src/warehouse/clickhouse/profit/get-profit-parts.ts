@@ -121,17 +121,19 @@ GROUP BY vz.key
 ${SETTINGS}`;
 }
 
+/** By keyword, each ad-day's keyword visits carry the ad-day's total beside them (a window, not kv read twice: one scan). */
 function spendSql(db: ClickHouseDb, x: Bound, by: ProfitDimension): string {
   if (by === 'keyword')
     return `WITH ${x.ctes},
-kv AS (SELECT day, ad_id, keyword, count() AS visits FROM attributed WHERE ad_id IS NOT NULL GROUP BY day, ad_id, keyword),
-kt AS (SELECT day, ad_id, sum(visits) AS total FROM kv GROUP BY day, ad_id),
+kv AS (
+  SELECT day, ad_id, keyword, visits, sum(visits) OVER (PARTITION BY day, ad_id) AS total
+  FROM (SELECT day, ad_id, keyword, count() AS visits FROM attributed WHERE ad_id IS NOT NULL GROUP BY day, ad_id, keyword)
+),
 shared AS (
-  SELECT s.date AS date, s.currency AS currency, kv.keyword AS keyword, coalesce(kv.visits / nullIf(kt.total, 0), 1) AS share,
+  SELECT s.date AS date, s.currency AS currency, kv.keyword AS keyword, coalesce(kv.visits / nullIf(kv.total, 0), 1) AS share,
          s.spend AS spend, s.impressions AS impressions, s.clicks AS clicks
   FROM (SELECT * FROM ${db.t('ad_spend')} FINAL WHERE ${x.spendWhere}) s
   LEFT JOIN kv ON kv.day = s.date AND kv.ad_id = s.ad_id
-  LEFT JOIN kt ON kt.day = s.date AND kt.ad_id = s.ad_id
 )
 SELECT keyword AS key, NULL AS name, NULL AS campaign_id, NULL AS adset_id, substring(toString(date), 1, 7) AS month, currency,
        sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks

@@ -1,4 +1,4 @@
-// 'Valor' of a zone on a day (the warehouse's zoneValues), on DuckDB and ClickHouse alike: a
+// The profit rule on DuckDB and ClickHouse alike. 'Valor' of a zone on a day (zoneValues): a
 // reported day's RPV is its revenue ÷ its human visits; a day without its zone report takes the
 // zone's trailing RPV over the 7 days before it that have a report — the 7th day before counts,
 // the 8th does not — and a zone whose days before were all unreported has no value (unknown),
@@ -9,6 +9,9 @@
 //   Z-dark   T-1 (no zone report at all that day): 5 visits                                       → T: unknown (null)
 //   Z-left   T-2 (reported, but not for this zone): 4 visits                                      → T: 0 / 4 = 0
 //   Z-edge on T-7 (reported): its own day's value is 10, TQ 0.8
+// And the profit query by the same rule: a visit on T is worth Z-edge's 10; by keyword, an ad's
+// spend on a day is shared among the keywords of its visits that day (3 'seguros' + 1 'vuelos'
+// share 100 as 75 + 25), all of it unshared (no keyword) on a day it had no visits.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,7 +26,7 @@ import { event, importRows } from './warehouse-contract.js';
 const T = '2026-03-10';
 const day = (k: number) => addDays(T, -k);
 
-const chdbDir = mkdtempSync(path.join(tmpdir(), 'adops-zone-values-rule-'));
+const chdbDir = mkdtempSync(path.join(tmpdir(), 'adops-profit-rule-'));
 afterAll(() => rmSync(chdbDir, { recursive: true, force: true }));
 let databases = 0;
 const engines: Array<[string, () => Promise<Warehouse>]> = [
@@ -51,7 +54,7 @@ async function fixture(w: Warehouse): Promise<void> {
 const valuesOn = async (w: Warehouse, on: string) =>
   Object.fromEntries((await w.profit.zoneValues({ day: on, tz: 'UTC' })).map((v) => [v.zone_id, { rpv: v.rpv, tq: v.tq, estimated: v.estimated }]));
 
-describe.each(engines)('zone values on %s', (_name, open) => {
+describe.each(engines)('the profit rule on %s', (_name, open) => {
   test('an unreported day: the trailing 7 reported days (the 8th before left out); unknown without one; 0 where the report leaves the zone out', async () => {
     const w = await open();
     try {
@@ -73,6 +76,36 @@ describe.each(engines)('zone values on %s', (_name, open) => {
       const parts = await w.profit.parts({ by: 'day', from: day(1), to: T, tz: 'UTC' });
       expect(parts.visits).toEqual([expect.objectContaining({ key: T, visits: 1, revenue: 10, estimated_visits: 1 })]);
       expect(parts.estimatedDays).toEqual([T]);
+    } finally {
+      await w.close();
+    }
+  });
+
+  test('by keyword, an ad-day’s spend is shared among its keywords by their visits; an ad-day without visits keeps it unshared', async () => {
+    const w = await open();
+    try {
+      const ad = { campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1' };
+      const at = (k: number) => Date.parse(`${day(7)}T09:00:00Z`) + k * 1000;
+      await w.referrers.append([
+        ...[0, 1, 2].map((k) => event(k + 1, at(k), { zone_id: 'Z-edge', ...ad, keyword: 'seguros' })),
+        event(4, at(3), { zone_id: 'Z-edge', ...ad, keyword: 'vuelos' }),
+      ]);
+      const spend = (date: string, amount: number) => ({
+        date,
+        account_id: 'act_1',
+        ...ad,
+        campaign_name: 'Campaña',
+        adset_name: 'Conjunto',
+        ad_name: 'Anuncio',
+        spend: amount,
+        impressions: 1000,
+        clicks: 20,
+        currency: 'EUR',
+      });
+      await w.spend.upsert([spend(day(7), 100), spend(day(6), 40)]);
+      const parts = await w.profit.parts({ by: 'keyword', from: day(7), to: day(6), tz: 'UTC' });
+      const byKey = Object.fromEntries(parts.spend.map((p) => [String(p.key), { spend: p.spend, clicks: p.clicks }]));
+      expect(byKey).toEqual({ seguros: { spend: 75, clicks: 15 }, vuelos: { spend: 25, clicks: 5 }, null: { spend: 40, clicks: 20 } });
     } finally {
       await w.close();
     }
