@@ -34,58 +34,32 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const spanMs = (DAYS - 1) * DAY_MS + (Date.now() - Date.parse(`${today}T00:00:00Z`));
 const startMs = Date.now() - spanMs;
 
+/** Zone z's report row on a day (each zone its own revenue and TQ). */
+const reportRow = (date, z) => ({
+  date,
+  advertiser: 'AdNova',
+  publisher: `Pub ${z % 40}`,
+  zone_id: `Z${z}`,
+  geo: 'ES',
+  source: 'search',
+  domain: 'a.com',
+  impressions: 5000 + z,
+  monetized_impressions: 5000 + z,
+  clicks: 50,
+  revenue: 10 + (z % 90),
+  rate_applied: 0.7,
+  p_revenue: 7 + (z % 60),
+  margin: 3,
+  tq: 0.5 + (z % 50) / 100,
+});
+
 async function load(w) {
+  // Every day reported, today too: a reported day's values count its own visits, not only the trailing days'.
   const imp = await w.zoneReports.beginImport();
   let seq = 0;
-  for (let k = DAYS - 1; k >= 1; k--)
-    for (let z = 0; z < ZONES; z++)
-      imp.add(
-        {
-          date: ymd(Date.now() - k * DAY_MS),
-          advertiser: 'AdNova',
-          publisher: `Pub ${z % 40}`,
-          zone_id: `Z${z}`,
-          geo: 'ES',
-          source: 'search',
-          domain: 'a.com',
-          impressions: 5000 + z,
-          monetized_impressions: 5000 + z,
-          clicks: 50,
-          revenue: 10 + (z % 90),
-          rate_applied: 0.7,
-          p_revenue: 7 + (z % 60),
-          margin: 3,
-          tq: 0.5 + (z % 50) / 100,
-        },
-        ++seq,
-      );
+  for (let k = DAYS - 1; k >= 0; k--) for (let z = 0; z < ZONES; z++) imp.add(reportRow(ymd(Date.now() - k * DAY_MS), z), ++seq);
   await imp.commit();
   await imp.close();
-  // Today's report too (a reported day: its visits are counted, not only the trailing days').
-  const todayImp = await w.zoneReports.beginImport();
-  for (let z = 0; z < ZONES; z++)
-    todayImp.add(
-      {
-        date: today,
-        advertiser: 'AdNova',
-        publisher: `Pub ${z % 40}`,
-        zone_id: `Z${z}`,
-        geo: 'ES',
-        source: 'search',
-        domain: 'a.com',
-        impressions: 5000,
-        monetized_impressions: 5000,
-        clicks: 50,
-        revenue: 20,
-        rate_applied: 0.7,
-        p_revenue: 14,
-        margin: 6,
-        tq: 0.8,
-      },
-      ++seq,
-    );
-  await todayImp.commit();
-  await todayImp.close();
   if (w.engine === 'duckdb')
     await w.db.serialWrite((c) =>
       c.run(`INSERT INTO referrer_event (id, seen_at, zone_id, is_bot)
