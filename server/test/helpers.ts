@@ -6,12 +6,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { createApi, type Api, type ApiError } from '@adops/core';
 import { createApp, loadConfig, type AdopsApp, type Config } from '../src/app.js';
 import type { SharedStores } from '../src/services/index.js';
 import type { PgCluster } from './pg-cluster.js';
-import type { ZoneReportRecord } from '../src/warehouse/index.js';
+import type { Warehouse, ZoneReportRecord } from '../src/warehouse/index.js';
+import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
+import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-pass-123' };
 
@@ -92,6 +94,20 @@ export async function againOnClickHouse(load: () => Promise<unknown>): Promise<v
     }
   });
   await load();
+}
+
+/**
+ * Both engines for a `describe.each`: DuckDB in memory, and ClickHouse embedded by chdb, a fresh
+ * database at each open, in a temp dir (named after `name`) removed after the file's tests.
+ */
+export function bothWarehouses(name: string): Array<[string, () => Promise<Warehouse>]> {
+  const chdbDir = mkdtempSync(path.join(tmpdir(), `adops-${name}-`));
+  afterAll(() => rmSync(chdbDir, { recursive: true, force: true }));
+  let databases = 0;
+  return [
+    ['DuckDB', () => openDuckDbWarehouse(':memory:')],
+    ['ClickHouse', () => openClickHouseWarehouse({ url: `chdb://${chdbDir}` }, { database: `d${++databases}` })],
+  ];
 }
 
 /** The ApiError a call that must fail fails with (the test fails when it succeeds). */

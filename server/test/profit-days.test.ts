@@ -3,14 +3,10 @@
 // forward too, and in a zone a quarter of an hour off the hour. (The DuckDB query tells the day
 // from the instant plus the zone's offset, the pieces of tz-offsets.ts, instead of converting
 // every event.)
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
-import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import { describe, expect, test } from 'vitest';
 import type { ReferrerEvent, Warehouse } from '../src/warehouse/index.js';
 import { offsetPieces } from '../src/warehouse/tz-offsets.js';
+import { bothWarehouses } from './helpers.js';
 import { event } from './warehouse-contract.js';
 
 const HOUR = 3_600_000;
@@ -58,13 +54,7 @@ const MADRID = [
 const MADRID_DAYS = { '2025-10-25': 1, '2025-10-26': 3, '2025-10-27': 1, '2026-03-28': 1, '2026-03-29': 2, '2026-03-30': 1 };
 const KATHMANDU = ['2026-01-10T18:14:59Z', '2026-01-10T18:15:00Z']; // 23:59:59 and 00:00 at +5:45
 
-const chdbDir = mkdtempSync(path.join(tmpdir(), 'adops-profit-days-'));
-afterAll(() => rmSync(chdbDir, { recursive: true, force: true }));
-let databases = 0;
-const engines: Array<[string, () => Promise<Warehouse>]> = [
-  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
-  ['ClickHouse', () => openClickHouseWarehouse({ url: `chdb://${chdbDir}` }, { database: `d${++databases}` })],
-];
+const engines = bothWarehouses('profit-days');
 
 describe.each(engines)('visits by local day on %s', (_name, open) => {
   test('Madrid across both daylight-saving changes', async () => {

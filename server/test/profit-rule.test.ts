@@ -12,27 +12,16 @@
 // And the profit query by the same rule: a visit on T is worth Z-edge's 10; by keyword, an ad's
 // spend on a day is shared among the keywords of its visits that day (3 'seguros' + 1 'vuelos'
 // share 100 as 75 + 25), all of it unshared (no keyword) on a day it had no visits.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { addDays } from '@adops/core';
-import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
-import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import type { Warehouse } from '../src/warehouse/index.js';
-import { zoneReportRow } from './helpers.js';
+import { bothWarehouses, zoneReportRow } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
 
 const T = '2026-03-10';
 const day = (k: number) => addDays(T, -k);
 
-const chdbDir = mkdtempSync(path.join(tmpdir(), 'adops-profit-rule-'));
-afterAll(() => rmSync(chdbDir, { recursive: true, force: true }));
-let databases = 0;
-const engines: Array<[string, () => Promise<Warehouse>]> = [
-  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
-  ['ClickHouse', () => openClickHouseWarehouse({ url: `chdb://${chdbDir}` }, { database: `zv${++databases}` })],
-];
+const engines = bothWarehouses('profit-rule');
 
 async function fixture(w: Warehouse): Promise<void> {
   await importRows(w, [
