@@ -5,7 +5,7 @@
 // gets 503 at once instead of making a real sign-in wait. A trusted proxy lets each request
 // come from its own address (X-Forwarded-For).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MAX_WAITING } from '../src/services/passwords.js';
+import { MAX_RUNNING, MAX_WAITING } from '../src/services/passwords.js';
 import { ADMIN, startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -90,9 +90,9 @@ describe('change password', () => {
 
 describe('a flood of sign-ins', () => {
   test('beyond the hashing queue gets 503 with Retry-After at once; a real sign-in right after is answered', async () => {
-    // Ten times what the queue holds (two hashing, MAX_WAITING waiting): on a machine so busy that
-    // the requests trickle in, the queue still fills before the first hashes end.
-    const flood = await Promise.all(Array.from({ length: 10 * (2 + MAX_WAITING) }, (_, i) => login(`flood${i}@test.local`, 'whatever')));
+    // Ten times what the queue holds (hashing and waiting): on a machine so busy that the requests
+    // trickle in, the queue still fills before the first hashes end.
+    const flood = await Promise.all(Array.from({ length: 10 * (MAX_RUNNING + MAX_WAITING) }, (_, i) => login(`flood${i}@test.local`, 'whatever')));
     const busy = flood.filter((r) => r.status === 503);
     expect(busy.length).toBeGreaterThan(0);
     expect(busy[0].retryAfter).toBe('2');

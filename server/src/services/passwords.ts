@@ -8,7 +8,8 @@ import { httpError } from '../errors.js';
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
 
-const MAX_RUNNING = 2;
+/** Hashes running at once. */
+export const MAX_RUNNING = 2;
 /** Hashes waiting beyond the two running: at ~0.1–0.2 s each, about 2 s of work. */
 export const MAX_WAITING = 16;
 export const PASSWORDS_BUSY = 'El servidor está ocupado verificando contraseñas. Inténtalo de nuevo en unos segundos.';
