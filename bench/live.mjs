@@ -227,10 +227,10 @@ async function benchHits(server, idempotent = false) {
   if (HIT_RATE > 0) {
     const inflight = [];
     const total = Math.round(HIT_RATE * HIT_SECONDS);
+    const dueAt = (n) => started + (n * 1000) / HIT_RATE;
     for (let n = 0; n < total; ) {
       const now = performance.now();
-      for (; n < total && started + (n * 1000) / HIT_RATE <= now; n++)
-        inflight.push(send(n % connections, n, started + (n * 1000) / HIT_RATE).catch(() => failed++));
+      for (; n < total && dueAt(n) <= now; n++) inflight.push(send(n % connections, n, dueAt(n)).catch(() => failed++));
       await sleep(1);
     }
     await Promise.all(inflight);

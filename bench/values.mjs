@@ -76,25 +76,28 @@ let nextId = EVENTS;
 /** A minute of live traffic, appended as ingest appends it (ids in order, seen now). */
 function minute() {
   const now = Date.now();
-  return Array.from({ length: MINUTE_EVENTS }, (_, i) => ({
-    id: ++nextId,
-    seen_ms: now - 60_000 + Math.floor((i * 60_000) / MINUTE_EVENTS),
-    seen_at: new Date(now).toISOString(),
-    zone_id: `Z${i % ZONES}`,
-    parent_domain: 'r.example.com',
-    referrer: 'https://r.example.com/',
-    keyword: null,
-    ip: `10.0.${(i >> 8) & 255}.${i & 255}`,
-    country: 'ES',
-    publisher: null,
-    advertiser: null,
-    is_bot: false,
-    reason: null,
-    campaign_id: null,
-    adset_id: null,
-    ad_id: null,
-    placement: null,
-  }));
+  return Array.from({ length: MINUTE_EVENTS }, (_, i) => {
+    const ms = now - 60_000 + Math.floor((i * 60_000) / MINUTE_EVENTS);
+    return {
+      id: ++nextId,
+      seen_ms: ms,
+      seen_at: new Date(ms).toISOString(),
+      zone_id: `Z${i % ZONES}`,
+      parent_domain: 'r.example.com',
+      referrer: 'https://r.example.com/',
+      keyword: null,
+      ip: `10.0.${(i >> 8) & 255}.${i & 255}`,
+      country: 'ES',
+      publisher: null,
+      advertiser: null,
+      is_bot: false,
+      reason: null,
+      campaign_id: null,
+      adset_id: null,
+      ad_id: null,
+      placement: null,
+    };
+  });
 }
 
 async function timed(fn) {
