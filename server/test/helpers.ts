@@ -11,6 +11,7 @@ import { createApi, type Api, type ApiError } from '@adops/core';
 import { createApp, loadConfig, type AdopsApp, type Config } from '../src/app.js';
 import type { SharedStores } from '../src/services/index.js';
 import type { PgCluster } from './pg-cluster.js';
+import type { ClickHouseClient } from '@clickhouse/client';
 import type { Warehouse, ZoneReportRecord } from '../src/warehouse/index.js';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
@@ -108,6 +109,21 @@ export function bothWarehouses(name: string): Array<[string, () => Promise<Wareh
     ['DuckDB', () => openDuckDbWarehouse(':memory:')],
     ['ClickHouse', () => openClickHouseWarehouse({ url: `chdb://${chdbDir}` }, { database: `d${++databases}` })],
   ];
+}
+
+/**
+ * A ClickHouse client on the chdb engine embedded in this process (one data path per process, so
+ * a temp dir for the test file and a database per test), closed and removed after the file.
+ */
+export async function chdbClient(name: string): Promise<{ client: ClickHouseClient; dir: string }> {
+  const [{ createClient }, { createChdbConnection }] = await Promise.all([import('@clickhouse/client'), import('chdb/connection')]);
+  const dir = mkdtempSync(path.join(tmpdir(), `adops-${name}-`));
+  const client = createClient({ connection: createChdbConnection({ path: dir }) as never });
+  afterAll(async () => {
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { client, dir };
 }
 
 /** The ApiError a call that must fail fails with (the test fails when it succeeds). */

@@ -3,26 +3,18 @@
 // on the same engine and database. Whatever order their statements interleave in, once both
 // commits are done every day's current rollup must sum exactly what the stored rows (FINAL) sum —
 // reports read the rollup, row listings and zone filters read the rows.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
-import { createChdbConnection } from 'chdb/connection';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import type { ClickHouseDb } from '../src/warehouse/clickhouse/db.js';
 import type { ZoneReportRecord } from '../src/warehouse/index.js';
 import { type ClickHouseHttp, startClickHouseHttp } from './clickhouse-http.js';
+import { chdbClient } from './helpers.js';
 import { expectSame, importRows, randomRows } from './warehouse-contract.js';
 
 // chdb runs one engine per process: both "instances" share it (a database per test).
-const dir = mkdtempSync(path.join(tmpdir(), 'adops-chdb-concurrent-'));
-const client = createClient({ connection: createChdbConnection({ path: dir }) as never });
+const { client } = await chdbClient('chdb-concurrent');
 let databases = 0;
-afterAll(async () => {
-  await client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** The query of a new version (schema.ts nextVersion). */
 const NEXT_VERSION = /SELECT greatest\(toUInt64\(toUnixTimestamp64Micro\(now64\(6\)\)\)/;

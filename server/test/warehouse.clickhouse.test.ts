@@ -2,12 +2,8 @@
 // through the official client: the production adapter code unchanged), with its rollup on and
 // off; the proof that it answers what DuckDB answers after replacing imports; and what is
 // ClickHouse's own: replaced rows before and after merges, migrations, hostile text as data.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createClient } from '@clickhouse/client';
-import { createChdbConnection } from 'chdb/connection';
 import { chdbPath, openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { ClickHouseDb } from '../src/warehouse/clickhouse/db.js';
@@ -16,16 +12,12 @@ import { repairRollup } from '../src/warehouse/clickhouse/zone-report/schema.js'
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import { createWarehouse, type ReferrerEvent, type Warehouse, type ZoneReportRecord } from '../src/warehouse/index.js';
 import { ZONE_FIXTURE, describeSameAnswers, describeWarehouseContract, event, importRows } from './warehouse-contract.js';
+import { chdbClient } from './helpers.js';
 
 // chdb runs one engine (one data path) per process: one path for this file, a database per warehouse.
-const dir = mkdtempSync(path.join(tmpdir(), 'adops-chdb-'));
-const client = createClient({ connection: createChdbConnection({ path: dir }) as never });
+const { client, dir } = await chdbClient('chdb');
 let databases = 0;
 const open = (options: { rollup?: boolean } = {}) => openClickHouseWarehouse(client, { database: `w${++databases}`, ...options });
-afterAll(async () => {
-  await client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describeWarehouseContract('ClickHouse', () => open());
 describeWarehouseContract('ClickHouse without its rollup', () => open({ rollup: false }));
