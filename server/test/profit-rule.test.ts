@@ -100,6 +100,47 @@ describe.each(engines)('the profit rule on %s', (_name, open) => {
     }
   });
 
+  test('events retention rolled up stop counting as visits, a quarter hour astride the cutoff included; a late arrival before the cutoff counts', async () => {
+    const w = await open();
+    try {
+      const at = (hhmm: string, on = T) => Date.parse(`${on}T${hhmm}:00Z`);
+      await importRows(w, [zoneReportRow(T, 'Z1', { revenue: 50 }), zoneReportRow(day(20), 'Z1', { revenue: 50 })]);
+      await w.referrers.append([
+        event(1, at('09:00', day(20)), { zone_id: 'Z1' }),
+        ...[0, 1, 2, 3].map((k) => event(2 + k, at('08:00') + k * 60_000, { zone_id: 'Z1' })),
+        event(6, at('12:05'), { zone_id: 'Z1' }),
+        event(7, at('12:10'), { zone_id: 'Z1' }),
+        ...[0, 1, 2].map((k) => event(8 + k, at('16:00') + k * 60_000, { zone_id: 'Z1' })),
+      ]);
+      await w.referrers.rollUpBefore(at('12:07'));
+      await w.referrers.append([event(20, at('09:00'), { zone_id: 'Z1' })]);
+      // Counted: 12:10, the three at 16:00 and the late 09:00 — 5 visits for 50.
+      expect((await valuesOn(w, T)).Z1).toMatchObject({ rpv: 10, estimated: false });
+    } finally {
+      await w.close();
+    }
+  });
+
+  test('a zone whose day did not start on a quarter hour (Monrovia, −0:44:30 until 1972) still counts each visit on its own day', async () => {
+    const w = await open();
+    try {
+      const tz = 'Africa/Monrovia';
+      const midnight = Date.parse('1971-06-02T00:44:30Z'); // 1971-06-02 00:00 there
+      await importRows(w, [zoneReportRow('1971-06-01', 'Z1', { revenue: 30 }), zoneReportRow('1971-06-02', 'Z1', { revenue: 30 })]);
+      await w.referrers.append([
+        event(1, midnight - 1000, { zone_id: 'Z1' }),
+        event(2, midnight, { zone_id: 'Z1' }),
+        event(3, midnight + 60_000, { zone_id: 'Z1' }),
+        event(4, midnight + 120_000, { zone_id: 'Z1' }),
+      ]);
+      const on = async (d: string) => (await w.profit.zoneValues({ day: d, tz })).find((v) => v.zone_id === 'Z1')?.rpv;
+      expect(await on('1971-06-01')).toBe(30);
+      expect(await on('1971-06-02')).toBe(10);
+    } finally {
+      await w.close();
+    }
+  });
+
   test('a reported day: its own revenue ÷ its own visits', async () => {
     const w = await open();
     try {

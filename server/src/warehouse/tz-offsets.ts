@@ -55,3 +55,16 @@ export function offsetPieces(from: number, to: number, tz: string): OffsetPieces
   remembered.set(key, pieces);
   return pieces;
 }
+
+const QUARTER_HOUR_MS = 900_000;
+
+/**
+ * Whether [from, to] (epoch ms, `to` the last millisecond read) is a run of whole UTC quarter
+ * hours in which `tz` changes its offset only on a quarter hour and to a whole number of quarter
+ * hours — true of every zone's current rules — so each quarter hour falls on one local day.
+ */
+export function onQuarterHours(from: number, to: number, tz: string): boolean {
+  if (from % QUARTER_HOUR_MS !== 0 || (to + 1) % QUARTER_HOUR_MS !== 0) return false;
+  const p = offsetPieces(from, to, tz);
+  return p.first % QUARTER_HOUR_MS === 0 && p.changes.every((c) => c.at % QUARTER_HOUR_MS === 0 && c.offset % QUARTER_HOUR_MS === 0);
+}

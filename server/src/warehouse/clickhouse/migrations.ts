@@ -4,7 +4,7 @@
 // together end with one row per version (ReplacingMergeTree on the version).
 import type { ClickHouseDb } from './db.js';
 import { zoneReportTables } from './zone-report/schema.js';
-import { attributionColumns, botTrafficColumns, eventKeyTables, referrerTables } from './referrers/schema.js';
+import { attributionColumns, botTrafficColumns, eventKeyTables, referrerTables, zoneVisitTables } from './referrers/schema.js';
 import { adSpendTables } from './spend/schema.js';
 
 export interface Migration {
@@ -20,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'bot and spam traffic flagged on referrer events and their rollup', statements: botTrafficColumns },
   { version: 5, name: 'Meta attribution (campaign, ad set, ad, placement) on referrer events', statements: attributionColumns },
   { version: 6, name: 'Meta spend per ad and day', statements: adSpendTables },
+  { version: 7, name: 'human visits per zone and quarter hour', statements: zoneVisitTables },
 ];
 
 /** Creates the database and schema_migrations when missing, then applies what is missing; answers the versions applied now. */

@@ -1,6 +1,6 @@
 // The profit query on ClickHouse, the twin of duckdb/profit/get-profit-parts.ts (the rule is
 // written out there): RPV per day and zone from the zone reports (FINAL) and the human visits
-// still counted (not rolled up by retention), the trailing 7 reported days' RPV for days without
+// still counted (not rolled up by retention; per zone from its quarter hours, zone_counts), the trailing 7 reported days' RPV for days without
 // a report, Σ RPV × visits per group, and the group's spend per currency and month (ad_spend
 // FINAL; by keyword shared among each ad-day's keywords by visits). join_use_nulls makes a
 // missing match NULL, as in SQL everywhere else.
@@ -9,7 +9,8 @@ import { Binder, type ClickHouseDb, type Row } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
 import { instant } from '../referrers/filter.js';
-import { liveEvent, watermarkSql } from '../referrers/schema.js';
+import { liveEvent, quarterHourFrom, watermarkSql } from '../referrers/schema.js';
+import { onQuarterHours } from '../../tz-offsets.js';
 
 const VISIT_KEY: Record<ProfitDimension, string> = {
   campaign: 'campaign_id',
@@ -46,14 +47,16 @@ function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDa
   const campaign = b.bind(q.campaignId ?? null, 'Nullable(String)');
   const adset = b.bind(q.adsetId ?? null, 'Nullable(String)');
   const tz = b.bind(q.tz, 'String');
-  const evFrom = instant(b, zonedDayStart(addDays(q.from, -7), q.tz).getTime());
+  const evFromMs = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
+  const evFrom = instant(b, evFromMs);
   const evTo = instant(b, lastEventMs);
+  const evWhere = `seen_at >= ${evFrom} AND seen_at <= ${evTo} AND ${liveEvent()} AND NOT is_bot`;
   const ctes = `${watermarkSql(db)} AS wm,
 ev AS (
   SELECT toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
-  FROM ${db.t('referrer_event')}
-  WHERE seen_at >= ${evFrom} AND seen_at <= ${evTo} AND ${liveEvent()} AND NOT is_bot
+  FROM ${db.t('referrer_event')} WHERE ${evWhere}
 ),
+${onQuarterHours(evFromMs, lastEventMs, q.tz) ? quarterHourCounts(db, tz, evFrom, evTo, evWhere) : 'zone_counts AS (SELECT day, zone_id, count() AS visits FROM ev GROUP BY day, zone_id)'},
 attributed AS (
   SELECT * FROM ev
   WHERE day BETWEEN ${from} AND ${to} AND campaign_id IS NOT NULL
@@ -64,14 +67,32 @@ reported AS (SELECT DISTINCT date AS day FROM ${db.t('zone_report')} FINAL WHERE
   return { from, to, campaign, adset, ctes, spendWhere };
 }
 
-const ZONE_VISITS = 'SELECT day, zone_id, count() AS visits FROM ev GROUP BY day, zone_id';
+/**
+ * zone_counts: human visits per local day and zone over the events read — the quarter hours of
+ * zone_visits_15m from quarterHourFrom on, and raw events before it (none once the view is 8 days
+ * old and retention is further back), so a read scans minutes of rows, not days of events.
+ */
+function quarterHourCounts(db: ClickHouseDb, tz: string, evFrom: string, evTo: string, evWhere: string): string {
+  return `${quarterHourFrom(db)} AS qh_from,
+zone_counts AS (
+  SELECT day, zone_id, sum(n) AS visits FROM (
+    SELECT toDate32(toTimeZone(bucket, ${tz})) AS day, zone_id, sum(visits) AS n FROM ${db.t('zone_visits_15m')}
+    WHERE bucket >= ${evFrom} AND bucket <= ${evTo} AND bucket >= qh_from GROUP BY day, zone_id
+    UNION ALL
+    SELECT toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, count() AS n FROM ${db.t('referrer_event')}
+    WHERE ${evWhere} AND seen_at < qh_from GROUP BY day, zone_id
+  ) GROUP BY day, zone_id
+)`;
+}
+
+const ZONE_VISITS = 'SELECT day, zone_id, visits FROM zone_counts';
 
 /**
  * The RPV rule (see duckdb/profit); zoneValues adds the zones seen in the 7 days before, with 0
  * visits on the day. Each CTE is referenced once, and ClickHouse inlines a CTE at every
  * reference: the trailing 7 reported days are a window over each zone's days, not a second
- * reading of zone_day joined to the first, so the raw events under zone_visits are scanned once
- * (the self-join scanned them three times). `trailing`: some of those 7 days is reported.
+ * reading of zone_day joined to the first, so what lies under zone_visits is read once (the
+ * self-join read it three times). `trailing`: some of those 7 days is reported.
  */
 function zoneRpv(db: ClickHouseDb, x: Bound, zoneVisits = ZONE_VISITS): string {
   return `
@@ -178,7 +199,7 @@ export async function getZoneValues(db: ClickHouseDb, q: ZoneValuesQuery): Promi
   const x = bind(db, b, { by: 'campaign', from: q.day, to: q.day, tz: q.tz }, reported ? undefined : zonedDayStart(q.day, q.tz).getTime() - 1);
   // One pass over the events: each (day, zone) count, and a zone seen on a day before also on the day itself, with 0 visits.
   const visits = `SELECT day, zone_id, sum(if(day = seen_day, n, 0)) AS visits
-FROM (SELECT day AS seen_day, zone_id, count() AS n FROM ev GROUP BY seen_day, zone_id)
+FROM (SELECT day AS seen_day, zone_id, visits AS n FROM zone_counts)
 ARRAY JOIN if(seen_day < ${x.from}, [seen_day, ${x.from}], [seen_day]) AS day
 GROUP BY day, zone_id`;
   const rows = await db.all<Row>(

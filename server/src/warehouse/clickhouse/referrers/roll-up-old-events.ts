@@ -71,6 +71,15 @@ async function dropRolledUpMonths(db: ClickHouseDb, run: { cutoff: number; lastI
   for (const { p } of months) {
     if (/^\d{6}$/.test(p)) await db.command(`ALTER TABLE ${db.t('referrer_event')} DROP PARTITION ID '${p}'`);
   }
+  // Quarter hours before the cutoff are never read again (quarterHourFrom): their months go too.
+  const q = new Binder();
+  const quarters = await db.all<{ p: string }>(
+    `SELECT DISTINCT _partition_id AS p FROM ${db.t('zone_visits_15m')} WHERE toYYYYMM(bucket) < toYYYYMM(${instant(q, run.cutoff)})`,
+    q.params,
+  );
+  for (const { p } of quarters) {
+    if (/^\d{6}$/.test(p)) await db.command(`ALTER TABLE ${db.t('zone_visits_15m')} DROP PARTITION ID '${p}'`);
+  }
 }
 
 /**
@@ -81,11 +90,20 @@ async function dropRolledUpMonths(db: ClickHouseDb, run: { cutoff: number; lastI
 export async function ensureEventTtl(db: ClickHouseDb, days: number | undefined): Promise<void> {
   if (days === undefined) return;
   if (!Number.isInteger(days) || days < 1) throw new Error(`event TTL must be a whole number of days (got ${days})`);
-  const ttl = `toDateTime(seen_at) + toIntervalDay(${days})`;
-  const table = await db.one<{ engine_full: string }>('SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = {name:String}', {
-    db: db.database,
-    name: 'referrer_event',
-  });
-  if (table?.engine_full.includes(`TTL ${ttl}`)) return;
-  await db.command(`ALTER TABLE ${db.t('referrer_event')} MODIFY TTL ${ttl} SETTINGS materialize_ttl_after_modify = 0`);
+  // The zone visits per quarter hour (migration 7) are the same events counted: the same TTL.
+  for (const [name, time] of [
+    ['referrer_event', 'toDateTime(seen_at)'],
+    ['zone_visits_15m', 'bucket'],
+  ]) {
+    const ttl = `${time} + toIntervalDay(${days})`;
+    const table = await db.one<{ engine_full: string }>(
+      'SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = {name:String}',
+      {
+        db: db.database,
+        name,
+      },
+    );
+    if (!table?.engine_full.includes(`TTL ${ttl}`))
+      await db.command(`ALTER TABLE ${db.t(name)} MODIFY TTL ${ttl} SETTINGS materialize_ttl_after_modify = 0`);
+  }
 }

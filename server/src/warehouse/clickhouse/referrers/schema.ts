@@ -84,6 +84,40 @@ export const attributionColumns = (db: ClickHouseDb): string[] => [
   `ALTER TABLE ${db.t('referrer_event')} ADD COLUMN IF NOT EXISTS campaign_id Nullable(String), ADD COLUMN IF NOT EXISTS adset_id Nullable(String), ADD COLUMN IF NOT EXISTS ad_id Nullable(String), ADD COLUMN IF NOT EXISTS placement LowCardinality(Nullable(String))`,
 ];
 
+/**
+ * Migration 7: human visits per zone and UTC quarter hour, for the profit rule's zone visits
+ * (zone values every minute, Rentabilidad), which otherwise count 8 days or more of raw events per
+ * read. A local day starts on a quarter hour in every zone in use today, so a day's visits are a
+ * sum of whole quarter hours. Filled by a materialized view, in the same INSERT as the events
+ * (SummingMergeTree: read with sum()). Nothing is backfilled: zone_visits_since records from when
+ * every event is in the table — the epoch on an empty warehouse, else a quarter hour 10 to 25
+ * minutes past both the latest event stored and now (an INSERT under way while the view was
+ * created is not in it; ingest takes no event more than 5 minutes past its instance's clock) —
+ * and readers count raw events before that instant (quarterHourFrom). Two instances migrating together each add a row; the
+ * latest is used, and any instant after the view's creation is safe.
+ */
+export const zoneVisitTables = (db: ClickHouseDb): string[] => [
+  `CREATE TABLE IF NOT EXISTS ${db.t('zone_visits_15m')} (bucket DateTime('UTC'), zone_id String, visits UInt64)
+ENGINE = SummingMergeTree
+PARTITION BY toYYYYMM(bucket)
+ORDER BY (bucket, zone_id)
+SETTINGS ttl_only_drop_parts = 1`,
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db.t('zone_visits_15m_mv')} TO ${db.t('zone_visits_15m')} AS
+SELECT toStartOfFifteenMinutes(seen_at) AS bucket, zone_id, count() AS visits FROM ${db.t('referrer_event')} WHERE NOT is_bot GROUP BY bucket, zone_id`,
+  `CREATE TABLE IF NOT EXISTS ${db.t('zone_visits_since')} (since DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY since`,
+  `INSERT INTO ${db.t('zone_visits_since')} (since)
+SELECT if(count() = 0, toDateTime64(0, 3, 'UTC'), toStartOfFifteenMinutes(greatest(max(seen_at), now64(3, 'UTC')) + toIntervalMinute(25)))
+FROM ${db.t('referrer_event')}`,
+];
+
+/**
+ * The instant from which zone_visits_15m holds every counted human visit (needs `wm`): the view's
+ * start (zone_visits_since), or the first quarter hour wholly after the retention cutoff if later —
+ * events rolled up by retention no longer count, and no quarter hour from then on holds one.
+ */
+export const quarterHourFrom = (db: ClickHouseDb, wm = 'wm') =>
+  `(SELECT greatest(max(since), toStartOfFifteenMinutes(tupleElement(${wm}, 1) + toIntervalMillisecond(899999))) FROM ${db.t('zone_visits_since')})`;
+
 /** The latest retention run's (cutoff, last id): both only grow, so their maxima are one run's. */
 export const watermarkSql = (db: ClickHouseDb) => `(SELECT max(cutoff), max(last_id) FROM ${db.t('referrer_event_watermark')})`;
 
