@@ -3,14 +3,19 @@
 // the raw events before it. A warehouse upgraded with events already stored backfills nothing:
 // its visits before the view's start still count once, from the raw events, and those after once,
 // from the quarter hours — a late arrival stamped before that start included. Retention drops the
-// quarter hours' months it has wholly rolled up, as it drops the raw events'. Real engine (chdb).
+// quarter hours' months it has wholly rolled up, as it drops the raw events'. And on random
+// traffic, zone values and the profit query answer what DuckDB (which counts raw events) answers,
+// in zones whose days start off the hour, before and after a retention cutoff inside a quarter
+// hour. Real engine (chdb).
 import { expect, test } from 'vitest';
 import { zonedParts } from '@adops/core';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { ClickHouseDb } from '../src/warehouse/clickhouse/db.js';
 import { MIGRATIONS, migrate } from '../src/warehouse/clickhouse/migrations.js';
+import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import type { ProfitParts, ZoneDayValue } from '../src/warehouse/index.js';
 import { chdbClient, zoneReportRow } from './helpers.js';
-import { event, importRows } from './warehouse-contract.js';
+import { event, expectSame, importRows } from './warehouse-contract.js';
 
 const { client } = await chdbClient('zone-visits');
 let databases = 0;
@@ -102,5 +107,74 @@ test('retention drops the months of quarter hours it rolled up wholly, and their
     expect(table?.e).toContain('TTL bucket + toIntervalDay(120)');
   } finally {
     await kept.close();
+  }
+});
+
+test('zone values and the profit query answer what DuckDB answers on random traffic, in zones of time off the hour, before and after retention', async () => {
+  let seed = 11;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)] as T;
+  const DAY = 86_400_000;
+  const first = Date.parse('2026-05-01T00:00:00Z');
+  const days = Array.from({ length: 12 }, (_, k) => new Date(first + k * DAY).toISOString().slice(0, 10));
+  const zones = Array.from({ length: 12 }, (_, z) => `Z${z}`);
+  const reports = days.flatMap((d) =>
+    zones.filter(() => rand() < 0.6).map((z) => zoneReportRow(d, z, { revenue: Math.round(rand() * 9000) / 100, tq: rand() })),
+  );
+  const events = (from: number, n: number, at: () => number) =>
+    Array.from({ length: n }, (_, i) => {
+      const attributed = rand() < 0.4;
+      return event(from + i, at(), {
+        zone_id: pick(zones),
+        is_bot: rand() < 0.1,
+        ...(attributed
+          ? {
+              campaign_id: pick(['C1', 'C2']),
+              adset_id: pick(['S1', 'S2']),
+              ad_id: pick(['A1', 'A2', 'A3']),
+              keyword: pick(['seguros', 'vuelos', null]),
+            }
+          : {}),
+      });
+    });
+  const anywhere = () => first + Math.floor(rand() * days.length * DAY);
+  // Retention's cutoff falls inside a quarter hour of the 5th day, with visits on both sides of it.
+  const cutoff = first + 4 * DAY + 7 * 3_600_000 + 7 * 60_000;
+  const stored = [...events(1, 3000, anywhere), ...events(4001, 60, () => cutoff - 600_000 + Math.floor(rand() * 1_200_000))];
+  const late = events(5001, 200, () => first + Math.floor(rand() * 5 * DAY));
+
+  const duck = await openDuckDbWarehouse(':memory:');
+  const ch = await openClickHouseWarehouse(client, { database: `random${++databases}` });
+  try {
+    for (const w of [duck, ch]) {
+      await importRows(w, reports);
+      await w.referrers.append(stored);
+    }
+    const compare = async () => {
+      for (const tz of ['UTC', 'Europe/Madrid', 'Asia/Kathmandu', 'America/St_Johns']) {
+        for (const day of [days[4], days[9], days[11]] as string[]) {
+          const byZone = (vs: ZoneDayValue[]) => [...vs].sort((a, b) => a.zone_id.localeCompare(b.zone_id));
+          expectSame(byZone(await ch.profit.zoneValues({ day, tz })), byZone(await duck.profit.zoneValues({ day, tz })), `${tz} ${day}`);
+        }
+        for (const by of ['day', 'campaign', 'keyword'] as const) {
+          const q = { by, from: days[3] as string, to: days[11] as string, tz };
+          const sorted = (p: ProfitParts) => ({ ...p, visits: [...p.visits].sort((a, b) => String(a.key).localeCompare(String(b.key))) });
+          expectSame(sorted(await ch.profit.parts(q)).visits, sorted(await duck.profit.parts(q)).visits, `${tz} by ${by}`);
+        }
+      }
+    };
+    await compare();
+    // Retention, then late arrivals stamped before its cutoff.
+    for (const w of [duck, ch]) {
+      await w.referrers.rollUpBefore(cutoff);
+      await w.referrers.append(late);
+    }
+    await compare();
+  } finally {
+    await duck.close();
+    await ch.close();
   }
 });
