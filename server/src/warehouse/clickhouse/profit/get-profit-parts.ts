@@ -1,9 +1,9 @@
 // The profit query on ClickHouse, the twin of duckdb/profit/get-profit-parts.ts (the rule is
 // written out there): RPV per day and zone from the zone reports (FINAL) and the human visits
-// still counted (not rolled up by retention; per zone from its quarter hours, zone_counts), the trailing 7 reported days' RPV for days without
-// a report, Σ RPV × visits per group, and the group's spend per currency and month (ad_spend
-// FINAL; by keyword shared among each ad-day's keywords by visits). join_use_nulls makes a
-// missing match NULL, as in SQL everywhere else.
+// still counted (not rolled up by retention; a zone's from its quarter hours, zone_counts), the
+// trailing 7 reported days' RPV for days without a report, Σ RPV × visits per group, and the
+// group's spend per currency and month (ad_spend FINAL; by keyword shared among each ad-day's
+// keywords by visits). join_use_nulls makes a missing match NULL, as in SQL everywhere else.
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
 import { Binder, type ClickHouseDb, type Row } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';

@@ -93,8 +93,9 @@ export const attributionColumns = (db: ClickHouseDb): string[] => [
  * every event is in the table — the epoch on an empty warehouse, else a quarter hour 10 to 25
  * minutes past both the latest event stored and now (an INSERT under way while the view was
  * created is not in it; ingest takes no event more than 5 minutes past its instance's clock) —
- * and readers count raw events before that instant (quarterHourFrom). Two instances migrating together each add a row; the
- * latest is used, and any instant after the view's creation is safe.
+ * and readers count raw events before that instant (quarterHourFrom). Two instances migrating
+ * together each add a row computed after the view exists; the latest is used, and any instant
+ * after the view's creation is safe. (No reader runs before its own migration has added one.)
  */
 export const zoneVisitTables = (db: ClickHouseDb): string[] => [
   `CREATE TABLE IF NOT EXISTS ${db.t('zone_visits_15m')} (bucket DateTime('UTC'), zone_id String, visits UInt64)
