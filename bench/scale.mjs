@@ -5,7 +5,8 @@
 // instance B: two built API processes on Redis + PostgreSQL + one ClickHouse (the test-only
 // chdb HTTP server, server/test/chdb-http-server.mjs, standing in for clickhouse-server).
 // Run: npm run bench:scale   (BENCH_ROWS=200000 for a small run; BENCH_DAYS, BENCH_SECONDS,
-// BENCH_STREAMS, BENCH_DATA_DIR=dir keeps the generated rows; BENCH_PG_BIN, REDIS_SERVER_BIN)
+// BENCH_STREAMS, BENCH_HIT_RATE (hits/s offered, default 2,000; 0: closed loop of 16),
+// BENCH_DATA_DIR=dir keeps the generated rows; BENCH_PG_BIN, REDIS_SERVER_BIN)
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, chmodSync } from 'node:fs';
 import http from 'node:http';
@@ -29,6 +30,8 @@ const DAYS = Number(process.env.BENCH_DAYS ?? 400);
 const PER_DAY = Math.max(2, 2 * Math.round(ROWS / DAYS / 2));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 100);
+/** Beacon hits a second offered to instance A, open loop (0: closed loop, 16 at a time). */
+const HIT_RATE = Number(process.env.BENCH_HIT_RATE ?? 2000);
 const RANGES = [7, 30, 365].filter((d) => d <= DAYS);
 const BENCH_PUBLISHER = 'Publisher 07';
 const INGEST_KEY = 'bench-ingest-key-0123456789';
@@ -327,10 +330,10 @@ for (let s = 0; s < STREAMS; s++) {
   );
 }
 await sleep(300);
-const hitAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-const hit = (n) =>
+const hitAgent = new http.Agent({ keepAlive: true, maxSockets: HIT_RATE > 0 ? 1024 : 16 });
+const hit = (n, due = performance.now()) =>
   new Promise((resolve) => {
-    sentAt.set(n, performance.now());
+    sentAt.set(n, due);
     const ref = encodeURIComponent(`https://bench.example/${n}`);
     const req = http.get(
       `${a.url}/api/hit?zone_id=scale-live&ref=${ref}`,
@@ -354,15 +357,29 @@ const t0 = performance.now();
 let next = 0;
 let ok = 0;
 const statuses = new Map();
-await Promise.all(
-  Array.from({ length: 16 }, async () => {
-    while (performance.now() - t0 < SECONDS * 1000) {
-      const status = await hit(next++);
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      if (status === 204) ok++;
-    }
-  }),
-);
+const count = (status) => {
+  statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  if (status === 204) ok++;
+};
+if (HIT_RATE > 0) {
+  // Open loop, as browsers send: each hit when it is due whatever the latency, its delivery
+  // latency taken from then.
+  const inflight = [];
+  const total = Math.round(HIT_RATE * SECONDS);
+  const dueAt = (n) => t0 + (n * 1000) / HIT_RATE;
+  while (next < total) {
+    const now = performance.now();
+    for (; next < total && dueAt(next) <= now; next++) inflight.push(hit(next, dueAt(next)).then(count));
+    await sleep(1);
+  }
+  await Promise.all(inflight);
+} else {
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (performance.now() - t0 < SECONDS * 1000) count(await hit(next++));
+    }),
+  );
+}
 const elapsed = (performance.now() - t0) / 1000;
 const cpuA = cpuSeconds(a.child.pid) - cpuA0;
 await sleep(1500);
@@ -371,7 +388,7 @@ for (const r of streams) r.destroy();
 latencies.sort((x, y) => x - y);
 log('');
 log(
-  `Two API processes on Redis + PostgreSQL + ClickHouse (chdb over HTTP), ${STREAMS} streams on B, beacon hits into A for ${SECONDS} s (16 at a time):`,
+  `Two API processes on Redis + PostgreSQL + ClickHouse (chdb over HTTP), ${STREAMS} streams on B, beacon hits into A for ${SECONDS} s (${HIT_RATE > 0 ? `${fmtInt(HIT_RATE)}/s offered, open loop` : '16 at a time'}):`,
 );
 log(
   `  beacon: ${fmtInt(ok / elapsed)} hits/s accepted (${[...statuses].map(([s, n]) => `${s}: ${fmtInt(n)}`).join(', ')}); A used ${cpuA.toFixed(1)} CPU-s → ${fmtInt(ok / Math.max(cpuA, 0.01))} hits per server CPU-second`,
