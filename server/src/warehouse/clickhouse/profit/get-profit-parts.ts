@@ -136,7 +136,8 @@ SELECT vz.key AS key, any(vz.campaign_id) AS campaign_id, any(vz.adset_id) AS ad
        sum(vz.visits * r.rpv) AS revenue,
        sum(if(r.estimated, vz.visits, 0)) AS estimated_visits,
        sum(if(r.tq IS NOT NULL, vz.visits * r.tq, 0)) AS tq_weighted,
-       sum(if(r.tq IS NOT NULL, vz.visits, 0)) AS tq_weight
+       sum(if(r.tq IS NOT NULL, vz.visits, 0)) AS tq_weight,
+       groupUniqArrayIf(toString(vz.day), r.estimated) AS estimated_days
 FROM vz JOIN zone_rpv r ON r.day = vz.day AND r.zone_id = vz.zone_id
 GROUP BY vz.key
 ${SETTINGS}`;
@@ -174,19 +175,10 @@ export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<
     const x = bind(db, b, q);
     return db.all<Row>(build(x), b.params);
   };
-  const [visits, spend, days] = await Promise.all([
-    run((x) => visitsSql(db, x, q.by)),
-    run((x) => spendSql(db, x, q.by)),
-    run(
-      (x) => `WITH ${x.ctes}
-SELECT DISTINCT toString(day) AS day FROM attributed WHERE day NOT IN (SELECT day FROM reported) ORDER BY day`,
-    ),
-  ]);
-  return profitParts(
-    visits,
-    spend,
-    days.map((d) => String(d.day)),
-  );
+  const [visits, spend] = await Promise.all([run((x) => visitsSql(db, x, q.by)), run((x) => spendSql(db, x, q.by))]);
+  // The days estimated come with the visits (each group's), not from a second scan of the events.
+  const days = new Set(visits.flatMap((r) => (r.estimated_days as string[]).map(String)));
+  return profitParts(visits, spend, [...days].sort());
 }
 
 /**
