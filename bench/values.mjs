@@ -19,6 +19,7 @@ const { openClickHouseWarehouse } = await import(dist('warehouse/clickhouse/inde
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const MINUTE_EVENTS = Number(process.env.BENCH_MINUTE_EVENTS ?? 12_000);
 const ZONES = 2000;
+const CAMPAIGNS = 30; // a third of the events come from Meta ads, of 10 campaigns (C0, C3, …)
 const DAYS = 8; // today and the 7 days before
 const TZ = 'Europe/Madrid';
 const DAY_MS = 86_400_000;
@@ -62,13 +63,15 @@ async function load(w) {
   await imp.close();
   if (w.engine === 'duckdb')
     await w.db.serialWrite((c) =>
-      c.run(`INSERT INTO referrer_event (id, seen_at, zone_id, is_bot)
-        SELECT i + 1, make_timestamp((${startMs}::BIGINT + (i * ${spanMs}::BIGINT) // ${EVENTS}) * 1000), 'Z' || (i % ${ZONES})::VARCHAR, (i // ${ZONES}) % 10 = 0
+      c.run(`INSERT INTO referrer_event (id, seen_at, zone_id, is_bot, campaign_id)
+        SELECT i + 1, make_timestamp((${startMs}::BIGINT + (i * ${spanMs}::BIGINT) // ${EVENTS}) * 1000), 'Z' || (i % ${ZONES})::VARCHAR, (i // ${ZONES}) % 10 = 0,
+               CASE WHEN i % 3 = 0 THEN 'C' || (i % ${CAMPAIGNS})::VARCHAR END
         FROM range(${EVENTS}) t(i)`),
     );
   else
-    await w.db.command(`INSERT INTO ${w.db.t('referrer_event')} (id, seen_at, zone_id, is_bot)
-      SELECT number + 1, fromUnixTimestamp64Milli(toInt64(${startMs} + intDiv(number * ${spanMs}, ${EVENTS})), 'UTC'), concat('Z', toString(number % ${ZONES})), intDiv(number, ${ZONES}) % 10 = 0
+    await w.db.command(`INSERT INTO ${w.db.t('referrer_event')} (id, seen_at, zone_id, is_bot, campaign_id)
+      SELECT number + 1, fromUnixTimestamp64Milli(toInt64(${startMs} + intDiv(number * ${spanMs}, ${EVENTS})), 'UTC'), concat('Z', toString(number % ${ZONES})), intDiv(number, ${ZONES}) % 10 = 0,
+             if(number % 3 = 0, concat('C', toString(number % ${CAMPAIGNS})), NULL)
       FROM numbers(${EVENTS})`);
 }
 
@@ -119,6 +122,11 @@ async function measure(label, w) {
     again.push(await timed(() => w.profit.zoneValues({ day: today, tz: TZ })));
   }
   const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // Rentabilidad over the last 7 days by campaign: the same zone visits, and the attributed ones.
+  const week = { by: 'campaign', from: ymd(Date.now() - 6 * DAY_MS), to: today, tz: TZ };
+  const profitFirst = await timed(() => w.profit.parts(week));
+  const profitAgain = [];
+  for (let r = 0; r < 3; r++) profitAgain.push(await timed(() => w.profit.parts(week)));
   return {
     label,
     loadedMs: loaded.ms,
@@ -127,6 +135,9 @@ async function measure(label, w) {
     zones: first.out.length,
     reread: { ms: median(again.map((a) => a.ms)), cpu: median(again.map((a) => a.cpu)) },
     append: { ms: median(appends.map((a) => a.ms)), cpu: median(appends.map((a) => a.cpu)) },
+    profitFirst,
+    profit: { ms: median(profitAgain.map((a) => a.ms)), cpu: median(profitAgain.map((a) => a.cpu)) },
+    campaigns: profitFirst.out.visits.length,
   };
 }
 
@@ -155,8 +166,12 @@ for (const r of results) {
   log(
     `    appending that minute      ${fmt(r.append.ms).padStart(7)} ms wall, ${fmt(r.append.cpu).padStart(7)} ms CPU (median of ${r.again.length})`,
   );
+  log(
+    `    Rentabilidad, last 7 days  ${fmt(r.profit.ms).padStart(7)} ms wall, ${fmt(r.profit.cpu).padStart(7)} ms CPU (by campaign, median of 3; first ${fmt(r.profitFirst.ms)} ms; ${r.campaigns} campaigns)`,
+  );
 }
 const [d, c] = results;
+log(`  ClickHouse ÷ DuckDB, Rentabilidad: ${fmt(c.profit.ms / d.profit.ms, 1)}× wall, ${fmt(c.profit.cpu / d.profit.cpu, 1)}× CPU`);
 log(
   `  ClickHouse ÷ DuckDB, re-read: ${fmt(c.reread.ms / d.reread.ms, 1)}× wall, ${fmt(c.reread.cpu / d.reread.cpu, 1)}× CPU (DuckDB counts only the events since its last read; ClickHouse sums the 8 days' visits per zone and quarter hour)`,
 );
