@@ -40,7 +40,13 @@ interface Bound {
   spendWhere: string;
 }
 
-/** `lastEventMs`: the last raw event instant read (default: the end of the range's last day). */
+/**
+ * The CTEs every query here shares. `lastEventMs`: the last raw event instant read (default: the
+ * end of the range's last day). zone_counts: human visits per local day and zone over the events
+ * read — the quarter hours of zone_visits_15m from qh_from (quarterHourFrom) on, and raw events
+ * before it (none once the view is 8 days old and retention is further back), so a read scans
+ * minutes of rows, not days of events.
+ */
 function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDayEnd(q.to, q.tz).getTime()): Bound {
   const from = `toDate32(${b.bind(q.from, 'String')})`;
   const to = `toDate32(${b.bind(q.to, 'String')})`;
@@ -50,13 +56,22 @@ function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDa
   const evFromMs = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
   const evFrom = instant(b, evFromMs);
   const evTo = instant(b, lastEventMs);
-  const evWhere = `seen_at >= ${evFrom} AND seen_at <= ${evTo} AND ${liveEvent()} AND NOT is_bot`;
-  const ctes = `${watermarkSql(db)} AS wm,
+  // Outside whole quarter hours (onQuarterHours), they start after the last event read: all raw.
+  const qhFrom = onQuarterHours(evFromMs, lastEventMs, q.tz) ? quarterHourFrom(db) : `${evTo} + toIntervalMillisecond(1)`;
+  const ctes = `${watermarkSql(db)} AS wm, ${qhFrom} AS qh_from,
 ev AS (
-  SELECT toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
-  FROM ${db.t('referrer_event')} WHERE ${evWhere}
+  SELECT seen_at, toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
+  FROM ${db.t('referrer_event')}
+  WHERE seen_at >= ${evFrom} AND seen_at <= ${evTo} AND ${liveEvent()} AND NOT is_bot
 ),
-${onQuarterHours(evFromMs, lastEventMs, q.tz) ? quarterHourCounts(db, tz, evFrom, evTo, evWhere) : 'zone_counts AS (SELECT day, zone_id, count() AS visits FROM ev GROUP BY day, zone_id)'},
+zone_counts AS (
+  SELECT day, zone_id, sum(n) AS visits FROM (
+    SELECT toDate32(toTimeZone(bucket, ${tz})) AS day, zone_id, sum(visits) AS n FROM ${db.t('zone_visits_15m')}
+    WHERE bucket >= ${evFrom} AND bucket <= ${evTo} AND bucket >= qh_from GROUP BY day, zone_id
+    UNION ALL
+    SELECT day, zone_id, count() AS n FROM ev WHERE seen_at < qh_from GROUP BY day, zone_id
+  ) GROUP BY day, zone_id
+),
 attributed AS (
   SELECT * FROM ev
   WHERE day BETWEEN ${from} AND ${to} AND campaign_id IS NOT NULL
@@ -65,24 +80,6 @@ attributed AS (
 reported AS (SELECT DISTINCT date AS day FROM ${db.t('zone_report')} FINAL WHERE date BETWEEN ${from} - 7 AND ${to})`;
   const spendWhere = `date BETWEEN ${from} AND ${to} AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})`;
   return { from, to, campaign, adset, ctes, spendWhere };
-}
-
-/**
- * zone_counts: human visits per local day and zone over the events read — the quarter hours of
- * zone_visits_15m from quarterHourFrom on, and raw events before it (none once the view is 8 days
- * old and retention is further back), so a read scans minutes of rows, not days of events.
- */
-function quarterHourCounts(db: ClickHouseDb, tz: string, evFrom: string, evTo: string, evWhere: string): string {
-  return `${quarterHourFrom(db)} AS qh_from,
-zone_counts AS (
-  SELECT day, zone_id, sum(n) AS visits FROM (
-    SELECT toDate32(toTimeZone(bucket, ${tz})) AS day, zone_id, sum(visits) AS n FROM ${db.t('zone_visits_15m')}
-    WHERE bucket >= ${evFrom} AND bucket <= ${evTo} AND bucket >= qh_from GROUP BY day, zone_id
-    UNION ALL
-    SELECT toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, count() AS n FROM ${db.t('referrer_event')}
-    WHERE ${evWhere} AND seen_at < qh_from GROUP BY day, zone_id
-  ) GROUP BY day, zone_id
-)`;
 }
 
 const ZONE_VISITS = 'SELECT day, zone_id, visits FROM zone_counts';
