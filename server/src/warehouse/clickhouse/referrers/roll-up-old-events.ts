@@ -68,17 +68,20 @@ async function dropRolledUpMonths(db: ClickHouseDb, run: { cutoff: number; lastI
      HAVING max(seen_at) < ${cutoff} AND max(id) <= ${b.bind(run.lastId, 'UInt64')}`,
     b.params,
   );
-  for (const { p } of months) {
-    if (/^\d{6}$/.test(p)) await db.command(`ALTER TABLE ${db.t('referrer_event')} DROP PARTITION ID '${p}'`);
-  }
+  await dropMonths(db, 'referrer_event', months);
   // Quarter hours before the cutoff are never read again (quarterHourFrom): their months go too.
   const q = new Binder();
   const quarters = await db.all<{ p: string }>(
     `SELECT DISTINCT _partition_id AS p FROM ${db.t('zone_visits_15m')} WHERE toYYYYMM(bucket) < toYYYYMM(${instant(q, run.cutoff)})`,
     q.params,
   );
-  for (const { p } of quarters) {
-    if (/^\d{6}$/.test(p)) await db.command(`ALTER TABLE ${db.t('zone_visits_15m')} DROP PARTITION ID '${p}'`);
+  await dropMonths(db, 'zone_visits_15m', quarters);
+}
+
+/** Drops a table's monthly partitions by id (YYYYMM; anything else is not one of ours). */
+async function dropMonths(db: ClickHouseDb, table: string, months: ReadonlyArray<{ p: string }>): Promise<void> {
+  for (const { p } of months) {
+    if (/^\d{6}$/.test(p)) await db.command(`ALTER TABLE ${db.t(table)} DROP PARTITION ID '${p}'`);
   }
 }
 
