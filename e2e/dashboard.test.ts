@@ -22,9 +22,9 @@ const d = (n: number) => addDays(today, -n);
 //  d3  | BidSphere  | PubE      | Z-0  |  100 |  100   |   0    |     0   |   0 (0)            | —
 //  d3  | Clickora   | PubF      | Z-5  |  100 |  100   |   1    |     5   |   3 (2)            | 0.9
 //  d3  | Clickora   | PubF      | Z-6  |  100 |  100   |   1    |     3   |   2 (1)            | 0.9
-// Totals: revenue 268, margin 108, impressions 4800, clicks 57, CTR 57/4800 = 1,19%,
+// Totals: revenue 268, margin 108, impressions 4800, clicks 57, CTR 57/4300 monetized = 1,33%,
 // TQ (800+600+800+400+250+90+90)/4700 = 0,64. Yesterday against the day before: revenue
-// 150/100 +50%, margin 60/40 +50%, impressions 2000/2000 0%, clicks 30/20 +50%, CTR 1,5/1 +50%,
+// 150/100 +50%, margin 60/40 +50%, impressions 2000/2000 0%, clicks 30/20 +50%, CTR 1,67/1,11 +50%,
 // TQ 0,7/0,6 +16,67%. Outside the range: one AdNova/PubA/Z-1 row a day on d8..d20 (revenue n).
 const HEADER = 'date,advertiser,publisher,zone_id,geo,source,domain,impressions,monetized_impressions,clicks,revenue,p_revenue,tq';
 const ROWS = [
@@ -133,7 +133,7 @@ describe('filters', () => {
 describe('cards and deltas', () => {
   test('the six summary cards show the sums of the range', async () => {
     const page = await openDashboard();
-    const expected = { revenue: '$268,00', margin: '$108,00', impressions: '4.800', clicks: '57', ctr: '1,19%', tq: '0,64' };
+    const expected = { revenue: '$268,00', margin: '$108,00', impressions: '4.800', clicks: '57', ctr: '1,33%', tq: '0,64' };
     for (const [key, value] of Object.entries(expected)) await expectText(page.getByTestId(`card-${key}`), value);
     const labels = await page.getByTestId('summary-cards').locator('div.uppercase').allTextContents();
     expect(labels).toEqual(['Revenue', 'Margin', 'Impressions', 'Clicks', 'CTR%', 'TQ Avg']);
@@ -245,19 +245,19 @@ describe('top lists', () => {
 });
 
 describe('Analytics table', () => {
-  test('one row per day with Totales; revenue, cost and margin coloured from lowest (red) to highest (green)', async () => {
+  test('one row per day with Totales; revenue, P.Revenue and margin coloured from lowest (red) to highest (green)', async () => {
     const page = await openDashboard();
     await bodyRows(page).nth(3).waitFor();
     const headers = (await analytics(page).locator('thead th').allTextContents()).map((t) => t.replace(/[▲▼↕]/g, '').trim());
-    expect(headers).toEqual(['Date', 'Impr.', 'M. Impr.', 'Clicks', 'CTR%', 'CPM', 'CPC', 'Rev', 'Cost', 'Marg.', 'Marg %', 'TQ']);
+    expect(headers).toEqual(['Date', 'Impr.', 'M. Impr.', 'Clicks', 'CTR%', 'CPM', 'CPC', 'Rev', 'P.Revenue', 'Marg.', 'Marg %', 'TQ']);
     expect(await bodyRows(page).count()).toBe(4);
-    // d1: 2000 impr., 1800 m. impr., 30 clicks, CTR 1,5 %, CPM 75, CPC 5, rev 150, cost 90, margin 60, 40 %, TQ 0,70.
+    // d1: 2000 impr., 1800 m. impr., 30 clicks, CTR 30/1800 = 1,67 %, CPM 75, CPC 5, rev 150, P.Revenue 90, margin 60, 40 %, TQ 0,70.
     expect(await cellTexts(page, 2)).toEqual([
       d(1),
       '2.000',
       '1.800',
       '30',
-      '1,50%',
+      '1,67%',
       '$75,00',
       '$5,00',
       '$150,00',
@@ -267,7 +267,7 @@ describe('Analytics table', () => {
       '0,70',
     ]);
     const totals = (await analytics(page).locator('tfoot td').allTextContents()).map((t) => t.trim());
-    expect(totals).toEqual(['Totales', '4.800', '4.300', '57', '1,19%', '$55,83', '$4,70', '$268,00', '$160,00', '$108,00', '40,30%', '0,64']);
+    expect(totals).toEqual(['Totales', '4.800', '4.300', '57', '1,33%', '$55,83', '$4,70', '$268,00', '$160,00', '$108,00', '40,30%', '0,64']);
     // Rev column (index 7): d1 is the highest, d3 (8) the lowest.
     const revClass = async (row: number) => bodyRows(page).nth(row).locator('td').nth(7).getAttribute('class');
     expect(await revClass(2)).toContain('bg-green-200');
@@ -352,9 +352,9 @@ describe('Analytics table', () => {
     expect(download.suggestedFilename()).toBe('resumen_diario.csv');
     const text = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
     const lines = text.trim().split('\n');
-    expect(lines[0]).toBe('Date,Impr.,M. Impr.,Clicks,CTR%,CPM,CPC,Rev,Cost,Marg.,Marg %,TQ');
+    expect(lines[0]).toBe('Date,Impr.,M. Impr.,Clicks,CTR%,CPM,CPC,Rev,P.Revenue,Marg.,Marg %,TQ');
     expect(lines).toHaveLength(5);
-    expect(lines[1]).toBe(`${d(1)},2000,1800,30,1.5,75,5,150,90,60,40,0.7`);
+    expect(lines[1]).toBe(`${d(1)},2000,1800,30,1.67,75,5,150,90,60,40,0.7`);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([d(1), d(2), today, d(3)]);
   });
 });

@@ -29,6 +29,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerAlerts } from './commands/alerts.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerOptions } from './commands/options.js';
+import { registerMetrics } from './commands/metrics.js';
 import { registerCompletion } from './commands/completion.js';
 import { HELP_STYLE, addExamples, spanishError } from './help.js';
 
@@ -77,6 +78,7 @@ export function buildProgram(cli: Cli): Command {
   registerAlerts(program, cli);
   registerMigrate(program, cli);
   registerOptions(program, cli);
+  registerMetrics(program, cli);
   registerCompletion(program, cli);
   addExamples(program);
   return program;

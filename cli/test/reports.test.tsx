@@ -615,7 +615,7 @@ describe('adops dashboard', () => {
     expect(frame()).toContain(`▲ ${formatPercent(deltas.impressions!)}`);
     expect(frame()).toContain('Trends · Revenue');
     expect(frame()).toContain('#1 Pub Uno - 1001');
-    expect(frame()).toMatch(/Date\s+Impr\.\s+M\. Impr\.\s+Clicks\s+CTR%\s+CPM\s+CPC\s+Rev\s+Cost\s+Marg\.\s+Marg %\s+TQ/);
+    expect(frame()).toMatch(/Date\s+Impr\.\s+M\. Impr\.\s+Clicks\s+CTR%\s+CPM\s+CPC\s+Rev\s+P\.Revenue\s+Marg\.\s+Marg %\s+TQ/);
     expect(frame()).toContain('Página 1 de 1');
     // 'Totales' is the server's: its TQ is the TQ Avg card's, every cell as the web shows it.
     expect(initial.daily.totals.tq).toBe(initial.overview.summary.tq);

@@ -8,9 +8,9 @@ import {
   deriveMetrics,
   evaluate,
   groupMetrics,
-  impressionBasedCtr,
   rowSums,
   type MetricDef,
+  type MetricKey,
   type Sums,
 } from './metrics.js';
 
@@ -34,8 +34,6 @@ describe('the registry formulas (SPEC §5)', () => {
     ['CPM is null with zero impressions', evaluate(formula('cpm'), sums({ revenue: 12.5 })), null],
     ['CPC is revenue per click', evaluate(formula('cpc'), sums({ revenue: 3, clicks: 12 })), 0.25],
     ['CPC is null with zero clicks', evaluate(formula('cpc'), sums({ revenue: 3 })), null],
-    ['cost is revenue minus margin', evaluate(formula('cost'), sums({ revenue: 100, margin: 30 })), 70],
-    ['cost exceeds revenue when margin is negative', evaluate(formula('cost'), sums({ revenue: 100, margin: -20 })), 120],
     ['RS% is margin over revenue × 100', evaluate(formula('rs_percent'), sums({ margin: 30, revenue: 120 })), 25],
     ['RS% is negative with a negative margin', evaluate(formula('rs_percent'), sums({ margin: -15, revenue: 60 })), -25],
     ['RS% is null with zero revenue', evaluate(formula('rs_percent'), sums({ margin: 10 })), null],
@@ -48,7 +46,7 @@ describe('the registry formulas (SPEC §5)', () => {
   ]);
 
   it('derives every ratio and the difference, and no other key', () => {
-    expect(DERIVED_KEYS).toEqual(['ctr', 'cpm', 'cpc', 'cost', 'rs_percent', 'p_cpm', 'p_cpc', 'tq']);
+    expect(DERIVED_KEYS).toEqual(['ctr', 'cpm', 'cpc', 'rs_percent', 'p_cpm', 'p_cpc', 'tq']);
     expect(Object.keys(deriveMetrics(EMPTY_SUMS)).sort()).toEqual([...DERIVED_KEYS].sort());
   });
 
@@ -86,10 +84,10 @@ describe('totals are ratios of sums, never averages of ratios', () => {
     expect(t.tq).toBeCloseTo(0.8); // only R1 has a tq
   });
 
-  it('takes the Dashboard’s CTR over impressions', () => {
+  it('has one CTR: clicks over the CTR base, never over every impression when some were monetized', () => {
     const s = sums({ clicks: 30, impressions: 3000, ctr_base: 2800 });
-    expect(groupMetrics(impressionBasedCtr(s)).ctr).toBeCloseTo(1);
     expect(groupMetrics(s).ctr).toBeCloseTo((30 / 2800) * 100);
+    expect(Object.keys(METRICS).filter((k) => METRICS[k as MetricKey].label.startsWith('CTR'))).toEqual(['ctr']);
   });
 });
 

@@ -8,7 +8,7 @@ export type MetricKind = 'text' | 'int' | 'money' | 'percent' | 'ratio';
 /**
  * The additive sums of a group of zone-report rows; every ratio is computed from them, never
  * averaged. `ctr_base` sums each row's CTR base (monetized impressions when > 0, else
- * impressions; the Dashboard's reports take impressions, SPEC §5); `tq_weighted` / `tq_weight`
+ * impressions: the one CTR of every screen); `tq_weighted` / `tq_weight`
  * sum tq × impressions and impressions over rows with tq > 0 and impressions > 0.
  */
 export const SUM_KEYS = [
@@ -47,6 +47,8 @@ export interface MetricDef {
   label: string;
   /** The full name, for cards, legends and help. */
   name: string;
+  /** What the figure is, in the staff's words: the tooltip on every screen and `adops metrics`. */
+  definition: string;
   kind: MetricKind;
   /** Decimals shown; 0 for text and counts. */
   decimals: number;
@@ -59,37 +61,126 @@ export interface MetricDef {
 const ratio = (num: SumKey, den: SumKey, scale = 1, positiveBase = false): Formula => ({ op: 'ratio', num, den, scale, positiveBase });
 
 export const METRICS = {
-  date: { label: 'Date', name: 'Date', kind: 'text', decimals: 0 },
-  advertiser: { label: 'Advertiser', name: 'Advertiser', kind: 'text', decimals: 0 },
-  publisher: { label: 'Publisher', name: 'Publisher', kind: 'text', decimals: 0 },
-  zone_id: { label: 'Zone ID', name: 'Zone ID', kind: 'text', decimals: 0 },
-  geo: { label: 'Geo', name: 'Geo', kind: 'text', decimals: 0 },
-  source: { label: 'Source', name: 'Source', kind: 'text', decimals: 0 },
-  domain: { label: 'Domain', name: 'Domain', kind: 'text', decimals: 0 },
-  impressions: { label: 'Impr.', name: 'Impressions', kind: 'int', decimals: 0, sum: 'impressions' },
-  monetized_impressions: { label: 'M. Impr.', name: 'Monetized impressions', kind: 'int', decimals: 0, sum: 'monetized_impressions' },
-  clicks: { label: 'Clicks', name: 'Clicks', kind: 'int', decimals: 0, sum: 'clicks' },
-  /** Clicks over the CTR base (SPEC §5: monetized impressions, or impressions; the Dashboard's: impressions). */
-  ctr: { label: 'CTR%', name: 'CTR%', kind: 'percent', decimals: 2, formula: ratio('clicks', 'ctr_base', 100) },
-  cpm: { label: 'CPM', name: 'CPM', kind: 'money', decimals: 2, formula: ratio('revenue', 'impressions', 1000) },
-  cpc: { label: 'CPC', name: 'CPC', kind: 'money', decimals: 2, formula: ratio('revenue', 'clicks') },
-  revenue: { label: 'Rev', name: 'Revenue', kind: 'money', decimals: 2, sum: 'revenue' },
-  cost: { label: 'Cost', name: 'Cost', kind: 'money', decimals: 2, formula: { op: 'diff', a: 'revenue', b: 'margin' } },
-  margin: { label: 'Marg.', name: 'Margin', kind: 'money', decimals: 2, sum: 'margin' },
+  date: { label: 'Date', name: 'Date', kind: 'text', decimals: 0, definition: 'Día natural en la zona horaria del informe (ADOPS_TZ).' },
+  advertiser: { label: 'Advertiser', name: 'Advertiser', kind: 'text', decimals: 0, definition: 'Anunciante que compró el tráfico (la demanda).' },
+  publisher: {
+    label: 'Publisher',
+    name: 'Publisher',
+    kind: 'text',
+    decimals: 0,
+    definition: 'Editor dueño de la zona, al que se paga su parte del revenue.',
+  },
+  zone_id: {
+    label: 'Zone ID',
+    name: 'Zone ID',
+    kind: 'text',
+    decimals: 0,
+    definition: 'Identificador de la zona (el espacio de anuncio del publisher).',
+  },
+  geo: { label: 'Geo', name: 'Geo', kind: 'text', decimals: 0, definition: 'País del tráfico según el informe de zona.' },
+  source: { label: 'Source', name: 'Source', kind: 'text', decimals: 0, definition: 'Fuente del tráfico según el informe de zona.' },
+  domain: { label: 'Domain', name: 'Domain', kind: 'text', decimals: 0, definition: 'Dominio (producto) al que pertenece la zona.' },
+  impressions: {
+    label: 'Impr.',
+    name: 'Impressions',
+    kind: 'int',
+    decimals: 0,
+    sum: 'impressions',
+    definition: 'Impresiones servidas, sumadas.',
+  },
+  monetized_impressions: {
+    label: 'M. Impr.',
+    name: 'Monetized impressions',
+    kind: 'int',
+    decimals: 0,
+    sum: 'monetized_impressions',
+    definition: 'Impresiones que generaron revenue (monetizadas), sumadas.',
+  },
+  clicks: { label: 'Clicks', name: 'Clicks', kind: 'int', decimals: 0, sum: 'clicks', definition: 'Clics, sumados.' },
+  /** The one CTR of every screen (SPEC §5): clicks over monetized impressions, or impressions where a row gives none. */
+  ctr: {
+    label: 'CTR%',
+    name: 'CTR%',
+    kind: 'percent',
+    decimals: 2,
+    formula: ratio('clicks', 'ctr_base', 100),
+    definition: 'Clics ÷ impresiones monetizadas × 100 (las impresiones, en las filas sin impresiones monetizadas).',
+  },
+  cpm: {
+    label: 'CPM',
+    name: 'CPM',
+    kind: 'money',
+    decimals: 2,
+    formula: ratio('revenue', 'impressions', 1000),
+    definition: 'Revenue ÷ impresiones × 1.000.',
+  },
+  cpc: { label: 'CPC', name: 'CPC', kind: 'money', decimals: 2, formula: ratio('revenue', 'clicks'), definition: 'Revenue ÷ clics.' },
+  revenue: {
+    label: 'Rev',
+    name: 'Revenue',
+    kind: 'money',
+    decimals: 2,
+    sum: 'revenue',
+    definition: 'Lo que pagan los anunciantes por el tráfico, sumado (en la moneda de la red).',
+  },
+  margin: {
+    label: 'Marg.',
+    name: 'Margin',
+    kind: 'money',
+    decimals: 2,
+    sum: 'margin',
+    definition: 'Lo que queda a la red: revenue − P.Revenue (lo pagado al publisher).',
+  },
   /** Margin over revenue, only when revenue > 0; the Dashboard heads it 'Marg %'. */
-  rs_percent: { label: 'RS%', name: 'RS%', kind: 'percent', decimals: 2, formula: ratio('margin', 'revenue', 100, true) },
-  p_revenue: { label: 'P.Revenue', name: 'Publisher revenue', kind: 'money', decimals: 2, sum: 'p_revenue' },
-  p_cpm: { label: 'P.CPM', name: 'Publisher CPM', kind: 'money', decimals: 2, formula: ratio('p_revenue', 'impressions', 1000) },
-  p_cpc: { label: 'P.CPC', name: 'Publisher CPC', kind: 'money', decimals: 2, formula: ratio('p_revenue', 'clicks') },
+  rs_percent: {
+    label: 'RS%',
+    name: 'RS%',
+    kind: 'percent',
+    decimals: 2,
+    formula: ratio('margin', 'revenue', 100, true),
+    definition: 'Margen ÷ revenue × 100, solo con revenue mayor que 0.',
+  },
+  /** What the publisher is paid: the network's cost of the traffic (the only name for it on every screen). */
+  p_revenue: {
+    label: 'P.Revenue',
+    name: 'Publisher revenue',
+    kind: 'money',
+    decimals: 2,
+    sum: 'p_revenue',
+    definition: 'Lo que se paga al publisher (el coste del tráfico para la red): revenue × revenue share = revenue − margen.',
+  },
+  p_cpm: {
+    label: 'P.CPM',
+    name: 'Publisher CPM',
+    kind: 'money',
+    decimals: 2,
+    formula: ratio('p_revenue', 'impressions', 1000),
+    definition: 'P.Revenue ÷ impresiones × 1.000.',
+  },
+  p_cpc: {
+    label: 'P.CPC',
+    name: 'Publisher CPC',
+    kind: 'money',
+    decimals: 2,
+    formula: ratio('p_revenue', 'clicks'),
+    definition: 'P.Revenue ÷ clics.',
+  },
   /** Impression-weighted TQ of a group (a stored row shows its own reported tq). */
-  tq: { label: 'TQ', name: 'TQ Avg', kind: 'ratio', decimals: 2, formula: ratio('tq_weighted', 'tq_weight') },
+  tq: {
+    label: 'TQ',
+    name: 'TQ Avg',
+    kind: 'ratio',
+    decimals: 2,
+    formula: ratio('tq_weighted', 'tq_weight'),
+    definition: 'Calidad del tráfico: media del TQ de las filas ponderada por sus impresiones (solo filas con TQ e impresiones mayores que 0).',
+  },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricKey = keyof typeof METRICS;
 
 /** The metrics a formula derives, in registry order. */
 export const DERIVED_KEYS = (Object.keys(METRICS) as MetricKey[]).filter((k) => (METRICS[k] as MetricDef).formula) as Array<
-  'ctr' | 'cpm' | 'cpc' | 'cost' | 'rs_percent' | 'p_cpm' | 'p_cpc' | 'tq'
+  'ctr' | 'cpm' | 'cpc' | 'rs_percent' | 'p_cpm' | 'p_cpc' | 'tq'
 >;
 export type DerivedKey = (typeof DERIVED_KEYS)[number];
 export type DerivedMetrics = Record<DerivedKey, number | null>;
@@ -187,7 +278,6 @@ export function groupMetrics(s: Readonly<Sums>): GroupMetrics {
     ctr: d.ctr,
     cpm: d.cpm,
     cpc: d.cpc,
-    cost: d.cost,
     rs_percent: d.rs_percent,
     p_cpm: d.p_cpm,
     p_cpc: d.p_cpc,
@@ -225,11 +315,6 @@ export function rowSums(r: RowMeasures): Sums {
     tq_weighted: weighted ? r.tq! * r.impressions : 0,
     tq_weight: weighted ? r.impressions : 0,
   };
-}
-
-/** The Dashboard's sums: its CTR is clicks over impressions (SPEC §5). */
-export function impressionBasedCtr(s: Readonly<Sums>): Sums {
-  return { ...s, ctr_base: s.impressions };
 }
 
 export interface FormatMetricOptions {
@@ -295,17 +380,21 @@ function columns(keys: readonly MetricKey[], headers: Partial<Record<MetricKey, 
   return keys.map((key) => ({ key, header: headers[key] ?? METRICS[key].label }));
 }
 
-/** Dashboard 'Analytics' table and resumen_diario.csv ('Marg %' is RS%: margin over revenue). */
+/**
+ * Dashboard 'Analytics' table and resumen_diario.csv ('Marg %' is RS%: margin over revenue). SPEC's
+ * 'Cost' column is what the publisher is paid: the same money the Ad Report heads P.Revenue, so
+ * it carries that one name here too.
+ */
 export const DASHBOARD_COLUMNS = columns(
-  ['date', 'impressions', 'monetized_impressions', 'clicks', 'ctr', 'cpm', 'cpc', 'revenue', 'cost', 'margin', 'rs_percent', 'tq'],
+  ['date', 'impressions', 'monetized_impressions', 'clicks', 'ctr', 'cpm', 'cpc', 'revenue', 'p_revenue', 'margin', 'rs_percent', 'tq'],
   { rs_percent: 'Marg %' },
 );
 
 /** The Dashboard table's sortable headers (SPEC: M. Impr. and Marg % do not sort). */
-export const DASHBOARD_SORT_KEYS = ['date', 'impressions', 'clicks', 'ctr', 'cpm', 'cpc', 'revenue', 'cost', 'margin', 'tq'] as const;
+export const DASHBOARD_SORT_KEYS = ['date', 'impressions', 'clicks', 'ctr', 'cpm', 'cpc', 'revenue', 'p_revenue', 'margin', 'tq'] as const;
 
-/** The Dashboard's rank-coloured money columns (SPEC: revenue, cost and margin). */
-export const DASHBOARD_RANKED = ['revenue', 'cost', 'margin'] as const;
+/** The Dashboard's rank-coloured money columns (SPEC: revenue, cost — P.Revenue — and margin). */
+export const DASHBOARD_RANKED = ['revenue', 'p_revenue', 'margin'] as const;
 
 /** Ad Report 'Resumen diario por zona' and adreport_zonas.csv (19 columns, headers as SPEC writes them). */
 export const AD_REPORT_COLUMNS = columns(
@@ -431,6 +520,7 @@ export const IVT_RATE = {
   kind: 'percent',
   decimals: 2,
   formula: { num: 'bot_hits', den: 'hits', scale: 100 },
+  definition: 'Visitas marcadas como bots o spam ÷ todas las visitas × 100.',
 } as const;
 
 /** The IVT rate of a group: bot_hits / hits × 100, null when it had no hits. */
@@ -467,6 +557,8 @@ export type ProfitFormula =
 export interface ProfitMetricDef {
   label: string;
   name: string;
+  /** What the figure is, in the staff's words: the tooltip on every screen and `adops metrics`. */
+  definition: string;
   kind: Exclude<MetricKind, 'text'>;
   decimals: number;
   formula: ProfitFormula;
@@ -481,24 +573,103 @@ const pratio = (num: ProfitSumKey | 'profit', den: ProfitSumKey, scale = 1): Pro
  * CPC is the CPC at which the same clicks would have cost exactly what they earned.
  */
 export const PROFIT_METRICS = {
-  spend: { label: 'Gasto', name: 'Gasto en Meta', kind: 'money', decimals: 2, formula: psum('spend') },
-  meta_clicks: { label: 'Clics Meta', name: 'Clics en Meta', kind: 'int', decimals: 0, formula: psum('meta_clicks') },
-  meta_impressions: { label: 'Impr. Meta', name: 'Impresiones en Meta', kind: 'int', decimals: 0, formula: psum('meta_impressions') },
-  visits: { label: 'Visitas', name: 'Visitas (humanas)', kind: 'int', decimals: 0, formula: psum('visits') },
-  revenue: { label: 'Revenue est.', name: 'Revenue estimado', kind: 'money', decimals: 2, formula: psum('revenue') },
-  profit: { label: 'Beneficio', name: 'Beneficio (revenue − gasto)', kind: 'money', decimals: 2, formula: { op: 'diff', a: 'revenue', b: 'spend' } },
-  roi: { label: 'ROI %', name: 'ROI (beneficio / gasto)', kind: 'percent', decimals: 2, formula: pratio('profit', 'spend', 100) },
-  roas: { label: 'ROAS', name: 'ROAS (revenue / gasto)', kind: 'ratio', decimals: 2, formula: pratio('revenue', 'spend') },
-  rpv: { label: 'RPV', name: 'Revenue por visita', kind: 'money', decimals: 4, formula: pratio('revenue', 'visits') },
-  cpc: { label: 'CPC', name: 'Coste por clic en Meta', kind: 'money', decimals: 4, formula: pratio('spend', 'meta_clicks') },
+  spend: {
+    label: 'Gasto',
+    name: 'Gasto en Meta',
+    kind: 'money',
+    decimals: 2,
+    formula: psum('spend'),
+    definition: 'Lo gastado en Meta, pasado a la moneda de la red con el tipo de cambio del mes (solo días con el gasto sincronizado).',
+  },
+  meta_clicks: {
+    label: 'Clics Meta',
+    name: 'Clics en Meta',
+    kind: 'int',
+    decimals: 0,
+    formula: psum('meta_clicks'),
+    definition: 'Clics que Meta cuenta en los anuncios.',
+  },
+  meta_impressions: {
+    label: 'Impr. Meta',
+    name: 'Impresiones en Meta',
+    kind: 'int',
+    decimals: 0,
+    formula: psum('meta_impressions'),
+    definition: 'Impresiones que Meta cuenta en los anuncios.',
+  },
+  visits: {
+    label: 'Visitas',
+    name: 'Visitas (humanas)',
+    kind: 'int',
+    decimals: 0,
+    formula: psum('visits'),
+    definition: 'Visitas humanas que llegaron desde los anuncios (sin bots ni spam).',
+  },
+  revenue: {
+    label: 'Revenue est.',
+    name: 'Revenue estimado',
+    kind: 'money',
+    decimals: 2,
+    formula: psum('revenue'),
+    definition:
+      'Σ visitas × revenue por visita de su zona ese día (revenue del informe de zona ÷ visitas humanas); un día sin informe final toma el de los 7 días anteriores y es una estimación.',
+  },
+  profit: {
+    label: 'Beneficio',
+    name: 'Beneficio (revenue − gasto)',
+    kind: 'money',
+    decimals: 2,
+    formula: { op: 'diff', a: 'revenue', b: 'spend' },
+    definition: 'Revenue estimado − gasto en Meta.',
+  },
+  roi: {
+    label: 'ROI %',
+    name: 'ROI (beneficio / gasto)',
+    kind: 'percent',
+    decimals: 2,
+    formula: pratio('profit', 'spend', 100),
+    definition: 'Beneficio ÷ gasto × 100.',
+  },
+  roas: {
+    label: 'ROAS',
+    name: 'ROAS (revenue / gasto)',
+    kind: 'ratio',
+    decimals: 2,
+    formula: pratio('revenue', 'spend'),
+    definition: 'Revenue estimado ÷ gasto.',
+  },
+  rpv: {
+    label: 'RPV',
+    name: 'Revenue por visita',
+    kind: 'money',
+    decimals: 4,
+    formula: pratio('revenue', 'visits'),
+    definition: 'Revenue estimado ÷ visitas.',
+  },
+  cpc: {
+    label: 'CPC',
+    name: 'Coste por clic en Meta',
+    kind: 'money',
+    decimals: 4,
+    formula: pratio('spend', 'meta_clicks'),
+    definition: 'Gasto ÷ clics en Meta.',
+  },
   break_even_cpc: {
     label: 'CPC equilibrio',
     name: 'CPC de equilibrio (revenue / clics Meta)',
     kind: 'money',
     decimals: 4,
     formula: pratio('revenue', 'meta_clicks'),
+    definition: 'El CPC al que los mismos clics habrían costado justo lo que ganaron: revenue estimado ÷ clics en Meta.',
   },
-  tq: { label: 'TQ', name: 'TQ (ponderado por visitas)', kind: 'ratio', decimals: 2, formula: pratio('tq_weighted', 'tq_weight') },
+  tq: {
+    label: 'TQ',
+    name: 'TQ (ponderado por visitas)',
+    kind: 'ratio',
+    decimals: 2,
+    formula: pratio('tq_weighted', 'tq_weight'),
+    definition: 'TQ de las zonas visitadas, ponderado por las visitas a cada una.',
+  },
 } as const satisfies Record<string, ProfitMetricDef>;
 
 export type ProfitMetricKey = keyof typeof PROFIT_METRICS;
@@ -559,4 +730,56 @@ export function formatProfitFigure(key: ProfitMetricKey, value: number | null | 
   if (currencyCode === 'EUR') return formatProfitMetric(key, value, '€');
   const text = formatNumber(isFiniteNumber(value) ? value : null, def.decimals);
   return isFiniteNumber(value) ? `${text} ${currencyCode}` : text;
+}
+
+/* ------------------------------------------------------------------ the glossary */
+
+/** One figure as the glossary lists it: where it shows, its header, full name, definition, kind and decimals. */
+export interface GlossaryEntry {
+  area: 'Informes' | 'Rentabilidad' | 'Referrers';
+  key: string;
+  label: string;
+  name: string;
+  definition: string;
+  kind: MetricKind;
+  decimals: number;
+}
+
+/**
+ * Every figure's definition, read from the registries (the revenue reports', Rentabilidad's and the
+ * IVT rate): what `adops metrics` prints and the screens' tooltips say, so no face words it twice.
+ */
+export function metricGlossary(): GlossaryEntry[] {
+  const reports = (Object.keys(METRICS) as MetricKey[])
+    .filter((key) => METRICS[key].kind !== 'text')
+    .map((key): GlossaryEntry => {
+      const m: MetricDef = METRICS[key];
+      return { area: 'Informes', key, label: m.label, name: m.name, definition: m.definition, kind: m.kind, decimals: m.decimals };
+    });
+  const profit = PROFIT_METRIC_KEYS.map((key): GlossaryEntry => {
+    const m: ProfitMetricDef = PROFIT_METRICS[key];
+    return { area: 'Rentabilidad', key, label: m.label, name: m.name, definition: m.definition, kind: m.kind, decimals: m.decimals };
+  });
+  const ivt: GlossaryEntry = {
+    area: 'Referrers',
+    key: 'ivt_rate',
+    label: IVT_RATE.label,
+    name: IVT_RATE.name,
+    definition: IVT_RATE.definition,
+    kind: IVT_RATE.kind,
+    decimals: IVT_RATE.decimals,
+  };
+  return [...reports, ...profit, ivt];
+}
+
+/** A metric's tooltip: its full name and definition ('CTR%: Clics ÷ …'). */
+export function metricHelp(key: MetricKey): string {
+  const m: MetricDef = METRICS[key];
+  return `${m.name}: ${m.definition}`;
+}
+
+/** A Rentabilidad figure's tooltip. */
+export function profitMetricHelp(key: ProfitMetricKey): string {
+  const m: ProfitMetricDef = PROFIT_METRICS[key];
+  return `${m.name}: ${m.definition}`;
 }

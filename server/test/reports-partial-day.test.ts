@@ -42,7 +42,7 @@ describe('Dashboard Analytics rank colours and today', () => {
     // complete days (min 40, max 100) yesterday is the worst (0) and 60 is a third of the way (2).
     expect(t.rows.map((r) => r.rank.revenue)).toEqual([5, 2, 0, null]);
     expect(t.rows.map((r) => r.rank.margin)).toEqual([5, 2, 0, null]);
-    expect(t.rows.map((r) => r.rank.cost)).toEqual([5, 2, 0, null]);
+    expect(t.rows.map((r) => r.rank.p_revenue)).toEqual([5, 2, 0, null]);
     // Today's figures are still in the table and its totals.
     expect(t.rows[3].revenue).toBe(5);
     expect(t.totals.revenue).toBe(205);
@@ -52,7 +52,7 @@ describe('Dashboard Analytics rank colours and today', () => {
     const past = await table({ start_date: day(3), end_date: day(1) });
     expect(past.rows.map((r) => r.rank.revenue)).toEqual([5, 2, 0]);
     const onlyToday = await table({ start_date: today, end_date: today });
-    expect(onlyToday.rows.map((r) => r.rank)).toEqual([{ revenue: null, cost: null, margin: null }]);
+    expect(onlyToday.rows.map((r) => r.rank)).toEqual([{ revenue: null, p_revenue: null, margin: null }]);
   });
 
   test('sorting or paging does not change which day gets which colour', async () => {

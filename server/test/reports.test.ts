@@ -60,7 +60,6 @@ describe('Ad Report zone details', () => {
     close(r1.ctr, 2.5);
     close(r1.cpm, 10); // 10 / 1000 × 1000
     close(r1.cpc, 0.5); // 10 / 20
-    close(r1.cost, 6); // 10 − 4
     close(r1.rs_percent, 40); // 4 / 10 × 100
     close(r1.p_cpm, 6); // 6 / 1000 × 1000
     close(r1.p_cpc, 0.3); // 6 / 20
@@ -71,12 +70,12 @@ describe('Ad Report zone details', () => {
     close(r2.ctr, 0.5);
     // R3: zero impressions → every ratio is null (never NaN or Infinity); RS% null as revenue is 0.
     expect(r3).toMatchObject({ impressions: 0, clicks: 0, revenue: 0, ctr: null, cpm: null, cpc: null, rs_percent: null, p_cpm: null, p_cpc: null });
-    expect(r3.cost).toBe(0);
+    expect(r3.p_revenue).toBe(0);
     // R4: p_revenue 3 given → margin 2 − 3 = −1, RS% −50, rate 1.5 derived.
     close(r4.margin, -1);
     close(r4.rs_percent, -50);
     close(r4.rate_applied!, 1.5);
-    close(r4.cost, 3);
+    close(r4.p_revenue, 3);
     // R5: rate 0.5 given → p 3, margin 3; CTR 45 / 1500 = 3 %.
     close(r5.p_revenue, 3);
     close(r5.ctr, 3);
@@ -86,7 +85,7 @@ describe('Ad Report zone details', () => {
     const d = ZoneDetails.parse((await get('/api/ad-report/zone-details', RANGE)).body);
     for (const row of d.rows) {
       const expected = deriveMetrics(rowSums(row));
-      for (const k of ['ctr', 'cpm', 'cpc', 'cost', 'rs_percent', 'p_cpm', 'p_cpc'] as const) {
+      for (const k of ['ctr', 'cpm', 'cpc', 'rs_percent', 'p_cpm', 'p_cpc'] as const) {
         if (expected[k] === null) expect(row[k]).toBeNull();
         else close(row[k], expected[k]!);
       }
@@ -104,7 +103,6 @@ describe('Ad Report zone details', () => {
     close(totals.ctr, 80 / 48);
     close(totals.cpm, (22 / 6500) * 1000);
     close(totals.cpc, 22 / 80);
-    close(totals.cost, 14.8);
     close(totals.rs_percent, (7.2 / 22) * 100);
     close(totals.p_cpm, (14.8 / 6500) * 1000);
     close(totals.p_cpc, 14.8 / 80);
@@ -372,12 +370,15 @@ describe('Ad Report summaries', () => {
 });
 
 describe('Dashboard', () => {
-  test('overview: summary from sums (CTR on impressions) and one chart point per day', async () => {
+  test('overview: summary from sums (the one CTR, as the Ad Report’s) and one chart point per day', async () => {
     const o = DashboardOverview.parse((await get('/api/dashboard/overview', RANGE)).body);
     expect(o.summary).toMatchObject({ impressions: 6500, clicks: 80 });
     close(o.summary.revenue, 22);
     close(o.summary.margin, 7.2);
-    close(o.summary.ctr, (80 / 6500) * 100); // Dashboard CTR: clicks / impressions
+    // One CTR on every screen: clicks over monetized impressions (impressions on rows without them), 80 / 4800.
+    close(o.summary.ctr, (80 / 4800) * 100);
+    const adReport = ZoneDetails.parse((await get('/api/ad-report/zone-details', RANGE)).body);
+    expect(o.summary.ctr).toBe(adReport.totals.ctr);
     close(o.summary.tq, 0.8);
     expect(o.chart.map((p) => p.date)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03']);
     // 03-01: R1+R2 → revenue 14, margin 5.2, impressions 3000, clicks 30, tq 800/1000 (R2 has no tq)
@@ -415,21 +416,21 @@ describe('Dashboard', () => {
     expect(t).toMatchObject({ total_rows: 4, page: 1, page_size: 10, page_count: 1, sort: null });
     const [, d1, d2, d3] = t.rows;
     expect(d1).toMatchObject({ impressions: 3000, monetized_impressions: 800, clicks: 30, revenue: 14 });
-    close(d1.ctr, 1); // 30 / 3000 × 100 (Dashboard CTR on impressions)
+    close(d1.ctr, (30 / 2800) * 100); // R1 20 clicks on 800 monetized, R2 10 on 2000 impressions (none monetized)
     close(d1.cpm, (14 / 3000) * 1000);
-    close(d1.cost, 14 - 5.2);
+    close(d1.p_revenue, 14 - 5.2);
     close(d1.rs_percent, (5.2 / 14) * 100); // the Dashboard's 'Marg %'
     close(d2.rs_percent, -50);
-    close(d3.ctr, 1.5); // 45 / 3000 × 100
+    close(d3.ctr, 3); // 45 / 1500 monetized × 100
     close(d3.tq!, 0.9);
-    // Totales: 121 revenue over the four days; its TQ is the TQ Avg card's, its CTR on impressions.
+    // Totales: 121 revenue over the four days; its TQ is the TQ Avg card's, its CTR the CTR% card's.
     const overview = DashboardOverview.parse((await get('/api/dashboard/overview', range)).body);
     close(t.totals.revenue, 121);
     expect(t.totals.tq).toBe(overview.summary.tq);
     expect(t.totals.ctr).toBe(overview.summary.ctr);
   });
 
-  test('table/aggregated ranks revenue, cost and margin of each day between the range’s min and max', async () => {
+  test('table/aggregated ranks revenue, P.Revenue and margin of each day between the range’s min and max', async () => {
     const t = DailyTable.parse(
       (await get('/api/dashboard/table/aggregated', { start_date: '2026-02-27', end_date: '2026-03-03', page_size: '1' })).body,
     );
@@ -471,9 +472,9 @@ describe('Dashboard', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\n');
-    expect(lines[0]).toBe('Date,Impr.,M. Impr.,Clicks,CTR%,CPM,CPC,Rev,Cost,Marg.,Marg %,TQ');
+    expect(lines[0]).toBe('Date,Impr.,M. Impr.,Clicks,CTR%,CPM,CPC,Rev,P.Revenue,Marg.,Marg %,TQ');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03']);
-    expect(lines[2]).toBe('2026-03-01,3000,800,30,1,4.67,0.47,14,8.8,5.2,37.14,0.8');
+    expect(lines[2]).toBe('2026-03-01,3000,800,30,1.07,4.67,0.47,14,8.8,5.2,37.14,0.8');
   });
 
   test('raw options list every advertiser, publisher, geo and source stored', async () => {

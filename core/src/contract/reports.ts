@@ -72,7 +72,6 @@ export const DerivedFields = {
   ctr: ratio,
   cpm: ratio,
   cpc: ratio,
-  cost: ratio,
   /** Margin over revenue × 100, only when revenue > 0 (the Dashboard's 'Marg %'). */
   rs_percent: ratio,
   p_cpm: ratio,
@@ -131,7 +130,6 @@ const METRIC_SORT_KEYS = [
   'ctr',
   'cpm',
   'cpc',
-  'cost',
   'rs_percent',
   'p_cpm',
   'p_cpc',
@@ -270,12 +268,12 @@ export const RevenueCards = z.object({
 });
 export type RevenueCards = z.infer<typeof RevenueCards>;
 
-/** Dashboard 'Analytics' row: one per day with data; CTR on impressions (SPEC §5). */
+/** Dashboard 'Analytics' row: one per day with data. */
 export const DailyRow = z.object({
   date: z.string(),
   ...SummedFields,
   /**
-   * Revenue, cost and margin ranked between their min and max over every complete day of the table
+   * Revenue, P.Revenue and margin ranked between their min and max over every complete day of the table
    * (cell colours); today's partial day takes no part and is not ranked (null).
    */
   rank: z.object(Object.fromEntries(DASHBOARD_RANKED.map((k) => [k, RankLevel])) as Record<(typeof DASHBOARD_RANKED)[number], typeof RankLevel>),

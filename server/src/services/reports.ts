@@ -13,7 +13,6 @@ import {
   financeCsvFields,
   financeCsvFile,
   groupMetrics,
-  impressionBasedCtr,
   minMax,
   monthsBetween,
   rankColor,
@@ -83,7 +82,6 @@ export function zoneRow(r: ZoneReportRecord): ZoneRow {
     ctr: d.ctr,
     cpm: d.cpm,
     cpc: d.cpc,
-    cost: d.cost,
     rs_percent: d.rs_percent,
     p_cpm: d.p_cpm,
     p_cpc: d.p_cpc,
@@ -172,18 +170,18 @@ export class ReportService {
   }
 
   /** Totals of the matching rows as the 'Totales' row shows them. */
-  private async totalsOf(f: ReportFilters, dashboard = false): Promise<{ sums: Sums; totals: ReportTotals }> {
+  private async totalsOf(f: ReportFilters): Promise<{ sums: Sums; totals: ReportTotals }> {
     const sums = await this.warehouse.totals(f);
-    return { sums, totals: groupMetrics(dashboard ? impressionBasedCtr(sums) : sums) };
+    return { sums, totals: groupMetrics(sums) };
   }
 
   private dailyGroups(f: ReportFilters): Promise<GroupRow[]> {
-    return this.warehouse.groups({ filters: f, by: ['date'], order: [by('date')], ctrBasis: 'impressions' }).then((g) => g.rows);
+    return this.warehouse.groups({ filters: f, by: ['date'], order: [by('date')] }).then((g) => g.rows);
   }
 
-  /** The cards (the range's totals, CTR over impressions) and one chart point per day (zero-filled). */
+  /** The cards (the range's totals) and one chart point per day (zero-filled). */
   async overview(f: ReportFilters): Promise<DashboardOverview> {
-    const [daily, { totals: m }] = await Promise.all([this.dailyGroups(f), this.totalsOf(f, true)]);
+    const [daily, { totals: m }] = await Promise.all([this.dailyGroups(f), this.totalsOf(f)]);
     const byDay = new Map(daily.map((d) => [d.date!, d]));
     return {
       summary: { revenue: m.revenue, margin: m.margin, impressions: m.impressions, clicks: m.clicks, ctr: m.ctr, tq: m.tq },
@@ -214,7 +212,7 @@ export class ReportService {
 
   /** The 'Analytics' table: a page of days, 'Totales' from the same sums as the cards (its TQ is the TQ Avg card's). */
   async dailyTable(f: ReportFilters, request: TableRequest): Promise<TablePageOf<DailyRow, ReportTotals>> {
-    const [rows, { totals }] = await Promise.all([this.dailyRows(f), this.totalsOf(f, true)]);
+    const [rows, { totals }] = await Promise.all([this.dailyRows(f), this.totalsOf(f)]);
     return memoryPage(rows, request, DEFAULT_ORDER.daily, totals);
   }
 

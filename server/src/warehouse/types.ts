@@ -74,20 +74,16 @@ export type Dimension = 'date' | 'month' | 'advertiser' | 'publisher' | 'zone_id
  */
 export type Order = ReadonlyArray<SortState<string>>;
 
-/** CTR's base: each row's own (monetized impressions when > 0, else impressions) or impressions (the Dashboard's). */
-export type CtrBasis = 'row' | 'impressions';
-
 export interface GroupQuery {
   filters: Filters;
   by: readonly Dimension[];
   order: Order;
-  ctrBasis?: CtrBasis;
   /** Rows of the answer at most (all when absent), after skipping `offset`. */
   limit?: number;
   offset?: number;
 }
 
-/** One group: its dimension values and its additive sums (ctr_base per the query's basis). */
+/** One group: its dimension values and its additive sums. */
 export type GroupRow = Partial<Record<Dimension, string>> & Sums;
 
 export interface RowQuery {

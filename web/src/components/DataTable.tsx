@@ -9,6 +9,8 @@ export interface Column<T> {
   /** Unique id of the column; also the sort key when sortable. */
   key: string;
   header: ReactNode;
+  /** What the column's figure is (the registry's definition): the header's tooltip. */
+  help?: string;
   cell: (row: T) => ReactNode;
   /** What the 'Totales' row shows in this column. */
   total?: ReactNode;
@@ -91,6 +93,7 @@ export function DataTable<T>({
                 <SortHeader
                   key={c.key}
                   label={c.header}
+                  help={c.help}
                   sortKey={c.key}
                   sort={sort}
                   onSort={onSort}
@@ -104,7 +107,8 @@ export function DataTable<T>({
                   key={c.key}
                   scope="col"
                   {...stickyAttr(i)}
-                  className={`whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${alignOf(c)} ${sticky(i, 'bg-gray-50')}`}
+                  title={c.help}
+                  className={`whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-gray-600 ${alignOf(c)} ${sticky(i, 'bg-gray-50')} ${c.help ? 'cursor-help' : ''}`}
                 >
                   {c.header}
                 </th>

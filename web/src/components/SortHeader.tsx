@@ -4,6 +4,8 @@ import type { SortState } from '@adops/core';
 
 export interface SortHeaderProps<K extends string> {
   label: ReactNode;
+  /** What the column's figure is: the tooltip (with 'ordenar' in compact headers). */
+  help?: string;
   sortKey: K;
   sort: SortState<K> | null | undefined;
   onSort: (key: K) => void;
@@ -17,6 +19,7 @@ export interface SortHeaderProps<K extends string> {
 
 export function SortHeader<K extends string>({
   label,
+  help,
   sortKey,
   sort,
   onSort,
@@ -37,7 +40,7 @@ export function SortHeader<K extends string>({
       <button
         type="button"
         onClick={() => onSort(sortKey)}
-        title={compact && typeof label === 'string' ? `Ordenar por ${label}` : undefined}
+        title={help ?? (compact && typeof label === 'string' ? `Ordenar por ${label}` : undefined)}
         className={`inline-flex items-center gap-1 hover:text-gray-900 ${compact ? 'hover:underline' : ''} ${align === 'right' ? 'flex-row-reverse' : ''}`}
       >
         <span>{label}</span>

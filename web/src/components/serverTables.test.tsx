@@ -3,15 +3,16 @@
 // Dashboard's rank colours from each row's rank, and the Api Explorer's CPC total with 4 decimals.
 import { describe, expect, test } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { AD_REPORT_COLUMNS, ZONE_SORT_KEYS, type DailyRow, type DailyTable, type ReportTotals, type ZoneRow } from '@adops/core';
+import { AD_REPORT_COLUMNS, ZONE_SORT_KEYS, metricHelp, type DailyRow, type DailyTable, type ReportTotals, type ZoneRow } from '@adops/core';
 import { ReportTable } from './adreport/ReportTable';
+import { DataTable } from './DataTable';
 import { AnalyticsTable } from './dashboard/AnalyticsTable';
 import { MonthlyTable } from './finance/MonthlyTable';
 import { explorerColumns } from './explorer/explorerTable';
 import type { PageAnswer, ServerTable } from '../hooks/useServerTable';
 
 const noop = () => {};
-const metrics = { ctr: 1.5, cpm: 2, cpc: 0.123456, cost: 6, rs_percent: 40, p_cpm: 1.2, p_cpc: 0.5, tq: 0.7 };
+const metrics = { ctr: 1.5, cpm: 2, cpc: 0.123456, rs_percent: 40, p_cpm: 1.2, p_cpc: 0.5, tq: 0.7 };
 const totals: ReportTotals = {
   impressions: 123_456,
   monetized_impressions: 100_000,
@@ -117,7 +118,7 @@ describe('AnalyticsTable', () => {
     rank,
   });
   const answer: DailyTable = {
-    rows: [day('2026-03-01', 10, { revenue: 0, cost: 0, margin: 0 }), day('2026-03-02', 90, { revenue: 5, cost: 4, margin: null })],
+    rows: [day('2026-03-01', 10, { revenue: 0, p_revenue: 0, margin: 0 }), day('2026-03-02', 90, { revenue: 5, p_revenue: 4, margin: null })],
     total_rows: 12,
     page: 1,
     page_size: 10,
@@ -126,7 +127,7 @@ describe('AnalyticsTable', () => {
     totals: { ...totals, tq: 0.64 },
   };
 
-  test("colours revenue, cost and margin by the server's rank and totals every day", () => {
+  test("colours revenue, P.Revenue and margin by the server's rank and totals every day", () => {
     const html = renderToStaticMarkup(<AnalyticsTable table={tableOf(answer)} openExport={() => Promise.reject(new Error('no'))} />);
     const rows = html.split('<tr').slice(2, 4);
     expect(rows[0]).toContain('bg-red-200');
@@ -136,6 +137,17 @@ describe('AnalyticsTable', () => {
     expect(html).toContain('>$98.765,40<');
     expect(html).toContain('Página 1 de 2');
     expect(html).toContain('Descargar CSV');
+  });
+
+  test('heads the publisher’s pay P.Revenue as the Ad Report does, and every header says what its figure is', () => {
+    const html = renderToStaticMarkup(<AnalyticsTable table={tableOf(answer)} openExport={() => Promise.reject(new Error('no'))} />);
+    const headers = [...html.matchAll(/<th[^>]*>(?:<button[^>]*title="([^"]*)"[^>]*>)?<span>([^<]*)<\/span>/g)].map((m) => [m[2], m[1]]);
+    expect(headers.map(([label]) => label)).toContain('P.Revenue');
+    expect(headers.map(([label]) => label)).not.toContain('Cost');
+    expect(Object.fromEntries(headers)['CTR%']).toBe(metricHelp('ctr'));
+    expect(Object.fromEntries(headers)['P.Revenue']).toBe(metricHelp('p_revenue'));
+    const explorer = renderToStaticMarkup(<DataTable columns={explorerColumns(totals)} rows={[]} rowKey={() => 'x'} />);
+    expect(explorer).toContain(`title="${metricHelp('ctr')}"`);
   });
 });
 

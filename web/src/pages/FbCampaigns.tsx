@@ -18,6 +18,7 @@ import {
   formatMoney,
   isValidYmd,
   PROFIT_METRICS,
+  profitMetricHelp,
   presetRange,
   type CampaignInsight,
   type InsightsStatus,
@@ -123,7 +124,8 @@ export default function FbCampaigns() {
   const losing = (profit: number | null) => profit !== null && profit < 0;
   const profitColumn = (key: 'revenue' | 'profit' | 'roi'): Column<CampaignInsight> => ({
     key,
-    header: <span title={PROFIT_METRICS[key].name}>{PROFIT_METRICS[key].label}</span>,
+    header: PROFIT_METRICS[key].label,
+    help: profitMetricHelp(key),
     sortable: true,
     align: 'right',
     cellClassName: (r) => (key !== 'revenue' && losing(r.profit) ? '!text-red-700 font-semibold' : ''),

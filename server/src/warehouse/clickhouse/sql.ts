@@ -5,7 +5,7 @@
 // broken by a total order in byte order).
 import { METRICS, SUM_KEYS, type Formula, type MetricDef, type SumKey } from '@adops/core';
 import type { Binder, ClickHouseDb } from './db.js';
-import type { CtrBasis, Dimension, Order, TextFilters } from '../types.js';
+import type { Dimension, Order, TextFilters } from '../types.js';
 import { TEXT_SORT_KEYS } from '../types.js';
 
 /**
@@ -115,10 +115,9 @@ function rawSum(key: SumKey, and?: string): string {
  * `and` (fixed SQL with bound parameters) limits the sums to the rows passing it. Counts are
  * Int64, money Float64 (the same doubles DuckDB sums).
  */
-export function sumsSql(rollup: boolean, ctrBasis: CtrBasis = 'row', and?: string): string {
+export function sumsSql(rollup: boolean, and?: string): string {
   return SUM_KEYS.map((k) => {
-    const key: SumKey = k === 'ctr_base' && ctrBasis === 'impressions' ? 'impressions' : k;
-    const expr = rollup ? (and ? `sumIf(${key}, ${and})` : `sum(${key})`) : rawSum(key, and);
+    const expr = rollup ? (and ? `sumIf(${k}, ${and})` : `sum(${k})`) : rawSum(k, and);
     return `${isCount(k) ? 'toInt64' : 'toFloat64'}(${expr}) AS ${k}`;
   }).join(',\n  ');
 }

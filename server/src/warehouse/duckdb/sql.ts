@@ -4,7 +4,7 @@
 // case-insensitive then exact, ties broken by a total order).
 import { METRICS, SUM_KEYS, type Formula, type MetricDef, type SumKey } from '@adops/core';
 import type { Db, Param } from './db.js';
-import type { CtrBasis, Dimension, Order, TextFilters } from '../types.js';
+import type { Dimension, Order, TextFilters } from '../types.js';
 import { TEXT_SORT_KEYS } from '../types.js';
 
 export interface Where {
@@ -89,10 +89,9 @@ function rawSum(key: SumKey, and?: string): string {
  * The select list of sums (aliased by their keys) over stored rows or over the rollup's sums;
  * `and` (fixed SQL with bound parameters) limits the sums to the rows passing it.
  */
-export function sumsSql(rollup: boolean, ctrBasis: CtrBasis = 'row', and?: string): string {
+export function sumsSql(rollup: boolean, and?: string): string {
   return SUM_KEYS.map((k) => {
-    const key: SumKey = k === 'ctr_base' && ctrBasis === 'impressions' ? 'impressions' : k;
-    const expr = rollup ? `coalesce(sum(${key})${and ? ` FILTER (WHERE ${and})` : ''}, 0)` : rawSum(key, and);
+    const expr = rollup ? `coalesce(sum(${k})${and ? ` FILTER (WHERE ${and})` : ''}, 0)` : rawSum(k, and);
     // Sums of BIGINT are HUGEINT in DuckDB: cast counts back to BIGINT, money stays DOUBLE.
     return `${expr}::${isCount(k) ? 'BIGINT' : 'DOUBLE'} AS ${k}`;
   }).join(',\n  ');

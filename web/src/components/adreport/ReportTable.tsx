@@ -2,7 +2,7 @@
 // asks the server; the arrow shows the order answered), a 'Totales' row over every matching
 // row, 'Mostrar' page sizes, 'N filas' and 'Página X de Y', plus the screen's CSV buttons.
 import type { ReactNode } from 'react';
-import { METRICS, formatInt, formatMetric, type MetricColumn } from '@adops/core';
+import { METRICS, formatInt, formatMetric, metricHelp, type MetricColumn } from '@adops/core';
 import { DataTable, type Column } from '../DataTable';
 import { PageSizeSelect } from '../PageSizeSelect';
 import { Pagination } from '../Pagination';
@@ -50,6 +50,7 @@ export function ReportTable<T extends object>({
       return {
         key,
         header,
+        help: metricHelp(key),
         align: text ? 'left' : 'right',
         sortable: sortKeys.includes(key),
         // Long names are cut with their whole text on hover, so they never push the figures away.

@@ -1,11 +1,12 @@
 // The Dashboard's 'Analytics' table as the server pages it: a row per day, sortable headers
 // (same header toggles, a new one starts ascending), 'Mostrar' 10/25/50/100, 'Página X de Y',
 // 'Descargar CSV' (resumen_diario.csv, every day from the server) and a 'Totales' footer over
-// every day; revenue, cost and margin coloured by the rank the server gives each row, except
+// every day; revenue, P.Revenue and margin coloured by the rank the server gives each row, except
 // today's partial day (marked '(parcial)': a day still running is not a bad day).
 import {
   CSV_FILE_NAMES,
   DASHBOARD_COLUMNS,
+  metricHelp,
   DASHBOARD_RANKED,
   DASHBOARD_SORT_KEYS,
   formatMetric,
@@ -54,6 +55,7 @@ export function AnalyticsTable({ table, openExport, today }: AnalyticsTableProps
   const columns: Column<DailyRow>[] = DASHBOARD_COLUMNS.map(({ key, header }) => ({
     key,
     header,
+    help: metricHelp(key),
     align: key === 'date' ? 'left' : 'right',
     sortable: sortable(key),
     cell:

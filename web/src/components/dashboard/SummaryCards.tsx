@@ -7,6 +7,7 @@ import {
   formatMetric,
   formatPercent,
   isFiniteNumber,
+  metricHelp,
   percentChange,
   type DailyDeltas,
   type DashboardSummary,
@@ -40,7 +41,9 @@ export function SummaryCards({
         const before = previous?.summary?.[key as keyof DashboardSummary];
         return (
           <div key={key} className={`${cardClass} min-w-0`} data-testid={`card-${key}`} aria-busy={loading}>
-            <div className={labelClass}>{header}</div>
+            <div className={`${labelClass} cursor-help`} title={metricHelp(key)}>
+              {header}
+            </div>
             {/* The figure shrinks to fit a narrow card rather than being cut. */}
             <div
               className={`mt-1 text-lg font-semibold leading-tight tabular-nums text-gray-900 [overflow-wrap:anywhere] sm:text-2xl xl:text-xl ${loading ? 'opacity-50' : ''}`}
@@ -89,7 +92,9 @@ export function DeltaCards({ deltas, loading }: { deltas: DailyDeltas | undefine
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" data-testid="delta-cards">
       {DASHBOARD_CARDS.map(({ key, header }) => (
         <div key={key} className={cardClass} data-testid={`delta-${key}`} aria-busy={loading}>
-          <div className={labelClass}>{header}</div>
+          <div className={`${labelClass} cursor-help`} title={metricHelp(key)}>
+            {header}
+          </div>
           <div className={`mt-1 text-lg font-semibold tabular-nums ${loading ? 'opacity-50' : ''}`}>
             {deltas ? <DeltaValue value={deltas[key as keyof DailyDeltas]} /> : loading ? '…' : '-'}
           </div>

@@ -6,6 +6,7 @@ import {
   API_EXPLORER_TOTAL_DECIMALS,
   METRICS,
   formatMetric,
+  metricHelp,
   type MetricKey,
   type ReportTotals,
   type ZoneRow,
@@ -20,6 +21,7 @@ export function explorerColumns(totals: ReportTotals | undefined): Column<ZoneRo
     return {
       key,
       header,
+      help: metricHelp(key),
       align: numeric ? 'right' : 'left',
       cell: (row: ZoneRow) => formatMetric(key, cellValue(row, key)),
       total: numeric && totals ? formatMetric(key, cellValue(totals, key), '$', { decimals: API_EXPLORER_TOTAL_DECIMALS[key] }) : '',

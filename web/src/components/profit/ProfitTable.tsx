@@ -6,6 +6,7 @@ import { useState } from 'react';
 import {
   PROFIT_DIMENSION_LABELS,
   PROFIT_METRICS,
+  profitMetricHelp,
   formatInt,
   type ProfitDimension,
   type ProfitMetricKey,
@@ -140,7 +141,8 @@ export function ProfitLevel({ by, table, range, version, caption, parents = {} }
     ...PROFIT_COLUMNS.map(
       (key): Column<ProfitRow> => ({
         key,
-        header: <span title={PROFIT_METRICS[key].name}>{PROFIT_METRICS[key].label}</span>,
+        header: PROFIT_METRICS[key].label,
+        help: profitMetricHelp(key),
         sortable: true,
         align: 'right',
         cellClassName: (r) => ((key === 'profit' || key === 'roi') && r.losing ? '!text-red-700 font-semibold' : ''),

@@ -48,6 +48,7 @@ export function IvtCard({ query }: { query: ReferrerFilter }) {
       {
         key: 'ivt_rate',
         header: IVT_RATE.label,
+        help: `${IVT_RATE.name}: ${IVT_RATE.definition}`,
         align: 'right',
         sortable: true,
         cell: (r) => <span className="tabular-nums">{formatIvtRate(r.ivt_rate)}</span>,

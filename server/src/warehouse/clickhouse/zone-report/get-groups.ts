@@ -25,7 +25,7 @@ function groupedSql(db: ClickHouseDb, b: Binder, q: Omit<GroupQuery, 'limit' | '
   const from = fromWhere(db, b, rollup, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
   const dims = q.by.map((d) => `${DIMENSION_SQL[d]} AS ${d}, `).join('');
   const groupBy = q.by.length ? `GROUP BY ${q.by.map((d) => DIMENSION_SQL[d]).join(', ')}` : '';
-  return `SELECT ${dims}${sumsSql(rollup, q.ctrBasis)} ${from} ${groupBy}`;
+  return `SELECT ${dims}${sumsSql(rollup)} ${from} ${groupBy}`;
 }
 
 /** The ORDER BY of a group query: the asked keys, then the dimensions for a total order. */

@@ -14,7 +14,7 @@ export async function getTotalsAndOptions(db: ClickHouseDb, filters: Filters): P
     const value = filters[key];
     if (value !== undefined) own.push(`${key} = ${b.bind(value, 'String')}`);
   }
-  const sums = own.length ? sumsSql(rollup, 'row', own.join(' AND ')) : sumsSql(rollup);
+  const sums = own.length ? sumsSql(rollup, own.join(' AND ')) : sumsSql(rollup);
   const from = fromWhere(db, b, rollup, filters, { range: { start: filters.start_date, end: filters.end_date }, skip: ['geo', 'source'] });
   const row = await db.one<Sums & { geos: string[]; sources: string[] }>(
     `SELECT ${sums}, groupUniqArrayIf(geo, geo != '') AS geos, groupUniqArrayIf(source, source != '') AS sources ${from}`,

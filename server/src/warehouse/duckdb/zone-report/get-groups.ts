@@ -26,7 +26,7 @@ function groupedSql(db: Db, q: Omit<GroupQuery, 'limit' | 'offset'>): { sql: str
   const dims = q.by.map((d) => `${DIMENSION_SQL[d]} AS ${d}, `).join('');
   const groupBy = q.by.length ? `GROUP BY ${q.by.map((d) => DIMENSION_SQL[d]).join(', ')}` : '';
   return {
-    sql: `SELECT ${dims}${sumsSql(rollup, q.ctrBasis)} FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where.sql} ${groupBy}`,
+    sql: `SELECT ${dims}${sumsSql(rollup)} FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where.sql} ${groupBy}`,
     params: where.params,
   };
 }

@@ -16,7 +16,7 @@ export async function getTotalsAndOptions(db: Db, filters: Filters): Promise<{ t
     params.push(filters[key]);
     own.push(`${key} = $${params.length}`);
   }
-  const sums = own.length ? sumsSql(rollup, 'row', own.join(' AND ')) : sumsSql(rollup);
+  const sums = own.length ? sumsSql(rollup, own.join(' AND ')) : sumsSql(rollup);
   const row = await db.one<Sums & { geos: string[]; sources: string[] }>(
     `SELECT ${sums},
             coalesce(list(DISTINCT geo) FILTER (WHERE geo <> ''), []) AS geos,
