@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateDMY, formatDateTime, formatInt, formatMoney, formatNumber, formatPercent, parseDateDMY, type CurrencySymbol } from './format.js';
+import {
+  currencySymbol,
+  formatDateDMY,
+  formatDateTime,
+  formatInt,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  parseDateDMY,
+  type CurrencySymbol,
+} from './format.js';
 
 const missing = [null, undefined, NaN, Infinity, -Infinity];
 
@@ -91,5 +101,18 @@ describe('dates', () => {
 
   it.each(['not a date', '', null, undefined])('formatDateTime(%j) shows -', (value) => {
     expect(formatDateTime(value, 'UTC')).toBe('-');
+  });
+});
+
+describe('money in a currency named by its ISO code', () => {
+  it('shows USD and EUR with their symbols leading, any other code after the number', () => {
+    expect(formatMoney(1234.5, 'USD')).toBe('$1.234,50');
+    expect(formatMoney(-1234.5, 'EUR')).toBe('-€1.234,50');
+    expect(formatMoney(1234.5, 'eur')).toBe('€1.234,50');
+    expect(formatMoney(-1234.5, 'GBP')).toBe('-1.234,50 GBP');
+    expect(formatMoney(0.5, 'MXN', 4)).toBe('0,5000 MXN');
+    expect(formatMoney(null, 'MXN')).toBe('-');
+    expect(currencySymbol('EUR')).toBe('€');
+    expect(currencySymbol('CHF')).toBe('CHF');
   });
 });

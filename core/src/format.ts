@@ -2,7 +2,19 @@
 // and dates. Every formatter shows '-' for a missing or non-finite value.
 import { isValidYmd, zonedParts } from './presets.js';
 
-export type CurrencySymbol = '$' | '€';
+/**
+ * How an amount names its currency: a symbol that leads ('$', '€') or an ISO 4217 code — the
+ * network's (ADOPS_CURRENCY), an ad account's — shown as its symbol where the screens have always
+ * used one ('USD' → '$', 'EUR' → '€'), else after the number ('1.234,50 GBP').
+ */
+export type CurrencySymbol = string;
+
+const SYMBOLS: Readonly<Record<string, string>> = { USD: '$', EUR: '€' };
+
+/** The symbol an ISO code is shown with, or the code itself when it has none here. */
+export function currencySymbol(code: string): string {
+  return SYMBOLS[code.toUpperCase()] ?? code;
+}
 
 /** What every formatter shows for null, undefined, NaN or ±Infinity. */
 export const EMPTY_CELL = '-';
@@ -44,11 +56,16 @@ export function formatPercent(n: number | null | undefined, decimals = 2): strin
   return isFiniteNumber(n) ? `${esNumber(decimals).format(n)}%` : EMPTY_CELL;
 }
 
-/** 1234.5 → "$1.234,50"; negatives "-$1.234,50". The symbol leads for both currencies. */
+/**
+ * 1234.5 → "$1.234,50"; negatives "-$1.234,50": a symbol leads ('USD' and 'EUR' are shown as
+ * theirs); another ISO code follows the number ("1.234,50 GBP").
+ */
 export function formatMoney(n: number | null | undefined, currency: CurrencySymbol = '$', decimals = 2): string {
   if (!isFiniteNumber(n)) return EMPTY_CELL;
   const text = esNumber(decimals).format(n);
-  return text.startsWith('-') ? `-${currency}${text.slice(1)}` : `${currency}${text}`;
+  const symbol = /^[A-Za-z]{3}$/.test(currency) ? currencySymbol(currency) : currency;
+  if (/^[A-Za-z]{3}$/.test(symbol)) return `${text} ${symbol.toUpperCase()}`;
+  return text.startsWith('-') ? `-${symbol}${text.slice(1)}` : `${symbol}${text}`;
 }
 
 /** '2026-03-05' → '05/03/2026' (the filter bars' dd/MM/yyyy); '-' when not a valid date. */

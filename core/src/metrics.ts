@@ -720,16 +720,12 @@ export function formatProfitMetric(key: ProfitMetricKey, value: number | null | 
 }
 
 /**
- * A profit figure in the network's currency (an ISO code): money with $ or € as everywhere
- * else, any other code after the number; the other kinds as formatProfitMetric. Web and
- * terminal both show Rentabilidad's figures through this.
+ * A profit figure in the network's currency (an ISO code): money as every amount (formatMoney:
+ * $ or € leading, any other code after the number); the other kinds as formatProfitMetric.
+ * Web and terminal both show Rentabilidad's figures through this.
  */
 export function formatProfitFigure(key: ProfitMetricKey, value: number | null | undefined, currencyCode: string): string {
-  const def: ProfitMetricDef = PROFIT_METRICS[key];
-  if (def.kind !== 'money' || currencyCode === 'USD') return formatProfitMetric(key, value, '$');
-  if (currencyCode === 'EUR') return formatProfitMetric(key, value, '€');
-  const text = formatNumber(isFiniteNumber(value) ? value : null, def.decimals);
-  return isFiniteNumber(value) ? `${text} ${currencyCode}` : text;
+  return formatProfitMetric(key, value, currencyCode);
 }
 
 /* ------------------------------------------------------------------ the glossary */

@@ -21,6 +21,8 @@ describe('health', () => {
     expect(health.store).toEqual({ backend: s.store, ok: true });
     expect(health.warehouse).toEqual({ backend: s.app.services.warehouse.engine, ok: true });
     expect(health.live).toEqual({ backend: 'memory', ok: true });
+    // The reporting zone and the network's currency every face formats amounts in.
+    expect(health).toMatchObject({ tz: s.app.services.config.tz, currency: s.app.services.config.currency });
   });
   test('an unknown API path is a JSON 404', async () => {
     const res = await s.fetch('/api/nope');

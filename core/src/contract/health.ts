@@ -10,6 +10,8 @@ export const Health = z.object({
   public_site_url: z.string(),
   /** The reporting time zone (ADOPS_TZ): report dates and presets are calendar days in it. */
   tz: z.string(),
+  /** The network's currency (ADOPS_CURRENCY, ISO 4217): every amount on every face is in it. */
+  currency: z.string().optional(),
   /** The live bus (ADOPS_LIVE: memory or redis) and whether it answers. */
   live: z.object({ backend: z.enum(['memory', 'redis']), ok: z.boolean() }).optional(),
   /** The entity store (ADOPS_STORE: lowdb or postgres) and whether it answers. */

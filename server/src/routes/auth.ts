@@ -36,6 +36,7 @@ export function authRoutes(router: Router, s: AppServices): void {
       time: new Date().toISOString(),
       public_site_url: s.config.publicSiteUrl,
       tz: s.config.tz,
+      currency: s.config.currency,
       live: { backend: live.backend, ok: live.ok },
       store: { backend: s.store.engine, ok: storeOk },
       warehouse: { backend: s.warehouse.engine, ok: warehouseOk },

@@ -2,6 +2,7 @@
 // in it, on every face. Read once at start-up from /api/health; until then, or when the server
 // cannot say, the browser's own zone.
 import { createApi, isValidTimeZone } from '@adops/core';
+import { setNetworkCurrency } from './currency';
 
 let reporting: string | null = null;
 
@@ -17,13 +18,14 @@ export function reportingTimeZone(): string {
   return reporting ?? browserTimeZone();
 }
 
-/** Asks the server for its reporting time zone (public health check), waiting at most `timeoutMs`. */
+/** Asks the server for its reporting time zone and currency (public health check), waiting at most `timeoutMs`. */
 export async function loadReportingTimeZone(timeoutMs = 3000): Promise<void> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {
-    const { tz } = await createApi({ baseUrl: '' }).health.check(undefined, { signal: abort.signal });
+    const { tz, currency } = await createApi({ baseUrl: '' }).health.check(undefined, { signal: abort.signal });
     if (typeof tz === 'string' && isValidTimeZone(tz)) reporting = tz;
+    if (currency) setNetworkCurrency(currency);
   } catch {
     /* keep the browser's zone */
   } finally {

@@ -25,6 +25,7 @@ import { useServerTable } from '../hooks/useServerTable';
 import { useUrlParams, useUrlTableView } from '../hooks/useUrlState';
 import { reportingTimeZone } from '../lib/timezone';
 import { useDashboardDeltas, useDashboardOverview, useDashboardTops, useRawOptions, type ReportQuery } from '../hooks/useReports';
+import { networkCurrency } from '../lib/currency';
 
 const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.dashboard;
 const URL_FILTERS = { preset: DEFAULT_PRESET, presets: SCREEN_PRESETS.dashboard };
@@ -130,7 +131,7 @@ export default function Dashboard() {
               items={(tops.data?.zones ?? []).map((z) => ({
                 key: `${z.publisher}\u0000${z.zone_id}`,
                 label: `#${z.rank} ${z.publisher} - ${z.zone_id}`,
-                value: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
+                value: `${formatMoney(z.revenue, networkCurrency())} / ${formatMoney(z.margin, networkCurrency())}`,
                 amount: z.revenue,
               }))}
             />
@@ -147,7 +148,7 @@ export default function Dashboard() {
               items={(tops.data?.advertisers ?? []).map((a) => ({
                 key: a.advertiser,
                 label: `#${a.rank} ${a.advertiser}`,
-                value: formatMoney(a.revenue),
+                value: formatMoney(a.revenue, networkCurrency()),
                 amount: a.revenue,
               }))}
             />

@@ -7,6 +7,7 @@ import { DataTable, type Column } from '../DataTable';
 import { PageSizeSelect } from '../PageSizeSelect';
 import { Pagination } from '../Pagination';
 import { shownPage, type PageAnswer, type ServerTable } from '../../hooks/useServerTable';
+import { networkCurrency } from '../../lib/currency';
 
 const cellValue = (row: object, key: string): unknown => (row as Record<string, unknown>)[key];
 
@@ -57,15 +58,15 @@ export function ReportTable<T extends object>({
         cell:
           text && key !== 'date'
             ? (r) => {
-                const shown = formatMetric(key, cellValue(r, key));
+                const shown = formatMetric(key, cellValue(r, key), networkCurrency());
                 return (
                   <span className="block max-w-[8rem] truncate" title={shown}>
                     {shown}
                   </span>
                 );
               }
-            : (r) => formatMetric(key, cellValue(r, key)),
-        total: text || !totals ? undefined : formatMetric(key, cellValue(totals, key)),
+            : (r) => formatMetric(key, cellValue(r, key), networkCurrency()),
+        total: text || !totals ? undefined : formatMetric(key, cellValue(totals, key), networkCurrency()),
         cellClassName: text ? undefined : () => 'tabular-nums',
         sticky: stickyKeys.includes(key),
       };

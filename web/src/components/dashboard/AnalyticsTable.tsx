@@ -19,6 +19,7 @@ import { ExportButton } from '../ExportButton';
 import { PageSizeSelect } from '../PageSizeSelect';
 import { Pagination } from '../Pagination';
 import { shownPage, type ServerTable } from '../../hooks/useServerTable';
+import { networkCurrency } from '../../lib/currency';
 
 /** Rank level (5 best … 0 worst) → cell colours on a green/red scale. */
 export const RANK_CLASSES: Record<RankLevel, string> = {
@@ -73,8 +74,8 @@ export function AnalyticsTable({ table, openExport, today }: AnalyticsTableProps
               )}
             </>
           )
-        : (r) => formatMetric(key, r[key as keyof DailyRow]),
-    total: key === 'date' || !totals ? undefined : formatMetric(key, totals[key]),
+        : (r) => formatMetric(key, r[key as keyof DailyRow], networkCurrency()),
+    total: key === 'date' || !totals ? undefined : formatMetric(key, totals[key], networkCurrency()),
     cellClassName: isRanked(key) ? (r) => `tabular-nums ${r.date === today ? '' : rankClass(r, key)}` : () => 'tabular-nums',
   }));
 

@@ -13,6 +13,7 @@ import {
   type DashboardSummary,
   type DayRange,
 } from '@adops/core';
+import { networkCurrency } from '../../lib/currency';
 
 const cardClass = 'rounded-lg border border-gray-200 bg-white px-4 py-3 shadow-sm';
 const labelClass = 'text-xs font-medium uppercase tracking-wide text-gray-500';
@@ -49,7 +50,7 @@ export function SummaryCards({
               className={`mt-1 text-lg font-semibold leading-tight tabular-nums text-gray-900 [overflow-wrap:anywhere] sm:text-2xl xl:text-xl ${loading ? 'opacity-50' : ''}`}
               data-testid="card-value"
             >
-              {summary ? formatMetric(key, now) : loading ? '…' : '-'}
+              {summary ? formatMetric(key, now, networkCurrency()) : loading ? '…' : '-'}
             </div>
             {previous && (
               <div className="mt-1 space-y-0.5 text-xs text-gray-500" data-testid="card-previous">
@@ -58,7 +59,9 @@ export function SummaryCards({
                 </div>
                 <div className="break-words tabular-nums">
                   Anterior:{' '}
-                  <span data-testid="card-previous-value">{previous.summary ? formatMetric(key, before) : previous.loading ? '…' : '-'}</span>
+                  <span data-testid="card-previous-value">
+                    {previous.summary ? formatMetric(key, before, networkCurrency()) : previous.loading ? '…' : '-'}
+                  </span>
                 </div>
               </div>
             )}

@@ -7,6 +7,7 @@
 import { useMemo, useState } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipProps } from 'recharts';
 import { formatDateDMY, formatMetric, type ChartPoint } from '@adops/core';
+import { networkCurrency } from '../../lib/currency';
 
 export type TrendSeries = 'revenue' | 'tq' | 'margin' | 'clicks' | 'impressions';
 
@@ -70,7 +71,7 @@ function TrendTooltip({ active, payload, label, today }: TooltipProps<number, st
               {series.label}
               {isPrev ? ' (anterior)' : ''}
             </span>
-            <span className="font-medium tabular-nums text-gray-900">{formatMetric(series.key, p.value)}</span>
+            <span className="font-medium tabular-nums text-gray-900">{formatMetric(series.key, p.value, networkCurrency())}</span>
           </div>
         );
       })}

@@ -1,14 +1,15 @@
 // One Demand card: an advertiser's revenue and margin bars by date in its brand colour (margin
-// a lighter tint), every label in euros with 2 decimals, and the range's totals the server
-// answered in the header (the card never sums).
+// a lighter tint), every label in the network's currency with 2 decimals (SPEC's euros were the
+// same amounts mislabelled), and the range's totals the server answered in the header (the card never sums).
 import { useMemo } from 'react';
 // Tremor's index has no sideEffects flag, so importing it bundles all of Tremor (444 KB); the
 // chart's own module brings only what it uses.
 import BarChart from '@tremor/react/dist/components/chart-elements/BarChart/BarChart.js';
 import { formatDateDMY, formatMoney, type DemandPoint, type DemandTotals } from '@adops/core';
 import { advertiserColor } from './advertiserColor';
+import { networkCurrency } from '../../lib/currency';
 
-const euros = (n: number | null | undefined) => formatMoney(n, '€');
+const money = (n: number | null | undefined) => formatMoney(n, networkCurrency());
 
 export interface AdvertiserChartProps {
   advertiser: string;
@@ -48,13 +49,13 @@ export function AdvertiserChart({ advertiser, points, totals, maxValue, today }:
           <div>
             <dt className="text-gray-500">Revenue</dt>
             <dd className={`font-semibold tabular-nums text-${colors.base}-700`} data-testid="advertiser-revenue">
-              {euros(totals?.revenue)}
+              {money(totals?.revenue)}
             </dd>
           </div>
           <div>
             <dt className="text-gray-500">Margin</dt>
             <dd className="font-semibold tabular-nums text-gray-700" data-testid="advertiser-margin">
-              {euros(totals?.margin)}
+              {money(totals?.margin)}
             </dd>
           </div>
         </dl>
@@ -65,7 +66,7 @@ export function AdvertiserChart({ advertiser, points, totals, maxValue, today }:
         index="Fecha"
         categories={['Revenue', 'Margin']}
         colors={[colors.revenue, colors.margin]}
-        valueFormatter={euros}
+        valueFormatter={money}
         yAxisWidth={96}
         minValue={maxValue === undefined ? undefined : 0}
         maxValue={maxValue}

@@ -3,6 +3,7 @@
 // each card shows '…'; a failed load shows '-' and the error under every card.
 import { formatMoney, type RevenueCards as RevenueCardsAnswer } from '@adops/core';
 import { errorText } from '../../lib/errors';
+import { networkCurrency } from '../../lib/currency';
 
 export interface RevenueCardsProps {
   cards: RevenueCardsAnswer | undefined;
@@ -28,7 +29,7 @@ function RevenueCard({
     <section aria-label={label} className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm" aria-busy={loading}>
       <h3 className="text-sm font-medium text-gray-500">{label}</h3>
       <p className="mt-1 text-2xl font-semibold tabular-nums text-gray-900" data-testid="revenue-value">
-        {loading ? <span className="text-gray-300">…</span> : failed ? '-' : formatMoney(value ?? null, '$')}
+        {loading ? <span className="text-gray-300">…</span> : failed ? '-' : formatMoney(value ?? null, networkCurrency())}
       </p>
       <p className={`mt-1 text-xs ${failed ? 'text-red-600' : 'text-gray-400'}`}>{failed ? errorText(error, 'Error al cargar') : hint}</p>
     </section>

@@ -12,6 +12,7 @@ import {
   type ZoneRow,
 } from '@adops/core';
 import type { Column } from '../DataTable';
+import { networkCurrency } from '../../lib/currency';
 
 const cellValue = (row: object, key: MetricKey): unknown => (row as Record<string, unknown>)[key];
 
@@ -23,8 +24,8 @@ export function explorerColumns(totals: ReportTotals | undefined): Column<ZoneRo
       header,
       help: metricHelp(key),
       align: numeric ? 'right' : 'left',
-      cell: (row: ZoneRow) => formatMetric(key, cellValue(row, key)),
-      total: numeric && totals ? formatMetric(key, cellValue(totals, key), '$', { decimals: API_EXPLORER_TOTAL_DECIMALS[key] }) : '',
+      cell: (row: ZoneRow) => formatMetric(key, cellValue(row, key), networkCurrency()),
+      total: numeric && totals ? formatMetric(key, cellValue(totals, key), networkCurrency(), { decimals: API_EXPLORER_TOTAL_DECIMALS[key] }) : '',
     } satisfies Column<ZoneRow>;
   });
 }

@@ -4,6 +4,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import { formatMoney, type SortState } from '@adops/core';
 import { monthLabel, type MonthRow } from './financeTable';
+import { networkCurrency } from '../../lib/currency';
 
 export type HeaderTone = 'blue' | 'green' | 'violet';
 
@@ -31,7 +32,7 @@ export interface MonthlyTableProps {
   busy?: boolean;
 }
 
-const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null, '$');
+const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null, networkCurrency());
 
 export function MonthlyTable({ caption, nameHeader, nameKey, months, rows, totals, tone, emptyText, sort, onSort, busy = false }: MonthlyTableProps) {
   const colors = TONES[tone];
