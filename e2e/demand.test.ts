@@ -1,5 +1,5 @@
 // Browser tests of Demand: one bar-chart card per advertiser (revenue and margin by date in
-// the advertiser's own colour, labels in euros), the zone/publisher/preset filters, Reset
+// the advertiser's own colour, labels in the network's currency), the zone/publisher/preset filters, Reset
 // back to this month with no zone or publisher, and the empty state.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -72,13 +72,13 @@ async function cardSums(page: Page) {
 }
 
 describe('Demand', () => {
-  test('one card per advertiser for this month: revenue and margin bars in its own colour, labelled in euros', async () => {
+  test('one card per advertiser for this month: revenue and margin bars in its own colour, labelled in the network’s currency (as Finance)', async () => {
     const page = await openDemand();
     await expect.poll(() => cards(page).count()).toBe(3);
     expect(await cardSums(page)).toEqual([
-      ['AdNova', '€130,50', '€32,75'],
-      ['BidSphere', '€80,00', '€20,00'],
-      ['Clickora', '€40,00', '€12,40'],
+      ['AdNova', '$130,50', '$32,75'],
+      ['BidSphere', '$80,00', '$20,00'],
+      ['Clickora', '$40,00', '$12,40'],
     ]);
     expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(MONTH_START));
     expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(TODAY));
@@ -107,16 +107,16 @@ describe('Demand', () => {
     expect(new Set(colors).size).toBe(3);
     expect(new Set(fills).size).toBe(3);
 
-    // The value axis reads in euros with 2 decimals.
+    // The value axis reads in the network's currency ($ here) with 2 decimals.
     const first = cards(page).first();
     const ticks = (await first.locator('.recharts-yAxis .recharts-cartesian-axis-tick-value').allTextContents()).map((t) => t.trim());
     expect(ticks.length).toBeGreaterThan(1);
-    for (const t of ticks) expect(t).toMatch(/^-?€\d{1,3}(\.\d{3})*,\d{2}$/);
-    // Hovering today's bars (the last) shows both values in euros in the tooltip.
+    for (const t of ticks) expect(t).toMatch(/^-?\$\d{1,3}(\.\d{3})*,\d{2}$/);
+    // Hovering today's bars (the last) shows both values in the network's currency in the tooltip.
     await first.locator('.recharts-bar[class*="-600"] rect').last().hover({ force: true });
     const tooltip = first.locator('.recharts-tooltip-wrapper');
-    await expect.poll(() => tooltip.innerText()).toMatch(/Revenue\s*€130,50/);
-    expect(await tooltip.innerText()).toMatch(/Margin\s*€32,75/);
+    await expect.poll(() => tooltip.innerText()).toMatch(/Revenue\s*\$130,50/);
+    expect(await tooltip.innerText()).toMatch(/Margin\s*\$32,75/);
     await h.screenshot(page, 'demand');
     expect(h.pageErrors(page)).toEqual([]);
   });
@@ -129,13 +129,13 @@ describe('Demand', () => {
     await expect
       .poll(() => cardSums(page))
       .toEqual([
-        ['BidSphere', '€80,00', '€20,00'],
-        ['AdNova', '€10,00', '€2,50'],
+        ['BidSphere', '$80,00', '$20,00'],
+        ['AdNova', '$10,00', '$2,50'],
       ]);
     await page.getByLabel('Zone ID').fill('z-20');
     await page.getByLabel('Zone ID').press('Enter');
     await page.getByLabel('Presets').selectOption({ label: 'Mes anterior' });
-    await expect.poll(() => cardSums(page)).toEqual([['AdNova', '€999,00', '€99,00']]);
+    await expect.poll(() => cardSums(page)).toEqual([['AdNova', '$999,00', '$99,00']]);
     expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(startOfMonth(LAST_MONTH_DAY)));
     await h.screenshot(page, 'demand-filtered');
 
@@ -143,9 +143,9 @@ describe('Demand', () => {
     await expect
       .poll(() => cardSums(page))
       .toEqual([
-        ['AdNova', '€130,50', '€32,75'],
-        ['BidSphere', '€80,00', '€20,00'],
-        ['Clickora', '€40,00', '€12,40'],
+        ['AdNova', '$130,50', '$32,75'],
+        ['BidSphere', '$80,00', '$20,00'],
+        ['Clickora', '$40,00', '$12,40'],
       ]);
     expect(await page.getByLabel('Zone ID').inputValue()).toBe('');
     expect(await page.getByLabel('Publisher').inputValue()).toBe('Todos');
