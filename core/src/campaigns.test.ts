@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { campaignFormData, toCents, trackingUrl } from './campaigns.js';
+import { campaignFormData, trackingUrl } from './campaigns.js';
 import { CampaignForm, InsightsQuery } from './contract/campaigns.js';
 import { HitQuery } from './contract/referrers.js';
 
@@ -50,16 +50,6 @@ describe('trackingUrl', () => {
     expect(() => trackingUrl({ baseUrl: 'javascript:alert(1)', alias: 'a', keyword: 'k' })).toThrow();
     expect(() => trackingUrl({ baseUrl: 'no es una url', alias: 'a', keyword: 'k' })).toThrow();
   });
-});
-
-describe('toCents', () => {
-  it.each([
-    [1, 100],
-    [0.05, 5],
-    [1.1, 110],
-    [0.29, 29],
-    [19.99, 1999],
-  ])('%s € is %s cents', (euros, cents) => expect(toCents(euros)).toBe(cents));
 });
 
 describe('CampaignForm', () => {

@@ -1,5 +1,5 @@
 // Campaign helpers shared by server, web and cli: the tracking URL built from alias and
-// keyword with Meta's URL macros (named as the beacon reads them), euro → cent conversion and the creator's multipart body.
+// keyword with Meta's URL macros (named as the beacon reads them), and the creator's multipart body.
 import type { CampaignFormInput } from './contract/campaigns.js';
 
 /**
@@ -38,9 +38,6 @@ export function trackingUrl({ baseUrl, alias, keyword }: { baseUrl: string; alia
   for (const [name, macro] of TRACKING_MACROS) params.push(`${name}=${macro}`);
   return `${url.origin}${url.pathname}?${params.join('&')}${url.hash}`;
 }
-
-/** Euros (at most 2 decimals) to the integer cents Meta expects for budgets and bids. */
-export const toCents = (euros: number): number => Math.round(euros * 100);
 
 /**
  * The multipart body of POST /api/create-campaign/: the form's text fields plus the image,
