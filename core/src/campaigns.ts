@@ -1,6 +1,8 @@
 // Campaign helpers shared by server, web and cli: the tracking URL built from alias and
-// keyword with Meta's URL macros (named as the beacon reads them), and the creator's multipart body.
-import type { CampaignFormInput } from './contract/campaigns.js';
+// keyword with Meta's URL macros (named as the beacon reads them), the budget and bid rules with
+// their messages in words, and the creator's multipart body.
+import type { BudgetLimits, CampaignFormInput } from './contract/campaigns.js';
+import { formatAmount, toCents } from './amounts.js';
 
 /**
  * Tracking parameters filled in by Meta when the ad is served (its URL parameter macros).
@@ -37,6 +39,47 @@ export function trackingUrl({ baseUrl, alias, keyword }: { baseUrl: string; alia
   params.push(`alias=${enc(alias.trim())}`, `${TRACKING_KEYWORD_PARAM}=${enc(keyword.trim())}`);
   for (const [name, macro] of TRACKING_MACROS) params.push(`${name}=${macro}`);
   return `${url.origin}${url.pathname}?${params.join('&')}${url.hash}`;
+}
+
+/** A daily budget and bid, in units of the ad account's currency. */
+export interface BudgetAndBid {
+  daily_budget: number;
+  bid_amount: number;
+}
+
+/**
+ * Why the ad account cannot take this budget and bid, as a sentence for the person who typed
+ * them ("El presupuesto diario no puede superar 1.000,00 EUR"), or null when it can. The server
+ * refuses with it; the web and the CLI say it before sending.
+ */
+export function budgetProblem({ daily_budget, bid_amount }: BudgetAndBid, limits: BudgetLimits): string | null {
+  const say = (units: number) => formatAmount(units, limits.currency, limits.decimals);
+  const budget = toCents(daily_budget);
+  const bid = toCents(bid_amount);
+  if (limits.decimals === 0 && budget % 100 !== 0) return `El presupuesto diario en ${limits.currency} no lleva decimales`;
+  if (limits.decimals === 0 && bid % 100 !== 0) return `La puja CPC en ${limits.currency} no lleva decimales`;
+  if (budget < toCents(limits.min_daily_budget)) return `El presupuesto diario debe ser de al menos ${say(limits.min_daily_budget)}`;
+  if (budget > toCents(limits.max_daily_budget)) return `El presupuesto diario no puede superar ${say(limits.max_daily_budget)}`;
+  if (bid < toCents(limits.min_bid)) return `La puja CPC debe ser de al menos ${say(limits.min_bid)}`;
+  if (bid * limits.bid_budget_ratio > budget) {
+    const step = limits.decimals === 0 ? 100 : 1;
+    const most = Math.floor(budget / limits.bid_budget_ratio / step) * step;
+    return `Con un presupuesto diario de ${say(daily_budget)} la puja CPC puede ser de ${say(most / 100)} como mucho (Meta pide un presupuesto de al menos ${limits.bid_budget_ratio} veces la puja)`;
+  }
+  return null;
+}
+
+/** Whether this daily budget is created only after the person confirms it (above the server's threshold). */
+export const budgetNeedsConfirmation = (daily_budget: number, limits: BudgetLimits): boolean =>
+  toCents(daily_budget) > toCents(limits.confirm_daily_budget_above);
+
+/** The question put before creating a campaign with a high daily budget (web dialog and terminal). */
+export function budgetConfirmation(daily_budget: number, limits: BudgetLimits): { title: string; text: string } {
+  const say = (units: number) => formatAmount(units, limits.currency, limits.decimals);
+  return {
+    title: `¿Crear la campaña con ${say(daily_budget)} al día?`,
+    text: `El presupuesto diario supera ${say(limits.confirm_daily_budget_above)}. La campaña se crea en pausa; cuando se active podrá gastar ${say(daily_budget)} cada día.`,
+  };
 }
 
 /**
