@@ -88,15 +88,18 @@ describe('budgetProblem: what the ad account takes, said in words', () => {
       0.5,
       'Con un presupuesto diario de 2,49 EUR la puja CPC puede ser de 0,49 EUR como mucho (Meta pide un presupuesto de al menos 5 veces la puja)',
     ],
-  ])('a daily budget of %s with a bid of %s is refused: %s', (daily_budget, bid_amount, problem) => {
-    expect(budgetProblem({ daily_budget, bid_amount }, EUR)).toBe(problem);
+  ])('a daily budget of %s with a bid of %s is refused: %s', (daily_budget, bid_amount, message) => {
+    expect(budgetProblem({ daily_budget, bid_amount }, EUR)?.message).toBe(message);
+    expect(budgetProblem({ daily_budget, bid_amount }, EUR)?.field).toBe(
+      message.includes('la puja') || message.startsWith('La puja') ? 'bid_amount' : 'daily_budget',
+    );
   });
 
   it('speaks in whole units, without decimals, for currencies Meta counts in units', () => {
     const JPY: BudgetLimits = { ...EUR, currency: 'JPY', decimals: 0, min_daily_budget: 150, max_daily_budget: 150_000, min_bid: 1 };
-    expect(budgetProblem({ daily_budget: 200_000, bid_amount: 5 }, JPY)).toBe('El presupuesto diario no puede superar 150.000 JPY');
-    expect(budgetProblem({ daily_budget: 150.5, bid_amount: 5 }, JPY)).toBe('El presupuesto diario en JPY no lleva decimales');
-    expect(budgetProblem({ daily_budget: 151, bid_amount: 31 }, JPY)).toContain('la puja CPC puede ser de 30 JPY como mucho');
+    expect(budgetProblem({ daily_budget: 200_000, bid_amount: 5 }, JPY)?.message).toBe('El presupuesto diario no puede superar 150.000 JPY');
+    expect(budgetProblem({ daily_budget: 150.5, bid_amount: 5 }, JPY)?.message).toBe('El presupuesto diario en JPY no lleva decimales');
+    expect(budgetProblem({ daily_budget: 151, bid_amount: 31 }, JPY)?.message).toContain('la puja CPC puede ser de 30 JPY como mucho');
   });
 
   it('asks for confirmation only above the threshold, naming both amounts', () => {

@@ -47,26 +47,39 @@ export interface BudgetAndBid {
   bid_amount: number;
 }
 
+/** What is wrong with a budget and bid: the field to correct and a sentence for the person who typed it. */
+export interface BudgetProblem {
+  field: 'daily_budget' | 'bid_amount';
+  message: string;
+}
+
 /**
- * Why the ad account cannot take this budget and bid, as a sentence for the person who typed
- * them ("El presupuesto diario no puede superar 1.000,00 EUR"), or null when it can. The server
- * refuses with it; the web and the CLI say it before sending.
+ * Why the ad account cannot take this budget and bid ("El presupuesto diario no puede superar
+ * 1.000,00 EUR"), or null when it can. The server refuses with it; the web and the CLI say it
+ * before sending.
  */
-export function budgetProblem({ daily_budget, bid_amount }: BudgetAndBid, limits: BudgetLimits): string | null {
+export function budgetProblem({ daily_budget, bid_amount }: BudgetAndBid, limits: BudgetLimits): BudgetProblem | null {
   const say = (units: number) => formatAmount(units, limits.currency, limits.decimals);
-  const budget = toCents(daily_budget);
-  const bid = toCents(bid_amount);
-  if (limits.decimals === 0 && budget % 100 !== 0) return `El presupuesto diario en ${limits.currency} no lleva decimales`;
-  if (limits.decimals === 0 && bid % 100 !== 0) return `La puja CPC en ${limits.currency} no lleva decimales`;
-  if (budget < toCents(limits.min_daily_budget)) return `El presupuesto diario debe ser de al menos ${say(limits.min_daily_budget)}`;
-  if (budget > toCents(limits.max_daily_budget)) return `El presupuesto diario no puede superar ${say(limits.max_daily_budget)}`;
-  if (bid < toCents(limits.min_bid)) return `La puja CPC debe ser de al menos ${say(limits.min_bid)}`;
-  if (bid * limits.bid_budget_ratio > budget) {
-    const step = limits.decimals === 0 ? 100 : 1;
-    const most = Math.floor(budget / limits.bid_budget_ratio / step) * step;
-    return `Con un presupuesto diario de ${say(daily_budget)} la puja CPC puede ser de ${say(most / 100)} como mucho (Meta pide un presupuesto de al menos ${limits.bid_budget_ratio} veces la puja)`;
-  }
+  const budget = (message: string): BudgetProblem => ({ field: 'daily_budget', message });
+  const bid = (message: string): BudgetProblem => ({ field: 'bid_amount', message });
+  const budgetCents = toCents(daily_budget);
+  const bidCents = toCents(bid_amount);
+  if (limits.decimals === 0 && budgetCents % 100 !== 0) return budget(`El presupuesto diario en ${limits.currency} no lleva decimales`);
+  if (limits.decimals === 0 && bidCents % 100 !== 0) return bid(`La puja CPC en ${limits.currency} no lleva decimales`);
+  if (budgetCents < toCents(limits.min_daily_budget)) return budget(`El presupuesto diario debe ser de al menos ${say(limits.min_daily_budget)}`);
+  if (budgetCents > toCents(limits.max_daily_budget)) return budget(`El presupuesto diario no puede superar ${say(limits.max_daily_budget)}`);
+  if (bidCents < toCents(limits.min_bid)) return bid(`La puja CPC debe ser de al menos ${say(limits.min_bid)}`);
+  if (bidCents * limits.bid_budget_ratio > budgetCents)
+    return bid(
+      `Con un presupuesto diario de ${say(daily_budget)} la puja CPC puede ser de ${say(maxBid(daily_budget, limits))} como mucho (Meta pide un presupuesto de al menos ${limits.bid_budget_ratio} veces la puja)`,
+    );
   return null;
+}
+
+/** The highest bid this daily budget allows (Meta: the budget at least `bid_budget_ratio` times the bid), in units. */
+export function maxBid(daily_budget: number, limits: BudgetLimits): number {
+  const step = limits.decimals === 0 ? 100 : 1;
+  return (Math.floor(toCents(daily_budget) / limits.bid_budget_ratio / step) * step) / 100;
 }
 
 /** Whether this daily budget is created only after the person confirms it (above the server's threshold). */

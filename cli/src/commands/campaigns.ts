@@ -214,7 +214,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
       const limits = await api.campaigns.budgetLimits();
       const amounts = { daily_budget: budgetCents / 100, bid_amount: bidCents / 100 };
       const problem = budgetProblem(amounts, limits);
-      if (problem) throw new CliError(problem);
+      if (problem) throw new CliError(problem.message);
       if (budgetNeedsConfirmation(amounts.daily_budget, limits) && !flags.yes) {
         const { title, text } = budgetConfirmation(amounts.daily_budget, limits);
         if (!cli.prompt.interactive) throw new CliError(`${text} Confírmalo con --yes (la entrada no es una terminal).`, EXIT.usage);

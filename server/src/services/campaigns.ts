@@ -178,7 +178,7 @@ export class CampaignService {
     // Budget and bid first: a refusal leaves Meta untouched (the account's rules are a read, usually cached).
     const limits = await this.budgetLimits();
     const problem = budgetProblem(form, limits);
-    if (problem) throw httpError(400, problem);
+    if (problem) throw httpError(400, problem.message);
     const inMetaUnits = (units: number) => Math.round(units * metaOffset(limits.currency));
     const suggestionUrl = image ? null : form.image_url ? new URL(form.image_url, origin).href : null;
     const bytes = image ?? (form.image_url ? await this.downloadSuggestion(form.image_url, origin) : null);
