@@ -54,11 +54,13 @@ function requestsTo(page: Page, pathname: string): Array<{ url: URL; at: number;
   return seen;
 }
 
-async function openCreator(): Promise<Page> {
-  const page = await h.newPage();
+async function openCreator(options?: Parameters<Harness['newPage']>[0]): Promise<Page> {
+  const page = await h.newPage(options);
   await h.signIn(page, ADMIN.email, ADMIN.password);
   await page.goto('/create-campaigns');
   await page.getByRole('heading', { name: 'Crear Campaña en Facebook' }).waitFor();
+  // The amounts are labelled with the ad account's currency once the server has said it.
+  await page.getByLabel(/^Presupuesto diario \(EUR\)/).waitFor();
   return page;
 }
 
@@ -227,17 +229,20 @@ describe('campaign creator: validation and errors', () => {
     expect(creates).toEqual([]);
   });
 
-  test('a value Meta refuses shows Meta’s message; the form keeps what was typed and nothing is recorded', async () => {
+  test('a budget under Meta’s minimum is refused in words and units before sending; the form keeps what was typed and nothing is recorded', async () => {
     const page = await openCreator();
+    const creates = requestsTo(page, '/api/create-campaign/');
     const before = (await admin.campaigns.list()).length;
     await typeKeyword(page, 'alquiler pisos');
     await field(page, 'Alias').fill('alq01');
-    await field(page, 'Presupuesto diario (€)').fill('0.50');
+    await field(page, 'Presupuesto diario (EUR)').fill('0,99');
     await suggestionButtons(page).first().click();
     await submitButton(page).click();
-    await expect
-      .poll(() => page.getByTestId('create-result').textContent(), { timeout: 10_000 })
-      .toBe('El campo "daily_budget" no es válido: debe ser al menos 100 céntimos.');
+    await expect.poll(() => page.getByTestId('create-result').textContent()).toBe('El presupuesto diario debe ser de al menos 1,00 EUR');
+    // The field to correct has the focus.
+    expect(await field(page, 'Presupuesto diario (EUR)').evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(creates).toEqual([]);
+    expect(await inputValue(page, 'Presupuesto diario (EUR)')).toBe('0,99');
     expect(await inputValue(page, 'Keyword')).toBe('alquiler pisos');
     expect(await inputValue(page, 'Alias')).toBe('alq01');
     await page.getByTestId('chosen-image').waitFor();
@@ -275,8 +280,8 @@ describe('campaign creator: creating', () => {
     await field(page, 'Botón (CTA)').selectOption('SHOP_NOW');
     await field(page, 'Página de Facebook (fb_page)').fill('998877665544');
     await field(page, 'Objetivo').selectOption('OUTCOME_SALES');
-    await field(page, 'Presupuesto diario (€)').fill('2.50');
-    await field(page, 'Puja CPC (€)').fill('0.07');
+    await field(page, 'Presupuesto diario (EUR)').fill('2,50');
+    await field(page, 'Puja CPC (EUR)').fill('0,07');
 
     // The tracking URL follows alias and keyword (core's helper), read-only.
     const expectedLink = trackingUrl({ baseUrl, alias: 'run01', keyword });
@@ -362,8 +367,8 @@ describe('campaign creator: creating', () => {
       expect(await inputValue(page, label)).toBe('');
     expect(await field(page, 'Botón (CTA)').inputValue()).toBe('LEARN_MORE');
     expect(await field(page, 'Objetivo').inputValue()).toBe('OUTCOME_TRAFFIC');
-    expect(await inputValue(page, 'Presupuesto diario (€)')).toBe('1.00');
-    expect(await inputValue(page, 'Puja CPC (€)')).toBe('0.05');
+    expect(await inputValue(page, 'Presupuesto diario (EUR)')).toBe('1,00');
+    expect(await inputValue(page, 'Puja CPC (EUR)')).toBe('0,05');
     expect(await inputValue(page, 'URL base (base_url)')).toBe(publicSite);
     expect(await inputValue(page, 'URL de seguimiento')).toBe('');
     expect(await field(page, 'Subir imagen').evaluate((el) => (el as HTMLInputElement).files?.length ?? 0)).toBe(0);
@@ -426,6 +431,140 @@ describe('campaign creator: creating', () => {
     await dialog.waitFor({ state: 'detached' });
     expect(await inputValue(page, 'Keyword')).toBe('');
     expect(await page.getByTestId('chosen-image').count()).toBe(0);
+  });
+});
+
+describe('campaign creator: budget and bid', () => {
+  /** The daily budget and bid of each creation the page sends (the multipart's text fields). */
+  function sentAmounts(page: Page): Array<{ daily_budget: string | undefined; bid_amount: string | undefined }> {
+    const sent: Array<{ daily_budget: string | undefined; bid_amount: string | undefined }> = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname !== '/api/create-campaign/') return;
+      const body = r.postDataBuffer()?.toString('latin1') ?? '';
+      const value = (name: string) => new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)`).exec(body)?.[1];
+      sent.push({ daily_budget: value('daily_budget'), bid_amount: value('bid_amount') });
+    });
+    return sent;
+  }
+
+  async function readyToCreate(page: Page, keyword: string, alias: string) {
+    await typeKeyword(page, keyword);
+    await field(page, 'Alias').fill(alias);
+    await suggestionButtons(page).first().click();
+  }
+
+  test('in an en-US browser "1,50" typed in Presupuesto diario is sent as 1.50 and reaches Meta as 150 cents; the fields are text with a decimal keypad', async () => {
+    const page = await openCreator({ locale: 'en-US' });
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+    const sent = sentAmounts(page);
+    await readyToCreate(page, 'cursos online', 'usd01');
+    const budget = field(page, 'Presupuesto diario (EUR)');
+    expect(await budget.getAttribute('type')).toBe('text');
+    expect(await budget.getAttribute('inputmode')).toBe('decimal');
+    await budget.fill('');
+    await budget.pressSequentially('1,50');
+    await field(page, 'Puja CPC (EUR)').fill('');
+    await field(page, 'Puja CPC (EUR)').pressSequentially('0,05');
+    expect(await budget.inputValue()).toBe('1,50');
+    await submitButton(page).click();
+    const dialog = page.getByRole('dialog', { name: '✅ Campaña creada' });
+    await dialog.waitFor({ timeout: 15_000 });
+    expect(sent).toEqual([{ daily_budget: '1.50', bid_amount: '0.05' }]);
+    const [record] = await admin.campaigns.list();
+    expect(record).toMatchObject({ daily_budget: 1.5, bid_amount: 0.05 });
+    const adset = sandbox.objects.get(record.adset_id)!;
+    expect([adset.params.daily_budget, adset.params.bid_amount]).toEqual(['150', '5']);
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`at ${viewport.width} px: 100.000 is refused in words — ambiguous as typed, above the cap as 100.000,00 — and nothing is sent`, async () => {
+      const page = await openCreator({ viewport });
+      const sent = sentAmounts(page);
+      await readyToCreate(page, 'energia solar', `sol${viewport.width}`);
+      const budget = field(page, 'Presupuesto diario (EUR)');
+      await budget.fill('100.000');
+      await budget.blur();
+      // The field says what is wrong as soon as it is left, and names it for screen readers.
+      const inline = '«100.000» es ambiguo: escribe 100000 si son miles, o usa la coma con 2 decimales como mucho (p. ej. 1,50)';
+      await page.getByText(inline).waitFor();
+      expect(await budget.getAttribute('aria-invalid')).toBe('true');
+      const describedBy = (await budget.getAttribute('aria-describedby'))!.split(' ');
+      expect(await page.locator(`[id="${describedBy[0]}"]`).textContent()).toBe(inline);
+      await submitButton(page).click();
+      await expect.poll(() => page.getByTestId('create-result').textContent()).toBe(`Presupuesto diario: ${inline}`);
+
+      await budget.fill('100.000,00');
+      await submitButton(page).click();
+      await expect.poll(() => page.getByTestId('create-result').textContent()).toBe('El presupuesto diario no puede superar 1.000,00 EUR');
+      expect(await page.getByRole('alertdialog').count()).toBe(0);
+      await page.getByTestId('create-result').scrollIntoViewIfNeeded();
+      await h.screenshot(page, `campaign-budget-refused-${viewport.width}`);
+      await sleep(300);
+      expect(sent).toEqual([]);
+      // Nothing wider than the screen (named, to find it), the long message included.
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+          .filter((e) => !e.closest('.overflow-x-auto'))
+          .slice(0, 5)
+          .map((e) => `${e.tagName}.${(e as HTMLElement).className} ${Math.round(e.getBoundingClientRect().right)}`),
+      );
+      expect(wide).toEqual([]);
+    });
+
+    test(`at ${viewport.width} px: above 100,00 EUR a day a dialog asks first; "Revisar el importe" and Escape send nothing, "Sí, crear" creates`, async () => {
+      const page = await openCreator({ viewport });
+      const sent = sentAmounts(page);
+      await readyToCreate(page, 'hoteles playa', `hot${viewport.width}`);
+      await field(page, 'Presupuesto diario (EUR)').fill('150');
+      await submitButton(page).click();
+      const dialog = page.getByRole('alertdialog', { name: '¿Crear la campaña con 150,00 EUR al día?' });
+      await dialog.waitFor();
+      expect(await dialog.getAttribute('aria-modal')).toBe('true');
+      expect(await dialog.getByText('El presupuesto diario supera 100,00 EUR.', { exact: false }).count()).toBe(1);
+      // The safe answer has the focus, and Tab stays inside the dialog.
+      const review = dialog.getByRole('button', { name: 'Revisar el importe' });
+      expect(await review.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.keyboard.press('Tab');
+      expect(await dialog.getByRole('button', { name: 'Sí, crear con 150,00 EUR al día' }).evaluate((el) => el === document.activeElement)).toBe(
+        true,
+      );
+      await page.keyboard.press('Tab');
+      expect(await review.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `campaign-budget-confirm-${viewport.width}.png`) });
+
+      await review.click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await field(page, 'Presupuesto diario (EUR)').evaluate((el) => el === document.activeElement)).toBe(true);
+      await submitButton(page).click();
+      await dialog.waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await sleep(300);
+      expect(sent).toEqual([]);
+
+      await submitButton(page).click();
+      await dialog.getByRole('button', { name: 'Sí, crear con 150,00 EUR al día' }).click();
+      await page.getByRole('dialog', { name: '✅ Campaña creada' }).waitFor({ timeout: 15_000 });
+      expect(sent).toEqual([{ daily_budget: '150.00', bid_amount: '0.05' }]);
+      const [record] = await admin.campaigns.list();
+      expect(sandbox.objects.get(record.adset_id)!.params.daily_budget).toBe('15000');
+    });
+  }
+
+  test('at the threshold itself (100,00 EUR) nothing is asked; the hints give the account’s limits and the largest bid', async () => {
+    const page = await openCreator();
+    await readyToCreate(page, 'vuelos baratos', 'vue100');
+    await field(page, 'Presupuesto diario (EUR)').fill('100');
+    await page.getByText('Entre 1,00 EUR y 1.000,00 EUR al día; por encima de 100,00 EUR se pide confirmación.', { exact: false }).waitFor();
+    await page.getByText('Como mucho 20,00 EUR con este presupuesto', { exact: false }).waitFor();
+    await submitButton(page).click();
+    await page.getByRole('dialog', { name: '✅ Campaña creada' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
   });
 });
 

@@ -77,7 +77,10 @@ const EXAMPLES: Record<string, string[]> = {
   ],
   'spend sync': ['adops spend sync                     # los últimos 7 días', 'adops spend sync --from 2026-11-01 --to 2026-11-30 --json'],
   'rates set': ['adops rates set 2026-11 EUR 1.08      # 1 EUR = 1,08 en la moneda de la red'],
-  'campaigns create': ['adops campaigns create --keyword "seguros de coche" --pick 2 --daily-budget 20'],
+  'campaigns create': [
+    'adops campaigns create --keyword "seguros de coche" --pick 2 --daily-budget 20 --bid 0,10',
+    'adops campaigns create --keyword "seguros de coche" --pick 2 --daily-budget 250,00 --yes   # por encima del umbral de confirmación, sin preguntar',
+  ],
   'tokens url': ['adops tokens url "Mundo Cine" --from 2026-11-01 --to 2026-11-30'],
   'tokens create': ['adops tokens create "Mundo Cine" --expires 2027-01-01 --allow-ip 203.0.113.0/24,2001:db8::/32 --limit 300'],
   'tokens update': ['adops tokens update "Mundo Cine" --limit default --expires never --allow-ip any'],

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_REQUIRED_MESSAGE, jsonFigures, type CampaignInsight, type CreatedCampaign } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import type { MetaSandbox } from '../../server/src/providers/meta/sandbox.js';
-import { newConfigDir, runCli } from './helpers.js';
+import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
 import { NO_DATA_TOOLTIP, aliasFromKeyword } from '../src/commands/campaigns.js';
 
 const IMAGE = fileURLToPath(new URL('../../server/assets/sandbox-images/forest.png', import.meta.url));
@@ -159,7 +159,8 @@ describe('adops campaigns create', () => {
     const before = campaignsInSandbox().length;
     const bad = await cli(['campaigns', 'create', '--keyword', 'hoteles', '--pick', '1', '--base-url', 'ftp://x', '--json']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('base_url');
+    expect(bad.stderr).toContain('URL base: debe ser una URL http(s) válida');
+    expect(bad.stderr).not.toContain('base_url');
     sandbox.failNext('ads', { message: '(#100) Sandbox: anuncio rechazado' });
     const failed = await cli(['campaigns', 'create', '--keyword', 'hoteles', '--pick', '1', '--json']);
     expect(failed.code).toBe(1);
@@ -168,5 +169,67 @@ describe('adops campaigns create', () => {
     const missing = await cli(['campaigns', 'create', '--keyword', 'hoteles', '--image', '/nonexistent/x.png']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('No se encuentra la imagen');
+  });
+});
+
+describe('adops campaigns create: budget and bid', () => {
+  const adsetOf = (campaignId: string) => [...sandbox.objects.values()].find((o) => o.type === 'adset' && o.params.campaign_id === campaignId)!;
+
+  it('reads --daily-budget 1,50 and --bid 0,05 the Spanish way and sends 1.50 and 0.05, whatever the machine’s locale', async () => {
+    const r = await cli(['campaigns', 'create', '--keyword', 'hoteles playa', '--pick', '1', '--daily-budget', '1,50', '--bid', '0,05', '--json'], {
+      env: { LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8' },
+    });
+    expect(r.stderr).not.toContain('Error');
+    expect(r.code).toBe(0);
+    const created = JSON.parse(r.stdout) as CreatedCampaign;
+    expect(adsetOf(created.campaign_id).params).toMatchObject({ daily_budget: '150', bid_amount: '5' });
+    const local = (await (await server.admin()).campaigns.list()).find((c) => c.campaign_id === created.campaign_id);
+    expect(local).toMatchObject({ daily_budget: 1.5, bid_amount: 0.05 });
+  });
+
+  it.each([
+    [['--daily-budget', '1.500'], 2, 'Presupuesto diario (--daily-budget): «1.500» es ambiguo: escribe 1500 si son miles'],
+    [['--bid', '0,0,5'], 2, 'Puja CPC (--bid): tiene más de una coma'],
+    [['--daily-budget', '100.000,00'], 1, 'El presupuesto diario no puede superar 1.000,00 EUR'],
+    [['--daily-budget', '0,99'], 1, 'El presupuesto diario debe ser de al menos 1,00 EUR'],
+    [['--daily-budget', '1', '--bid', '0,50'], 1, 'la puja CPC puede ser de 0,20 EUR como mucho'],
+  ])('%j is refused in words (exit %i) and nothing is created', async (amounts, code, message) => {
+    const before = campaignsInSandbox().length;
+    const r = await cli(['campaigns', 'create', '--keyword', 'hoteles playa', '--pick', '1', '--json', ...amounts]);
+    expect(r.code).toBe(code);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/daily_budget|bid_amount|céntimos/);
+    expect(campaignsInSandbox()).toHaveLength(before);
+  });
+
+  it('above 100,00 EUR a day it asks first: without a terminal it needs --yes, with one "n" cancels and "s" creates', async () => {
+    const before = campaignsInSandbox().length;
+    const args = ['campaigns', 'create', '--keyword', 'hoteles playa', '--pick', '1', '--daily-budget', '150', '--json'];
+    const piped = await cli(args);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('El presupuesto diario supera 100,00 EUR');
+    expect(piped.stderr).toContain('--yes');
+    expect(campaignsInSandbox()).toHaveLength(before);
+
+    const answer = async (key: string) => {
+      const tty = fakeTerminal();
+      const pending = cli(args, { stdinStream: tty });
+      await new Promise((r) => setTimeout(r, 50));
+      tty.write(`${key}\r`);
+      return pending;
+    };
+    const no = await answer('n');
+    expect(no.code).toBe(130);
+    expect(no.stderr).toContain('¿Crear la campaña con 150,00 EUR al día? [s/N]');
+    expect(campaignsInSandbox()).toHaveLength(before);
+    const yes = await answer('s');
+    expect(yes.code).toBe(0);
+    expect(adsetOf((JSON.parse(yes.stdout) as CreatedCampaign).campaign_id).params.daily_budget).toBe('15000');
+
+    const confirmed = await cli([...args, '--yes']);
+    expect(confirmed.code).toBe(0);
+    expect(campaignsInSandbox()).toHaveLength(before + 2);
+    // At the threshold itself nobody is asked.
+    expect((await cli(['campaigns', 'create', '--keyword', 'hoteles playa', '--pick', '1', '--daily-budget', '100', '--json'])).code).toBe(0);
   });
 });

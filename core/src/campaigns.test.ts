@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { campaignFormData, toCents, trackingUrl } from './campaigns.js';
-import { CampaignForm, InsightsQuery } from './contract/campaigns.js';
+import { budgetConfirmation, budgetNeedsConfirmation, budgetProblem, campaignFormData, trackingUrl } from './campaigns.js';
+import { type BudgetLimits, CampaignForm, InsightsQuery, campaignFormDetail } from './contract/campaigns.js';
 import { HitQuery } from './contract/referrers.js';
 
 describe('trackingUrl', () => {
@@ -52,14 +52,64 @@ describe('trackingUrl', () => {
   });
 });
 
-describe('toCents', () => {
+const EUR: BudgetLimits = {
+  currency: 'EUR',
+  decimals: 2,
+  min_daily_budget: 1,
+  max_daily_budget: 1000,
+  confirm_daily_budget_above: 100,
+  min_bid: 0.01,
+  bid_budget_ratio: 5,
+};
+
+describe('budgetProblem: what the ad account takes, said in words', () => {
   it.each([
-    [1, 100],
-    [0.05, 5],
-    [1.1, 110],
-    [0.29, 29],
-    [19.99, 1999],
-  ])('%s € is %s cents', (euros, cents) => expect(toCents(euros)).toBe(cents));
+    [1, 0.05],
+    [1000, 200],
+    [2.5, 0.5],
+    [100.01, 0.01],
+  ])('a daily budget of %s with a bid of %s is fine', (daily_budget, bid_amount) => {
+    expect(budgetProblem({ daily_budget, bid_amount }, EUR)).toBeNull();
+  });
+
+  it.each([
+    [1000.01, 0.05, 'El presupuesto diario no puede superar 1.000,00 EUR'],
+    [100_000, 0.05, 'El presupuesto diario no puede superar 1.000,00 EUR'],
+    [0.99, 0.05, 'El presupuesto diario debe ser de al menos 1,00 EUR'],
+    [0, 0.05, 'El presupuesto diario debe ser de al menos 1,00 EUR'],
+    [1, 0, 'La puja CPC debe ser de al menos 0,01 EUR'],
+    [
+      1,
+      0.21,
+      'Con un presupuesto diario de 1,00 EUR la puja CPC puede ser de 0,20 EUR como mucho (Meta pide un presupuesto de al menos 5 veces la puja)',
+    ],
+    [
+      2.49,
+      0.5,
+      'Con un presupuesto diario de 2,49 EUR la puja CPC puede ser de 0,49 EUR como mucho (Meta pide un presupuesto de al menos 5 veces la puja)',
+    ],
+  ])('a daily budget of %s with a bid of %s is refused: %s', (daily_budget, bid_amount, message) => {
+    expect(budgetProblem({ daily_budget, bid_amount }, EUR)?.message).toBe(message);
+    expect(budgetProblem({ daily_budget, bid_amount }, EUR)?.field).toBe(
+      message.includes('la puja') || message.startsWith('La puja') ? 'bid_amount' : 'daily_budget',
+    );
+  });
+
+  it('speaks in whole units, without decimals, for currencies Meta counts in units', () => {
+    const JPY: BudgetLimits = { ...EUR, currency: 'JPY', decimals: 0, min_daily_budget: 150, max_daily_budget: 150_000, min_bid: 1 };
+    expect(budgetProblem({ daily_budget: 200_000, bid_amount: 5 }, JPY)?.message).toBe('El presupuesto diario no puede superar 150.000 JPY');
+    expect(budgetProblem({ daily_budget: 150.5, bid_amount: 5 }, JPY)?.message).toBe('El presupuesto diario en JPY no lleva decimales');
+    expect(budgetProblem({ daily_budget: 151, bid_amount: 31 }, JPY)?.message).toContain('la puja CPC puede ser de 30 JPY como mucho');
+  });
+
+  it('asks for confirmation only above the threshold, naming both amounts', () => {
+    expect(budgetNeedsConfirmation(100, EUR)).toBe(false);
+    expect(budgetNeedsConfirmation(100.01, EUR)).toBe(true);
+    expect(budgetConfirmation(150, EUR)).toEqual({
+      title: '¿Crear la campaña con 150,00 EUR al día?',
+      text: 'El presupuesto diario supera 100,00 EUR. La campaña se crea en pausa; cuando se active podrá gastar 150,00 EUR cada día.',
+    });
+  });
 });
 
 describe('CampaignForm', () => {
@@ -72,12 +122,41 @@ describe('CampaignForm', () => {
     expect(v.advantage_audience).toBe(false);
   });
 
-  it.each(['0', '-1', '1.234', 'abc', '1e3', '0.00'])('rejects the amount %s', (amount) => {
-    expect(CampaignForm.safeParse({ ...base, daily_budget: amount }).success).toBe(false);
+  it.each([
+    ['-1', 'Presupuesto diario: no puede ser negativo'],
+    ['1.234', 'Presupuesto diario: «1.234» es ambiguo'],
+    ['1.500', 'Presupuesto diario: «1.500» es ambiguo: escribe 1500 si son miles'],
+    ['abc', 'Presupuesto diario: escribe solo cifras'],
+    ['1e3', 'Presupuesto diario: escribe solo cifras'],
+    ['0,123', 'Presupuesto diario: admite como máximo 2 decimales'],
+  ])('refuses the daily budget %s in the creator’s words', (amount, detail) => {
+    const r = CampaignForm.safeParse({ ...base, daily_budget: amount });
+    expect(r.success).toBe(false);
+    expect(campaignFormDetail(r.error!)).toContain(detail);
   });
 
-  it('accepts a comma as decimal separator', () => {
-    expect(CampaignForm.parse({ ...base, bid_amount: '0,12' }).bid_amount).toBe(0.12);
+  it.each([
+    ['1,50', 1.5],
+    ['1.50', 1.5],
+    ['1.500,25', 1500.25],
+    [2.5, 2.5],
+  ])('reads the amount %s as %s', (amount, units) => {
+    expect(CampaignForm.parse({ ...base, daily_budget: amount, bid_amount: amount }).bid_amount).toBe(units);
+  });
+
+  it.each([
+    ['keyword', '', 'Keyword: es obligatorio'],
+    ['bid_amount', '0,0,1', 'Puja CPC: tiene más de una coma'],
+    ['base_url', 'ftp://x', 'URL base: debe ser una URL http(s) válida'],
+    ['fb_page', '12ab', 'Página de Facebook: debe ser el id numérico de una página'],
+    ['objective', 'OUTCOME_LEADS', 'Objetivo: debe ser OUTCOME_TRAFFIC u OUTCOME_SALES'],
+    ['cta', 'HACK', 'Botón (CTA): no es un botón de Meta'],
+    ['countries', 'ESP', 'Países: deben ser códigos de país de 2 letras'],
+    ['advantage_audience', 'quizá', 'Público Advantage+: debe ser 1 o 0'],
+  ])('names %s by its label, never its key', (field, value, detail) => {
+    const r = CampaignForm.safeParse({ ...base, [field]: value });
+    expect(campaignFormDetail(r.error!).startsWith(detail)).toBe(true);
+    expect(campaignFormDetail(r.error!)).not.toContain(field);
   });
 
   it.each(['keyword', 'headline', 'body', 'alias'] as const)('requires %s', (field) => {

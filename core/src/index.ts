@@ -9,6 +9,7 @@ export * from './csv.js';
 export * from './exports.js';
 export * from './live.js';
 export * from './live-follower.js';
+export * from './amounts.js';
 export * from './campaigns.js';
 export * from './openapi.js';
 export * from './audit.js';

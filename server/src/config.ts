@@ -72,6 +72,12 @@ export interface Config {
   /** ADOPS_CURRENCY: the network's currency (revenue's), ISO 4217; Meta spend is converted to it with the monthly rates. */
   currency: string;
   /**
+   * The campaign creator's daily budget, in units of the Meta ad account's currency: the most a
+   * campaign may be given (ADOPS_MAX_DAILY_BUDGET, default 1000) and the amount above which people
+   * confirm it first (ADOPS_CONFIRM_DAILY_BUDGET, default a tenth of the most).
+   */
+  dailyBudget: { max: number; confirmAbove: number };
+  /**
    * The Meta spend sync's schedule: every `everyMinutes` the last `recentDays` days (today
    * included), and once a night after `nightlyHour` (reporting time zone) the last `nightlyDays`.
    * ADOPS_SPEND_SYNC_MINUTES=0 turns it off; it runs only against a real ad account or with demo data.
@@ -199,6 +205,26 @@ function currency(env: Env): string {
   return raw;
 }
 
+/** A plain amount setting ("1000", "250.50"): up to 2 decimals, from `min` to `max`; undefined when unset. */
+function amount(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!/^\d+(\.\d{1,2})?$/.test(raw) || n < min || n > max)
+    throw new ConfigError(`${name} must be an amount from ${min} to ${max} with at most 2 decimals, such as 1000 or 250.50 (got "${env[name]}")`);
+  return n;
+}
+
+function dailyBudget(env: Env): Config['dailyBudget'] {
+  const max = amount(env, 'ADOPS_MAX_DAILY_BUDGET', 0.01, 100_000_000) ?? 1000;
+  const confirmAbove = amount(env, 'ADOPS_CONFIRM_DAILY_BUDGET', 0, 100_000_000) ?? Math.round(max * 10) / 100;
+  if (confirmAbove > max)
+    throw new ConfigError(
+      `ADOPS_CONFIRM_DAILY_BUDGET (${confirmAbove}) must not exceed ADOPS_MAX_DAILY_BUDGET (${max}): above the most nothing is created`,
+    );
+  return { max, confirmAbove };
+}
+
 function proxyHops(env: Env): number {
   const raw = env.ADOPS_TRUST_PROXY?.trim().toLowerCase();
   if (raw === undefined || raw === '' || ['false', 'no', 'off'].includes(raw)) return 0;
@@ -278,6 +304,7 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
       model: env.ADOPS_COPY_MODEL || undefined,
     },
     currency: currency(env),
+    dailyBudget: dailyBudget(env),
     spendSync: {
       everyMinutes: int(env, 'ADOPS_SPEND_SYNC_MINUTES', 15, 0, 24 * 60),
       recentDays: int(env, 'ADOPS_SPEND_SYNC_DAYS', 2, 1, 31),

@@ -1,7 +1,8 @@
 // `adops campaigns list|create`: campaign metrics from Meta (status and range filters; the
-// server sorts, pages and totals them) and the campaign creator — suggested copy and images
-// when not given, then the multipart form the web sends, answering the created ids and the
-// tracking URL.
+// server sorts, pages and totals them) and the campaign creator — budget and bid read the
+// Spanish way and checked against the ad account's limits (a high budget confirmed), suggested
+// copy and images when not given, then the multipart form the web sends, answering the created
+// ids and the tracking URL.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -13,12 +14,17 @@ import {
   INSIGHTS_STATUS_LABELS,
   MAX_IMAGE_BYTES,
   MAX_SUGGESTION_PAGE,
+  amountForWire,
+  budgetConfirmation,
+  budgetNeedsConfirmation,
+  budgetProblem,
   campaignFormData,
   contract,
   formatInt,
   formatMetric,
   formatNumber,
   presetRange,
+  readAmount,
   type CampaignFormInput,
   type CampaignInsight,
   type CampaignTable,
@@ -62,6 +68,15 @@ interface CreateFlags {
   pick?: string;
   page: string;
   json?: boolean;
+  yes?: boolean;
+}
+
+/** An amount flag read the Spanish way ("1,50"); blank or absent takes the default. In cents. */
+function amountFlag(text: string | undefined, label: string, flag: string, fallback: number): number {
+  if (text === undefined || text.trim() === '') return Math.round(fallback * 100);
+  const reading = readAmount(text);
+  if (!reading.ok) throw new CliError(`${label} (${flag}): ${reading.problem}`, EXIT.usage);
+  return reading.cents;
 }
 
 function parseStatus(value: string): InsightsStatus {
@@ -168,8 +183,11 @@ export function registerCampaigns(program: Command, cli: Cli): void {
     .option('--alias <alias>', 'alias de la URL de seguimiento (por defecto la keyword en minúsculas con guiones)')
     .option('--base-url <url>', 'URL base de la landing (por defecto la del sitio público)')
     .option('--fb-page <id>', 'id de la página de Facebook (por defecto la configurada)')
-    .option('--daily-budget <euros>', `presupuesto diario en euros (por defecto ${CAMPAIGN_DEFAULTS.daily_budget.toFixed(2)})`)
-    .option('--bid <euros>', `puja CPC en euros (por defecto ${CAMPAIGN_DEFAULTS.bid_amount.toFixed(2)})`)
+    .option(
+      '--daily-budget <importe>',
+      `presupuesto diario en la moneda de la cuenta publicitaria, con coma decimal: 1,50 (por defecto ${formatNumber(CAMPAIGN_DEFAULTS.daily_budget)})`,
+    )
+    .option('--bid <importe>', `puja CPC en la moneda de la cuenta publicitaria (por defecto ${formatNumber(CAMPAIGN_DEFAULTS.bid_amount)})`)
     .option('--objective <objective>', `OUTCOME_TRAFFIC u OUTCOME_SALES (por defecto ${CAMPAIGN_DEFAULTS.objective})`)
     .option('--countries <codes>', 'países separados por comas (por defecto ES)')
     .option('--advantage-audience', 'deja que Meta amplíe la audiencia (Advantage+)')
@@ -177,8 +195,11 @@ export function registerCampaigns(program: Command, cli: Cli): void {
     .option('--pick <n>', 'usa la imagen sugerida número N')
     .option('--page <n>', `página de sugerencias de imágenes (1–${MAX_SUGGESTION_PAGE})`, '1')
     .option('--json', 'salida JSON')
+    .option('-y, --yes', 'no pedir confirmación de un presupuesto diario alto')
     .action(async (flags: CreateFlags, cmd: Command) => {
       if (flags.image !== undefined && flags.pick !== undefined) throw new CliError('Usa --image o --pick, no ambos', EXIT.usage);
+      const budgetCents = amountFlag(flags.dailyBudget, 'Presupuesto diario', '--daily-budget', CAMPAIGN_DEFAULTS.daily_budget);
+      const bidCents = amountFlag(flags.bid, 'Puja CPC', '--bid', CAMPAIGN_DEFAULTS.bid_amount);
       const page = Number(flags.page);
       if (!/^\d+$/.test(flags.page) || page < 1 || page > MAX_SUGGESTION_PAGE)
         throw new CliError(`--page no válido: ${flags.page} (1–${MAX_SUGGESTION_PAGE})`, EXIT.usage);
@@ -188,6 +209,18 @@ export function registerCampaigns(program: Command, cli: Cli): void {
       // People read the suggestions; with --json they go to stderr so stdout stays one document.
       const note = (text: string) => (machine ? cli.io.stderr : cli.io.stdout).write(`${text}\n`);
       const keyword = flags.keyword.trim();
+
+      // The ad account's limits before anything else: a budget it cannot take is said at once, a high one confirmed.
+      const limits = await api.campaigns.budgetLimits();
+      const amounts = { daily_budget: budgetCents / 100, bid_amount: bidCents / 100 };
+      const problem = budgetProblem(amounts, limits);
+      if (problem) throw new CliError(problem.message);
+      if (budgetNeedsConfirmation(amounts.daily_budget, limits) && !flags.yes) {
+        const { title, text } = budgetConfirmation(amounts.daily_budget, limits);
+        if (!cli.prompt.interactive) throw new CliError(`${text} Confírmalo con --yes (la entrada no es una terminal).`, EXIT.usage);
+        cli.io.stderr.write(`${text}\n`);
+        if (!(await cli.prompt.confirm(title))) throw new CliError('Cancelado', EXIT.cancelled);
+      }
 
       let { headline, body, cta } = flags;
       if (headline === undefined || body === undefined || cta === undefined) {
@@ -231,8 +264,8 @@ export function registerCampaigns(program: Command, cli: Cli): void {
         alias,
         base_url: flags.baseUrl,
         fb_page: flags.fbPage,
-        daily_budget: flags.dailyBudget,
-        bid_amount: flags.bid,
+        daily_budget: amountForWire(budgetCents),
+        bid_amount: amountForWire(bidCents),
         objective: flags.objective as CampaignFormInput['objective'],
         countries: flags.countries,
         advantage_audience: flags.advantageAudience ? '1' : '0',

@@ -5,6 +5,7 @@ import { route } from './route.js';
 import { tableFields, tablePage } from './table.js';
 import { daysBetween, isValidYmd } from '../presets.js';
 import { MissingRate } from './profit.js';
+import { readAmount } from '../amounts.js';
 
 /** The largest image a campaign accepts (upload or downloaded suggestion). */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -36,7 +37,7 @@ export type CallToAction = keyof typeof CTA_LABELS;
 export const CTA_TYPES = Object.keys(CTA_LABELS) as [CallToAction, ...CallToAction[]];
 export const CallToAction = z.enum(CTA_TYPES);
 
-/** Form defaults (SPEC §9): budget and bid in euros, CPC bid. */
+/** Form defaults (SPEC §9): budget and bid in the ad account's currency, CPC bid. */
 export const CAMPAIGN_DEFAULTS = {
   objective: 'OUTCOME_TRAFFIC' as Objective,
   daily_budget: 1.0,
@@ -46,37 +47,47 @@ export const CAMPAIGN_DEFAULTS = {
   advantage_audience: false,
 };
 
+/** What the creator calls each field of the form: errors name fields by these, never by their keys. */
+export const CAMPAIGN_FIELD_LABELS = {
+  keyword: 'Keyword',
+  headline: 'Título',
+  body: 'Texto principal',
+  alias: 'Alias',
+  base_url: 'URL base',
+  fb_page: 'Página de Facebook',
+  cta: 'Botón (CTA)',
+  daily_budget: 'Presupuesto diario',
+  bid_amount: 'Puja CPC',
+  objective: 'Objetivo',
+  countries: 'Países',
+  advantage_audience: 'Público Advantage+',
+  image_url: 'Imagen sugerida',
+} as const;
+
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const requiredText = (max: number) =>
   z.string({ error: 'es obligatorio' }).trim().min(1, 'es obligatorio').max(max, `admite como máximo ${max} caracteres`);
 
 /**
- * A euro amount typed in the form ("1", "0.05", "1,50"): positive, at most 2 decimals,
- * at most `max`; blank takes the default. Output in euros (the server sends cents to Meta).
+ * An amount of the ad account's currency as typed (read by `readAmount`: "1,50", "1.500,25",
+ * "1.50"; ambiguous "1.500" refused) or a JSON number; blank takes the default. Output in units
+ * with at most 2 decimals. Its limits depend on the ad account and the server's settings: the
+ * server checks them with `budgetProblem`.
  */
-const Euros = (fallback: number, max: number) =>
+const Amount = (fallback: number) =>
   z.preprocess(
     blank,
     z
-      .union([z.string(), z.number()])
+      .union([z.string(), z.number()], { error: 'debe ser un importe, p. ej. 1,50' })
       .optional()
       .transform((v, ctx) => {
         if (v === undefined) return fallback;
-        const text = String(v).trim();
-        if (!/^\d{1,9}([.,]\d{1,2})?$/.test(text)) {
-          ctx.addIssue({ code: 'custom', message: 'debe ser un número positivo con como máximo 2 decimales' });
+        const reading = readAmount(String(v));
+        if (!reading.ok) {
+          ctx.addIssue({ code: 'custom', message: reading.problem });
           return z.NEVER;
         }
-        const n = Number(text.replace(',', '.'));
-        if (!(n > 0)) {
-          ctx.addIssue({ code: 'custom', message: 'debe ser mayor que 0' });
-          return z.NEVER;
-        }
-        if (n > max) {
-          ctx.addIssue({ code: 'custom', message: `no puede superar ${max}` });
-          return z.NEVER;
-        }
-        return n;
+        return reading.cents / 100;
       }),
   );
 
@@ -96,9 +107,11 @@ const HttpUrl = z
 const Countries = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',').map((c) => c.trim().toUpperCase())) : v),
   z
-    .array(z.string().regex(/^[A-Z]{2}$/, 'deben ser códigos de país de 2 letras separados por comas'))
-    .min(1)
-    .max(25)
+    .array(z.string().regex(/^[A-Z]{2}$/, 'deben ser códigos de país de 2 letras separados por comas'), {
+      error: 'deben ser códigos de país de 2 letras separados por comas',
+    })
+    .min(1, 'indica al menos un país')
+    .max(25, 'admite como máximo 25 países')
     .default(CAMPAIGN_DEFAULTS.countries),
 );
 
@@ -127,10 +140,10 @@ export const CampaignForm = z.object({
       .regex(/^\d{1,30}$/, 'debe ser el id numérico de una página')
       .optional(),
   ),
-  cta: z.preprocess(blank, CallToAction.default(CAMPAIGN_DEFAULTS.cta)),
-  daily_budget: Euros(CAMPAIGN_DEFAULTS.daily_budget, 1_000_000),
-  bid_amount: Euros(CAMPAIGN_DEFAULTS.bid_amount, 10_000),
-  objective: z.preprocess(blank, z.enum(OBJECTIVES).default(CAMPAIGN_DEFAULTS.objective)),
+  cta: z.preprocess(blank, z.enum(CTA_TYPES, { error: 'no es un botón de Meta (p. ej. LEARN_MORE)' }).default(CAMPAIGN_DEFAULTS.cta)),
+  daily_budget: Amount(CAMPAIGN_DEFAULTS.daily_budget),
+  bid_amount: Amount(CAMPAIGN_DEFAULTS.bid_amount),
+  objective: z.preprocess(blank, z.enum(OBJECTIVES, { error: 'debe ser OUTCOME_TRAFFIC u OUTCOME_SALES' }).default(CAMPAIGN_DEFAULTS.objective)),
   /** Countries targeted (ISO 3166 codes, comma separated). */
   countries: Countries,
   /** Let Meta widen the audience beyond the targeting (Advantage+ audience). */
@@ -139,9 +152,38 @@ export const CampaignForm = z.object({
   image_url: z.preprocess(blank, z.string().trim().max(2000, 'admite como máximo 2000 caracteres').optional()),
 });
 export type CampaignFormInput = z.input<typeof CampaignForm>;
+
+/** A refused form in the creator's words: "Presupuesto diario: es ambiguo…", never a field key. */
+export function campaignFormDetail(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Datos no válidos';
+  const key = String(issue.path[0] ?? '');
+  const label = Object.hasOwn(CAMPAIGN_FIELD_LABELS, key) ? CAMPAIGN_FIELD_LABELS[key as keyof typeof CAMPAIGN_FIELD_LABELS] : null;
+  return label ? `${label}: ${issue.message}` : issue.message;
+}
 export type CampaignFormValues = z.output<typeof CampaignForm>;
 /** The text field names of the multipart form. */
 export const CAMPAIGN_FORM_FIELDS = Object.keys(CampaignForm.shape) as Array<keyof CampaignFormValues>;
+
+/**
+ * What the creator may ask of the ad account, in its currency: Meta's minimum daily budget,
+ * this server's cap (ADOPS_MAX_DAILY_BUDGET) and the amount above which people confirm
+ * (ADOPS_CONFIRM_DAILY_BUDGET), the smallest bid and Meta's rule for a bid cap (the daily budget
+ * at least `bid_budget_ratio` times the bid). Amounts in units of the currency.
+ */
+export const BudgetLimits = z.object({
+  /** The ad account's currency (ISO 4217): budgets and bids are in it. */
+  currency: z.string(),
+  /** Decimals an amount may have: 2, or 0 for currencies Meta counts in whole units (JPY, KRW, …). */
+  decimals: z.number().int(),
+  min_daily_budget: z.number(),
+  max_daily_budget: z.number(),
+  /** A daily budget above this is created only once confirmed (web dialog, `adops … --yes`). */
+  confirm_daily_budget_above: z.number(),
+  min_bid: z.number(),
+  bid_budget_ratio: z.number(),
+});
+export type BudgetLimits = z.infer<typeof BudgetLimits>;
 
 export const ImageSuggestion = z.object({
   id: z.union([z.number(), z.string()]),
@@ -297,9 +339,9 @@ export const LocalCampaign = z.object({
   headline: z.string(),
   body: z.string(),
   objective: z.string(),
-  /** Euros. */
+  /** In the ad account's currency. */
   daily_budget: z.number(),
-  /** Euros. */
+  /** In the ad account's currency. */
   bid_amount: z.number(),
   tracking_url: z.string(),
   created_by: z.string(),
@@ -328,6 +370,8 @@ export const campaignRoutes = {
    * `api.campaigns.create(undefined, { rawBody: campaignFormData(values, image) })`.
    */
   create: route({ method: 'POST', path: '/api/create-campaign/', access: 'user', response: CreatedCampaign }),
+  /** The budget and bid the ad account accepts, in its currency (Meta's minimum, this server's cap). */
+  budgetLimits: route({ method: 'GET', path: '/api/campaigns/budget-limits', access: 'user', response: BudgetLimits }),
   /** Campaigns of the ad account with their metrics in the range (Meta insights). */
   insights: route({
     method: 'GET',

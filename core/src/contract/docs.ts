@@ -265,7 +265,13 @@ export const ROUTE_DOCS: ContractDocs = {
     generateCopy: { summary: 'Texto sugerido para un anuncio', description: 'Titular, cuerpo y llamada a la acción para la palabra clave.' },
     create: {
       summary: 'Crea una campaña de Meta',
-      description: 'Formulario `multipart/form-data` con los campos de la campaña y la imagen. Si un paso falla en Meta, lo ya creado se deshace.',
+      description:
+        'Formulario `multipart/form-data` con los campos de la campaña y la imagen. `daily_budget` y `bid_amount` van en la moneda de la cuenta publicitaria, con coma decimal (`1,50`) o punto seguido de 1–2 decimales (`1.50`); `1.500` es ambiguo y se rechaza. Un presupuesto fuera de los límites de `GET /api/campaigns/budget-limits` se rechaza (400) sin llamar a Meta. Si un paso falla en Meta, lo ya creado se deshace.',
+    },
+    budgetLimits: {
+      summary: 'Límites de presupuesto y puja de la cuenta publicitaria',
+      description:
+        'En la moneda de la cuenta de Meta: el mínimo diario de Meta, el máximo de este servidor (`ADOPS_MAX_DAILY_BUDGET`), el importe a partir del cual las caras piden confirmación y la regla de Meta para la puja (el presupuesto diario, al menos `bid_budget_ratio` veces la puja).',
     },
     insights: { summary: 'Campañas con sus métricas (Meta)', description: TABLE },
     list: { summary: 'Campañas creadas desde la consola', description: 'La más reciente primero.' },

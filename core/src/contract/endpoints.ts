@@ -73,6 +73,7 @@ export const endpoints = {
     imageSuggestions: { method: 'GET', path: '/api/pixabay/' },
     generateCopy: { method: 'GET', path: '/api/generate-copy/' },
     create: { method: 'POST', path: '/api/create-campaign/' },
+    budgetLimits: { method: 'GET', path: '/api/campaigns/budget-limits' },
     insights: { method: 'GET', path: '/api/facebook-campaigns/insights' },
     list: { method: 'GET', path: '/api/campaigns' },
   },

@@ -3,9 +3,9 @@
 // sandbox's bundled images (public, so <img> tags can load them).
 import type Router from '@koa/router';
 import busboy from 'busboy';
-import { CAMPAIGN_FORM_FIELDS, CampaignForm, MAX_IMAGE_BYTES, contract, type Route } from '@adops/core';
+import { CAMPAIGN_FIELD_LABELS, CAMPAIGN_FORM_FIELDS, CampaignForm, MAX_IMAGE_BYTES, campaignFormDetail, contract, type Route } from '@adops/core';
 import { bind, type Ctx, type Handler } from '../http.js';
-import { httpError, zodDetail } from '../errors.js';
+import { httpError } from '../errors.js';
 import type { AppServices } from '../services/index.js';
 import { sendExport } from '../tables.js';
 import { sniffImageType } from '../providers/http.js';
@@ -15,6 +15,8 @@ import { bundledImages, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../provid
 const MAX_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;
 const TOO_BIG = 'La imagen supera el máximo de 8 MB';
 const FIELDS = new Set<string>(CAMPAIGN_FORM_FIELDS);
+/** A field of the form by the creator's name for it (only the form's own fields get here). */
+const labelOf = (name: string) => CAMPAIGN_FIELD_LABELS[name as keyof typeof CAMPAIGN_FIELD_LABELS] ?? name;
 
 interface CampaignUpload {
   fields: Record<string, string>;
@@ -71,9 +73,10 @@ function readCampaignForm(ctx: Ctx): Promise<CampaignUpload> {
       }
     };
     bb.on('field', (name, value, info) => {
-      if (info.nameTruncated || info.valueTruncated) return note(httpError(400, `${name.slice(0, 100)}: es demasiado largo`));
-      if (!FIELDS.has(name)) return;
-      if (name in fields) return note(httpError(400, `${name}: el campo está repetido`));
+      // Fields the form does not have are ignored (a truncated name is never one of them).
+      if (info.nameTruncated || !FIELDS.has(name)) return;
+      if (info.valueTruncated) return note(httpError(400, `${labelOf(name)}: es demasiado largo`));
+      if (name in fields) return note(httpError(400, `${labelOf(name)}: el campo está repetido`));
       fields[name] = value;
     });
     bb.on('file', (name, stream) => {
@@ -123,7 +126,7 @@ export function campaignRoutes(router: Router, s: AppServices): void {
   both(r.create, async (_input, ctx) => {
     const upload = await readCampaignForm(ctx);
     const form = CampaignForm.safeParse(upload.fields);
-    if (!form.success) throw httpError(400, zodDetail(form.error));
+    if (!form.success) throw httpError(400, campaignFormDetail(form.error));
     if (upload.image && upload.image.length > 0 && !sniffImageType(upload.image)) throw httpError(400, 'La imagen debe ser JPEG, PNG o WebP');
     const created = await s.campaigns.create({
       form: form.data,
@@ -141,6 +144,8 @@ export function campaignRoutes(router: Router, s: AppServices): void {
     ctx.status = 201;
     return created;
   });
+
+  bind(router, s.guards, r.budgetLimits, () => s.campaigns.budgetLimits());
 
   bind(router, s.guards, r.insights, async ({ sort, page, page_size, format, ...q }, ctx) => {
     const request = { sort, page, page_size, format };

@@ -1,14 +1,16 @@
 // Paid-social campaigns: suggestions (images, copy), creation on Meta as image → campaign →
-// ad set → creative → ad (all PAUSED, amounts in cents) with rollback on failure, metrics
+// ad set → creative → ad (all PAUSED, amounts in Graph's units) once budget and bid are within
+// the ad account's limits, with rollback on failure, metrics
 // from Meta insights joined to Rentabilidad's revenue, profit and ROI (the profit query's), and
 // the local campaign records in the entity store.
 import {
+  budgetProblem,
   campaignCsvFields,
   deriveMetrics,
   EMPTY_SUMS,
   profitFigures,
-  toCents,
   trackingUrl,
+  type BudgetLimits,
   type CampaignFormValues,
   type CampaignInsight,
   type CampaignTotals,
@@ -26,7 +28,7 @@ import type { Config } from '../config.js';
 import { HttpError, httpError } from '../errors.js';
 import type { CampaignRecord, EntityStore } from '../store/types.js';
 import { createProviders, type Providers } from '../providers/index.js';
-import { MetaApiError, type GraphCampaign } from '../providers/meta/client.js';
+import { MetaApiError, metaOffset, type AccountBudgetRules, type GraphCampaign } from '../providers/meta/client.js';
 import { sniffImageType } from '../providers/http.js';
 import { SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../providers/pixabay/images.js';
 import { memoryPage, type TableExport, type TablePageOf } from '../tables.js';
@@ -79,10 +81,16 @@ export interface NewCampaign {
 type Created = { kind: 'image'; hash: string } | { kind: 'object'; id: string; what: string };
 
 const META_UNREACHABLE = 'No se pudo conectar con Meta';
+/** Meta's rule for an ad set with a bid cap: its daily budget at least 5 times the bid ("About minimum budgets"). */
+const BID_BUDGET_RATIO = 5;
+/** How long the ad account's currency and minimum budget are trusted (the minimum follows exchange rates). */
+const BUDGET_RULES_TTL_MS = 60 * 60_000;
 
 export class CampaignService {
   /** Image hashes of creations in progress (a rollback never deletes an image another one uses). */
   private readonly hashesInUse = new Map<string, number>();
+  /** The ad account's budget rules as last read (or being read) from Meta. */
+  private budgetRules: { at: number; rules: Promise<AccountBudgetRules> } | null = null;
 
   constructor(
     private readonly store: EntityStore,
@@ -116,7 +124,7 @@ export class CampaignService {
     try {
       url = new URL(imageUrl, origin);
     } catch {
-      throw httpError(400, 'image_url: debe ser una URL válida');
+      throw httpError(400, 'Imagen sugerida: debe ser una URL válida');
     }
     const refused = () => httpError(400, 'La imagen sugerida debe venir de Pixabay');
     const sandbox = this.providers.pixabaySandbox;
@@ -131,8 +139,47 @@ export class CampaignService {
     return bytes;
   }
 
+  /**
+   * What the creator may ask of the ad account, in its currency: Meta's minimum daily budget
+   * (read from the account, kept an hour), this server's cap and confirmation threshold, the
+   * smallest bid (one of Graph's units) and Meta's budget-to-bid rule.
+   */
+  async budgetLimits(): Promise<BudgetLimits> {
+    const now = Date.now();
+    if (!this.budgetRules || now - this.budgetRules.at > BUDGET_RULES_TTL_MS) {
+      const rules = this.providers.meta.budgetRules();
+      this.budgetRules = { at: now, rules };
+      // A failed read is not kept: the next request asks Meta again.
+      rules.catch(() => {
+        if (this.budgetRules?.rules === rules) this.budgetRules = null;
+      });
+    }
+    let rules: AccountBudgetRules;
+    try {
+      rules = await this.budgetRules.rules;
+    } catch (e) {
+      const failure = this.metaFailure(e);
+      throw httpError(502, `No se pudo leer la moneda y el presupuesto mínimo de la cuenta publicitaria de Meta: ${failure.message}`);
+    }
+    const offset = metaOffset(rules.currency);
+    return {
+      currency: rules.currency,
+      decimals: offset === 1 ? 0 : 2,
+      min_daily_budget: rules.minDailyBudget / offset,
+      max_daily_budget: this.config.dailyBudget.max,
+      confirm_daily_budget_above: this.config.dailyBudget.confirmAbove,
+      min_bid: 1 / offset,
+      bid_budget_ratio: BID_BUDGET_RATIO,
+    };
+  }
+
   /** Creates the campaign on Meta and records it; a failure half-way deletes what was created. */
   async create({ form, image, createdBy, origin }: NewCampaign): Promise<CreatedCampaign> {
+    // Budget and bid first: a refusal leaves Meta untouched (the account's rules are a read, usually cached).
+    const limits = await this.budgetLimits();
+    const problem = budgetProblem(form, limits);
+    if (problem) throw httpError(400, problem.message);
+    const inMetaUnits = (units: number) => Math.round(units * metaOffset(limits.currency));
     const suggestionUrl = image ? null : form.image_url ? new URL(form.image_url, origin).href : null;
     const bytes = image ?? (form.image_url ? await this.downloadSuggestion(form.image_url, origin) : null);
     if (!bytes) throw httpError(400, 'Debes subir una imagen o seleccionar una de Pixabay');
@@ -140,7 +187,7 @@ export class CampaignService {
     try {
       link = trackingUrl({ baseUrl: form.base_url ?? this.config.publicSiteUrl, alias: form.alias, keyword: form.keyword });
     } catch {
-      throw httpError(400, 'base_url: debe ser una URL http(s) válida');
+      throw httpError(400, 'URL base: debe ser una URL http(s) válida');
     }
 
     const meta = this.providers.meta;
@@ -160,8 +207,8 @@ export class CampaignService {
       const adset = await meta.createAdSet({
         name: `${name} | Ad set`,
         campaignId: campaign,
-        dailyBudgetCents: toCents(form.daily_budget),
-        bidAmountCents: toCents(form.bid_amount),
+        dailyBudget: inMetaUnits(form.daily_budget),
+        bidAmount: inMetaUnits(form.bid_amount),
         countries: form.countries,
         advantageAudience: form.advantage_audience,
       });

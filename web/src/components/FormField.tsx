@@ -1,5 +1,6 @@
 // A form field: its label above the control, tied to it by `id` (clicking the label focuses the
-// control, screen readers name the control by it), a required mark and an optional hint below.
+// control, screen readers name the control by it), a required mark, an optional hint below and
+// an optional error (`${id}-hint` and `${id}-error`: the control names them in aria-describedby).
 import type { ReactNode } from 'react';
 import { filterLabelClass, labelClass } from './styles';
 
@@ -8,6 +9,7 @@ export function FormField({
   label,
   required,
   hint,
+  error,
   className,
   filter,
   children,
@@ -16,6 +18,8 @@ export function FormField({
   label: ReactNode;
   required?: boolean;
   hint?: ReactNode;
+  /** What is wrong with the value, shown in red below the control. */
+  error?: ReactNode;
   className?: string;
   /** In a report filter bar: its small upper-case label. */
   filter?: boolean;
@@ -32,7 +36,16 @@ export function FormField({
         )}
       </label>
       {children}
-      {hint && <p className="mt-1 text-xs text-gray-500">{hint}</p>}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
+          {error}
+        </p>
+      )}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-gray-500">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }

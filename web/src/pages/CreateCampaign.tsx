@@ -1,28 +1,43 @@
 // 'Crear Campaña en Facebook' (SPEC §2, §5, §8, §9): keyword with suggested copy and images,
-// the ad's texts, destination (tracking URL from alias and keyword), budget, bid and
-// objective; sent as a multipart form; success shows the ad's preview with Meta's ids.
+// the ad's texts, destination (tracking URL from alias and keyword), budget and bid in the ad
+// account's currency (typed the Spanish way, checked against its limits, confirmed when high)
+// and objective; sent as a multipart form; success shows the ad's preview with Meta's ids.
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import {
   ApiError,
   CAMPAIGN_DEFAULTS,
+  CAMPAIGN_FIELD_LABELS,
   CTA_LABELS,
   CTA_TYPES,
   IMAGE_REQUIRED_MESSAGE,
   OBJECTIVES,
+  amountForWire,
+  budgetConfirmation,
+  budgetNeedsConfirmation,
+  budgetProblem,
   campaignFormData,
+  formatAmount,
+  formatNumber,
+  maxBid,
+  readAmount,
   trackingUrl,
+  type AmountReading,
+  type BudgetLimits,
   type CallToAction,
+  type CampaignFormInput,
   type CreatedCampaign,
   type Objective,
   type SuggestedCopy,
 } from '@adops/core';
 import { useApi } from '../hooks/useApi';
+import { useAsync } from '../hooks/useAsync';
 import { useFlash } from '../hooks/useFlash';
 import { readToken } from '../lib/session';
 import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
 import { inputClass, primaryButton, secondaryButton } from '../components/styles';
 import { FormField } from '../components/FormField';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { AdPreview } from '../components/campaigns/AdPreview';
 import { CreatedDialog } from '../components/campaigns/CreatedDialog';
 import { ImagePicker, chosenImageUrl, type ChosenImage } from '../components/campaigns/ImagePicker';
@@ -59,8 +74,9 @@ const initialForm = (baseUrl: string): FormState => ({
   alias: '',
   fb_page: '',
   cta: CAMPAIGN_DEFAULTS.cta,
-  daily_budget: CAMPAIGN_DEFAULTS.daily_budget.toFixed(2),
-  bid_amount: CAMPAIGN_DEFAULTS.bid_amount.toFixed(2),
+  // As people write amounts here: comma decimals ("1,00"), read by core's readAmount.
+  daily_budget: formatNumber(CAMPAIGN_DEFAULTS.daily_budget),
+  bid_amount: formatNumber(CAMPAIGN_DEFAULTS.bid_amount),
   objective: CAMPAIGN_DEFAULTS.objective,
 });
 
@@ -68,6 +84,14 @@ const initialForm = (baseUrl: string): FormState => ({
 const pageNameOf = (fbPage: string) => (fbPage.trim() ? `Página ${fbPage.trim()}` : 'Página por defecto');
 
 type Feedback = { ok: boolean; text: string };
+type AmountField = 'daily_budget' | 'bid_amount';
+
+/** An amount's problem as the field shows it ("Es ambiguo…"), once the field was left or the form sent. */
+const amountError = (reading: AmountReading, shown: boolean | undefined) =>
+  shown && !reading.ok ? reading.problem.charAt(0).toUpperCase() + reading.problem.slice(1) : undefined;
+
+/** An amount with the ad account's currency, as the creator says it ("1.000,00 EUR"). */
+const say = (units: number, limits: BudgetLimits) => formatAmount(units, limits.currency, limits.decimals);
 
 /** The server's detail; 'Error inesperado en el backend' when the answer carried none (e.g. a proxy's error page). */
 function backendError(error: unknown): string {
@@ -89,6 +113,15 @@ export default function CreateCampaign() {
   const [created, setCreated] = useState<{ campaign: CreatedCampaign; pageName: string; imageUrl: string | null } | null>(null);
   const [createdFlash, flashCreated] = useFlash<string>(3000);
   const [copied, flashCopied] = useFlash<Feedback>(3000);
+  // The ad account's currency and what it takes (Meta's minimum, the server's cap and confirmation threshold).
+  const limits = useAsync((signal) => api.campaigns.budgetLimits(undefined, { signal }), [api]);
+  const [touched, setTouched] = useState<Partial<Record<AmountField, boolean>>>({});
+  const [confirming, setConfirming] = useState<{ daily_budget: number; limits: BudgetLimits; values: CampaignFormInput } | null>(null);
+  const budgetInput = useRef<HTMLInputElement>(null);
+  const bidInput = useRef<HTMLInputElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  /** Where the focus goes when the confirmation closes: the budget to review, or the submit button. */
+  const afterConfirmation = useRef<HTMLElement | null>(null);
 
   // The tracking URL starts from the provider's public site unless another base is typed.
   useEffect(() => {
@@ -146,10 +179,21 @@ export default function CreateCampaign() {
     }
   }
 
+  const budgetReading = readAmount(form.daily_budget);
+  const bidReading = readAmount(form.bid_amount);
+  const account = limits.data;
+  const currencyLabel = (label: string) => (account ? `${label} (${account.currency})` : label);
+  /** The typed daily budget when the account can take it (the bid's hint says the largest bid it allows). */
+  const budgetTaken =
+    account && budgetReading.ok && budgetProblem({ daily_budget: budgetReading.cents / 100, bid_amount: account.min_bid }, account) === null
+      ? budgetReading.cents / 100
+      : null;
+
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (submitting) return;
     setError(null);
+    setTouched({ daily_budget: true, bid_amount: true });
     if (!image) {
       setError(IMAGE_REQUIRED_MESSAGE);
       return;
@@ -158,13 +202,54 @@ export default function CreateCampaign() {
       setError(NO_TOKEN);
       return;
     }
+    for (const [field, reading, input] of [
+      ['daily_budget', budgetReading, budgetInput],
+      ['bid_amount', bidReading, bidInput],
+    ] as const) {
+      if (!reading.ok) {
+        setError(`${CAMPAIGN_FIELD_LABELS[field]}: ${reading.problem}`);
+        input.current?.focus();
+        return;
+      }
+    }
+    if (!budgetReading.ok || !bidReading.ok) return;
+    const amounts = { daily_budget: budgetReading.cents / 100, bid_amount: bidReading.cents / 100 };
+    setSubmitting(true);
+    let known: BudgetLimits;
+    try {
+      known = account ?? (await api.campaigns.budgetLimits());
+    } catch (err) {
+      setError(backendError(err));
+      setSubmitting(false);
+      return;
+    }
+    // The server refuses the same way; said here before anything is sent.
+    const problem = budgetProblem(amounts, known);
+    if (problem) {
+      setError(problem.message);
+      setSubmitting(false);
+      (problem.field === 'daily_budget' ? budgetInput : bidInput).current?.focus();
+      return;
+    }
+    const values: CampaignFormInput = {
+      ...form,
+      daily_budget: amountForWire(budgetReading.cents),
+      bid_amount: amountForWire(bidReading.cents),
+      advantage_audience: CAMPAIGN_DEFAULTS.advantage_audience,
+      image_url: image.kind === 'suggestion' ? image.suggestion.largeImageURL : undefined,
+    };
+    if (budgetNeedsConfirmation(amounts.daily_budget, known)) {
+      setSubmitting(false);
+      setConfirming({ daily_budget: amounts.daily_budget, limits: known, values });
+      return;
+    }
+    await send(values);
+  }
+
+  async function send(values: CampaignFormInput) {
+    if (!image) return;
     setSubmitting(true);
     try {
-      const values = {
-        ...form,
-        advantage_audience: CAMPAIGN_DEFAULTS.advantage_audience,
-        image_url: image.kind === 'suggestion' ? image.suggestion.largeImageURL : undefined,
-      };
       const campaign = await api.campaigns.create(undefined, {
         rawBody: campaignFormData(values, image.kind === 'upload' ? image.file : null),
       });
@@ -189,6 +274,7 @@ export default function CreateCampaign() {
     setForm(initialForm(publicSite));
     setResetKey((k) => k + 1);
     setError(null);
+    setTouched({});
     window.scrollTo({ top: 0, behavior: 'smooth' });
   }
 
@@ -207,7 +293,7 @@ export default function CreateCampaign() {
       </div>
 
       <form onSubmit={submit} aria-label="Crear campaña" className="grid items-start gap-6 lg:grid-cols-5 lg:grid-rows-[auto_1fr]">
-        <div className="space-y-6 lg:col-span-3">
+        <div className="min-w-0 space-y-6 lg:col-span-3">
           <Card title="Anuncio">
             <div className="space-y-4">
               <Field
@@ -351,39 +437,75 @@ export default function CreateCampaign() {
                   </select>
                 )}
               </Field>
-              <Field label="Presupuesto diario (€)">
-                {(id) => (
+              <Field
+                label={currencyLabel('Presupuesto diario')}
+                required
+                error={amountError(budgetReading, touched.daily_budget)}
+                hint={
+                  account
+                    ? `Con coma decimal (1,50). Entre ${say(account.min_daily_budget, account)} y ${say(account.max_daily_budget, account)} al día; por encima de ${say(account.confirm_daily_budget_above, account)} se pide confirmación.`
+                    : 'Con coma decimal (1,50), en la moneda de la cuenta publicitaria.'
+                }
+              >
+                {(id, describedBy) => (
                   <input
                     id={id}
-                    type="number"
+                    ref={budgetInput}
+                    type="text"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    spellCheck={false}
                     required
-                    min="0.01"
-                    step="0.01"
                     value={form.daily_budget}
                     onChange={(e) => set('daily_budget')(e.target.value)}
+                    onBlur={() => setTouched((t) => ({ ...t, daily_budget: true }))}
+                    aria-invalid={amountError(budgetReading, touched.daily_budget) ? true : undefined}
+                    aria-describedby={describedBy}
                     className={inputClass}
                   />
                 )}
               </Field>
-              <Field label="Puja CPC (€)">
-                {(id) => (
+              <Field
+                label={currencyLabel('Puja CPC')}
+                required
+                error={amountError(bidReading, touched.bid_amount)}
+                hint={
+                  account && budgetTaken !== null
+                    ? `Como mucho ${say(maxBid(budgetTaken, account), account)} con este presupuesto: Meta pide un presupuesto diario de al menos ${account.bid_budget_ratio} veces la puja.`
+                    : 'Con coma decimal (0,05).'
+                }
+              >
+                {(id, describedBy) => (
                   <input
                     id={id}
-                    type="number"
+                    ref={bidInput}
+                    type="text"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    spellCheck={false}
                     required
-                    min="0.01"
-                    step="0.01"
                     value={form.bid_amount}
                     onChange={(e) => set('bid_amount')(e.target.value)}
+                    onBlur={() => setTouched((t) => ({ ...t, bid_amount: true }))}
+                    aria-invalid={amountError(bidReading, touched.bid_amount) ? true : undefined}
+                    aria-describedby={describedBy}
                     className={inputClass}
                   />
                 )}
               </Field>
+              {Boolean(limits.error) && (
+                <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-red-600 sm:col-span-2">
+                  <span>No se pudo leer la cuenta publicitaria de Meta: {errorText(limits.error, BACKEND_ERROR)}</span>
+                  <button type="button" onClick={limits.reload} className={secondaryButton}>
+                    Reintentar
+                  </button>
+                </div>
+              )}
             </div>
           </Card>
         </div>
 
-        <div className="space-y-6 lg:col-span-2 lg:row-span-2">
+        <div className="min-w-0 space-y-6 lg:col-span-2 lg:row-span-2">
           <Card title="Imagen">
             <ImagePicker
               image={image}
@@ -406,9 +528,9 @@ export default function CreateCampaign() {
           </Card>
         </div>
 
-        <div className="space-y-4 lg:col-span-3">
+        <div className="min-w-0 space-y-4 lg:col-span-3">
           <div className="flex flex-wrap items-center gap-4">
-            <button type="submit" disabled={submitting} className={`${primaryButton} px-6`}>
+            <button ref={submitRef} type="submit" disabled={submitting} className={`${primaryButton} px-6`}>
               {submitting ? 'Creando...' : 'Crear campaña'}
             </button>
             <p className="text-xs text-gray-500">Se crea en pausa: campaña, conjunto de anuncios, creatividad y anuncio.</p>
@@ -420,6 +542,26 @@ export default function CreateCampaign() {
           )}
         </div>
       </form>
+
+      {confirming && (
+        <ConfirmDialog
+          title={budgetConfirmation(confirming.daily_budget, confirming.limits).title}
+          confirmLabel={`Sí, crear con ${say(confirming.daily_budget, confirming.limits)} al día`}
+          cancelLabel="Revisar el importe"
+          returnFocusTo={afterConfirmation}
+          onCancel={() => {
+            afterConfirmation.current = budgetInput.current;
+            setConfirming(null);
+          }}
+          onConfirm={() => {
+            afterConfirmation.current = submitRef.current;
+            setConfirming(null);
+            void send(confirming.values);
+          }}
+        >
+          <p>{budgetConfirmation(confirming.daily_budget, confirming.limits).text}</p>
+        </ConfirmDialog>
+      )}
 
       {created && (
         <CreatedDialog
@@ -435,11 +577,25 @@ export default function CreateCampaign() {
   );
 }
 
-function Field({ label, required, hint, children }: { label: string; required?: boolean; hint?: string; children: (id: string) => ReactNode }) {
+function Field({
+  label,
+  required,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  required?: boolean;
+  hint?: string;
+  error?: string;
+  /** The control, given its id and the ids of the error and hint that describe it. */
+  children: (id: string, describedBy: string | undefined) => ReactNode;
+}) {
   const id = useId();
+  const describedBy = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
   return (
-    <FormField id={id} label={label} required={required} hint={hint}>
-      {children(id)}
+    <FormField id={id} label={label} required={required} hint={hint} error={error}>
+      {children(id, describedBy)}
     </FormField>
   );
 }

@@ -87,8 +87,9 @@ export type GraphAdInsight = Record<(typeof AD_INSIGHT_FIELDS)[number], string |
 export interface AdSetSpec {
   name: string;
   campaignId: string;
-  dailyBudgetCents: number;
-  bidAmountCents: number;
+  /** In Graph's units of the account's currency (cents, or whole units: see metaOffset). */
+  dailyBudget: number;
+  bidAmount: number;
   countries: string[];
   advantageAudience: boolean;
 }
@@ -101,6 +102,21 @@ export interface CreativeSpec {
   headline: string;
   callToAction: string;
   imageHash: string;
+}
+
+/**
+ * Currencies Graph counts in whole units (offset 1: a daily_budget of 1000 in JPY is ¥1000);
+ * every other currency is counted in hundredths (offset 100). From Meta's "Currency codes" table.
+ */
+const WHOLE_UNIT_CURRENCIES = new Set(['CLP', 'COP', 'CRC', 'HUF', 'ISK', 'IDR', 'JPY', 'KRW', 'PYG', 'TWD', 'VND']);
+
+/** How many of Graph's budget and bid units make one unit of the currency (1 or 100). */
+export const metaOffset = (currency: string): 1 | 100 => (WHOLE_UNIT_CURRENCIES.has(currency.toUpperCase()) ? 1 : 100);
+
+/** What the ad account says about budgets: its currency and Meta's smallest daily budget, in Graph's units (see metaOffset). */
+export interface AccountBudgetRules {
+  currency: string;
+  minDailyBudget: number;
 }
 
 const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -151,8 +167,8 @@ export class MetaClient {
     return this.create('adsets', {
       name: spec.name,
       campaign_id: spec.campaignId,
-      daily_budget: spec.dailyBudgetCents,
-      bid_amount: spec.bidAmountCents,
+      daily_budget: spec.dailyBudget,
+      bid_amount: spec.bidAmount,
       bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
       billing_event: 'IMPRESSIONS',
       optimization_goal: 'LINK_CLICKS',
@@ -204,6 +220,25 @@ export class MetaClient {
   /** Pauses or resumes a campaign or ad set (POST /{id} status=…). */
   async setStatus(id: string, status: 'ACTIVE' | 'PAUSED'): Promise<void> {
     await this.call('POST', `/${encodeURIComponent(id)}`, { status });
+  }
+
+  /**
+   * The ad account's currency and Meta's minimum daily budget for an ad set billed on
+   * impressions (GET /act_X?fields=currency and /act_X/minimum_budgets).
+   */
+  async budgetRules(): Promise<AccountBudgetRules> {
+    const [account, minimums] = await Promise.all([
+      this.call<{ currency?: string }>('GET', `/${this.account}`, { fields: 'currency' }),
+      this.call<{ data?: Array<{ currency?: string; min_daily_budget_imp?: number | string }> }>('GET', `/${this.account}/minimum_budgets`),
+    ]);
+    const currency = String(account.currency ?? '').toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) throw new MetaApiError(200, { message: 'Meta no devolvió la moneda de la cuenta publicitaria' });
+    const rows = minimums.data ?? [];
+    const row = rows.find((r) => String(r.currency ?? '').toUpperCase() === currency) ?? rows[0];
+    const minDailyBudget = Number(row?.min_daily_budget_imp);
+    if (!Number.isInteger(minDailyBudget) || minDailyBudget < 0)
+      throw new MetaApiError(200, { message: 'Meta no devolvió el presupuesto diario mínimo de la cuenta publicitaria' });
+    return { currency, minDailyBudget };
   }
 
   async deleteImage(hash: string): Promise<void> {

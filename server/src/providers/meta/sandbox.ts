@@ -49,6 +49,8 @@ export interface MetaSandboxOptions {
   today?: () => string;
   /** The ad account's currency (spend in insights; default EUR, as the creator's budgets). */
   currency?: string;
+  /** Meta's smallest daily budget for an ad set billed on impressions, in Graph's units (default 100: 1,00 EUR). */
+  minDailyBudget?: number;
 }
 
 /** A seeded ad the demo traffic can send visits for: its ids, its campaign's keyword, and when it delivers. */
@@ -87,6 +89,8 @@ const SEED_KEYWORDS = [
 const MAX_BODY = 16 * 1024 * 1024;
 /** Graph answers these rate limits with HTTP 403; the body's code is what counts. */
 const RATE_STATUS = new Set([4, 17, 32, 613]);
+/** Meta's rule for a bid cap or cost cap: the daily budget at least this many times the bid. */
+export const SANDBOX_BID_BUDGET_RATIO = 5;
 const MAX_RECORDED = 500;
 const MAX_IMAGES = 200;
 
@@ -372,6 +376,7 @@ export class MetaSandbox {
   private edgeOf(method: string, path: string): string {
     const parts = path.split('/').filter(Boolean);
     if (parts.length === 2 && parts[0].startsWith('act_')) return method === 'GET' && parts[1] === 'campaigns' ? 'campaigns.list' : parts[1];
+    if (parts.length === 1 && method === 'GET' && parts[0].startsWith('act_')) return 'account';
     if (parts.length === 1) return method === 'DELETE' ? 'delete' : method === 'POST' ? 'update' : 'read';
     return 'unknown';
   }
@@ -411,6 +416,10 @@ export class MetaSandbox {
         return this.listCampaigns(path, p);
       case 'GET insights':
         return this.adInsights(path, p);
+      case 'GET account':
+        return { id: this.account, account_id: this.account.slice(4), currency: this.options.currency ?? 'EUR' };
+      case 'GET minimum_budgets':
+        return { data: [this.minimumBudgets()] };
       case 'DELETE delete':
         return this.deleteObject(parts[0]);
       case 'POST update':
@@ -512,13 +521,29 @@ export class MetaSandbox {
     return this.store('campaign', p, status);
   }
 
+  /** The account's minimum daily budgets by what the ad set is optimised for (Graph's MinimumBudget), in its units. */
+  private minimumBudgets(): Record<string, unknown> {
+    const imp = this.options.minDailyBudget ?? 100;
+    return {
+      currency: this.options.currency ?? 'EUR',
+      min_daily_budget_imp: imp,
+      min_daily_budget_video_views: imp * 2,
+      min_daily_budget_high_freq: imp * 5,
+      min_daily_budget_low_freq: imp * 40,
+    };
+  }
+
   private createAdSet(p: Record<string, unknown>): unknown {
     this.text(p, 'name');
     this.existing(p.campaign_id, 'campaign', 'campaign_id');
-    this.cents(p, 'daily_budget', 100);
+    const budget = this.cents(p, 'daily_budget', this.options.minDailyBudget ?? 100);
     const strategy = this.text(p, 'bid_strategy');
     if (!BID_STRATEGIES.has(strategy)) this.invalid('bid_strategy', 'no es una estrategia de puja válida');
-    if (strategy === 'LOWEST_COST_WITH_BID_CAP' || strategy === 'COST_CAP') this.cents(p, 'bid_amount', 1);
+    if (strategy === 'LOWEST_COST_WITH_BID_CAP' || strategy === 'COST_CAP') {
+      const bid = this.cents(p, 'bid_amount', 1);
+      if (budget < bid * SANDBOX_BID_BUDGET_RATIO)
+        this.invalid('daily_budget', `debe ser al menos ${SANDBOX_BID_BUDGET_RATIO} veces bid_amount con ${strategy}`);
+    }
     if (!BILLING_EVENTS.has(this.text(p, 'billing_event'))) this.invalid('billing_event', 'no es un evento de facturación válido');
     if (!OPTIMIZATION_GOALS.has(this.text(p, 'optimization_goal'))) this.invalid('optimization_goal', 'no es un objetivo de optimización válido');
     const targeting = p.targeting as { geo_locations?: { countries?: unknown }; targeting_automation?: { advantage_audience?: unknown } } | undefined;
