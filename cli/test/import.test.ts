@@ -95,6 +95,7 @@ describe('adops import zone-report', () => {
       rejected_total: 0,
       duplicates: [],
       duplicates_total: 0,
+      days: [{ date: d1, report: 'final' }],
     });
     expect((await zoneRows('imp-1'))[0]).toMatchObject({ revenue: 6, margin: 2 });
   });
