@@ -91,12 +91,15 @@ describe('spend that is not synced', () => {
     expect(t.totals.spend_stale).toBe(true);
     const { [A]: a, [B]: b } = byKey(t.rows);
     expect(a).toMatchObject({ spend: 8, revenue: 10, profit: 2, spend_unsynced: false });
+    // Meta's clicks come with the spend: unknown too, and so is the break-even CPC built on them.
     expect(b).toMatchObject({
       spend: null,
       profit: null,
       roi: null,
       roas: null,
       cpc: null,
+      meta_clicks: null,
+      break_even_cpc: null,
       spend_unsynced: true,
       visits: 10,
       revenue: 10,

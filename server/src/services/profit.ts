@@ -88,12 +88,15 @@ function addPart(to: Part, p: Part): void {
   to.tq_weight += p.tq_weight;
 }
 
-/** A part's sums for the registry; spend unknown (null) when a rate is missing or it was never synced. */
-function sumsOf(p: Part, spendUnknown: boolean): ProfitSums {
+/**
+ * A part's sums for the registry: spend unknown (null) when a rate is missing; spend, Meta's
+ * clicks and impressions unknown when it was never synced (they come with the spend).
+ */
+function sumsOf(p: Part, unsynced: boolean): ProfitSums {
   return {
-    spend: p.missingRate || spendUnknown ? null : p.spend,
-    meta_clicks: p.meta_clicks,
-    meta_impressions: p.meta_impressions,
+    spend: p.missingRate || unsynced ? null : p.spend,
+    meta_clicks: unsynced ? null : p.meta_clicks,
+    meta_impressions: unsynced ? null : p.meta_impressions,
     visits: p.visits,
     revenue: p.revenue,
     tq_weighted: p.tq_weighted,
