@@ -2,11 +2,12 @@
 // (two days of last month, two zones, two campaigns — C1 with two ad sets makes money, C2 loses
 // it — the second day without a zone report): the missing exchange rate named and added from its
 // banner, totals equal to the API's, sorting by profit, a campaign opened to its ad sets, the CSV,
-// losing rows marked in words, the estimated day named, the spend sync, and 390 px.
+// losing rows marked in words, the estimated day named, a day without synced spend named and its
+// unknown figures said in words (an admin opening that range syncs it), the spend sync, and 390 px.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { PROFIT_METRICS, formatDateDMY, formatProfitMetric, type Api, type ProfitMetricKey } from '@adops/core';
+import { PROFIT_METRICS, formatDateDMY, formatProfitMetric, syncedAtText, type Api, type ProfitMetricKey } from '@adops/core';
 import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 import { event, importRows } from '../server/test/warehouse-contract.js';
 import type { AdSpendRecord, ReferrerEvent, ZoneReportRecord } from '../server/src/warehouse/index.js';
@@ -21,6 +22,8 @@ const LAST_MONTH = (() => {
 })();
 const D1 = `${LAST_MONTH}-01`;
 const D2 = `${LAST_MONTH}-02`;
+/** A day with visits and no spend synced or stored. */
+const D3 = `${LAST_MONTH}-03`;
 const RANGE = { start_date: D1, end_date: D2 };
 const C1a = { campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1', keyword: 'seguros' };
 const C1b = { campaign_id: 'C1', adset_id: 'S3', ad_id: 'A3', keyword: 'seguros baratos' };
@@ -58,6 +61,7 @@ function visits(): ReferrerEvent[] {
   add(D1, 'Z2', 10);
   add(D2, 'Z1', 4, C1a);
   add(D2, 'Z2', 4, C2);
+  add(D3, 'Z1', 4, C1a);
   return out;
 }
 
@@ -153,7 +157,7 @@ describe('Rentabilidad', () => {
     expect(totals.Campaña).toBe('Totales');
     expect(await page.getByTestId('profit-total').innerText()).toBe(formatProfitMetric('profit', api.totals.profit, '$'));
     expect(api.totals.estimated_days).toEqual([D2]);
-    await expect(page.getByTestId('estimated-days').innerText()).resolves.toContain(formatDateDMY(D2));
+    await expect(page.getByTestId('completeness-notes').innerText()).resolves.toContain(`Revenue estimado el ${formatDateDMY(D2)}`);
     // The chart names the estimated day too.
     await page
       .getByTestId('profit-chart')
@@ -266,6 +270,58 @@ describe('Rentabilidad', () => {
     await page.getByRole('menuitem', { name: 'Rentabilidad' }).click();
     await page.waitForURL('**/profit');
     await page.getByRole('heading', { name: 'Rentabilidad', exact: true }).waitFor();
+  });
+
+  test('a day without synced spend: staff see it named, its revenue apart and “sin sincronizar” where spend is unknown; an admin opening the range syncs it', async () => {
+    await withRate();
+    await admin.admin.createUser({ first_name: 'Mar', email: 'mar@example.com', password: 'una-clave-larga-1' });
+    const staff = await h.newPage({ viewport: { width: 1440, height: 1000 } });
+    await h.signIn(staff, 'mar@example.com', 'una-clave-larga-1');
+    await staff.goto(`/profit?from=${D1}&to=${D3}`);
+    await row(staff, 'C1').waitFor();
+    const notes = staff.getByTestId('completeness-notes');
+    await expect(notes.innerText()).resolves.toContain(
+      `Gasto de Meta sin sincronizar el ${formatDateDMY(D3)}: esos días no cuentan en el gasto, el beneficio, el ROI ni el ROAS (no son 0)`,
+    );
+    await expect(notes.innerText()).resolves.toContain('Un administrador puede sincronizar el gasto');
+    // When spend was last synced (any range: the menu test's admin opened the default week, which synced it), in ADOPS_TZ.
+    const last = (await admin.profit.table({ start_date: D1, end_date: D3 })).totals.spend_synced_at;
+    expect(await staff.getByTestId('spend-synced-at').innerText()).toBe(syncedAtText(last, 'UTC'));
+    // C1's 4 visits on D3 (Z1 at 1,00) are apart under its revenue, not in its profit.
+    await expect(row(staff, 'C1').getByTestId('unsynced-revenue').innerText()).resolves.toBe('+ $4,00 sin sinc.');
+    // The chart names the day; staff do not sync.
+    await staff
+      .getByTestId('profit-chart')
+      .getByText(`${formatDateDMY(D3).slice(0, 5)} (estimado) (gasto sin sincronizar)`)
+      .first()
+      .waitFor();
+    expect(await staff.getByTestId('auto-sync').count()).toBe(0);
+    // Only that day: every spend is unknown, said in words.
+    await staff.goto(`/profit?from=${D3}&to=${D3}`);
+    await row(staff, 'C1').waitFor();
+    const c1 = await cellsByHeader(campaignsTable(staff), row(staff, 'C1'));
+    for (const k of ['spend', 'profit', 'roi', 'roas'] as const) expect(c1[label(k)], k).toBe('sin sincronizar');
+    expect(c1[label('revenue')]).toMatch(/^\$4,00/);
+    await h.screenshot(staff, 'profit-unsynced-1440');
+    expect(await admin.profit.table({ start_date: D1, end_date: D3 }).then((t) => t.totals.unsynced_days)).toEqual([D3]);
+
+    // An admin opening the stale range: synced, said so, loaded again.
+    const page = await h.newPage({ viewport: { width: 1440, height: 1000 } });
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto(`/profit?from=${D1}&to=${D3}`);
+    const result = page.getByTestId('sync-result');
+    await result.waitFor();
+    expect(await result.innerText()).toMatch(
+      new RegExp(
+        `^El gasto de este rango no estaba al día y se ha sincronizado\\. Gasto sincronizado del ${formatDateDMY(D1)} al ${formatDateDMY(D3)}:`,
+      ),
+    );
+    await expect
+      .poll(() => page.getByTestId('spend-synced-at').innerText(), { timeout: 10_000 })
+      .toMatch(/^Gasto sincronizado el \d\d\/\d\d\/\d{4} a las \d\d:\d\d \(UTC\)$/);
+    await expect.poll(() => page.getByTestId('completeness-notes').innerText(), { timeout: 10_000 }).not.toContain('sin sincronizar');
+    expect((await admin.profit.table({ start_date: D1, end_date: D3 })).totals.unsynced_days).toEqual([]);
+    expect(h.pageErrors(page)).toEqual([]);
   });
 
   test('an admin syncs spend from Meta and sees what the sync did; the table then counts the synced campaigns', async () => {

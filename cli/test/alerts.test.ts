@@ -85,3 +85,29 @@ it('refuses a bad kind or state before sending, and says the server detail for a
   const gone = await cli(['alerts', 'mute', 'no-existe']);
   expect(gone.stderr).toContain('Alerta no encontrada');
 });
+
+it('--use-estimates makes a campaign rule count days with estimated revenue, and says so; without it the rule waits for closed days', async () => {
+  const base = ['alerts', 'create', '--kind', 'campaign_roi', '--param', 'level=campaign', '--param', 'hours=24'];
+  const waits = await tty([...base, '--name', 'Cerrados']);
+  expect(waits.code).toBe(0);
+  expect(waits.stdout).toContain('(solo días cerrados)');
+  const said = await tty([...base, '--name', 'Estimados', '--use-estimates']);
+  expect(said.stdout).toContain('con revenue estimado');
+  const rule = (JSON.parse((await cli(['alerts', 'rules', '--json'])).stdout) as AlertRule[]).find((x) => x.name === 'Estimados');
+  expect(rule?.params).toMatchObject({ use_estimates: true });
+  const wrongKind = await cli([
+    'alerts',
+    'create',
+    '--name',
+    'x',
+    '--kind',
+    'ip_burst',
+    '--param',
+    'visits=5',
+    '--param',
+    'minutes=5',
+    '--use-estimates',
+  ]);
+  expect(wrongKind.code).toBe(2);
+  expect(wrongKind.stderr).toContain('--use-estimates es solo para reglas campaign_roi');
+});

@@ -5,7 +5,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_REQUIRED_MESSAGE, jsonFigures, type CampaignInsight, type CreatedCampaign } from '@adops/core';
+import { IMAGE_REQUIRED_MESSAGE, formatDateDMY, jsonFigures, type CampaignInsight, type CreatedCampaign } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import type { MetaSandbox } from '../../server/src/providers/meta/sandbox.js';
 import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
@@ -76,13 +76,33 @@ describe('adops campaigns list', () => {
     expect(r.code).toBe(0);
     const text = stripVTControlCharacters(r.stdout);
     expect(text).toContain('Campañas con métricas (Facebook)');
-    expect(text).toMatch(/Estado\s+Campaña\s+ID\s+Impressions\s+Clicks\s+CTR%\s+Spend\s+CPC\s+CPM\s+Creada/);
+    expect(text).toMatch(/Estado\s+Campaña\s+ID\s+Impressions\s+Clicks\s+CTR%\s+Spend\s+CPC\s+CPM\s+Revenue est\. \*\s+Beneficio\s+ROI %\s+Creada/);
     expect(text).toContain('✅ ⚠');
     expect(text).toContain('⛔ ⚠');
     expect(text).toContain(`⚠ ${NO_DATA_TOOLTIP}`);
     // The server's totals: every campaign counted, none with metrics in that range.
     expect(text).toMatch(/Totales\s+\d+ campañas\s+0\s+0\s+-\s+0,00\s+-\s+-/);
     expect(text).toMatch(/Página 1 de \d+ · \d+ filas · 20 por página/);
+  });
+});
+
+describe('adops campaigns list: Rentabilidad’s columns', () => {
+  it('with the days’ spend never synced, profit and ROI read “sin sincronizar” (not a figure), and the note names the days', async () => {
+    const range = ['--status', 'ALL', '--from', day(-3), '--to', day(-1)];
+    const out = JSON.parse((await cli(['campaigns', 'list', ...range, '--json'])).stdout) as {
+      rows: CampaignInsight[];
+      totals: Record<string, unknown>;
+    };
+    expect(out.totals).toMatchObject({ unsynced_days: [day(-3), day(-2), day(-1)], spend_unsynced: true, spend_synced_at: null, profit: null });
+    const spent = out.rows.filter((r) => r.spend > 0);
+    expect(spent.length).toBeGreaterThan(0);
+    for (const r of spent) expect(r).toMatchObject({ profit: null, roi: null, spend_unsynced: true });
+
+    const text = stripVTControlCharacters((await cli(['campaigns', 'list', ...range], { isTTY: true, columns: 220 })).stdout);
+    expect(text).toContain('Revenue, beneficio y ROI · El gasto de Meta no se ha sincronizado nunca');
+    expect(text).toContain(`† Gasto de Meta sin sincronizar (del ${formatDateDMY(day(-3))} al ${formatDateDMY(day(-1))})`);
+    const row = text.split('\n').find((l) => l.includes(spent[0].id))!;
+    expect(row).toContain('sin sincronizar');
   });
 });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, todayIn, type IngestResult } from '@adops/core';
+import { addDays, formatDateDMY, todayIn, type IngestResult } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { newConfigDir, runCli } from './helpers.js';
 import { REFERRER_BATCH_EVENTS } from '../src/commands/import.js';
@@ -95,6 +95,7 @@ describe('adops import zone-report', () => {
       rejected_total: 0,
       duplicates: [],
       duplicates_total: 0,
+      days: [{ date: d1, report: 'final' }],
     });
     expect((await zoneRows('imp-1'))[0]).toMatchObject({ revenue: 6, margin: 2 });
   });
@@ -112,6 +113,27 @@ describe('adops import zone-report', () => {
       'línea 3: misma clave (date, advertiser, publisher, zone_id, geo, source) que la línea 2: se guarda la última línea de la clave',
     );
     expect((await zoneRows('imp-rep')).map((row) => row.revenue)).toEqual([4]);
+  });
+
+  it('says which days’ reports are final or partial: by the clock, or --partial / --final; both at once is a usage error', async () => {
+    const today = todayIn('UTC');
+    const line = (date: string, zone: string) => `${date},AdNova,Pub Imp,${zone},ES,web,100,1,1,0.5`;
+    const csv = await file('finalidad.csv', [CSV.split('\n')[0], line(d1, 'fin-1'), line(today, 'fin-1')].join('\n'));
+    const auto = await cli(['import', 'zone-report', csv], { isTTY: true });
+    expect(auto.code).toBe(0);
+    expect(auto.stdout).toContain(
+      `Informe de zonas final: ${formatDateDMY(d1)} · parcial: ${formatDateDMY(today)} (su revenue es una estimación hasta importar el informe final, o con --final)`,
+    );
+    const partial = JSON.parse((await cli(['import', 'zone-report', '--partial', '--json', csv])).stdout) as IngestResult;
+    expect(partial.days).toEqual([
+      { date: d1, report: 'partial' },
+      { date: today, report: 'partial' },
+    ]);
+    const final = await cli(['import', 'zone-report', '--final', csv], { isTTY: true });
+    expect(final.stdout).toContain(`Informe de zonas final: ${formatDateDMY(d1)} y ${formatDateDMY(today)}`);
+    const both = await cli(['import', 'zone-report', '--final', '--partial', csv]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Usa --final o --partial, no ambos');
   });
 
   it('needs a known format (or --format) and a readable file', async () => {

@@ -9,10 +9,11 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, formatProfitMetric, jsonFigures, todayIn, type Api, type ProfitTable } from '@adops/core';
+import { addDays, formatDateDMY, formatProfitMetric, jsonFigures, todayIn, type Api, type ProfitTable } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { D1, D2, LAST_MONTH, loadProfitFixture } from '../../server/test/profit-fixture.js';
 import { newConfigDir, runCli } from './helpers.js';
+import { event } from '../../server/test/warehouse-contract.js';
 
 let server: TestServer;
 let api: Api;
@@ -161,7 +162,8 @@ describe('adops profit', () => {
         const totals = lines.find((l) => l.startsWith('Totales'))!;
         expect(totals).toContain(formatProfitMetric('profit', direct.totals.profit));
         expect(totals).toContain(formatProfitMetric('roi', direct.totals.roi));
-        expect(lines).toContain(`* estimado: ${D2} sin informe de zona (RPV de los 7 días anteriores)`);
+        expect(lines.some((l) => l.startsWith(`* Revenue estimado el ${formatDateDMY(D2)}: sin informe de zonas final`))).toBe(true);
+        expect(lines).toContain('El gasto de Meta no se ha sincronizado nunca');
         if (columns === 120) {
           expect(header).toMatch(/Revenue est\. \*\s+Visitas\s+RPV/);
           expect(c1).toContain(`${formatProfitMetric('revenue', 19)}*`);
@@ -182,6 +184,53 @@ describe('adops profit', () => {
       expect(lines.some((l) => /^\s+seguros\s/.test(l))).toBe(true);
       expect(lines.some((l) => l.includes('vuelos'))).toBe(false);
     });
+  });
+});
+
+describe('adops profit says what its figures lack', () => {
+  // D3: 5 visits from C1 to Z1 (worth Z1's trailing RPV, 1.00: no report that day), and no spend synced or stored.
+  const D3 = `${LAST_MONTH}-03`;
+  const WIDE = ['--from', D1, '--to', D3];
+  beforeAll(async () => {
+    await server.app.services.warehouse.referrers.append(
+      Array.from({ length: 5 }, (_, i) =>
+        event(10_000 + i, Date.parse(`${D3}T10:00:00Z`) + i * 1000, { zone_id: 'Z1', campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1' }),
+      ),
+    );
+  });
+
+  it('--json carries the unsynced, estimated and partial days and the last sync, as the API answers them', async () => {
+    const out = JSON.parse((await cli(['profit', ...WIDE, '--json'])).stdout) as ProfitTable;
+    expect(out.totals).toMatchObject({
+      unsynced_days: [D3],
+      estimated_days: [D2, D3],
+      partial_days: [],
+      spend_synced_at: null,
+      spend_unsynced: false,
+    });
+    expect(out.totals.unsynced_revenue).toBeCloseTo(5, 6);
+    const c1 = out.rows.find((r) => r.key === 'C1')!;
+    // C1's figures are D1 and D2's (19.00 earned on 15.40): D3's 5.00 is apart, not a free profit.
+    expect(c1.revenue).toBeCloseTo(19, 6);
+    expect(c1.profit).toBeCloseTo(3.6, 6);
+    expect(c1.unsynced_revenue).toBeCloseTo(5, 6);
+  });
+
+  it('on a terminal: the unsynced day is named (never a spend of 0), the revenue left apart is marked †, and by day its spend reads “sin sincronizar”', async () => {
+    const screen = strip((await cli(['profit', ...WIDE], { isTTY: true, columns: 160 })).stdout).split('\n');
+    expect(screen).toContain('El gasto de Meta no se ha sincronizado nunca');
+    expect(
+      screen.some((l) =>
+        l.startsWith(
+          `† Gasto de Meta sin sincronizar el ${formatDateDMY(D3)}: esos días no cuentan en el gasto, el beneficio, el ROI ni el ROAS (no son 0)`,
+        ),
+      ),
+    ).toBe(true);
+    expect(screen.find((l) => l.includes('Campaña seguros'))).toContain(`${formatProfitMetric('revenue', 19)}*†`);
+    const byDay = strip((await cli(['profit', ...WIDE, '--by', 'day'], { isTTY: true, columns: 160 })).stdout).split('\n');
+    const d3 = byDay.find((l) => l.trimStart().startsWith(D3))!;
+    expect(d3).toContain('sin sincronizar');
+    expect(d3).not.toContain(formatProfitMetric('spend', 0));
   });
 });
 

@@ -41,7 +41,7 @@ export function alertRuleCondition(rule: Pick<AlertRule, 'kind' | 'params'>): st
     case 'ip_burst':
       return `Una IP con > ${n(p.visits)} visitas humanas en ${n(p.minutes)} min`;
     case 'campaign_roi':
-      return `${p.metric === 'cpc' ? 'CPC sobre el de equilibrio' : `ROI < ${n(p.threshold)} %`} en ${every(p.target, SCOPE_LABELS[String(p.level)] ?? 'campaña')}, últimas ${n(p.hours)} h con gasto ≥ ${n(p.min_spend, 2)}`;
+      return `${p.metric === 'cpc' ? 'CPC sobre el de equilibrio' : `ROI < ${n(p.threshold)} %`} en ${every(p.target, SCOPE_LABELS[String(p.level)] ?? 'campaña')}, últimas ${n(p.hours)} h con gasto ≥ ${n(p.min_spend, 2)}${p.use_estimates ? ', con revenue estimado' : ' (solo días cerrados)'}`;
   }
 }
 

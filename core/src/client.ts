@@ -52,7 +52,7 @@ export type EndpointsOf<T> = { [K in keyof T]: T[K] extends Route ? Endpoint : E
 const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'method' in v && 'path' in v;
 
 /** Builds the URL and request init for a route call; exported for streams and downloads. */
-export function buildRequest(r: Endpoint, input: Record<string, unknown> = {}, baseUrl = ''): { url: string; body?: string } {
+export function buildRequest(r: Endpoint, input: Record<string, unknown> = {}, baseUrl = '', rawBody = false): { url: string; body?: string } {
   const rest: Record<string, unknown> = { ...input };
   const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = rest[name];
@@ -62,7 +62,8 @@ export function buildRequest(r: Endpoint, input: Record<string, unknown> = {}, b
   });
   const sendsBody = r.method !== 'GET' && r.method !== 'DELETE';
   let url = baseUrl.replace(/\/$/, '') + path;
-  if (!sendsBody) {
+  // A raw body (an upload) leaves the input to the URL's query.
+  if (!sendsBody || rawBody) {
     const q = toQuery(rest);
     if (q) url += `?${q}`;
     return { url };
@@ -90,7 +91,7 @@ export async function openRoute<R extends Route>(
   options: ClientOptions,
   call: CallOptions = {},
 ): Promise<Response> {
-  const { url, body } = buildRequest(r, (input ?? {}) as Record<string, unknown>, options.baseUrl ?? '');
+  const { url, body } = buildRequest(r, (input ?? {}) as Record<string, unknown>, options.baseUrl ?? '', call.rawBody !== undefined);
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   const token = options.getToken?.();
   if (token) headers.authorization = `Bearer ${token}`;

@@ -145,6 +145,9 @@ export function profitCsvFields(by: ProfitDimension): CsvField<ProfitRow>[] {
     ...figures,
     { header: 'Estimado', cell: (row) => (row.estimated ? 'sí' : 'no') },
     { header: 'Sin tipo de cambio', cell: (row) => (row.missing_rate ? 'sí' : 'no') },
+    // Spend not synced is an empty cell, never 0; the revenue of unsynced days left out of the row's figures goes apart.
+    { header: 'Gasto sin sincronizar', cell: (row) => (row.spend_unsynced ? 'sí' : 'no') },
+    { header: 'Revenue días sin sincronizar', cell: (row) => roundTo(row.unsynced_revenue, PROFIT_METRICS.revenue.decimals) },
   ];
 }
 

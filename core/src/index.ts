@@ -15,3 +15,4 @@ export * from './openapi.js';
 export * from './audit.js';
 export * from './alerts.js';
 export * from './alert-actions.js';
+export * from './completeness.js';

@@ -3,7 +3,7 @@
 // at least one alert of every rule kind within minutes — here on a fast schedule (every 10 s)
 // instead of every minute, with the classifier on as in production.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ALERT_RULE_KINDS, type Alert } from '@adops/core';
+import { ALERT_RULE_KINDS, addDays, formatDateDMY, todayIn, type Alert } from '@adops/core';
 import { loadConfig } from '../src/config.js';
 import type { TestServer } from './helpers.js';
 import { startReferrerServer, storedCount } from './referrers-fixture.js';
@@ -65,3 +65,21 @@ test('the demo rules fire an alert of every kind on their own schedule, on human
   expect(before).toEqual([]);
   expect(ofRule('Campañas que pierden dinero')[0].value).toBeLessThan(0);
 }, 150_000);
+
+test('the demo is coherent: the week of spend it syncs counts as synced, today’s zone report is partial and the rest final', async () => {
+  const api = await t.admin();
+  const today = todayIn(t.app.services.config.tz);
+  const week = { by: 'day' as const, start_date: addDays(today, -6), end_date: today };
+  // The first scheduled sync (seconds after start) covers the nightly window: the whole week.
+  await waitFor(
+    async () => (await api.profit.table(week)).totals.spend_synced_at !== null,
+    30_000,
+    () => 'the first spend sync',
+  );
+  const { totals } = await api.profit.table(week);
+  expect(totals.unsynced_days).toEqual([]);
+  expect(totals.partial_days).toEqual([today]);
+  // The demo's losing-campaign rule judges yesterday (matured), not today's partial report.
+  const [loss] = (await api.alerts.list({ state: 'all', page_size: 500 })).rows.filter((a) => a.rule_name === 'Campañas que pierden dinero');
+  expect(loss.message).toContain(`sin ${formatDateDMY(today)}`);
+});

@@ -222,4 +222,22 @@ describe('the daily digest', () => {
     expect(await digest.run(AT + 24 * 60 * MIN)).toMatchObject({ date: '2026-03-11', due: true, sent: 3 });
     expect(smtp.mails).toHaveLength(6);
   });
+
+  test("yesterday's cards are marked partial while yesterday's zone report is partial, and not once it is final", async () => {
+    const digest = s.app.services.alertDigest;
+    const flat = { ...row(Y, 'Z-FLAT', 'PubB', 50) };
+    const reimport = (report?: 'final' | 'partial') =>
+      admin.ingest.zoneReport(report ? { report } : undefined, { rawBody: JSON.stringify([flat]), headers: { 'content-type': 'application/json' } });
+    // The same row again, known incomplete: the figures do not change, the cards say they may.
+    expect((await reimport('partial')).days).toEqual([{ date: Y, report: 'partial' }]);
+    let text = (await digest.message(ids['admin@test.local'], AT)).text;
+    expect(text).toContain('Ayer, 09/03/2026 (Europe/Madrid) · informe parcial');
+    expect(text).toContain('El informe de zonas de ayer es parcial: estas cifras cambiarán cuando llegue el informe final del 09/03/2026.');
+    expect(text).toContain('Revenue: $240,00 (parcial) (▼ 4,00% frente al día anterior)');
+    // Imported again after the day: final, and the mark goes.
+    expect((await reimport()).days).toEqual([{ date: Y, report: 'final' }]);
+    text = (await digest.message(ids['admin@test.local'], AT)).text;
+    expect(text).toContain('Ayer, 09/03/2026 (Europe/Madrid)\n');
+    expect(text).not.toContain('parcial');
+  });
 });

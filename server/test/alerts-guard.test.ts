@@ -4,9 +4,12 @@
 // entry with the rule, why and the figures, and an admin undoes it (resumed on Meta, audited;
 // the rule leaves it alone while that alert stays open). Notify-only says what it would pause;
 // a failed pause is recorded and retried only after the cooldown; 'reactivar' resumes once the
-// ROI recovers. Who may set actions. Each test has its own days, so their daily caps are apart.
+// ROI recovers. Decisions wait for matured data: no pause on a day whose report is partial (until
+// it is final), estimates only for a rule that opts in (and named), no recovery on revenue of a
+// day whose spend is not synced. Who may set actions. Each test has its own days, so their daily
+// caps are apart.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addDays, type AlertAction, type Api } from '@adops/core';
+import { addDays, formatDateDMY, type AlertAction, type Api } from '@adops/core';
 import { startTestServer, failure, zoneReportRow, type TestServer } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
 import type { SandboxAd } from '../src/providers/meta/sandbox.js';
@@ -246,6 +249,104 @@ describe('the guard on a losing sandbox campaign', () => {
     expect(resume).toMatchObject({ action: 'resume', trigger: 'recovery', status: 'done', undoable: false });
     expect(resume.figures.roi).toBeCloseTo(100, 6);
     expect(pause).toMatchObject({ action: 'pause', undone_by: 'Regla «Reactivar» (reactivar)', undoable: false });
+    await admin.alerts.deleteRule({ id: r.id });
+  });
+});
+
+/** A zone's report of `day` through the ingest (the path that records its finality), with `?report=` when given. */
+async function report(day: string, zone: string, revenue: number, state?: 'final' | 'partial') {
+  const row = { date: day, advertiser: 'AdNova', publisher: 'PubA', zone_id: zone, impressions: 5000, clicks: 50, revenue };
+  const answer = await admin.ingest.zoneReport(state ? { report: state } : undefined, {
+    rawBody: JSON.stringify([row]),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(answer.inserted + answer.replaced).toBe(1);
+  return answer.days;
+}
+
+/** `n` human visits from `ad` to `zone` on `day`. */
+const visitsFrom = (ad: SandboxAd, zone: string, day: string, n: number) =>
+  s.app.services.warehouse.referrers.append(
+    Array.from({ length: n }, (_, i) =>
+      event(nextId++, noon(day) - 60 * MIN + i * 1000, { zone_id: zone, campaign_id: ad.campaign_id, adset_id: ad.adset_id, ad_id: ad.ad_id }),
+    ),
+  );
+
+describe('decisions wait for matured data', () => {
+  test('a rule with pause does not act on a day whose zone report is partial; on the same losing figures once the report is final, it does', async () => {
+    const day = addDays(BASE, 12);
+    const [c] = activeCampaigns(1);
+    // Earned 10 on 50 spent (ROI −80 %), but the day's report was imported as incomplete.
+    expect(await report(day, 'Z-PARTIAL', 10, 'partial')).toEqual([{ date: day, report: 'partial' }]);
+    await visitsFrom(c, 'Z-PARTIAL', day, 10);
+    await spend(day, [[c, 50]]);
+    const r = await roiRule('Espera al informe', { mode: 'pause', cooldown_minutes: 30 });
+    // No matured day in the window: nothing found, nothing paused.
+    expect(await evaluate(noon(day))).toMatchObject({ errors: [] });
+    expect(await alertOf(r.id, c.campaign_id)).toBeUndefined();
+    expect(changesOf(c.campaign_id)).toEqual([]);
+
+    // The same report again, now that the day is over: final. The same figures now pause it.
+    expect(await report(day, 'Z-PARTIAL', 10)).toEqual([{ date: day, report: 'final' }]);
+    await evaluate(noon(day) + 5 * MIN);
+    expect(pausesOf(c.campaign_id)).toHaveLength(1);
+    const alert = await alertOf(r.id, c.campaign_id);
+    expect(alert?.message).toContain('se ha pausado en Meta');
+    expect(alert?.message).not.toContain('estimados');
+    expect(alert?.figures.roi).toBeCloseTo(-80, 6);
+    await admin.alerts.deleteRule({ id: r.id });
+  });
+
+  test('a rule that opts into estimates judges the partial day, and its alert names the estimated figures', async () => {
+    const day = addDays(BASE, 13);
+    const [c] = activeCampaigns(1);
+    await report(day, 'Z-EST', 10, 'partial');
+    await visitsFrom(c, 'Z-EST', day, 10);
+    await spend(day, [[c, 50]]);
+    const r = await admin.alerts.createRule({
+      name: 'Con estimaciones',
+      kind: 'campaign_roi',
+      params: { level: 'campaign', metric: 'roi', threshold: 0, hours: 6, min_spend: 1, use_estimates: true },
+    });
+    expect(r.params.use_estimates).toBe(true);
+    await evaluate(noon(day));
+    const alert = await alertOf(r.id, c.campaign_id);
+    // No final report for the zone in the week before: its trailing RPV is 0, the estimate 0 (ROI −100 %).
+    expect(alert?.figures).toMatchObject({ spend: 50, revenue: 0, estimated_visits: 10 });
+    expect(alert?.message).toContain(`estimados: revenue, beneficio y ROI (informe parcial o sin informe el ${formatDateDMY(day)})`);
+    await admin.alerts.deleteRule({ id: r.id });
+  });
+
+  test("'reactivar' does not resume on the revenue of a day whose spend is not synced; it does once that day's spend is in", async () => {
+    const dayA = addDays(BASE, 15);
+    const dayB = addDays(dayA, 1);
+    const [c] = activeCampaigns(1);
+    await money(dayA, [[c, 50]]);
+    const r = await admin.alerts.createRule({
+      name: 'Reactivar con datos',
+      kind: 'campaign_roi',
+      params: { level: 'campaign', metric: 'roi', threshold: 0, hours: 30, min_spend: 1 },
+      action: { mode: 'pause', reactivate: true, cooldown_minutes: 30 },
+    });
+    await evaluate(noon(dayA));
+    expect(changesOf(c.campaign_id).map((x) => x.to)).toEqual(['PAUSED']);
+
+    // Day B's report is final and the campaign's 100 visits there earn 100, but B's spend is not synced:
+    // counted with A (spend 50, revenue 10 + 100) it would look recovered (ROI +120 %).
+    await importRows(s.app.services.warehouse, [zoneRow(dayB, 'Z-LATE', 100)]);
+    await visitsFrom(c, 'Z-LATE', dayB, 100);
+    await evaluate(noon(dayB));
+    expect(changesOf(c.campaign_id).map((x) => x.to)).toEqual(['PAUSED']);
+    // Still failing on its matured day: its alert stays open.
+    expect((await alertOf(r.id, c.campaign_id))?.state).toBe('open');
+
+    // B's spend arrives (10): spend 60 against revenue 110 over both days — recovered.
+    await spend(dayB, [[c, 10]]);
+    await evaluate(noon(dayB) + 5 * MIN);
+    expect(changesOf(c.campaign_id).map((x) => x.to)).toEqual(['PAUSED', 'ACTIVE']);
+    const [resume] = await actionsOf(r.id);
+    expect(resume).toMatchObject({ action: 'resume', status: 'done' });
+    expect(resume.figures.roi).toBeCloseTo((50 / 60) * 100, 6);
     await admin.alerts.deleteRule({ id: r.id });
   });
 });

@@ -153,11 +153,11 @@ describe('Rentabilidad on the hand-worked fixture', () => {
       .trim()
       .split(/\r?\n/);
     expect(lines[0]).toBe(
-      'Campaña,Nombre,Gasto,Clics Meta,Impr. Meta,Visitas,Revenue est.,Beneficio,ROI %,ROAS,RPV,CPC,CPC equilibrio,TQ,Estimado,Sin tipo de cambio',
+      'Campaña,Nombre,Gasto,Clics Meta,Impr. Meta,Visitas,Revenue est.,Beneficio,ROI %,ROAS,RPV,CPC,CPC equilibrio,TQ,Estimado,Sin tipo de cambio,Gasto sin sincronizar,Revenue días sin sincronizar',
     );
     expect(lines.slice(1)).toEqual([
-      'C2,Campaña vuelos,22,45,5500,22,13.5,-8.5,-38.64,0.61,0.6136,0.4889,0.3,0.63,sí,no',
-      'C1,Campaña seguros,15.4,35,3500,22,19,3.6,23.38,1.23,0.8636,0.44,0.5429,0.68,sí,no',
+      'C2,Campaña vuelos,22,45,5500,22,13.5,-8.5,-38.64,0.61,0.6136,0.4889,0.3,0.63,sí,no,no,0',
+      'C1,Campaña seguros,15.4,35,3500,22,19,3.6,23.38,1.23,0.8636,0.44,0.5429,0.68,sí,no,no,0',
     ]);
   });
 

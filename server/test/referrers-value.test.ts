@@ -1,6 +1,7 @@
 // 'Valor': each visit in the log and on the live stream carries what it is worth — its zone's
 // revenue per human visit that day (RPV) and the zone's TQ — by the profit query's rule: a day
-// whose zone report has not arrived (today) takes the zone's trailing 7 reported days.
+// whose zone report has not arrived, or is partial (today's, imported while the day runs), takes
+// the zone's trailing 7 reported days.
 //
 // Fixture (UTC days; D0 two days ago, D1 yesterday, today without a report):
 //   zone | day | human visits | zone revenue      | impressions × TQ              | RPV              | TQ
@@ -118,12 +119,18 @@ describe('today, before its zone report: the trailing 7 reported days', () => {
     for (const zone of ['Z1', 'Z2', 'Z9']) expect([polled[zone].value, polled[zone].tq]).toEqual([live[zone].value, live[zone].tq]);
   });
 
-  test('an import of the day’s zone report replaces the estimate with the day’s own RPV', async () => {
+  test('an import of the day’s zone report while the day runs is partial and keeps the estimate; marked final, the day’s own RPV replaces it', async () => {
     const today = daysAgo(0).slice(0, 10);
-    const result = await t.app.services.ingest.ingest([{ line: 1, values: zoneRow(today, 'Z1', 4, 100, 0.4) }]);
-    expect(result.rejected_total).toBe(0);
-    const rows = (await logs({ startDate: today, endDate: today })).filter((r) => r.zone_id === 'Z1');
+    const partial = await t.app.services.ingest.ingest([{ line: 1, values: zoneRow(today, 'Z1', 4, 100, 0.4) }]);
+    expect(partial).toMatchObject({ rejected_total: 0, days: [{ date: today, report: 'partial' }] });
+    const z1 = async () => (await logs({ startDate: today, endDate: today })).filter((r) => r.zone_id === 'Z1').map((r) => [r.value, r.tq]);
+    // Still the trailing RPV and TQ: a report loaded early would otherwise fall as visits come in.
+    const [[value, tq]] = await z1();
+    expect(value).toBeCloseTo(0.9, 9);
+    expect(tq).toBeCloseTo(0.75, 9);
+    const final = await t.app.services.ingest.ingest([{ line: 1, values: zoneRow(today, 'Z1', 4, 100, 0.4) }], { report: 'final' });
+    expect(final.days).toEqual([{ date: today, report: 'final' }]);
     // One human visit today on Z1 (the beacon hit above) earned the whole 4.
-    expect(rows.map((r) => [r.value, r.tq])).toEqual([[4, 0.4]]);
+    expect(await z1()).toEqual([[4, 0.4]]);
   });
 });

@@ -31,6 +31,12 @@ describe('upsert on the natural key', () => {
       rejected_total: 0,
       duplicates: [],
       duplicates_total: 0,
+      days: [
+        { date: '2026-02-28', report: 'final' },
+        { date: '2026-03-01', report: 'final' },
+        { date: '2026-03-02', report: 'final' },
+        { date: '2026-03-03', report: 'final' },
+      ],
     });
     const first = await zoneDetails(RANGE);
     expect(await (await post(FIXTURE_CSV)).json()).toEqual({
@@ -40,6 +46,12 @@ describe('upsert on the natural key', () => {
       rejected_total: 0,
       duplicates: [],
       duplicates_total: 0,
+      days: [
+        { date: '2026-02-28', report: 'final' },
+        { date: '2026-03-01', report: 'final' },
+        { date: '2026-03-02', report: 'final' },
+        { date: '2026-03-03', report: 'final' },
+      ],
     });
     const second = await zoneDetails(RANGE);
     expect(second.total_rows).toBe(5);
@@ -90,6 +102,7 @@ describe('upsert on the natural key', () => {
         },
       ],
       duplicates_total: 2,
+      days: [{ date: '2026-05-01', report: 'final' }],
     });
     const d = await zoneDetails({ start_date: '2026-05-01', end_date: '2026-05-01', zone_id: 'DUP-' });
     expect(d.rows.map((r) => [r.zone_id, r.geo, r.revenue]).sort()).toEqual([
@@ -197,6 +210,7 @@ describe('formats and refused lines', () => {
       rejected_total: 8,
       duplicates: [],
       duplicates_total: 0,
+      days: [{ date: '2026-04-01', report: 'final' }],
     });
     const d = await zoneDetails({ start_date: '2026-04-01', end_date: '2026-04-01', zone_id: 'C-' });
     expect(d.rows.map((r) => r.zone_id).sort()).toEqual(['C-1', 'C-5', 'C-9']);
@@ -245,6 +259,7 @@ describe('formats and refused lines', () => {
       rejected_total: 4,
       duplicates: [],
       duplicates_total: 0,
+      days: [{ date: '2026-06-03', report: 'final' }],
     });
     const ndjson = '{"date":"2026-06-03","advertiser":"AdNova","publisher":"PubA","zone_id":"NC-7","impressions":-5,"clicks":1,"revenue":1}\n';
     expect(await (await post(ndjson, 'application/x-ndjson')).json()).toMatchObject({
@@ -277,6 +292,7 @@ describe('formats and refused lines', () => {
       rejected_total: 3,
       duplicates: [],
       duplicates_total: 0,
+      days: [{ date: '2026-04-02', report: 'final' }],
     });
     const d = await zoneDetails({ start_date: '2026-04-02', end_date: '2026-04-02' });
     const numeric = d.rows.find((r) => r.zone_id === '12345')!;
@@ -302,6 +318,7 @@ describe('formats and refused lines', () => {
       rejected_total: 3,
       duplicates: [],
       duplicates_total: 0,
+      days: [{ date: '2026-04-03', report: 'final' }],
     });
   });
 

@@ -34,7 +34,15 @@ beforeAll(async () => {
   await admin.publishers.set({ name: 'PubA', revenue_share: 0.6 });
   const res = await postZoneReport(s, admin.token, FIXTURE_CSV);
   expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({ inserted: 6, replaced: 0, rejected: [], rejected_total: 0, duplicates: [], duplicates_total: 0 });
+  expect(await res.json()).toEqual({
+    inserted: 6,
+    replaced: 0,
+    rejected: [],
+    rejected_total: 0,
+    duplicates: [],
+    duplicates_total: 0,
+    days: ['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03'].map((date) => ({ date, report: 'final' })),
+  });
 });
 afterAll(() => s.close());
 

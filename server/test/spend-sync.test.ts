@@ -86,4 +86,16 @@ describe('spend sync', () => {
     const ana = await s.as('ana@example.com', 'una-clave-larga-1');
     expect((await failure(ana.profit.syncSpend({}))).status).toBe(403);
   });
+
+  test('the first scheduled run after start syncs the nightly window (a new install’s week at once), later ones the recent days; each is recorded', async () => {
+    // 01:00 UTC, before the nightly hour (03:00).
+    const early = new Date(`${today}T01:00:00Z`);
+    const first = await s.app.services.spend.tick(early);
+    expect(first).toMatchObject({ start_date: addDays(today, -6), end_date: today });
+    const next = await s.app.services.spend.tick(new Date(early.getTime() + 15 * 60_000));
+    expect(next).toMatchObject({ start_date: addDays(today, -1), end_date: today });
+    const week = await admin.profit.table({ start_date: addDays(today, -6), end_date: today });
+    expect(week.totals.unsynced_days).toEqual([]);
+    expect(week.totals.spend_synced_at).not.toBeNull();
+  });
 });

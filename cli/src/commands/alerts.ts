@@ -89,6 +89,7 @@ interface CreateOptions {
   actionCooldown?: string;
   dailyCap?: string;
   reactivate?: boolean;
+  useEstimates?: boolean;
   json?: boolean;
 }
 
@@ -210,17 +211,22 @@ export function registerAlerts(program: Command, cli: Cli): void {
     .option('--action-cooldown <minutos>', 'con --action: espera entre acciones sobre la misma campaña (por defecto 60)')
     .option('--daily-cap <n>', 'con --action: acciones automáticas como máximo al día por cuenta publicitaria (por defecto 5)')
     .option('--reactivate', 'con --action: la reactiva en Meta cuando su ROI se recupera')
+    .option(
+      '--use-estimates',
+      'reglas campaign_roi: cuentan también los días con revenue estimado (informe parcial o sin informe); sin ella, solo días con gasto sincronizado e informe final',
+    )
     .option('--json', 'salida JSON')
     .action(async (opts: CreateOptions, cmd: Command) => {
       if (!(ALERT_RULE_KINDS as readonly string[]).includes(opts.kind))
         throw new CliError(`Tipo no válido: ${opts.kind} (${ALERT_RULE_KINDS.join(', ')})`, EXIT.usage);
+      if (opts.useEstimates && opts.kind !== 'campaign_roi') throw new CliError('--use-estimates es solo para reglas campaign_roi', EXIT.usage);
       const cooldown = Number(opts.cooldown);
       const action = ruleAction(opts);
       const { api } = await cli.api(cmd);
       const rule = await api.alerts.createRule({
         name: opts.name,
         kind: opts.kind,
-        params: parseParams(opts.param ?? []),
+        params: { ...parseParams(opts.param ?? []), ...(opts.useEstimates ? { use_estimates: true } : {}) },
         cooldown_minutes: cooldown,
         enabled: !opts.disabled,
         ...(action ? { action } : {}),

@@ -1,6 +1,7 @@
 // `adops campaigns list|create`: campaign metrics from Meta (status and range filters; the
-// server sorts, pages and totals them) and the campaign creator — budget and bid read the
-// Spanish way and checked against the ad account's limits (a high budget confirmed), suggested
+// server sorts, pages and totals them) with Rentabilidad's revenue, profit and ROI (unsynced and
+// estimated days marked and said, as on the web), and the campaign creator — budget and bid read
+// the Spanish way and checked against the ad account's limits (a high budget confirmed), suggested
 // copy and images when not given, then the multipart form the web sends, answering the created
 // ids and the tracking URL.
 import { readFile, stat } from 'node:fs/promises';
@@ -19,8 +20,13 @@ import {
   budgetNeedsConfirmation,
   budgetProblem,
   campaignFormData,
+  completenessNotes,
   contract,
   formatInt,
+  formatProfitFigure,
+  PROFIT_METRICS,
+  syncedAtText,
+  UNSYNCED_CELL,
   formatMetric,
   formatNumber,
   presetRange,
@@ -39,7 +45,8 @@ import { totalsRow } from '../ui/columns.js';
 import { formatDateTimeLocal } from '../text.js';
 import { parseDay, reportingTz } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
-import { pageFields, screenPageSize, showTable, sortOf } from './table-screen.js';
+import { SCREEN_CHROME, pageFields, screenPageSize, showTable, sortOf } from './table-screen.js';
+import { ESTIMATED_MARK, UNSYNCED_MARK } from './profit.js';
 
 export const NO_DATA_TOOLTIP = 'Esta campaña no tiene métricas en el rango de fechas seleccionado';
 
@@ -113,6 +120,31 @@ async function readImage(file: string): Promise<{ blob: Blob; name: string }> {
   return { blob: new Blob([await readFile(full)], { type }), name: path.basename(full) };
 }
 
+/**
+ * Revenue, profit or ROI of a campaign (or the totals) as Rentabilidad says them: profit and ROI
+ * 'sin sincronizar' when no day of the range has synced spend, * beside an estimated revenue
+ * and † beside one whose unsynced days' revenue was left apart.
+ */
+export function campaignFigure(
+  key: 'revenue' | 'profit' | 'roi',
+  value: number | null,
+  r: Pick<CampaignInsight, 'spend_unsynced' | 'unsynced_revenue'> & { estimated?: boolean },
+  currency: string,
+): string {
+  if (key !== 'revenue' && r.spend_unsynced) return UNSYNCED_CELL;
+  const text = formatProfitFigure(key, value, currency);
+  return key === 'revenue' ? `${text}${r.estimated ? ESTIMATED_MARK : ''}${r.unsynced_revenue > 0 ? UNSYNCED_MARK : ''}` : text;
+}
+
+/** The list's notes on its Rentabilidad columns: when spend was last synced, unsynced, estimated and partial days. */
+function profitNotes(totals: CampaignTable['totals'], tz: string): string[] {
+  const money = (v: number) => formatProfitFigure('revenue', v, totals.currency);
+  const notes = completenessNotes(totals, money);
+  if (notes.length === 0) return [];
+  const marks = { unsynced: `${UNSYNCED_MARK} `, estimated: `${ESTIMATED_MARK} `, partial: '' };
+  return [`Revenue, beneficio y ROI · ${syncedAtText(totals.spend_synced_at, tz)}`, ...notes.map((n) => `${marks[n.kind]}${n.text}`)];
+}
+
 export function registerCampaigns(program: Command, cli: Cli): void {
   const campaigns = program.command('campaigns').description('Campañas de Facebook: métricas y creación');
 
@@ -151,14 +183,31 @@ export function registerCampaigns(program: Command, cli: Cli): void {
       { key: 'spend', header: 'Spend', align: 'right', format: (v) => formatNumber(v as number, 2) },
       { key: 'cpc', header: 'CPC', align: 'right', format: (v) => formatNumber(v as number, 2) },
       { key: 'cpm', header: 'CPM', align: 'right', format: (v) => formatNumber(v as number, 2) },
+      ...(['revenue', 'profit', 'roi'] as const).map(
+        (key): Column<CampaignInsight> => ({
+          key,
+          header: key === 'revenue' ? `${PROFIT_METRICS[key].label} ${ESTIMATED_MARK}` : PROFIT_METRICS[key].label,
+          align: 'right',
+          format: (v, r) => campaignFigure(key, v as number | null, r, currency),
+          color: (v, r) => (key !== 'revenue' && typeof v === 'number' && v < 0 && !r.spend_unsynced ? 'red' : undefined),
+        }),
+      ),
       { key: 'created_at', header: 'Creada', format: (v) => formatDateTimeLocal(v as string) },
     ];
+    const tz = reportingTz(cli.io);
+    let currency = 'USD';
     await showTable<CampaignInsight>(cli, {
       columns: flags.columns,
-      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, DEFAULT_PAGE_SIZE.campaigns), preset: null },
+      // Room for the notice lines (no data, last sync, unsynced, estimated and partial days).
+      query: { sort: sortOf(sort), page: 1, pageSize: screenPageSize(cli, limit, DEFAULT_PAGE_SIZE.campaigns, SCREEN_CHROME + 5), preset: null },
       sortKeys: columns.map((c) => c.key).filter((k) => (CAMPAIGN_SORT_KEYS as readonly string[]).includes(k)),
       load: async (q) => {
         const answer = await api.campaigns.insights({ ...query, ...pageFields(q) });
+        currency = answer.totals.currency;
+        const notices = [
+          ...(answer.totals.without_data > 0 ? [`⚠ ${NO_DATA_TOOLTIP} (${formatInt(answer.totals.without_data)})`] : []),
+          ...profitNotes(answer.totals, tz),
+        ];
         return {
           title: 'Campañas con métricas (Facebook)',
           subtitle: `${INSIGHTS_STATUS_LABELS[status]} · ${from === to ? from : `${from} – ${to}`}`,
@@ -166,7 +215,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
           rows: answer.rows,
           totals: answer.rows.length ? totalsRow({ ...answer.totals, name: `${formatInt(answer.totals.campaigns)} campañas` }) : null,
           emptyText: 'No se encontraron campañas con métricas.',
-          notice: answer.totals.without_data > 0 ? `⚠ ${NO_DATA_TOOLTIP} (${formatInt(answer.totals.without_data)})` : undefined,
+          notice: notices.length ? notices.join('\n') : undefined,
           paging: pagingOf(answer),
         };
       },

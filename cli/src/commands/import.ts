@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { ApiError, formatInt, todayIn, type Api, type IngestResult } from '@adops/core';
+import { ApiError, daysText, formatInt, todayIn, type Api, type IngestResult, type ReportState } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { reportingTz } from './report-filters.js';
@@ -53,6 +53,8 @@ function reportIngest(cli: Cli, result: IngestResult, json: boolean | undefined)
   else {
     const repeated = result.duplicates_total > 0 ? ` · claves repetidas: ${result.duplicates_total}` : '';
     cli.say(`Filas nuevas: ${result.inserted} · reemplazadas: ${result.replaced} · rechazadas: ${result.rejected_total}${repeated}`);
+    const days = reportDaysText(result.days);
+    if (days) cli.say(days);
     for (const r of result.rejected) cli.say(`  línea ${r.line}: ${r.detail}`);
     if (result.rejected_total > result.rejected.length) cli.say(`  … y ${result.rejected_total - result.rejected.length} líneas rechazadas más`);
     for (const d of result.duplicates) cli.say(`  línea ${d.line}: ${d.detail}`);
@@ -63,16 +65,28 @@ function reportIngest(cli: Cli, result: IngestResult, json: boolean | undefined)
     throw new CliError(`${result.rejected_total} ${result.rejected_total === 1 ? 'línea rechazada' : 'líneas rechazadas'}`, EXIT.error);
 }
 
+/** The imported days by what their report now is: 'Informe final: 27/11/2026 · parcial: 28/11/2026 (…)'; '' without days. */
+export function reportDaysText(days: IngestResult['days']): string {
+  const final = days.filter((d) => d.report === 'final').map((d) => d.date);
+  const partial = days.filter((d) => d.report === 'partial').map((d) => d.date);
+  const parts = [
+    ...(final.length ? [`final: ${daysText(final)}`] : []),
+    ...(partial.length ? [`parcial: ${daysText(partial)} (su revenue es una estimación hasta importar el informe final, o con --final)`] : []),
+  ];
+  return parts.length ? `Informe de zonas ${parts.join(' · ')}` : '';
+}
+
 async function sendZoneReport(
   api: Api,
   body: Blob | ReadableStream<Uint8Array>,
   format: ImportFormat,
   gzip: boolean,
   key?: IngestKey,
+  report?: ReportState,
 ): Promise<IngestResult> {
   const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format], ...keyHeader(key) };
   if (gzip) headers['content-encoding'] = 'gzip';
-  return api.ingest.zoneReport(undefined, { rawBody: body, headers });
+  return api.ingest.zoneReport(report ? { report } : undefined, { rawBody: body, headers });
 }
 
 /** The ingest key (--ingest-key or ADOPS_INGEST_KEY): imports without an admin session. */
@@ -246,24 +260,32 @@ export function registerImport(program: Command, cli: Cli): void {
     .argument('<file>', 'archivo .csv, .ndjson/.jsonl o .json (opcionalmente .gz)')
     .option('--format <format>', 'csv, ndjson o json (por defecto, por la extensión)')
     .option('--ingest-key <key>', 'clave de ingesta del servidor en lugar de una sesión de administrador (o ADOPS_INGEST_KEY)')
+    .option('--final', 'el informe de sus días está completo (aunque el día no haya terminado)')
+    .option('--partial', 'el informe de sus días está incompleto (aunque el día ya haya terminado): su revenue sigue estimado')
     .option('--json', 'salida JSON')
     .addHelpText(
       'after',
-      '\nEn una terminal muestra el avance (filas, filas/s, tiempo restante).\nSale con código 1 si alguna línea se rechazó (las demás se guardan).',
+      '\nEn una terminal muestra el avance (filas, filas/s, tiempo restante).\nSale con código 1 si alguna línea se rechazó (las demás se guardan).\n' +
+        'Sin --final ni --partial, el informe de un día ya terminado (ADOPS_TZ) es final y el de un día en curso, parcial;\n' +
+        'una importación posterior, con el día terminado, lo deja final.',
     )
-    .action(async (file: string, flags: { format?: string; json?: boolean; ingestKey?: string }, cmd: Command) => {
-      const { format, gzip } = importFormat(file, flags.format);
-      const blob = await fileBlob(file);
-      const { api, key } = await importApi(cli, cmd, flags.ingestKey);
-      const progress = cli.machine(flags.json) ? null : withProgress(cli, blob, gzip, format === 'csv');
-      let result: IngestResult;
-      try {
-        result = await keyed(key, () => sendZoneReport(api, progress?.body ?? blob, format, gzip, key));
-      } finally {
-        progress?.done();
-      }
-      reportIngest(cli, result, flags.json);
-    });
+    .action(
+      async (file: string, flags: { format?: string; json?: boolean; ingestKey?: string; final?: boolean; partial?: boolean }, cmd: Command) => {
+        if (flags.final && flags.partial) throw new CliError('Usa --final o --partial, no ambos', EXIT.usage);
+        const report: ReportState | undefined = flags.final ? 'final' : flags.partial ? 'partial' : undefined;
+        const { format, gzip } = importFormat(file, flags.format);
+        const blob = await fileBlob(file);
+        const { api, key } = await importApi(cli, cmd, flags.ingestKey);
+        const progress = cli.machine(flags.json) ? null : withProgress(cli, blob, gzip, format === 'csv');
+        let result: IngestResult;
+        try {
+          result = await keyed(key, () => sendZoneReport(api, progress?.body ?? blob, format, gzip, key, report));
+        } finally {
+          progress?.done();
+        }
+        reportIngest(cli, result, flags.json);
+      },
+    );
 
   imp
     .command('referrers')

@@ -10,8 +10,12 @@ import {
   PROFIT_PAGE_SIZE,
   PROFIT_SORT_KEYS,
   SCREEN_PRESETS,
+  UNSYNCED_CELL,
+  UNSYNCED_PROFIT_METRICS,
+  completenessNotes,
   contract,
   formatProfitFigure,
+  syncedAtText,
   type ExchangeRates,
   type ProfitDimension,
   type ProfitMetricKey,
@@ -24,7 +28,7 @@ import { CliError, EXIT } from '../io.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
 import { totalsRow } from '../ui/columns.js';
-import { addFilterOptions, rangeLabel, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
+import { addFilterOptions, rangeLabel, reportingTz, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { SCREEN_CHROME, pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 
@@ -45,9 +49,10 @@ const SCREEN_FIGURES: readonly ProfitMetricKey[] = [
   'tq',
 ];
 
-/** Marks a losing row in its first cell (colour alone is not enough) and an estimated revenue. */
+/** Marks a losing row in its first cell (colour alone is not enough), an estimated revenue, and revenue of unsynced days left apart. */
 export const LOSING_MARK = '▼';
 export const ESTIMATED_MARK = '*';
+export const UNSYNCED_MARK = '†';
 
 function parseBy(value: string | undefined): ProfitDimension {
   if (value === undefined) return 'campaign';
@@ -89,8 +94,10 @@ export function profitColumns(by: ProfitDimension, currency: string): Column<Pro
         header: key === 'revenue' ? `${PROFIT_METRICS[key].label} ${ESTIMATED_MARK}` : PROFIT_METRICS[key].label,
         align: 'right',
         format: (v, row) => {
+          if (row.spend_unsynced && UNSYNCED_PROFIT_METRICS.has(key)) return UNSYNCED_CELL;
           const text = formatProfitFigure(key, v as number | null, currency);
-          return key === 'revenue' && row.estimated_visits > 0 ? `${text}${ESTIMATED_MARK}` : text;
+          if (key !== 'revenue') return text;
+          return `${text}${row.estimated_visits > 0 ? ESTIMATED_MARK : ''}${row.unsynced_revenue > 0 ? UNSYNCED_MARK : ''}`;
         },
         color: (v, row) => ((key === 'profit' || key === 'roi') && typeof v === 'number' && v < 0 && !row.__totals ? 'red' : undefined),
       }),
@@ -99,16 +106,20 @@ export function profitColumns(by: ProfitDimension, currency: string): Column<Pro
   ];
 }
 
-/** What the screen says under its table: the estimated days and the exchange rates that are missing. */
-export function profitNotice(totals: ProfitTotals): string | undefined {
-  const lines: string[] = [];
-  if (totals.estimated_days.length)
-    lines.push(`${ESTIMATED_MARK} estimado: ${totals.estimated_days.join(', ')} sin informe de zona (RPV de los 7 días anteriores)`);
+/**
+ * What the screen says under its table, as Rentabilidad on the web: when spend was last synced,
+ * the unsynced days (and the revenue left apart, †), the estimated (*) and partial days, and the
+ * exchange rates that are missing.
+ */
+export function profitNotice(totals: ProfitTotals, tz: string): string | undefined {
+  const money = (v: number) => formatProfitFigure('revenue', v, totals.currency);
+  const marks = { unsynced: `${UNSYNCED_MARK} `, estimated: `${ESTIMATED_MARK} `, partial: '' };
+  const lines = [syncedAtText(totals.spend_synced_at, tz), ...completenessNotes(totals, money).map((n) => `${marks[n.kind]}${n.text}`)];
   if (totals.missing_rates.length)
     lines.push(
       `⚠ Sin tipo de cambio ${totals.missing_rates.map((m) => `${m.currency} ${m.month}`).join(', ')}: gasto y beneficio sin calcular (adops rates)`,
     );
-  return lines.length ? lines.join('\n') : undefined;
+  return lines.join('\n');
 }
 
 export function registerProfit(program: Command, cli: Cli): void {
@@ -125,6 +136,7 @@ export function registerProfit(program: Command, cli: Cli): void {
     const sort = parseSortFlag(flags.sort, PROFIT_SORT_KEYS);
     const limit = parseLimit(flags.limit);
     const range = resolveRange(cli.io, 'profit', flags);
+    const tz = reportingTz(cli.io);
     const { api } = await cli.api(cmd);
     const query = (r: ResolvedRange) => ({
       by,
@@ -145,8 +157,8 @@ export function registerProfit(program: Command, cli: Cli): void {
       query: {
         sort: sortOf(sort),
         page: 1,
-        // Room for the two notice lines (estimated days, missing rates).
-        pageSize: screenPageSize(cli, limit, PROFIT_PAGE_SIZE, SCREEN_CHROME + 2),
+        // Room for the notice lines (last sync, unsynced, estimated and partial days, missing rates).
+        pageSize: screenPageSize(cli, limit, PROFIT_PAGE_SIZE, SCREEN_CHROME + 5),
         preset: range.preset,
       },
       sortKeys: ['name', ...SCREEN_FIGURES, 'key'],
@@ -162,7 +174,7 @@ export function registerProfit(program: Command, cli: Cli): void {
           rows: answer.rows,
           totals: answer.rows.length ? totalsRow(answer.totals) : null,
           emptyText: 'No hay gasto ni visitas de campañas en este rango.',
-          notice: profitNotice(answer.totals),
+          notice: profitNotice(answer.totals, tz),
           // On a narrow terminal: what the row earns or loses first.
           priority: SCREEN_FIGURES,
           paging: pagingOf(answer),

@@ -57,7 +57,12 @@ export const ReferrerBurstParams = z.object({
 });
 /** One IP over `visits` human visits in `minutes`. */
 export const IpBurstParams = z.object({ visits: Visits, minutes: Minutes });
-/** A campaign's / ad set's ROI below `threshold` % (or CPC above its break-even) over the last `hours`, with at least `min_spend` spent. */
+/**
+ * A campaign's / ad set's ROI below `threshold` % (or CPC above its break-even) over the last `hours`, with at least `min_spend` spent.
+ * Only the window's matured days count — spend synced and the zone report final — unless `use_estimates`: then days whose
+ * revenue is an estimate (report partial or missing) count too, and the alert names what was estimated. Days without synced
+ * spend never count (their spend is unknown, not estimated).
+ */
 export const CampaignRoiParams = z.object({
   level: z.enum(['campaign', 'adset'], { error: 'level debe ser campaign o adset' }),
   target: Target,
@@ -65,6 +70,7 @@ export const CampaignRoiParams = z.object({
   threshold: num(-100, 100_000, 'El umbral de ROI').default(0),
   hours: Hours,
   min_spend: num(0, 1e12, 'El gasto mínimo').default(10),
+  use_estimates: z.boolean({ error: 'Usar estimaciones debe ser sí o no (true o false)' }).default(false),
 });
 
 const kindOf = <K extends AlertRuleKind, P extends z.ZodType>(kind: K, params: P) => z.object({ kind: z.literal(kind), params });

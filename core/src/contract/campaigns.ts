@@ -301,6 +301,12 @@ export const CampaignInsight = z.object({
   profit: z.number().nullable(),
   roi: z.number().nullable(),
   missing_rate: z.boolean(),
+  /** Part of its revenue is an estimate (visits on days whose zone report is missing or partial). */
+  estimated: z.boolean(),
+  /** No day of the range has synced spend: profit and ROI are unknown ('sin sincronizar'). */
+  spend_unsynced: z.boolean(),
+  /** Revenue earned on days without synced spend, left out of revenue, profit and ROI (Rentabilidad's row). */
+  unsynced_revenue: z.number(),
 });
 export type CampaignInsight = z.infer<typeof CampaignInsight>;
 
@@ -323,6 +329,13 @@ export const CampaignTotals = z.object({
   currency: z.string(),
   /** Months and currencies of the campaigns' spend without an exchange rate. */
   missing_rates: z.array(MissingRate),
+  /** As Rentabilidad's totals say for the range: days with estimated revenue, partial reports, unsynced spend, the last sync. */
+  estimated_days: z.array(z.string()),
+  partial_days: z.array(z.string()),
+  unsynced_days: z.array(z.string()),
+  spend_unsynced: z.boolean(),
+  unsynced_revenue: z.number(),
+  spend_synced_at: z.string().nullable(),
 });
 export type CampaignTotals = z.infer<typeof CampaignTotals>;
 

@@ -79,11 +79,22 @@ export const ProfitRow = z.object({
   campaign_id: z.string().nullable(),
   adset_id: z.string().nullable(),
   ...figures,
-  /** Visits on days whose zone report has not arrived (their RPV is the zone's trailing 7 days'). */
+  /** Visits on days whose zone report is missing or partial (their RPV is the zone's trailing 7 final days'). */
   estimated_visits: z.number(),
   estimated: z.boolean(),
   /** Some of its spend is in a currency and month without an exchange rate: spend, profit, ROI, ROAS and CPC are unknown. */
   missing_rate: z.boolean(),
+  /**
+   * None of the days the row covers (a day row: its day; any other: the range) has its Meta spend
+   * synced: spend is unknown (null, 'sin sincronizar'), and so are profit, ROI, ROAS and CPC.
+   */
+  spend_unsynced: z.boolean(),
+  /**
+   * Visits and revenue on days of the range without synced spend, left out of the row's figures
+   * (which are over the days with synced spend: profit = revenue − spend as shown); 0 when none.
+   */
+  unsynced_visits: z.number(),
+  unsynced_revenue: z.number(),
   /** Profit below 0. */
   losing: z.boolean(),
 });
@@ -95,10 +106,25 @@ export type MissingRate = z.infer<typeof MissingRate>;
 export const ProfitTotals = z.object({
   ...figures,
   estimated_visits: z.number(),
+  /** As on a row, over the whole range. */
+  spend_unsynced: z.boolean(),
+  unsynced_visits: z.number(),
+  unsynced_revenue: z.number(),
   /** The network's currency every amount is in. */
   currency: z.string(),
-  /** Days of the range whose zone report has not arrived: their revenue is an estimate ('estimado'). */
+  /** Days of the range with visits whose zone report has not arrived or is partial: their revenue is an estimate ('estimado'). */
   estimated_days: z.array(z.string()),
+  /** Days of the range whose zone report is partial (the day still running, or a report imported as incomplete). */
+  partial_days: z.array(z.string()),
+  /** Days of the range whose Meta spend is not synced (no sync covered them and none is stored): left out of spend, profit, ROI and ROAS. */
+  unsynced_days: z.array(z.string()),
+  /** When the ad account's spend was last synced (ISO instant; null: never). */
+  spend_synced_at: z.string().nullable(),
+  /**
+   * The range's spend may be out of date: some day is unsynced, or a day of the last week was
+   * last synced longer ago than the sync interval (opening Rentabilidad, an admin syncs it).
+   */
+  spend_stale: z.boolean(),
   /** Months and currencies of spend without an exchange rate (Administración → Tipos de cambio): the answer does not guess them. */
   missing_rates: z.array(MissingRate),
 });

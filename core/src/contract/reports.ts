@@ -414,8 +414,27 @@ export const IngestResult = z.object({
    */
   duplicates: z.array(z.object({ line: z.number(), first_line: z.number(), detail: z.string() })),
   duplicates_total: count,
+  /**
+   * The days the import stored rows for and what their report now is: final (the day was over,
+   * or the import said so) or partial (the day still running, or the import said so). A partial
+   * day's revenue stays an estimate until a later import makes it final.
+   */
+  days: z.array(z.object({ date: z.string(), report: z.enum(['final', 'partial']) })),
 });
 export type IngestResult = z.infer<typeof IngestResult>;
+
+export const REPORT_STATES = ['final', 'partial'] as const;
+export type ReportState = (typeof REPORT_STATES)[number];
+
+/**
+ * An import's optional word on its days' reports: `final` (complete, whatever the day) or
+ * `partial` (incomplete, e.g. a report known to miss hours). Without it, a day already over in
+ * the reporting time zone is final and a day still running is partial.
+ */
+export const ZoneReportIngestQuery = z.object({
+  report: z.enum(REPORT_STATES, { error: 'report debe ser final (informe completo) o partial (informe incompleto)' }).optional(),
+});
+export type ZoneReportIngestQuery = z.input<typeof ZoneReportIngestQuery>;
 
 /** Largest import body (CSV / NDJSON); JSON arrays are held whole, so they get less. */
 export const MAX_INGEST_BYTES = 200 * 1024 * 1024;
@@ -571,6 +590,8 @@ export const ingestRoutes = {
     method: 'POST',
     path: '/api/ingest/zone-report',
     access: 'ingest',
+    /** `?report=final|partial`: what the imported days' reports are (default: by the clock, see ZoneReportIngestQuery). */
+    query: ZoneReportIngestQuery,
     response: IngestResult,
   }),
 };

@@ -113,19 +113,23 @@ export function reportRoutes(router: Router, s: AppServices): void {
     );
   });
 
-  bind(router, s.guards, c.ingest.zoneReport, async (_input, ctx) => {
+  bind(router, s.guards, c.ingest.zoneReport, async ({ report }, ctx) => {
     const length = ctx.get('content-length');
     try {
-      const result = await ingest.ingestBody(ctx.req, {
-        contentType: ctx.get('content-type'),
-        contentEncoding: ctx.get('content-encoding') || undefined,
-        contentLength: /^\d+$/.test(length) ? Number(length) : undefined,
-      });
-      const { inserted, replaced, rejected_total, duplicates_total } = result;
+      const result = await ingest.ingestBody(
+        ctx.req,
+        {
+          contentType: ctx.get('content-type'),
+          contentEncoding: ctx.get('content-encoding') || undefined,
+          contentLength: /^\d+$/.test(length) ? Number(length) : undefined,
+        },
+        { report },
+      );
+      const { inserted, replaced, rejected_total, duplicates_total, days } = result;
       await s.audit.record(ctx, {
         action: 'zone_report.import',
         target: { kind: 'zone_report', label: `${inserted} insertadas, ${replaced} reemplazadas, ${rejected_total} rechazadas` },
-        after: { inserted, replaced, rejected_total, duplicates_total },
+        after: { inserted, replaced, rejected_total, duplicates_total, report: report ?? null, days },
       });
       return result;
     } catch (e) {

@@ -1,6 +1,7 @@
 // The daily digest ('Resumen diario'): from ADOPS_DIGEST_HOUR on, in ADOPS_TZ, every user whose
 // channels ask for it gets one e-mail — yesterday's Dashboard cards with their change against
-// the day before (the report service's figures, core's formatting), the zones and publishers
+// the day before (the report service's figures, core's formatting; marked partial when that day's
+// zone report is), the zones and publishers
 // whose revenue moved most, and the open alerts of their rules. Once a day per user whatever
 // the number of instances: each send is claimed in the entity store first (a day and user
 // record); a failed send is tried again, at most DIGEST_TRIES times, DIGEST_RETRY_MS apart.
@@ -24,6 +25,7 @@ import type { AlertSubscriptionRecord, EntityStore } from '../store/types.js';
 import { createMailer, type Mailer } from './alert-channels.js';
 import { publicAlert } from './alerts.js';
 import type { ReportService, RevenueMover } from './reports.js';
+import type { Completeness } from './completeness.js';
 
 export const DIGEST_TRIES = 3;
 export const DIGEST_RETRY_MS = 10 * 60_000;
@@ -53,7 +55,12 @@ export interface DigestFigures {
   deltas: DailyDeltas;
   zones: RevenueMover[];
   publishers: RevenueMover[];
+  /** Yesterday's zone report is partial (imported as incomplete, or while the day ran): its cards are provisional. */
+  partial: boolean;
 }
+
+/** What the digest says of yesterday's cards when its zone report is partial. */
+export const PARTIAL_MARK = '(parcial)';
 
 /** '▲ 12,50%', '▼ 3,00%' or '-': the Dashboard's delta cards in words. */
 export function deltaText(value: number | null | undefined): string {
@@ -69,14 +76,15 @@ export function digestMessage(f: DigestFigures, open: { lines: string[]; total: 
   const day = formatDateDMY(f.date);
   const cards = DASHBOARD_CARDS.map(
     ({ key, header }) =>
-      `${header}: ${formatMetric(key, f.summary[key as keyof DashboardSummary])} (${deltaText(f.deltas[key as keyof DailyDeltas])} frente al día anterior)`,
+      `${header}: ${formatMetric(key, f.summary[key as keyof DashboardSummary])}${f.partial ? ` ${PARTIAL_MARK}` : ''} (${deltaText(f.deltas[key as keyof DailyDeltas])} frente al día anterior)`,
   );
+  if (f.partial) cards.unshift(`El informe de zonas de ayer es parcial: estas cifras cambiarán cuando llegue el informe final del ${day}.`);
   const movers = (title: string, rows: RevenueMover[], zone: boolean) => [
     title,
     ...(rows.length ? rows.map((m) => `  ${moverLine(m, zone)}`) : ['  Sin cambios']),
   ];
   const sections: Array<{ title: string; lines: string[] }> = [
-    { title: `Ayer, ${day} (${tz})`, lines: cards },
+    { title: `Ayer, ${day} (${tz})${f.partial ? ` · informe parcial` : ''}`, lines: cards },
     {
       title: 'Mayores cambios de revenue frente al día anterior',
       lines: [...movers('Zonas:', f.zones, true), ...movers('Publishers:', f.publishers, false)],
@@ -102,15 +110,18 @@ export class AlertDigest {
   private readonly mailer: Mailer | null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** Tells whether yesterday's zone report is partial (without it, none is). */
+  private readonly completeness?: Pick<Completeness, 'isPartial'>;
 
   constructor(
     private readonly store: EntityStore,
     private readonly reports: Pick<ReportService, 'overview' | 'deltas' | 'movers'>,
     private readonly config: Pick<Config, 'tz' | 'alerts'>,
     private readonly log: (line: string) => void,
-    options: { now?: () => number } = {},
+    options: { now?: () => number; completeness?: Pick<Completeness, 'isPartial'> } = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.completeness = options.completeness;
     this.mailer = createMailer(config.alerts.smtpUrl, config.alerts.mailFrom);
   }
 
@@ -138,13 +149,14 @@ export class AlertDigest {
   /** Yesterday's cards, their change against the day before, and the top movers, from the report service. */
   async figures(today: string): Promise<DigestFigures> {
     const date = addDays(today, -1);
-    const [overview, deltas, zones, publishers] = await Promise.all([
+    const [overview, deltas, zones, publishers, partial] = await Promise.all([
       this.reports.overview(ReportFilters.parse({ start_date: date, end_date: date })),
       this.reports.deltas(DeltaFilters.parse({}), today),
       this.reports.movers(date, 'zone_id', DIGEST_MOVERS),
       this.reports.movers(date, 'publisher', DIGEST_MOVERS),
+      this.completeness?.isPartial(date) ?? false,
     ]);
-    return { date, summary: overview.summary, deltas, zones, publishers };
+    return { date, summary: overview.summary, deltas, zones, publishers, partial };
   }
 
   /** The open alerts of the rules the user's channels name (every rule when none), latest first. */

@@ -6,7 +6,9 @@
 // rule and instance (a counter in the entity store), never again while the alert an admin
 // undid it on stays open. With 'reactivar' it resumes what it paused once the subject's
 // figures recover (measured again: enough spend, ROI back at or above the threshold — or CPC
-// back at or below break-even). Every action, failed ones included, is a record (listed on
+// back at or below break-even). Both judge matured days only — spend synced, zone report final —
+// unless the rule uses estimates: never a pause on a partial or unsynced day by default. Every
+// action, failed ones included, is a record (listed on
 // Alertas → Acciones) and an audit entry (system actor; the rule, why and the figures then);
 // an admin undoes a standing pause (resume on Meta; audited by the route).
 import { randomUUID } from 'node:crypto';
@@ -17,7 +19,7 @@ import { httpError } from '../errors.js';
 import { MetaApiError, type MetaClient } from '../providers/meta/client.js';
 import type { AlertActionRecord, AlertRuleActionRecord, AlertRuleRecord, EntityStore } from '../store/types.js';
 import type { Finding } from './alert-rules.js';
-import { windowDays } from './alert-rules.js';
+import { campaignFigures } from './alert-rules.js';
 import type { AuditChange } from './audit.js';
 import type { ProfitService } from './profit.js';
 
@@ -162,8 +164,9 @@ export class AlertGuard {
     const failing = new Set(found.map((f) => f.subject));
     const paused = (await store.alertActions.standing(rule.id)).filter((a) => !failing.has(a.subject));
     if (paused.length === 0) return;
-    const { from, to } = windowDays(now, p.hours, config.tz);
-    const { rows } = await profit.rows({ by: p.level, start_date: from, end_date: to, campaign_id: undefined });
+    // Recovery is judged like the fall: on matured days only, unless the rule uses estimates.
+    const { rows, counted, span: range } = await campaignFigures({ profit, tz: config.tz }, p, now);
+    if (counted.length === 0) return;
     const byKey = new Map(rows.map((r) => [r.key, r]));
     for (const pause of paused) {
       const r = byKey.get(pause.subject);
@@ -180,10 +183,11 @@ export class AlertGuard {
         continue;
       }
       const figures = { spend: r.spend, revenue: r.revenue, profit: r.profit, roi: r.roi, cpc: r.cpc, break_even_cpc: r.break_even_cpc };
+      const estimated = r.estimated ? ' · revenue estimado (informe parcial o sin informe)' : '';
       const reason =
         p.metric === 'roi'
-          ? `ROI recuperado: ${r.roi?.toFixed(1)} % (umbral ${p.threshold} %) del ${from} al ${to}`
-          : `CPC recuperado: ${r.cpc?.toFixed(4)} ≤ ${r.break_even_cpc?.toFixed(4)} del ${from} al ${to}`;
+          ? `ROI recuperado: ${r.roi?.toFixed(1)} % (umbral ${p.threshold} %) ${range}${estimated}`
+          : `CPC recuperado: ${r.cpc?.toFixed(4)} ≤ ${r.break_even_cpc?.toFixed(4)} ${range}${estimated}`;
       const base = { rule, level: p.level, subject: pause.subject, reason, figures, now };
       try {
         await meta.setStatus(pause.subject, 'ACTIVE');

@@ -2,7 +2,8 @@
 // hosts, IPs, campaigns, ad sets) whose condition holds, with the figures behind it. Every query
 // goes through the warehouse interface (bound parameters) or the profit service; nothing here
 // writes. Zone reports and Meta spend are daily: a rule's last N hours are the calendar days
-// (ADOPS_TZ) they touch; traffic rules count raw human events by the minute.
+// (ADOPS_TZ) they touch; traffic rules count raw human events by the minute. Campaign rules judge
+// matured days only (spend synced, zone report final) unless they opt into estimates.
 // One evaluation round shares its queries between rules (RuleContext.round): each query asks
 // for every subject of its kind and window, so 1,000 rules cost one query per distinct window
 // (scope and days, minutes, level), not one per rule; each rule then keeps its target and
@@ -10,6 +11,7 @@
 import {
   addDays,
   CampaignRoiParams,
+  formatDateDMY,
   IpBurstParams,
   ReferrerBurstParams,
   RevenueDropParams,
@@ -17,6 +19,7 @@ import {
   todayIn,
   type AlertRuleKind,
 } from '@adops/core';
+import type { z } from 'zod';
 import type { ProfitService } from './profit.js';
 import type { Dimension, GroupRow, Warehouse } from '../warehouse/index.js';
 
@@ -202,26 +205,62 @@ async function ipBurst(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
   }));
 }
 
+/**
+ * A campaign rule's figures over its window: by default only the matured days (spend synced, zone
+ * report final), with the window's other days named as left out; with `use_estimates`, the days
+ * with synced spend, estimated revenue included. One query a round per level, window and mode.
+ */
+export async function campaignFigures(
+  ctx: Pick<RuleContext, 'profit' | 'tz' | 'round'>,
+  p: Pick<z.output<typeof CampaignRoiParams>, 'level' | 'hours' | 'use_estimates'>,
+  now: number,
+) {
+  const { from, to } = windowDays(now, p.hours, ctx.tz);
+  const answer = await shared(ctx as RuleContext, `profit|${p.level}|${from}|${to}|${p.use_estimates ? 'estimates' : 'matured'}`, () =>
+    ctx.profit.rows({ by: p.level, start_date: from, end_date: to, campaign_id: undefined }, { matured: !p.use_estimates }),
+  );
+  const leftOut: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) if (!answer.counted.includes(d)) leftOut.push(d);
+  // What the sentence says of the days: the window, and those left out and why.
+  const why = p.use_estimates ? 'gasto sin sincronizar' : 'gasto sin sincronizar o informe sin cerrar';
+  const span = `del ${from} al ${to}${leftOut.length ? ` (sin ${leftOut.map(formatDateDMY).join(', ')}: ${why})` : ''}`;
+  return { ...answer, from, to, span };
+}
+
 async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
   const p = CampaignRoiParams.parse(raw);
-  const { from, to } = windowDays(ctx.now, p.hours, ctx.tz);
-  const { rows } = await shared(ctx, `profit|${p.level}|${from}|${to}`, () =>
-    ctx.profit.rows({ by: p.level, start_date: from, end_date: to, campaign_id: undefined }),
-  );
+  const { rows, totals, counted, span } = await campaignFigures(ctx, p, ctx.now);
+  // With no matured day in the window (or none with synced spend) there is nothing to judge.
+  if (counted.length === 0) return [];
   const word = p.level === 'campaign' ? 'Campaña' : 'Conjunto';
+  const estimatedDays = totals.estimated_days.filter((d) => counted.includes(d)).map(formatDateDMY);
   const out: Finding[] = [];
   for (const r of rows) {
     if (r.key === null || (p.target !== null && r.key !== p.target)) continue;
     if (r.spend === null || r.spend < p.min_spend) continue;
     const name = r.name ? `${r.name} (${r.key})` : r.key;
-    const figures = { spend: r.spend, revenue: r.revenue, profit: r.profit, roi: r.roi, cpc: r.cpc, break_even_cpc: r.break_even_cpc };
+    const figures: Record<string, number | null> = {
+      spend: r.spend,
+      revenue: r.revenue,
+      profit: r.profit,
+      roi: r.roi,
+      cpc: r.cpc,
+      break_even_cpc: r.break_even_cpc,
+    };
+    // Only a rule that opted in can lean on estimates: it names which of its figures are.
+    let estimated = '';
+    if (r.estimated) {
+      figures.estimated_visits = r.estimated_visits;
+      const what = p.metric === 'roi' ? 'revenue, beneficio y ROI' : 'revenue y CPC de equilibrio';
+      estimated = ` · estimados: ${what} (informe parcial o sin informe${estimatedDays.length ? ` el ${estimatedDays.join(', ')}` : ''})`;
+    }
     if (p.metric === 'roi') {
       if (r.roi === null || !(r.roi < p.threshold)) continue;
       out.push({
         subject: r.key,
         value: r.roi,
         threshold: p.threshold,
-        message: `${word} ${name}: ROI ${fmt(r.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %), gasto ${fmt(r.spend)}, revenue ${fmt(r.revenue)} del ${from} al ${to}`,
+        message: `${word} ${name}: ROI ${fmt(r.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %), gasto ${fmt(r.spend)}, revenue ${fmt(r.revenue)} ${span}${estimated}`,
         figures,
       });
     } else {
@@ -230,7 +269,7 @@ async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
         subject: r.key,
         value: r.cpc,
         threshold: r.break_even_cpc,
-        message: `${word} ${name}: CPC ${fmt(r.cpc, 4)} sobre el de equilibrio ${fmt(r.break_even_cpc, 4)}, gasto ${fmt(r.spend)} del ${from} al ${to}`,
+        message: `${word} ${name}: CPC ${fmt(r.cpc, 4)} sobre el de equilibrio ${fmt(r.break_even_cpc, 4)}, gasto ${fmt(r.spend)} ${span}${estimated}`,
         figures,
       });
     }

@@ -1,8 +1,8 @@
 // Paid-social campaigns: suggestions (images, copy), creation on Meta as image → campaign →
 // ad set → creative → ad (all PAUSED, amounts in Graph's units) once budget and bid are within
-// the ad account's limits, with rollback on failure, metrics
-// from Meta insights joined to Rentabilidad's revenue, profit and ROI (the profit query's), and
-// the local campaign records in the entity store.
+// the ad account's limits, with rollback on failure, metrics from Meta insights joined to
+// Rentabilidad's revenue, profit and ROI (the profit query's: over the days with synced spend,
+// estimated revenue marked, unsynced days said), and the local campaign records in the entity store.
 import {
   budgetProblem,
   campaignCsvFields,
@@ -37,11 +37,23 @@ import type { ProfitService } from './profit.js';
 /** What the campaign list reads of Rentabilidad: its rows and totals by campaign for a range. */
 export type CampaignProfit = Pick<ProfitService, 'rows'>;
 
-/** A campaign's Rentabilidad sums: its profit row's (spend unknown when a rate is missing), or none — then nothing was synced for it. */
-function profitSums(row: ProfitRow | undefined, metaSpend: number): ProfitSums {
-  if (!row) return { spend: metaSpend === 0 ? 0 : null, meta_clicks: 0, meta_impressions: 0, visits: 0, revenue: 0, tq_weighted: 0, tq_weight: 0 };
+/**
+ * A campaign's Rentabilidad sums: its profit row's (spend unknown when a rate is missing or no day
+ * of the range is synced), or none — then nothing was synced for it.
+ */
+function profitSums(row: ProfitRow | undefined, metaSpend: number, noneSynced: boolean): ProfitSums {
+  if (!row)
+    return {
+      spend: metaSpend === 0 && !noneSynced ? 0 : null,
+      meta_clicks: 0,
+      meta_impressions: 0,
+      visits: 0,
+      revenue: 0,
+      tq_weighted: 0,
+      tq_weight: 0,
+    };
   return {
-    spend: row.missing_rate ? null : row.spend,
+    spend: row.missing_rate || row.spend_unsynced ? null : row.spend,
     meta_clicks: row.meta_clicks,
     meta_impressions: row.meta_impressions,
     visits: row.visits,
@@ -294,6 +306,7 @@ export class CampaignService {
     const answer = profit ? await profit : null;
     const profitRows = new Map<string, ProfitRow>();
     for (const r of answer?.rows ?? []) if (r.key !== null) profitRows.set(r.key, r);
+    const noneSynced = answer?.totals.spend_unsynced ?? false;
     const insights = rows.map((c): CampaignInsight => {
       const row = c.insights?.data?.[0];
       const num = (v: string | undefined) => {
@@ -311,8 +324,11 @@ export class CampaignService {
         ...campaignRatios(metrics),
         has_data: row !== undefined,
         created_at: isoTime(c.created_time),
-        ...profitColumns(profitSums(earned, metrics.spend)),
+        ...profitColumns(profitSums(earned, metrics.spend, noneSynced)),
         missing_rate: earned?.missing_rate ?? false,
+        estimated: earned?.estimated ?? false,
+        spend_unsynced: earned?.spend_unsynced ?? noneSynced,
+        unsynced_revenue: earned?.unsynced_revenue ?? 0,
       };
     });
     return { rows: insights, profitRows, profitTotals: answer?.totals ?? null };
@@ -332,13 +348,16 @@ export class CampaignService {
       earned[k] = had === null || v === null ? null : had + v;
     };
     let missingRate = false;
+    let unsyncedRevenue = 0;
+    const noneSynced = profitTotals?.spend_unsynced ?? false;
     for (const r of rows) {
       sums.impressions += r.impressions;
       sums.clicks += r.clicks;
       sums.spend += r.spend;
-      const one = profitSums(profitRows.get(r.id), r.spend);
+      const one = profitSums(profitRows.get(r.id), r.spend, noneSynced);
       for (const k of ['spend', 'meta_clicks', 'meta_impressions', 'visits', 'revenue'] as const) add(k, one[k]);
       missingRate ||= r.missing_rate;
+      unsyncedRevenue += r.unsynced_revenue;
     }
     const totals: CampaignTotals = {
       campaigns: rows.length,
@@ -348,6 +367,12 @@ export class CampaignService {
       ...profitColumns(earned),
       currency: this.config.currency,
       missing_rates: missingRate ? (profitTotals?.missing_rates ?? []) : [],
+      estimated_days: profitTotals?.estimated_days ?? [],
+      partial_days: profitTotals?.partial_days ?? [],
+      unsynced_days: profitTotals?.unsynced_days ?? [],
+      spend_unsynced: noneSynced,
+      unsynced_revenue: unsyncedRevenue,
+      spend_synced_at: profitTotals?.spend_synced_at ?? null,
     };
     return memoryPage(rows, request, CAMPAIGN_ORDER, totals);
   }

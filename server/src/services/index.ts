@@ -24,6 +24,7 @@ import { AlertDigest } from './alert-digest.js';
 import { AlertStream } from './alert-stream.js';
 import { AlertGuard } from './alert-guard.js';
 import { ZoneValues } from './zone-values.js';
+import { Completeness } from './completeness.js';
 import { openLiveBackend, type LiveBackend } from '../live/index.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
 
@@ -59,6 +60,8 @@ export interface AppServices {
   spend: SpendService;
   /** Rentabilidad: spend joined to the zone revenue its visits earned; the monthly exchange rates. */
   profit: ProfitService;
+  /** Which days' spend a sync covered and which zone reports are final or partial. */
+  completeness: Completeness;
   /** Alertas: rules, what they fired, channels, and the evaluator (every minute, one instance at a time). */
   alerts: AlertService;
   /** The daily digest e-mail ('Resumen diario') at ADOPS_DIGEST_HOUR. */
@@ -125,7 +128,10 @@ export async function createServices(config: Config, log: (line: string) => void
     const spam = await SpamListService.open(store, log);
     onClose.push(() => spam.close());
     const beaconBucket = config.beaconRatePerSecond > 0 ? live.tokenBucket('beacon', config.beaconRatePerSecond, config.beaconBurst) : undefined;
-    const zoneValues = new ZoneValues(warehouse.profit, config.tz, log);
+    // The ad account whose syncs are recorded is Meta's client's (known once the providers start, below).
+    let metaAccount = '';
+    const completeness = new Completeness(store.settings, warehouse, config, () => metaAccount);
+    const zoneValues = new ZoneValues(warehouse.profit, config.tz, log, undefined, undefined, (from, to) => completeness.partialDays(from, to));
     zoneValues.warm();
     const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log, {}, referrerBus, {
       spam,
@@ -142,11 +148,13 @@ export async function createServices(config: Config, log: (line: string) => void
         zoneValues.clear();
         void referrers.refreshZones();
       },
+      completeness,
     );
-    const profit = new ProfitService(warehouse.profit, store.settings, config);
+    const profit = new ProfitService(warehouse.profit, store.settings, config, completeness);
     const campaigns = await CampaignService.start(config, store, log, profit);
     onClose.push(() => campaigns.close());
-    const spend = new SpendService(campaigns.providers.meta, warehouse.spend, config, log, (change) => audit.system(change));
+    metaAccount = campaigns.providers.meta.account;
+    const spend = new SpendService(campaigns.providers.meta, warehouse.spend, config, log, (change) => audit.system(change), completeness);
     onClose.push(() => spend.close());
     // Scheduled against a real ad account, or the sandbox's demo one (tests: neither, so off).
     if (!campaigns.providers.metaSandbox || config.demo) spend.start();
@@ -157,7 +165,7 @@ export async function createServices(config: Config, log: (line: string) => void
     const alerts = new AlertService(store, warehouse, profit, config, log, { guard, onChange: (changes) => alertStream.publish(changes) });
     onClose.push(() => alerts.close());
     alerts.start();
-    const alertDigest = new AlertDigest(store, reports, config, log);
+    const alertDigest = new AlertDigest(store, reports, config, log, { completeness });
     onClose.push(() => alertDigest.close());
     alertDigest.start();
     return {
@@ -177,6 +185,7 @@ export async function createServices(config: Config, log: (line: string) => void
       campaigns,
       spend,
       profit,
+      completeness,
       alerts,
       alertDigest,
       alertStream,

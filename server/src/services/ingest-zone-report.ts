@@ -1,7 +1,8 @@
 // Zone-report ingest: reads a CSV / NDJSON / JSON-array body as a stream (size-limited),
 // validates each line, derives publisher revenue and margin from the revenue share when
-// missing, stages the good rows and upserts them on the natural key in one transaction.
-// The demo loader and `adops import` go through the same path.
+// missing, stages the good rows and upserts them on the natural key in one transaction, then
+// records each day's report as final or partial. The demo loader and `adops import` go through
+// the same path.
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import {
@@ -13,8 +14,10 @@ import {
   parseCsv,
   CsvParseError,
   type IngestResult,
+  type ReportState,
 } from '@adops/core';
 import { httpError } from '../errors.js';
+import type { Completeness } from './completeness.js';
 import type { ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/index.js';
 
 /** One input line: its field values, or why it could not be read at all. */
@@ -301,10 +304,15 @@ export class ZoneReportIngest {
     private readonly shares: () => Promise<ReadonlyMap<string, number>>,
     /** Called after rows were committed (caches of filter lists are dropped). */
     private readonly onCommitted: () => void,
+    /** Where the imported days' reports are recorded final or partial (without it, none is). */
+    private readonly finality?: Pick<Completeness, 'recordImport'>,
   ) {}
 
-  /** Validates and upserts items; refused lines are reported, good ones kept. */
-  async ingest(items: AsyncIterable<IngestItem> | Iterable<IngestItem>): Promise<IngestResult> {
+  /**
+   * Validates and upserts items; refused lines are reported, good ones kept. Each day stored is
+   * then recorded final or partial: as `options.report` says, else by the clock (a day over is final).
+   */
+  async ingest(items: AsyncIterable<IngestItem> | Iterable<IngestItem>, options: { report?: ReportState } = {}): Promise<IngestResult> {
     const shares = await this.shares();
     const rejected: IngestResult['rejected'] = [];
     let rejectedTotal = 0;
@@ -318,6 +326,7 @@ export class ZoneReportIngest {
       // out of order (a caller's own) get the next seq, and their line is kept beside it.
       let seq = 0;
       const lineOf = new Map<number, number>();
+      const days = new Set<string>();
       for await (const item of items) {
         if ('error' in item) {
           reject(item.line, item.error);
@@ -329,20 +338,27 @@ export class ZoneReportIngest {
           seq = Math.max(seq + 1, item.line);
           if (seq !== item.line) lineOf.set(seq, item.line);
           batch.add(record, seq);
+          days.add(record.date);
         }
       }
       const { inserted, replaced, repeated, repeated_total } = await batch.commit(MAX_LISTED_REJECTS);
-      if (inserted + replaced > 0) this.onCommitted();
+      // Before the caches are dropped, so their next read sees each day as final or partial.
+      const recorded = this.finality ? await this.finality.recordImport(days, options.report) : [];
+      if (inserted + replaced > 0 || recorded.length > 0) this.onCommitted();
       const line = (s: number) => lineOf.get(s) ?? s;
       const duplicates = repeated.map((r) => ({ line: line(r.seq), first_line: line(r.first_seq), detail: repeatedKey(line(r.first_seq)) }));
-      return { inserted, replaced, rejected, rejected_total: rejectedTotal, duplicates, duplicates_total: repeated_total };
+      return { inserted, replaced, rejected, rejected_total: rejectedTotal, duplicates, duplicates_total: repeated_total, days: recorded };
     } finally {
       await batch.close();
     }
   }
 
   /** Reads an HTTP body of the given Content-Type (and optional gzip Content-Encoding). */
-  async ingestBody(body: Readable, headers: { contentType: string; contentEncoding?: string; contentLength?: number }): Promise<IngestResult> {
+  async ingestBody(
+    body: Readable,
+    headers: { contentType: string; contentEncoding?: string; contentLength?: number },
+    options: { report?: ReportState } = {},
+  ): Promise<IngestResult> {
     const format = formatOf(headers.contentType);
     if (!format) throw httpError(415, 'Tipo de contenido no soportado: usa text/csv, application/x-ndjson o application/json');
     const limit = format === 'json' ? this.limits.maxJsonBytes : this.limits.maxBytes;
@@ -355,7 +371,7 @@ export class ZoneReportIngest {
     const chunks = bodyText(source, limit);
     const items = format === 'csv' ? csvItems(chunks) : format === 'ndjson' ? ndjsonItems(chunks) : jsonArrayItems(chunks);
     try {
-      return await this.ingest(items);
+      return await this.ingest(items, options);
     } catch (e) {
       const err = e as { code?: string; status?: number; message?: string };
       if (err.code === 'Z_DATA_ERROR' || err.code === 'Z_BUF_ERROR') throw httpError(400, 'El cuerpo gzip está dañado');

@@ -2,7 +2,11 @@
 // earned) turned into rows — spend converted with the admins' monthly exchange rates (a missing
 // rate leaves the spend unknown and is named, never guessed), every figure from core's registry —
 // sorted, paged and exported by the table machinery. The rates live in the entity store's settings.
+// What the figures lack is part of the answer: days without synced spend (left out of the
+// figures, their revenue reported apart, never a spend of 0), partial and estimated days, the
+// last sync; the rules ask for matured days only (synced spend, final report).
 import {
+  addDays,
   profitCsvFields,
   profitCsvFile,
   profitFigures,
@@ -17,6 +21,7 @@ import {
 } from '@adops/core';
 import type { Config } from '../config.js';
 import type { SettingsRepository } from '../store/types.js';
+import type { Completeness } from './completeness.js';
 import type { ProfitDimension, ProfitWarehouse } from '../warehouse/index.js';
 import { memoryPage, type TableExport, type TablePageOf } from '../tables.js';
 
@@ -32,12 +37,8 @@ export interface ProfitRequest {
   adset_id?: string;
 }
 
-interface Group {
-  key: string | null;
-  name: string | null;
-  nameMonth: string;
-  campaign_id: string | null;
-  adset_id: string | null;
+/** The sums of a group's visits (and spend) on some of its days. */
+interface Part {
   spend: number;
   missingRate: boolean;
   meta_clicks: number;
@@ -49,18 +50,91 @@ interface Group {
   tq_weight: number;
 }
 
+interface Group {
+  key: string | null;
+  name: string | null;
+  nameMonth: string;
+  campaign_id: string | null;
+  adset_id: string | null;
+  /** On the days whose figures count. */
+  counted: Part;
+  /** On the days answered apart: without synced spend (or, for the rules, not matured). */
+  apart: Part;
+}
+
 const NO_KEY = '\u0000';
 
-function sumsOf(g: Omit<Group, 'key' | 'name' | 'nameMonth' | 'campaign_id' | 'adset_id'>): ProfitSums {
+const emptyPart = (): Part => ({
+  spend: 0,
+  missingRate: false,
+  meta_clicks: 0,
+  meta_impressions: 0,
+  visits: 0,
+  revenue: 0,
+  estimated_visits: 0,
+  tq_weighted: 0,
+  tq_weight: 0,
+});
+
+function addPart(to: Part, p: Part): void {
+  to.spend += p.spend;
+  to.missingRate ||= p.missingRate;
+  to.meta_clicks += p.meta_clicks;
+  to.meta_impressions += p.meta_impressions;
+  to.visits += p.visits;
+  to.revenue += p.revenue;
+  to.estimated_visits += p.estimated_visits;
+  to.tq_weighted += p.tq_weighted;
+  to.tq_weight += p.tq_weight;
+}
+
+/**
+ * A part's sums for the registry: spend unknown (null) when a rate is missing; spend, Meta's
+ * clicks and impressions unknown when it was never synced (they come with the spend).
+ */
+function sumsOf(p: Part, unsynced: boolean): ProfitSums {
   return {
-    spend: g.missingRate ? null : g.spend,
-    meta_clicks: g.meta_clicks,
-    meta_impressions: g.meta_impressions,
-    visits: g.visits,
-    revenue: g.revenue,
-    tq_weighted: g.tq_weighted,
-    tq_weight: g.tq_weight,
+    spend: p.missingRate || unsynced ? null : p.spend,
+    meta_clicks: unsynced ? null : p.meta_clicks,
+    meta_impressions: unsynced ? null : p.meta_impressions,
+    visits: p.visits,
+    revenue: p.revenue,
+    tq_weighted: p.tq_weighted,
+    tq_weight: p.tq_weight,
   };
+}
+
+/**
+ * What a row (or the totals) shows of its parts. Its figures are over the days with synced spend
+ * and what its visits earned on the others is reported apart; when none of the days it covers
+ * has synced spend, its spend is unknown and its figures are over all of them (nothing to set
+ * apart). For the rules (matured), only the counted days exist.
+ */
+function shown(counted: Part, apart: Part, noneSynced: boolean) {
+  if (noneSynced) {
+    const all = emptyPart();
+    addPart(all, counted);
+    addPart(all, apart);
+    return { sums: sumsOf(all, true), part: all, spend_unsynced: true, unsynced_visits: 0, unsynced_revenue: 0 };
+  }
+  return { sums: sumsOf(counted, false), part: counted, spend_unsynced: false, unsynced_visits: apart.visits, unsynced_revenue: apart.revenue };
+}
+
+/** How a profit answer treats incomplete days. */
+export interface ProfitMode {
+  /**
+   * Only matured days count — spend synced and the zone report final — the others are left out
+   * entirely (the campaign rules and the profit guard by default). Without it, days without synced
+   * spend are set apart and estimated revenue counts (the screens, and rules that use estimates).
+   */
+  matured?: boolean;
+}
+
+export interface ProfitAnswer {
+  rows: ProfitRow[];
+  totals: ProfitTotals;
+  /** The days whose figures count (matured mode: the matured days; otherwise every day with synced spend or a future one). */
+  counted: string[];
 }
 
 export class ProfitService {
@@ -68,6 +142,8 @@ export class ProfitService {
     private readonly warehouse: ProfitWarehouse,
     private readonly settings: SettingsRepository,
     private readonly config: Pick<Config, 'tz' | 'currency'>,
+    /** Which days' spend is synced and which reports are partial. */
+    private readonly completeness: Pick<Completeness, 'of' | 'today'>,
   ) {}
 
   async rates(): Promise<ExchangeRates> {
@@ -97,81 +173,123 @@ export class ProfitService {
     return { before, after: await this.rates() };
   }
 
-  /** Every group of the range with its figures, and the totals over them. */
-  async rows(q: ProfitRequest): Promise<{ rows: ProfitRow[]; totals: ProfitTotals }> {
-    const [parts, rates] = await Promise.all([
-      this.warehouse.parts({ by: q.by, from: q.start_date, to: q.end_date, tz: this.config.tz, campaignId: q.campaign_id, adsetId: q.adset_id }),
+  /** Every group of the range with its figures, the totals over them, and what the figures lack. */
+  async rows(q: ProfitRequest, mode: ProfitMode = {}): Promise<ProfitAnswer> {
+    const [c, rates] = await Promise.all([
+      this.completeness.of(q.start_date, q.end_date),
       this.settings.get(RATES_KEY) as Promise<RateTable | undefined>,
     ]);
+    const days: string[] = [];
+    for (let d = q.start_date; d <= q.end_date; d = addDays(d, 1)) days.push(d);
+    const unsynced = new Set(c.unsynced);
+    let apartDays: string[];
+    if (mode.matured) {
+      const final = new Set(c.final);
+      apartDays = days.filter((d) => unsynced.has(d) || !final.has(d));
+    } else apartDays = c.unsynced;
+    const apartSet = new Set(apartDays);
+    const counted = days.filter((d) => !apartSet.has(d));
+    const completeness = {
+      partial_days: c.partial,
+      unsynced_days: c.unsynced,
+      spend_synced_at: c.syncedAt,
+      spend_stale: c.stale,
+    };
+    if (mode.matured && counted.length === 0) {
+      const { sums, part: _none, ...marks } = shown(emptyPart(), emptyPart(), false);
+      const totals = { ...profitFigures(sums), estimated_visits: 0, ...marks, currency: this.config.currency, estimated_days: [], missing_rates: [] };
+      return { rows: [], totals: { ...totals, ...completeness }, counted };
+    }
+    const parts = await this.warehouse.parts({
+      by: q.by,
+      from: q.start_date,
+      to: q.end_date,
+      tz: this.config.tz,
+      campaignId: q.campaign_id,
+      adsetId: q.adset_id,
+      partialDays: c.partialForQuery,
+      apartDays,
+    });
     const groups = new Map<string, Group>();
     const group = (key: string | null): Group => {
       const found = groups.get(key ?? NO_KEY);
       if (found) return found;
-      const g = emptyGroup(key);
+      const g: Group = { key, name: null, nameMonth: '', campaign_id: null, adset_id: null, counted: emptyPart(), apart: emptyPart() };
       groups.set(key ?? NO_KEY, g);
       return g;
     };
     const missing = new Map<string, MissingRate>();
     for (const p of parts.spend) {
       const g = group(p.key);
-      const rate = p.currency === this.config.currency ? 1 : rates?.[p.month]?.[p.currency];
-      if (rate === undefined) {
-        g.missingRate = true;
-        missing.set(`${p.month}|${p.currency}`, { month: p.month, currency: p.currency });
-      } else g.spend += p.spend * rate;
-      g.meta_clicks += p.clicks;
-      g.meta_impressions += p.impressions;
       if (p.name !== null && p.month >= g.nameMonth) {
         g.name = p.name;
         g.nameMonth = p.month;
       }
       g.campaign_id ??= p.campaign_id;
       g.adset_id ??= p.adset_id;
+      // Spend on a day set apart (only matured mode has any: a day whose report is not final) counts nowhere.
+      if (p.apart) continue;
+      const rate = p.currency === this.config.currency ? 1 : rates?.[p.month]?.[p.currency];
+      if (rate === undefined) {
+        g.counted.missingRate = true;
+        missing.set(`${p.month}|${p.currency}`, { month: p.month, currency: p.currency });
+      } else g.counted.spend += p.spend * rate;
+      g.counted.meta_clicks += p.clicks;
+      g.counted.meta_impressions += p.impressions;
     }
     for (const v of parts.visits) {
       const g = group(v.key);
-      g.visits += v.visits;
-      g.revenue += v.revenue;
-      g.estimated_visits += v.estimated_visits;
-      g.tq_weighted += v.tq_weighted;
-      g.tq_weight += v.tq_weight;
+      // Matured mode: a day not matured counts nowhere (nothing is reported apart).
+      if (v.apart && mode.matured) continue;
+      const to = v.apart ? g.apart : g.counted;
+      to.visits += v.visits;
+      to.revenue += v.revenue;
+      to.estimated_visits += v.estimated_visits;
+      to.tq_weighted += v.tq_weighted;
+      to.tq_weight += v.tq_weight;
       g.campaign_id ??= v.campaign_id;
       g.adset_id ??= v.adset_id;
     }
-    const all = emptyGroup(null);
+    // The range has no day with synced spend (a future day has none to sync): spend unknown everywhere.
+    const today = this.completeness.today();
+    const noneSynced = !mode.matured && c.unsynced.length > 0 && !days.some((d) => d <= today && !unsynced.has(d));
+    const all = { counted: emptyPart(), apart: emptyPart() };
     const rows: ProfitRow[] = [];
     for (const g of groups.values()) {
-      all.spend += g.spend;
-      all.missingRate ||= g.missingRate;
-      all.meta_clicks += g.meta_clicks;
-      all.meta_impressions += g.meta_impressions;
-      all.visits += g.visits;
-      all.revenue += g.revenue;
-      all.estimated_visits += g.estimated_visits;
-      all.tq_weighted += g.tq_weighted;
-      all.tq_weight += g.tq_weight;
-      const f = profitFigures(sumsOf(g));
+      addPart(all.counted, g.counted);
+      addPart(all.apart, g.apart);
+      // A day row covers its day only.
+      const rowNoneSynced = q.by === 'day' && g.key !== null && !mode.matured ? unsynced.has(g.key) : noneSynced;
+      const { sums, part, ...marks } = shown(g.counted, g.apart, rowNoneSynced);
+      if (mode.matured && part.visits === 0 && part.meta_clicks === 0 && part.meta_impressions === 0 && part.spend === 0 && !part.missingRate)
+        continue;
+      const f = profitFigures(sums);
       rows.push({
         key: g.key,
         name: g.name,
         campaign_id: g.campaign_id,
         adset_id: g.adset_id,
         ...f,
-        estimated_visits: g.estimated_visits,
-        estimated: g.estimated_visits > 0,
-        missing_rate: g.missingRate,
+        estimated_visits: part.estimated_visits,
+        estimated: part.estimated_visits > 0,
+        missing_rate: part.missingRate,
+        ...marks,
         losing: f.profit !== null && f.profit < 0,
       });
     }
+    const { sums, part, ...marks } = shown(all.counted, all.apart, noneSynced);
     return {
       rows,
       totals: {
-        ...profitFigures(sumsOf(all)),
-        estimated_visits: all.estimated_visits,
+        ...profitFigures(sums),
+        estimated_visits: part.estimated_visits,
+        ...marks,
         currency: this.config.currency,
         estimated_days: parts.estimatedDays,
         missing_rates: [...missing.values()].sort((a, b) => a.month.localeCompare(b.month) || a.currency.localeCompare(b.currency)),
+        ...completeness,
       },
+      counted,
     };
   }
 
@@ -198,25 +316,6 @@ export class ProfitService {
       chunks: [page.rows],
     };
   }
-}
-
-function emptyGroup(key: string | null): Group {
-  return {
-    key,
-    name: null,
-    nameMonth: '',
-    campaign_id: null,
-    adset_id: null,
-    spend: 0,
-    missingRate: false,
-    meta_clicks: 0,
-    meta_impressions: 0,
-    visits: 0,
-    revenue: 0,
-    estimated_visits: 0,
-    tq_weighted: 0,
-    tq_weight: 0,
-  };
 }
 
 function flatten(table: RateTable): ExchangeRate[] {

@@ -10,6 +10,7 @@ import { HttpError, httpError } from '../errors.js';
 import { MetaApiError, type GraphAdInsight, type MetaClient } from '../providers/meta/client.js';
 import type { AdSpendRecord, SpendWarehouse } from '../warehouse/index.js';
 import type { AuditChange } from './audit.js';
+import type { Completeness } from './completeness.js';
 
 const num = (v: string | undefined) => {
   const n = Number(v ?? 0);
@@ -51,6 +52,8 @@ export class SpendService {
   private running: Promise<unknown> = Promise.resolve();
   private readonly timers: NodeJS.Timeout[] = [];
   private lastNightly: string | null = null;
+  /** A scheduled run has succeeded since start (the first covers the nightly window). */
+  private ticked = false;
   private closed = false;
 
   constructor(
@@ -60,6 +63,8 @@ export class SpendService {
     private readonly log: (line: string) => void,
     /** Records a scheduled sync that changed stored spend (the system's audit entry). */
     private readonly auditSystem: (change: AuditChange) => Promise<void>,
+    /** Where a successful sync records the days it covered (Rentabilidad tells them from days never synced). */
+    private readonly coverage?: Pick<Completeness, 'recordSync'>,
   ) {}
 
   /** The days a sync covers by default: the last `days` days, today included. */
@@ -99,6 +104,12 @@ export class SpendService {
       write.push(r);
     }
     await this.warehouse.upsert(write);
+    // The days covered, up to today (a later day has no spend yet: syncing it says nothing about it).
+    const today = todayIn(this.config.tz);
+    if (this.coverage && from <= today)
+      await this.coverage
+        .recordSync(from, to < today ? to : today)
+        .catch((e: Error) => this.log(`spend: sync ${from}..${to} stored, but its record was not written: ${e.message}`));
     const values = [...fetched.values()];
     return {
       start_date: from,
@@ -123,17 +134,19 @@ export class SpendService {
     this.timers.push(first, every);
   }
 
-  /** One scheduled run: the nightly window once a day after its hour, else the recent days. */
+  /** One scheduled run: the nightly window once a day after its hour (and at the first run), else the recent days. */
   async tick(now = new Date()): Promise<SpendSyncResult | null> {
     if (this.closed) return null;
     const { recentDays, nightlyDays, nightlyHour } = this.config.spendSync;
     const today = todayIn(this.config.tz, now);
     const hour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: this.config.tz, hour: '2-digit', hourCycle: 'h23' }).format(now));
-    const nightly = this.lastNightly !== today && hour >= nightlyHour;
+    const afterHour = this.lastNightly !== today && hour >= nightlyHour;
+    const nightly = afterHour || !this.ticked;
     const { from, to } = this.lastDays(nightly ? nightlyDays : recentDays, now);
     try {
       const result = await this.sync(from, to);
-      if (nightly) this.lastNightly = today;
+      this.ticked = true;
+      if (afterHour) this.lastNightly = today;
       if (result.inserted + result.updated > 0)
         await this.auditSystem({
           action: 'spend.sync',

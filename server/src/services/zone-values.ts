@@ -1,12 +1,13 @@
 // What one visit is worth as it shows in Logs and `adops tail` ('Valor'): its zone's revenue per
 // human visit that day and the zone's TQ, by the profit query's rule (warehouse zoneValues: the
-// day's RPV, or the trailing 7 reported days' while the day's report has not arrived). Kept per
+// day's RPV, or the trailing 7 final days' while the day's report has not arrived or is partial —
+// so today's value, while its report is partial, does not fall as its visits come in). Kept per
 // day and zone in memory — one query per day loads every zone — so the live stream only looks
 // values up; a day's values are read again after `ttlMs`, and a zone not yet known is asked for
 // at most every `missRetryMs` — in the background once the day has been read (only a day's first
 // read is waited for) — unless the day has no zone report yet: its values are the days before's,
 // which that zone is not among. Flagged (bot) traffic is worth 0: the rule counts it nowhere.
-import { todayIn, zonedDayEnd, zonedDayStart } from '@adops/core';
+import { addDays, todayIn, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { ProfitWarehouse, ZoneDayValue } from '../warehouse/index.js';
 
 export interface VisitValue {
@@ -37,6 +38,8 @@ export class ZoneValues {
     private readonly log: (line: string) => void = () => {},
     private readonly options: { ttlMs: number; missRetryMs: number; maxDays: number } = { ttlMs: 60_000, missRetryMs: 5_000, maxDays: 64 },
     private readonly now: () => number = Date.now,
+    /** Days of [from, to] whose zone report is partial (counted as not arrived); without it, none is. */
+    private readonly partialDays?: (from: string, to: string) => Promise<string[]>,
   ) {}
 
   /** The reporting day of an instant (epoch ms). */
@@ -125,8 +128,10 @@ export class ZoneValues {
       if (this.days.size >= this.options.maxDays) this.days.delete(this.days.keys().next().value!);
       this.days.set(day, target);
     }
-    target.loading = this.warehouse
-      .zoneValues({ day, tz: this.tz })
+    const read = this.partialDays
+      ? this.partialDays(addDays(day, -7), day).then((partialDays) => this.warehouse.zoneValues({ day, tz: this.tz, partialDays }))
+      : this.warehouse.zoneValues({ day, tz: this.tz });
+    target.loading = read
       .then((rows) => {
         target.zones = new Map(rows.map((r) => [r.zone_id, r]));
         target.unreported = rows.length > 0 && rows.every((r) => r.estimated);

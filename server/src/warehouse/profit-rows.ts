@@ -4,10 +4,12 @@ import type { ProfitParts, ProfitSpendPart, ProfitVisitPart, SpendMonth } from '
 
 const num = (v: unknown) => Number(v ?? 0);
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+/** A flag as either engine answers it (DuckDB a boolean, ClickHouse 0/1). */
+const flag = (v: unknown) => v === true || Number(v) === 1;
 
 type Row = Record<string, unknown>;
 
-/** Visits and spend rows by key, and the days estimated (no zone report yet). */
+/** Visits and spend rows by key (and whether on the query's apart days), and the days estimated (no final zone report). */
 export function profitParts(visits: readonly Row[], spend: readonly Row[], estimatedDays: readonly string[]): ProfitParts {
   return {
     visits: visits.map(
@@ -20,6 +22,7 @@ export function profitParts(visits: readonly Row[], spend: readonly Row[], estim
         estimated_visits: num(r.estimated_visits),
         tq_weighted: num(r.tq_weighted),
         tq_weight: num(r.tq_weight),
+        apart: flag(r.apart),
       }),
     ),
     spend: spend.map(
@@ -33,6 +36,7 @@ export function profitParts(visits: readonly Row[], spend: readonly Row[], estim
         spend: num(r.spend),
         impressions: num(r.impressions),
         clicks: num(r.clicks),
+        apart: flag(r.apart),
       }),
     ),
     estimatedDays: [...estimatedDays],

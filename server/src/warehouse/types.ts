@@ -185,6 +185,8 @@ export interface ZoneReportWarehouse {
   busiestZones(limit: number): Promise<BusyZone[]>;
   /** zone_id → publisher/advertiser of its busiest row on its latest day. */
   zoneOwners(): Promise<Map<string, ZoneOwner>>;
+  /** The days of [from, to] with at least one stored row, ascending (a day whose zone report has arrived, final or partial). */
+  days(range: { from: string; to: string }): Promise<string[]>;
   beginImport(): Promise<ZoneReportImport>;
 }
 
@@ -352,6 +354,8 @@ export interface SpendWarehouse {
   countRows(): Promise<number>;
   /** Per month ('YYYY-MM', ascending): stored rows and their Σ spend (any currency), Σ impressions and Σ clicks (adops migrate). */
   months(): Promise<SpendMonth[]>;
+  /** The days of [from, to] with at least one stored row, ascending (what counts as synced without a sync record). */
+  days(range: { from: string; to: string }): Promise<string[]>;
 }
 
 export interface SpendMonth {
@@ -375,6 +379,14 @@ export interface ProfitQuery {
   /** Only this campaign's (ad set's) spend and visits (expanding a row). */
   campaignId?: string;
   adsetId?: string;
+  /**
+   * Days whose zone report is partial: they count as not reported (their RPV is the trailing
+   * one, and they are left out of other days' trailing windows). Any day, inside the range or
+   * in the 7 days before it.
+   */
+  partialDays?: readonly string[];
+  /** Days whose spend and visits are answered apart (`apart: true` parts): days without synced spend, or not matured. */
+  apartDays?: readonly string[];
 }
 
 /** A group's spend in one currency and month (conversion is the service's: the rates live in the entity store). */
@@ -390,6 +402,8 @@ export interface ProfitSpendPart {
   spend: number;
   impressions: number;
   clicks: number;
+  /** On one of the query's apartDays. */
+  apart: boolean;
 }
 
 /**
@@ -403,16 +417,18 @@ export interface ProfitVisitPart {
   adset_id: string | null;
   visits: number;
   revenue: number;
-  /** Visits on days without a zone report (their revenue is an estimate). */
+  /** Visits on days without a zone report, or with a partial one (their revenue is an estimate). */
   estimated_visits: number;
   tq_weighted: number;
   tq_weight: number;
+  /** On one of the query's apartDays. */
+  apart: boolean;
 }
 
 export interface ProfitParts {
   spend: ProfitSpendPart[];
   visits: ProfitVisitPart[];
-  /** Days of the range with attributed visits but no zone report yet (their RPV is the trailing 7 days'). */
+  /** Days of the range with attributed visits but no zone report yet, or a partial one (their RPV is the trailing 7 days'). */
   estimatedDays: string[];
 }
 
@@ -420,6 +436,8 @@ export interface ProfitParts {
 export interface ZoneValuesQuery {
   day: string;
   tz: string;
+  /** Days whose zone report is partial (the day itself, or any of the 7 before it): counted as not reported. */
+  partialDays?: readonly string[];
 }
 /** A zone's revenue per human visit on a day (its trailing 7 reported days' when the day has no report: estimated) and its TQ. */
 export interface ZoneDayValue {

@@ -3,11 +3,15 @@
 // over every matching campaign, sortable columns and 20 rows per page — sorted, paged and
 // totalled by the server (CTR, CPC and CPM arrive computed). Rentabilidad's estimated revenue,
 // profit and ROI of each campaign over the range arrive beside them (the same profit query); a
-// missing exchange rate is named in a banner and leaves profit and ROI empty.
+// missing exchange rate is named in a banner and leaves profit and ROI empty; unsynced spend,
+// estimated and partial days are said in a note and marked in the cells, as on Rentabilidad.
 import { useMemo } from 'react';
 import {
   ApiError,
   CAMPAIGNS_PAGE_SIZE,
+  completenessNotes,
+  syncedAtText,
+  UNSYNCED_CELL,
   CAMPAIGN_SORT_KEYS,
   contract,
   INSIGHTS_STATUS_LABELS,
@@ -41,7 +45,7 @@ import { clearPages, readDay, setParam } from '../lib/urlState';
 import { useSession } from '../hooks/useSession';
 import { LosingMark } from '../components/profit/ProfitTable';
 import { MissingRatesBanner } from '../components/profit/MissingRatesBanner';
-import { profitText } from '../components/profit/format';
+import { networkMoney, profitText } from '../components/profit/format';
 
 const EMPTY = 'No se encontraron campañas con métricas.';
 const STATUSES = Object.keys(INSIGHTS_STATUS_LABELS) as InsightsStatus[];
@@ -79,6 +83,39 @@ const campaignsText = (n: number) => (n === 1 ? '1 campaña' : `${formatInt(n)} 
 function createdAt(iso: string, tz: string): string {
   const local = formatDateTime(iso, tz);
   return local.length >= 16 ? `${formatDateDMY(local.slice(0, 10))} ${local.slice(11)}` : local;
+}
+
+/**
+ * A campaign's (or the totals') revenue, profit or ROI: 'sin sincronizar' for profit and ROI when
+ * no day of the range has synced spend, '(est.)' beside an estimated revenue, and the revenue of
+ * unsynced days, left out, beside it.
+ */
+function CampaignFigure({
+  figure,
+  of,
+  currency,
+}: {
+  figure: 'revenue' | 'profit' | 'roi';
+  of: Pick<CampaignInsight, 'revenue' | 'profit' | 'roi' | 'spend_unsynced' | 'unsynced_revenue'> & { estimated?: boolean };
+  currency: string;
+}) {
+  if (figure !== 'revenue' && of.spend_unsynced)
+    return (
+      <span data-testid="unsynced-cell" className="text-xs italic text-amber-700">
+        {UNSYNCED_CELL}
+      </span>
+    );
+  return (
+    <>
+      {profitText(figure, of[figure], currency)}
+      {figure === 'revenue' && of.estimated && <span className="ml-1 text-xs text-amber-700">(est.)</span>}
+      {figure === 'revenue' && of.unsynced_revenue > 0 && (
+        <div className="text-xs text-amber-700" title="Revenue de días con el gasto sin sincronizar: fuera del beneficio y el ROI">
+          + {networkMoney(of.unsynced_revenue, currency)} sin sinc.
+        </div>
+      )}
+    </>
+  );
 }
 
 function loadError(error: unknown): string {
@@ -129,9 +166,14 @@ export default function FbCampaigns() {
     sortable: true,
     align: 'right',
     cellClassName: (r) => (key !== 'revenue' && losing(r.profit) ? '!text-red-700 font-semibold' : ''),
-    cell: (r) => profitText(key, r[key], currency),
-    total: sum && <span className={key !== 'revenue' && losing(sum.profit) ? 'text-red-700' : ''}>{profitText(key, sum[key], currency)}</span>,
+    cell: (r) => <CampaignFigure figure={key} of={r} currency={currency} />,
+    total: sum && (
+      <span className={key !== 'revenue' && losing(sum.profit) ? 'text-red-700' : ''}>
+        <CampaignFigure figure={key} of={sum} currency={currency} />
+      </span>
+    ),
   });
+  const notes = sum ? completenessNotes(sum, (v) => networkMoney(v, currency)) : [];
 
   const columns: Column<CampaignInsight>[] = [
     { key: 'effective_status', header: 'Estado', sortable: true, cell: (r) => <StatusIcon status={r.effective_status} /> },
@@ -250,6 +292,18 @@ export default function FbCampaigns() {
           <div className="space-y-4">
             {table.fresh && sum && (
               <MissingRatesBanner missing={sum.missing_rates} currency={currency} isAdmin={!!user?.is_admin} hidden="el beneficio y el ROI" />
+            )}
+            {table.fresh && sum && notes.length > 0 && (
+              <div
+                role="note"
+                data-testid="completeness-notes"
+                className="space-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+              >
+                <p className="font-medium">Revenue, beneficio y ROI (Rentabilidad) · {syncedAtText(sum.spend_synced_at, tz)}</p>
+                {notes.map((n) => (
+                  <p key={n.kind}>{n.text}</p>
+                ))}
+              </div>
             )}
             <DataTable
               columns={columns}

@@ -3,8 +3,13 @@
 // keywords, totals, sorting and pages by the server, losing rows marked, spend vs revenue by
 // day, the CSV export, which days are estimates, missing exchange rates named instead of
 // figures; admins sync spend from Meta and keep the monthly rates. Every figure arrives computed.
-import { useMemo, useState } from 'react';
+// What the figures lack is said above them: days without synced spend ('sin sincronizar', never
+// 0), estimated and partial days, and when spend was last synced; an admin opening a stale range
+// syncs it and the screen loads again.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
+  addDays,
+  completenessNotes,
   PROFIT_PAGE_SIZE,
   PROFIT_SORT_KEYS,
   SCREEN_DEFAULT_PRESET,
@@ -15,6 +20,7 @@ import {
   formatInt,
   MAX_SPEND_SYNC_DAYS,
   profitCsvFile,
+  syncedAtText,
   type MissingRate,
   type ProfitRow,
   type ProfitTable as ProfitPage,
@@ -28,7 +34,7 @@ import { ReportFilterBar, initialReportFilters, rangeProblem, useReportFiltersIn
 import { primaryButton } from '../components/styles';
 import { ExchangeRatesCard } from '../components/profit/ExchangeRatesCard';
 import { MissingRatesBanner } from '../components/profit/MissingRatesBanner';
-import { ProfitLevel } from '../components/profit/ProfitTable';
+import { ProfitLevel, figureText } from '../components/profit/ProfitTable';
 import { SpendRevenueChart } from '../components/profit/SpendRevenueChart';
 import { profitText } from '../components/profit/format';
 import { useApi } from '../hooks/useApi';
@@ -37,6 +43,7 @@ import { useServerTable, type ServerTable } from '../hooks/useServerTable';
 import { useSession } from '../hooks/useSession';
 import { useUrlParams, useUrlTableView } from '../hooks/useUrlState';
 import { errorText } from '../lib/errors';
+import { reportingTimeZone } from '../lib/timezone';
 
 const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.profit;
 const URL_FILTERS = { preset: DEFAULT_PRESET, presets: SCREEN_PRESETS.profit };
@@ -94,25 +101,42 @@ export default function Profit() {
   const [ratesAfter, setRatesAfter] = useState<typeof rates.data>(undefined);
   const [prefill, setPrefill] = useState<MissingRate | null>(null);
 
-  const [sync, setSync] = useState<{ busy: boolean; result: SpendSyncResult | null; error: string | null }>({
+  const [sync, setSync] = useState<{ busy: boolean; auto: boolean; result: SpendSyncResult | null; error: string | null }>({
     busy: false,
+    auto: false,
     result: null,
     error: null,
   });
-  const runSync = async () => {
-    setSync({ busy: true, result: null, error: null });
+  /** Syncs the range shown (its last MAX_SPEND_SYNC_DAYS days when longer; by hand with no range, the default days). */
+  const runSync = async (auto = false) => {
+    setSync({ busy: true, auto, result: null, error: null });
     try {
-      const whole = range && daysBetween(range.start_date, range.end_date) <= MAX_SPEND_SYNC_DAYS;
-      const result = await api.profit.syncSpend(whole ? range : {});
-      setSync({ busy: false, result, error: null });
+      const body = !range
+        ? {}
+        : daysBetween(range.start_date, range.end_date) <= MAX_SPEND_SYNC_DAYS
+          ? range
+          : { start_date: addDays(range.end_date, -(MAX_SPEND_SYNC_DAYS - 1)), end_date: range.end_date };
+      const result = await api.profit.syncSpend(body);
+      setSync({ busy: false, auto, result, error: null });
       refresh();
     } catch (e) {
-      setSync({ busy: false, result: null, error: errorText(e, 'No se pudo sincronizar el gasto') });
+      setSync({ busy: false, auto, result: null, error: errorText(e, 'No se pudo sincronizar el gasto') });
     }
   };
 
-  const estimatedDays = totals?.estimated_days ?? [];
+  // An admin opening a stale range (unsynced days, or a sync older than the schedule's) syncs it once and loads again.
+  const autoSynced = useRef(new Set<string>());
+  useEffect(() => {
+    if (!isAdmin || !range || !totals?.spend_stale || sync.busy) return;
+    const key = `${range.start_date}|${range.end_date}`;
+    if (autoSynced.current.has(key)) return;
+    autoSynced.current.add(key);
+    void runSync(true);
+  });
+
+  const tz = useMemo(reportingTimeZone, []);
   const missing = totals?.missing_rates ?? [];
+  const notes = totals ? completenessNotes(totals, (v) => profitText('revenue', v, currency)) : [];
 
   return (
     <div className="space-y-6">
@@ -120,6 +144,11 @@ export default function Profit() {
         <h1 className="text-2xl font-semibold text-gray-900">Rentabilidad</h1>
         <p className="text-sm text-gray-500">Gasto en Meta frente al revenue estimado de sus visitas ({currency})</p>
       </div>
+      {totals && (
+        <p data-testid="spend-synced-at" className="-mt-4 text-xs text-gray-500">
+          {syncedAtText(totals.spend_synced_at, tz)}
+        </p>
+      )}
 
       <ReportFilterBar
         value={filters}
@@ -145,18 +174,24 @@ export default function Profit() {
             {sync.busy ? 'Sincronizando…' : 'Sincronizar gasto'}
           </button>
         )}
+        {sync.busy && sync.auto && (
+          <p role="status" data-testid="auto-sync" className="text-sm text-blue-700">
+            El gasto de este rango no estaba al día: sincronizando con Meta…
+          </p>
+        )}
         {totals && (
           <p className="ml-auto text-sm text-gray-600" data-testid="profit-summary">
             Beneficio{' '}
             <strong data-testid="profit-total" className={totals.profit !== null && totals.profit < 0 ? 'text-red-700' : 'text-gray-900'}>
-              {profitText('profit', totals.profit, currency)}
+              {figureText('profit', totals, currency)}
             </strong>{' '}
-            · ROI <strong className="text-gray-900">{profitText('roi', totals.roi, currency)}</strong>
+            · ROI <strong className="text-gray-900">{figureText('roi', totals, currency)}</strong>
           </p>
         )}
       </div>
       {sync.result && (
         <p role="status" data-testid="sync-result" className="rounded-md border border-green-200 bg-green-50 px-4 py-2 text-sm text-green-800">
+          {sync.auto ? 'El gasto de este rango no estaba al día y se ha sincronizado. ' : ''}
           {syncText(sync.result)}
         </p>
       )}
@@ -175,18 +210,30 @@ export default function Profit() {
           document.getElementById('tipos-de-cambio')?.scrollIntoView({ block: 'start' });
         }}
       />
-      {estimatedDays.length > 0 && (
-        <p data-testid="estimated-days" className="rounded-md border border-gray-200 bg-white px-4 py-2 text-sm text-gray-600">
-          <strong className="font-semibold text-amber-700">Revenue estimado</strong> en{' '}
-          {estimatedDays.length === 1 ? 'el día' : `${estimatedDays.length} días`} {estimatedDays.map((d) => formatDateDMY(d)).join(', ')}: su informe
-          de zonas aún no ha llegado y se usa el RPV de los 7 días anteriores de cada zona (marcado «est.»).
-        </p>
+      {notes.length > 0 && (
+        <div
+          role="note"
+          data-testid="completeness-notes"
+          className="space-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+        >
+          {notes.map((n) => (
+            <p key={n.kind}>{n.text}</p>
+          ))}
+          {totals?.spend_stale && !isAdmin && (
+            <p className="text-amber-800">Un administrador puede sincronizar el gasto al abrir esta pantalla o con «Sincronizar gasto».</p>
+          )}
+        </div>
       )}
 
       <Card title="Gasto y revenue por día" actions={days.loading && range ? <Reloading /> : null}>
         <ErrorBanner error={days.error} fallback="Error al cargar el gráfico" />
         {days.data ? (
-          <SpendRevenueChart days={days.data.rows} estimatedDays={days.data.totals.estimated_days} currency={days.data.totals.currency} />
+          <SpendRevenueChart
+            days={days.data.rows}
+            estimatedDays={days.data.totals.estimated_days}
+            unsyncedDays={days.data.totals.unsynced_days}
+            currency={days.data.totals.currency}
+          />
         ) : days.loading && range ? (
           <Loading />
         ) : null}

@@ -1,12 +1,15 @@
 // Rentabilidad's table at one level (campaigns, or a campaign's ad sets, ads or keywords): the
 // registry's columns as the server sorted, paged and totalled them; losing rows in red with a
-// 'Pierde' mark; campaigns and ad sets open to what they are made of (the API's `by` with
+// 'Pierde' mark; an unknown spend reads 'sin sincronizar', and revenue earned on unsynced days is
+// shown apart under the row's; campaigns and ad sets open to what they are made of (the API's `by` with
 // `campaign_id` / `adset_id`), each breakdown a table of its own sorted and paged by the server.
 import { useState } from 'react';
 import {
   PROFIT_DIMENSION_LABELS,
   PROFIT_METRICS,
   profitMetricHelp,
+  UNSYNCED_CELL,
+  UNSYNCED_PROFIT_METRICS,
   formatInt,
   type ProfitDimension,
   type ProfitMetricKey,
@@ -64,6 +67,30 @@ const BREAKDOWN_PAGE_SIZE = 20;
 export type ProfitRange = Pick<ProfitTableQuery, 'start_date' | 'end_date'>;
 
 const rowsText = (by: ProfitDimension, n: number) => `${formatInt(n)} ${PLURAL[by].toLowerCase()}`;
+
+/** A figure of a row or the totals; 'sin sincronizar' (not '-' nor 0) where its spend is not synced. */
+export function figureText(key: ProfitMetricKey, r: Pick<ProfitRow, ProfitMetricKey | 'spend_unsynced'>, currency: string) {
+  if (r.spend_unsynced && UNSYNCED_PROFIT_METRICS.has(key))
+    return (
+      <span data-testid="unsynced-cell" className="text-xs italic text-amber-700">
+        {UNSYNCED_CELL}
+      </span>
+    );
+  return profitText(key, r[key], currency);
+}
+
+/** The revenue earned on days without synced spend, shown apart under the row's revenue. */
+function UnsyncedRevenue({ value, currency }: { value: number; currency: string }) {
+  return (
+    <div
+      data-testid="unsynced-revenue"
+      className="text-xs text-amber-700"
+      title="Revenue de días con el gasto sin sincronizar: fuera del beneficio y el ROI"
+    >
+      + {profitText('revenue', value, currency)} sin sinc.
+    </div>
+  );
+}
 
 export function LosingMark() {
   return (
@@ -148,17 +175,19 @@ export function ProfitLevel({ by, table, range, version, caption, parents = {} }
         cellClassName: (r) => ((key === 'profit' || key === 'roi') && r.losing ? '!text-red-700 font-semibold' : ''),
         cell: (r) => (
           <>
-            {profitText(key, r[key], currency)}
+            {figureText(key, r, currency)}
             {key === 'revenue' && r.estimated && (
               <span className="ml-1 text-xs text-amber-700" title={`${formatInt(r.estimated_visits)} visitas de días estimados`}>
                 (est.)
               </span>
             )}
+            {key === 'revenue' && r.unsynced_revenue > 0 && <UnsyncedRevenue value={r.unsynced_revenue} currency={currency} />}
           </>
         ),
         total: totals && (
           <span className={(key === 'profit' || key === 'roi') && totals.profit !== null && totals.profit < 0 ? 'text-red-700' : ''}>
-            {profitText(key, totals[key], currency)}
+            {figureText(key, totals, currency)}
+            {key === 'revenue' && totals.unsynced_revenue > 0 && <UnsyncedRevenue value={totals.unsynced_revenue} currency={currency} />}
           </span>
         ),
       }),

@@ -1,6 +1,7 @@
 // Rentabilidad's chart: spend and estimated revenue by day (the API's by=day rows, as answered),
-// bars side by side; a day whose zone report has not arrived is labelled '(estimado)', and a day
-// whose spend lacks an exchange rate has no spend bar.
+// bars side by side; a day whose zone report has not arrived (or is partial) is labelled
+// '(estimado)', and a day whose spend is not synced or lacks an exchange rate has no spend bar
+// (the first is labelled '(gasto sin sincronizar)').
 import { useMemo } from 'react';
 // The chart's own module (Tremor's index would bundle all of Tremor; see Demand's chart).
 import BarChart from '@tremor/react/dist/components/chart-elements/BarChart/BarChart.js';
@@ -8,26 +9,32 @@ import { PROFIT_METRICS, formatDateDMY, type ProfitRow } from '@adops/core';
 import { networkMoney } from './format';
 
 export const ESTIMATED = '(estimado)';
+export const UNSYNCED = '(gasto sin sincronizar)';
 
-/** The x-axis label of a day: dd/MM, with '(estimado)' when its revenue is an estimate. */
-export function profitDayLabel(ymd: string, estimatedDays: ReadonlySet<string>): string {
+/** The x-axis label of a day: dd/MM, with '(estimado)' when its revenue is an estimate and '(gasto sin sincronizar)' when its spend is unknown. */
+export function profitDayLabel(ymd: string, estimatedDays: ReadonlySet<string>, unsyncedDays: ReadonlySet<string> = new Set()): string {
   const short = formatDateDMY(ymd).slice(0, 5);
-  return estimatedDays.has(ymd) ? `${short} ${ESTIMATED}` : short;
+  return [short, estimatedDays.has(ymd) ? ESTIMATED : '', unsyncedDays.has(ymd) ? UNSYNCED : ''].filter(Boolean).join(' ');
 }
 
 export interface SpendRevenueChartProps {
   days: readonly ProfitRow[];
   estimatedDays: readonly string[];
+  /** Days whose spend is not synced: no spend bar (it is not 0). */
+  unsyncedDays?: readonly string[];
   currency: string;
 }
 
-export function SpendRevenueChart({ days, estimatedDays, currency }: SpendRevenueChartProps) {
+export function SpendRevenueChart({ days, estimatedDays, unsyncedDays = [], currency }: SpendRevenueChartProps) {
   const spend = PROFIT_METRICS.spend.label;
   const revenue = PROFIT_METRICS.revenue.label;
   const data = useMemo(() => {
     const estimated = new Set(estimatedDays);
-    return days.filter((d) => d.key !== null).map((d) => ({ Día: profitDayLabel(d.key!, estimated), [spend]: d.spend, [revenue]: d.revenue }));
-  }, [days, estimatedDays, spend, revenue]);
+    const unsynced = new Set(unsyncedDays);
+    return days
+      .filter((d) => d.key !== null)
+      .map((d) => ({ Día: profitDayLabel(d.key!, estimated, unsynced), [spend]: d.spend, [revenue]: d.revenue }));
+  }, [days, estimatedDays, unsyncedDays, spend, revenue]);
   return (
     <div data-testid="profit-chart">
       <BarChart

@@ -1,5 +1,6 @@
 // The profit query on ClickHouse, the twin of duckdb/profit/get-profit-parts.ts (the rule is
-// written out there): RPV per day and zone from the zone reports (FINAL) and the human visits
+// written out there): RPV per day and zone from the final zone reports (FINAL; partial days count
+// as not reported) and the human visits
 // still counted (not rolled up by retention; a zone's from its quarter hours, zone_counts), the
 // trailing 7 reported days' RPV for days without a report, Σ RPV × visits per group, and the
 // group's spend per currency and month (ad_spend FINAL; by keyword shared among each ad-day's
@@ -38,7 +39,12 @@ interface Bound {
   adset: string;
   ctes: string;
   spendWhere: string;
+  /** The query's apart days as an Array(Date32) expression. */
+  apart: string;
 }
+
+/** A bound list of days as an Array(Date32) expression (an empty list binds as one). */
+const dayList = (b: Binder, days: readonly string[] | undefined) => `arrayMap(d -> toDate32(d), ${b.bind([...(days ?? [])], 'Array(String)')})`;
 
 /**
  * The CTEs every query here shares. `lastEventMs`: the last raw event instant read (default: the
@@ -77,9 +83,12 @@ attributed AS (
   WHERE day BETWEEN ${from} AND ${to} AND campaign_id IS NOT NULL
     AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})
 ),
-reported AS (SELECT DISTINCT date AS day FROM ${db.t('zone_report')} FINAL WHERE date BETWEEN ${from} - 7 AND ${to})`;
+reported AS (
+  SELECT DISTINCT date AS day FROM ${db.t('zone_report')} FINAL
+  WHERE date BETWEEN ${from} - 7 AND ${to} AND NOT has(${dayList(b, q.partialDays)}, date)
+)`;
   const spendWhere = `date BETWEEN ${from} AND ${to} AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})`;
-  return { from, to, campaign, adset, ctes, spendWhere };
+  return { from, to, campaign, adset, ctes, spendWhere, apart: dayList(b, q.apartDays) };
 }
 
 const ZONE_VISITS = 'SELECT day, zone_id, visits FROM zone_counts';
@@ -126,7 +135,8 @@ function visitsSql(db: ClickHouseDb, x: Bound, by: ProfitDimension): string {
   const p = parents(by);
   return `WITH ${x.ctes}, ${zoneRpv(db, x)},
 vz AS (
-  SELECT day, zone_id, ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, count() AS visits
+  SELECT day, zone_id, ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, count() AS visits,
+         has(${x.apart}, day) AS apart
   FROM attributed GROUP BY day, zone_id, key
 )
 SELECT vz.key AS key, any(vz.campaign_id) AS campaign_id, any(vz.adset_id) AS adset_id, sum(vz.visits) AS visits,
@@ -134,9 +144,10 @@ SELECT vz.key AS key, any(vz.campaign_id) AS campaign_id, any(vz.adset_id) AS ad
        sum(if(r.estimated, vz.visits, 0)) AS estimated_visits,
        sum(if(r.tq IS NOT NULL, vz.visits * r.tq, 0)) AS tq_weighted,
        sum(if(r.tq IS NOT NULL, vz.visits, 0)) AS tq_weight,
-       groupUniqArrayIf(toString(vz.day), r.estimated) AS estimated_days
+       groupUniqArrayIf(toString(vz.day), r.estimated) AS estimated_days,
+       vz.apart AS apart
 FROM vz JOIN zone_rpv r ON r.day = vz.day AND r.zone_id = vz.zone_id
-GROUP BY vz.key
+GROUP BY vz.key, vz.apart
 ${SETTINGS}`;
 }
 
@@ -155,15 +166,16 @@ shared AS (
   LEFT JOIN kv ON kv.day = s.date AND kv.ad_id = s.ad_id
 )
 SELECT keyword AS key, NULL AS name, NULL AS campaign_id, NULL AS adset_id, substring(toString(date), 1, 7) AS month, currency,
-       sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks
-FROM shared GROUP BY key, month, currency
+       sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks, has(${x.apart}, date) AS apart
+FROM shared GROUP BY key, month, currency, apart
 ${SETTINGS}`;
   const k = SPEND_KEY[by];
   const p = parents(by);
   return `SELECT ${k.key} AS key, ${k.name ? `argMax(${k.name}, date)` : 'NULL'} AS name, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id,
-       substring(toString(date), 1, 7) AS month, currency, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks
+       substring(toString(date), 1, 7) AS month, currency, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
+       has(${x.apart}, date) AS apart
 FROM ${db.t('ad_spend')} FINAL WHERE ${x.spendWhere}
-GROUP BY key, month, currency`;
+GROUP BY key, month, currency, apart`;
 }
 
 export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<ProfitParts> {
@@ -183,9 +195,16 @@ export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<
  * worth. On a day without a zone report the day's own visits are not read (duckdb/profit says why).
  */
 export async function getZoneValues(db: ClickHouseDb, q: ZoneValuesQuery): Promise<ZoneDayValue[]> {
-  const reported = await db.one(`SELECT 1 FROM ${db.t('zone_report')} FINAL WHERE date = toDate32({day:String}) LIMIT 1`, { day: q.day });
+  const reported =
+    !q.partialDays?.includes(q.day) &&
+    (await db.one(`SELECT 1 FROM ${db.t('zone_report')} FINAL WHERE date = toDate32({day:String}) LIMIT 1`, { day: q.day })) !== undefined;
   const b = new Binder();
-  const x = bind(db, b, { by: 'campaign', from: q.day, to: q.day, tz: q.tz }, reported ? undefined : zonedDayStart(q.day, q.tz).getTime() - 1);
+  const x = bind(
+    db,
+    b,
+    { by: 'campaign', from: q.day, to: q.day, tz: q.tz, partialDays: q.partialDays },
+    reported ? undefined : zonedDayStart(q.day, q.tz).getTime() - 1,
+  );
   // One pass over the events: each (day, zone) count, and a zone seen on a day before also on the day itself, with 0 visits.
   const visits = `SELECT day, zone_id, sum(if(day = seen_day, n, 0)) AS visits
 FROM (SELECT day AS seen_day, zone_id, visits AS n FROM zone_counts)

@@ -38,6 +38,15 @@ export function clickHouseSpendWarehouse(db: ClickHouseDb): SpendWarehouse {
     async countRows() {
       return Number((await db.one<{ n: number }>(`SELECT count() AS n FROM ${db.t('ad_spend')} FINAL`))?.n ?? 0);
     },
+    async days(range) {
+      const b = new Binder();
+      const rows = await db.all<{ day: string }>(
+        `SELECT DISTINCT toString(date) AS day FROM ${db.t('ad_spend')} FINAL
+         WHERE date BETWEEN toDate32(${b.bind(range.from, 'String')}) AND toDate32(${b.bind(range.to, 'String')}) ORDER BY day`,
+        b.params,
+      );
+      return rows.map((r) => r.day);
+    },
     async months() {
       const rows = await db.all<Record<keyof SpendMonth, unknown>>(
         `SELECT substring(toString(date), 1, 7) AS month, count() AS rows, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks

@@ -11,6 +11,7 @@ import { getDimensionValues } from './get-dimension-values.js';
 import { getBusiestZones } from './get-busiest-zones.js';
 import { getZoneOwners } from './get-zone-owners.js';
 import { beginZoneReportImport } from './import.js';
+import { getReportDays } from './get-days.js';
 
 export function clickHouseZoneReportWarehouse(db: ClickHouseDb): ZoneReportWarehouse {
   return {
@@ -25,6 +26,7 @@ export function clickHouseZoneReportWarehouse(db: ClickHouseDb): ZoneReportWareh
     dimensionValues: () => getDimensionValues(db),
     busiestZones: (limit) => getBusiestZones(db, limit),
     zoneOwners: () => getZoneOwners(db),
+    days: (range) => getReportDays(db, range),
     beginImport: () => beginZoneReportImport(db),
   };
 }

@@ -1,8 +1,9 @@
 // The profit query on DuckDB: Meta spend per group (in its currency and month) and what the
 // group's human visits earned. For each day and zone, revenue per visit (RPV) = the zone's
-// zone-report revenue ÷ its human visits that day; a day without any zone report yet takes the
-// zone's trailing RPV (Σ revenue ÷ Σ visits over the 7 days before it that have a report) and is
-// an estimate. A group's revenue = Σ over days and zones of RPV × its visits there; its TQ the
+// zone-report revenue ÷ its human visits that day; a day without a final zone report (none yet,
+// or a partial one: the query's partialDays) takes the zone's trailing RPV (Σ revenue ÷ Σ visits
+// over the 7 days before it whose report is final) and is an estimate, so a partial day's
+// estimate grows with its visits and never falls. A group's revenue = Σ over days and zones of RPV × its visits there; its TQ the
 // zones' impression-weighted TQ, weighted by its visits the same way. Visits are the events with
 // a campaign id (attributed to Meta); an event's day is its calendar day in the reporting zone.
 // By keyword, each ad-day's spend is shared among the keywords of its visits (all of it to no
@@ -13,6 +14,8 @@
 // arithmetic (converting every event's zone costs ~10× the rest of the scan); with more changes
 // than that, $8 is NULL and each converts. $21: the first day counted from the raw events, the
 // days before it read from the visit cache (visit-cache.ts: the same counts, kept per past day).
+// Then each query's own: the partial days and the apart days (their spend and visits answered
+// apart, `apart`), each list bound as one text.
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { Db, Param } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
@@ -66,8 +69,20 @@ attributed AS (
   SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS visits FROM ev
   WHERE day BETWEEN $1::DATE AND $2::DATE AND day >= $21::DATE AND campaign_id IS NOT NULL
     AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)
-),
-reported AS (SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN $1::DATE - 7 AND $2::DATE)`;
+)`;
+
+/**
+ * A list of days bound as one text ('YYYY-MM-DD,…'; empty: none — an empty list has no type to
+ * bind), read back as dates: `name AS (SELECT day …)` from the value at `$at`.
+ */
+const dayListCte = (name: string, at: number) =>
+  `${name} AS (SELECT d AS day FROM (SELECT TRY_CAST(unnest(string_split($${at}::VARCHAR, ',')) AS DATE) AS d) WHERE d IS NOT NULL)`;
+/** The bound value of a day list. */
+export const dayListParam = (days: readonly string[] | undefined): string => (days ?? []).join(',');
+
+/** The days whose zone report has arrived and is final, from the 7 days before the range to its end: partial ones (`$at`) are not. */
+const reportedCte = (partialAt: number) => `${dayListCte('partial_days', partialAt)},
+reported AS (SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN $1::DATE - 7 AND $2::DATE AND date NOT IN (SELECT day FROM partial_days))`;
 
 /** Human visits per day and zone (the profit query's); zoneValues adds the zones seen in the 7 days before, with 0 visits on the day. */
 const ZONE_VISITS = `SELECT day, zone_id, visits FROM profit_zone_visits WHERE tz = $5 AND day BETWEEN $22::DATE AND $2::DATE AND day < $21::DATE
@@ -103,25 +118,28 @@ zone_rpv AS (
 )`;
 const ZONE_RPV = zoneRpvSql(ZONE_VISITS);
 
+/** The visits query's values: the query's ($1–$22), then its partial days ($23) and apart days ($24). */
 function visitsSql(by: ProfitDimension): string {
   const p = parents(by);
   // Each attributed row meets its zone's RPV as it is (no group per day, zone and key first:
   // nearly every visit of a year of ads is alone in its group).
-  return `WITH ${CTES}, ${ZONE_RPV}
+  return `WITH ${CTES}, ${reportedCte(23)}, ${dayListCte('apart_days', 24)}, ${ZONE_RPV}
 SELECT ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, sum(a.visits) AS visits,
        sum(a.visits * r.rpv) AS revenue,
        sum(CASE WHEN r.estimated THEN a.visits ELSE 0 END) AS estimated_visits,
        sum(CASE WHEN r.tq IS NOT NULL THEN a.visits * r.tq ELSE 0 END) AS tq_weighted,
-       sum(CASE WHEN r.tq IS NOT NULL THEN a.visits ELSE 0 END) AS tq_weight
+       sum(CASE WHEN r.tq IS NOT NULL THEN a.visits ELSE 0 END) AS tq_weight,
+       a.day IN (SELECT day FROM apart_days) AS apart
 FROM attributed a JOIN zone_rpv r ON r.day = a.day AND r.zone_id = a.zone_id
-GROUP BY 1`;
+GROUP BY 1, apart`;
 }
 
 const SPEND_WHERE = `date BETWEEN $1::DATE AND $2::DATE AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)`;
 
+/** By keyword the query's $1–$21 then the apart days ($22); otherwise $1–$4 then the apart days ($5). */
 function spendSql(by: ProfitDimension): string {
   if (by === 'keyword')
-    return `WITH ${CTES},
+    return `WITH ${CTES}, ${dayListCte('apart_days', 22)},
 kv AS (
   SELECT day, ad_id, keyword, sum(visits) AS visits FROM (
     SELECT day, ad_id, keyword, visits FROM profit_ad_keyword_visits
@@ -139,17 +157,21 @@ shared AS (
   LEFT JOIN kt ON kt.day = s.date AND kt.ad_id = s.ad_id
 )
 SELECT keyword AS key, NULL AS name, NULL AS campaign_id, NULL AS adset_id, strftime(date, '%Y-%m') AS month, currency,
-       sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks
-FROM shared GROUP BY key, month, currency`;
+       sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks,
+       date IN (SELECT day FROM apart_days) AS apart
+FROM shared GROUP BY key, month, currency, apart`;
   const k = SPEND_KEY[by];
   const p = parents(by);
-  return `SELECT ${k.key} AS key, ${k.name === 'NULL' ? 'NULL' : `arg_max(${k.name}, date)`} AS name, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id,
-       strftime(date, '%Y-%m') AS month, currency, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks
+  return `WITH ${dayListCte('apart_days', 5)}
+SELECT ${k.key} AS key, ${k.name === 'NULL' ? 'NULL' : `arg_max(${k.name}, date)`} AS name, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id,
+       strftime(date, '%Y-%m') AS month, currency, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
+       date IN (SELECT day FROM apart_days) AS apart
 FROM ad_spend WHERE ${SPEND_WHERE}
-GROUP BY key, month, currency`;
+GROUP BY key, month, currency, apart`;
 }
 
-const ESTIMATED_DAYS_SQL = `WITH ${CTES}
+/** The query's $1–$21, then its partial days ($22). */
+const ESTIMATED_DAYS_SQL = `WITH ${CTES}, ${reportedCte(22)}
 SELECT DISTINCT strftime(day, '%Y-%m-%d') AS day FROM attributed WHERE day NOT IN (SELECT day FROM reported) ORDER BY day`;
 
 /** An event window's 16 values (evCte's order): tz, first and last instant, the offset then six (instant, offset) changes. */
@@ -192,22 +214,25 @@ const cacheWindow = (tz: string) => (from: string, to: string) => ({
 });
 
 export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitParts> {
-  // The days of the range without a zone report: with none, neither the week before nor estimated days are read.
+  // The days of the range without a final zone report: with none, neither the week before nor estimated days are read.
+  const partial = new Set(q.partialDays ?? []);
   const reported = new Set(
-    (await db.all<{ day: string }>('SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN ?::DATE AND ?::DATE', [q.from, q.to])).map((r) =>
-      String(r.day),
-    ),
+    (await db.all<{ day: string }>('SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN ?::DATE AND ?::DATE', [q.from, q.to]))
+      .map((r) => String(r.day))
+      .filter((d) => !partial.has(d)),
   );
   let unreported: string | undefined;
   for (let d = q.from; d <= q.to && unreported === undefined; d = addDays(d, 1)) if (!reported.has(d)) unreported = d;
   const zoneFrom = unreported === undefined ? q.from : [addDays(unreported, -7), q.from].sort()[0];
   const raw = await visitCacheOf(db).ensure(q.tz, zoneFrom, q.to, cacheWindow(q.tz));
   const params = profitParams(q, raw, zoneFrom);
+  const partialDays = dayListParam(q.partialDays);
+  const apartDays = dayListParam(q.apartDays);
   const [visits, spend, days] = await Promise.all([
-    db.all(visitsSql(q.by), params),
+    db.all(visitsSql(q.by), [...params, partialDays, apartDays]),
     // Spend by campaign, ad set, ad or day reads no event: only the range and the parents ($1–$4); no zone visits ($22).
-    db.all(spendSql(q.by), q.by === 'keyword' ? params.slice(0, 21) : params.slice(0, 4)),
-    unreported === undefined ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, params.slice(0, 21)),
+    db.all(spendSql(q.by), [...(q.by === 'keyword' ? params.slice(0, 21) : params.slice(0, 4)), apartDays]),
+    unreported === undefined ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, [...params.slice(0, 21), partialDays]),
   ]);
   return profitParts(
     visits,
@@ -228,8 +253,9 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
  */
 export async function getZoneValues(db: Db, q: ZoneValuesQuery): Promise<ZoneDayValue[]> {
   const zoneFrom = addDays(q.day, -7);
+  const partial = q.partialDays?.includes(q.day) ?? false;
   const [reported, raw] = await Promise.all([
-    db.all('SELECT 1 FROM zone_report WHERE date = ?::DATE LIMIT 1', [q.day]).then((r) => r.length > 0),
+    partial ? false : db.all('SELECT 1 FROM zone_report WHERE date = ?::DATE LIMIT 1', [q.day]).then((r) => r.length > 0),
     visitCacheOf(db).ensure(q.tz, zoneFrom, q.day, cacheWindow(q.tz)),
   ]);
   const dayStart = zonedDayStart(q.day, q.tz).getTime();
@@ -241,17 +267,18 @@ export async function getZoneValues(db: Db, q: ZoneValuesQuery): Promise<ZoneDay
         })
       : new Map<string, number>();
   const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz }, raw, zoneFrom, dayStart - 1);
+  params.push(dayListParam(q.partialDays));
   // The day's counts, when it has any: two lists (an empty list has no type to bind).
   if (counted.size > 0) params.push(...countLists(counted));
   // A zone seen in the days before has a value on the day from its first visit (its trailing RPV while the day is unreported);
   // without a reported day to go by, its value is unknown (null; the profit query counts it at 0).
   const seenBefore = `SELECT zone_id FROM profit_zone_visits WHERE tz = $5 AND day BETWEEN $22::DATE AND $1::DATE - 1 AND day < $21::DATE
     UNION ALL SELECT zone_id FROM ev WHERE day < $1::DATE AND day >= $21::DATE AND day >= $22::DATE`;
-  const dayCounts = counted.size > 0 ? 'UNION ALL SELECT $1::DATE AS day, unnest($23::VARCHAR[]) AS zone_id, unnest($24::BIGINT[]) AS visits' : '';
+  const dayCounts = counted.size > 0 ? 'UNION ALL SELECT $1::DATE AS day, unnest($24::VARCHAR[]) AS zone_id, unnest($25::BIGINT[]) AS visits' : '';
   const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} ${dayCounts}
     UNION ALL SELECT $1::DATE AS day, zone_id, 0 AS visits FROM (${seenBefore}) GROUP BY zone_id) GROUP BY day, zone_id`;
   const rows = await db.all(
-    `WITH ${CTES}, ${zoneRpvSql(visits)}
+    `WITH ${CTES}, ${reportedCte(23)}, ${zoneRpvSql(visits)}
 SELECT r.zone_id, CASE WHEN r.estimated AND t.zone_id IS NULL THEN NULL ELSE r.rpv END AS rpv, r.tq, r.estimated
 FROM zone_rpv r LEFT JOIN zone_trailing t ON t.day = r.day AND t.zone_id = r.zone_id`,
     params,

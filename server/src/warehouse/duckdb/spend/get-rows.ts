@@ -1,4 +1,5 @@
-// Stored ad-day spend rows of a range of days, by date then ad id; how many in all; sums per month.
+// Stored ad-day spend rows of a range of days, by date then ad id; how many in all; sums per month;
+// the days of a range with any row.
 import type { Db } from '../db.js';
 import type { AdSpendRecord, SpendMonth } from '../../types.js';
 import { spendMonths } from '../../profit-rows.js';
@@ -22,4 +23,12 @@ export async function getSpendMonths(db: Db): Promise<SpendMonth[]> {
      FROM ad_spend GROUP BY month ORDER BY month`,
   );
   return spendMonths(rows);
+}
+
+export async function getSpendDays(db: Db, range: { from: string; to: string }): Promise<string[]> {
+  const rows = await db.all<{ day: string }>(
+    `SELECT DISTINCT strftime(date, '%Y-%m-%d') AS day FROM ad_spend WHERE date BETWEEN ?::DATE AND ?::DATE ORDER BY day`,
+    [range.from, range.to],
+  );
+  return rows.map((r) => r.day);
 }

@@ -2,7 +2,7 @@
 import type { Db } from '../db.js';
 import type { SpendWarehouse } from '../../types.js';
 import { upsertSpend } from './upsert.js';
-import { countSpendRows, getSpendMonths, getSpendRows } from './get-rows.js';
+import { countSpendRows, getSpendDays, getSpendMonths, getSpendRows } from './get-rows.js';
 
 export { createSpendSchema } from './schema.js';
 
@@ -12,5 +12,6 @@ export function duckSpendWarehouse(db: Db): SpendWarehouse {
     rows: (range) => getSpendRows(db, range),
     countRows: () => countSpendRows(db),
     months: () => getSpendMonths(db),
+    days: (range) => getSpendDays(db, range),
   };
 }

@@ -1,0 +1,12 @@
+// The days of a range whose zone report has arrived (any row), ascending: what finality is about.
+import { Binder, type ClickHouseDb } from '../db.js';
+
+export async function getReportDays(db: ClickHouseDb, range: { from: string; to: string }): Promise<string[]> {
+  const b = new Binder();
+  const rows = await db.all<{ day: string }>(
+    `SELECT DISTINCT toString(date) AS day FROM ${db.t('zone_report')} FINAL
+     WHERE date BETWEEN toDate32(${b.bind(range.from, 'String')}) AND toDate32(${b.bind(range.to, 'String')}) ORDER BY day`,
+    b.params,
+  );
+  return rows.map((r) => r.day);
+}
