@@ -114,6 +114,25 @@ describe('in Redis, shared by instances', () => {
     }
   });
 
+  test('while Redis is down, attempts are not refused and a flood of them writes one log line, not one per attempt', async () => {
+    const own = await startRedisServer();
+    const lines: string[] = [];
+    const client = await connectRedis(own.url, () => undefined);
+    try {
+      const limiter = new RedisLoginLimiter(client, 'down:', 5, 60_000, (line) => lines.push(line));
+      await own.stop();
+      const answers = await Promise.all(Array.from({ length: 100 }, () => limiter.hit('ip|a@b.co', Date.now())));
+      expect(answers.every((w) => w === 0)).toBe(true);
+      await limiter.release('ip|a@b.co');
+      await limiter.clear('ip|a@b.co');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^login limiter: Redis did not answer .*; not limiting$/);
+    } finally {
+      client.destroy();
+      await own.stop();
+    }
+  });
+
   test('sign-in attempts hit at once on two instances: exactly max within the limit, the rest counted and told when to come back; release takes one back', async () => {
     const log = () => undefined;
     const [a, b] = [await connectRedis(redis.url, log), await connectRedis(redis.url, log)];

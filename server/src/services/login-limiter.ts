@@ -235,17 +235,33 @@ return 0`);
 
 /**
  * The same counts in Redis (one key per IP|e-mail, expiring with its window). When Redis does
- * not answer, sign-in is not refused for it (the failure is logged): the scrypt limit still
- * bounds guessing, and staff can reach their reports while Redis is down.
+ * not answer, sign-in is not refused for it (the failure is logged, at most once a minute: a
+ * flood during an outage is not a line per request): the scrypt limit still bounds guessing,
+ * and staff can reach their reports while Redis is down.
  */
 export class RedisLoginLimiter implements LoginLimiter {
+  private saidAt = Number.NEGATIVE_INFINITY;
+  private unsaid = 0;
+  private readonly log: (line: string) => void;
+
   constructor(
     private readonly client: RedisClient,
     private readonly prefix: string,
     private readonly maxFailures: number,
     private readonly windowMs: number,
-    private readonly log: (line: string) => void,
-  ) {}
+    log: (line: string) => void,
+  ) {
+    this.log = (line) => {
+      const now = Date.now();
+      if (now - this.saidAt < 60_000) {
+        this.unsaid++;
+        return;
+      }
+      log(this.unsaid > 0 ? `${line} (and ${this.unsaid} more since the last line)` : line);
+      this.saidAt = now;
+      this.unsaid = 0;
+    };
+  }
 
   private key(key: string): string {
     return `${this.prefix}login-failures:${key}`;
