@@ -1,8 +1,8 @@
-// Sign-in and sessions: password check, attempts limited per address, account and known device
-// (429), HS256 session tokens that name the user by id and their session by `jti`. A token is accepted only while its
-// session is stored (sign-out, a password change or an admin ends sessions at once, on every
-// instance sharing the entity store); the session's user is read on every request, so a
-// deleted user or a removed admin right takes effect on the next one.
+// Sign-in and sessions: password check, attempts counted before the hash and limited per address,
+// account and known device (429), HS256 session tokens that name the user by id and their session
+// by `jti`. A token is accepted only while its session is stored (sign-out, a password change or
+// an admin ends sessions at once, on every instance sharing the entity store); the session's user
+// is read on every request, so a deleted user or a removed admin right takes effect on the next one.
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { UserSession } from '@adops/core';
