@@ -13,8 +13,13 @@ beforeEach(() => awayFromStepEdge(8));
 /** No element wider than the window (nothing to scroll sideways). */
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-/** From the 'Verificación en dos pasos' card: starts the enrolment, checks the QR code, types the app's code; the recovery codes shown. */
-async function enrolInPage(h: Harness, page: Page, shot: string): Promise<{ secret: string; recovery: string[] }> {
+/** From the 'Verificación en dos pasos' card: starts the enrolment with the password, checks the QR code, types the app's code; the recovery codes shown. */
+async function enrolInPage(h: Harness, page: Page, password: string, shot: string): Promise<{ secret: string; recovery: string[] }> {
+  // Without the password the browser keeps the form (a required field); a wrong one is the server's 400.
+  await page.getByLabel('Tu contraseña (para confirmar que eres tú)').fill('not-the-password');
+  await page.getByRole('button', { name: 'Activar verificación en dos pasos' }).click();
+  await page.getByRole('alert').getByText('La contraseña actual no es correcta').waitFor();
+  await page.getByLabel('Tu contraseña (para confirmar que eres tú)').fill(password);
   await page.getByRole('button', { name: 'Activar verificación en dos pasos' }).click();
   const qr = page.getByRole('img', { name: 'Código QR para la app de autenticación' });
   await qr.waitFor();
@@ -50,7 +55,7 @@ describe('two-factor sign-in', () => {
     await h.signIn(phone, email, password);
     await phone.goto('/change-password');
     await phone.getByRole('heading', { name: 'Verificación en dos pasos' }).waitFor();
-    const { secret, recovery } = await enrolInPage(h, phone, '2fa-enrol-390');
+    const { secret, recovery } = await enrolInPage(h, phone, password, '2fa-enrol-390');
     expect(recovery).toHaveLength(10);
     for (const code of recovery) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
     expect(await fitsWidth(phone)).toBe(true);
@@ -84,7 +89,7 @@ describe('two-factor sign-in', () => {
     const password = 'sin-telefono-segura-1';
     await h.server.app.services.users.create({ first_name: 'Sin', last_name: 'Teléfono', email, password, is_admin: false });
     const user = await h.server.as(email, password);
-    const { secret } = await user.auth.totpBegin();
+    const { secret } = await user.auth.totpBegin({ password });
     await user.auth.totpConfirm({ code: await totpCode(secret, -1) });
 
     const page = await h.newPage({ viewport: { width: 1440, height: 900 } });
@@ -122,6 +127,53 @@ describe('two-factor sign-in', () => {
     const entries = await h.server.app.services.store.audit.query({ action: 'user.2fa_reset' }, 'asc', 0, 10);
     expect(entries.rows).toEqual([expect.objectContaining({ actor_email: ADMIN.email, target_label: email })]);
   });
+
+  test('a browser that signed in before still gets in after eleven wrong passwords from elsewhere; a new browser is told to wait', async () => {
+    const email = 'conocida@test.local';
+    const password = 'conocida-segura-1';
+    await h.server.app.services.users.create({ first_name: 'Cono', last_name: 'Cida', email, password, is_admin: false });
+    const known = await h.newPage({ viewport: { width: 1440, height: 900 } });
+    await h.signIn(known, email, password);
+    // Eleven guesses, each from its own address, close the account to unknown devices.
+    for (let i = 0; i < 11; i++)
+      await h.server.app.services.auth.login(email, `guess-${i}`, { ip: `192.0.2.${i + 1}`, userAgent: 'x' }).catch(() => undefined);
+    const stranger = await h.newPage({ viewport: { width: 390, height: 844 } });
+    await stranger.goto('/login');
+    await stranger.getByLabel('Email').fill(email);
+    await stranger.getByLabel('Contraseña').fill(password);
+    await stranger.getByRole('button', { name: 'Entrar' }).click();
+    await stranger.getByRole('alert').getByText('Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.').waitFor();
+    // The known browser, its session gone, signs in again: its HttpOnly cookie vouches for it.
+    expect(await known.evaluate(() => document.cookie)).not.toContain('adops_device');
+    await known.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+    await h.signIn(known, email, password);
+    expect(h.pageErrors(known)).toEqual([]);
+  });
+
+  test("another admin sees the protected admin's 2FA and sessions but has no button to remove or end them", async () => {
+    const email = 'segunda.admin@test.local';
+    const password = 'segunda-admin-segura-1';
+    await h.server.app.services.users.create({ first_name: 'Segunda', last_name: 'Admin', email, password, is_admin: true });
+    const protectedAdmin = await h.server.admin();
+    const { secret } = await protectedAdmin.auth.totpBegin({ password: ADMIN.password });
+    await protectedAdmin.auth.totpConfirm({ code: await totpCode(secret, -1) });
+    const page = await h.newPage({ viewport: { width: 1440, height: 900 } });
+    await h.signIn(page, email, password);
+    await page.goto('/admin-users');
+    const adminRow = page.locator(`tr[data-email="${ADMIN.email}"]`);
+    await adminRow.getByTitle('Verificación en dos pasos activada').waitFor();
+    expect(await adminRow.getByRole('button', { name: 'Quitar 2FA' }).count()).toBe(0);
+    await adminRow.getByRole('button', { name: 'Sesiones' }).click();
+    const sessions = page.getByRole('region', { name: `Sesiones de ${ADMIN.email}` });
+    await sessions.getByText('Solo el administrador protegido puede cerrar sus sesiones.').waitFor();
+    await sessions.locator('tr[data-session]').first().waitFor();
+    expect(await sessions.getByRole('button', { name: /Cerrar/ }).count()).toBe(0);
+    await h.screenshot(page, '2fa-protected-admin-readonly-1440');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
 });
 
 describe('ADOPS_REQUIRE_2FA=admins', () => {
@@ -137,7 +189,7 @@ describe('ADOPS_REQUIRE_2FA=admins', () => {
     // The dashboard's calls answer 403 totp_setup_required: the web goes to enrol.
     await page.waitForURL('**/change-password');
     await page.getByText('Tu cuenta debe tener activada la verificación en dos pasos.').waitFor();
-    await enrolInPage(h, page, '2fa-required-enrol-1440');
+    await enrolInPage(h, page, ADMIN.password, '2fa-required-enrol-1440');
     await page.getByRole('button', { name: 'Ya los he guardado' }).click();
     await page.goto('/admin-users');
     await page.getByRole('heading', { level: 1, name: 'Usuarios y tokens' }).waitFor();

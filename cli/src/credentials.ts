@@ -52,6 +52,42 @@ export async function saveCredentials(env: Record<string, string | undefined>, c
   return file;
 }
 
+/**
+ * Known-device tokens, one per server and e-mail, in devices.json beside the credentials (0600):
+ * a sign-in from this terminal is then judged by its own failures, never locked out by others'.
+ * Signing out keeps them (the device stays known).
+ */
+const devicesPath = (env: Record<string, string | undefined>) => path.join(configDir(env), 'devices.json');
+const deviceKey = (server: string, email: string) => `${server.replace(/\/+$/, '')}|${email.trim().toLowerCase()}`;
+
+async function loadDevices(env: Record<string, string | undefined>): Promise<Record<string, string>> {
+  try {
+    const parsed = JSON.parse(await readFile(devicesPath(env), 'utf8')) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return {}; // none yet, or damaged: this terminal signs in as an unknown device
+  }
+}
+
+/** This terminal's device token for the account on that server ('' when it has none yet). */
+export async function loadDeviceToken(env: Record<string, string | undefined>, server: string, email: string): Promise<string> {
+  return (await loadDevices(env))[deviceKey(server, email)] ?? '';
+}
+
+export async function saveDeviceToken(env: Record<string, string | undefined>, server: string, email: string, token: string): Promise<void> {
+  const devices = await loadDevices(env);
+  if (devices[deviceKey(server, email)] === token) return;
+  devices[deviceKey(server, email)] = token;
+  const dir = configDir(env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = devicesPath(env);
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(temp, `${JSON.stringify(devices, null, 2)}\n`, { mode: 0o600 });
+  await chmod(temp, 0o600);
+  await rename(temp, file);
+}
+
 /** Removes the stored session; true when there was one. */
 export async function removeCredentials(env: Record<string, string | undefined>): Promise<boolean> {
   const file = credentialsPath(env);

@@ -202,6 +202,30 @@ describe('adops login / whoami / logout', () => {
   });
 });
 
+describe('this terminal as a known device', () => {
+  it('keeps its device token (0600) past logout: after eleven wrong passwords from eleven addresses it still signs in; a new terminal gets 429', async () => {
+    const email = 'conocido@test.local';
+    const password = 'conocido-pass-1';
+    await server.app.services.users.create({ first_name: 'Co', last_name: 'Nocido', email, password, is_admin: false });
+    const dir = await newConfigDir();
+    expect((await login(dir, email, password)).code).toBe(0);
+    const file = path.join(dir, 'devices.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(Object.values(JSON.parse(await readFile(file, 'utf8')) as Record<string, string>)).toEqual([expect.stringMatching(/^d1\./)]);
+    expect((await runCli(['logout'], dir, server.url)).code).toBe(0);
+
+    // Someone guesses from eleven addresses: the account is closed to unknown devices.
+    const guess = (i: number) =>
+      server.app.services.auth.login(email, `guess-${i}`, { ip: `192.0.2.${i + 1}`, userAgent: 'x' }).catch((e: { status: number }) => e.status);
+    for (let i = 0; i < 11; i++) await guess(i);
+    const fresh = await login(await newConfigDir(), email, password);
+    expect([fresh.code, fresh.stderr.trim()]).toEqual([1, 'Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.']);
+    const known = await login(dir, email, password);
+    expect(known.stderr).toBe('');
+    expect(known.code).toBe(0);
+  });
+});
+
 describe('adops passwd', () => {
   it('changes the password with the current one and refuses a wrong current one', async () => {
     const admin = await server.admin();

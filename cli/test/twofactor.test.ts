@@ -31,13 +31,14 @@ const login = (dir: string, u: { email: string; password: string }, stdin: strin
   runCli(['login', '--email', u.email, ...extra], dir, server.url, { stdin });
 
 /**
- * Runs `adops 2fa enable` the way a person does: reads the secret it prints, then types the code
- * the app shows for it (`steps` from now) on stdin.
+ * Runs `adops 2fa enable` the way a person does: types the password, reads the secret it prints,
+ * then types the code the app shows for it (`steps` from now) on stdin.
  */
-async function enableThroughCli(dir: string, options: { isTTY: boolean; steps?: number; firstCode?: string }) {
+async function enableThroughCli(dir: string, options: { password: string; isTTY: boolean; steps?: number; firstCode?: string }) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
+  stdin.write(`${options.password}\n`);
   let out = '';
   let err = '';
   let secret = '';
@@ -69,7 +70,7 @@ describe('adops 2fa enable', () => {
     const u = await newUser();
     const dir = await newConfigDir();
     expect((await login(dir, u, `${u.password}\n`)).code).toBe(0);
-    const r = await enableThroughCli(dir, { isTTY: true });
+    const r = await enableThroughCli(dir, { password: u.password, isTTY: true });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // The terminal QR code: rows of half-block characters.
@@ -83,11 +84,30 @@ describe('adops 2fa enable', () => {
     expect(status).toMatchObject({ enabled: true, recovery_codes_left: 10, required: false });
   });
 
+  it('asks for the password first: a wrong one fails with the server detail and starts nothing; other sessions end once it is on', async () => {
+    const u = await newUser();
+    const dir = await newConfigDir();
+    await login(dir, u, `${u.password}\n`);
+    const elsewhere = await newConfigDir();
+    await login(elsewhere, u, `${u.password}\n`);
+    const wrong = await runCli(['2fa', 'enable'], dir, server.url, { stdin: 'not-the-password\n123456\n' });
+    expect([wrong.code, wrong.stderr.trim()]).toEqual([1, 'La contraseña actual no es correcta']);
+    expect(wrong.stdout).not.toContain('Secreto');
+    const status = JSON.parse((await runCli(['2fa', 'status', '--json'], dir, server.url)).stdout) as Record<string, unknown>;
+    expect(status).toMatchObject({ enabled: false, pending: false });
+    const missing = await runCli(['2fa', 'enable'], dir, server.url, { stdin: '' });
+    expect([missing.code, missing.stderr.trim()]).toEqual([2, 'Falta la contraseña en la entrada estándar']);
+
+    expect((await enableThroughCli(dir, { password: u.password, isTTY: false })).code).toBe(0);
+    expect((await runCli(['whoami'], dir, server.url)).code).toBe(0);
+    expect((await runCli(['whoami'], elsewhere, server.url)).code).toBe(3);
+  });
+
   it('without a terminal prints no QR, reads the code from stdin, and a wrong code fails with the server detail leaving 2FA off', async () => {
     const u = await newUser();
     const dir = await newConfigDir();
     await login(dir, u, `${u.password}\n`);
-    const wrong = await enableThroughCli(dir, { isTTY: false, firstCode: '12345' });
+    const wrong = await enableThroughCli(dir, { password: u.password, isTTY: false, firstCode: '12345' });
     expect(wrong.stdout).not.toMatch(/[▀▄█]/);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr.trim()).toBe('code: El código debe tener 6 dígitos');
@@ -101,7 +121,7 @@ describe('adops login with 2FA on', () => {
     const u = await newUser();
     const dir = await newConfigDir();
     await login(dir, u, `${u.password}\n`);
-    const { secret, stdout } = await enableThroughCli(dir, { isTTY: false });
+    const { secret, stdout } = await enableThroughCli(dir, { password: u.password, isTTY: false });
     const recovery = (stdout.match(/^ {2}([a-z2-7]{5}-[a-z2-7]{5})$/gm) ?? []).map((c) => c.trim());
 
     const code = await totpCode(secret);
@@ -126,7 +146,7 @@ describe('adops login with 2FA on', () => {
     const u = await newUser();
     const dir = await newConfigDir();
     await login(dir, u, `${u.password}\n`);
-    const { secret } = await enableThroughCli(dir, { isTTY: false });
+    const { secret } = await enableThroughCli(dir, { password: u.password, isTTY: false });
     const fresh = await newConfigDir();
     const r = await login(fresh, u, `${u.password}\n`, ['--totp', await totpCode(secret)]);
     expect(r.stderr).toBe('');
@@ -143,7 +163,7 @@ describe('adops 2fa disable', () => {
     const u = await newUser();
     const dir = await newConfigDir();
     await login(dir, u, `${u.password}\n`);
-    await enableThroughCli(dir, { isTTY: false });
+    await enableThroughCli(dir, { password: u.password, isTTY: false });
     const wrong = await runCli(['2fa', 'disable'], dir, server.url, { stdin: 'not-the-password\n' });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr.trim()).toBe('La contraseña actual no es correcta');
@@ -159,7 +179,7 @@ describe('adops users 2fa-reset', () => {
     const u = await newUser();
     const userDir = await newConfigDir();
     await login(userDir, u, `${u.password}\n`);
-    expect((await enableThroughCli(userDir, { isTTY: false })).code).toBe(0);
+    expect((await enableThroughCli(userDir, { password: u.password, isTTY: false })).code).toBe(0);
     const adminDir = await newConfigDir();
     expect((await login(adminDir, ADMIN, `${ADMIN.password}\n`)).code).toBe(0);
     const listed = async () =>

@@ -10,7 +10,7 @@ import { constants as zlib } from 'node:zlib';
 import { z } from 'zod';
 import type { Config } from './config.js';
 import { errorHandler } from './errors.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, SignInRefusals, type Logger } from './logger.js';
 import { secureDataDir } from './data-dir.js';
 import { createServices, type AppServices, type SharedStores } from './services/index.js';
 import { serveWeb } from './static.js';
@@ -81,7 +81,9 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   koa.maxIpsCount = config.trustProxy;
   // Outermost: the request id, and one log line per API request written after the error
   // handler has answered, so it carries the status the client got (401, 429, 400 …).
-  koa.use(requestLog(logger));
+  const refusals = new SignInRefusals(logger);
+  services.onClose.push(() => refusals.close());
+  koa.use(requestLog(logger, refusals));
   koa.use(errorHandler((line) => logger.error(line)));
   koa.use(publicBodyDeadline(config.publicBodyTimeoutMs));
   // JSON, CSV exports and the web's assets travel compressed when the client accepts it; the
@@ -179,9 +181,10 @@ async function reportChangedAdminPassword(services: AppServices, password: strin
 /**
  * The request id (a well-formed X-Request-Id is kept, else a new one) and, for /api/ routes
  * but the beacon, one line: method, route pattern (never the path's values or the query
- * string: tokens travel there), status, latency in ms and the signed-in user.
+ * string: tokens travel there), status, latency in ms and the signed-in user. Refused sign-ins
+ * beyond a few a minute are only counted (a flood's minute is one summary line).
  */
-function requestLog(logger: Logger): Koa.Middleware {
+function requestLog(logger: Logger, refusals: SignInRefusals): Koa.Middleware {
   return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const id = /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
@@ -191,7 +194,8 @@ function requestLog(logger: Logger): Koa.Middleware {
     try {
       await next();
     } finally {
-      if (ctx.path.startsWith('/api/') && ctx.path !== '/api/hit') {
+      const refusedSignIn = ctx.path === '/api/login' && ctx.status >= 400;
+      if (ctx.path.startsWith('/api/') && ctx.path !== '/api/hit' && (!refusedSignIn || refusals.note(ctx.status))) {
         const user = ctx.state.user as { id?: string } | undefined;
         logRequest(logger, {
           req_id: id,

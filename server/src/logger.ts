@@ -56,3 +56,57 @@ export function createLogger(mode: LogMode, destination?: DestinationStream): Lo
     );
   return destination ? pino(options, destination) : pino(options);
 }
+
+/** Refused sign-ins logged one line each per minute; the rest of the minute's go into its summary. */
+export const SIGN_IN_LINES_PER_MINUTE = 10;
+
+/**
+ * Refused sign-ins (any 4xx or 5xx answer to POST /api/login): the first few of each minute get
+ * their own request line, the rest are only counted, and the minute ends with one line of counts
+ * by status — a flood writes a handful of lines, never one per request.
+ */
+export class SignInRefusals {
+  private logged = 0;
+  private counts: Record<string, number> = {};
+  private summarised = 0;
+  private since = new Date();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly perMinute = SIGN_IN_LINES_PER_MINUTE,
+    everyMs = 60_000,
+  ) {
+    this.timer = setInterval(() => this.flush(), everyMs);
+    this.timer.unref();
+  }
+
+  /** Counts a refusal with this status; true while it may still have its own line this minute. */
+  note(status: number): boolean {
+    this.counts[status] = (this.counts[status] ?? 0) + 1;
+    if (this.logged < this.perMinute) {
+      this.logged++;
+      return true;
+    }
+    this.summarised++;
+    return false;
+  }
+
+  /** Writes the minute's summary when some refusals had no line of their own, and starts a new minute. */
+  flush(): void {
+    if (this.summarised > 0)
+      this.logger.warn(
+        { route: '/api/login', since: this.since.toISOString(), refused: this.counts, lines: this.logged, summarised: this.summarised },
+        'sign-in refusals',
+      );
+    this.logged = 0;
+    this.summarised = 0;
+    this.counts = {};
+    this.since = new Date();
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.flush();
+  }
+}

@@ -1,4 +1,5 @@
-// The sign-in, session and admin route tests (auth.test.ts, sessions.test.ts, admin.test.ts) once more with the entities on
+// The sign-in, session and admin route tests (auth.test.ts, sessions.test.ts, admin.test.ts,
+// signin-floods.test.ts) once more with the entities on
 // PostgreSQL — a throwaway cluster for this file, a database for each test server — and two API
 // instances on one database: what one changes, the other sees at its next request.
 import { afterAll, describe, expect, test } from 'vitest';
@@ -14,6 +15,7 @@ afterAll(() => cluster.stop());
 await import('./auth.test.js');
 await import('./admin.test.js');
 await import('./sessions.test.js');
+await import('./signin-floods.test.js');
 
 describe('two API instances on one PostgreSQL database', () => {
   test('keep nothing in their data dirs and share users, sessions, tokens and password changes at once', async () => {

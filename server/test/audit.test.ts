@@ -250,7 +250,7 @@ const CASES: Case[] = [
     async run() {
       const u = await newUser();
       const api = await s.as(u.email, 'una-clave-larga-1');
-      const { secret } = await api.auth.totpBegin();
+      const { secret } = await api.auth.totpBegin({ password: 'una-clave-larga-1' });
       await api.auth.totpConfirm({ code: await totpCode(secret) });
       await admin.admin.resetUserTotp({ id: u.id });
       return { target_id: u.id, before: { two_factor: true }, after: { two_factor: false } };

@@ -36,6 +36,23 @@ describe('in this process', () => {
     expect(await limiter.take('tok', t0 + 1000)).toBe(0);
   });
 
+  test('hit counts attempts arriving at once, refused ones too: exactly max are within the limit; release takes one back', async () => {
+    const limiter = new MemoryLoginLimiter(5, 60_000);
+    const t0 = 2_000_000;
+    const answers = await Promise.all(Array.from({ length: 18 }, () => limiter.hit('ip|a@b.co', t0)));
+    expect(answers.filter((w) => w === 0)).toHaveLength(5);
+    expect(answers.filter((w) => w === 60_000)).toHaveLength(13);
+    // Eighteen counted: thirteen releases still leave the key at its limit.
+    for (let i = 0; i < 13; i++) await limiter.release('ip|a@b.co');
+    expect(await limiter.retryAfterMs('ip|a@b.co', t0 + 1000)).toBe(59_000);
+    await limiter.release('ip|a@b.co');
+    expect(await limiter.retryAfterMs('ip|a@b.co', t0 + 1000)).toBe(0);
+    expect(await limiter.hit('ip|a@b.co', t0 + 1000)).toBe(0);
+    expect(await limiter.hit('ip|a@b.co', t0 + 1000)).toBe(59_000);
+    await limiter.release('never-counted');
+    expect(await limiter.hit('never-counted', t0)).toBe(0);
+  });
+
   test('limiters of one name share their counts whatever their limits; the counts survive a restart of the backend', async () => {
     const dataDir = await tempDir();
     const first = await openLiveBackend({ live: 'memory', loginMaxFailures: 5, loginWindowMs: 60_000, dataDir }, () => undefined);
@@ -46,7 +63,7 @@ describe('in this process', () => {
     // A higher limit for the same token sees the same three uses.
     const five = first.limiter('publisher-token', 5, 3_600_000);
     expect(await five.take('id-1', now)).toBe(0);
-    await first.limiter('login', 1, 60_000).fail('ip|a@b.co', now);
+    await first.limiter('login', 1, 60_000).hit('ip|a@b.co', now);
     await first.close();
     const file = path.join(dataDir, LIMITS_FILE);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -91,6 +108,49 @@ describe('in Redis, shared by instances', () => {
       expect(await seven.take('token-id', Date.now())).toBe(0);
       expect(await seven.take('token-id', Date.now())).toBe(0);
       expect(await seven.take('token-id', Date.now())).toBeGreaterThan(0);
+    } finally {
+      a.destroy();
+      b.destroy();
+    }
+  });
+
+  test('while Redis is down, attempts are not refused and a flood of them writes one log line, not one per attempt', async () => {
+    const own = await startRedisServer();
+    const lines: string[] = [];
+    const client = await connectRedis(own.url, () => undefined);
+    try {
+      const limiter = new RedisLoginLimiter(client, 'down:', 5, 60_000, (line) => lines.push(line));
+      await own.stop();
+      const answers = await Promise.all(Array.from({ length: 100 }, () => limiter.hit('ip|a@b.co', Date.now())));
+      expect(answers.every((w) => w === 0)).toBe(true);
+      await limiter.release('ip|a@b.co');
+      await limiter.clear('ip|a@b.co');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^login limiter: Redis did not answer .*; not limiting$/);
+    } finally {
+      client.destroy();
+      await own.stop();
+    }
+  });
+
+  test('sign-in attempts hit at once on two instances: exactly max within the limit, the rest counted and told when to come back; release takes one back', async () => {
+    const log = () => undefined;
+    const [a, b] = [await connectRedis(redis.url, log), await connectRedis(redis.url, log)];
+    try {
+      const prefix = 'hit-test:';
+      const limiters = [new RedisLoginLimiter(a, prefix, 5, 60_000, log), new RedisLoginLimiter(b, prefix, 5, 60_000, log)];
+      const answers = await Promise.all(Array.from({ length: 18 }, (_, i) => limiters[i % 2].hit('ip|a@b.co', Date.now())));
+      expect(answers.filter((w) => w === 0)).toHaveLength(5);
+      for (const w of answers.filter((x) => x > 0)) expect(w).toBeGreaterThan(55_000);
+      for (let i = 0; i < 13; i++) await limiters[i % 2].release('ip|a@b.co');
+      expect(await limiters[0].retryAfterMs('ip|a@b.co', Date.now())).toBeGreaterThan(55_000);
+      await limiters[1].release('ip|a@b.co');
+      expect(await limiters[0].retryAfterMs('ip|a@b.co', Date.now())).toBe(0);
+      expect(await limiters[0].hit('ip|a@b.co', Date.now())).toBe(0);
+      expect(await limiters[1].hit('ip|a@b.co', Date.now())).toBeGreaterThan(55_000);
+      // Taking back what was never counted leaves nothing behind.
+      await limiters[0].release('never-counted');
+      expect(await a.sendCommand(['EXISTS', `${prefix}login-failures:never-counted`])).toBe(0);
     } finally {
       a.destroy();
       b.destroy();

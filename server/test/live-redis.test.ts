@@ -253,9 +253,9 @@ describe('login failures in Redis', () => {
     const a = await limiter();
     const b = await limiter();
     const key = '192.0.2.7|flood@test.local';
-    for (let i = 0; i < 3; i++) await a.fail(key, Date.now());
+    for (let i = 0; i < 3; i++) await a.hit(key, Date.now());
     expect((await a.retryAfterMs(key, Date.now())) > 0).toBe(false);
-    for (let i = 0; i < 2; i++) await b.fail(key, Date.now());
+    for (let i = 0; i < 2; i++) await b.hit(key, Date.now());
     expect((await a.retryAfterMs(key, Date.now())) > 0).toBe(true);
     expect((await b.retryAfterMs(key, Date.now())) > 0).toBe(true);
     // When to come back: what is left of the window opened by the first failure.
@@ -271,7 +271,7 @@ describe('login failures in Redis', () => {
     expect((await a.retryAfterMs(key, Date.now())) > 0).toBe(false);
 
     const short = await limiter(300);
-    for (let i = 0; i < 5; i++) await short.fail('k|w@test.local', Date.now());
+    for (let i = 0; i < 5; i++) await short.hit('k|w@test.local', Date.now());
     expect((await short.retryAfterMs('k|w@test.local', Date.now())) > 0).toBe(true);
     await sleep(350);
     expect((await a.retryAfterMs('k|w@test.local', Date.now())) > 0).toBe(false);

@@ -126,6 +126,43 @@ describe('the server log', () => {
     for (const secret of secrets) expect(log.includes(secret), `a secret of ${secret.length} characters`).toBe(false);
   });
 
+  test('a flood of refused sign-ins writes a handful of lines: a few in full, then one summary of the minute with counts by status', async () => {
+    const own: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) =>
+      own.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l !== ''),
+      ),
+    );
+    const flooded = await startTestServer({ log: 'info', logStream: stream });
+    const flood = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        flooded.fetch('/api/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `flood${i}@test.local`, password: 'whatever' }),
+        }),
+      ),
+    );
+    const statuses = flood.map((r) => r.status);
+    expect(statuses.filter((x) => x === 429).length).toBeGreaterThan(100);
+    await flooded.close(); // the minute's summary is written at the latest on close
+    await new Promise((r) => setTimeout(r, 50));
+    const lines = own.map((l) => JSON.parse(l) as Line & { refused?: Record<string, number>; lines?: number; summarised?: number });
+    const signIns = lines.filter((l) => l.msg === 'request' && l.route === '/api/login');
+    expect(signIns).toHaveLength(10);
+    const summaries = lines.filter((l) => l.msg === 'sign-in refusals');
+    expect(summaries).toHaveLength(1);
+    const counts: Record<string, number> = {};
+    for (const x of statuses) counts[x] = (counts[x] ?? 0) + 1;
+    expect(summaries[0]).toMatchObject({ level: 'warn', route: '/api/login', refused: counts, lines: 10, summarised: 140 });
+    expect(lines.filter((l) => l.level === 'error').length).toBeLessThanOrEqual(10);
+    expect(lines.length).toBeLessThan(20);
+  });
+
   test('ADOPS_LOG takes info, pretty or silent, and names itself when it is anything else', () => {
     expect(loadConfig({ ADOPS_LOG: 'pretty' }).log).toBe('pretty');
     expect(loadConfig({}).log).toBe('info');

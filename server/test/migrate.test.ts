@@ -153,7 +153,7 @@ beforeAll(async () => {
     // Bea turns two-factor sign-in on (with the previous step's code: this one and the next stay unused).
     await awayFromStepEdge(10);
     const bea = await s.as(BEA.email, BEA.password);
-    const { secret: beaSecret } = await bea.auth.totpBegin();
+    const { secret: beaSecret } = await bea.auth.totpBegin({ password: BEA.password });
     await bea.auth.totpConfirm({ code: await totpCode(beaSecret, -1) });
     // An admin's addition to the referrer-spam list (a setting), and a failed sign-in (limits.json).
     await admin.referrers.updateSpamList({ add: ['spam-mig.example'], remove: [] });

@@ -22,7 +22,7 @@ describe('two API instances on one PostgreSQL database', () => {
       const password = 'ana-clave-segura-1';
       await a.app.services.users.create({ first_name: 'Ana', last_name: '', email, password, is_admin: false });
       // Started on A, confirmed on B: one enrolment both instances see.
-      const { secret } = await (await a.as(email, password)).auth.totpBegin();
+      const { secret } = await (await a.as(email, password)).auth.totpBegin({ password });
       const { recovery_codes } = await (await b.as(email, password)).auth.totpConfirm({ code: await totpCode(secret, -1) });
       expect((await failure(a.anon.auth.login({ email, password }))).body.totp_required).toBe(true);
 

@@ -26,8 +26,8 @@ async function newUser(server = s, isAdmin = false) {
 }
 
 /** Turns 2FA on for `api`'s user with the previous step's code (so this step's and the next are still unused). */
-async function enrol(api: Api) {
-  const { secret, otpauth_url } = await api.auth.totpBegin();
+async function enrol({ api, password }: { api: Api; password: string }) {
+  const { secret, otpauth_url } = await api.auth.totpBegin({ password });
   const { recovery_codes } = await api.auth.totpConfirm({ code: await totpCode(secret, -1) });
   return { secret, otpauth_url, recovery_codes };
 }
@@ -38,7 +38,7 @@ describe('enrolment', () => {
   test('starts with a secret and its otpauth URL, is not active until the first code, then answers 10 recovery codes once', async () => {
     const u = await newUser();
     expect(await u.api.auth.totpStatus()).toEqual({ enabled: false, pending: false, enabled_at: null, recovery_codes_left: 0, required: false });
-    const { secret, otpauth_url } = await u.api.auth.totpBegin();
+    const { secret, otpauth_url } = await u.api.auth.totpBegin({ password: u.password });
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const [label, query] = otpauth_url.split('?');
     expect(decodeURIComponent(label)).toBe(`otpauth://totp/AdOps Console:${u.email}`);
@@ -67,18 +67,56 @@ describe('enrolment', () => {
     expect(stored).not.toContain(secret);
     for (const code of recovery_codes) expect(stored).not.toContain(code.replace('-', ''));
     // A second enrolment while it is on is refused, and the codes already confirmed still work.
-    const again = await failure(u.api.auth.totpBegin());
+    const again = await failure(u.api.auth.totpBegin({ password: u.password }));
     expect([again.status, again.detail]).toEqual([409, 'La verificación en dos pasos ya está activada. Desactívala antes de configurarla de nuevo.']);
     expect((await login(u.email, u.password, await totpCode(secret, 1))).access_token).toBeTruthy();
   });
 
   test('restarting an enrolment replaces the secret: a code of the first one no longer confirms', async () => {
     const u = await newUser();
-    const first = await u.api.auth.totpBegin();
-    const second = await u.api.auth.totpBegin();
+    const first = await u.api.auth.totpBegin({ password: u.password });
+    const second = await u.api.auth.totpBegin({ password: u.password });
     expect(second.secret).not.toBe(first.secret);
     expect((await failure(u.api.auth.totpConfirm({ code: await totpCode(first.secret) }))).status).toBe(400);
     expect((await u.api.auth.totpConfirm({ code: await totpCode(second.secret) })).recovery_codes).toHaveLength(10);
+  });
+
+  test('asks for the current password: without it, or with a wrong one, a 400 that starts nothing; wrong ones are judged like sign-ins', async () => {
+    const u = await newUser();
+    const before = await s.storedEntities();
+    const begin = (body: string) =>
+      s.fetch('/api/me/totp', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${u.api.token}` }, body });
+    for (const [body, detail] of [
+      ['', /^password: /],
+      ['{}', /^password: /],
+      ['{"password": ""}', /^password: /],
+      ['{"password": 12}', /^password: /],
+      [JSON.stringify({ password: 'x'.repeat(5000) }), /^password: /],
+      [JSON.stringify({ password: 'not-the-password' }), /^La contraseña actual no es correcta$/],
+    ] as const) {
+      const res = await begin(body);
+      expect(res.status, body.slice(0, 30)).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail, body.slice(0, 30)).toMatch(detail);
+    }
+    expect(await s.storedEntities()).toBe(before);
+    expect(await u.api.auth.totpStatus()).toMatchObject({ enabled: false, pending: false });
+    // Four more wrong ones in this session (five in all): the sixth, even right, is a 429.
+    for (let i = 0; i < 4; i++) expect((await begin(JSON.stringify({ password: `wrong-${i}` }))).status).toBe(400);
+    expect((await begin(JSON.stringify({ password: u.password }))).status).toBe(429);
+    expect(await u.api.auth.totpStatus()).toMatchObject({ enabled: false, pending: false });
+  });
+
+  test("once confirmed, the user's other sessions end (opened without a code); this one goes on", async () => {
+    const u = await newUser();
+    const other = await s.as(u.email, u.password);
+    const { secret } = await u.api.auth.totpBegin({ password: u.password });
+    // Pending: nothing ends yet.
+    expect((await other.auth.me()).email).toBe(u.email);
+    await u.api.auth.totpConfirm({ code: await totpCode(secret, -1) });
+    expect((await failure(other.auth.me())).status).toBe(401);
+    expect((await u.api.auth.me()).email).toBe(u.email);
+    const { rows } = await s.app.services.store.audit.query({ action: 'user.2fa_enable', actor: u.email }, 'asc', 0, 10);
+    expect(rows[0]?.after).toEqual({ two_factor: true, sessions_ended: 1 });
   });
 
   test('confirming without an enrolment under way is a 409', async () => {
@@ -92,7 +130,7 @@ describe('enrolment', () => {
 describe('sign-in with 2FA on', () => {
   test('the password alone answers 401 with totp_required; with the app code it signs in', async () => {
     const u = await newUser();
-    const { secret } = await enrol(u.api);
+    const { secret } = await enrol(u);
     const refused = await failure(login(u.email, u.password));
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({
@@ -109,7 +147,7 @@ describe('sign-in with 2FA on', () => {
 
   test('a wrong password says nothing of 2FA: the same answer as an unknown e-mail, with or without a code', async () => {
     const u = await newUser();
-    const { secret } = await enrol(u.api);
+    const { secret } = await enrol(u);
     const wrong = await failure(login(u.email, 'not-the-password', await totpCode(secret)));
     const bare = await failure(login(u.email, 'not-the-password'));
     const unknown = await failure(login('ghost-2fa@test.local', 'not-the-password'));
@@ -118,7 +156,7 @@ describe('sign-in with 2FA on', () => {
 
   test('a code is accepted once: replayed, or the one that confirmed the enrolment, it is refused', async () => {
     const u = await newUser();
-    const { secret } = await enrol(u.api);
+    const { secret } = await enrol(u);
     // The enrolment's own code (previous step) cannot sign in.
     const confirmCode = await totpCode(secret, -1);
     const replayedConfirm = await failure(login(u.email, u.password, confirmCode));
@@ -137,7 +175,7 @@ describe('sign-in with 2FA on', () => {
 
   test('the same code sent twice at once signs in exactly once', async () => {
     const u = await newUser();
-    const { secret } = await enrol(u.api);
+    const { secret } = await enrol(u);
     const code = await totpCode(secret);
     const answers = await Promise.allSettled(Array.from({ length: 4 }, () => login(u.email, u.password, code)));
     expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
@@ -145,7 +183,7 @@ describe('sign-in with 2FA on', () => {
 
   test('codes from outside the ±30 s window and malformed ones are refused', async () => {
     const u = await newUser();
-    const { secret } = await enrol(u.api);
+    const { secret } = await enrol(u);
     for (const code of [await totpCode(secret, 3), await totpCode(secret, -3), '12345', 'abcdef', '１２３４５６']) {
       const refused = await failure(login(u.email, u.password, code));
       expect([refused.status, refused.body.totp_required], code).toEqual([401, true]);
@@ -154,7 +192,7 @@ describe('sign-in with 2FA on', () => {
 
   test('a recovery code signs in once (any case, with or without its dash), and the count of codes left drops', async () => {
     const u = await newUser();
-    const { recovery_codes } = await enrol(u.api);
+    const { recovery_codes } = await enrol(u);
     const [first, second] = recovery_codes;
     expect((await login(u.email, u.password, first)).access_token).toBeTruthy();
     const again = await failure(login(u.email, u.password, first));
@@ -165,7 +203,7 @@ describe('sign-in with 2FA on', () => {
 
   test('wrong codes count like wrong passwords: after five the right code is refused with 429 and Retry-After', async () => {
     const u = await newUser();
-    const { secret } = await enrol(u.api);
+    const { secret } = await enrol(u);
     const right = await totpCode(secret);
     const wrong = right === '000000' ? '000001' : '000000';
     for (let i = 0; i < 5; i++) expect((await failure(login(u.email, u.password, wrong))).status).toBe(401);
@@ -181,7 +219,7 @@ describe('sign-in with 2FA on', () => {
 
   test('asking for the code (right password, no code) counts nothing: a user may ask as often as needed', async () => {
     const u = await newUser();
-    const { secret } = await enrol(u.api);
+    const { secret } = await enrol(u);
     for (let i = 0; i < 8; i++) expect((await failure(login(u.email, u.password))).body.totp_required).toBe(true);
     expect((await login(u.email, u.password, await totpCode(secret))).access_token).toBeTruthy();
   });
@@ -190,7 +228,7 @@ describe('sign-in with 2FA on', () => {
 describe('turning it off', () => {
   test('needs the current password: a wrong one is a 400 that keeps 2FA on; then sign-in needs the password only', async () => {
     const u = await newUser();
-    await enrol(u.api);
+    await enrol(u);
     const wrong = await failure(u.api.auth.totpDisable({ password: 'not-the-password' }));
     expect([wrong.status, wrong.detail]).toEqual([400, 'La contraseña actual no es correcta']);
     expect((await u.api.auth.totpStatus()).enabled).toBe(true);
@@ -200,12 +238,12 @@ describe('turning it off', () => {
     const twice = await failure(u.api.auth.totpDisable({ password: u.password }));
     expect([twice.status, twice.detail]).toEqual([409, 'La verificación en dos pasos no está activada.']);
     // It can be turned on again with a new secret.
-    expect((await enrol(u.api)).recovery_codes).toHaveLength(10);
+    expect((await enrol(u)).recovery_codes).toHaveLength(10);
   });
 
   test('turning it on and off is in the audit trail', async () => {
     const u = await newUser();
-    await enrol(u.api);
+    await enrol(u);
     await u.api.auth.totpDisable({ password: u.password });
     const { rows } = await s.app.services.store.audit.query({ actor: u.email, action: 'user' }, 'asc', 0, 10);
     expect(rows.map((r) => r.action)).toEqual(['user.2fa_enable', 'user.2fa_disable']);
@@ -223,7 +261,7 @@ describe('an admin turning it off for a user who lost their phone and recovery c
     const u = await newUser();
     const id = await idOf(u.email);
     expect((await listed(id))?.two_factor).toBe(false);
-    await enrol(u.api);
+    await enrol(u);
     expect((await listed(id))?.two_factor).toBe(true);
     expect((await failure(login(u.email, u.password))).body.totp_required).toBe(true);
 
@@ -239,15 +277,15 @@ describe('an admin turning it off for a user who lost their phone and recovery c
     // Off already: a 409 that writes nothing; the user can turn it on again themselves.
     const twice = await failure(admin.admin.resetUserTotp({ id }));
     expect([twice.status, twice.detail]).toEqual([409, 'Este usuario no tiene activada la verificación en dos pasos.']);
-    expect((await enrol(u.api)).recovery_codes).toHaveLength(10);
+    expect((await enrol(u)).recovery_codes).toHaveLength(10);
   });
 
   test('a pending enrolment is not 2FA on (409); an unknown or hostile id is a 404 or 400 {detail} that turns nothing off', async () => {
     const pending = await newUser();
-    await pending.api.auth.totpBegin();
+    await pending.api.auth.totpBegin({ password: pending.password });
     const pendingId = await idOf(pending.email);
     const on = await newUser();
-    await enrol(on.api);
+    await enrol(on);
     const onId = await idOf(on.email);
     const admin = await s.admin();
     const before = await s.storedEntities();
@@ -267,7 +305,7 @@ describe('an admin turning it off for a user who lost their phone and recovery c
 
   test('staff get 403 and the anonymous 401: 2FA stays on', async () => {
     const on = await newUser();
-    await enrol(on.api);
+    await enrol(on);
     const onId = await idOf(on.email);
     const staff = await newUser();
     const forbidden = await reset(staff.api.token, onId);
@@ -278,13 +316,50 @@ describe('an admin turning it off for a user who lost their phone and recovery c
   });
 });
 
+describe("the protected admin's 2FA and sessions are its own", () => {
+  test('another admin gets 403 removing its 2FA or ending its sessions, and nothing changes; the protected admin ends its own', async () => {
+    const own = await startTestServer();
+    try {
+      const protectedAdmin = { api: await own.admin(), password: ADMIN.password };
+      await enrol(protectedAdmin);
+      const protectedId = (await own.app.services.store.users.byEmail(ADMIN.email))!.id;
+      const other = await newUser(own, true);
+      const [session] = await other.api.admin.userSessions({ id: protectedId });
+      const call = (method: string, path: string) => own.fetch(path, { method, headers: { authorization: `Bearer ${other.api.token}` } });
+      for (const path of [
+        `/api/admin/users/${protectedId}/totp`,
+        `/api/admin/users/${protectedId}/sessions`,
+        `/api/admin/users/${protectedId}/sessions/${session.id}`,
+      ]) {
+        const res = await call('DELETE', path);
+        expect(res.status, path).toBe(403);
+        expect(((await res.json()) as { detail: string }).detail).toBe(
+          'Solo el administrador protegido puede cambiar su verificación en dos pasos y cerrar sus sesiones.',
+        );
+      }
+      expect((await protectedAdmin.api.auth.totpStatus()).enabled).toBe(true);
+      expect((await protectedAdmin.api.auth.me()).email).toBe(ADMIN.email);
+      const { rows } = await own.app.services.store.audit.query({ target_id: protectedId }, 'asc', 0, 50);
+      expect(rows.map((r) => r.action)).not.toContain('session.end_all');
+      // The other admin still manages everyone else: its own sessions, a staff user's.
+      const staff = await newUser(own);
+      expect((await other.api.admin.endUserSessions({ id: (await own.app.services.store.users.byEmail(staff.email))!.id })).ended).toBe(1);
+      // The protected admin ends its own sessions (this one included).
+      expect((await protectedAdmin.api.admin.endUserSessions({ id: protectedId })).ended).toBeGreaterThan(0);
+      expect((await failure(protectedAdmin.api.auth.me())).status).toBe(401);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('hostile input on the 2FA routes', () => {
   const post = (path: string, token: string, body: string) =>
     s.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
 
   test('missing, malformed, oversized and hostile codes are 400 {detail} in Spanish and store nothing', async () => {
     const u = await newUser();
-    await u.api.auth.totpBegin();
+    await u.api.auth.totpBegin({ password: u.password });
     const before = await s.storedEntities();
     const cases: Array<[string, number, RegExp]> = [
       ['{}', 400, /^code: /],
@@ -366,7 +441,7 @@ describe('ADOPS_REQUIRE_2FA', () => {
       // Mi cuenta still answers: who am I, the 2FA state and enrolment.
       expect((await boss.api.auth.me()).email).toBe(boss.email);
       expect(await boss.api.auth.totpStatus()).toMatchObject({ enabled: false, required: true });
-      const { secret } = await boss.api.auth.totpBegin();
+      const { secret } = await boss.api.auth.totpBegin({ password: boss.password });
       await boss.api.auth.totpConfirm({ code: await totpCode(secret) });
       expect((await boss.api.admin.listUsers()).length).toBeGreaterThan(1);
       // From now on signing in takes the code.

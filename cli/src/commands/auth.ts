@@ -3,13 +3,15 @@ import type { Command } from 'commander';
 import { ApiError, createApi, decodeSession, type Api } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import { type Cli, cliFetch } from '../context.js';
-import { loadCredentials, removeCredentials, saveCredentials } from '../credentials.js';
+import { loadCredentials, loadDeviceToken, removeCredentials, saveCredentials, saveDeviceToken } from '../credentials.js';
 import { formatDateTimeLocal, formatRemaining, yesNo } from '../text.js';
 
 export function registerAuth(program: Command, cli: Cli): void {
   program
     .command('login')
-    .description('Inicia sesión y guarda el token (pide la contraseña sin mostrarla; sin terminal la lee de la primera línea de stdin)')
+    .description(
+      'Inicia sesión y guarda el token; este terminal queda como dispositivo conocido de la cuenta, al que no bloquean los intentos fallidos de otros (pide la contraseña sin mostrarla; sin terminal la lee de la primera línea de stdin)',
+    )
     .option('--email <email>', 'email del usuario (se pregunta si falta)')
     .option('--totp <código>', 'código de verificación en dos pasos (o de recuperación); sin él se pregunta si la cuenta lo pide')
     .action(async (opts: { email?: string; totp?: string }, cmd: Command) => {
@@ -18,9 +20,13 @@ export function registerAuth(program: Command, cli: Cli): void {
       if (!email) throw new CliError('El email es obligatorio', EXIT.usage);
       const password = await cli.prompt.secret('Contraseña: ', 'la contraseña');
       if (!password) throw new CliError('La contraseña es obligatoria', EXIT.usage);
+      // This terminal's known-device token for the account: failures from elsewhere never lock it out.
+      const device_token = await loadDeviceToken(cli.io.env, server, email);
       const signIn = async (totp?: string) => {
         try {
-          return (await api.auth.login({ email, password, ...(totp ? { totp } : {}) })).access_token;
+          const answer = await api.auth.login({ email, password, device_token, ...(totp ? { totp } : {}) });
+          if (answer.device_token) await saveDeviceToken(cli.io.env, server, email, answer.device_token);
+          return answer.access_token;
         } catch (e) {
           // The password was right and the account has 2FA on: ask for the code (once).
           if (e instanceof ApiError && e.body.totp_required === true && !totp) return null;

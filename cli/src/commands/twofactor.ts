@@ -1,6 +1,6 @@
 // `adops 2fa`: two-factor sign-in (TOTP) of the signed-in user — its state, turning it on (the
-// otpauth URL, the secret and a QR code at a terminal, then the app's first code, then the
-// recovery codes, shown once) and off (with the password).
+// password, then the otpauth URL, the secret and a QR code at a terminal, then the app's first
+// code, then the recovery codes, shown once) and off (with the password).
 import type { Command } from 'commander';
 import QRCode from 'qrcode';
 import { ApiError } from '@adops/core';
@@ -37,11 +37,13 @@ export function registerTwoFactor(program: Command, cli: Cli): void {
   twoFactor
     .command('enable')
     .description(
-      'Activa la verificación en dos pasos: muestra el código QR (en una terminal), la URL otpauth y el secreto para tu app de autenticación, pide el primer código y muestra los códigos de recuperación (sin terminal, el código se lee de la primera línea de stdin)',
+      'Activa la verificación en dos pasos: pide tu contraseña, muestra el código QR (en una terminal), la URL otpauth y el secreto para tu app de autenticación, pide el primer código y muestra los códigos de recuperación; tus demás sesiones se cierran (sin terminal, la contraseña y el código se leen de las dos primeras líneas de stdin)',
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const { api } = await cli.api(cmd);
-      const { secret, otpauth_url } = await api.auth.totpBegin();
+      const password = await cli.prompt.secret('Contraseña: ', 'la contraseña');
+      if (!password) throw new CliError('La contraseña es obligatoria', EXIT.usage);
+      const { secret, otpauth_url } = await api.auth.totpBegin({ password });
       const lines = [
         'Escanea el código QR con tu app de autenticación (Google Authenticator, Authy, 1Password…)',
         'o escribe el secreto a mano.',
@@ -65,7 +67,7 @@ export function registerTwoFactor(program: Command, cli: Cli): void {
       cli.say(
         [
           '',
-          'Verificación en dos pasos activada. Desde ahora `adops login` y la web piden el código de la app.',
+          'Verificación en dos pasos activada. Desde ahora `adops login` y la web piden el código de la app; tus demás sesiones se han cerrado.',
           '',
           'Códigos de recuperación (cada uno vale una vez si pierdes el teléfono; guárdalos en un lugar seguro, no se volverán a mostrar):',
           ...recovery.map((c) => `  ${c}`),

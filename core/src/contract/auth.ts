@@ -11,10 +11,20 @@ export const LoginBody = z.object({
   password: z.string().min(1).max(1024),
   /** The second factor of a user with 2FA on: the app's 6-digit code or an unused recovery code. */
   totp: z.string().trim().max(64).optional(),
+  /**
+   * A terminal or script's known-device token from an earlier sign-in (browsers keep it in an
+   * HttpOnly cookie instead); sent, even empty, it asks for the device's token in the answer.
+   */
+  device_token: z.string().trim().max(200).optional(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
-export const LoginResponse = z.object({ access_token: z.string(), token_type: z.literal('bearer') });
+export const LoginResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  /** This device's token for the account, when the request sent `device_token`: keep it and send it next time. */
+  device_token: z.string().optional(),
+});
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
 /** The claims of the session token, as the web and cli read them. */
@@ -104,6 +114,8 @@ export type TotpStatus = z.infer<typeof TotpStatus>;
 export const TotpEnrolment = z.object({ secret: z.string(), otpauth_url: z.string() });
 export type TotpEnrolment = z.infer<typeof TotpEnrolment>;
 
+/** Starting an enrolment asks for the current password (a borrowed session cannot bind its own app). */
+export const TotpBeginBody = z.object({ password: z.string().min(1).max(1024) });
 export const TotpConfirmBody = z.object({ code: TotpCode });
 export const TotpRecoveryCodes = z.object({ recovery_codes: z.array(z.string()) });
 export const TotpDisableBody = z.object({ password: z.string().min(1).max(1024) });
@@ -133,9 +145,9 @@ export const authRoutes = {
   }),
   /** The caller's two-factor state. */
   totpStatus: route({ method: 'GET', path: '/api/me/totp', access: 'user', response: TotpStatus }),
-  /** Starts (or restarts) an enrolment: a new secret, not active until confirmed. */
-  totpBegin: route({ method: 'POST', path: '/api/me/totp', access: 'user', response: TotpEnrolment }),
-  /** Turns 2FA on with the app's first code; answers the 10 one-time recovery codes (shown once). */
+  /** Starts (or restarts) an enrolment with the current password: a new secret, not active until confirmed. */
+  totpBegin: route({ method: 'POST', path: '/api/me/totp', access: 'user', body: TotpBeginBody, response: TotpEnrolment }),
+  /** Turns 2FA on with the app's first code (the user's other sessions end); answers the 10 one-time recovery codes (shown once). */
   totpConfirm: route({ method: 'POST', path: '/api/me/totp/confirm', access: 'user', body: TotpConfirmBody, response: TotpRecoveryCodes }),
   /** Turns 2FA off; needs the current password. */
   totpDisable: route({

@@ -53,6 +53,8 @@ export const PARAMETER_DOCS: Record<string, string> = {
   email: 'Email (sin distinguir mayúsculas).',
   password: 'Contraseña.',
   current_password: 'La contraseña actual.',
+  device_token:
+    'Token de dispositivo conocido que devolvió un inicio de sesión anterior en esta cuenta (terminales y scripts; el navegador lo guarda en una cookie). Enviado, aunque vacío, pide el de este dispositivo en la respuesta.',
   totp: 'Segundo factor de un usuario con la verificación en dos pasos activada: el código de 6 dígitos de su app o un código de recuperación sin usar.',
   code: 'El código de 6 dígitos que muestra la app de autenticación.',
   new_password: 'La contraseña nueva (8–256 caracteres).',
@@ -104,7 +106,7 @@ export const ROUTE_DOCS: ContractDocs = {
     login: {
       summary: 'Inicia sesión',
       description:
-        'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Con la verificación en dos pasos activada, una contraseña correcta sin `totp` (o con un código equivocado o ya usado) responde 401 con `totp_required: true`; un código equivocado cuenta como un intento fallido. Los intentos fallidos se limitan por dirección y email (5), por cuenta desde cualquier dirección (10) y por dirección en todas las cuentas (30), cada 15 minutos: 429 con `Retry-After`. Con demasiadas verificaciones de contraseña en cola, 503 con `Retry-After` al instante.',
+        'Devuelve un token de sesión (JWT) para la cabecera `Authorization: Bearer`. Con la verificación en dos pasos activada, una contraseña correcta sin `totp` (o con un código equivocado o ya usado) responde 401 con `totp_required: true`; un código equivocado cuenta como un intento fallido. Cada intento se cuenta antes de comprobar la contraseña y se limita por dirección y email (5), por cuenta desde dispositivos desconocidos (10) y por dirección en todas las cuentas (30), cada 15 minutos: 429 con `Retry-After`. Un dispositivo que ya entró en la cuenta (la cookie `adops_device` del navegador, o `device_token` en el cuerpo) solo cuenta sus propios fallos (5), así que los intentos de otros no le cierran el paso, y espera turno para verificar la contraseña antes que los desconocidos. Con demasiadas verificaciones en cola, 503 con `Retry-After` al instante (y cuenta como intento).',
     },
     logout: {
       summary: 'Cierra la sesión',
@@ -128,12 +130,12 @@ export const ROUTE_DOCS: ContractDocs = {
     totpBegin: {
       summary: 'Empieza a configurar la verificación en dos pasos',
       description:
-        'Genera un secreto TOTP (RFC 6238: SHA-1, 6 dígitos, 30 s) y su URL `otpauth://` para la app de autenticación. No se activa hasta confirmarlo con un código; 409 si ya está activada.',
+        'Pide la contraseña actual (una equivocada cuenta como un intento fallido). Genera un secreto TOTP (RFC 6238: SHA-1, 6 dígitos, 30 s) y su URL `otpauth://` para la app de autenticación. No se activa hasta confirmarlo con un código; 409 si ya está activada.',
     },
     totpConfirm: {
       summary: 'Activa la verificación en dos pasos',
       description:
-        'Con el primer código de la app la activa y devuelve 10 códigos de recuperación de un solo uso (solo se muestran ahora). Desde entonces `POST /api/login` sin `totp` responde 401 con `totp_required: true`.',
+        'Con el primer código de la app la activa, cierra las demás sesiones del usuario y devuelve 10 códigos de recuperación de un solo uso (solo se muestran ahora). Desde entonces `POST /api/login` sin `totp` responde 401 con `totp_required: true`.',
     },
     totpDisable: {
       summary: 'Desactiva la verificación en dos pasos',
@@ -154,14 +156,18 @@ export const ROUTE_DOCS: ContractDocs = {
     resetUserTotp: {
       summary: 'Desactiva la verificación en dos pasos de un usuario',
       description:
-        'Para quien perdió el teléfono y los códigos de recuperación: desde ese momento entra solo con su contraseña y puede volver a activarla en «Cambiar contraseña». 404 si el usuario no existe; 409 si no la tiene activada. Queda en la auditoría (`user.2fa_reset`).',
+        'Para quien perdió el teléfono y los códigos de recuperación: desde ese momento entra solo con su contraseña y puede volver a activarla en «Cambiar contraseña». 404 si el usuario no existe; 409 si no la tiene activada. Queda en la auditoría (`user.2fa_reset`). La del administrador protegido solo la cambia él mismo (403 para los demás).',
     },
     userSessions: { summary: 'Sesiones abiertas de un usuario', description: 'Inicio, expiración, último uso (al minuto), IP y navegador.' },
     endUserSessions: {
       summary: 'Cierra todas las sesiones de un usuario',
-      description: 'Sus tokens dejan de valer en el acto; responde cuántas se cerraron.',
+      description:
+        'Sus tokens dejan de valer en el acto; responde cuántas se cerraron. Las del administrador protegido solo las cierra él mismo (403 para los demás).',
     },
-    endUserSession: { summary: 'Cierra una sesión de un usuario', description: '404 si el usuario no tiene esa sesión.' },
+    endUserSession: {
+      summary: 'Cierra una sesión de un usuario',
+      description: '404 si el usuario no tiene esa sesión; 403 si es del administrador protegido y no la cierra él mismo.',
+    },
     listTokens: { summary: 'Lista los tokens de publishers' },
     createToken: {
       summary: 'Crea el token de un publisher',

@@ -2,11 +2,13 @@
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { httpError } from '../errors.js';
-import { bind } from '../http.js';
+import { bind, type Ctx } from '../http.js';
 import type { AppServices } from '../services/index.js';
 import { auditTarget, userEditChanges } from '../services/audit.js';
 import { publicUser } from '../services/users.js';
 import { samePublisherName } from '../store/types.js';
+
+export const PROTECTED_ADMIN_OWN = 'Solo el administrador protegido puede cambiar su verificación en dos pasos y cerrar sus sesiones.';
 
 export function adminRoutes(router: Router, s: AppServices): void {
   const r = contract.admin;
@@ -37,9 +39,15 @@ export function adminRoutes(router: Router, s: AppServices): void {
     if (!user) throw httpError(404, 'Usuario no encontrado');
     return user;
   };
+  /** A user whose 2FA and sessions the caller may change: anyone's but the protected admin's, which only they change. */
+  const changeable = async (id: string, ctx: Ctx) => {
+    const user = await userExists(id);
+    if (user.protected && user.id !== ctx.state.user!.id) throw httpError(403, PROTECTED_ADMIN_OWN);
+    return user;
+  };
   // For a user who lost their phone and recovery codes: the password alone signs them in again.
   bind(router, s.guards, r.resetUserTotp, async ({ id }, ctx) => {
-    const user = await userExists(id);
+    const user = await changeable(id, ctx);
     if (!(await s.totp.enabledFor(id))) throw httpError(409, 'Este usuario no tiene activada la verificación en dos pasos.');
     await s.totp.disable(id);
     await s.audit.record(ctx, {
@@ -54,13 +62,13 @@ export function adminRoutes(router: Router, s: AppServices): void {
     return s.auth.sessionsOf(id, ctx.state.user!.session_id);
   });
   bind(router, s.guards, r.endUserSessions, async ({ id }, ctx) => {
-    const user = await userExists(id);
+    const user = await changeable(id, ctx);
     const ended = await s.auth.endAll(id);
     await s.audit.record(ctx, { action: 'session.end_all', target: auditTarget.user(user), after: { sessions_ended: ended } });
     return { ended };
   });
   bind(router, s.guards, r.endUserSession, async ({ id, session_id }, ctx) => {
-    const user = await userExists(id);
+    const user = await changeable(id, ctx);
     const session = await s.store.sessions.byId(session_id);
     if (!(await s.auth.end(id, session_id))) throw httpError(404, 'Sesión no encontrada');
     const before = session && { created_at: session.created_at, last_seen_at: session.last_seen_at, ip: session.ip, user_agent: session.user_agent };

@@ -5,6 +5,7 @@ import { bind, type Ctx } from '../http.js';
 import { httpError } from '../errors.js';
 import { auditTarget } from '../services/audit.js';
 import type { ClientInfo } from '../services/auth.js';
+import { DEVICE_COOKIE, DEVICE_TTL_DAYS, cookieWith } from '../services/devices.js';
 import type { AppServices } from '../services/index.js';
 import { VERSION } from '../version.js';
 
@@ -43,10 +44,25 @@ export function authRoutes(router: Router, s: AppServices): void {
     };
   });
 
-  bind(router, s.guards, r.auth.login, async ({ email, password, totp }, ctx) => ({
-    access_token: await s.auth.login(email, password, clientOf(ctx), totp || undefined),
-    token_type: 'bearer' as const,
-  }));
+  bind(router, s.guards, r.auth.login, async ({ email, password, totp, device_token }, ctx) => {
+    // A terminal sends its device token in the body; a browser keeps its own in a cookie.
+    const cookie = ctx.cookies.get(DEVICE_COOKIE);
+    const known = device_token || s.devices.fromCookie(cookie, email);
+    const signedIn = await s.auth.login(email, password, clientOf(ctx), totp || undefined, known);
+    ctx.cookies.set(DEVICE_COOKIE, cookieWith(cookie, signedIn.deviceToken), {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: ctx.secure,
+      path: '/api/login',
+      maxAge: DEVICE_TTL_DAYS * 86_400_000,
+      overwrite: true,
+    });
+    return {
+      access_token: signedIn.token,
+      token_type: 'bearer' as const,
+      ...(device_token !== undefined ? { device_token: signedIn.deviceToken } : {}),
+    };
+  });
 
   bind(router, s.guards, r.auth.logout, async (_input, ctx) => {
     await s.auth.logout(ctx.state.user!.session_id);
@@ -64,7 +80,9 @@ export function authRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.auth.changePassword, async ({ current_password, new_password }, ctx) => {
     const session = ctx.state.user!;
-    const user = await s.users.changePassword(session.id, new_password, (u) => s.auth.checkCurrentPassword(u, current_password, ctx.ip));
+    const user = await s.users.changePassword(session.id, new_password, (u) =>
+      s.auth.checkCurrentPassword(u, current_password, ctx.ip, session.session_id),
+    );
     // Every session of the user ends, this one too; the answer carries this client's new one.
     const sessionsEnded = await s.auth.endAll(user.id);
     await s.audit.record(ctx, {
@@ -85,21 +103,28 @@ function totpRoutes(router: Router, s: AppServices): void {
     return user;
   };
   bind(router, s.guards, r.totpStatus, async (_input, ctx) => s.totp.status(await caller(ctx)));
-  bind(router, s.guards, r.totpBegin, async (_input, ctx) => s.totp.begin(await caller(ctx)));
+  // The current password first: a borrowed session cannot bind its own authenticator.
+  bind(router, s.guards, r.totpBegin, async ({ password }, ctx) => {
+    const user = await caller(ctx);
+    await s.auth.checkCurrentPassword(user, password, ctx.ip, ctx.state.user!.session_id);
+    return s.totp.begin(user);
+  });
   bind(router, s.guards, r.totpConfirm, async ({ code }, ctx) => {
     const user = await caller(ctx);
     const recovery_codes = await s.totp.confirm(user, code);
+    // On from now: any other session (one opened without the code) ends.
+    const sessionsEnded = await s.auth.endAll(user.id, ctx.state.user!.session_id);
     await s.audit.record(ctx, {
       action: 'user.2fa_enable',
       target: auditTarget.user(user),
       before: { two_factor: false },
-      after: { two_factor: true },
+      after: { two_factor: true, sessions_ended: sessionsEnded },
     });
     return { recovery_codes };
   });
   bind(router, s.guards, r.totpDisable, async ({ password }, ctx) => {
     const user = await caller(ctx);
-    await s.auth.checkCurrentPassword(user, password, ctx.ip);
+    await s.auth.checkCurrentPassword(user, password, ctx.ip, ctx.state.user!.session_id);
     await s.totp.disable(user.id);
     await s.audit.record(ctx, {
       action: 'user.2fa_disable',

@@ -1,8 +1,8 @@
-// Sign-in and sessions: password check, per IP+email failure limit (429), HS256 session tokens
-// that name the user by id and their session by `jti`. A token is accepted only while its
-// session is stored (sign-out, a password change or an admin ends sessions at once, on every
-// instance sharing the entity store); the session's user is read on every request, so a
-// deleted user or a removed admin right takes effect on the next one.
+// Sign-in and sessions: password check, attempts counted before the hash and limited per address,
+// account and known device (429), HS256 session tokens that name the user by id and their session
+// by `jti`. A token is accepted only while its session is stored (sign-out, a password change or
+// an admin ends sessions at once, on every instance sharing the entity store); the session's user
+// is read on every request, so a deleted user or a removed admin right takes effect on the next one.
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { UserSession } from '@adops/core';
@@ -10,6 +10,7 @@ import type { UserService } from './users.js';
 import { verifyPassword, hashPassword } from './passwords.js';
 import { httpError } from '../errors.js';
 import type { LoginLimiter } from './login-limiter.js';
+import type { DeviceTokens } from './devices.js';
 import type { TotpService } from './totp.js';
 import type { EntityStore, SessionRecord, UserRecord } from '../store/types.js';
 
@@ -34,16 +35,63 @@ export const SESSION_ENDED = 'La sesión ya no es válida. Inicia sesión nuevam
 /** A session's last use is written at most this often (a write per request would load the store). */
 const TOUCH_EVERY_MS = 60_000;
 
-/** The failure counters sign-in consults: per address and e-mail, per account, per address. */
+/**
+ * The counters sign-in consults: per address and e-mail, per account (sign-ins from unknown
+ * devices), per address, and per known device or session (its own count: failures from
+ * elsewhere never lock it).
+ */
 export interface SignInLimits {
   pair: LoginLimiter;
   account: LoginLimiter;
   ip: LoginLimiter;
+  device: LoginLimiter;
 }
 
 export const TOO_MANY_FAILURES = 'Demasiados intentos fallidos. Espera unos minutos e inténtalo de nuevo.';
 export const TOTP_REQUIRED = 'Introduce el código de verificación de tu app de autenticación (o un código de recuperación).';
 export const TOTP_WRONG = 'El código de verificación no es correcto o ya se usó.';
+export const WRONG_CURRENT_PASSWORD = 'La contraseña actual no es correcta';
+
+/** One counter an attempt goes through: whether it can refuse the attempt, and what a success does to it. */
+interface Counter {
+  limiter: LoginLimiter;
+  key: string;
+  /** Refuses the attempt when over its limit (else only counted). */
+  judges: boolean;
+  /** A success starts the count over, or only takes this attempt back. */
+  onSuccess: 'clear' | 'release';
+}
+
+/**
+ * A password attempt, counted before its hash (reserve), settled after: a failure stays counted,
+ * a success clears or takes back its counts, a right password still waiting for its code takes
+ * its counts back. A refused attempt stays counted too (a flood keeps its window full).
+ */
+class Attempt {
+  constructor(private readonly counters: Counter[]) {}
+
+  /** Counts the attempt everywhere; 429 with Retry-After when a judging counter is over its limit. */
+  async reserve(now: number): Promise<void> {
+    const waits = await Promise.all(this.counters.map((c) => c.limiter.hit(c.key, now)));
+    const wait = Math.max(0, ...waits.filter((_, i) => this.counters[i].judges));
+    if (wait > 0) throw httpError(429, TOO_MANY_FAILURES, wait / 1000);
+  }
+
+  /** Not a failure after all (the password was right; the code is asked next). */
+  async release(): Promise<void> {
+    await Promise.all(this.counters.map((c) => c.limiter.release(c.key)));
+  }
+
+  async succeed(): Promise<void> {
+    await Promise.all(this.counters.map((c) => (c.onSuccess === 'clear' ? c.limiter.clear(c.key) : c.limiter.release(c.key))));
+  }
+}
+
+/** What a sign-in gives: the session token, and the device's token (kept by the browser or terminal). */
+export interface SignedIn {
+  token: string;
+  deviceToken: string;
+}
 
 export class AuthService {
   private dummyHash: Promise<string>;
@@ -55,6 +103,7 @@ export class AuthService {
     private readonly ttlSeconds: number,
     scryptLogN: number,
     private readonly limits: SignInLimits,
+    private readonly devices: DeviceTokens,
     /** Two-factor sign-in: users with it on must give a code too. */
     private readonly totp?: TotpService,
   ) {
@@ -62,69 +111,68 @@ export class AuthService {
     this.dummyHash = hashPassword('not-a-real-password', scryptLogN);
   }
 
-  /** The counter keys of a sign-in attempt: the address with the e-mail, the account, the address. */
-  private keys(email: string, ip: string): Array<[LoginLimiter, string]> {
+  /**
+   * The counters of a sign-in: a known device's own count only; from anywhere else the address
+   * with the e-mail, the account (unknown devices share its limit) and the address. A success
+   * clears the first two and takes the attempt back from the address (not its other accounts').
+   */
+  private signInAttempt(email: string, ip: string, deviceNonce: string | null): Attempt {
+    if (deviceNonce) return new Attempt([{ limiter: this.limits.device, key: `device:${deviceNonce}`, judges: true, onSuccess: 'clear' }]);
     const account = email.trim().toLowerCase();
-    return [
-      [this.limits.pair, `${ip}|${account}`],
-      [this.limits.account, account],
-      [this.limits.ip, ip],
-    ];
-  }
-
-  /** 429 with Retry-After while any of the keys is over its limit. */
-  private async refuseWhileLimited(keys: Array<[LoginLimiter, string]>, now: number): Promise<void> {
-    const waits = await Promise.all(keys.map(([limiter, key]) => limiter.retryAfterMs(key, now)));
-    const wait = Math.max(...waits);
-    if (wait > 0) throw httpError(429, TOO_MANY_FAILURES, wait / 1000);
-  }
-
-  private async countFailure(keys: Array<[LoginLimiter, string]>, now: number): Promise<void> {
-    await Promise.all(keys.map(([limiter, key]) => limiter.fail(key, now)));
+    return new Attempt([
+      { limiter: this.limits.pair, key: `${ip}|${account}`, judges: true, onSuccess: 'clear' },
+      { limiter: this.limits.account, key: account, judges: true, onSuccess: 'clear' },
+      { limiter: this.limits.ip, key: ip, judges: true, onSuccess: 'release' },
+    ]);
   }
 
   /**
    * Signs in with the password and, for users with 2FA on, `totp` (the app's code or a recovery
-   * code). Whether a second factor is needed is said only after the password was right; a wrong
-   * or replayed code counts like a wrong password, and only a full success clears the counts.
+   * code); `deviceToken` is the one this browser or terminal kept from an earlier sign-in to the
+   * account, if any. Every attempt is counted before the password is checked; whether a second
+   * factor is needed is said only after the password was right; a wrong or replayed code counts
+   * like a wrong password, and only a full success clears the counts.
    */
-  async login(email: string, password: string, client: ClientInfo, totp?: string): Promise<string> {
-    const keys = this.keys(email, client.ip);
+  async login(email: string, password: string, client: ClientInfo, totp?: string, deviceToken?: string | null): Promise<SignedIn> {
+    const deviceNonce = deviceToken ? this.devices.nonceFor(deviceToken, email) : null;
+    const attempt = this.signInAttempt(email, client.ip, deviceNonce);
     const now = Date.now();
-    await this.refuseWhileLimited(keys, now);
+    await attempt.reserve(now);
     const user = await this.users.byEmail(email);
-    const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash));
-    if (!user || !ok) {
-      await this.countFailure(keys, now);
-      throw httpError(401, 'Email o contraseña incorrectos');
-    }
+    // A known device's check waits with trusted work; anyone else's in the fair anonymous queue.
+    const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash), deviceNonce ? null : client.ip);
+    if (!user || !ok) throw httpError(401, 'Email o contraseña incorrectos');
     const second = await this.totp?.enabledFor(user.id);
     if (second) {
-      if (!totp) throw httpError(401, TOTP_REQUIRED, undefined, { totp_required: true });
-      if (!(await this.totp!.check(second, totp))) {
-        await this.countFailure(keys, now);
-        throw httpError(401, TOTP_WRONG, undefined, { totp_required: true });
+      if (!totp) {
+        await attempt.release();
+        throw httpError(401, TOTP_REQUIRED, undefined, { totp_required: true });
       }
+      if (!(await this.totp!.check(second, totp))) throw httpError(401, TOTP_WRONG, undefined, { totp_required: true });
     }
-    // A success clears this address's and this account's counts (not the address's other accounts').
-    await Promise.all(keys.slice(0, 2).map(([limiter, key]) => limiter.clear(key)));
+    await attempt.succeed();
     // Expired sessions are dropped as new ones open (the store never grows past the live ones).
     await this.store.sessions.purgeExpired(new Date(now).toISOString());
-    return this.open(user, client);
+    return { token: await this.open(user, client), deviceToken: deviceNonce && deviceToken ? deviceToken : this.devices.issue(email) };
   }
 
   /**
-   * Checks the current password of a signed-in user the way sign-in does: limited per account and
-   * address, a wrong one counted (a stolen session cannot guess the password at leisure).
+   * Checks the current password of a signed-in user: judged by the session's own count (failures
+   * of others never refuse it), each wrong one also counted against the account's sign-ins from
+   * unknown devices (a stolen session cannot guess the password at leisure). Without a session
+   * id, judged like a sign-in from `ip`.
    */
-  async checkCurrentPassword(user: UserRecord, password: string, ip: string): Promise<void> {
-    const keys = this.keys(user.email, ip);
-    const now = Date.now();
-    await this.refuseWhileLimited(keys, now);
-    if (!(await verifyPassword(password, user.password_hash))) {
-      await this.countFailure(keys, now);
-      throw httpError(400, 'La contraseña actual no es correcta');
-    }
+  async checkCurrentPassword(user: UserRecord, password: string, ip: string, sessionId?: string): Promise<void> {
+    const account = user.email.trim().toLowerCase();
+    const attempt = sessionId
+      ? new Attempt([
+          { limiter: this.limits.device, key: `session:${sessionId}`, judges: true, onSuccess: 'clear' },
+          { limiter: this.limits.account, key: account, judges: false, onSuccess: 'release' },
+        ])
+      : this.signInAttempt(account, ip, null);
+    await attempt.reserve(Date.now());
+    if (!(await verifyPassword(password, user.password_hash, null))) throw httpError(400, WRONG_CURRENT_PASSWORD);
+    await attempt.succeed();
   }
 
   /** Opens a session for `user` and signs its token. */

@@ -7,6 +7,7 @@ import { createWarehouse, type Warehouse } from '../warehouse/index.js';
 import { makeGuards, type Guards } from '../http.js';
 import { openSecrets, type Secrets } from './secrets.js';
 import { UserService } from './users.js';
+import { DeviceTokens } from './devices.js';
 import { AuthService } from './auth.js';
 import { TotpService } from './totp.js';
 import { TokenService } from './tokens.js';
@@ -37,6 +38,8 @@ export interface AppServices {
   secrets: Secrets;
   users: UserService;
   auth: AuthService;
+  /** Known devices' tokens (the sign-in cookie, or the terminal's `device_token`). */
+  devices: DeviceTokens;
   /** Two-factor sign-in (TOTP): enrolment, codes, recovery codes, ADOPS_REQUIRE_2FA. */
   totp: TotpService;
   tokens: TokenService;
@@ -95,6 +98,7 @@ export async function createServices(config: Config, log: (line: string) => void
     const audit = new AuditService(store, log);
     const users = new UserService(store, config.scryptLogN);
     const totp = new TotpService(store, secrets, config.require2fa);
+    const devices = new DeviceTokens(secrets.hashKey);
     const auth = new AuthService(
       users,
       store,
@@ -105,7 +109,10 @@ export async function createServices(config: Config, log: (line: string) => void
         pair: live.limiter('login', config.loginMaxFailures, config.loginWindowMs),
         account: live.limiter('login-account', config.loginAccountMaxFailures, config.loginWindowMs),
         ip: live.limiter('login-ip', config.loginIpMaxFailures, config.loginWindowMs),
+        // A known device or a session has the limit of an address with one e-mail.
+        device: live.limiter('login-device', config.loginMaxFailures, config.loginWindowMs),
       },
+      devices,
       totp,
     );
     const tokens = new TokenService(store, secrets, {
@@ -175,6 +182,7 @@ export async function createServices(config: Config, log: (line: string) => void
       secrets,
       users,
       auth,
+      devices,
       tokens,
       reports,
       ingest,

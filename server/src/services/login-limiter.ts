@@ -1,6 +1,6 @@
-// Counters with a window per key (sign-in failures per address with an e-mail, per account, per
-// address; requests per publisher token): a window opens at the first count, and once it holds
-// `max` the key is refused until the window ends; `clear` starts it over. Kept in this process —
+// Counters with a window per key (sign-in attempts per address with an e-mail, per account, per
+// address, per known device; requests per publisher token): a window opens at the first count,
+// and once it holds `max` the key is refused until the window ends; `clear` starts it over. Kept in this process —
 // saved to the data dir now and then and on close, so the counts survive a restart — or in
 // Redis so every API instance shares the counts.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -10,8 +10,14 @@ import { Script, type RedisClient } from '../live/redis.js';
 export interface LoginLimiter {
   /** How long until the key may try again (ms); 0 when it is not limited. */
   retryAfterMs(key: string, now: number): Promise<number>;
-  /** Counts one failure (opening a window when none is open). */
-  fail(key: string, now: number): Promise<void>;
+  /**
+   * Counts one attempt in one step, refused ones too (a sign-in is counted before its password is
+   * checked, so a burst is judged as it arrives): 0 while the count, this one included, is within
+   * the limit; else how long until the window ends (ms).
+   */
+  hit(key: string, now: number): Promise<number>;
+  /** Takes back one attempt that turned out not to be a failure (a right password). */
+  release(key: string): Promise<void>;
   /**
    * One use, in one step (concurrent requests cannot slip past the limit): counted and 0 while
    * the window has room; else not counted, and how long until the window ends (ms).
@@ -161,8 +167,17 @@ export class MemoryLoginLimiter implements LoginLimiter {
     return f;
   }
 
-  async fail(key: string, now: number): Promise<void> {
-    this.count(key, now);
+  async hit(key: string, now: number): Promise<number> {
+    // No await between the count and the answer: attempts arriving at once each see their own number.
+    const f = this.count(key, now);
+    return f.count > this.maxFailures ? f.resetAt - now : 0;
+  }
+
+  async release(key: string): Promise<void> {
+    const f = this.failures.get(key);
+    if (!f) return;
+    if (--f.count <= 0) this.failures.delete(key);
+    this.changed();
   }
 
   async take(key: string, now: number): Promise<number> {
@@ -178,11 +193,23 @@ export class MemoryLoginLimiter implements LoginLimiter {
   }
 }
 
-/** ARGV: window ms. The window opens (expiry set) with the first failure only. */
-const FAIL = new Script(`
+/**
+ * KEYS[1]: the count; ARGV[1]: window ms, ARGV[2]: the limit. Counts one attempt (the window opens,
+ * its expiry set, with the first); 0 while within the limit, else the ms left in the window.
+ */
+const HIT = new Script(`
 local n = redis.call('INCR', KEYS[1])
 if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`);
+if n <= tonumber(ARGV[2]) then return 0 end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 1 then return 1 end
+return ttl`);
+
+/** KEYS[1]: the count. Takes one back while the window lives (gone at zero). */
+const RELEASE = new Script(`
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n <= 1 then redis.call('DEL', KEYS[1]) return 0 end
+return redis.call('DECR', KEYS[1])`);
 
 /** KEYS[1]: the count; ARGV[1]: the limit. The ms left in its window when limited, else 0. */
 const RETRY_AFTER = new Script(`
@@ -208,17 +235,33 @@ return 0`);
 
 /**
  * The same counts in Redis (one key per IP|e-mail, expiring with its window). When Redis does
- * not answer, sign-in is not refused for it (the failure is logged): the scrypt limit still
- * bounds guessing, and staff can reach their reports while Redis is down.
+ * not answer, sign-in is not refused for it (the failure is logged, at most once a minute: a
+ * flood during an outage is not a line per request): the scrypt limit still bounds guessing,
+ * and staff can reach their reports while Redis is down.
  */
 export class RedisLoginLimiter implements LoginLimiter {
+  private saidAt = Number.NEGATIVE_INFINITY;
+  private unsaid = 0;
+  private readonly log: (line: string) => void;
+
   constructor(
     private readonly client: RedisClient,
     private readonly prefix: string,
     private readonly maxFailures: number,
     private readonly windowMs: number,
-    private readonly log: (line: string) => void,
-  ) {}
+    log: (line: string) => void,
+  ) {
+    this.log = (line) => {
+      const now = Date.now();
+      if (now - this.saidAt < 60_000) {
+        this.unsaid++;
+        return;
+      }
+      log(this.unsaid > 0 ? `${line} (and ${this.unsaid} more since the last line)` : line);
+      this.saidAt = now;
+      this.unsaid = 0;
+    };
+  }
 
   private key(key: string): string {
     return `${this.prefix}login-failures:${key}`;
@@ -233,11 +276,20 @@ export class RedisLoginLimiter implements LoginLimiter {
     }
   }
 
-  async fail(key: string): Promise<void> {
+  async hit(key: string): Promise<number> {
     try {
-      await FAIL.run(this.client, [this.key(key)], [String(this.windowMs)]);
+      return Number(await HIT.run(this.client, [this.key(key)], [String(this.windowMs), String(this.maxFailures)]));
     } catch (e) {
-      this.log(`login limiter: failure not counted (${(e as Error).message})`);
+      this.log(`login limiter: Redis did not answer (${(e as Error).message}); not limiting`);
+      return 0;
+    }
+  }
+
+  async release(key: string): Promise<void> {
+    try {
+      await RELEASE.run(this.client, [this.key(key)], []);
+    } catch (e) {
+      this.log(`login limiter: attempt not taken back (${(e as Error).message})`);
     }
   }
 

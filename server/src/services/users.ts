@@ -64,7 +64,7 @@ export class UserService {
    */
   async adminPasswordMatches(password: string): Promise<boolean | null> {
     const admin = (await this.store.users.list()).find((u) => u.protected);
-    return admin ? verifyPassword(password, admin.password_hash) : null;
+    return admin ? verifyPassword(password, admin.password_hash, null) : null;
   }
 
   /** Every user, and whether their two-factor sign-in is on (a pending enrolment is not). */

@@ -1,6 +1,7 @@
-// 'Verificación en dos pasos' in Mi cuenta: turn it on (a QR code and the secret as text for the
-// authenticator app, then its first code; the 10 recovery codes are shown once), see how many
-// recovery codes are left, and turn it off with the password. The server decides everything.
+// 'Verificación en dos pasos' in Mi cuenta: turn it on with the password (a QR code and the secret
+// as text for the authenticator app, then its first code, which ends the other sessions; the 10
+// recovery codes are shown once), see how many recovery codes are left, and turn it off with the
+// password. The server decides everything.
 import { useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import { formatDateTime, type TotpEnrolment } from '@adops/core';
@@ -49,12 +50,15 @@ export function TwoFactorSection() {
     }
   }
 
-  const begin = () =>
-    act(async () => {
-      const started = await api.auth.totpBegin();
+  const begin = (e: FormEvent) => {
+    e.preventDefault();
+    return act(async () => {
+      const started = await api.auth.totpBegin({ password });
+      setPassword('');
       setEnrolment({ ...started, qr: await qrDataUrl(started.otpauth_url) });
       setCode('');
     }, 'Error al empezar la configuración');
+  };
 
   const confirm = (e: FormEvent) => {
     e.preventDefault();
@@ -104,6 +108,7 @@ export function TwoFactorSection() {
             <p role="status" className="font-medium text-green-700">
               <MarkedText text="✅ Verificación en dos pasos activada" />
             </p>
+            <p>Las demás sesiones abiertas de tu cuenta se han cerrado: para volver a entrar hará falta el código.</p>
             <p>
               Guarda estos <strong>códigos de recuperación</strong> en un lugar seguro: cada uno sirve una vez para entrar si pierdes el teléfono. No
               se volverán a mostrar.
@@ -187,12 +192,23 @@ export function TwoFactorSection() {
             </div>
           </form>
         ) : (
-          <div className="space-y-3">
+          <form onSubmit={begin} className="space-y-3">
             <p>Protege tu cuenta pidiendo, además de la contraseña, un código de la app de autenticación de tu teléfono.</p>
-            <button type="button" disabled={busy} className={primaryButton} onClick={begin}>
+            <FormField id="totp-enable-password" label="Tu contraseña (para confirmar que eres tú)">
+              <input
+                id="totp-enable-password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                className={inputClass}
+              />
+            </FormField>
+            <button type="submit" disabled={busy} className={primaryButton}>
               Activar verificación en dos pasos
             </button>
-          </div>
+          </form>
         )}
         {error && (
           <p role="alert" className="text-red-600">

@@ -20,6 +20,7 @@ import { ApiError } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
 import { useFlash } from '../hooks/useFlash';
+import { useSession } from '../hooks/useSession';
 import { readToken } from '../lib/session';
 import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
@@ -167,6 +168,9 @@ function TextField(props: {
 /** The registered users; reloads when version changes (a user was created). */
 function UsersList({ version }: { version: number }) {
   const api = useApi();
+  const me = useSession().user;
+  /** The protected admin's 2FA and sessions are theirs alone to change (the server answers 403 to anyone else). */
+  const changeable = (u: User) => !u.protected || u.email === me?.email;
   const [users, setUsers] = useState<ListedUser[] | null>(null);
   const [message, flash] = useFlash<string>(4000);
   const load = useAsync(
@@ -269,7 +273,7 @@ function UsersList({ version }: { version: number }) {
                         >
                           Sesiones
                         </button>
-                        {u.two_factor && (
+                        {u.two_factor && changeable(u) && (
                           <button type="button" className={secondaryButton} onClick={() => resetTwoFactor(u)}>
                             Quitar 2FA
                           </button>
@@ -299,7 +303,7 @@ function UsersList({ version }: { version: number }) {
       {users?.map((u) =>
         sessionsOf === u.id ? (
           <div key={u.id} className="mt-4 rounded-md border border-gray-200 bg-gray-50 p-3">
-            <UserSessions user={u} />
+            <UserSessions user={u} canEnd={changeable(u)} />
           </div>
         ) : null,
       )}
@@ -307,8 +311,8 @@ function UsersList({ version }: { version: number }) {
   );
 }
 
-/** A user's open sessions: when, from where, last use; each can be ended, or all at once. */
-function UserSessions({ user }: { user: User }) {
+/** A user's open sessions: when, from where, last use; each can be ended, or all at once (`canEnd`). */
+function UserSessions({ user, canEnd }: { user: User; canEnd: boolean }) {
   const api = useApi();
   const [message, flash] = useFlash<string>(3000);
   const [version, setVersion] = useState(0);
@@ -333,7 +337,8 @@ function UserSessions({ user }: { user: User }) {
     <section aria-label={`Sesiones de ${user.email}`}>
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm font-medium text-gray-700">Sesiones abiertas de {user.email}</p>
-        {sessions.length > 1 && (
+        {!canEnd && <p className="text-xs text-gray-500">Solo el administrador protegido puede cerrar sus sesiones.</p>}
+        {canEnd && sessions.length > 1 && (
           <button type="button" className={dangerButton} onClick={() => end()}>
             Cerrar todas
           </button>
@@ -364,9 +369,11 @@ function UserSessions({ user }: { user: User }) {
                     </p>
                     <p className="font-mono text-xs text-gray-600">{x.ip}</p>
                   </div>
-                  <button type="button" className={secondaryButton} onClick={() => end(x)}>
-                    Cerrar sesión
-                  </button>
+                  {canEnd && (
+                    <button type="button" className={secondaryButton} onClick={() => end(x)}>
+                      Cerrar sesión
+                    </button>
+                  )}
                 </div>
                 <p className="mt-1 text-xs text-gray-600">
                   Inicio {dateTime(x.created_at)} · Último uso {dateTime(x.last_seen_at)} · Expira {dateTime(x.expires_at)}
@@ -397,9 +404,11 @@ function UserSessions({ user }: { user: User }) {
                     <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.last_seen_at)}</td>
                     <td className="whitespace-nowrap px-2 py-1 text-gray-700">{dateTime(x.expires_at)}</td>
                     <td className="px-2 py-1 text-right">
-                      <button type="button" className={secondaryButton} onClick={() => end(x)}>
-                        Cerrar sesión
-                      </button>
+                      {canEnd && (
+                        <button type="button" className={secondaryButton} onClick={() => end(x)}>
+                          Cerrar sesión
+                        </button>
+                      )}
                     </td>
                   </tr>
                 ))}
