@@ -4,7 +4,7 @@
 // precision, so a spreadsheet's SUM of a column is the report's total to the cent; ratios
 // (CTR, CPM, CPC, RS%, TQ, ROI…) at the decimals the screens show.
 import type { CsvField } from './csv.js';
-import { roundTo } from './rounding.js';
+import { shownFigure } from './rounding.js';
 import { formatDateTime } from './format.js';
 import { PROFIT_DIMENSION_LABELS, type ProfitDimension, type ProfitRow } from './contract/profit.js';
 import {
@@ -20,7 +20,6 @@ import {
   type ProfitMetricKey,
   PUBLISHER_DATA_COLUMNS,
   PUBLISHER_SUMMARY_COLUMNS,
-  roundMetric,
   type MetricColumn,
   type MetricDef,
   type MetricKey,
@@ -39,7 +38,7 @@ export function metricCsvFields(list: readonly MetricColumn[]): CsvField<AnyRow>
   return list.map(({ key, header }): CsvField<AnyRow> => {
     if (METRICS[key].kind === 'text') return { header, cell: (row) => row[key], ...(key === 'date' ? { kind: 'date' as const } : {}) };
     if (isAdditiveMetric(key)) return { header, cell: (row) => row[key] };
-    return { header, cell: (row) => roundMetric(key, row[key]) };
+    return { header, cell: (row) => shownFigure(row[key], METRICS[key].decimals) };
   });
 }
 
@@ -92,7 +91,7 @@ export function ivtCsvFields(by: 'zone' | 'publisher'): CsvField<AnyRow>[] {
     { header: 'publisher', cell: (r) => r.publisher },
     { header: 'hits', cell: (r) => r.hits },
     { header: 'bot_hits', cell: (r) => r.bot_hits },
-    { header: 'ivt_rate', cell: (r) => roundTo(r.ivt_rate, IVT_RATE.decimals) },
+    { header: 'ivt_rate', cell: (r) => shownFigure(r.ivt_rate, IVT_RATE.decimals) },
   ];
 }
 export const ivtCsvFile = (by: 'zone' | 'publisher', start: string, end: string) => `ivt-${by}-${start}_to_${end}.csv`;
@@ -129,13 +128,13 @@ export function campaignCsvFields(tz: string): CsvField<AnyRow>[] {
     { header: 'status', cell: (r) => r.effective_status },
     { header: 'impressions', cell: (r) => r.impressions },
     { header: 'clicks', cell: (r) => r.clicks },
-    { header: 'ctr', cell: (r) => roundMetric('ctr', r.ctr) },
+    { header: 'ctr', cell: (r) => shownFigure(r.ctr, METRICS.ctr.decimals) },
     { header: 'spend', cell: (r) => r.spend },
-    { header: 'cpc', cell: (r) => roundMetric('cpc', r.cpc) },
-    { header: 'cpm', cell: (r) => roundMetric('cpm', r.cpm) },
+    { header: 'cpc', cell: (r) => shownFigure(r.cpc, METRICS.cpc.decimals) },
+    { header: 'cpm', cell: (r) => shownFigure(r.cpm, METRICS.cpm.decimals) },
     { header: 'revenue', cell: (r) => r.revenue },
     { header: 'profit', cell: (r) => r.profit },
-    { header: 'roi', cell: (r) => roundTo(r.roi, PROFIT_METRICS.roi.decimals) },
+    { header: 'roi', cell: (r) => shownFigure(r.roi, PROFIT_METRICS.roi.decimals) },
     { header: 'has_data', cell: (r) => r.has_data },
     { header: 'created_at', cell: (r) => formatDateTime(r.created_at as string, tz), kind: 'datetime' },
   ];
@@ -152,7 +151,7 @@ const additiveProfit = (key: ProfitMetricKey) => PROFIT_METRICS[key].formula.op 
 export function profitCsvFields(by: ProfitDimension): CsvField<ProfitRow>[] {
   const figures: CsvField<ProfitRow>[] = PROFIT_METRIC_KEYS.map((key) => ({
     header: PROFIT_METRICS[key].label,
-    cell: additiveProfit(key) ? (row: ProfitRow) => row[key] : (row: ProfitRow) => roundTo(row[key], PROFIT_METRICS[key].decimals),
+    cell: additiveProfit(key) ? (row: ProfitRow) => row[key] : (row: ProfitRow) => shownFigure(row[key], PROFIT_METRICS[key].decimals),
   }));
   const named = by === 'campaign' || by === 'adset' || by === 'ad';
   return [

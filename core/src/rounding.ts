@@ -1,6 +1,6 @@
 // One rounding rule: facts keep their stored precision and a figure is rounded once, when it is
 // shown, half away from zero on the decimal it stands for. Machine output follows from it: JSON
-// answers carry figures to 4 decimals, exports the stored precision without binary noise.
+// answers carry figures to 4 decimals, CSV exports the stored precision without binary noise.
 
 /** Significant digits a double holds for sure: beyond them is binary noise (0.1 + 0.2 → 0.3). */
 const SIGNIFICANT = 15;
@@ -56,6 +56,15 @@ export function jsonNumber(value: number): number {
   return roundTo(r4 - Math.sign(value) * 10 ** -JSON_DECIMALS, JSON_DECIMALS)!;
 }
 
+/**
+ * A figure as every face shows it at `decimals`: rounded once from what JSON carries. For 2
+ * decimals (and 0) that is the exact figure rounded once; an export writing a ratio at its shown
+ * decimals writes this, so a 4-decimal figure (RPV, CPC) reads the same in the file and on screen.
+ */
+export function shownFigure(value: unknown, decimals: number): number | null {
+  return finite(value) ? roundTo(jsonNumber(value), decimals) : null;
+}
+
 /** Numbers in answers that are settings, not figures: kept as stored (an exchange rate, a revenue share). */
 const SETTINGS = new Set(['rate', 'revenue_share']);
 
@@ -78,9 +87,4 @@ export function jsonFigures<T>(value: T, key?: string): T {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(value)) out[k] = jsonFigures(value[k], k);
   return out as T;
-}
-
-/** The same for an export's NDJSON line: numbers at their stored precision, without binary noise. */
-export function exportFiguresReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && Number.isFinite(value) ? withoutNoise(value) : value;
 }

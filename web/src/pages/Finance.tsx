@@ -1,6 +1,7 @@
 // Finance (SPEC §2, §9): revenue per month by advertiser and by publisher, and the margin per
 // month of the chosen domain ('Total' for all), from 2025-01-01 to today unless changed. The
-// server sorts, pages and totals the tables (TOTAL rows summed in cents, the same in both).
+// server sorts, pages and totals the tables (each amount exact, rounded once when shown; the
+// TOTAL rows are each month's revenue, the same in both, and a footnote says rows may differ).
 import { useMemo, type ReactNode } from 'react';
 import {
   FINANCE_PAGE_SIZE,
