@@ -34,8 +34,11 @@ export function withoutNoise(value: number): number {
  * notation (never '1e-7'), '.' as the decimal separator.
  */
 export function plainDecimal(value: number): string {
+  const stored = String(value);
+  // Short and without an exponent (most stored figures): nothing to clean.
+  if (stored.length <= SIGNIFICANT && !stored.includes('e')) return stored;
   const text = String(withoutNoise(value));
-  if (!/e/i.test(text)) return text;
+  if (!text.includes('e')) return text;
   // Exponent notation: below 1e-6 or above 1e21; 15 significant digits at most either way.
   const exponent = Math.floor(Math.log10(Math.abs(value)));
   const fixed = value.toFixed(Math.min(100, Math.max(0, SIGNIFICANT - 1 - exponent)));
@@ -62,7 +65,9 @@ export function jsonNumber(value: number): number {
  * decimals writes this, so a 4-decimal figure (RPV, CPC) reads the same in the file and on screen.
  */
 export function shownFigure(value: unknown, decimals: number): number | null {
-  return finite(value) ? roundTo(jsonNumber(value), decimals) : null;
+  if (!finite(value)) return null;
+  // At 2 decimals JSON's figure rounds as the exact one does (jsonNumber's promise): skip it.
+  return decimals === 2 ? roundTo(value, 2) : roundTo(jsonNumber(value), decimals);
 }
 
 /** Numbers in answers that are settings, not figures: kept as stored (an exchange rate, a revenue share). */
