@@ -10,7 +10,7 @@
 // Alertas → Acciones) and an audit entry (system actor; the rule, why and the figures then);
 // an admin undoes a standing pause (resume on Meta; audited by the route).
 import { randomUUID } from 'node:crypto';
-import { CampaignRoiParams, todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
+import { CampaignRoiParams, formatNumber, todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
 import { ALERT_ACTION_KIND_ONLY, AlertRuleAction } from '@adops/core';
 import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
@@ -182,8 +182,8 @@ export class AlertGuard {
       const figures = { spend: r.spend, revenue: r.revenue, profit: r.profit, roi: r.roi, cpc: r.cpc, break_even_cpc: r.break_even_cpc };
       const reason =
         p.metric === 'roi'
-          ? `ROI recuperado: ${r.roi?.toFixed(1)} % (umbral ${p.threshold} %) del ${from} al ${to}`
-          : `CPC recuperado: ${r.cpc?.toFixed(4)} ≤ ${r.break_even_cpc?.toFixed(4)} del ${from} al ${to}`;
+          ? `ROI recuperado: ${formatNumber(r.roi, 1)} % (umbral ${p.threshold} %) del ${from} al ${to}`
+          : `CPC recuperado: ${formatNumber(r.cpc, 4)} ≤ ${formatNumber(r.break_even_cpc, 4)} del ${from} al ${to}`;
       const base = { rule, level: p.level, subject: pause.subject, reason, figures, now };
       try {
         await meta.setStatus(pause.subject, 'ACTIVE');
