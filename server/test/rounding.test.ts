@@ -129,6 +129,22 @@ describe('one advertiser and month, the same cents on every screen', () => {
   });
 });
 
+describe('the daily digest', () => {
+  test('a zone’s revenue split over two publishers is summed exact, then rounded: 0.004 + 0.004 moves it by 0,01', async () => {
+    const csv = [
+      'date,advertiser,publisher,zone_id,impressions,clicks,revenue',
+      '2025-09-10,AdNova,PubA,M-1,100,1,0.004',
+      '2025-09-10,AdNova,PubB,M-1,100,1,0.004',
+    ].join('\n');
+    expect((await postZoneReport(s, admin.token, csv)).status).toBe(200);
+    const movers = await s.app.services.reports.movers('2025-09-10', 'zone_id');
+    const m = movers.find((x) => x.name === 'M-1');
+    // Rounded a publisher at a time, each 0.004 would be 0,00 and the zone no mover at all.
+    expect(m).toBeDefined();
+    expect([formatMoney(m!.previous), formatMoney(m!.revenue), formatMoney(m!.change)]).toEqual(['$0,00', '$0,01', '$0,01']);
+  });
+});
+
 describe('exports carry money at stored precision: a column’s SUM is the report’s total', () => {
   test.each<CsvDialect>(['standard', 'excel-es'])('every report table of November, %s', async (dialect) => {
     const csv = { format: 'csv', csv: dialect };
