@@ -348,16 +348,17 @@ describe('zone table', () => {
     expect(lines[15]).toBe(`${z.date},${z.advertiser},PubA,Z-15,${z.geo},${z.source},1500,750,15,2,6,0.6,9,,15,6,10,1,40`);
     expect(lines[16].split(',').slice(6, 10)).toEqual(['1600', '', '16', '1']);
     // No page-only download is left under another name.
-    expect(await zoneCard(page).getByRole('button', { name: /página|Exportar todo/i }).count()).toBe(0);
+    expect(
+      await zoneCard(page)
+        .getByRole('button', { name: /página|Exportar todo/i })
+        .count(),
+    ).toBe(0);
   });
 
   test('CSV (Excel España) saves the same rows with semicolons, decimal commas and dates dd/MM/yyyy; its revenue column adds up to Totales', async () => {
     const page = await openAdReport();
     await sortBy(page, 'Revenue', 'ascending');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      zoneCard(page).getByRole('button', { name: 'CSV (Excel España)' }).click(),
-    ]);
+    const [download] = await Promise.all([page.waitForEvent('download'), zoneCard(page).getByRole('button', { name: 'CSV (Excel España)' }).click()]);
     expect(download.suggestedFilename()).toBe('adreport_zonas.csv');
     const text = await readFile((await download.path())!, 'utf8');
     expect(text.startsWith('\uFEFF')).toBe(true);
