@@ -106,7 +106,7 @@ describe('Ad Report at 1440 px', () => {
     await page.reload();
     await zoneTable(page).locator('tbody tr').first().waitFor();
     expect(await headers(page)).toEqual(HEADERS.filter((x) => x !== 'Geo' && x !== 'P.CPC'));
-    // The page's CSV keeps SPEC's 19 CSV columns whatever is shown.
+    // The CSV keeps SPEC's 19 CSV columns whatever is shown.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar CSV' }).click()]);
     const csv = await readFile((await download.path())!, 'utf8');
     expect(csv.replace(/^\uFEFF/, '').split(/\r?\n/)[0]).toBe(

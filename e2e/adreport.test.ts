@@ -1,12 +1,13 @@
 // Browser tests of the Ad Report: a known zone report (relative to today, reporting time zone
 // UTC) is imported through the ingest endpoint, then filters, presets, sorting with missing
-// values last, paging, the page's CSV, the summary tables, empty and error states are checked.
+// values last, paging, 'Descargar CSV' (every matching row, in both CSV flavours), the summary
+// tables, empty and error states are checked.
 // A 50,000-row fixture two months back proves the server sorts, totals and exports the whole
 // result: the top row by revenue sits past row 45,000 of the default order.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addDays, todayIn, formatDateDMY } from '@adops/core';
+import { addDays, todayIn, formatDateDMY, formatNumber } from '@adops/core';
 import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 
 let h: Harness;
@@ -323,14 +324,14 @@ describe('zone table', () => {
     expect((await zoneIds(page))[0]).toBe('Z-30');
   });
 
-  test("Descargar CSV saves adreport_zonas.csv with the page's rows only and 19 columns", async () => {
+  test('Descargar CSV saves adreport_zonas.csv with every matching row (not only the page shown), in the order shown, and 19 columns', async () => {
     const page = await openAdReport();
     await zoneCard(page).getByLabel('Mostrar').selectOption('10');
     await label(page, 'Página 1 de 3').waitFor();
     await sortBy(page, 'Revenue', 'ascending');
     await zoneCard(page).getByRole('button', { name: 'Siguiente' }).click();
     await label(page, 'Página 2 de 3').waitFor();
-    const shown = await zoneIds(page);
+    expect(await zoneIds(page)).toEqual(['Z-11', 'Z-12', 'Z-13', 'Z-14', 'Z-15', 'Z-16', 'Z-17', 'Z-18', 'Z-19', 'Z-20']);
     const [download] = await Promise.all([page.waitForEvent('download'), zoneCard(page).getByRole('button', { name: 'Descargar CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('adreport_zonas.csv');
     const text = await readFile((await download.path())!, 'utf8');
@@ -339,13 +340,38 @@ describe('zone table', () => {
     expect(lines[0]).toBe(
       'date,advertiser,publisher,zone_id,geo,source,impressions,monetized_impressions,clicks,CTR%,P.CPM,P.CPC,P.Revenue,TQ,revenue,margin,CPM,CPC,RS%',
     );
-    expect(lines).toHaveLength(11);
-    expect(lines.slice(1).map((l) => l.split(',')[3])).toEqual(shown);
-    expect(shown).toEqual(['Z-11', 'Z-12', 'Z-13', 'Z-14', 'Z-15', 'Z-16', 'Z-17', 'Z-18', 'Z-19', 'Z-20']);
+    // Every one of the 30 rows of the range, by revenue ascending as on screen.
+    expect(lines).toHaveLength(1 + 30);
+    expect(lines.slice(1).map((l) => l.split(',')[3])).toEqual(ZONES.map((z) => z.zone));
     // Z-15: no TQ (empty field); Z-16: no monetized impressions.
     const z = ZONES[14];
-    expect(lines[5]).toBe(`${z.date},${z.advertiser},PubA,Z-15,${z.geo},${z.source},1500,750,15,2,6,0.6,9,,15,6,10,1,40`);
-    expect(lines[6].split(',').slice(6, 10)).toEqual(['1600', '', '16', '1']);
+    expect(lines[15]).toBe(`${z.date},${z.advertiser},PubA,Z-15,${z.geo},${z.source},1500,750,15,2,6,0.6,9,,15,6,10,1,40`);
+    expect(lines[16].split(',').slice(6, 10)).toEqual(['1600', '', '16', '1']);
+    // No page-only download is left under another name.
+    expect(
+      await zoneCard(page)
+        .getByRole('button', { name: /página|Exportar todo/i })
+        .count(),
+    ).toBe(0);
+  });
+
+  test('CSV (Excel España) saves the same rows with semicolons, decimal commas and dates dd/MM/yyyy; its revenue column adds up to Totales', async () => {
+    const page = await openAdReport();
+    await sortBy(page, 'Revenue', 'ascending');
+    const [download] = await Promise.all([page.waitForEvent('download'), zoneCard(page).getByRole('button', { name: 'CSV (Excel España)' }).click()]);
+    expect(download.suggestedFilename()).toBe('adreport_zonas.csv');
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const lines = text.slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'date;advertiser;publisher;zone_id;geo;source;impressions;monetized_impressions;clicks;CTR%;P.CPM;P.CPC;P.Revenue;TQ;revenue;margin;CPM;CPC;RS%',
+    );
+    expect(lines).toHaveLength(1 + 30);
+    const z = ZONES[14];
+    expect(lines[15]).toBe(`${formatDateDMY(z.date)};${z.advertiser};PubA;Z-15;${z.geo};${z.source};1500;750;15;2;6;0,6;9;;15;6;10;1;40`);
+    const revenue = lines.slice(1).reduce((sum, l) => sum + Number(l.split(';')[14].replace(',', '.')), 0);
+    expect(formatNumber(revenue, 2)).toBe('465,00');
+    expect(await zoneTable(page).locator('tfoot').innerText()).toContain('465,00');
   });
 
   test('filters that match nothing show the empty state, an empty CSV button and empty summaries', async () => {
@@ -353,6 +379,7 @@ describe('zone table', () => {
     await page.getByLabel('Zone ID', { exact: true }).fill('no-existe');
     await zoneCard(page).getByText('No hay datos para estos filtros.').waitFor();
     expect(await zoneCard(page).getByRole('button', { name: 'Descargar CSV' }).isDisabled()).toBe(true);
+    expect(await zoneCard(page).getByRole('button', { name: 'CSV (Excel España)' }).isDisabled()).toBe(true);
     expect(await zoneTable(page).locator('tfoot').count()).toBe(0);
     await page.getByTestId('publisher-table').getByText('No hay datos para estos filtros.').waitFor();
     await page.getByTestId('advertiser-table').getByText('No hay datos para estos filtros.').waitFor();
@@ -458,7 +485,7 @@ describe('the whole result, not a page of it (50,000 rows)', () => {
     expect(await totalsRow(page)).toEqual(first);
   });
 
-  test("'Exportar todo' downloads every matching row in the order shown; 'Descargar CSV' keeps only the page", async () => {
+  test("'Descargar CSV' downloads every matching row of a 50,000-row range in the order shown, saying 'Exportando…' meanwhile", async () => {
     const page = await openBigRange();
     await sortBy(page, 'Revenue', 'descending');
     // Slow the export down a little so its busy state can be seen.
@@ -466,7 +493,7 @@ describe('the whole result, not a page of it (50,000 rows)', () => {
       await new Promise((r) => setTimeout(r, 400));
       await route.continue();
     });
-    const exportAll = zoneCard(page).getByRole('button', { name: /^(Exportar todo|Exportando…)$/ });
+    const exportAll = zoneCard(page).getByRole('button', { name: /^(Descargar CSV|Exportando…)$/ });
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 30_000 }),
       (async () => {
@@ -485,22 +512,18 @@ describe('the whole result, not a page of it (50,000 rows)', () => {
     );
     expect(lines[1].split(',')[3]).toBe('B-MAX');
     expect(new Set(lines.slice(1).map((l) => l.split(',')[3])).size).toBe(BIG_ROWS);
-    await zoneCard(page).getByRole('button', { name: 'Exportar todo' }).waitFor();
-
-    const [pageFile] = await Promise.all([page.waitForEvent('download'), zoneCard(page).getByRole('button', { name: 'Descargar CSV' }).click()]);
-    const pageLines = (await readFile((await pageFile.path())!, 'utf8')).slice(1).trimEnd().split('\n');
-    expect(pageLines).toHaveLength(1 + 25);
+    await zoneCard(page).getByRole('button', { name: 'Descargar CSV' }).waitFor();
   });
 
-  test("an export that fails says so on screen and 'Exportar todo' can be tried again", async () => {
+  test("an export that fails says so on screen and 'Descargar CSV' can be tried again", async () => {
     const page = await openAdReport();
     await page.route(/\/api\/ad-report\/zone-details\?.*format=csv/, (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'Exportación no disponible' }) }),
     );
-    await zoneCard(page).getByRole('button', { name: 'Exportar todo' }).click();
+    await zoneCard(page).getByRole('button', { name: 'Descargar CSV' }).click();
     await zoneCard(page).getByRole('alert').filter({ hasText: 'No se pudo exportar: Exportación no disponible' }).waitFor();
     await page.unroute(/\/api\/ad-report\/zone-details\?.*format=csv/);
-    const [download] = await Promise.all([page.waitForEvent('download'), zoneCard(page).getByRole('button', { name: 'Exportar todo' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), zoneCard(page).getByRole('button', { name: 'Descargar CSV' }).click()]);
     const lines = (await readFile((await download.path())!, 'utf8')).slice(1).trimEnd().split('\n');
     // The default range's 30 rows, though the page shows 25.
     expect(lines).toHaveLength(1 + 30);

@@ -50,11 +50,16 @@ const EXAMPLES: Record<string, string[]> = {
     'adops report zones                                   # los 7 días hasta ayer, en pantalla',
     'adops report zones --preset mes_anterior --sort revenue:desc --limit 10',
     'adops report zones --advertiser adnova --from 01/11/2026 --to 15/11/2026 --csv noviembre.csv',
+    'adops report zones --preset mes_anterior --csv octubre.csv --excel   # para Excel en español (; y coma decimal)',
     'adops report zones --json | jq .totals',
   ],
   dashboard: ['adops dashboard --preset mes_actual', 'adops dashboard --publisher "Mundo Cine" --json'],
   explorer: ['adops explorer --zone 4101 --from 2026-11-01', 'adops explorer --sort revenue:desc --limit 20 --json'],
-  finance: ['adops finance --from 2026-01-01 --sort total:desc', 'adops finance --domain redtech.com --csv finance.csv'],
+  finance: [
+    'adops finance --from 2026-01-01 --sort total:desc',
+    'adops finance --domain redtech.com --csv finance.csv',
+    'adops finance --table publishers --csv finance.csv --excel',
+  ],
   demand: ['adops demand --preset mes_anterior', 'adops demand --publisher "Red Tech" --json'],
   referrers: ['adops referrers --preset ayer --advertiser AdNova', 'adops referrers --from 2026-11-20 --csv'],
   tail: [

@@ -10,6 +10,7 @@ import {
   DASHBOARD_COLUMNS,
   addDays,
   contract,
+  formatDateDMY,
   formatMetric,
   formatMoney,
   formatPercent,
@@ -525,6 +526,45 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const wrong = await cli(['finance', '--table', 'zones', '--csv', '-']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('--table no válido: zones (usa advertisers, publishers o margin)');
+  });
+
+  it('--excel with --csv saves the Spanish-spreadsheet file (the web’s "CSV (Excel España)"); the terminal notes Finance’s rounding', async () => {
+    const api = await server.admin();
+    const q = { start_date: old, end_date: today };
+    // Finance: ';', decimal commas, the TOTAL line last — byte for byte the server's excel-es export.
+    const file = path.join(tmp, 'finance-excel.csv');
+    const r = await cli(['finance', '--from', old, '--to', today, '--csv', file, '--excel']);
+    expect(r.code, r.stderr).toBe(0);
+    const text = await readFile(file, 'utf8');
+    const web = await api.open(contract.finance.advertisers, { ...q, format: 'csv', csv: 'excel-es' });
+    expect(text).toBe(`${BOM}${await web.text()}`);
+    const lines = text.slice(1).split('\r\n');
+    expect(lines[0]).toMatch(/^Advertiser;\d{4}-\d{2};/);
+    expect(
+      lines
+        .find((l) => l.startsWith('TOTAL;'))!
+        .split(';')
+        .at(-1),
+    ).toBe(String(sum(SEED, 'revenue')).replace('.', ','));
+    // The zone report: dates dd/MM/yyyy, and its revenue column adds up to the report's total.
+    const zones = await cli(['report', 'zones', '--from', d2, '--to', d1, '--csv', '-', '--excel']);
+    expect(zones.code, zones.stderr).toBe(0);
+    const [head, ...rows] = parseCsv(zones.stdout, ';');
+    expect(head.slice(0, 3)).toEqual(['date', 'advertiser', 'publisher']);
+    expect(new Set(rows.map((row) => row[0]))).toEqual(new Set([d1, d2].map(formatDateDMY)));
+    const at = head.indexOf('revenue');
+    const csvSum = rows.reduce((s, row) => s + Number(row[at].replace(',', '.')), 0);
+    const totals = (await api.adReport.zoneDetails({ start_date: d2, end_date: d1 })).totals;
+    expect(formatMoney(csvSum)).toBe(formatMoney(totals.revenue));
+    // Demand too; and --excel alone is a usage error.
+    const demand = await cli(['demand', '--from', d2, '--to', d1, '--advertiser', 'AdNova', '--csv', '-', '--excel']);
+    expect(demand.stdout).toBe(`Advertiser;Date;Revenue;Margin\r\nAdNova;${formatDateDMY(d2)};30;9\r\nAdNova;${formatDateDMY(d1)};12,5;3,75\r\n`);
+    const alone = await cli(['report', 'zones', '--excel']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--excel va con --csv');
+    // The terminal's Finance says its rows may differ from the TOTAL by rounding.
+    const tty = strip((await cli(['finance', '--from', old, '--to', today], { isTTY: true })).stdout);
+    expect(tty.replace(/\s+/g, ' ')).toContain('la suma de las filas puede diferir ligeramente del total');
   });
 
   it('explorer lists the zone rows of the range with the server’s totals and the web’s revenue cards', async () => {

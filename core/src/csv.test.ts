@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_FILE_NAMES, CsvParseError, guardFormula, parseCsv, referrersCsvName, toCsv } from './csv.js';
+import {
+  CSV_FILE_NAMES,
+  CsvParseError,
+  csvDocument,
+  csvHeader,
+  csvRow,
+  guardFormula,
+  parseCsv,
+  referrersCsvName,
+  spanishDateText,
+  toCsv,
+  type CsvField,
+} from './csv.js';
 
 const cols = [
   { key: 'name', header: 'Name' },
@@ -31,7 +43,9 @@ describe('toCsv', () => {
     ['text starting with + gets an apostrophe', '+33 600', "'+33 600"],
     ['text starting with - gets an apostrophe', '-cmd|calc', "'-cmd|calc"],
     ['text starting with @ gets an apostrophe', '@import', "'@import"],
-    ['text starting with a tab gets an apostrophe', '\tx', "'\tx"],
+    ['text starting with a tab gets an apostrophe and quotes', '\tx', `"'\tx"`],
+    ['a tab inside text is quoted (spreadsheet import splits on tabs)', 'a\t=1+1', '"a\t=1+1"'],
+    ['a semicolon is quoted too (a Spanish spreadsheet splits on it)', 'a;=1+1', '"a;=1+1"'],
     ['text starting with CR gets an apostrophe and quotes', '\rx', '"\'\rx"'],
     ['a guarded formula with a comma is also quoted', '=1,2', '"\'=1,2"'],
     ['ordinary text is written as is', 'zona 7', 'zona 7'],
@@ -59,6 +73,67 @@ describe('toCsv', () => {
 
   it('guardFormula leaves plain numbers alone', () => {
     expect([guardFormula('-3'), guardFormula('-1e5'), guardFormula('-3,5')]).toEqual(['-3', '-1e5', "'-3,5"]);
+  });
+});
+
+describe('CSV dialects', () => {
+  type Row = { date: string; seen: string; name: string; amount: number | null; ok: boolean };
+  const fields: CsvField<Row>[] = [
+    { header: 'Fecha', cell: (r) => r.date, kind: 'date' },
+    { header: 'Visto', cell: (r) => r.seen, kind: 'datetime' },
+    { header: 'Nombre', cell: (r) => r.name },
+    { header: 'Importe', cell: (r) => r.amount },
+    { header: 'OK', cell: (r) => r.ok },
+  ];
+  const row: Row = { date: '2026-11-27', seen: '2026-11-27 09:05', name: 'Zona 7', amount: -1234.5678, ok: true };
+
+  it('standard: commas, decimal points, ISO dates, LF, with a BOM unless asked without', () => {
+    expect(csvDocument(fields, [row])).toBe('\uFEFFFecha,Visto,Nombre,Importe,OK\n2026-11-27,2026-11-27 09:05,Zona 7,-1234.5678,true\n');
+    expect(csvHeader(fields, { bom: false })).toBe('Fecha,Visto,Nombre,Importe,OK\n');
+  });
+
+  it('excel-es: semicolons, decimal commas, dates dd/MM/yyyy, CRLF and always a BOM', () => {
+    expect(csvDocument(fields, [row], 'excel-es')).toBe(
+      '\uFEFFFecha;Visto;Nombre;Importe;OK\r\n27/11/2026;27/11/2026 09:05;Zona 7;-1234,5678;true\r\n',
+    );
+    expect(csvHeader(fields, { bom: false, dialect: 'excel-es' }).startsWith('\uFEFF')).toBe(true);
+  });
+
+  it('excel-es: numbers never carry binary noise or an exponent; a missing one is an empty cell', () => {
+    const line = (amount: number | null) => csvRow(fields, { ...row, amount }, 'excel-es').split(';')[3];
+    expect([line(895.3009999999999), line(1e-7), line(null), line(Number.NaN)]).toEqual(['895,301', '0,0000001', '', '']);
+  });
+
+  it.each<[string, string, string]>([
+    ['a semicolon', 'a;b', '"a;b"'],
+    ['a comma', 'a,b', '"a,b"'],
+    ['a quote', 'say "hi"', '"say ""hi"""'],
+    ['a line feed', 'two\nlines', '"two\nlines"'],
+    ['a formula', '=HYPERLINK("http://x")', `"'=HYPERLINK(""http://x"")"`],
+    ['a formula after a semicolon', 'x;=1+1', '"x;=1+1"'],
+    ['a formula after a tab', 'x\t+1', '"x\t+1"'],
+    ['a leading tab', '\t=1+1', `"'\t=1+1"`],
+    ['a leading CR', '\r=1+1', `"'\r=1+1"`],
+    ['a leading @', '@SUM(1)', "'@SUM(1)"],
+    ['a leading minus that is no number here', '-3,5', `"'-3,5"`],
+  ])('excel-es: text with %s is written %s', (_what, name, cell) => {
+    expect(csvRow(fields, { ...row, name }, 'excel-es')).toBe(`27/11/2026;27/11/2026 09:05;${cell};-1234,5678;true\r\n`);
+  });
+
+  it('a date column holding no date keeps its text; an ISO instant reads dd/MM/yyyy HH:mm:ss', () => {
+    expect([spanishDateText('-'), spanishDateText('2026-11-27T08:15:00.000Z'), spanishDateText('2026-02-28 23:59')]).toEqual([
+      '-',
+      '27/11/2026 08:15:00',
+      '28/02/2026 23:59',
+    ]);
+  });
+
+  it('both dialects read back with the parser: the same cells, each number with its decimal mark', () => {
+    const tricky = { ...row, name: 'multi\nline; "q", =x' };
+    const std = parseCsv(csvDocument(fields, [tricky]));
+    const es = parseCsv(csvDocument(fields, [tricky], 'excel-es'), ';');
+    expect(std[1]).toEqual(['2026-11-27', '2026-11-27 09:05', 'multi\nline; "q", =x', '-1234.5678', 'true']);
+    expect(es[1]).toEqual(['27/11/2026', '27/11/2026 09:05', 'multi\nline; "q", =x', '-1234,5678', 'true']);
   });
 });
 

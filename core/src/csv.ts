@@ -1,10 +1,32 @@
-// CSV out (RFC 4180 quoting, optional BOM, spreadsheet formula-injection guard) and CSV in
-// (the ingest parser), plus the export file names the screens use.
+// CSV out (RFC 4180 quoting, optional BOM, spreadsheet formula-injection guard; the standard
+// dialect for machines and 'excel-es' for Spanish spreadsheets) and CSV in (the ingest parser),
+// plus the export file names the screens use.
+import { plainDecimal } from './rounding.js';
 
 export interface CsvColumn<K extends string = string> {
   key: K;
   header: string;
 }
+
+/**
+ * How a CSV is written. `standard` for machines: ',' between fields, '.' decimals, ISO dates,
+ * LF. `excel-es` for a spreadsheet with Spanish settings: ';' between fields, ',' decimals,
+ * dates dd/MM/yyyy, CRLF, always a BOM.
+ */
+export const CSV_DIALECTS = ['standard', 'excel-es'] as const;
+export type CsvDialect = (typeof CSV_DIALECTS)[number];
+
+interface DialectRules {
+  separator: string;
+  decimal: '.' | ',';
+  eol: '\n' | '\r\n';
+  spanishDates: boolean;
+}
+
+const DIALECTS: Record<CsvDialect, DialectRules> = {
+  standard: { separator: ',', decimal: '.', eol: '\n', spanishDates: false },
+  'excel-es': { separator: ';', decimal: ',', eol: '\r\n', spanishDates: true },
+};
 
 export interface ToCsvOptions {
   /** Prefix a UTF-8 byte-order mark so spreadsheet programs read accents correctly. */
@@ -25,37 +47,58 @@ export function guardFormula(text: string): string {
   return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
-function cellText(value: unknown): string {
+/**
+ * Characters that make a text cell quoted, whatever the dialect: either separator (a file read
+ * with the other one's settings must not split a cell and start a new one with '=' or '+'),
+ * tab (a separator to spreadsheet import), quotes and line ends.
+ */
+const NEEDS_QUOTES = /[",;\t\r\n]/;
+
+function quote(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** A number as written: the stored precision without binary noise, plain notation, the dialect's decimal mark. */
+function numberText(value: number, decimal: '.' | ','): string {
+  if (!Number.isFinite(value)) return '';
+  const text = plainDecimal(value);
+  return decimal === '.' ? text : text.replace('.', ',');
+}
+
+const YMD_AT_START = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?/;
+
+/** 'YYYY-MM-DD[ HH:mm[:ss]]' (or an ISO instant) as 'dd/MM/yyyy[ HH:mm[:ss]]'; other text as it is. */
+export function spanishDateText(text: string): string {
+  const m = YMD_AT_START.exec(text);
+  if (!m) return text;
+  return `${m[3]}/${m[2]}/${m[1]}${m[4] ? ` ${m[4]}` : ''}`;
+}
+
+/** One cell as written: numbers never quoted, text guarded against formulas and quoted as needed. */
+function cell(value: unknown, rules: DialectRules, kind?: CsvCellKind): string {
   if (value == null) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'number') return numberText(value, rules.decimal);
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
-  return guardFormula(String(value));
-}
-
-const NEEDS_QUOTES = /["\r\n]/;
-
-function quote(text: string, separator: string): string {
-  const needsQuotes = text.includes(separator) || NEEDS_QUOTES.test(text);
-  return needsQuotes ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** One cell as written: numbers as JavaScript prints them (never quoted), text guarded and quoted as needed. */
-function cell(value: unknown, separator: string): string {
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  return quote(cellText(value), separator);
+  let text: string;
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return '';
+    text = value.toISOString();
+  } else text = String(value);
+  if (kind && rules.spanishDates) text = spanishDateText(text);
+  return quote(guardFormula(text));
 }
 
 /** One CSV record: the cells quoted as needed and joined, ended by eol. */
 export function csvLine(cells: readonly unknown[], separator = ',', eol = '\n'): string {
+  const rules: DialectRules = { ...DIALECTS.standard, separator };
   let out = '';
-  for (let i = 0; i < cells.length; i++) out += (i ? separator : '') + cell(cells[i], separator);
+  for (let i = 0; i < cells.length; i++) out += (i ? separator : '') + cell(cells[i], rules);
   return out + eol;
 }
 
 /**
  * A header line plus one line per row, each ended by eol. Missing and non-finite values are
- * empty fields; numbers are written as JavaScript prints them (round them first for display).
+ * empty fields; numbers are written at their precision without binary noise (round them first for display).
  */
 export function toCsv<K extends string>(
   columns: readonly CsvColumn<K>[],
@@ -81,28 +124,38 @@ export function toCsv<K extends string>(
   return (options.bom ? BOM : '') + header + body;
 }
 
-/** A CSV column of a table export: its header and how a row's cell is written. */
+/** What a column holds when the dialect writes it its own way: a day ('YYYY-MM-DD') or a day and time. */
+export type CsvCellKind = 'date' | 'datetime';
+
+/** A CSV column of a table export: its header, how a row's cell is written, and whether it holds dates. */
 export interface CsvField<Row> {
   header: string;
   cell: (row: Row) => unknown;
+  kind?: CsvCellKind;
 }
 
-/** The header line of an export (with the BOM spreadsheet programs need for accents). */
-export function csvHeader<Row>(fields: readonly CsvField<Row>[], options: { bom?: boolean } = { bom: true }): string {
-  return (options.bom === false ? '' : BOM) + csvLine(fields.map((f) => f.header));
+/** The header line of an export (with the BOM spreadsheet programs need for accents; `excel-es` always has it). */
+export function csvHeader<Row>(fields: readonly CsvField<Row>[], options: { bom?: boolean; dialect?: CsvDialect } = {}): string {
+  const dialect = options.dialect ?? 'standard';
+  const rules = DIALECTS[dialect];
+  const bom = dialect === 'excel-es' || options.bom !== false;
+  let out = '';
+  for (let i = 0; i < fields.length; i++) out += (i ? rules.separator : '') + cell(fields[i].header, rules);
+  return (bom ? BOM : '') + out + rules.eol;
 }
 
 /** One row of an export (the hot loop of a million-row export: no intermediate array). */
-export function csvRow<Row>(fields: readonly CsvField<Row>[], row: Row): string {
+export function csvRow<Row>(fields: readonly CsvField<Row>[], row: Row, dialect: CsvDialect = 'standard'): string {
+  const rules = DIALECTS[dialect];
   let out = '';
-  for (let i = 0; i < fields.length; i++) out += (i ? ',' : '') + cell(fields[i].cell(row), ',');
-  return `${out}\n`;
+  for (let i = 0; i < fields.length; i++) out += (i ? rules.separator : '') + cell(fields[i].cell(row), rules, fields[i].kind);
+  return out + rules.eol;
 }
 
-/** A whole CSV document of some rows (a page shown on screen). */
-export function csvDocument<Row>(fields: readonly CsvField<Row>[], rows: Iterable<Row>): string {
-  let out = csvHeader(fields);
-  for (const row of rows) out += csvRow(fields, row);
+/** A whole CSV document of some rows. */
+export function csvDocument<Row>(fields: readonly CsvField<Row>[], rows: Iterable<Row>, dialect: CsvDialect = 'standard'): string {
+  let out = csvHeader(fields, { dialect });
+  for (const row of rows) out += csvRow(fields, row, dialect);
   return out;
 }
 

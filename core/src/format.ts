@@ -1,6 +1,8 @@
 // Display formats shared by web, cli and CSV: es-ES numbers ("1.234,56"), money, percentages
-// and dates. Every formatter shows '-' for a missing or non-finite value.
+// and dates. Every formatter shows '-' for a missing or non-finite value, and rounds by core's
+// one rule (roundTo: half away from zero, once, when shown).
 import { isValidYmd, zonedParts } from './presets.js';
+import { roundTo } from './rounding.js';
 
 /**
  * How an amount names its currency: a symbol that leads ('$', '€') or an ISO 4217 code — the
@@ -41,9 +43,12 @@ function esNumber(decimals: number): Intl.NumberFormat {
   return f;
 }
 
-/** 1234.5 → "1.234,50" (decimals = 2). */
+/**
+ * 1234.5 → "1.234,50" (decimals = 2). Rounded by roundTo first: Intl would round the double
+ * (1.005 is 1.00499999… → "1,00"); every face shows the decimal the figure stands for ("1,01").
+ */
 export function formatNumber(n: number | null | undefined, decimals = 2): string {
-  return isFiniteNumber(n) ? esNumber(decimals).format(n) : EMPTY_CELL;
+  return isFiniteNumber(n) ? esNumber(decimals).format(roundTo(n, decimals)!) : EMPTY_CELL;
 }
 
 /** 1234567 → "1.234.567". */
@@ -53,7 +58,7 @@ export function formatInt(n: number | null | undefined): string {
 
 /** A value already in percent units: 12.345 → "12,35%". */
 export function formatPercent(n: number | null | undefined, decimals = 2): string {
-  return isFiniteNumber(n) ? `${esNumber(decimals).format(n)}%` : EMPTY_CELL;
+  return isFiniteNumber(n) ? `${formatNumber(n, decimals)}%` : EMPTY_CELL;
 }
 
 /**
@@ -62,7 +67,7 @@ export function formatPercent(n: number | null | undefined, decimals = 2): strin
  */
 export function formatMoney(n: number | null | undefined, currency: CurrencySymbol = '$', decimals = 2): string {
   if (!isFiniteNumber(n)) return EMPTY_CELL;
-  const text = esNumber(decimals).format(n);
+  const text = formatNumber(n, decimals);
   const symbol = /^[A-Za-z]{3}$/.test(currency) ? currencySymbol(currency) : currency;
   if (/^[A-Za-z]{3}$/.test(symbol)) return `${text} ${symbol.toUpperCase()}`;
   return text.startsWith('-') ? `-${symbol}${text.slice(1)}` : `${symbol}${text}`;

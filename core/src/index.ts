@@ -3,6 +3,7 @@ export * from './contract/index.js';
 export * from './client.js';
 export * from './format.js';
 export * from './metrics.js';
+export * from './rounding.js';
 export * from './presets.js';
 export * from './table.js';
 export * from './csv.js';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   DERIVED_KEYS,
-  jsonFigures,
   EMPTY_SUMS,
   METRICS,
   addSums,
@@ -88,20 +87,5 @@ describe('totals are ratios of sums, never averages of ratios', () => {
     const s = sums({ clicks: 30, impressions: 3000, ctr_base: 2800 });
     expect(groupMetrics(s).ctr).toBeCloseTo((30 / 2800) * 100);
     expect(Object.keys(METRICS).filter((k) => METRICS[k as MetricKey].label.startsWith('CTR'))).toEqual(['ctr']);
-  });
-});
-
-describe('jsonFigures', () => {
-  it('rounds registry figures for machine output: money to the cent, ratios and percentages to 4 decimals, counts and others untouched', () => {
-    const answer = {
-      rows: [{ zone_id: '10', impressions: 124207, revenue: 10.219560000000001, ctr: 1.0639223706540186, tq: 0.74866597, rate_applied: 0.123456789 }],
-      totals: { revenue: 36510.455099999905, cpc: 0.08365246990519025, rs_percent: 29.719753315263546, clicks: 436454, tq: null },
-      page: 1,
-    };
-    expect(jsonFigures(answer)).toEqual({
-      rows: [{ zone_id: '10', impressions: 124207, revenue: 10.22, ctr: 1.0639, tq: 0.7487, rate_applied: 0.123456789 }],
-      totals: { revenue: 36510.46, cpc: 0.08, rs_percent: 29.7198, clicks: 436454, tq: null },
-      page: 1,
-    });
   });
 });

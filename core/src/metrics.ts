@@ -2,6 +2,7 @@
 // difference — its formula over additive sums. The server derives every figure from these
 // formulas (in JS, and in SQL when it sorts by one); web, terminal and CSV only format.
 import { type CurrencySymbol, EMPTY_CELL, formatInt, formatMoney, formatNumber, formatPercent, isFiniteNumber } from './format.js';
+import { JSON_DECIMALS, roundTo } from './rounding.js';
 
 export type MetricKind = 'text' | 'int' | 'money' | 'percent' | 'ratio';
 
@@ -235,7 +236,7 @@ export function percentChange(now: number | null | undefined, base: number | nul
 
 /**
  * An advertiser's Demand card: its revenue and margin summed over the range's points (missing
- * values count 0), each rounded to the cent once. The server answers it; screens only show it.
+ * values count 0), exact — rounded once where shown, like every figure. The server answers it.
  */
 export function demandTotals(points: ReadonlyArray<{ revenue: number; margin: number }>): { revenue: number; margin: number } {
   let revenue = 0;
@@ -244,7 +245,7 @@ export function demandTotals(points: ReadonlyArray<{ revenue: number; margin: nu
     if (isFiniteNumber(p.revenue)) revenue += p.revenue;
     if (isFiniteNumber(p.margin)) margin += p.margin;
   }
-  return { revenue: roundTo(revenue, 2) ?? 0, margin: roundTo(margin, 2) ?? 0 };
+  return { revenue, margin };
 }
 
 /** Every derived metric of a set of sums (the same results as `evaluate` on each formula). */
@@ -340,33 +341,7 @@ export function formatMetric(key: MetricKey, value: unknown, currency: CurrencyS
   }
 }
 
-/** A number rounded half away from zero to `decimals` (no float noise, no -0); null if not finite. */
-export function roundTo(value: unknown, decimals: number): number | null {
-  if (!isFiniteNumber(value)) return null;
-  const factor = 10 ** decimals;
-  const rounded = Math.round((Math.abs(value) + Number.EPSILON * Math.abs(value)) * factor) / factor;
-  return rounded === 0 ? 0 : Math.sign(value) * rounded;
-}
-
-/** A numeric metric rounded to its displayed decimals (for CSV and JSON output); null if not finite. */
-/** Decimals a figure keeps in machine output (JSON): money to the cent, ratios and percentages to 4; counts and text as they are. */
-export const JSON_DECIMALS: Readonly<Record<MetricKind, number | null>> = { text: null, int: null, money: 2, percent: 4, ratio: 4 };
-
-/**
- * A JSON value with every registry figure rounded for machine output, at any depth (rows,
- * totals, cards): `10.219560000000001` → 10.22 as money, a CTR of 1.0639223706540186 → 1.0639.
- */
-export function jsonFigures<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => jsonFigures(v)) as T;
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const decimals = isMetricKey(key) ? JSON_DECIMALS[METRICS[key].kind] : null;
-    out[key] = typeof v === 'number' && decimals !== null ? roundTo(v, decimals) : jsonFigures(v);
-  }
-  return out as T;
-}
-
+/** A numeric metric rounded to its displayed decimals (or `decimals`); null if not finite. */
 export function roundMetric(key: MetricKey, value: unknown, options: FormatMetricOptions = {}): number | null {
   return roundTo(value, options.decimals ?? METRICS[key].decimals);
 }
@@ -528,7 +503,7 @@ export function ivtRate(s: { hits: number; bot_hits: number }): number | null {
   const { num, den, scale } = IVT_RATE.formula;
   const d = s[den];
   if (!isFiniteNumber(d) || d <= 0 || !isFiniteNumber(s[num])) return null;
-  return roundTo((s[num] / d) * scale, JSON_DECIMALS.percent ?? 4);
+  return roundTo((s[num] / d) * scale, JSON_DECIMALS);
 }
 
 /** An IVT rate as the screens show it ('12,50%'; '-' when null). */

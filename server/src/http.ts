@@ -9,7 +9,7 @@ import koaJwt from 'koa-jwt';
 import jwt from 'jsonwebtoken';
 import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
-import { TOTP_SETUP_ROUTES, type Route } from '@adops/core';
+import { TOTP_SETUP_ROUTES, jsonFigures, type Route } from '@adops/core';
 import { httpError, zodDetail } from './errors.js';
 import type { AuthService } from './services/auth.js';
 import type { UserRecord } from './store/types.js';
@@ -159,7 +159,11 @@ const jsonBody = bodyParser({
 
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-/** Registers a contract route: guard by its access, validate, call the handler, answer. */
+/**
+ * Registers a contract route: guard by its access, validate, call the handler, answer. A JSON
+ * answer carries its figures as core's jsonFigures rounds them (4 decimals at most, never across
+ * a half cent), whatever the route: the one place JSON figures are rounded.
+ */
 export function bind<R extends Route>(router: Router, guards: Guards, r: R, handler: Handler<R>): void {
   const guard: Koa.Middleware[] =
     r.access === 'user' ? guards.user : r.access === 'admin' ? guards.admin : r.access === 'ingest' ? guards.ingest : [];
@@ -169,7 +173,7 @@ export function bind<R extends Route>(router: Router, guards: Guards, r: R, hand
     const ctx = raw as unknown as Ctx;
     const result = await handler(parse(r, ctx), ctx);
     if (r.responseType === 'none') ctx.status = 204;
-    else if (result !== undefined && ctx.body === undefined) ctx.body = result;
+    else if (result !== undefined && ctx.body === undefined) ctx.body = r.responseType === 'text' ? result : jsonFigures(result);
   };
   router[method](koaPath(r.path), ...(chain as RouterMiddleware[]), run);
 }

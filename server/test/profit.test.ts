@@ -30,7 +30,7 @@
 //       CPC 22 / 45 = 0.488889; break-even CPC 13.50 / 45 = 0.30
 //   Total: revenue 32.50, spend 37.40, profit −4.90, ROI −13.1016 %, break-even CPC 32.50 / 80 = 0.40625
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Api, ProfitRow } from '@adops/core';
+import { jsonNumber, type Api, type ProfitRow } from '@adops/core';
 import { startTestServer, failure, type TestServer } from './helpers.js';
 import { D1, D2, LAST_MONTH, loadProfitFixture } from './profit-fixture.js';
 
@@ -55,7 +55,7 @@ describe('Rentabilidad on the hand-worked fixture', () => {
     const c1 = byKey(t.rows).C1;
     expect(c1).toMatchObject({ spend: null, profit: null, roi: null, roas: null, cpc: null, missing_rate: true, losing: false });
     expect(c1.revenue).toBeCloseTo(19, 9);
-    expect(c1.break_even_cpc).toBeCloseTo(19 / 35, 9);
+    expect(c1.break_even_cpc).toBe(jsonNumber(19 / 35));
     expect(t.totals.spend).toBeNull();
   });
 
@@ -81,25 +81,25 @@ describe('Rentabilidad on the hand-worked fixture', () => {
     expect(c1.revenue).toBeCloseTo(19, 9);
     expect(c1.spend).toBeCloseTo(15.4, 9);
     expect(c1.profit).toBeCloseTo(3.6, 9);
-    expect(c1.roi).toBeCloseTo(23.376623, 5);
-    expect(c1.roas).toBeCloseTo(1.233766, 5);
-    expect(c1.rpv).toBeCloseTo(0.863636, 5);
+    expect(c1.roi).toBe(jsonNumber((3.6 / 15.4) * 100));
+    expect(c1.roas).toBe(jsonNumber(19 / 15.4));
+    expect(c1.rpv).toBe(jsonNumber(19 / 22));
     expect(c1.cpc).toBeCloseTo(0.44, 9);
-    expect(c1.break_even_cpc).toBeCloseTo(0.542857, 5);
+    expect(c1.break_even_cpc).toBe(jsonNumber(19 / 35));
     expect(c1.tq).toBeCloseTo(0.68, 9);
     expect(c2).toMatchObject({ visits: 22, estimated_visits: 4, losing: true, meta_clicks: 45 });
     expect(c2.revenue).toBeCloseTo(13.5, 9);
     expect(c2.spend).toBeCloseTo(22, 9);
     expect(c2.profit).toBeCloseTo(-8.5, 9);
-    expect(c2.roi).toBeCloseTo(-38.636364, 5);
-    expect(c2.cpc).toBeCloseTo(0.488889, 5);
+    expect(c2.roi).toBe(jsonNumber((-8.5 / 22) * 100));
+    expect(c2.cpc).toBe(jsonNumber(22 / 45));
     expect(c2.break_even_cpc).toBeCloseTo(0.3, 9);
-    expect(c2.tq).toBeCloseTo(10.7 / 17, 9);
+    expect(c2.tq).toBe(jsonNumber(10.7 / 17));
     expect(t.totals.revenue).toBeCloseTo(32.5, 9);
     expect(t.totals.spend).toBeCloseTo(37.4, 9);
     expect(t.totals.profit).toBeCloseTo(-4.9, 9);
-    expect(t.totals.roi).toBeCloseTo(-13.101604, 5);
-    expect(t.totals.break_even_cpc).toBeCloseTo(0.40625, 9);
+    expect(t.totals.roi).toBe(jsonNumber((-4.9 / 37.4) * 100));
+    expect(t.totals.break_even_cpc).toBe(jsonNumber(0.40625));
     expect(t.totals.visits).toBe(44);
   });
 

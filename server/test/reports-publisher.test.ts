@@ -1,7 +1,7 @@
 // The publisher-data URL (token, only that publisher, never revenue or margin, CSV), the
 // admins' revenue-share settings, and the Dashboard deltas in the reporting time zone.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addDays, todayIn, DailyDeltas, PublisherDataTable, PublisherShare, type Api } from '@adops/core';
+import { addDays, jsonNumber, todayIn, DailyDeltas, PublisherDataTable, PublisherShare, type Api } from '@adops/core';
 import { z } from 'zod';
 import { startTestServer, type TestServer } from './helpers.js';
 import { FIXTURE_CSV, postZoneReport, getJson } from './reports-fixture.js';
@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const close = (actual: number | null | undefined, expected: number) => expect(actual).toBeCloseTo(expected, 9);
+/** A figure of a JSON answer: the expected value as JSON carries it (4 decimals at most). */
+const close = (actual: number | null | undefined, expected: number) => expect(actual).toBe(jsonNumber(expected));
 const publisherData = (query: Record<string, string>) => getJson(s, null, '/api/publisher/data', query);
 
 describe('publisher data', () => {

@@ -14,6 +14,9 @@ import {
   FinanceMarginRow,
   RevenueCards,
   addDays,
+  formatMoney,
+  jsonFigures,
+  jsonNumber,
   deriveMetrics,
   startOfMonth,
   todayIn,
@@ -46,7 +49,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const close = (actual: number | null | undefined, expected: number) => expect(actual).toBeCloseTo(expected, 9);
+/** A figure of a JSON answer: the expected value as JSON carries it (4 decimals at most). */
+const close = (actual: number | null | undefined, expected: number) => expect(actual).toBe(jsonNumber(expected));
 
 describe('Ad Report zone details', () => {
   test('rows in range, newest day first and by revenue within a day, with stored and derived values', async () => {
@@ -235,7 +239,7 @@ describe('Ad Report zone details', () => {
     expect(lines[5]).toBe('2026-03-02,AdNova,PubA,Z-101,ES,social,0,0,0,,,,0,0.5,0,0,,,');
   });
 
-  test('format=ndjson streams every matching row as the JSON rows', async () => {
+  test('format=ndjson streams every matching row as the JSON rows, figures at stored precision (JSON pages carry 4 decimals)', async () => {
     const res = await s.fetch(`/api/ad-report/zone-details?${new URLSearchParams({ ...RANGE, advertiser: 'AdNova', format: 'ndjson' })}`, {
       headers: { authorization: `Bearer ${admin.token}` },
     });
@@ -246,7 +250,11 @@ describe('Ad Report zone details', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const page = await zones({ advertiser: 'AdNova' });
-    expect(rows).toEqual(page.rows);
+    expect(rows.map((r) => jsonFigures(r))).toEqual(page.rows);
+    // R5's P.CPC: 3 / 45 = 0.0666…, at its precision in the export, to 4 decimals in the page.
+    const r5 = rows.find((r) => r.zone_id === 'Z-201');
+    expect(r5.p_cpc).toBeCloseTo(3 / 45, 12);
+    expect(page.rows.find((r) => r.zone_id === 'Z-201')!.p_cpc).toBe(0.0667);
   });
 
   test('JSON travels compressed when the client accepts it', async () => {
@@ -672,9 +680,10 @@ describe('Api Explorer cards', () => {
   });
 });
 
-describe('Finance in cents', () => {
-  // April 2026: three rows of 0.335 under three advertisers and publishers. Rounded one by one
-  // they show 0.34 three times (1.02); the month's revenue is 1.005 → 1.01.
+describe('Finance: exact amounts, rounded once where shown', () => {
+  // April 2026: three rows of 0.335 under three advertisers and publishers. Each cell shows 0.34
+  // (three of them add up to 1.02); the month's revenue is 1.005, shown 1.01. No cell is bent to
+  // make the rows add up: the screen's footnote says rows may differ from the total by rounding.
   beforeAll(async () => {
     const csv = [
       'date,advertiser,publisher,zone_id,domain,impressions,clicks,revenue,p_revenue',
@@ -686,13 +695,13 @@ describe('Finance in cents', () => {
   });
   const APRIL = { start_date: '2026-04-01', end_date: '2026-04-30' };
 
-  test('each month’s TOTAL is its revenue rounded once, and its cells add up to it', async () => {
+  test('each cell is its exact revenue and the TOTAL row each month’s exact revenue: shown, 0,34 three times and 1,01', async () => {
     const t = FinanceAdvertiserTable.parse((await get('/api/finance/advertisers', APRIL)).body);
-    expect(t.totals).toEqual({ '2026-04': 1.01, total: 1.01 });
-    const cells = t.rows.map((r) => r['2026-04']);
-    expect(cells.sort()).toEqual([0.33, 0.34, 0.34]);
-    expect(Math.round(cells.reduce((a, b) => a + b, 0) * 100)).toBe(101);
+    expect(t.totals).toEqual({ '2026-04': 1.005, total: 1.005 });
+    expect(t.rows.map((r) => r['2026-04'])).toEqual([0.335, 0.335, 0.335]);
     for (const r of t.rows) expect(r.total).toBe(r['2026-04']);
+    expect(t.rows.map((r) => formatMoney(r['2026-04']))).toEqual(['$0,34', '$0,34', '$0,34']);
+    expect(formatMoney(t.totals['2026-04'])).toBe('$1,01');
   });
 
   test('the advertiser and publisher tables show the same TOTAL row', async () => {
@@ -700,14 +709,14 @@ describe('Finance in cents', () => {
     const a = FinanceAdvertiserTable.parse((await get('/api/finance/advertisers', range)).body);
     const p = FinancePublisherTable.parse((await get('/api/finance/publishers', range)).body);
     expect(a.totals).toEqual(p.totals);
-    for (const t of [a, p])
-      for (const m of t.months) expect(Math.round(t.rows.reduce((sum, r) => sum + r[m], 0) * 100)).toBe(Math.round(t.totals[m] * 100));
+    // Exact sums: the rows' cells add up to the TOTAL row before anything is rounded.
+    for (const t of [a, p]) for (const m of t.months) expect(t.rows.reduce((sum, r) => sum + r[m], 0)).toBeCloseTo(t.totals[m], 9);
   });
 
-  test('margin per month is in cents and its total sums them', async () => {
+  test('margin per month is exact and its total sums the months', async () => {
     const [margin] = z.array(FinanceMarginRow).parse((await get('/api/finance/margin', APRIL)).body);
-    expect(margin.by_month).toEqual({ '2026-04': 0.71 }); // 3 × (0.335 − 0.1) = 0.705
-    expect(margin.total).toBe(0.71);
+    expect(margin.by_month).toEqual({ '2026-04': 0.705 }); // 3 × (0.335 − 0.1)
+    expect(margin.total).toBe(0.705);
   });
 
   test('format=csv exports the publishers table and the margin row, each headed as on screen', async () => {
@@ -720,13 +729,13 @@ describe('Finance in cents', () => {
     };
     const publishers = await download('/api/finance/publishers', APRIL);
     expect(publishers.lines[0]).toBe('Publisher,2026-04,Total');
-    expect(publishers.lines.at(-1)).toBe('TOTAL,1.01,1.01');
+    expect(publishers.lines.at(-1)).toBe('TOTAL,1.005,1.005');
     const margin = await download('/api/finance/margin', APRIL);
     expect(margin.file).toContain('finance_margin_2026-04-01_to_2026-04-30.csv');
-    // 3 × (0.335 − 0.1) = 0.705 → 0.71, as the JSON answers it.
-    expect(margin.lines).toEqual(['Producto,2026-04,Total', 'Total,0.71,0.71']);
+    // 3 × (0.335 − 0.1) = 0.705 at its stored precision.
+    expect(margin.lines).toEqual(['Producto,2026-04,Total', 'Total,0.705,0.705']);
     const domain = await download('/api/finance/margin', { ...APRIL, domain: 'a.com' });
-    expect(domain.lines).toEqual(['Producto,2026-04,Total', 'a.com,0.24,0.24']);
+    expect(domain.lines).toEqual(['Producto,2026-04,Total', 'a.com,0.235,0.235']);
   });
 
   test('the margin refuses an unknown format or a reversed range with 400 {detail} in Spanish', async () => {
@@ -750,7 +759,7 @@ describe('Finance in cents', () => {
     // Headed as the screen heads the table: Advertiser, the month, Total.
     expect(lines[0]).toBe('Advertiser,2026-04,Total');
     expect(lines).toHaveLength(5);
-    expect(lines[4]).toBe('TOTAL,1.01,1.01');
+    expect(lines[4]).toBe('TOTAL,1.005,1.005');
     // NDJSON holds the rows only.
     const ndjson = await s.fetch(`/api/finance/advertisers?${new URLSearchParams({ ...APRIL, format: 'ndjson' })}`, {
       headers: { authorization: `Bearer ${admin.token}` },

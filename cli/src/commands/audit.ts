@@ -66,7 +66,7 @@ export function registerAudit(program: Command, cli: Cli): void {
       };
       const table: ServerTable<AuditTable> = {
         page: (p) => api.audit.list({ ...filters, ...p }),
-        open: (format, s, signal) => api.open(contract.audit.list, { ...filters, sort: s, format }, { signal }),
+        open: (format, s, signal, csv) => api.open(contract.audit.list, { ...filters, sort: s, format, csv }, { signal }),
       };
       const done = await machineOutput(cli, flags, table, {
         sort,

@@ -166,7 +166,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
     const query = { from_date: from, to_date: to, status };
     const table: ServerTable<CampaignTable> = {
       page: (p) => api.campaigns.insights({ ...query, ...p }),
-      open: (format, s, signal) => api.open(contract.campaigns.insights, { ...query, sort: s, format }, { signal }),
+      open: (format, s, signal, csv) => api.open(contract.campaigns.insights, { ...query, sort: s, format, csv }, { signal }),
     };
     if (await machineOutput(cli, flags, table, { sort, limit, head: query })) return;
     const columns: Column<CampaignInsight>[] = [

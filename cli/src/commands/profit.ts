@@ -147,7 +147,7 @@ export function registerProfit(program: Command, cli: Cli): void {
     });
     const table: ServerTable<ProfitTable> = {
       page: (p) => api.profit.table({ ...query(range), ...p }),
-      open: (format, s, signal) => api.open(contract.profit.table, { ...query(range), sort: s, format }, { signal }),
+      open: (format, s, signal, csv) => api.open(contract.profit.table, { ...query(range), sort: s, format, csv }, { signal }),
     };
     const head = { by, start_date: range.from, end_date: range.to, campaign_id: flags.campaign ?? null, adset_id: flags.adset ?? null };
     if (await machineOutput(cli, flags, table, { sort, limit, head })) return;

@@ -60,7 +60,7 @@ export function registerReferrers(program: Command, cli: Cli): void {
       });
       const table: ServerTable<ReferrerTable> = {
         page: (p) => api.referrers.report({ ...body(range), ...p }),
-        open: (format, s, signal) => api.open(contract.referrers.report, { ...body(range), sort: s, format }, { signal }),
+        open: (format, s, signal, csv) => api.open(contract.referrers.report, { ...body(range), sort: s, format, csv }, { signal }),
       };
       const done = await machineOutput(cli, flags, table, {
         sort,

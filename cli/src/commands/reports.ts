@@ -17,6 +17,7 @@ import {
   ZONE_SORT_KEYS,
   contract,
   type Api,
+  type CsvDialect,
   type FinanceAdvertiserTable,
   type FinancePublisherTable,
   type MetricColumn,
@@ -38,7 +39,18 @@ import {
   type FilterFlags,
   type ResolvedRange,
 } from './report-filters.js';
-import { addTableOptions, allRows, exportCsv, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
+import {
+  addExcelOption,
+  addTableOptions,
+  allRows,
+  csvDialect,
+  exportCsv,
+  machineOutput,
+  parseLimit,
+  parseSortFlag,
+  type ServerTable,
+  type TableFlags,
+} from './table-output.js';
 import { SCREEN_CHROME, pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 import { loadUi } from '../ui-loader.js';
 
@@ -71,7 +83,7 @@ export function registerReports(program: Command, cli: Cli): void {
     const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
     const table: ServerTable<Awaited<ReturnType<Api['adReport']['zoneDetails']>>> = {
       page: (p) => api.adReport.zoneDetails({ ...query(range), ...p }),
-      open: (format, s, signal) => api.open(contract.adReport.zoneDetails, { ...query(range), sort: s, format }, { signal }),
+      open: (format, s, signal, csv) => api.open(contract.adReport.zoneDetails, { ...query(range), sort: s, format, csv }, { signal }),
     };
     const done = await machineOutput(cli, flags, table, {
       sort,
@@ -121,7 +133,7 @@ export function registerReports(program: Command, cli: Cli): void {
       const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
       const table: ServerTable<Awaited<ReturnType<typeof fetchPage>>> = {
         page: (p) => fetchPage({ ...query(range), ...p }),
-        open: (format, s, signal) => api.open(route, { ...query(range), sort: s, format }, { signal }),
+        open: (format, s, signal, csv) => api.open(route, { ...query(range), sort: s, format, csv }, { signal }),
       };
       if (await machineOutput(cli, flags, table, { sort, limit, head: rangeFields(range) })) return;
       const columns = metricColumns<SummaryRow>(list);
@@ -162,7 +174,7 @@ export function registerReports(program: Command, cli: Cli): void {
     const query = { ...rangeFields(range), zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
     const table: ServerTable<Awaited<ReturnType<Api['adReport']['explorer']>>> = {
       page: (p) => api.adReport.explorer({ ...query, ...p }),
-      open: (format, s, signal) => api.open(contract.adReport.explorer, { ...query, sort: s, format }, { signal }),
+      open: (format, s, signal, csv) => api.open(contract.adReport.explorer, { ...query, sort: s, format, csv }, { signal }),
     };
     // The cards: Ayer, Hoy and Mes over all traffic, Filtro the search's range under its filters (the web's numbers).
     const cards = flags.csv === undefined ? await api.adReport.revenueCards(query) : null;
@@ -193,19 +205,19 @@ export function registerReports(program: Command, cli: Cli): void {
   // ---- demand --------------------------------------------------------------------------------------
   const demand = program.command('demand').description('Demand: revenue y margin diarios por advertiser, en euros (por defecto el mes actual)');
   addFilterOptions(demand, 'demand', ['zone', 'advertiser', 'publisher']);
-  demand
-    .option('--csv <file>', 'exporta una fila por advertiser y día en CSV a FILE, con BOM ("-" = salida estándar, sin BOM)')
-    .option('--json', 'salida JSON');
+  demand.option('--csv <file>', 'exporta una fila por advertiser y día en CSV a FILE, con BOM ("-" = salida estándar, sin BOM)');
+  addExcelOption(demand).option('--json', 'salida JSON');
   demand.action(async (flags: ReportFlags, cmd: Command) => {
+    const dialect = csvDialect(flags);
     const range = resolveRange(cli.io, 'demand', flags);
     const { api } = await cli.api(cmd);
     await canonicalFilters(api, flags);
     const query = { ...rangeFields(range), zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
     // The server's export: the same file as the web's 'Descargar CSV'.
     if (flags.csv !== undefined) {
-      const open = (format: 'csv' | 'ndjson', _sort: string | undefined, signal: AbortSignal) =>
-        api.open(contract.demand.advertiserRevenue, { ...query, format }, { signal });
-      return exportCsv(cli, { open }, flags.csv as string, {});
+      const open = (format: 'csv' | 'ndjson', _sort: string | undefined, signal: AbortSignal, csv: CsvDialect) =>
+        api.open(contract.demand.advertiserRevenue, { ...query, format, csv }, { signal });
+      return exportCsv(cli, { open }, flags.csv as string, { dialect });
     }
     const data = await api.demand.advertiserRevenue(query);
     if (cli.machine(flags.json)) return cli.json({ ...rangeFields(range), ...data });
@@ -221,9 +233,11 @@ export function registerReports(program: Command, cli: Cli): void {
   finance
     .option('--sort <key>', 'ordena ambas tablas en el servidor: name, total o un mes AAAA-MM, con :asc|desc (por defecto total:desc)')
     .option('--csv <file>', 'exporta en CSV la tabla de --table a FILE, con BOM ("-" = salida estándar, sin BOM); el mismo archivo que la web')
-    .option('--table <table>', 'la tabla que exporta --csv: advertisers (por defecto), publishers o margin')
+    .option('--table <table>', 'la tabla que exporta --csv: advertisers (por defecto), publishers o margin');
+  addExcelOption(finance)
     .option('--json', 'salida JSON')
     .action(async (flags: ReportFlags, cmd: Command) => {
+      const dialect = csvDialect(flags);
       const sort = parseSortFlag(
         flags.sort,
         (k) => k === 'name' || k === 'total' || /^\d{4}-(0[1-9]|1[0-2])$/.test(k),
@@ -237,15 +251,15 @@ export function registerReports(program: Command, cli: Cli): void {
       const sortFor = (name: string) => sort?.replace(/^name(?=:|$)/, name);
       // The server's export of the chosen table: the file the web's 'Descargar CSV' saves.
       if (flags.csv !== undefined) {
-        const open = (format: 'csv' | 'ndjson', _sort: string | undefined, signal: AbortSignal) =>
+        const open = (format: 'csv' | 'ndjson', _sort: string | undefined, signal: AbortSignal, csv: CsvDialect) =>
           table === 'margin'
-            ? api.open(contract.finance.margin, { ...q, format }, { signal })
+            ? api.open(contract.finance.margin, { ...q, format, csv }, { signal })
             : api.open(
                 table === 'advertisers' ? contract.finance.advertisers : contract.finance.publishers,
-                { ...q, sort: sortFor(table.slice(0, -1)), format },
+                { ...q, sort: sortFor(table.slice(0, -1)), format, csv },
                 { signal },
               );
-        return exportCsv(cli, { open }, flags.csv as string, {});
+        return exportCsv(cli, { open }, flags.csv as string, { dialect });
       }
       const [advertisers, publishers, margin] = await Promise.all([
         allRows((page, page_size) => api.finance.advertisers({ ...q, sort: sortFor('advertiser'), page, page_size })),

@@ -1,5 +1,6 @@
 // Machine output of a server table: `--csv` streams the server's CSV export to a file or
-// stdout, `--json` streams its NDJSON export into one JSON document written as it arrives,
+// stdout (`--excel`: the Spanish-spreadsheet flavour, ';' and decimal commas), `--json` streams
+// its NDJSON export into one JSON document written as it arrives,
 // so any number of rows goes through in constant memory; `--limit N` keeps the first N rows
 // of the server's order. The CLI never sorts, sums or pages rows itself.
 import { once } from 'node:events';
@@ -8,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { MAX_PAGE_SIZE, formatInt, jsonFigures, parseSortText, sortText, type TablePage } from '@adops/core';
+import { MAX_PAGE_SIZE, formatInt, jsonFigures, parseSortText, sortText, type CsvDialect, type TablePage } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 
@@ -18,6 +19,8 @@ export interface TableFlags {
   columns?: string;
   limit?: string;
   csv?: string | true;
+  /** With --csv: the file for a Spanish spreadsheet (';', decimal commas, dates dd/MM/yyyy). */
+  excel?: boolean;
   json?: boolean;
 }
 
@@ -34,8 +37,8 @@ export interface PageRequest {
 /** A table on the server: one page as JSON, or every matching row as an export. */
 export interface ServerTable<Answer extends ServerPage> {
   page(request: PageRequest): Promise<Answer>;
-  /** The raw export response (format=csv|ndjson) in the order `sort`. */
-  open(format: 'csv' | 'ndjson', sort: string | undefined, signal: AbortSignal): Promise<Response>;
+  /** The raw export response (format=csv|ndjson) in the order `sort`, a CSV in `csv`'s dialect. */
+  open(format: 'csv' | 'ndjson', sort: string | undefined, signal: AbortSignal, csv: CsvDialect): Promise<Response>;
 }
 
 /** --sort KEY[:asc|desc] checked against a table's sort keys (the contract's), as the server's `sort` text. */
@@ -69,7 +72,20 @@ export function addTableOptions(cmd: Command, options: { sortKeys?: string; csvD
   if (options.csvDefaultName !== undefined)
     cmd.option('--csv [file]', `exporta todas las filas en CSV; sin FILE, ${options.csvDefaultName}; "-" = salida estándar (sin BOM)`);
   else cmd.option('--csv <file>', 'exporta todas las filas en CSV a FILE, con BOM para hojas de cálculo ("-" = salida estándar, sin BOM)');
+  addExcelOption(cmd);
   return cmd.option('--json', 'exporta todas las filas en JSON');
+}
+
+/** --excel: the --csv file for Excel in Spanish. */
+export function addExcelOption(cmd: Command): Command {
+  return cmd.option('--excel', 'con --csv: CSV para Excel en español (punto y coma, coma decimal, fechas dd/MM/aaaa)');
+}
+
+/** The CSV dialect the flags ask for; --excel without --csv is a usage error. */
+export function csvDialect(flags: Pick<TableFlags, 'csv' | 'excel'>): CsvDialect {
+  if (!flags.excel) return 'standard';
+  if (flags.csv === undefined) throw new CliError('--excel va con --csv (p. ej. --csv informe.csv --excel)', EXIT.usage);
+  return 'excel-es';
 }
 
 /** Writes text and bytes to a stream, waiting for it to drain (memory stays flat however much is written). */
@@ -146,13 +162,13 @@ export async function exportCsv<A extends ServerPage>(
   cli: Cli,
   table: Pick<ServerTable<A>, 'open'> & Partial<Pick<ServerTable<A>, 'page'>>,
   file: string,
-  options: { sort?: string; limit?: number },
+  options: { sort?: string; limit?: number; dialect?: CsvDialect },
 ): Promise<void> {
-  const { sort, limit } = options;
+  const { sort, limit, dialect = 'standard' } = options;
   // How many match, for the note when --limit cuts (one row's page is cheap); exports that are not pages have no count.
   const total = limit !== undefined && table.page ? (await table.page({ sort, page: 1, page_size: 1 })).total_rows : null;
   const controller = new AbortController();
-  const res = await table.open('csv', sort, controller.signal);
+  const res = await table.open('csv', sort, controller.signal, dialect);
   const toStdout = file === '-';
   const target = toStdout ? null : path.resolve(file);
   let stream: Writable = cli.io.stdout;
@@ -242,7 +258,7 @@ export async function exportJson<A extends ServerPage>(
     return;
   }
   const controller = new AbortController();
-  const res = await table.open('ndjson', sort, controller.signal);
+  const res = await table.open('ndjson', sort, controller.signal, 'standard');
   const decoder = new TextDecoder();
   let rest = '';
   let cut = false;
@@ -298,9 +314,10 @@ export async function machineOutput<A extends ServerPage>(
     extra?: (first: A) => Record<string, unknown>;
   },
 ): Promise<boolean> {
+  const dialect = csvDialect(flags);
   if (flags.csv !== undefined) {
     const file = flags.csv === true ? (options.csvName?.() ?? '-') : flags.csv;
-    await exportCsv(cli, table, file, options);
+    await exportCsv(cli, table, file, { ...options, dialect });
     return true;
   }
   if (!cli.machine(flags.json)) return false;

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { barPercent, formatMoney, type AdvertiserRevenue, type FinanceMarginRow, type FinanceTotals } from '@adops/core';
+import { FINANCE_ROUNDING_NOTE, barPercent, formatMoney, type AdvertiserRevenue, type FinanceMarginRow, type FinanceTotals } from '@adops/core';
 import { Table, layoutTable, type Column } from './Table.js';
 
 /** A proportional bar of `width` cells (core barPercent). */
@@ -161,6 +161,7 @@ export function FinanceView({
       <MonthlyTable title="Revenue mensual - Advertisers" months={months} table={advertisers} emptyText="No hay datos disponibles" />
       <MonthlyTable title="Revenue mensual - Publishers" titleColor="green" months={months} table={publishers} emptyText="No hay datos disponibles" />
       <MonthlyTable title={`Margen mensual - ${margin?.segment ?? 'Total'}`} months={months} table={marginTable} emptyText="No hay datos de margen" />
+      <Text dimColor>{FINANCE_ROUNDING_NOTE}</Text>
     </Box>
   );
 }

@@ -29,7 +29,9 @@ export const PARAMETER_DOCS: Record<string, string> = {
   sort: 'Orden: `clave` o `clave:asc|desc` sobre una columna de la tabla; vacío: el orden por defecto de la tabla.',
   page: 'Página, desde 1; una página más allá de la última responde la última.',
   page_size: 'Filas por página (hasta 500).',
-  format: '`json`: una página; `csv` (con BOM, las columnas de la pantalla) o `ndjson`: todas las filas que cumplen los filtros, en streaming.',
+  format:
+    '`json`: una página (importes con 4 decimales como máximo); `csv` (con BOM, las columnas de la pantalla) o `ndjson`: todas las filas que cumplen los filtros, en streaming, con los importes a su precisión guardada (la suma de una columna es el total al céntimo) y los ratios con los decimales de la pantalla.',
+  csv: 'Con `format=csv`: `standard` (por defecto: comas, punto decimal y fechas AAAA-MM-DD, para programas) o `excel-es` (punto y coma, coma decimal y fechas dd/MM/aaaa, para Excel en español).',
   limit: 'Cuántos elementos por lista (1–50; 5 por defecto).',
   token: 'Token del publisher (Usuarios → API Tokens).',
   from_date: 'Primer día del rango, `AAAA-MM-DD`.',
@@ -229,7 +231,7 @@ export const ROUTE_DOCS: ContractDocs = {
   finance: {
     advertisers: {
       summary: 'Revenue mensual por advertiser',
-      description: `Una columna por mes y el total; la fila TOTAL suma al céntimo. ${TABLE}`,
+      description: `Una columna por mes y el total, cada importe exacto (el mismo que Demand y el Ad Report para ese advertiser y mes); la fila TOTAL es el revenue exacto de cada mes. Redondeadas por separado, las filas pueden diferir del total en el último decimal. ${TABLE}`,
     },
     publishers: { summary: 'Revenue mensual por publisher', description: `Misma fila TOTAL que la tabla de advertisers. ${TABLE}` },
     margin: { summary: 'Margen mensual', description: 'Del dominio elegido o del total.' },

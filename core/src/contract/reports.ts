@@ -4,7 +4,7 @@
 // ratio arrives computed from core's metrics registry, so screens never divide or sum.
 import { z } from 'zod';
 import { route, optionalFilter } from './route.js';
-import { TABLE_FORMATS, queryInt, tableFields, tablePage } from './table.js';
+import { exportFields, queryInt, tableFields, tablePage } from './table.js';
 import { isValidYmd, daysBetween } from '../presets.js';
 import { DASHBOARD_RANKED } from '../metrics.js';
 
@@ -315,19 +315,25 @@ export const AdvertiserRevenue = z.object({
 });
 export type AdvertiserRevenue = z.infer<typeof AdvertiserRevenue>;
 
-/** `format` of a report that is not a paged table: json (default), or csv|ndjson to download it as a file. */
-const exportFormat = { format: z.enum(TABLE_FORMATS, { error: 'format debe ser json, csv o ndjson' }).default('json') };
+/** `format` (and `csv`) of a report that is not a paged table: json (default), or csv|ndjson to download it as a file. */
+const exportFormat = exportFields;
 
 /** Demand's query: the report filters, and `format=csv|ndjson` to stream every point instead (one row per advertiser and day). */
 export const DemandQuery = z.object({ ...rangeFields, ...filterFields, ...exportFormat }).superRefine(checkRange);
 export type DemandQuery = z.input<typeof DemandQuery>;
 
 /**
- * Finance amounts are cents: each month's TOTAL is that month's exact sum rounded once (the same
- * in the advertiser and publisher tables and on the Dashboard), the cells of a month are
- * apportioned so they add up to it (largest remainder), and a row's Total sums its cells.
+ * Finance amounts are exact sums (JSON: 4 decimals), rounded once where shown: a cell is the
+ * advertiser's or publisher's revenue in the month (what Demand, the Ad Report and the Dashboard
+ * show for it), a row's Total its revenue over the range, the TOTAL row each month's revenue (the
+ * same in the advertiser and publisher tables). Shown rounded, rows may differ from the TOTAL by
+ * rounding: FINANCE_ROUNDING_NOTE says so on every face.
  */
 export const FINANCE_PAGE_SIZE = 100;
+
+/** The footnote of every Finance face (web and terminal). */
+export const FINANCE_ROUNDING_NOTE =
+  'Cada importe se redondea por separado a partir de su valor exacto, así que la suma de las filas puede diferir ligeramente del total.';
 
 /** Finance: one row per advertiser, a 'YYYY-MM' revenue column per month of the range (zero-filled) and its Total. */
 export const FinanceAdvertiserRow = z.object({ advertiser: z.string(), total: money }).catchall(z.number());

@@ -6,15 +6,16 @@ const schema = z.object(tableFields(['date', 'revenue'] as const, 25));
 
 describe('the table fields every table query takes', () => {
   it('defaults to the first page of the table’s size, its default order, JSON', () => {
-    expect(schema.parse({})).toEqual({ sort: null, page: 1, page_size: 25, format: 'json' });
+    expect(schema.parse({})).toEqual({ sort: null, page: 1, page_size: 25, format: 'json', csv: 'standard' });
   });
 
-  it('reads sort, page, page size and format from a query string', () => {
-    expect(schema.parse({ sort: 'revenue:desc', page: '3', page_size: '100', format: 'csv' })).toEqual({
+  it('reads sort, page, page size, format and the CSV dialect from a query string', () => {
+    expect(schema.parse({ sort: 'revenue:desc', page: '3', page_size: '100', format: 'csv', csv: 'excel-es' })).toEqual({
       sort: { key: 'revenue', dir: 'desc' },
       page: 3,
       page_size: 100,
       format: 'csv',
+      csv: 'excel-es',
     });
   });
 
@@ -27,6 +28,8 @@ describe('the table fields every table query takes', () => {
     [{ page_size: String(MAX_PAGE_SIZE + 1) }, /como máximo 500/],
     [{ page_size: ['10', '20'] }, /./],
     [{ format: 'xlsx' }, /format debe ser json, csv o ndjson/],
+    [{ format: 'csv', csv: 'excel' }, /csv debe ser standard o excel-es/],
+    [{ format: 'csv', csv: ['excel-es', 'standard'] }, /csv debe ser standard o excel-es/],
   ])('refuses %j with a readable message', (input, message) => {
     const result = schema.safeParse(input);
     expect(result.success).toBe(false);

@@ -3,14 +3,28 @@
 // the counts and the totals over every matching row. `format=csv|ndjson` streams every
 // matching row instead (open it with `openRoute`).
 import { z } from 'zod';
+import { CSV_DIALECTS, type CsvDialect } from '../csv.js';
 import { parseSortText, type SortState } from '../table.js';
 
 /** Largest page a table answers. */
 export const MAX_PAGE_SIZE = 500;
 
-/** json: one page; csv (BOM, the screen's columns, shown decimals) and ndjson: every matching row. */
+/** json: one page; csv (BOM, the screen's columns; money at stored precision, ratios as shown) and ndjson: every matching row. */
 export const TABLE_FORMATS = ['json', 'csv', 'ndjson'] as const;
 export type TableFormat = (typeof TABLE_FORMATS)[number];
+
+/**
+ * `csv`: how format=csv writes the file — `standard` (default: ',' and '.' decimals, ISO dates,
+ * for machines) or `excel-es` (';', comma decimals, dates dd/MM/yyyy, for a Spanish spreadsheet).
+ * Other formats ignore it.
+ */
+export const csvDialectParam = z.enum(CSV_DIALECTS, { error: 'csv debe ser standard o excel-es' }).default('standard');
+
+/** `format` and `csv` of a report that is not a paged table: json (default), or csv|ndjson to download it as a file. */
+export const exportFields = {
+  format: z.enum(TABLE_FORMATS, { error: 'format debe ser json, csv o ndjson' }).default('json'),
+  csv: csvDialectParam,
+};
 
 /** A whole number in a query string or JSON body (a single value; arrays refused). */
 export const queryInt = (min: number, max: number) =>
@@ -47,7 +61,7 @@ export function tableFields<K extends string>(keys: readonly K[] | ((key: string
     sort: sortParam<K>(keys, described),
     page: queryInt(1, 1_000_000_000).default(1),
     page_size: queryInt(1, MAX_PAGE_SIZE).default(defaultPageSize),
-    format: z.enum(TABLE_FORMATS, { error: 'format debe ser json, csv o ndjson' }).default('json'),
+    ...exportFields,
   };
 }
 
@@ -57,6 +71,8 @@ export interface TableRequest<K extends string = string> {
   page: number;
   page_size: number;
   format: TableFormat;
+  /** How a CSV export is written (format=csv). */
+  csv: CsvDialect;
 }
 
 const SortAnswer = z.object({ key: z.string(), dir: z.enum(['asc', 'desc']) }).nullable();

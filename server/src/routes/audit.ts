@@ -6,10 +6,10 @@ import type { AppServices } from '../services/index.js';
 import { sendExport } from '../tables.js';
 
 export function auditRoutes(router: Router, s: AppServices): void {
-  bind(router, s.guards, contract.audit.list, ({ sort, page, page_size, format, ...query }, ctx) => {
-    const request = { sort, page, page_size, format };
+  bind(router, s.guards, contract.audit.list, ({ sort, page, page_size, format, csv, ...query }, ctx) => {
+    const request = { sort, page, page_size, format, csv };
     ctx.set('Cache-Control', 'no-store');
     if (format === 'json') return s.audit.table(query, request);
-    sendExport(ctx, format, s.audit.export(query, request));
+    sendExport(ctx, { format, csv }, s.audit.export(query, request));
   });
 }

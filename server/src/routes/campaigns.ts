@@ -147,10 +147,10 @@ export function campaignRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.budgetLimits, () => s.campaigns.budgetLimits());
 
-  bind(router, s.guards, r.insights, async ({ sort, page, page_size, format, ...q }, ctx) => {
-    const request = { sort, page, page_size, format };
+  bind(router, s.guards, r.insights, async ({ sort, page, page_size, format, csv, ...q }, ctx) => {
+    const request = { sort, page, page_size, format, csv };
     if (format === 'json') return s.campaigns.insightsTable(q, request);
-    sendExport(ctx, format, await s.campaigns.insightsExport(q, request));
+    sendExport(ctx, { format, csv }, await s.campaigns.insightsExport(q, request));
   });
 
   bind(router, s.guards, r.list, () => s.campaigns.list());

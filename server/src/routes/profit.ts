@@ -10,10 +10,10 @@ import { sendExport } from '../tables.js';
 export function profitRoutes(router: Router, s: AppServices): void {
   const r = contract.profit;
 
-  bind(router, s.guards, r.table, async ({ sort, page, page_size, format, ...q }, ctx) => {
-    const request = { sort, page, page_size, format };
+  bind(router, s.guards, r.table, async ({ sort, page, page_size, format, csv, ...q }, ctx) => {
+    const request = { sort, page, page_size, format, csv };
     if (format === 'json') return s.profit.table(q, request);
-    sendExport(ctx, format, await s.profit.export(q, request));
+    sendExport(ctx, { format, csv }, await s.profit.export(q, request));
   });
 
   bind(router, s.guards, r.syncSpend, async ({ start_date, end_date }, ctx) => {

@@ -91,22 +91,22 @@ export function referrerRoutes(router: Router, s: AppServices): void {
 
   // SPEC's paths end in '/'; the same calls without it are accepted too.
   for (const route of [r.report, { ...r.report, path: '/api/referrers' }])
-    bind(router, s.guards, route, ({ sort, page, page_size, format, ...filter }, ctx) => {
-      const request = { sort, page, page_size, format };
+    bind(router, s.guards, route, ({ sort, page, page_size, format, csv, ...filter }, ctx) => {
+      const request = { sort, page, page_size, format, csv };
       if (format === 'json') return referrers.report(filter, request);
-      sendExport(ctx, format, referrers.reportExport(filter, request));
+      sendExport(ctx, { format, csv }, referrers.reportExport(filter, request));
     });
   for (const route of [r.logs, { ...r.logs, path: '/api/referrers_logs' }])
-    bind(router, s.guards, route, ({ sort, page, page_size, format, ...filter }, ctx) => {
-      const request = { sort, page, page_size, format };
+    bind(router, s.guards, route, ({ sort, page, page_size, format, csv, ...filter }, ctx) => {
+      const request = { sort, page, page_size, format, csv };
       if (format === 'json') return referrers.logs(filter, request);
-      sendExport(ctx, format, referrers.logsExport(filter, request));
+      sendExport(ctx, { format, csv }, referrers.logsExport(filter, request));
     });
   bind(router, s.guards, r.filters, () => referrers.filterOptions());
-  bind(router, s.guards, r.ivt, ({ sort, page, page_size, format, ...filter }, ctx) => {
-    const request = { sort, page, page_size, format };
+  bind(router, s.guards, r.ivt, ({ sort, page, page_size, format, csv, ...filter }, ctx) => {
+    const request = { sort, page, page_size, format, csv };
     if (format === 'json') return referrers.ivt(filter, request);
-    sendExport(ctx, format, referrers.ivtExport(filter, request));
+    sendExport(ctx, { format, csv }, referrers.ivtExport(filter, request));
   });
 
   bind(router, s.guards, r.spamList, () => s.spam.view());

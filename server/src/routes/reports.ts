@@ -13,14 +13,14 @@ import { sendExport, type TableExport } from '../tables.js';
 
 /** Splits a table query into its filters and its table fields. */
 function split<Q extends TableRequest>(q: Q): [Omit<Q, keyof TableRequest>, TableRequest] {
-  const { sort, page, page_size, format, ...filters } = q;
-  return [filters, { sort, page, page_size, format }];
+  const { sort, page, page_size, format, csv, ...filters } = q;
+  return [filters, { sort, page, page_size, format, csv }];
 }
 
 /** Answers the JSON page, or streams the export the format asks for. */
 async function answer<P, Row>(ctx: Ctx, request: TableRequest, page: () => Promise<P>, exp: () => TableExport<Row> | Promise<TableExport<Row>>) {
   if (request.format === 'json') return page();
-  sendExport(ctx, request.format, await exp());
+  sendExport(ctx, { format: request.format, csv: request.csv }, await exp());
 }
 
 export function reportRoutes(router: Router, s: AppServices): void {
@@ -74,9 +74,9 @@ export function reportRoutes(router: Router, s: AppServices): void {
       );
     });
 
-  bind(router, s.guards, c.demand.advertiserRevenue, async ({ format, ...f }, ctx) => {
+  bind(router, s.guards, c.demand.advertiserRevenue, async ({ format, csv, ...f }, ctx) => {
     if (format === 'json') return reports.advertiserRevenue(f);
-    sendExport(ctx, format, await reports.demandExport(f));
+    sendExport(ctx, { format, csv }, await reports.demandExport(f));
   });
 
   for (const [route, name] of [
@@ -92,9 +92,9 @@ export function reportRoutes(router: Router, s: AppServices): void {
         () => reports.financeExport(f, name, t),
       );
     });
-  bind(router, s.guards, c.finance.margin, async ({ format, ...f }, ctx) => {
+  bind(router, s.guards, c.finance.margin, async ({ format, csv, ...f }, ctx) => {
     if (format === 'json') return reports.financeMargin(f);
-    sendExport(ctx, format, await reports.financeMarginExport(f));
+    sendExport(ctx, { format, csv }, await reports.financeMarginExport(f));
   });
   bind(router, s.guards, c.finance.domains, () => reports.domains());
 

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import nodemailer from 'nodemailer';
 import { request } from 'undici';
-import { ALERT_KIND_LABELS, ALERT_STATE_LABELS, alertText, type Alert } from '@adops/core';
+import { ALERT_KIND_LABELS, ALERT_STATE_LABELS, alertText, jsonFigures, type Alert } from '@adops/core';
 
 export const SIGNATURE_HEADER = 'x-adops-signature';
 export const TIMESTAMP_HEADER = 'x-adops-timestamp';
@@ -29,9 +29,9 @@ export interface Delivery {
   detail: string;
 }
 
-/** The webhook's JSON: Slack shows `text`; other receivers read `alert`. */
+/** The webhook's JSON: Slack shows `text`; other receivers read `alert` (its figures as every JSON answer carries them). */
 export function webhookBody(alert: Alert): string {
-  return JSON.stringify({ text: alertText(alert), alert });
+  return JSON.stringify({ text: alertText(alert), alert: jsonFigures(alert) });
 }
 
 /** POSTs the alert to `url`, signed with `secret`, retrying what may succeed later. */

@@ -12,7 +12,7 @@
 // Alertas → Acciones) and an audit entry (system actor; the rule, why and the figures then);
 // an admin undoes a standing pause (resume on Meta; audited by the route).
 import { randomUUID } from 'node:crypto';
-import { CampaignRoiParams, todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
+import { CampaignRoiParams, formatNumber, todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
 import { ALERT_ACTION_KIND_ONLY, AlertRuleAction } from '@adops/core';
 import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
@@ -186,8 +186,8 @@ export class AlertGuard {
       const estimated = r.estimated ? ' · revenue estimado (informe parcial o sin informe)' : '';
       const reason =
         p.metric === 'roi'
-          ? `ROI recuperado: ${r.roi?.toFixed(1)} % (umbral ${p.threshold} %) ${range}${estimated}`
-          : `CPC recuperado: ${r.cpc?.toFixed(4)} ≤ ${r.break_even_cpc?.toFixed(4)} ${range}${estimated}`;
+          ? `ROI recuperado: ${formatNumber(r.roi, 1)} % (umbral ${p.threshold} %) ${range}${estimated}`
+          : `CPC recuperado: ${formatNumber(r.cpc, 4)} ≤ ${formatNumber(r.break_even_cpc, 4)} ${range}${estimated}`;
       const base = { rule, level: p.level, subject: pause.subject, reason, figures, now };
       try {
         await meta.setStatus(pause.subject, 'ACTIVE');

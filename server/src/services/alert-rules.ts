@@ -10,6 +10,7 @@
 // thresholds from the shared answer.
 import {
   addDays,
+  formatNumber,
   CampaignRoiParams,
   formatDateDMY,
   IpBurstParams,
@@ -86,8 +87,8 @@ function shared<T>(ctx: RuleContext, key: string, ask: () => Promise<T>): Promis
   return got;
 }
 
-const fmt = (v: number | null, decimals = 2) =>
-  v === null || !Number.isFinite(v) ? '-' : v.toLocaleString('es-ES', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+/** A figure in an alert's message: es-ES, rounded once by core's rule (as every screen shows it). */
+const fmt = (v: number | null, decimals = 2) => formatNumber(v, decimals);
 
 /** The calendar days (tz) the last `hours` hours before `now` touch: [first, today]. */
 export function windowDays(now: number, hours: number, tz: string): { from: string; to: string } {

@@ -3,7 +3,7 @@
 // by every instance, with its own ids and keys) and streamed as SSE (GET /api/alerts/stream) to
 // `adops tail --alerts`; each stream sees the rules its user's channels name (all when none).
 import type Koa from 'koa';
-import type { AlertStreamEvent } from '@adops/core';
+import { jsonFigures, type AlertStreamEvent } from '@adops/core';
 import type { LiveBackend, LiveBus } from '../live/index.js';
 import { SseHub } from '../live/sse.js';
 import type { AlertChangeEvent } from './alerts.js';
@@ -28,7 +28,7 @@ export class AlertStream {
     options: AlertStreamOptions = { heartbeatMs: 15_000, aliveCheckMs: 3000 },
   ) {
     this.bus = live.bus<AlertStreamEvent>({ ringSize: ALERT_RING_SIZE, name: 'alerts' });
-    this.hub = new SseHub<AlertStreamEvent>(this.bus, (e) => `id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`, {
+    this.hub = new SseHub<AlertStreamEvent>(this.bus, (e) => `id: ${e.id}\ndata: ${JSON.stringify(jsonFigures(e))}\n\n`, {
       heartbeatMs: options.heartbeatMs,
       maxBacklogEvents: ALERT_RING_SIZE,
       retryMs: 2000,

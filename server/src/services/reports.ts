@@ -94,32 +94,6 @@ function days(start: string, end: string): string[] {
   return Array.from({ length: n }, (_, i) => addDays(start, i));
 }
 
-/** An amount in whole cents, half away from zero (1.005 → 101: the decimal the import carried, not its binary neighbour). */
-function cents(amount: number): number {
-  const scaled = roundTo(amount * 100, 6) ?? 0;
-  return Math.sign(scaled) * Math.round(Math.abs(scaled));
-}
-
-/**
- * Splits a month's exact total, rounded to cents once, over its cells so they add up to it:
- * each cell gets its floor in cents, and the cents left go to the largest remainders (largest
- * remainder method; ties by the cells' order). Answers amounts in currency units.
- */
-export function apportionCents(values: readonly number[], exactTotal: number): number[] {
-  const target = cents(exactTotal);
-  const scaled = values.map((v) => roundTo(v * 100, 6) ?? 0);
-  const floors = scaled.map(Math.floor);
-  let left = target - floors.reduce((a, b) => a + b, 0);
-  const order = scaled.map((s, i) => ({ i, rest: s - floors[i] })).sort((a, b) => b.rest - a.rest || a.i - b.i);
-  const out = [...floors];
-  for (let k = 0; left !== 0 && k < order.length * 2; k++) {
-    const step = left > 0 ? 1 : -1;
-    out[order[(left > 0 ? k : order.length - 1 - k) % order.length].i] += step;
-    left -= step;
-  }
-  return out.map((c) => c / 100);
-}
-
 export type FinanceRow = { total: number } & Record<string, string | number>;
 
 /** A zone's or publisher's revenue on a day against the day before (`publisher`: the zone's). */
@@ -249,7 +223,8 @@ export class ReportService {
 
   /**
    * The zones or publishers whose revenue moved most on `date` against the day before (largest
-   * absolute change first, ties by name), at most `limit`: the daily digest's top movers.
+   * absolute change first, ties by name), at most `limit`: the daily digest's top movers. Sums
+   * are exact (rounded once where shown); a change that shows as 0,00 is no move.
    */
   async movers(date: string, dimension: 'zone_id' | 'publisher', limit = 5): Promise<RevenueMover[]> {
     const before = addDays(date, -1);
@@ -260,13 +235,13 @@ export class ReportService {
       const name = g[dimension] ?? '';
       const m = moved.get(name) ?? { name, publisher: g.publisher ?? '', revenue: 0, previous: 0, change: 0, change_percent: null };
       const revenue = groupMetrics(g).revenue ?? 0;
-      if (g.date === date) m.revenue = roundTo(m.revenue + revenue, 2) ?? 0;
-      else m.previous = roundTo(m.previous + revenue, 2) ?? 0;
+      if (g.date === date) m.revenue += revenue;
+      else m.previous += revenue;
       moved.set(name, m);
     }
     return [...moved.values()]
-      .map((m) => ({ ...m, change: roundTo(m.revenue - m.previous, 2) ?? 0, change_percent: percentChange(m.revenue, m.previous) }))
-      .filter((m) => m.change !== 0)
+      .map((m) => ({ ...m, change: m.revenue - m.previous, change_percent: percentChange(m.revenue, m.previous) }))
+      .filter((m) => roundTo(m.change, 2) !== 0)
       .sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || a.name.localeCompare(b.name))
       .slice(0, limit);
   }
@@ -383,9 +358,12 @@ export class ReportService {
   }
 
   /**
-   * A Finance table: a row per advertiser / publisher with a revenue column per month (zero-
-   * filled) and its Total, all in cents; the TOTAL row holds each month's exact revenue rounded
-   * once — the same in both tables — and the cells of a month are apportioned to add up to it.
+   * A Finance table: a row per advertiser / publisher with its exact revenue per month (zero-
+   * filled) and its Total (the exact sum of its months); the TOTAL row holds each month's exact
+   * revenue — the same in both tables — and the grand total. Nothing is rounded here: each
+   * figure is rounded once where shown, so a cell shows what Demand, the Ad Report and the
+   * Dashboard show for the same advertiser or publisher and month, and the rows may differ
+   * from the TOTAL by rounding (the screen says so).
    */
   async financeRows(f: ReportFilters, name: 'advertiser' | 'publisher'): Promise<{ months: string[]; rows: FinanceRow[]; totals: FinanceTotals }> {
     const months = monthsBetween(f.start_date, f.end_date);
@@ -405,19 +383,10 @@ export class ReportService {
     };
     const totals = { total: 0 } as FinanceTotals;
     for (const m of months) totals[m] = 0;
-    for (const month of monthly.rows) {
-      const inMonth = cells.rows.filter((c) => c.month === month.month);
-      const amounts = apportionCents(
-        inMonth.map((c) => c.revenue),
-        month.revenue,
-      );
-      inMonth.forEach((c, i) => {
-        rowOf(c[name]!)[month.month!] = amounts[i];
-      });
-      totals[month.month!] = cents(month.revenue) / 100;
-    }
-    for (const row of rows.values()) row.total = months.reduce((sum, m) => sum + cents(row[m] as number), 0) / 100;
-    totals.total = months.reduce((sum, m) => sum + cents(totals[m]), 0) / 100;
+    for (const c of cells.rows) rowOf(c[name]!)[c.month!] = c.revenue;
+    for (const month of monthly.rows) totals[month.month!] = month.revenue;
+    for (const row of rows.values()) row.total = months.reduce((sum, m) => sum + (row[m] as number), 0);
+    totals.total = months.reduce((sum, m) => sum + totals[m], 0);
     return { months, rows: [...rows.values()], totals };
   }
 
@@ -437,16 +406,16 @@ export class ReportService {
     };
   }
 
-  /** Margin per month of the chosen domain ('Total' without one), each month in cents; always one element. */
+  /** Margin per month of the chosen domain ('Total' without one), each month exact and its total; always one element. */
   async financeMargin(f: ReportFilters): Promise<FinanceMarginRow[]> {
     const found = new Map((await this.warehouse.groups({ filters: f, by: ['month'], order: [by('month')] })).rows.map((r) => [r.month!, r.margin]));
     const by_month: Record<string, number> = {};
     let total = 0;
     for (const m of monthsBetween(f.start_date, f.end_date)) {
-      by_month[m] = cents(found.get(m) ?? 0) / 100;
-      total += cents(by_month[m]);
+      by_month[m] = found.get(m) ?? 0;
+      total += by_month[m];
     }
-    return [{ segment: f.domain ?? 'Total', by_month, ...by_month, total: total / 100 } as FinanceMarginRow];
+    return [{ segment: f.domain ?? 'Total', by_month, ...by_month, total } as FinanceMarginRow];
   }
 
   /** The margin row as a file: Producto (the domain or 'Total'), a column per month, Total. */

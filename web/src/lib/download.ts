@@ -1,5 +1,5 @@
-// Saves a file in the browser (Blob + a[download]): CSV text the page already holds (the page
-// shown) or a server export read as a blob (every matching row).
+// Saves a file in the browser (Blob + a[download]): a server export read as a blob (every
+// matching row).
 
 /** Starts a download of a blob as filename. */
 export function downloadBlob(filename: string, blob: Blob): void {
@@ -12,12 +12,6 @@ export function downloadBlob(filename: string, blob: Blob): void {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-/** Starts a download of text as filename; does nothing when there is no text. */
-export function downloadCsv(filename: string, text: string): void {
-  if (!text) return;
-  downloadBlob(filename, new Blob([text], { type: 'text/csv;charset=utf-8' }));
 }
 
 /** Reads a server export whole and saves it as filename (an ApiError or a cut stream throws). */

@@ -1,8 +1,8 @@
 // Ad Report (SPEC §2): Zone ID / Advertiser / Publisher / Geo / Source / presets / dates
-// filters (the 7 days ending yesterday), the zone table 'Resumen diario por zona' with its CSV
-// of the page shown (adreport_zonas.csv) and 'Exportar todo' (every matching row, from the
-// server), and the 'Resumen publisher' / 'Resumen advertiser' tables. The server sorts, pages
-// and totals every table; this screen only renders.
+// filters (the 7 days ending yesterday), the zone table 'Resumen diario por zona' with
+// 'Descargar CSV' (adreport_zonas.csv: every matching row from the server, like every other
+// screen's; SPEC's page-only CSV is gone) and the 'Resumen publisher' / 'Resumen advertiser'
+// tables. The server sorts, pages and totals every table; this screen only renders.
 import { useMemo } from 'react';
 import {
   ADVERTISER_SUMMARY_SORT_KEYS,
@@ -15,7 +15,6 @@ import {
   TABLE_CSV,
   ZONE_SORT_KEYS,
   contract,
-  csvDocument,
   type MetricColumn,
   type ReportFiltersInput,
   type SummaryRow,
@@ -29,12 +28,10 @@ import { ReportFilterBar, initialReportFilters, rangeProblem, toReportQuery, use
 import { ReportTable } from '../components/adreport/ReportTable';
 import { ColumnChooser } from '../components/adreport/ColumnChooser';
 import { useHiddenColumns } from '../components/adreport/columnChoice';
-import { secondaryButton } from '../components/styles';
 import { useApi } from '../hooks/useApi';
 import { useRawOptions } from '../hooks/useReports';
-import { shownPage, useServerTable } from '../hooks/useServerTable';
+import { useServerTable } from '../hooks/useServerTable';
 import { useUrlParams, useUrlTableView } from '../hooks/useUrlState';
-import { downloadCsv } from '../lib/download';
 
 const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.adReport;
 const EMPTY = 'No hay datos para estos filtros.';
@@ -90,10 +87,6 @@ export default function AdReport() {
     store: advertiserView,
   });
 
-  const shownZones = shownPage(zones)?.rows ?? [];
-  const downloadPage = () => {
-    if (shownZones.length > 0) downloadCsv(TABLE_CSV.zones.file(), csvDocument(TABLE_CSV.zones.fields, shownZones));
-  };
   const hasZones = !!zones.data && zones.fresh && zones.data.total_rows > 0;
 
   return (
@@ -133,16 +126,13 @@ export default function AdReport() {
             actions={
               <>
                 <ColumnChooser columns={CHOOSABLE} hidden={hiddenColumns} onToggle={toggleColumn} onShowAll={showAllColumns} />
-                <button type="button" className={secondaryButton} onClick={downloadPage} disabled={shownZones.length === 0 || zones.loading}>
-                  Descargar CSV
-                </button>
                 <ExportButton
-                  label="Exportar todo"
+                  label="Descargar CSV"
                   file={TABLE_CSV.zones.file()}
                   disabled={!hasZones || zones.loading}
-                  open={(signal) => {
+                  open={(signal, csv) => {
                     const { page: _page, page_size: _size, ...rest } = zones.request!;
-                    return api.open(contract.adReport.zoneDetails, { ...rest, format: 'csv' }, { signal });
+                    return api.open(contract.adReport.zoneDetails, { ...rest, format: 'csv', csv }, { signal });
                   }}
                 />
               </>

@@ -125,7 +125,7 @@ export default function ApiExplorer() {
               file={CSV_FILE_NAMES.apiExplorer}
               className={`${secondaryButton} py-2`}
               disabled={report.loading || !page || page.total_rows === 0}
-              open={(signal) => api.open(contract.adReport.explorer, { ...query, format: 'csv' }, { signal })}
+              open={(signal, csv) => api.open(contract.adReport.explorer, { ...query, format: 'csv', csv }, { signal })}
             />
           }
         />

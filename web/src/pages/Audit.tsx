@@ -118,7 +118,7 @@ export default function Audit() {
           label="Descargar CSV"
           file={AUDIT_CSV.file}
           disabled={!page || page.total_rows === 0}
-          open={(signal) => api.open(contract.audit.list, { ...query, format: 'csv' }, { signal })}
+          open={(signal, csv) => api.open(contract.audit.list, { ...query, format: 'csv', csv }, { signal })}
         />
       </div>
 

@@ -164,9 +164,9 @@ export default function Dashboard() {
           <AnalyticsTable
             table={daily}
             today={today}
-            openExport={(signal) => {
+            openExport={(signal, csv) => {
               const { page: _page, page_size: _size, ...rest } = daily.request!;
-              return api.open(contract.dashboard.aggregated, { ...rest, format: 'csv' }, { signal });
+              return api.open(contract.dashboard.aggregated, { ...rest, format: 'csv', csv }, { signal });
             }}
           />
         )}

@@ -80,7 +80,7 @@ export default function Demand() {
           label="Descargar CSV"
           file={query ? TABLE_CSV.demand.file(query.start_date, query.end_date) : 'demand.csv'}
           disabled={!query || demand.loading || demand.error != null || advertisers.length === 0}
-          open={(signal) => api.open(contract.demand.advertiserRevenue, { ...query!, format: 'csv' }, { signal })}
+          open={(signal, csv) => api.open(contract.demand.advertiserRevenue, { ...query!, format: 'csv', csv }, { signal })}
         />
       </div>
 

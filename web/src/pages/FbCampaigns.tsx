@@ -263,9 +263,9 @@ export default function FbCampaigns() {
             file={`campaigns_${from}_to_${to}.csv`}
             className={`${secondaryButton} h-10`}
             disabled={loading || !table.fresh || !!error || !!rangeProblem || !sum || sum.campaigns === 0}
-            open={(signal) => {
+            open={(signal, csv) => {
               const { page: _page, page_size: _size, ...rest } = table.request!;
-              return api.open(contract.campaigns.insights, { ...rest, format: 'csv' }, { signal });
+              return api.open(contract.campaigns.insights, { ...rest, format: 'csv', csv }, { signal });
             }}
           />
           {sum && table.fresh && !error && !rangeProblem && (

@@ -1,14 +1,17 @@
 // Finance (SPEC §2, §9): revenue per month by advertiser and by publisher, and the margin per
 // month of the chosen domain ('Total' for all), from 2025-01-01 to today unless changed. The
-// server sorts, pages and totals the tables (TOTAL rows summed in cents, the same in both).
+// server sorts, pages and totals the tables (each amount exact, rounded once when shown; the
+// TOTAL rows are each month's revenue, the same in both, and a footnote says rows may differ).
 import { useMemo, type ReactNode } from 'react';
 import {
   FINANCE_PAGE_SIZE,
+  FINANCE_ROUNDING_NOTE,
   contract,
   financeCsvFile,
   isValidYmd,
   monthsBetween,
   todayIn,
+  type CsvDialect,
   type FinanceAdvertiserTable,
   type FinancePublisherTable,
   type FinanceTableQuery,
@@ -116,9 +119,9 @@ export default function Finance() {
   const hidden = months.length - shown.length;
   const exportOpen =
     (route: typeof contract.finance.advertisers | typeof contract.finance.publishers, table: { request: (FinanceTableQuery & object) | null }) =>
-    (signal: AbortSignal) => {
+    (signal: AbortSignal, csv: CsvDialect) => {
       const { page: _page, page_size: _size, ...rest } = table.request as FinanceTableQuery;
-      return api.open(route, { ...rest, format: 'csv' }, { signal });
+      return api.open(route, { ...rest, format: 'csv', csv }, { signal });
     };
 
   return (
@@ -208,6 +211,10 @@ export default function Finance() {
           />
         )}
       </Card>
+
+      <p className="text-sm text-gray-500" data-testid="finance-rounding-note">
+        {FINANCE_ROUNDING_NOTE}
+      </p>
     </div>
   );
 }
@@ -232,7 +239,7 @@ function RevenueTable({
   /** The month columns shown (the server's, from the first month with data by default). */
   months: readonly string[];
   /** The server's export of the whole table (every month of the range). */
-  csv: { file: string; open: (signal: AbortSignal) => Promise<Response> };
+  csv: { file: string; open: (signal: AbortSignal, csv: CsvDialect) => Promise<Response> };
 }) {
   const page = shownPage(table);
   let body: ReactNode;

@@ -134,7 +134,7 @@ export default function Logs() {
         {log.total > 0 && (
           <CsvButton
             file={logCsvFile(applied.from, applied.to)}
-            open={(signal) => api.open(contract.referrers.logs, { ...query, format: 'csv' }, { signal })}
+            open={(signal, csv) => api.open(contract.referrers.logs, { ...query, format: 'csv', csv }, { signal })}
           />
         )}
       </div>

@@ -164,9 +164,9 @@ export default function Profit() {
           label="Descargar CSV"
           file={range ? profitCsvFile('campaign', range.start_date, range.end_date) : 'rentabilidad.csv'}
           disabled={!range || campaigns.loading || !campaigns.fresh || !!campaigns.error || (campaigns.data?.total_rows ?? 0) === 0}
-          open={(signal) => {
+          open={(signal, csv) => {
             const { page: _page, page_size: _size, ...rest } = campaigns.request!;
-            return api.open(contract.profit.table, { ...rest, format: 'csv' }, { signal });
+            return api.open(contract.profit.table, { ...rest, format: 'csv', csv }, { signal });
           }}
         />
         {isAdmin && (

@@ -62,7 +62,7 @@ export default function Referrers() {
         {total > 0 && report.fresh && (
           <CsvButton
             file={referrersCsvName(applied.from, applied.to)}
-            open={(signal) => api.open(contract.referrers.report, { ...query, format: 'csv' }, { signal })}
+            open={(signal, csv) => api.open(contract.referrers.report, { ...query, format: 'csv', csv }, { signal })}
           />
         )}
       </div>

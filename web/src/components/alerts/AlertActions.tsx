@@ -2,7 +2,7 @@
 // or pause on Meta with its cooldown, daily cap and 'reactivar') and the 'Acciones' section —
 // what the rules' actions did on Meta, with 'Deshacer' on a standing pause for admins.
 import { useState } from 'react';
-import { alertActionLabel, type AlertAction, type AlertRuleAction } from '@adops/core';
+import { alertActionLabel, formatNumber, type AlertAction, type AlertRuleAction } from '@adops/core';
 import { useApi } from '../../hooks/useApi';
 import { useAsync } from '../../hooks/useAsync';
 import { useSession } from '../../hooks/useSession';
@@ -76,9 +76,9 @@ export function RuleActionFields({ value, onChange }: { value: AlertRuleAction |
 }
 
 const when = (iso: string) => new Date(iso).toLocaleString('es-ES', { dateStyle: 'short', timeStyle: 'short' });
-const pct = (v: number | null | undefined) => (typeof v === 'number' ? `${v.toLocaleString('es-ES', { maximumFractionDigits: 1 })} %` : '-');
-const money = (v: number | null | undefined) =>
-  typeof v === 'number' ? v.toLocaleString('es-ES', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : '-';
+/** Figures rounded once by core's rule (half away from zero), as on every screen. */
+const pct = (v: number | null | undefined) => (typeof v === 'number' ? `${formatNumber(v, 1)} %` : '-');
+const money = (v: number | null | undefined) => formatNumber(v, 2);
 
 /** 'Acciones': what the campaign rules' actions did on Meta; admins undo a standing pause. */
 export function AlertActionsCard() {

@@ -11,6 +11,7 @@ import {
   DASHBOARD_SORT_KEYS,
   formatMetric,
   type DailyRow,
+  type CsvDialect,
   type DailyTable,
   type RankLevel,
 } from '@adops/core';
@@ -44,7 +45,7 @@ export function rankClass(row: Pick<DailyRow, 'rank'>, key: Ranked): string {
 export interface AnalyticsTableProps {
   table: ServerTable<object, DailyTable>;
   /** Opens the export of every day (format=csv) in the order shown. */
-  openExport: (signal: AbortSignal) => Promise<Response>;
+  openExport: (signal: AbortSignal, csv: CsvDialect) => Promise<Response>;
   /** Today in the reporting zone: its row is a partial day, marked and never rank-coloured. */
   today?: string;
 }

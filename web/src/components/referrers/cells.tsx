@@ -1,7 +1,7 @@
 // Small pieces the Referrers and Logs screens share: the green CSV button (the server's export
 // of every matching row), a referrer cell ('-' when empty, long URLs cut with the full text on
 // hover) and a '-' for empty text.
-import { EMPTY_CELL } from '@adops/core';
+import { EMPTY_CELL, type CsvDialect } from '@adops/core';
 import { ExportButton } from '../ExportButton';
 
 const GREEN_BUTTON =
@@ -14,8 +14,8 @@ const DOWNLOAD_ICON = (
   </svg>
 );
 
-/** 'Descargar CSV': saves the server's export (`open`) as `file`. */
-export function CsvButton({ file, open }: { file: string; open: (signal: AbortSignal) => Promise<Response> }) {
+/** 'Descargar CSV' (and 'CSV (Excel España)'): saves the server's export (`open`) as `file`. */
+export function CsvButton({ file, open }: { file: string; open: (signal: AbortSignal, csv: CsvDialect) => Promise<Response> }) {
   return <ExportButton label="Descargar CSV" file={file} open={open} className={GREEN_BUTTON} icon={DOWNLOAD_ICON} />;
 }
 
