@@ -119,6 +119,8 @@ export function campaignCsvFields(tz: string): CsvField<AnyRow>[] {
     { header: 'clicks', cell: (r) => r.clicks },
     { header: 'ctr', cell: (r) => roundMetric('ctr', r.ctr) },
     { header: 'spend', cell: (r) => roundTo(r.spend, 2) },
+    { header: 'account_spend', cell: (r) => roundTo(r.account_spend, 2) },
+    { header: 'account_currency', cell: (r) => r.account_currency },
     { header: 'cpc', cell: (r) => roundMetric('cpc', r.cpc) },
     { header: 'cpm', cell: (r) => roundMetric('cpm', r.cpm) },
     { header: 'revenue', cell: (r) => roundTo(r.revenue, PROFIT_METRICS.revenue.decimals) },
