@@ -9,6 +9,7 @@ import {
   CTA_LABELS,
   addDays,
   formatInt,
+  formatAmount,
   formatMoney,
   presetRange,
   sortRows,
@@ -653,13 +654,14 @@ describe('campaign metrics', () => {
 
     // Totals of the whole list, as the server sums them.
     const foot = table(page).locator('tfoot tr td');
-    const sum = (k: 'impressions' | 'clicks' | 'spend') => expected.reduce((a, c) => a + c[k], 0);
+    const sum = (k: 'impressions' | 'clicks' | 'account_spend') => expected.reduce((a, c) => a + c[k], 0);
     expect(totals).toMatchObject({ campaigns: expected.length, impressions: sum('impressions'), clicks: sum('clicks') });
     const footer = await foot.allTextContents();
     expect(footer[0]).toBe('Totales');
     expect(footer).toContain(formatInt(sum('impressions')));
     expect(footer).toContain(formatInt(sum('clicks')));
-    expect(footer).toContain(formatMoney(sum('spend'), '€'));
+    // Spend in the network's currency ('sin sincronizar' here: nothing synced) and Meta's EUR beside it.
+    expect(footer.join(' ')).toContain(`· ${formatAmount(sum('account_spend'), 'EUR')}`);
     expect(await page.getByTestId('campaign-count').textContent()).toContain(`${formatInt(expected.length)} campaña`);
     await page.getByText('Página 1 de 1').waitFor();
     await h.screenshot(page, 'fb-campaigns');

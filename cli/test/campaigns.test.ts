@@ -5,7 +5,15 @@ import { stripVTControlCharacters } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_REQUIRED_MESSAGE, formatDateDMY, jsonFigures, type CampaignInsight, type CreatedCampaign } from '@adops/core';
+import {
+  IMAGE_REQUIRED_MESSAGE,
+  formatAmount,
+  formatDateDMY,
+  formatMoney,
+  jsonFigures,
+  type CampaignInsight,
+  type CreatedCampaign,
+} from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import type { MetaSandbox } from '../../server/src/providers/meta/sandbox.js';
 import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
@@ -43,13 +51,28 @@ describe('adops campaigns list', () => {
     expect(out.totals).toEqual(jsonFigures(direct.totals));
 
     const bySpend = JSON.parse(
-      (await cli(['campaigns', 'list', '--json', '--status', 'ALL', '--from', day(-30), '--to', day(-1), '--sort', 'spend:desc', '--limit', '2']))
-        .stdout,
+      (
+        await cli([
+          'campaigns',
+          'list',
+          '--json',
+          '--status',
+          'ALL',
+          '--from',
+          day(-30),
+          '--to',
+          day(-1),
+          '--sort',
+          'account_spend:desc',
+          '--limit',
+          '2',
+        ])
+      ).stdout,
     ) as {
       rows: CampaignInsight[];
       limit: number;
     };
-    const top = await api.campaigns.insights({ from_date: day(-30), to_date: day(-1), status: 'ALL', sort: 'spend:desc', page_size: 2 });
+    const top = await api.campaigns.insights({ from_date: day(-30), to_date: day(-1), status: 'ALL', sort: 'account_spend:desc', page_size: 2 });
     expect(bySpend.rows.map((c) => c.id)).toEqual(top.rows.map((c) => c.id));
     expect(bySpend.limit).toBe(2);
     const badSort = await cli(['campaigns', 'list', '--json', '--sort', 'budget']);
@@ -76,12 +99,12 @@ describe('adops campaigns list', () => {
     expect(r.code).toBe(0);
     const text = stripVTControlCharacters(r.stdout);
     expect(text).toContain('Campañas con métricas (Facebook)');
-    expect(text).toMatch(/Estado\s+Campaña\s+ID\s+Impressions\s+Clicks\s+CTR%\s+Spend\s+CPC\s+CPM\s+Revenue est\. \*\s+Beneficio\s+ROI %\s+Creada/);
+    expect(text).toMatch(/Estado\s+Campaña\s+ID\s+Impressions\s+Clicks\s+CTR%\s+Gasto\s+CPC\s+CPM\s+Revenue est\. \*\s+Beneficio\s+ROI %\s+Creada/);
     expect(text).toContain('✅ ⚠');
     expect(text).toContain('⛔ ⚠');
     expect(text).toContain(`⚠ ${NO_DATA_TOOLTIP}`);
     // The server's totals: every campaign counted, none with metrics in that range.
-    expect(text).toMatch(/Totales\s+\d+ campañas\s+0\s+0\s+-\s+0,00\s+-\s+-/);
+    expect(text).toMatch(/Totales\s+\d+ campañas\s+0\s+0\s+-\s+\$0,00\s+-\s+-/);
     expect(text).toMatch(/Página 1 de \d+ · \d+ filas · 20 por página/);
   });
 });
@@ -94,7 +117,7 @@ describe('adops campaigns list: Rentabilidad’s columns', () => {
       totals: Record<string, unknown>;
     };
     expect(out.totals).toMatchObject({ unsynced_days: [day(-3), day(-2), day(-1)], spend_unsynced: true, spend_synced_at: null, profit: null });
-    const spent = out.rows.filter((r) => r.spend > 0);
+    const spent = out.rows.filter((r) => r.account_spend > 0);
     expect(spent.length).toBeGreaterThan(0);
     for (const r of spent) expect(r).toMatchObject({ profit: null, roi: null, spend_unsynced: true });
 
@@ -103,6 +126,27 @@ describe('adops campaigns list: Rentabilidad’s columns', () => {
     expect(text).toContain(`† Gasto de Meta sin sincronizar (del ${formatDateDMY(day(-3))} al ${formatDateDMY(day(-1))})`);
     const row = text.split('\n').find((l) => l.includes(spent[0].id))!;
     expect(row).toContain('sin sincronizar');
+  });
+});
+
+describe('adops campaigns list: one currency', () => {
+  it('shows spend in the network’s currency (Rentabilidad’s, synced and converted) with Meta’s EUR amount beside it, as the web', async () => {
+    const api = await server.admin();
+    const from = day(-6);
+    const to = day(-5);
+    const months = [...new Set([from, to].map((d) => d.slice(0, 7)))];
+    await api.profit.setRates({ rates: months.map((month) => ({ month, currency: 'EUR', rate: 1.25 })) });
+    await api.profit.syncSpend({ start_date: from, end_date: to });
+    const range = ['--status', 'ALL', '--from', from, '--to', to];
+    const out = JSON.parse((await cli(['campaigns', 'list', ...range, '--json'])).stdout) as { rows: CampaignInsight[] };
+    const spent = out.rows.filter((r) => r.account_spend > 0);
+    expect(spent.length).toBeGreaterThan(0);
+    const text = stripVTControlCharacters((await cli(['campaigns', 'list', ...range, '--limit', '500'], { isTTY: true, columns: 260 })).stdout);
+    for (const r of spent) {
+      expect(r.spend!).toBeCloseTo(r.account_spend * 1.25, 2);
+      const line = text.split('\n').find((l) => l.includes(r.id))!;
+      expect(line).toContain(`${formatMoney(r.spend, 'USD')} · ${formatAmount(r.account_spend, 'EUR')}`);
+    }
   });
 });
 

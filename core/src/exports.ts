@@ -130,6 +130,8 @@ export function campaignCsvFields(tz: string): CsvField<AnyRow>[] {
     { header: 'clicks', cell: (r) => r.clicks },
     { header: 'ctr', cell: (r) => shownFigure(r.ctr, METRICS.ctr.decimals) },
     { header: 'spend', cell: (r) => r.spend },
+    { header: 'account_spend', cell: (r) => r.account_spend },
+    { header: 'account_currency', cell: (r) => r.account_currency },
     { header: 'cpc', cell: (r) => shownFigure(r.cpc, METRICS.cpc.decimals) },
     { header: 'cpm', cell: (r) => shownFigure(r.cpm, METRICS.cpm.decimals) },
     { header: 'revenue', cell: (r) => r.revenue },

@@ -58,7 +58,7 @@ describe('campaign metrics', () => {
     await rows({ from_date: '2025-03-01', to_date: '2025-03-31', status: 'PAUSED' });
     const params = sandbox.requestsTo('campaigns.list')[0].params;
     expect(params.fields).toBe(
-      "id,name,effective_status,created_time,insights.time_range({'since':'2025-03-01','until':'2025-03-31'}){impressions,clicks,spend}",
+      "id,name,effective_status,created_time,insights.time_range({'since':'2025-03-01','until':'2025-03-31'}){impressions,clicks,spend,account_currency}",
     );
     expect(params.effective_status).toEqual(['PAUSED']);
     sandbox.requests.length = 0;
@@ -87,14 +87,15 @@ describe('campaign metrics', () => {
     for (const c of withData) {
       expect(typeof c.impressions).toBe('number');
       expect(typeof c.clicks).toBe('number');
-      expect(typeof c.spend).toBe('number');
+      expect(typeof c.account_spend).toBe('number');
+      expect(c.account_currency).toBe('EUR');
       expect(Number.isInteger(c.impressions) && c.impressions > 0).toBe(true);
-      expect(Math.round(c.spend * 100)).toBeCloseTo(c.spend * 100, 6);
+      expect(Math.round(c.account_spend * 100)).toBeCloseTo(c.account_spend * 100, 6);
       const a = first.find((x) => x.id === c.id)!;
       const b = second.find((x) => x.id === c.id)!;
       expect(c.impressions).toBe(a.impressions + b.impressions);
       expect(c.clicks).toBe(a.clicks + b.clicks);
-      expect(c.spend).toBeCloseTo(a.spend + b.spend, 2);
+      expect(c.account_spend).toBeCloseTo(a.account_spend + b.account_spend, 2);
     }
     for (const c of two) {
       expect(c.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -127,7 +128,7 @@ describe('campaign metrics', () => {
       has_data: false,
       clicks: 0,
       impressions: 0,
-      spend: 0,
+      account_spend: 0,
       effective_status: 'PAUSED',
     });
     // Far in the past no campaign of the account had started yet.
@@ -151,6 +152,40 @@ describe('campaign metrics', () => {
   });
 });
 
+describe('one currency: spend in the network’s, the ad account’s beside it', () => {
+  test('spend is Rentabilidad’s (synced, converted at the month’s rate), so profit = revenue − spend as shown; Meta’s own EUR amount comes beside', async () => {
+    const api = await s.admin();
+    const from = day(-3);
+    const to = day(-2);
+    // Before any sync the network's spend is unknown, never Meta's EUR amount dressed as dollars.
+    const before = await rows({ from_date: from, to_date: to, status: 'ALL' });
+    const delivered = before.filter((c) => c.has_data && c.account_spend > 0);
+    expect(delivered.length).toBeGreaterThan(2);
+    for (const c of delivered) expect(c.spend).toBeNull();
+
+    const months = [...new Set([from, to].map((d) => d.slice(0, 7)))];
+    await api.profit.setRates({ rates: months.map((month) => ({ month, currency: 'EUR', rate: 1.1 })) });
+    await api.profit.syncSpend({ start_date: from, end_date: to });
+    const t = CampaignTable.parse((await insights({ from_date: from, to_date: to, status: 'ALL', page_size: '500' })).body);
+    const profit = await api.profit.table({ by: 'campaign', start_date: from, end_date: to, page_size: 500 });
+    const profitSpend = new Map(profit.rows.map((r) => [r.key, r.spend]));
+    expect(t.totals.currency).toBe('USD');
+    for (const c of t.rows.filter((x) => x.has_data && x.account_spend > 0)) {
+      expect(c.account_currency).toBe('EUR');
+      // The same figure Rentabilidad shows for the campaign, and Meta's EUR at 1,1.
+      expect(c.spend).toBe(profitSpend.get(c.id));
+      expect(c.spend!).toBeCloseTo(c.account_spend * 1.1, 3);
+      expect(c.profit!).toBeCloseTo(c.revenue - c.spend!, 3);
+      if (c.clicks > 0) expect(c.cpc!).toBeCloseTo(c.spend! / c.clicks, 3);
+    }
+    expect(t.totals.spend!).toBeCloseTo(
+      t.rows.reduce((sum, c) => sum + (c.spend ?? 0), 0),
+      3,
+    );
+    expect(t.totals.profit!).toBeCloseTo(t.totals.revenue - t.totals.spend!, 3);
+  });
+});
+
 describe('the campaign metrics table', () => {
   test('20 campaigns a page, newest first, with totals over every campaign of the range', async () => {
     const q = { from_date: day(-7), to_date: day(-1), status: 'ALL' };
@@ -163,24 +198,25 @@ describe('the campaign metrics table', () => {
     expect(t.totals.without_data).toBe(all.filter((c) => !c.has_data).length);
     expect(t.totals.impressions).toBe(all.reduce((sum, c) => sum + c.impressions, 0));
     expect(t.totals.clicks).toBe(all.reduce((sum, c) => sum + c.clicks, 0));
-    expect(t.totals.spend).toBeCloseTo(
-      all.reduce((sum, c) => sum + c.spend, 0),
+    expect(t.totals.account_spend).toBeCloseTo(
+      all.reduce((sum, c) => sum + c.account_spend, 0),
       6,
     );
+    expect(t.totals.account_currency).toBe('EUR');
     // Ratios of the sums, never averages: CPC = spend / clicks, CTR = clicks / impressions × 100
     // (each answered to 4 decimals, computed from the exact sums).
-    expect(t.totals.cpc).toBeCloseTo(t.totals.spend / t.totals.clicks, 3);
     expect(t.totals.ctr).toBe(jsonNumber((t.totals.clicks / t.totals.impressions) * 100));
-    for (const c of all.filter((x) => x.clicks > 0)) expect(c.cpc).toBeCloseTo(c.spend / c.clicks, 3);
+    if (t.totals.spend !== null) expect(t.totals.cpc).toBeCloseTo(t.totals.spend / t.totals.clicks, 3);
+    for (const c of all.filter((x) => x.clicks > 0 && x.spend !== null)) expect(c.cpc).toBeCloseTo(c.spend! / c.clicks, 3);
   });
 
   test('sorts the whole list by any column (missing values last) and pages without overlap', async () => {
     const q = { from_date: day(-7), to_date: day(-1), status: 'ALL' };
-    const bySpend = await rows({ ...q, sort: 'spend:desc' });
-    expect(bySpend.map((c) => c.spend)).toEqual([...bySpend.map((c) => c.spend)].sort((a, b) => b - a));
+    const bySpend = await rows({ ...q, sort: 'account_spend:desc' });
+    expect(bySpend.map((c) => c.account_spend)).toEqual([...bySpend.map((c) => c.account_spend)].sort((a, b) => b - a));
     const pages = [];
     for (let page = 1; page <= Math.ceil(bySpend.length / 5); page++)
-      pages.push(...CampaignTable.parse((await insights({ ...q, sort: 'spend:desc', page_size: '5', page: String(page) })).body).rows);
+      pages.push(...CampaignTable.parse((await insights({ ...q, sort: 'account_spend:desc', page_size: '5', page: String(page) })).body).rows);
     expect(pages.map((c) => c.id)).toEqual(bySpend.map((c) => c.id));
     const byCpc = await rows({ ...q, sort: 'cpc:asc' });
     const firstNull = byCpc.findIndex((c) => c.cpc === null);
@@ -197,7 +233,9 @@ describe('the campaign metrics table', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\n');
-    expect(lines[0]).toBe('campaign_id,name,status,impressions,clicks,ctr,spend,cpc,cpm,revenue,profit,roi,has_data,created_at');
+    expect(lines[0]).toBe(
+      'campaign_id,name,status,impressions,clicks,ctr,spend,account_spend,account_currency,cpc,cpm,revenue,profit,roi,has_data,created_at',
+    );
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(all.map((c) => c.id));
   });
 

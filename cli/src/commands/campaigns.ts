@@ -22,7 +22,9 @@ import {
   campaignFormData,
   completenessNotes,
   contract,
+  formatAmount,
   formatInt,
+  formatMoney,
   formatProfitFigure,
   PROFIT_METRICS,
   syncedAtText,
@@ -136,6 +138,18 @@ export function campaignFigure(
   return key === 'revenue' ? `${text}${r.estimated ? ESTIMATED_MARK : ''}${r.unsynced_revenue > 0 ? UNSYNCED_MARK : ''}` : text;
 }
 
+/**
+ * A campaign's spend as the web shows it: the network's currency (Rentabilidad's, 'sin
+ * sincronizar' while unknown), then Meta's own amount in the ad account's currency: "$74,04 · 67,31 EUR".
+ */
+export function spendFigure(
+  r: Pick<CampaignInsight, 'spend' | 'spend_unsynced'> & { account_spend: number | null; account_currency: string | null },
+  currency: string,
+): string {
+  const network = r.spend === null && r.spend_unsynced ? UNSYNCED_CELL : formatMoney(r.spend, currency);
+  return r.account_spend !== null && r.account_currency ? `${network} · ${formatAmount(r.account_spend, r.account_currency)}` : network;
+}
+
 /** The list's notes on its Rentabilidad columns: when spend was last synced, unsynced, estimated and partial days. */
 function profitNotes(totals: CampaignTable['totals'], tz: string): string[] {
   const money = (v: number) => formatProfitFigure('revenue', v, totals.currency);
@@ -180,9 +194,9 @@ export function registerCampaigns(program: Command, cli: Cli): void {
       { key: 'impressions', header: 'Impressions', align: 'right', format: (v) => formatInt(v as number) },
       { key: 'clicks', header: 'Clicks', align: 'right', format: (v) => formatInt(v as number) },
       { key: 'ctr', header: 'CTR%', align: 'right', format: (v) => formatMetric('ctr', v) },
-      { key: 'spend', header: 'Spend', align: 'right', format: (v) => formatNumber(v as number, 2) },
-      { key: 'cpc', header: 'CPC', align: 'right', format: (v) => formatNumber(v as number, 2) },
-      { key: 'cpm', header: 'CPM', align: 'right', format: (v) => formatNumber(v as number, 2) },
+      { key: 'spend', header: 'Gasto', align: 'right', format: (v, r) => spendFigure(r, currency) },
+      { key: 'cpc', header: 'CPC', align: 'right', format: (v) => formatMoney(v as number | null, currency) },
+      { key: 'cpm', header: 'CPM', align: 'right', format: (v) => formatMoney(v as number | null, currency) },
       ...(['revenue', 'profit', 'roi'] as const).map(
         (key): Column<CampaignInsight> => ({
           key,

@@ -247,6 +247,7 @@ export const CAMPAIGN_SORT_KEYS = [
   'clicks',
   'ctr',
   'spend',
+  'account_spend',
   'cpc',
   'cpm',
   'revenue',
@@ -282,9 +283,17 @@ export const CampaignInsight = z.object({
   effective_status: z.string(),
   clicks: z.number(),
   impressions: z.number(),
-  /** Amount spent in the range, in the ad account's currency. */
-  spend: z.number(),
-  /** Clicks / impressions × 100, spend / clicks, spend / impressions × 1000 (null when the base is 0). */
+  /**
+   * Amount spent in the range in the network's currency: Rentabilidad's spend (synced from Meta,
+   * converted with the month's rate) — the figure profit is computed from. Null when unknown (a
+   * missing rate, or spend not synced: 'sin sincronizar').
+   */
+  spend: z.number().nullable(),
+  /** What Meta says was spent in the range, in the ad account's own currency (shown beside, labelled). */
+  account_spend: z.number(),
+  /** The ad account's currency (ISO 4217) as Meta reports it; null when Meta names none (no delivery). */
+  account_currency: z.string().nullable(),
+  /** Clicks / impressions × 100; spend / clicks and spend / impressions × 1000 in the network's currency (null when the base is 0 or spend unknown). */
   ctr: z.number().nullable(),
   cpc: z.number().nullable(),
   cpm: z.number().nullable(),
@@ -317,7 +326,11 @@ export const CampaignTotals = z.object({
   without_data: z.number(),
   impressions: z.number(),
   clicks: z.number(),
-  spend: z.number(),
+  /** Network currency; null when a campaign's is unknown. */
+  spend: z.number().nullable(),
+  /** Meta's spend in the ad account's currency (null when the campaigns are in more than one). */
+  account_spend: z.number().nullable(),
+  account_currency: z.string().nullable(),
   ctr: z.number().nullable(),
   cpc: z.number().nullable(),
   cpm: z.number().nullable(),

@@ -69,10 +69,13 @@ function profitColumns(s: ProfitSums) {
   return { revenue: f.revenue ?? 0, profit: f.profit, roi: f.roi };
 }
 
-/** A campaign's ratios from the registry: spend plays revenue (CPC = spend / clicks), CTR over impressions. */
-function campaignRatios(m: { impressions: number; clicks: number; spend: number }) {
-  const d = deriveMetrics({ ...EMPTY_SUMS, impressions: m.impressions, ctr_base: m.impressions, clicks: m.clicks, revenue: m.spend });
-  return { ctr: d.ctr, cpc: d.cpc, cpm: d.cpm };
+/**
+ * A campaign's ratios from the registry: spend (the network's currency) plays revenue (CPC = spend
+ * / clicks), CTR over impressions; CPC and CPM are unknown while the spend is.
+ */
+function campaignRatios(m: { impressions: number; clicks: number; spend: number | null }) {
+  const d = deriveMetrics({ ...EMPTY_SUMS, impressions: m.impressions, ctr_base: m.impressions, clicks: m.clicks, revenue: m.spend ?? 0 });
+  return { ctr: d.ctr, cpc: m.spend === null ? null : d.cpc, cpm: m.spend === null ? null : d.cpm };
 }
 
 /** Newest campaign first; ties by id. */
@@ -313,18 +316,23 @@ export class CampaignService {
         const n = Number(v ?? 0);
         return Number.isFinite(n) ? n : 0;
       };
-      const metrics = { clicks: num(row?.clicks), impressions: num(row?.impressions), spend: num(row?.spend) };
       const id = String(c.id);
       const earned = profitRows.get(id);
+      const accountSpend = num(row?.spend);
+      // Spend in the network's currency is Rentabilidad's (synced, converted): profit is computed from it.
+      const sums = profitSums(earned, accountSpend, noneSynced);
+      const metrics = { clicks: num(row?.clicks), impressions: num(row?.impressions), spend: sums.spend };
       return {
         id,
         name: c.name ?? '',
         effective_status: c.effective_status ?? 'UNKNOWN',
         ...metrics,
+        account_spend: accountSpend,
+        account_currency: row?.account_currency ? row.account_currency.toUpperCase() : null,
         ...campaignRatios(metrics),
         has_data: row !== undefined,
         created_at: isoTime(c.created_time),
-        ...profitColumns(profitSums(earned, metrics.spend, noneSynced)),
+        ...profitColumns(sums),
         missing_rate: earned?.missing_rate ?? false,
         estimated: earned?.estimated ?? false,
         spend_unsynced: earned?.spend_unsynced ?? noneSynced,
@@ -340,7 +348,9 @@ export class CampaignService {
     request: TableRequest,
   ): Promise<TablePageOf<CampaignInsight, CampaignTotals>> {
     const { rows, profitRows, profitTotals } = await this.insightsWithProfit(q);
-    const sums = { impressions: 0, clicks: 0, spend: 0 };
+    const sums: { impressions: number; clicks: number; spend: number | null } = { impressions: 0, clicks: 0, spend: 0 };
+    let accountSpend: number | null = 0;
+    const accountCurrencies = new Set(rows.flatMap((r) => (r.account_currency ? [r.account_currency] : [])));
     // Rentabilidad's sums over the campaigns listed (a campaign without a known spend makes the total unknown).
     const earned: ProfitSums = { spend: 0, meta_clicks: 0, meta_impressions: 0, visits: 0, revenue: 0, tq_weighted: 0, tq_weight: 0 };
     const add = (k: keyof ProfitSums, v: number | null) => {
@@ -353,8 +363,9 @@ export class CampaignService {
     for (const r of rows) {
       sums.impressions += r.impressions;
       sums.clicks += r.clicks;
-      sums.spend += r.spend;
-      const one = profitSums(profitRows.get(r.id), r.spend, noneSynced);
+      sums.spend = sums.spend === null || r.spend === null ? null : sums.spend + r.spend;
+      accountSpend = accountSpend === null ? null : accountSpend + r.account_spend;
+      const one = profitSums(profitRows.get(r.id), r.account_spend, noneSynced);
       for (const k of ['spend', 'meta_clicks', 'meta_impressions', 'visits', 'revenue'] as const) add(k, one[k]);
       missingRate ||= r.missing_rate;
       unsyncedRevenue += r.unsynced_revenue;
@@ -363,6 +374,8 @@ export class CampaignService {
       campaigns: rows.length,
       without_data: rows.filter((r) => !r.has_data).length,
       ...sums,
+      account_spend: accountCurrencies.size > 1 ? null : accountSpend,
+      account_currency: accountCurrencies.size === 1 ? [...accountCurrencies][0] : null,
       ...campaignRatios(sums),
       ...profitColumns(earned),
       currency: this.config.currency,

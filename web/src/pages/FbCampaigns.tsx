@@ -19,6 +19,7 @@ import {
   formatDateTime,
   formatInt,
   formatMetric,
+  formatAmount,
   formatMoney,
   isValidYmd,
   PROFIT_METRICS,
@@ -113,6 +114,38 @@ function CampaignFigure({
         <div className="text-xs text-amber-700" title="Revenue de días con el gasto sin sincronizar: fuera del beneficio y el ROI">
           + {networkMoney(of.unsynced_revenue, currency)} sin sinc.
         </div>
+      )}
+    </>
+  );
+}
+
+/**
+ * Spend in the network's currency (Rentabilidad's: profit is computed from it; 'sin sincronizar'
+ * while unknown) with Meta's own amount in the ad account's currency beside it, labelled by its
+ * code: "$74,04 · 67,31 EUR".
+ */
+function SpendFigure({
+  of,
+  currency,
+}: {
+  of: Pick<CampaignInsight, 'spend' | 'spend_unsynced'> & { account_spend: number | null; account_currency: string | null };
+  currency: string;
+}) {
+  const own = of.account_spend !== null && of.account_currency ? formatAmount(of.account_spend, of.account_currency) : null;
+  return (
+    <>
+      {of.spend === null && of.spend_unsynced ? (
+        <span data-testid="unsynced-cell" className="text-xs italic text-amber-700">
+          {UNSYNCED_CELL}
+        </span>
+      ) : (
+        <span data-testid="spend-network">{formatMoney(of.spend, currency)}</span>
+      )}
+      {own && (
+        <span className="text-xs text-gray-500" data-testid="spend-account" title="Gasto según Meta, en la moneda de la cuenta publicitaria">
+          {' · '}
+          {own}
+        </span>
       )}
     </>
   );
@@ -217,13 +250,28 @@ export default function FbCampaigns() {
     {
       key: 'spend',
       header: 'Gasto',
+      help: `${PROFIT_METRICS.spend.definition} Al lado, lo que Meta cuenta en la moneda de la cuenta publicitaria.`,
       sortable: true,
       align: 'right',
-      cell: (r) => formatMoney(r.spend, '€'),
-      total: sum && formatMoney(sum.spend, '€'),
+      cell: (r) => <SpendFigure of={r} currency={currency} />,
+      total: sum && <SpendFigure of={sum} currency={currency} />,
     },
-    { key: 'cpc', header: 'CPC', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpc, '€'), total: sum && formatMoney(sum.cpc, '€') },
-    { key: 'cpm', header: 'CPM', sortable: true, align: 'right', cell: (r) => formatMoney(r.cpm, '€'), total: sum && formatMoney(sum.cpm, '€') },
+    {
+      key: 'cpc',
+      header: 'CPC',
+      sortable: true,
+      align: 'right',
+      cell: (r) => formatMoney(r.cpc, currency),
+      total: sum && formatMoney(sum.cpc, currency),
+    },
+    {
+      key: 'cpm',
+      header: 'CPM',
+      sortable: true,
+      align: 'right',
+      cell: (r) => formatMoney(r.cpm, currency),
+      total: sum && formatMoney(sum.cpm, currency),
+    },
     profitColumn('revenue'),
     profitColumn('profit'),
     profitColumn('roi'),

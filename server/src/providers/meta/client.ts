@@ -64,7 +64,9 @@ export interface GraphCampaign {
   name: string;
   effective_status: string;
   created_time: string;
-  insights?: { data: Array<{ impressions?: string; clicks?: string; spend?: string; date_start?: string; date_stop?: string }> };
+  insights?: {
+    data: Array<{ impressions?: string; clicks?: string; spend?: string; account_currency?: string; date_start?: string; date_stop?: string }>;
+  };
 }
 
 /** The fields of an ad-level daily insights row (GET /act_X/insights?level=ad&time_increment=1). */
@@ -252,7 +254,7 @@ export class MetaClient {
   async listCampaigns(q: { since: string; until: string; effectiveStatus?: string[]; pageSize?: number }): Promise<GraphCampaign[]> {
     const range = `{'since':'${q.since}','until':'${q.until}'}`;
     const params: Params = {
-      fields: `id,name,effective_status,created_time,insights.time_range(${range}){impressions,clicks,spend}`,
+      fields: `id,name,effective_status,created_time,insights.time_range(${range}){impressions,clicks,spend,account_currency}`,
       limit: q.pageSize ?? 100,
     };
     if (q.effectiveStatus) params.effective_status = q.effectiveStatus;

@@ -70,7 +70,7 @@ const BID_STRATEGIES = new Set(['LOWEST_COST_WITHOUT_CAP', 'LOWEST_COST_WITH_BID
 const BILLING_EVENTS = new Set(['IMPRESSIONS', 'LINK_CLICKS']);
 const OPTIMIZATION_GOALS = new Set(['LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRESSIONS', 'REACH', 'OFFSITE_CONVERSIONS']);
 const CAMPAIGN_FIELDS = new Set(['id', 'name', 'effective_status', 'status', 'created_time', 'objective']);
-const INSIGHT_FIELDS = new Set(['impressions', 'clicks', 'spend', 'date_start', 'date_stop']);
+const INSIGHT_FIELDS = new Set(['impressions', 'clicks', 'spend', 'account_currency', 'date_start', 'date_stop']);
 const AD_INSIGHT_FIELDS = new Set<string>([...AD_FIELDS, 'date_start', 'date_stop']);
 const SEED_KEYWORDS = [
   'seguros coche',
@@ -661,6 +661,7 @@ export class MetaSandbox {
             impressions: String(totals.impressions),
             clicks: String(totals.clicks),
             spend: totals.spend.toFixed(2),
+            account_currency: this.options.currency ?? 'EUR',
             date_start: insights.since,
             date_stop: insights.until,
           };
