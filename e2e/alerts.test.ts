@@ -12,7 +12,10 @@ let h: Harness;
 let nextId = 1;
 
 beforeAll(async () => {
-  h = await startHarness({ alerts: { everySeconds: 0, mailFrom: 'alertas@adops.test', webhookAttempts: 1, webhookBackoffMs: 1, appUrl: null } });
+  // The failing webhook below listens on this machine: allowed as ADOPS_WEBHOOK_ALLOW=127.0.0.1 would.
+  h = await startHarness({
+    alerts: { everySeconds: 0, mailFrom: 'alertas@adops.test', webhookAttempts: 1, webhookBackoffMs: 1, appUrl: null, webhookAllow: ['127.0.0.1'] },
+  });
 });
 afterAll(async () => {
   await h?.close();

@@ -272,6 +272,7 @@ export const AlertEvaluation = z.object({
   rules: z.number(),
   fired: z.number(),
   resolved: z.number(),
+  /** Notices handed to e-mail and webhook channels; they are delivered in the background and each outcome is kept with its alert. */
   notified: z.number(),
   errors: z.array(z.object({ rule_id: z.string(), detail: z.string() })),
 });

@@ -376,9 +376,13 @@ export const ROUTE_DOCS: ContractDocs = {
     setSubscription: {
       summary: 'Cambia mis canales de alerta',
       description:
-        'App (campana), email (a la dirección del usuario) y webhook (JSON con `text` compatible con Slack, firmado con HMAC-SHA-256 en `X-Adops-Signature`); para todas las reglas o solo `rule_ids`. `digest`: el resumen diario por email (tarjetas de ayer, mayores cambios y alertas abiertas) a la hora ADOPS_DIGEST_HOUR.',
+        'App (campana), email (a la dirección del usuario) y webhook (JSON con `text` compatible con Slack, con `&`, `<` y `>` escapados, y `alert` tal cual; firmado con HMAC-SHA-256 en `X-Adops-Signature`; solo administradores; no puede apuntar a este servidor ni a redes privadas, de enlace local o de metadatos —400— salvo lo permitido en ADOPS_WEBHOOK_ALLOW, y no se siguen redirecciones); para todas las reglas o solo `rule_ids`. `digest`: el resumen diario por email (tarjetas de ayer, mayores cambios y alertas abiertas) a la hora ADOPS_DIGEST_HOUR.',
     },
-    evaluate: { summary: 'Evalúa las reglas ahora', description: 'Lo mismo que hace el servidor cada minuto. Solo administradores.' },
+    evaluate: {
+      summary: 'Evalúa las reglas ahora',
+      description:
+        'Lo mismo que hace el servidor cada minuto. Solo administradores. `notified`: avisos entregados a los canales (email, webhook), que se envían en segundo plano; cada resultado queda en el historial de su alerta.',
+    },
     actions: {
       summary: 'Acciones de las reglas sobre Meta',
       description:

@@ -11,7 +11,8 @@ import type { Warehouse } from '../warehouse/index.js';
 import type { ProfitService } from './profit.js';
 import { findings, roundQueries, type Finding } from './alert-rules.js';
 import { actionRecord, type AlertGuard } from './alert-guard.js';
-import { createMailer, sendWebhook, type Delivery, type Mailer, type WebhookOptions } from './alert-channels.js';
+import { createMailer, sendWebhook, webhookDispatcher, type Delivery, type Mailer, type WebhookOptions } from './alert-channels.js';
+import { systemResolve, webhookPolicy, webhookUrlRefusal, type Resolve, type WebhookPolicy } from './webhook-address.js';
 
 export const EVALUATOR_LOCK = 'alerts-evaluator';
 
@@ -24,6 +25,43 @@ interface PendingUpdate {
   update: AlertUpdate;
   stored?: (alert: AlertRecord) => void;
 }
+
+/** Notices delivered in the background, a few at a time: an evaluation never waits for a receiver. */
+class Outbox {
+  private active = 0;
+  private readonly waiting: Array<() => Promise<unknown>> = [];
+  private idle: Array<() => void> = [];
+
+  constructor(private readonly concurrency: number) {}
+
+  push(job: () => Promise<unknown>): void {
+    this.waiting.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < this.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      this.active++;
+      void job()
+        .catch(() => undefined)
+        .finally(() => {
+          this.active--;
+          this.pump();
+        });
+    }
+    if (this.active === 0 && this.waiting.length === 0) for (const done of this.idle.splice(0)) done();
+  }
+
+  /** Resolves once every notice handed so far has been tried (and its outcome kept). */
+  settled(): Promise<void> {
+    if (this.active === 0 && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+}
+
+/** Notices being delivered at once (each webhook try is bounded in time; see alert-channels.ts). */
+const DELIVERIES_AT_ONCE = 8;
 
 /** `work` on each item, one after the other; the answers in order. */
 async function sequence<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
@@ -41,7 +79,7 @@ export interface AlertCaller {
 
 export class AlertError extends Error {
   constructor(
-    readonly status: 403 | 404 | 409,
+    readonly status: 400 | 403 | 404 | 409,
     message: string,
   ) {
     super(message);
@@ -106,6 +144,10 @@ export class AlertService {
   private readonly owner = randomUUID();
   private readonly mailer: Mailer | null;
   private readonly webhook: WebhookOptions;
+  private readonly webhookPolicy: WebhookPolicy;
+  private readonly resolve: Resolve;
+  private readonly outbox = new Outbox(DELIVERIES_AT_ONCE);
+  private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
 
@@ -119,7 +161,16 @@ export class AlertService {
   ) {
     this.now = options.now ?? Date.now;
     this.mailer = createMailer(config.alerts.smtpUrl, config.alerts.mailFrom);
-    this.webhook = { attempts: config.alerts.webhookAttempts, backoffMs: config.alerts.webhookBackoffMs, timeoutMs: 10_000, ...options.webhook };
+    this.webhookPolicy = webhookPolicy(config.alerts.webhookAllow ?? []);
+    this.resolve = config.alerts.webhookResolve ?? systemResolve;
+    this.webhook = {
+      attempts: config.alerts.webhookAttempts,
+      backoffMs: config.alerts.webhookBackoffMs,
+      timeoutMs: config.alerts.webhookTimeoutMs ?? 5_000,
+      dispatcher: webhookDispatcher(this.webhookPolicy, this.resolve, config.alerts.webhookConnectTimeoutMs ?? 3_000),
+      signal: this.stopping.signal,
+      ...options.webhook,
+    };
   }
 
   /* ---------------------------------------------------------------- rules */
@@ -254,11 +305,19 @@ export class AlertService {
     return sub;
   }
 
-  /** Sets the user's channels; a new webhook URL gets a new signing secret. */
+  /**
+   * Sets the user's channels; a new webhook URL gets a new signing secret. A webhook the server
+   * may not send to (this server, a private or link-local network … see webhook-address.ts) is
+   * refused with 400, nothing stored.
+   */
   async setSubscription(
     userId: string,
     input: { in_app: boolean; email: boolean; webhook_url: string | null; rule_ids: string[] | null; digest: boolean },
   ): Promise<{ before: AlertSubscription; after: AlertSubscription }> {
+    if (input.webhook_url !== null) {
+      const refused = await webhookUrlRefusal(input.webhook_url, this.webhookPolicy, this.resolve);
+      if (refused) throw new AlertError(400, refused);
+    }
     const current = await this.subscriptionOf(userId);
     const secret =
       input.webhook_url === null
@@ -289,11 +348,20 @@ export class AlertService {
     this.timer.unref();
   }
 
+  /** Stops the schedule; notices still being delivered stop trying (their outcome is kept). */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    this.stopping.abort();
+    await this.outbox.settled();
     this.mailer?.close();
+    await (this.webhook.dispatcher as { close?: () => Promise<void> } | undefined)?.close?.();
+  }
+
+  /** Resolves once every notice handed out so far has been delivered or given up (its outcome kept with the alert). */
+  deliveries(): Promise<void> {
+    return this.outbox.settled();
   }
 
   /**
@@ -432,12 +500,16 @@ export class AlertService {
     return result;
   }
 
-  /** Sends each new alert to the e-mail and webhook channels of the users subscribed to its rule; how many deliveries succeeded. */
+  /**
+   * Hands each new alert to the e-mail and webhook channels of the users subscribed to its rule,
+   * delivered in the background (the round does not wait for any receiver; `deliveries()` does);
+   * how many notices were handed out.
+   */
   private async notify(notices: ReadonlyArray<{ rule: AlertRuleRecord; alert: AlertRecord }>): Promise<number> {
     if (notices.length === 0) return 0;
     const subs = (await this.store.alerts.subscriptions()).filter((s) => s.email || s.webhook_url);
     if (subs.length === 0) return 0;
-    const sends: Array<Promise<boolean>> = [];
+    let handed = 0;
     const users = new Map<string, ReturnType<EntityStore['users']['byId']>>();
     const userOf = (id: string) => {
       let user = users.get(id);
@@ -468,14 +540,25 @@ export class AlertService {
             .catch((e: Error) => this.log(`alerts: the outcome of a ${channel} notice of alert ${alert.id} was not stored: ${e.message}`));
           return d.ok;
         };
-        if (sub.webhook_url && sub.webhook_secret)
-          sends.push(sendWebhook(sub.webhook_url, sub.webhook_secret, shown, this.webhook, this.now).then(report('webhook')));
-        if (sub.email && this.mailer) {
-          const mailer = this.mailer;
-          sends.push(userOf(sub.user_id).then((u) => (u ? mailer.send(u.email, shown, this.config.alerts.appUrl).then(report('email')) : false)));
+        // A notice still waiting when the server closes is not sent, and says so.
+        const unlessStopped = (channel: 'email' | 'webhook', send: () => Promise<boolean>) => () =>
+          this.stopping.signal.aborted ? report(channel)({ ok: false, attempts: 0, detail: 'El servidor se detuvo antes de entregarlo' }) : send();
+        const { webhook_url: url, webhook_secret: secret } = sub;
+        if (url && secret) {
+          handed++;
+          this.outbox.push(unlessStopped('webhook', () => sendWebhook(url, secret, shown, this.webhook, this.now).then(report('webhook'))));
+        }
+        const mailer = this.mailer;
+        if (sub.email && mailer) {
+          handed++;
+          this.outbox.push(
+            unlessStopped('email', () =>
+              userOf(sub.user_id).then((u) => (u ? mailer.send(u.email, shown, this.config.alerts.appUrl).then(report('email')) : false)),
+            ),
+          );
         }
       }
     }
-    return (await Promise.all(sends)).filter(Boolean).length;
+    return handed;
   }
 }
