@@ -358,9 +358,14 @@ export const ROUTE_DOCS: ContractDocs = {
     markRead: { summary: 'Marca las alertas como leídas', description: 'La campana vuelve a 0.' },
     mute: {
       summary: 'Silencia una alerta',
-      description: 'Durante `minutes` minutos o, con `null`, hasta que se resuelva: no avisa por ningún canal mientras tanto.',
+      description:
+        'Durante `minutes` minutos o, con `null`, hasta que se resuelva. Solo para quien la silencia (deja de verla entre las abiertas, en la campana y en el resumen diario; los demás la siguen viendo). Un administrador puede silenciarla para todos con `for_everyone: true` (un usuario que no lo es recibe 403).',
     },
-    unmute: { summary: 'Quita el silencio de una alerta' },
+    unmute: {
+      summary: 'Quita el silencio de una alerta',
+      description: 'Quita el silencio propio; con `for_everyone=true`, un administrador quita el silencio para todos.',
+      params: { for_everyone: '`true`: el silencio para todos (solo administradores).' },
+    },
     rules: { summary: 'Reglas de alerta' },
     createRule: {
       summary: 'Crea una regla de alerta',
