@@ -411,7 +411,11 @@ const CASES: Case[] = [
     action: 'backup.create',
     target_kind: 'backup',
     async run() {
-      const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+      const res = await s.fetch('/api/admin/backup', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ password: ADMIN.password, passphrase: 'una frase de paso larga' }),
+      });
       // A backup copies the embedded stores; with PostgreSQL it is refused (409), and nothing is recorded.
       if (s.store === 'postgres') {
         expect(res.status).toBe(409);

@@ -90,9 +90,9 @@ describe('the OpenAPI document', () => {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       for (const p of op.parameters ?? []) expect(p.description, `${area}.${name} ${p.in} ${p.name}`).toMatch(/\p{L}{3}/u);
       // Every POST/PUT/PATCH sends something — a JSON body from the contract or a raw one (CSV,
-      // NDJSON, form) — but sign-out, whose token says everything, a backup, which takes all, and
-      // the start of a 2FA enrolment (the server makes the secret).
-      const bodiless = [contract.auth.logout, contract.admin.backup, contract.auth.totpBegin] as Route[];
+      // NDJSON, form) — but sign-out, whose token says everything, and the start of a 2FA
+      // enrolment (the server makes the secret).
+      const bodiless = [contract.auth.logout, contract.auth.totpBegin] as Route[];
       if (r.method !== 'GET' && r.method !== 'DELETE' && !bodiless.includes(r)) expect(op.requestBody, `${area}.${name}`).toBeDefined();
       else expect(op.requestBody, `${area}.${name}`).toBeUndefined();
     }

@@ -145,7 +145,12 @@ export const ROUTE_DOCS: ContractDocs = {
     backup: {
       summary: 'Copia de seguridad del almacenamiento integrado',
       description:
-        'Un archivo tar (`application/x-tar`) con el almacén de entidades, el almacén de datos (DuckDB exportado a parquet) y los demás archivos del directorio de datos, tomados en un mismo instante mientras el servidor sigue atendiendo; `manifest.json` (el primero) lista cada archivo con su SHA-256 y cuenta las filas y sumas de cada tabla. Lo guarda y comprueba `adops backup DIR`; lo restaura `adops restore DIR`. Una a la vez (409 si hay otra en curso); con PostgreSQL o ClickHouse responde 409: usa pg_dump y clickhouse-backup.',
+        'Un archivo tar (`application/x-tar`) con el almacén de entidades, el almacén de datos (DuckDB exportado a parquet) y los demás archivos del directorio de datos, tomados en un mismo instante mientras el servidor sigue atendiendo; `manifest.json` (el primero) lista cada archivo con su SHA-256 y cuenta las filas y sumas de cada tabla. Lo guarda y comprueba `adops backup DIR`; lo restaura `adops restore DIR`. Una a la vez (409 si hay otra en curso); con PostgreSQL o ClickHouse responde 409: usa pg_dump y clickhouse-backup. Pide de nuevo la contraseña del administrador (`password`; con la verificación en dos pasos, también `code`: sin él responde 400 con `totp_required: true`; los fallos cuentan como los de inicio de sesión) y una frase de paso (`passphrase`, 12 caracteres o más) con la que se cifran (scrypt + AES-256-GCM) el almacén de entidades y los archivos del directorio de datos (claves de secrets.json, semillas TOTP, tokens sellados, hashes de contraseñas, registro de auditoría): restaurar la copia la necesita. El manifiesto (`format_version` 2, `encryption`) dice cómo.',
+      params: {
+        password: 'La contraseña del administrador, otra vez.',
+        code: 'El código de la app de verificación (o uno de recuperación), si la cuenta tiene la verificación en dos pasos.',
+        passphrase: 'La frase de paso que cifra los secretos de la copia (al menos 12 caracteres); hará falta para restaurarla.',
+      },
     },
     listUsers: { summary: 'Lista los usuarios', description: '`two_factor` dice si el usuario tiene activada la verificación en dos pasos.' },
     createUser: { summary: 'Crea un usuario', description: 'El email es único sin distinguir mayúsculas (409 si ya existe).' },

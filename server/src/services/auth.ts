@@ -127,6 +127,23 @@ export class AuthService {
     }
   }
 
+  /**
+   * Asks a signed-in user to prove again it is them before a sensitive act (a backup holding
+   * every secret): the password and, with 2FA on, a code — limited and counted as sign-in is,
+   * so a borrowed session cannot guess at leisure.
+   */
+  async confirmIdentity(user: UserRecord, password: string, code: string | undefined, ip: string): Promise<void> {
+    await this.checkCurrentPassword(user, password, ip);
+    const second = await this.totp?.enabledFor(user.id);
+    if (!second) return;
+    if (!code)
+      throw httpError(400, 'Tu cuenta tiene la verificación en dos pasos: indica también el código de tu app', undefined, { totp_required: true });
+    if (!(await this.totp!.check(second, code))) {
+      await this.countFailure(this.keys(user.email, ip), Date.now());
+      throw httpError(400, 'El código de verificación no es correcto', undefined, { totp_required: true });
+    }
+  }
+
   /** Opens a session for `user` and signs its token. */
   async open(user: UserRecord, client: ClientInfo): Promise<string> {
     const now = Date.now();
