@@ -1,7 +1,8 @@
 // Browser test of Alertas and the bell: an alert that fired shows as a count on the bell; the
-// bell opens /alerts, which lists it and marks it read (the count goes); the user mutes it, finds
-// it under 'Todas', creates a rule with the form and sets their channels (the daily digest too);
-// a webhook notice that failed shows in the alert's history; it fits 1440 and 390 px.
+// bell opens /alerts, which lists it and marks it read (the count goes); the admin mutes it for
+// themselves (another user still sees it open) or for everyone, finds it under 'Todas', creates a
+// rule with the form and sets their channels (the daily digest too); a webhook notice that failed
+// shows in the alert's history; it fits 1440 and 390 px.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,7 +13,10 @@ let h: Harness;
 let nextId = 1;
 
 beforeAll(async () => {
-  h = await startHarness({ alerts: { everySeconds: 0, mailFrom: 'alertas@adops.test', webhookAttempts: 1, webhookBackoffMs: 1, appUrl: null } });
+  // The failing webhook below listens on this machine: allowed as ADOPS_WEBHOOK_ALLOW=127.0.0.1 would.
+  h = await startHarness({
+    alerts: { everySeconds: 0, mailFrom: 'alertas@adops.test', webhookAttempts: 1, webhookBackoffMs: 1, appUrl: null, webhookAllow: ['127.0.0.1'] },
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -50,14 +54,27 @@ describe('Alertas', () => {
       await expect.poll(() => count.count()).toBe(0);
       await h.screenshot(page, `alerts-${width}`);
 
-      // Mute it: it leaves 'Abiertas' and shows as muted under 'Todas'.
+      // Mute it — for the admin alone at 1440 px, for everyone (the admin's explicit choice) at 390 px:
+      // it leaves 'Abiertas' and shows as muted under 'Todas', saying for whom.
+      const forEveryone = width === 390;
+      if (forEveryone) await page.getByLabel('Silenciar para todos').check();
       const row = table.locator('tr', { hasText: ip });
       await row.getByRole('button', { name: 'Silenciar 1 h' }).click();
       await expect.poll(() => page.getByTestId('alerts-table').locator('tr', { hasText: ip }).count()).toBe(0);
       await page.getByLabel('Estado').selectOption('all');
       await expect
         .poll(async () => (await page.getByTestId('alerts-table').locator('tr', { hasText: ip }).textContent()) ?? '')
-        .toContain('Silenciada');
+        .toContain(forEveryone ? `Silenciada para todos hasta` : 'Silenciada para ti hasta');
+      // Another user sees it open after the admin's own mute, muted after the mute for everyone.
+      const staff = `staff-${width}@adops.test`;
+      await (await h.server.admin()).admin.createUser({ first_name: 'Staff', last_name: String(width), email: staff, password: 'una-clave-larga-1' });
+      const seen = (await (await h.server.as(staff, 'una-clave-larga-1')).alerts.list({ state: 'all' })).rows.find((a) => a.subject === ip);
+      expect(seen).toMatchObject(forEveryone ? { state: 'muted', muted_for: 'everyone', muted_by: ADMIN.email } : { state: 'open', muted_for: null });
+      if (forEveryone) {
+        const muted = page.getByTestId('alerts-table').locator('tr', { hasText: ip });
+        expect(await muted.textContent()).toContain(`por ${ADMIN.email}`);
+        await muted.getByRole('button', { name: 'Quitar silencio para todos' }).waitFor();
+      }
 
       // A new rule through the form.
       await page.getByRole('button', { name: 'Nueva regla' }).click();

@@ -58,7 +58,7 @@ describe('sign-in and session', () => {
     expect(await nav.getByRole('menuitem', { name: 'Fb Creator' }).getAttribute('href')).toBe('/create-campaigns');
     expect(await nav.getByRole('menuitem', { name: 'Fb Campaigns' }).getAttribute('href')).toBe('/fb-campaigns');
     await nav.getByText(ADMIN.email).waitFor();
-    // No network here: the avatar service fails and the initials stand in.
+    // The avatar is drawn locally: the e-mail's initials.
     await page.getByTestId('avatar-initials').waitFor();
     expect(await page.getByTestId('avatar-initials').textContent()).toBe('AD');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();

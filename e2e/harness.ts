@@ -91,7 +91,7 @@ export async function startHarness(server_: Partial<Config> = {}): Promise<Harne
         serviceWorkers: 'block',
       });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-      // No outside network here: fail external requests (the avatar service) at once.
+      // No outside network here: fail any external request at once (e2e/privacy.test.ts asserts none is made).
       await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort('internetdisconnected'));
       context.setDefaultTimeout(10_000);
       contexts.add(context);

@@ -117,7 +117,7 @@ const EXAMPLES: Record<string, string[]> = {
     "adops alerts create --name 'Campañas que pierden' --kind campaign_roi --param level=campaign --param metric=roi --param threshold=0 \\",
     '    --param hours=24 --param min_spend=20 --action pause --action-cooldown 120 --daily-cap 3 --reactivate   # administradores',
   ],
-  'alerts mute': ['adops alerts mute 3f2c… --minutes 60'],
+  'alerts mute': ['adops alerts mute 3f2c… --minutes 60', 'adops alerts mute 3f2c… --everyone   # para todos (administradores)'],
   'alerts channels': ['adops alerts channels --digest sí                 # el resumen diario por email', 'adops alerts channels --json'],
   'alerts actions': [
     'adops alerts actions                                # lo que pausaron las reglas en Meta',

@@ -66,11 +66,29 @@ it('creates a rule, lists what it fired, mutes it by id and finds it muted in th
 
   const muted = await tty(['alerts', 'mute', alert.id, '--minutes', '30']);
   expect(muted.code, muted.stderr).toBe(0);
-  expect(muted.stdout).toMatch(/^Alerta silenciada hasta .+: IP 10\.11\.12\.13/);
+  expect(muted.stdout).toMatch(/^Alerta silenciada para ti hasta .+: IP 10\.11\.12\.13/);
   expect((await tty(['alerts', 'list'])).stdout).toContain('No hay alertas.');
   const history = JSON.parse((await cli(['alerts', 'history', '--json'])).stdout) as AlertList;
-  expect(history.rows.map((a: Alert) => [a.id, a.state, a.muted_by])).toEqual([[alert.id, 'muted', ADMIN.email]]);
+  expect(history.rows.map((a: Alert) => [a.id, a.state, a.muted_by, a.muted_for])).toEqual([[alert.id, 'muted', ADMIN.email, 'me']]);
+  expect((await tty(['alerts', 'history'])).stdout).toContain('Silenciada para ti');
   expect((await tty(['alerts', 'unmute', alert.id])).stdout).toContain('Alerta abierta de nuevo');
+
+  // A staff user's mute is theirs: the admin still lists it open. Only an admin mutes it for everyone.
+  const admin = await server.admin();
+  await admin.admin.createUser({ first_name: 'Bea', last_name: 'Ruiz', email: 'bea@example.com', password: 'una-clave-larga-1' });
+  const beaDir = await newConfigDir();
+  const bea = (args: string[]) => runCli(args, beaDir, server.url, { isTTY: true, columns: 250 });
+  expect((await runCli(['login', '--email', 'bea@example.com'], beaDir, server.url, { stdin: 'una-clave-larga-1\n' })).code).toBe(0);
+  const refused = await bea(['alerts', 'mute', alert.id, '--everyone']);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toContain('Solo un administrador puede silenciar una alerta para todos');
+  expect((await bea(['alerts', 'mute', alert.id])).stdout).toMatch(/^Alerta silenciada para ti hasta que se resuelva: IP 10\.11\.12\.13/);
+  expect((await bea(['alerts', 'list'])).stdout).toContain('No hay alertas.');
+  expect((await tty(['alerts', 'list'])).stdout).toContain('IP 10.11.12.13');
+  expect((await tty(['alerts', 'mute', alert.id, '--everyone'])).stdout).toMatch(/^Alerta silenciada para todos hasta que se resuelva/);
+  expect((await tty(['alerts', 'history'])).stdout).toContain('Silenciada para todos');
+  expect((await tty(['alerts', 'unmute', alert.id, '--everyone'])).stdout).toContain('Alerta abierta de nuevo');
+  expect((await bea(['alerts', 'history'])).stdout).toContain('Silenciada para ti');
 });
 
 it('refuses a bad kind or state before sending, and says the server detail for a bad parameter', async () => {

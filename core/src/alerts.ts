@@ -16,6 +16,12 @@ export const ALERT_STATE_LABELS: Readonly<Record<AlertState, string>> = {
   muted: 'Silenciada',
 };
 
+/** An alert's state as its reader sees it: 'Silenciada para ti' (their own mute) or 'Silenciada para todos' (an admin's). */
+export function alertStateText(a: Pick<Alert, 'state' | 'muted_for'>): string {
+  if (a.state !== 'muted' || !a.muted_for) return ALERT_STATE_LABELS[a.state];
+  return `${ALERT_STATE_LABELS.muted} ${a.muted_for === 'me' ? 'para ti' : 'para todos'}`;
+}
+
 const SCOPE_LABELS: Readonly<Record<string, string>> = {
   zone: 'zona',
   publisher: 'publisher',

@@ -1,5 +1,6 @@
 // Server configuration from environment variables, validated at start with clear messages.
 import path from 'node:path';
+import { webhookAllowEntryProblem } from './services/webhook-address.js';
 
 export interface Config {
   port: number;
@@ -95,6 +96,16 @@ export interface Config {
     mailFrom: string;
     webhookAttempts: number;
     webhookBackoffMs: number;
+    /**
+     * ADOPS_WEBHOOK_ALLOW: hosts, IP addresses and CIDR ranges a webhook may reach although they
+     * are loopback, private, link-local … (webhook-address.ts). Absent: none.
+     */
+    webhookAllow?: readonly string[];
+    /** One webhook try, connection to answer (default 5 s); the connection alone (default 3 s). */
+    webhookTimeoutMs?: number;
+    webhookConnectTimeoutMs?: number;
+    /** How webhook hosts are resolved (default: the system's; tests give a hosts table). */
+    webhookResolve?: import('./services/webhook-address.js').Resolve;
     appUrl: string | null;
     digestHour: number;
   };
@@ -240,12 +251,23 @@ function alertsConfig(env: Env): Config['alerts'] {
   if (!/@/.test(mailFrom) || /[\r\n]/.test(mailFrom)) throw new ConfigError(`ADOPS_MAIL_FROM must be an e-mail address (got "${mailFrom}")`);
   const everySeconds = int(env, 'ADOPS_ALERTS_EVERY_SECONDS', 60, 0, 86_400);
   if (everySeconds > 0 && everySeconds < 10) throw new ConfigError('ADOPS_ALERTS_EVERY_SECONDS must be 0 (off) or at least 10');
+  const webhookAllow = (env.ADOPS_WEBHOOK_ALLOW ?? '')
+    .split(/[\s,]+/)
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of webhookAllow) {
+    const problem = webhookAllowEntryProblem(entry);
+    if (problem) throw new ConfigError(`ADOPS_WEBHOOK_ALLOW: ${problem} (a comma-separated list such as "hooks.internal, 10.20.0.0/16")`);
+  }
   return {
     everySeconds,
     smtpUrl,
     mailFrom,
     webhookAttempts: 4,
     webhookBackoffMs: 2_000,
+    webhookAllow,
+    webhookTimeoutMs: 5_000,
+    webhookConnectTimeoutMs: 3_000,
     appUrl: url(env, 'ADOPS_APP_URL') ?? null,
     digestHour: int(env, 'ADOPS_DIGEST_HOUR', 8, 0, 23),
   };

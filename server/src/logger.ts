@@ -23,6 +23,7 @@ const SECRET_KEYS = [
   'api_key',
   'secret',
   'totp',
+  'passphrase',
 ];
 export const REDACT_PATHS = [
   ...SECRET_KEYS,

@@ -79,6 +79,7 @@ const KNOWN_COLLECTIONS = new Set([
   'alerts',
   'alertSubscriptions',
   'alertDigests',
+  'alertMutes',
   'alertActions',
   'alertActionDays',
   // The evaluator's lock (an expiry of a minute): the target's instances take their own.
@@ -242,6 +243,7 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       rules: await source.alerts.rules.list(),
       alerts: await allAlerts(source),
       subscriptions: await source.alerts.subscriptions(),
+      mutes: await source.alerts.mutes({}),
       digests: ((raw.alertDigests as AlertDigestRecord[] | undefined) ?? []).slice().sort((a, b) => a.date.localeCompare(b.date)),
       actions: await allActions(source),
       actionDays: (raw.alertActionDays as Array<{ account: string; day: string; used: number }> | undefined) ?? [],
@@ -313,6 +315,7 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       alerts: 0,
       alert_subscriptions: 0,
       alert_digests: 0,
+      alert_mutes: 0,
       alert_actions: 0,
       zone_report: 0,
       ad_spend: 0,
@@ -432,6 +435,22 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
         warnings.push(`alert channels of ${emailOf.get(sub.user_id) ?? sub.user_id} not copied: ${(e as Error).message}`);
       }
     }
+    // Users' own mutes of alerts still unresolved at the firing they were muted on (the others hide nothing any more).
+    const alertById = new Map(srcAlerts.alerts.map((a) => [a.id, a]));
+    const liveMutes = srcAlerts.mutes.filter((m) => {
+      const a = alertById.get(m.alert_id);
+      return a !== undefined && a.state !== 'resolved' && a.fire_count === m.fire_count;
+    });
+    const tgtMutes = new Set((await target.alerts.mutes({})).map((m) => `${m.alert_id}|${m.user_id}`));
+    for (const m of liveMutes) {
+      if (tgtMutes.has(`${m.alert_id}|${m.user_id}`)) continue;
+      try {
+        if (await target.alerts.mute({ alert_id: m.alert_id, user_id: m.user_id, by: m.by, until: m.until, at: m.at })) copied.alert_mutes++;
+        else warnings.push(`the mute of alert ${m.alert_id} by ${m.by} not copied: the alert is not in the target, or resolved there`);
+      } catch (e) {
+        warnings.push(`the mute of alert ${m.alert_id} by ${m.by} not copied: ${(e as Error).message}`);
+      }
+    }
     // A digest record is what stops a second send of its day: replayed as its claims (each failed try, then the last), oldest day first.
     const tgtDigests = await digestsOn(
       target,
@@ -467,7 +486,7 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       `entities: ${copied.users} users, ${copied.sessions} sessions, ${copied.publisher_tokens} tokens, ${copied.campaigns} campaigns, ${copied.publishers} publishers, ${copied.two_factor} two-factor enrolments, ${copied.audit_log} audit entries copied`,
     );
     log(
-      `alertas: ${copied.alert_rules} rules, ${copied.alerts} alerts, ${copied.alert_subscriptions} users' channels, ${copied.alert_digests} digest records, ${copied.alert_actions} profit-guard actions copied`,
+      `alertas: ${copied.alert_rules} rules, ${copied.alerts} alerts, ${copied.alert_subscriptions} users' channels, ${copied.alert_mutes} users' mutes, ${copied.alert_digests} digest records, ${copied.alert_actions} profit-guard actions copied`,
     );
 
     // Zone reports: one import (an upsert on the natural key) per month whose counts or sums differ.
@@ -550,6 +569,7 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     const deliveries = (list: AlertRecord[]) => list.reduce((n, a) => n + (a.deliveries?.length ?? 0), 0);
     check('alert deliveries', deliveries(srcAlerts.alerts), deliveries(await allAlerts(target)));
     check('alert subscriptions', srcAlerts.subscriptions.length, (await target.alerts.subscriptions()).length);
+    check("users' own alert mutes", liveMutes.length, (await target.alerts.mutes({})).length);
     const digestsAfter = await digestsOn(
       target,
       srcAlerts.digests.map((d) => d.date),

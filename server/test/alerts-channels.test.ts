@@ -1,7 +1,7 @@
 // Alertas' channels against local receivers started here: a webhook server (JSON with a
 // Slack-compatible text, HMAC-SHA-256 signature over "timestamp.body", retried with backoff on
 // 5xx, not on a 4xx refusal) and an SMTP sink (smtp-server) that receives the e-mail nodemailer
-// sends. A re-fire within the cooldown notifies nobody. Each notice's outcome is kept with the
+// sends, both delivered after the evaluation answered. A re-fire within the cooldown notifies nobody. Each notice's outcome is kept with the
 // alert (its history): the user sees their own, an admin every one.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
@@ -55,6 +55,8 @@ beforeAll(async () => {
       webhookBackoffMs: 20,
       appUrl: 'https://adops.example.com',
       digestHour: 8,
+      // The receiver listens on this machine: allowed as ADOPS_WEBHOOK_ALLOW=127.0.0.1 would.
+      webhookAllow: ['127.0.0.1'],
     },
   });
   const admin = await s.admin();
@@ -96,6 +98,7 @@ describe('a new alert reaches the subscribed user by webhook and e-mail', () => 
     answers = [503, 502];
     const result = await s.app.services.alerts.evaluate(T);
     expect(result).toMatchObject({ fired: 1, notified: 2 });
+    await s.app.services.alerts.deliveries();
 
     // Webhook: three tries (503, 502, 200), each signed over its own timestamp and the same body.
     expect(hits).toHaveLength(3);
@@ -154,7 +157,8 @@ describe('a new alert reaches the subscribed user by webhook and e-mail', () => 
     const at = T + 60 * MIN;
     await burst(at - MIN, '10.6.6.6');
     answers = [404];
-    expect(await s.app.services.alerts.evaluate(at)).toMatchObject({ fired: 1, notified: 1 }); // the e-mail
+    expect(await s.app.services.alerts.evaluate(at)).toMatchObject({ fired: 1, notified: 2 });
+    await s.app.services.alerts.deliveries();
     expect(hits).toHaveLength(1);
     const [refused] = (await ana.alerts.list({ rule_id: rule.id, state: 'all' })).rows;
     expect(refused.deliveries.find((d) => d.channel === 'webhook')).toMatchObject({ status: 'failed', attempts: 1, detail: 'HTTP 404' });

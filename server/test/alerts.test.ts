@@ -203,25 +203,86 @@ describe('cooldown, de-duplication and muting', () => {
     await admin.alerts.deleteRule({ id: r.id });
   });
 
-  test('a muted alert stays muted while the condition holds, is lifted when its time ends, and resolves when the condition clears', async () => {
+  test('an alert muted for everyone stays muted while the condition holds, is lifted when its time ends, and resolves when the condition clears', async () => {
     const start = at + 200 * MIN;
     const r = await rule({ name: 'IP mute', kind: 'ip_burst', params: { visits: 20, minutes: 30 } });
     await burst(start - MIN, '10.2.2.2');
     await evaluate(start);
     const [a] = await alertsOf(r.id);
-    const muted = await ana.alerts.mute({ id: a.id, minutes: 5 });
-    expect(muted).toMatchObject({ state: 'muted', muted_by: 'ana@example.com' });
+    const muted = await admin.alerts.mute({ id: a.id, minutes: 5, for_everyone: true });
+    expect(muted).toMatchObject({ state: 'muted', muted_by: 'admin@test.local', muted_for: 'everyone' });
     await evaluate(start + 2 * MIN);
     expect((await alertsOf(r.id))[0].state).toBe('muted');
+    expect((await ana.alerts.list({ rule_id: r.id, state: 'muted' })).rows.map((x) => [x.id, x.muted_for])).toEqual([[a.id, 'everyone']]);
     expect(Date.parse(muted.muted_until!)).toBeGreaterThan(Date.now());
     // The mute's end is measured by the server's clock; unmuting by hand does the same.
-    expect(await ana.alerts.unmute({ id: a.id })).toMatchObject({ state: 'open', muted_until: null });
-    const e = await failure(ana.alerts.unmute({ id: a.id }));
-    expect(e).toMatchObject({ status: 409, detail: 'La alerta no está silenciada' });
-    await ana.alerts.mute({ id: a.id });
+    expect(await admin.alerts.unmute({ id: a.id, for_everyone: true })).toMatchObject({ state: 'open', muted_until: null, muted_for: null });
+    const e = await failure(admin.alerts.unmute({ id: a.id, for_everyone: true }));
+    expect(e).toMatchObject({ status: 409, detail: 'La alerta no está silenciada para todos' });
+    await admin.alerts.mute({ id: a.id, for_everyone: true });
     await evaluate(start + 40 * MIN);
     expect((await alertsOf(r.id)).map((x) => x.state)).toEqual(['resolved']);
     expect(await failure(ana.alerts.mute({ id: a.id }))).toMatchObject({ status: 409, detail: 'La alerta ya está resuelta' });
+    expect(await failure(admin.alerts.mute({ id: a.id, for_everyone: true }))).toMatchObject({ status: 409, detail: 'La alerta ya está resuelta' });
+    await admin.alerts.deleteRule({ id: r.id });
+  });
+
+  test("a staff user's mute hides the alert from them only (list, bell, digest); only an admin mutes or unmutes for everyone", async () => {
+    const start = at + 300 * MIN;
+    const r = await rule({ name: 'IP de Ana', kind: 'ip_burst', params: { visits: 20, minutes: 30 } });
+    await burst(start - MIN, '10.2.9.9');
+    const anaId = (await admin.admin.listUsers()).find((u) => u.email === 'ana@example.com')!.id;
+    await s.app.services.store.alerts.setSubscription({
+      ...((await s.app.services.store.alerts.subscription(anaId)) ?? {
+        user_id: anaId,
+        in_app: true,
+        email: false,
+        webhook_url: null,
+        webhook_secret: null,
+        rule_ids: null,
+        digest: false,
+      }),
+      read_at: new Date(start - 10 * MIN).toISOString(),
+    });
+    await evaluate(start);
+    const [a] = await alertsOf(r.id);
+    const open = (api: Api) => api.alerts.list({ rule_id: r.id, state: 'open' }).then((l) => l.rows.map((x) => x.id));
+    expect(await ana.alerts.unread()).toEqual({ unread: 1 });
+
+    // Ana (staff) may not mute it for everyone: refused in words, nothing changes.
+    expect(await failure(ana.alerts.mute({ id: a.id, minutes: 60, for_everyone: true }))).toMatchObject({
+      status: 403,
+      detail: 'Solo un administrador puede silenciar una alerta para todos; puedes silenciarla para ti',
+    });
+    expect(await open(ana)).toEqual([a.id]);
+
+    // Her own mute: muted for her (list, bell, digest), still open for the admin.
+    const mine = await ana.alerts.mute({ id: a.id, minutes: 60 });
+    expect(mine).toMatchObject({ id: a.id, state: 'muted', muted_for: 'me', muted_by: 'ana@example.com' });
+    expect(Date.parse(mine.muted_until!)).toBeGreaterThan(Date.now() + 59 * MIN);
+    expect(await open(ana)).toEqual([]);
+    expect((await ana.alerts.list({ rule_id: r.id, state: 'muted' })).rows.map((x) => x.id)).toEqual([a.id]);
+    expect(await ana.alerts.unread()).toEqual({ unread: 0 });
+    expect((await s.app.services.alertDigest.message(anaId)).text).not.toContain('10.2.9.9');
+    expect(await open(admin)).toEqual([a.id]);
+    expect((await alertsOf(r.id))[0]).toMatchObject({ state: 'open', muted_for: null, muted_by: null });
+    expect((await s.app.services.alertDigest.message((await admin.admin.listUsers()).find((u) => u.is_admin)!.id)).text).toContain('10.2.9.9');
+
+    // The admin mutes it for everyone: muted for both; Ana cannot lift that one.
+    await admin.alerts.mute({ id: a.id, minutes: null, for_everyone: true });
+    expect((await ana.alerts.list({ rule_id: r.id, state: 'muted' })).rows[0]).toMatchObject({ muted_for: 'everyone', muted_by: 'admin@test.local' });
+    expect(await failure(ana.alerts.unmute({ id: a.id, for_everyone: true }))).toMatchObject({
+      status: 403,
+      detail: 'Solo un administrador puede quitar un silencio para todos',
+    });
+    // Lifted for everyone: Ana's own mute still hides it from her.
+    await admin.alerts.unmute({ id: a.id, for_everyone: true });
+    expect(await open(admin)).toEqual([a.id]);
+    expect(await open(ana)).toEqual([]);
+    // Her own mute lifted: open for her again; a second time there is nothing of hers to lift.
+    expect(await ana.alerts.unmute({ id: a.id })).toMatchObject({ state: 'open', muted_for: null });
+    expect(await open(ana)).toEqual([a.id]);
+    expect(await failure(ana.alerts.unmute({ id: a.id }))).toMatchObject({ status: 409, detail: 'No tienes esta alerta silenciada' });
     await admin.alerts.deleteRule({ id: r.id });
   });
 

@@ -112,7 +112,11 @@ const CASES: Case[] = [
       const a = await openAlert();
       const muted = await admin.alerts.mute({ id: a.id, minutes: 30 });
       await admin.alerts.deleteRule({ id: a.rule_id });
-      return { target_id: a.id, before: { state: 'open', muted_until: null }, after: { state: 'muted', muted_until: muted.muted_until } };
+      return {
+        target_id: a.id,
+        before: { state: 'open', muted_until: null, muted_for: null },
+        after: { state: 'muted', muted_until: muted.muted_until, muted_for: 'me' },
+      };
     },
   },
   {
@@ -121,10 +125,14 @@ const CASES: Case[] = [
     target_kind: 'alert',
     async run() {
       const a = await openAlert();
-      await admin.alerts.mute({ id: a.id });
-      await admin.alerts.unmute({ id: a.id });
+      await admin.alerts.mute({ id: a.id, for_everyone: true });
+      await admin.alerts.unmute({ id: a.id, for_everyone: true });
       await admin.alerts.deleteRule({ id: a.rule_id });
-      return { target_id: a.id, before: { state: 'muted', muted_until: null }, after: { state: 'open', muted_until: null } };
+      return {
+        target_id: a.id,
+        before: { state: 'muted', muted_until: null, muted_for: 'everyone' },
+        after: { state: 'open', muted_until: null, muted_for: null },
+      };
     },
   },
   {
@@ -403,7 +411,11 @@ const CASES: Case[] = [
     action: 'backup.create',
     target_kind: 'backup',
     async run() {
-      const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+      const res = await s.fetch('/api/admin/backup', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ password: ADMIN.password, passphrase: 'una frase de paso larga' }),
+      });
       // A backup copies the embedded stores; with PostgreSQL it is refused (409), and nothing is recorded.
       if (s.store === 'postgres') {
         expect(res.status).toBe(409);

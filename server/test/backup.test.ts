@@ -2,7 +2,9 @@
 // back by `adops restore DIR`): taken while imports, referrer batches and new users keep
 // arriving, the restored data dir holds exactly the state of one moment — every user, token,
 // campaign, revenue share and fact acknowledged before the backup, nothing torn or partial —
-// and a server started on it serves it. Tampered or hostile backups are refused.
+// and a server started on it serves it. The admin's password (and 2FA code) is asked again, the
+// copy's secrets are encrypted with the admin's passphrase and a restore needs it. Tampered or
+// hostile backups are refused.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -14,9 +16,11 @@ import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Api } from '@adops/core';
 import { BackupError, restoreBackup, saveBackup, type BackupManifest } from '../src/backup/index.js';
+import { decryptBuffer, encryptBuffer, openBackupKeys } from '../src/backup/crypto.js';
 import type { Db } from '../src/warehouse/duckdb/db.js';
 import { BackupService } from '../src/services/backup.js';
 import { ADMIN, failure, startTestServer, useClickHouseWarehouse, type TestServer } from './helpers.js';
+import { awayFromStepEdge, totpCode } from './totp-codes.js';
 import { startPgCluster } from './pg-cluster.js';
 
 let work: string;
@@ -52,9 +56,20 @@ const batchNdjson = (j: number) =>
     }),
   ).join('\n');
 
+/** The passphrase the tests' backups are encrypted with. */
+const PASSPHRASE = 'una frase de paso larga';
+
+/** A backup request as `token`: the admin's password again and the passphrase (or `body` as given). */
+const backupRequest = (s: TestServer, token: string, body: object = { password: ADMIN.password, passphrase: PASSPHRASE }) =>
+  s.fetch('/api/admin/backup', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
 /** POSTs the backup as `token` and saves it into `dir`; the manifest. */
 async function backupInto(s: TestServer, token: string, dir: string): Promise<BackupManifest> {
-  const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const res = await backupRequest(s, token);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/x-tar');
   return saveBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), dir);
@@ -127,7 +142,7 @@ describe('a backup taken while writes keep coming', () => {
     await Promise.all(writers);
 
     const dataDir = path.join(work, 'concurrent', 'data');
-    const restored = await restoreBackup(dir, dataDir);
+    const restored = await restoreBackup(dir, dataDir, { passphrase: PASSPHRASE });
     expect(restored.previous).toBeNull();
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     for (const name of await readdir(dataDir)) expect((await stat(path.join(dataDir, name))).mode & 0o077, name).toBe(0);
@@ -236,7 +251,7 @@ describe('who may take a backup, and what it holds', () => {
     expect(Object.keys(manifest.warehouse.tables)).toEqual(expect.arrayContaining(['zone_report', 'referrer_event', 'referrer_event_key']));
     const paths = manifest.files.map((f) => f.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['entities/adops.json', 'files/secrets.json', 'warehouse/schema.sql', 'warehouse/zone_report.parquet']),
+      expect.arrayContaining(['entities/adops.json.enc', 'files/secrets.json.enc', 'warehouse/schema.sql', 'warehouse/zone_report.parquet']),
     );
     for (const f of manifest.files) expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
@@ -245,30 +260,113 @@ describe('who may take a backup, and what it holds', () => {
     expect((await readdir(s.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);
   });
 
-  test('a body, an unknown parameter or an oversized body is refused with 400 before any work', async () => {
-    const auth = { authorization: `Bearer ${admin.token}` };
+  test('an unknown field, a parameter in the address or an oversized body is refused before any work', async () => {
+    const auth = { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' };
     const listing = async () => (await readdir(s.dataDir)).sort();
     const files = await listing();
-    const cases: Array<[string, RequestInit]> = [
-      ['/api/admin/backup', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"dir":"../../etc"}' }],
-      ['/api/admin/backup', { method: 'POST', headers: auth, body: 'x'.repeat(2 * 1024 * 1024) }],
-      ['/api/admin/backup?dir=%2Fetc&format=zip', { method: 'POST', headers: auth }],
+    const good = { password: ADMIN.password, passphrase: PASSPHRASE };
+    const cases: Array<[string, RequestInit, number, RegExp]> = [
+      ['/api/admin/backup', { method: 'POST', headers: auth, body: JSON.stringify({ ...good, dir: '../../etc' }) }, 400, /Llave desconocida: "dir"/],
+      [
+        '/api/admin/backup',
+        { method: 'POST', headers: auth, body: JSON.stringify({ ...good, pad: 'x'.repeat(2 * 1024 * 1024) }) },
+        413,
+        /demasiado grande/,
+      ],
+      [
+        '/api/admin/backup?dir=%2Fetc&format=zip',
+        { method: 'POST', headers: auth, body: JSON.stringify(good) },
+        400,
+        /no admite parámetros en la dirección: "dir", "format"/,
+      ],
     ];
-    for (const [url, init] of cases) {
+    for (const [url, init, status, detail] of cases) {
       const res = await s.fetch(url, init);
-      expect(res.status, url).toBe(400);
-      expect(((await res.json()) as { detail: string }).detail).toMatch(/no lleva cuerpo|Llaves desconocidas: "dir", "format"/);
+      expect(res.status, url).toBe(status);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
     }
     expect(await listing()).toEqual(files);
   });
 
+  test('the admin is asked for their password again, and for a passphrase of 12 characters at least; nothing is written otherwise', async () => {
+    const listing = async () => (await readdir(s.dataDir)).sort();
+    const files = await listing();
+    const refused: Array<[object, RegExp]> = [
+      [{}, /^password: Indica tu contraseña$/],
+      [{ passphrase: PASSPHRASE }, /^password: Indica tu contraseña$/],
+      [{ password: ADMIN.password }, /^passphrase: Indica una frase de paso/],
+      [{ password: ADMIN.password, passphrase: 'corta' }, /^passphrase: La frase de paso debe tener al menos 12 caracteres$/],
+      [{ password: 'no-es-la-mía', passphrase: PASSPHRASE }, /^La contraseña actual no es correcta$/],
+    ];
+    for (const [body, detail] of refused) {
+      const res = await backupRequest(s, admin.token, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
+    }
+    expect(await listing()).toEqual(files);
+    // Wrong passwords count toward the sign-in limits, as sign-ins would: a borrowed session cannot guess on.
+    await admin.admin.createUser({ first_name: 'Otra', email: 'otra-admin@test.local', password: 'x9-backup-Pass', is_admin: true });
+    const other = await s.as('otra-admin@test.local', 'x9-backup-Pass');
+    for (let i = 0; i < 5; i++) await backupRequest(s, other.token, { password: `mala-${i}`, passphrase: PASSPHRASE });
+    const limited = await backupRequest(s, other.token, { password: 'x9-backup-Pass', passphrase: PASSPHRASE });
+    expect(limited.status).toBe(429);
+    expect(await listing()).toEqual(files);
+  });
+
+  test('the secrets in the copy are encrypted: no key of secrets.json, password hash, TOTP seed or sealed token is in any of its files', async () => {
+    await admin.publishers.set({ name: 'PubSecreto', revenue_share: 0.5 });
+    await admin.admin.createToken({ publisher_name: 'PubSecreto' });
+    await awayFromStepEdge();
+    const { secret } = await admin.auth.totpBegin({ password: ADMIN.password });
+    await admin.auth.totpConfirm({ code: await totpCode(secret, -1) });
+    const stored = JSON.parse(await readFile(path.join(s.dataDir, 'adops.json'), 'utf8')) as {
+      users: Array<{ password_hash: string }>;
+      totp: Array<{ secret_sealed: string }>;
+      publisherTokens: Array<{ token_sealed: string; token_hash: string }>;
+    };
+    const keys = JSON.parse(await readFile(path.join(s.dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
+    const secrets = [
+      ...Object.values(keys),
+      ...stored.users.map((u) => u.password_hash.split('$').at(-1)!),
+      ...stored.totp.map((t) => t.secret_sealed),
+      ...stored.publisherTokens.flatMap((t) => [t.token_sealed, t.token_hash]),
+      secret,
+    ];
+    expect(secrets.length).toBeGreaterThanOrEqual(7);
+
+    // With 2FA on, the code is asked too: missing, then wrong (both refused in words), then right.
+    const missing = await backupRequest(s, admin.token);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ detail: /verificación en dos pasos: indica también el código/, totp_required: true });
+    const wrong = await backupRequest(s, admin.token, { password: ADMIN.password, passphrase: PASSPHRASE, code: '000000' });
+    expect(await wrong.json()).toMatchObject({ detail: 'El código de verificación no es correcto', totp_required: true });
+    const res = await backupRequest(s, admin.token, { password: ADMIN.password, passphrase: PASSPHRASE, code: await totpCode(secret, 1) });
+    expect(res.status).toBe(200);
+    const dir = path.join(work, 'encrypted');
+    const manifest = await saveBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), dir);
+    expect(manifest).toMatchObject({
+      format_version: 2,
+      encryption: { cipher: 'aes-256-gcm', kdf: 'scrypt', r: 8, p: 1, files: expect.arrayContaining(['entities/adops.json', 'files/secrets.json']) },
+    });
+    const paths = manifest.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['entities/adops.json.enc', 'files/secrets.json.enc', 'warehouse/zone_report.parquet']));
+    expect(paths.filter((p) => !p.startsWith('warehouse/') && !p.endsWith('.enc'))).toEqual([]);
+    for (const file of paths) {
+      const bytes = await readFile(path.join(dir, file));
+      for (const text of secrets) {
+        expect(bytes.includes(Buffer.from(text)), `${file} holds a secret in the clear`).toBe(false);
+        expect(bytes.includes(Buffer.from(text, 'base64')) && text.length >= 40, `${file} holds a secret's bytes`).toBe(false);
+      }
+    }
+    await admin.auth.totpDisable({ password: ADMIN.password });
+  });
   test('one backup at a time: a second one while the first is being sent answers 409, and the next one after it works', async () => {
     const backups = new BackupService({ dataDir: s.dataDir, store: s.app.services.store, warehouse: s.app.services.warehouse });
-    const first = await backups.create();
-    const second = await failure(backups.create());
+    const first = await backups.create({ passphrase: PASSPHRASE, logN: 10 });
+    const second = await failure(backups.create({ passphrase: PASSPHRASE, logN: 10 }));
     expect(second).toMatchObject({ status: 409, message: 'Ya hay una copia de seguridad en curso: espera a que termine' });
     for await (const _ of first.archive);
-    const third = await backups.create();
+    const third = await backups.create({ passphrase: PASSPHRASE, logN: 10 });
     expect(third.manifest.created_at > first.manifest.created_at).toBe(true);
     third.archive.destroy();
     await new Promise((r) => setTimeout(r, 50));
@@ -286,7 +384,7 @@ describe('who may take a backup, and what it holds', () => {
     const dir = path.join(work, 'occupied');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'keep.txt'), 'mine');
-    const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+    const res = await backupRequest(s, admin.token);
     await expect(saveBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), dir)).rejects.toThrow(/no está vacío/);
     expect(await readdir(dir)).toEqual(['keep.txt']);
     expect((await readdir(work)).filter((n) => n.startsWith('occupied.partial-'))).toEqual([]);
@@ -304,7 +402,7 @@ describe('who may take a backup, and what it holds', () => {
     };
     const climbing = await archive(path.join(craft, 'inner'), ['../manifest.json', '../evil.txt']);
     const absolute = await archive(craft, [path.join(craft, 'evil.txt')]);
-    const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+    const res = await backupRequest(s, admin.token);
     const whole = Buffer.from(await res.arrayBuffer());
     const bodies: Array<[string, Buffer]> = [
       ['climbing', climbing],
@@ -327,12 +425,15 @@ describe('who may take a backup, and what it holds', () => {
 describe('restore', () => {
   let s: TestServer;
   let backup: string;
+  /** The entity store as the backup took it (nothing changes it afterwards in these tests). */
+  let atBackup: unknown;
   beforeAll(async () => {
     s = await startTestServer();
     const admin = await s.admin();
     await admin.ingest.zoneReport(undefined, { rawBody: importCsv(0), headers: { 'content-type': 'text/csv' } });
     backup = path.join(work, 'restore-source');
     await backupInto(s, admin.token, backup);
+    atBackup = await s.app.services.store.snapshot!();
   });
   afterAll(() => s.close());
 
@@ -348,16 +449,69 @@ describe('restore', () => {
     return dir;
   }
 
-  test('a tampered file is refused by its checksum and no data dir is created', async () => {
+  test('a tampered file is refused by its checksum, one re-checksummed by its encryption; no data dir is created', async () => {
     const dir = await copyOfBackup('tampered');
-    const entities = path.join(dir, 'entities/adops.json');
-    await writeFile(
-      entities,
-      (await readFile(entities, 'utf8')).replace('"is_admin": false', '"is_admin": true ').replace('admin@test.local', 'evil@test.local'),
-    );
+    const entities = path.join(dir, 'entities/adops.json.enc');
+    const bytes = await readFile(entities);
+    bytes[bytes.length - 40] ^= 1;
+    await writeFile(entities, bytes);
     const target = path.join(work, 'tampered-data');
-    await expect(restoreBackup(dir, target)).rejects.toThrow(/suma de control de entities\/adops.json no coincide/);
+    await expect(restoreBackup(dir, target, { passphrase: PASSPHRASE })).rejects.toThrow(/suma de control de entities\/adops.json.enc no coincide/);
+    // The manifest's checksum made to match: the encryption's own check refuses it.
+    const file = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as BackupManifest;
+    manifest.files.find((f) => f.path === 'entities/adops.json.enc')!.sha256 = createHash('sha256').update(bytes).digest('hex');
+    await writeFile(file, JSON.stringify(manifest));
+    await expect(restoreBackup(dir, target, { passphrase: PASSPHRASE })).rejects.toThrow(
+      /entities\/adops.json no se puede descifrar: la copia está dañada o fue modificada/,
+    );
     await expect(stat(target)).rejects.toThrow();
+    expect((await readdir(work)).filter((n) => n.startsWith('tampered-data.'))).toEqual([]);
+  });
+
+  test('an encrypted copy needs its passphrase: none or a wrong one is refused in words and nothing is restored', async () => {
+    const target = path.join(work, 'no-passphrase-data');
+    await expect(restoreBackup(backup, target)).rejects.toThrow(
+      'Esta copia tiene sus secretos cifrados: hace falta la frase de paso con la que se hizo',
+    );
+    await expect(restoreBackup(backup, target, { passphrase: 'una frase de paso largA' })).rejects.toThrow(
+      /^La frase de paso no es la de esta copia: no se ha restaurado nada/,
+    );
+    await expect(stat(target)).rejects.toThrow();
+    expect((await readdir(work)).filter((n) => n.startsWith('no-passphrase-data.'))).toEqual([]);
+  });
+
+  test('with its passphrase it restores exactly: secrets.json and the audit trail byte for byte, the entity store as taken', async () => {
+    const target = path.join(work, 'exact-data');
+    await restoreBackup(backup, target, { passphrase: PASSPHRASE });
+    expect(await readFile(path.join(target, 'secrets.json'))).toEqual(await readFile(path.join(s.dataDir, 'secrets.json')));
+    const audit = (await readdir(target)).find((n) => n.endsWith('.ndjson'))!;
+    expect(audit).toBeDefined();
+    const source = await readFile(path.join(s.dataDir, audit));
+    const restored = await readFile(path.join(target, audit));
+    expect(restored.length).toBeGreaterThan(0);
+    expect(source.subarray(0, restored.length)).toEqual(restored);
+    expect(JSON.parse(await readFile(path.join(target, 'adops.json'), 'utf8'))).toEqual(atBackup);
+  });
+
+  test('a copy of the earlier format (nothing encrypted) still restores without a passphrase', async () => {
+    const dir = await copyOfBackup('format-1');
+    const file = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as BackupManifest;
+    const keys = await openBackupKeys(PASSPHRASE, manifest.encryption!);
+    for (const name of manifest.encryption!.files) {
+      const plain = decryptBuffer(keys, name, await readFile(path.join(dir, `${name}.enc`)));
+      await rm(path.join(dir, `${name}.enc`));
+      await writeFile(path.join(dir, name), plain);
+      const entry = manifest.files.find((f) => f.path === `${name}.enc`)!;
+      Object.assign(entry, { path: name, bytes: plain.length, sha256: createHash('sha256').update(plain).digest('hex') });
+    }
+    delete manifest.encryption;
+    manifest.format_version = 1;
+    await writeFile(file, JSON.stringify(manifest));
+    const target = path.join(work, 'format-1-data');
+    await restoreBackup(dir, target);
+    expect(await readFile(path.join(target, 'secrets.json'))).toEqual(await readFile(path.join(s.dataDir, 'secrets.json')));
   });
 
   test('a manifest whose counts do not match the data is refused', async () => {
@@ -366,17 +520,21 @@ describe('restore', () => {
     const manifest = JSON.parse(await readFile(file, 'utf8')) as BackupManifest;
     manifest.warehouse.tables.zone_report.rows += 1;
     await writeFile(file, JSON.stringify(manifest));
-    await expect(restoreBackup(dir, path.join(work, 'miscounted-data'))).rejects.toThrow(/no coincide con el manifiesto: zone_report/);
+    await expect(restoreBackup(dir, path.join(work, 'miscounted-data'), { passphrase: PASSPHRASE })).rejects.toThrow(
+      /no coincide con el manifiesto: zone_report/,
+    );
   });
 
   test('an unlisted file, a missing file or a hostile manifest path is refused', async () => {
     const extra = await copyOfBackup('extra');
     await writeFile(path.join(extra, 'warehouse', 'evil.sql'), "COPY (SELECT 1) TO '/tmp/x.csv';");
-    await expect(restoreBackup(extra, path.join(work, 'extra-data'))).rejects.toThrow(/no listado/);
+    await expect(restoreBackup(extra, path.join(work, 'extra-data'), { passphrase: PASSPHRASE })).rejects.toThrow(/no listado/);
 
     const missing = await copyOfBackup('missing');
     await rm(path.join(missing, 'warehouse', 'zone_report.parquet'));
-    await expect(restoreBackup(missing, path.join(work, 'missing-data'))).rejects.toThrow(/Falta warehouse\/zone_report.parquet/);
+    await expect(restoreBackup(missing, path.join(work, 'missing-data'), { passphrase: PASSPHRASE })).rejects.toThrow(
+      /Falta warehouse\/zone_report.parquet/,
+    );
 
     const climbing = await copyOfBackup('climbing');
     const file = path.join(climbing, 'manifest.json');
@@ -387,33 +545,44 @@ describe('restore', () => {
 
     await expect(restoreBackup(path.join(work, 'nothing-here'), path.join(work, 'nothing-data'))).rejects.toThrow(/falta manifest.json/);
 
-    // A file listed with a valid checksum that would replace a store on restore.
+    // A file listed with a valid checksum that would replace a store on restore (encrypted as the copy's are, or not).
     const smuggled = await copyOfBackup('smuggled');
-    const body = '{"version":1,"users":[]}';
-    await writeFile(path.join(smuggled, 'files', 'adops.json'), body);
+    const body = Buffer.from('{"version":1,"users":[]}');
     const list = JSON.parse(await readFile(path.join(smuggled, 'manifest.json'), 'utf8')) as BackupManifest;
-    list.files.push({ path: 'files/adops.json', bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+    const sealed = encryptBuffer(await openBackupKeys(PASSPHRASE, list.encryption!), 'files/adops.json', body);
+    await writeFile(path.join(smuggled, 'files', 'adops.json.enc'), sealed);
+    list.files.push({ path: 'files/adops.json.enc', bytes: sealed.length, sha256: createHash('sha256').update(sealed).digest('hex') });
+    list.encryption!.files.push('files/adops.json');
     await writeFile(path.join(smuggled, 'manifest.json'), JSON.stringify(list));
     const target = path.join(work, 'smuggled-data');
-    await expect(restoreBackup(smuggled, target)).rejects.toThrow(/files\/adops.json no puede estar en una copia/);
+    await expect(restoreBackup(smuggled, target, { passphrase: PASSPHRASE })).rejects.toThrow(/files\/adops.json no puede estar en una copia/);
     await expect(stat(target)).rejects.toThrow();
+    // In an encrypted copy a secret file in the clear is refused outright.
+    const clear = await copyOfBackup('clear');
+    await writeFile(path.join(clear, 'files', 'notes.txt'), body);
+    const listed = JSON.parse(await readFile(path.join(clear, 'manifest.json'), 'utf8')) as BackupManifest;
+    listed.files.push({ path: 'files/notes.txt', bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+    await writeFile(path.join(clear, 'manifest.json'), JSON.stringify(listed));
+    await expect(restoreBackup(clear, path.join(work, 'clear-data'), { passphrase: PASSPHRASE })).rejects.toThrow(
+      /files\/notes.txt no puede ir sin cifrar en una copia cifrada/,
+    );
   });
 
   test('a data dir that is not empty is kept unless --force, which moves it aside', async () => {
     const target = path.join(work, 'occupied-data');
     await mkdir(target, { recursive: true });
     await writeFile(path.join(target, 'adops.json'), '{"version":1,"users":[]}');
-    await expect(restoreBackup(backup, target)).rejects.toThrow(/no está vacío: usa --force/);
+    await expect(restoreBackup(backup, target, { passphrase: PASSPHRASE })).rejects.toThrow(/no está vacío: usa --force/);
     expect(await readFile(path.join(target, 'adops.json'), 'utf8')).toBe('{"version":1,"users":[]}');
-    const { previous } = await restoreBackup(backup, target, { force: true });
+    const { previous } = await restoreBackup(backup, target, { force: true, passphrase: PASSPHRASE });
     expect(previous).toMatch(/occupied-data\.pre-restore-/);
     expect(await readFile(path.join(previous!, 'adops.json'), 'utf8')).toBe('{"version":1,"users":[]}');
-    expect(await readFile(path.join(target, 'adops.json'), 'utf8')).toBe(await readFile(path.join(backup, 'entities/adops.json'), 'utf8'));
+    expect(JSON.parse(await readFile(path.join(target, 'adops.json'), 'utf8'))).toEqual(atBackup);
   });
 
   test('a data dir held open by a running process is refused, even with --force', async () => {
     const target = path.join(work, 'busy-data');
-    await restoreBackup(backup, target);
+    await restoreBackup(backup, target, { passphrase: PASSPHRASE });
     const serverDir = fileURLToPath(new URL('..', import.meta.url));
     const holder = spawn(
       process.execPath,
@@ -430,7 +599,7 @@ describe('restore', () => {
         holder.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
         holder.once('exit', () => reject(new Error('holder exited')));
       });
-      await expect(restoreBackup(backup, target, { force: true })).rejects.toThrow(/está en uso/);
+      await expect(restoreBackup(backup, target, { force: true, passphrase: PASSPHRASE })).rejects.toThrow(/está en uso/);
       expect((await readdir(work)).filter((n) => n.startsWith('busy-data.'))).toEqual([]);
     } finally {
       holder.kill('SIGKILL');
@@ -450,7 +619,7 @@ describe('deployments on PostgreSQL or ClickHouse', () => {
       const s = await startTestServer({ store: 'postgres', databaseUrl: await cluster.createDatabase('backup_refused') });
       try {
         const admin = await s.admin();
-        const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+        const res = await backupRequest(s, admin.token);
         expect(res.status).toBe(409);
         expect(((await res.json()) as { detail: string }).detail).toMatch(/Con PostgreSQL usa pg_dump/);
         expect((await readdir(s.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);
@@ -467,7 +636,7 @@ describe('deployments on PostgreSQL or ClickHouse', () => {
     const s = await startTestServer();
     try {
       const admin = await s.admin();
-      const res = await s.fetch('/api/admin/backup', { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+      const res = await backupRequest(s, admin.token);
       expect(res.status).toBe(409);
       expect(((await res.json()) as { detail: string }).detail).toMatch(/pg_dump.*clickhouse-backup/);
     } finally {

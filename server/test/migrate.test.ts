@@ -133,6 +133,7 @@ const alertRecordsOf = async (store: EntityStore) => ({
       .map((id) => store.alerts.subscription(id)),
   ),
   deliveries: (await store.alerts.list({}, 0, 500)).rows.map((a) => [a.id, a.deliveries]),
+  mutes: await store.alerts.mutes({}),
   digests: await store.alerts.digests(TODAY),
   actions: (await store.alertActions.list({}, 0, 500)).rows,
   slots: await store.alertActions.slotsUsed('act_mig', TODAY),
@@ -205,8 +206,8 @@ beforeAll(async () => {
       { zone_id: 'nadie-9', referrer: 'https://r.example/unknown' },
     ]);
     expect(flagged.status).toBe(200);
-    // Alertas: a rule whose alert resolved (then switched off), one with an open alert, one with a muted
-    // alert; the admin's webhook (with its secret) and Bea's e-mail and digest, a notice, a digest sent, a guard's pause.
+    // Alertas: a rule whose alert resolved (then switched off), one with an open alert (Bea muted it for
+    // herself), one with an alert muted for everyone; the admin's webhook (with its secret) and Bea's e-mail and digest, a notice, a digest sent, a guard's pause.
     const at = Date.now();
     const burst = { kind: 'referrer_burst' as const, params: { visits: 5, minutes: 60 } };
     const gone = await admin.alerts.createRule({ name: 'Resuelta', ...burst });
@@ -222,7 +223,9 @@ beforeAll(async () => {
       ['Resuelta', 'resolved', 'r.example'],
       ['Silenciada', 'open', 'r.example'],
     ]);
-    await admin.alerts.mute({ id: fired.find((a) => a.rule_id === muted.id)!.id, minutes: 120 });
+    await admin.alerts.mute({ id: fired.find((a) => a.rule_id === muted.id)!.id, minutes: 120, for_everyone: true });
+    // Bea's own mute of the open alert (hers alone).
+    await bea.alerts.mute({ id: fired.find((a) => a.rule_id === open.id)!.id });
     const users = await s.app.services.store.users.list();
     const beaUser = users.find((u) => u.email === BEA.email)!;
     const adminUser = users.find((u) => u.email === ADMIN.email)!;
@@ -339,6 +342,7 @@ describe('adops migrate: an embedded data directory into PostgreSQL + ClickHouse
     for (const state of ['open', 'muted', 'resolved']) expect(byName[`alerts (${state})`]).toMatchObject({ source: 1, target: 1, ok: true });
     expect(byName['alert deliveries']).toMatchObject({ source: 1, target: 1, ok: true });
     expect(byName['alert subscriptions']).toMatchObject({ source: 2, target: 2, ok: true });
+    expect(byName["users' own alert mutes"]).toMatchObject({ source: 1, target: 1, ok: true });
     expect(byName['alert digest records']).toMatchObject({ source: 1, target: 1, ok: true });
     expect(byName['profit-guard actions']).toMatchObject({ source: 1, target: 1, ok: true });
     expect(byName['profit-guard actions per account and day']).toMatchObject({ source: 2, target: 2, ok: true });

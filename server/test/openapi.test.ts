@@ -90,8 +90,8 @@ describe('the OpenAPI document', () => {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       for (const p of op.parameters ?? []) expect(p.description, `${area}.${name} ${p.in} ${p.name}`).toMatch(/\p{L}{3}/u);
       // Every POST/PUT/PATCH sends something — a JSON body from the contract or a raw one (CSV,
-      // NDJSON, form) — but sign-out, whose token says everything, and a backup, which takes all.
-      const bodiless = [contract.auth.logout, contract.admin.backup] as Route[];
+      // NDJSON, form) — but sign-out, whose token says everything.
+      const bodiless = [contract.auth.logout] as Route[];
       if (r.method !== 'GET' && r.method !== 'DELETE' && !bodiless.includes(r)) expect(op.requestBody, `${area}.${name}`).toBeDefined();
       else expect(op.requestBody, `${area}.${name}`).toBeUndefined();
     }

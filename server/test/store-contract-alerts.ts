@@ -266,6 +266,69 @@ export function describeAlertContract(fresh: Fresh, shared: boolean, newUser: ()
     expect(await store.alerts.subscription(u.id)).toBeUndefined();
   });
 
+  test("a user's mute hides the alert from them only, while it holds: until its time, until the alert resolves or fires again", async () => {
+    const { store, open } = await fresh();
+    const [ana, bea] = [newUser(), newUser()];
+    for (const u of [ana, bea]) await store.users.create(u);
+    const rule = alertRule();
+    await store.alerts.rules.create(rule);
+    const at = (h: number) => `2026-03-01T${String(h).padStart(2, '0')}:00:00.000Z`;
+    const a = alert(rule.id, { subject: 'A', fired_at: at(9), opened_at: at(9) });
+    const b = alert(rule.id, { subject: 'B', fired_at: at(8), opened_at: at(8) });
+    for (const x of [a, b]) await store.alerts.open(x);
+    const seen = async (user: UserRecord, state: 'open' | 'muted', when = at(10)) =>
+      (await store.alerts.list({ state, viewer: { user_id: user.id, at: when } }, 0, 10)).rows.map((x) => x.subject);
+
+    const mine = await store.alerts.mute({ alert_id: a.id, user_id: ana.id, by: ana.email, until: at(12), at: at(10) });
+    expect(mine).toEqual({ alert_id: a.id, user_id: ana.id, by: ana.email, until: at(12), fire_count: 1, at: at(10) });
+    // The alert itself is unchanged: open for everyone else, muted for Ana until 12:00.
+    expect((await store.alerts.byId(a.id))?.state).toBe('open');
+    expect(await seen(ana, 'open')).toEqual(['B']);
+    expect(await seen(ana, 'muted')).toEqual(['A']);
+    expect(await seen(bea, 'open')).toEqual(['A', 'B']);
+    expect(await seen(bea, 'muted')).toEqual([]);
+    expect(await seen(ana, 'open', at(12))).toEqual(['A', 'B']);
+    expect((await store.alerts.list({ state: 'open' }, 0, 10)).total).toBe(2);
+    // Muted again (until it resolves): replaced, one per user and alert; read back from another handle.
+    await store.alerts.mute({ alert_id: a.id, user_id: ana.id, by: ana.email, until: null, at: at(11) });
+    expect(await (await open()).alerts.mutes({ user_id: ana.id })).toEqual([{ ...mine, until: null, at: at(11) }]);
+    expect(await store.alerts.mutes({ alert_ids: [b.id] })).toEqual([]);
+    expect(await seen(ana, 'muted', at(23))).toEqual(['A']);
+    // An admin's mute for everyone (the alert's state) is muted for every viewer.
+    await store.alerts.update(b.id, { state: 'muted', muted_by: 'admin@example.com' });
+    expect(await seen(bea, 'muted')).toEqual(['B']);
+    expect(await seen(ana, 'muted')).toEqual(['A', 'B']);
+    // Resolved, then reopened (fired again): Ana's mute was for the firing she saw, and no longer hides it.
+    await store.alerts.update(a.id, { state: 'resolved', resolved_at: at(13) });
+    expect(await seen(ana, 'muted', at(13))).toEqual(['B']);
+    expect(await store.alerts.mute({ alert_id: a.id, user_id: bea.id, by: bea.email, until: null, at: at(13) })).toBeUndefined();
+    await store.alerts.update(a.id, { state: 'open', resolved_at: null, fire_count: 2 });
+    expect(await seen(ana, 'open', at(14))).toEqual(['A']);
+    // Unmuted: gone; twice: nothing to remove. Hostile ids find nothing.
+    await store.alerts.mute({ alert_id: a.id, user_id: ana.id, by: ana.email, until: null, at: at(14) });
+    expect(await store.alerts.unmute(a.id, ana.id)).toBe(true);
+    expect(await store.alerts.unmute(a.id, ana.id)).toBe(false);
+    expect(await store.alerts.mute({ alert_id: "' OR 1=1 --", user_id: ana.id, by: ana.email, until: null, at: at(14) })).toBeUndefined();
+    expect(await seen(ana, 'muted', at(14))).toEqual(['B']);
+  });
+
+  test("mutes go with their alert's rule and with their user", async () => {
+    const { store } = await fresh();
+    const [ana, bea] = [newUser(), newUser()];
+    for (const u of [ana, bea]) await store.users.create(u);
+    const [r1, r2] = [alertRule(), alertRule({ name: 'Otra' })];
+    for (const r of [r1, r2]) await store.alerts.rules.create(r);
+    const [a, b] = [alert(r1.id), alert(r2.id)];
+    for (const x of [a, b]) await store.alerts.open(x);
+    for (const u of [ana, bea])
+      for (const x of [a, b]) await store.alerts.mute({ alert_id: x.id, user_id: u.id, by: u.email, until: null, at: '2026-03-01T10:00:00.000Z' });
+    expect(await store.alerts.mutes({})).toHaveLength(4);
+    await store.alerts.rules.remove(r1.id);
+    expect((await store.alerts.mutes({})).map((m) => m.alert_id)).toEqual([b.id, b.id]);
+    await store.users.remove(bea.id);
+    expect((await store.alerts.mutes({})).map((m) => [m.alert_id, m.user_id])).toEqual([[b.id, ana.id]]);
+  });
+
   test('a lock has one owner until it expires or is released; its owner may renew it', async () => {
     const { store, open } = await fresh();
     const other = shared ? await open() : store;

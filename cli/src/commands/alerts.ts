@@ -7,7 +7,7 @@ import {
   ALERT_ACTION_MODES,
   ALERT_KIND_LABELS,
   ALERT_RULE_KINDS,
-  ALERT_STATE_LABELS,
+  alertStateText,
   ALERT_STATES,
   alertActionLabel,
   alertRuleActionText,
@@ -26,7 +26,7 @@ import type { Column } from '../ui/Table.js';
 
 export const ALERT_COLUMNS: Column<Alert>[] = [
   { key: 'id', header: 'Id', maxWidth: 36 },
-  { key: 'state', header: 'Estado', format: (v) => ALERT_STATE_LABELS[v as Alert['state']] },
+  { key: 'state', header: 'Estado', format: (_, a) => alertStateText(a) },
   { key: 'fired_at', header: 'Disparada', format: (v) => formatDateTimeLocal(String(v)) },
   { key: 'rule_name', header: 'Regla', maxWidth: 28 },
   { key: 'subject', header: 'Sobre', maxWidth: 28 },
@@ -238,29 +238,32 @@ export function registerAlerts(program: Command, cli: Cli): void {
 
   alerts
     .command('mute')
-    .description('Silencia una alerta: no avisa por ningún canal mientras dure')
+    .description('Silencia una alerta para ti (los demás la siguen viendo); con --everyone, para todos (administradores)')
     .argument('<id>', 'id de la alerta')
     .option('--minutes <n>', 'durante n minutos (por defecto: hasta que se resuelva)')
+    .option('--everyone', 'para todos los usuarios, no solo para ti (solo administradores)')
     .option('--json', 'salida JSON')
-    .action(async (id: string, opts: { minutes?: string; json?: boolean }, cmd: Command) => {
+    .action(async (id: string, opts: { minutes?: string; everyone?: boolean; json?: boolean }, cmd: Command) => {
       const minutes = opts.minutes === undefined ? null : Number(opts.minutes);
       if (minutes !== null && !Number.isInteger(minutes)) throw new CliError(`Minutos no válidos: ${opts.minutes}`, EXIT.usage);
       const { api } = await cli.api(cmd);
-      const a = await api.alerts.mute({ id, minutes });
+      const a = await api.alerts.mute({ id, minutes, for_everyone: opts.everyone === true });
       if (cli.machine(opts.json)) return cli.json(a);
-      cli.say(`Alerta silenciada ${a.muted_until ? `hasta ${formatDateTimeLocal(a.muted_until)}` : 'hasta que se resuelva'}: ${a.message}`);
+      const whom = a.muted_for === 'everyone' ? 'para todos' : 'para ti';
+      cli.say(`Alerta silenciada ${whom} ${a.muted_until ? `hasta ${formatDateTimeLocal(a.muted_until)}` : 'hasta que se resuelva'}: ${a.message}`);
     });
 
   alerts
     .command('unmute')
-    .description('Quita el silencio de una alerta')
+    .description('Quita tu silencio de una alerta; con --everyone, el silencio para todos (administradores)')
     .argument('<id>', 'id de la alerta')
+    .option('--everyone', 'quita el silencio para todos (solo administradores)')
     .option('--json', 'salida JSON')
-    .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (id: string, opts: { everyone?: boolean; json?: boolean }, cmd: Command) => {
       const { api } = await cli.api(cmd);
-      const a = await api.alerts.unmute({ id });
+      const a = await api.alerts.unmute({ id, for_everyone: opts.everyone === true });
       if (cli.machine(opts.json)) return cli.json(a);
-      cli.say(`Alerta abierta de nuevo: ${a.message}`);
+      cli.say(a.state === 'muted' ? `Quitado tu silencio; sigue silenciada para todos: ${a.message}` : `Alerta abierta de nuevo: ${a.message}`);
     });
 
   alerts

@@ -183,6 +183,33 @@ async function withRetries<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A line's key when it brings no `event_id` of its own: the file's first line, the line's
+ * position and its text (SHA-256). The same file imported again — or grown by lines at its end —
+ * gives its earlier lines the same keys, so the server stores only the new ones (keys are kept
+ * REFERRER_LIMITS.idempotencyDays days); another file, a line moved or edited, is new.
+ */
+export function lineKey(head: string, lineNo: number, line: string): string {
+  return `l:${createHash('sha256').update(head).update('\n').update(String(lineNo)).update('\n').update(line).digest('base64url')}`;
+}
+
+/** The line with its key as `event_id` when it is a JSON object without one; otherwise as it is (the server judges it). */
+export function keyedLine(line: string, key: () => string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return line;
+  const own = (value as { event_id?: unknown }).event_id;
+  if (own !== undefined && own !== null) return line;
+  // Absent: the key goes first and the line's own text follows untouched; null: written out again with it.
+  if (own === null) return JSON.stringify({ ...value, event_id: key() });
+  const body = line.trimStart().slice(1).trimStart();
+  return `{"event_id":${JSON.stringify(key())}${body.startsWith('}') ? '' : ','}${body}`;
+}
+
 /** Sends an NDJSON file in batches; a refused batch stops the import with its file line. */
 async function importReferrers(api: Api, file: string, key: IngestKey, onBatch: (done: ReferrerImport) => void): Promise<ReferrerImport> {
   await fileBlob(file); // clear message when missing
@@ -227,11 +254,16 @@ async function importReferrers(api: Api, file: string, key: IngestKey, onBatch: 
     events = 0;
     firstLine = lineNo + 1;
   };
-  for await (const line of lines) {
+  /** The file's first non-blank line: what its keys are known by. */
+  let head: string | undefined;
+  for await (const raw of lines) {
     lineNo++;
+    const blank = raw.trim() === '';
+    if (!blank) head ??= raw;
+    const line = blank ? raw : keyedLine(raw, () => lineKey(head!, lineNo, raw));
     batch.push(line);
     bytes += Buffer.byteLength(line) + 1;
-    if (line.trim() !== '') events++;
+    if (!blank) events++;
     if (events >= REFERRER_BATCH_EVENTS || bytes >= REFERRER_BATCH_BYTES) await send();
   }
   await send();
@@ -295,9 +327,10 @@ export function registerImport(program: Command, cli: Cli): void {
     .option('--json', 'salida JSON')
     .addHelpText(
       'after',
-      '\nCada lote se guarda entero o nada; una línea mal formada detiene la importación en su lote. Cada lote lleva una\n' +
-        'Idempotency-Key: volver a importar el mismo archivo (o reintentar tras un corte) no duplica eventos en 7 días;\n' +
-        'los eventos con event_id tampoco se duplican entre archivos.',
+      '\nCada lote se guarda entero o nada; una línea mal formada detiene la importación en su lote. Cada línea sin event_id\n' +
+        'lleva una clave (la primera línea del archivo, su posición y su texto): volver a importar el mismo archivo, o el\n' +
+        'mismo con líneas añadidas al final, guarda solo las nuevas (en 7 días); los eventos con event_id no se duplican\n' +
+        'entre archivos.',
     )
     .action(async (file: string, flags: { json?: boolean; ingestKey?: string }, cmd: Command) => {
       const { api, key } = await importApi(cli, cmd, flags.ingestKey);

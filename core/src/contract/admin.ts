@@ -122,13 +122,30 @@ export function maskToken(token: string): string {
   return token.length <= 12 ? '••••' : `${token.slice(0, 4)}…${token.slice(-4)}`;
 }
 
+/** Shortest passphrase a backup's secrets are encrypted with. */
+export const BACKUP_PASSPHRASE_MIN = 12;
+
+/**
+ * A backup asks the admin to prove it is them again (password, and the code with 2FA on) and the
+ * passphrase its secrets are encrypted with (needed to restore it).
+ */
+export const BackupBody = z.strictObject({
+  password: z.string({ error: 'Indica tu contraseña' }).min(1, 'Indica tu contraseña').max(1024, 'La contraseña es demasiado larga'),
+  code: z.string().trim().max(64, 'El código es demasiado largo').optional(),
+  passphrase: z
+    .string({ error: 'Indica una frase de paso para cifrar los secretos de la copia' })
+    .min(BACKUP_PASSPHRASE_MIN, `La frase de paso debe tener al menos ${BACKUP_PASSPHRASE_MIN} caracteres`)
+    .max(1024, 'La frase de paso admite como máximo 1024 caracteres'),
+});
+export type BackupBody = z.input<typeof BackupBody>;
+
 export const adminRoutes = {
-  /** A consistent copy of the embedded stores, streamed as a tar archive (`adops backup DIR`). */
+  /** A consistent copy of the embedded stores, its secrets encrypted, streamed as a tar archive (`adops backup DIR`). */
   backup: route({
     method: 'POST',
     path: '/api/admin/backup',
     access: 'admin',
-    query: z.strictObject({}),
+    body: BackupBody,
     response: z.string(),
     responseType: 'text',
   }),

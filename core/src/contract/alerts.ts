@@ -198,6 +198,11 @@ export const Alert = z.object({
   /** Muted until this instant (null with state muted: until it resolves). */
   muted_until: z.string().nullable(),
   muted_by: z.string().nullable(),
+  /**
+   * Whom the mute hides it from: `me` (the reader's own mute: only they see it muted) or
+   * `everyone` (an admin's mute for everyone); null when not muted.
+   */
+  muted_for: z.enum(['me', 'everyone']).nullable(),
   fire_count: z.number(),
   /** Its notices by e-mail and webhook, oldest first (a user sees their own; admins every one). */
   deliveries: z.array(AlertDelivery),
@@ -222,15 +227,30 @@ export const AlertUnread = z.object({ unread: z.number() });
 export type AlertUnread = z.infer<typeof AlertUnread>;
 
 export const AlertIdParams = z.object({ id: z.string().min(1).max(64) });
-/** Mutes an alert for `minutes` (null: until it resolves). */
+
+/** `for_everyone`: a boolean, or its text in a query string ('true'/'false', '1'/'0'); absent = false. */
+const ForEveryone = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'for_everyone debe ser true o false' })
+  .optional()
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+/**
+ * Mutes an alert for `minutes` (null: until it resolves) for the caller only, or — an admin
+ * choosing `for_everyone` — for every user.
+ */
 export const MuteAlert = z
   .object({
     minutes: whole(1, 30 * 24 * 60, 'Los minutos')
       .nullable()
       .default(null),
+    for_everyone: ForEveryone,
   })
   .strict();
 export type MuteAlert = z.input<typeof MuteAlert>;
+
+/** Lifts the caller's own mute, or — an admin choosing `for_everyone` — the mute for everyone. */
+export const UnmuteAlertQuery = z.object({ for_everyone: ForEveryone }).strict();
+export type UnmuteAlertQuery = z.input<typeof UnmuteAlertQuery>;
 
 const WebhookUrl = z
   .string()
@@ -278,6 +298,7 @@ export const AlertEvaluation = z.object({
   rules: z.number(),
   fired: z.number(),
   resolved: z.number(),
+  /** Notices handed to e-mail and webhook channels; they are delivered in the background and each outcome is kept with its alert. */
   notified: z.number(),
   errors: z.array(z.object({ rule_id: z.string(), detail: z.string() })),
 });
@@ -312,7 +333,14 @@ export const alertRoutes = {
   /** Marks every alert read for the caller (the bell goes to 0). */
   markRead: route({ method: 'POST', path: '/api/alerts/read', access: 'user', body: NoFields, response: AlertUnread }),
   mute: route({ method: 'POST', path: '/api/alerts/{id}/mute', access: 'user', params: AlertIdParams, body: MuteAlert, response: Alert }),
-  unmute: route({ method: 'DELETE', path: '/api/alerts/{id}/mute', access: 'user', params: AlertIdParams, response: Alert }),
+  unmute: route({
+    method: 'DELETE',
+    path: '/api/alerts/{id}/mute',
+    access: 'user',
+    params: AlertIdParams,
+    query: UnmuteAlertQuery,
+    response: Alert,
+  }),
   rules: route({ method: 'GET', path: '/api/alerts/rules', access: 'user', response: z.array(AlertRule) }),
   createRule: route({ method: 'POST', path: '/api/alerts/rules', access: 'user', body: CreateAlertRule, response: AlertRule }),
   /** Its creator or an admin. */

@@ -149,7 +149,12 @@ export const ROUTE_DOCS: ContractDocs = {
     backup: {
       summary: 'Copia de seguridad del almacenamiento integrado',
       description:
-        'Un archivo tar (`application/x-tar`) con el almacén de entidades, el almacén de datos (DuckDB exportado a parquet) y los demás archivos del directorio de datos, tomados en un mismo instante mientras el servidor sigue atendiendo; `manifest.json` (el primero) lista cada archivo con su SHA-256 y cuenta las filas y sumas de cada tabla. Lo guarda y comprueba `adops backup DIR`; lo restaura `adops restore DIR`. Una a la vez (409 si hay otra en curso); con PostgreSQL o ClickHouse responde 409: usa pg_dump y clickhouse-backup.',
+        'Un archivo tar (`application/x-tar`) con el almacén de entidades, el almacén de datos (DuckDB exportado a parquet) y los demás archivos del directorio de datos, tomados en un mismo instante mientras el servidor sigue atendiendo; `manifest.json` (el primero) lista cada archivo con su SHA-256 y cuenta las filas y sumas de cada tabla. Lo guarda y comprueba `adops backup DIR`; lo restaura `adops restore DIR`. Una a la vez (409 si hay otra en curso); con PostgreSQL o ClickHouse responde 409: usa pg_dump y clickhouse-backup. Pide de nuevo la contraseña del administrador (`password`; con la verificación en dos pasos, también `code`: sin él responde 400 con `totp_required: true`; los fallos cuentan como los de inicio de sesión) y una frase de paso (`passphrase`, 12 caracteres o más) con la que se cifran (scrypt + AES-256-GCM) el almacén de entidades y los archivos del directorio de datos (claves de secrets.json, semillas TOTP, tokens sellados, hashes de contraseñas, registro de auditoría): restaurar la copia la necesita. El manifiesto (`format_version` 2, `encryption`) dice cómo.',
+      params: {
+        password: 'La contraseña del administrador, otra vez.',
+        code: 'El código de la app de verificación (o uno de recuperación), si la cuenta tiene la verificación en dos pasos.',
+        passphrase: 'La frase de paso que cifra los secretos de la copia (al menos 12 caracteres); hará falta para restaurarla.',
+      },
     },
     listUsers: { summary: 'Lista los usuarios', description: '`two_factor` dice si el usuario tiene activada la verificación en dos pasos.' },
     createUser: { summary: 'Crea un usuario', description: 'El email es único sin distinguir mayúsculas (409 si ya existe).' },
@@ -373,9 +378,14 @@ export const ROUTE_DOCS: ContractDocs = {
     markRead: { summary: 'Marca las alertas como leídas', description: 'La campana vuelve a 0.' },
     mute: {
       summary: 'Silencia una alerta',
-      description: 'Durante `minutes` minutos o, con `null`, hasta que se resuelva: no avisa por ningún canal mientras tanto.',
+      description:
+        'Durante `minutes` minutos o, con `null`, hasta que se resuelva. Solo para quien la silencia (deja de verla entre las abiertas, en la campana y en el resumen diario; los demás la siguen viendo). Un administrador puede silenciarla para todos con `for_everyone: true` (un usuario que no lo es recibe 403).',
     },
-    unmute: { summary: 'Quita el silencio de una alerta' },
+    unmute: {
+      summary: 'Quita el silencio de una alerta',
+      description: 'Quita el silencio propio; con `for_everyone=true`, un administrador quita el silencio para todos.',
+      params: { for_everyone: '`true`: el silencio para todos (solo administradores).' },
+    },
     rules: { summary: 'Reglas de alerta' },
     createRule: {
       summary: 'Crea una regla de alerta',
@@ -391,9 +401,13 @@ export const ROUTE_DOCS: ContractDocs = {
     setSubscription: {
       summary: 'Cambia mis canales de alerta',
       description:
-        'App (campana), email (a la dirección del usuario) y webhook (JSON con `text` compatible con Slack, firmado con HMAC-SHA-256 en `X-Adops-Signature`); para todas las reglas o solo `rule_ids`. `digest`: el resumen diario por email (tarjetas de ayer, mayores cambios y alertas abiertas) a la hora ADOPS_DIGEST_HOUR.',
+        'App (campana), email (a la dirección del usuario) y webhook (JSON con `text` compatible con Slack, con `&`, `<` y `>` escapados, y `alert` tal cual; firmado con HMAC-SHA-256 en `X-Adops-Signature`; solo administradores; no puede apuntar a este servidor ni a redes privadas, de enlace local o de metadatos —400— salvo lo permitido en ADOPS_WEBHOOK_ALLOW, y no se siguen redirecciones); para todas las reglas o solo `rule_ids`. `digest`: el resumen diario por email (tarjetas de ayer, mayores cambios y alertas abiertas) a la hora ADOPS_DIGEST_HOUR.',
     },
-    evaluate: { summary: 'Evalúa las reglas ahora', description: 'Lo mismo que hace el servidor cada minuto. Solo administradores.' },
+    evaluate: {
+      summary: 'Evalúa las reglas ahora',
+      description:
+        'Lo mismo que hace el servidor cada minuto. Solo administradores. `notified`: avisos entregados a los canales (email, webhook), que se envían en segundo plano; cada resultado queda en el historial de su alerta.',
+    },
     actions: {
       summary: 'Acciones de las reglas sobre Meta',
       description:

@@ -20,6 +20,9 @@ export const FILES_DIR = 'files';
 /** The data dir's files a backup takes otherwise (the store from memory, the warehouse by export) or never (temporary files); never under files/. */
 export const STORE_FILES = /^(adops\.json|warehouse\.duckdb(\.wal)?|.*\.tmp)$/;
 
+/** Encrypted files end so: `entities/adops.json` travels as `entities/adops.json.enc`. */
+export const ENCRYPTED_SUFFIX = '.enc';
+
 /** A path inside a backup: one of its three folders and a plain file name (no '..', no '/', no hidden file). */
 export const BACKUP_PATH = /^(entities|warehouse|files)\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
 
@@ -29,28 +32,54 @@ const Count = z.number().int().nonnegative();
 export const TableFigures = z.object({ rows: Count, sums: z.record(z.string(), z.number()) });
 export type TableFigures = z.infer<typeof TableFigures>;
 
-export const BackupManifest = z.object({
-  format: z.literal(BACKUP_FORMAT),
-  format_version: z.literal(1),
-  /** The server version that wrote it. */
-  app_version: z.string().max(50),
-  created_at: z.iso.datetime(),
-  store: z.object({
-    engine: z.literal('lowdb'),
-    /** adops.json's own `version` (its schema). */
-    version: z.number().int(),
-    /** Records per collection (keys of an object collection such as settings). */
-    collections: z.record(z.string(), Count),
-  }),
-  warehouse: z.object({
-    engine: z.literal('duckdb'),
-    duckdb_version: z.string().max(50),
-    /** warehouse_meta's rows (schema versions of derived tables). */
-    meta: z.record(z.string(), z.string()),
-    tables: z.record(z.string(), TableFigures),
-  }),
-  files: z.array(z.object({ path: z.string().regex(BACKUP_PATH), bytes: Count, sha256: z.string().regex(/^[0-9a-f]{64}$/) })).max(10_000),
+/**
+ * What the manifest says of the encryption of the copy's secrets (format 2; backup/crypto.ts):
+ * scrypt's cost and salt, a check value of the passphrase, and which files are encrypted.
+ */
+export const BackupEncryption = z.object({
+  cipher: z.literal('aes-256-gcm'),
+  kdf: z.literal('scrypt'),
+  /** log2 of scrypt's N; r and p. Bounded so a hostile manifest cannot make a restore spin. */
+  log_n: z.number().int().min(10).max(20),
+  r: z.literal(8),
+  p: z.literal(1),
+  salt: z.string().regex(/^[A-Za-z0-9+/]{22}==$/),
+  /** HMAC-SHA-256 of a fixed label with the derived check key (hex): tells a wrong passphrase at once. */
+  check: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The backup's paths (without `.enc`) whose content is encrypted. */
+  files: z.array(z.string()).max(10_000),
 });
+export type BackupEncryption = z.infer<typeof BackupEncryption>;
+
+export const BackupManifest = z
+  .object({
+    format: z.literal(BACKUP_FORMAT),
+    /** 1: nothing encrypted (copies of earlier versions); 2: the secrets encrypted, `encryption` says how. */
+    format_version: z.union([z.literal(1), z.literal(2)]),
+    /** The server version that wrote it. */
+    app_version: z.string().max(50),
+    created_at: z.iso.datetime(),
+    store: z.object({
+      engine: z.literal('lowdb'),
+      /** adops.json's own `version` (its schema). */
+      version: z.number().int(),
+      /** Records per collection (keys of an object collection such as settings). */
+      collections: z.record(z.string(), Count),
+    }),
+    warehouse: z.object({
+      engine: z.literal('duckdb'),
+      duckdb_version: z.string().max(50),
+      /** warehouse_meta's rows (schema versions of derived tables). */
+      meta: z.record(z.string(), z.string()),
+      tables: z.record(z.string(), TableFigures),
+    }),
+    files: z.array(z.object({ path: z.string().regex(BACKUP_PATH), bytes: Count, sha256: z.string().regex(/^[0-9a-f]{64}$/) })).max(10_000),
+    encryption: BackupEncryption.optional(),
+  })
+  .refine((m) => (m.format_version === 2) === (m.encryption !== undefined), {
+    path: ['encryption'],
+    message: 'una copia de formato 2 dice cómo está cifrada, una de formato 1 no lo está',
+  });
 export type BackupManifest = z.infer<typeof BackupManifest>;
 export type BackupFile = BackupManifest['files'][number];
 
@@ -102,7 +131,8 @@ export async function verifyBackupDir(dir: string): Promise<BackupManifest> {
     );
   const manifest = result.data;
   const listed = new Set(manifest.files.map((f) => f.path));
-  if (!listed.has(ENTITIES_FILE)) throw new BackupError(`La copia no contiene ${ENTITIES_FILE}`);
+  if (!listed.has(ENTITIES_FILE) && !(manifest.encryption && listed.has(`${ENTITIES_FILE}${ENCRYPTED_SUFFIX}`)))
+    throw new BackupError(`La copia no contiene ${ENTITIES_FILE}`);
   for (const file of await listFiles(dir)) {
     if (file !== MANIFEST_FILE && !listed.has(file)) throw new BackupError(`Archivo no listado en el manifiesto: ${file}`);
   }

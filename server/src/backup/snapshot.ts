@@ -3,13 +3,16 @@
 // copied from memory, the data dir's other files are copied, and a DuckDB read transaction is
 // pinned; the warehouse is then exported (EXPORT DATABASE, parquet) from that transaction while
 // writers carry on. Every table and collection is taken, whatever they are, so ones added later
-// are in the copy too.
-import { copyFile, mkdir, open, readdir, stat, truncate, writeFile } from 'node:fs/promises';
+// are in the copy too. What holds secrets — the entity store (password hashes, TOTP seeds, sealed
+// publisher tokens, webhook keys, sessions) and the data dir's files (secrets.json's keys, the
+// audit trail) — is encrypted with the admin's passphrase (crypto.ts); the facts are not.
+import { copyFile, mkdir, open, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityStore } from '../store/types.js';
 import { Db } from '../warehouse/duckdb/db.js';
 import type { Warehouse } from '../warehouse/types.js';
 import { VERSION } from '../version.js';
+import { encryptBuffer, encryptFile, newBackupKeys } from './crypto.js';
 import { tableFigures } from './figures.js';
 import {
   BACKUP_FORMAT,
@@ -17,6 +20,7 @@ import {
   type BackupFile,
   type BackupManifest,
   collectionCounts,
+  ENCRYPTED_SUFFIX,
   ENTITIES_FILE,
   FILES_DIR,
   listFiles,
@@ -82,10 +86,18 @@ async function keepWholeLines(file: string): Promise<void> {
   }
 }
 
-/** Writes a consistent backup of `s` into the empty directory `dir` and answers its manifest. */
-export async function takeBackup(s: BackupSources, dir: string, now: () => Date = () => new Date()): Promise<BackupManifest> {
+/** The passphrase that encrypts a backup's secrets, and scrypt's cost (log2 N) for its key. */
+export interface BackupSecrecy {
+  passphrase: string;
+  logN: number;
+}
+
+/** Writes a consistent backup of `s` into the empty directory `dir`, its secrets encrypted, and answers its manifest. */
+export async function takeBackup(s: BackupSources, dir: string, secrecy: BackupSecrecy, now: () => Date = () => new Date()): Promise<BackupManifest> {
   const unsupported = backupUnsupported(s);
   if (unsupported) throw new Error(unsupported);
+  // The key first (scrypt takes a moment): the moment of the copy does not wait for it.
+  const { keys, encryption } = await newBackupKeys(secrecy.passphrase, secrecy.logN);
   const db = (s.warehouse as unknown as { db: Db }).db;
   const warehouseDir = path.join(dir, WAREHOUSE_DIR);
   await mkdir(path.join(dir, path.dirname(ENTITIES_FILE)), { recursive: true, mode: 0o700 });
@@ -109,7 +121,19 @@ export async function takeBackup(s: BackupSources, dir: string, now: () => Date 
       return { entities, warehouse: { tables, version, meta: Object.fromEntries(meta) } };
     },
   );
-  await writeFile(path.join(dir, ENTITIES_FILE), JSON.stringify(entities, null, 2), { mode: 0o600 });
+  await writeFile(
+    path.join(dir, `${ENTITIES_FILE}${ENCRYPTED_SUFFIX}`),
+    encryptBuffer(keys, ENTITIES_FILE, Buffer.from(JSON.stringify(entities, null, 2))),
+    { mode: 0o600 },
+  );
+  encryption.files.push(ENTITIES_FILE);
+  // The data dir's files, copied at the moment, are encrypted now (the copies in the clear go).
+  for (const name of (await readdir(path.join(dir, FILES_DIR))).sort()) {
+    const plain = path.join(dir, FILES_DIR, name);
+    await encryptFile(keys, `${FILES_DIR}/${name}`, plain, `${plain}${ENCRYPTED_SUFFIX}`);
+    await rm(plain);
+    encryption.files.push(`${FILES_DIR}/${name}`);
+  }
 
   const files: BackupFile[] = [];
   for (const file of (await listFiles(dir)).sort()) {
@@ -119,7 +143,7 @@ export async function takeBackup(s: BackupSources, dir: string, now: () => Date 
   }
   const manifest: BackupManifest = {
     format: BACKUP_FORMAT,
-    format_version: 1,
+    format_version: 2,
     app_version: VERSION,
     created_at: createdAt,
     store: {
@@ -129,6 +153,7 @@ export async function takeBackup(s: BackupSources, dir: string, now: () => Date 
     },
     warehouse: { engine: 'duckdb', duckdb_version: warehouse.version, meta: warehouse.meta, tables: warehouse.tables },
     files,
+    encryption,
   };
   await writeFile(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
   return manifest;

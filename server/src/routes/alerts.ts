@@ -1,4 +1,4 @@
-// Alertas: what fired and the bell, mute / unmute, rules (any user; its creator or an admin
+// Alertas: what fired and the bell, mute / unmute (one's own, or an admin's for everyone), rules (any user; its creator or an admin
 // changes it), each user's channels, and a manual evaluation (admins). Every change is audited;
 // marking alerts read is the reader's own position (like a session's last use) and is not.
 import type Router from '@koa/router';
@@ -26,25 +26,22 @@ export function alertRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.markRead, async (_, ctx) => ({ unread: await s.alerts.markRead(caller(ctx).id) }));
 
-  bind(router, s.guards, r.mute, async ({ id, minutes }, ctx) => {
-    const { before, after } = await s.alerts.mute(caller(ctx), id, minutes);
-    await s.audit.record(ctx, {
-      action: 'alert.mute',
-      target: alertTarget(after),
-      before: { state: before.state, muted_until: before.muted_until },
-      after: { state: after.state, muted_until: after.muted_until },
-    });
+  // A mute is the caller's own unless an admin chooses everyone's; both are audited, with whom it hides the alert from.
+  const muteState = (a: { state: string; muted_until: string | null; muted_for: string | null }) => ({
+    state: a.state,
+    muted_until: a.muted_until,
+    muted_for: a.muted_for,
+  });
+
+  bind(router, s.guards, r.mute, async ({ id, minutes, for_everyone }, ctx) => {
+    const { before, after } = await s.alerts.mute(caller(ctx), id, minutes, for_everyone);
+    await s.audit.record(ctx, { action: 'alert.mute', target: alertTarget(after), before: muteState(before), after: muteState(after) });
     return after;
   });
 
-  bind(router, s.guards, r.unmute, async ({ id }, ctx) => {
-    const { before, after } = await s.alerts.unmute(id, caller(ctx));
-    await s.audit.record(ctx, {
-      action: 'alert.unmute',
-      target: alertTarget(after),
-      before: { state: before.state, muted_until: before.muted_until },
-      after: { state: after.state, muted_until: after.muted_until },
-    });
+  bind(router, s.guards, r.unmute, async ({ id, for_everyone }, ctx) => {
+    const { before, after } = await s.alerts.unmute(caller(ctx), id, for_everyone);
+    await s.audit.record(ctx, { action: 'alert.unmute', target: alertTarget(after), before: muteState(before), after: muteState(after) });
     return after;
   });
 

@@ -159,18 +159,19 @@ export class AlertDigest {
     return { date, summary: overview.summary, deltas, zones, publishers, partial };
   }
 
-  /** The open alerts of the rules the user's channels name (every rule when none), latest first. */
-  private async openAlerts(sub: AlertSubscriptionRecord): Promise<{ lines: string[]; total: number }> {
-    const { rows, total } = await this.store.alerts.list({ state: 'open', rule_ids: sub.rule_ids }, 0, DIGEST_ALERTS);
+  /** The open alerts of the rules the user's channels name (every rule when none), but those the user muted, latest first. */
+  private async openAlerts(sub: AlertSubscriptionRecord, now: number): Promise<{ lines: string[]; total: number }> {
+    const viewer = { user_id: sub.user_id, at: new Date(now).toISOString() };
+    const { rows, total } = await this.store.alerts.list({ state: 'open', rule_ids: sub.rule_ids, viewer }, 0, DIGEST_ALERTS);
     const rules = new Map((await this.store.alerts.rules.list()).map((r) => [r.id, r]));
     return { lines: rows.map((a) => alertText(publicAlert(a, rules.get(a.rule_id)))), total };
   }
 
   /** The digest of a user as it would be sent now (the same content a run sends). */
   async message(userId: string, now = this.now()): Promise<DigestMessage> {
-    const sub = (await this.store.alerts.subscription(userId)) ?? { rule_ids: null };
+    const sub = (await this.store.alerts.subscription(userId)) ?? { user_id: userId, rule_ids: null };
     const today = todayIn(this.config.tz, new Date(now));
-    const [figures, open] = await Promise.all([this.figures(today), this.openAlerts(sub as AlertSubscriptionRecord)]);
+    const [figures, open] = await Promise.all([this.figures(today), this.openAlerts(sub as AlertSubscriptionRecord, now)]);
     return digestMessage(figures, open, this.config.tz, this.config.alerts.appUrl);
   }
 
@@ -203,7 +204,7 @@ export class AlertDigest {
       let detail: string;
       try {
         figures ??= this.figures(today);
-        const message = digestMessage(await figures, await this.openAlerts(sub), this.config.tz, this.config.alerts.appUrl);
+        const message = digestMessage(await figures, await this.openAlerts(sub, now), this.config.tz, this.config.alerts.appUrl);
         const delivery = await this.mailer.sendMail(user.email, message);
         ok = delivery.ok;
         detail = delivery.detail;

@@ -6,12 +6,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AlertRuleSpec, type Alert, type AlertEvaluation, type AlertList, type AlertRule, type AlertSubscription } from '@adops/core';
 import type { Config } from '../config.js';
-import type { AlertDeliveryRecord, AlertRecord, AlertRuleRecord, AlertSubscriptionRecord, AlertUpdate, EntityStore } from '../store/types.js';
+import type {
+  AlertDeliveryRecord,
+  AlertMuteRecord,
+  AlertRecord,
+  AlertRuleRecord,
+  AlertSubscriptionRecord,
+  AlertUpdate,
+  EntityStore,
+} from '../store/types.js';
+import { muteInForce } from '../store/alert-types.js';
 import type { Warehouse } from '../warehouse/index.js';
 import type { ProfitService } from './profit.js';
 import { findings, roundQueries, type Finding } from './alert-rules.js';
 import { actionRecord, type AlertGuard } from './alert-guard.js';
-import { createMailer, sendWebhook, type Delivery, type Mailer, type WebhookOptions } from './alert-channels.js';
+import { createMailer, sendWebhook, webhookDispatcher, type Delivery, type Mailer, type WebhookOptions } from './alert-channels.js';
+import { systemResolve, webhookPolicy, webhookUrlRefusal, type Resolve, type WebhookPolicy } from './webhook-address.js';
 
 export const EVALUATOR_LOCK = 'alerts-evaluator';
 
@@ -24,6 +34,43 @@ interface PendingUpdate {
   update: AlertUpdate;
   stored?: (alert: AlertRecord) => void;
 }
+
+/** Notices delivered in the background, a few at a time: an evaluation never waits for a receiver. */
+class Outbox {
+  private active = 0;
+  private readonly waiting: Array<() => Promise<unknown>> = [];
+  private idle: Array<() => void> = [];
+
+  constructor(private readonly concurrency: number) {}
+
+  push(job: () => Promise<unknown>): void {
+    this.waiting.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < this.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      this.active++;
+      void job()
+        .catch(() => undefined)
+        .finally(() => {
+          this.active--;
+          this.pump();
+        });
+    }
+    if (this.active === 0 && this.waiting.length === 0) for (const done of this.idle.splice(0)) done();
+  }
+
+  /** Resolves once every notice handed so far has been tried (and its outcome kept). */
+  settled(): Promise<void> {
+    if (this.active === 0 && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+}
+
+/** Notices being delivered at once (each webhook try is bounded in time; see alert-channels.ts). */
+const DELIVERIES_AT_ONCE = 8;
 
 /** `work` on each item, one after the other; the answers in order. */
 async function sequence<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
@@ -41,7 +88,7 @@ export interface AlertCaller {
 
 export class AlertError extends Error {
   constructor(
-    readonly status: 403 | 404 | 409,
+    readonly status: 400 | 403 | 404 | 409,
     message: string,
   ) {
     super(message);
@@ -93,9 +140,20 @@ export const publicRule = (r: AlertRuleRecord): AlertRule => ({
   action: r.action ?? null,
 });
 
-/** The alert as a face shows it; `viewer` (absent: every notice) sees the notices to their own channels unless an admin. */
-export const publicAlert = (a: AlertRecord, rule: Pick<AlertRuleRecord, 'name' | 'kind'> | undefined, viewer?: AlertViewer): Alert => ({
+/**
+ * The alert as a face shows it; `viewer` (absent: every notice) sees the notices to their own
+ * channels unless an admin, and `mine`, the viewer's own mute in force, shows it muted to them
+ * (a mute for everyone, the alert's own state, comes first).
+ */
+export const publicAlert = (
+  a: AlertRecord,
+  rule: Pick<AlertRuleRecord, 'name' | 'kind'> | undefined,
+  viewer?: AlertViewer,
+  mine?: AlertMuteRecord,
+): Alert => ({
   ...a,
+  ...(a.state !== 'muted' && mine ? { state: 'muted' as const, muted_until: mine.until, muted_by: mine.by } : {}),
+  muted_for: a.state === 'muted' ? 'everyone' : mine && a.state === 'open' ? 'me' : null,
   rule_name: rule?.name ?? '',
   kind: (rule?.kind ?? 'tq_low') as Alert['kind'],
   deliveries: (a.deliveries ?? []).filter((d) => !viewer || viewer.is_admin || d.user_id === viewer.id).map(({ user_id: _, ...d }) => d),
@@ -106,6 +164,10 @@ export class AlertService {
   private readonly owner = randomUUID();
   private readonly mailer: Mailer | null;
   private readonly webhook: WebhookOptions;
+  private readonly webhookPolicy: WebhookPolicy;
+  private readonly resolve: Resolve;
+  private readonly outbox = new Outbox(DELIVERIES_AT_ONCE);
+  private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
 
@@ -119,7 +181,16 @@ export class AlertService {
   ) {
     this.now = options.now ?? Date.now;
     this.mailer = createMailer(config.alerts.smtpUrl, config.alerts.mailFrom);
-    this.webhook = { attempts: config.alerts.webhookAttempts, backoffMs: config.alerts.webhookBackoffMs, timeoutMs: 10_000, ...options.webhook };
+    this.webhookPolicy = webhookPolicy(config.alerts.webhookAllow ?? []);
+    this.resolve = config.alerts.webhookResolve ?? systemResolve;
+    this.webhook = {
+      attempts: config.alerts.webhookAttempts,
+      backoffMs: config.alerts.webhookBackoffMs,
+      timeoutMs: config.alerts.webhookTimeoutMs ?? 5_000,
+      dispatcher: webhookDispatcher(this.webhookPolicy, this.resolve, config.alerts.webhookConnectTimeoutMs ?? 3_000),
+      signal: this.stopping.signal,
+      ...options.webhook,
+    };
   }
 
   /* ---------------------------------------------------------------- rules */
@@ -188,10 +259,33 @@ export class AlertService {
     return (await this.store.alerts.subscription(userId)) ?? DEFAULT_SUBSCRIPTION(userId);
   }
 
+  /** The bell's count: alerts of the user's rules fired since they last read them, but those muted for them. */
   async unread(userId: string): Promise<number> {
     const sub = await this.subscriptionOf(userId);
     if (!sub.in_app) return 0;
-    return (await this.store.alerts.list({ rule_ids: sub.rule_ids, fired_after: sub.read_at ?? undefined }, 0, 0)).total;
+    const filter = { rule_ids: sub.rule_ids, fired_after: sub.read_at ?? undefined };
+    const viewer = { user_id: userId, at: new Date(this.now()).toISOString() };
+    const [fired, muted] = await Promise.all([
+      this.store.alerts.list(filter, 0, 0),
+      this.store.alerts.list({ ...filter, state: 'muted', viewer }, 0, 0),
+    ]);
+    return fired.total - muted.total;
+  }
+
+  /** The viewer's own mutes in force among `alerts`, by alert id. */
+  private async mutesOf(viewerId: string, alerts: readonly AlertRecord[]): Promise<Map<string, AlertMuteRecord>> {
+    const held = alerts.filter((a) => a.state === 'open');
+    if (held.length === 0) return new Map();
+    const at = new Date(this.now()).toISOString();
+    const byId = new Map(held.map((a) => [a.id, a]));
+    const mutes = await this.store.alerts.mutes({ user_id: viewerId, alert_ids: [...byId.keys()] });
+    return new Map(mutes.filter((m) => muteInForce(m, byId.get(m.alert_id)!, at)).map((m) => [m.alert_id, m]));
+  }
+
+  /** The alert as `viewer` sees it (their own mute included). */
+  private async shownTo(a: AlertRecord, viewer: AlertViewer): Promise<Alert> {
+    const [rule, mutes] = await Promise.all([this.store.alerts.rules.byId(a.rule_id), this.mutesOf(viewer.id, [a])]);
+    return publicAlert(a, rule, viewer, mutes.get(a.id));
   }
 
   async markRead(userId: string): Promise<number> {
@@ -206,14 +300,19 @@ export class AlertService {
     viewer: AlertViewer = { id: userId, is_admin: false },
   ): Promise<AlertList> {
     const rules = new Map((await this.store.alerts.rules.list()).map((r) => [r.id, r]));
-    const filter = { state: q.state, rule_id: q.rule_id };
+    // States as the reader sees them: an alert they muted is under 'muted', not 'open'.
+    const filter = { state: q.state, rule_id: q.rule_id, viewer: { user_id: userId, at: new Date(this.now()).toISOString() } };
     let { rows, total } = await this.store.alerts.list(filter, (q.page - 1) * q.page_size, q.page_size);
     const page_count = Math.max(1, Math.ceil(total / q.page_size));
     const page = Math.min(q.page, page_count);
     if (page !== q.page) ({ rows, total } = await this.store.alerts.list(filter, (page - 1) * q.page_size, q.page_size));
-    const [unread, open] = await Promise.all([this.unread(userId), this.store.alerts.list({ state: 'open' }, 0, 0)]);
+    const [unread, open, mutes] = await Promise.all([
+      this.unread(userId),
+      this.store.alerts.list({ state: 'open', viewer: filter.viewer }, 0, 0),
+      this.mutesOf(userId, rows),
+    ]);
     return {
-      rows: rows.map((a) => publicAlert(a, rules.get(a.rule_id), viewer)),
+      rows: rows.map((a) => publicAlert(a, rules.get(a.rule_id), viewer, mutes.get(a.id))),
       total_rows: total,
       page,
       page_size: q.page_size,
@@ -223,28 +322,54 @@ export class AlertService {
     };
   }
 
-  async byId(id: string): Promise<Alert> {
+  /** The alert as `viewer` sees it (absent: as stored, every notice). */
+  async byId(id: string, viewer?: AlertViewer): Promise<Alert> {
     const a = await this.store.alerts.byId(id);
     if (!a) throw new AlertError(404, 'Alerta no encontrada');
-    return publicAlert(a, await this.store.alerts.rules.byId(a.rule_id));
+    return viewer ? this.shownTo(a, viewer) : publicAlert(a, await this.store.alerts.rules.byId(a.rule_id));
   }
 
-  /** Mutes an unresolved alert (for `minutes`, or until it resolves). */
-  async mute(caller: AlertCaller, id: string, minutes: number | null): Promise<{ before: Alert; after: Alert }> {
-    const before = await this.byId(id);
+  /**
+   * Mutes an unresolved alert (for `minutes`, or until it resolves) for the caller only: the
+   * others still see it open. An admin may mute it for everyone instead (`forEveryone`).
+   */
+  async mute(caller: AlertCaller, id: string, minutes: number | null, forEveryone = false): Promise<{ before: Alert; after: Alert }> {
+    if (forEveryone && !caller.is_admin)
+      throw new AlertError(403, 'Solo un administrador puede silenciar una alerta para todos; puedes silenciarla para ti');
+    const before = await this.byId(id, caller);
     if (before.state === 'resolved') throw new AlertError(409, 'La alerta ya está resuelta');
-    const until = minutes === null ? null : new Date(this.now() + minutes * 60_000).toISOString();
-    const after = await this.store.alerts.update(id, { state: 'muted', muted_until: until, muted_by: caller.email }, ['open', 'muted']);
-    if (!after) throw new AlertError(409, 'La alerta ya está resuelta');
-    return { before, after: publicAlert(after, await this.store.alerts.rules.byId(after.rule_id), caller) };
+    const now = this.now();
+    const until = minutes === null ? null : new Date(now + minutes * 60_000).toISOString();
+    if (forEveryone) {
+      const after = await this.store.alerts.update(id, { state: 'muted', muted_until: until, muted_by: caller.email }, ['open', 'muted']);
+      if (!after) throw new AlertError(409, 'La alerta ya está resuelta');
+      return { before, after: await this.shownTo(after, caller) };
+    }
+    const mine = await this.store.alerts.mute({ alert_id: id, user_id: caller.id, by: caller.email, until, at: new Date(now).toISOString() });
+    if (!mine) throw new AlertError(409, 'La alerta ya está resuelta');
+    return { before, after: await this.byId(id, caller) };
   }
 
-  async unmute(id: string, viewer?: AlertViewer): Promise<{ before: Alert; after: Alert }> {
-    const before = await this.byId(id);
-    if (before.state !== 'muted') throw new AlertError(409, 'La alerta no está silenciada');
-    const after = await this.store.alerts.update(id, { state: 'open', muted_until: null, muted_by: null }, ['muted']);
-    if (!after) throw new AlertError(409, 'La alerta no está silenciada');
-    return { before, after: publicAlert(after, await this.store.alerts.rules.byId(after.rule_id), viewer) };
+  /** Lifts the caller's own mute, or (an admin, `forEveryone`) the mute for everyone. */
+  async unmute(caller: AlertCaller, id: string, forEveryone = false): Promise<{ before: Alert; after: Alert }> {
+    if (forEveryone && !caller.is_admin) throw new AlertError(403, 'Solo un administrador puede quitar un silencio para todos');
+    const before = await this.byId(id, caller);
+    if (forEveryone) {
+      if (before.muted_for !== 'everyone') throw new AlertError(409, 'La alerta no está silenciada para todos');
+      const after = await this.store.alerts.update(id, { state: 'open', muted_until: null, muted_by: null }, ['muted']);
+      if (!after) throw new AlertError(409, 'La alerta no está silenciada para todos');
+      return { before, after: await this.shownTo(after, caller) };
+    }
+    const stored = await this.store.alerts.byId(id);
+    const mine = stored ? (await this.mutesOf(caller.id, [stored])).get(id) : undefined;
+    if (!mine || !(await this.store.alerts.unmute(id, caller.id)))
+      throw new AlertError(
+        409,
+        before.muted_for === 'everyone'
+          ? 'La alerta está silenciada para todos: solo un administrador puede quitar ese silencio'
+          : 'No tienes esta alerta silenciada',
+      );
+    return { before, after: await this.byId(id, caller) };
   }
 
   /* ---------------------------------------------------------------- channels */
@@ -254,11 +379,19 @@ export class AlertService {
     return sub;
   }
 
-  /** Sets the user's channels; a new webhook URL gets a new signing secret. */
+  /**
+   * Sets the user's channels; a new webhook URL gets a new signing secret. A webhook the server
+   * may not send to (this server, a private or link-local network … see webhook-address.ts) is
+   * refused with 400, nothing stored.
+   */
   async setSubscription(
     userId: string,
     input: { in_app: boolean; email: boolean; webhook_url: string | null; rule_ids: string[] | null; digest: boolean },
   ): Promise<{ before: AlertSubscription; after: AlertSubscription }> {
+    if (input.webhook_url !== null) {
+      const refused = await webhookUrlRefusal(input.webhook_url, this.webhookPolicy, this.resolve);
+      if (refused) throw new AlertError(400, refused);
+    }
     const current = await this.subscriptionOf(userId);
     const secret =
       input.webhook_url === null
@@ -289,11 +422,20 @@ export class AlertService {
     this.timer.unref();
   }
 
+  /** Stops the schedule; notices still being delivered stop trying (their outcome is kept). */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    this.stopping.abort();
+    await this.outbox.settled();
     this.mailer?.close();
+    await (this.webhook.dispatcher as { close?: () => Promise<void> } | undefined)?.close?.();
+  }
+
+  /** Resolves once every notice handed out so far has been delivered or given up (its outcome kept with the alert). */
+  deliveries(): Promise<void> {
+    return this.outbox.settled();
   }
 
   /**
@@ -432,12 +574,16 @@ export class AlertService {
     return result;
   }
 
-  /** Sends each new alert to the e-mail and webhook channels of the users subscribed to its rule; how many deliveries succeeded. */
+  /**
+   * Hands each new alert to the e-mail and webhook channels of the users subscribed to its rule,
+   * delivered in the background (the round does not wait for any receiver; `deliveries()` does);
+   * how many notices were handed out.
+   */
   private async notify(notices: ReadonlyArray<{ rule: AlertRuleRecord; alert: AlertRecord }>): Promise<number> {
     if (notices.length === 0) return 0;
     const subs = (await this.store.alerts.subscriptions()).filter((s) => s.email || s.webhook_url);
     if (subs.length === 0) return 0;
-    const sends: Array<Promise<boolean>> = [];
+    let handed = 0;
     const users = new Map<string, ReturnType<EntityStore['users']['byId']>>();
     const userOf = (id: string) => {
       let user = users.get(id);
@@ -468,14 +614,25 @@ export class AlertService {
             .catch((e: Error) => this.log(`alerts: the outcome of a ${channel} notice of alert ${alert.id} was not stored: ${e.message}`));
           return d.ok;
         };
-        if (sub.webhook_url && sub.webhook_secret)
-          sends.push(sendWebhook(sub.webhook_url, sub.webhook_secret, shown, this.webhook, this.now).then(report('webhook')));
-        if (sub.email && this.mailer) {
-          const mailer = this.mailer;
-          sends.push(userOf(sub.user_id).then((u) => (u ? mailer.send(u.email, shown, this.config.alerts.appUrl).then(report('email')) : false)));
+        // A notice still waiting when the server closes is not sent, and says so.
+        const unlessStopped = (channel: 'email' | 'webhook', send: () => Promise<boolean>) => () =>
+          this.stopping.signal.aborted ? report(channel)({ ok: false, attempts: 0, detail: 'El servidor se detuvo antes de entregarlo' }) : send();
+        const { webhook_url: url, webhook_secret: secret } = sub;
+        if (url && secret) {
+          handed++;
+          this.outbox.push(unlessStopped('webhook', () => sendWebhook(url, secret, shown, this.webhook, this.now).then(report('webhook'))));
+        }
+        const mailer = this.mailer;
+        if (sub.email && mailer) {
+          handed++;
+          this.outbox.push(
+            unlessStopped('email', () =>
+              userOf(sub.user_id).then((u) => (u ? mailer.send(u.email, shown, this.config.alerts.appUrl).then(report('email')) : false)),
+            ),
+          );
         }
       }
     }
-    return (await Promise.all(sends)).filter(Boolean).length;
+    return handed;
   }
 }

@@ -163,15 +163,42 @@ export class AuthService {
    * id, judged like a sign-in from `ip`.
    */
   async checkCurrentPassword(user: UserRecord, password: string, ip: string, sessionId?: string): Promise<void> {
+    const attempt = this.currentPasswordAttempt(user, ip, sessionId);
+    await attempt.reserve(Date.now());
+    if (!(await verifyPassword(password, user.password_hash, null))) throw httpError(400, WRONG_CURRENT_PASSWORD);
+    await attempt.succeed();
+  }
+
+  /** The counters of a signed-in user's password check (checkCurrentPassword's). */
+  private currentPasswordAttempt(user: UserRecord, ip: string, sessionId?: string): Attempt {
     const account = user.email.trim().toLowerCase();
-    const attempt = sessionId
+    return sessionId
       ? new Attempt([
           { limiter: this.limits.device, key: `session:${sessionId}`, judges: true, onSuccess: 'clear' },
           { limiter: this.limits.account, key: account, judges: false, onSuccess: 'release' },
         ])
       : this.signInAttempt(account, ip, null);
+  }
+
+  /**
+   * Asks a signed-in user to prove again it is them before a sensitive act (a backup holding
+   * every secret): the password and, with 2FA on, a code — counted before the check as the
+   * current-password check is, a wrong code like a wrong password, so a borrowed session cannot
+   * guess at leisure.
+   */
+  async confirmIdentity(user: UserRecord, password: string, code: string | undefined, ip: string, sessionId?: string): Promise<void> {
+    const attempt = this.currentPasswordAttempt(user, ip, sessionId);
     await attempt.reserve(Date.now());
     if (!(await verifyPassword(password, user.password_hash, null))) throw httpError(400, WRONG_CURRENT_PASSWORD);
+    const second = await this.totp?.enabledFor(user.id);
+    if (second) {
+      if (!code) {
+        await attempt.release();
+        throw httpError(400, 'Tu cuenta tiene la verificación en dos pasos: indica también el código de tu app', undefined, { totp_required: true });
+      }
+      if (!(await this.totp!.check(second, code)))
+        throw httpError(400, 'El código de verificación no es correcto', undefined, { totp_required: true });
+    }
     await attempt.succeed();
   }
 

@@ -1,12 +1,13 @@
 // Backups taken by the running server (POST /api/admin/backup, `adops backup`): one at a time, in
-// a temporary folder of the data dir that goes once its archive has been sent or abandoned.
+// a temporary folder of the data dir that goes once its archive has been sent or abandoned, its
+// secrets encrypted with the passphrase the admin gave.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { httpError } from '../errors.js';
 import { packBackup } from '../backup/archive.js';
 import type { BackupManifest } from '../backup/manifest.js';
-import { backupUnsupported, type BackupSources, takeBackup } from '../backup/snapshot.js';
+import { type BackupSecrecy, backupUnsupported, type BackupSources, takeBackup } from '../backup/snapshot.js';
 
 /** Temporary folders of backups under way (a crash may leave one: the next backup removes it). */
 const WORK_PREFIX = '.backup-';
@@ -17,7 +18,7 @@ export class BackupService {
   constructor(private readonly sources: BackupSources) {}
 
   /** Takes a backup; its archive stream removes the temporary copy when it closes. 409 when unsupported or one is under way. */
-  async create(): Promise<{ manifest: BackupManifest; archive: Readable }> {
+  async create(secrecy: BackupSecrecy): Promise<{ manifest: BackupManifest; archive: Readable }> {
     const unsupported = backupUnsupported(this.sources);
     if (unsupported) throw httpError(409, unsupported);
     if (this.running) throw httpError(409, 'Ya hay una copia de seguridad en curso: espera a que termine');
@@ -32,7 +33,7 @@ export class BackupService {
       for (const name of await readdir(dataDir))
         if (name.startsWith(WORK_PREFIX)) await rm(path.join(dataDir, name), { recursive: true, force: true });
       dir = await mkdtemp(path.join(dataDir, WORK_PREFIX));
-      const manifest = await takeBackup(this.sources, dir);
+      const manifest = await takeBackup(this.sources, dir, secrecy);
       const archive = packBackup(dir, manifest);
       archive.once('close', () => void done());
       return { manifest, archive };

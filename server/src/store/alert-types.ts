@@ -79,12 +79,35 @@ export interface AlertUpdate {
 }
 
 export interface AlertFilter {
+  /** With `viewer`: the state as that user sees it (an alert they muted reads as 'muted'). */
   state?: AlertStateValue;
   rule_id?: string;
   /** Only alerts of these rules (null or absent: any). */
   rule_ids?: readonly string[] | null;
   /** Only alerts that fired strictly after this instant. */
   fired_after?: string;
+  /** Whose mutes count for `state`, and when (a mute whose time is over no longer does). */
+  viewer?: { user_id: string; at: string };
+}
+
+/**
+ * One user's mute of an alert: it hides the alert for that user only (an admin's mute for
+ * everyone is the alert's own state 'muted'). It holds while the alert stays unresolved at the
+ * firing it was muted on (`fire_count`), until `until` (null: until it resolves).
+ */
+export interface AlertMuteRecord {
+  alert_id: string;
+  user_id: string;
+  /** The user's e-mail then. */
+  by: string;
+  until: string | null;
+  fire_count: number;
+  at: string;
+}
+
+/** Whether a user's mute still hides the alert at `at`. */
+export function muteInForce(m: Pick<AlertMuteRecord, 'until' | 'fire_count'>, a: Pick<AlertRecord, 'state' | 'fire_count'>, at: string): boolean {
+  return a.state !== 'resolved' && m.fire_count === a.fire_count && (m.until === null || Date.parse(m.until) > Date.parse(at));
 }
 
 export interface AlertSubscriptionRecord {
@@ -145,6 +168,15 @@ export interface AlertRepository {
    * (PostgreSQL), each with its own guard: the stored alerts, undefined where one was refused.
    */
   updateMany(updates: readonly AlertUpdate[]): Promise<Array<AlertRecord | undefined>>;
+  /**
+   * Stores (or replaces) a user's mute of an alert at the alert's current firing, and answers it;
+   * undefined, storing nothing, when the alert is gone or resolved.
+   */
+  mute(mute: Omit<AlertMuteRecord, 'fire_count'>): Promise<AlertMuteRecord | undefined>;
+  /** Removes a user's mute of an alert; whether there was one. */
+  unmute(alertId: string, userId: string): Promise<boolean>;
+  /** Mutes as stored (in force or not): a user's (absent: everyone's), of these alerts (absent: any). */
+  mutes(filter: { user_id?: string; alert_ids?: readonly string[] }): Promise<AlertMuteRecord[]>;
   subscription(userId: string): Promise<AlertSubscriptionRecord | undefined>;
   /** Creates or replaces the user's channels. */
   setSubscription(subscription: AlertSubscriptionRecord): Promise<void>;

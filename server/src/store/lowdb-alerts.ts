@@ -1,16 +1,18 @@
 // Alertas on lowdb: rules, alerts, channels and locks kept in adops.json beside the other
 // entities (absent until first used, so files of earlier versions stay as they were), written
 // through the store's one serialised, copy-first writer.
-import type {
-  AlertDeliveryRecord,
-  AlertDigestRecord,
-  AlertFilter,
-  AlertRecord,
-  AlertRepository,
-  AlertRuleRecord,
-  AlertStateValue,
-  AlertSubscriptionRecord,
-  AlertUpdate,
+import {
+  type AlertDeliveryRecord,
+  type AlertDigestRecord,
+  type AlertFilter,
+  type AlertMuteRecord,
+  type AlertRecord,
+  muteInForce,
+  type AlertRepository,
+  type AlertRuleRecord,
+  type AlertStateValue,
+  type AlertSubscriptionRecord,
+  type AlertUpdate,
 } from './alert-types.js';
 import { StoreConflictError } from './types.js';
 
@@ -20,6 +22,8 @@ export interface AlertStoreData {
   alertSubscriptions?: AlertSubscriptionRecord[];
   locks?: Array<{ name: string; owner: string; expires_at: string }>;
   alertDigests?: AlertDigestRecord[];
+  /** Users' own mutes (absent until the first). */
+  alertMutes?: AlertMuteRecord[];
 }
 
 /** The store's file as this part sees it: its data and its one writer. */
@@ -36,8 +40,9 @@ const ruleCopy = (r: AlertRuleRecord): AlertRuleRecord => structuredClone(r);
 const alertCopy = (a: AlertRecord): AlertRecord => ({ ...structuredClone(a), deliveries: structuredClone(a.deliveries ?? []) });
 const subscriptionCopy = (s: AlertSubscriptionRecord): AlertSubscriptionRecord => ({ ...structuredClone(s), digest: s.digest ?? false });
 
-function matches(a: AlertRecord, f: AlertFilter): boolean {
-  if (f.state !== undefined && a.state !== f.state) return false;
+/** `muted(a)`: whether the filter's viewer muted the alert (their mute in force). */
+function matches(a: AlertRecord, f: AlertFilter, muted: (a: AlertRecord) => boolean): boolean {
+  if (f.state !== undefined && (f.viewer && a.state === 'open' && muted(a) ? 'muted' : a.state) !== f.state) return false;
   if (f.rule_id !== undefined && a.rule_id !== f.rule_id) return false;
   if (f.rule_ids && !f.rule_ids.includes(a.rule_id)) return false;
   if (f.fired_after !== undefined && !(Date.parse(a.fired_at) > Date.parse(f.fired_after))) return false;
@@ -149,13 +154,23 @@ export function lowdbAlerts(file: AlertFile): AlertRepository {
           const before = d.alertRules?.length ?? 0;
           d.alertRules = (d.alertRules ?? []).filter((r) => r.id !== id);
           if (d.alerts) d.alerts = d.alerts.filter((a) => a.rule_id !== id);
+          if (d.alertMutes) {
+            const kept = new Set((d.alerts ?? []).map((a) => a.id));
+            d.alertMutes = d.alertMutes.filter((m) => kept.has(m.alert_id));
+          }
           return d.alertRules.length < before;
         });
       },
     },
     list: async (filter, offset, limit) => {
+      const { viewer } = filter;
+      const mutes = new Map((viewer ? (file.data.alertMutes ?? []).filter((m) => m.user_id === viewer.user_id) : []).map((m) => [m.alert_id, m]));
+      const muted = (a: AlertRecord) => {
+        const m = mutes.get(a.id);
+        return m !== undefined && viewer !== undefined && muteInForce(m, a, viewer.at);
+      };
       const matched = alerts()
-        .filter((a) => matches(a, filter))
+        .filter((a) => matches(a, filter, muted))
         .sort(newestFirst);
       return { rows: matched.slice(offset, offset + limit).map(alertCopy), total: matched.length };
     },
@@ -183,6 +198,39 @@ export function lowdbAlerts(file: AlertFile): AlertRepository {
       return updated;
     },
     updateMany: (batch) => updateMany(batch),
+    mute: async (mute) => {
+      const held = (a: AlertRecord | undefined) => a !== undefined && a.state !== 'resolved';
+      if (!held(alerts().find((a) => a.id === mute.alert_id))) return undefined;
+      return file.update((d) => {
+        const byId = new Map((d.alerts ?? []).map((a) => [a.id, a]));
+        const a = byId.get(mute.alert_id);
+        if (!held(a)) return undefined;
+        const record: AlertMuteRecord = { ...structuredClone(mute), fire_count: a!.fire_count };
+        // The user's earlier mute of it goes, and so do mutes that can no longer hold (alert gone, resolved or fired again).
+        d.alertMutes = (d.alertMutes ?? []).filter((m) => {
+          if (m.alert_id === mute.alert_id && m.user_id === mute.user_id) return false;
+          const of = byId.get(m.alert_id);
+          return of !== undefined && of.state !== 'resolved' && of.fire_count === m.fire_count;
+        });
+        d.alertMutes.push(record);
+        return structuredClone(record);
+      });
+    },
+    unmute: async (alertId, userId) => {
+      const mine = (m: AlertMuteRecord) => m.alert_id === alertId && m.user_id === userId;
+      if (!file.data.alertMutes?.some(mine)) return false;
+      return file.update((d) => {
+        const before = d.alertMutes?.length ?? 0;
+        d.alertMutes = (d.alertMutes ?? []).filter((m) => !mine(m));
+        return d.alertMutes.length < before;
+      });
+    },
+    mutes: async ({ user_id, alert_ids }) => {
+      const ids = alert_ids ? new Set(alert_ids) : null;
+      return structuredClone(
+        (file.data.alertMutes ?? []).filter((m) => (user_id === undefined || m.user_id === user_id) && (!ids || ids.has(m.alert_id))),
+      );
+    },
     subscription: async (userId) => {
       const s = file.data.alertSubscriptions?.find((x) => x.user_id === userId);
       return s ? subscriptionCopy(s) : undefined;

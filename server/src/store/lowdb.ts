@@ -170,6 +170,7 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
           d.sessions = d.sessions.filter((x) => x.user_id !== id);
           if (d.totp) d.totp = d.totp.filter((x) => x.user_id !== id);
           if (d.alertSubscriptions) d.alertSubscriptions = d.alertSubscriptions.filter((x) => x.user_id !== id);
+          if (d.alertMutes) d.alertMutes = d.alertMutes.filter((x) => x.user_id !== id);
           return index >= 0;
         }),
       bootstrapAdmin: (admin) =>

@@ -1,4 +1,4 @@
-// Alertas on PostgreSQL (migrations 6 and 8): parameterised queries only; a partial UNIQUE index keeps
+// Alertas on PostgreSQL (migrations 6, 8 and 9): parameterised queries only; a partial UNIQUE index keeps
 // one unresolved alert per rule and subject whatever the number of evaluators, and a lock row
 // with an expiry taken by one conditional upsert lets one instance evaluate at a time.
 import type pg from 'pg';
@@ -7,6 +7,7 @@ import type {
   AlertChange,
   AlertDigestRecord,
   AlertFilter,
+  AlertMuteRecord,
   AlertRecord,
   AlertRepository,
   AlertRuleRecord,
@@ -93,6 +94,23 @@ export const ALERT_DIGESTS_MIGRATION_SQL = `
   );
 `;
 
+/**
+ * Migration 9: users' own mutes of alerts (an admin's mute for everyone stays the alert's state).
+ * One per user and alert; they go with the alert and with the user.
+ */
+export const ALERT_MUTES_MIGRATION_SQL = `
+  CREATE TABLE alert_mutes (
+    alert_id text NOT NULL REFERENCES alerts (id) ON DELETE CASCADE,
+    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    muted_by text NOT NULL,
+    muted_until timestamptz,
+    fire_count integer NOT NULL,
+    muted_at timestamptz NOT NULL,
+    CONSTRAINT alert_mutes_pkey PRIMARY KEY (user_id, alert_id)
+  );
+  CREATE INDEX alert_mutes_alert ON alert_mutes (alert_id);
+`;
+
 export type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
 
 export const iso = (v: Date | string | null): string | null => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
@@ -154,6 +172,16 @@ const subscriptionRecord = (r: pg.QueryResultRow): AlertSubscriptionRecord => ({
   digest: r.digest,
 });
 
+const muteRecord = (r: pg.QueryResultRow): AlertMuteRecord => ({
+  alert_id: r.alert_id,
+  user_id: r.user_id,
+  by: r.muted_by,
+  until: iso(r.muted_until),
+  fire_count: r.fire_count,
+  at: iso(r.muted_at)!,
+});
+const MUTE_COLUMNS = 'alert_id, user_id, muted_by, muted_until, fire_count, muted_at';
+
 const digestRecord = (r: pg.QueryResultRow): AlertDigestRecord => ({
   date: r.date,
   user_id: r.user_id,
@@ -177,7 +205,12 @@ function alertWhere(f: AlertFilter): { where: string; params: unknown[] } {
     params.push(v);
     return `$${params.length}`;
   };
-  if (f.state !== undefined) clauses.push(`state = ${p(f.state)}`);
+  if (f.state !== undefined && f.viewer && f.state !== 'resolved') {
+    // The state as the viewer sees it: an open alert they muted (their mute in force) reads as muted.
+    const mine = `EXISTS (SELECT 1 FROM alert_mutes m WHERE m.alert_id = alerts.id AND m.user_id = ${p(f.viewer.user_id)}
+                    AND m.fire_count = alerts.fire_count AND (m.muted_until IS NULL OR m.muted_until > ${p(f.viewer.at)}::timestamptz))`;
+    clauses.push(f.state === 'open' ? `state = 'open' AND NOT ${mine}` : `(state = 'muted' OR (state = 'open' AND ${mine}))`);
+  } else if (f.state !== undefined) clauses.push(`state = ${p(f.state)}`);
   if (f.rule_id !== undefined) clauses.push(`rule_id = ${p(f.rule_id)}`);
   if (f.rule_ids) clauses.push(`rule_id = ANY (${p(f.rule_ids)}::text[])`);
   if (f.fired_after !== undefined) clauses.push(`fired_at > ${p(f.fired_after)}::timestamptz`);
@@ -431,6 +464,40 @@ export function postgresAlerts(q: Query): AlertRepository {
         if (isUnresolvedClash(e)) return undefined;
         throw e;
       }
+    },
+    async mute(m) {
+      if (hasNul(m.alert_id)) return undefined;
+      if (hasNul(m)) throw new StoreTextError();
+      try {
+        // One statement: the alert's firing read as the mute is stored; nothing for a resolved or missing alert.
+        const { rows } = await q(
+          `INSERT INTO alert_mutes (${MUTE_COLUMNS})
+           SELECT a.id, $2, $3, $4::timestamptz, a.fire_count, $5::timestamptz FROM alerts a WHERE a.id = $1 AND a.state <> 'resolved'
+           ON CONFLICT (user_id, alert_id) DO UPDATE SET muted_by = EXCLUDED.muted_by, muted_until = EXCLUDED.muted_until,
+             fire_count = EXCLUDED.fire_count, muted_at = EXCLUDED.muted_at
+           RETURNING ${MUTE_COLUMNS}`,
+          [m.alert_id, m.user_id, m.by, m.until, m.at],
+        );
+        return rows[0] ? muteRecord(rows[0]) : undefined;
+      } catch (e) {
+        // A user that is gone (or went meanwhile) has nothing to mute.
+        if ((e as { code?: string }).code === '23503') return undefined;
+        throw e;
+      }
+    },
+    async unmute(alertId, userId) {
+      if (hasNul([alertId, userId])) return false;
+      return ((await q('DELETE FROM alert_mutes WHERE alert_id = $1 AND user_id = $2', [alertId, userId])).rowCount ?? 0) > 0;
+    },
+    async mutes({ user_id, alert_ids }) {
+      if (hasNul([user_id ?? '', ...(alert_ids ?? [])])) return [];
+      const { rows } = await q(
+        `SELECT ${MUTE_COLUMNS} FROM alert_mutes
+          WHERE ($1::text IS NULL OR user_id = $1) AND ($2::text[] IS NULL OR alert_id = ANY ($2::text[]))
+          ORDER BY muted_at, user_id COLLATE "C", alert_id COLLATE "C"`,
+        [user_id ?? null, alert_ids ?? null],
+      );
+      return rows.map(muteRecord);
     },
     async subscription(userId) {
       if (hasNul(userId)) return undefined;

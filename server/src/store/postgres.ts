@@ -19,7 +19,7 @@ import {
   type TotpRecord,
   type UserRecord,
 } from './types.js';
-import { ALERT_DIGESTS_MIGRATION_SQL, ALERTS_MIGRATION_SQL, postgresAlerts } from './postgres-alerts.js';
+import { ALERT_DIGESTS_MIGRATION_SQL, ALERT_MUTES_MIGRATION_SQL, ALERTS_MIGRATION_SQL, postgresAlerts } from './postgres-alerts.js';
 import { ALERT_ACTIONS_MIGRATION_SQL, postgresAlertActions } from './postgres-alert-actions.js';
 
 /** Each migration runs once, in its own transaction, in version order; never edit one that shipped. */
@@ -194,6 +194,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 6, name: 'alerts', sql: ALERTS_MIGRATION_SQL },
   { version: 7, name: 'alert_actions', sql: ALERT_ACTIONS_MIGRATION_SQL },
   { version: 8, name: 'alert digests and deliveries', sql: ALERT_DIGESTS_MIGRATION_SQL },
+  { version: 9, name: "users' own alert mutes", sql: ALERT_MUTES_MIGRATION_SQL },
 ];
 
 const CONFLICTS: Record<string, ConflictField> = {

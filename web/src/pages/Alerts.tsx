@@ -1,12 +1,13 @@
-// Alertas: what fired (open, muted, resolved) with mute / unmute, the rules (create, edit,
-// switch off, delete) and the user's channels (bell, e-mail, webhook). Opening the page marks
-// the alerts read, so the bell in the nav goes to 0.
+// Alertas: what fired (open, muted, resolved) with mute / unmute — one's own, or an admin's for
+// everyone — the rules (create, edit, switch off, delete) and the user's channels (bell, e-mail,
+// webhook). Opening the page marks the alerts read, so the bell in the nav goes to 0.
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   ALERT_KIND_LABELS,
   ALERT_RULE_KINDS,
   ALERT_STATE_LABELS,
   alertRuleActionText,
+  alertStateText,
   alertRuleCondition,
   deliveryText,
   type Alert,
@@ -118,6 +119,9 @@ const when = (iso: string) => new Date(iso).toLocaleString('es-ES', { dateStyle:
 
 function FiredAlerts() {
   const api = useApi();
+  const { user } = useSession();
+  /** An admin's explicit choice: the mute buttons silence the alert for every user, not only for them. */
+  const [forEveryone, setForEveryone] = useState(false);
   const [state, setState] = useState<'open' | 'muted' | 'resolved' | 'all'>('open');
   const [page, setPage] = useState(1);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -143,23 +147,31 @@ function FiredAlerts() {
     <Card
       title="Alertas disparadas"
       actions={
-        <label className="flex items-center gap-2 text-sm text-gray-700">
-          Estado
-          <select
-            aria-label="Estado"
-            className={inputClass}
-            value={state}
-            onChange={(e) => {
-              setState(e.target.value as typeof state);
-              setPage(1);
-            }}
-          >
-            <option value="open">Abiertas</option>
-            <option value="muted">Silenciadas</option>
-            <option value="resolved">Resueltas</option>
-            <option value="all">Todas</option>
-          </select>
-        </label>
+        <span className="flex flex-wrap items-center gap-3">
+          {user?.is_admin && (
+            <label className="flex items-center gap-2 text-sm text-gray-700" title="Sin marcar, silenciar solo te la oculta a ti">
+              <input type="checkbox" checked={forEveryone} onChange={(e) => setForEveryone(e.target.checked)} />
+              Silenciar para todos
+            </label>
+          )}
+          <label className="flex items-center gap-2 text-sm text-gray-700">
+            Estado
+            <select
+              aria-label="Estado"
+              className={inputClass}
+              value={state}
+              onChange={(e) => {
+                setState(e.target.value as typeof state);
+                setPage(1);
+              }}
+            >
+              <option value="open">Abiertas</option>
+              <option value="muted">Silenciadas</option>
+              <option value="resolved">Resueltas</option>
+              <option value="all">Todas</option>
+            </select>
+          </label>
+        </span>
       }
     >
       {list.error ? <ErrorBanner error={list.error} fallback="Error al cargar las alertas" /> : null}
@@ -186,7 +198,7 @@ function FiredAlerts() {
                 <tr key={a.id} className="block py-2 md:table-row md:py-0">
                   <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2">
                     <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${STATE_BADGE[a.state]}`}>
-                      {ALERT_STATE_LABELS[a.state]}
+                      {alertStateText(a)}
                     </span>
                     {a.fire_count > 1 && <span className="ml-1 text-xs text-gray-500">×{a.fire_count}</span>}
                   </td>
@@ -200,8 +212,8 @@ function FiredAlerts() {
                     {a.message}
                     {a.state === 'muted' && (
                       <div className="text-xs text-amber-700">
-                        Silenciada {a.muted_until ? `hasta ${when(a.muted_until)}` : 'hasta que se resuelva'}
-                        {a.muted_by ? ` por ${a.muted_by}` : ''}
+                        {alertStateText(a)} {a.muted_until ? `hasta ${when(a.muted_until)}` : 'hasta que se resuelva'}
+                        {a.muted_by && a.muted_for !== 'me' ? ` por ${a.muted_by}` : ''}
                       </div>
                     )}
                     {a.resolved_at && <div className="text-xs text-green-700">Resuelta {when(a.resolved_at)}</div>}
@@ -218,17 +230,34 @@ function FiredAlerts() {
                   <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 md:whitespace-nowrap md:text-right">
                     {a.state === 'open' && (
                       <span className="inline-flex flex-wrap gap-2">
-                        <button type="button" className={secondaryButton} onClick={() => act(() => api.alerts.mute({ id: a.id, minutes: 60 }))}>
+                        <button
+                          type="button"
+                          className={secondaryButton}
+                          onClick={() => act(() => api.alerts.mute({ id: a.id, minutes: 60, for_everyone: forEveryone }))}
+                        >
                           Silenciar 1 h
                         </button>
-                        <button type="button" className={secondaryButton} onClick={() => act(() => api.alerts.mute({ id: a.id, minutes: null }))}>
+                        <button
+                          type="button"
+                          className={secondaryButton}
+                          onClick={() => act(() => api.alerts.mute({ id: a.id, minutes: null, for_everyone: forEveryone }))}
+                        >
                           Silenciar hasta que se resuelva
                         </button>
                       </span>
                     )}
-                    {a.state === 'muted' && (
+                    {a.muted_for === 'me' && (
                       <button type="button" className={secondaryButton} onClick={() => act(() => api.alerts.unmute({ id: a.id }))}>
                         Quitar silencio
+                      </button>
+                    )}
+                    {a.muted_for === 'everyone' && user?.is_admin && (
+                      <button
+                        type="button"
+                        className={secondaryButton}
+                        onClick={() => act(() => api.alerts.unmute({ id: a.id, for_everyone: true }))}
+                      >
+                        Quitar silencio para todos
                       </button>
                     )}
                   </td>
