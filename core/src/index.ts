@@ -4,6 +4,7 @@ export * from './client.js';
 export * from './format.js';
 export * from './metrics.js';
 export * from './presets.js';
+export * from './comparison.js';
 export * from './table.js';
 export * from './csv.js';
 export * from './exports.js';
