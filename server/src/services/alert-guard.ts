@@ -10,14 +10,14 @@
 // Alertas → Acciones) and an audit entry (system actor; the rule, why and the figures then);
 // an admin undoes a standing pause (resume on Meta; audited by the route).
 import { randomUUID } from 'node:crypto';
-import { CampaignRoiParams, todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
+import { CampaignRoiParams, formatDateTimeDMY, todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
 import { ALERT_ACTION_KIND_ONLY, AlertRuleAction } from '@adops/core';
 import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
 import { MetaApiError, type MetaClient } from '../providers/meta/client.js';
 import type { AlertActionRecord, AlertRuleActionRecord, AlertRuleRecord, EntityStore } from '../store/types.js';
 import type { Finding } from './alert-rules.js';
-import { windowDays } from './alert-rules.js';
+import { daysText, windowDays } from './alert-rules.js';
 import type { AuditChange } from './audit.js';
 import type { ProfitService } from './profit.js';
 
@@ -37,7 +37,7 @@ export const alertActionTarget = (a: Pick<AlertActionRecord, 'level' | 'subject'
   label: `${a.level === 'campaign' ? 'Campaña' : 'Conjunto'} ${a.subject} (regla «${a.rule_name}»)`,
 });
 const metaDetail = (e: unknown) => (e instanceof MetaApiError ? e.detail : `No se pudo conectar con Meta (${(e as Error)?.message ?? e})`);
-const hhmm = (ms: number, tz: string) => new Date(ms).toLocaleString('es-ES', { timeZone: tz, dateStyle: 'short', timeStyle: 'short' });
+const hhmm = (ms: number, tz: string) => formatDateTimeDMY(ms, tz);
 
 export const publicAction = (a: AlertActionRecord): AlertAction => ({
   ...a,
@@ -182,8 +182,8 @@ export class AlertGuard {
       const figures = { spend: r.spend, revenue: r.revenue, profit: r.profit, roi: r.roi, cpc: r.cpc, break_even_cpc: r.break_even_cpc };
       const reason =
         p.metric === 'roi'
-          ? `ROI recuperado: ${r.roi?.toFixed(1)} % (umbral ${p.threshold} %) del ${from} al ${to}`
-          : `CPC recuperado: ${r.cpc?.toFixed(4)} ≤ ${r.break_even_cpc?.toFixed(4)} del ${from} al ${to}`;
+          ? `ROI recuperado: ${r.roi?.toFixed(1)} % (umbral ${p.threshold} %) ${daysText(from, to)}`
+          : `CPC recuperado: ${r.cpc?.toFixed(4)} ≤ ${r.break_even_cpc?.toFixed(4)} ${daysText(from, to)}`;
       const base = { rule, level: p.level, subject: pause.subject, reason, figures, now };
       try {
         await meta.setStatus(pause.subject, 'ACTIVE');

@@ -10,6 +10,7 @@
 import {
   addDays,
   CampaignRoiParams,
+  formatDateDMY,
   IpBurstParams,
   ReferrerBurstParams,
   RevenueDropParams,
@@ -83,6 +84,10 @@ function shared<T>(ctx: RuleContext, key: string, ask: () => Promise<T>): Promis
   return got;
 }
 
+/** 'el 27/11/2026' or 'del 21/11/2026 al 27/11/2026': the days a message speaks of, as people read them. */
+export const daysText = (from: string, to: string) =>
+  from === to ? `el ${formatDateDMY(from)}` : `del ${formatDateDMY(from)} al ${formatDateDMY(to)}`;
+
 const fmt = (v: number | null, decimals = 2) =>
   v === null || !Number.isFinite(v) ? '-' : v.toLocaleString('es-ES', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 
@@ -124,7 +129,7 @@ async function tqLow(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
       subject: key,
       value: tq,
       threshold: p.threshold,
-      message: `TQ de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(tq)} (umbral ${fmt(p.threshold)}) con ${fmt(sums.impressions, 0)} impresiones del ${from} al ${to}`,
+      message: `TQ de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(tq)} (umbral ${fmt(p.threshold)}) con ${fmt(sums.impressions, 0)} impresiones ${daysText(from, to)}`,
       figures: { tq, impressions: sums.impressions, revenue: sums.revenue },
     });
   }
@@ -154,7 +159,7 @@ async function revenueDrop(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
       subject: key,
       value: change,
       threshold: p.drop_percent,
-      message: `Revenue de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(after)} del ${from} al ${to} frente a ${fmt(before)} una semana antes (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
+      message: `Revenue de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(after)} ${daysText(from, to)} frente a ${fmt(before)} una semana antes (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
       figures: { revenue: after, revenue_last_week: before, change_percent: change },
     });
   }
@@ -221,7 +226,7 @@ async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
         subject: r.key,
         value: r.roi,
         threshold: p.threshold,
-        message: `${word} ${name}: ROI ${fmt(r.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %), gasto ${fmt(r.spend)}, revenue ${fmt(r.revenue)} del ${from} al ${to}`,
+        message: `${word} ${name}: ROI ${fmt(r.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %), gasto ${fmt(r.spend)}, revenue ${fmt(r.revenue)} ${daysText(from, to)}`,
         figures,
       });
     } else {
@@ -230,7 +235,7 @@ async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
         subject: r.key,
         value: r.cpc,
         threshold: r.break_even_cpc,
-        message: `${word} ${name}: CPC ${fmt(r.cpc, 4)} sobre el de equilibrio ${fmt(r.break_even_cpc, 4)}, gasto ${fmt(r.spend)} del ${from} al ${to}`,
+        message: `${word} ${name}: CPC ${fmt(r.cpc, 4)} sobre el de equilibrio ${fmt(r.break_even_cpc, 4)}, gasto ${fmt(r.spend)} ${daysText(from, to)}`,
         figures,
       });
     }
