@@ -9,7 +9,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, formatProfitMetric, jsonFigures, todayIn, type Api, type ProfitTable } from '@adops/core';
+import { addDays, formatDateDMY, formatProfitMetric, jsonFigures, todayIn, type Api, type ProfitTable } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { D1, D2, LAST_MONTH, loadProfitFixture } from '../../server/test/profit-fixture.js';
 import { newConfigDir, runCli } from './helpers.js';
@@ -149,7 +149,7 @@ describe('adops profit', () => {
         const lines = await screenAt(columns);
         for (const line of lines) expect(line.length, `${columns}: ${line}`).toBeLessThanOrEqual(columns);
         expect(lines[0]).toContain('Rentabilidad por campaña');
-        expect(lines.some((l) => l.includes(`${D1} – ${D2}`) && l.includes('importes en USD'))).toBe(true);
+        expect(lines.some((l) => l.includes(`${formatDateDMY(D1)} – ${formatDateDMY(D2)}`) && l.includes('importes en USD'))).toBe(true);
         const header = lines.find((l) => /^Campaña\s/.test(l))!;
         expect(header).toMatch(/Beneficio\s+ROI %\s+Gasto/);
         const c2 = lines.find((l) => l.includes('Campaña vuelos'))!;
@@ -161,7 +161,7 @@ describe('adops profit', () => {
         const totals = lines.find((l) => l.startsWith('Totales'))!;
         expect(totals).toContain(formatProfitMetric('profit', direct.totals.profit));
         expect(totals).toContain(formatProfitMetric('roi', direct.totals.roi));
-        expect(lines).toContain(`* estimado: ${D2} sin informe de zona (RPV de los 7 días anteriores)`);
+        expect(lines).toContain(`* estimado: ${formatDateDMY(D2)} sin informe de zona (RPV de los 7 días anteriores)`);
         if (columns === 120) {
           expect(header).toMatch(/Revenue est\. \*\s+Visitas\s+RPV/);
           expect(c1).toContain(`${formatProfitMetric('revenue', 19)}*`);
@@ -199,7 +199,7 @@ describe('adops spend sync', () => {
     const again = await cli(['spend', 'sync', '--from', from, '--to', today], { isTTY: true });
     expect(again.code).toBe(0);
     expect(again.stdout.trim()).toBe(
-      `Gasto sincronizado (${from} – ${today}): ${a.rows} filas anuncio-día de ${a.ads} anuncios — 0 nuevas, 0 cambiadas, ${a.rows} sin cambios · monedas: EUR`,
+      `Gasto sincronizado (${formatDateDMY(from)} – ${formatDateDMY(today)}): ${a.rows} filas anuncio-día de ${a.ads} anuncios — 0 nuevas, 0 cambiadas, ${a.rows} sin cambios · monedas: EUR`,
     );
     const week = JSON.parse((await cli(['spend', 'sync', '--json'])).stdout);
     expect(week).toMatchObject({ start_date: addDays(today, -6), end_date: today });

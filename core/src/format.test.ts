@@ -5,7 +5,7 @@ import {
   formatDateTimeDMY,
   formatInt,
   formatMoney,
-  formatMonthMY,
+  formatMonthName,
   formatNumber,
   formatPercent,
   formatTimeHM,
@@ -128,12 +128,12 @@ describe('dates', () => {
   });
 
   it.each([
-    ['2026-11', '11/2026'],
-    ['2025-01', '01/2025'],
-    ['2026-13', '-'],
-    ['', '-'],
-  ])('formatMonthMY(%j) is %s', (month, expected) => {
-    expect(formatMonthMY(month)).toBe(expected);
+    ['2026-11', 'Nov 2026'],
+    ['2025-01', 'Ene 2025'],
+    ['2026-13', '2026-13'],
+    ['Total', 'Total'],
+  ])('formatMonthName(%j) is %s', (month, expected) => {
+    expect(formatMonthName(month)).toBe(expected);
   });
 
   it('timeZoneLabel names the zone with its offset at that moment', () => {

@@ -107,10 +107,13 @@ export function formatTimeHM(instant: string | number | Date | null | undefined,
   return `${two(p.hour)}:${two(p.minute)}`;
 }
 
-/** A 'YYYY-MM' month as people read it: '11/2026' ('-' when it is not one). */
-export function formatMonthMY(month: string | null | undefined): string {
-  const m = typeof month === 'string' ? /^(\d{4})-(\d{2})$/.exec(month) : null;
-  return m && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? `${m[2]}/${m[1]}` : EMPTY_CELL;
+const MONTH_NAMES = ['Ene', 'Feb', 'Mar', 'Abr', 'May', 'Jun', 'Jul', 'Ago', 'Sep', 'Oct', 'Nov', 'Dic'];
+
+/** A 'YYYY-MM' month as the Finance headers show it: 'Nov 2026' (anything else as it is). */
+export function formatMonthName(month: string): string {
+  const m = /^(\d{4})-(\d{2})$/.exec(month);
+  const name = m ? MONTH_NAMES[Number(m[2]) - 1] : undefined;
+  return m && name ? `${name} ${m[1]}` : month;
 }
 
 /**

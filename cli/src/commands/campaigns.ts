@@ -15,7 +15,9 @@ import {
   MAX_SUGGESTION_PAGE,
   campaignFormData,
   contract,
+  daySpanText,
   formatInt,
+  formatDateTimeDMY,
   formatMetric,
   formatNumber,
   presetRange,
@@ -30,8 +32,7 @@ import { CliError, EXIT } from '../io.js';
 import { pagingOf } from '../ui/paging.js';
 import type { Column } from '../ui/Table.js';
 import { totalsRow } from '../ui/columns.js';
-import { formatDateTimeLocal } from '../text.js';
-import { parseDay, reportingTz } from './report-filters.js';
+import { parseDay } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { pageFields, screenPageSize, showTable, sortOf } from './table-screen.js';
 
@@ -111,11 +112,16 @@ export function registerCampaigns(program: Command, cli: Cli): void {
     const status = parseStatus(flags.status);
     const sort = parseSortFlag(flags.sort, CAMPAIGN_SORT_KEYS);
     const limit = parseLimit(flags.limit);
-    const yesterday = presetRange('ayer', new Date(), reportingTz(cli.io)).from;
-    const from = flags.from !== undefined ? parseDay(flags.from, '--from') : flags.to !== undefined ? parseDay(flags.to, '--to') : yesterday;
-    const to = flags.to !== undefined ? parseDay(flags.to, '--to') : flags.from !== undefined ? from : yesterday;
-    if (from > to) throw new CliError('❌ Rango de fechas no válido.', EXIT.usage);
-    const { api } = await cli.api(cmd);
+    const given = {
+      from: flags.from !== undefined ? parseDay(flags.from, '--from') : undefined,
+      to: flags.to !== undefined ? parseDay(flags.to, '--to') : undefined,
+    };
+    if (given.from && given.to && given.from > given.to) throw new CliError('❌ Rango de fechas no válido.', EXIT.usage);
+    // Without dates the range is 'ayer' of the server's current zone, confirmed first.
+    const { api } = await cli.api(cmd, { zone: given.from === undefined && given.to === undefined });
+    const yesterday = presetRange('ayer', new Date(), cli.tz).from;
+    const from = given.from ?? given.to ?? yesterday;
+    const to = given.to ?? given.from ?? yesterday;
     const query = { from_date: from, to_date: to, status };
     const table: ServerTable<CampaignTable> = {
       page: (p) => api.campaigns.insights({ ...query, ...p }),
@@ -136,7 +142,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
       { key: 'spend', header: 'Spend', align: 'right', format: (v) => formatNumber(v as number, 2) },
       { key: 'cpc', header: 'CPC', align: 'right', format: (v) => formatNumber(v as number, 2) },
       { key: 'cpm', header: 'CPM', align: 'right', format: (v) => formatNumber(v as number, 2) },
-      { key: 'created_at', header: 'Creada', format: (v) => formatDateTimeLocal(v as string) },
+      { key: 'created_at', header: 'Creada', format: (v) => formatDateTimeDMY(v as string, cli.tz) },
     ];
     await showTable<CampaignInsight>(cli, {
       columns: flags.columns,
@@ -146,7 +152,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
         const answer = await api.campaigns.insights({ ...query, ...pageFields(q) });
         return {
           title: 'Campañas con métricas (Facebook)',
-          subtitle: `${INSIGHTS_STATUS_LABELS[status]} · ${from === to ? from : `${from} – ${to}`}`,
+          subtitle: `${INSIGHTS_STATUS_LABELS[status]} · ${daySpanText({ from, to })}`,
           columns,
           rows: answer.rows,
           totals: answer.rows.length ? totalsRow({ ...answer.totals, name: `${formatInt(answer.totals.campaigns)} campañas` }) : null,

@@ -11,6 +11,8 @@ import {
   PROFIT_SORT_KEYS,
   SCREEN_PRESETS,
   contract,
+  daySpanText,
+  formatDateDMY,
   formatProfitFigure,
   type ExchangeRates,
   type ProfitDimension,
@@ -24,7 +26,7 @@ import { CliError, EXIT } from '../io.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
 import { totalsRow } from '../ui/columns.js';
-import { addFilterOptions, rangeLabel, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
+import { addFilterOptions, rangeLabel, apiAndRange, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { SCREEN_CHROME, pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 
@@ -67,6 +69,7 @@ const EMPTY_NAME: Record<ProfitDimension, string> = {
 /** The row's label: the name Meta gave it, or its key (the id column says the key beside a name). */
 export function rowLabel(by: ProfitDimension, row: Pick<ProfitRow, 'key' | 'name'>): string {
   if (row.key === null) return EMPTY_NAME[by];
+  if (by === 'day') return formatDateDMY(row.key);
   return row.name ?? row.key;
 }
 
@@ -103,7 +106,9 @@ export function profitColumns(by: ProfitDimension, currency: string): Column<Pro
 export function profitNotice(totals: ProfitTotals): string | undefined {
   const lines: string[] = [];
   if (totals.estimated_days.length)
-    lines.push(`${ESTIMATED_MARK} estimado: ${totals.estimated_days.join(', ')} sin informe de zona (RPV de los 7 días anteriores)`);
+    lines.push(
+      `${ESTIMATED_MARK} estimado: ${totals.estimated_days.map(formatDateDMY).join(', ')} sin informe de zona (RPV de los 7 días anteriores)`,
+    );
   if (totals.missing_rates.length)
     lines.push(
       `⚠ Sin tipo de cambio ${totals.missing_rates.map((m) => `${m.currency} ${m.month}`).join(', ')}: gasto y beneficio sin calcular (adops rates)`,
@@ -124,8 +129,7 @@ export function registerProfit(program: Command, cli: Cli): void {
     const by = parseBy(flags.by);
     const sort = parseSortFlag(flags.sort, PROFIT_SORT_KEYS);
     const limit = parseLimit(flags.limit);
-    const range = resolveRange(cli.io, 'profit', flags);
-    const { api } = await cli.api(cmd);
+    const { api, range } = await apiAndRange(cli, cmd, 'profit', flags);
     const query = (r: ResolvedRange) => ({
       by,
       start_date: r.from,
@@ -189,7 +193,7 @@ export function registerProfit(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const result = await api.profit.syncSpend(body);
       if (cli.machine(flags.json)) return cli.json(result);
-      const days = result.start_date === result.end_date ? result.start_date : `${result.start_date} – ${result.end_date}`;
+      const days = daySpanText({ from: result.start_date, to: result.end_date });
       cli.say(
         `Gasto sincronizado (${days}): ${result.rows} filas anuncio-día de ${result.ads} anuncios — ` +
           `${result.inserted} nuevas, ${result.updated} cambiadas, ${result.unchanged} sin cambios` +
