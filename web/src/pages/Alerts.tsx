@@ -3,6 +3,7 @@
 // the alerts read, so the bell in the nav goes to 0.
 import { useEffect, useState, type FormEvent } from 'react';
 import {
+  formatDateTimeDMY,
   ALERT_KIND_LABELS,
   ALERT_RULE_KINDS,
   ALERT_STATE_LABELS,
@@ -14,6 +15,7 @@ import {
   type AlertRuleKind,
   type AlertSubscription,
 } from '@adops/core';
+import { reportingTimeZone } from '../lib/timezone';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
 import { useSession } from '../hooks/useSession';
@@ -112,7 +114,8 @@ const STATE_BADGE: Record<Alert['state'], string> = {
   muted: 'bg-amber-50 text-amber-700 ring-amber-200',
   resolved: 'bg-green-50 text-green-700 ring-green-200',
 };
-const when = (iso: string) => new Date(iso).toLocaleString('es-ES', { dateStyle: 'short', timeStyle: 'short' });
+/** An instant as dd/MM/yyyy HH:mm on the reporting zone's clock. */
+const when = (iso: string) => formatDateTimeDMY(iso, reportingTimeZone());
 
 function FiredAlerts() {
   const api = useApi();

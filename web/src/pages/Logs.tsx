@@ -8,7 +8,7 @@ import {
   BOT_REASON_LABELS,
   REFERRERS_PAGE_SIZE,
   contract,
-  formatDateTime,
+  formatDateTimeDMY,
   formatProfitMetric,
   logCsvFile,
   recordKey,
@@ -93,7 +93,7 @@ export default function Logs() {
 
   const columns = useMemo<Column<LiveRecord>[]>(
     () => [
-      { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTime(r.seen_at, tz)}</span> },
+      { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTimeDMY(r.seen_at, tz)}</span> },
       { key: 'zone_id', header: 'Zone ID', cell: (r) => dashed(r.zone_id) },
       // With 'Valor': the zone's revenue per visit that day (estimated until its report arrives) and its TQ.
       ...(showValue

@@ -9,10 +9,10 @@ import { networkMoney } from './format';
 
 export const ESTIMATED = '(estimado)';
 
-/** The x-axis label of a day: dd/MM, with '(estimado)' when its revenue is an estimate. */
+/** The x-axis label of a day: dd/MM/yyyy, with '(estimado)' when its revenue is an estimate. */
 export function profitDayLabel(ymd: string, estimatedDays: ReadonlySet<string>): string {
-  const short = formatDateDMY(ymd).slice(0, 5);
-  return estimatedDays.has(ymd) ? `${short} ${ESTIMATED}` : short;
+  const day = formatDateDMY(ymd);
+  return estimatedDays.has(ymd) ? `${day} ${ESTIMATED}` : day;
 }
 
 export interface SpendRevenueChartProps {
