@@ -138,7 +138,7 @@ describe('filters and presets', () => {
     expect(await page.getByLabel('Geo', { exact: true }).locator('option').allTextContents()).toEqual(['Todos', 'ES', 'MX']);
     expect(await page.getByLabel('Source', { exact: true }).locator('option').allTextContents()).toEqual(['Todos', 'direct', 'search', 'social']);
     const presets = await page.getByLabel('Presets', { exact: true }).locator('option').allTextContents();
-    expect(presets.slice(0, 5)).toEqual(['Hoy', 'Ayer', 'Últimos 7 días', 'Mes actual', 'Mes anterior']);
+    expect(presets.slice(0, 6)).toEqual(['Hoy', 'Ayer', 'Últimos 7 días', 'Últimos 7 días (con hoy)', 'Mes actual', 'Mes anterior']);
     // Today's and older rows are outside the default range.
     expect(await zoneCard(page).getByText('30 filas', { exact: true }).count()).toBe(1);
     await zoneCard(page).getByLabel('Mostrar').selectOption('100');
@@ -388,7 +388,7 @@ describe('summary tables', () => {
     await page.getByTestId('advertiser-table').getByText('5 filas', { exact: true }).waitFor();
     await sortBy(page, 'Revenue', 'descending', advertisers);
     const first = (await advertisers.locator('tbody tr').first().locator('td').allTextContents()).map((t) => t.trim());
-    expect(first.slice(0, 2)).toEqual([ZONES[4].date, 'Clickora']);
+    expect(first.slice(0, 2)).toEqual([formatDateDMY(ZONES[4].date), 'Clickora']);
     expect(first[first.length - 5]).toBe('$5,00');
     await h.screenshot(page, 'adreport-pubb');
   });

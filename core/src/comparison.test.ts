@@ -76,7 +76,7 @@ describe('dayComparison (daily data: zone reports)', () => {
 
   it('says which days each side covers', () => {
     expect(dayComparisonWords(dayComparison(range('2026-11-22', '2026-11-28'), AT_3AM, MADRID))).toEqual({
-      label: 'días completos (sin hoy)',
+      label: 'días completos, sin hoy',
       note: 'Días completos: 22/11/2026 – 27/11/2026 frente a 15/11/2026 – 20/11/2026 (hoy aún no ha terminado y no cuenta).',
     });
     expect(dayComparisonWords(dayComparison(range('2026-11-27', '2026-11-27'), AT_3AM, MADRID))).toEqual({

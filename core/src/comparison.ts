@@ -115,7 +115,7 @@ export function dayComparisonWords(c: DayComparisonWindows, what = 'estos datos 
   }
   const sides = `${daySpanText(c.current)} frente a ${daySpanText(c.previous)}`;
   if (c.basis === 'whole_days') return { label: 'días completos', note: `Días completos: ${sides}.` };
-  return { label: 'días completos (sin hoy)', note: `Días completos: ${sides} (hoy aún no ha terminado y no cuenta).` };
+  return { label: 'días completos, sin hoy', note: `Días completos: ${sides} (hoy aún no ha terminado y no cuenta).` };
 }
 
 /** The words of a comparison of timestamped data; times on tz's clock. */

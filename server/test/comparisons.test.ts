@@ -41,7 +41,7 @@ describe.each(engines)('Dashboard comparison on %s', (_name, open) => {
       // Like with like: no change, where today's partial 10 against a whole day would show a fall.
       expect(c.change.revenue).toBe(0);
       expect(c.change.impressions).toBe(0);
-      expect(c.label).toBe('días completos (sin hoy)');
+      expect(c.label).toBe('días completos, sin hoy');
       expect(c.note).toBe('Días completos: 22/11/2026 – 27/11/2026 frente a 15/11/2026 – 20/11/2026 (hoy aún no ha terminado y no cuenta).');
       // The chart's dashed lines: every day of the previous period.
       expect(c.previous_chart.map((p) => p.date)).toEqual([

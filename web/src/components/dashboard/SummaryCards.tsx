@@ -54,7 +54,7 @@ export function SummaryCards({
               <div className="mt-1 space-y-0.5 text-xs text-gray-500" data-testid="card-previous">
                 <div className="font-medium" data-testid="card-change" title={answer?.note}>
                   {answer ? <DeltaValue value={answer.change[card]} /> : waiting}
-                  {answer && <span className="ml-1 font-normal text-gray-400">({answer.label})</span>}
+                  {answer && <span className="font-normal text-gray-400"> ({answer.label})</span>}
                 </div>
                 {answer?.basis === 'complete_days' && (
                   <div className="break-words tabular-nums">
