@@ -419,13 +419,13 @@ describe('the whole result, not a page of it (50,000 rows)', () => {
     const page = await openBigRange();
     await label(page, 'Página 1 de 2000').waitFor();
     // Default order: newest day first, so B-MAX (oldest day) is nowhere near the first page.
-    expect(new Set(await column(page, 1))).toEqual(new Set([bigTo]));
+    expect(new Set(await column(page, 1))).toEqual(new Set([formatDateDMY(bigTo)]));
     expect(await zoneIds(page)).not.toContain('B-MAX');
 
     await sortBy(page, 'Revenue', 'descending');
     expect((await zoneIds(page))[0]).toBe('B-MAX');
     expect((await column(page, 15))[0]).toBe('$5.000,00');
-    expect((await column(page, 1))[0]).toBe(bigFrom);
+    expect((await column(page, 1))[0]).toBe(formatDateDMY(bigFrom));
     await label(page, 'Página 1 de 2000').waitFor();
     // The rest of page 1 is the next largest revenues of all 50,000 rows, in order.
     const expected = [...BIG]

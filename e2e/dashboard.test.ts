@@ -170,7 +170,7 @@ describe('cards and deltas', () => {
     await page.getByLabel('Publisher', { exact: true }).selectOption('PubB');
     await expectText(page.getByTestId('card-revenue'), '$60,00');
     await page.waitForFunction(() => document.querySelector('[data-testid="delta-revenue"] [data-trend]') === null);
-    expect((await delta('revenue').textContent())?.replace('ayer vs. día anterior', '').replace('Revenue', '').trim()).toBe('-');
+    expect((await delta('revenue').textContent())?.replace('ayer vs. día anterior (días completos)', '').replace('Revenue', '').trim()).toBe('-');
   });
 });
 
