@@ -26,7 +26,9 @@ beforeAll(async () => {
   expect((await h.importZoneReport(rows)).status).toBe(200);
   // Referrer visits a few minutes ago (Referrers, Logs), an alert that fired (Alertas), a publisher token (Usuarios).
   const w = h.server.app.services.warehouse;
-  await w.referrers.append(Array.from({ length: 12 }, (_, i) => event(i + 1, seenAt + i, { zone_id: 'd-2', referrer: 'https://news.example.com/', ip: '10.7.7.7' })));
+  await w.referrers.append(
+    Array.from({ length: 12 }, (_, i) => event(i + 1, seenAt + i, { zone_id: 'd-2', referrer: 'https://news.example.com/', ip: '10.7.7.7' })),
+  );
   const admin = await h.server.admin();
   await admin.alerts.createRule({ name: 'Picos de una IP', kind: 'ip_burst', params: { visits: 10, minutes: 15 } });
   expect(await h.server.app.services.alerts.evaluate(Date.now())).toMatchObject({ fired: 1 });

@@ -5,7 +5,16 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
-import { addDays, formatDateDMY, parseCsv, toNdjson, todayIn, zonedDayStart, type IngestReferrerEvent, type IngestReferrersResult } from '@adops/core';
+import {
+  addDays,
+  formatDateDMY,
+  parseCsv,
+  toNdjson,
+  todayIn,
+  zonedDayStart,
+  type IngestReferrerEvent,
+  type IngestReferrersResult,
+} from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -214,7 +214,9 @@ describe('Dashboard: comparing with the previous period', () => {
     // Hoy alone: nothing comparable yet on daily data, said instead of a fall.
     await page.getByLabel('Presets', { exact: true }).selectOption('hoy');
     await expect.poll(() => text(page, 'revenue', 'card-change'), COMPARED).toBe('- (sin comparación)');
-    expect(await page.getByTestId('compare-ranges').textContent()).toContain('Sin comparación: hoy aún no ha terminado y el informe de zonas es diario.');
+    expect(await page.getByTestId('compare-ranges').textContent()).toContain(
+      'Sin comparación: hoy aún no ha terminado y el informe de zonas es diario.',
+    );
     expect(h.pageErrors(page)).toEqual([]);
   });
 
