@@ -248,8 +248,8 @@ export function rangeToInstants(range: DayRange, tz: string): InstantRange {
 
 /**
  * The Referrers / Logs filter presets (SPEC §4): Hoy and Ayer whole days, Últimos 7 días
- * from 7 days ago 00:00 to the end of yesterday, Mes actual to the end of today, Mes
- * anterior the whole previous month.
+ * from 7 days ago 00:00 to the end of yesterday (con hoy: from 6 days ago to the end of today),
+ * Mes actual to the end of today, Mes anterior the whole previous month.
  */
 export function referrerPresetRange(preset: PresetKey, now: Date, tz: string): InstantRange {
   return rangeToInstants(presetRange(preset, now, tz), tz);

@@ -16,6 +16,7 @@ import {
   type AlertSubscription,
 } from '@adops/core';
 import { reportingTimeZone } from '../lib/timezone';
+import { ZoneNote } from '../components/ZoneNote';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
 import { useSession } from '../hooks/useSession';
@@ -144,23 +145,26 @@ function FiredAlerts() {
     <Card
       title="Alertas disparadas"
       actions={
-        <label className="flex items-center gap-2 text-sm text-gray-700">
-          Estado
-          <select
-            aria-label="Estado"
-            className={inputClass}
-            value={state}
-            onChange={(e) => {
-              setState(e.target.value as typeof state);
-              setPage(1);
-            }}
-          >
-            <option value="open">Abiertas</option>
-            <option value="muted">Silenciadas</option>
-            <option value="resolved">Resueltas</option>
-            <option value="all">Todas</option>
-          </select>
-        </label>
+        <>
+          <ZoneNote />
+          <label className="flex items-center gap-2 text-sm text-gray-700">
+            Estado
+            <select
+              aria-label="Estado"
+              className={inputClass}
+              value={state}
+              onChange={(e) => {
+                setState(e.target.value as typeof state);
+                setPage(1);
+              }}
+            >
+              <option value="open">Abiertas</option>
+              <option value="muted">Silenciadas</option>
+              <option value="resolved">Resueltas</option>
+              <option value="all">Todas</option>
+            </select>
+          </label>
+        </>
       }
     >
       {list.error ? <ErrorBanner error={list.error} fallback="Error al cargar las alertas" /> : null}

@@ -17,6 +17,7 @@ import {
 } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useLiveLog, type LiveMode } from '../hooks/useLiveLog';
+import { ZoneNote } from '../components/ZoneNote';
 import { Card } from '../components/Card';
 import { DataTable, type Column } from '../components/DataTable';
 import { ErrorBanner } from '../components/ErrorBanner';
@@ -162,6 +163,7 @@ export default function Logs() {
         }
         actions={
           <>
+            <ZoneNote className="mr-2" />
             <span className="mr-2 text-sm text-gray-500" data-testid="logs-count">
               {log.loading ? 'Cargando…' : `${log.total.toLocaleString('es-ES')} ${log.total === 1 ? 'evento' : 'eventos'}`}
             </span>

@@ -20,6 +20,7 @@ import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
 import { IvtCard } from '../components/referrers/IvtCard';
 import { SpamListCard } from '../components/referrers/SpamListCard';
 import { VisitsLine } from '../components/referrers/VisitsLine';
+import { ZoneNote } from '../components/ZoneNote';
 import { useSession } from '../hooks/useSession';
 import { secondaryButton } from '../components/styles';
 
@@ -83,9 +84,12 @@ export default function Referrers() {
       <Card
         title="Resultados"
         actions={
-          <span className="text-sm text-gray-500" data-testid="referrers-count">
-            {report.loading && !report.fresh ? 'Cargando…' : `${total.toLocaleString('es-ES')} ${total === 1 ? 'referrer' : 'referrers'}`}
-          </span>
+          <>
+            <ZoneNote />
+            <span className="text-sm text-gray-500" data-testid="referrers-count">
+              {report.loading && !report.fresh ? 'Cargando…' : `${total.toLocaleString('es-ES')} ${total === 1 ? 'referrer' : 'referrers'}`}
+            </span>
+          </>
         }
       >
         <div className="mb-3">
