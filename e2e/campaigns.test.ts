@@ -10,7 +10,6 @@ import {
   addDays,
   formatInt,
   formatAmount,
-  formatMoney,
   presetRange,
   sortRows,
   trackingUrl,

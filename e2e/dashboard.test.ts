@@ -81,8 +81,9 @@ describe('filters', () => {
     const publishers = await page.getByLabel('Publisher', { exact: true }).locator('option').allTextContents();
     expect(publishers[0]).toBe('Todos');
     expect(publishers).toEqual(expect.arrayContaining(['PubA', 'PubB', 'PubC', 'PubE', 'PubF']));
+    // One label per reading: the default with today is named apart from the 7 days ending yesterday.
     const presets = await page.getByLabel('Presets', { exact: true }).locator('option').allTextContents();
-    expect(presets.slice(0, 5)).toEqual(['Hoy', 'Ayer', 'Últimos 7 días', 'Mes actual', 'Mes anterior']);
+    expect(presets.slice(0, 6)).toEqual(['Hoy', 'Ayer', 'Últimos 7 días', 'Últimos 7 días (con hoy)', 'Mes actual', 'Mes anterior']);
 
     await page.getByLabel('Advertiser', { exact: true }).selectOption('Clickora');
     await page.getByLabel('Presets', { exact: true }).selectOption('ayer');
@@ -106,6 +107,9 @@ describe('filters', () => {
     await presets.selectOption('hoy');
     expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(today));
     await expectText(page.getByTestId('card-revenue'), '$10,00');
+    await presets.selectOption('ultimos7');
+    expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(d(7)));
+    expect(await page.getByLabel('Hasta', { exact: true }).inputValue()).toBe(formatDateDMY(d(1)));
     await presets.selectOption('mes_anterior');
     const previous = presetRange('mes_anterior', new Date(), TZ);
     expect(await page.getByLabel('Desde', { exact: true }).inputValue()).toBe(formatDateDMY(previous.from));
@@ -166,7 +170,7 @@ describe('cards and deltas', () => {
     await page.getByLabel('Publisher', { exact: true }).selectOption('PubB');
     await expectText(page.getByTestId('card-revenue'), '$60,00');
     await page.waitForFunction(() => document.querySelector('[data-testid="delta-revenue"] [data-trend]') === null);
-    expect((await delta('revenue').textContent())?.replace('ayer vs. día anterior', '').replace('Revenue', '').trim()).toBe('-');
+    expect((await delta('revenue').textContent())?.replace('ayer vs. día anterior (días completos)', '').replace('Revenue', '').trim()).toBe('-');
   });
 });
 
@@ -253,7 +257,7 @@ describe('Analytics table', () => {
     expect(await bodyRows(page).count()).toBe(4);
     // d1: 2000 impr., 1800 m. impr., 30 clicks, CTR 30/1800 = 1,67 %, CPM 75, CPC 5, rev 150, P.Revenue 90, margin 60, 40 %, TQ 0,70.
     expect(await cellTexts(page, 2)).toEqual([
-      d(1),
+      formatDateDMY(d(1)),
       '2.000',
       '1.800',
       '30',
@@ -273,7 +277,7 @@ describe('Analytics table', () => {
     expect(await revClass(2)).toContain('bg-green-200');
     expect(await revClass(0)).toContain('bg-red-200');
     // Today is a partial day: marked, and never rank-coloured as if it were a bad one.
-    expect((await cellTexts(page, 3))[0]).toBe(`${today} (parcial)`);
+    expect((await cellTexts(page, 3))[0]).toBe(`${formatDateDMY(today)} (parcial)`);
     expect(await revClass(3)).not.toMatch(/bg-(red|green)-/);
     await h.screenshot(page, 'dashboard');
   });
@@ -295,11 +299,11 @@ describe('Analytics table', () => {
     expect(await firstCell(3)).toBe('2');
     await header('Date').click();
     await waitSorted(analytics(page), 'Date', 'ascending');
-    expect(await firstCell(0)).toBe(d(3));
+    expect(await firstCell(0)).toBe(formatDateDMY(d(3)));
     await header('Date').click();
     await waitSorted(analytics(page), 'Date', 'descending');
     // Today's row is marked as the partial day it is.
-    expect(await firstCell(0)).toBe(`${today} (parcial)`);
+    expect(await firstCell(0)).toBe(`${formatDateDMY(today)} (parcial)`);
     // M. Impr. and Marg % are not sort keys.
     expect(await analytics(page).locator('thead').getByRole('button', { name: 'M. Impr.' }).count()).toBe(0);
   });

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
-import { addDays, startOfMonth, todayIn } from '@adops/core';
+import { addDays, formatDateDMY, startOfMonth, todayIn } from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 
 const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -136,7 +136,7 @@ describe('Api Explorer', () => {
     expect(await bodyRows(page).count()).toBe(25);
     // Largest revenue first: z-100 with 10,000 impressions, 100 clicks, $50 revenue, $15 margin.
     expect(await cellsOf(page, 0)).toEqual([
-      TODAY,
+      formatDateDMY(TODAY),
       'AdNova',
       'z-100',
       'Diario Uno',
@@ -153,7 +153,7 @@ describe('Api Explorer', () => {
       '0,80',
     ]);
     expect(await cellsOf(page, 1)).toEqual([
-      TODAY,
+      formatDateDMY(TODAY),
       'BidSphere',
       'z-200',
       'Portal Dos',
@@ -213,8 +213,8 @@ describe('Api Explorer', () => {
     await page.getByLabel('Desde', { exact: true }).fill(YESTERDAY);
     await page.getByRole('button', { name: 'Buscar' }).click();
     await expect.poll(() => bodyRows(page).count()).toBe(2);
-    expect((await cellsOf(page, 0)).slice(0, 4)).toEqual([TODAY, 'BidSphere', 'z-200', 'Portal Dos']);
-    expect((await cellsOf(page, 1)).slice(0, 4)).toEqual([YESTERDAY, 'AdNova', 'z-201', 'Portal Dos']);
+    expect((await cellsOf(page, 0)).slice(0, 4)).toEqual([formatDateDMY(TODAY), 'BidSphere', 'z-200', 'Portal Dos']);
+    expect((await cellsOf(page, 1)).slice(0, 4)).toEqual([formatDateDMY(YESTERDAY), 'AdNova', 'z-201', 'Portal Dos']);
     await expect.poll(() => card(page, 'Revenue Filtro').innerText()).toBe(dollars(32));
 
     await page.getByLabel('Advertiser').selectOption('AdNova');

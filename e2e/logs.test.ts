@@ -5,7 +5,16 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
-import { addDays, parseCsv, toNdjson, todayIn, zonedDayStart, type IngestReferrerEvent, type IngestReferrersResult } from '@adops/core';
+import {
+  addDays,
+  formatDateDMY,
+  parseCsv,
+  toNdjson,
+  todayIn,
+  zonedDayStart,
+  type IngestReferrerEvent,
+  type IngestReferrersResult,
+} from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -107,7 +116,7 @@ describe('Referrers (live)', () => {
     const fresh = row(page, 'https://news.example/nota-en-vivo');
     await fresh.waitFor({ timeout: 4000 });
     const cells = await fresh.locator('td').allTextContents();
-    expect(cells[0]).toMatch(new RegExp(`^${today()} \\d{2}:\\d{2}$`));
+    expect(cells[0]).toMatch(new RegExp(`^${formatDateDMY(today())} \\d{2}:\\d{2}$`));
     expect(cells.slice(1)).toEqual(['L2-live', 'live.example', 'https://news.example/nota-en-vivo', 'zapatillas rojas', '127.0.0.1', 'AR']);
     // Newest first: it is the first row.
     expect(await page.locator('table tbody tr').first().locator('td').nth(3).textContent()).toBe('https://news.example/nota-en-vivo');

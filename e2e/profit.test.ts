@@ -161,7 +161,7 @@ describe('Rentabilidad', () => {
     // The chart names the estimated day too.
     await page
       .getByTestId('profit-chart')
-      .getByText(`${formatDateDMY(D2).slice(0, 5)} (estimado)`)
+      .getByText(`${formatDateDMY(D2)} (estimado)`)
       .first()
       .waitFor();
     await h.screenshot(page, 'profit-1440');

@@ -173,7 +173,7 @@ describe('Referrers report', () => {
     expect(await bodyRows(page).count()).toBe(20);
     // Newest first: the 7002 rows were seen last today.
     const first = await bodyRows(page).first().locator('td').allTextContents();
-    expect(first[0]).toMatch(new RegExp(`^${today()} \\d{2}:\\d{2}$`));
+    expect(first[0]).toMatch(new RegExp(`^${formatDateDMY(today())} \\d{2}:\\d{2}$`));
     expect(first.slice(1)).toEqual(['7002', 'other.example', '-']);
     expect((await bodyRows(page).nth(1).locator('td').allTextContents()).slice(1)).toEqual([
       '7002',

@@ -143,6 +143,8 @@ describe('Dashboard', () => {
 });
 
 describe('Dashboard: comparing with the previous period', () => {
+  // The comparison is one more answer of the server's (both periods' sums): a fresh page waits for it.
+  const COMPARED = { timeout: 5000 };
   const card = (page: Page, key: string) => page.getByTestId(`card-${key}`);
   const text = async (page: Page, key: string, part: string) => ((await card(page, key).getByTestId(part).textContent()) ?? '').trim();
 
@@ -155,7 +157,7 @@ describe('Dashboard: comparing with the previous period', () => {
     await page.getByLabel('Hasta', { exact: true }).fill(formatDateDMY(d(25)));
     await page.getByLabel('Comparar con el período anterior').check();
     expect(query(page)).toMatchObject({ publisher: 'Comparada', from: d(27), to: d(25), compare: '1' });
-    await expect.poll(() => text(page, 'revenue', 'card-previous-value')).toBe('$160,00');
+    await expect.poll(() => text(page, 'revenue', 'card-previous-value'), COMPARED).toBe('$160,00');
 
     const expected: Record<string, [string, string, string, 'up' | 'down' | null]> = {
       revenue: ['$200,00', '$160,00', '25,00%', 'up'],
@@ -173,9 +175,12 @@ describe('Dashboard: comparing with the previous period', () => {
       if (trend) expect(await arrow.getAttribute('data-trend'), key).toBe(trend);
       else expect(await arrow.count()).toBe(0);
     }
+    // The server says what it compared: a range that is over, whole days against as many before.
     expect(await page.getByTestId('compare-ranges').textContent()).toBe(
-      `Período del ${formatDateDMY(d(27))} al ${formatDateDMY(d(25))} · Anterior del ${formatDateDMY(d(30))} al ${formatDateDMY(d(28))}`,
+      `Período del ${formatDateDMY(d(27))} al ${formatDateDMY(d(25))} · Anterior del ${formatDateDMY(d(30))} al ${formatDateDMY(d(28))} · ` +
+        `Días completos: ${formatDateDMY(d(27))} – ${formatDateDMY(d(25))} frente a ${formatDateDMY(d(30))} – ${formatDateDMY(d(28))}.`,
     );
+    expect(await text(page, 'revenue', 'card-change')).toContain('(días completos)');
     // The daily deltas give way to the comparison.
     expect(await page.getByTestId('delta-cards').count()).toBe(0);
 
@@ -186,7 +191,7 @@ describe('Dashboard: comparing with the previous period', () => {
 
     // A pasted link compares too.
     const fresh = await pasted(page.url());
-    await expect.poll(() => text(fresh, 'margin', 'card-previous-value')).toBe('$48,00');
+    await expect.poll(() => text(fresh, 'margin', 'card-previous-value'), COMPARED).toBe('$48,00');
     expect(await fresh.getByLabel('Comparar con el período anterior').isChecked()).toBe(true);
     // Switching it off brings back SPEC's cards and leaves compare out of the URL.
     await fresh.getByLabel('Comparar con el período anterior').uncheck();
@@ -195,11 +200,31 @@ describe('Dashboard: comparing with the previous period', () => {
     expect(h.pageErrors(page)).toEqual([]);
   });
 
+  test('a range running into today is compared on its complete days only, and the cards say so', async () => {
+    const page = await signedIn();
+    // Diario Uno earns 90 every day d14..d1 and nothing yet today. The default range (d6..today)
+    // against d13..d7 whole would read ▼ 14,29 % (540 against 630); like with like it is 0 %.
+    await page.goto(`/dashboard?publisher=${encodeURIComponent('Diario Uno')}&compare=1`);
+    await expect.poll(() => text(page, 'revenue', 'card-compared-value'), COMPARED).toBe('$540,00');
+    expect(await text(page, 'revenue', 'card-previous-value')).toBe('$540,00');
+    expect(await text(page, 'revenue', 'card-change')).toBe('▼baja0,00% (días completos, sin hoy)');
+    expect(await page.getByTestId('compare-ranges').textContent()).toContain(
+      `Días completos: ${formatDateDMY(d(6))} – ${formatDateDMY(d(1))} frente a ${formatDateDMY(d(13))} – ${formatDateDMY(d(8))} (hoy aún no ha terminado y no cuenta).`,
+    );
+    // Hoy alone: nothing comparable yet on daily data, said instead of a fall.
+    await page.getByLabel('Presets', { exact: true }).selectOption('hoy');
+    await expect.poll(() => text(page, 'revenue', 'card-change'), COMPARED).toBe('- (sin comparación)');
+    expect(await page.getByTestId('compare-ranges').textContent()).toContain(
+      'Sin comparación: hoy aún no ha terminado y el informe de zonas es diario.',
+    );
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
   test('at 390 px the compared cards fit their numbers', async () => {
     const page = await h.newPage({ viewport: { width: 390, height: 900 } });
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto(`/dashboard?publisher=Comparada&from=${d(27)}&to=${d(25)}&compare=1`);
-    await expect.poll(() => text(page, 'revenue', 'card-previous-value')).toBe('$160,00');
+    await expect.poll(() => text(page, 'revenue', 'card-previous-value'), COMPARED).toBe('$160,00');
     const cut = await page.evaluate(() =>
       [...document.querySelectorAll('[data-testid^="card-"]')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
     );

@@ -4,10 +4,9 @@
 // --json or in a pipe. Ends on Ctrl-C, SIGTERM, a closed pipe, or when the session ends.
 import { EventSource } from 'eventsource';
 import wrapAnsi from 'wrap-ansi';
-import { alertText, buildRequest, contract, type Alert, type AlertStreamEvent, type Api } from '@adops/core';
+import { alertText, buildRequest, contract, formatDateTimeDMY, type Alert, type AlertStreamEvent, type Api } from '@adops/core';
 import { cliFetch, SESSION_EXPIRED } from './context.js';
 import { CliError, EXIT } from './io.js';
-import { formatDateTimeLocal } from './text.js';
 
 export interface AlertTailOptions {
   api: Api;
@@ -26,13 +25,14 @@ export type AlertLine = Pick<AlertStreamEvent, 'event' | 'alert'> & { id?: numbe
 const MIN_TEXT_COLUMNS = 24;
 
 /**
- * '12/03/2026 10:02  DISPARADA  [Alertas] Pico de una IP: … — regla «…»'. Given the terminal's
- * `columns`, a longer text wraps at word boundaries under its own start, so the time and state
- * columns stay clear; without (a pipe), one line per alert.
+ * '12/03/2026 10:02  DISPARADA  [Alertas] Pico de una IP: … — regla «…»', the time on the
+ * reporting zone's clock (tz). Given the terminal's `columns`, a longer text wraps at word
+ * boundaries under its own start, so the time and state columns stay clear; without (a pipe),
+ * one line per alert.
  */
-export function alertLine({ event, alert }: AlertLine, columns?: number): string {
+export function alertLine({ event, alert }: AlertLine, tz: string, columns?: number): string {
   const at = event === 'resolved' ? (alert.resolved_at ?? alert.fired_at) : alert.fired_at;
-  const head = `${formatDateTimeLocal(at)}  ${event === 'resolved' ? 'RESUELTA ' : 'DISPARADA'}  `;
+  const head = `${formatDateTimeDMY(at, tz)}  ${event === 'resolved' ? 'RESUELTA ' : 'DISPARADA'}  `;
   const text = alertText(alert);
   const room = (columns ?? 0) - head.length;
   if (room < MIN_TEXT_COLUMNS) return head + text;

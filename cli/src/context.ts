@@ -4,9 +4,9 @@
 import { PassThrough } from 'node:stream';
 import type { ReactElement } from 'react';
 import type { Command } from 'commander';
-import { ApiError, createApi, decodeSession, jsonFigures, sessionValid, type Api } from '@adops/core';
-import { CliError, EXIT, type CliIO } from './io.js';
-import { loadCredentials, type Credentials } from './credentials.js';
+import { ApiError, createApi, decodeSession, isValidTimeZone, jsonFigures, sessionValid, type Api } from '@adops/core';
+import { CliError, EXIT, reportingTz, type CliIO } from './io.js';
+import { loadCredentials, saveCredentials, type Credentials } from './credentials.js';
 import { Prompter } from './prompt.js';
 import type { TableProps } from './ui/Table.js';
 import { loadUi } from './ui-loader.js';
@@ -40,11 +40,24 @@ export function normaliseServer(raw: string): string {
   return (url.origin + url.pathname).replace(/\/+$/, '');
 }
 
+/** Two spellings of one server origin (a stored one that no longer parses is none). */
+function sameServer(a: string, b: string): boolean {
+  try {
+    return normaliseServer(a) === normaliseServer(b);
+  } catch {
+    return false;
+  }
+}
+
 export class Cli {
   readonly prompt: Prompter;
   private credentials: Credentials | null | undefined;
   /** The server of the command being run, for error messages. */
   private currentServer = DEFAULT_SERVER;
+  /** An answer of this run named the server's reporting zone (X-Adops-Tz). */
+  private zoneConfirmed = false;
+  /** The stored session being updated with a new zone. */
+  private savingZone: Promise<void> = Promise.resolve();
 
   constructor(readonly io: CliIO) {
     this.prompt = new Prompter(io);
@@ -67,14 +80,16 @@ export class Cli {
   /** A client without a session (login). */
   async anonymousApi(cmd: Command): Promise<{ api: Api; server: string }> {
     const server = await this.server(cmd);
-    return { api: createApi({ baseUrl: server, fetch: cliFetch }), server };
+    return { api: createApi({ baseUrl: server, fetch: cliFetch, onTimeZone: (tz) => this.serverZone(tz) }), server };
   }
 
   /**
    * A client carrying the stored session. The token is only ever sent to the server it was
-   * issued by; a missing or locally expired session fails before any request.
+   * issued by; a missing or locally expired session fails before any request. With `zone`
+   * (a command that turns presets or defaults into days) the server's current reporting zone
+   * is confirmed first — one health check, unless ADOPS_TZ is set here.
    */
-  async api(cmd: Command): Promise<{ api: Api; server: string; token: string }> {
+  async api(cmd: Command, options: { zone?: boolean } = {}): Promise<{ api: Api; server: string; token: string }> {
     const server = await this.server(cmd);
     const stored = await this.storedCredentials();
     if (!stored) throw new CliError(NOT_SIGNED_IN, EXIT.session);
@@ -82,7 +97,58 @@ export class Cli {
       throw new CliError(`No has iniciado sesión en ${server}: ejecuta \`adops login --server ${server}\``, EXIT.session);
     if (!sessionValid(decodeSession(stored.token))) throw new CliError(SESSION_EXPIRED, EXIT.session);
     const token = stored.token;
-    return { api: createApi({ baseUrl: server, getToken: () => token, fetch: cliFetch }), server, token };
+    const api = createApi({ baseUrl: server, getToken: () => token, fetch: cliFetch, onTimeZone: (tz) => this.serverZone(tz) });
+    if (options.zone && !this.zoneConfirmed && !this.io.env.ADOPS_TZ) await this.confirmZone(api);
+    return { api, server, token };
+  }
+
+  /** The zone dates and times are shown in (ADOPS_TZ here, else the server's). */
+  get tz(): string {
+    return reportingTz(this.io);
+  }
+
+  /** Asks the server its reporting zone (the public health check); an unreachable server fails as any call would. */
+  private async confirmZone(api: Api): Promise<void> {
+    try {
+      await api.health.check();
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 0) throw e;
+      // Any other answer still named the zone (or not): the command goes on with the one known.
+    }
+  }
+
+  /**
+   * The zone an answer named: a change from the one known is taken at once, kept with the
+   * stored session of this server, and said on stderr (an ADOPS_TZ set here still wins, and
+   * that is said too).
+   */
+  serverZone(tz: string): void {
+    if (!isValidTimeZone(tz)) return;
+    this.zoneConfirmed = true;
+    this.io.serverTz = tz;
+    const stored = this.credentials;
+    if (!stored || !sameServer(stored.server, this.currentServer) || stored.tz === tz) return;
+    if (stored.tz) {
+      const own = this.io.env.ADOPS_TZ;
+      this.io.stderr.write(
+        `Aviso: la zona horaria del servidor es ahora ${tz} (antes ${stored.tz}); ${
+          own ? `ADOPS_TZ=${own} en tu entorno sigue mandando` : 'fechas, presets y horas se leen en ella'
+        }\n`,
+      );
+    }
+    const updated = { ...stored, tz };
+    this.credentials = updated;
+    this.savingZone = this.savingZone.then(() =>
+      saveCredentials(this.io.env, updated).then(
+        () => {},
+        () => {},
+      ),
+    );
+  }
+
+  /** Waits for the stored session's zone to be written (the end of a run). */
+  settle(): Promise<void> {
+    return this.savingZone;
   }
 
   /** Machine output: asked for with --json, or stdout is not a terminal. */

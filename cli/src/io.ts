@@ -10,11 +10,20 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** stdout is a terminal: draw tables with Ink; otherwise print machine output (JSON). */
   isTTY: boolean;
-  /** The reporting time zone of the signed-in server (from the stored session), when known. */
+  /**
+   * The reporting time zone of the signed-in server: from the stored session at start, then
+   * from each answer's X-Adops-Tz (the server's current ADOPS_TZ), when known.
+   */
   serverTz?: string;
   /** Stops long-running commands (`serve`) besides SIGINT/SIGTERM; used by tests. */
   signal?: AbortSignal;
 }
+
+/**
+ * The zone dates, presets and times are read in: ADOPS_TZ in this environment when set, else
+ * the server's reporting zone (its current one once an answer named it), else UTC.
+ */
+export const reportingTz = (io: Pick<CliIO, 'env' | 'serverTz'>): string => io.env.ADOPS_TZ || io.serverTz || 'UTC';
 
 /** Exit codes, documented in `adops --help`. */
 export const EXIT = {

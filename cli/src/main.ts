@@ -106,6 +106,8 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
     // commander already printed its message (or the help / version).
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     return cli.fail(e);
+  } finally {
+    await cli.settle();
   }
 }
 

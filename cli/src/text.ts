@@ -1,19 +1,15 @@
-// Small display helpers for the terminal (dates on the local clock, yes/no, time left).
-const dateTime = new Intl.DateTimeFormat('es-ES', {
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
+// Small display helpers for the terminal (yes/no, time left, the zone times are shown in).
+// Dates and times themselves are core's formatDateDMY / formatDateTimeDMY in the reporting
+// zone (cli.tz), never this machine's clock.
+import { formatPercent, timeZoneLabel } from '@adops/core';
 
-/** '21/11/2026 19:05' on this machine's clock; '-' for a missing or invalid instant. */
-export function formatDateTimeLocal(instant: Date | number | string | null | undefined): string {
-  if (instant === null || instant === undefined || instant === '') return '-';
-  const date = instant instanceof Date ? instant : new Date(instant);
-  if (Number.isNaN(date.getTime())) return '-';
-  return dateTime.format(date).replace(',', '');
+/** 'Horas en Europe/Madrid (UTC+01:00)': said under a table of times ('horas en …' within a line). */
+export const zoneNote = (tz: string, inLine = false) => `${inLine ? 'horas' : 'Horas'} en ${timeZoneLabel(tz)}`;
+
+/** ▲ 12,34% in green above 0, ▼ 3,21% in red otherwise, '-' when absent (SPEC's delta cards). */
+export function deltaText(value: number | null): { text: string; color?: string } {
+  if (value === null || !Number.isFinite(value)) return { text: '-' };
+  return value > 0 ? { text: `▲ ${formatPercent(Math.abs(value))}`, color: 'green' } : { text: `▼ ${formatPercent(Math.abs(value))}`, color: 'red' };
 }
 
 export const yesNo = (value: boolean) => (value ? 'sí' : 'no');

@@ -271,8 +271,10 @@ describe('adops tokens', () => {
       // A narrow terminal cuts rows at its edge instead of wrapping them.
       const narrow = await cli(['tokens', 'list'], { isTTY: true, columns: 40 });
       const narrowLines = stripVTControlCharacters(narrow.stdout).split('\n').filter(Boolean);
-      expect(narrowLines).toHaveLength(3);
+      expect(narrowLines).toHaveLength(4);
       for (const line of narrowLines) expect(line.length).toBeLessThanOrEqual(40);
+      // Under the table, the zone its times are in (the test server's: UTC).
+      expect(narrowLines.at(-1)).toBe('Horas en UTC');
     } finally {
       await cli(['tokens', 'delete', created.id, '--yes']);
     }

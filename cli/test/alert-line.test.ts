@@ -27,14 +27,14 @@ const alert: Alert = {
 
 describe('alertLine', () => {
   it('without columns (a pipe) is one line', () => {
-    expect(alertLine({ event: 'fired', alert }).split('\n')).toHaveLength(1);
+    expect(alertLine({ event: 'fired', alert }, 'UTC').split('\n')).toHaveLength(1);
   });
 
   it('at every terminal width from 60 to 160, fits, hangs under the text and keeps each % by its figure', () => {
-    const one = alertLine({ event: 'fired', alert });
+    const one = alertLine({ event: 'fired', alert }, 'UTC');
     const head = one.slice(0, one.length - alertText(alert).length);
     for (let columns = 60; columns <= 160; columns++) {
-      const lines = alertLine({ event: 'fired', alert }, columns).split('\n');
+      const lines = alertLine({ event: 'fired', alert }, 'UTC', columns).split('\n');
       expect(lines[0].startsWith(head)).toBe(true);
       for (const line of lines) expect(line.length, `${columns}: ${line}`).toBeLessThanOrEqual(columns);
       for (const line of lines.slice(1)) {
@@ -47,6 +47,11 @@ describe('alertLine', () => {
   });
 
   it('on a terminal too narrow for a text column, the line is left whole for the terminal to fold', () => {
-    expect(alertLine({ event: 'resolved', alert }, 30).split('\n')).toHaveLength(1);
+    expect(alertLine({ event: 'resolved', alert }, 'UTC', 30).split('\n')).toHaveLength(1);
+  });
+
+  it("starts with the alert's time on the reporting zone's clock, dd/MM/yyyy, whatever this machine's zone", () => {
+    expect(alertLine({ event: 'fired', alert }, 'America/Bogota').startsWith('26/11/2026 02:58  DISPARADA  ')).toBe(true);
+    expect(alertLine({ event: 'fired', alert }, 'Asia/Tokyo').startsWith('26/11/2026 16:58  DISPARADA  ')).toBe(true);
   });
 });

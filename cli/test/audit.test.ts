@@ -59,11 +59,12 @@ it('--csv FILE writes every matching entry with the export columns', async () =>
   expect(lines[1]).toContain('ana@example.com');
 });
 
-it('on a terminal, a table: when (UTC), who, what, on what and the change', async () => {
+it('on a terminal, a table: when (dd/MM/yyyy on the reporting zone’s clock, named), who, what, on what and the change', async () => {
   const res = await cli(['audit', '--action', 'user'], { isTTY: true, columns: 200 });
   expect(res.code).toBe(0);
   expect(res.stdout).toContain('Auditoría');
-  expect(res.stdout).toContain('Fecha (UTC)');
+  expect(res.stdout).toContain('horas en UTC');
+  expect(res.stdout).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} +\S/m);
   expect(res.stdout).toContain('Usuario creado');
   expect(res.stdout).toContain('sistema');
   expect(res.stdout).toContain('ana@example.com');

@@ -150,7 +150,7 @@ describe('adops profit', () => {
         const lines = await screenAt(columns);
         for (const line of lines) expect(line.length, `${columns}: ${line}`).toBeLessThanOrEqual(columns);
         expect(lines[0]).toContain('Rentabilidad por campaña');
-        expect(lines.some((l) => l.includes(`${D1} – ${D2}`) && l.includes('importes en USD'))).toBe(true);
+        expect(lines.some((l) => l.includes(`${formatDateDMY(D1)} – ${formatDateDMY(D2)}`) && l.includes('importes en USD'))).toBe(true);
         const header = lines.find((l) => /^Campaña\s/.test(l))!;
         expect(header).toMatch(/Beneficio\s+ROI %\s+Gasto/);
         const c2 = lines.find((l) => l.includes('Campaña vuelos'))!;
@@ -248,7 +248,7 @@ describe('adops spend sync', () => {
     const again = await cli(['spend', 'sync', '--from', from, '--to', today], { isTTY: true });
     expect(again.code).toBe(0);
     expect(again.stdout.trim()).toBe(
-      `Gasto sincronizado (${from} – ${today}): ${a.rows} filas anuncio-día de ${a.ads} anuncios — 0 nuevas, 0 cambiadas, ${a.rows} sin cambios · monedas: EUR`,
+      `Gasto sincronizado (${formatDateDMY(from)} – ${formatDateDMY(today)}): ${a.rows} filas anuncio-día de ${a.ads} anuncios — 0 nuevas, 0 cambiadas, ${a.rows} sin cambios · monedas: EUR`,
     );
     const week = JSON.parse((await cli(['spend', 'sync', '--json'])).stdout);
     expect(week).toMatchObject({ start_date: addDays(today, -6), end_date: today });

@@ -6,7 +6,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOM, addDays, parseCsv, todayIn, type ReferrerRow } from '@adops/core';
+import { BOM, addDays, formatDateDMY, parseCsv, todayIn, type ReferrerRow } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { newConfigDir, runCli } from './helpers.js';
 
@@ -98,17 +98,17 @@ describe('adops referrers', () => {
     const r = await cli(['referrers', '--preset', 'ayer'], { isTTY: true });
     const text = stripVTControlCharacters(r.stdout);
     expect(text).toMatch(/Date\s+Zone ID\s+Source\s+Hits\s+Referrer/);
-    expect(text).toMatch(new RegExp(`${d1} 10:15\\s+r-200\\s+blog\\.example\\.org\\s+1\\s+-`));
+    expect(text).toMatch(new RegExp(`${formatDateDMY(d1)} 10:15\\s+r-200\\s+blog\\.example\\.org\\s+1\\s+-`));
     expect(text).toMatch(/Totales\s+4\s*\n/); // hits of the day's referrers, from the server
     expect(text).toContain('Página 1 de 1 · 3 filas · 20 por página');
     const empty = await cli(['referrers'], { isTTY: true });
     expect(empty.stdout).toContain('No hay resultados');
   });
 
-  it('refuses an unknown preset (the referrers presets do not include the Dashboard reading) and a bad date', async () => {
+  it('refuses an unknown preset and a bad date', async () => {
     const preset = await cli(['referrers', '--preset', 'trimestre']);
     expect(preset.code).toBe(2);
-    expect(preset.stderr).toContain('usa hoy, ayer, ultimos7, mes_actual, mes_anterior');
+    expect(preset.stderr).toContain('usa hoy, ayer, ultimos7, ultimos7_hoy, mes_actual, mes_anterior');
     const date = await cli(['referrers', '--from', '31/02/2026']);
     expect(date.code).toBe(2);
     expect(date.stderr).toContain('Fecha no válida en --from: 31/02/2026');

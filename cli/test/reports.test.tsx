@@ -13,6 +13,7 @@ import {
   formatDateDMY,
   formatMetric,
   formatMoney,
+  formatMonthName,
   formatPercent,
   jsonFigures,
   parseCsv,
@@ -134,8 +135,11 @@ let dir: string;
 let tmp: string;
 const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
 const strip = (text: string) => stripVTControlCharacters(text);
-/** Frames with the dates of the moving range replaced, so assertions do not depend on today. */
-const normalise = (text: string) => strip(text).replace(/\d{4}-\d{2}-\d{2}/g, 'YYYY-MM-DD');
+/** Frames with the dates of the moving range replaced, so assertions do not depend on today (people's dates read dd/MM/yyyy). */
+const normalise = (text: string) =>
+  strip(text)
+    .replace(/\d{2}\/\d{2}\/\d{4}/g, 'DD/MM/YYYY')
+    .replace(/\d{4}-\d{2}-\d{2}/g, 'YYYY-MM-DD');
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -474,10 +478,12 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const shown = header.slice(1, -1);
     // The latest months, in order, ending with the range's last month; the Total column last.
     expect(shown.length).toBeGreaterThan(0);
-    expect(shown).toEqual(months.slice(months.length - shown.length));
+    expect(shown).toEqual(months.slice(months.length - shown.length).map(formatMonthName));
     expect(header.at(-1)).toBe('Total');
     const hidden = months.length - shown.length;
-    expect(tty.replace(/\s+/g, ' ')).toContain(`No caben ${hidden} meses (${months[0]} a ${months[hidden - 1]}) en 60 columnas`);
+    expect(tty.replace(/\s+/g, ' ')).toContain(
+      `No caben ${hidden} meses (${formatMonthName(months[0])} a ${formatMonthName(months[hidden - 1])}) en 60 columnas`,
+    );
     // The TOTAL still is the whole range's (the server's figure), not the sum of the months shown.
     const totalLine = lines
       .find((l) => l.startsWith('TOTAL'))!
@@ -629,7 +635,7 @@ describe('adops dashboard', () => {
     expect(out.daily.map((d: { date: string }) => d.date)).toEqual([d2, d1]);
   });
 
-  const presets = ['hoy', 'ayer', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'] as const;
+  const presets = ['hoy', 'ayer', 'ultimos7', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'] as const;
   const last7 = { ...presetRange('ultimos7_hoy', new Date(), 'UTC'), preset: 'ultimos7_hoy' as const };
   const rangeFor = (preset: PresetKey | null) =>
     preset === null || preset === last7.preset ? last7 : { ...presetRange(preset, new Date(), 'UTC'), preset };
@@ -644,7 +650,9 @@ describe('adops dashboard', () => {
     const { load, initial } = await firstLoad();
     const ui = render(<Dashboard initial={initial} preset={last7.preset} interactive presets={presets} load={load} />);
     const frame = () => normalise(ui.lastFrame() ?? '');
-    expect(frame()).toContain('Últimos 7 días (YYYY-MM-DD – YYYY-MM-DD)');
+    expect(frame()).toContain('Últimos 7 días (con hoy) (DD/MM/YYYY – DD/MM/YYYY)');
+    // Every date on the screen reads dd/MM/yyyy: no ISO day anywhere.
+    expect(frame()).not.toContain('YYYY-MM-DD');
     for (const card of ['Revenue', 'Margin', 'Impressions', 'Clicks', 'CTR%', 'TQ Avg']) expect(frame()).toContain(card);
     expect(frame()).toContain(formatMoney(sum(inDefaultRange, 'revenue')));
     // Revenue fell from the day before to yesterday; impressions rose.
@@ -673,7 +681,7 @@ describe('adops dashboard', () => {
     ui.stdin.write('s');
     await waitFor(() => frame().includes('Date ▲'));
     // The Analytics rows' impressions, top to bottom: the day before (21.000) first when ascending.
-    const impressions = () => [...frame().matchAll(/^YYYY-MM-DD\s+([\d.]+)\s/gm)].map((m) => m[1]);
+    const impressions = () => [...frame().matchAll(/^DD\/MM\/YYYY\s+([\d.]+)\s/gm)].map((m) => m[1]);
     expect(impressions()).toEqual(['21.000', '45.000']);
     ui.stdin.write('r');
     await waitFor(() => frame().includes('Date ▼'));
@@ -682,7 +690,7 @@ describe('adops dashboard', () => {
     await waitFor(() => frame().includes('Impr. ▲'));
 
     ui.stdin.write('2');
-    await waitFor(() => frame().includes('Ayer (YYYY-MM-DD)'));
+    await waitFor(() => frame().includes('Ayer (DD/MM/YYYY)'));
     expect(frame()).toContain(formatMoney(SEED.filter((s) => s.date === d1).reduce((t, s) => t + s.revenue, 0)));
     ui.unmount();
   });
@@ -729,8 +737,9 @@ describe('adops dashboard', () => {
     const r = await cli(['dashboard', '--preset', 'ayer'], { isTTY: true });
     expect(r.code).toBe(0);
     const text = normalise(r.stdout);
-    expect(text).toContain('Ayer (YYYY-MM-DD)');
+    expect(text).toContain('Ayer (DD/MM/YYYY)');
     expect(text).toContain('Analytics');
+    expect(text).not.toContain('YYYY-MM-DD');
     expect(text).not.toContain('q salir');
   });
 

@@ -238,7 +238,7 @@ describe('adops tail on a terminal', () => {
     const api = await server.admin();
     const tail = new LiveTail({ api, server: server.url, token: api.token, filter: { zoneId: 'zt-ink' }, lines: 5 });
     const ui = render(<Tail tail={tail} tz="UTC" filter={{ zoneId: 'zt-ink' }} interactive width={100} />);
-    const frame = () => (ui.lastFrame() ?? '').replace(/\d{2}-\d{2} \d{2}:\d{2}:\d{2}/g, 'MM-DD HH:mm:ss');
+    const frame = () => (ui.lastFrame() ?? '').replace(/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/g, 'dd/MM HH:mm:ss');
     await tail.start();
     await waitFor(() => frame().includes(' SSE '), 5000, 'the SSE badge');
     const first = await post('zt-ink', { country: 'MX' });
@@ -254,7 +254,7 @@ describe('adops tail on a terminal', () => {
     const firstLines = lines.filter((l) => l.includes(kw1));
     expect(firstLines).toHaveLength(1);
     expect(firstLines[0]).toMatch(
-      new RegExp(`^MM-DD HH:mm:ss\\s+zt-ink\\s+${host.slice(0, 8)}.*https://${host.slice(0, 6)}.*${kw1}\\s+${first.ip}\\s+MX$`),
+      new RegExp(`^dd/MM HH:mm:ss\\s+zt-ink\\s+${host.slice(0, 8)}.*https://${host.slice(0, 6)}.*${kw1}\\s+${first.ip}\\s+MX$`),
     );
     expect(lines.findIndex((l) => l.includes(kw1))).toBeLessThan(lines.findIndex((l) => l.includes(kw2)));
     // An empty referrer (and so an empty source) shows '-'.
@@ -279,12 +279,12 @@ describe('adops tail on a terminal', () => {
     };
     const narrow = formatTailLine(record as LiveRecord, 'UTC', 80);
     expect(narrow.length).toBeLessThanOrEqual(79);
-    expect(narrow).toMatch(/^11-24 09:05:07\s+zt-w\s+news\.exa.*https:\/\/news.*\s+ofertas.*\s+ES$/);
+    expect(narrow).toMatch(/^24\/11 09:05:07\s+zt-w\s+news\.exa.*https:\/\/news.*\s+ofertas.*\s+ES$/);
     expect(narrow).not.toContain('203.0.113.77');
     expect(headerLine(80)).toMatch(/^Date\s+Zone ID\s+Source\s+Referrer\s+Keyword\s+Country$/);
     const wide = formatTailLine(record as LiveRecord, 'UTC', 120);
     expect(wide.length).toBeLessThanOrEqual(119);
-    expect(wide).toMatch(/^2026-11-24 09:05:07\s+zt-w\s+.*\s+203\.0\.113\.77\s+ES$/);
+    expect(wide).toMatch(/^24\/11\/2026 09:05:07\s+zt-w\s+.*\s+203\.0\.113\.77\s+ES$/);
     expect(headerLine(120)).toMatch(/^Date\s+Zone ID\s+Source\s+Referrer\s+Keyword\s+IP\s+Country$/);
     for (const width of [60, 80, 100, 120, 200]) expect(headerLine(width).length, `${width}`).toBeLessThan(width);
   });

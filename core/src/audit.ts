@@ -2,6 +2,8 @@
 // server's export and any face use.
 import type { AuditEntry } from './contract/audit.js';
 import type { CsvField } from './csv.js';
+import { parseDateDMY } from './format.js';
+import { isValidYmd, zonedDayEnd, zonedDayStart } from './presets.js';
 
 /** Every action the server records, with what the screens call it. */
 export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
@@ -108,5 +110,16 @@ export function auditChangeSummary(e: Pick<AuditEntry, 'before' | 'after'>): str
   return parts.join('; ');
 }
 
-/** An entry's instant as the screens show it: 'AAAA-MM-DD HH:mm:ss', UTC (the filters' clock too). */
-export const auditTime = (at: string): string => at.slice(0, 19).replace('T', ' ');
+/**
+ * A `since`/`until` filter as the audit route takes it, days read in the reporting zone tz:
+ * a day (YYYY-MM-DD or dd/MM/yyyy) becomes its first instant (since) or its last (until, which
+ * the route takes inclusive); an ISO instant, or anything else (the route refuses it in words),
+ * goes as it is.
+ */
+export function auditBound(value: string | undefined, end: boolean, tz: string): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  const day = isValidYmd(text) ? text : parseDateDMY(text);
+  if (!day) return value;
+  return (end ? zonedDayEnd(day, tz) : zonedDayStart(day, tz)).toISOString();
+}

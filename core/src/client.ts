@@ -19,6 +19,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Every API answer names the server's reporting time zone (ADOPS_TZ) in this header. */
+export const TIME_ZONE_HEADER = 'x-adops-tz';
+
 export interface ClientOptions {
   /** Origin of the server, e.g. http://localhost:8080; '' for same-origin (the web UI). */
   baseUrl?: string;
@@ -28,6 +31,8 @@ export interface ClientOptions {
   onUnauthorized?: (error: ApiError) => void;
   /** Called on any failed answer before the error is thrown (the web sends a user the server requires 2FA of to 'Mi cuenta'). */
   onError?: (error: ApiError) => void;
+  /** Called with the server's reporting time zone (TIME_ZONE_HEADER) of every answer that names it. */
+  onTimeZone?: (tz: string) => void;
 }
 
 export interface CallOptions {
@@ -111,6 +116,8 @@ export async function openRoute<R extends Route>(
     if ((e as Error)?.name === 'AbortError') throw e;
     throw new ApiError(0, 'No se pudo conectar con el servidor');
   }
+  const tz = res.headers?.get?.(TIME_ZONE_HEADER);
+  if (tz) options.onTimeZone?.(tz);
   if (!res.ok) {
     const { detail, body } = await readDetail(res);
     const error = new ApiError(res.status, detail, body);

@@ -3,11 +3,15 @@ import {
   currencySymbol,
   formatDateDMY,
   formatDateTime,
+  formatDateTimeDMY,
   formatInt,
   formatMoney,
+  formatMonthName,
   formatNumber,
   formatPercent,
+  formatTimeHM,
   parseDateDMY,
+  timeZoneLabel,
   type CurrencySymbol,
 } from './format.js';
 
@@ -101,6 +105,44 @@ describe('dates', () => {
 
   it.each(['not a date', '', null, undefined])('formatDateTime(%j) shows -', (value) => {
     expect(formatDateTime(value, 'UTC')).toBe('-');
+  });
+
+  // What people read: dd/MM/yyyy HH:mm on the reporting zone's clock, never the machine's.
+  it.each([
+    ['2026-03-05T14:07:59Z', 'UTC', '05/03/2026 14:07'],
+    ['2026-03-01T02:00:00Z', 'America/Argentina/Buenos_Aires', '28/02/2026 23:00'],
+    ['2026-12-31T20:30:00Z', 'Asia/Tokyo', '01/01/2027 05:30'],
+    ['2026-07-01T00:00:00Z', 'Europe/Madrid', '01/07/2026 02:00'],
+    ['2026-11-28T02:00:00Z', 'Europe/Madrid', '28/11/2026 03:00'],
+  ])('formatDateTimeDMY(%s, %s) is %s', (iso, tz, expected) => {
+    expect(formatDateTimeDMY(iso, tz)).toBe(expected);
+  });
+
+  it('formatDateTimeDMY shows seconds when asked, and - for nothing', () => {
+    expect(formatDateTimeDMY('2026-03-05T14:07:59Z', 'America/Bogota', { seconds: true })).toBe('05/03/2026 09:07:59');
+    expect([formatDateTimeDMY(null, 'UTC'), formatDateTimeDMY('nope', 'UTC')]).toEqual(['-', '-']);
+  });
+
+  it('formatTimeHM is the time of day in the zone', () => {
+    expect(formatTimeHM('2026-11-28T02:00:00Z', 'Europe/Madrid')).toBe('03:00');
+    expect(formatTimeHM(Date.parse('2026-11-28T02:00:00Z'), 'America/Argentina/Buenos_Aires')).toBe('23:00');
+  });
+
+  it.each([
+    ['2026-11', 'Nov 2026'],
+    ['2025-01', 'Ene 2025'],
+    ['2026-13', '2026-13'],
+    ['Total', 'Total'],
+  ])('formatMonthName(%j) is %s', (month, expected) => {
+    expect(formatMonthName(month)).toBe(expected);
+  });
+
+  it('timeZoneLabel names the zone with its offset at that moment', () => {
+    expect(timeZoneLabel('UTC')).toBe('UTC');
+    expect(timeZoneLabel('Europe/Madrid', new Date('2026-11-28T02:00:00Z'))).toBe('Europe/Madrid (UTC+01:00)');
+    expect(timeZoneLabel('Europe/Madrid', new Date('2026-07-01T00:00:00Z'))).toBe('Europe/Madrid (UTC+02:00)');
+    expect(timeZoneLabel('America/Argentina/Buenos_Aires', new Date('2026-07-01T00:00:00Z'))).toBe('America/Argentina/Buenos_Aires (UTC-03:00)');
+    expect(timeZoneLabel('Asia/Kolkata', new Date('2026-07-01T00:00:00Z'))).toBe('Asia/Kolkata (UTC+05:30)');
   });
 });
 

@@ -88,13 +88,65 @@ export function parseDateDMY(text: string): string | null {
   return isValidYmd(ymd) ? ymd : null;
 }
 
-/** An instant as 'YYYY-MM-DD HH:mm' on the wall clock of tz (the referrers' date column). */
-export function formatDateTime(instant: string | number | Date | null | undefined, tz: string, options: { seconds?: boolean } = {}): string {
-  if (instant == null || instant === '') return EMPTY_CELL;
+/** A valid instant from an ISO text, epoch ms or a Date; null for missing or invalid ones. */
+function instantOf(instant: string | number | Date | null | undefined): Date | null {
+  if (instant == null || instant === '') return null;
   const date = instant instanceof Date ? instant : new Date(instant);
-  if (Number.isNaN(date.getTime())) return EMPTY_CELL;
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * An instant as 'YYYY-MM-DD HH:mm' on the wall clock of tz: the machine form written in CSV
+ * files (the referrers' date column, SPEC §3). People read formatDateTimeDMY.
+ */
+export function formatDateTime(instant: string | number | Date | null | undefined, tz: string, options: { seconds?: boolean } = {}): string {
+  const date = instantOf(instant);
+  if (!date) return EMPTY_CELL;
   const p = zonedParts(date, tz);
-  const two = (n: number) => String(n).padStart(2, '0');
   const time = `${two(p.hour)}:${two(p.minute)}${options.seconds ? `:${two(p.second)}` : ''}`;
   return `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)} ${time}`;
+}
+
+/**
+ * An instant as people read it on every screen and in the terminal: 'dd/MM/yyyy HH:mm' (with
+ * ':ss' when asked) on the wall clock of tz, the reporting time zone (ADOPS_TZ).
+ */
+export function formatDateTimeDMY(instant: string | number | Date | null | undefined, tz: string, options: { seconds?: boolean } = {}): string {
+  const date = instantOf(instant);
+  if (!date) return EMPTY_CELL;
+  const p = zonedParts(date, tz);
+  const time = `${two(p.hour)}:${two(p.minute)}${options.seconds ? `:${two(p.second)}` : ''}`;
+  return `${two(p.day)}/${two(p.month)}/${String(p.year).padStart(4, '0')} ${time}`;
+}
+
+/** 'HH:mm' of an instant on tz's clock. */
+export function formatTimeHM(instant: string | number | Date | null | undefined, tz: string): string {
+  const date = instantOf(instant);
+  if (!date) return EMPTY_CELL;
+  const p = zonedParts(date, tz);
+  return `${two(p.hour)}:${two(p.minute)}`;
+}
+
+const MONTH_NAMES = ['Ene', 'Feb', 'Mar', 'Abr', 'May', 'Jun', 'Jul', 'Ago', 'Sep', 'Oct', 'Nov', 'Dic'];
+
+/** A 'YYYY-MM' month as the Finance headers show it: 'Nov 2026' (anything else as it is). */
+export function formatMonthName(month: string): string {
+  const m = /^(\d{4})-(\d{2})$/.exec(month);
+  const name = m ? MONTH_NAMES[Number(m[2]) - 1] : undefined;
+  return m && name ? `${name} ${m[1]}` : month;
+}
+
+/**
+ * The zone times are shown in, named for people: 'Europe/Madrid (UTC+01:00)' at that instant
+ * ('UTC' alone for UTC).
+ */
+export function timeZoneLabel(tz: string, at: Date = new Date()): string {
+  if (tz === 'UTC' || tz === 'Etc/UTC') return 'UTC';
+  const p = zonedParts(at, tz);
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const minutes = Math.round((wall - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const sign = minutes < 0 ? '-' : '+';
+  return `${tz} (UTC${sign}${two(Math.floor(Math.abs(minutes) / 60))}:${two(Math.abs(minutes) % 60)})`;
 }

@@ -5,6 +5,7 @@ export * from './format.js';
 export * from './metrics.js';
 export * from './rounding.js';
 export * from './presets.js';
+export * from './comparison.js';
 export * from './table.js';
 export * from './csv.js';
 export * from './exports.js';

@@ -118,7 +118,7 @@ describe('formatMetric', () => {
     ['tq', 0.8512, '0,85'],
     ['p_cpm', 3.5, '$3,50'],
     ['zone_id', 'z-42', 'z-42'],
-    ['date', '2026-03-05', '2026-03-05'],
+    ['date', '2026-03-05', '05/03/2026'],
     ['revenue', null, '-'],
     ['revenue', NaN, '-'],
     ['revenue', Infinity, '-'],

@@ -1,7 +1,8 @@
 // The metrics registry: every report column's label, kind, decimals and — for a ratio or a
 // difference — its formula over additive sums. The server derives every figure from these
 // formulas (in JS, and in SQL when it sorts by one); web, terminal and CSV only format.
-import { type CurrencySymbol, EMPTY_CELL, formatInt, formatMoney, formatNumber, formatPercent, isFiniteNumber } from './format.js';
+import { type CurrencySymbol, EMPTY_CELL, formatDateDMY, formatInt, formatMoney, formatNumber, formatPercent, isFiniteNumber } from './format.js';
+import { isValidYmd } from './presets.js';
 import { JSON_DECIMALS, roundTo } from './rounding.js';
 
 export type MetricKind = 'text' | 'int' | 'money' | 'percent' | 'ratio';
@@ -323,10 +324,11 @@ export interface FormatMetricOptions {
   decimals?: number;
 }
 
-/** A metric value as the screens show it; '-' when missing or non-finite. */
+/** A metric value as the screens show it ('date' as dd/MM/yyyy); '-' when missing or non-finite. */
 export function formatMetric(key: MetricKey, value: unknown, currency: CurrencySymbol = '$', options: FormatMetricOptions = {}): string {
   const def: MetricDef = METRICS[key];
   const decimals = options.decimals ?? def.decimals;
+  if (key === 'date' && isValidYmd(value)) return formatDateDMY(value);
   if (def.kind === 'text') return value == null || value === '' ? EMPTY_CELL : String(value);
   const n = typeof value === 'number' ? value : null;
   switch (def.kind) {

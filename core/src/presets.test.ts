@@ -30,8 +30,8 @@ describe('presetRange', () => {
     // [what, now, tz, preset, from, to]
     ['Hoy is today', '2026-03-15T12:00:00Z', UTC, 'hoy', '2026-03-15', '2026-03-15'],
     ['Ayer is yesterday', '2026-03-15T12:00:00Z', UTC, 'ayer', '2026-03-14', '2026-03-14'],
-    ['Últimos 7 días (Ad Report) ends yesterday', '2026-03-15T12:00:00Z', UTC, 'ultimos7', '2026-03-08', '2026-03-14'],
-    ['Últimos 7 días (Dashboard) includes today', '2026-03-15T12:00:00Z', UTC, 'ultimos7_hoy', '2026-03-09', '2026-03-15'],
+    ['Últimos 7 días is the 7 complete days ending yesterday', '2026-03-15T12:00:00Z', UTC, 'ultimos7', '2026-03-08', '2026-03-14'],
+    ['Últimos 7 días (con hoy) ends today', '2026-03-15T12:00:00Z', UTC, 'ultimos7_hoy', '2026-03-09', '2026-03-15'],
     ['Mes actual runs from the 1st to today', '2026-03-15T12:00:00Z', UTC, 'mes_actual', '2026-03-01', '2026-03-15'],
     ['Mes anterior is the whole previous month', '2026-03-15T12:00:00Z', UTC, 'mes_anterior', '2026-02-01', '2026-02-28'],
     // month ends
@@ -57,6 +57,25 @@ describe('presetRange', () => {
     ['Tokyo at 20:00 UTC on 31 December is already New Year', '2026-12-31T20:00:00Z', TOKYO, 'hoy', '2027-01-01', '2027-01-01'],
     ['Tokyo Ayer at that moment is 31 December', '2026-12-31T20:00:00Z', TOKYO, 'ayer', '2026-12-31', '2026-12-31'],
     ['Tokyo Mes anterior at that moment is December', '2026-12-31T20:00:00Z', TOKYO, 'mes_anterior', '2026-12-01', '2026-12-31'],
+    // The week (28 November 2026 at 03:00 in Madrid, still the 28th there; 02:00 UTC).
+    ['Madrid at 03:00: Últimos 7 días is 21–27/11', '2026-11-28T02:00:00Z', MADRID, 'ultimos7', '2026-11-21', '2026-11-27'],
+    ['Madrid at 03:00: Últimos 7 días (con hoy) is 22–28/11', '2026-11-28T02:00:00Z', MADRID, 'ultimos7_hoy', '2026-11-22', '2026-11-28'],
+    [
+      'Buenos Aires before its midnight: Últimos 7 días still ends on its yesterday',
+      '2026-03-01T02:00:00Z',
+      BA,
+      'ultimos7',
+      '2026-02-21',
+      '2026-02-27',
+    ],
+    [
+      'Tokyo after its midnight: Últimos 7 días (con hoy) already ends on its New Year',
+      '2026-12-31T20:00:00Z',
+      TOKYO,
+      'ultimos7_hoy',
+      '2026-12-26',
+      '2027-01-01',
+    ],
   ];
   it.each(cases)('%s', (_what, now, tz, preset, from, to) => {
     expect(presetRange(preset, new Date(now), tz)).toEqual({ from, to });
@@ -64,7 +83,7 @@ describe('presetRange', () => {
 });
 
 describe('referrerPresetRange', () => {
-  const cases: [string, string, string, Exclude<PresetKey, 'ultimos7_hoy'>, string, string][] = [
+  const cases: [string, string, string, PresetKey, string, string][] = [
     ['Hoy in UTC is the whole day', '2026-03-15T12:00:00Z', UTC, 'hoy', '2026-03-15T00:00:00.000Z', '2026-03-15T23:59:59.999Z'],
     ['Ayer in UTC is the whole previous day', '2026-03-15T12:00:00Z', UTC, 'ayer', '2026-03-14T00:00:00.000Z', '2026-03-14T23:59:59.999Z'],
     [
@@ -76,6 +95,14 @@ describe('referrerPresetRange', () => {
       '2026-03-14T23:59:59.999Z',
     ],
     ['Mes actual runs to the end of today', '2026-03-15T12:00:00Z', UTC, 'mes_actual', '2026-03-01T00:00:00.000Z', '2026-03-15T23:59:59.999Z'],
+    [
+      'Últimos 7 días (con hoy) runs from 6 days ago to the end of today',
+      '2026-03-15T12:00:00Z',
+      UTC,
+      'ultimos7_hoy',
+      '2026-03-09T00:00:00.000Z',
+      '2026-03-15T23:59:59.999Z',
+    ],
     ['Mes anterior is the whole previous month', '2024-03-01T12:00:00Z', UTC, 'mes_anterior', '2024-02-01T00:00:00.000Z', '2024-02-29T23:59:59.999Z'],
     // Buenos Aires midnight is 03:00 UTC.
     [
@@ -187,20 +214,35 @@ describe('calendar helpers', () => {
 });
 
 describe('preset catalogue', () => {
-  it('labels every preset in Spanish', () => {
+  it('labels every preset in Spanish, one label per reading', () => {
     expect(PRESET_LABELS).toEqual({
       hoy: 'Hoy',
       ayer: 'Ayer',
       ultimos7: 'Últimos 7 días',
-      ultimos7_hoy: 'Últimos 7 días',
+      ultimos7_hoy: 'Últimos 7 días (con hoy)',
       mes_actual: 'Mes actual',
       mes_anterior: 'Mes anterior',
     });
+    expect(new Set(Object.values(PRESET_LABELS)).size).toBe(Object.keys(PRESET_LABELS).length);
   });
-  it('the Dashboard uses the 7 days including today, the Ad Report the 7 ending yesterday', () => {
-    expect(SCREEN_PRESETS.dashboard).toContain('ultimos7_hoy');
+  it('"Últimos 7 días" means the same days on every screen that offers it', () => {
+    const now = new Date('2026-11-28T02:00:00Z');
+    const screens = Object.entries(SCREEN_PRESETS).filter(([, presets]) => (presets as readonly string[]).includes('ultimos7'));
+    expect(screens.map(([screen]) => screen)).toEqual(['dashboard', 'adReport', 'demand', 'referrers', 'profit']);
+    for (const [, presets] of screens) {
+      const key = (presets as readonly PresetKey[]).find((p) => PRESET_LABELS[p] === 'Últimos 7 días')!;
+      expect(presetRange(key, now, MADRID)).toEqual({ from: '2026-11-21', to: '2026-11-27' });
+    }
+  });
+  it('the Dashboard opens on the 7 days with today, under its own label; the other screens keep theirs', () => {
     expect(SCREEN_DEFAULT_PRESET.dashboard).toBe('ultimos7_hoy');
+    expect(PRESET_LABELS[SCREEN_DEFAULT_PRESET.dashboard]).toBe('Últimos 7 días (con hoy)');
     expect(SCREEN_DEFAULT_PRESET.adReport).toBe('ultimos7');
+    expect(SCREEN_DEFAULT_PRESET.profit).toBe('ultimos7');
+  });
+  it('the reading with today is offered wherever Hoy is', () => {
+    for (const presets of Object.values(SCREEN_PRESETS) as (readonly PresetKey[])[])
+      expect(presets.includes('ultimos7_hoy')).toBe(presets.includes('hoy'));
   });
   it('Demand offers no Hoy', () => {
     expect(SCREEN_PRESETS.demand).toEqual(['ayer', 'ultimos7', 'mes_actual', 'mes_anterior']);

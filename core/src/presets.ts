@@ -9,8 +9,9 @@ export interface DayRange {
 }
 
 /**
- * 'ultimos7' is the Ad Report / Demand / Referrers reading of 'Últimos 7 días' (the 7 days
- * ending yesterday); 'ultimos7_hoy' is the Dashboard's (the last 7 days including today).
+ * One reading per label, on every screen and face: 'ultimos7' ('Últimos 7 días') is the 7
+ * complete days ending yesterday; 'ultimos7_hoy' ('Últimos 7 días (con hoy)') is the last 7
+ * days including today, still running (the Dashboard's default, SPEC §2).
  */
 export type PresetKey = 'hoy' | 'ayer' | 'ultimos7' | 'ultimos7_hoy' | 'mes_actual' | 'mes_anterior';
 
@@ -18,18 +19,21 @@ export const PRESET_LABELS: Record<PresetKey, string> = {
   hoy: 'Hoy',
   ayer: 'Ayer',
   ultimos7: 'Últimos 7 días',
-  ultimos7_hoy: 'Últimos 7 días',
+  ultimos7_hoy: 'Últimos 7 días (con hoy)',
   mes_actual: 'Mes actual',
   mes_anterior: 'Mes anterior',
 };
 
-/** The presets each screen offers, in dropdown order, and the one it opens with. */
+/**
+ * The presets each screen offers, in dropdown order, and the one it opens with. The reading
+ * with today goes where 'Hoy' is offered too; Demand (no 'Hoy' in SPEC) keeps to whole days.
+ */
 export const SCREEN_PRESETS = {
-  dashboard: ['hoy', 'ayer', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'],
-  adReport: ['hoy', 'ayer', 'ultimos7', 'mes_actual', 'mes_anterior'],
+  dashboard: ['hoy', 'ayer', 'ultimos7', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'],
+  adReport: ['hoy', 'ayer', 'ultimos7', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'],
   demand: ['ayer', 'ultimos7', 'mes_actual', 'mes_anterior'],
-  referrers: ['hoy', 'ayer', 'ultimos7', 'mes_actual', 'mes_anterior'],
-  profit: ['hoy', 'ayer', 'ultimos7', 'mes_actual', 'mes_anterior'],
+  referrers: ['hoy', 'ayer', 'ultimos7', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'],
+  profit: ['hoy', 'ayer', 'ultimos7', 'ultimos7_hoy', 'mes_actual', 'mes_anterior'],
 } as const satisfies Record<string, readonly PresetKey[]>;
 
 export const SCREEN_DEFAULT_PRESET = {
@@ -177,16 +181,26 @@ function offsetAt(instant: number, tz: string): number {
 }
 
 /**
+ * The instant tz's wall clock reads `wallMs` milliseconds after 00:00 on day ymd. A time a
+ * clock change skips resolves to the first existing instant after the gap; a time it repeats,
+ * to the first of the two.
+ */
+export function zonedWallTime(ymd: Ymd, wallMs: number, tz: string): Date {
+  const [y, m, d] = splitYmd(ymd);
+  const millis = ((wallMs % 1000) + 1000) % 1000;
+  const wall = Date.UTC(y, m - 1, d) + wallMs - millis;
+  const first = wall - offsetAt(wall, tz);
+  const second = wall - offsetAt(first, tz);
+  const exists = [first, second].filter((t) => offsetAt(t, tz) === wall - t);
+  return new Date((exists.length ? Math.min(...exists) : Math.max(first, second)) + millis);
+}
+
+/**
  * The instant local midnight begins day ymd in tz. When a DST change skips midnight the
  * day starts at the first existing minute; when midnight happens twice, at the first.
  */
 export function zonedDayStart(ymd: Ymd, tz: string): Date {
-  const [y, m, d] = splitYmd(ymd);
-  const wall = Date.UTC(y, m - 1, d);
-  const first = wall - offsetAt(wall, tz);
-  const second = wall - offsetAt(first, tz);
-  const exists = [first, second].filter((t) => offsetAt(t, tz) === wall - t);
-  return new Date(exists.length ? Math.min(...exists) : Math.max(first, second));
+  return zonedWallTime(ymd, 0, tz);
 }
 
 /** The last millisecond of day ymd in tz. */
@@ -234,9 +248,9 @@ export function rangeToInstants(range: DayRange, tz: string): InstantRange {
 
 /**
  * The Referrers / Logs filter presets (SPEC §4): Hoy and Ayer whole days, Últimos 7 días
- * from 7 days ago 00:00 to the end of yesterday, Mes actual to the end of today, Mes
- * anterior the whole previous month.
+ * from 7 days ago 00:00 to the end of yesterday (con hoy: from 6 days ago to the end of today),
+ * Mes actual to the end of today, Mes anterior the whole previous month.
  */
-export function referrerPresetRange(preset: Exclude<PresetKey, 'ultimos7_hoy'>, now: Date, tz: string): InstantRange {
+export function referrerPresetRange(preset: PresetKey, now: Date, tz: string): InstantRange {
   return rangeToInstants(presetRange(preset, now, tz), tz);
 }

@@ -4,7 +4,7 @@
 // admin's to change; the bell counts what fired since it was read. The schedule is off here
 // (ADOPS_ALERTS_EVERY_SECONDS=0): each evaluation is called with its instant.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { addDays, type Alert, type Api, type CreateAlertRule } from '@adops/core';
+import { addDays, formatDateDMY, type Alert, type Api, type CreateAlertRule } from '@adops/core';
 import { startTestServer, failure, zoneReportRow, type TestServer } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
 import type { AdSpendRecord, ReferrerEvent } from '../src/warehouse/index.js';
@@ -78,6 +78,9 @@ describe('each rule kind fires on its subject and resolves when the condition cl
     expect(await alertsOf(r.id)).toHaveLength(1);
     expect(a).toMatchObject({ subject: 'Z-BAD', state: 'open', value: -60, threshold: 30 });
     expect(a.figures).toMatchObject({ revenue: 40, revenue_last_week: 100 });
+    // The day is written as people read it, never as the ISO key.
+    expect(a.message).toContain(`Revenue de zona Z-BAD: 40,00 el ${formatDateDMY(YESTERDAY)} frente a 100,00 una semana antes`);
+    expect(a.message).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     await importRows(s.app.services.warehouse, [zoneRow(YESTERDAY, 'Z-BAD', { revenue: 90 })]);
     expect(await evaluate(T + MIN)).toMatchObject({ resolved: 1 });
     expect((await alertsOf(r.id))[0].state).toBe('resolved');

@@ -85,7 +85,7 @@ describe('expiry', () => {
     await s.app.services.store.tokens.update(t.id, { expires_at: new Date(Date.now() - 1000).toISOString() });
     const refused = await pull({ token: t.token });
     expect(refused.status).toBe(401);
-    expect(refused.body.detail).toMatch(/^El token de publisher caducó el \d{4}-\d{2}-\d{2}T.*; pide uno nuevo$/);
+    expect(refused.body.detail).toMatch(/^El token de publisher caducó el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}; pide uno nuevo$/);
     expect(await listed(t.id)).toMatchObject({ expired: true });
     expect(await admin.admin.updateToken({ id: t.id, expires_at: null })).toMatchObject({ expires_at: null, expired: false });
     expect((await pull({ token: t.token })).status).toBe(200);

@@ -13,6 +13,7 @@ import {
   alertRuleActionText,
   alertRuleCondition,
   deliverySummary,
+  formatDateTimeDMY,
   type Alert,
   type AlertAction,
   type AlertRule,
@@ -21,13 +22,14 @@ import {
 } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
-import { formatDateTimeLocal } from '../text.js';
+import { zoneNote } from '../text.js';
 import type { Column } from '../ui/Table.js';
 
-export const ALERT_COLUMNS: Column<Alert>[] = [
+/** The alerts table, times on the reporting zone's clock (tz). */
+export const alertColumns = (tz: string): Column<Alert>[] => [
   { key: 'id', header: 'Id', maxWidth: 36 },
   { key: 'state', header: 'Estado', format: (_, a) => alertStateText(a) },
-  { key: 'fired_at', header: 'Disparada', format: (v) => formatDateTimeLocal(String(v)) },
+  { key: 'fired_at', header: 'Disparada', format: (v) => formatDateTimeDMY(String(v), tz) },
   { key: 'rule_name', header: 'Regla', maxWidth: 28 },
   { key: 'subject', header: 'Sobre', maxWidth: 28 },
   { key: 'message', header: 'Qué pasó', maxWidth: 80 },
@@ -43,9 +45,9 @@ const RULE_COLUMNS: Column<AlertRule>[] = [
   { key: 'enabled', header: 'Activa', format: (v) => (v ? 'sí' : 'no') },
 ];
 
-const ACTION_COLUMNS: Column<AlertAction>[] = [
+const actionColumns = (tz: string): Column<AlertAction>[] => [
   { key: 'id', header: 'Id', maxWidth: 36 },
-  { key: 'at', header: 'Cuándo', format: (v) => formatDateTimeLocal(String(v)) },
+  { key: 'at', header: 'Cuándo', format: (v) => formatDateTimeDMY(String(v), tz) },
   { key: 'action', header: 'Acción', format: (_, a) => alertActionLabel(a) },
   { key: 'subject', header: 'Campaña / conjunto', maxWidth: 24 },
   { key: 'rule_name', header: 'Regla', maxWidth: 24 },
@@ -136,7 +138,8 @@ export function registerAlerts(program: Command, cli: Cli): void {
     const { api } = await cli.api(cmd);
     const page = await api.alerts.list({ state: state as 'open' | undefined, rule_id: opts.rule, page_size: 500 });
     if (cli.machine(opts.json)) return cli.json(page);
-    await cli.table<Alert>({ columns: ALERT_COLUMNS, rows: page.rows, rowKey: (a) => a.id, emptyText: 'No hay alertas.' });
+    await cli.table<Alert>({ columns: alertColumns(cli.tz), rows: page.rows, rowKey: (a) => a.id, emptyText: 'No hay alertas.' });
+    if (page.rows.length) cli.say(zoneNote(cli.tz));
   };
 
   alerts
@@ -250,7 +253,9 @@ export function registerAlerts(program: Command, cli: Cli): void {
       const a = await api.alerts.mute({ id, minutes, for_everyone: opts.everyone === true });
       if (cli.machine(opts.json)) return cli.json(a);
       const whom = a.muted_for === 'everyone' ? 'para todos' : 'para ti';
-      cli.say(`Alerta silenciada ${whom} ${a.muted_until ? `hasta ${formatDateTimeLocal(a.muted_until)}` : 'hasta que se resuelva'}: ${a.message}`);
+      cli.say(
+        `Alerta silenciada ${whom} ${a.muted_until ? `hasta ${formatDateTimeDMY(a.muted_until, cli.tz)}` : 'hasta que se resuelva'}: ${a.message}`,
+      );
     });
 
   alerts
@@ -285,7 +290,13 @@ export function registerAlerts(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const page = await api.alerts.actions({ rule_id: opts.rule, page_size: 500 });
       if (cli.machine(opts.json)) return cli.json(page);
-      await cli.table<AlertAction>({ columns: ACTION_COLUMNS, rows: page.rows, rowKey: (a) => a.id, emptyText: 'Ninguna regla ha actuado en Meta.' });
+      await cli.table<AlertAction>({
+        columns: actionColumns(cli.tz),
+        rows: page.rows,
+        rowKey: (a) => a.id,
+        emptyText: 'Ninguna regla ha actuado en Meta.',
+      });
+      if (page.rows.length) cli.say(zoneNote(cli.tz));
       cli.say(`Acciones automáticas hoy en ${page.totals.account}: ${page.totals.today}`);
     });
 

@@ -8,8 +8,9 @@ import {
   auditActionLabel,
   auditActorLabel,
   auditChangeSummary,
-  auditTime,
+  auditBound,
   contract,
+  formatDateTimeDMY,
   type AuditEntry,
   type AuditQuery,
   type AuditTable,
@@ -17,6 +18,7 @@ import {
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
+import { zoneNote } from '../text.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { pageFields, screenPageSize, showTable, sortOf } from './table-screen.js';
 
@@ -30,8 +32,9 @@ interface AuditFlags extends TableFlags {
   search?: string;
 }
 
-export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
-  { key: 'at', header: 'Fecha (UTC)', format: (v) => auditTime(String(v)) },
+/** The audit table, each entry's instant on the reporting zone's clock (tz). */
+export const auditColumns = (tz: string): Column<AuditEntry>[] => [
+  { key: 'at', header: 'Fecha', format: (v) => formatDateTimeDMY(String(v), tz, { seconds: true }) },
   { key: 'actor_email', header: 'Quién', format: (_, e) => auditActorLabel(e), maxWidth: 28 },
   { key: 'ip', header: 'IP', format: (v) => (v ? String(v) : '-'), maxWidth: 15 },
   { key: 'action', header: 'Acción', format: (v) => auditActionLabel(String(v)), maxWidth: 34 },
@@ -47,21 +50,22 @@ export function registerAudit(program: Command, cli: Cli): void {
     .option('--action <acción>', 'acción (user.create) o su prefijo (user)')
     .option('--target-kind <tipo>', 'tipo de objeto: user, session, publisher_token, publisher, zone_report, referrers, campaign')
     .option('--target <id>', 'id del objeto')
-    .option('--since <fecha>', 'desde: AAAA-MM-DD (UTC) o un instante ISO 8601')
-    .option('--until <fecha>', 'hasta: AAAA-MM-DD (UTC, el día entero) o un instante ISO 8601')
+    .option('--since <fecha>', 'desde: un día (AAAA-MM-DD o dd/MM/aaaa, en la zona horaria de los informes) o un instante ISO 8601')
+    .option('--until <fecha>', 'hasta: un día (el día entero, en la zona horaria de los informes) o un instante ISO 8601')
     .option('--search <texto>', 'texto libre: email, acción, objeto, IP o el antes/después');
   addTableOptions(cmd, { sortKeys: AUDIT_SORT_KEYS.join(', '), csvDefaultName: AUDIT_CSV.file }).action(
     async (flags: AuditFlags, command: Command) => {
       const sort = parseSortFlag(flags.sort, AUDIT_SORT_KEYS);
       const limit = parseLimit(flags.limit);
-      const { api } = await cli.api(command);
+      // Days are the reporting zone's (confirmed with the server first), as the entries' times shown.
+      const { api } = await cli.api(command, { zone: flags.since !== undefined || flags.until !== undefined });
       const filters: AuditQuery = {
         actor: flags.actor,
         action: flags.action,
         target_kind: flags.targetKind,
         target_id: flags.target,
-        since: flags.since,
-        until: flags.until,
+        since: auditBound(flags.since, false, cli.tz),
+        until: auditBound(flags.until, true, cli.tz),
         q: flags.search,
       };
       const table: ServerTable<AuditTable> = {
@@ -83,6 +87,7 @@ export function registerAudit(program: Command, cli: Cli): void {
         flags.since && `desde ${flags.since}`,
         flags.until && `hasta ${flags.until}`,
         flags.search && `«${flags.search}»`,
+        zoneNote(cli.tz, true),
       ]
         .filter(Boolean)
         .join(' · ');
@@ -96,7 +101,7 @@ export function registerAudit(program: Command, cli: Cli): void {
           return {
             title: 'Auditoría',
             subtitle,
-            columns: AUDIT_COLUMNS,
+            columns: auditColumns(cli.tz),
             rows: answer.rows,
             emptyText: 'No hay entradas de auditoría',
             paging: pagingOf(answer),

@@ -1,10 +1,10 @@
 // Session commands: login (stores the token), logout, whoami, passwd.
 import type { Command } from 'commander';
-import { ApiError, createApi, decodeSession, type Api } from '@adops/core';
+import { ApiError, createApi, decodeSession, formatDateTimeDMY, timeZoneLabel, type Api } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import { type Cli, cliFetch } from '../context.js';
 import { loadCredentials, loadDeviceToken, removeCredentials, saveCredentials, saveDeviceToken } from '../credentials.js';
-import { formatDateTimeLocal, formatRemaining, yesNo } from '../text.js';
+import { formatRemaining, yesNo } from '../text.js';
 
 export function registerAuth(program: Command, cli: Cli): void {
   program
@@ -41,9 +41,10 @@ export function registerAuth(program: Command, cli: Cli): void {
         if (!code) throw new CliError('El código de verificación es obligatorio', EXIT.usage);
         token = (await signIn(code))!;
       }
-      await saveCredentials(cli.io.env, { server, token, ...(await serverZone(api)) });
+      const zone = await serverZone(api);
+      await saveCredentials(cli.io.env, { server, token, ...zone });
       const session = decodeSession(token);
-      const until = session ? ` hasta el ${formatDateTimeLocal(session.exp * 1000)}` : '';
+      const until = session ? ` hasta el ${formatDateTimeDMY(session.exp * 1000, cli.tz)} (${timeZoneLabel(cli.tz)})` : '';
       cli.say(`Sesión iniciada como ${session?.email ?? email} en ${server}${until}`);
     });
 
@@ -87,6 +88,7 @@ export function registerAuth(program: Command, cli: Cli): void {
           last_name: me.last_name,
           is_admin: me.is_admin,
           expires_at: expiresAt.toISOString(),
+          tz: cli.tz,
         });
         return;
       }
@@ -96,8 +98,9 @@ export function registerAuth(program: Command, cli: Cli): void {
           `Email:     ${me.email}`,
           `Nombre:    ${name}`,
           `Admin:     ${yesNo(me.is_admin)}`,
-          `Expira:    ${formatDateTimeLocal(expiresAt)} (${formatRemaining(expiresAt.getTime() - Date.now())})`,
+          `Expira:    ${formatDateTimeDMY(expiresAt, cli.tz)} (${formatRemaining(expiresAt.getTime() - Date.now())})`,
           `Servidor:  ${server}`,
+          `Zona:      ${timeZoneLabel(cli.tz)}${cli.io.env.ADOPS_TZ ? ' (ADOPS_TZ de tu entorno)' : ''}`,
         ].join('\n'),
       );
     });

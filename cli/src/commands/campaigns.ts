@@ -22,7 +22,9 @@ import {
   campaignFormData,
   completenessNotes,
   contract,
+  daySpanText,
   formatAmount,
+  formatDateTimeDMY,
   formatInt,
   formatMoney,
   formatProfitFigure,
@@ -44,8 +46,7 @@ import { CliError, EXIT } from '../io.js';
 import { pagingOf } from '../ui/paging.js';
 import type { Column } from '../ui/Table.js';
 import { totalsRow } from '../ui/columns.js';
-import { formatDateTimeLocal } from '../text.js';
-import { parseDay, reportingTz } from './report-filters.js';
+import { parseDay } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { SCREEN_CHROME, pageFields, screenPageSize, showTable, sortOf } from './table-screen.js';
 import { ESTIMATED_MARK, UNSYNCED_MARK } from './profit.js';
@@ -172,11 +173,16 @@ export function registerCampaigns(program: Command, cli: Cli): void {
     const status = parseStatus(flags.status);
     const sort = parseSortFlag(flags.sort, CAMPAIGN_SORT_KEYS);
     const limit = parseLimit(flags.limit);
-    const yesterday = presetRange('ayer', new Date(), reportingTz(cli.io)).from;
-    const from = flags.from !== undefined ? parseDay(flags.from, '--from') : flags.to !== undefined ? parseDay(flags.to, '--to') : yesterday;
-    const to = flags.to !== undefined ? parseDay(flags.to, '--to') : flags.from !== undefined ? from : yesterday;
-    if (from > to) throw new CliError('❌ Rango de fechas no válido.', EXIT.usage);
-    const { api } = await cli.api(cmd);
+    const given = {
+      from: flags.from !== undefined ? parseDay(flags.from, '--from') : undefined,
+      to: flags.to !== undefined ? parseDay(flags.to, '--to') : undefined,
+    };
+    if (given.from && given.to && given.from > given.to) throw new CliError('❌ Rango de fechas no válido.', EXIT.usage);
+    // Without dates the range is 'ayer' of the server's current zone, confirmed first.
+    const { api } = await cli.api(cmd, { zone: given.from === undefined && given.to === undefined });
+    const yesterday = presetRange('ayer', new Date(), cli.tz).from;
+    const from = given.from ?? given.to ?? yesterday;
+    const to = given.to ?? given.from ?? yesterday;
     const query = { from_date: from, to_date: to, status };
     const table: ServerTable<CampaignTable> = {
       page: (p) => api.campaigns.insights({ ...query, ...p }),
@@ -194,7 +200,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
       { key: 'impressions', header: 'Impressions', align: 'right', format: (v) => formatInt(v as number) },
       { key: 'clicks', header: 'Clicks', align: 'right', format: (v) => formatInt(v as number) },
       { key: 'ctr', header: 'CTR%', align: 'right', format: (v) => formatMetric('ctr', v) },
-      { key: 'spend', header: 'Gasto', align: 'right', format: (v, r) => spendFigure(r, currency) },
+      { key: 'spend', header: 'Gasto', align: 'right', format: (_, r) => spendFigure(r, currency) },
       { key: 'cpc', header: 'CPC', align: 'right', format: (v) => formatMoney(v as number | null, currency) },
       { key: 'cpm', header: 'CPM', align: 'right', format: (v) => formatMoney(v as number | null, currency) },
       ...(['revenue', 'profit', 'roi'] as const).map(
@@ -206,9 +212,9 @@ export function registerCampaigns(program: Command, cli: Cli): void {
           color: (v, r) => (key !== 'revenue' && typeof v === 'number' && v < 0 && !r.spend_unsynced ? 'red' : undefined),
         }),
       ),
-      { key: 'created_at', header: 'Creada', format: (v) => formatDateTimeLocal(v as string) },
+      { key: 'created_at', header: 'Creada', format: (v) => formatDateTimeDMY(v as string, cli.tz) },
     ];
-    const tz = reportingTz(cli.io);
+    const tz = cli.tz;
     let currency = 'USD';
     await showTable<CampaignInsight>(cli, {
       columns: flags.columns,
@@ -224,7 +230,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
         ];
         return {
           title: 'Campañas con métricas (Facebook)',
-          subtitle: `${INSIGHTS_STATUS_LABELS[status]} · ${from === to ? from : `${from} – ${to}`}`,
+          subtitle: `${INSIGHTS_STATUS_LABELS[status]} · ${daySpanText({ from, to })}`,
           columns,
           rows: answer.rows,
           totals: answer.rows.length ? totalsRow({ ...answer.totals, name: `${formatInt(answer.totals.campaigns)} campañas` }) : null,

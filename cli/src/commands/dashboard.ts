@@ -1,13 +1,14 @@
 // `adops dashboard`: the Dashboard's summary, deltas, trend, top lists and 'Analytics' table
-// for a range (default 'Últimos 7 días' including today) and an advertiser/publisher filter.
-// The server answers every figure, sorts and pages the table and gives its totals.
+// for a range (default 'Últimos 7 días (con hoy)') and an advertiser/publisher filter; with
+// --compare, the cards against the previous period as the server compared them. The server
+// answers every figure, sorts and pages the table and gives its totals.
 import type { Command } from 'commander';
 import { DEFAULT_PAGE_SIZE, SCREEN_PRESETS, type Api, type DailyTable, type PresetKey } from '@adops/core';
 import type { Cli } from '../context.js';
 import type { DashboardData } from '../ui/Dashboard.js';
 import type { TableQuery } from '../ui/ReportScreen.js';
 import { keyboardAttached } from '../ui/screen.js';
-import { addFilterOptions, canonicalFilters, filterLabel, rangeLabel, resolveRange, type ResolvedRange } from './report-filters.js';
+import { addFilterOptions, canonicalFilters, filterLabel, rangeLabel, apiAndRange, type ResolvedRange } from './report-filters.js';
 import { allRows } from './table-output.js';
 import { pageFields, rangeOf } from './table-screen.js';
 import { loadUi } from '../ui-loader.js';
@@ -15,6 +16,8 @@ import { loadUi } from '../ui-loader.js';
 export interface DashboardFilters {
   advertiser?: string;
   publisher?: string;
+  /** --compare: the cards against the previous period (the server's like-with-like comparison). */
+  compare?: boolean;
 }
 
 type Page = Pick<TableQuery, 'sort' | 'page' | 'pageSize'>;
@@ -22,7 +25,7 @@ type Page = Pick<TableQuery, 'sort' | 'page' | 'pageSize'>;
 /** The Analytics table's first page in its default order (date ascending, 10 rows). */
 export const FIRST_PAGE: Page = { sort: null, page: 1, pageSize: DEFAULT_PAGE_SIZE.dashboard };
 
-const reportQuery = (range: ResolvedRange, filters: DashboardFilters) => ({
+const reportQuery = (range: ResolvedRange, filters: Omit<DashboardFilters, 'compare'>) => ({
   start_date: range.from,
   end_date: range.to,
   advertiser: filters.advertiser,
@@ -37,11 +40,12 @@ export function loadDailyPage(api: Api, range: ResolvedRange, filters: Dashboard
 /** Loads every part of the Dashboard for a range in parallel. */
 export async function loadDashboard(api: Api, range: ResolvedRange, filters: DashboardFilters, page: Page = FIRST_PAGE): Promise<DashboardData> {
   const q = reportQuery(range, filters);
-  const [overview, daily, deltas, tops] = await Promise.all([
+  const [overview, daily, deltas, tops, comparison] = await Promise.all([
     api.dashboard.overview(q),
     loadDailyPage(api, range, filters, page),
     api.dashboard.deltas({ advertiser: filters.advertiser, publisher: filters.publisher }),
     api.dashboard.top(q),
+    filters.compare ? api.dashboard.comparison(q) : undefined,
   ]);
   return {
     title: 'Dashboard',
@@ -51,6 +55,7 @@ export async function loadDashboard(api: Api, range: ResolvedRange, filters: Das
     daily,
     topZones: tops.zones,
     topAdvertisers: tops.advertisers,
+    ...(comparison ? { comparison } : {}),
   };
 }
 
@@ -82,12 +87,12 @@ export function registerDashboard(program: Command, cli: Cli): void {
     .description("Dashboard: tarjetas, variación diaria, tendencia, tops y tabla 'Analytics' (por defecto los últimos 7 días con hoy)");
   addFilterOptions(cmd, 'dashboard', ['advertiser', 'publisher']);
   cmd
+    .option('--compare', 'compara las tarjetas con el período anterior (días completos si el rango llega a hoy)')
     .option('--json', 'salida JSON')
     .action(async (flags: DashboardFilters & { preset?: string; from?: string; to?: string; json?: boolean }, command: Command) => {
-      const range = resolveRange(cli.io, 'dashboard', flags);
-      const { api } = await cli.api(command);
+      const { api, range } = await apiAndRange(cli, command, 'dashboard', flags);
       await canonicalFilters(api, flags);
-      const filters = { advertiser: flags.advertiser, publisher: flags.publisher };
+      const filters = { advertiser: flags.advertiser, publisher: flags.publisher, compare: flags.compare === true };
       if (cli.machine(flags.json)) {
         const [data, days] = await Promise.all([
           loadDashboard(api, range, filters),
@@ -96,9 +101,10 @@ export function registerDashboard(program: Command, cli: Cli): void {
         return cli.json({
           start_date: range.from,
           end_date: range.to,
-          filters,
+          filters: { advertiser: filters.advertiser, publisher: filters.publisher },
           summary: data.overview.summary,
           deltas: data.deltas,
+          ...(data.comparison ? { comparison: data.comparison } : {}),
           chart: data.overview.chart,
           top_zones: data.topZones,
           top_advertisers: data.topAdvertisers,

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { ApiError, daysText, formatInt, todayIn, type Api, type IngestResult, type ReportState } from '@adops/core';
+import { ApiError, daysText, formatDateDMY, formatInt, todayIn, type Api, type IngestResult, type ReportState } from '@adops/core';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { reportingTz } from './report-filters.js';
@@ -378,7 +378,7 @@ export function registerImport(program: Command, cli: Cli): void {
       for (const item of demo.demoZoneReportItems(tz, { days, zones })) if ('values' in item) lines.push(`${JSON.stringify(item.values)}\n`);
       const result = await sendZoneReport(api, new Blob(lines), 'ndjson', false);
       if (cli.machine(flags.json)) return cli.json({ ...result, revenue_shares_set: shares, days, zones, until: todayIn(tz) });
-      cli.say(`Datos de demostración: ${days} días hasta ${todayIn(tz)}, ${zones} zonas; ${shares} revenue shares configurados`);
+      cli.say(`Datos de demostración: ${days} días hasta ${formatDateDMY(todayIn(tz))}, ${zones} zonas; ${shares} revenue shares configurados`);
       reportIngest(cli, result, false);
     });
 }

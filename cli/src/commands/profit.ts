@@ -14,6 +14,8 @@ import {
   UNSYNCED_PROFIT_METRICS,
   completenessNotes,
   contract,
+  daySpanText,
+  formatDateDMY,
   formatProfitFigure,
   syncedAtText,
   type ExchangeRates,
@@ -28,7 +30,7 @@ import { CliError, EXIT } from '../io.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
 import { totalsRow } from '../ui/columns.js';
-import { addFilterOptions, rangeLabel, reportingTz, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
+import { addFilterOptions, rangeLabel, apiAndRange, reportingTz, resolveRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { SCREEN_CHROME, pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
 
@@ -72,6 +74,7 @@ const EMPTY_NAME: Record<ProfitDimension, string> = {
 /** The row's label: the name Meta gave it, or its key (the id column says the key beside a name). */
 export function rowLabel(by: ProfitDimension, row: Pick<ProfitRow, 'key' | 'name'>): string {
   if (row.key === null) return EMPTY_NAME[by];
+  if (by === 'day') return formatDateDMY(row.key);
   return row.name ?? row.key;
 }
 
@@ -135,9 +138,8 @@ export function registerProfit(program: Command, cli: Cli): void {
     const by = parseBy(flags.by);
     const sort = parseSortFlag(flags.sort, PROFIT_SORT_KEYS);
     const limit = parseLimit(flags.limit);
-    const range = resolveRange(cli.io, 'profit', flags);
+    const { api, range } = await apiAndRange(cli, cmd, 'profit', flags);
     const tz = reportingTz(cli.io);
-    const { api } = await cli.api(cmd);
     const query = (r: ResolvedRange) => ({
       by,
       start_date: r.from,
@@ -201,7 +203,7 @@ export function registerProfit(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const result = await api.profit.syncSpend(body);
       if (cli.machine(flags.json)) return cli.json(result);
-      const days = result.start_date === result.end_date ? result.start_date : `${result.start_date} – ${result.end_date}`;
+      const days = daySpanText({ from: result.start_date, to: result.end_date });
       cli.say(
         `Gasto sincronizado (${days}): ${result.rows} filas anuncio-día de ${result.ads} anuncios — ` +
           `${result.inserted} nuevas, ${result.updated} cambiadas, ${result.unchanged} sin cambios` +

@@ -1,5 +1,6 @@
 // `adops referrers`: the distinct referrers of a range (default today) under the Referrers
-// filter bar's filters. The server sorts, pages and counts them; a paged table on a terminal,
+// filter bar's filters, and their visits against the previous period (the server's
+// like-with-like comparison). The server sorts, pages and counts them; a paged table on a terminal,
 // or the server's exports for scripts: JSON, or the SPEC's CSV (date YYYY-MM-DD HH:mm,
 // zone_id, source, referrer; BOM) with every matching row.
 import type { Command } from 'commander';
@@ -8,34 +9,34 @@ import {
   REFERRER_SORT_KEYS,
   SCREEN_PRESETS,
   contract,
-  formatDateTime,
+  formatDateTimeDMY,
   formatInt,
   rangeToInstants,
   referrersCsvName,
   type ReferrerRow,
   type ReferrerTable,
+  type VisitsComparison,
 } from '@adops/core';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
 import { totalsRow } from '../ui/columns.js';
-import {
-  addFilterOptions,
-  canonicalFilters,
-  filterLabel,
-  rangeLabel,
-  reportingTz,
-  resolveRange,
-  type FilterFlags,
-  type ResolvedRange,
-} from './report-filters.js';
+import { addFilterOptions, canonicalFilters, filterLabel, rangeLabel, apiAndRange, type FilterFlags, type ResolvedRange } from './report-filters.js';
 import { addTableOptions, machineOutput, parseLimit, parseSortFlag, type ServerTable, type TableFlags } from './table-output.js';
 import { pageFields, rangeOf, screenPageSize, showTable, sortOf } from './table-screen.js';
+import { deltaText } from '../text.js';
 
 /** The columns `s` cycles through on the screen (first_seen is not shown). */
 const SCREEN_SORT_KEYS = ['seen_at', 'zone_id', 'parent_domain', 'hits', 'referrer'] as const;
 
 type ReferrersFlags = FilterFlags & TableFlags & { bots?: boolean };
+
+/** 'Visitas 1.234: ▼ 20,00 % hasta las 03:00 frente a ayer a la misma hora (1.542)', or what the server says there is nothing to compare. */
+export function visitsText(c: VisitsComparison): string {
+  if (!c.current || !c.previous) return `Visitas: ${c.label}`;
+  const change = deltaText(c.change_percent).text;
+  return `Visitas ${formatInt(c.current.hits)}: ${change} ${c.label} (${formatInt(c.previous.hits)})`;
+}
 
 export function registerReferrers(program: Command, cli: Cli): void {
   const cmd = program.command('referrers').description('Referrers: referrers distintos del rango (por defecto hoy), el más reciente primero');
@@ -45,9 +46,8 @@ export function registerReferrers(program: Command, cli: Cli): void {
     async (flags: ReferrersFlags, command: Command) => {
       const sort = parseSortFlag(flags.sort, REFERRER_SORT_KEYS);
       const limit = parseLimit(flags.limit);
-      const tz = reportingTz(cli.io);
-      const range = resolveRange(cli.io, 'referrers', flags);
-      const { api } = await cli.api(command);
+      const { api, range } = await apiAndRange(cli, command, 'referrers', flags);
+      const tz = cli.tz;
       // --source is a parent domain here (free text); advertiser and publisher are the zones' owners.
       await canonicalFilters(api, flags, ['advertiser', 'publisher']);
       const body = (r: ResolvedRange) => ({
@@ -72,7 +72,7 @@ export function registerReferrers(program: Command, cli: Cli): void {
       const dash = (v: unknown) => (v == null || v === '' ? '-' : String(v));
       // SPEC's columns (Date, Zone ID, Source, Referrer) plus Hits, before the long referrer text.
       const columns: Column<ReferrerRow>[] = [
-        { key: 'seen_at', header: 'Date', format: (v) => formatDateTime(v as string, tz) },
+        { key: 'seen_at', header: 'Date', format: (v) => formatDateTimeDMY(v as string, tz) },
         { key: 'zone_id', header: 'Zone ID', format: dash },
         { key: 'parent_domain', header: 'Source', format: dash, maxWidth: 32 },
         { key: 'hits', header: 'Hits', align: 'right', format: (v) => formatInt(v as number) },
@@ -86,10 +86,10 @@ export function registerReferrers(program: Command, cli: Cli): void {
         rowKey: (r) => JSON.stringify([r.zone_id, r.parent_domain, r.referrer]),
         load: async (q) => {
           const r = rangeOf(cli, range, q.preset);
-          const answer = await api.referrers.report({ ...body(r), ...pageFields(q) });
+          const [answer, visits] = await Promise.all([api.referrers.report({ ...body(r), ...pageFields(q) }), api.referrers.comparison(body(r))]);
           return {
             title: 'Referrers',
-            subtitle: [rangeLabel(r), filterLabel(flags), flags.bots ? 'con bots' : ''].filter(Boolean).join(' · '),
+            subtitle: [rangeLabel(r), filterLabel(flags), flags.bots ? 'con bots' : '', visitsText(visits)].filter(Boolean).join(' · '),
             columns,
             rows: answer.rows,
             totals: answer.rows.length ? totalsRow(answer.totals) : null,

@@ -1,11 +1,11 @@
 // The filter flags the report commands share (--zone, --advertiser, --preset, --from/--to, …),
 // turned into report ranges with core's presets. Every CSV streams from the server's exports
 // (table-output.ts): the CLI writes none of its own.
-import type { Command } from 'commander';
 import {
   PRESET_LABELS,
   SCREEN_DEFAULT_PRESET,
   SCREEN_PRESETS,
+  daySpanText,
   isValidYmd,
   parseDateDMY,
   presetRange,
@@ -14,12 +14,13 @@ import {
   type DayRange,
   type PresetKey,
 } from '@adops/core';
-import { CliError, EXIT, type CliIO } from '../io.js';
+import { CliError, EXIT, reportingTz, type CliIO } from '../io.js';
+import type { Command } from 'commander';
+import type { Cli } from '../context.js';
 
 export type Screen = keyof typeof SCREEN_PRESETS;
 
-/** The reporting time zone: ADOPS_TZ when set, else the server's (learnt at `adops login`), else UTC. */
-export const reportingTz = (io: CliIO): string => io.env.ADOPS_TZ || io.serverTz || 'UTC';
+export { reportingTz };
 
 export interface FilterFlags {
   zone?: string;
@@ -44,17 +45,15 @@ const FLAG_HELP: Record<FilterFlag, [string, string]> = {
   domain: ['--domain <domain>', 'dominio'],
 };
 
-/** The name a user types for a preset: the Dashboard's 'ultimos7' is its own reading. */
-export function presetFlagName(key: PresetKey): string {
-  return key === 'ultimos7_hoy' ? 'ultimos7' : key;
-}
-
 /** Adds the filter flags and --preset/--from/--to to a command. */
 export function addFilterOptions(cmd: Command, screen: Screen | null, flags: readonly FilterFlag[]): Command {
   for (const flag of flags) cmd.option(...FLAG_HELP[flag]);
   if (screen) {
-    const names = SCREEN_PRESETS[screen].map(presetFlagName).join('|');
-    cmd.option(`--preset <preset>`, `rango predefinido: ${names} (por defecto ${presetFlagName(SCREEN_DEFAULT_PRESET[screen])})`);
+    const names = SCREEN_PRESETS[screen].join('|');
+    cmd.option(
+      `--preset <preset>`,
+      `rango predefinido: ${names} (ultimos7: los 7 días hasta ayer; ultimos7_hoy: con hoy; por defecto ${SCREEN_DEFAULT_PRESET[screen]})`,
+    );
   }
   cmd.option('--from <date>', 'primer día (AAAA-MM-DD o dd/MM/aaaa)');
   cmd.option('--to <date>', 'último día (AAAA-MM-DD o dd/MM/aaaa; por defecto hoy)');
@@ -72,8 +71,8 @@ export function parseDay(text: string, flag: string): string {
 /** A --preset value → the screen's preset key (usage error when the screen does not offer it). */
 export function parsePreset(screen: Screen, value: string): PresetKey {
   const offered = SCREEN_PRESETS[screen] as readonly PresetKey[];
-  const key = offered.find((k) => presetFlagName(k) === value.trim().toLowerCase());
-  if (!key) throw new CliError(`Preset no válido: ${value} (usa ${offered.map(presetFlagName).join(', ')})`, EXIT.usage);
+  const key = offered.find((k) => k === value.trim().toLowerCase());
+  if (!key) throw new CliError(`Preset no válido: ${value} (usa ${offered.join(', ')})`, EXIT.usage);
   return key;
 }
 
@@ -114,9 +113,26 @@ export function resolveRange(
   return { ...presetRange(preset, now, tz), preset };
 }
 
-/** 'Últimos 7 días (2026-03-01 – 2026-03-07)'. */
+/**
+ * The range flags checked first (a usage error before any request), then resolved once the
+ * server's reporting zone is confirmed (`cli.api(cmd, { zone: true })`): a preset's days are
+ * the server's current days even right after its ADOPS_TZ changed.
+ */
+export async function apiAndRange(
+  cli: Cli,
+  cmd: Command,
+  screen: Screen | null,
+  flags: Pick<FilterFlags, 'preset' | 'from' | 'to'>,
+  options: { defaultFrom?: string } = {},
+) {
+  resolveRange(cli.io, screen, flags, options);
+  const session = await cli.api(cmd, { zone: true });
+  return { ...session, range: resolveRange(cli.io, screen, flags, options) };
+}
+
+/** 'Últimos 7 días (01/03/2026 – 07/03/2026)'. */
 export function rangeLabel(range: ResolvedRange): string {
-  const days = range.from === range.to ? range.from : `${range.from} – ${range.to}`;
+  const days = daySpanText(range);
   return range.preset ? `${PRESET_LABELS[range.preset]} (${days})` : days;
 }
 

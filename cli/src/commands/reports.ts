@@ -33,7 +33,7 @@ import {
   addFilterOptions,
   filterLabel,
   rangeLabel,
-  resolveRange,
+  apiAndRange,
   textFilters,
   canonicalFilters,
   type FilterFlags,
@@ -77,8 +77,7 @@ export function registerReports(program: Command, cli: Cli): void {
   addTableOptions(zones, { sortKeys: ZONE_SORT_KEYS.join(', ') }).action(async (flags: ReportFlags, cmd: Command) => {
     const sort = parseSortFlag(flags.sort, ZONE_SORT_KEYS);
     const limit = parseLimit(flags.limit);
-    const range = resolveRange(cli.io, 'adReport', flags);
-    const { api } = await cli.api(cmd);
+    const { api, range } = await apiAndRange(cli, cmd, 'adReport', flags);
     await canonicalFilters(api, flags);
     const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
     const table: ServerTable<Awaited<ReturnType<Api['adReport']['zoneDetails']>>> = {
@@ -125,8 +124,7 @@ export function registerReports(program: Command, cli: Cli): void {
     addTableOptions(cmd, { sortKeys: keys.join(', ') }).action(async (flags: ReportFlags, command: Command) => {
       const sort = parseSortFlag(flags.sort, keys);
       const limit = parseLimit(flags.limit);
-      const range = resolveRange(cli.io, 'adReport', flags);
-      const { api } = await cli.api(command);
+      const { api, range } = await apiAndRange(cli, command, 'adReport', flags);
       await canonicalFilters(api, flags);
       const route = by === 'publisher' ? contract.adReport.publisherSummary : contract.adReport.advertiserSummary;
       const fetchPage = by === 'publisher' ? api.adReport.publisherSummary : api.adReport.advertiserSummary;
@@ -168,8 +166,7 @@ export function registerReports(program: Command, cli: Cli): void {
   addTableOptions(explorer, { sortKeys: ZONE_SORT_KEYS.join(', ') }).action(async (flags: ReportFlags, cmd: Command) => {
     const sort = parseSortFlag(flags.sort, ZONE_SORT_KEYS);
     const limit = parseLimit(flags.limit);
-    const range = resolveRange(cli.io, null, flags);
-    const { api } = await cli.api(cmd);
+    const { api, range } = await apiAndRange(cli, cmd, null, flags);
     await canonicalFilters(api, flags);
     const query = { ...rangeFields(range), zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
     const table: ServerTable<Awaited<ReturnType<Api['adReport']['explorer']>>> = {
@@ -209,8 +206,7 @@ export function registerReports(program: Command, cli: Cli): void {
   addExcelOption(demand).option('--json', 'salida JSON');
   demand.action(async (flags: ReportFlags, cmd: Command) => {
     const dialect = csvDialect(flags);
-    const range = resolveRange(cli.io, 'demand', flags);
-    const { api } = await cli.api(cmd);
+    const { api, range } = await apiAndRange(cli, cmd, 'demand', flags);
     await canonicalFilters(api, flags);
     const query = { ...rangeFields(range), zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
     // The server's export: the same file as the web's 'Descargar CSV'.
@@ -244,8 +240,7 @@ export function registerReports(program: Command, cli: Cli): void {
         'name, total o un mes AAAA-MM',
       );
       const table = parseFinanceTable(flags.table);
-      const range = resolveRange(cli.io, null, flags, { defaultFrom: FINANCE_START });
-      const { api } = await cli.api(cmd);
+      const { api, range } = await apiAndRange(cli, cmd, null, flags, { defaultFrom: FINANCE_START });
       await canonicalFilters(api, flags);
       const q = { ...rangeFields(range), domain: flags.domain };
       const sortFor = (name: string) => sort?.replace(/^name(?=:|$)/, name);

@@ -11,6 +11,7 @@ import { AlertTail, alertLine } from '../alert-tail.js';
 import { keyboardAttached } from '../ui/screen.js';
 import { canonicalFilters, reportingTz } from './report-filters.js';
 import { loadUi } from '../ui-loader.js';
+import { zoneNote } from '../text.js';
 
 interface TailFlags {
   zone?: string;
@@ -106,10 +107,11 @@ async function followAlerts(cli: Cli, cmd: Command, flags: TailFlags): Promise<v
     { api, server, token, lines: Math.min(500, Number(flags.lines)) },
     (lines) => {
       if (out.destroyed || out.writableEnded) return tail.stop();
-      out.write(`${lines.map((l) => (json ? JSON.stringify(l) : alertLine(l, out.columns))).join('\n')}\n`);
+      out.write(`${lines.map((l) => (json ? JSON.stringify(l) : alertLine(l, cli.tz, out.columns))).join('\n')}\n`);
     },
     (text) => cli.io.stderr.write(`tail: ${text}\n`),
   );
+  if (!json) cli.io.stderr.write(`tail: ${zoneNote(cli.tz, true)}\n`);
   await untilStopped(cli, tail, async () => {
     await tail.start();
     await tail.done;

@@ -2,26 +2,35 @@
 // by id, masked in lists unless --reveal, with expiry, allowed addresses and an hourly limit — and
 // the publisher-data URL a publisher pulls its own figures from.
 import type { Command } from 'commander';
-import { isValidYmd, maskToken, parseDateDMY, presetRange, publisherDataUrl, type Api, type PublisherToken, type TokenPolicy } from '@adops/core';
+import {
+  formatDateTimeDMY,
+  isValidYmd,
+  maskToken,
+  parseDateDMY,
+  presetRange,
+  publisherDataUrl,
+  type Api,
+  type PublisherToken,
+  type TokenPolicy,
+} from '@adops/core';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import type { Cli } from '../context.js';
 import { reportingTz } from './report-filters.js';
 import type { Column } from '../ui/Table.js';
-import { formatDateTimeLocal } from '../text.js';
+import { zoneNote } from '../text.js';
 
-export const TOKEN_COLUMNS: Column<PublisherToken>[] = [
+/** The tokens table, times on the reporting zone's clock (tz). */
+export const tokenColumns = (tz: string): Column<PublisherToken>[] => [
   { key: 'id', header: 'Id' },
   { key: 'publisher_name', header: 'Publisher' },
   { key: 'token', header: 'Token' },
-  { key: 'expires_at', header: 'Caduca', format: (v, t) => (v ? `${formatDateTimeLocal(v as string)}${t.expired ? ' (caducado)' : ''}` : 'nunca') },
+  { key: 'expires_at', header: 'Caduca', format: (v, t) => (v ? `${formatDateTimeDMY(v as string, tz)}${t.expired ? ' (caducado)' : ''}` : 'nunca') },
   { key: 'allowed_ips', header: 'IPs permitidas', format: (v) => ((v as string[]).length ? (v as string[]).join(', ') : 'todas') },
   { key: 'effective_rate_limit', header: 'Límite/h', format: (v, t) => `${v}${t.rate_limit === null ? ' (por defecto)' : ''}` },
   { key: 'request_count', header: 'Peticiones' },
-  { key: 'last_used_at', header: 'Último uso', format: (v) => formatDateTimeLocal(v as string | null) },
-  { key: 'created_at', header: 'Creado', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'last_used_at', header: 'Último uso', format: (v) => formatDateTimeDMY(v as string | null, tz) },
+  { key: 'created_at', header: 'Creado', format: (v) => formatDateTimeDMY(v as string, tz) },
 ];
-
-/** The reporting time zone the server uses for calendar days (ADOPS_TZ, default UTC). */
 
 /** 'YYYY-MM-DD' or 'dd/MM/yyyy' → 'YYYY-MM-DD'. */
 function parseDay(text: string, flag: string): string {
@@ -112,11 +121,12 @@ export function registerTokens(program: Command, cli: Cli): void {
       const list = (await api.admin.listTokens()).map((t) => shown(t, opts.reveal));
       if (cli.machine(opts.json)) return cli.json(list);
       await cli.table<PublisherToken>({
-        columns: TOKEN_COLUMNS,
+        columns: tokenColumns(cli.tz),
         rows: list,
         rowKey: (t) => t.id,
         emptyText: 'No hay tokens de publisher.',
       });
+      if (list.length) cli.say(zoneNote(cli.tz));
     });
 
   const policyOptions = (command: Command, forUpdate: boolean) =>
@@ -199,8 +209,9 @@ export function registerTokens(program: Command, cli: Cli): void {
     .option('--to <date>', 'último día (AAAA-MM-DD o dd/MM/aaaa)')
     .option('--json', 'salida JSON')
     .action(async (publisher: string, opts: { from?: string; to?: string; json?: boolean }, cmd: Command) => {
-      const range = urlRange(cli.io, opts.from, opts.to);
-      const { api, server } = await cli.api(cmd);
+      urlRange(cli.io, opts.from, opts.to); // wrong dates: a usage error before any request
+      const { api, server } = await cli.api(cmd, { zone: true });
+      const range = urlRange(cli.io, opts.from, opts.to); // 'ayer' of the server's current zone
       const token = await tokenOf(api, publisher);
       const url = publisherDataUrl(server, token.token, range.from, range.to);
       if (opts.json) return cli.json({ publisher_name: token.publisher_name, start_date: range.from, end_date: range.to, url });

@@ -3,10 +3,10 @@
 // code, then the recovery codes, shown once) and off (with the password).
 import type { Command } from 'commander';
 import QRCode from 'qrcode';
-import { ApiError } from '@adops/core';
+import { ApiError, formatDateTimeDMY } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
-import { formatDateTimeLocal, yesNo } from '../text.js';
+import { yesNo } from '../text.js';
 
 /** Wrong codes typed at a terminal before giving up (the enrolment stays pending: run it again). */
 const ATTEMPTS = 3;
@@ -27,7 +27,7 @@ export function registerTwoFactor(program: Command, cli: Cli): void {
       }
       cli.say(
         [
-          `Activada:                 ${yesNo(status.enabled)}${status.enabled_at ? ` (desde el ${formatDateTimeLocal(Date.parse(status.enabled_at))})` : ''}`,
+          `Activada:                 ${yesNo(status.enabled)}${status.enabled_at ? ` (desde el ${formatDateTimeDMY(status.enabled_at, cli.tz)})` : ''}`,
           `Códigos de recuperación:  ${status.enabled ? status.recovery_codes_left : '-'}`,
           `Exigida por el servidor:  ${yesNo(status.required)}`,
         ].join('\n'),

@@ -1,33 +1,34 @@
 // `adops users list|create|update|delete|sessions|end-sessions|2fa-reset`: the admin's user
 // management (the server refuses non-admins with 403 "No autorizado").
 import type { Command } from 'commander';
-import { type Api, type ListedUser, sessionDevice, type User, type UpdateUserBody, type UserSession } from '@adops/core';
+import { type Api, formatDateTimeDMY, type ListedUser, sessionDevice, type User, type UpdateUserBody, type UserSession } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
-import { formatDateTimeLocal, yesNo } from '../text.js';
+import { yesNo, zoneNote } from '../text.js';
 
-export const USER_COLUMNS: Column<ListedUser>[] = [
+/** The users table, times on the reporting zone's clock (tz). */
+export const userColumns = (tz: string): Column<ListedUser>[] => [
   { key: 'email', header: 'Email' },
   { key: 'first_name', header: 'Nombre' },
   { key: 'last_name', header: 'Apellido' },
   { key: 'is_admin', header: 'Admin', format: (v) => yesNo(v === true) },
   { key: 'protected', header: 'Protegido', format: (v) => yesNo(v === true) },
   { key: 'two_factor', header: '2FA', format: (v) => yesNo(v === true) },
-  { key: 'created_at', header: 'Alta', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'created_at', header: 'Alta', format: (v) => formatDateTimeDMY(v as string, tz) },
   { key: 'id', header: 'ID' },
 ];
 
 /** A session's short id: enough to tell a user's sessions apart (`--session` takes it). */
 const shortId = (id: string) => id.slice(0, 8);
 
-/** Fits 80 columns: the short id, where from, and when (the whole record with --json). */
-export const SESSION_COLUMNS: Column<UserSession>[] = [
+/** Fits 80 columns: the short id, where from, and when on tz's clock (the whole record with --json). */
+export const sessionColumns = (tz: string): Column<UserSession>[] => [
   { key: 'id', header: 'Sesión', format: (v) => shortId(String(v)) },
   { key: 'user_agent', header: 'Dispositivo', format: (v) => sessionDevice(String(v)), maxWidth: 18 },
   { key: 'ip', header: 'IP', maxWidth: 15 },
-  { key: 'last_seen_at', header: 'Último uso', format: (v) => formatDateTimeLocal(v as string) },
-  { key: 'expires_at', header: 'Expira', format: (v) => formatDateTimeLocal(v as string) },
+  { key: 'last_seen_at', header: 'Último uso', format: (v) => formatDateTimeDMY(v as string, tz) },
+  { key: 'expires_at', header: 'Expira', format: (v) => formatDateTimeDMY(v as string, tz) },
   { key: 'current', header: '', format: (v) => (v ? '(esta)' : '') },
 ];
 
@@ -89,7 +90,8 @@ export function registerUsers(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const list = await api.admin.listUsers();
       if (cli.machine(opts.json)) return cli.json(list);
-      await cli.table<ListedUser>({ columns: USER_COLUMNS, rows: list, emptyText: 'No hay usuarios registrados aún.' });
+      await cli.table<ListedUser>({ columns: userColumns(cli.tz), rows: list, emptyText: 'No hay usuarios registrados aún.' });
+      if (list.length) cli.say(zoneNote(cli.tz));
     });
 
   users
@@ -192,7 +194,8 @@ export function registerUsers(program: Command, cli: Cli): void {
       const sessions = await api.admin.userSessions({ id });
       if (cli.machine(opts.json)) return cli.json(sessions);
       if (sessions.length === 0) return cli.say('No tiene sesiones abiertas');
-      await cli.table({ columns: SESSION_COLUMNS, rows: sessions });
+      await cli.table({ columns: sessionColumns(cli.tz), rows: sessions });
+      cli.say(zoneNote(cli.tz));
     });
 
   users

@@ -4,13 +4,14 @@ import {
   DASHBOARD_COLUMNS,
   DASHBOARD_RANKED,
   DASHBOARD_SORT_KEYS,
+  formatDateDMY,
   formatMetric,
   formatMoney,
-  formatPercent,
   type ChartPoint,
   type DailyDeltas,
   type DailyRow,
   type DailyTable,
+  type DashboardComparison,
   type DashboardOverview,
   type PresetKey,
   type TopAdvertiser,
@@ -19,6 +20,9 @@ import {
 import { ReportScreen, pagingOf, type ReportView, type TableQuery } from './ReportScreen.js';
 import { metricColumns, totalsRow, withRankColours } from './columns.js';
 import { bar } from './ReportViews.js';
+import { deltaText } from '../text.js';
+
+export { deltaText };
 
 /** Everything the Dashboard shows for one range and filter set. */
 export interface DashboardData {
@@ -31,6 +35,14 @@ export interface DashboardData {
   daily: DailyTable;
   topZones: TopZone[];
   topAdvertisers: TopAdvertiser[];
+  /** --compare: the cards against the previous period, as the server compared them (its Δ replaces yesterday's). */
+  comparison?: DashboardComparison;
+}
+
+/** The Δ row's figures and what they compare, in words. */
+function deltasOf(data: DashboardData): { deltas: DailyDeltas; caption: string } {
+  if (data.comparison) return { deltas: data.comparison.change, caption: `Δ frente al período anterior. ${data.comparison.note}` };
+  return { deltas: data.deltas, caption: 'Δ: variación de ayer frente a anteayer (días completos)' };
 }
 
 const DELTA_KEYS = ['revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq'] as const;
@@ -71,19 +83,14 @@ function Card({ label, value, color, width = 17 }: { label: string; value: strin
   );
 }
 
-/** ▲ 12,34% in green above 0, ▼ 3,21% in red otherwise, '-' when absent (SPEC). */
-export function deltaText(value: number | null): { text: string; color?: string } {
-  if (value === null || !Number.isFinite(value)) return { text: '-' };
-  return value > 0 ? { text: `▲ ${formatPercent(Math.abs(value))}`, color: 'green' } : { text: `▼ ${formatPercent(Math.abs(value))}`, color: 'red' };
-}
-
 /** Short terminals: each card and its delta on one line, two or three to a row. */
 function CompactCards({ data }: { data: DashboardData }) {
   const { summary } = data.overview;
+  const { deltas } = deltasOf(data);
   return (
     <Box flexWrap="wrap">
       {DASHBOARD_CARDS.map(({ key, header }) => {
-        const d = deltaText(data.deltas[key as (typeof DELTA_KEYS)[number]] ?? null);
+        const d = deltaText(deltas[key as (typeof DELTA_KEYS)[number]] ?? null);
         return (
           <Box key={key} width={38} marginRight={1}>
             <Box width={12}>
@@ -120,9 +127,9 @@ function Trend({ chart, compact }: { chart: ChartPoint[]; compact?: boolean }) {
     <Box flexDirection="column" marginTop={1}>
       <Text bold>Trends · Revenue</Text>
       <Box>
-        <Text dimColor>{chart[0].date} </Text>
+        <Text dimColor>{formatDateDMY(chart[0].date)} </Text>
         <Text color="blue">{sparkline(revenue)}</Text>
-        <Text dimColor> {chart[chart.length - 1].date}</Text>
+        <Text dimColor> {formatDateDMY(chart[chart.length - 1].date)}</Text>
       </Box>
       <Text dimColor>
         mín. {formatMoney(Math.min(...revenue))} · máx. {formatMoney(Math.max(...revenue))}
@@ -154,6 +161,7 @@ function TopList({ title, items }: { title: string; items: Array<{ key: string; 
 
 export function DashboardHeader({ data, compact = false }: { data: DashboardData; compact?: boolean }) {
   const { summary, chart } = data.overview;
+  const { deltas, caption } = deltasOf(data);
   const tops = (
     <Box marginTop={1} flexWrap="wrap">
       <TopList
@@ -180,7 +188,7 @@ export function DashboardHeader({ data, compact = false }: { data: DashboardData
     return (
       <Box flexDirection="column">
         <CompactCards data={data} />
-        <Text dimColor>Δ: variación de ayer frente a anteayer</Text>
+        <Text dimColor>{caption}</Text>
         <Trend chart={chart} compact />
         {tops}
       </Box>
@@ -194,11 +202,11 @@ export function DashboardHeader({ data, compact = false }: { data: DashboardData
       </Box>
       <Box flexWrap="wrap">
         {DELTA_KEYS.map((key) => {
-          const d = deltaText(data.deltas[key]);
+          const d = deltaText(deltas[key]);
           return <Card key={key} label={`Δ ${DELTA_LABELS[key]}`} value={d.text} color={d.color} />;
         })}
       </Box>
-      <Text dimColor>Δ: variación de ayer frente a anteayer</Text>
+      <Text dimColor>{caption}</Text>
       <Trend chart={chart} />
       {tops}
     </Box>

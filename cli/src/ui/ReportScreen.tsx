@@ -1,6 +1,6 @@
 // A report on the terminal: optional header (cards), one page of a server table with the
 // server's totals, sorting keys (s/S cycle the column, r reverses), paging (←/→ or n/p),
-// page size (+/-), presets (1–5) and, on a narrow terminal, columns scrolled with < and >. Every key asks the server for the page it needs; the
+// page size (+/-), presets (1–6) and, on a narrow terminal, columns scrolled with < and >. Every key asks the server for the page it needs; the
 // screen only draws answers. Without a keyboard it draws the first page once and stops.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Text, useApp, useStdin, useStdout } from 'ink';

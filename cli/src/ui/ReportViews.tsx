@@ -1,5 +1,14 @@
 import { Box, Text } from 'ink';
-import { FINANCE_ROUNDING_NOTE, barPercent, formatMoney, type AdvertiserRevenue, type FinanceMarginRow, type FinanceTotals } from '@adops/core';
+import {
+  FINANCE_ROUNDING_NOTE,
+  barPercent,
+  formatDateDMY,
+  formatMoney,
+  formatMonthName,
+  type AdvertiserRevenue,
+  type FinanceMarginRow,
+  type FinanceTotals,
+} from '@adops/core';
 import { Table, layoutTable, type Column } from './Table.js';
 
 /** A proportional bar of `width` cells (core barPercent). */
@@ -36,7 +45,7 @@ export function DemandView({ data, title }: { data: AdvertiserRevenue; title: st
           <Table
             rowKey={(p) => p.date}
             columns={[
-              { key: 'date', header: 'Date' },
+              { key: 'date', header: 'Date', format: (v) => formatDateDMY(v as string) },
               { key: 'revenue', header: 'Revenue', align: 'right', format: (v) => formatMoney(v as number, '€') },
               { key: 'margin', header: 'Margin', align: 'right', format: (v) => formatMoney(v as number, '€') },
               { key: 'bar', header: '', format: (_v, p) => bar(p.revenue, largest, 24), color: () => 'blue' },
@@ -66,7 +75,7 @@ const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null);
 function monthlyColumns(months: readonly string[]): Column<MonthlyRow>[] {
   return [
     { key: 'name', header: 'Nombre', maxWidth: 30 },
-    ...months.map((m) => ({ key: m, header: m, align: 'right' as const, format: money })),
+    ...months.map((m) => ({ key: m, header: formatMonthName(m), align: 'right' as const, format: money })),
     { key: 'total', header: 'Total', align: 'right', format: money },
   ];
 }
@@ -155,7 +164,7 @@ export function FinanceView({
       <Text dimColor>{subtitle}</Text>
       {hidden.length > 0 && (
         <Text color="yellow">
-          {`${hidden.length === 1 ? `No cabe el mes ${hidden[0]}` : `No caben ${hidden.length} meses (${hidden[0]} a ${hidden[hidden.length - 1]})`} en ${width} columnas: los totales los incluyen; --from acorta el rango, --csv o --json los dan todos.`}
+          {`${hidden.length === 1 ? `No cabe el mes ${formatMonthName(hidden[0])}` : `No caben ${hidden.length} meses (${formatMonthName(hidden[0])} a ${formatMonthName(hidden[hidden.length - 1])})`} en ${width} columnas: los totales los incluyen; --from acorta el rango, --csv o --json los dan todos.`}
         </Text>
       )}
       <MonthlyTable title="Revenue mensual - Advertisers" months={months} table={advertisers} emptyText="No hay datos disponibles" />

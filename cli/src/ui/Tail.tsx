@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Static, Text, useApp, useInput } from 'ink';
 import {
   BOT_REASON_LABELS,
-  formatDateTime,
+  formatDateTimeDMY,
   formatNumber,
   formatProfitMetric,
   recordKey,
@@ -102,9 +102,9 @@ const money = (v: number | null | undefined) => formatProfitMetric('rpv', v ?? n
 
 export function formatTailLine(r: LiveRecord, tz: string, width: number, bots = false, value = false): string {
   const layout = tailLayout(width, bots, value);
-  const date = formatDateTime(r.seen_at, tz, { seconds: true });
+  const date = formatDateTimeDMY(r.seen_at, tz, { seconds: true });
   const text: Record<TailColumn, string> = {
-    date: layout.longDate ? date : date.slice(5),
+    date: layout.longDate ? date : `${date.slice(0, 5)}${date.slice(10)}`,
     zone: dash(r.zone_id),
     value: money(r.value),
     tq: formatProfitMetric('tq', r.tq ?? null),

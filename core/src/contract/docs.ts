@@ -208,6 +208,11 @@ export const ROUTE_DOCS: ContractDocs = {
       description: `Una fila por día con datos (\`format=csv\`: resumen_diario.csv, todos los días). ${TABLE}`,
     },
     deltas: { summary: 'Variación diaria', description: 'Ayer frente a anteayer, en porcentaje, por métrica.' },
+    comparison: {
+      summary: 'Comparar con el período anterior',
+      description:
+        'Las tarjetas del rango frente a tantos días justo antes, en el servidor y de igual a igual: un rango ya terminado se compara entero; uno que llega a hoy compara solo sus días completos con el mismo número de días desde el inicio del período anterior (el informe de zonas es diario y el de hoy, parcial); hoy solo no tiene comparación (`basis: none`). `label` y `note` dicen qué se comparó.',
+    },
     top: { summary: 'Top Zones y Top Advertisers', description: 'Los que más revenue dieron en el rango, ordenados en el servidor.' },
   },
   adReport: {
@@ -305,6 +310,11 @@ export const ROUTE_DOCS: ContractDocs = {
         '`add`: dominios que se marcan como spam desde ahora (también sus subdominios); `remove`: dominios que dejan de marcarse (uno de la lista incluida queda fuera). Hasta 1000 por cambio. No cambia los eventos ya guardados.',
     },
     report: { summary: 'Referrers del rango', description: `Referrers distintos con sus visitas. ${TABLE}` },
+    comparison: {
+      summary: 'Visitas frente al período anterior',
+      description:
+        'Las visitas del filtro frente al período anterior, de igual a igual: un período en curso se compara hasta el minuto actual con el anterior hasta la misma hora del día («hasta las 03:00 frente a ayer a la misma hora»); uno terminado, entero.',
+    },
     logs: {
       summary: 'Log de eventos de referrers',
       description: `Eventos en bruto, el más reciente primero; \`before_id\` fija las páginas mientras llegan nuevos. ${TABLE}`,

@@ -41,6 +41,7 @@ export const endpoints = {
     overview: { method: 'GET', path: '/api/dashboard/overview' },
     aggregated: { method: 'GET', path: '/api/dashboard/table/aggregated' },
     deltas: { method: 'GET', path: '/api/dashboard/deltas/daily' },
+    comparison: { method: 'GET', path: '/api/dashboard/comparison' },
     top: { method: 'GET', path: '/api/dashboard/top' },
   },
   adReport: {
@@ -79,6 +80,7 @@ export const endpoints = {
   },
   referrers: {
     report: { method: 'POST', path: '/api/referrers/' },
+    comparison: { method: 'POST', path: '/api/referrers/comparison' },
     logs: { method: 'POST', path: '/api/referrers_logs/' },
     filters: { method: 'GET', path: '/api/referrers/filters' },
     stream: { method: 'GET', path: '/api/referrers_logs/stream', responseType: 'text' },

@@ -228,6 +228,28 @@ export const ReferrerRow = z.object({
 export type ReferrerRow = z.infer<typeof ReferrerRow>;
 
 /** Referrers table: total hits of every matching referrer. */
+/** Human visits (hits) between two instants (ISO 8601, both inclusive). */
+const VisitSpan = z.object({ from: z.string(), to: z.string(), hits: z.number() });
+
+/**
+ * The referrers' visits against the previous period, like with like: visits have instants, so
+ * a period still running is compared up to the current minute with the previous period up to
+ * the same time of day ('hasta las 03:00 frente a ayer a la misma hora'); a period over is
+ * compared whole; one not begun has nothing to compare (basis none).
+ */
+export const VisitsComparison = z.object({
+  basis: z.enum(['whole_days', 'same_hours', 'none']),
+  tz: z.string(),
+  today: z.string(),
+  current: VisitSpan.nullable(),
+  previous: VisitSpan.nullable(),
+  /** % change of the visits, current against previous; null when nothing compares or the base is 0. */
+  change_percent: z.number().nullable(),
+  label: z.string(),
+  note: z.string(),
+});
+export type VisitsComparison = z.infer<typeof VisitsComparison>;
+
 export const ReferrerTable = tablePage(ReferrerRow, z.object({ hits: z.number() }));
 export type ReferrerTable = z.infer<typeof ReferrerTable>;
 
@@ -367,6 +389,8 @@ export type SpamListChange = z.input<typeof SpamListChange>;
 export const referrersRoutes = {
   /** Distinct referrers in the range, one page (format=csv|ndjson: every row, SPEC's CSV columns). */
   report: route({ method: 'POST', path: '/api/referrers/', access: 'user', body: ReferrerReportQuery, response: ReferrerTable }),
+  /** The filter's visits against the previous period, like with like (see VisitsComparison). */
+  comparison: route({ method: 'POST', path: '/api/referrers/comparison', access: 'user', body: ReferrerFilter, response: VisitsComparison }),
   /** Raw events in the range, one page (newest first by default). The poller's call; format=csv|ndjson: every row. */
   logs: route({ method: 'POST', path: '/api/referrers_logs/', access: 'user', body: ReferrerLogQuery, response: ReferrerLogTable }),
   filters: route({ method: 'GET', path: '/api/referrers/filters', access: 'user', response: ReferrerFilters }),

@@ -299,6 +299,40 @@ export const DailyDeltas = z.object({
 });
 export type DailyDeltas = z.infer<typeof DailyDeltas>;
 
+/** Calendar days, inclusive. */
+const DaySpan = z.object({ from: z.string(), to: z.string() });
+
+/** The Dashboard cards over some days. */
+export const PeriodSummary = DaySpan.extend({ summary: DashboardSummary });
+export type PeriodSummary = z.infer<typeof PeriodSummary>;
+
+/**
+ * 'Comparar con el período anterior' (Dashboard), computed on the server like with like: a
+ * period over is compared whole with as many days just before; one running into today
+ * (zone reports are daily, today's is partial) compares only its complete days with the same
+ * number from the previous period's start; today alone has nothing to compare (basis none).
+ */
+export const DashboardComparison = z.object({
+  basis: z.enum(['whole_days', 'complete_days', 'none']),
+  /** The reporting time zone and its today when the comparison was made. */
+  tz: z.string(),
+  today: z.string(),
+  /** The range asked for and as many days just before it (the chart's dashed lines). */
+  period: DaySpan,
+  previous_period: DaySpan,
+  /** The days compared on each side with their cards; null when nothing compares. */
+  current: PeriodSummary.nullable(),
+  previous: PeriodSummary.nullable(),
+  /** Each card's % change, current against previous; null where there is none or the base is 0. */
+  change: DailyDeltas,
+  /** Short words for a card ('días completos', 'sin comparación') and the sentence with both sides' days. */
+  label: z.string(),
+  note: z.string(),
+  /** One point per day of the previous period, paired day by day with the chart's. */
+  previous_chart: z.array(ChartPoint),
+});
+export type DashboardComparison = z.infer<typeof DashboardComparison>;
+
 export const DemandPoint = z.object({ date: z.string(), revenue: money, margin: money });
 export type DemandPoint = z.infer<typeof DemandPoint>;
 /** An advertiser's card figures on Demand: its revenue and margin over the range (core's demandTotals). */
@@ -486,6 +520,14 @@ export const dashboardRoutes = {
     access: 'user',
     query: DeltaFilters,
     response: DailyDeltas,
+  }),
+  /** The cards of the range against the previous period, like with like (see DashboardComparison). */
+  comparison: route({
+    method: 'GET',
+    path: '/api/dashboard/comparison',
+    access: 'user',
+    query: ReportFilters,
+    response: DashboardComparison,
   }),
   /** 'Top Zones' and 'Top Advertisers' of the range under the filters, ranked on the server. */
   top: route({

@@ -96,6 +96,7 @@ export function referrerRoutes(router: Router, s: AppServices): void {
       if (format === 'json') return referrers.report(filter, request);
       sendExport(ctx, { format, csv }, referrers.reportExport(filter, request));
     });
+  bind(router, s.guards, r.comparison, (filter) => referrers.comparison(filter));
   for (const route of [r.logs, { ...r.logs, path: '/api/referrers_logs' }])
     bind(router, s.guards, route, ({ sort, page, page_size, format, csv, ...filter }, ctx) => {
       const request = { sort, page, page_size, format, csv };

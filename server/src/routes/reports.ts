@@ -39,6 +39,7 @@ export function reportRoutes(router: Router, s: AppServices): void {
     );
   });
   bind(router, s.guards, c.dashboard.deltas, (f) => reports.deltas(f));
+  bind(router, s.guards, c.dashboard.comparison, (f) => reports.comparison(f));
   bind(router, s.guards, c.dashboard.top, ({ limit, ...f }) => reports.dashboardTops(f, limit));
 
   bind(router, s.guards, c.adReport.zoneDetails, (q, ctx) => {

@@ -12,7 +12,15 @@
 // Alertas → Acciones) and an audit entry (system actor; the rule, why and the figures then);
 // an admin undoes a standing pause (resume on Meta; audited by the route).
 import { randomUUID } from 'node:crypto';
-import { CampaignRoiParams, formatNumber, todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
+import {
+  CampaignRoiParams,
+  formatDateTimeDMY,
+  formatNumber,
+  todayIn,
+  type AlertAction,
+  type AlertActionList,
+  type AlertRuleActionInput,
+} from '@adops/core';
 import { ALERT_ACTION_KIND_ONLY, AlertRuleAction } from '@adops/core';
 import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
@@ -39,7 +47,7 @@ export const alertActionTarget = (a: Pick<AlertActionRecord, 'level' | 'subject'
   label: `${a.level === 'campaign' ? 'Campaña' : 'Conjunto'} ${a.subject} (regla «${a.rule_name}»)`,
 });
 const metaDetail = (e: unknown) => (e instanceof MetaApiError ? e.detail : `No se pudo conectar con Meta (${(e as Error)?.message ?? e})`);
-const hhmm = (ms: number, tz: string) => new Date(ms).toLocaleString('es-ES', { timeZone: tz, dateStyle: 'short', timeStyle: 'short' });
+const hhmm = (ms: number, tz: string) => formatDateTimeDMY(ms, tz);
 
 export const publicAction = (a: AlertActionRecord): AlertAction => ({
   ...a,

@@ -19,6 +19,10 @@ import {
   todayIn,
   zonedDayStart,
   zonedDayEnd,
+  instantComparison,
+  instantComparisonWords,
+  percentChange,
+  type VisitsComparison,
   type ReferrerFilterParsed,
   type ReferrerFilters,
   type ReferrerLogRecord,
@@ -410,6 +414,36 @@ export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date
   return { ...textFilter(f), from, to };
 }
 
+/**
+ * The filter's human visits against the previous period, like with like (core's
+ * instantComparison): visits have instants, so a period still running stops both sides at the
+ * same time of day.
+ */
+export async function visitsComparison(
+  warehouse: Pick<ReferrerWarehouse, 'referrers'>,
+  filter: RangeFilter,
+  tz: string,
+  now: Date,
+): Promise<VisitsComparison> {
+  const c = instantComparison({ from: filter.from, to: filter.to }, now, tz);
+  const visits = async (span: { from: number; to: number } | null) =>
+    span && {
+      from: new Date(span.from).toISOString(),
+      to: new Date(span.to).toISOString(),
+      hits: (await warehouse.referrers({ filter: { ...filter, from: span.from, to: span.to }, order: [], limit: 1 })).hits,
+    };
+  const [current, previous] = await Promise.all([visits(c.current), visits(c.previous)]);
+  return {
+    basis: c.basis,
+    tz,
+    today: c.today,
+    current,
+    previous,
+    change_percent: current && previous ? percentChange(current.hits, previous.hits) : null,
+    ...instantComparisonWords(c, tz),
+  };
+}
+
 /** The calendar day of an instant in the reporting time zone (export file names). */
 const dayOf = (ms: number, tz: string) => todayIn(tz, new Date(ms));
 
@@ -761,6 +795,11 @@ export class ReferrerService {
       (offset) => this.warehouse.referrers({ filter, order, limit: request.page_size, offset }),
       (first) => ({ hits: first.hits }),
     );
+  }
+
+  /** The filter's visits against the previous period up to the same time of day (visitsComparison). */
+  comparison(f: ReferrerFilterParsed, now = new Date()): Promise<VisitsComparison> {
+    return visitsComparison(this.warehouse, resolveRange(f, this.config.tz, now), this.config.tz, now);
   }
 
   reportExport(f: ReferrerFilterParsed, request: TableRequest): TableExport<ReferrerRow> {

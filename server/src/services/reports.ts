@@ -4,6 +4,8 @@
 // calendar days of the reporting time zone.
 import {
   percentChange,
+  dayComparison,
+  dayComparisonWords,
   DASHBOARD_RANKED,
   TABLE_CSV,
   addDays,
@@ -25,7 +27,9 @@ import {
   type AdvertiserRevenue,
   type DailyDeltas,
   type DailyRow,
+  type DashboardComparison,
   type DashboardOverview,
+  type DashboardSummary,
   type DashboardTops,
   type DeltaFilters,
   type DemandPoint,
@@ -155,14 +159,56 @@ export class ReportService {
 
   /** The cards (the range's totals) and one chart point per day (zero-filled). */
   async overview(f: ReportFilters): Promise<DashboardOverview> {
-    const [daily, { totals: m }] = await Promise.all([this.dailyGroups(f), this.totalsOf(f)]);
+    const [daily, summary] = await Promise.all([this.dailyGroups(f), this.summaryOf(f)]);
     const byDay = new Map(daily.map((d) => [d.date!, d]));
     return {
-      summary: { revenue: m.revenue, margin: m.margin, impressions: m.impressions, clicks: m.clicks, ctr: m.ctr, tq: m.tq },
+      summary,
       chart: days(f.start_date, f.end_date).map((date) => {
         const d = groupMetrics(byDay.get(date) ?? EMPTY_SUMS);
         return { date, revenue: d.revenue, margin: d.margin, tq: d.tq, clicks: d.clicks, impressions: d.impressions };
       }),
+    };
+  }
+
+  /** The cards over the filter's days. */
+  private async summaryOf(f: ReportFilters): Promise<DashboardSummary> {
+    const { totals: m } = await this.totalsOf(f);
+    return { revenue: m.revenue, margin: m.margin, impressions: m.impressions, clicks: m.clicks, ctr: m.ctr, tq: m.tq };
+  }
+
+  /**
+   * 'Comparar con el período anterior', like with like: zone reports are daily and today's is
+   * partial, so a range running into today compares only its complete days (core's
+   * dayComparison); each card's change is current against previous.
+   */
+  async comparison(f: ReportFilters): Promise<DashboardComparison> {
+    const c = dayComparison({ from: f.start_date, to: f.end_date }, this.now(), this.tz);
+    const over = (range: { from: string; to: string } | null) =>
+      range ? this.summaryOf({ ...f, start_date: range.from, end_date: range.to }).then((summary) => ({ ...range, summary })) : Promise.resolve(null);
+    const [current, previous, previousOverview] = await Promise.all([
+      over(c.current),
+      over(c.previous),
+      this.overview({ ...f, start_date: c.previous_period.from, end_date: c.previous_period.to }),
+    ]);
+    const change = (key: keyof DashboardSummary) => (current && previous ? percentChange(current.summary[key], previous.summary[key]) : null);
+    return {
+      basis: c.basis,
+      tz: this.tz,
+      today: c.today,
+      period: c.period,
+      previous_period: c.previous_period,
+      current,
+      previous,
+      change: {
+        revenue: change('revenue'),
+        margin: change('margin'),
+        impressions: change('impressions'),
+        clicks: change('clicks'),
+        ctr: change('ctr'),
+        tq: change('tq'),
+      },
+      ...dayComparisonWords(c, 'el informe de zonas es diario'),
+      previous_chart: previousOverview.chart,
     };
   }
 

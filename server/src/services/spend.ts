@@ -4,7 +4,7 @@
 // ad-days are written, and the answer counts them. Runs on demand (admins: the route and `adops
 // spend sync`) and on a schedule (ADOPS_SPEND_SYNC_*): every N minutes the last days, nightly the
 // last week. Syncs run one at a time.
-import { addDays, todayIn, type SpendSyncResult } from '@adops/core';
+import { addDays, formatDateDMY, todayIn, type SpendSyncResult } from '@adops/core';
 import type { Config } from '../config.js';
 import { HttpError, httpError } from '../errors.js';
 import { MetaApiError, type GraphAdInsight, type MetaClient } from '../providers/meta/client.js';
@@ -178,4 +178,8 @@ export class SpendService {
 }
 
 /** The audit trail's target of a sync: its days. */
-export const spendTarget = (from: string, to: string) => ({ kind: 'ad_spend', id: `${from}..${to}`, label: `Gasto de Meta ${from} – ${to}` });
+export const spendTarget = (from: string, to: string) => ({
+  kind: 'ad_spend',
+  id: `${from}..${to}`,
+  label: `Gasto de Meta ${formatDateDMY(from)} – ${formatDateDMY(to)}`,
+});

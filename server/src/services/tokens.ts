@@ -4,7 +4,7 @@
 // has an hourly request limit; its uses are counted in memory and written to the store now and then.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
-import { isValidYmd, zonedDayStart, type CreateTokenBody, type PublisherToken, type UpdateTokenBody } from '@adops/core';
+import { formatDateTimeDMY, isValidYmd, zonedDayStart, type CreateTokenBody, type PublisherToken, type UpdateTokenBody } from '@adops/core';
 import { type EntityStore, StoreConflictError, type TokenChange, type TokenRecord } from '../store/types.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { type Secrets, seal, unseal, hmac } from './secrets.js';
@@ -154,7 +154,8 @@ export class TokenService {
   async authorize(token: string | undefined, ip: string, now = Date.now()): Promise<string> {
     const record = token ? await this.find(token) : undefined;
     if (!record) throw httpError(401, 'Token de publisher no válido');
-    if (isExpired(record, now)) throw httpError(401, `El token de publisher caducó el ${record.expires_at}; pide uno nuevo`);
+    if (isExpired(record, now))
+      throw httpError(401, `El token de publisher caducó el ${formatDateTimeDMY(record.expires_at, this.options.tz)}; pide uno nuevo`);
     if (!allows(record.allowed_ips, ip))
       throw httpError(403, `Este token de publisher no admite peticiones desde la dirección ${ip || 'desconocida'}`);
     const limit = record.rate_limit ?? this.options.defaultRateLimit;

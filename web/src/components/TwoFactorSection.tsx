@@ -4,7 +4,7 @@
 // password. The server decides everything.
 import { useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
-import { formatDateTime, type TotpEnrolment } from '@adops/core';
+import { formatDateTimeDMY, type TotpEnrolment } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
 import { useFlash } from '../hooks/useFlash';
@@ -133,8 +133,8 @@ export function TwoFactorSection() {
           <div className="space-y-3">
             <p>
               <span className="font-medium text-green-700">Activada</span>
-              {state.enabled_at ? ` desde el ${formatDateTime(state.enabled_at, reportingTimeZone())}` : ''}. Al iniciar sesión se pide el código de
-              tu app de autenticación. Te quedan <strong>{state.recovery_codes_left}</strong> códigos de recuperación.
+              {state.enabled_at ? ` desde el ${formatDateTimeDMY(state.enabled_at, reportingTimeZone())}` : ''}. Al iniciar sesión se pide el código
+              de tu app de autenticación. Te quedan <strong>{state.recovery_codes_left}</strong> códigos de recuperación.
             </p>
             <form onSubmit={disable} className="space-y-3">
               <FormField id="totp-disable-password" label="Contraseña actual">

@@ -1,6 +1,6 @@
 // Report data for the revenue screens that are not tables (tables: useServerTable): one hook
 // per server report, each { data, error, loading, reload }, reloading when its query changes.
-import type { DailyDeltas, DashboardOverview, DashboardTops, RawOptions, ReportFiltersInput } from '@adops/core';
+import type { DailyDeltas, DashboardComparison, DashboardOverview, DashboardTops, RawOptions, ReportFiltersInput } from '@adops/core';
 import { useApi } from './useApi';
 import { useAsync, type AsyncState } from './useAsync';
 
@@ -23,6 +23,12 @@ export function useRawOptions(): AsyncState<RawOptions> {
 export function useDashboardOverview(query: ReportQuery): AsyncState<DashboardOverview> {
   const api = useApi();
   return useReport(query, (q, signal) => api.dashboard.overview(q, { signal }));
+}
+
+/** 'Comparar con el período anterior': the server's like-with-like comparison of the range (null query: none). */
+export function useDashboardComparison(query: ReportQuery): AsyncState<DashboardComparison> {
+  const api = useApi();
+  return useReport(query, (q, signal) => api.dashboard.comparison(q, { signal }));
 }
 
 /** Yesterday against the day before under the text filters (no range). */

@@ -5,6 +5,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useLocation, useNavigate } from 'react-router-dom';
 import { createApi, type Api, type SessionUser } from '@adops/core';
 import { TOKEN_KEY, clearToken, readToken, replaceToken, saveToken, storedSession } from '../lib/session';
+import { serverTimeZone } from '../lib/timezone';
 
 export interface Session {
   user: SessionUser | null;
@@ -57,6 +58,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       createApi({
         baseUrl: '',
         getToken: readToken,
+        onTimeZone: serverTimeZone,
         // A 401 on a call that carried a session means the session is gone: sign out.
         onUnauthorized: () => {
           if (readToken()) forget();

@@ -1,5 +1,6 @@
-// The reporting time zone (the server's ADOPS_TZ): report dates and presets are calendar days
-// in it, on every face. Read once at start-up from /api/health; until then, or when the server
+// The reporting time zone (the server's ADOPS_TZ): report dates, presets and every time shown
+// are in it, on every face. Read at start-up from /api/health, then kept to what each answer's
+// X-Adops-Tz says (a server whose zone changed is followed); until then, or when the server
 // cannot say, the browser's own zone.
 import { createApi, isValidTimeZone } from '@adops/core';
 import { setNetworkCurrency } from './currency';
@@ -16,6 +17,11 @@ function browserTimeZone(): string {
 
 export function reportingTimeZone(): string {
   return reporting ?? browserTimeZone();
+}
+
+/** The zone an API answer named (X-Adops-Tz): taken from then on. */
+export function serverTimeZone(tz: string): void {
+  if (isValidTimeZone(tz)) reporting = tz;
 }
 
 /** Asks the server for its reporting time zone and currency (public health check), waiting at most `timeoutMs`. */

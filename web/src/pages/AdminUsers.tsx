@@ -4,6 +4,7 @@
 // limit; edit those; copy URL, renew, delete; last use and request count).
 import { useState, type FormEvent } from 'react';
 import {
+  formatDateTimeDMY,
   formatInt,
   presetRange,
   publisherDataUrl,
@@ -29,6 +30,7 @@ import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
 import { FormField } from '../components/FormField';
 import { reportingTimeZone } from '../lib/timezone';
+import { ZoneNote } from '../components/ZoneNote';
 import { MarkedText } from '../components/icons';
 
 const NO_TOKEN = 'Token no encontrado. Por favor, iniciá sesión nuevamente.';
@@ -51,12 +53,8 @@ function yesterday(): string {
   return presetRange('ayer', new Date(), tz).from;
 }
 
-const dateTime = (iso: string) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? '-'
-    : d.toLocaleString('es-ES', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-};
+/** An instant as dd/MM/yyyy HH:mm on the reporting zone's clock (named by ZoneNote beside the table). */
+const dateTime = (iso: string) => formatDateTimeDMY(iso, reportingTimeZone());
 
 export default function AdminUsers() {
   const [usersVersion, setUsersVersion] = useState(0);
@@ -381,6 +379,7 @@ function UserSessions({ user, canEnd }: { user: User; canEnd: boolean }) {
               </li>
             ))}
           </ul>
+          <ZoneNote className="block sm:mb-1" />
           <div className="hidden overflow-x-auto sm:block">
             <table className="min-w-full text-sm" aria-label={`Sesiones abiertas de ${user.email}`}>
               <thead>
@@ -678,7 +677,7 @@ function TokensSection() {
 
   const headers = ['Publisher', 'Creado', 'Caduca', 'IPs permitidas', 'Límite/h', 'Último uso', 'Peticiones', 'Acciones'];
   return (
-    <Card title="API Tokens">
+    <Card title="API Tokens" actions={<ZoneNote />}>
       <form onSubmit={create} className="mb-4 flex flex-wrap items-end gap-3" aria-label="Crear token">
         <FormField id="publisher-name" label="Nombre del publisher" className="min-w-[14rem] flex-1">
           <input

@@ -3,6 +3,7 @@
 // webhook). Opening the page marks the alerts read, so the bell in the nav goes to 0.
 import { useEffect, useState, type FormEvent } from 'react';
 import {
+  formatDateTimeDMY,
   ALERT_KIND_LABELS,
   ALERT_RULE_KINDS,
   ALERT_STATE_LABELS,
@@ -15,6 +16,8 @@ import {
   type AlertRuleKind,
   type AlertSubscription,
 } from '@adops/core';
+import { reportingTimeZone } from '../lib/timezone';
+import { ZoneNote } from '../components/ZoneNote';
 import { useApi } from '../hooks/useApi';
 import { useAsync } from '../hooks/useAsync';
 import { useSession } from '../hooks/useSession';
@@ -115,7 +118,8 @@ const STATE_BADGE: Record<Alert['state'], string> = {
   muted: 'bg-amber-50 text-amber-700 ring-amber-200',
   resolved: 'bg-green-50 text-green-700 ring-green-200',
 };
-const when = (iso: string) => new Date(iso).toLocaleString('es-ES', { dateStyle: 'short', timeStyle: 'short' });
+/** An instant as dd/MM/yyyy HH:mm on the reporting zone's clock. */
+const when = (iso: string) => formatDateTimeDMY(iso, reportingTimeZone());
 
 function FiredAlerts() {
   const api = useApi();
@@ -148,6 +152,7 @@ function FiredAlerts() {
       title="Alertas disparadas"
       actions={
         <span className="flex flex-wrap items-center gap-3">
+          <ZoneNote />
           {user?.is_admin && (
             <label className="flex items-center gap-2 text-sm text-gray-700" title="Sin marcar, silenciar solo te la oculta a ti">
               <input type="checkbox" checked={forEveryone} onChange={(e) => setForEveryone(e.target.checked)} />

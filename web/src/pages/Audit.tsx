@@ -9,9 +9,11 @@ import {
   AUDIT_TARGET_KINDS,
   auditActionLabel,
   auditActorLabel,
+  auditBound,
   auditChangeSummary,
-  auditTime,
   contract,
+  formatDateTimeDMY,
+  timeZoneLabel,
   type AuditEntry,
   type AuditQuery,
   type AuditTable,
@@ -28,6 +30,8 @@ import { Pagination } from '../components/Pagination';
 import { inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
 import { FormField } from '../components/FormField';
 import { errorText } from '../lib/errors';
+import { reportingTimeZone } from '../lib/timezone';
+import { ZoneNote } from '../components/ZoneNote';
 
 interface Filters {
   actor: string;
@@ -40,8 +44,16 @@ interface Filters {
 
 const EMPTY: Filters = { actor: '', action: '', target_kind: '', since: '', until: '', q: '' };
 
-/** The route's query for the applied filters (blank fields left out). */
-const queryOf = (f: Filters): AuditQuery => Object.fromEntries(Object.entries(f).filter(([, v]) => v.trim() !== '')) as AuditQuery;
+/** The route's query for the applied filters (blank fields left out; days are the reporting zone's, sent as instants). */
+const queryOf = (f: Filters, tz: string): AuditQuery =>
+  Object.fromEntries(
+    Object.entries({ ...f, since: auditBound(f.since, false, tz) ?? '', until: auditBound(f.until, true, tz) ?? '' }).filter(
+      ([, v]) => v.trim() !== '',
+    ),
+  ) as AuditQuery;
+
+/** An entry's instant on the reporting zone's clock, with seconds. */
+const when = (at: string, tz: string) => formatDateTimeDMY(at, tz, { seconds: true });
 
 function Json({ label, value }: { label: string; value: unknown }) {
   return (
@@ -94,7 +106,8 @@ export default function Audit() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [open, setOpen] = useState<string | null>(null);
-  const query = queryOf(applied);
+  const tz = reportingTimeZone();
+  const query = queryOf(applied, tz);
   const table = useServerTable<AuditQuery, AuditTable>(query, (request, signal) => api.audit.list(request, { signal }), {
     pageSize: AUDIT_PAGE_SIZE,
   });
@@ -155,11 +168,11 @@ export default function Audit() {
             </select>
           </FormField>
           <div>
-            <span className={labelClass}>Desde (UTC)</span>
+            <span className={labelClass}>Desde</span>
             <DateInput id="audit-since" label="Desde" value={draft.since} onChange={set('since')} />
           </div>
           <div>
-            <span className={labelClass}>Hasta (UTC)</span>
+            <span className={labelClass}>Hasta</span>
             <DateInput id="audit-until" label="Hasta" value={draft.until} onChange={set('until')} />
           </div>
           <FormField id="audit-q" label="Texto">
@@ -190,6 +203,7 @@ export default function Audit() {
         title="Cambios"
         actions={
           <>
+            <ZoneNote />
             <span className="text-sm text-gray-500" data-testid="audit-count">
               {page ? `${page.total_rows.toLocaleString('es-ES')} ${page.total_rows === 1 ? 'entrada' : 'entradas'}` : ''}
             </span>
@@ -213,7 +227,7 @@ export default function Audit() {
                         <div className="font-medium text-gray-900">{auditActionLabel(e.action)}</div>
                         <div className="truncate text-gray-700">{e.target_label ?? e.target_id ?? e.target_kind}</div>
                         <div className="truncate text-xs text-gray-500">
-                          <span className="tabular-nums">{auditTime(e.at)}</span> · {auditActorLabel(e)}
+                          <span className="tabular-nums">{when(e.at, tz)}</span> · {auditActorLabel(e)}
                         </div>
                       </div>
                       <button
@@ -242,8 +256,8 @@ export default function Audit() {
                 <caption className="sr-only">Auditoría</caption>
                 <thead className="bg-gray-50 text-left text-xs font-semibold uppercase tracking-wide text-gray-600">
                   <tr>
-                    <th scope="col" className="px-3 py-2">
-                      Fecha (UTC)
+                    <th scope="col" className="px-3 py-2" title={`Horas en ${timeZoneLabel(tz)}`}>
+                      Fecha
                     </th>
                     <th scope="col" className="px-3 py-2">
                       Quién
@@ -278,7 +292,7 @@ export default function Audit() {
                     return (
                       <Fragment key={e.id}>
                         <tr data-testid="audit-row" className="align-top">
-                          <td className="whitespace-nowrap px-3 py-2 tabular-nums text-gray-700">{auditTime(e.at)}</td>
+                          <td className="whitespace-nowrap px-3 py-2 tabular-nums text-gray-700">{when(e.at, tz)}</td>
                           <td className="max-w-[12rem] truncate px-3 py-2 text-gray-900" title={auditActorLabel(e)}>
                             {auditActorLabel(e)}
                           </td>

@@ -1,17 +1,8 @@
-// Dashboard (SPEC §2): Advertiser/Publisher/presets/dates filter bar (last 7 days including
-// today), summary and delta cards, the 'Trends' chart, 'Top Zones', 'Top Advertisers' and
+// Dashboard (SPEC §2): Advertiser/Publisher/presets/dates filter bar ('Últimos 7 días (con
+// hoy)' at first), summary and delta cards (or the server's comparison with the previous period), the 'Trends' chart, 'Top Zones', 'Top Advertisers' and
 // the daily 'Analytics' table. Every number arrives computed; this screen only renders.
 import { useMemo } from 'react';
-import {
-  DASHBOARD_SORT_KEYS,
-  DEFAULT_PAGE_SIZE,
-  SCREEN_DEFAULT_PRESET,
-  SCREEN_PRESETS,
-  contract,
-  formatMoney,
-  previousRange,
-  todayIn,
-} from '@adops/core';
+import { DASHBOARD_SORT_KEYS, DEFAULT_PAGE_SIZE, SCREEN_DEFAULT_PRESET, SCREEN_PRESETS, contract, formatMoney, todayIn } from '@adops/core';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading, Reloading } from '../components/Loading';
@@ -24,7 +15,14 @@ import { useApi } from '../hooks/useApi';
 import { useServerTable } from '../hooks/useServerTable';
 import { useUrlParams, useUrlTableView } from '../hooks/useUrlState';
 import { reportingTimeZone } from '../lib/timezone';
-import { useDashboardDeltas, useDashboardOverview, useDashboardTops, useRawOptions, type ReportQuery } from '../hooks/useReports';
+import {
+  useDashboardComparison,
+  useDashboardDeltas,
+  useDashboardOverview,
+  useDashboardTops,
+  useRawOptions,
+  type ReportQuery,
+} from '../hooks/useReports';
 import { networkCurrency } from '../lib/currency';
 
 const DEFAULT_PRESET = SCREEN_DEFAULT_PRESET.dashboard;
@@ -38,21 +36,17 @@ export default function Dashboard() {
   const problem = rangeProblem(filters);
   const query: ReportQuery = useMemo(() => (problem ? null : toReportQuery(filters)), [filters, problem]);
 
-  // 'Comparar con el período anterior': the same figures of as many days just before, asked of
-  // the server with the same filters (compare=1 in the URL).
+  // 'Comparar con el período anterior' (compare=1 in the URL): the server compares like with like
+  // (complete days only when the range runs into today) and says what it compared.
   const compare = url.params.get('compare') === '1';
   const setCompare = (on: boolean) => url.update((p) => (on ? p.set('compare', '1') : p.delete('compare')));
-  const previous = useMemo(() => (query && compare ? previousRange({ from: query.start_date, to: query.end_date }) : null), [query, compare]);
-  const previousQuery: ReportQuery = useMemo(
-    () => (query && previous ? { ...query, start_date: previous.from, end_date: previous.to } : null),
-    [query, previous],
-  );
   const today = useMemo(() => todayIn(reportingTimeZone()), []);
 
   const api = useApi();
   const options = useRawOptions();
   const overview = useDashboardOverview(query);
-  const previousOverview = useDashboardOverview(previousQuery);
+  const comparison = useDashboardComparison(compare ? query : null);
+  const compared = compare ? comparison.data : undefined;
   const daily = useServerTable(query, (q, signal) => api.dashboard.aggregated(q, { signal }), {
     pageSize: DEFAULT_PAGE_SIZE.dashboard,
     store: dailyView,
@@ -86,19 +80,18 @@ export default function Dashboard() {
             />
             Comparar con el período anterior
           </label>
-          {previous && query && (
+          {compared && (
             <p className="text-xs text-gray-500" data-testid="compare-ranges">
-              Período {rangeText({ from: query.start_date, to: query.end_date })}
-              {query.end_date >= today && query.start_date <= today ? ' (hoy parcial)' : ''} · Anterior {rangeText(previous)}
+              Período {rangeText(compared.period)} · Anterior {rangeText(compared.previous_period)} · {compared.note}
             </p>
           )}
         </div>
         <ErrorBanner error={overview.error} fallback="Error al cargar el resumen" />
-        {previous && <ErrorBanner error={previousOverview.error} fallback="Error al cargar el período anterior" />}
+        {compare && <ErrorBanner error={comparison.error} fallback="Error al cargar el período anterior" />}
         <SummaryCards
           summary={overview.data?.summary}
           loading={overview.loading && !!query}
-          previous={previous ? { range: previous, summary: previousOverview.data?.summary, loading: previousOverview.loading } : undefined}
+          comparison={compare && query ? { answer: compared, loading: comparison.loading } : undefined}
         />
       </section>
 
@@ -112,7 +105,7 @@ export default function Dashboard() {
 
       <Card title="Trends" actions={overview.loading && query ? <Reloading /> : null}>
         {overview.data ? (
-          <TrendsChart points={overview.data.chart} previous={previous ? previousOverview.data?.chart : undefined} today={today} />
+          <TrendsChart points={overview.data.chart} previous={compared?.previous_chart} today={today} />
         ) : overview.loading && query ? (
           <Loading />
         ) : (

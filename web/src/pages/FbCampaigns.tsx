@@ -15,8 +15,7 @@ import {
   CAMPAIGN_SORT_KEYS,
   contract,
   INSIGHTS_STATUS_LABELS,
-  formatDateDMY,
-  formatDateTime,
+  formatDateTimeDMY,
   formatInt,
   formatMetric,
   formatAmount,
@@ -80,11 +79,8 @@ export function writeCampaignFilters(params: URLSearchParams, f: CampaignFilters
 
 const campaignsText = (n: number) => (n === 1 ? '1 campaña' : `${formatInt(n)} campañas`);
 
-/** '2025-03-05T09:10:00Z' → '05/03/2025 10:10' on the browser's clock. */
-function createdAt(iso: string, tz: string): string {
-  const local = formatDateTime(iso, tz);
-  return local.length >= 16 ? `${formatDateDMY(local.slice(0, 10))} ${local.slice(11)}` : local;
-}
+/** '2025-03-05T09:10:00Z' → '05/03/2025 10:10' on the reporting zone's clock. */
+const createdAt = (iso: string, tz: string): string => formatDateTimeDMY(iso, tz);
 
 /**
  * A campaign's (or the totals') revenue, profit or ROI: 'sin sincronizar' for profit and ROI when

@@ -8,7 +8,7 @@ import {
   BOT_REASON_LABELS,
   REFERRERS_PAGE_SIZE,
   contract,
-  formatDateTime,
+  formatDateTimeDMY,
   formatProfitMetric,
   logCsvFile,
   recordKey,
@@ -17,6 +17,7 @@ import {
 } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { useLiveLog, type LiveMode } from '../hooks/useLiveLog';
+import { ZoneNote } from '../components/ZoneNote';
 import { Card } from '../components/Card';
 import { DataTable, type Column } from '../components/DataTable';
 import { ErrorBanner } from '../components/ErrorBanner';
@@ -93,7 +94,7 @@ export default function Logs() {
 
   const columns = useMemo<Column<LiveRecord>[]>(
     () => [
-      { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTime(r.seen_at, tz)}</span> },
+      { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTimeDMY(r.seen_at, tz)}</span> },
       { key: 'zone_id', header: 'Zone ID', cell: (r) => dashed(r.zone_id) },
       // With 'Valor': the zone's revenue per visit that day (estimated until its report arrives) and its TQ.
       ...(showValue
@@ -162,6 +163,7 @@ export default function Logs() {
         }
         actions={
           <>
+            <ZoneNote className="mr-2" />
             <span className="mr-2 text-sm text-gray-500" data-testid="logs-count">
               {log.loading ? 'Cargando…' : `${log.total.toLocaleString('es-ES')} ${log.total === 1 ? 'evento' : 'eventos'}`}
             </span>

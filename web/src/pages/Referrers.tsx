@@ -4,7 +4,7 @@
 // IVT table below gives each zone's or publisher's share of it — with, for admins, the
 // referrer-spam list that decides which referrers count as spam.
 import { useMemo, useState } from 'react';
-import { REFERRERS_PAGE_SIZE, contract, formatDateTime, referrersCsvName, type ReferrerRow } from '@adops/core';
+import { REFERRERS_PAGE_SIZE, contract, formatDateTimeDMY, referrersCsvName, type ReferrerRow } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { shownPage, useServerTable } from '../hooks/useServerTable';
 import { useUrlTableView } from '../hooks/useUrlState';
@@ -19,6 +19,8 @@ import { useReferrerFilters } from '../components/referrers/useReferrerFilters';
 import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
 import { IvtCard } from '../components/referrers/IvtCard';
 import { SpamListCard } from '../components/referrers/SpamListCard';
+import { VisitsLine } from '../components/referrers/VisitsLine';
+import { ZoneNote } from '../components/ZoneNote';
 import { useSession } from '../hooks/useSession';
 import { secondaryButton } from '../components/styles';
 
@@ -47,7 +49,7 @@ export default function Referrers() {
 
   const columns = useMemo<Column<ReferrerRow>[]>(
     () => [
-      { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTime(r.seen_at, tz)}</span> },
+      { key: 'date', header: 'Date', cell: (r) => <span className="tabular-nums">{formatDateTimeDMY(r.seen_at, tz)}</span> },
       { key: 'zone_id', header: 'Zone ID', cell: (r) => dashed(r.zone_id) },
       { key: 'source', header: 'Source', cell: (r) => dashed(r.parent_domain) },
       { key: 'referrer', header: 'Referrer', cell: (r) => <ReferrerCell url={r.referrer} /> },
@@ -82,11 +84,17 @@ export default function Referrers() {
       <Card
         title="Resultados"
         actions={
-          <span className="text-sm text-gray-500" data-testid="referrers-count">
-            {report.loading && !report.fresh ? 'Cargando…' : `${total.toLocaleString('es-ES')} ${total === 1 ? 'referrer' : 'referrers'}`}
-          </span>
+          <>
+            <ZoneNote />
+            <span className="text-sm text-gray-500" data-testid="referrers-count">
+              {report.loading && !report.fresh ? 'Cargando…' : `${total.toLocaleString('es-ES')} ${total === 1 ? 'referrer' : 'referrers'}`}
+            </span>
+          </>
         }
       >
+        <div className="mb-3">
+          <VisitsLine query={query} />
+        </div>
         {report.loading && report.data === undefined ? (
           <Loading label="Cargando referrers…" />
         ) : (

@@ -2,7 +2,8 @@
 // or pause on Meta with its cooldown, daily cap and 'reactivar') and the 'Acciones' section —
 // what the rules' actions did on Meta, with 'Deshacer' on a standing pause for admins.
 import { useState } from 'react';
-import { alertActionLabel, formatNumber, type AlertAction, type AlertRuleAction } from '@adops/core';
+import { alertActionLabel, formatDateTimeDMY, formatNumber, type AlertAction, type AlertRuleAction } from '@adops/core';
+import { reportingTimeZone } from '../../lib/timezone';
 import { useApi } from '../../hooks/useApi';
 import { useAsync } from '../../hooks/useAsync';
 import { useSession } from '../../hooks/useSession';
@@ -75,7 +76,8 @@ export function RuleActionFields({ value, onChange }: { value: AlertRuleAction |
   );
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString('es-ES', { dateStyle: 'short', timeStyle: 'short' });
+/** An instant as dd/MM/yyyy HH:mm on the reporting zone's clock. */
+const when = (iso: string) => formatDateTimeDMY(iso, reportingTimeZone());
 /** Figures rounded once by core's rule (half away from zero), as on every screen. */
 const pct = (v: number | null | undefined) => (typeof v === 'number' ? `${formatNumber(v, 1)} %` : '-');
 const money = (v: number | null | undefined) => formatNumber(v, 2);

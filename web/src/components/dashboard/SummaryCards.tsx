@@ -1,6 +1,7 @@
 // The Dashboard's six summary cards (Revenue, Margin, Impressions, Clicks, CTR%, TQ Avg) — with
-// the previous period's figure and the change when comparing — and six delta cards: yesterday
-// against the day before, green ▲ above 0, else red ▼, '-' when absent.
+// the server's comparison when comparing (the change, the previous figure, and what was
+// compared: complete days when the range runs into today) — and six delta cards: yesterday
+// against the day before, green ▲ above 0, else red ▼, '-' when absent. Nothing is computed here.
 import {
   DASHBOARD_CARDS,
   formatDateDMY,
@@ -8,8 +9,8 @@ import {
   formatPercent,
   isFiniteNumber,
   metricHelp,
-  percentChange,
   type DailyDeltas,
+  type DashboardComparison,
   type DashboardSummary,
   type DayRange,
 } from '@adops/core';
@@ -18,28 +19,29 @@ import { networkCurrency } from '../../lib/currency';
 const cardClass = 'rounded-lg border border-gray-200 bg-white px-4 py-3 shadow-sm';
 const labelClass = 'text-xs font-medium uppercase tracking-wide text-gray-500';
 
-/** The previous period a comparison is made with, as the server answered it. */
-export interface PreviousPeriod {
-  range: DayRange;
-  summary: DashboardSummary | undefined;
+/** The comparison with the previous period as the server answered it (while it loads: undefined). */
+export interface CardComparison {
+  answer: DashboardComparison | undefined;
   loading: boolean;
 }
 
 export function SummaryCards({
   summary,
   loading,
-  previous,
+  comparison,
 }: {
   summary: DashboardSummary | undefined;
   loading: boolean;
-  /** Compare each card with this period: its figure and the change (core's percentChange). */
-  previous?: PreviousPeriod;
+  /** Compare each card with the previous period: the server's change, the previous figure and, on complete days, the figure compared. */
+  comparison?: CardComparison;
 }) {
+  const answer = comparison?.answer;
+  const waiting = comparison?.loading ? '…' : '-';
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" data-testid="summary-cards">
       {DASHBOARD_CARDS.map(({ key, header }) => {
-        const now = summary?.[key as keyof DashboardSummary];
-        const before = previous?.summary?.[key as keyof DashboardSummary];
+        const card = key as keyof DashboardSummary;
+        const now = summary?.[card];
         return (
           <div key={key} className={`${cardClass} min-w-0`} data-testid={`card-${key}`} aria-busy={loading}>
             <div className={`${labelClass} cursor-help`} title={metricHelp(key)}>
@@ -52,15 +54,21 @@ export function SummaryCards({
             >
               {summary ? formatMetric(key, now, networkCurrency()) : loading ? '…' : '-'}
             </div>
-            {previous && (
+            {comparison && (
               <div className="mt-1 space-y-0.5 text-xs text-gray-500" data-testid="card-previous">
-                <div className="font-medium" data-testid="card-change">
-                  {summary && previous.summary ? <DeltaValue value={percentChange(now, before)} /> : previous.loading ? '…' : '-'}
+                <div className="font-medium" data-testid="card-change" title={answer?.note}>
+                  {answer ? <DeltaValue value={answer.change[card]} /> : waiting}
+                  {answer && <span className="font-normal text-gray-400"> ({answer.label})</span>}
                 </div>
+                {answer?.basis === 'complete_days' && (
+                  <div className="break-words tabular-nums">
+                    Sin hoy: <span data-testid="card-compared-value">{formatMetric(key, answer.current?.summary[card], networkCurrency())}</span>
+                  </div>
+                )}
                 <div className="break-words tabular-nums">
                   Anterior:{' '}
                   <span data-testid="card-previous-value">
-                    {previous.summary ? formatMetric(key, before, networkCurrency()) : previous.loading ? '…' : '-'}
+                    {answer ? formatMetric(key, answer.previous?.summary[card], networkCurrency()) : waiting}
                   </span>
                 </div>
               </div>
@@ -101,7 +109,7 @@ export function DeltaCards({ deltas, loading }: { deltas: DailyDeltas | undefine
           <div className={`mt-1 text-lg font-semibold tabular-nums ${loading ? 'opacity-50' : ''}`}>
             {deltas ? <DeltaValue value={deltas[key as keyof DailyDeltas]} /> : loading ? '…' : '-'}
           </div>
-          <div className="text-xs text-gray-400">ayer vs. día anterior</div>
+          <div className="text-xs text-gray-400">ayer vs. día anterior (días completos)</div>
         </div>
       ))}
     </div>

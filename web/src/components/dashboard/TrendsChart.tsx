@@ -33,7 +33,6 @@ export const SERIES_AXIS: Record<TrendSeries, string> = {
 export const PARTIAL = '(parcial)';
 
 const compact = new Intl.NumberFormat('es-ES', { notation: 'compact', maximumFractionDigits: 1 });
-const shortDate = (ymd: string) => formatDateDMY(ymd).slice(0, 5);
 
 /** A chart row: the day's point plus, when comparing, the same day of the previous period (prev_*). */
 type Row = ChartPoint & { prev_date?: string } & Partial<Record<`prev_${TrendSeries}`, number | null>>;
@@ -100,7 +99,7 @@ export function TrendsChart({ points, previous, today }: TrendsChartProps) {
   const moneyShown = shown.has('revenue') || shown.has('margin');
   const data = useMemo(() => pairWithPrevious(points, previous), [points, previous]);
   const hasPartial = !!today && points.some((p) => p.date === today);
-  const dayLabel = (ymd: string) => (ymd === today ? `${shortDate(ymd)} ${PARTIAL}` : shortDate(ymd));
+  const dayLabel = (ymd: string) => (ymd === today ? `${formatDateDMY(ymd)} ${PARTIAL}` : formatDateDMY(ymd));
 
   return (
     <div>

@@ -34,8 +34,8 @@ describe('AdvertiserChart', () => {
   });
 
   test('today’s day is labelled as partial', () => {
-    expect(dayLabel('2026-03-02', '2026-03-02')).toBe('02/03 (parcial)');
-    expect(dayLabel('2026-03-01', '2026-03-02')).toBe('01/03');
+    expect(dayLabel('2026-03-02', '2026-03-02')).toBe('02/03/2026 (parcial)');
+    expect(dayLabel('2026-03-01', '2026-03-02')).toBe('01/03/2026');
   });
 });
 

@@ -22,15 +22,15 @@ export interface AdvertiserChartProps {
   today?: string;
 }
 
-/** The x-axis label of a day: dd/MM, with '(parcial)' on today's. */
+/** The x-axis label of a day: dd/MM/yyyy, with '(parcial)' on today's. */
 export function dayLabel(ymd: string, today?: string): string {
-  const short = formatDateDMY(ymd).slice(0, 5);
-  return ymd === today ? `${short} (parcial)` : short;
+  const day = formatDateDMY(ymd);
+  return ymd === today ? `${day} (parcial)` : day;
 }
 
 export function AdvertiserChart({ advertiser, points, totals, maxValue, today }: AdvertiserChartProps) {
   const colors = advertiserColor(advertiser);
-  // x-axis as dd/MM; the tooltip's title shows the same label.
+  // x-axis as dd/MM/yyyy; the tooltip's title shows the same label.
   const data = useMemo(() => points.map((p) => ({ Fecha: dayLabel(p.date, today), Revenue: p.revenue, Margin: p.margin })), [points, today]);
   return (
     <section

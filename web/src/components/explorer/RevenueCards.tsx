@@ -41,7 +41,7 @@ export function RevenueCards({ cards, loading, error }: RevenueCardsProps) {
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <RevenueCard label="Revenue Ayer" value={cards?.yesterday} hint="Todo el tráfico, ayer" {...common} />
-      <RevenueCard label="Revenue Hoy" value={cards?.today} hint="Todo el tráfico, hoy" {...common} />
+      <RevenueCard label="Revenue Hoy" value={cards?.today} hint="Todo el tráfico, hoy hasta ahora (parcial)" {...common} />
       <RevenueCard label="Revenue Mes" value={cards?.month} hint="Todo el tráfico, mes en curso" {...common} />
       <RevenueCard label="Revenue Filtro" value={cards?.filter} hint="Filtros de la búsqueda" {...common} />
     </div>

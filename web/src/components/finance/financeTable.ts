@@ -1,16 +1,10 @@
 // What the Finance screen reads from its answers without computing any figure: month headers
 // ('Mar 2025') and the margin answer's one row for the chosen product (its months and total
 // as the server sent them).
-import { isFiniteNumber } from '@adops/core';
+import { formatMonthName, isFiniteNumber } from '@adops/core';
 
-const MONTH_NAMES = ['Ene', 'Feb', 'Mar', 'Abr', 'May', 'Jun', 'Jul', 'Ago', 'Sep', 'Oct', 'Nov', 'Dic'];
-
-/** '2025-03' → 'Mar 2025'; anything else as it is. */
-export function monthLabel(month: string): string {
-  const m = /^(\d{4})-(\d{2})$/.exec(month);
-  const name = m ? MONTH_NAMES[Number(m[2]) - 1] : undefined;
-  return m && name ? `${name} ${m[1]}` : month;
-}
+/** '2025-03' → 'Mar 2025' (core's formatMonthName: the terminal heads its months the same). */
+export const monthLabel = formatMonthName;
 
 /** A month table row: its name and one amount per 'YYYY-MM' key plus 'total'. */
 export type MonthRow = Record<string, unknown>;

@@ -10,6 +10,7 @@ import {
   profitMetricHelp,
   UNSYNCED_CELL,
   UNSYNCED_PROFIT_METRICS,
+  formatDateDMY,
   formatInt,
   type ProfitDimension,
   type ProfitMetricKey,
@@ -133,7 +134,7 @@ export function ProfitLevel({ by, table, range, version, caption, parents = {} }
       header: PROFIT_DIMENSION_LABELS[by],
       sortable: true,
       cell: (r) => {
-        const label = (named ? r.name : null) ?? r.key ?? NO_KEY[by];
+        const label = by === 'day' && r.key !== null ? formatDateDMY(r.key) : ((named ? r.name : null) ?? r.key ?? NO_KEY[by]);
         const canOpen = children && r.key !== null;
         return (
           <div className="flex min-w-0 max-w-xs items-start gap-1.5">

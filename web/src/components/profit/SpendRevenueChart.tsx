@@ -11,10 +11,10 @@ import { networkMoney } from './format';
 export const ESTIMATED = '(estimado)';
 export const UNSYNCED = '(gasto sin sincronizar)';
 
-/** The x-axis label of a day: dd/MM, with '(estimado)' when its revenue is an estimate and '(gasto sin sincronizar)' when its spend is unknown. */
+/** The x-axis label of a day: dd/MM/yyyy, with '(estimado)' when its revenue is an estimate and '(gasto sin sincronizar)' when its spend is unknown. */
 export function profitDayLabel(ymd: string, estimatedDays: ReadonlySet<string>, unsyncedDays: ReadonlySet<string> = new Set()): string {
-  const short = formatDateDMY(ymd).slice(0, 5);
-  return [short, estimatedDays.has(ymd) ? ESTIMATED : '', unsyncedDays.has(ymd) ? UNSYNCED : ''].filter(Boolean).join(' ');
+  const day = formatDateDMY(ymd);
+  return [day, estimatedDays.has(ymd) ? ESTIMATED : '', unsyncedDays.has(ymd) ? UNSYNCED : ''].filter(Boolean).join(' ');
 }
 
 export interface SpendRevenueChartProps {

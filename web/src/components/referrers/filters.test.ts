@@ -36,6 +36,7 @@ describe('presets fill the draft dates', () => {
     ['hoy', '2026-03-15', '2026-03-15'],
     ['ayer', '2026-03-14', '2026-03-14'],
     ['ultimos7', '2026-03-08', '2026-03-14'],
+    ['ultimos7_hoy', '2026-03-09', '2026-03-15'],
     ['mes_actual', '2026-03-01', '2026-03-15'],
     ['mes_anterior', '2026-02-01', '2026-02-28'],
   ] as const)('%s → %s .. %s, other fields kept', (preset, from, to) => {
@@ -47,8 +48,16 @@ describe('presets fill the draft dates', () => {
     expect(choosePreset(typed, 'custom', NOW, 'UTC')).toEqual({ ...typed, preset: 'custom' });
   });
 
-  test('the preset select lists Personalizado then Hoy, Ayer, Últimos 7 días, Mes actual, Mes anterior', () => {
-    expect(PRESET_OPTIONS.map((o) => o.label)).toEqual(['Personalizado', 'Hoy', 'Ayer', 'Últimos 7 días', 'Mes actual', 'Mes anterior']);
+  test('the preset select lists Personalizado then Hoy, Ayer, Últimos 7 días, Últimos 7 días (con hoy), Mes actual, Mes anterior', () => {
+    expect(PRESET_OPTIONS.map((o) => o.label)).toEqual([
+      'Personalizado',
+      'Hoy',
+      'Ayer',
+      'Últimos 7 días',
+      'Últimos 7 días (con hoy)',
+      'Mes actual',
+      'Mes anterior',
+    ]);
   });
 });
 
