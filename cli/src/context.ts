@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { ApiError, createApi, decodeSession, isValidTimeZone, jsonFigures, sessionValid, type Api } from '@adops/core';
 import { CliError, EXIT, reportingTz, type CliIO } from './io.js';
 import { loadCredentials, saveCredentials, type Credentials } from './credentials.js';
+import { setNetworkCurrency } from './currency.js';
 import { Prompter } from './prompt.js';
 import type { TableProps } from './ui/Table.js';
 import { loadUi } from './ui-loader.js';
@@ -80,7 +81,7 @@ export class Cli {
   /** A client without a session (login). */
   async anonymousApi(cmd: Command): Promise<{ api: Api; server: string }> {
     const server = await this.server(cmd);
-    return { api: createApi({ baseUrl: server, fetch: cliFetch, onTimeZone: (tz) => this.serverZone(tz) }), server };
+    return { api: createApi({ baseUrl: server, fetch: cliFetch, onTimeZone: (tz) => this.serverZone(tz), onCurrency: setNetworkCurrency }), server };
   }
 
   /**
@@ -97,7 +98,13 @@ export class Cli {
       throw new CliError(`No has iniciado sesión en ${server}: ejecuta \`adops login --server ${server}\``, EXIT.session);
     if (!sessionValid(decodeSession(stored.token))) throw new CliError(SESSION_EXPIRED, EXIT.session);
     const token = stored.token;
-    const api = createApi({ baseUrl: server, getToken: () => token, fetch: cliFetch, onTimeZone: (tz) => this.serverZone(tz) });
+    const api = createApi({
+      baseUrl: server,
+      getToken: () => token,
+      fetch: cliFetch,
+      onTimeZone: (tz) => this.serverZone(tz),
+      onCurrency: setNetworkCurrency,
+    });
     if (options.zone && !this.zoneConfirmed && !this.io.env.ADOPS_TZ) await this.confirmZone(api);
     return { api, server, token };
   }

@@ -21,6 +21,8 @@ export class ApiError extends Error {
 
 /** Every API answer names the server's reporting time zone (ADOPS_TZ) in this header. */
 export const TIME_ZONE_HEADER = 'x-adops-tz';
+/** …and the network's currency (ADOPS_CURRENCY, ISO 4217) every amount is in, in this one. */
+export const CURRENCY_HEADER = 'x-adops-currency';
 
 export interface ClientOptions {
   /** Origin of the server, e.g. http://localhost:8080; '' for same-origin (the web UI). */
@@ -33,6 +35,8 @@ export interface ClientOptions {
   onError?: (error: ApiError) => void;
   /** Called with the server's reporting time zone (TIME_ZONE_HEADER) of every answer that names it. */
   onTimeZone?: (tz: string) => void;
+  /** Called with the network's currency (CURRENCY_HEADER) of every answer that names it. */
+  onCurrency?: (currency: string) => void;
 }
 
 export interface CallOptions {
@@ -118,6 +122,8 @@ export async function openRoute<R extends Route>(
   }
   const tz = res.headers?.get?.(TIME_ZONE_HEADER);
   if (tz) options.onTimeZone?.(tz);
+  const currency = res.headers?.get?.(CURRENCY_HEADER);
+  if (currency) options.onCurrency?.(currency);
   if (!res.ok) {
     const { detail, body } = await readDetail(res);
     const error = new ApiError(res.status, detail, body);

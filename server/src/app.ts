@@ -8,7 +8,7 @@ import Router from '@koa/router';
 import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
 import { z } from 'zod';
-import { TIME_ZONE_HEADER } from '@adops/core';
+import { CURRENCY_HEADER, TIME_ZONE_HEADER } from '@adops/core';
 import type { Config } from './config.js';
 import { errorHandler } from './errors.js';
 import { createLogger, SignInRefusals, type Logger } from './logger.js';
@@ -105,8 +105,9 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
     // the browser is told to keep to HTTPS; over plain HTTP the header would be ignored anyway.
     if (ctx.secure) ctx.set('Strict-Transport-Security', HSTS);
     ctx.set(SECURITY_HEADERS);
-    // Every answer names the reporting time zone, so a client notices when it changes.
+    // Every answer names the reporting time zone and the network's currency, so a client notices when they change.
     ctx.set(TIME_ZONE_HEADER, config.tz);
+    ctx.set(CURRENCY_HEADER, config.currency);
     await next();
   });
 

@@ -1,8 +1,9 @@
-// Every API answer names the reporting time zone (X-Adops-Tz), successes and refusals alike, so
-// a client (`adops`) notices when the server's ADOPS_TZ changed; the comparison routes answer
+// Every API answer names the reporting time zone (X-Adops-Tz) and the network's currency
+// (X-Adops-Currency), successes and refusals alike, so a client (`adops`) notices when the
+// server's ADOPS_TZ changed and formats every amount in ADOPS_CURRENCY; the comparison routes answer
 // in that zone, and bad input is refused in words.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DashboardComparison, TIME_ZONE_HEADER, VisitsComparison, addDays, todayIn, type Api } from '@adops/core';
+import { CURRENCY_HEADER, DashboardComparison, TIME_ZONE_HEADER, VisitsComparison, addDays, todayIn, type Api } from '@adops/core';
 import { failure, startTestServer, type TestServer } from './helpers.js';
 
 const TZ = 'America/Bogota';
@@ -10,7 +11,7 @@ let s: TestServer;
 let admin: Api & { token: string };
 
 beforeAll(async () => {
-  s = await startTestServer({ tz: TZ });
+  s = await startTestServer({ tz: TZ, currency: 'EUR' });
   admin = await s.admin();
 });
 afterAll(() => s.close());
@@ -27,13 +28,14 @@ describe('the reporting time zone on every answer', () => {
     const res = await s.fetch(path, { headers });
     expect(res.status).toBe(status);
     expect(res.headers.get(TIME_ZONE_HEADER)).toBe(TZ);
+    expect(res.headers.get(CURRENCY_HEADER)).toBe('EUR');
   });
 
   test('the typed client reports it', async () => {
     const seen: string[] = [];
     const { createApi } = await import('@adops/core');
-    await createApi({ baseUrl: s.url, onTimeZone: (tz) => seen.push(tz) }).health.check();
-    expect(seen).toEqual([TZ]);
+    await createApi({ baseUrl: s.url, onTimeZone: (tz) => seen.push(tz), onCurrency: (c) => seen.push(c) }).health.check();
+    expect(seen).toEqual([TZ, 'EUR']);
   });
 });
 

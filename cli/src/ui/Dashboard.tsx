@@ -18,6 +18,7 @@ import {
   type TopZone,
 } from '@adops/core';
 import { ReportScreen, pagingOf, type ReportView, type TableQuery } from './ReportScreen.js';
+import { networkCurrency } from '../currency.js';
 import { metricColumns, totalsRow, withRankColours } from './columns.js';
 import { bar } from './ReportViews.js';
 import { deltaText } from '../text.js';
@@ -97,7 +98,7 @@ function CompactCards({ data }: { data: DashboardData }) {
               <Text dimColor>{header}</Text>
             </Box>
             <Box width={14} justifyContent="flex-end">
-              <Text bold>{formatMetric(key, summary[key as keyof typeof summary])}</Text>
+              <Text bold>{formatMetric(key, summary[key as keyof typeof summary], networkCurrency())}</Text>
             </Box>
             <Box width={11} justifyContent="flex-end">
               <Text color={d.color}>{d.text}</Text>
@@ -119,7 +120,7 @@ function Trend({ chart, compact }: { chart: ChartPoint[]; compact?: boolean }) {
         <Text color="blue">{sparkline(revenue, 40)}</Text>
         <Text dimColor>
           {' '}
-          mín. {formatMoney(Math.min(...revenue))} · máx. {formatMoney(Math.max(...revenue))}
+          mín. {formatMoney(Math.min(...revenue), networkCurrency())} · máx. {formatMoney(Math.max(...revenue), networkCurrency())}
         </Text>
       </Box>
     );
@@ -132,7 +133,7 @@ function Trend({ chart, compact }: { chart: ChartPoint[]; compact?: boolean }) {
         <Text dimColor> {formatDateDMY(chart[chart.length - 1].date)}</Text>
       </Box>
       <Text dimColor>
-        mín. {formatMoney(Math.min(...revenue))} · máx. {formatMoney(Math.max(...revenue))}
+        mín. {formatMoney(Math.min(...revenue), networkCurrency())} · máx. {formatMoney(Math.max(...revenue), networkCurrency())}
       </Text>
     </Box>
   );
@@ -169,7 +170,7 @@ export function DashboardHeader({ data, compact = false }: { data: DashboardData
         items={data.topZones.map((z) => ({
           key: `${z.publisher}\u0000${z.zone_id}`,
           label: `#${z.rank} ${z.publisher} - ${z.zone_id}`,
-          amount: `${formatMoney(z.revenue)} / ${formatMoney(z.margin)}`,
+          amount: `${formatMoney(z.revenue, networkCurrency())} / ${formatMoney(z.margin, networkCurrency())}`,
           revenue: z.revenue,
         }))}
       />
@@ -178,7 +179,7 @@ export function DashboardHeader({ data, compact = false }: { data: DashboardData
         items={data.topAdvertisers.map((a) => ({
           key: a.advertiser,
           label: `#${a.rank} ${a.advertiser}`,
-          amount: formatMoney(a.revenue),
+          amount: formatMoney(a.revenue, networkCurrency()),
           revenue: a.revenue,
         }))}
       />
@@ -197,7 +198,7 @@ export function DashboardHeader({ data, compact = false }: { data: DashboardData
     <Box flexDirection="column">
       <Box flexWrap="wrap">
         {DASHBOARD_CARDS.map(({ key, header }) => (
-          <Card key={key} label={header} value={formatMetric(key, summary[key as keyof typeof summary])} />
+          <Card key={key} label={header} value={formatMetric(key, summary[key as keyof typeof summary], networkCurrency())} />
         ))}
       </Box>
       <Box flexWrap="wrap">

@@ -9,6 +9,7 @@ import {
   type FinanceMarginRow,
   type FinanceTotals,
 } from '@adops/core';
+import { networkCurrency } from '../currency.js';
 import { Table, layoutTable, type Column } from './Table.js';
 
 /** A proportional bar of `width` cells (core barPercent). */
@@ -22,7 +23,7 @@ export function RevenueCards({ cards }: { cards: ReadonlyArray<readonly [string,
       {cards.map(([label, value]) => (
         <Box key={label} borderStyle="round" borderColor="gray" paddingX={1} marginRight={1} flexDirection="column" minWidth={18}>
           <Text dimColor>{label}</Text>
-          <Text bold>{formatMoney(value)}</Text>
+          <Text bold>{formatMoney(value, networkCurrency())}</Text>
         </Box>
       ))}
     </Box>
@@ -46,8 +47,8 @@ export function DemandView({ data, title }: { data: AdvertiserRevenue; title: st
             rowKey={(p) => p.date}
             columns={[
               { key: 'date', header: 'Date', format: (v) => formatDateDMY(v as string) },
-              { key: 'revenue', header: 'Revenue', align: 'right', format: (v) => formatMoney(v as number, '€') },
-              { key: 'margin', header: 'Margin', align: 'right', format: (v) => formatMoney(v as number, '€') },
+              { key: 'revenue', header: 'Revenue', align: 'right', format: (v) => formatMoney(v as number, networkCurrency()) },
+              { key: 'margin', header: 'Margin', align: 'right', format: (v) => formatMoney(v as number, networkCurrency()) },
               { key: 'bar', header: '', format: (_v, p) => bar(p.revenue, largest, 24), color: () => 'blue' },
             ]}
             rows={points}
@@ -70,7 +71,7 @@ export interface MonthlyTableData {
   totals: FinanceTotals | null;
 }
 
-const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null);
+const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : null, networkCurrency());
 
 function monthlyColumns(months: readonly string[]): Column<MonthlyRow>[] {
   return [

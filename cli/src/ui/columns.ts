@@ -1,6 +1,7 @@
 // Terminal table columns from core's metrics registry: headers, es-ES formats and alignment,
 // and the rank colours of money columns (the server's rank levels → terminal colours).
 import { METRICS, formatMetric, type CurrencySymbol, type MetricColumn, type MetricKey, type RankLevel } from '@adops/core';
+import { networkCurrency } from '../currency.js';
 import type { Column } from './Table.js';
 
 export interface MetricColumnOptions {
@@ -22,7 +23,7 @@ export function metricColumns<Row>(list: readonly MetricColumn[], options: Metri
       maxWidth: text ? (options.textWidth ?? 28) : undefined,
       format: (value: unknown, row: Row) => {
         const decimals = (row as { __totals?: boolean }).__totals ? options.totalsDecimals?.[key] : undefined;
-        return formatMetric(key, value, options.currency ?? '$', { decimals });
+        return formatMetric(key, value, options.currency ?? networkCurrency(), { decimals });
       },
     } satisfies Column<Row>;
   });

@@ -6,6 +6,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { createApi, type Api, type SessionUser } from '@adops/core';
 import { TOKEN_KEY, clearToken, readToken, replaceToken, saveToken, storedSession } from '../lib/session';
 import { serverTimeZone } from '../lib/timezone';
+import { setNetworkCurrency } from '../lib/currency';
 
 export interface Session {
   user: SessionUser | null;
@@ -59,6 +60,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         baseUrl: '',
         getToken: readToken,
         onTimeZone: serverTimeZone,
+        onCurrency: setNetworkCurrency,
         // A 401 on a call that carried a session means the session is gone: sign out.
         onUnauthorized: () => {
           if (readToken()) forget();
