@@ -200,7 +200,9 @@ export function registerReports(program: Command, cli: Cli): void {
   });
 
   // ---- demand --------------------------------------------------------------------------------------
-  const demand = program.command('demand').description('Demand: revenue y margin diarios por advertiser, en euros (por defecto el mes actual)');
+  const demand = program
+    .command('demand')
+    .description('Demand: revenue y margin diarios por advertiser, en la moneda de la red (por defecto el mes actual)');
   addFilterOptions(demand, 'demand', ['zone', 'advertiser', 'publisher']);
   demand.option('--csv <file>', 'exporta una fila por advertiser y día en CSV a FILE, con BOM ("-" = salida estándar, sin BOM)');
   addExcelOption(demand).option('--json', 'salida JSON');
