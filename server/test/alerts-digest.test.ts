@@ -52,6 +52,8 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   s = await startTestServer({
     tz: 'Europe/Madrid',
+    // A network in euros: every amount of the e-mail carries €.
+    currency: 'EUR',
     alerts: {
       everySeconds: 0,
       smtpUrl: smtp.url,
@@ -179,19 +181,19 @@ describe('the daily digest', () => {
     expect(text).toContain('Ayer, 09/03/2026 (Europe/Madrid)');
     for (const { key, header } of DASHBOARD_CARDS)
       expect(text).toContain(
-        `${header}: ${formatMetric(key, summary[key as keyof DashboardSummary])} (${deltaText(deltas[key as keyof DailyDeltas])} frente al día anterior)`,
+        `${header}: ${formatMetric(key, summary[key as keyof DashboardSummary], 'EUR')} (${deltaText(deltas[key as keyof DailyDeltas])} frente al día anterior)`,
       );
     // The same figures by hand: 240 yesterday against 250 the day before.
-    expect(text).toContain('Revenue: $240,00 (▼ 4,00% frente al día anterior)');
-    expect(text).toContain('Margin: $72,00 (▼ 4,00% frente al día anterior)');
+    expect(text).toContain('Revenue: €240,00 (▼ 4,00% frente al día anterior)');
+    expect(text).toContain('Margin: €72,00 (▼ 4,00% frente al día anterior)');
     // Movers: largest change first; a zone that did not move is not one.
     expect(text).toContain(
       [
         'Zonas:',
-        '  Z-DOWN (PubA): $100,00 → $40,00 (▼ 60,00%)',
-        '  Z-UP (PubA): $100,00 → $150,00 (▲ 50,00%)',
+        '  Z-DOWN (PubA): €100,00 → €40,00 (▼ 60,00%)',
+        '  Z-UP (PubA): €100,00 → €150,00 (▲ 50,00%)',
         'Publishers:',
-        '  PubA: $200,00 → $190,00 (▼ 5,00%)',
+        '  PubA: €200,00 → €190,00 (▼ 5,00%)',
         '',
       ].join('\n'),
     );
@@ -233,7 +235,7 @@ describe('the daily digest', () => {
     let text = (await digest.message(ids['admin@test.local'], AT)).text;
     expect(text).toContain('Ayer, 09/03/2026 (Europe/Madrid) · informe parcial');
     expect(text).toContain('El informe de zonas de ayer es parcial: estas cifras cambiarán cuando llegue el informe final del 09/03/2026.');
-    expect(text).toContain('Revenue: $240,00 (parcial) (▼ 4,00% frente al día anterior)');
+    expect(text).toContain('Revenue: €240,00 (parcial) (▼ 4,00% frente al día anterior)');
     // Imported again after the day: final, and the mark goes.
     expect((await reimport()).days).toEqual([{ date: Y, report: 'final' }]);
     text = (await digest.message(ids['admin@test.local'], AT)).text;

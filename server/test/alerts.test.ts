@@ -79,7 +79,7 @@ describe('each rule kind fires on its subject and resolves when the condition cl
     expect(a).toMatchObject({ subject: 'Z-BAD', state: 'open', value: -60, threshold: 30 });
     expect(a.figures).toMatchObject({ revenue: 40, revenue_last_week: 100 });
     // The day is written as people read it, never as the ISO key.
-    expect(a.message).toContain(`Revenue de zona Z-BAD: 40,00 el ${formatDateDMY(YESTERDAY)} frente a 100,00 una semana antes`);
+    expect(a.message).toContain(`Revenue de zona Z-BAD: $40,00 el ${formatDateDMY(YESTERDAY)} frente a $100,00 una semana antes`);
     expect(a.message).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     await importRows(s.app.services.warehouse, [zoneRow(YESTERDAY, 'Z-BAD', { revenue: 90 })]);
     expect(await evaluate(T + MIN)).toMatchObject({ resolved: 1 });
@@ -170,6 +170,8 @@ describe('each rule kind fires on its subject and resolves when the condition cl
     expect(a).toMatchObject({ subject: 'C-LOSE', state: 'open', threshold: 0 });
     expect(a.value).toBeCloseTo(-80, 6);
     expect(a.figures).toMatchObject({ spend: 50, revenue: 10 });
+    // Amounts in the network's currency, with its symbol, as on every screen.
+    expect(a.message).toContain('gasto $50,00, revenue $10,00');
     // CPC 50 / 20 = 2.50 over its break-even 10 / 20 = 0.50.
     expect((await alertsOf(cpc.id)).map((x) => [x.subject, x.value, x.threshold])).toEqual([['C-LOSE', 2.5, 0.5]]);
     await w.spend.upsert([spend(LOSE, 4)]);

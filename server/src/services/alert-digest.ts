@@ -68,20 +68,26 @@ export function deltaText(value: number | null | undefined): string {
   return `${value > 0 ? '▲' : '▼'} ${formatPercent(Math.abs(value))}`;
 }
 
-const moverLine = (m: RevenueMover, zone: boolean): string =>
-  `${zone ? `${m.name} (${m.publisher})` : m.name}: ${formatMoney(m.previous)} → ${formatMoney(m.revenue)} (${deltaText(m.change_percent)})`;
+const moverLine = (m: RevenueMover, zone: boolean, currency: string): string =>
+  `${zone ? `${m.name} (${m.publisher})` : m.name}: ${formatMoney(m.previous, currency)} → ${formatMoney(m.revenue, currency)} (${deltaText(m.change_percent)})`;
 
-/** The digest's e-mail: plain text and the same in simple HTML. */
-export function digestMessage(f: DigestFigures, open: { lines: string[]; total: number }, tz: string, appUrl: string | null): DigestMessage {
+/** The digest's e-mail: plain text and the same in simple HTML, every amount in the network's `currency`. */
+export function digestMessage(
+  f: DigestFigures,
+  open: { lines: string[]; total: number },
+  tz: string,
+  appUrl: string | null,
+  currency: string,
+): DigestMessage {
   const day = formatDateDMY(f.date);
   const cards = DASHBOARD_CARDS.map(
     ({ key, header }) =>
-      `${header}: ${formatMetric(key, f.summary[key as keyof DashboardSummary])}${f.partial ? ` ${PARTIAL_MARK}` : ''} (${deltaText(f.deltas[key as keyof DailyDeltas])} frente al día anterior)`,
+      `${header}: ${formatMetric(key, f.summary[key as keyof DashboardSummary], currency)}${f.partial ? ` ${PARTIAL_MARK}` : ''} (${deltaText(f.deltas[key as keyof DailyDeltas])} frente al día anterior)`,
   );
   if (f.partial) cards.unshift(`El informe de zonas de ayer es parcial: estas cifras cambiarán cuando llegue el informe final del ${day}.`);
   const movers = (title: string, rows: RevenueMover[], zone: boolean) => [
     title,
-    ...(rows.length ? rows.map((m) => `  ${moverLine(m, zone)}`) : ['  Sin cambios']),
+    ...(rows.length ? rows.map((m) => `  ${moverLine(m, zone, currency)}`) : ['  Sin cambios']),
   ];
   const sections: Array<{ title: string; lines: string[] }> = [
     { title: `Ayer, ${day} (${tz})${f.partial ? ` · informe parcial` : ''}`, lines: cards },
@@ -116,7 +122,7 @@ export class AlertDigest {
   constructor(
     private readonly store: EntityStore,
     private readonly reports: Pick<ReportService, 'overview' | 'deltas' | 'movers'>,
-    private readonly config: Pick<Config, 'tz' | 'alerts'>,
+    private readonly config: Pick<Config, 'tz' | 'alerts' | 'currency'>,
     private readonly log: (line: string) => void,
     options: { now?: () => number; completeness?: Pick<Completeness, 'isPartial'> } = {},
   ) {
@@ -172,7 +178,7 @@ export class AlertDigest {
     const sub = (await this.store.alerts.subscription(userId)) ?? { user_id: userId, rule_ids: null };
     const today = todayIn(this.config.tz, new Date(now));
     const [figures, open] = await Promise.all([this.figures(today), this.openAlerts(sub as AlertSubscriptionRecord, now)]);
-    return digestMessage(figures, open, this.config.tz, this.config.alerts.appUrl);
+    return digestMessage(figures, open, this.config.tz, this.config.alerts.appUrl, this.config.currency);
   }
 
   /**
@@ -204,7 +210,13 @@ export class AlertDigest {
       let detail: string;
       try {
         figures ??= this.figures(today);
-        const message = digestMessage(await figures, await this.openAlerts(sub, now), this.config.tz, this.config.alerts.appUrl);
+        const message = digestMessage(
+          await figures,
+          await this.openAlerts(sub, now),
+          this.config.tz,
+          this.config.alerts.appUrl,
+          this.config.currency,
+        );
         const delivery = await this.mailer.sendMail(user.email, message);
         ok = delivery.ok;
         detail = delivery.detail;

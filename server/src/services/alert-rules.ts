@@ -10,6 +10,7 @@
 // thresholds from the shared answer.
 import {
   addDays,
+  formatMoney,
   formatNumber,
   CampaignRoiParams,
   formatDateDMY,
@@ -37,6 +38,8 @@ export interface RuleContext {
   warehouse: Pick<Warehouse, 'zoneReports' | 'alerts'>;
   profit: Pick<ProfitService, 'rows'>;
   tz: string;
+  /** The network's currency (ADOPS_CURRENCY): amounts in messages carry its symbol. */
+  currency?: string;
   /** The evaluation's instant (epoch ms): the injected clock. */
   now: number;
   /** One evaluation round's shared queries (roundQueries of its rules); absent: each rule asks alone. */
@@ -162,7 +165,7 @@ async function revenueDrop(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
       subject: key,
       value: change,
       threshold: p.drop_percent,
-      message: `Revenue de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(after)} ${daysText(from, to)} frente a ${fmt(before)} una semana antes (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
+      message: `Revenue de ${SCOPE_WORD[p.scope]} ${key}: ${formatMoney(after, ctx.currency)} ${daysText(from, to)} frente a ${formatMoney(before, ctx.currency)} una semana antes (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
       figures: { revenue: after, revenue_last_week: before, change_percent: change },
     });
   }
@@ -265,7 +268,7 @@ async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
         subject: r.key,
         value: r.roi,
         threshold: p.threshold,
-        message: `${word} ${name}: ROI ${fmt(r.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %), gasto ${fmt(r.spend)}, revenue ${fmt(r.revenue)} ${span}${estimated}`,
+        message: `${word} ${name}: ROI ${fmt(r.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %), gasto ${formatMoney(r.spend, ctx.currency)}, revenue ${formatMoney(r.revenue, ctx.currency)} ${span}${estimated}`,
         figures,
       });
     } else {
@@ -274,7 +277,7 @@ async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
         subject: r.key,
         value: r.cpc,
         threshold: r.break_even_cpc,
-        message: `${word} ${name}: CPC ${fmt(r.cpc, 4)} sobre el de equilibrio ${fmt(r.break_even_cpc, 4)}, gasto ${fmt(r.spend)} ${span}${estimated}`,
+        message: `${word} ${name}: CPC ${formatMoney(r.cpc, ctx.currency, 4)} sobre el de equilibrio ${formatMoney(r.break_even_cpc, ctx.currency, 4)}, gasto ${formatMoney(r.spend, ctx.currency)} ${span}${estimated}`,
         figures,
       });
     }

@@ -175,7 +175,7 @@ export class AlertService {
     private readonly store: EntityStore,
     private readonly warehouse: Pick<Warehouse, 'zoneReports' | 'alerts'>,
     private readonly profit: Pick<ProfitService, 'rows'>,
-    private readonly config: Pick<Config, 'tz' | 'alerts'>,
+    private readonly config: Pick<Config, 'tz' | 'alerts' | 'currency'>,
     private readonly log: (line: string) => void,
     private readonly options: AlertServiceOptions = {},
   ) {
@@ -467,7 +467,14 @@ export class AlertService {
       let found: Finding[];
       try {
         AlertRuleSpec.parse({ kind: rule.kind, params: rule.params });
-        found = await findings(rule.kind, rule.params, { warehouse: this.warehouse, profit: this.profit, tz: this.config.tz, now, round });
+        found = await findings(rule.kind, rule.params, {
+          warehouse: this.warehouse,
+          profit: this.profit,
+          tz: this.config.tz,
+          currency: this.config.currency,
+          now,
+          round,
+        });
       } catch (e) {
         result.errors.push({ rule_id: rule.id, detail: (e as Error).message });
         this.log(`alerts: rule ${rule.id} failed: ${(e as Error).message}`);
