@@ -228,7 +228,7 @@ describe('adops profit says what its figures lack', () => {
     ).toBe(true);
     expect(screen.find((l) => l.includes('Campaña seguros'))).toContain(`${formatProfitMetric('revenue', 19)}*†`);
     const byDay = strip((await cli(['profit', ...WIDE, '--by', 'day'], { isTTY: true, columns: 160 })).stdout).split('\n');
-    const d3 = byDay.find((l) => l.trimStart().startsWith(D3))!;
+    const d3 = byDay.find((l) => l.trimStart().startsWith(formatDateDMY(D3)))!;
     expect(d3).toContain('sin sincronizar');
     expect(d3).not.toContain(formatProfitMetric('spend', 0));
   });

@@ -369,7 +369,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     expect(out.advertisers.Clickora.find((p) => p.date === d1)!.revenue).toBeCloseTo(1, 9);
     const tty = strip((await cli(['demand', '--from', d2, '--to', d1], { isTTY: true })).stdout);
     expect(tty).toContain('AdNova');
-    expect(tty).toContain('€30,00');
+    expect(tty).toContain('$30,00');
   });
 
   it('demand shows each advertiser’s totals as the server answers them, in JSON and on the terminal', async () => {
@@ -386,9 +386,9 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const lines = strip((await cli(['demand', '--from', d2, '--to', d1], { isTTY: true })).stdout).split('\n');
     const totals = lines.filter((l) => l.startsWith('Totales')).map((l) => l.trim().split(/\s{2,}/));
     expect(totals).toEqual([
-      ['Totales', '€42,50', '€12,75'],
-      ['Totales', '€4,00', '€1,00'],
-      ['Totales', '€1,50', '€0,30'],
+      ['Totales', '$42,50', '$12,75'],
+      ['Totales', '$4,00', '$1,00'],
+      ['Totales', '$1,50', '$0,30'],
     ]);
   });
 

@@ -8,7 +8,6 @@ import Router from '@koa/router';
 import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
 import { z } from 'zod';
-import { CURRENCY_HEADER, TIME_ZONE_HEADER } from '@adops/core';
 import type { Config } from './config.js';
 import { errorHandler } from './errors.js';
 import { createLogger, SignInRefusals, type Logger } from './logger.js';
@@ -32,7 +31,7 @@ import { seedDemoAlertRules } from './demo/alert-rules.js';
 import { auditTarget } from './services/audit.js';
 import { publicUser } from './services/users.js';
 import { VERSION } from './version.js';
-import { HSTS, SECURITY_HEADERS } from './security-headers.js';
+import { HSTS, answerHeaders } from './security-headers.js';
 import { leanBeacon, proxyView } from './beacon.js';
 import { leanReferrerStream, type RequestLine } from './lean-stream.js';
 
@@ -100,14 +99,13 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
       deflate: false,
     }),
   );
+  const headers = answerHeaders(config);
   koa.use(async (ctx, next) => {
     // Over HTTPS (the socket's own, or X-Forwarded-Proto from a trusted proxy: koa.proxy above)
     // the browser is told to keep to HTTPS; over plain HTTP the header would be ignored anyway.
     if (ctx.secure) ctx.set('Strict-Transport-Security', HSTS);
-    ctx.set(SECURITY_HEADERS);
     // Every answer names the reporting time zone and the network's currency, so a client notices when they change.
-    ctx.set(TIME_ZONE_HEADER, config.tz);
-    ctx.set(CURRENCY_HEADER, config.currency);
+    ctx.set(headers);
     await next();
   });
 

@@ -10,7 +10,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { contract } from '@adops/core';
 import { parseQuery, requestIdOf, type ProxyView } from './beacon.js';
-import { HSTS, SECURITY_HEADERS } from './security-headers.js';
+import { HSTS, answerHeaders } from './security-headers.js';
 import { referrerStream } from './routes/referrers.js';
 import type { AppServices } from './services/index.js';
 
@@ -49,6 +49,7 @@ export function leanReferrerStream(
   next: RequestListener,
 ): RequestListener {
   const schema = route.query;
+  const headers = answerHeaders(s.config);
   return (req, res) => {
     const url = req.url ?? '';
     if (req.method !== 'GET' || !isStreamUrl(url)) return next(req, res);
@@ -69,11 +70,11 @@ export function leanReferrerStream(
           // The client left meanwhile: the route answers it as it always has.
           if (res.headersSent || req.socket.destroyed) return next(req, res);
           const id = requestIdOf(req);
-          // As the route's head: the request id, koa-compress's Vary, HSTS, the security headers
-          // (handed to writeHead in one object: no per-header bookkeeping on the response).
+          // As the route's head: the request id, koa-compress's Vary, HSTS, the security headers,
+          // the zone and currency (handed to writeHead in one object: no per-header bookkeeping).
           const head: Record<string, string> = { 'X-Request-Id': id, Vary: 'Accept-Encoding' };
           if (secure) head['Strict-Transport-Security'] = HSTS;
-          Object.assign(head, SECURITY_HEADERS);
+          Object.assign(head, headers);
           try {
             s.referrers.hub.open({ req, res, head }, request);
           } catch (e) {

@@ -9,7 +9,7 @@
 // day whose spend is not synced. Who may set actions. Each test has its own days, so their daily
 // caps are apart.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addDays, formatDateDMY, type AlertAction, type Api } from '@adops/core';
+import { addDays, formatDateDMY, jsonNumber, type AlertAction, type Api } from '@adops/core';
 import { startTestServer, failure, zoneReportRow, type TestServer } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
 import type { SandboxAd } from '../src/providers/meta/sandbox.js';
@@ -346,7 +346,7 @@ describe('decisions wait for matured data', () => {
     expect(changesOf(c.campaign_id).map((x) => x.to)).toEqual(['PAUSED', 'ACTIVE']);
     const [resume] = await actionsOf(r.id);
     expect(resume).toMatchObject({ action: 'resume', status: 'done' });
-    expect(resume.figures.roi).toBeCloseTo((50 / 60) * 100, 6);
+    expect(resume.figures.roi).toBe(jsonNumber((50 / 60) * 100));
     await admin.alerts.deleteRule({ id: r.id });
   });
 });

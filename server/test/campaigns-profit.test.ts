@@ -70,9 +70,10 @@ describe('Fb Campaigns: revenue, profit and ROI per campaign', () => {
     const t: CampaignTable = await admin.campaigns.insights(RANGE);
     expect(t.totals.missing_rates).toEqual(MONTHS.map((month) => ({ month, currency: 'EUR' })));
     expect(t.totals.currency).toBe('USD');
-    const spent = t.rows.filter((r) => r.spend > 0);
+    const spent = t.rows.filter((r) => r.account_spend > 0);
     expect(spent.length).toBeGreaterThan(0);
-    for (const r of spent) expect(r).toMatchObject({ profit: null, roi: null, missing_rate: true });
+    // Without a rate the network's spend is unknown too: never the account's euros shown as dollars.
+    for (const r of spent) expect(r).toMatchObject({ spend: null, profit: null, roi: null, missing_rate: true, account_currency: 'EUR' });
     expect(byId(t.rows)[sent[0]].revenue).toBeCloseTo(60 * 5, 9);
     expect(t.totals.profit).toBeNull();
     expect(t.totals.revenue).toBeCloseTo(67 * 5, 9);
@@ -90,12 +91,14 @@ describe('Fb Campaigns: revenue, profit and ROI per campaign', () => {
       expect(c.revenue).toBeCloseTo(pr.revenue!, 9);
       expect(c.profit).toBeCloseTo(pr.profit!, 9);
       expect(c.roi).toBeCloseTo(pr.roi!, 9);
-      // Rentabilidad's spend is Meta's, converted: the list's own Gasto column × 1.10.
-      expect(pr.spend).toBeCloseTo(c.spend * 1.1, 3);
+      // The list's Gasto is Rentabilidad's (Meta's EUR converted at 1,10), so profit = revenue − spend as shown.
+      expect(c.spend).toBe(pr.spend);
+      expect(c.spend!).toBeCloseTo(c.account_spend * 1.1, 3);
+      expect(c.profit!).toBeCloseTo(c.revenue - c.spend!, 3);
     }
     // A campaign that spent with no visits loses all it spent (ROI −100 %).
-    const silent = t.rows.find((r) => r.spend > 0 && !sent.includes(r.id));
-    expect(silent?.profit).toBeCloseTo(-silent!.spend * 1.1, 3);
+    const silent = t.rows.find((r) => r.account_spend > 0 && !sent.includes(r.id));
+    expect(silent?.profit).toBeCloseTo(-silent!.account_spend * 1.1, 3);
     expect(silent?.roi).toBeCloseTo(-100, 9);
     expect(t.totals.revenue).toBeCloseTo(p.totals.revenue!, 9);
     expect(t.totals.profit).toBeCloseTo(p.totals.profit!, 9);
