@@ -94,9 +94,14 @@ export function instantComparison(span: InstantSpan, now: Date, tz: string): Ins
   };
 }
 
-/** '22/11/2026' for one day, '22/11/2026 – 27/11/2026' for several. */
+/** '22/11/2026' for one day, '22/11/2026 – 27/11/2026' for several (titles). */
 export function daySpanText(range: DayRange): string {
   return range.from === range.to ? formatDateDMY(range.from) : `${formatDateDMY(range.from)} – ${formatDateDMY(range.to)}`;
+}
+
+/** 'el 27/11/2026' or 'del 21/11/2026 al 27/11/2026': the days a sentence speaks of (alert messages). */
+export function dayRangeWords(range: DayRange): string {
+  return range.from === range.to ? `el ${formatDateDMY(range.from)}` : `del ${formatDateDMY(range.from)} al ${formatDateDMY(range.to)}`;
 }
 
 /** What a comparison says about itself: a short tag for a card or line, and the whole sentence. */

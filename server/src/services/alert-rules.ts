@@ -10,6 +10,7 @@
 // thresholds from the shared answer.
 import {
   addDays,
+  dayRangeWords,
   formatMoney,
   formatNumber,
   CampaignRoiParams,
@@ -90,10 +91,6 @@ function shared<T>(ctx: RuleContext, key: string, ask: () => Promise<T>): Promis
   return got;
 }
 
-/** 'el 27/11/2026' or 'del 21/11/2026 al 27/11/2026': the days a message speaks of, as people read them. */
-export const daysText = (from: string, to: string) =>
-  from === to ? `el ${formatDateDMY(from)}` : `del ${formatDateDMY(from)} al ${formatDateDMY(to)}`;
-
 /** A figure in an alert's message: es-ES, rounded once by core's rule (as every screen shows it). */
 const fmt = (v: number | null, decimals = 2) => formatNumber(v, decimals);
 
@@ -135,7 +132,7 @@ async function tqLow(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
       subject: key,
       value: tq,
       threshold: p.threshold,
-      message: `TQ de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(tq)} (umbral ${fmt(p.threshold)}) con ${fmt(sums.impressions, 0)} impresiones ${daysText(from, to)}`,
+      message: `TQ de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(tq)} (umbral ${fmt(p.threshold)}) con ${fmt(sums.impressions, 0)} impresiones ${dayRangeWords({ from, to })}`,
       figures: { tq, impressions: sums.impressions, revenue: sums.revenue },
     });
   }
@@ -165,7 +162,7 @@ async function revenueDrop(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
       subject: key,
       value: change,
       threshold: p.drop_percent,
-      message: `Revenue de ${SCOPE_WORD[p.scope]} ${key}: ${formatMoney(after, ctx.currency)} ${daysText(from, to)} frente a ${formatMoney(before, ctx.currency)} una semana antes (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
+      message: `Revenue de ${SCOPE_WORD[p.scope]} ${key}: ${formatMoney(after, ctx.currency)} ${dayRangeWords({ from, to })} frente a ${formatMoney(before, ctx.currency)} una semana antes (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
       figures: { revenue: after, revenue_last_week: before, change_percent: change },
     });
   }
@@ -231,7 +228,7 @@ export async function campaignFigures(
   for (let d = from; d <= to; d = addDays(d, 1)) if (!answer.counted.includes(d)) leftOut.push(d);
   // What the sentence says of the days: the window, and those left out and why.
   const why = p.use_estimates ? 'gasto sin sincronizar' : 'gasto sin sincronizar o informe sin cerrar';
-  const span = `${daysText(from, to)}${leftOut.length ? ` (sin ${leftOut.map(formatDateDMY).join(', ')}: ${why})` : ''}`;
+  const span = `${dayRangeWords({ from, to })}${leftOut.length ? ` (sin ${leftOut.map(formatDateDMY).join(', ')}: ${why})` : ''}`;
   return { ...answer, from, to, span };
 }
 
