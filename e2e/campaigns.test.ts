@@ -12,6 +12,7 @@ import {
   formatAmount,
   presetRange,
   sortRows,
+  todayIn,
   trackingUrl,
   type Api,
   type CampaignInsight,
@@ -475,6 +476,25 @@ describe('campaign creator: budget and bid', () => {
     const adset = sandbox.objects.get(record.adset_id)!;
     expect([adset.params.daily_budget, adset.params.bid_amount]).toEqual(['150', '5']);
     expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('the budget is said in the network’s currency too, at the month’s exchange rate; without a rate nothing is guessed', async () => {
+    const month = todayIn('UTC').slice(0, 7);
+    const before = await openCreator();
+    await field(before, 'Presupuesto diario (EUR)').fill('67,31');
+    await before
+      .getByText(/Con coma decimal/)
+      .first()
+      .waitFor();
+    expect(await before.getByText(/al día en USD/).count()).toBe(0);
+    await admin.profit.setRates({ rates: [{ month, currency: 'EUR', rate: 1.1 }] });
+    try {
+      const page = await openCreator();
+      await field(page, 'Presupuesto diario (EUR)').fill('67,31');
+      await page.getByText(/≈ \$74,04 al día en USD \(tipo de cambio de /).waitFor();
+    } finally {
+      await admin.profit.setRates({ rates: [{ month, currency: 'EUR', rate: null }] });
+    }
   });
 
   for (const viewport of [

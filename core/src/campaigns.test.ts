@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetConfirmation, budgetNeedsConfirmation, budgetProblem, campaignFormData, trackingUrl } from './campaigns.js';
+import { budgetConfirmation, budgetInNetworkCurrency, budgetNeedsConfirmation, budgetProblem, campaignFormData, trackingUrl } from './campaigns.js';
 import { type BudgetLimits, CampaignForm, InsightsQuery, campaignFormDetail } from './contract/campaigns.js';
 import { HitQuery } from './contract/referrers.js';
 
@@ -109,6 +109,22 @@ describe('budgetProblem: what the ad account takes, said in words', () => {
       title: '¿Crear la campaña con 150,00 EUR al día?',
       text: 'El presupuesto diario supera 100,00 EUR. La campaña se crea en pausa; cuando se active podrá gastar 150,00 EUR cada día.',
     });
+  });
+});
+
+describe('budgetInNetworkCurrency: the budget beside it in the network’s currency', () => {
+  const rates = [
+    { month: '2026-11', currency: 'EUR', rate: 1.1 },
+    { month: '2026-10', currency: 'EUR', rate: 1.2 },
+  ];
+  it('converts at the month’s rate and says which', () => {
+    expect(budgetInNetworkCurrency(67.31, 'EUR', 'USD', rates, '2026-11')).toBe('≈ $74,04 al día en USD (tipo de cambio de Nov 2026)');
+    expect(budgetInNetworkCurrency(10, 'eur', 'USD', rates, '2026-10')).toBe('≈ $12,00 al día en USD (tipo de cambio de Oct 2026)');
+  });
+  it('says nothing when the currencies are the same or the month has no rate: nothing is guessed', () => {
+    expect(budgetInNetworkCurrency(10, 'USD', 'USD', rates, '2026-11')).toBeNull();
+    expect(budgetInNetworkCurrency(10, 'EUR', 'USD', rates, '2026-12')).toBeNull();
+    expect(budgetInNetworkCurrency(10, 'GBP', 'USD', rates, '2026-11')).toBeNull();
   });
 });
 

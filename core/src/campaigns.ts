@@ -3,6 +3,7 @@
 // their messages in words, and the creator's multipart body.
 import type { BudgetLimits, CampaignFormInput } from './contract/campaigns.js';
 import { formatAmount, toCents } from './amounts.js';
+import { formatMoney, formatMonthName } from './format.js';
 
 /**
  * Tracking parameters filled in by Meta when the ad is served (its URL parameter macros).
@@ -107,4 +108,23 @@ export function campaignFormData(values: CampaignFormInput, image?: Blob | null,
   }
   if (image) form.append('image', image, image instanceof File && image.name ? image.name : filename);
   return form;
+}
+
+/**
+ * What a daily budget in the ad account's currency is in the network's, at the month's exchange
+ * rate (Rentabilidad's), for the creator to show beside it: '≈ $74,04 al día en USD (tipo de
+ * cambio de Nov 2026)'. Null when the currencies are the same or the month has no rate (nothing
+ * is guessed).
+ */
+export function budgetInNetworkCurrency(
+  units: number,
+  account: string,
+  network: string,
+  rates: ReadonlyArray<{ month: string; currency: string; rate: number }>,
+  month: string,
+): string | null {
+  if (account.toUpperCase() === network.toUpperCase()) return null;
+  const rate = rates.find((r) => r.month === month && r.currency === account.toUpperCase())?.rate;
+  if (rate === undefined) return null;
+  return `≈ ${formatMoney(units * rate, network)} al día en ${network} (tipo de cambio de ${formatMonthName(month)})`;
 }

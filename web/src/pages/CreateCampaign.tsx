@@ -13,6 +13,8 @@ import {
   OBJECTIVES,
   amountForWire,
   budgetConfirmation,
+  budgetInNetworkCurrency,
+  todayIn,
   budgetNeedsConfirmation,
   budgetProblem,
   campaignFormData,
@@ -30,6 +32,8 @@ import {
   type SuggestedCopy,
 } from '@adops/core';
 import { useApi } from '../hooks/useApi';
+import { networkCurrency } from '../lib/currency';
+import { reportingTimeZone } from '../lib/timezone';
 import { useAsync } from '../hooks/useAsync';
 import { useFlash } from '../hooks/useFlash';
 import { readToken } from '../lib/session';
@@ -115,6 +119,8 @@ export default function CreateCampaign() {
   const [copied, flashCopied] = useFlash<Feedback>(3000);
   // The ad account's currency and what it takes (Meta's minimum, the server's cap and confirmation threshold).
   const limits = useAsync((signal) => api.campaigns.budgetLimits(undefined, { signal }), [api]);
+  // The month's exchange rates (Rentabilidad's): the budget is also said in the network's currency.
+  const rates = useAsync((signal) => api.profit.rates(undefined, { signal }), [api]);
   const [touched, setTouched] = useState<Partial<Record<AmountField, boolean>>>({});
   const [confirming, setConfirming] = useState<{ daily_budget: number; limits: BudgetLimits; values: CampaignFormInput } | null>(null);
   const budgetInput = useRef<HTMLInputElement>(null);
@@ -183,6 +189,17 @@ export default function CreateCampaign() {
   const bidReading = readAmount(form.bid_amount);
   const account = limits.data;
   const currencyLabel = (label: string) => (account ? `${label} (${account.currency})` : label);
+  /** The typed budget in the network's currency at this month's rate, when the account's is another and the rate is known. */
+  const inNetwork =
+    account && budgetReading.ok && rates.data
+      ? budgetInNetworkCurrency(
+          budgetReading.cents / 100,
+          account.currency,
+          networkCurrency(),
+          rates.data.rates,
+          todayIn(reportingTimeZone()).slice(0, 7),
+        )
+      : null;
   /** The typed daily budget when the account can take it (the bid's hint says the largest bid it allows). */
   const budgetTaken =
     account && budgetReading.ok && budgetProblem({ daily_budget: budgetReading.cents / 100, bid_amount: account.min_bid }, account) === null
@@ -443,7 +460,7 @@ export default function CreateCampaign() {
                 error={amountError(budgetReading, touched.daily_budget)}
                 hint={
                   account
-                    ? `Con coma decimal (1,50). Entre ${say(account.min_daily_budget, account)} y ${say(account.max_daily_budget, account)} al día; por encima de ${say(account.confirm_daily_budget_above, account)} se pide confirmación.`
+                    ? `Con coma decimal (1,50). Entre ${say(account.min_daily_budget, account)} y ${say(account.max_daily_budget, account)} al día; por encima de ${say(account.confirm_daily_budget_above, account)} se pide confirmación.${inNetwork ? ` ${inNetwork}.` : ''}`
                     : 'Con coma decimal (1,50), en la moneda de la cuenta publicitaria.'
                 }
               >
