@@ -106,6 +106,7 @@ describe('Alertas', () => {
           const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
           await (await h.server.admin()).alerts.setSubscription({ in_app: true, webhook_url: url });
           await fire('10.38.38.1', 50);
+          await h.server.app.services.alerts.deliveries(); // notices go out in the background
           await page.reload();
           await page.getByLabel('Estado').selectOption('all');
           const notices = page.getByTestId('alerts-table').locator('tr', { hasText: '10.38.38.1' }).getByTestId('alert-deliveries');

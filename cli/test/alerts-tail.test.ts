@@ -101,7 +101,9 @@ describe('adops tail --alerts', () => {
     expect(records()[0].id).toBeUndefined(); // the backlog has no stream id
     expect(records()[1].id).toEqual(expect.any(Number));
 
-    // Each alert tried the admin's e-mail, which the SMTP server refused: the history says so.
+    // Each alert tried the admin's e-mail, which the SMTP server refused: the history says so
+    // once the notices, sent in the background, have had their answer.
+    await server.app.services.alerts.deliveries();
     const history = await runCli(['alerts', 'history', '--rule', rule.id], dir, server.url, { isTTY: true, env: { COLUMNS: '300' } });
     expect(history.code, history.stderr).toBe(0);
     expect(history.stdout).toContain('Avisos');
