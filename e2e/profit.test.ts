@@ -292,7 +292,7 @@ describe('Rentabilidad', () => {
     // The chart names the day; staff do not sync.
     await staff
       .getByTestId('profit-chart')
-      .getByText(`${formatDateDMY(D3).slice(0, 5)} (estimado) (gasto sin sincronizar)`)
+      .getByText(`${formatDateDMY(D3)} (estimado) (gasto sin sincronizar)`)
       .first()
       .waitFor();
     expect(await staff.getByTestId('auto-sync').count()).toBe(0);

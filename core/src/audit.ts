@@ -2,7 +2,7 @@
 // server's export and any face use.
 import type { AuditEntry } from './contract/audit.js';
 import type { CsvField } from './csv.js';
-import { parseDateDMY } from './format.js';
+import { formatDateDMY, parseDateDMY } from './format.js';
 import { isValidYmd, zonedDayEnd, zonedDayStart } from './presets.js';
 
 /** Every action the server records, with what the screens call it. */
@@ -84,8 +84,11 @@ export const AUDIT_CSV: { fields: ReadonlyArray<CsvField<AuditEntry>>; file: str
   ],
 };
 
+/** Days in a recorded value read as every table's (dd/MM/yyyy); instants ('…T10:00:00Z') are left whole. */
+const shownDays = (text: string) => text.replace(/\b\d{4}-\d{2}-\d{2}\b(?!T)/g, (ymd) => formatDateDMY(ymd));
+
 const short = (v: unknown): string => {
-  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  const text = shownDays(typeof v === 'string' ? v : JSON.stringify(v));
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 };
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
