@@ -170,12 +170,14 @@ export class AlertService {
   private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** Each user's rule creations, one after the other, so a burst of them is counted against the quota as it comes. */
+  private readonly creating = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly store: EntityStore,
     private readonly warehouse: Pick<Warehouse, 'zoneReports' | 'alerts'>,
     private readonly profit: Pick<ProfitService, 'rows'>,
-    private readonly config: Pick<Config, 'tz' | 'alerts' | 'currency'>,
+    private readonly config: Pick<Config, 'tz' | 'alerts' | 'currency' | 'quotas'>,
     private readonly log: (line: string) => void,
     private readonly options: AlertServiceOptions = {},
   ) {
@@ -199,10 +201,36 @@ export class AlertService {
     return (await this.store.alerts.rules.list()).map(publicRule);
   }
 
-  async createRule(
+  /**
+   * A new rule in the caller's name, within their quota (admins too: every rule costs each
+   * evaluation the same, whoever made it). 409, not 429: waiting does not free a place, deleting
+   * one of their rules does.
+   */
+  createRule(
     caller: AlertCaller,
     input: { name: string; enabled: boolean; cooldown_minutes: number; action?: AlertRule['action'] } & AlertRuleSpec,
   ): Promise<AlertRule> {
+    const previous = this.creating.get(caller.id) ?? Promise.resolve();
+    const created = previous.catch(() => undefined).then(() => this.createWithinQuota(caller, input));
+    const settled = created.catch(() => undefined);
+    this.creating.set(caller.id, settled);
+    void settled.then(() => {
+      if (this.creating.get(caller.id) === settled) this.creating.delete(caller.id);
+    });
+    return created;
+  }
+
+  private async createWithinQuota(
+    caller: AlertCaller,
+    input: { name: string; enabled: boolean; cooldown_minutes: number; action?: AlertRule['action'] } & AlertRuleSpec,
+  ): Promise<AlertRule> {
+    const max = this.config.quotas.alertRules;
+    const own = (await this.store.alerts.rules.list()).filter((r) => r.created_by === caller.id).length;
+    if (own >= max)
+      throw new AlertError(
+        409,
+        `Has llegado al máximo de ${max} reglas de alerta por usuario (ADOPS_MAX_ALERT_RULES): borra alguna de las tuyas para crear otra.`,
+      );
     const at = new Date(this.now()).toISOString();
     const record: AlertRuleRecord = {
       id: randomUUID(),
