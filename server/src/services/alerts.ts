@@ -79,6 +79,49 @@ async function sequence<T, R>(items: readonly T[], work: (item: T) => Promise<R>
   return out;
 }
 
+/** Subjects a rule's summary notice names before '…'. */
+const SUMMARY_SUBJECTS = 5;
+
+/**
+ * The notices an evaluation sends: each rule's first `perRule` alerts as they are, and when it
+ * fired more, one notice for the rest ('y 312 más', naming a few): a rule that fires for
+ * thousands of subjects cannot flood an inbox or a webhook. The summary's outcome is kept with
+ * the first alert it stands for; every alert stays in Alertas.
+ */
+export function boundedNotices(
+  notices: ReadonlyArray<{ rule: AlertRuleRecord; alert: AlertRecord }>,
+  perRule: number,
+): Array<{ rule: AlertRuleRecord; alert: AlertRecord; shown: Alert }> {
+  const byRule = new Map<string, Array<{ rule: AlertRuleRecord; alert: AlertRecord }>>();
+  for (const n of notices) {
+    const list = byRule.get(n.rule.id);
+    if (list) list.push(n);
+    else byRule.set(n.rule.id, [n]);
+  }
+  const out: Array<{ rule: AlertRuleRecord; alert: AlertRecord; shown: Alert }> = [];
+  for (const list of byRule.values()) {
+    for (const { rule, alert } of list.slice(0, perRule)) out.push({ rule, alert, shown: publicAlert(alert, rule) });
+    const rest = list.slice(perRule);
+    if (rest.length === 0) continue;
+    const { rule, alert } = rest[0];
+    const named = rest.slice(0, SUMMARY_SUBJECTS).map((n) => n.alert.subject);
+    const more = `y ${rest.length} más`;
+    out.push({
+      rule,
+      alert,
+      shown: {
+        ...publicAlert(alert, rule),
+        subject: more,
+        message: `${more} en esta evaluación (${named.join(', ')}${rest.length > named.length ? '…' : ''}): míralas en Alertas`,
+        value: null,
+        threshold: null,
+        figures: { alerts: rest.length },
+      },
+    });
+  }
+  return out;
+}
+
 /** Who asks: the session's user. */
 export interface AlertCaller {
   id: string;
@@ -611,8 +654,9 @@ export class AlertService {
 
   /**
    * Hands each new alert to the e-mail and webhook channels of the users subscribed to its rule,
-   * delivered in the background (the round does not wait for any receiver; `deliveries()` does);
-   * how many notices were handed out.
+   * delivered in the background (the round does not wait for any receiver; `deliveries()` does),
+   * at most ADOPS_ALERT_NOTICES_PER_RULE a rule, the rest told in one summary notice; how many
+   * notices were handed out.
    */
   private async notify(notices: ReadonlyArray<{ rule: AlertRuleRecord; alert: AlertRecord }>): Promise<number> {
     if (notices.length === 0) return 0;
@@ -628,8 +672,7 @@ export class AlertService {
       }
       return user;
     };
-    for (const { rule, alert } of notices) {
-      const shown = publicAlert(alert, rule);
+    for (const { rule, alert, shown } of boundedNotices(notices, this.config.quotas.alertNoticesPerRule)) {
       for (const sub of subs) {
         if (sub.rule_ids && !sub.rule_ids.includes(rule.id)) continue;
         const report = (channel: 'email' | 'webhook') => async (d: Delivery) => {
