@@ -16,6 +16,13 @@ export const DEFAULT_REVENUE_SHARE = 0.7;
 export const FIXED_ADVERTISERS = ['AdNova', 'BidSphere', 'Clickora'] as const;
 /** Highest revenue share an admin may set (above 1 the network pays more than it earns). */
 export const MAX_REVENUE_SHARE = 2;
+/**
+ * The traffic-quality score's scale: 0 (worst) to 1 (best), as the reports' rows carry it and the
+ * dashboard shows it (0,87). A zone report on another scale (0–100) is refused at import.
+ */
+export const TQ_SCALE = { min: 0, max: 1 } as const;
+/** How far an imported margin may be from revenue − p_revenue: a cent (rounding in the source's export). */
+export const MONEY_TOLERANCE = 0.01;
 
 /** A calendar day 'YYYY-MM-DD' in the reporting time zone. */
 export const ReportDate = z
