@@ -39,7 +39,9 @@ afterAll(async () => {
 
 /** 25 visits in a minute from each address. */
 const bursts = (ips: string[]) =>
-  s.app.services.warehouse.referrers.append(ips.flatMap((ip) => Array.from({ length: 25 }, (_, i) => event(nextId++, T - MIN + i, { zone_id: 'Z-1', ip }))));
+  s.app.services.warehouse.referrers.append(
+    ips.flatMap((ip) => Array.from({ length: 25 }, (_, i) => event(nextId++, T - MIN + i, { zone_id: 'Z-1', ip }))),
+  );
 
 test("a rule firing for 15 addresses sends 3 notices and one 'y 12 más'; all 15 alerts are kept", async () => {
   const admin = await s.admin();

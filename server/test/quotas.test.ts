@@ -162,6 +162,22 @@ describe('report queries per user', () => {
     expect(pool.load(anaId)).toEqual({ running: 0, waiting: 0 });
   });
 
+  test('a waiting report whose client leaves gives its place in the line back', async () => {
+    const pool = s.app.services.reportPool;
+    const running = [await pool.acquire(bobId), await pool.acquire(bobId)];
+    const leaving = new AbortController();
+    const gone = fetch(buildRequest(contract.adReport.zoneDetails, { start_date: start, end_date: end }, s.url).url, {
+      headers: { authorization: `Bearer ${bob.token}` },
+      signal: leaving.signal,
+    }).catch((e: Error) => e.name);
+    await vi.waitFor(() => expect(pool.load(bobId)).toEqual({ running: 2, waiting: 1 }), { timeout: 5000, interval: 10 });
+    leaving.abort();
+    expect(await gone).toBe('AbortError');
+    await vi.waitFor(() => expect(pool.load(bobId)).toEqual({ running: 2, waiting: 0 }), { timeout: 5000, interval: 10 });
+    for (const f of running) f();
+    expect(pool.load(bobId)).toEqual({ running: 0, waiting: 0 });
+  });
+
   test('a streamed export gives its place back once sent whole', async () => {
     const pool = s.app.services.reportPool;
     const res = await fetch(buildRequest(contract.adReport.zoneDetails, { start_date: start, end_date: end, format: 'csv' }, s.url).url, {

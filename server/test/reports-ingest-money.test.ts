@@ -57,8 +57,16 @@ describe('a line whose figures disagree refuses the whole import, naming its lin
       '2026-05-02,AdNova,PubA,M-2,1000,1200,10,10,6,4,0.8',
       'monetized_impressions (1200) es mayor que impressions (1000): no puede haber más impresiones monetizadas que impresiones',
     ],
-    ['a negative TQ', '2026-05-02,AdNova,PubA,M-2,1000,900,10,10,6,4,-50', 'tq (-50) está fuera de su escala: el TQ (calidad del tráfico) va de 0 a 1'],
-    ['a TQ of a million', '2026-05-02,AdNova,PubA,M-2,1000,900,10,10,6,4,1000000', 'tq (1000000) está fuera de su escala: el TQ (calidad del tráfico) va de 0 a 1'],
+    [
+      'a negative TQ',
+      '2026-05-02,AdNova,PubA,M-2,1000,900,10,10,6,4,-50',
+      'tq (-50) está fuera de su escala: el TQ (calidad del tráfico) va de 0 a 1',
+    ],
+    [
+      'a TQ of a million',
+      '2026-05-02,AdNova,PubA,M-2,1000,900,10,10,6,4,1000000',
+      'tq (1000000) está fuera de su escala: el TQ (calidad del tráfico) va de 0 a 1',
+    ],
   ])('%s: 400 with line 3, nothing stored', async (_, bad, detail) => {
     const before = await stored();
     const entities = await s.storedEntities();
@@ -109,7 +117,9 @@ describe('a line whose figures disagree refuses the whole import, naming its lin
     const res = await postZoneReport(s, admin.token, lines.join('\n'));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ inserted: 4, rejected: [] });
-    const day = ZoneDetails.parse((await getJson(s, admin.token, '/api/ad-report/zone-details', { start_date: '2026-05-04', end_date: '2026-05-04' })).body);
+    const day = ZoneDetails.parse(
+      (await getJson(s, admin.token, '/api/ad-report/zone-details', { start_date: '2026-05-04', end_date: '2026-05-04' })).body,
+    );
     expect(Object.fromEntries(day.rows.map((r) => [r.zone_id, [r.p_revenue, r.margin]]))).toEqual({
       'OK-1': [5, 5.01],
       'OK-2': [0, 10],

@@ -390,7 +390,14 @@ export const referrersRoutes = {
   /** Distinct referrers in the range, one page (format=csv|ndjson: every row, SPEC's CSV columns). */
   report: route({ method: 'POST', path: '/api/referrers/', access: 'user', heavy: true, body: ReferrerReportQuery, response: ReferrerTable }),
   /** The filter's visits against the previous period, like with like (see VisitsComparison). */
-  comparison: route({ method: 'POST', path: '/api/referrers/comparison', access: 'user', heavy: true, body: ReferrerFilter, response: VisitsComparison }),
+  comparison: route({
+    method: 'POST',
+    path: '/api/referrers/comparison',
+    access: 'user',
+    heavy: true,
+    body: ReferrerFilter,
+    response: VisitsComparison,
+  }),
   /** Raw events in the range, one page (newest first by default). The poller's call; format=csv|ndjson: every row. */
   logs: route({ method: 'POST', path: '/api/referrers_logs/', access: 'user', heavy: true, body: ReferrerLogQuery, response: ReferrerLogTable }),
   filters: route({ method: 'GET', path: '/api/referrers/filters', access: 'user', response: ReferrerFilters }),

@@ -90,7 +90,10 @@ function count(values: Record<string, unknown>, field: string, required: boolean
  * configured share, else DEFAULT_REVENUE_SHARE; p_revenue = revenue × rate and
  * margin = revenue − p_revenue. With one of them given the other is revenue minus it.
  */
-export function toZoneReportRecord(values: Record<string, unknown>, shares: ReadonlyMap<string, number>): ZoneReportRecord | string | FiguresDisagree {
+export function toZoneReportRecord(
+  values: Record<string, unknown>,
+  shares: ReadonlyMap<string, number>,
+): ZoneReportRecord | string | FiguresDisagree {
   try {
     const rawDate = values.date;
     const date = typeof rawDate === 'string' ? rawDate.trim() : '';

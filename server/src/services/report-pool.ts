@@ -9,7 +9,7 @@ import { httpError } from '../errors.js';
 
 interface Line {
   running: number;
-  waiting: Array<{ start: () => void; cancelled: boolean }>;
+  waiting: Array<() => void>;
 }
 
 /** Seconds a refused client is told to wait: about one heavy report's time. */
@@ -26,7 +26,7 @@ export class ReportPool {
   /** Reports of `owner` running and waiting now. */
   load(owner: string): { running: number; waiting: number } {
     const line = this.lines.get(owner);
-    return { running: line?.running ?? 0, waiting: line?.waiting.filter((w) => !w.cancelled).length ?? 0 };
+    return { running: line?.running ?? 0, waiting: line?.waiting.length ?? 0 };
   }
 
   /**
@@ -48,15 +48,14 @@ export class ReportPool {
           `Tienes demasiados informes en curso: ${this.running} a la vez y ${this.queue} en espera por usuario (ADOPS_REPORT_QUERIES, ADOPS_REPORT_QUEUE). Espera a que terminen y vuelve a intentarlo.`,
           REPORT_RETRY_SECONDS,
         );
-      const turn = { start: () => undefined as void, cancelled: false };
+      let start = (): void => undefined;
       const started = new Promise<void>((resolve) => {
-        turn.start = resolve;
+        start = resolve;
       });
-      own.waiting.push(turn);
+      own.waiting.push(start);
       const gone = left?.then(() => 'gone' as const);
       if ((await Promise.race(gone ? [started, gone] : [started])) === 'gone') {
-        turn.cancelled = true;
-        const i = own.waiting.indexOf(turn);
+        const i = own.waiting.indexOf(start);
         if (i >= 0) own.waiting.splice(i, 1);
         else this.release(owner, own); // its turn had just come: hand it on
         this.forget(owner, own);
@@ -74,7 +73,7 @@ export class ReportPool {
   /** A finished report's place goes to the next in its owner's line (running stays counted), else is freed. */
   private release(owner: string, line: Line): void {
     const next = line.waiting.shift();
-    if (next) next.start();
+    if (next) next();
     else {
       line.running--;
       this.forget(owner, line);
