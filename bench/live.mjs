@@ -69,6 +69,8 @@ async function startServer(dataDir, env = {}, nodeArgs = []) {
         ADOPS_ADMIN_PASSWORD: ADMIN.password,
         ADOPS_JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
         ADOPS_TRUST_PROXY: '1',
+        // One token opens every stream measured here (1,000 and more): past the per-user quota.
+        ADOPS_MAX_STREAMS: '100000',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -57,6 +57,20 @@ describe('adops import zone-report', () => {
     ]);
   });
 
+  it('a line whose figures disagree refuses the whole file: the line and column named, exit non-zero, nothing stored', async () => {
+    const csv = [
+      'date,advertiser,publisher,zone_id,impressions,clicks,revenue,p_revenue,margin',
+      `${d1},AdNova,Pub Money,money-1,1000,10,10,5,5`,
+      `${d1},AdNova,Pub Money,money-2,1000,10,10,5,999.999`,
+    ].join('\n');
+    const r = await cli(['import', 'zone-report', await file('dinero.csv', csv)]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      'Línea 3: margin (999.999) no es revenue − p_revenue (10 − 5 = 5): el margen es el revenue menos el revenue del publisher, con un céntimo de tolerancia. No se ha importado nada',
+    );
+    expect(await zoneRows('money-')).toEqual([]);
+  });
+
   it('importing the same day again replaces it (--json, NDJSON gzip, exit 0)', async () => {
     const rows = [
       {

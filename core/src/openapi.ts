@@ -223,7 +223,15 @@ function operation(schemas: Schemas, area: keyof Contract, name: string, r: Rout
   if (r.access === 'publisher') responses['403'] = errorAnswer('El token no admite peticiones desde esta dirección');
   if (r.params) responses['404'] = errorAnswer('No existe');
   if (RAW_BODIES.has(r) && r !== contract.campaigns.create) responses['413'] = errorAnswer('Cuerpo demasiado grande');
-  responses['429'] = errorAnswer('Demasiadas peticiones: reintenta tras `Retry-After`');
+  if (r === contract.alerts.createRule)
+    responses['409'] = errorAnswer('Ya tienes el máximo de reglas por usuario (ADOPS_MAX_ALERT_RULES): borra alguna');
+  responses['429'] = errorAnswer(
+    r.heavy
+      ? 'Demasiados informes tuyos en curso (ADOPS_REPORT_QUERIES a la vez y ADOPS_REPORT_QUEUE en espera por usuario): reintenta tras `Retry-After`'
+      : r.responseType === 'text'
+        ? 'Demasiadas conexiones en vivo abiertas por ti (ADOPS_MAX_STREAMS por usuario): cierra alguna'
+        : 'Demasiadas peticiones: reintenta tras `Retry-After`',
+  );
   op.responses = responses;
   return op;
 }

@@ -90,6 +90,7 @@ export interface Config {
    * webhooks tried `webhookAttempts` times with backoff from `webhookBackoffMs`; links to ADOPS_APP_URL.
    * The daily digest ('Resumen diario') goes at `digestHour` (ADOPS_DIGEST_HOUR, 0–23, default 8) in ADOPS_TZ.
    */
+  quotas: Quotas;
   alerts: {
     everySeconds: number;
     smtpUrl?: string;
@@ -109,6 +110,20 @@ export interface Config {
     appUrl: string | null;
     digestHour: number;
   };
+}
+
+/** What one account may hold or run at once, so a single user (or a leaked token) cannot swamp the server for everyone. */
+export interface Quotas {
+  /** ADOPS_MAX_ALERT_RULES: alert rules one user may have created (admins too); default 50. */
+  alertRules: number;
+  /** ADOPS_MAX_STREAMS: live streams (referrer log and alerts together) one user may hold open on an instance; default 20. */
+  streams: number;
+  /** ADOPS_REPORT_QUERIES: report queries of one user run at once; default 2. */
+  reportQueries: number;
+  /** ADOPS_REPORT_QUEUE: a user's report queries waiting (in arrival order) behind those; beyond, 429. Default 8 (a dashboard asks 5 at once). */
+  reportQueue: number;
+  /** ADOPS_ALERT_NOTICES_PER_RULE: notices one rule sends each receiver in one evaluation; the rest go as one summary ('y 312 más'). Default 10. */
+  alertNoticesPerRule: number;
 }
 
 export class ConfigError extends Error {}
@@ -332,6 +347,13 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
       recentDays: int(env, 'ADOPS_SPEND_SYNC_DAYS', 2, 1, 31),
       nightlyDays: int(env, 'ADOPS_SPEND_SYNC_NIGHTLY_DAYS', 7, 1, 90),
       nightlyHour: int(env, 'ADOPS_SPEND_SYNC_NIGHTLY_HOUR', 3, 0, 23),
+    },
+    quotas: {
+      alertRules: int(env, 'ADOPS_MAX_ALERT_RULES', 50, 1, 100_000),
+      streams: int(env, 'ADOPS_MAX_STREAMS', 20, 1, 100_000),
+      reportQueries: int(env, 'ADOPS_REPORT_QUERIES', 2, 1, 64),
+      reportQueue: int(env, 'ADOPS_REPORT_QUEUE', 8, 0, 1000),
+      alertNoticesPerRule: int(env, 'ADOPS_ALERT_NOTICES_PER_RULE', 10, 1, 10_000),
     },
     alerts: alertsConfig(env),
     ...liveConfig(env),

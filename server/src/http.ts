@@ -42,6 +42,8 @@ export interface Guards {
   ingest: Koa.Middleware[];
   /** The user guard's two steps outside Koa, for a lean path (the live stream's: lean-stream.ts). */
   lean: LeanGuard;
+  /** Runs a heavy route (a report) in its user's pool of report queries (report-pool.ts); none: at once. */
+  heavy?: Koa.Middleware;
 }
 
 /** The user guard as functions: the same key, algorithm and session rules as the middleware. */
@@ -160,14 +162,16 @@ const jsonBody = bodyParser({
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * Registers a contract route: guard by its access, validate, call the handler, answer. A JSON
+ * Registers a contract route: guard by its access, a heavy route's place in its user's pool of
+ * report queries, validate, call the handler, answer. A JSON
  * answer carries its figures as core's jsonFigures rounds them (4 decimals at most, never across
  * a half cent), whatever the route: the one place JSON figures are rounded.
  */
 export function bind<R extends Route>(router: Router, guards: Guards, r: R, handler: Handler<R>): void {
   const guard: Koa.Middleware[] =
     r.access === 'user' ? guards.user : r.access === 'admin' ? guards.admin : r.access === 'ingest' ? guards.ingest : [];
-  const chain = r.body ? [...guard, jsonBody] : guard;
+  const parsed = r.body ? [...guard, jsonBody] : guard;
+  const chain = r.heavy && guards.heavy ? [...parsed, guards.heavy] : parsed;
   const method = r.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
   const run: RouterMiddleware = async (raw) => {
     const ctx = raw as unknown as Ctx;

@@ -194,7 +194,7 @@ export type SetExchangeRates = z.input<typeof SetExchangeRates>;
 
 export const profitRoutes = {
   /** Rentabilidad: one page of campaigns (ad sets, ads, keywords, days) with spend, revenue and profit; format=csv|ndjson: every row. */
-  table: route({ method: 'POST', path: '/api/profit', access: 'user', body: ProfitTableQuery, response: ProfitTable }),
+  table: route({ method: 'POST', path: '/api/profit', access: 'user', heavy: true, body: ProfitTableQuery, response: ProfitTable }),
   /** Reads Meta's spend per ad and day for the range and stores it (admin; idempotent). */
   syncSpend: route({ method: 'POST', path: '/api/admin/spend/sync', access: 'admin', body: SpendSyncBody, response: SpendSyncResult }),
   /** The monthly exchange rates (any user: the screens say which are missing). */

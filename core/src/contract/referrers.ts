@@ -388,11 +388,18 @@ export type SpamListChange = z.input<typeof SpamListChange>;
 
 export const referrersRoutes = {
   /** Distinct referrers in the range, one page (format=csv|ndjson: every row, SPEC's CSV columns). */
-  report: route({ method: 'POST', path: '/api/referrers/', access: 'user', body: ReferrerReportQuery, response: ReferrerTable }),
+  report: route({ method: 'POST', path: '/api/referrers/', access: 'user', heavy: true, body: ReferrerReportQuery, response: ReferrerTable }),
   /** The filter's visits against the previous period, like with like (see VisitsComparison). */
-  comparison: route({ method: 'POST', path: '/api/referrers/comparison', access: 'user', body: ReferrerFilter, response: VisitsComparison }),
+  comparison: route({
+    method: 'POST',
+    path: '/api/referrers/comparison',
+    access: 'user',
+    heavy: true,
+    body: ReferrerFilter,
+    response: VisitsComparison,
+  }),
   /** Raw events in the range, one page (newest first by default). The poller's call; format=csv|ndjson: every row. */
-  logs: route({ method: 'POST', path: '/api/referrers_logs/', access: 'user', body: ReferrerLogQuery, response: ReferrerLogTable }),
+  logs: route({ method: 'POST', path: '/api/referrers_logs/', access: 'user', heavy: true, body: ReferrerLogQuery, response: ReferrerLogTable }),
   filters: route({ method: 'GET', path: '/api/referrers/filters', access: 'user', response: ReferrerFilters }),
   /**
    * text/event-stream: `id:` the event id, `data:` one ReferrerLogRecord as JSON, a comment
@@ -416,7 +423,7 @@ export const referrersRoutes = {
    */
   ingest: route({ method: 'POST', path: '/api/ingest/referrers', access: 'ingest', response: IngestReferrersResult }),
   /** Invalid-traffic (IVT) rate per zone or publisher in the range (format=csv|ndjson: every row). */
-  ivt: route({ method: 'POST', path: '/api/referrers/ivt', access: 'user', body: IvtQuery, response: IvtTable }),
+  ivt: route({ method: 'POST', path: '/api/referrers/ivt', access: 'user', heavy: true, body: IvtQuery, response: IvtTable }),
   /** The referrer-spam list (admin). */
   spamList: route({ method: 'GET', path: '/api/admin/referrer-spam', access: 'admin', response: SpamList }),
   /** Adds domains to the referrer-spam list or takes them out (admin); answers the list. */

@@ -16,6 +16,13 @@ export const DEFAULT_REVENUE_SHARE = 0.7;
 export const FIXED_ADVERTISERS = ['AdNova', 'BidSphere', 'Clickora'] as const;
 /** Highest revenue share an admin may set (above 1 the network pays more than it earns). */
 export const MAX_REVENUE_SHARE = 2;
+/**
+ * The traffic-quality score's scale: 0 (worst) to 1 (best), as the reports' rows carry it and the
+ * dashboard shows it (0,87). A zone report on another scale (0–100) is refused at import.
+ */
+export const TQ_SCALE = { min: 0, max: 1 } as const;
+/** How far an imported margin may be from revenue − p_revenue: a cent (rounding in the source's export). */
+export const MONEY_TOLERANCE = 0.01;
 
 /** A calendar day 'YYYY-MM-DD' in the reporting time zone. */
 export const ReportDate = z
@@ -503,6 +510,7 @@ export const dashboardRoutes = {
     method: 'GET',
     path: '/api/dashboard/overview',
     access: 'user',
+    heavy: true,
     query: ReportFilters,
     response: DashboardOverview,
   }),
@@ -511,6 +519,7 @@ export const dashboardRoutes = {
     method: 'GET',
     path: '/api/dashboard/table/aggregated',
     access: 'user',
+    heavy: true,
     query: DailyTableQuery,
     response: DailyTable,
   }),
@@ -518,6 +527,7 @@ export const dashboardRoutes = {
     method: 'GET',
     path: '/api/dashboard/deltas/daily',
     access: 'user',
+    heavy: true,
     query: DeltaFilters,
     response: DailyDeltas,
   }),
@@ -526,6 +536,7 @@ export const dashboardRoutes = {
     method: 'GET',
     path: '/api/dashboard/comparison',
     access: 'user',
+    heavy: true,
     query: ReportFilters,
     response: DashboardComparison,
   }),
@@ -534,6 +545,7 @@ export const dashboardRoutes = {
     method: 'GET',
     path: '/api/dashboard/top',
     access: 'user',
+    heavy: true,
     query: DashboardTopQuery,
     response: DashboardTops,
   }),
@@ -545,6 +557,7 @@ export const adReportRoutes = {
     method: 'GET',
     path: '/api/ad-report/zone-details',
     access: 'user',
+    heavy: true,
     query: ZoneTableQuery,
     response: ZoneDetails,
   }),
@@ -552,6 +565,7 @@ export const adReportRoutes = {
     method: 'GET',
     path: '/api/ad-report/publisher-summary',
     access: 'user',
+    heavy: true,
     query: PublisherSummaryQuery,
     response: SummaryTable,
   }),
@@ -559,6 +573,7 @@ export const adReportRoutes = {
     method: 'GET',
     path: '/api/ad-report/advertiser-summary',
     access: 'user',
+    heavy: true,
     query: AdvertiserSummaryQuery,
     response: SummaryTable,
   }),
@@ -567,6 +582,7 @@ export const adReportRoutes = {
     method: 'GET',
     path: '/api/ad-report',
     access: 'user',
+    heavy: true,
     query: ZoneTableQuery,
     response: ZoneTable,
   }),
@@ -575,6 +591,7 @@ export const adReportRoutes = {
     method: 'GET',
     path: '/api/ad-report/revenue-cards',
     access: 'user',
+    heavy: true,
     query: ReportFilters,
     response: RevenueCards,
   }),
@@ -586,6 +603,7 @@ export const demandRoutes = {
     method: 'GET',
     path: '/api/demand/advertiser-revenue',
     access: 'user',
+    heavy: true,
     query: DemandQuery,
     response: AdvertiserRevenue,
   }),
@@ -596,6 +614,7 @@ export const financeRoutes = {
     method: 'GET',
     path: '/api/finance/advertisers',
     access: 'user',
+    heavy: true,
     query: FinanceAdvertisersQuery,
     response: FinanceAdvertiserTable,
   }),
@@ -603,6 +622,7 @@ export const financeRoutes = {
     method: 'GET',
     path: '/api/finance/publishers',
     access: 'user',
+    heavy: true,
     query: FinancePublishersQuery,
     response: FinancePublisherTable,
   }),
@@ -611,6 +631,7 @@ export const financeRoutes = {
     method: 'GET',
     path: '/api/finance/margin',
     access: 'user',
+    heavy: true,
     query: FinanceMarginQuery,
     response: z.array(FinanceMarginRow),
   }),

@@ -16,6 +16,11 @@ export interface Route {
   response: z.ZodType;
   /** 'text' for CSV and other non-JSON answers; 'none' for 204. */
   responseType?: 'json' | 'text' | 'none';
+  /**
+   * A warehouse query over a date range (a report): the server runs it in the caller's small
+   * pool of report queries, queued in arrival order, 429 beyond (ADOPS_REPORT_QUERIES / _QUEUE).
+   */
+  heavy?: true;
 }
 
 export const route = <R extends Route>(r: R): R => r;

@@ -32,6 +32,11 @@ export interface StreamRequest<T> {
   alive?: () => Promise<boolean>;
   /** Streams with the same key share one `alive` answer per check (the session's id). */
   aliveKey?: string;
+  /**
+   * Takes the stream's place in its owner's quota before anything is written (throwing refuses
+   * the stream: the caller answers); what it answers is called once when the stream ends.
+   */
+  take?: () => () => void;
 }
 
 /** What a stream opens on: a Koa context, or a bare request and response. */
@@ -103,6 +108,8 @@ class Stream<T extends Identified> {
   taken = false;
   /** On a taken socket, each write is framed as a chunk (the head said chunked). */
   chunked = false;
+  /** Gives the stream's place in its owner's quota back. */
+  release: (() => void) | undefined;
 
   constructor(
     readonly hub: SseHub<T>,
@@ -124,6 +131,7 @@ class Stream<T extends Identified> {
     if (this.closed) return;
     this.closed = true;
     this.queue = [];
+    this.release?.();
     this.hub.remove(this, drop);
     const out = this.out;
     if (drop) out.destroy();
@@ -226,6 +234,12 @@ export class SseHub<T extends Identified> {
     const res = ctx.res;
     const request = ctx.req;
     const socket = request.socket;
+    // Refused before anything is written, so the caller can still answer (429).
+    const release = req.take?.();
+    if (release && (socket.destroyed || res.headersSent)) {
+      release();
+      return;
+    }
     ctx.respond = false;
     ctx.status = 200;
     socket.setTimeout(0);
@@ -236,6 +250,7 @@ export class SseHub<T extends Identified> {
     const taken = takeSocket(request, res);
     const out: Out = taken?.socket ?? res;
     const stream = new Stream<T>(this, out, req.match, req.lastEventId, req.alive, req.aliveKey);
+    stream.release = release;
     out[STREAM] = stream as unknown as Stream<Identified>;
     if (taken) {
       stream.taken = true;

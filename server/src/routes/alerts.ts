@@ -99,6 +99,7 @@ export function alertRoutes(router: Router, s: AppServices): void {
       lastEventId,
       alive: () => s.auth.alive(session_id, id),
       aliveKey: `${id}\n${session_id}`,
+      take: () => s.streams.take(id),
     });
   });
 

@@ -82,6 +82,7 @@ export async function referrerStream(
     backfill: referrers.backfill,
     alive: () => s.auth.alive(session_id, id),
     aliveKey: `${id}\n${session_id}`,
+    take: () => s.streams.take(id),
   };
 }
 

@@ -66,7 +66,7 @@ export class AlertStream {
   /** Streams to ctx the events of `ruleIds` (null: every rule), after `lastEventId` when given. */
   open(
     ctx: Koa.Context,
-    request: { ruleIds: readonly string[] | null; lastEventId?: number; alive: () => Promise<boolean>; aliveKey: string },
+    request: { ruleIds: readonly string[] | null; lastEventId?: number; alive: () => Promise<boolean>; aliveKey: string; take?: () => () => void },
   ): void {
     const { ruleIds } = request;
     this.hub.open(ctx, {
@@ -74,6 +74,7 @@ export class AlertStream {
       lastEventId: request.lastEventId,
       alive: request.alive,
       aliveKey: request.aliveKey,
+      take: request.take,
     });
   }
 

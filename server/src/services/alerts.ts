@@ -79,6 +79,49 @@ async function sequence<T, R>(items: readonly T[], work: (item: T) => Promise<R>
   return out;
 }
 
+/** Subjects a rule's summary notice names before '…'. */
+const SUMMARY_SUBJECTS = 5;
+
+/**
+ * The notices an evaluation sends: each rule's first `perRule` alerts as they are, and when it
+ * fired more, one notice for the rest ('y 312 más', naming a few): a rule that fires for
+ * thousands of subjects cannot flood an inbox or a webhook. The summary's outcome is kept with
+ * the first alert it stands for; every alert stays in Alertas.
+ */
+export function boundedNotices(
+  notices: ReadonlyArray<{ rule: AlertRuleRecord; alert: AlertRecord }>,
+  perRule: number,
+): Array<{ rule: AlertRuleRecord; alert: AlertRecord; shown: Alert }> {
+  const byRule = new Map<string, Array<{ rule: AlertRuleRecord; alert: AlertRecord }>>();
+  for (const n of notices) {
+    const list = byRule.get(n.rule.id);
+    if (list) list.push(n);
+    else byRule.set(n.rule.id, [n]);
+  }
+  const out: Array<{ rule: AlertRuleRecord; alert: AlertRecord; shown: Alert }> = [];
+  for (const list of byRule.values()) {
+    for (const { rule, alert } of list.slice(0, perRule)) out.push({ rule, alert, shown: publicAlert(alert, rule) });
+    const rest = list.slice(perRule);
+    if (rest.length === 0) continue;
+    const { rule, alert } = rest[0];
+    const named = rest.slice(0, SUMMARY_SUBJECTS).map((n) => n.alert.subject);
+    const more = `y ${rest.length} más`;
+    out.push({
+      rule,
+      alert,
+      shown: {
+        ...publicAlert(alert, rule),
+        subject: more,
+        message: `${more} en esta evaluación (${named.join(', ')}${rest.length > named.length ? '…' : ''}): míralas en Alertas`,
+        value: null,
+        threshold: null,
+        figures: { alerts: rest.length },
+      },
+    });
+  }
+  return out;
+}
+
 /** Who asks: the session's user. */
 export interface AlertCaller {
   id: string;
@@ -170,12 +213,14 @@ export class AlertService {
   private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** Each user's rule creations, one after the other, so a burst of them is counted against the quota as it comes. */
+  private readonly creating = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly store: EntityStore,
     private readonly warehouse: Pick<Warehouse, 'zoneReports' | 'alerts'>,
     private readonly profit: Pick<ProfitService, 'rows'>,
-    private readonly config: Pick<Config, 'tz' | 'alerts' | 'currency'>,
+    private readonly config: Pick<Config, 'tz' | 'alerts' | 'currency' | 'quotas'>,
     private readonly log: (line: string) => void,
     private readonly options: AlertServiceOptions = {},
   ) {
@@ -199,10 +244,36 @@ export class AlertService {
     return (await this.store.alerts.rules.list()).map(publicRule);
   }
 
-  async createRule(
+  /**
+   * A new rule in the caller's name, within their quota (admins too: every rule costs each
+   * evaluation the same, whoever made it). 409, not 429: waiting does not free a place, deleting
+   * one of their rules does.
+   */
+  createRule(
     caller: AlertCaller,
     input: { name: string; enabled: boolean; cooldown_minutes: number; action?: AlertRule['action'] } & AlertRuleSpec,
   ): Promise<AlertRule> {
+    const previous = this.creating.get(caller.id) ?? Promise.resolve();
+    const created = previous.catch(() => undefined).then(() => this.createWithinQuota(caller, input));
+    const settled = created.catch(() => undefined);
+    this.creating.set(caller.id, settled);
+    void settled.then(() => {
+      if (this.creating.get(caller.id) === settled) this.creating.delete(caller.id);
+    });
+    return created;
+  }
+
+  private async createWithinQuota(
+    caller: AlertCaller,
+    input: { name: string; enabled: boolean; cooldown_minutes: number; action?: AlertRule['action'] } & AlertRuleSpec,
+  ): Promise<AlertRule> {
+    const max = this.config.quotas.alertRules;
+    const own = (await this.store.alerts.rules.list()).filter((r) => r.created_by === caller.id).length;
+    if (own >= max)
+      throw new AlertError(
+        409,
+        `Has llegado al máximo de ${max} reglas de alerta por usuario (ADOPS_MAX_ALERT_RULES): borra alguna de las tuyas para crear otra.`,
+      );
     const at = new Date(this.now()).toISOString();
     const record: AlertRuleRecord = {
       id: randomUUID(),
@@ -583,8 +654,9 @@ export class AlertService {
 
   /**
    * Hands each new alert to the e-mail and webhook channels of the users subscribed to its rule,
-   * delivered in the background (the round does not wait for any receiver; `deliveries()` does);
-   * how many notices were handed out.
+   * delivered in the background (the round does not wait for any receiver; `deliveries()` does),
+   * at most ADOPS_ALERT_NOTICES_PER_RULE a rule, the rest told in one summary notice; how many
+   * notices were handed out.
    */
   private async notify(notices: ReadonlyArray<{ rule: AlertRuleRecord; alert: AlertRecord }>): Promise<number> {
     if (notices.length === 0) return 0;
@@ -600,8 +672,7 @@ export class AlertService {
       }
       return user;
     };
-    for (const { rule, alert } of notices) {
-      const shown = publicAlert(alert, rule);
+    for (const { rule, alert, shown } of boundedNotices(notices, this.config.quotas.alertNoticesPerRule)) {
       for (const sub of subs) {
         if (sub.rule_ids && !sub.rule_ids.includes(rule.id)) continue;
         const report = (channel: 'email' | 'webhook') => async (d: Delivery) => {

@@ -28,6 +28,8 @@ import { ZoneValues } from './zone-values.js';
 import { Completeness } from './completeness.js';
 import { openLiveBackend, type LiveBackend } from '../live/index.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
+import { StreamQuota } from '../live/stream-quota.js';
+import { ReportPool } from './report-pool.js';
 
 export interface AppServices {
   config: Config;
@@ -74,6 +76,10 @@ export interface AppServices {
   /** The profit guard: campaign rules' actions on Meta (pause, reactivar), their records and undo. */
   guard: AlertGuard;
   guards: Guards;
+  /** Each user's report queries: a few at once, a few waiting, 429 beyond (ADOPS_REPORT_QUERIES, ADOPS_REPORT_QUEUE). */
+  reportPool: ReportPool;
+  /** Each user's open live streams, referrer log and alerts together (ADOPS_MAX_STREAMS). */
+  streams: StreamQuota;
   log: (line: string) => void;
   /** Work to run when the app closes (flush batches, stop timers, close stores), in reverse order. */
   onClose: Array<() => Promise<void> | void>;
@@ -123,12 +129,17 @@ export async function createServices(config: Config, log: (line: string) => void
       log,
     });
     onClose.push(() => tokens.close());
-    const guards = makeGuards({
-      secret: secrets.jwtSecret,
-      auth,
-      ingestKey: config.ingestKey,
-      mustEnrol: config.require2fa === 'off' ? undefined : (user) => totp.mustEnrol(user),
-    });
+    const reportPool = new ReportPool(config.quotas.reportQueries, config.quotas.reportQueue);
+    const streams = new StreamQuota(config.quotas.streams);
+    const guards: Guards = {
+      ...makeGuards({
+        secret: secrets.jwtSecret,
+        auth,
+        ingestKey: config.ingestKey,
+        mustEnrol: config.require2fa === 'off' ? undefined : (user) => totp.mustEnrol(user),
+      }),
+      heavy: reportPool.middleware(),
+    };
     const reports = new ReportService(warehouse.zoneReports, config.tz);
     const shares = new RevenueShareService(store, async () => (await reports.rawOptions()).publishers);
     const referrerBus = live.bus<ReferrerEvent>({ ringSize: DEFAULT_REFERRER_OPTIONS.ringSize });
@@ -198,6 +209,8 @@ export async function createServices(config: Config, log: (line: string) => void
       alertDigest,
       alertStream,
       guard,
+      reportPool,
+      streams,
       totp,
       audit,
       guards,

@@ -19,6 +19,7 @@ import {
 import { httpError } from '../errors.js';
 import type { Completeness } from './completeness.js';
 import type { ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/index.js';
+import { figuresDisagree } from './zone-figures.js';
 
 /** One input line: its field values, or why it could not be read at all. */
 export type IngestItem = { line: number; values: Record<string, unknown> } | { line: number; error: string };
@@ -38,6 +39,11 @@ const NUMBER_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 class Invalid extends Error {}
+
+/** A line whose figures contradict each other (zone-figures.ts): the whole import is refused. */
+export class FiguresDisagree {
+  constructor(readonly detail: string) {}
+}
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -84,7 +90,10 @@ function count(values: Record<string, unknown>, field: string, required: boolean
  * configured share, else DEFAULT_REVENUE_SHARE; p_revenue = revenue × rate and
  * margin = revenue − p_revenue. With one of them given the other is revenue minus it.
  */
-export function toZoneReportRecord(values: Record<string, unknown>, shares: ReadonlyMap<string, number>): ZoneReportRecord | string {
+export function toZoneReportRecord(
+  values: Record<string, unknown>,
+  shares: ReadonlyMap<string, number>,
+): ZoneReportRecord | string | FiguresDisagree {
   try {
     const rawDate = values.date;
     const date = typeof rawDate === 'string' ? rawDate.trim() : '';
@@ -111,6 +120,8 @@ export function toZoneReportRecord(values: Record<string, unknown>, shares: Read
     if (givenPRevenue !== null && givenPRevenue < 0) throw new Invalid('p_revenue: no puede ser negativo');
     const givenMargin = num(values, 'margin');
     const tq = num(values, 'tq');
+    const disagree = figuresDisagree({ impressions, monetized_impressions, clicks, revenue, p_revenue: givenPRevenue, margin: givenMargin, tq });
+    if (disagree) return new FiguresDisagree(disagree);
 
     let p_revenue: number;
     let margin: number;
@@ -309,8 +320,10 @@ export class ZoneReportIngest {
   ) {}
 
   /**
-   * Validates and upserts items; refused lines are reported, good ones kept. Each day stored is
-   * then recorded final or partial: as `options.report` says, else by the clock (a day over is final).
+   * Validates and upserts items; refused lines are reported, good ones kept — unless a line's
+   * figures contradict each other (zone-figures.ts): then nothing is stored and the answer is 400
+   * naming that line, with every refused line listed. Each day stored is then recorded final or
+   * partial: as `options.report` says, else by the clock (a day over is final).
    */
   async ingest(items: AsyncIterable<IngestItem> | Iterable<IngestItem>, options: { report?: ReportState } = {}): Promise<IngestResult> {
     const shares = await this.shares();
@@ -327,6 +340,7 @@ export class ZoneReportIngest {
       let seq = 0;
       const lineOf = new Map<number, number>();
       const days = new Set<string>();
+      const disagreeing: Array<{ line: number; detail: string }> = [];
       for await (const item of items) {
         if ('error' in item) {
           reject(item.line, item.error);
@@ -334,13 +348,17 @@ export class ZoneReportIngest {
         }
         const record = toZoneReportRecord(item.values, shares);
         if (typeof record === 'string') reject(item.line, record);
-        else {
+        else if (record instanceof FiguresDisagree) {
+          disagreeing.push({ line: item.line, detail: record.detail });
+          reject(item.line, record.detail);
+        } else if (disagreeing.length === 0) {
           seq = Math.max(seq + 1, item.line);
           if (seq !== item.line) lineOf.set(seq, item.line);
           batch.add(record, seq);
           days.add(record.date);
         }
       }
+      if (disagreeing.length > 0) throw figuresRefusal(disagreeing, rejected, rejectedTotal);
       const { inserted, replaced, repeated, repeated_total } = await batch.commit(MAX_LISTED_REJECTS);
       // Before the caches are dropped, so their next read sees each day as final or partial.
       const recorded = this.finality ? await this.finality.recordImport(days, options.report) : [];
@@ -380,6 +398,22 @@ export class ZoneReportIngest {
       throw e;
     }
   }
+}
+
+/**
+ * The 400 of an import with figures that disagree: the first such line in words, how many more,
+ * that nothing was stored; every refused line listed as an import's answer lists them.
+ */
+function figuresRefusal(disagreeing: ReadonlyArray<{ line: number; detail: string }>, rejected: IngestResult['rejected'], rejectedTotal: number) {
+  const [first] = disagreeing;
+  const more = disagreeing.length - 1;
+  const others = more === 0 ? '' : ` (y ${more} ${more === 1 ? 'línea más' : 'líneas más'} con cifras que no cuadran: ver rejected)`;
+  return httpError(
+    400,
+    `Línea ${first.line}: ${first.detail}${others}. No se ha importado nada: cifras que se contradicen suelen ser columnas cambiadas de sitio; corrige el archivo e impórtalo de nuevo.`,
+    undefined,
+    { rejected, rejected_total: rejectedTotal },
+  );
 }
 
 function bodyTooLarge(limit: number, format: IngestFormat): string {
