@@ -151,7 +151,7 @@ describe('cards and deltas', () => {
     for (const key of ['revenue', 'margin', 'clicks', 'ctr']) {
       await expectText(delta(key), '50,00%');
       expect(await trend(key)).toBe('up');
-      expect(await colour(key)).toContain('text-green-600');
+      expect(await colour(key)).toContain('text-green-700');
     }
     await expectText(delta('tq'), '16,67%');
     expect(await trend('tq')).toBe('up');

@@ -124,7 +124,7 @@ describe('Finance', () => {
     ]);
     expect((await totalRow(pub)).Total).toBe('$1.700,50');
     // The publishers' header is green, the advertisers' is not.
-    expect(await pub.locator('thead').getAttribute('class')).toContain('bg-emerald-600');
+    expect(await pub.locator('thead').getAttribute('class')).toContain('bg-emerald-700');
     expect(await adv.locator('thead').getAttribute('class')).not.toContain('emerald');
 
     await page.getByRole('heading', { name: 'Margen mensual - Total' }).waitFor();

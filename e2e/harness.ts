@@ -1,7 +1,8 @@
 // Browser-test harness: the real server (temp data, real stores) serving the built web UI,
 // driven by playwright-core in Debian's Chromium. One browser per test file; each page
 // gets its own context (fresh storage) with clipboard access granted.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +123,31 @@ export async function startHarness(server_: Partial<Config> = {}): Promise<Harne
       await server.close();
     },
   };
+}
+
+/** axe-core's source, read once: run inside the page through the DevTools protocol (no network, no CSP exception). */
+let axeSource: string | undefined;
+const axe = () => (axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+
+export interface AccessibilityViolation {
+  id: string;
+  impact: string;
+  help: string;
+  /** Where: a CSS selector of each element, and its HTML's start. */
+  nodes: string[];
+}
+
+/** axe-core's critical and serious findings on the page as it is now (WCAG 2.x A and AA, and best practices). */
+export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe());
+  return page.evaluate(async () => {
+    type AxeResult = { violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; html: string }> }> };
+    const { axe } = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<AxeResult> } };
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)}`) }));
+  });
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

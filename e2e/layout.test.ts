@@ -1,10 +1,12 @@
 // Every screen at a desktop width (1440 px) and a phone width (390 px): the page never scrolls
 // sideways (wide tables scroll inside their own box), tables show their paging, the summary
-// cards never cut their numbers, and a screenshot of each is kept in e2e/screenshots/ for a look.
+// cards never cut their numbers, axe-core finds nothing critical or serious, the tab's title
+// names the screen, and a screenshot of each is kept in e2e/screenshots/ for a look. The login
+// page waits in its first field; the menus follow the WAI-ARIA menu-button keys.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addDays, toNdjson, todayIn } from '@adops/core';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, accessibilityViolations, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 const TZ = 'UTC';
@@ -44,12 +46,22 @@ beforeAll(async () => {
     seen_at: new Date(Math.min(Date.now() - 1000, start + i * 60_000)).toISOString(),
   }));
   await admin.referrers.ingest(undefined, { rawBody: toNdjson(events), headers: { 'content-type': 'application/x-ndjson' } });
+  // Alertas with a rule to list (and its row audited).
+  await admin.alerts.createRule({ name: 'Picos de una IP', kind: 'ip_burst', params: { visits: 20, minutes: 10 } });
 }, 120_000);
 afterAll(async () => {
   await h?.close();
 });
 
-const SCREENS: Array<{ path: string; name: string; heading: string; ready: (page: Page) => Promise<unknown>; paging?: boolean }> = [
+const SCREENS: Array<{
+  path: string;
+  name: string;
+  heading: string;
+  /** The tab's title before ' · AdOps Console' (the heading's short name where they differ). */
+  title?: string;
+  ready: (page: Page) => Promise<unknown>;
+  paging?: boolean;
+}> = [
   {
     path: '/dashboard',
     name: 'dashboard',
@@ -65,11 +77,12 @@ const SCREENS: Array<{ path: string; name: string; heading: string; ready: (page
   { path: '/apis', name: 'explorer', heading: 'Api Explorer', ready: (p) => p.getByText('Página 1 de 1').waitFor() },
   { path: '/finance', name: 'finance', heading: 'Finance', ready: (p) => p.locator('table').nth(1).locator('tfoot').waitFor() },
   { path: '/referrers', name: 'referrers', heading: 'Referrers', ready: (p) => p.getByText('Página 1 de 3').waitFor() },
-  { path: '/logs', name: 'logs', heading: 'Referrers (live)', ready: (p) => p.getByText('Página 1 de 3').waitFor() },
+  { path: '/logs', name: 'logs', heading: 'Referrers (live)', title: 'Logs', ready: (p) => p.getByText('Página 1 de 3').waitFor() },
   {
     path: '/fb-campaigns',
     name: 'fb-campaigns',
     heading: 'Campañas con métricas (Facebook)',
+    title: 'Fb Campaigns',
     ready: (p) => p.getByRole('table').locator('tbody tr').first().waitFor(),
   },
   { path: '/demand', name: 'demand', heading: 'Demand', ready: (p) => p.getByTestId('advertiser-card').nth(2).waitFor(), paging: false },
@@ -77,6 +90,7 @@ const SCREENS: Array<{ path: string; name: string; heading: string; ready: (page
     path: '/create-campaigns',
     name: 'create-campaign',
     heading: 'Crear Campaña en Facebook',
+    title: 'Fb Creator',
     ready: (p) =>
       p
         .getByRole('button', { name: /Crear campaña/i })
@@ -88,6 +102,7 @@ const SCREENS: Array<{ path: string; name: string; heading: string; ready: (page
     path: '/admin-users',
     name: 'users',
     heading: 'Usuarios y tokens',
+    title: 'Usuarios',
     ready: (p) => p.getByText('admin@test.local').nth(1).waitFor(),
     paging: false,
   },
@@ -102,12 +117,37 @@ const SCREENS: Array<{ path: string; name: string; heading: string; ready: (page
         .waitFor(),
     paging: false,
   },
+  {
+    path: '/profit',
+    name: 'profit',
+    heading: 'Rentabilidad',
+    // An admin opening a stale range syncs it and loads again: ready once no table is busy.
+    ready: async (p) => {
+      await p.getByTestId('profit-count').waitFor();
+      await p.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+    },
+    paging: false,
+  },
+  {
+    path: '/alerts',
+    name: 'alerts',
+    heading: 'Alertas',
+    ready: (p) => p.getByTestId('alert-rules').waitFor(),
+    paging: false,
+  },
+  {
+    path: '/admin/audit',
+    name: 'audit',
+    heading: 'Auditoría',
+    ready: (p) => p.getByTestId('audit-row').first().waitFor({ state: 'attached' }),
+    paging: false,
+  },
 ];
 
 for (const width of [1440, 390]) {
   describe(`at ${width} px`, () => {
     for (const screen of SCREENS)
-      test(`${screen.heading}: nothing is wider than the screen (tables scroll in their own box) and the paging shows`, async () => {
+      test(`${screen.heading}: nothing is wider than the screen (tables scroll in their own box), the paging shows, the tab names the screen and axe finds nothing critical or serious`, async () => {
         const page = await h.newPage({ viewport: { width, height: 900 } });
         await h.signIn(page, ADMIN.email, ADMIN.password);
         await page.goto(screen.path);
@@ -134,7 +174,54 @@ for (const width of [1440, 390]) {
             .map((e) => `${e.getAttribute('data-testid')}: ${e.textContent}`),
         );
         expect(cut).toEqual([]);
+        expect(await page.title()).toBe(`${screen.title ?? screen.heading} · AdOps Console`);
+        expect(await accessibilityViolations(page)).toEqual([]);
         expect(h.pageErrors(page)).toEqual([]);
       });
+
+    test('the login page: the cursor waits in Email, the tab says so, and axe finds nothing serious', async () => {
+      const page = await h.newPage({ viewport: { width, height: 900 } });
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Entrar' }).waitFor();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('login-email');
+      expect(await page.title()).toBe('Iniciar sesión · AdOps Console');
+      expect(await accessibilityViolations(page)).toEqual([]);
+    });
   });
 }
+
+describe('menus from the keyboard (WAI-ARIA menu button)', () => {
+  test('Media Buying: ArrowDown opens on the first item, arrows move round, Escape closes and gives focus back; Enter follows', async () => {
+    const page = await h.newPage({ viewport: { width: 1440, height: 900 } });
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const button = page.getByRole('button', { name: 'Media Buying' });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+    await button.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe('Fb Creator');
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Fb Campaigns');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe('Rentabilidad'); // round from the first to the last
+    await page.keyboard.press('Home');
+    expect(await focused()).toBe('Fb Creator');
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('menu').count()).toBe(0);
+    expect(await focused()).toBe('Media Buying');
+    await page.keyboard.press('ArrowUp'); // opens on the last item
+    await expect.poll(focused).toBe('Rentabilidad');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/profit');
+  });
+
+  test('at 390 px the user menu button is named (the avatar alone shows) and opens from the keyboard', async () => {
+    const page = await h.newPage({ viewport: { width: 390, height: 900 } });
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const button = page.getByRole('button', { name: `Menú de usuario de ${ADMIN.email}`, exact: true });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Cambiar contraseña');
+  });
+});

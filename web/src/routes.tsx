@@ -1,8 +1,8 @@
 // The route table of SPEC §2 and its guards: /login public (signed-in users go on to
 // /dashboard), every other screen needs a valid session, /admin-users needs an admin,
 // and any other path goes to /login. Screens load lazily, one chunk each.
-import { lazy, Suspense, type ComponentType } from 'react';
-import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { useSession } from './hooks/useSession';
 import { storedSession } from './lib/session';
 import { NavFrame, SignedOutNav } from './components/NavFrame';
@@ -29,8 +29,38 @@ const Referrers = page(() => import('./pages/Referrers'));
 const Logs = page(() => import('./pages/Logs'));
 const Alerts = page(() => import('./pages/Alerts'));
 
+/** Each screen's name in the browser's tab, history and bookmarks ('Rentabilidad · AdOps Console'). */
+export const SCREEN_TITLES: Readonly<Record<string, string>> = {
+  '/login': 'Iniciar sesión',
+  '/dashboard': 'Dashboard',
+  '/apis': 'Api Explorer',
+  '/create-campaigns': 'Fb Creator',
+  '/fb-campaigns': 'Fb Campaigns',
+  '/profit': 'Rentabilidad',
+  '/ad-report': 'Ad Report',
+  '/demand': 'Demand',
+  '/finance': 'Finance',
+  '/change-password': 'Cambiar contraseña',
+  '/referrers': 'Referrers',
+  '/logs': 'Logs',
+  '/alerts': 'Alertas',
+  '/admin-users': 'Usuarios',
+  '/admin/audit': 'Auditoría',
+};
+
+export const APP_NAME = 'AdOps Console';
+
+function useScreenTitle() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const screen = SCREEN_TITLES[pathname];
+    document.title = screen ? `${screen} · ${APP_NAME}` : APP_NAME;
+  }, [pathname]);
+}
+
 function Shell() {
   const { user } = useSession();
+  useScreenTitle();
   return (
     <div className="min-h-screen bg-gray-50">
       {user ? (

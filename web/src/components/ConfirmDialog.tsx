@@ -78,7 +78,7 @@ export function ConfirmDialog({ title, children, confirmLabel, cancelLabel = 'Ca
             aria-label="Cerrar"
             tabIndex={-1}
             onClick={onCancel}
-            className="rounded-md p-1 text-2xl leading-none text-gray-400 hover:bg-gray-100 hover:text-gray-700"
+            className="rounded-md p-1 text-2xl leading-none text-gray-500 hover:bg-gray-100 hover:text-gray-700"
           >
             ×
           </button>

@@ -4,6 +4,7 @@
 import { Fragment, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { SortState } from '@adops/core';
 import { SortHeader } from './SortHeader';
+import { ScrollRegion } from './ScrollRegion';
 
 export interface Column<T> {
   /** Unique id of the column; also the sort key when sortable. */
@@ -83,7 +84,11 @@ export function DataTable<T>({
   });
 
   return (
-    <div aria-busy={busy} className={`overflow-x-auto rounded-md border border-gray-200 transition-opacity ${busy ? 'opacity-60' : ''}`}>
+    <ScrollRegion
+      label={caption}
+      aria-busy={busy}
+      className={`overflow-x-auto rounded-md border border-gray-200 transition-opacity ${busy ? 'opacity-60' : ''}`}
+    >
       <table ref={tableRef} className="min-w-full divide-y divide-gray-200 text-sm">
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="bg-gray-50">
@@ -164,6 +169,6 @@ export function DataTable<T>({
           </tfoot>
         )}
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -73,7 +73,7 @@ export function DateInput({ id, value, onChange, invalid, disabled, className = 
         onClick={openPicker}
         disabled={disabled}
         aria-label={`Elegir fecha ${label}`}
-        className="absolute inset-y-0 right-0 flex items-center px-2 text-gray-400 hover:text-blue-600 disabled:opacity-50"
+        className="absolute inset-y-0 right-0 flex items-center px-2 text-gray-500 hover:text-blue-600 disabled:opacity-50"
       >
         <svg className="h-4 w-4" viewBox="0 0 20 20" fill="currentColor" aria-hidden>
           <path

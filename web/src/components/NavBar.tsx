@@ -35,17 +35,20 @@ function useOutsideClose(open: boolean, close: () => void) {
     const onDown = (e: MouseEvent) => {
       if (ref.current && !ref.current.contains(e.target as Node)) close();
     };
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
     document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
+    return () => document.removeEventListener('mousedown', onDown);
   }, [open, close]);
   return ref;
 }
 
+/** The open menu's items, in order. */
+const itemsOf = (menu: HTMLElement | null) => [...(menu?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+
+/**
+ * A menu button (WAI-ARIA menu button pattern): Enter, Space or ArrowDown open it on its first
+ * item, ArrowUp on its last; ArrowDown/ArrowUp move round the items, Home/End to either end;
+ * Escape closes it and gives focus back to the button; Tab or a click outside closes it.
+ */
 function Dropdown({
   label,
   children,
@@ -58,15 +61,57 @@ function Dropdown({
   testId?: string;
 }) {
   const [open, setOpen] = useState(false);
+  // Which item takes focus once the menu is drawn: the first, the last, or none (opened by a click).
+  const [focusOn, setFocusOn] = useState<'first' | 'last' | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
   const close = () => setOpen(false);
   const ref = useOutsideClose(open, close);
+  useEffect(() => {
+    if (!open || !focusOn) return;
+    const items = itemsOf(menu.current);
+    (focusOn === 'first' ? items[0] : items[items.length - 1])?.focus();
+  }, [open, focusOn]);
+
+  const openOn = (where: 'first' | 'last' | null) => {
+    setFocusOn(where);
+    setOpen(true);
+  };
+  const onButtonKey = (e: React.KeyboardEvent) => {
+    if (e.key === 'ArrowDown' || e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      openOn('first');
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      openOn('last');
+    } else if (e.key === 'Escape' && open) close();
+  };
+  const onMenuKey = (e: React.KeyboardEvent) => {
+    const items = itemsOf(menu.current);
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const move = (to: number) => {
+      e.preventDefault();
+      items[(to + items.length) % items.length]?.focus();
+    };
+    if (e.key === 'ArrowDown') move(at + 1);
+    else if (e.key === 'ArrowUp') move(at < 0 ? items.length - 1 : at - 1);
+    else if (e.key === 'Home') move(0);
+    else if (e.key === 'End') move(items.length - 1);
+    else if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+      button.current?.focus();
+    } else if (e.key === 'Tab') close();
+  };
   return (
     <div className="relative" ref={ref} data-testid={testId}>
       <button
+        ref={button}
         type="button"
         aria-haspopup="menu"
         aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => (open ? close() : openOn(null))}
+        onKeyDown={onButtonKey}
         className="inline-flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium text-gray-600 hover:bg-gray-100 hover:text-gray-900"
       >
         {label}
@@ -80,7 +125,10 @@ function Dropdown({
       </button>
       {open && (
         <div
+          ref={menu}
           role="menu"
+          tabIndex={-1}
+          onKeyDown={onMenuKey}
           className={`absolute z-30 mt-1 min-w-[12rem] rounded-md border border-gray-200 bg-white py-1 shadow-lg ${align === 'right' ? 'right-0' : 'left-0'}`}
         >
           {children(close)}
@@ -98,9 +146,11 @@ function UserMenu({ email, onSignOut }: { email: string; onSignOut: () => void }
       testId="user-menu"
       align="right"
       label={
+        // Named from its text at every width (the phone shows the avatar alone): 'Menú de usuario de ana@…'.
         <span className="flex items-center gap-2">
           <Avatar email={email} />
-          <span className="hidden max-w-[14rem] truncate lg:inline">{email}</span>
+          <span className="sr-only">Menú de usuario de</span>
+          <span className="sr-only lg:not-sr-only lg:max-w-[14rem] lg:truncate">{email}</span>
         </span>
       }
     >
@@ -152,7 +202,7 @@ export function NavBar() {
                   {l.label}
                 </NavLink>
               ))}
-              <div className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-400">Media Buying</div>
+              <div className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-500">Media Buying</div>
               {MEDIA_BUYING.map((l) => (
                 <NavLink key={l.to} to={l.to} className={linkClass}>
                   {l.label}

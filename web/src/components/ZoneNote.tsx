@@ -5,7 +5,7 @@ import { reportingTimeZone } from '../lib/timezone';
 
 export function ZoneNote({ className = '' }: { className?: string }) {
   return (
-    <span className={`text-xs text-gray-400 ${className}`} data-testid="zone-note">
+    <span className={`text-xs text-gray-500 ${className}`} data-testid="zone-note">
       Horas en {timeZoneLabel(reportingTimeZone())}
     </span>
   );

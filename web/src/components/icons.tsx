@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 export type Mark = 'ok' | 'error' | 'blocked' | 'warning';
 
 const EMOJI: Record<Mark, string> = { ok: '✅', error: '❌', blocked: '⛔', warning: '⚠️' };
-const COLOUR: Record<Mark, string> = { ok: 'text-green-600', error: 'text-red-600', blocked: 'text-red-600', warning: 'text-amber-500' };
+const COLOUR: Record<Mark, string> = { ok: 'text-green-700', error: 'text-red-600', blocked: 'text-red-600', warning: 'text-amber-500' };
 const PATHS: Record<Mark, ReactNode> = {
   ok: (
     <path

@@ -32,6 +32,7 @@ import { FormField } from '../components/FormField';
 import { reportingTimeZone } from '../lib/timezone';
 import { ZoneNote } from '../components/ZoneNote';
 import { MarkedText } from '../components/icons';
+import { ScrollRegion } from '../components/ScrollRegion';
 
 const NO_TOKEN = 'Token no encontrado. Por favor, iniciá sesión nuevamente.';
 
@@ -222,7 +223,7 @@ function UsersList({ version }: { version: number }) {
       ) : !users || users.length === 0 ? (
         <p className="py-6 text-center text-sm text-gray-500">No hay usuarios registrados aún.</p>
       ) : (
-        <div className="overflow-x-auto rounded-md border border-gray-200">
+        <ScrollRegion label="Usuarios registrados" className="overflow-x-auto rounded-md border border-gray-200">
           <table className="min-w-full divide-y divide-gray-200 text-sm" aria-label="Usuarios registrados">
             <thead className="bg-gray-50">
               <tr>
@@ -277,7 +278,7 @@ function UsersList({ version }: { version: number }) {
                           </button>
                         )}
                         {u.protected ? (
-                          <span className="self-center text-xs text-gray-400">Solo lectura</span>
+                          <span className="self-center text-xs text-gray-500">Solo lectura</span>
                         ) : (
                           <>
                             <button type="button" className={secondaryButton} onClick={() => setEditing(u.id)}>
@@ -295,7 +296,7 @@ function UsersList({ version }: { version: number }) {
               )}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {/* Below the list (never inside its table), so it has the card's width on a phone too. */}
       {users?.map((u) =>
@@ -380,7 +381,7 @@ function UserSessions({ user, canEnd }: { user: User; canEnd: boolean }) {
             ))}
           </ul>
           <ZoneNote className="block sm:mb-1" />
-          <div className="hidden overflow-x-auto sm:block">
+          <ScrollRegion label={`Sesiones abiertas de ${user.email}`} className="hidden overflow-x-auto sm:block">
             <table className="min-w-full text-sm" aria-label={`Sesiones abiertas de ${user.email}`}>
               <thead>
                 <tr>
@@ -413,7 +414,7 @@ function UserSessions({ user, canEnd }: { user: User; canEnd: boolean }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </>
       )}
     </section>
@@ -698,7 +699,7 @@ function TokensSection() {
       ) : load.error ? (
         <ErrorBanner error={load.error instanceof ApiError && load.error.status === 403 ? 'No autorizado' : load.error} />
       ) : (
-        <div className="overflow-x-auto rounded-md border border-gray-200">
+        <ScrollRegion label="API Tokens" className="overflow-x-auto rounded-md border border-gray-200">
           <table className="min-w-full divide-y divide-gray-200 text-sm" aria-label="API Tokens">
             <thead className="bg-gray-50">
               <tr>
@@ -760,7 +761,7 @@ function TokensSection() {
                       </td>
                       <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums text-gray-600" data-col="limit">
                         {formatInt(t.effective_rate_limit)}
-                        {t.rate_limit === null ? <span className="text-gray-400"> (por defecto)</span> : null}
+                        {t.rate_limit === null ? <span className="text-gray-500"> (por defecto)</span> : null}
                       </td>
                       <td className="whitespace-nowrap px-3 py-2 text-gray-600" data-col="last-used">
                         {t.last_used_at ? dateTime(t.last_used_at) : 'Nunca'}
@@ -791,7 +792,7 @@ function TokensSection() {
               )}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </Card>
   );

@@ -446,7 +446,7 @@ function Rules() {
                 </div>
                 <div className="text-sm text-gray-600">{alertRuleCondition(r)}</div>
                 {r.action && <div className="text-xs font-medium text-amber-700">{alertRuleActionText(r.action)}</div>}
-                <div className="text-xs text-gray-400">
+                <div className="text-xs text-gray-500">
                   {ALERT_KIND_LABELS[r.kind]} · espera {r.cooldown_minutes} min · creada por {r.created_by}
                 </div>
               </div>

@@ -32,6 +32,7 @@ import { FormField } from '../components/FormField';
 import { errorText } from '../lib/errors';
 import { reportingTimeZone } from '../lib/timezone';
 import { ZoneNote } from '../components/ZoneNote';
+import { ScrollRegion } from '../components/ScrollRegion';
 
 interface Filters {
   actor: string;
@@ -248,7 +249,8 @@ export default function Audit() {
                 );
               })}
             </ul>
-            <div
+            <ScrollRegion
+              label="Auditoría"
               aria-busy={table.loading}
               className={`relative hidden overflow-x-auto rounded-md md:block border border-gray-200 ${table.loading ? 'opacity-60' : ''}`}
             >
@@ -327,7 +329,7 @@ export default function Audit() {
                   })}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           </>
         )}
         <div className="mt-4 flex justify-end">

@@ -220,7 +220,7 @@ export default function FbCampaigns() {
             {!r.has_data && <NoDataIcon />}
             {losing(r.profit) && <LosingMark />}
           </div>
-          <div data-testid="campaign-id" className="font-mono text-xs text-gray-400">
+          <div data-testid="campaign-id" className="font-mono text-xs text-gray-500">
             {r.id}
           </div>
         </div>

@@ -19,9 +19,13 @@ export default function Login() {
   const [needsCode, setNeedsCode] = useState(false);
   const [code, setCode] = useState('');
   const codeInput = useRef<HTMLInputElement>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [siteUrl, setSiteUrl] = useState<string | null>(null);
+
+  // The page is for typing: the cursor waits in the first field.
+  useEffect(() => emailInput.current?.focus(), []);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -65,6 +69,7 @@ export default function Login() {
           <FormField id="login-email" label="Email">
             <input
               id="login-email"
+              ref={emailInput}
               name="email"
               type="email"
               autoComplete="username"

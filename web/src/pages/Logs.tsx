@@ -27,6 +27,7 @@ import { errorText } from '../lib/errors';
 import { ReferrerFilterBar } from '../components/referrers/ReferrerFilterBar';
 import { useReferrerFilters } from '../components/referrers/useReferrerFilters';
 import { CsvButton, ReferrerCell, dashed } from '../components/referrers/cells';
+import { ScrollRegion } from '../components/ScrollRegion';
 
 function ModeBadge({ mode, live }: { mode: LiveMode; live: boolean }) {
   const tone = !live
@@ -176,7 +177,7 @@ export default function Logs() {
         {log.loading ? (
           <Loading label="Cargando eventos…" />
         ) : (
-          <div ref={scroller} data-testid="logs-scroller" className="max-h-[32rem] overflow-y-auto">
+          <ScrollRegion label="Eventos del registro" ref={scroller} data-testid="logs-scroller" className="max-h-[32rem] overflow-y-auto">
             <DataTable
               columns={columns}
               rows={log.rows}
@@ -185,7 +186,7 @@ export default function Logs() {
               emptyText={log.error && log.rows.length === 0 ? 'No se pudieron cargar los eventos' : 'No hay resultados'}
               caption="Referrers (live)"
             />
-          </div>
+          </ScrollRegion>
         )}
         <div className="mt-4 flex justify-end">
           <Pagination page={log.page} pageCount={log.pageCount} onPage={log.setPage} />

@@ -266,7 +266,7 @@ export default function Profit() {
           }}
         />
       </div>
-      {!isAdmin && <p className="text-xs text-gray-400">Solo un administrador sincroniza el gasto y fija los tipos de cambio.</p>}
+      {!isAdmin && <p className="text-xs text-gray-500">Solo un administrador sincroniza el gasto y fija los tipos de cambio.</p>}
     </div>
   );
 }

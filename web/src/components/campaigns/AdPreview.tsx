@@ -49,27 +49,27 @@ export function AdPreview({ pageName, body, headline, cta, imageUrl, link }: AdP
             </svg>
           </p>
         </div>
-        <span aria-hidden className="ml-auto self-start text-lg leading-none text-gray-400">
+        <span aria-hidden className="ml-auto self-start text-lg leading-none text-gray-500">
           ···
         </span>
       </header>
       <p data-testid="ad-body" className="whitespace-pre-wrap break-words px-3 py-2 text-sm">
-        {body || <span className="text-gray-400">Texto principal del anuncio</span>}
+        {body || <span className="text-gray-500">Texto principal del anuncio</span>}
       </p>
       <div className="aspect-[1.91/1] w-full bg-gray-100">
         {imageUrl ? (
           <img data-testid="ad-image" src={imageUrl} alt="Imagen del anuncio" className="h-full w-full object-cover" />
         ) : (
-          <div className="flex h-full w-full items-center justify-center text-sm text-gray-400">Sin imagen</div>
+          <div className="flex h-full w-full items-center justify-center text-sm text-gray-600">Sin imagen</div>
         )}
       </div>
       <div className="flex items-center gap-3 border-t border-gray-200 bg-gray-100 px-3 py-2">
         <div className="min-w-0 flex-1">
-          <p data-testid="ad-domain" className="truncate text-xs uppercase text-gray-500">
+          <p data-testid="ad-domain" className="truncate text-xs uppercase text-gray-600">
             {domain || '—'}
           </p>
           <p data-testid="ad-headline" className="truncate text-sm font-semibold">
-            {headline || <span className="text-gray-400">Título del anuncio</span>}
+            {headline || <span className="text-gray-600">Título del anuncio</span>}
           </p>
         </div>
         <span data-testid="ad-cta" className="shrink-0 rounded-md bg-gray-200 px-3 py-1.5 text-sm font-semibold text-gray-800">

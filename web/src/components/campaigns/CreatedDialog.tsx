@@ -59,7 +59,7 @@ export function CreatedDialog({ created, pageName, imageUrl, onClose, onCopyTrac
             type="button"
             aria-label="Cerrar vista previa"
             onClick={onClose}
-            className="rounded-md p-1 text-2xl leading-none text-gray-400 hover:bg-gray-100 hover:text-gray-700"
+            className="rounded-md p-1 text-2xl leading-none text-gray-500 hover:bg-gray-100 hover:text-gray-700"
           >
             ×
           </button>

@@ -58,7 +58,7 @@ export function SummaryCards({
               <div className="mt-1 space-y-0.5 text-xs text-gray-500" data-testid="card-previous">
                 <div className="font-medium" data-testid="card-change" title={answer?.note}>
                   {answer ? <DeltaValue value={answer.change[card]} /> : waiting}
-                  {answer && <span className="font-normal text-gray-400"> ({answer.label})</span>}
+                  {answer && <span className="font-normal text-gray-500"> ({answer.label})</span>}
                 </div>
                 {answer?.basis === 'complete_days' && (
                   <div className="break-words tabular-nums">
@@ -87,10 +87,10 @@ export function rangeText(range: DayRange): string {
 
 /** One delta: the absolute percentage, ▲ green when above 0, ▼ red otherwise, '-' when null. */
 export function DeltaValue({ value }: { value: number | null | undefined }) {
-  if (!isFiniteNumber(value)) return <span className="text-gray-400">-</span>;
+  if (!isFiniteNumber(value)) return <span className="text-gray-500">-</span>;
   const up = value > 0;
   return (
-    <span className={`inline-flex items-center gap-1 ${up ? 'text-green-600' : 'text-red-600'}`} data-trend={up ? 'up' : 'down'}>
+    <span className={`inline-flex items-center gap-1 ${up ? 'text-green-700' : 'text-red-600'}`} data-trend={up ? 'up' : 'down'}>
       <span aria-hidden>{up ? '▲' : '▼'}</span>
       <span className="sr-only">{up ? 'sube' : 'baja'}</span>
       {formatPercent(Math.abs(value))}
@@ -109,7 +109,7 @@ export function DeltaCards({ deltas, loading }: { deltas: DailyDeltas | undefine
           <div className={`mt-1 text-lg font-semibold tabular-nums ${loading ? 'opacity-50' : ''}`}>
             {deltas ? <DeltaValue value={deltas[key as keyof DailyDeltas]} /> : loading ? '…' : '-'}
           </div>
-          <div className="text-xs text-gray-400">ayer vs. día anterior (días completos)</div>
+          <div className="text-xs text-gray-500">ayer vs. día anterior (días completos)</div>
         </div>
       ))}
     </div>

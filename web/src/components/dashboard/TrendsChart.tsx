@@ -114,7 +114,7 @@ export function TrendsChart({ points, previous, today }: TrendsChartProps) {
                 aria-pressed={on}
                 onClick={() => toggle(s.key)}
                 className={`inline-flex items-center gap-1.5 rounded-full border px-3 py-1 text-xs font-medium transition ${
-                  on ? 'border-gray-300 bg-white text-gray-800 shadow-sm' : 'border-dashed border-gray-300 bg-gray-50 text-gray-400'
+                  on ? 'border-gray-300 bg-white text-gray-800 shadow-sm' : 'border-dashed border-gray-300 bg-gray-50 text-gray-500'
                 }`}
               >
                 <span className="h-2.5 w-2.5 rounded-full" style={{ background: on ? s.color : '#e5e7eb' }} />

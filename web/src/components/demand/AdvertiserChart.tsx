@@ -8,6 +8,7 @@ import BarChart from '@tremor/react/dist/components/chart-elements/BarChart/BarC
 import { formatDateDMY, formatMoney, type DemandPoint, type DemandTotals } from '@adops/core';
 import { advertiserColor } from './advertiserColor';
 import { networkCurrency } from '../../lib/currency';
+import { ChartLegend } from '../ChartLegend';
 
 const money = (n: number | null | undefined) => formatMoney(n, networkCurrency());
 
@@ -60,6 +61,12 @@ export function AdvertiserChart({ advertiser, points, totals, maxValue, today }:
           </div>
         </dl>
       </header>
+      <ChartLegend
+        items={[
+          { name: 'Revenue', color: colors.revenue },
+          { name: 'Margin', color: colors.margin },
+        ]}
+      />
       <BarChart
         className="h-72"
         data={data}
@@ -71,6 +78,7 @@ export function AdvertiserChart({ advertiser, points, totals, maxValue, today }:
         minValue={maxValue === undefined ? undefined : 0}
         maxValue={maxValue}
         showAnimation={false}
+        showLegend={false}
         noDataText="Sin datos"
       />
     </section>

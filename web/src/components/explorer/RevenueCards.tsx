@@ -31,7 +31,7 @@ function RevenueCard({
       <p className="mt-1 text-2xl font-semibold tabular-nums text-gray-900" data-testid="revenue-value">
         {loading ? <span className="text-gray-300">…</span> : failed ? '-' : formatMoney(value ?? null, networkCurrency())}
       </p>
-      <p className={`mt-1 text-xs ${failed ? 'text-red-600' : 'text-gray-400'}`}>{failed ? errorText(error, 'Error al cargar') : hint}</p>
+      <p className={`mt-1 text-xs ${failed ? 'text-red-600' : 'text-gray-500'}`}>{failed ? errorText(error, 'Error al cargar') : hint}</p>
     </section>
   );
 }

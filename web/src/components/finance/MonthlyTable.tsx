@@ -5,12 +5,13 @@ import { useLayoutEffect, useRef } from 'react';
 import { formatMoney, type SortState } from '@adops/core';
 import { monthLabel, type MonthRow } from './financeTable';
 import { networkCurrency } from '../../lib/currency';
+import { ScrollRegion } from '../ScrollRegion';
 
 export type HeaderTone = 'blue' | 'green' | 'violet';
 
 const TONES: Record<HeaderTone, { head: string; total: string }> = {
   blue: { head: 'bg-blue-600 text-white', total: 'bg-blue-50' },
-  green: { head: 'bg-emerald-600 text-white', total: 'bg-emerald-50' },
+  green: { head: 'bg-emerald-700 text-white', total: 'bg-emerald-50' },
   violet: { head: 'bg-violet-600 text-white', total: 'bg-violet-50' },
 };
 
@@ -52,8 +53,9 @@ export function MonthlyTable({ caption, nameHeader, nameKey, months, rows, total
   ];
 
   return (
-    <div
+    <ScrollRegion
       ref={scroller}
+      label={caption}
       aria-busy={busy}
       className={`overflow-x-auto rounded-md border border-gray-200 transition-opacity ${busy ? 'opacity-60' : ''}`}
     >
@@ -108,7 +110,7 @@ export function MonthlyTable({ caption, nameHeader, nameKey, months, rows, total
                     className={`whitespace-nowrap px-3 py-2 ${pin(c.key, i, 'bg-white group-hover:bg-gray-50')} ${
                       !c.numeric
                         ? 'font-medium text-gray-900'
-                        : `text-right tabular-nums ${c.key === 'total' ? 'font-semibold text-gray-900' : row[c.key] === 0 ? 'text-gray-400' : 'text-gray-800'}`
+                        : `text-right tabular-nums ${c.key === 'total' ? 'font-semibold text-gray-900' : row[c.key] === 0 ? 'text-gray-500' : 'text-gray-800'}`
                     }`}
                   >
                     {c.numeric ? money(row[c.key]) : String(row[c.key] ?? '-')}
@@ -130,6 +132,6 @@ export function MonthlyTable({ caption, nameHeader, nameKey, months, rows, total
           </tfoot>
         )}
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

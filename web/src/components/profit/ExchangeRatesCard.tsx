@@ -11,6 +11,7 @@ import { FormField } from '../FormField';
 import { useApi } from '../../hooks/useApi';
 import { useFlash } from '../../hooks/useFlash';
 import { errorText } from '../../lib/errors';
+import { ScrollRegion } from '../ScrollRegion';
 
 export interface ExchangeRatesCardProps {
   rates: ExchangeRates | undefined;
@@ -90,7 +91,7 @@ export function ExchangeRatesCard({ rates, loading, error, isAdmin, prefill, onC
         ) : rates && rates.rates.length === 0 ? (
           <p className="text-sm text-gray-500">No hay tipos de cambio.</p>
         ) : rates ? (
-          <div className="max-w-lg overflow-x-auto rounded-md border border-gray-200">
+          <ScrollRegion label="Tipos de cambio" className="max-w-lg overflow-x-auto rounded-md border border-gray-200">
             <table className="min-w-full divide-y divide-gray-200 text-sm">
               <caption className="sr-only">Tipos de cambio</caption>
               <thead className="whitespace-nowrap bg-gray-50 text-xs font-semibold uppercase tracking-wide text-gray-600">
@@ -130,7 +131,7 @@ export function ExchangeRatesCard({ rates, loading, error, isAdmin, prefill, onC
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         ) : null}
 
         {isAdmin && (

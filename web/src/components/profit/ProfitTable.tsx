@@ -160,7 +160,7 @@ export function ProfitLevel({ by, table, range, version, caption, parents = {} }
                 </span>
                 {r.losing && <LosingMark />}
               </div>
-              {named && r.key !== null && <div className="font-mono text-xs text-gray-400">{r.key}</div>}
+              {named && r.key !== null && <div className="font-mono text-xs text-gray-500">{r.key}</div>}
             </div>
           </div>
         );

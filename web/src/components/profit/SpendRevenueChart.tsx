@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import BarChart from '@tremor/react/dist/components/chart-elements/BarChart/BarChart.js';
 import { PROFIT_METRICS, formatDateDMY, type ProfitRow } from '@adops/core';
 import { networkMoney } from './format';
+import { ChartLegend } from '../ChartLegend';
 
 export const ESTIMATED = '(estimado)';
 export const UNSYNCED = '(gasto sin sincronizar)';
@@ -37,6 +38,12 @@ export function SpendRevenueChart({ days, estimatedDays, unsyncedDays = [], curr
   }, [days, estimatedDays, unsyncedDays, spend, revenue]);
   return (
     <div data-testid="profit-chart">
+      <ChartLegend
+        items={[
+          { name: spend, color: 'rose-600' },
+          { name: revenue, color: 'emerald-600' },
+        ]}
+      />
       <BarChart
         className="h-72"
         data={data}
@@ -46,6 +53,7 @@ export function SpendRevenueChart({ days, estimatedDays, unsyncedDays = [], curr
         valueFormatter={(v: number) => networkMoney(v, currency)}
         yAxisWidth={88}
         showAnimation={false}
+        showLegend={false}
         noDataText="Sin datos"
       />
     </div>

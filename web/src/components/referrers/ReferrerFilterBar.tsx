@@ -88,7 +88,7 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
         <FormField id={zoneId} label="Zone ID">
           <div className="relative">
             <svg
-              className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400"
+              className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-500"
               viewBox="0 0 20 20"
               fill="currentColor"
               aria-hidden

@@ -11,13 +11,13 @@ export function VisitsLine({ query }: { query: ReferrerFilter }) {
   const answer = useAsync<VisitsComparison>((signal) => api.referrers.comparison(query, { signal }), [api, JSON.stringify(query)]);
   const c = answer.data;
   if (answer.error) return <p className="text-xs text-red-600">Error al cargar la comparación de visitas</p>;
-  if (!c) return <p className="text-xs text-gray-400">Comparando visitas…</p>;
+  if (!c) return <p className="text-xs text-gray-500">Comparando visitas…</p>;
   return (
     <p className="text-sm text-gray-600" data-testid="visits-comparison" title={c.note} aria-busy={answer.loading}>
       {c.current && c.previous ? (
         <>
           <span className="font-medium text-gray-900 tabular-nums">{formatInt(c.current.hits)} visitas</span> <DeltaValue value={c.change_percent} />{' '}
-          <span className="text-gray-500">{c.label}</span> <span className="text-gray-400 tabular-nums">(antes {formatInt(c.previous.hits)})</span>
+          <span className="text-gray-500">{c.label}</span> <span className="text-gray-500 tabular-nums">(antes {formatInt(c.previous.hits)})</span>
         </>
       ) : (
         <span className="text-gray-500">Visitas: {c.note}</span>

@@ -5,7 +5,7 @@ import { EMPTY_CELL, type CsvDialect } from '@adops/core';
 import { ExportButton } from '../ExportButton';
 
 const GREEN_BUTTON =
-  'inline-flex items-center gap-2 rounded-md bg-green-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-green-700 focus:outline-none focus:ring-2 focus:ring-green-500 focus:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60';
+  'inline-flex items-center gap-2 rounded-md bg-green-700 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-green-800 focus:outline-none focus:ring-2 focus:ring-green-500 focus:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60';
 
 const DOWNLOAD_ICON = (
   <svg className="h-4 w-4" viewBox="0 0 20 20" fill="currentColor" aria-hidden>
@@ -24,7 +24,7 @@ export const orDash = (v: string | number | null | undefined): string => (v == n
 
 export function ReferrerCell({ url, width = 'max-w-[28rem]' }: { url: string | null | undefined; width?: string }) {
   const text = orDash(url);
-  if (text === EMPTY_CELL) return <span className="text-gray-400">{EMPTY_CELL}</span>;
+  if (text === EMPTY_CELL) return <span className="text-gray-500">{EMPTY_CELL}</span>;
   return (
     <span className={`block truncate ${width}`} title={text}>
       {text}
@@ -35,5 +35,5 @@ export function ReferrerCell({ url, width = 'max-w-[28rem]' }: { url: string | n
 /** A table cell's text, or a grey '-' when missing or blank. */
 export function dashed(v: string | number | null | undefined) {
   const text = orDash(v);
-  return text === EMPTY_CELL ? <span className="text-gray-400">{EMPTY_CELL}</span> : text;
+  return text === EMPTY_CELL ? <span className="text-gray-500">{EMPTY_CELL}</span> : text;
 }
