@@ -1,8 +1,8 @@
 // A form field: its label above the control, tied to it by `id` (clicking the label focuses the
 // control, screen readers name the control by it), a required mark, an optional hint below and
 // an optional error (`${id}-hint` and `${id}-error`: the control names them in aria-describedby).
-import type { ReactNode } from 'react';
-import { filterLabelClass, labelClass } from './styles';
+import type { ReactNode, Ref } from 'react';
+import { filterLabelClass, inputClass, labelClass } from './styles';
 
 export function FormField({
   id,
@@ -47,5 +47,34 @@ export function FormField({
         </p>
       )}
     </div>
+  );
+}
+
+/** A labelled input whose value the caller holds: FormField with its text, e-mail or password box. */
+export function TextField(props: {
+  id: string;
+  label: ReactNode;
+  value: string;
+  onChange: (v: string) => void;
+  type?: 'text' | 'email' | 'password';
+  required?: boolean;
+  autoComplete?: string;
+  name?: string;
+  inputRef?: Ref<HTMLInputElement>;
+}) {
+  return (
+    <FormField id={props.id} label={props.label}>
+      <input
+        ref={props.inputRef}
+        id={props.id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        required={props.required}
+        autoComplete={props.autoComplete}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        className={inputClass}
+      />
+    </FormField>
   );
 }

@@ -15,7 +15,7 @@ import { MarkedText } from './icons';
 import { ErrorBanner } from './ErrorBanner';
 import { Loading } from './Loading';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from './styles';
-import { FormField } from './FormField';
+import { FormField, TextField } from './FormField';
 
 /** The QR code of an otpauth URL as an SVG data URL (the CSP allows data: images). */
 async function qrDataUrl(text: string): Promise<string> {
@@ -137,17 +137,15 @@ export function TwoFactorSection() {
               de tu app de autenticación. Te quedan <strong>{state.recovery_codes_left}</strong> códigos de recuperación.
             </p>
             <form onSubmit={disable} className="space-y-3">
-              <FormField id="totp-disable-password" label="Contraseña actual">
-                <input
-                  id="totp-disable-password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                  className={inputClass}
-                />
-              </FormField>
+              <TextField
+                id="totp-disable-password"
+                label="Contraseña actual"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={setPassword}
+              />
               <button type="submit" disabled={busy} className={dangerButton}>
                 Desactivar verificación en dos pasos
               </button>
@@ -194,17 +192,15 @@ export function TwoFactorSection() {
         ) : (
           <form onSubmit={begin} className="space-y-3">
             <p>Protege tu cuenta pidiendo, además de la contraseña, un código de la app de autenticación de tu teléfono.</p>
-            <FormField id="totp-enable-password" label="Tu contraseña (para confirmar que eres tú)">
-              <input
-                id="totp-enable-password"
-                type="password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                className={inputClass}
-              />
-            </FormField>
+            <TextField
+              id="totp-enable-password"
+              label="Tu contraseña (para confirmar que eres tú)"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={setPassword}
+            />
             <button type="submit" disabled={busy} className={primaryButton}>
               Activar verificación en dos pasos
             </button>

@@ -28,7 +28,7 @@ import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
-import { FormField } from '../components/FormField';
+import { FormField, TextField } from '../components/FormField';
 import { reportingTimeZone } from '../lib/timezone';
 import { ZoneNote } from '../components/ZoneNote';
 import { MarkedText } from '../components/icons';
@@ -137,30 +137,6 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         )}
       </form>
     </Card>
-  );
-}
-
-function TextField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  type?: string;
-  required?: boolean;
-  autoComplete?: string;
-}) {
-  return (
-    <FormField id={props.id} label={props.label}>
-      <input
-        id={props.id}
-        type={props.type ?? 'text'}
-        required={props.required}
-        autoComplete={props.autoComplete}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        className={inputClass}
-      />
-    </FormField>
   );
 }
 

@@ -7,8 +7,8 @@ import { useFlash } from '../hooks/useFlash';
 import { readToken } from '../lib/session';
 import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
-import { inputClass, primaryButton } from '../components/styles';
-import { FormField } from '../components/FormField';
+import { primaryButton } from '../components/styles';
+import { TextField } from '../components/FormField';
 import { MarkedText } from '../components/icons';
 import { TwoFactorSection } from '../components/TwoFactorSection';
 
@@ -46,28 +46,24 @@ export default function ChangePassword() {
       <h1 className="text-2xl font-semibold text-gray-900">Cambiar contraseña</h1>
       <Card>
         <form onSubmit={submit} className="space-y-4">
-          <FormField id="current-password" label="Contraseña actual">
-            <input
-              id="current-password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={current}
-              onChange={(e) => setCurrent(e.target.value)}
-              className={inputClass}
-            />
-          </FormField>
-          <FormField id="new-password" label="Nueva contraseña">
-            <input
-              id="new-password"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={next}
-              onChange={(e) => setNext(e.target.value)}
-              className={inputClass}
-            />
-          </FormField>
+          <TextField
+            id="current-password"
+            label="Contraseña actual"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={setCurrent}
+          />
+          <TextField
+            id="new-password"
+            label="Nueva contraseña"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={next}
+            onChange={setNext}
+          />
           <button type="submit" disabled={busy} className={primaryButton}>
             Cambiar contraseña
           </button>

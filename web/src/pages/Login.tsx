@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { useSession } from '../hooks/useSession';
 import { errorText } from '../lib/errors';
 import { inputClass, primaryButton } from '../components/styles';
-import { FormField } from '../components/FormField';
+import { FormField, TextField } from '../components/FormField';
 
 export default function Login() {
   const { api, signIn } = useSession();
@@ -66,31 +66,27 @@ export default function Login() {
           <p className="mt-1 text-sm text-gray-500">AdOps Console</p>
         </div>
         <form onSubmit={submit} className="space-y-4 rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
-          <FormField id="login-email" label="Email">
-            <input
-              id="login-email"
-              ref={emailInput}
-              name="email"
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              className={inputClass}
-            />
-          </FormField>
-          <FormField id="login-password" label="Contraseña">
-            <input
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              className={inputClass}
-            />
-          </FormField>
+          <TextField
+            id="login-email"
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            inputRef={emailInput}
+            value={email}
+            onChange={setEmail}
+          />
+          <TextField
+            id="login-password"
+            label="Contraseña"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={setPassword}
+          />
           {needsCode && (
             <FormField
               id="login-totp"
