@@ -28,7 +28,7 @@ function fixtureCsv(): string {
       const revenue = revenueOf(d, i);
       const advertiser = ['AdNova', 'BidSphere', 'Clickora'][i % 3];
       lines.push(
-        `${day(d)},${advertiser},Pub ${i % 40},${zone},ES,search,site${i % 40}.com,${1000 + (i % 500)},${900 + (i % 400)},${i % 50},${revenue},${Math.round(revenue * 70) / 100},${i % 7 === 0 ? '' : 0.5 + (i % 50) / 100}`,
+        `${day(d)},${advertiser},Pub ${i % 40},${zone},ES,search,site${i % 40}.com,${1000 + (i % 500)},${900 + (i % 100)},${i % 50},${revenue},${Math.round(revenue * 70) / 100},${i % 7 === 0 ? '' : 0.5 + (i % 50) / 100}`,
       );
     }
   return `${lines.join('\n')}\n`;

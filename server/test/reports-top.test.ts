@@ -34,7 +34,6 @@ const EXTRA_CSV = [
   'date,advertiser,publisher,zone_id,geo,source,domain,impressions,monetized_impressions,clicks,revenue,rate_applied,p_revenue,margin,tq',
   '2026-03-02,BidSphere,PubA,Z-100,ES,search,a.com,100,,1,5,,,2,',
   '2026-03-03,Clickora,PubC,Z-100,US,search,c.com,100,,1,3,,,1,',
-  '2026-03-02,AdNova,PubB,Z-201,MX,social,b.com,100,,1,0,,,5,',
   '2026-03-03,BidSphere,PubB,Z-500,MX,search,b.com,100,,1,2,,,0.5,',
   '2026-03-01,Zeta,PubG,Z-800,ES,search,g.com,100,,1,5,,,1,',
   '2026-03-01,Nulo,PubH,Z-900,ES,search,h.com,100,,1,3,,,1,',
@@ -59,8 +58,10 @@ const record = (date: string, advertiser: string, publisher: string, zone_id: st
   tq: null,
 });
 // Loaded straight into the warehouse: rows the HTTP import refuses (no zone id, no advertiser,
-// and E7's negative revenue — a correction some older stores hold) must still rank right.
+// E7's negative revenue — a correction some older stores hold — and E3's margin above its
+// revenue, a negative publisher revenue the import now refuses) must still rank right.
 const BLANK_ROWS = [
+  { ...record('2026-03-02', 'AdNova', 'PubB', 'Z-201', 0, 5), geo: 'MX', source: 'social', domain: 'b.com' },
   { ...record('2026-03-02', 'Nulo', 'PubH', 'Z-900', -3, -1), domain: 'h.com' },
   record('2026-03-02', 'AdNova', 'PubE', '', 50, 10),
   record('2026-03-03', 'BidSphere', 'PubE', '  ', 40, 8),
@@ -113,7 +114,7 @@ beforeAll(async () => {
     BLANK_ROWS.forEach((r, i) => {
       load.add(r, i);
     });
-    expect(await load.commit()).toEqual({ inserted: 4, replaced: 0, repeated: [], repeated_total: 0 });
+    expect(await load.commit()).toEqual({ inserted: 5, replaced: 0, repeated: [], repeated_total: 0 });
   } finally {
     await load.close();
   }
