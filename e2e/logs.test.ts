@@ -104,7 +104,7 @@ describe('Referrers (live)', () => {
     const { page } = w;
     await row(page, 'https://paging.example/p24').waitFor();
     expect(await badge(page).textContent()).toBe('SSE');
-    expect(await page.getByLabel('Live').isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Live' }).isChecked()).toBe(true);
     expect(await page.locator('table thead th').allTextContents()).toEqual(['Date', 'Zone ID', 'Source', 'Referrer', 'Keyword', 'IP', 'Country']);
     await expect.poll(() => w.streams.length).toBe(1);
     const streamUrl = new URL(w.streams[0].url());
@@ -180,7 +180,7 @@ describe('Referrers (live)', () => {
     await applyZone(page, 'L4-');
     await page.getByText('No hay resultados').waitFor();
     await expect.poll(() => w.streams.length).toBe(2);
-    await page.getByLabel('Live').uncheck();
+    await page.getByRole('checkbox', { name: 'Live' }).uncheck();
     const polls = w.polls.length;
     await hit('L4-off', 'https://off.example/mientras-apagado', 'apagado');
     await page.waitForTimeout(6000); // longer than one polling interval
@@ -188,7 +188,7 @@ describe('Referrers (live)', () => {
     expect(w.polls.length).toBe(polls);
     expect(w.streams.length).toBe(2);
 
-    await page.getByLabel('Live').check();
+    await page.getByRole('checkbox', { name: 'Live' }).check();
     await row(page, 'https://off.example/mientras-apagado').waitFor({ timeout: 4000 });
     expect(await badge(page).textContent()).toBe('SSE');
   });
