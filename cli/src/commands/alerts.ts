@@ -273,10 +273,18 @@ export function registerAlerts(program: Command, cli: Cli): void {
 
   alerts
     .command('delete')
-    .description('Elimina una regla y sus alertas (quien la creó o un administrador)')
+    .description('Elimina una regla y sus alertas (quien la creó o un administrador); pide confirmación salvo con --yes')
     .argument('<id>', 'id de la regla')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
+    .option('-y, --yes', 'no pedir confirmación (obligatorio fuera de una terminal)')
+    .action(async (id: string, opts: { yes?: boolean }, cmd: Command) => {
+      cli.prompt.needsYes(opts.yes);
       const { api } = await cli.api(cmd);
+      if (!opts.yes) {
+        // Named by the rule's own words when it is found; the server still answers an unknown id.
+        const rule = (await api.alerts.rules()).find((r) => r.id === id);
+        const what = rule ? `la regla «${rule.name}» (${alertRuleCondition(rule)})` : `la regla ${id}`;
+        if (!(await cli.prompt.confirm(`¿Eliminar ${what} y todas sus alertas?`))) throw new CliError('Cancelado', EXIT.cancelled);
+      }
       await api.alerts.deleteRule({ id });
       cli.say('Regla eliminada');
     });
@@ -302,11 +310,21 @@ export function registerAlerts(program: Command, cli: Cli): void {
 
   alerts
     .command('undo')
-    .description('Deshace una pausa de una regla: reactiva la campaña o el conjunto en Meta (administradores)')
+    .description('Deshace una pausa de una regla: reactiva la campaña o el conjunto en Meta (administradores); pide confirmación salvo con --yes')
     .argument('<id>', 'id de la acción (adops alerts actions)')
+    .option('-y, --yes', 'no pedir confirmación (obligatorio fuera de una terminal)')
     .option('--json', 'salida JSON')
-    .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (id: string, opts: { yes?: boolean; json?: boolean }, cmd: Command) => {
+      cli.prompt.needsYes(opts.yes);
       const { api } = await cli.api(cmd);
+      if (!opts.yes) {
+        // Resuming spends money on Meta: the question names what comes back to life.
+        const action = (await api.alerts.actions({ page_size: 500 })).rows.find((a) => a.id === id);
+        const what = action
+          ? `${action.level === 'campaign' ? 'la campaña' : 'el conjunto'} ${action.subject} (regla «${action.rule_name}»)`
+          : `lo que pausó la acción ${id}`;
+        if (!(await cli.prompt.confirm(`¿Reactivar en Meta ${what}? Volverá a gastar`))) throw new CliError('Cancelado', EXIT.cancelled);
+      }
       const a = await api.alerts.undoAction({ id });
       if (cli.machine(opts.json)) return cli.json(a);
       cli.say(
