@@ -8,7 +8,7 @@ import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { LiveTail, type TailMode } from '../live-tail.js';
 import { AlertTail, alertLine } from '../alert-tail.js';
-import { keyboardAttached } from '../ui/screen.js';
+import { keyboardAttached, quitKeys } from '../ui/screen.js';
 import { canonicalFilters, reportingTz } from './report-filters.js';
 import { loadUi } from '../ui-loader.js';
 import { zoneNote } from '../text.js';
@@ -112,10 +112,18 @@ async function followAlerts(cli: Cli, cmd: Command, flags: TailFlags): Promise<v
     (text) => cli.io.stderr.write(`tail: ${text}\n`),
   );
   if (!json) cli.io.stderr.write(`tail: ${zoneNote(cli.tz, true)}\n`);
-  await untilStopped(cli, tail, async () => {
-    await tail.start();
-    await tail.done;
-  });
+  // At a terminal with a keyboard, q quits (as the help says), as on every other screen.
+  const keys = !json && keyboardAttached(cli.io);
+  if (keys) cli.io.stderr.write('tail: q sale\n');
+  const release = keys ? quitKeys(cli, () => tail.stop()) : () => {};
+  try {
+    await untilStopped(cli, tail, async () => {
+      await tail.start();
+      await tail.done;
+    });
+  } finally {
+    release();
+  }
 }
 
 async function followAsNdjson(cli: Cli, tail: LiveTail): Promise<void> {
