@@ -1,6 +1,6 @@
 // `adops tail`: the live referrer log. Shows the latest events, then follows them with core's
-// live follower (SSE with Last-Event-ID, polling every 5 s once the stream fails; see
-// live-tail.ts). NDJSON with --json. With --alerts, the alerts as they fire and resolve instead
+// live follower (SSE with Last-Event-ID, polling every 5 s while the stream fails, back to the
+// stream once it opens again; see live-tail.ts). NDJSON with --json. With --alerts, the alerts as they fire and resolve instead
 // (alert-tail.ts).
 import type { Command } from 'commander';
 import { LIVE_CAP, type ReferrerFilter } from '@adops/core';
@@ -34,7 +34,9 @@ const MODE_TEXT: Record<TailMode, string> = {
 export function registerTail(program: Command, cli: Cli): void {
   program
     .command('tail')
-    .description('Log de referrers en vivo (SSE; si el flujo falla, consulta cada 5 s). q, Ctrl-C o SIGTERM terminan')
+    .description(
+      'Log de referrers en vivo (SSE; si el flujo falla, consulta cada 5 s y vuelve al flujo en cuanto responde). q, Ctrl-C o SIGTERM terminan',
+    )
     .option('--zone <id>', 'zona (coincidencia parcial del Zone ID)')
     .option('--advertiser <name>', 'advertiser')
     .option('--publisher <name>', 'publisher')
