@@ -23,6 +23,7 @@ import {
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import { zoneNote } from '../text.js';
+import { offerValues } from './completion.js';
 import type { Column } from '../ui/Table.js';
 
 /** The alerts table, times on the reporting zone's clock (tz). */
@@ -142,13 +143,14 @@ export function registerAlerts(program: Command, cli: Cli): void {
     if (page.rows.length) cli.say(zoneNote(cli.tz));
   };
 
-  alerts
+  const listCommand = alerts
     .command('list')
     .description('Alertas abiertas (o del estado que digas), la última disparada primero')
     .option('--state <estado>', 'open (por defecto), muted, resolved o all', 'open')
     .option('--rule <id>', 'solo las de esta regla')
     .option('--json', 'salida JSON')
     .action((opts: { state: string; rule?: string; json?: boolean }, cmd: Command) => list(opts.state, opts, cmd));
+  offerValues(listCommand, '--state', [...ALERT_STATES, 'all']);
 
   alerts
     .command('history')
@@ -202,7 +204,7 @@ export function registerAlerts(program: Command, cli: Cli): void {
       await cli.table<AlertRule>({ columns: RULE_COLUMNS, rows: rules, rowKey: (r) => r.id, emptyText: 'No hay reglas.' });
     });
 
-  alerts
+  const createCommand = alerts
     .command('create')
     .description('Crea una regla de alerta')
     .requiredOption('--name <nombre>', 'nombre de la regla')
@@ -238,6 +240,8 @@ export function registerAlerts(program: Command, cli: Cli): void {
       const acts = alertRuleActionText(rule.action);
       cli.say(`Regla creada: ${rule.name} (${rule.id}) — ${alertRuleCondition(rule)}${acts ? `\nAcción: ${acts}` : ''}`);
     });
+  offerValues(createCommand, '--kind', ALERT_RULE_KINDS);
+  offerValues(createCommand, '--action', ALERT_ACTION_MODES);
 
   alerts
     .command('mute')
