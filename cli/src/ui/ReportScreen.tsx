@@ -84,21 +84,38 @@ function keyItems(presets: readonly PresetKey[] | undefined, sortable: boolean, 
   return items;
 }
 
-/** Every key, one a line, for `?`. */
-function helpLines(presets: readonly PresetKey[] | undefined, sortable: boolean, split: boolean): string[] {
+/** Every key, one a line, for `?` (each under 80 columns; the presets packed under their key). */
+function helpLines(presets: readonly PresetKey[] | undefined, sortable: boolean, split: boolean, width: number | undefined): string[] {
+  const key = (k: string, what: string) => `${k.padEnd(HELP_KEY)}${what}`;
+  const ranges = presets?.length
+    ? keyLines(
+        presets.map((p, i) => `${i + 1} ${PRESET_LABELS[p]}`),
+        Math.max(30, (width ?? 100) - HELP_KEY),
+        '  ',
+      )
+    : [];
   return [
-    '←/→  n/p  RePág/AvPág   página anterior / siguiente',
-    'Inicio / Fin            primera / última página',
-    '+ / -                   más / menos filas por página (hasta lo que cabe en la ventana)',
-    '< / >                   columnas a la izquierda / derecha (terminal estrecha)',
-    ...(sortable ? ['s / S                   ordenar por la columna siguiente / anterior', 'r                       invertir el orden'] : []),
-    ...(presets?.length ? [`1–${presets.length}                     rango: ${presets.map((p) => PRESET_LABELS[p]).join(', ')}`] : []),
-    ...(split ? ['Tab                     resumen / tabla'] : []),
-    '/                       filtrar las filas en pantalla (Enter aplica, Esc lo quita)',
-    '?                       mostrar / ocultar esta ayuda',
-    'q  Esc  Ctrl-C          salir',
+    key('←/→  n/p  RePág/AvPág', 'página anterior / siguiente'),
+    key('Inicio / Fin', 'primera / última página'),
+    key('+ / -', 'más / menos filas por página (hasta lo que cabe)'),
+    key('< / >', 'columnas a la izquierda / derecha'),
+    ...(sortable ? [key('s / S', 'ordenar por la columna siguiente / anterior'), key('r', 'invertir el orden')] : []),
+    ...ranges.map((line, i) => key(i === 0 ? `1–${presets!.length}` : '', line)),
+    ...(split ? [key('Tab', 'resumen / tabla')] : []),
+    key('/', 'filtrar las filas de la página (Enter aplica, Esc quita)'),
+    key('?', 'mostrar / ocultar esta ayuda'),
+    key('q  Esc  Ctrl-C', 'salir'),
   ];
 }
+
+/**
+ * Lines a page leaves free under the screen: the prompt's line, and one for a note or
+ * 'cargando…' that wraps the status line (a frame as tall as the window makes Ink clear it).
+ */
+const SPARE_LINES = 2;
+
+/** Width of the keys' column in the `?` help. */
+const HELP_KEY = 24;
 
 /** Columns kept on the left when the table is wider than the terminal. */
 const FROZEN = 1;
@@ -291,7 +308,7 @@ export function ReportScreen<Row>({
     if (key.end) return q.page < last ? request({ ...q, page: last }, 'cargando…') : undefined;
     if (input === '+' || input === '-') {
       const sizes: readonly number[] = PAGE_SIZES;
-      const room = stdout.rows && chrome.current !== null ? stdout.rows - 1 - chrome.current : Infinity;
+      const room = stdout.rows && chrome.current !== null ? stdout.rows - SPARE_LINES - chrome.current : Infinity;
       let next = input === '+' ? sizes.find((s) => s > q.pageSize) : [...sizes].reverse().find((s) => s < q.pageSize);
       // A page the window cannot hold would push the screen's top out of sight: as many rows as fit, no more.
       if (input === '+' && (next ?? Infinity) > room) next = room > q.pageSize ? room : undefined;
@@ -379,13 +396,26 @@ export function ReportScreen<Row>({
     // Measured on a plain page only (help, a filter or the summary panel change what is drawn).
     if (!root.current || help || filter.text || (splitPanels && panel === 'header') || view.rows.length === 0) return;
     chrome.current = measureElement(root.current).height - view.rows.length;
+    // A page taller than the window (a narrow terminal wraps the footer, or the window shrank):
+    // the page the window holds, starting at the first row on screen.
+    const room = interactive && stdout.rows ? stdout.rows - SPARE_LINES - chrome.current : Number.POSITIVE_INFINITY;
+    const q = asked.current;
+    if (room >= 1 && view.rows.length > room && q.pageSize > room && q === shown.current.query) {
+      request({ ...q, pageSize: room, page: Math.floor(((q.page - 1) * q.pageSize) / room) + 1 }, 'ajustando a la ventana…');
+    }
   });
-  const status =
-    `${pageLabel(paging.page, paging.pageCount)} · ${formatInt(paging.totalRows)} filas · ${paging.pageSize} por página` +
-    (sort ? ` · orden: ${view.columns.find((c) => c.key === sort.key)?.header ?? sort.key} ${ARROW[sort.dir]}` : '') +
-    (clipped ? ` · columnas ${FROZEN + shiftNow + 1}–${FROZEN + shiftNow + visible} de ${ordered.length}` : '') +
-    (moreRight > 0 ? ` · +${moreRight} ${moreRight === 1 ? 'columna' : 'columnas'} (>)` : '') +
-    (filter.text ? ` · filtro «${filter.text}»: ${formatInt(shownRows.length)} de ${formatInt(view.rows.length)} en esta página` : '');
+  // The status line's parts, wrapped between parts (never inside one) like the key line.
+  const statusParts = [
+    pageLabel(paging.page, paging.pageCount),
+    `${formatInt(paging.totalRows)} filas`,
+    `${paging.pageSize} por página`,
+    ...(sort ? [`orden: ${view.columns.find((c) => c.key === sort.key)?.header ?? sort.key} ${ARROW[sort.dir]}`] : []),
+    ...(clipped ? [`columnas ${FROZEN + shiftNow + 1}–${FROZEN + shiftNow + visible} de ${ordered.length}`] : []),
+    ...(moreRight > 0 ? [`+${moreRight} ${moreRight === 1 ? 'columna' : 'columnas'} (>)`] : []),
+    ...(filter.text ? [`filtro «${filter.text}»: ${formatInt(shownRows.length)} de ${formatInt(view.rows.length)} en esta página`] : []),
+    ...(loading ? [loading] : []),
+    ...(note ? [note] : []),
+  ];
   const tableHidden = splitPanels && panel === 'header';
 
   return (
@@ -398,7 +428,7 @@ export function ReportScreen<Row>({
       {help && !tableHidden ? (
         <Box marginTop={1} flexDirection="column">
           <Text bold>Teclas</Text>
-          {helpLines(presets, sortKeys.length > 0, splitPanels).map((line) => (
+          {helpLines(presets, sortKeys.length > 0, splitPanels, stdout.columns).map((line) => (
             <Text key={line} wrap="truncate-end">
               {line}
             </Text>
@@ -418,11 +448,9 @@ export function ReportScreen<Row>({
       </Box>
       {view.notice && !(splitPanels && panel === 'header') ? <Text color="yellow">{view.notice}</Text> : null}
       <Box flexDirection="column" marginTop={1}>
-        <Text>
-          {status}
-          {loading ? ` · ${loading}` : ''}
-          {note ? ` · ${note}` : ''}
-        </Text>
+        {keyLines(statusParts, interactive ? stdout.columns : undefined, ' · ').map((line) => (
+          <Text key={line}>{line}</Text>
+        ))}
         {error ? <Text color="red">{error}</Text> : null}
         {interactive && filter.typing ? (
           <Text>

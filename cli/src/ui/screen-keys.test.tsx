@@ -69,7 +69,7 @@ describe('report screen keys', () => {
     ui.stdin.write('?');
     await waitFor(() => frame().includes('Teclas'));
     expect(frame()).toContain('Inicio / Fin            primera / última página');
-    expect(frame()).toContain('filtrar las filas en pantalla');
+    expect(frame()).toContain('filtrar las filas de la página');
     expect(rows()).toEqual([]);
     ui.stdin.write('\u001b');
     await waitFor(() => !frame().includes('Teclas'));

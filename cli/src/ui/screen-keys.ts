@@ -60,18 +60,18 @@ export function splitKeys(chunk: string): Array<{ input: string; key: KeyFlags }
 const GAP = '   ';
 
 /**
- * The key line's items packed into lines no wider than `width`: a line breaks between items,
- * never inside one (an item wider than the terminal has a line of its own).
+ * The key line's (or the status line's) items packed into lines narrower than `width`: a line
+ * breaks between items, never inside one (an item wider than the terminal has a line of its own).
  */
-export function keyLines(items: readonly string[], width: number | undefined): string[] {
-  if (!width) return [items.join(GAP)];
+export function keyLines(items: readonly string[], width: number | undefined, gap = GAP): string[] {
+  if (!width) return [items.join(gap)];
   const lines: string[] = [];
   let line = '';
   for (const item of items) {
-    if (line && displayWidth(line + GAP + item) > width - 1) {
+    if (line && displayWidth(line + gap + item) > width - 1) {
       lines.push(line);
       line = item;
-    } else line = line ? line + GAP + item : item;
+    } else line = line ? line + gap + item : item;
   }
   if (line) lines.push(line);
   return lines;
