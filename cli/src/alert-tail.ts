@@ -18,8 +18,39 @@ export interface AlertTailOptions {
   retryMs?: number;
 }
 
-/** A backlog row or a stream message, as printed. */
-export type AlertLine = Pick<AlertStreamEvent, 'event' | 'alert'> & { id?: number };
+/**
+ * A backlog row or a stream message, as printed; `at` is the instant the line tells about (when
+ * it fired, fired again or resolved), which is not always the alert's fired_at: see `lineAt`.
+ */
+export type AlertLine = Pick<AlertStreamEvent, 'event' | 'alert'> & { id?: number; at?: string };
+
+/** Fired again within its rule's cooldown: the server reopened the alert it had resolved. */
+const refired = ({ event, alert }: Pick<AlertLine, 'event' | 'alert'>) => event === 'fired' && alert.fire_count > 1;
+
+/**
+ * When a stream message happened. A re-fire reopens the alert and keeps its first fired_at (the
+ * cooldown counts from its last notice) and the message carries no time of its own, so a re-fire
+ * is timed when it arrives (the stream delivers within a second of the evaluation).
+ */
+export function lineAt({ event, alert }: Pick<AlertLine, 'event' | 'alert'>, arrived: Date): string {
+  if (event === 'resolved') return alert.resolved_at ?? arrived.toISOString();
+  return refired({ event, alert }) ? arrived.toISOString() : alert.fired_at;
+}
+
+/**
+ * The latest alerts (newest first, as listed) as lines in the order things happened: each
+ * alert's firing, then its resolution when it resolved, both at their own time.
+ */
+export function backlogLines(alerts: readonly Alert[]): AlertLine[] {
+  const lines: AlertLine[] = [];
+  for (const alert of alerts) {
+    lines.push({ event: 'fired', alert, at: alert.fired_at });
+    if (alert.state === 'resolved' && alert.resolved_at) lines.push({ event: 'resolved', alert, at: alert.resolved_at });
+  }
+  return lines.sort((a, b) => Date.parse(a.at!) - Date.parse(b.at!));
+}
+
+const STATE_WORD = { fired: 'DISPARADA', again: 'DE NUEVO ', resolved: 'RESUELTA ' } as const;
 
 /** Narrowest text column worth wrapping into; a terminal narrower than that gets the line whole. */
 const MIN_TEXT_COLUMNS = 24;
@@ -30,10 +61,15 @@ const MIN_TEXT_COLUMNS = 24;
  * boundaries under its own start, so the time and state columns stay clear; without (a pipe),
  * one line per alert.
  */
-export function alertLine({ event, alert }: AlertLine, tz: string, columns?: number): string {
-  const at = event === 'resolved' ? (alert.resolved_at ?? alert.fired_at) : alert.fired_at;
-  const head = `${formatDateTimeDMY(at, tz)}  ${event === 'resolved' ? 'RESUELTA ' : 'DISPARADA'}  `;
-  const text = alertText(alert);
+export function alertLine(line: AlertLine, tz: string, columns?: number): string {
+  const { event, alert } = line;
+  const at = line.at ?? (event === 'resolved' ? (alert.resolved_at ?? alert.fired_at) : alert.fired_at);
+  // A re-fire of the live stream says so; a backlog row (timed by its first firing) counts them.
+  const again = refired(line) && at !== alert.fired_at;
+  const word = event === 'resolved' ? STATE_WORD.resolved : again ? STATE_WORD.again : STATE_WORD.fired;
+  const head = `${formatDateTimeDMY(at, tz)}  ${word}  `;
+  const times = !refired(line) ? '' : again ? ` (${alert.fire_count}.ª vez)` : ` (disparada ${alert.fire_count} veces)`;
+  const text = alertText(alert) + times;
   const room = (columns ?? 0) - head.length;
   if (room < MIN_TEXT_COLUMNS) return head + text;
   // A figure keeps its unit ('-18,1 %') on one line.
@@ -64,7 +100,7 @@ export class AlertTail {
   async start(): Promise<void> {
     if (this.options.lines > 0) {
       const { rows } = await this.options.api.alerts.list({ state: 'all', page_size: this.options.lines });
-      const backlog = [...rows].reverse().map((alert: Alert): AlertLine => ({ event: alert.state === 'resolved' ? 'resolved' : 'fired', alert }));
+      const backlog = backlogLines(rows);
       if (backlog.length) this.emit(backlog);
     }
     this.open();
@@ -95,7 +131,7 @@ export class AlertTail {
         return; // not an alert: ignored
       }
       if (typeof e.id === 'number') this.lastId = e.id;
-      this.emit([e]);
+      this.emit([{ ...e, at: lineAt(e, new Date()) }]);
     });
     es.addEventListener('error', (e) => {
       if (this.stopped) return;

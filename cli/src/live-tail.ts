@@ -1,5 +1,6 @@
 // `adops tail`'s follower: the newest events first (in pinned pages of the server's log), then
-// core's LiveFollower over the SSE stream with Last-Event-ID, falling back to polling. Used by
+// core's LiveFollower over the SSE stream with Last-Event-ID, falling back to polling and back to
+// the stream once it answers again. Used by
 // the tail command and drawn by ui/Tail.tsx (which imports only this file's types).
 import { EventSource } from 'eventsource';
 import {
@@ -32,6 +33,8 @@ export interface LiveTailOptions {
   pollMs?: number;
   /** Failed stream attempts in a row before falling back to polling. */
   maxStreamFailures?: number;
+  /** While polling, how often the stream is tried again (default 15 s); it is used again once it opens. */
+  streamRetryMs?: number;
 }
 
 /** The server's stream and log as the follower's source, with the stored session. */
@@ -75,7 +78,11 @@ export class LiveTail {
   readonly done: Promise<void>;
 
   constructor(private readonly options: LiveTailOptions) {
-    this.follower = new LiveFollower(source(options), { pollMs: options.pollMs, maxStreamFailures: options.maxStreamFailures ?? 3 });
+    this.follower = new LiveFollower(source(options), {
+      pollMs: options.pollMs,
+      maxStreamFailures: options.maxStreamFailures ?? 3,
+      streamRetryMs: options.streamRetryMs ?? 15_000,
+    });
     this.follower.onEvents((records) => this.emit(records));
     this.done = this.follower.done.catch((e: unknown) => {
       throw e instanceof FollowSessionError ? new CliError(SESSION_EXPIRED, EXIT.session) : e;

@@ -157,9 +157,17 @@ export class Prompter {
     return first;
   }
 
+  /**
+   * Before a destructive command asks the server anything: without --yes and without a
+   * terminal there is nobody to confirm it, a usage error (exit 2) that names --yes.
+   */
+  needsYes(yes: boolean | undefined): void {
+    if (!yes && !this.interactive) throw new CliError('Confirma con --yes (la entrada no es una terminal)', EXIT.usage);
+  }
+
   /** Yes/no at a terminal (default no). Without a terminal there is nobody to ask: --yes is required. */
   async confirm(question: string): Promise<boolean> {
-    if (!this.interactive) throw new CliError('Confirma con --yes (la entrada no es una terminal)', EXIT.usage);
+    this.needsYes(false);
     const answer = (await askVisible(this.io, `${question} [s/N] `)).trim().toLowerCase();
     return ['s', 'si', 'sí', 'y', 'yes'].includes(answer);
   }

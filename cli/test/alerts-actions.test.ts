@@ -6,13 +6,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AlertAction, AlertActionList, AlertRule } from '@adops/core';
 import { ONLY_ADMINS_SET_ACTIONS } from '../../server/src/services/alert-guard.js';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { newConfigDir, runCli } from './helpers.js';
+import { newConfigDir, runAnswering, runCli } from './helpers.js';
 
 let server: TestServer;
 let dir: string;
 let staffDir: string;
 const cli = (args: string[]) => runCli(args, dir, server.url);
 const tty = (args: string[]) => runCli(args, dir, server.url, { isTTY: true, columns: 250 });
+const answered = (args: string[], key: string) => runAnswering(args, dir, server.url, key, { columns: 250 });
 
 beforeAll(async () => {
   server = await startTestServer({ alerts: { everySeconds: 0, mailFrom: 'a@b.c', webhookAttempts: 1, webhookBackoffMs: 1, appUrl: null } });
@@ -60,17 +61,27 @@ it('lists the actions and undoes a pause by its id; staff get the 403', async ()
   const json = JSON.parse((await cli(['alerts', 'actions', '--json'])).stdout) as AlertActionList;
   expect(json.rows.map((a) => [a.id, a.undoable])).toEqual([['accion-1', true]]);
 
-  const refused = await runCli(['alerts', 'undo', 'accion-1'], staffDir, server.url);
+  const refused = await runCli(['alerts', 'undo', 'accion-1', '--yes'], staffDir, server.url);
   expect(refused.code).not.toBe(0);
   expect(refused.stderr).toContain('No autorizado');
 
-  const undone = await tty(['alerts', 'undo', 'accion-1']);
+  // Off a terminal nobody can confirm: a usage error naming --yes, and the campaign stays paused.
+  const unconfirmed = await tty(['alerts', 'undo', 'accion-1']);
+  expect(unconfirmed.code).toBe(2);
+  expect(unconfirmed.stderr).toContain('--yes');
+  // At a terminal it asks, naming the campaign; "n" keeps it paused.
+  const kept = await answered(['alerts', 'undo', 'accion-1'], 'n');
+  expect(kept.code).toBe(130);
+  expect(kept.stderr).toContain(`¿Reactivar en Meta la campaña ${campaign} (regla «Campañas que pierden»)? Volverá a gastar [s/N]`);
+  expect(sandbox.statusChanges.filter((c) => c.id === campaign).map((c) => c.to)).toEqual(['PAUSED']);
+
+  const undone = await tty(['alerts', 'undo', 'accion-1', '--yes']);
   expect(undone.code, undone.stderr).toBe(0);
   expect(undone.stdout).toContain(`Pausa deshecha: la campaña ${campaign} vuelve a estar activa en Meta (regla «Campañas que pierden»)`);
   expect(sandbox.statusChanges.filter((c) => c.id === campaign).map((c) => c.to)).toEqual(['PAUSED', 'ACTIVE']);
   const after = JSON.parse((await cli(['alerts', 'actions', '--json'])).stdout) as AlertActionList;
   expect(after.rows[0]).toMatchObject({ undone_by: ADMIN.email, undoable: false } satisfies Partial<AlertAction>);
-  const again = await cli(['alerts', 'undo', 'accion-1']);
+  const again = await cli(['alerts', 'undo', 'accion-1', '--yes']);
   expect(again.stderr).toContain(`Esta pausa ya se deshizo (${ADMIN.email})`);
 });
 

@@ -8,7 +8,7 @@ import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpe
 import { event } from '../../server/test/warehouse-contract.js';
 import { startSmtpSink, type SmtpSink } from '../../server/test/smtp-sink.js';
 import { run } from '../src/main.js';
-import { newConfigDir, runCli } from './helpers.js';
+import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
 
 const T = Math.floor((Date.now() - 86_400_000) / 3_600_000) * 3_600_000;
 const MIN = 60_000;
@@ -36,17 +36,24 @@ const burst = (at: number, ip: string) =>
   server.app.services.warehouse.referrers.append(Array.from({ length: 25 }, (_, i) => event(nextId++, at + i, { zone_id: 'Z-1', ip })));
 
 /** `adops <args>` running until stopped, its output collected. */
-function start(args: string[], isTTY = false, columns = 200) {
+function start(args: string[], isTTY = false, columns = 200, keyboard?: PassThrough) {
   let text = '';
   let errText = '';
   const stdout = Object.assign(new PassThrough(), { columns });
   stdout.on('data', (c) => (text += c));
   const stderr = new PassThrough();
   stderr.on('data', (c) => (errText += c));
-  const stdin = new PassThrough();
-  stdin.end();
+  const stdin = keyboard ?? new PassThrough();
+  if (!keyboard) stdin.end();
   const controller = new AbortController();
-  const done = run(args, { stdout, stderr, stdin, env: { ADOPS_CONFIG_DIR: dir, ADOPS_URL: server.url }, isTTY, signal: controller.signal });
+  const done = run(args, {
+    stdout,
+    stderr,
+    stdin,
+    env: { ADOPS_CONFIG_DIR: dir, ADOPS_URL: server.url, ADOPS_TZ: 'UTC' },
+    isTTY,
+    signal: controller.signal,
+  });
   return { stdout: () => text, stderr: () => errText, stop: () => controller.abort(), done };
 }
 const waitFor = async (check: () => boolean, what: string) => {
@@ -151,6 +158,60 @@ describe('adops tail --alerts', () => {
     // Read back, the pieces are the alert's whole text.
     const text = lines.map((l, i) => (i === 0 ? l.slice(head!.length) : l.trim())).join(' ');
     expect(text).toBe(`[Alertas] Pico de una IP: IP 10.4.4.4: 25 visitas humanas en 10 min (umbral 20) — regla «${name}»`);
+    await admin.alerts.deleteRule({ id: rule.id });
+  });
+
+  it('q quits it at a terminal with exit 0, the keyboard back in line mode and the output ending its line', async () => {
+    const keyboard = fakeTerminal();
+    const tail = start(['tail', '--alerts', '-n', '0'], true, 80, keyboard);
+    await waitFor(() => tail.stderr().includes('alertas en vivo'), 'the stream to open');
+    expect(tail.stderr()).toContain('q sale');
+    keyboard.write('q');
+    expect(await tail.done).toBe(0);
+    expect(keyboard.rawModes).toEqual([true, false]);
+    expect(tail.stderr().endsWith('\n')).toBe(true);
+  });
+
+  it('a re-fired alert streams in order, at the time it fired again, after its resolution; the backlog shows both ends', async () => {
+    const admin = await server.admin();
+    const rule = await admin.alerts.createRule({ name: 'Vuelve', kind: 'ip_burst', params: { visits: 20, minutes: 10 }, cooldown_minutes: 60 });
+    const tail = start(['tail', '--alerts', '-n', '0'], true, 250);
+    await waitFor(() => tail.stderr().includes('alertas en vivo'), 'the stream to open');
+    // On the evaluator's clock as a server runs it: half an hour ago, then now, then later.
+    const before = Date.now();
+    const at = before - 30 * MIN;
+    await burst(at - MIN, '10.5.5.5');
+    await server.app.services.alerts.evaluate(at); // fires
+    await server.app.services.alerts.evaluate(at + 20 * MIN); // resolves
+    await burst(before - MIN, '10.5.5.5');
+    await server.app.services.alerts.evaluate(before); // fires again, within the hour's cooldown
+    await waitFor(() => tail.stdout().includes('DE NUEVO'), 'the re-fire');
+    await server.app.services.alerts.evaluate(before + 20 * MIN); // resolves again
+    await waitFor(() => tail.stdout().split('RESUELTA').length === 3, 'the second resolution');
+    tail.stop();
+    expect(await tail.done).toBe(0);
+    const lines = tail.stdout().split('\n').filter(Boolean);
+    expect(lines.map((l) => l.slice(18, 27))).toEqual(['DISPARADA', 'RESUELTA ', 'DE NUEVO ', 'RESUELTA ']);
+    expect(lines[2]).toContain('regla «Vuelve» (2.ª vez)');
+    // Each line's time: none earlier than the one before it; the re-fire's is when it fired again.
+    const times = lines.map((l) => l.slice(0, 16));
+    const minutes = (t: string) => Date.UTC(+t.slice(6, 10), +t.slice(3, 5) - 1, +t.slice(0, 2), +t.slice(11, 13), +t.slice(14, 16));
+    for (let i = 1; i < times.length; i++) expect(minutes(times[i]), lines.join('\n')).toBeGreaterThanOrEqual(minutes(times[i - 1]));
+    expect(minutes(times[2])).toBeGreaterThanOrEqual(Math.floor(before / MIN) * MIN);
+
+    // Listed afterwards, the alert shows when it first fired and when it last resolved, in that order.
+    const backlog = start(['tail', '--alerts', '-n', '1'], true, 250);
+    await waitFor(() => backlog.stderr().includes('alertas en vivo'), 'the stream to open');
+    backlog.stop();
+    expect(await backlog.done).toBe(0);
+    expect(
+      backlog
+        .stdout()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.slice(18, 27)),
+    ).toEqual(['DISPARADA', 'RESUELTA ']);
+    expect(backlog.stdout()).toContain('(disparada 2 veces)');
     await admin.alerts.deleteRule({ id: rule.id });
   });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Alert, AlertList, AlertRule } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { event } from '../../server/test/warehouse-contract.js';
-import { newConfigDir, runCli } from './helpers.js';
+import { newConfigDir, runAnswering, runCli } from './helpers.js';
 import { parseParams } from '../src/commands/alerts.js';
 
 let server: TestServer;
@@ -128,4 +128,37 @@ it('--use-estimates makes a campaign rule count days with estimated revenue, and
   ]);
   expect(wrongKind.code).toBe(2);
   expect(wrongKind.stderr).toContain('--use-estimates es solo para reglas campaign_roi');
+});
+
+it('delete asks at a terminal, naming the rule ("n" keeps it), needs --yes off one (exit 2) and deletes with it', async () => {
+  const created = await cli([
+    'alerts',
+    'create',
+    '--name',
+    'Para borrar',
+    '--kind',
+    'ip_burst',
+    '--param',
+    'visits=10',
+    '--param',
+    'minutes=15',
+    '--json',
+  ]);
+  expect(created.code, created.stderr).toBe(0);
+  const rule = JSON.parse(created.stdout) as AlertRule;
+  const stored = async () => (await server.app.services.alerts.rules()).some((r) => r.id === rule.id);
+
+  const piped = await cli(['alerts', 'delete', rule.id]);
+  expect(piped.code).toBe(2);
+  expect(piped.stderr).toContain('--yes');
+  const kept = await runAnswering(['alerts', 'delete', rule.id], dir, server.url, 'n');
+  expect(kept.code).toBe(130);
+  expect(kept.stderr).toContain('¿Eliminar la regla «Para borrar» (Una IP con > 10 visitas humanas');
+  expect(kept.stderr).toContain('y todas sus alertas? [s/N]');
+  expect(await stored()).toBe(true);
+
+  const deleted = await cli(['alerts', 'delete', rule.id, '--yes']);
+  expect(deleted.code, deleted.stderr).toBe(0);
+  expect(deleted.stdout).toContain('Regla eliminada');
+  expect(await stored()).toBe(false);
 });

@@ -85,6 +85,21 @@ describe('adops completion', () => {
     expect(await complete(r.stdout, ['adops', 'tokens', 'list', '--r'])).toEqual(['--reveal']);
   });
 
+  it('offers the values an option takes: presets, sort keys, alert states and kinds', async () => {
+    const { stdout: script } = await cli(['completion', 'bash']);
+    expect(await complete(script, ['adops', 'report', 'zones', '--preset', ''])).toEqual(
+      expect.arrayContaining(['hoy', 'ayer', 'ultimos7', 'mes_actual', 'mes_anterior']),
+    );
+    expect(await complete(script, ['adops', 'report', 'zones', '--preset', 'ay'])).toEqual(['ayer']);
+    expect(await complete(script, ['adops', 'report', 'zones', '--from', '2026-01-01', '--sort', 'rev'])).toEqual(['revenue']);
+    expect(await complete(script, ['adops', 'dashboard', '--preset', ''])).not.toContain('--json');
+    expect(await complete(script, ['adops', 'alerts', 'list', '--state', ''])).toEqual(['open', 'resolved', 'muted', 'all']);
+    expect(await complete(script, ['adops', 'alerts', 'create', '--kind', 'ip'])).toEqual(['ip_burst']);
+    expect(await complete(script, ['adops', 'finance', '--table', ''])).toEqual(['advertisers', 'publishers', 'margin']);
+    // After a value, the command's options again.
+    expect(await complete(script, ['adops', 'report', 'zones', '--preset', 'ayer', '--adv'])).toEqual(['--advertiser']);
+  });
+
   it('zsh gets the same completion through bashcompinit; another shell is a usage error', async () => {
     const zsh = await cli(['completion', 'zsh']);
     expect(zsh.stdout).toMatch(/^# adops completion \(zsh\)/);

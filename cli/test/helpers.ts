@@ -65,3 +65,19 @@ export function fakeTerminal(): PassThrough & { isTTY: boolean; rawModes: boolea
   };
   return stream;
 }
+
+/**
+ * Runs `adops <args>` at a fake terminal and types `answer` + Enter once the command asks (it
+ * starts reading the keyboard), as a person answering a confirmation would.
+ */
+export async function runAnswering(args: string[], configDir: string, server: string, answer: string, options: RunOptions = {}): Promise<CliResult> {
+  const keyboard = fakeTerminal();
+  let asked = false;
+  keyboard.once('resume', () => {
+    asked = true;
+  });
+  const pending = runCli(args, configDir, server, { isTTY: true, ...options, stdinStream: keyboard });
+  while (!asked) await new Promise((r) => setTimeout(r, 10));
+  keyboard.write(`${answer}\r`);
+  return pending;
+}

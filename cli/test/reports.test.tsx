@@ -155,21 +155,48 @@ afterAll(() => server?.close());
 
 describe('tables that fit the terminal', () => {
   /** A report screen on a fake terminal of `columns` × `rows` with a keyboard; q ends it. */
-  async function screen(args: string[], columns: number, rows: number) {
+  async function screen(args: string[], columns: number, rows: number, keys: string[] = []) {
     const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
     const pending = cli(args, { isTTY: true, stdinStream: tty, columns, rows });
     const started = Date.now();
     while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 100));
-    tty.write('q');
+    for (const key of [...keys, 'q']) {
+      await new Promise((r) => setTimeout(r, 150));
+      tty.write(key);
+    }
     const r = await pending;
     expect(r.code, r.stderr).toBe(0);
-    return strip(r.stdout).split('\n');
+    return Object.assign(strip(r.stdout).split('\n'), { raw: r.stdout });
   }
 
   it('a window 30 lines high gets a page of 17 rows (the rest of the screen is its frame), and the frame fits', async () => {
     const lines = await screen(['report', 'zones', '--from', old, '--to', today], 200, 30);
     expect(lines.join('\n')).toContain('17 por página');
+  });
+
+  it('+ never grows a page past the window: it stops and says so', async () => {
+    for (const height of [30, 60]) {
+      const lines = await screen(['report', 'zones', '--from', old, '--to', today], 120, height, ['+', '+', '+']);
+      const text = lines.join('\n');
+      expect(text, `${height} rows`).toContain('no caben más filas en la ventana');
+      // A frame as tall as the window makes Ink clear the screen and its scrollback: never.
+      expect(lines.raw).not.toContain('\u001b[2J');
+      // The last frame (after Ink's last erase) fits under the prompt's line.
+      const last = lines.raw.slice(lines.raw.lastIndexOf('\u001b[G') + 3);
+      expect(strip(last).trimEnd().split('\n').length, `${height} rows`).toBeLessThan(height);
+    }
+  });
+
+  it('at 80 columns the key line breaks between its items, never inside one', async () => {
+    const lines = await screen(['report', 'zones', '--from', old, '--to', today], 80, 30);
+    // The wrapped footer still leaves the page inside the window: Ink never clears the screen.
+    expect(lines.raw).not.toContain('\u001b[2J');
+    const at = lines.findIndex((l) => l.startsWith('←/→ página'));
+    const keyLines = lines.slice(at, lines.findIndex((l, i) => i > at && l.includes('q salir')) + 1);
+    expect(keyLines.length).toBeGreaterThan(1);
+    for (const line of keyLines) expect(line.length, line).toBeLessThan(80);
+    const items = keyLines.flatMap((l) => l.trim().split(/ {3}/));
+    expect(items).toEqual(expect.arrayContaining(['←/→ página', '+/- filas', 's ordenar', '3 Últimos 7 días', '/ filtrar', '? teclas', 'q salir']));
   });
 
   it('at 80 and 120 columns revenue and margin come before the dimensions, and the hidden columns are counted', async () => {

@@ -220,6 +220,42 @@ describe('adops tail --json', () => {
     }
   }, 30_000);
 
+  it('goes back from polling to the stream once the stream answers again, and delivers each event once', async () => {
+    const proxy = await startProxy(server.url);
+    proxy.state.failStream = true;
+    const api = await server.admin();
+    // Polls go straight to the server; the stream through the proxy that refuses it.
+    const tail = new LiveTail({
+      api,
+      server: proxy.url,
+      token: api.token,
+      filter: { zoneId: 'zt-back' },
+      lines: 0,
+      pollMs: 100,
+      streamRetryMs: 100,
+    });
+    const modes: string[] = [];
+    const seen: string[] = [];
+    tail.onStatus((s) => modes.push(s.mode));
+    tail.onEvents((records) => seen.push(...records.map((r) => String(r.referrer))));
+    try {
+      await tail.start();
+      await waitFor(() => modes.includes('polling'), 5000, 'the fallback');
+      const polled = await post('zt-back');
+      await waitFor(() => seen.includes(String(polled.referrer)), 5000, 'the polled event');
+      proxy.state.failStream = false; // the outage ends
+      await waitFor(() => tail.status.mode === 'sse', 5000, 'the stream again');
+      const streamed = await post('zt-back');
+      await waitFor(() => seen.includes(String(streamed.referrer)), 5000, 'the streamed event');
+      expect(proxy.openStreams()).toBe(1);
+      expect(modes.slice(-1)).toEqual(['sse']);
+      expect(seen).toEqual([polled.referrer, streamed.referrer]);
+    } finally {
+      tail.stop();
+      await proxy.close();
+    }
+  });
+
   it('a session refused by the server ends it with exit code 3', async () => {
     const admin = await server.admin();
     await admin.admin.createUser({ first_name: 'Tail', last_name: '', email: 'tail@test.local', password: 'tail-pass-123', is_admin: false });

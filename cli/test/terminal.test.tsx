@@ -29,9 +29,9 @@ afterAll(async () => {
 });
 
 /** Starts a screen on a fake terminal, waits for its keyboard, types `keys`, returns the result. */
-async function screen(args: string[], keys: string) {
+async function screen(args: string[], keys: string, options: Parameters<typeof runCli>[3] = {}) {
   const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
-  const pending = cli(args, { isTTY: true, stdinStream: tty });
+  const pending = cli(args, { isTTY: true, ...options, stdinStream: tty });
   const started = Date.now();
   while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 100));
@@ -113,6 +113,18 @@ describe('Ctrl-C', () => {
     expect(cancelled.stderr).toBe('');
     const quit = await screen(['report', 'zones'], 'q');
     expect(quit.code).toBe(0);
+  });
+
+  it('after q the output ends its line, so the prompt starts on its own, even in a window shorter than the screen', async () => {
+    for (const [command, rows] of [
+      [['report', 'zones'], 40],
+      [['report', 'zones'], 10],
+      [['dashboard'], 12],
+    ] as const) {
+      const quit = await screen([...command], 'q', { columns: 80, rows });
+      expect(quit.code).toBe(0);
+      expect(quit.stdout.endsWith('\n'), `${command.join(' ')} at ${rows} rows`).toBe(true);
+    }
   });
 
   it('ends the Dashboard screen with 130', async () => {

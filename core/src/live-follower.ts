@@ -1,6 +1,7 @@
 // The live follower of the referrer log, written once for the Logs screen and `adops tail`:
 // follows the server-sent event stream (resuming after the newest id known), gathers its
-// messages in short batches, falls back to polling for good when the stream fails (SPEC §4),
+// messages in short batches, falls back to polling when the stream fails (SPEC §4) — for good,
+// or, given `streamRetryMs`, trying the stream again meanwhile and going back to it once it opens —
 // hands on every event once (by id, then by core's record key), keeps a bounded list, and ends
 // on a refused session. The faces only say how to open a stream and how to poll.
 import { LIVE_CAP, POLL_INTERVAL_MS, type LiveRecord, parseLiveMessage, prependNew } from './live.js';
@@ -38,6 +39,11 @@ export interface FollowerOptions {
   maxStreamFailures?: number;
   /** How long stream messages gather before they are handed on (ms). */
   batchMs?: number;
+  /**
+   * While polling, try the stream again this often and go back to it once it opens (the
+   * terminal, after an outage); absent: poll for good once the stream failed.
+   */
+  streamRetryMs?: number;
   /** Events remembered for de-duplication. */
   cap?: number;
   /** Told of each stream message that is not an event (it is counted in `ignored` and skipped). */
@@ -67,6 +73,9 @@ export class LiveFollower {
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
   private pollAbort: AbortController | null = null;
+  private probeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Polls are under way (a poll finishing after the stream came back schedules no other). */
+  private polling = false;
   private failures = 0;
   private stopped = false;
   private readonly eventListeners = new Set<Listener<LiveRecord[]>>();
@@ -130,6 +139,7 @@ export class LiveFollower {
     this.handle = null;
     clearTimeout(this.flushTimer);
     clearTimeout(this.pollTimer);
+    clearTimeout(this.probeTimer);
     this.pollAbort?.abort();
     this.finish(error);
   }
@@ -161,13 +171,15 @@ export class LiveFollower {
     this.add(batch);
   }
 
-  private openStream(): void {
+  /** Opens the stream; a `probe` is tried while polling, which goes on until the stream opens. */
+  private openStream(probe = false): void {
     const stream = this.source.stream!;
     let handle: { close(): void } | null = null;
     handle = stream(this.lastId >= 0 ? this.lastId : undefined, {
       open: () => {
         if (this.stopped || this.handle !== handle) return;
         this.failures = 0;
+        if (probe) this.stopPolling();
         this.setStatus({ mode: 'sse' });
       },
       message: (data) => {
@@ -184,6 +196,12 @@ export class LiveFollower {
       error: ({ status, closed, message }) => {
         if (this.stopped || this.handle !== handle) return;
         if (status === 401) return this.end(new FollowSessionError());
+        if (this.polling) {
+          // A probe that did not open: polling goes on, the stream is tried again later.
+          handle?.close();
+          this.handle = null;
+          return this.scheduleProbe();
+        }
         this.failures++;
         if (closed || this.failures >= (this.options.maxStreamFailures ?? 3)) {
           this.flush();
@@ -194,31 +212,51 @@ export class LiveFollower {
     this.handle = handle;
   }
 
-  /** The stream failed (or none can be opened): poll from now on, for good. */
+  /** The stream failed (or none can be opened): poll from now on, trying the stream again when asked to. */
   private fallBack(detail?: string): void {
     if (this.stopped) return;
     this.handle?.close();
     this.handle = null;
+    this.polling = true;
     this.setStatus({ mode: 'polling', ...(detail ? { detail } : {}) });
     void this.poll();
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe(): void {
+    const every = this.options.streamRetryMs;
+    if (this.stopped || !this.source.stream || every === undefined) return;
+    clearTimeout(this.probeTimer);
+    this.probeTimer = setTimeout(() => {
+      if (!this.stopped && this.polling && !this.handle) this.openStream(true);
+    }, every);
+  }
+
+  /** The stream is back: the poll under way is dropped (the stream resumes after the newest id). */
+  private stopPolling(): void {
+    this.polling = false;
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.probeTimer);
+    this.pollAbort?.abort();
   }
 
   private async poll(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.polling) return;
     const abort = new AbortController();
     this.pollAbort = abort;
     try {
       const { rows, total } = await this.source.poll(this.lastId, abort.signal);
-      if (this.stopped) return;
+      // Back on the stream meanwhile: it resumes after the id it opened with, so nothing is lost.
+      if (this.stopped || !this.polling) return;
       // Newest first from the source: handed on oldest first, only what is newer than known.
       this.add(rows.filter((r) => typeof r.id !== 'number' || r.id > this.lastId).reverse());
       if (total !== undefined) for (const l of this.countListeners) l(total);
       if (this.status.detail?.startsWith('error')) this.setStatus({ mode: 'polling' });
     } catch (e) {
-      if (this.stopped) return;
+      if (this.stopped || !this.polling) return;
       if (statusOf(e) === 401) return this.end(new FollowSessionError());
       this.setStatus({ mode: 'polling', detail: `error al consultar: ${(e as Error).message}` });
     }
-    if (!this.stopped) this.pollTimer = setTimeout(() => void this.poll(), this.options.pollMs ?? POLL_INTERVAL_MS);
+    if (!this.stopped && this.polling) this.pollTimer = setTimeout(() => void this.poll(), this.options.pollMs ?? POLL_INTERVAL_MS);
   }
 }

@@ -23,6 +23,7 @@ import {
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import { zoneNote } from '../text.js';
+import { offerValues } from './completion.js';
 import type { Column } from '../ui/Table.js';
 
 /** The alerts table, times on the reporting zone's clock (tz). */
@@ -142,13 +143,14 @@ export function registerAlerts(program: Command, cli: Cli): void {
     if (page.rows.length) cli.say(zoneNote(cli.tz));
   };
 
-  alerts
+  const listCommand = alerts
     .command('list')
     .description('Alertas abiertas (o del estado que digas), la última disparada primero')
     .option('--state <estado>', 'open (por defecto), muted, resolved o all', 'open')
     .option('--rule <id>', 'solo las de esta regla')
     .option('--json', 'salida JSON')
     .action((opts: { state: string; rule?: string; json?: boolean }, cmd: Command) => list(opts.state, opts, cmd));
+  offerValues(listCommand, '--state', [...ALERT_STATES, 'all']);
 
   alerts
     .command('history')
@@ -202,7 +204,7 @@ export function registerAlerts(program: Command, cli: Cli): void {
       await cli.table<AlertRule>({ columns: RULE_COLUMNS, rows: rules, rowKey: (r) => r.id, emptyText: 'No hay reglas.' });
     });
 
-  alerts
+  const createCommand = alerts
     .command('create')
     .description('Crea una regla de alerta')
     .requiredOption('--name <nombre>', 'nombre de la regla')
@@ -238,6 +240,8 @@ export function registerAlerts(program: Command, cli: Cli): void {
       const acts = alertRuleActionText(rule.action);
       cli.say(`Regla creada: ${rule.name} (${rule.id}) — ${alertRuleCondition(rule)}${acts ? `\nAcción: ${acts}` : ''}`);
     });
+  offerValues(createCommand, '--kind', ALERT_RULE_KINDS);
+  offerValues(createCommand, '--action', ALERT_ACTION_MODES);
 
   alerts
     .command('mute')
@@ -273,10 +277,18 @@ export function registerAlerts(program: Command, cli: Cli): void {
 
   alerts
     .command('delete')
-    .description('Elimina una regla y sus alertas (quien la creó o un administrador)')
+    .description('Elimina una regla y sus alertas (quien la creó o un administrador); pide confirmación salvo con --yes')
     .argument('<id>', 'id de la regla')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
+    .option('-y, --yes', 'no pedir confirmación (obligatorio fuera de una terminal)')
+    .action(async (id: string, opts: { yes?: boolean }, cmd: Command) => {
+      cli.prompt.needsYes(opts.yes);
       const { api } = await cli.api(cmd);
+      if (!opts.yes) {
+        // Named by the rule's own words when it is found; the server still answers an unknown id.
+        const rule = (await api.alerts.rules()).find((r) => r.id === id);
+        const what = rule ? `la regla «${rule.name}» (${alertRuleCondition(rule)})` : `la regla ${id}`;
+        if (!(await cli.prompt.confirm(`¿Eliminar ${what} y todas sus alertas?`))) throw new CliError('Cancelado', EXIT.cancelled);
+      }
       await api.alerts.deleteRule({ id });
       cli.say('Regla eliminada');
     });
@@ -302,11 +314,21 @@ export function registerAlerts(program: Command, cli: Cli): void {
 
   alerts
     .command('undo')
-    .description('Deshace una pausa de una regla: reactiva la campaña o el conjunto en Meta (administradores)')
+    .description('Deshace una pausa de una regla: reactiva la campaña o el conjunto en Meta (administradores); pide confirmación salvo con --yes')
     .argument('<id>', 'id de la acción (adops alerts actions)')
+    .option('-y, --yes', 'no pedir confirmación (obligatorio fuera de una terminal)')
     .option('--json', 'salida JSON')
-    .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (id: string, opts: { yes?: boolean; json?: boolean }, cmd: Command) => {
+      cli.prompt.needsYes(opts.yes);
       const { api } = await cli.api(cmd);
+      if (!opts.yes) {
+        // Resuming spends money on Meta: the question names what comes back to life.
+        const action = (await api.alerts.actions({ page_size: 500 })).rows.find((a) => a.id === id);
+        const what = action
+          ? `${action.level === 'campaign' ? 'la campaña' : 'el conjunto'} ${action.subject} (regla «${action.rule_name}»)`
+          : `lo que pausó la acción ${id}`;
+        if (!(await cli.prompt.confirm(`¿Reactivar en Meta ${what}? Volverá a gastar`))) throw new CliError('Cancelado', EXIT.cancelled);
+      }
       const a = await api.alerts.undoAction({ id });
       if (cli.machine(opts.json)) return cli.json(a);
       cli.say(

@@ -1,15 +1,36 @@
 // `adops completion bash|zsh`: a completion script made from the command tree itself (commands,
-// subcommands and each one's options), so it never falls behind the commands.
-import type { Command } from 'commander';
+// subcommands and each one's options, and the values an option takes where they are known:
+// presets, sort keys, states…), so it never falls behind the commands.
+import type { Command, Option } from 'commander';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 
-/** 'report zones' → its subcommands and options, for every command path in the tree. */
-function tree(program: Command): Map<string, { commands: string[]; options: string[] }> {
-  const out = new Map<string, { commands: string[]; options: string[] }>();
+const offered = new WeakMap<Option, readonly string[]>();
+
+/** The values `flag` of `cmd` takes, offered after it (`--preset <TAB>`); the command still checks them. */
+export function offerValues(cmd: Command, flag: string, values: readonly string[]): void {
+  const option = cmd.options.find((o) => o.long === flag || o.short === flag);
+  if (option) offered.set(option, values);
+}
+
+interface Node {
+  commands: string[];
+  options: string[];
+  /** An option's flags → the values it takes. */
+  values: Array<{ flags: string[]; values: readonly string[] }>;
+}
+
+/** 'report zones' → its subcommands, options and option values, for every command path in the tree. */
+function tree(program: Command): Map<string, Node> {
+  const out = new Map<string, Node>();
   const visit = (cmd: Command, path: string) => {
-    const options = cmd.options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f)));
-    out.set(path, { commands: cmd.commands.map((c) => c.name()).filter((n) => n !== 'help'), options: [...options, '--help'] });
+    const flags = (o: Option) => [o.short, o.long].filter((f): f is string => Boolean(f));
+    const options = cmd.options.flatMap(flags);
+    const values = cmd.options.flatMap((o) => {
+      const known = offered.get(o) ?? o.argChoices;
+      return known?.length ? [{ flags: flags(o), values: known }] : [];
+    });
+    out.set(path, { commands: cmd.commands.map((c) => c.name()).filter((n) => n !== 'help'), options: [...options, '--help'], values });
     for (const sub of cmd.commands) visit(sub, path ? `${path} ${sub.name()}` : sub.name());
   };
   visit(program, '');
@@ -17,13 +38,20 @@ function tree(program: Command): Map<string, { commands: string[]; options: stri
 }
 
 export function bashCompletion(program: Command): string {
-  const cases = [...tree(program)]
+  const nodes = [...tree(program)];
+  const cases = nodes
     .map(([path, { commands, options }]) => `    ${JSON.stringify(path)}) words=${JSON.stringify([...commands, ...options].join(' '))} ;;`)
+    .join('\n');
+  const valueCases = nodes
+    .flatMap(([path, { values }]) =>
+      values.map((v) => `    ${v.flags.map((f) => JSON.stringify(`${path} ${f}`)).join('|')}) words=${JSON.stringify(v.values.join(' '))} ;;`),
+    )
     .join('\n');
   return `# adops completion (bash). Load it with: source <(adops completion bash)
 _adops() {
-  local cur path i words
+  local cur prev path i words
   cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
@@ -31,7 +59,15 @@ _adops() {
       *) if [[ -n "$(_adops_words "\${path:+$path }\${COMP_WORDS[i]}")" ]]; then path="\${path:+$path }\${COMP_WORDS[i]}"; fi ;;
     esac
   done
-  COMPREPLY=($(compgen -W "$(_adops_words "$path")" -- "$cur"))
+  words="$(_adops_values "$path $prev")"
+  COMPREPLY=($(compgen -W "\${words:-$(_adops_words "$path")}" -- "$cur"))
+}
+_adops_values() {
+  local words=""
+  case "$1" in
+${valueCases}
+  esac
+  echo "$words"
 }
 _adops_words() {
   local words=""

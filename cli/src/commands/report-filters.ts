@@ -1,6 +1,7 @@
 // The filter flags the report commands share (--zone, --advertiser, --preset, --from/--to, …),
 // turned into report ranges with core's presets. Every CSV streams from the server's exports
 // (table-output.ts): the CLI writes none of its own.
+import { offerValues } from './completion.js';
 import {
   PRESET_LABELS,
   SCREEN_DEFAULT_PRESET,
@@ -54,6 +55,7 @@ export function addFilterOptions(cmd: Command, screen: Screen | null, flags: rea
       `--preset <preset>`,
       `rango predefinido: ${names} (ultimos7: los 7 días hasta ayer; ultimos7_hoy: con hoy; por defecto ${SCREEN_DEFAULT_PRESET[screen]})`,
     );
+    offerValues(cmd, '--preset', SCREEN_PRESETS[screen]);
   }
   cmd.option('--from <date>', 'primer día (AAAA-MM-DD o dd/MM/aaaa)');
   cmd.option('--to <date>', 'último día (AAAA-MM-DD o dd/MM/aaaa; por defecto hoy)');

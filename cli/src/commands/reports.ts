@@ -2,6 +2,7 @@
 // the revenue reports with the web's filters and default ranges. The server filters, sorts,
 // pages and totals every table; here an Ink screen draws its pages, or --csv / --json stream
 // its exports (every matching row) for scripts.
+import { offerValues } from './completion.js';
 import type { Command } from 'commander';
 import {
   AD_REPORT_SCREEN_COLUMNS,
@@ -232,6 +233,8 @@ export function registerReports(program: Command, cli: Cli): void {
     .option('--sort <key>', 'ordena ambas tablas en el servidor: name, total o un mes AAAA-MM, con :asc|desc (por defecto total:desc)')
     .option('--csv <file>', 'exporta en CSV la tabla de --table a FILE, con BOM ("-" = salida estándar, sin BOM); el mismo archivo que la web')
     .option('--table <table>', 'la tabla que exporta --csv: advertisers (por defecto), publishers o margin');
+  offerValues(finance, '--table', ['advertisers', 'publishers', 'margin']);
+  offerValues(finance, '--sort', ['name', 'total', 'name:desc', 'total:asc']);
   addExcelOption(finance)
     .option('--json', 'salida JSON')
     .action(async (flags: ReportFlags, cmd: Command) => {

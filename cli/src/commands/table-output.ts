@@ -3,6 +3,7 @@
 // its NDJSON export into one JSON document written as it arrives,
 // so any number of rows goes through in constant memory; `--limit N` keeps the first N rows
 // of the server's order. The CLI never sorts, sums or pages rows itself.
+import { offerValues } from './completion.js';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -66,7 +67,10 @@ export function parseLimit(value: string | undefined): number | undefined {
 
 /** Adds --sort (when the table sorts), --limit, --csv and --json. */
 export function addTableOptions(cmd: Command, options: { sortKeys?: string; csvDefaultName?: string } = {}): Command {
-  if (options.sortKeys !== undefined) cmd.option('--sort <key>', `ordena en el servidor: CLAVE[:asc|desc] (claves: ${options.sortKeys})`);
+  if (options.sortKeys !== undefined) {
+    cmd.option('--sort <key>', `ordena en el servidor: CLAVE[:asc|desc] (claves: ${options.sortKeys})`);
+    offerValues(cmd, '--sort', options.sortKeys.split(/,\s*/));
+  }
   cmd.option('--columns <keys>', 'en pantalla, solo estas columnas y en este orden (claves separadas por comas)');
   cmd.option('--limit <n>', 'solo las primeras N filas del orden pedido (en pantalla: N filas por página, hasta 500)');
   if (options.csvDefaultName !== undefined)

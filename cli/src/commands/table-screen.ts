@@ -37,7 +37,12 @@ export const SCREEN_CHROME = 13;
 export function screenPageSize(cli: Cli, limit: number | undefined, fallback: number, chrome = SCREEN_CHROME): number {
   if (limit !== undefined && limit <= 500) return limit;
   const rows = (cli.io.stdout as { rows?: number }).rows;
-  if (limit === undefined && rows && keyboardAttached(cli.io)) return Math.max(5, Math.min(500, rows - chrome));
+  // Below 160 columns the key line wraps (below 100 the status line too), and a line is kept
+  // for a note: a first frame as tall as the window would make Ink clear the screen and its
+  // scrollback (the screen then fits its page to what it measures).
+  const columns = cli.io.stdout.columns ?? 80;
+  const wrapped = columns < 100 ? 2 : columns < 160 ? 1 : 0;
+  if (limit === undefined && rows && keyboardAttached(cli.io)) return Math.max(5, Math.min(500, rows - chrome - wrapped));
   return fallback;
 }
 

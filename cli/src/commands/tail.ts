@@ -1,6 +1,6 @@
 // `adops tail`: the live referrer log. Shows the latest events, then follows them with core's
-// live follower (SSE with Last-Event-ID, polling every 5 s once the stream fails; see
-// live-tail.ts). NDJSON with --json. With --alerts, the alerts as they fire and resolve instead
+// live follower (SSE with Last-Event-ID, polling every 5 s while the stream fails, back to the
+// stream once it opens again; see live-tail.ts). NDJSON with --json. With --alerts, the alerts as they fire and resolve instead
 // (alert-tail.ts).
 import type { Command } from 'commander';
 import { LIVE_CAP, type ReferrerFilter } from '@adops/core';
@@ -8,7 +8,7 @@ import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { LiveTail, type TailMode } from '../live-tail.js';
 import { AlertTail, alertLine } from '../alert-tail.js';
-import { keyboardAttached } from '../ui/screen.js';
+import { keyboardAttached, quitKeys } from '../ui/screen.js';
 import { canonicalFilters, reportingTz } from './report-filters.js';
 import { loadUi } from '../ui-loader.js';
 import { zoneNote } from '../text.js';
@@ -34,7 +34,9 @@ const MODE_TEXT: Record<TailMode, string> = {
 export function registerTail(program: Command, cli: Cli): void {
   program
     .command('tail')
-    .description('Log de referrers en vivo (SSE; si el flujo falla, consulta cada 5 s). q, Ctrl-C o SIGTERM terminan')
+    .description(
+      'Log de referrers en vivo (SSE; si el flujo falla, consulta cada 5 s y vuelve al flujo en cuanto responde). q, Ctrl-C o SIGTERM terminan',
+    )
     .option('--zone <id>', 'zona (coincidencia parcial del Zone ID)')
     .option('--advertiser <name>', 'advertiser')
     .option('--publisher <name>', 'publisher')
@@ -112,10 +114,18 @@ async function followAlerts(cli: Cli, cmd: Command, flags: TailFlags): Promise<v
     (text) => cli.io.stderr.write(`tail: ${text}\n`),
   );
   if (!json) cli.io.stderr.write(`tail: ${zoneNote(cli.tz, true)}\n`);
-  await untilStopped(cli, tail, async () => {
-    await tail.start();
-    await tail.done;
-  });
+  // At a terminal with a keyboard, q quits (as the help says), as on every other screen.
+  const keys = !json && keyboardAttached(cli.io);
+  if (keys) cli.io.stderr.write('tail: q sale\n');
+  const release = keys ? quitKeys(cli, () => tail.stop()) : () => {};
+  try {
+    await untilStopped(cli, tail, async () => {
+      await tail.start();
+      await tail.done;
+    });
+  } finally {
+    release();
+  }
 }
 
 async function followAsNdjson(cli: Cli, tail: LiveTail): Promise<void> {

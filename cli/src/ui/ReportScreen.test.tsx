@@ -182,11 +182,17 @@ describe('ReportScreen', () => {
       { input: 'n', key: {} },
       { input: 'n', key: {} },
     ]);
-    expect(splitKeys('\u001b[C\u001bOD\u001b[5~q')).toEqual([
-      { input: '', key: { leftArrow: false, rightArrow: true } },
-      { input: '', key: { leftArrow: true, rightArrow: false } },
+    expect(splitKeys('\u001b[C\u001bODq')).toEqual([
+      { input: '', key: { rightArrow: true } },
+      { input: '', key: { leftArrow: true } },
       { input: 'q', key: {} },
     ]);
+    // Home, End, PgUp and PgDn as xterm, VT220 and rxvt send them; an unknown sequence is no key.
+    const named = (chunk: string) => splitKeys(chunk).map((k) => Object.keys(k.key).join());
+    expect(named('\u001b[H\u001bOH\u001b[1~\u001b[7~')).toEqual(['home', 'home', 'home', 'home']);
+    expect(named('\u001b[F\u001bOF\u001b[4~\u001b[8~')).toEqual(['end', 'end', 'end', 'end']);
+    expect(named('\u001b[5~\u001b[6~\u001b[15~')).toEqual(['pageUp', 'pageDown']);
+    expect(named('\r\u007f')).toEqual(['return', 'backspace']);
     expect(splitKeys('\t\u001b\u0003')).toEqual([
       { input: '', key: { tab: true } },
       { input: '', key: { escape: true } },

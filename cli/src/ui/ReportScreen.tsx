@@ -1,11 +1,16 @@
 // A report on the terminal: optional header (cards), one page of a server table with the
-// server's totals, sorting keys (s/S cycle the column, r reverses), paging (←/→ or n/p),
-// page size (+/-), presets (1–6) and, on a narrow terminal, columns scrolled with < and >. Every key asks the server for the page it needs; the
-// screen only draws answers. Without a keyboard it draws the first page once and stops.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Box, Text, useApp, useStdin, useStdout } from 'ink';
+// server's totals, sorting keys (s/S cycle the column, r reverses), paging (←/→, n/p, PgUp/PgDn,
+// Home/End), page size (+/-, never past the window's height), presets (1–6), `/` to filter the
+// rows on screen, `?` for the keys and, on a narrow terminal, columns scrolled with < and >.
+// Every key asks the server for the page it needs; the screen only draws answers. Without a
+// keyboard it draws the first page once and stops.
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { Box, type DOMElement, Text, measureElement, useApp, useStdin, useStdout } from 'ink';
 import { PAGE_SIZES, PRESET_LABELS, formatInt, nextSort, pageLabel, type PresetKey, type SortState } from '@adops/core';
 import { Table, layoutTable, type Column } from './Table.js';
+import { filterRows, keyLines, splitKeys, type KeyFlags } from './screen-keys.js';
+
+export { splitKeys } from './screen-keys.js';
 
 export { pagingOf, type Paging } from './paging.js';
 import type { Paging } from './paging.js';
@@ -68,43 +73,49 @@ export interface ReportScreenProps<Row> {
 
 const ARROW = { asc: '▲', desc: '▼' } as const;
 
-/** The footer's key help. */
-function keyHelp(presets: readonly PresetKey[] | undefined, sortable: boolean, split: boolean, scrolls: boolean): string {
-  const parts = split ? ['Tab resumen/tabla', '←/→ n/p página', '+/- filas'] : ['←/→ n/p página', '+/- filas'];
-  if (scrolls) parts.push('</> columnas');
-  if (sortable) parts.push('s ordenar', 'r invertir');
-  if (presets?.length) parts.push(presets.map((p, i) => `${i + 1} ${PRESET_LABELS[p]}`).join(' · '));
-  parts.push('q salir');
-  return parts.join('   ');
+/** The key line's items: the everyday keys; `?` lists them all. */
+function keyItems(presets: readonly PresetKey[] | undefined, sortable: boolean, split: boolean, scrolls: boolean): string[] {
+  const items = split ? ['Tab resumen/tabla'] : [];
+  items.push('←/→ página', '+/- filas');
+  if (scrolls) items.push('</> columnas');
+  if (sortable) items.push('s ordenar', 'r invertir');
+  if (presets?.length) items.push(...presets.map((p, i) => `${i + 1} ${PRESET_LABELS[p]}`));
+  items.push('/ filtrar', '? teclas', 'q salir');
+  return items;
 }
 
-/** The keys the screen reads. */
-interface KeyFlags {
-  leftArrow?: boolean;
-  rightArrow?: boolean;
-  tab?: boolean;
-  escape?: boolean;
-  ctrl?: boolean;
+/** Every key, one a line, for `?` (each under 80 columns; the presets packed under their key). */
+function helpLines(presets: readonly PresetKey[] | undefined, sortable: boolean, split: boolean, width: number | undefined): string[] {
+  const key = (k: string, what: string) => `${k.padEnd(HELP_KEY)}${what}`;
+  const ranges = presets?.length
+    ? keyLines(
+        presets.map((p, i) => `${i + 1} ${PRESET_LABELS[p]}`),
+        Math.max(30, (width ?? 100) - HELP_KEY),
+        '  ',
+      )
+    : [];
+  return [
+    key('←/→  n/p  RePág/AvPág', 'página anterior / siguiente'),
+    key('Inicio / Fin', 'primera / última página'),
+    key('+ / -', 'más / menos filas por página (hasta lo que cabe)'),
+    key('< / >', 'columnas a la izquierda / derecha'),
+    ...(sortable ? [key('s / S', 'ordenar por la columna siguiente / anterior'), key('r', 'invertir el orden')] : []),
+    ...ranges.map((line, i) => key(i === 0 ? `1–${presets!.length}` : '', line)),
+    ...(split ? [key('Tab', 'resumen / tabla')] : []),
+    key('/', 'filtrar las filas de la página (Enter aplica, Esc quita)'),
+    key('?', 'mostrar / ocultar esta ayuda'),
+    key('q  Esc  Ctrl-C', 'salir'),
+  ];
 }
 
 /**
- * A chunk read from the terminal → each key in it: keys typed faster than the screen reads
- * arrive together ('nnn', three → in a row) and each one counts.
+ * Lines a page leaves free under the screen: the prompt's line, and one for a note or
+ * 'cargando…' that wraps the status line (a frame as tall as the window makes Ink clear it).
  */
-export function splitKeys(chunk: string): Array<{ input: string; key: KeyFlags }> {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: a terminal's keys arrive as ESC sequences
-  return (chunk.match(/\u001b\[[0-9;]*[A-Za-z~]|\u001bO[A-Za-z]|[\s\S]/g) ?? []).flatMap((token) => {
-    if (token.length > 1) {
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: the arrow keys' ESC sequences
-      const arrow = /^\u001b[[O]([CD])$/.exec(token)?.[1];
-      return arrow ? [{ input: '', key: { leftArrow: arrow === 'D', rightArrow: arrow === 'C' } }] : [];
-    }
-    if (token === '\t') return [{ input: '', key: { tab: true } }];
-    if (token === '\u001b') return [{ input: '', key: { escape: true } }];
-    if (token === '\u0003') return [{ input: 'c', key: { ctrl: true } }];
-    return [{ input: token, key: {} }];
-  });
-}
+const SPARE_LINES = 2;
+
+/** Width of the keys' column in the `?` help. */
+const HELP_KEY = 24;
 
 /** Columns kept on the left when the table is wider than the terminal. */
 const FROZEN = 1;
@@ -164,6 +175,9 @@ export function visibleFrom(widths: readonly number[], frozen: number, shift: nu
   return { count: rest, cut: false };
 }
 
+/** Asked for when the last page is not known yet: the server answers its last page. */
+const LAST_PAGE = 1_000_000_000;
+
 const queryOf = (view: ReportView<unknown>, preset: PresetKey | null): TableQuery => ({
   sort: view.paging.sort,
   page: view.paging.page,
@@ -187,6 +201,17 @@ export function ReportScreen<Row>({
   const [loading, setLoading] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [panel, setPanel] = useState<'header' | 'table'>('header');
+  // `?`: the keys instead of the table. `/`: the rows on screen that contain `filter.text`
+  // (typed while `typing`, kept across pages once Enter applies it).
+  const [help, setHelp] = useState(false);
+  const [filter, setFilter] = useState({ text: '', typing: false });
+  const filtering = useRef(filter);
+  filtering.current = filter;
+  const [note, setNote] = useState<string | null>(null);
+  // The lines the screen draws besides its rows, measured after each paint: what the window
+  // leaves for rows (`+` never grows a page past it).
+  const root = useRef<DOMElement>(null);
+  const chrome = useRef<number | null>(null);
   const splitPanels = split && interactive && Boolean(view.header);
   const mounted = useRef(true);
   useEffect(
@@ -232,7 +257,30 @@ export function ReportScreen<Row>({
   const handleKey = (input: string, key: KeyFlags) => {
     const q = asked.current;
     const onScreen = shown.current;
-    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return exit();
+    if (key.ctrl && input === 'c') return exit();
+    const f = filtering.current;
+    if (f.typing) {
+      // Typing a filter: every key is text but Enter (apply), Esc (drop) and Backspace.
+      if (key.return) filtering.current = { text: f.text.trim(), typing: false };
+      else if (key.escape) filtering.current = { text: '', typing: false };
+      else if (key.backspace) filtering.current = { ...f, text: Array.from(f.text).slice(0, -1).join('') };
+      else if (input && input >= ' ') filtering.current = { ...f, text: f.text + input };
+      return setFilter(filtering.current);
+    }
+    setNote(null);
+    if (input === '?') return setHelp((h) => !h);
+    if (input === '/') {
+      filtering.current = { ...f, typing: true };
+      setHelp(false);
+      return setFilter(filtering.current);
+    }
+    if (key.escape && f.text) {
+      filtering.current = { text: '', typing: false };
+      return setFilter(filtering.current);
+    }
+    if (key.escape && help) return setHelp(false);
+    if (input === 'q' || key.escape) return exit();
+    setHelp(false);
     if (input === '>' || input === '<') {
       const h = scroll.current;
       const seen = visibleFrom(h.widths, FROZEN, h.shift, h.width);
@@ -245,21 +293,26 @@ export function ReportScreen<Row>({
       return;
     }
     if (key.tab || input === 'v') return setPanel((p) => (p === 'header' ? 'table' : 'header'));
-    if (key.rightArrow || input === 'n') {
-      // The last page is known for the page size and range on screen; otherwise the server clamps.
-      const sameResult = q.pageSize === onScreen.query.pageSize && q.preset === onScreen.query.preset;
-      const last = sameResult ? onScreen.view.paging.pageCount : Infinity;
+    // The last page is known for the page size and range on screen; otherwise the server clamps.
+    const sameResult = q.pageSize === onScreen.query.pageSize && q.preset === onScreen.query.preset;
+    const last = sameResult ? onScreen.view.paging.pageCount : LAST_PAGE;
+    if (key.rightArrow || key.pageDown || input === 'n') {
       if (q.page >= last) return;
       return request({ ...q, page: q.page + 1 }, 'cargando…');
     }
-    if (key.leftArrow || input === 'p') {
+    if (key.leftArrow || key.pageUp || input === 'p') {
       if (q.page <= 1) return;
       return request({ ...q, page: q.page - 1 }, 'cargando…');
     }
+    if (key.home) return q.page > 1 ? request({ ...q, page: 1 }, 'cargando…') : undefined;
+    if (key.end) return q.page < last ? request({ ...q, page: last }, 'cargando…') : undefined;
     if (input === '+' || input === '-') {
       const sizes: readonly number[] = PAGE_SIZES;
-      const next = input === '+' ? sizes.find((s) => s > q.pageSize) : [...sizes].reverse().find((s) => s < q.pageSize);
-      if (next === undefined) return;
+      const room = stdout.rows && chrome.current !== null ? stdout.rows - SPARE_LINES - chrome.current : Infinity;
+      let next = input === '+' ? sizes.find((s) => s > q.pageSize) : [...sizes].reverse().find((s) => s < q.pageSize);
+      // A page the window cannot hold would push the screen's top out of sight: as many rows as fit, no more.
+      if (input === '+' && (next ?? Infinity) > room) next = room > q.pageSize ? room : undefined;
+      if (next === undefined) return input === '+' ? setNote('no caben más filas en la ventana') : undefined;
       return request({ ...q, pageSize: next, page: 1 }, 'cargando…');
     }
     if (sortKeys.length && (input === 's' || input === 'S')) {
@@ -338,39 +391,79 @@ export function ReportScreen<Row>({
     // Only when the order changes: the user may scroll away from it afterwards.
   }, [sort?.key, sort?.dir, width]);
   const { paging } = view;
-  const status =
-    `${pageLabel(paging.page, paging.pageCount)} · ${formatInt(paging.totalRows)} filas · ${paging.pageSize} por página` +
-    (sort ? ` · orden: ${view.columns.find((c) => c.key === sort.key)?.header ?? sort.key} ${ARROW[sort.dir]}` : '') +
-    (clipped ? ` · columnas ${FROZEN + shiftNow + 1}–${FROZEN + shiftNow + visible} de ${ordered.length}` : '') +
-    (moreRight > 0 ? ` · +${moreRight} ${moreRight === 1 ? 'columna' : 'columnas'} (>)` : '');
+  const shownRows = filterRows(view.rows, view.columns, filter.text);
+  useLayoutEffect(() => {
+    // Measured on a plain page only (help, a filter or the summary panel change what is drawn).
+    if (!root.current || help || filter.text || (splitPanels && panel === 'header') || view.rows.length === 0) return;
+    chrome.current = measureElement(root.current).height - view.rows.length;
+    // A page taller than the window (a narrow terminal wraps the footer, or the window shrank):
+    // the page the window holds, starting at the first row on screen.
+    const room = interactive && stdout.rows ? stdout.rows - SPARE_LINES - chrome.current : Number.POSITIVE_INFINITY;
+    const q = asked.current;
+    if (room >= 1 && view.rows.length > room && q.pageSize > room && q === shown.current.query) {
+      request({ ...q, pageSize: room, page: Math.floor(((q.page - 1) * q.pageSize) / room) + 1 }, 'ajustando a la ventana…');
+    }
+  });
+  // The status line's parts, wrapped between parts (never inside one) like the key line.
+  const statusParts = [
+    pageLabel(paging.page, paging.pageCount),
+    `${formatInt(paging.totalRows)} filas`,
+    `${paging.pageSize} por página`,
+    ...(sort ? [`orden: ${view.columns.find((c) => c.key === sort.key)?.header ?? sort.key} ${ARROW[sort.dir]}`] : []),
+    ...(clipped ? [`columnas ${FROZEN + shiftNow + 1}–${FROZEN + shiftNow + visible} de ${ordered.length}`] : []),
+    ...(moreRight > 0 ? [`+${moreRight} ${moreRight === 1 ? 'columna' : 'columnas'} (>)`] : []),
+    ...(filter.text ? [`filtro «${filter.text}»: ${formatInt(shownRows.length)} de ${formatInt(view.rows.length)} en esta página`] : []),
+    ...(loading ? [loading] : []),
+    ...(note ? [note] : []),
+  ];
+  const tableHidden = splitPanels && panel === 'header';
 
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" ref={root}>
       <Text bold color="cyan">
         {view.title}
       </Text>
       {view.subtitle ? <Text dimColor>{view.subtitle}</Text> : null}
       {view.header && (!splitPanels || panel === 'header') ? <Box marginTop={1}>{view.header}</Box> : null}
-      <Box marginTop={1} flexDirection="column" display={splitPanels && panel === 'header' ? 'none' : 'flex'}>
+      {help && !tableHidden ? (
+        <Box marginTop={1} flexDirection="column">
+          <Text bold>Teclas</Text>
+          {helpLines(presets, sortKeys.length > 0, splitPanels, stdout.columns).map((line) => (
+            <Text key={line} wrap="truncate-end">
+              {line}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      <Box marginTop={1} flexDirection="column" display={tableHidden || help ? 'none' : 'flex'}>
         <Table<Row>
           columns={columns}
-          rows={view.rows}
+          rows={shownRows}
           totals={view.totals}
           totalsLabel={view.totalsLabel ?? 'Totales'}
-          emptyText={view.emptyText}
+          emptyText={filter.text && view.rows.length ? `Ninguna fila de esta página contiene «${filter.text}».` : view.emptyText}
           rowKey={rowKey}
           title={view.tableTitle}
         />
       </Box>
       {view.notice && !(splitPanels && panel === 'header') ? <Text color="yellow">{view.notice}</Text> : null}
       <Box flexDirection="column" marginTop={1}>
-        <Text>
-          {status}
-          {loading ? ` · ${loading}` : ''}
-        </Text>
+        {keyLines(statusParts, interactive ? stdout.columns : undefined, ' · ').map((line) => (
+          <Text key={line}>{line}</Text>
+        ))}
         {error ? <Text color="red">{error}</Text> : null}
-        {interactive ? (
-          <Text dimColor>{keyHelp(presets, sortKeys.length > 0, splitPanels, clipped)}</Text>
+        {interactive && filter.typing ? (
+          <Text>
+            <Text color="cyan">/{filter.text}</Text>
+            <Text inverse> </Text>
+            <Text dimColor> Enter aplica · Esc lo quita</Text>
+          </Text>
+        ) : interactive ? (
+          keyLines(keyItems(presets, sortKeys.length > 0, splitPanels, clipped), stdout.columns).map((line) => (
+            <Text key={line} dimColor>
+              {line}
+            </Text>
+          ))
         ) : paging.pageCount > 1 ? (
           <Text dimColor>Se muestra la primera página: --csv FILE o --json exportan todas las filas.</Text>
         ) : null}

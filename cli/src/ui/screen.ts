@@ -45,6 +45,16 @@ export async function showScreen(host: ScreenHost, element: ReactElement, intera
       await exited;
       return;
     }
+    // Ink ends a frame with a line feed, except a frame as tall as the window (drawn after a
+    // clear): the last character written is watched so the shell's prompt gets a line of its own.
+    const out = io.stdout;
+    const write = out.write;
+    let last = '\n';
+    out.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = String(chunk);
+      if (text) last = text.at(-1) ?? last;
+      return (write as (...a: unknown[]) => boolean).call(out, chunk, ...rest);
+    }) as typeof out.write;
     const stop = () => instance.unmount();
     const interrupted = () => {
       host.cancel();
@@ -61,10 +71,35 @@ export async function showScreen(host: ScreenHost, element: ReactElement, intera
     try {
       await exited;
     } finally {
+      out.write = write;
+      if (last !== '\n') out.write('\n');
       io.stdin.off('data', onKeys);
       process.off('SIGTERM', stop);
       process.off('SIGINT', interrupted);
       io.signal?.removeEventListener('abort', stop);
     }
   });
+}
+
+/**
+ * For a command that prints lines itself (no Ink) while a person watches: q or Esc calls
+ * `stop`, Ctrl-C (raw mode turns it into a key) marks the command cancelled and stops it.
+ * Returns the release, which gives the terminal its line mode back.
+ */
+export function quitKeys(host: ScreenHost, stop: () => void): () => void {
+  const { stdin } = host.io;
+  const onKeys = (chunk: Buffer | string) => {
+    const keys = String(chunk);
+    if (keys.includes('\u0003')) host.cancel();
+    // Esc alone, not the start of an arrow key's sequence.
+    if (keys.includes('\u0003') || keys.includes('q') || keys === '\u001b') stop();
+  };
+  stdin.setRawMode?.(true);
+  stdin.on('data', onKeys);
+  stdin.resume();
+  return () => {
+    stdin.off('data', onKeys);
+    stdin.setRawMode?.(false);
+    stdin.pause();
+  };
 }
