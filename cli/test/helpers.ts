@@ -24,6 +24,8 @@ export interface RunOptions {
   rows?: number;
   /** A ready-made stdin (e.g. a fake terminal). */
   stdinStream?: NodeJS.ReadableStream;
+  /** Given, as the command starts, what it has written so far (to wait on a screen before typing). */
+  stdoutSoFar?: (text: () => string) => void;
 }
 
 function sink(): { stream: PassThrough; text: () => string } {
@@ -41,6 +43,7 @@ export async function newConfigDir(): Promise<string> {
 export async function runCli(args: string[], configDir: string, server: string, options: RunOptions = {}): Promise<CliResult> {
   const out = sink();
   if (options.isTTY) Object.assign(out.stream, { columns: options.columns ?? 200, rows: options.rows });
+  options.stdoutSoFar?.(out.text);
   const err = sink();
   const stdin = (options.stdinStream as PassThrough | undefined) ?? new PassThrough();
   if (!options.stdinStream) stdin.end(options.stdin ?? '');

@@ -745,11 +745,18 @@ describe('adops dashboard', () => {
   it('at a terminal with a keyboard, s sorts the Analytics table and q ends the command with exit 0', async () => {
     // A terminal stdin as Ink drives it (raw mode, ref/unref).
     const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
-    const pending = cli(['dashboard', '--from', old, '--to', today], { isTTY: true, stdinStream: tty });
-    const started = Date.now();
-    while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    let screen = () => '';
+    const pending = cli(['dashboard', '--from', old, '--to', today], { isTTY: true, stdinStream: tty, stdoutSoFar: (t) => (screen = t) });
+    const until = async (done: () => boolean, what: string) => {
+      const started = Date.now();
+      while (!done()) {
+        if (Date.now() - started > 5000) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await until(() => tty.rawModes.includes(true) && strip(screen()).includes('q salir'), 'the keyboard and the key line');
     tty.write('s');
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => strip(screen()).includes('orden: Date ▲'), 'the table sorted by Date');
     tty.write('q');
     const r = await pending;
     expect(r.stderr).toBe('');
