@@ -28,11 +28,12 @@ export type AlertLine = Pick<AlertStreamEvent, 'event' | 'alert'> & { id?: numbe
 const refired = ({ event, alert }: Pick<AlertLine, 'event' | 'alert'>) => event === 'fired' && alert.fire_count > 1;
 
 /**
- * When a stream message happened. A re-fire reopens the alert and keeps its first fired_at (the
- * cooldown counts from its last notice) and the message carries no time of its own, so a re-fire
- * is timed when it arrives (the stream delivers within a second of the evaluation).
+ * When a stream message happened: the evaluation's instant the server sends with it. A server
+ * that sends none (older): a resolution's resolved_at, a first firing's fired_at, and a re-fire
+ * (which keeps its first fired_at, the cooldown's anchor) the time it arrived.
  */
-export function lineAt({ event, alert }: Pick<AlertLine, 'event' | 'alert'>, arrived: Date): string {
+export function lineAt({ event, alert, at }: Pick<AlertLine, 'event' | 'alert' | 'at'>, arrived: Date): string {
+  if (at) return at;
   if (event === 'resolved') return alert.resolved_at ?? arrived.toISOString();
   return refired({ event, alert }) ? arrived.toISOString() : alert.fired_at;
 }

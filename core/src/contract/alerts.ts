@@ -320,6 +320,11 @@ export const AlertStreamEvent = z.object({
   id: z.number(),
   event: z.enum(['fired', 'resolved']),
   alert: Alert,
+  /**
+   * When it happened: the evaluation's instant (ISO). A re-fire keeps the alert's first
+   * fired_at (its cooldown counts from there), so this is the only time a re-fire carries.
+   */
+  at: z.string().optional(),
 });
 export type AlertStreamEvent = z.infer<typeof AlertStreamEvent>;
 

@@ -50,7 +50,7 @@ export class AlertStream {
     if (changes.length === 0) return;
     const done = (async () => {
       const first = await this.bus.reserve(changes.length);
-      const events = changes.map((c, i): AlertStreamEvent => ({ id: first + i, event: c.event, alert: { ...c.alert, deliveries: [] } }));
+      const events = changes.map((c, i): AlertStreamEvent => ({ id: first + i, event: c.event, alert: { ...c.alert, deliveries: [] }, at: c.at }));
       await this.bus.publish(events);
     })()
       .catch((e: Error) => this.log(`alerts: changes not published live: ${e.message}`))

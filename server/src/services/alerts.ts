@@ -154,6 +154,8 @@ export interface AlertServiceOptions {
 export interface AlertChangeEvent {
   event: 'fired' | 'resolved';
   alert: Alert;
+  /** The evaluation's instant (ISO): when it fired, fired again or resolved. */
+  at: string;
 }
 
 /** Who reads an alert: a user sees the notices to their own channels, an admin every one. */
@@ -569,7 +571,7 @@ export class AlertService {
             update: { id: a.id, change: { state: 'resolved', resolved_at: at }, states: ['open', 'muted'] },
             stored: (resolved) => {
               result.resolved++;
-              events[event] = { event: 'resolved', alert: publicAlert(resolved, rule) };
+              events[event] = { event: 'resolved', alert: publicAlert(resolved, rule), at };
             },
           });
         } else if (a.state === 'muted' && a.muted_until !== null && Date.parse(a.muted_until) <= now) {
@@ -595,7 +597,7 @@ export class AlertService {
             update: { id: last.id, change: { ...change, state: 'open', resolved_at: null, fire_count: last.fire_count + 1 }, states: ['resolved'] },
             stored: (again) => {
               result.fired++;
-              events[event] = { event: 'fired', alert: publicAlert(again, rule) };
+              events[event] = { event: 'fired', alert: publicAlert(again, rule), at };
             },
           });
           continue;
@@ -643,7 +645,7 @@ export class AlertService {
         const { rule, alert, event } = batch[j];
         result.fired++;
         notices.push({ rule, alert });
-        events[event] = { event: 'fired', alert: publicAlert(alert, rule) };
+        events[event] = { event: 'fired', alert: publicAlert(alert, rule), at };
       });
     }
     const changes = events.filter((e) => e !== null);
