@@ -186,6 +186,8 @@ export function NavBar() {
   const location = useLocation();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the mobile menu closes whenever the page changes
   useEffect(() => setMobileOpen(false), [location.pathname]);
+  // A link to the page already shown changes no path: the menu closes on the click itself.
+  const closeMobile = () => setMobileOpen(false);
 
   const links = user ? [...MAIN_LINKS, ...(user.is_admin ? ADMIN_LINKS : [])] : [];
 
@@ -198,13 +200,13 @@ export function NavBar() {
           <div id="mobile-menu" className="border-t border-gray-200 bg-white px-4 py-3 md:hidden">
             <div className="flex flex-col gap-1">
               {links.map((l) => (
-                <NavLink key={l.to} to={l.to} className={linkClass}>
+                <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMobile}>
                   {l.label}
                 </NavLink>
               ))}
               <div className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-500">Media Buying</div>
               {MEDIA_BUYING.map((l) => (
-                <NavLink key={l.to} to={l.to} className={linkClass}>
+                <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMobile}>
                   {l.label}
                 </NavLink>
               ))}
