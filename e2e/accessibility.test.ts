@@ -139,4 +139,33 @@ describe('menus from the keyboard (WAI-ARIA menu button)', () => {
     expect(await page.getByRole('menu').count()).toBe(0);
     expect(await button.evaluate((b) => b === document.activeElement)).toBe(true);
   });
+
+  test("the phone's menu: Escape closes it back on its button, and its link to the page shown closes it too", async () => {
+    const page = await h.newPage({ viewport: { width: 390, height: 900 } });
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const button = page.getByRole('button', { name: 'Abrir menú' });
+    const menu = page.getByRole('navigation', { name: 'Menú' });
+    await button.click();
+    await menu.getByRole('link', { name: 'Ad Report' }).focus();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await button.evaluate((b) => b === document.activeElement)).toBe(true);
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await button.click();
+    await menu.getByRole('link', { name: 'Dashboard' }).click();
+    await menu.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+  });
+});
+
+describe('forms that open in place', () => {
+  test('Alertas: Nueva regla puts the cursor in Nombre, and Cancelar gives it back to Nueva regla', async () => {
+    const page = await h.newPage({ viewport: { width: 1440, height: 900 } });
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/alerts');
+    await page.getByRole('button', { name: 'Nueva regla' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('rule-name');
+    await page.getByRole('form', { name: 'Regla de alerta' }).getByRole('button', { name: 'Cancelar' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Nueva regla');
+  });
 });
