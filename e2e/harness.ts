@@ -141,6 +141,14 @@ export interface AccessibilityViolation {
 export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe());
   return page.evaluate(async () => {
+    // Colours are read as drawn: a table fading back in after loading (transition-opacity)
+    // would measure its text at 60 %. Endless animations (spinners) are left running.
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    );
     type AxeResult = { violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; html: string }> }> };
     const { axe } = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<AxeResult> } };
     const { violations } = await axe.run(document, { resultTypes: ['violations'] });

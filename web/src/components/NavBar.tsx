@@ -1,6 +1,6 @@
 // The navigation shell (SPEC §2): report links, the Media Buying dropdown, Users for
 // admins, the user menu; only 'Login' when signed out; a hamburger menu below md.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useSession } from '../hooks/useSession';
 import { Avatar } from './Avatar';
@@ -65,6 +65,7 @@ function Dropdown({
   const [focusOn, setFocusOn] = useState<'first' | 'last' | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
+  const id = useId();
   const close = () => setOpen(false);
   const ref = useOutsideClose(open, close);
   useEffect(() => {
@@ -107,9 +108,11 @@ function Dropdown({
     <div className="relative" ref={ref} data-testid={testId}>
       <button
         ref={button}
+        id={`${id}-button`}
         type="button"
         aria-haspopup="menu"
         aria-expanded={open}
+        aria-controls={open ? `${id}-menu` : undefined}
         onClick={() => (open ? close() : openOn(null))}
         onKeyDown={onButtonKey}
         className="inline-flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium text-gray-600 hover:bg-gray-100 hover:text-gray-900"
@@ -126,7 +129,9 @@ function Dropdown({
       {open && (
         <div
           ref={menu}
+          id={`${id}-menu`}
           role="menu"
+          aria-labelledby={`${id}-button`}
           tabIndex={-1}
           onKeyDown={onMenuKey}
           className={`absolute z-30 mt-1 min-w-[12rem] rounded-md border border-gray-200 bg-white py-1 shadow-lg ${align === 'right' ? 'right-0' : 'left-0'}`}
@@ -186,6 +191,16 @@ export function NavBar() {
   const location = useLocation();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the mobile menu closes whenever the page changes
   useEffect(() => setMobileOpen(false), [location.pathname]);
+  // A link to the page already shown changes no path: the menu closes on the click itself.
+  const closeMobile = () => setMobileOpen(false);
+  const hamburger = useRef<HTMLButtonElement>(null);
+  // Escape closes the phone's menu from any of its links, back on the button that opened it.
+  const onMobileKey = (e: React.KeyboardEvent) => {
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    closeMobile();
+    hamburger.current?.focus();
+  };
 
   const links = user ? [...MAIN_LINKS, ...(user.is_admin ? ADMIN_LINKS : [])] : [];
 
@@ -195,21 +210,21 @@ export function NavBar() {
       home="/dashboard"
       below={
         mobileOpen && (
-          <div id="mobile-menu" className="border-t border-gray-200 bg-white px-4 py-3 md:hidden">
+          <nav id="mobile-menu" aria-label="Menú" onKeyDown={onMobileKey} className="border-t border-gray-200 bg-white px-4 py-3 md:hidden">
             <div className="flex flex-col gap-1">
               {links.map((l) => (
-                <NavLink key={l.to} to={l.to} className={linkClass}>
+                <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMobile}>
                   {l.label}
                 </NavLink>
               ))}
               <div className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-500">Media Buying</div>
               {MEDIA_BUYING.map((l) => (
-                <NavLink key={l.to} to={l.to} className={linkClass}>
+                <NavLink key={l.to} to={l.to} className={linkClass} onClick={closeMobile}>
                   {l.label}
                 </NavLink>
               ))}
             </div>
-          </div>
+          </nav>
         )
       }
     >
@@ -239,6 +254,7 @@ export function NavBar() {
         <AlertBell />
         <UserMenu email={user.email} onSignOut={signOut} />
         <button
+          ref={hamburger}
           type="button"
           className="inline-flex items-center justify-center rounded-md p-2 text-gray-600 hover:bg-gray-100 md:hidden"
           aria-label="Abrir menú"

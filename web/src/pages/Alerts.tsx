@@ -1,7 +1,7 @@
 // Alertas: what fired (open, muted, resolved) with mute / unmute — one's own, or an admin's for
 // everyone — the rules (create, edit, switch off, delete) and the user's channels (bell, e-mail,
 // webhook). Opening the page marks the alerts read, so the bell in the nav goes to 0.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   formatDateTimeDMY,
   ALERT_KIND_LABELS,
@@ -291,6 +291,9 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
   const [cooldown, setCooldown] = useState(String(editing?.cooldown_minutes ?? 60));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // The button that opened the form goes away ('Nueva regla') or sits above: the cursor waits in the first field.
+  const nameField = useRef<HTMLInputElement>(null);
+  useEffect(() => nameField.current?.focus(), []);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -315,7 +318,15 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
       aria-label="Regla de alerta"
     >
       <FormField id="rule-name" label="Nombre" required className="sm:col-span-2">
-        <input id="rule-name" className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required maxLength={120} />
+        <input
+          ref={nameField}
+          id="rule-name"
+          className={inputClass}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={120}
+        />
       </FormField>
       <FormField id="rule-kind" label="Tipo">
         <select
@@ -396,6 +407,19 @@ function Rules() {
   const rules = useAsync(() => api.alerts.rules(), [api]);
   const [form, setForm] = useState<{ editing: AlertRule | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Where the keyboard was when the form opened ('Editar' of a rule, or 'Nueva regla', gone
+  // while the form shows): it goes back there when the form closes, not to the page's start.
+  const opener = useRef<HTMLElement | null>(null);
+  const newRule = useRef<HTMLButtonElement>(null);
+  const openForm = (editing: AlertRule | null) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setForm({ editing });
+  };
+  useEffect(() => {
+    if (form || !opener.current) return;
+    (opener.current.isConnected ? opener.current : newRule.current)?.focus();
+    opener.current = null;
+  }, [form]);
   // A rule with an action on Meta is an admin's to change.
   const mayChange = (r: AlertRule) => Boolean(user?.is_admin || (user?.email === r.created_by && !r.action));
   const act = async (call: () => Promise<unknown>) => {
@@ -412,7 +436,7 @@ function Rules() {
       title="Reglas"
       actions={
         !form && (
-          <button type="button" className={primaryButton} onClick={() => setForm({ editing: null })}>
+          <button ref={newRule} type="button" className={primaryButton} onClick={() => openForm(null)}>
             Nueva regla
           </button>
         )
@@ -459,7 +483,7 @@ function Rules() {
                   >
                     {r.enabled ? 'Desactivar' : 'Activar'}
                   </button>
-                  <button type="button" className={secondaryButton} onClick={() => setForm({ editing: r })}>
+                  <button type="button" className={secondaryButton} onClick={() => openForm(r)}>
                     Editar
                   </button>
                   <button
