@@ -2,6 +2,7 @@
 // editing and deletion, who has two-factor sign-in on (and turning it off for one who lost
 // their phone), and publisher API tokens (create with expiry, allowed IPs and an hourly
 // limit; edit those; copy URL, renew, delete; last use and request count).
+import { CheckedForm } from '../components/CheckedForm';
 import { useState, type FormEvent } from 'react';
 import {
   formatDateTimeDMY,
@@ -105,7 +106,7 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
 
   return (
     <Card title="Crear usuario">
-      <form onSubmit={submit} className="space-y-3" aria-label="Crear usuario">
+      <CheckedForm onSubmit={submit} className="space-y-3" aria-label="Crear usuario">
         <TextField id="new-first-name" label="Nombre" value={form.first_name} onChange={set('first_name')} required />
         <TextField id="new-last-name" label="Apellido" value={form.last_name} onChange={set('last_name')} />
         <TextField id="new-email" label="Email" type="email" value={form.email} onChange={set('email')} required />
@@ -135,7 +136,7 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
             <MarkedText text={message.text} />
           </p>
         )}
-      </form>
+      </CheckedForm>
     </Card>
   );
 }
@@ -655,7 +656,7 @@ function TokensSection() {
   const headers = ['Publisher', 'Creado', 'Caduca', 'IPs permitidas', 'Límite/h', 'Último uso', 'Peticiones', 'Acciones'];
   return (
     <Card title="API Tokens" actions={<ZoneNote />}>
-      <form onSubmit={create} className="mb-4 flex flex-wrap items-end gap-3" aria-label="Crear token">
+      <CheckedForm onSubmit={create} className="mb-4 flex flex-wrap items-end gap-3" aria-label="Crear token">
         <FormField id="publisher-name" label="Nombre del publisher" className="min-w-[14rem] flex-1">
           <input
             id="publisher-name"
@@ -669,7 +670,7 @@ function TokensSection() {
         <button type="submit" disabled={busy} className={primaryButton}>
           Crear token
         </button>
-      </form>
+      </CheckedForm>
       {load.loading && !tokens ? (
         <Loading />
       ) : load.error ? (
@@ -705,7 +706,7 @@ function TokensSection() {
                     <tr key={t.id} data-publisher={t.publisher_name} data-token-id={t.id} className="bg-blue-50/40">
                       <td className="px-3 py-2 align-top font-medium text-gray-900">{t.publisher_name}</td>
                       <td colSpan={headers.length - 1} className="px-3 py-2">
-                        <form
+                        <CheckedForm
                           className="flex flex-wrap items-end gap-3"
                           aria-label={`Editar token de ${t.publisher_name}`}
                           onSubmit={(e) => {
@@ -722,7 +723,7 @@ function TokensSection() {
                               Cancelar
                             </button>
                           </span>
-                        </form>
+                        </CheckedForm>
                       </td>
                     </tr>
                   ) : (

@@ -1,6 +1,7 @@
 // Alertas: what fired (open, muted, resolved) with mute / unmute — one's own, or an admin's for
 // everyone — the rules (create, edit, switch off, delete) and the user's channels (bell, e-mail,
 // webhook). Opening the page marks the alerts read, so the bell in the nav goes to 0.
+import { CheckedForm } from '../components/CheckedForm';
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   formatDateTimeDMY,
@@ -309,7 +310,7 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
     }
   };
   return (
-    <form
+    <CheckedForm
       onSubmit={submit}
       className="grid gap-3 rounded-md border border-gray-200 bg-gray-50 p-4 sm:grid-cols-2 lg:grid-cols-4"
       aria-label="Regla de alerta"
@@ -386,7 +387,7 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
         </button>
         {error && <p className="text-sm text-red-600">❌ {error}</p>}
       </div>
-    </form>
+    </CheckedForm>
   );
 }
 
@@ -511,7 +512,7 @@ function Channels() {
       {!draft ? (
         <Loading />
       ) : (
-        <form onSubmit={save} className="grid gap-3" aria-label="Mis canales">
+        <CheckedForm onSubmit={save} className="grid gap-3" aria-label="Mis canales">
           <label className="flex items-center gap-2 text-sm text-gray-700">
             <input type="checkbox" checked={draft.in_app} onChange={(e) => setDraft({ ...draft, in_app: e.target.checked })} />
             En la app (campana)
@@ -545,7 +546,7 @@ function Channels() {
             </button>
             {message && <span className="text-sm">{message}</span>}
           </div>
-        </form>
+        </CheckedForm>
       )}
     </Card>
   );

@@ -1,6 +1,7 @@
 // Auditoría (admins): every change an admin or the system made, newest first, as the server
 // filters and pages it; each row opens to show the record before and after; 'Descargar CSV'
 // saves the server's export of every matching entry.
+import { CheckedForm } from '../components/CheckedForm';
 import { Fragment, useState, type FormEvent } from 'react';
 import {
   AUDIT_ACTIONS,
@@ -137,7 +138,7 @@ export default function Audit() {
       </div>
 
       <Card>
-        <form onSubmit={apply} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filtros de auditoría">
+        <CheckedForm onSubmit={apply} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filtros de auditoría">
           <FormField id="audit-actor" label="Quién">
             <input
               id="audit-actor"
@@ -195,7 +196,7 @@ export default function Audit() {
               Limpiar
             </button>
           </div>
-        </form>
+        </CheckedForm>
       </Card>
 
       {table.error ? <ErrorBanner error={`Error al cargar la auditoría: ${errorText(table.error, 'error desconocido')}`} /> : null}

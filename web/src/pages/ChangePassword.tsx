@@ -1,5 +1,6 @@
 // 'Cambiar contraseña' (the user's account): current and new password, the outcome shown for
 // 3 s; below it, two-factor sign-in.
+import { CheckedForm } from '../components/CheckedForm';
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../hooks/useApi';
 import { useSession } from '../hooks/useSession';
@@ -45,7 +46,7 @@ export default function ChangePassword() {
     <div className="mx-auto max-w-md space-y-6">
       <h1 className="text-2xl font-semibold text-gray-900">Cambiar contraseña</h1>
       <Card>
-        <form onSubmit={submit} className="space-y-4">
+        <CheckedForm onSubmit={submit} className="space-y-4">
           <TextField
             id="current-password"
             label="Contraseña actual"
@@ -72,7 +73,7 @@ export default function ChangePassword() {
               <MarkedText text={message.text} />
             </p>
           )}
-        </form>
+        </CheckedForm>
       </Card>
       <TwoFactorSection />
     </div>

@@ -2,6 +2,7 @@
 // the ad's texts, destination (tracking URL from alias and keyword), budget and bid in the ad
 // account's currency (typed the Spanish way, checked against its limits, confirmed when high)
 // and objective; sent as a multipart form; success shows the ad's preview with Meta's ids.
+import { CheckedForm } from '../components/CheckedForm';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import {
   ApiError,
@@ -309,7 +310,7 @@ export default function CreateCampaign() {
         )}
       </div>
 
-      <form onSubmit={submit} aria-label="Crear campaña" className="grid items-start gap-6 lg:grid-cols-5 lg:grid-rows-[auto_1fr]">
+      <CheckedForm onSubmit={submit} aria-label="Crear campaña" className="grid items-start gap-6 lg:grid-cols-5 lg:grid-rows-[auto_1fr]">
         <div className="min-w-0 space-y-6 lg:col-span-3">
           <Card title="Anuncio">
             <div className="space-y-4">
@@ -558,7 +559,7 @@ export default function CreateCampaign() {
             </div>
           )}
         </div>
-      </form>
+      </CheckedForm>
 
       {confirming && (
         <ConfirmDialog
