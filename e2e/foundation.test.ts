@@ -123,7 +123,7 @@ describe('sign-in and session', () => {
     const expired = fakeToken({ sub: 'admin-id', email: ADMIN.email, is_admin: true, exp: Math.floor(Date.now() / 1000) - 60 });
     await page.evaluate((t) => localStorage.setItem('adops_token', t), expired);
     await page.goto('/dashboard');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
     await page.getByRole('button', { name: 'Entrar' }).waitFor();
   });
@@ -133,7 +133,7 @@ describe('sign-in and session', () => {
     await page.goto('/login');
     await page.evaluate(() => sessionStorage.setItem('adops_token', 'not-a-jwt'));
     await page.goto('/ad-report');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
   });
 
@@ -145,7 +145,7 @@ describe('sign-in and session', () => {
     await admin.admin.deleteUser({ id: user.id });
     // The page's first call (its two-factor card asks for the account's state) is refused.
     await page.goto('/change-password');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
   });
 });
@@ -167,7 +167,7 @@ describe('route guards', () => {
       '/admin-users',
     ]) {
       await page.goto(route);
-      await page.waitForURL('**/login');
+      await page.waitForURL((u) => u.pathname === '/login');
       expect(path(page), route).toBe('/login');
     }
   });
@@ -175,7 +175,7 @@ describe('route guards', () => {
   test('an unknown path goes to /login (and on to /dashboard when signed in)', async () => {
     const page = await h.newPage();
     await page.goto('/no-such-screen/at/all');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/otra-cosa');
     await page.waitForURL('**/dashboard');
@@ -250,12 +250,12 @@ describe('navigation shell', () => {
     expect(await me()).toBe(200);
     await menu.getByRole('button').click();
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
     // The server ended the session: a copy of the token is worthless.
     await expect.poll(me).toBe(401);
     await page.goto('/dashboard');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
   });
 
   test('below md the links sit behind a menu toggle', async () => {
