@@ -31,6 +31,8 @@ import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
 import { errorText } from '../lib/errors';
 import { Pagination } from '../components/Pagination';
+import { useUrlParams } from '../hooks/useUrlState';
+import { readPositiveInt, setParam } from '../lib/urlState';
 
 type FieldDef = {
   key: string;
@@ -122,13 +124,25 @@ const STATE_BADGE: Record<Alert['state'], string> = {
 /** An instant as dd/MM/yyyy HH:mm on the reporting zone's clock. */
 const when = (iso: string) => formatDateTimeDMY(iso, reportingTimeZone());
 
+type AlertListState = 'open' | 'muted' | 'resolved' | 'all';
+const ALERT_LIST_STATES: readonly AlertListState[] = ['open', 'muted', 'resolved', 'all'];
+
+/** The list's state from the URL; anything else is the default, Abiertas. */
+export function readAlertState(params: URLSearchParams): AlertListState {
+  const v = params.get('state');
+  return ALERT_LIST_STATES.find((s) => s === v) ?? 'open';
+}
+
 function FiredAlerts() {
   const api = useApi();
   const { user } = useSession();
   /** An admin's explicit choice: the mute buttons silence the alert for every user, not only for them. */
   const [forEveryone, setForEveryone] = useState(false);
-  const [state, setState] = useState<'open' | 'muted' | 'resolved' | 'all'>('open');
-  const [page, setPage] = useState(1);
+  // The list's state filter and page live in the URL (?state=muted&page=2): reload, Back and a shared link keep them.
+  const url = useUrlParams();
+  const state = readAlertState(url.params);
+  const page = readPositiveInt(url.params, 'page') ?? 1;
+  const setPage = (next: number) => url.update((p) => setParam(p, 'page', String(next), '1'));
   const [actionError, setActionError] = useState<string | null>(null);
   const list = useAsync(() => api.alerts.list({ state, page }), [api, state, page]);
   useEffect(() => {
@@ -166,10 +180,12 @@ function FiredAlerts() {
               aria-label="Estado"
               className={inputClass}
               value={state}
-              onChange={(e) => {
-                setState(e.target.value as typeof state);
-                setPage(1);
-              }}
+              onChange={(e) =>
+                url.update((p) => {
+                  setParam(p, 'state', e.target.value, 'open');
+                  p.delete('page');
+                })
+              }
             >
               <option value="open">Abiertas</option>
               <option value="muted">Silenciadas</option>
