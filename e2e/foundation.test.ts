@@ -424,7 +424,7 @@ describe('admin: users', () => {
     expect(await alert.locator('svg[role="img"]').count()).toBe(1);
   });
 
-  test('an update the server refuses raises the "Error al actualizar usuario" alert', async () => {
+  test('an update the server refuses says "Error al actualizar usuario" in the row, no browser dialog, until closed', async () => {
     const user = await createUser('choque');
     const page = await h.newPage();
     const dialogs = answerDialogs(page);
@@ -434,9 +434,14 @@ describe('admin: users', () => {
     await row.getByRole('button', { name: 'Editar' }).click();
     await row.getByLabel('Email').fill(ADMIN.email);
     await row.getByRole('button', { name: 'Guardar' }).click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toMatch(/^Error al actualizar usuario/);
+    const problem = row.getByRole('alert');
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/^❌ Error al actualizar usuario: /);
+    expect(await problem.locator('svg[role="img"]').count()).toBe(1);
+    expect(dialogs).toEqual([]);
     await row.getByRole('button', { name: 'Guardar' }).waitFor();
+    await row.getByRole('button', { name: 'Cerrar' }).click();
+    await problem.waitFor({ state: 'detached' });
   });
 
   test('an admin demoted since signing in sees "No autorizado" instead of the user list', async () => {
@@ -516,7 +521,7 @@ describe('admin: publisher tokens', () => {
     expect((await admin.admin.listTokens()).some((t) => t.publisher_name === name)).toBe(false);
   });
 
-  test('an empty publisher name raises the alert and creates nothing', async () => {
+  test('an empty publisher name is said under the field, with no browser dialog, and creates nothing', async () => {
     const page = await h.newPage();
     const dialogs = answerDialogs(page);
     await h.signIn(page, ADMIN.email, ADMIN.password);
@@ -529,13 +534,14 @@ describe('admin: publisher tokens', () => {
     });
     await page.getByLabel('Nombre del publisher').fill('   ');
     await page.getByRole('button', { name: 'Crear token' }).click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toBe('❌ El nombre del publisher no puede estar vacío.');
+    await page.locator('#publisher-name-error').getByText('El nombre del publisher no puede estar vacío.').waitFor();
+    expect(await page.getByLabel('Nombre del publisher').getAttribute('aria-invalid')).toBe('true');
+    expect(dialogs).toEqual([]);
     expect(posted).toBe(0);
     expect((await admin.admin.listTokens()).length).toBe(count);
   });
 
-  test('a second token for the same publisher raises "Error al crear token"', async () => {
+  test('a second token for the same publisher says "Error al crear token" on the page, not in a dialog', async () => {
     const page = await h.newPage();
     const dialogs = answerDialogs(page);
     await h.signIn(page, ADMIN.email, ADMIN.password);
@@ -546,8 +552,11 @@ describe('admin: publisher tokens', () => {
     await tokenRow(page, name).waitFor();
     await page.getByLabel('Nombre del publisher').fill(name);
     await page.getByRole('button', { name: 'Crear token' }).click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toMatch(/^Error al crear token/);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^❌ Error al crear token/ })
+      .waitFor();
+    expect(dialogs).toEqual([]);
     expect(await tokenRow(page, name).count()).toBe(1);
   });
 });
