@@ -117,6 +117,33 @@ describe('sign-in and session', () => {
     expect(await nav.getByRole('link').allTextContents()).toEqual(['AAdOps Console', 'Login']);
   });
 
+  test('an empty or malformed e-mail is said in Spanish under the field, never in the browser’s bubble (an English browser too)', async () => {
+    const page = await h.newPage({ locale: 'en-US' });
+    await page.goto('/login');
+    let posted = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/login')) posted++;
+    });
+    expect(
+      await page
+        .locator('form')
+        .first()
+        .evaluate((f: HTMLFormElement) => f.noValidate),
+    ).toBe(true);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.locator('#login-email-error').getByText('Este campo es obligatorio.').waitFor();
+    await page.locator('#login-password-error').getByText('Este campo es obligatorio.').waitFor();
+    expect(await page.getByLabel('Email').evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.getByLabel('Email').fill('no-es-un-email');
+    // Editing the field takes its message away; the password's stays until it is typed.
+    await page.locator('#login-email-error').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.locator('#login-email-error').getByText('Escribe un email válido, como nombre@dominio.com.').waitFor();
+    expect(await page.locator('body').innerText()).not.toMatch(/Please|fill out|field/i);
+    expect(posted).toBe(0);
+  });
+
   test('an expired token in storage is removed and the user is sent to /login', async () => {
     const page = await h.newPage();
     await page.goto('/login');
@@ -602,9 +629,10 @@ describe('change password', () => {
     await expect(elsewhere.auth.me()).rejects.toMatchObject({ status: 401 });
   });
 
-  test('a wrong current password shows ❌ and the server detail, and changes nothing', async () => {
+  test('a wrong current password shows ❌ and the server detail, which stays past 3 s, and changes nothing', async () => {
     const user = await createUser('clave-mal');
     const page = await h.newPage();
+    await page.clock.install();
     await h.signIn(page, user.email, user.password);
     await page.goto('/change-password');
     await page.getByLabel('Contraseña actual').fill('wrong-current-1');
@@ -612,6 +640,9 @@ describe('change password', () => {
     await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
+    expect(await alert.textContent()).toBe('❌ La contraseña actual no es correcta');
+    // No flash: it is there until the user acts.
+    await page.clock.fastForward(10_000);
     expect(await alert.textContent()).toBe('❌ La contraseña actual no es correcta');
     await expect(h.server.as(user.email, user.password)).resolves.toHaveProperty('token');
   });
@@ -629,7 +660,8 @@ describe('change password', () => {
     await page.getByLabel('Contraseña actual').fill(ADMIN.password);
     await page.getByLabel('Nueva contraseña').fill('brand-new-pass-789');
     await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
-    expect(await page.getByRole('alert').textContent()).toBe('No estás autenticado.');
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toBe('❌ No estás autenticado.');
     expect(posted).toBe(0);
   });
 });
