@@ -110,9 +110,9 @@ describe('Alertas', () => {
           await page.reload();
           await page.getByLabel('Estado').selectOption('all');
           const notices = page.getByTestId('alerts-table').locator('tr', { hasText: '10.38.38.1' }).getByTestId('alert-deliveries');
-          await expect
-            .poll(async () => (await notices.textContent()) ?? '')
-            .toContain(`✗ Webhook de ${ADMIN.email}: falló tras 1 intento — HTTP 500`);
+          await expect.poll(async () => (await notices.textContent()) ?? '').toContain(`Webhook de ${ADMIN.email}: falló tras 1 intento — HTTP 500`);
+          // Its mark is drawn (no glyph a font may lack) and named for screen readers.
+          expect(await notices.locator('svg[aria-label="Fallido"]').count()).toBeGreaterThan(0);
         } finally {
           await new Promise<void>((r) => hook.close(() => r()));
         }

@@ -1,6 +1,7 @@
 // Alertas: what fired (open, muted, resolved) with mute / unmute — one's own, or an admin's for
 // everyone — the rules (create, edit, switch off, delete) and the user's channels (bell, e-mail,
 // webhook). Opening the page marks the alerts read, so the bell in the nav goes to 0.
+import { MarkIcon, MarkedText } from '../components/icons';
 import { CheckedForm } from '../components/CheckedForm';
 import { useEffect, useState, type FormEvent } from 'react';
 import {
@@ -243,7 +244,12 @@ function FiredAlerts() {
                       <ul className="mt-1 space-y-0.5 text-xs" aria-label="Avisos" data-testid="alert-deliveries">
                         {a.deliveries.map((d) => (
                           <li key={`${d.channel}-${d.to}-${d.at}`} className={d.status === 'sent' ? 'text-gray-500' : 'text-red-700'}>
-                            {d.status === 'sent' ? '✓' : '✗'} {deliveryText(d)} · {when(d.at)}
+                            <MarkIcon
+                              mark={d.status === 'sent' ? 'ok' : 'error'}
+                              label={d.status === 'sent' ? 'Enviado' : 'Fallido'}
+                              className="mr-1"
+                            />{' '}
+                            {deliveryText(d)} · {when(d.at)}
                           </li>
                         ))}
                       </ul>
@@ -401,7 +407,11 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
         <button type="button" className={secondaryButton} onClick={onDone}>
           Cancelar
         </button>
-        {error && <p className="text-sm text-red-600">❌ {error}</p>}
+        {error && (
+          <p role="alert" className="text-sm text-red-600">
+            <MarkedText text={`❌ ${error}`} />
+          </p>
+        )}
       </div>
     </CheckedForm>
   );
@@ -560,7 +570,14 @@ function Channels() {
             <button type="submit" className={primaryButton}>
               Guardar canales
             </button>
-            {message && <span className="text-sm">{message}</span>}
+            {message && (
+              <span
+                role={message.startsWith('❌') ? 'alert' : 'status'}
+                className={`text-sm ${message.startsWith('❌') ? 'text-red-600' : 'text-green-700'}`}
+              >
+                <MarkedText text={message} />
+              </span>
+            )}
           </div>
         </CheckedForm>
       )}

@@ -117,7 +117,10 @@ export default function CreateCampaign() {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ campaign: CreatedCampaign; pageName: string; imageUrl: string | null } | null>(null);
   const [createdFlash, flashCreated] = useFlash<string>(3000);
-  const [copied, flashCopied] = useFlash<Feedback>(3000);
+  const [copiedFlash, flashCopied] = useFlash<Feedback>(3000);
+  /** A failed copy stays said until the next try (a success fades after 3 s). */
+  const [copyFailed, setCopyFailed] = useState(false);
+  const copied: Feedback | null = copiedFlash ?? (copyFailed ? { ok: false, text: COPY_FAILED } : null);
   // The ad account's currency and what it takes (Meta's minimum, the server's cap and confirmation threshold).
   const limits = useAsync((signal) => api.campaigns.budgetLimits(undefined, { signal }), [api]);
   // The month's exchange rates (Rentabilidad's): the budget is also said in the network's currency.
@@ -180,9 +183,11 @@ export default function CreateCampaign() {
   async function copyTrackingUrl(url: string) {
     try {
       await navigator.clipboard.writeText(url);
+      setCopyFailed(false);
       flashCopied({ ok: true, text: '✅ Copiado' });
     } catch {
-      flashCopied({ ok: false, text: COPY_FAILED });
+      flashCopied(null);
+      setCopyFailed(true);
     }
   }
 
