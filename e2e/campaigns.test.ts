@@ -807,7 +807,7 @@ describe('campaign metrics', () => {
 
     const before = calls.length;
     await page.getByLabel('Desde', { exact: true }).fill(addDays(day, 1));
-    await page.getByText('La fecha Desde debe ser anterior o igual a Hasta.').waitFor();
+    await page.getByText('La fecha de inicio debe ser anterior o igual a la de fin').waitFor();
     await sleep(300);
     expect(calls.length).toBe(before);
     expect(await table(page).count()).toBe(0);

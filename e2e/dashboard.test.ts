@@ -128,7 +128,7 @@ describe('filters', () => {
       if (r.url().includes('/api/dashboard/overview')) overviewCalls++;
     });
     await page.getByLabel('Desde', { exact: true }).fill(addDays(today, 3));
-    await page.getByText('La fecha inicial es posterior a la final').waitFor();
+    await page.getByText('La fecha de inicio debe ser anterior o igual a la de fin').waitFor();
     await page.waitForTimeout(300);
     expect(overviewCalls).toBe(0);
   });
