@@ -110,9 +110,9 @@ describe('Alertas', () => {
           await page.reload();
           await page.getByLabel('Estado').selectOption('all');
           const notices = page.getByTestId('alerts-table').locator('tr', { hasText: '10.38.38.1' }).getByTestId('alert-deliveries');
-          await expect
-            .poll(async () => (await notices.textContent()) ?? '')
-            .toContain(`✗ Webhook de ${ADMIN.email}: falló tras 1 intento — HTTP 500`);
+          await expect.poll(async () => (await notices.textContent()) ?? '').toContain(`Webhook de ${ADMIN.email}: falló tras 1 intento — HTTP 500`);
+          // Its mark is drawn (no glyph a font may lack) and named for screen readers.
+          expect(await notices.locator('svg[aria-label="Fallido"]').count()).toBeGreaterThan(0);
         } finally {
           await new Promise<void>((r) => hook.close(() => r()));
         }
@@ -124,4 +124,36 @@ describe('Alertas', () => {
       expect(h.pageErrors(page)).toEqual([]);
     });
   }
+
+  test("the list's state filter lives in the URL: a reload, Back and a shared link keep it", async () => {
+    await fire('10.37.37.1', 60);
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/alerts');
+    const table = page.getByTestId('alerts-table');
+    await table.getByText('10.37.37.1').first().waitFor();
+    expect(new URL(page.url()).search).toBe('');
+
+    await page.getByLabel('Estado').selectOption('resolved');
+    await page.waitForURL((u) => u.searchParams.get('state') === 'resolved');
+    await page.getByText('No hay alertas resueltas.').waitFor();
+    await page.reload();
+    await page.getByText('No hay alertas resueltas.').waitFor();
+    expect(await page.getByLabel('Estado').inputValue()).toBe('resolved');
+
+    await page.goBack();
+    await page.waitForURL((u) => u.search === '');
+    expect(await page.getByLabel('Estado').inputValue()).toBe('open');
+    await table.getByText('10.37.37.1').first().waitFor();
+
+    // A link shared with another user (signed out): it opens on the same filter after sign-in.
+    const other = await h.newPage();
+    await other.goto('/alerts?state=resolved');
+    await other.getByLabel('Email').fill(ADMIN.email);
+    await other.getByLabel('Contraseña').fill(ADMIN.password);
+    await other.getByRole('button', { name: 'Entrar' }).click();
+    await other.getByText('No hay alertas resueltas.').waitFor();
+    expect(await other.getByLabel('Estado').inputValue()).toBe('resolved');
+    expect(h.pageErrors(page)).toEqual([]);
+  });
 });

@@ -76,6 +76,37 @@ describe('Auditoría', () => {
     });
   }
 
+  test('the filters, page and page size live in the URL: a reload and a shared link show the same entries', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin/audit');
+    await expect.poll(() => page.getByTestId('audit-count').textContent()).toBe('36 entradas');
+    expect(new URL(page.url()).search).toBe('');
+    await page.getByLabel('Acción').selectOption({ label: 'Usuario modificado' });
+    await page.getByLabel('Quién').fill('admin@test');
+    await page.getByRole('button', { name: 'Aplicar' }).click();
+    await expect.poll(() => page.getByTestId('audit-count').textContent()).toBe('1 entrada');
+    const query = new URL(page.url()).searchParams;
+    expect([query.get('action'), query.get('actor')]).toEqual(['user.update', 'admin@test']);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('audit-count').textContent()).toBe('1 entrada');
+    expect(await page.getByLabel('Quién').inputValue()).toBe('admin@test');
+
+    // The page and page size too.
+    await page.goto('/admin/audit?size=25&page=2');
+    await expect.poll(() => page.locator('[data-testid=audit-row]:visible').count()).toBe(11);
+    expect(await page.getByLabel('Mostrar').inputValue()).toBe('25');
+
+    // A reversed range is said under the dates and asks nothing.
+    await page.getByLabel('Desde', { exact: true }).fill('10/03/2024');
+    await page.getByLabel('Hasta', { exact: true }).fill('01/03/2024');
+    await page.getByRole('button', { name: 'Aplicar' }).click();
+    await page.getByRole('alert').filter({ hasText: 'La fecha de inicio debe ser anterior o igual a la de fin' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('since')).toBeNull();
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
   test('staff see no Auditoría link and are sent away from the page', async () => {
     const page = await h.newPage();
     await h.signIn(page, 'ana@example.com', 'una-clave-larga-1');

@@ -198,19 +198,21 @@ describe('campaign creator: validation and errors', () => {
     await page.getByTestId('create-result').waitFor({ state: 'detached' });
   });
 
-  test('a required field left empty keeps the form from being sent', async () => {
+  test('a required field left empty keeps the form from being sent and says so in Spanish under it, until it is filled', async () => {
     const page = await openCreator();
     const creates = requestsTo(page, '/api/create-campaign/');
     await typeKeyword(page, 'dieta mediterranea');
     await suggestionButtons(page).first().click();
     await submitButton(page).click(); // alias is empty
-    await sleep(300);
-    expect(creates).toEqual([]);
-    expect(await field(page, 'Alias').evaluate((el) => (el as HTMLInputElement).validity.valueMissing)).toBe(true);
+    // Our words under the field (no browser bubble), and the cursor waits in it.
+    const aliasError = page.locator(`[id="${await field(page, 'Alias').getAttribute('id')}-error"]`);
+    await expect.poll(() => aliasError.textContent()).toBe('Este campo es obligatorio.');
+    expect(await field(page, 'Alias').evaluate((el) => el === document.activeElement && el.getAttribute('aria-invalid') !== null)).toBe(true);
     await field(page, 'Alias').fill('die01');
+    await aliasError.waitFor({ state: 'detached' });
     await field(page, 'Título (headline)').fill('');
     await submitButton(page).click();
-    await sleep(300);
+    await page.getByText('Este campo es obligatorio.').waitFor();
     expect(creates).toEqual([]);
   });
 
@@ -805,7 +807,7 @@ describe('campaign metrics', () => {
 
     const before = calls.length;
     await page.getByLabel('Desde', { exact: true }).fill(addDays(day, 1));
-    await page.getByText('La fecha Desde debe ser anterior o igual a Hasta.').waitFor();
+    await page.getByText('La fecha de inicio debe ser anterior o igual a la de fin').waitFor();
     await sleep(300);
     expect(calls.length).toBe(before);
     expect(await table(page).count()).toBe(0);

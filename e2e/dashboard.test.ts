@@ -128,7 +128,7 @@ describe('filters', () => {
       if (r.url().includes('/api/dashboard/overview')) overviewCalls++;
     });
     await page.getByLabel('Desde', { exact: true }).fill(addDays(today, 3));
-    await page.getByText('La fecha inicial es posterior a la final').waitFor();
+    await page.getByText('La fecha de inicio debe ser anterior o igual a la de fin').waitFor();
     await page.waitForTimeout(300);
     expect(overviewCalls).toBe(0);
   });
@@ -234,13 +234,13 @@ describe('top lists', () => {
     expect(widths[2]).toBeCloseTo((28 / 190) * 100, 3);
   });
 
-  test('a range without data shows No data in both lists, an empty table and no CSV', async () => {
+  test('a range without data shows "Sin datos" in both lists, an empty table and no CSV', async () => {
     const page = await openDashboard();
     await page.getByLabel('Hasta', { exact: true }).fill(addDays(today, 40));
     await page.getByLabel('Desde', { exact: true }).fill(addDays(today, 30));
     await expectText(page.getByTestId('card-revenue'), '$0,00');
-    await expectText(page.getByTestId('top-zones'), 'No data');
-    await expectText(page.getByTestId('top-advertisers'), 'No data');
+    await expectText(page.getByTestId('top-zones'), 'Sin datos');
+    await expectText(page.getByTestId('top-advertisers'), 'Sin datos');
     await page.getByText('No hay datos para este rango de fechas.').waitFor();
     expect(await page.getByTestId('card-ctr').textContent()).toContain('-');
     expect(await page.getByRole('button', { name: 'Descargar CSV' }).isDisabled()).toBe(true);

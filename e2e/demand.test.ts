@@ -163,7 +163,7 @@ describe('Demand', () => {
     await h.screenshot(page, 'demand-empty');
 
     await page.getByLabel('Desde', { exact: true }).fill('2024-03-10');
-    await page.getByRole('alert').filter({ hasText: 'La fecha inicial es posterior a la final' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'La fecha de inicio debe ser anterior o igual a la de fin' }).waitFor();
   });
 
   test('Descargar CSV saves the server’s export: a row per advertiser and day of the range, headed Advertiser, Date, Revenue, Margin', async () => {

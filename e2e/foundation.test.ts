@@ -117,13 +117,40 @@ describe('sign-in and session', () => {
     expect(await nav.getByRole('link').allTextContents()).toEqual(['AAdOps Console', 'Login']);
   });
 
+  test('an empty or malformed e-mail is said in Spanish under the field, never in the browser’s bubble (an English browser too)', async () => {
+    const page = await h.newPage({ locale: 'en-US' });
+    await page.goto('/login');
+    let posted = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/login')) posted++;
+    });
+    expect(
+      await page
+        .locator('form')
+        .first()
+        .evaluate((f: HTMLFormElement) => f.noValidate),
+    ).toBe(true);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.locator('#login-email-error').getByText('Este campo es obligatorio.').waitFor();
+    await page.locator('#login-password-error').getByText('Este campo es obligatorio.').waitFor();
+    expect(await page.getByLabel('Email').evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.getByLabel('Email').fill('no-es-un-email');
+    // Editing the field takes its message away; the password's stays until it is typed.
+    await page.locator('#login-email-error').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.locator('#login-email-error').getByText('Escribe un email válido, como nombre@dominio.com.').waitFor();
+    expect(await page.locator('body').innerText()).not.toMatch(/Please|fill out|field/i);
+    expect(posted).toBe(0);
+  });
+
   test('an expired token in storage is removed and the user is sent to /login', async () => {
     const page = await h.newPage();
     await page.goto('/login');
     const expired = fakeToken({ sub: 'admin-id', email: ADMIN.email, is_admin: true, exp: Math.floor(Date.now() / 1000) - 60 });
     await page.evaluate((t) => localStorage.setItem('adops_token', t), expired);
     await page.goto('/dashboard');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
     await page.getByRole('button', { name: 'Entrar' }).waitFor();
   });
@@ -133,7 +160,7 @@ describe('sign-in and session', () => {
     await page.goto('/login');
     await page.evaluate(() => sessionStorage.setItem('adops_token', 'not-a-jwt'));
     await page.goto('/ad-report');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
   });
 
@@ -145,7 +172,7 @@ describe('sign-in and session', () => {
     await admin.admin.deleteUser({ id: user.id });
     // The page's first call (its two-factor card asks for the account's state) is refused.
     await page.goto('/change-password');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
   });
 });
@@ -167,7 +194,7 @@ describe('route guards', () => {
       '/admin-users',
     ]) {
       await page.goto(route);
-      await page.waitForURL('**/login');
+      await page.waitForURL((u) => u.pathname === '/login');
       expect(path(page), route).toBe('/login');
     }
   });
@@ -175,7 +202,7 @@ describe('route guards', () => {
   test('an unknown path goes to /login (and on to /dashboard when signed in)', async () => {
     const page = await h.newPage();
     await page.goto('/no-such-screen/at/all');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/otra-cosa');
     await page.waitForURL('**/dashboard');
@@ -250,12 +277,12 @@ describe('navigation shell', () => {
     expect(await me()).toBe(200);
     await menu.getByRole('button').click();
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
     // The server ended the session: a copy of the token is worthless.
     await expect.poll(me).toBe(401);
     await page.goto('/dashboard');
-    await page.waitForURL('**/login');
+    await page.waitForURL((u) => u.pathname === '/login');
   });
 
   test('below md the links sit behind a menu toggle', async () => {
@@ -424,7 +451,7 @@ describe('admin: users', () => {
     expect(await alert.locator('svg[role="img"]').count()).toBe(1);
   });
 
-  test('an update the server refuses raises the "Error al actualizar usuario" alert', async () => {
+  test('an update the server refuses says "Error al actualizar usuario" in the row, no browser dialog, until closed', async () => {
     const user = await createUser('choque');
     const page = await h.newPage();
     const dialogs = answerDialogs(page);
@@ -434,9 +461,14 @@ describe('admin: users', () => {
     await row.getByRole('button', { name: 'Editar' }).click();
     await row.getByLabel('Email').fill(ADMIN.email);
     await row.getByRole('button', { name: 'Guardar' }).click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toMatch(/^Error al actualizar usuario/);
+    const problem = row.getByRole('alert');
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/^❌ Error al actualizar usuario: /);
+    expect(await problem.locator('svg[role="img"]').count()).toBe(1);
+    expect(dialogs).toEqual([]);
     await row.getByRole('button', { name: 'Guardar' }).waitFor();
+    await row.getByRole('button', { name: 'Cerrar' }).click();
+    await problem.waitFor({ state: 'detached' });
   });
 
   test('an admin demoted since signing in sees "No autorizado" instead of the user list', async () => {
@@ -516,7 +548,7 @@ describe('admin: publisher tokens', () => {
     expect((await admin.admin.listTokens()).some((t) => t.publisher_name === name)).toBe(false);
   });
 
-  test('an empty publisher name raises the alert and creates nothing', async () => {
+  test('an empty publisher name is said under the field, with no browser dialog, and creates nothing', async () => {
     const page = await h.newPage();
     const dialogs = answerDialogs(page);
     await h.signIn(page, ADMIN.email, ADMIN.password);
@@ -529,13 +561,14 @@ describe('admin: publisher tokens', () => {
     });
     await page.getByLabel('Nombre del publisher').fill('   ');
     await page.getByRole('button', { name: 'Crear token' }).click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toBe('❌ El nombre del publisher no puede estar vacío.');
+    await page.locator('#publisher-name-error').getByText('El nombre del publisher no puede estar vacío.').waitFor();
+    expect(await page.getByLabel('Nombre del publisher').getAttribute('aria-invalid')).toBe('true');
+    expect(dialogs).toEqual([]);
     expect(posted).toBe(0);
     expect((await admin.admin.listTokens()).length).toBe(count);
   });
 
-  test('a second token for the same publisher raises "Error al crear token"', async () => {
+  test('a second token for the same publisher says "Error al crear token" on the page, not in a dialog', async () => {
     const page = await h.newPage();
     const dialogs = answerDialogs(page);
     await h.signIn(page, ADMIN.email, ADMIN.password);
@@ -546,8 +579,11 @@ describe('admin: publisher tokens', () => {
     await tokenRow(page, name).waitFor();
     await page.getByLabel('Nombre del publisher').fill(name);
     await page.getByRole('button', { name: 'Crear token' }).click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toMatch(/^Error al crear token/);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^❌ Error al crear token/ })
+      .waitFor();
+    expect(dialogs).toEqual([]);
     expect(await tokenRow(page, name).count()).toBe(1);
   });
 });
@@ -593,9 +629,10 @@ describe('change password', () => {
     await expect(elsewhere.auth.me()).rejects.toMatchObject({ status: 401 });
   });
 
-  test('a wrong current password shows ❌ and the server detail, and changes nothing', async () => {
+  test('a wrong current password shows ❌ and the server detail, which stays past 3 s, and changes nothing', async () => {
     const user = await createUser('clave-mal');
     const page = await h.newPage();
+    await page.clock.install();
     await h.signIn(page, user.email, user.password);
     await page.goto('/change-password');
     await page.getByLabel('Contraseña actual').fill('wrong-current-1');
@@ -603,6 +640,9 @@ describe('change password', () => {
     await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
+    expect(await alert.textContent()).toBe('❌ La contraseña actual no es correcta');
+    // No flash: it is there until the user acts.
+    await page.clock.fastForward(10_000);
     expect(await alert.textContent()).toBe('❌ La contraseña actual no es correcta');
     await expect(h.server.as(user.email, user.password)).resolves.toHaveProperty('token');
   });
@@ -620,7 +660,8 @@ describe('change password', () => {
     await page.getByLabel('Contraseña actual').fill(ADMIN.password);
     await page.getByLabel('Nueva contraseña').fill('brand-new-pass-789');
     await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
-    expect(await page.getByRole('alert').textContent()).toBe('No estás autenticado.');
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toBe('❌ No estás autenticado.');
     expect(posted).toBe(0);
   });
 });

@@ -83,7 +83,7 @@ describe('admin: publisher keys', () => {
     expect(h.pageErrors(page)).toEqual([]);
   });
 
-  test('a bad address raises "Error al crear token" with the server’s detail and creates nothing', async () => {
+  test('a bad address says "Error al crear token" with the server’s detail, its field by its label, on the page, and creates nothing', async () => {
     const page = await h.newPage({ viewport: { width: 1440, height: 900 } });
     const dialogs = answerDialogs(page);
     await h.signIn(page, ADMIN.email, ADMIN.password);
@@ -92,8 +92,12 @@ describe('admin: publisher keys', () => {
     await form(page).getByLabel('Nombre del publisher').fill(name);
     await form(page).getByLabel('IPs permitidas').fill('10.0.0.0/33');
     await form(page).getByRole('button', { name: 'Crear token' }).click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toBe('Error al crear token: allowed_ips.0: "10.0.0.0/33" no es una dirección IP ni un rango CIDR (IPv4 o IPv6)');
+    const problem = page.getByRole('alert').filter({ hasText: 'Error al crear token' });
+    await problem.waitFor();
+    expect(await problem.textContent()).toBe(
+      '❌ Error al crear token: IPs permitidas: "10.0.0.0/33" no es una dirección IP ni un rango CIDR (IPv4 o IPv6)',
+    );
+    expect(dialogs).toEqual([]);
     expect((await (await h.server.admin()).admin.listTokens()).some((t) => t.publisher_name === name)).toBe(false);
   });
 

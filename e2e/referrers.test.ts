@@ -262,7 +262,7 @@ describe('Referrers report', () => {
     await f.getByText('Fecha "Hasta" no válida (dd/mm/aaaa)').waitFor();
     expect(await f.getByRole('button', { name: 'Aplicar' }).isDisabled()).toBe(true);
     await f.getByLabel('Hasta', { exact: true }).fill(formatDateDMY(addDays(today(), -8)));
-    await f.getByText('"Desde" no puede ser posterior a "Hasta"').waitFor();
+    await f.getByText('La fecha de inicio debe ser anterior o igual a la de fin').waitFor();
     expect(await f.getByRole('button', { name: 'Aplicar' }).isDisabled()).toBe(true);
 
     // A typed range applies: zone 7004 was seen 5 days ago.

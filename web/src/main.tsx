@@ -4,18 +4,18 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { SessionProvider } from './hooks/useSession';
 import { AppRoutes } from './routes';
-import { loadReportingTimeZone } from './lib/timezone';
+import { reportingZoneAsked } from './lib/timezone';
 import './index.css';
 
-// Dates and presets are calendar days in the server's reporting time zone: learn it first.
-void loadReportingTimeZone().finally(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <BrowserRouter>
-        <SessionProvider>
-          <AppRoutes />
-        </SessionProvider>
-      </BrowserRouter>
-    </StrictMode>,
-  ),
+// Dates and presets are calendar days in the server's reporting time zone: ask for it now;
+// the frame paints at once and only the signed-in screens wait for the answer (routes.tsx).
+void reportingZoneAsked();
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <BrowserRouter>
+      <SessionProvider>
+        <AppRoutes />
+      </SessionProvider>
+    </BrowserRouter>
+  </StrictMode>,
 );

@@ -1,12 +1,14 @@
 // The route table of SPEC §2 and its guards: /login public (signed-in users go on to
 // /dashboard), every other screen needs a valid session, /admin-users needs an admin,
 // and any other path goes to /login. Screens load lazily, one chunk each.
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { useSession } from './hooks/useSession';
 import { storedSession } from './lib/session';
 import { NavFrame, SignedOutNav } from './components/NavFrame';
 import { Loading } from './components/Loading';
+import { afterSignIn, loginPath } from './lib/returnTo';
+import { reportingZoneAsked, reportingZoneSettled } from './lib/timezone';
 
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
 
@@ -79,20 +81,39 @@ function Shell() {
   );
 }
 
-/** Reads storage on every render, so a token that expired since the last check is caught. */
+/** A screen's dates are in the reporting time zone: it waits (under the painted frame) until that is known. */
+function ZoneKnown() {
+  const [settled, setSettled] = useState(reportingZoneSettled);
+  useEffect(() => {
+    if (!settled) void reportingZoneAsked().then(() => setSettled(true));
+  }, [settled]);
+  return settled ? <Outlet /> : <Loading />;
+}
+
+/**
+ * Reads storage on every render, so a token that expired since the last check is caught. A
+ * screen opened signed out goes to the login page, which returns to it (query string too).
+ */
 function RequireAuth() {
   useSession();
-  return storedSession() ? <Outlet /> : <Navigate to="/login" replace />;
+  const location = useLocation();
+  return storedSession() ? <ZoneKnown /> : <Navigate to={loginPath(location)} replace />;
 }
 
+/** Signed out: to the login page, back here after; signed in but no admin: /login, which sends them on to the Dashboard. */
 function RequireAdmin() {
   useSession();
-  return storedSession()?.user.is_admin ? <Outlet /> : <Navigate to="/login" replace />;
+  const location = useLocation();
+  const session = storedSession();
+  if (!session) return <Navigate to={loginPath(location)} replace />;
+  return session.user.is_admin ? <ZoneKnown /> : <Navigate to="/login" replace />;
 }
 
+/** Signed in: on to the screen the login page was asked to return to, else the Dashboard. */
 function PublicOnly() {
   useSession();
-  return storedSession() ? <Navigate to="/dashboard" replace /> : <Outlet />;
+  const { search } = useLocation();
+  return storedSession() ? <Navigate to={afterSignIn(search)} replace /> : <Outlet />;
 }
 
 export function AppRoutes() {

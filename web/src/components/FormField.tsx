@@ -3,6 +3,7 @@
 // an optional error (`${id}-hint` and `${id}-error`: the control names them in aria-describedby).
 import type { ReactNode, Ref } from 'react';
 import { filterLabelClass, inputClass, labelClass } from './styles';
+import { useFieldError } from './CheckedForm';
 
 export function FormField({
   id,
@@ -25,6 +26,9 @@ export function FormField({
   filter?: boolean;
   children: ReactNode;
 }) {
+  // In a CheckedForm, what it found wrong with this control (until the user edits it).
+  const checked = useFieldError(id);
+  const shown = error ?? checked;
   return (
     <div className={className}>
       <label htmlFor={id} className={filter ? filterLabelClass : labelClass}>
@@ -36,9 +40,9 @@ export function FormField({
         )}
       </label>
       {children}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
-          {error}
+      {shown && (
+        <p id={`${id}-error`} role={checked && !error ? 'alert' : undefined} className="mt-1 text-xs text-red-600">
+          {shown}
         </p>
       )}
       {hint && (

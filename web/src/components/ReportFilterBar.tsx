@@ -1,6 +1,7 @@
 // The report filter bar shared by the revenue screens (Dashboard, Ad Report, Demand, Api
 // Explorer, Finance): Zone ID search, Advertiser/Publisher/Geo/Source selects ('Todos' first),
 // a presets select that fills the dates, Desde/Hasta dates and Reset. Screens pick the fields.
+import { DATE_RANGE_INCOMPLETE, DATE_RANGE_REVERSED } from '../lib/voice';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { MAX_REPORT_DAYS, PRESET_LABELS, daysBetween, isValidYmd, presetRange, type PresetKey, type ReportFiltersInput } from '@adops/core';
 import { inputClass, secondaryButton } from './styles';
@@ -46,8 +47,8 @@ export function initialReportFilters(preset: PresetKey, now: Date = new Date(), 
 
 /** Why the range cannot be asked for (both dates, from ≤ to, at most 800 days), or null. */
 export function rangeProblem(v: Pick<ReportFilterValues, 'from' | 'to'>): string | null {
-  if (!isValidYmd(v.from) || !isValidYmd(v.to)) return 'Elige las fechas Desde y Hasta';
-  if (v.from > v.to) return 'La fecha inicial es posterior a la final';
+  if (!isValidYmd(v.from) || !isValidYmd(v.to)) return DATE_RANGE_INCOMPLETE;
+  if (v.from > v.to) return DATE_RANGE_REVERSED;
   if (daysBetween(v.from, v.to) > MAX_REPORT_DAYS) return `El rango no puede superar ${MAX_REPORT_DAYS} días`;
   return null;
 }

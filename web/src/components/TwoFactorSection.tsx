@@ -2,6 +2,7 @@
 // as text for the authenticator app, then its first code, which ends the other sessions; the 10
 // recovery codes are shown once), see how many recovery codes are left, and turn it off with the
 // password. The server decides everything.
+import { CheckedForm } from './CheckedForm';
 import { useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import { formatDateTimeDMY, type TotpEnrolment } from '@adops/core';
@@ -136,7 +137,7 @@ export function TwoFactorSection() {
               {state.enabled_at ? ` desde el ${formatDateTimeDMY(state.enabled_at, reportingTimeZone())}` : ''}. Al iniciar sesión se pide el código
               de tu app de autenticación. Te quedan <strong>{state.recovery_codes_left}</strong> códigos de recuperación.
             </p>
-            <form onSubmit={disable} className="space-y-3">
+            <CheckedForm onSubmit={disable} className="space-y-3">
               <TextField
                 id="totp-disable-password"
                 label="Contraseña actual"
@@ -149,10 +150,10 @@ export function TwoFactorSection() {
               <button type="submit" disabled={busy} className={dangerButton}>
                 Desactivar verificación en dos pasos
               </button>
-            </form>
+            </CheckedForm>
           </div>
         ) : enrolment ? (
-          <form onSubmit={confirm} className="space-y-3">
+          <CheckedForm onSubmit={confirm} className="space-y-3">
             <p>1. Escanea este código QR con tu app de autenticación (Google Authenticator, Authy, 1Password…).</p>
             <img
               src={enrolment.qr}
@@ -188,9 +189,9 @@ export function TwoFactorSection() {
                 Cancelar
               </button>
             </div>
-          </form>
+          </CheckedForm>
         ) : (
-          <form onSubmit={begin} className="space-y-3">
+          <CheckedForm onSubmit={begin} className="space-y-3">
             <p>Protege tu cuenta pidiendo, además de la contraseña, un código de la app de autenticación de tu teléfono.</p>
             <TextField
               id="totp-enable-password"
@@ -204,7 +205,7 @@ export function TwoFactorSection() {
             <button type="submit" disabled={busy} className={primaryButton}>
               Activar verificación en dos pasos
             </button>
-          </form>
+          </CheckedForm>
         )}
         {error && (
           <p role="alert" className="text-red-600">

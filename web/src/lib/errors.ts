@@ -31,6 +31,10 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   bid_amount: 'Puja',
   base_url: 'URL base',
   revenue_share: 'Revenue share',
+  // A publisher token's policy ('allowed_ips.0: "10.0.0.0/33" no es una dirección IP…').
+  allowed_ips: 'IPs permitidas',
+  rate_limit: 'Límite por hora',
+  expires_at: 'Caduca el',
   // The referrer-spam list's change ('add.0: cada dominio debe ser…').
   add: 'Dominio',
   remove: 'Dominio',

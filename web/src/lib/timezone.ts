@@ -38,3 +38,19 @@ export async function loadReportingTimeZone(timeoutMs = 3000): Promise<void> {
     clearTimeout(timer);
   }
 }
+
+let asked: Promise<void> | null = null;
+let known = false;
+
+/** The start-up question, asked once: settles when the server answered or the wait ran out. */
+export function reportingZoneAsked(): Promise<void> {
+  asked ??= loadReportingTimeZone().finally(() => {
+    known = true;
+  });
+  return asked;
+}
+
+/** Whether the start-up question has settled (screens whose dates depend on the zone wait for it). */
+export function reportingZoneSettled(): boolean {
+  return known;
+}

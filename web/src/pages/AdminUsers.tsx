@@ -2,6 +2,7 @@
 // editing and deletion, who has two-factor sign-in on (and turning it off for one who lost
 // their phone), and publisher API tokens (create with expiry, allowed IPs and an hourly
 // limit; edit those; copy URL, renew, delete; last use and request count).
+import { CheckedForm } from '../components/CheckedForm';
 import { useState, type FormEvent } from 'react';
 import {
   formatDateTimeDMY,
@@ -23,9 +24,9 @@ import { useAsync } from '../hooks/useAsync';
 import { useFlash } from '../hooks/useFlash';
 import { useSession } from '../hooks/useSession';
 import { readToken } from '../lib/session';
-import { errorText } from '../lib/errors';
+import { errorText, readableDetail } from '../lib/errors';
 import { Card } from '../components/Card';
-import { ErrorBanner } from '../components/ErrorBanner';
+import { ErrorBanner, ProblemBanner } from '../components/ErrorBanner';
 import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
 import { FormField, TextField } from '../components/FormField';
@@ -36,15 +37,16 @@ import { ScrollRegion } from '../components/ScrollRegion';
 
 const NO_TOKEN = 'Token no encontrado. Por favor, iniciá sesión nuevamente.';
 
-/** Alerts and answers false when the session token is gone (e.g. signed out in another tab). */
-function haveToken(): boolean {
+/** Says so (through `report`) and answers false when the session token is gone (e.g. signed out in another tab). */
+function haveToken(report: (problem: string) => void): boolean {
   if (readToken()) return true;
-  window.alert(NO_TOKEN);
+  report(NO_TOKEN);
   return false;
 }
 
+/** 'Error al crear token: IPs permitidas: …': the action, then the server's words without field keys. */
 const withDetail = (text: string, error: unknown) => {
-  const detail = error instanceof ApiError ? error.detail : '';
+  const detail = error instanceof ApiError && error.detail ? readableDetail(error.detail) : '';
   return detail && detail !== text ? `${text}: ${detail}` : text;
 };
 
@@ -84,20 +86,22 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
   const api = useApi();
   const [form, setForm] = useState(emptyUser);
   const [busy, setBusy] = useState(false);
-  const [message, flash] = useFlash<{ ok: boolean; text: string }>(3000);
+  const [message, flash] = useFlash<string>(3000);
+  const [problem, setProblem] = useState<string | null>(null);
   const set = (k: keyof typeof emptyUser) => (v: string | boolean) => setForm((f) => ({ ...f, [k]: v }));
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!haveToken()) return;
+    setProblem(null);
+    if (!haveToken(setProblem)) return;
     setBusy(true);
     try {
       await api.admin.createUser(form);
       setForm(emptyUser);
-      flash({ ok: true, text: '✅ Usuario creado' });
+      flash('✅ Usuario creado');
       onCreated();
     } catch (err) {
-      flash({ ok: false, text: `❌ ${errorText(err, 'Error al crear usuario')}` });
+      setProblem(`❌ ${errorText(err, 'Error al crear usuario')}`);
     } finally {
       setBusy(false);
     }
@@ -105,7 +109,7 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
 
   return (
     <Card title="Crear usuario">
-      <form onSubmit={submit} className="space-y-3" aria-label="Crear usuario">
+      <CheckedForm onSubmit={submit} className="space-y-3" aria-label="Crear usuario">
         <TextField id="new-first-name" label="Nombre" value={form.first_name} onChange={set('first_name')} required />
         <TextField id="new-last-name" label="Apellido" value={form.last_name} onChange={set('last_name')} />
         <TextField id="new-email" label="Email" type="email" value={form.email} onChange={set('email')} required />
@@ -131,11 +135,12 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
           Crear usuario
         </button>
         {message && (
-          <p role={message.ok ? 'status' : 'alert'} className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-600'}`}>
-            <MarkedText text={message.text} />
+          <p role="status" className="text-sm text-green-700">
+            <MarkedText text={message} />
           </p>
         )}
-      </form>
+        <ProblemBanner text={problem} onClose={() => setProblem(null)} />
+      </CheckedForm>
     </Card>
   );
 }
@@ -148,6 +153,7 @@ function UsersList({ version }: { version: number }) {
   const changeable = (u: User) => !u.protected || u.email === me?.email;
   const [users, setUsers] = useState<ListedUser[] | null>(null);
   const [message, flash] = useFlash<string>(4000);
+  const [problem, setProblem] = useState<string | null>(null);
   const load = useAsync(
     async (signal) => {
       const list = await api.admin.listUsers(undefined, { signal });
@@ -160,19 +166,21 @@ function UsersList({ version }: { version: number }) {
   const [sessionsOf, setSessionsOf] = useState<string | null>(null);
 
   async function remove(user: User) {
-    if (!haveToken()) return;
+    setProblem(null);
+    if (!haveToken(setProblem)) return;
     if (!window.confirm(`¿Eliminar al usuario ${user.email}?`)) return;
     try {
       await api.admin.deleteUser({ id: user.id });
       setUsers((list) => list?.filter((u) => u.id !== user.id) ?? null);
     } catch (err) {
-      window.alert(withDetail('Error al eliminar usuario', err));
+      setProblem(withDetail('Error al eliminar usuario', err));
     }
   }
 
   /** For a user who lost their phone and recovery codes: they sign in with the password alone again. */
   async function resetTwoFactor(user: ListedUser) {
-    if (!haveToken()) return;
+    setProblem(null);
+    if (!haveToken(setProblem)) return;
     if (!window.confirm(`¿Desactivar la verificación en dos pasos de ${user.email}? Entrará solo con su contraseña hasta que la vuelva a activar.`))
       return;
     try {
@@ -180,7 +188,7 @@ function UsersList({ version }: { version: number }) {
       setUsers((list) => list?.map((u) => (u.id === user.id ? { ...u, two_factor: false } : u)) ?? null);
       flash(`✅ Verificación en dos pasos desactivada para ${user.email}`);
     } catch (err) {
-      window.alert(withDetail('Error al desactivar la verificación en dos pasos', err));
+      setProblem(withDetail('Error al desactivar la verificación en dos pasos', err));
     }
   }
 
@@ -192,6 +200,7 @@ function UsersList({ version }: { version: number }) {
           <MarkedText text={message} />
         </p>
       )}
+      <ProblemBanner text={problem} onClose={() => setProblem(null)} className="mb-2" />
       {load.loading && !users ? (
         <Loading />
       ) : load.error ? (
@@ -290,12 +299,14 @@ function UsersList({ version }: { version: number }) {
 function UserSessions({ user, canEnd }: { user: User; canEnd: boolean }) {
   const api = useApi();
   const [message, flash] = useFlash<string>(3000);
+  const [problem, setProblem] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const load = useAsync((signal) => api.admin.userSessions({ id: user.id }, { signal }), [api, user.id, version]);
   const sessions: UserSession[] = load.data ?? [];
 
   async function end(session?: UserSession) {
-    if (!haveToken()) return;
+    setProblem(null);
+    if (!haveToken(setProblem)) return;
     const what = session ? 'esta sesión' : `todas las sesiones de ${user.email}`;
     if (!window.confirm(`¿Cerrar ${what}? Tendrá que iniciar sesión de nuevo.`)) return;
     try {
@@ -303,7 +314,7 @@ function UserSessions({ user, canEnd }: { user: User; canEnd: boolean }) {
       else await api.admin.endUserSessions({ id: user.id });
       flash(session ? '✅ Sesión cerrada' : '✅ Sesiones cerradas');
     } catch (err) {
-      window.alert(withDetail('Error al cerrar la sesión', err));
+      setProblem(withDetail('Error al cerrar la sesión', err));
     }
     setVersion((v) => v + 1);
   }
@@ -324,6 +335,7 @@ function UserSessions({ user, canEnd }: { user: User; canEnd: boolean }) {
           <MarkedText text={message} />
         </p>
       )}
+      <ProblemBanner text={problem} onClose={() => setProblem(null)} className="mb-2" />
       {load.loading && !load.data ? (
         <Loading />
       ) : load.error ? (
@@ -407,9 +419,11 @@ function EditUserRow({ user, onCancel, onSaved }: { user: User; onCancel: () => 
     is_admin: user.is_admin,
   });
   const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
 
   async function save() {
-    if (!haveToken()) return;
+    setProblem(null);
+    if (!haveToken(setProblem)) return;
     // Empty fields are not sent (SPEC §5); unchanged ones neither.
     const changes: UpdateUserBody = {};
     const text = (k: 'first_name' | 'last_name' | 'email') => {
@@ -426,7 +440,7 @@ function EditUserRow({ user, onCancel, onSaved }: { user: User; onCancel: () => 
     try {
       onSaved(await api.admin.updateUser({ id: user.id, ...changes }));
     } catch (err) {
-      window.alert(withDetail('Error al actualizar usuario', err));
+      setProblem(withDetail('Error al actualizar usuario', err));
       setBusy(false);
     }
   }
@@ -480,6 +494,7 @@ function EditUserRow({ user, onCancel, onSaved }: { user: User; onCancel: () => 
             Cancelar
           </button>
         </span>
+        <ProblemBanner text={problem} onClose={() => setProblem(null)} className="mt-2 text-left" />
       </td>
     </tr>
   );
@@ -584,16 +599,19 @@ function TokensSection() {
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState<{ id: string; draft: PolicyDraft } | null>(null);
   const [copied, flashCopied] = useFlash<string>(2000);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
   const replace = (updated: PublisherToken) => setTokens((list) => list?.map((x) => (x.id === updated.id ? updated : x)) ?? null);
 
   async function create(e: FormEvent) {
     e.preventDefault();
+    setProblem(null);
     const publisher_name = name.trim();
     if (!publisher_name) {
-      window.alert('❌ El nombre del publisher no puede estar vacío.');
+      setNameError('El nombre del publisher no puede estar vacío.');
       return;
     }
-    if (!haveToken()) return;
+    if (!haveToken(setProblem)) return;
     setBusy(true);
     try {
       const created = await api.admin.createToken({ publisher_name, ...policyBody(policy, false) });
@@ -601,67 +619,76 @@ function TokensSection() {
       setName('');
       setPolicy(EMPTY_POLICY);
     } catch (err) {
-      window.alert(withDetail('Error al crear token', err));
+      setProblem(withDetail('Error al crear token', err));
     } finally {
       setBusy(false);
     }
   }
 
   async function save(t: PublisherToken, draft: PolicyDraft) {
-    if (!haveToken()) return;
+    setProblem(null);
+    if (!haveToken(setProblem)) return;
     try {
       replace(await api.admin.updateToken({ id: t.id, ...policyBody(draft, true) }));
       setEditing(null);
     } catch (err) {
-      window.alert(withDetail('Error al actualizar token', err));
+      setProblem(withDetail('Error al actualizar token', err));
     }
   }
 
   async function copyUrl(t: PublisherToken) {
     const day = yesterday();
     const url = publisherDataUrl(window.location.origin, t.token, day, day);
+    setProblem(null);
     try {
       await copyText(url);
       flashCopied(t.id);
     } catch {
-      window.alert('Error: no se pudo copiar la URL. Asegúrate de que la pestaña esté activa.');
+      setProblem('Error: no se pudo copiar la URL. Asegúrate de que la pestaña esté activa.');
     }
   }
 
   async function renew(t: PublisherToken) {
+    setProblem(null);
     if (!t.publisher_name.trim()) {
-      window.alert('Publisher no válido para renovar.');
+      setProblem('Publisher no válido para renovar.');
       return;
     }
-    if (!haveToken()) return;
+    if (!haveToken(setProblem)) return;
     try {
       replace(await api.admin.renewToken({ publisher_name: t.publisher_name }));
     } catch (err) {
-      window.alert(withDetail('Error al renovar token', err));
+      setProblem(withDetail('Error al renovar token', err));
     }
   }
 
   async function remove(t: PublisherToken) {
-    if (!haveToken()) return;
+    setProblem(null);
+    if (!haveToken(setProblem)) return;
     if (!window.confirm(`¿Eliminar el token de ${t.publisher_name}?`)) return;
     try {
       await api.admin.deleteToken({ id: t.id });
       setTokens((list) => list?.filter((x) => x.id !== t.id) ?? null);
     } catch (err) {
-      window.alert(withDetail('Error al eliminar token', err));
+      setProblem(withDetail('Error al eliminar token', err));
     }
   }
 
   const headers = ['Publisher', 'Creado', 'Caduca', 'IPs permitidas', 'Límite/h', 'Último uso', 'Peticiones', 'Acciones'];
   return (
     <Card title="API Tokens" actions={<ZoneNote />}>
-      <form onSubmit={create} className="mb-4 flex flex-wrap items-end gap-3" aria-label="Crear token">
-        <FormField id="publisher-name" label="Nombre del publisher" className="min-w-[14rem] flex-1">
+      <CheckedForm onSubmit={create} className="mb-4 flex flex-wrap items-end gap-3" aria-label="Crear token">
+        <FormField id="publisher-name" label="Nombre del publisher" className="min-w-[14rem] flex-1" error={nameError ?? undefined}>
           <input
             id="publisher-name"
             className={inputClass}
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? 'publisher-name-error' : undefined}
+            onChange={(e) => {
+              setName(e.target.value);
+              setNameError(null);
+            }}
             placeholder="p. ej. Publisher Uno"
           />
         </FormField>
@@ -669,7 +696,8 @@ function TokensSection() {
         <button type="submit" disabled={busy} className={primaryButton}>
           Crear token
         </button>
-      </form>
+      </CheckedForm>
+      <ProblemBanner text={problem} onClose={() => setProblem(null)} className="mb-4" />
       {load.loading && !tokens ? (
         <Loading />
       ) : load.error ? (
@@ -705,7 +733,7 @@ function TokensSection() {
                     <tr key={t.id} data-publisher={t.publisher_name} data-token-id={t.id} className="bg-blue-50/40">
                       <td className="px-3 py-2 align-top font-medium text-gray-900">{t.publisher_name}</td>
                       <td colSpan={headers.length - 1} className="px-3 py-2">
-                        <form
+                        <CheckedForm
                           className="flex flex-wrap items-end gap-3"
                           aria-label={`Editar token de ${t.publisher_name}`}
                           onSubmit={(e) => {
@@ -722,7 +750,7 @@ function TokensSection() {
                               Cancelar
                             </button>
                           </span>
-                        </form>
+                        </CheckedForm>
                       </td>
                     </tr>
                   ) : (

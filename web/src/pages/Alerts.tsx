@@ -1,6 +1,8 @@
 // Alertas: what fired (open, muted, resolved) with mute / unmute — one's own, or an admin's for
 // everyone — the rules (create, edit, switch off, delete) and the user's channels (bell, e-mail,
 // webhook). Opening the page marks the alerts read, so the bell in the nav goes to 0.
+import { MarkIcon, MarkedText } from '../components/icons';
+import { CheckedForm } from '../components/CheckedForm';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   formatDateTimeDMY,
@@ -30,6 +32,8 @@ import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
 import { errorText } from '../lib/errors';
 import { Pagination } from '../components/Pagination';
+import { useUrlParams } from '../hooks/useUrlState';
+import { readPositiveInt, setParam } from '../lib/urlState';
 
 type FieldDef = {
   key: string;
@@ -121,13 +125,25 @@ const STATE_BADGE: Record<Alert['state'], string> = {
 /** An instant as dd/MM/yyyy HH:mm on the reporting zone's clock. */
 const when = (iso: string) => formatDateTimeDMY(iso, reportingTimeZone());
 
+type AlertListState = 'open' | 'muted' | 'resolved' | 'all';
+const ALERT_LIST_STATES: readonly AlertListState[] = ['open', 'muted', 'resolved', 'all'];
+
+/** The list's state from the URL; anything else is the default, Abiertas. */
+export function readAlertState(params: URLSearchParams): AlertListState {
+  const v = params.get('state');
+  return ALERT_LIST_STATES.find((s) => s === v) ?? 'open';
+}
+
 function FiredAlerts() {
   const api = useApi();
   const { user } = useSession();
   /** An admin's explicit choice: the mute buttons silence the alert for every user, not only for them. */
   const [forEveryone, setForEveryone] = useState(false);
-  const [state, setState] = useState<'open' | 'muted' | 'resolved' | 'all'>('open');
-  const [page, setPage] = useState(1);
+  // The list's state filter and page live in the URL (?state=muted&page=2): reload, Back and a shared link keep them.
+  const url = useUrlParams();
+  const state = readAlertState(url.params);
+  const page = readPositiveInt(url.params, 'page') ?? 1;
+  const setPage = (next: number) => url.update((p) => setParam(p, 'page', String(next), '1'));
   const [actionError, setActionError] = useState<string | null>(null);
   const list = useAsync(() => api.alerts.list({ state, page }), [api, state, page]);
   useEffect(() => {
@@ -165,10 +181,12 @@ function FiredAlerts() {
               aria-label="Estado"
               className={inputClass}
               value={state}
-              onChange={(e) => {
-                setState(e.target.value as typeof state);
-                setPage(1);
-              }}
+              onChange={(e) =>
+                url.update((p) => {
+                  setParam(p, 'state', e.target.value, 'open');
+                  p.delete('page');
+                })
+              }
             >
               <option value="open">Abiertas</option>
               <option value="muted">Silenciadas</option>
@@ -226,7 +244,12 @@ function FiredAlerts() {
                       <ul className="mt-1 space-y-0.5 text-xs" aria-label="Avisos" data-testid="alert-deliveries">
                         {a.deliveries.map((d) => (
                           <li key={`${d.channel}-${d.to}-${d.at}`} className={d.status === 'sent' ? 'text-gray-500' : 'text-red-700'}>
-                            {d.status === 'sent' ? '✓' : '✗'} {deliveryText(d)} · {when(d.at)}
+                            <MarkIcon
+                              mark={d.status === 'sent' ? 'ok' : 'error'}
+                              label={d.status === 'sent' ? 'Enviado' : 'Fallido'}
+                              className="mr-1"
+                            />{' '}
+                            {deliveryText(d)} · {when(d.at)}
                           </li>
                         ))}
                       </ul>
@@ -312,7 +335,7 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
     }
   };
   return (
-    <form
+    <CheckedForm
       onSubmit={submit}
       className="grid gap-3 rounded-md border border-gray-200 bg-gray-50 p-4 sm:grid-cols-2 lg:grid-cols-4"
       aria-label="Regla de alerta"
@@ -395,9 +418,13 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
         <button type="button" className={secondaryButton} onClick={onDone}>
           Cancelar
         </button>
-        {error && <p className="text-sm text-red-600">❌ {error}</p>}
+        {error && (
+          <p role="alert" className="text-sm text-red-600">
+            <MarkedText text={`❌ ${error}`} />
+          </p>
+        )}
       </div>
-    </form>
+    </CheckedForm>
   );
 }
 
@@ -535,7 +562,7 @@ function Channels() {
       {!draft ? (
         <Loading />
       ) : (
-        <form onSubmit={save} className="grid gap-3" aria-label="Mis canales">
+        <CheckedForm onSubmit={save} className="grid gap-3" aria-label="Mis canales">
           <label className="flex items-center gap-2 text-sm text-gray-700">
             <input type="checkbox" checked={draft.in_app} onChange={(e) => setDraft({ ...draft, in_app: e.target.checked })} />
             En la app (campana)
@@ -567,9 +594,16 @@ function Channels() {
             <button type="submit" className={primaryButton}>
               Guardar canales
             </button>
-            {message && <span className="text-sm">{message}</span>}
+            {message && (
+              <span
+                role={message.startsWith('❌') ? 'alert' : 'status'}
+                className={`text-sm ${message.startsWith('❌') ? 'text-red-600' : 'text-green-700'}`}
+              >
+                <MarkedText text={message} />
+              </span>
+            )}
           </div>
-        </form>
+        </CheckedForm>
       )}
     </Card>
   );

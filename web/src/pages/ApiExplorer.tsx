@@ -17,14 +17,15 @@ import { Pagination } from '../components/Pagination';
 import { secondaryButton } from '../components/styles';
 import { ALL, ExplorerFilters, type ExplorerDraft } from '../components/explorer/ExplorerFilters';
 import { RevenueCards } from '../components/explorer/RevenueCards';
+import { MarkIcon } from '../components/icons';
 import { explorerColumns } from '../components/explorer/explorerTable';
 import { reportingTimeZone } from '../lib/timezone';
 import { useUrlParams, useUrlTableView, useUrlValue } from '../hooks/useUrlState';
 import { clearPages, readChoice, readDay, readText, setParam } from '../lib/urlState';
+import { DATE_RANGE_INCOMPLETE, DATE_RANGE_REVERSED } from '../lib/voice';
 
 /** Rows per page of the table (the spec's table had no paging; the shared default of reports). */
 const EXPLORER_PAGE_SIZE = 25;
-const INVALID_RANGE = '❌ Rango de fechas no válido.';
 const EMPTY = 'No hay datos para este rango de fechas.';
 
 const TABLE_VIEW = { pageSize: EXPLORER_PAGE_SIZE };
@@ -47,6 +48,12 @@ export function writeExplorerSearch(params: URLSearchParams, f: ExplorerDraft, t
   setParam(params, 'from', f.from, today);
   setParam(params, 'to', f.to, today);
   clearPages(params);
+}
+
+/** What keeps a search's dates from being asked for, or null. */
+export function explorerRangeProblem({ from, to }: Pick<ExplorerDraft, 'from' | 'to'>): string | null {
+  if (!isValidYmd(from) || !isValidYmd(to)) return DATE_RANGE_INCOMPLETE;
+  return from > to ? DATE_RANGE_REVERSED : null;
 }
 
 /** The report query of a search: 'Todos' and blank filters are left out. */
@@ -74,6 +81,10 @@ export default function ApiExplorer() {
   );
   const [searches, setSearches] = useState(0);
   const [draft, setDraft] = useState<ExplorerDraft>(filters);
+  /** A search refused for its dates: said where the results were (old results never stay under new dates) until the dates change. */
+  const [refused, setRefused] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dates changed, so the refusal no longer applies
+  useEffect(() => setRefused(null), [draft.from, draft.to]);
   // A search from elsewhere (Back, a link) is shown in the form.
   const filtersKey = JSON.stringify(filters);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new search by content, not a new object for the same one
@@ -90,11 +101,9 @@ export default function ApiExplorer() {
   const cards = useAsync((signal) => api.adReport.revenueCards(query, { signal }), [api, query, searches]);
 
   function search() {
-    const { from, to } = draft;
-    if (!isValidYmd(from) || !isValidYmd(to) || from > to) {
-      window.alert(INVALID_RANGE);
-      return;
-    }
+    const problem = explorerRangeProblem(draft);
+    setRefused(problem);
+    if (problem) return;
     setFilters({ ...draft });
     url.update(clearPages);
     setSearches((n) => n + 1);
@@ -136,13 +145,13 @@ export default function ApiExplorer() {
         )}
       </Card>
 
-      <RevenueCards cards={cards.data} loading={cards.loading} error={cards.error} />
+      {!refused && <RevenueCards cards={cards.data} loading={cards.loading} error={cards.error} />}
 
       <Card
         title={
           <span>
             Resultados{' '}
-            <span className="font-normal text-gray-500">
+            <span className="font-normal text-gray-500" hidden={refused !== null}>
               {formatDateDMY(filters.from)} – {formatDateDMY(filters.to)}
               {page && !firstLoad && !report.error && ` · ${formatInt(page.total_rows)} filas`}
             </span>
@@ -150,7 +159,11 @@ export default function ApiExplorer() {
         }
         actions={<PageSizeSelect value={report.view.pageSize} onChange={report.setPageSize} />}
       >
-        {report.error ? (
+        {refused ? (
+          <p role="alert" className="flex items-center gap-2 py-6 text-sm text-red-700">
+            <MarkIcon mark="error" /> {refused}
+          </p>
+        ) : report.error ? (
           <ErrorBanner error={report.error} fallback="Error al cargar el ad report" />
         ) : firstLoad ? (
           <Loading label="Cargando ad report…" />

@@ -1,7 +1,9 @@
 // Auditoría (admins): every change an admin or the system made, newest first, as the server
 // filters and pages it; each row opens to show the record before and after; 'Descargar CSV'
-// saves the server's export of every matching entry.
-import { Fragment, useState, type FormEvent } from 'react';
+// saves the server's export of every matching entry. The applied filters, page and page size
+// live in the URL, so a reload, Back or a shared link shows the same entries.
+import { CheckedForm } from '../components/CheckedForm';
+import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import {
   AUDIT_ACTIONS,
   AUDIT_CSV,
@@ -27,12 +29,15 @@ import { ExportButton } from '../components/ExportButton';
 import { Loading } from '../components/Loading';
 import { PageSizeSelect } from '../components/PageSizeSelect';
 import { Pagination } from '../components/Pagination';
-import { inputClass, labelClass, primaryButton, secondaryButton } from '../components/styles';
+import { inputClass, primaryButton, secondaryButton } from '../components/styles';
 import { FormField } from '../components/FormField';
 import { errorText } from '../lib/errors';
 import { reportingTimeZone } from '../lib/timezone';
 import { ZoneNote } from '../components/ZoneNote';
 import { ScrollRegion } from '../components/ScrollRegion';
+import { useUrlParams, useUrlTableView, useUrlValue } from '../hooks/useUrlState';
+import { clearPages, readDay, readText, setParam } from '../lib/urlState';
+import { DATE_RANGE_REVERSED } from '../lib/voice';
 
 interface Filters {
   actor: string;
@@ -44,6 +49,23 @@ interface Filters {
 }
 
 const EMPTY: Filters = { actor: '', action: '', target_kind: '', since: '', until: '', q: '' };
+const TEXT_KEYS = ['actor', 'action', 'target_kind', 'q'] as const;
+/** The sizes 'Mostrar' offers here (a larger one than other tables: the log is long). */
+const TABLE_VIEW = { pageSize: AUDIT_PAGE_SIZE, pageSizes: [25, 50, 100, 200] };
+
+/** The applied filters from the URL (?actor=&action=&target_kind=&since=&until=&q=; days as YYYY-MM-DD). */
+export function readAuditFilters(params: URLSearchParams): Filters {
+  const f = { ...EMPTY };
+  for (const key of TEXT_KEYS) f[key] = readText(params, key).trim();
+  f.since = readDay(params, 'since') ?? '';
+  f.until = readDay(params, 'until') ?? '';
+  return f;
+}
+
+export function writeAuditFilters(params: URLSearchParams, f: Filters): void {
+  for (const key of [...TEXT_KEYS, 'since', 'until'] as const) setParam(params, key, f[key].trim());
+  clearPages(params);
+}
 
 /** The route's query for the applied filters (blank fields left out; days are the reporting zone's, sent as instants). */
 const queryOf = (f: Filters, tz: string): AuditQuery =>
@@ -104,22 +126,39 @@ function Details({ e }: { e: AuditEntry }) {
 
 export default function Audit() {
   const api = useApi();
-  const [draft, setDraft] = useState<Filters>(EMPTY);
-  const [applied, setApplied] = useState<Filters>(EMPTY);
+  const url = useUrlParams();
+  const [applied, setApplied] = useUrlValue(url, readAuditFilters, writeAuditFilters);
+  const [draft, setDraft] = useState<Filters>(applied);
+  // Filters from elsewhere (Back, a link) are shown in the form.
+  const appliedKey = JSON.stringify(applied);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new filters by content, not a new object for the same ones
+  useEffect(() => setDraft(applied), [appliedKey]);
+  const [rangeError, setRangeError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const tz = reportingTimeZone();
   const query = queryOf(applied, tz);
+  const tableView = useUrlTableView(url, '', TABLE_VIEW);
   const table = useServerTable<AuditQuery, AuditTable>(query, (request, signal) => api.audit.list(request, { signal }), {
     pageSize: AUDIT_PAGE_SIZE,
+    store: tableView,
   });
   const page = shownPage(table);
-  const set = (key: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = (key: keyof Filters) => (value: string) => {
+    if (key === 'since' || key === 'until') setRangeError(null);
+    setDraft((d) => ({ ...d, [key]: value }));
+  };
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
+    // Said here, before asking: the server would refuse it too.
+    if (draft.since && draft.until && draft.since > draft.until) {
+      setRangeError(DATE_RANGE_REVERSED);
+      return;
+    }
     setApplied(draft);
   };
   const reset = () => {
+    setRangeError(null);
     setDraft(EMPTY);
     setApplied(EMPTY);
   };
@@ -137,7 +176,7 @@ export default function Audit() {
       </div>
 
       <Card>
-        <form onSubmit={apply} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filtros de auditoría">
+        <CheckedForm onSubmit={apply} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filtros de auditoría">
           <FormField id="audit-actor" label="Quién">
             <input
               id="audit-actor"
@@ -168,14 +207,17 @@ export default function Audit() {
               ))}
             </select>
           </FormField>
-          <div>
-            <span className={labelClass}>Desde</span>
-            <DateInput id="audit-since" label="Desde" value={draft.since} onChange={set('since')} />
-          </div>
-          <div>
-            <span className={labelClass}>Hasta</span>
-            <DateInput id="audit-until" label="Hasta" value={draft.until} onChange={set('until')} />
-          </div>
+          <FormField id="audit-since" label="Desde">
+            <DateInput id="audit-since" label="Desde" value={draft.since} onChange={set('since')} invalid={rangeError !== null} />
+          </FormField>
+          <FormField id="audit-until" label="Hasta">
+            <DateInput id="audit-until" label="Hasta" value={draft.until} onChange={set('until')} invalid={rangeError !== null} />
+            {rangeError && (
+              <p role="alert" className="mt-1 text-xs text-red-600">
+                {rangeError}
+              </p>
+            )}
+          </FormField>
           <FormField id="audit-q" label="Texto">
             <input
               id="audit-q"
@@ -195,7 +237,7 @@ export default function Audit() {
               Limpiar
             </button>
           </div>
-        </form>
+        </CheckedForm>
       </Card>
 
       {table.error ? <ErrorBanner error={`Error al cargar la auditoría: ${errorText(table.error, 'error desconocido')}`} /> : null}
@@ -208,7 +250,7 @@ export default function Audit() {
             <span className="text-sm text-gray-500" data-testid="audit-count">
               {page ? `${page.total_rows.toLocaleString('es-ES')} ${page.total_rows === 1 ? 'entrada' : 'entradas'}` : ''}
             </span>
-            <PageSizeSelect value={table.view.pageSize} onChange={table.setPageSize} options={[25, 50, 100, 200]} />
+            <PageSizeSelect value={table.view.pageSize} onChange={table.setPageSize} options={TABLE_VIEW.pageSizes} />
           </>
         }
       >

@@ -1,5 +1,7 @@
-// 'Cambiar contraseña' (the user's account): current and new password, the outcome shown for
-// 3 s; below it, two-factor sign-in.
+// 'Cambiar contraseña' (the user's account): current and new password; a success shown for 3 s,
+// a refusal until the user closes it or tries again; below it, two-factor sign-in.
+import { ProblemBanner } from '../components/ErrorBanner';
+import { CheckedForm } from '../components/CheckedForm';
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../hooks/useApi';
 import { useSession } from '../hooks/useSession';
@@ -18,12 +20,15 @@ export default function ChangePassword() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [busy, setBusy] = useState(false);
-  const [message, flash] = useFlash<{ ok: boolean; text: string }>(3000);
+  const [message, flash] = useFlash<string>(3000);
+  /** A refusal stays until the user closes it or tries again (a success fades after 3 s). */
+  const [problem, setProblem] = useState<string | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    setProblem(null);
     if (!readToken()) {
-      flash({ ok: false, text: 'No estás autenticado.' });
+      setProblem('No estás autenticado.');
       return;
     }
     setBusy(true);
@@ -33,9 +38,9 @@ export default function ChangePassword() {
       renew(answer.access_token);
       setCurrent('');
       setNext('');
-      flash({ ok: true, text: '✅ Contraseña actualizada con éxito' });
+      flash('✅ Contraseña actualizada con éxito');
     } catch (err) {
-      flash({ ok: false, text: `❌ ${errorText(err, 'Error al cambiar contraseña')}` });
+      setProblem(`❌ ${errorText(err, 'Error al cambiar contraseña')}`);
     } finally {
       setBusy(false);
     }
@@ -45,7 +50,7 @@ export default function ChangePassword() {
     <div className="mx-auto max-w-md space-y-6">
       <h1 className="text-2xl font-semibold text-gray-900">Cambiar contraseña</h1>
       <Card>
-        <form onSubmit={submit} className="space-y-4">
+        <CheckedForm onSubmit={submit} className="space-y-4">
           <TextField
             id="current-password"
             label="Contraseña actual"
@@ -68,11 +73,12 @@ export default function ChangePassword() {
             Cambiar contraseña
           </button>
           {message && (
-            <p role={message.ok ? 'status' : 'alert'} className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-600'}`}>
-              <MarkedText text={message.text} />
+            <p role="status" className="text-sm text-green-700">
+              <MarkedText text={message} />
             </p>
           )}
-        </form>
+          <ProblemBanner text={problem} onClose={() => setProblem(null)} />
+        </CheckedForm>
       </Card>
       <TwoFactorSection />
     </div>

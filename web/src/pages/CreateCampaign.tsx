@@ -2,6 +2,7 @@
 // the ad's texts, destination (tracking URL from alias and keyword), budget and bid in the ad
 // account's currency (typed the Spanish way, checked against its limits, confirmed when high)
 // and objective; sent as a multipart form; success shows the ad's preview with Meta's ids.
+import { CheckedForm } from '../components/CheckedForm';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import {
   ApiError,
@@ -116,7 +117,10 @@ export default function CreateCampaign() {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ campaign: CreatedCampaign; pageName: string; imageUrl: string | null } | null>(null);
   const [createdFlash, flashCreated] = useFlash<string>(3000);
-  const [copied, flashCopied] = useFlash<Feedback>(3000);
+  const [copiedFlash, flashCopied] = useFlash<Feedback>(3000);
+  /** A failed copy stays said until the next try (a success fades after 3 s). */
+  const [copyFailed, setCopyFailed] = useState(false);
+  const copied: Feedback | null = copiedFlash ?? (copyFailed ? { ok: false, text: COPY_FAILED } : null);
   // The ad account's currency and what it takes (Meta's minimum, the server's cap and confirmation threshold).
   const limits = useAsync((signal) => api.campaigns.budgetLimits(undefined, { signal }), [api]);
   // The month's exchange rates (Rentabilidad's): the budget is also said in the network's currency.
@@ -179,9 +183,11 @@ export default function CreateCampaign() {
   async function copyTrackingUrl(url: string) {
     try {
       await navigator.clipboard.writeText(url);
+      setCopyFailed(false);
       flashCopied({ ok: true, text: '✅ Copiado' });
     } catch {
-      flashCopied({ ok: false, text: COPY_FAILED });
+      flashCopied(null);
+      setCopyFailed(true);
     }
   }
 
@@ -309,7 +315,7 @@ export default function CreateCampaign() {
         )}
       </div>
 
-      <form onSubmit={submit} aria-label="Crear campaña" className="grid items-start gap-6 lg:grid-cols-5 lg:grid-rows-[auto_1fr]">
+      <CheckedForm onSubmit={submit} aria-label="Crear campaña" className="grid items-start gap-6 lg:grid-cols-5 lg:grid-rows-[auto_1fr]">
         <div className="min-w-0 space-y-6 lg:col-span-3">
           <Card title="Anuncio">
             <div className="space-y-4">
@@ -558,7 +564,7 @@ export default function CreateCampaign() {
             </div>
           )}
         </div>
-      </form>
+      </CheckedForm>
 
       {confirming && (
         <ConfirmDialog

@@ -109,7 +109,7 @@ export default function Dashboard() {
         ) : overview.loading && query ? (
           <Loading />
         ) : (
-          <p className="py-6 text-center text-sm text-gray-500">No data</p>
+          <p className="py-6 text-center text-sm text-gray-500">Sin datos</p>
         )}
       </Card>
 

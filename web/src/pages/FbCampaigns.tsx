@@ -5,6 +5,7 @@
 // profit and ROI of each campaign over the range arrive beside them (the same profit query); a
 // missing exchange rate is named in a banner and leaves profit and ROI empty; unsynced spend,
 // estimated and partial days are said in a note and marked in the cells, as on Rentabilidad.
+import { DATE_RANGE_INCOMPLETE, DATE_RANGE_REVERSED } from '../lib/voice';
 import { useMemo } from 'react';
 import {
   ApiError,
@@ -169,12 +170,7 @@ export default function FbCampaigns() {
   const setTo = (v: string) => setFilterValues({ ...filterValues, to: v });
   const tableView = useUrlTableView(url, '', TABLE_VIEW);
 
-  const rangeProblem =
-    !isValidYmd(from) || !isValidYmd(to)
-      ? 'Indica las fechas Desde y Hasta.'
-      : from > to
-        ? 'La fecha Desde debe ser anterior o igual a Hasta.'
-        : null;
+  const rangeProblem = !isValidYmd(from) || !isValidYmd(to) ? DATE_RANGE_INCOMPLETE : from > to ? DATE_RANGE_REVERSED : null;
 
   const filters = useMemo(() => (rangeProblem ? null : { from_date: from, to_date: to, status }), [from, to, status, rangeProblem]);
   const table = useServerTable(filters, (q, signal) => api.campaigns.insights(q, { signal }), {

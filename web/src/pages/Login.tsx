@@ -1,17 +1,23 @@
 // Sign-in: e-mail and password, 'Recordarme' (localStorage instead of sessionStorage), and a
 // link back to the provider's public site; failures show the server's detail in red. When the
 // server answers that the account has two-factor sign-in on, a field for the code appears.
+// Signed in, it returns to the screen that sent the user here (`?next=`), and says why a
+// session that ended by itself did (router state `notice`: 'Tu sesión se cerró en otro dispositivo.').
+import { CheckedForm } from '../components/CheckedForm';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '@adops/core';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../hooks/useSession';
 import { errorText } from '../lib/errors';
+import { afterSignIn } from '../lib/returnTo';
 import { inputClass, primaryButton } from '../components/styles';
 import { FormField, TextField } from '../components/FormField';
 
 export default function Login() {
   const { api, signIn } = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
+  const notice = (location.state as { notice?: unknown } | null)?.notice;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(true);
@@ -43,7 +49,7 @@ export default function Login() {
     try {
       const { access_token } = await api.auth.login({ email, password, ...(needsCode && code.trim() ? { totp: code } : {}) });
       signIn(access_token, remember);
-      navigate('/dashboard', { replace: true });
+      navigate(afterSignIn(location.search), { replace: true });
     } catch (err) {
       const asksCode = err instanceof ApiError && err.body.totp_required === true;
       // The first time the server asks for the code is no error: the field appears.
@@ -65,7 +71,12 @@ export default function Login() {
           <h1 className="mt-4 text-2xl font-semibold text-gray-900">Iniciar sesión</h1>
           <p className="mt-1 text-sm text-gray-500">AdOps Console</p>
         </div>
-        <form onSubmit={submit} className="space-y-4 rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
+        {typeof notice === 'string' && !error && (
+          <p role="status" className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+            {notice}
+          </p>
+        )}
+        <CheckedForm onSubmit={submit} className="space-y-4 rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
           <TextField
             id="login-email"
             label="Email"
@@ -125,7 +136,7 @@ export default function Login() {
               {error}
             </p>
           )}
-        </form>
+        </CheckedForm>
         {siteUrl && (
           <p className="mt-4 text-center text-sm">
             <a href={siteUrl} className="text-blue-600 hover:underline" rel="noopener">

@@ -100,7 +100,7 @@ export function CreatedDialog({ created, pageName, imageUrl, onClose, onCopyTrac
                 </button>
                 {copied && (
                   <span role={copied.ok ? 'status' : 'alert'} className={`text-sm ${copied.ok ? 'text-green-700' : 'text-red-600'}`}>
-                    {copied.text}
+                    <MarkedText text={copied.text} />
                   </span>
                 )}
               </div>

@@ -1,5 +1,5 @@
 // A ranked list with a proportional bar per row (the Dashboard's 'Top Zones' and
-// 'Top Advertisers'); 'No data' when empty.
+// 'Top Advertisers'); 'Sin datos' when empty.
 import type { ReactNode } from 'react';
 import { barPercent } from '@adops/core';
 
@@ -15,7 +15,7 @@ export function TopList({ items, barColor = 'bg-blue-500', testId }: { items: re
   if (items.length === 0)
     return (
       <p className="py-6 text-center text-sm text-gray-500" data-testid={testId}>
-        No data
+        Sin datos
       </p>
     );
   const largest = items[0].amount;

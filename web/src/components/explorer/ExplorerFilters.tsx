@@ -1,5 +1,6 @@
 // The Api Explorer's filter form: Zone ID (substring), Advertiser ('Todos' plus the three
 // fixed advertisers), Publisher (every publisher in the data), Desde/Hasta, Buscar, CSV.
+import { CheckedForm } from '../CheckedForm';
 import type { FormEvent, ReactNode } from 'react';
 import { FIXED_ADVERTISERS } from '@adops/core';
 import { inputClass, primaryButton } from '../styles';
@@ -35,7 +36,7 @@ export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading
   // The chosen publisher stays selectable even when the list no longer has it.
   const publisherOptions = draft.publisher !== ALL && !publishers.includes(draft.publisher) ? [draft.publisher, ...publishers] : publishers;
   return (
-    <form
+    <CheckedForm
       onSubmit={submit}
       aria-label="Filtros del Api Explorer"
       className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto] lg:items-end"
@@ -83,6 +84,6 @@ export function ExplorerFilters({ draft, onChange, onSearch, publishers, loading
         </button>
         {download}
       </div>
-    </form>
+    </CheckedForm>
   );
 }

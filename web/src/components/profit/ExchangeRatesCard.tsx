@@ -1,6 +1,7 @@
 // 'Tipos de cambio': the monthly rates that turn the ad account's currency into the network's
 // (GET /api/rates, for everyone); admins set a month's rate or remove it (PUT /api/admin/rates).
 // The missing-rate banner can fill the form with the month and currency it names.
+import { CheckedForm } from '../CheckedForm';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { formatNumber, type ExchangeRates, type MissingRate } from '@adops/core';
 import { Card } from '../Card';
@@ -135,7 +136,7 @@ export function ExchangeRatesCard({ rates, loading, error, isAdmin, prefill, onC
         ) : null}
 
         {isAdmin && (
-          <form onSubmit={(e) => void submit(e)} className="flex flex-wrap items-end gap-3" aria-label="Fijar tipo de cambio">
+          <CheckedForm onSubmit={(e) => void submit(e)} className="flex flex-wrap items-end gap-3" aria-label="Fijar tipo de cambio">
             <FormField id={`${id}-month`} label="Mes">
               <input id={`${id}-month`} type="month" value={month} onChange={(e) => setMonth(e.target.value)} className={`${inputClass} w-40`} />
             </FormField>
@@ -161,7 +162,7 @@ export function ExchangeRatesCard({ rates, loading, error, isAdmin, prefill, onC
             <button type="submit" className={primaryButton} disabled={busy}>
               {busy ? 'Guardando…' : 'Guardar'}
             </button>
-          </form>
+          </CheckedForm>
         )}
         {problem && (
           <p role="alert" className="text-sm text-red-600">

@@ -2,6 +2,7 @@
 // selects, a preset and Desde/Hasta in dd/MM/yyyy, all kept as a draft that takes effect
 // only on Aplicar; Reset returns draft and applied filters to the defaults. 'Incluir bots'
 // (traffic flagged as bots or spam) applies at once.
+import { CheckedForm } from '../CheckedForm';
 import { useEffect, useId, useState } from 'react';
 import type { ReferrerFilters } from '@adops/core';
 import { errorText } from '../../lib/errors';
@@ -76,7 +77,7 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
   };
 
   return (
-    <form
+    <CheckedForm
       aria-label="Filtros de referrers"
       className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
       onSubmit={(e) => {
@@ -185,6 +186,6 @@ export function ReferrerFilterBar({ applied, onApply, onReset, options, optionsL
           Aplicar
         </button>
       </div>
-    </form>
+    </CheckedForm>
   );
 }

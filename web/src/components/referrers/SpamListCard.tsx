@@ -3,6 +3,7 @@
 // the domains the network added or took out (searchable, 20 a page), a form to flag a domain or
 // stop flagging one (the server validates it; its Spanish detail is shown), and each change
 // undone from its row. Every change shows at once: the server answers the new list.
+import { CheckedForm } from '../CheckedForm';
 import { Fragment, useId, useMemo, useState, type FormEvent } from 'react';
 import { formatInt, type SpamList, type SpamListChange } from '@adops/core';
 import { useApi } from '../../hooks/useApi';
@@ -236,7 +237,7 @@ export function SpamListCard() {
             Las visitas cuyo referrer o source es uno de estos dominios (o un subdominio suyo) se guardan como spam y no cuentan en los informes. La
             lista mantenida ({list.source}) trae {plural(list.shipped, 'dominio', 'dominios')}; abajo, los que la red añadió o quitó.
           </p>
-          <form onSubmit={submit} className="flex flex-wrap items-end gap-3" aria-label="Cambiar la lista de spam">
+          <CheckedForm onSubmit={submit} className="flex flex-wrap items-end gap-3" aria-label="Cambiar la lista de spam">
             <FormField
               id={domainId}
               label="Dominio"
@@ -263,7 +264,7 @@ export function SpamListCard() {
                 Dejar de marcar
               </button>
             </div>
-          </form>
+          </CheckedForm>
           {error && <ErrorBanner error={error} />}
           {message && (
             <p role="status" className="text-sm text-green-700">

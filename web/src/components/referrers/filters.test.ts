@@ -69,7 +69,7 @@ describe('draft checks', () => {
     expect(draftProblem({ ...ok, to: null })).toMatch(/Hasta/);
   });
   test('Desde after Hasta cannot', () => {
-    expect(draftProblem({ ...ok, from: '2026-03-16' })).toMatch(/posterior/);
+    expect(draftProblem({ ...ok, from: '2026-03-16' })).toBe('La fecha de inicio debe ser anterior o igual a la de fin');
   });
   test('drafts compare by what they filter (zone text trimmed), not by preset', () => {
     expect(sameFilters(ok, { ...ok, preset: 'hoy', zoneId: '  ' })).toBe(true);

@@ -1,5 +1,6 @@
 // The Referrers / Logs filter state (SPEC §3 referrer filter object, §4 draft and presets):
 // defaults, preset fill, draft checks and the API filter (ISO instants) it turns into.
+import { DATE_RANGE_REVERSED } from '../../lib/voice';
 import {
   PRESET_LABELS,
   SCREEN_PRESETS,
@@ -74,7 +75,7 @@ export function choosePreset<T extends ReferrerFilterDraft>(draft: T, preset: Pr
 export function draftProblem(draft: ReferrerFilterDraft): string | null {
   if (!draft.from) return 'Fecha "Desde" no válida (dd/mm/aaaa)';
   if (!draft.to) return 'Fecha "Hasta" no válida (dd/mm/aaaa)';
-  if (draft.from > draft.to) return '"Desde" no puede ser posterior a "Hasta"';
+  if (draft.from > draft.to) return DATE_RANGE_REVERSED;
   return null;
 }
 
