@@ -67,6 +67,7 @@ describe('sign-out', () => {
     const ended = await failure(laptop.auth.me());
     expect(ended.status).toBe(401);
     expect(ended.detail).toBe('La sesión ya no es válida. Inicia sesión nuevamente.');
+    expect(ended.body).toMatchObject({ session_ended: true });
     expect((await phone.auth.me()).email).toBe(u.email);
     // Signing out twice, or without a session, is a 401 that changes nothing.
     expect((await s.fetch('/api/logout', { method: 'POST', ...bearer(laptop.token) })).status).toBe(401);

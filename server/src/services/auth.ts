@@ -236,7 +236,8 @@ export class AuthService {
     if (typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') throw httpError(401, SESSION_ENDED);
     const now = Date.now();
     const live = await this.live(jti, sub, now);
-    if (!live) throw httpError(401, SESSION_ENDED);
+    // session_ended: a stable sign for the faces ('Tu sesión se cerró en otro dispositivo'), whatever the wording.
+    if (!live) throw httpError(401, SESSION_ENDED, undefined, { session_ended: true });
     const { user, session } = live;
     if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS || session.ip !== ip)
       await this.store.sessions.touch(session.id, new Date(now).toISOString(), ip);
