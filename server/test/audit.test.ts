@@ -642,18 +642,18 @@ describe('GET /api/admin/audit', () => {
   });
 
   test.each([
-    ['?since=2025-13-40', /^since: debe ser una fecha AAAA-MM-DD o un instante ISO 8601$/],
-    ['?until=ayer', /^until: debe ser una fecha/],
-    ['?since=2025-03-02&until=2025-03-01', /^since: debe ser anterior a until$/],
-    ['?page_size=501', /page_size: Debe ser como máximo 500/],
-    ['?page=0', /page: Debe ser al menos 1/],
+    ['?since=2025-13-40', /^Desde: debe ser una fecha AAAA-MM-DD o un instante ISO 8601$/],
+    ['?until=ayer', /^Hasta: debe ser una fecha/],
+    ['?since=2025-03-02&until=2025-03-01', /^La fecha de inicio debe ser anterior o igual a la de fin$/],
+    ['?page_size=501', /Filas por página: debe ser como máximo 500/],
+    ['?page=0', /Página: debe ser al menos 1/],
     ['?sort=actor', /columna de orden no válida/],
-    ['?format=xml', /format debe ser json, csv o ndjson/],
-    ["?action=user'%20OR%201=1", /^action: solo letras minúsculas/],
-    [`?q=${'x'.repeat(201)}`, /q:/],
-    [`?actor=${'a'.repeat(255)}`, /actor:/],
-    ['?actor=a&actor=b', /actor:/],
-    ['?target_kind=USER', /^target_kind: solo letras minúsculas/],
+    ['?format=xml', /^Formato: debe ser json, csv o ndjson$/],
+    ["?action=user'%20OR%201=1", /^Acción: solo letras minúsculas/],
+    [`?q=${'x'.repeat(201)}`, /^Búsqueda: /],
+    [`?actor=${'a'.repeat(255)}`, /^Usuario: /],
+    ['?actor=a&actor=b', /^Usuario: /],
+    ['?target_kind=USER', /^Tipo de objeto: solo letras minúsculas/],
   ])('%s is a 400 with a Spanish detail, and the trail is unchanged', async (query, detail) => {
     const before = (await all()).length;
     const res = await get(query);

@@ -96,7 +96,7 @@ describe('expiry', () => {
     for (const expires_at of ['2020-01-01', new Date(Date.now() - 60_000).toISOString()]) {
       const err = await failure(newToken({ expires_at }));
       expect(err.status).toBe(400);
-      expect(err.detail).toBe('expires_at: la fecha de caducidad ya pasó');
+      expect(err.detail).toBe('Caducidad: la fecha ya pasó');
     }
     expect(await s.storedEntities()).toBe(before);
   });
@@ -244,20 +244,20 @@ describe('admin routes name a token by its id', () => {
     const t = await newToken();
     const before = await s.storedEntities();
     const bad: Array<[Record<string, unknown>, RegExp]> = [
-      [{ expires_at: 'mañana' }, /^expires_at: expires_at debe ser un día AAAA-MM-DD/],
-      [{ expires_at: '2099-02-30' }, /^expires_at: /],
-      [{ expires_at: 20990101 }, /^expires_at: /],
-      [{ allowed_ips: '10.0.0.1' }, /^allowed_ips: allowed_ips debe ser una lista/],
-      [{ allowed_ips: ['1.2.3.4/33'] }, /^allowed_ips\.0: "1\.2\.3\.4\/33" no es una dirección IP ni un rango CIDR/],
-      [{ allowed_ips: ['10.0.0.1', '<script>alert(1)</script>'] }, /^allowed_ips\.1: .* no es una dirección IP/],
+      [{ expires_at: 'mañana' }, /^Caducidad: debe ser un día AAAA-MM-DD/],
+      [{ expires_at: '2099-02-30' }, /^Caducidad: /],
+      [{ expires_at: 20990101 }, /^Caducidad: /],
+      [{ allowed_ips: '10.0.0.1' }, /^IPs permitidas: debe ser una lista/],
+      [{ allowed_ips: ["1.2.3.4/33"] }, /^IPs permitidas \(1\.ª\): «1\.2\.3\.4\/33» no es una dirección IP ni un rango CIDR/],
+      [{ allowed_ips: ['10.0.0.1', '<script>alert(1)</script>'] }, /^IPs permitidas \(2\.ª\): .* no es una dirección IP/],
       [{ allowed_ips: ["' OR 1=1 --"] }, /no es una dirección IP/],
       [{ allowed_ips: ['fe80::1%eth0'] }, /no es una dirección IP/],
-      [{ allowed_ips: Array.from({ length: 101 }, (_, i) => `10.0.${i}.1`) }, /^allowed_ips: allowed_ips admite como mucho 100 entradas$/],
-      [{ rate_limit: 0 }, /^rate_limit: rate_limit debe ser un número entero de peticiones por hora, de 1 a 1000000$/],
-      [{ rate_limit: -1 }, /^rate_limit: /],
-      [{ rate_limit: 1.5 }, /^rate_limit: /],
-      [{ rate_limit: '10' }, /^rate_limit: /],
-      [{ rate_limit: 1e12 }, /^rate_limit: /],
+      [{ allowed_ips: Array.from({ length: 101 }, (_, i) => `10.0.${i}.1`) }, /^IPs permitidas: admite como mucho 100 entradas$/],
+      [{ rate_limit: 0 }, /^Límite de peticiones por hora: debe ser al menos 1$/],
+      [{ rate_limit: -1 }, /^Límite de peticiones por hora: /],
+      [{ rate_limit: 1.5 }, /^Límite de peticiones por hora: /],
+      [{ rate_limit: '10' }, /^Límite de peticiones por hora: /],
+      [{ rate_limit: 1e12 }, /^Límite de peticiones por hora: /],
       [{ token: 'mine' }, /token/],
     ];
     const send = (method: string, path: string, body: unknown) =>
