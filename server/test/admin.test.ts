@@ -2,13 +2,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import type { Api } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
+import { startTestServer, ADMIN, type TestServer, failure , knownPublishers } from './helpers.js';
 
 let s: TestServer;
 let admin: Api & { token: string };
 beforeAll(async () => {
   s = await startTestServer();
   admin = await s.admin();
+  await knownPublishers(admin, 'Publisher Uno', 'Dos', 'Tres', 'Cuatro', 'Cinco');
 });
 afterAll(() => s.close());
 

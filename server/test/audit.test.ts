@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contract, type Api, type AuditEntry } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
+import { startTestServer, ADMIN, type TestServer, failure , knownPublishers } from './helpers.js';
 import { totpCode } from './totp-codes.js';
 import { event } from './warehouse-contract.js';
 
@@ -19,6 +19,7 @@ let adminId: string;
 beforeAll(async () => {
   s = await startTestServer({ ingestKey: INGEST_KEY });
   admin = await s.admin();
+  await knownPublishers(admin, 'Diario Audit Uno', 'Diario Audit Dos', 'Diario Audit Tres', 'Diario Audit Cuatro', 'Diario Audit Cinco');
   adminId = (await admin.admin.listUsers()).find((u) => u.email === ADMIN.email)!.id;
 });
 afterAll(() => s.close());

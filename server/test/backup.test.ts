@@ -19,7 +19,7 @@ import { BackupError, restoreBackup, saveBackup, type BackupManifest } from '../
 import { decryptBuffer, encryptBuffer, openBackupKeys } from '../src/backup/crypto.js';
 import type { Db } from '../src/warehouse/duckdb/db.js';
 import { BackupService } from '../src/services/backup.js';
-import { ADMIN, failure, startTestServer, useClickHouseWarehouse, type TestServer } from './helpers.js';
+import { ADMIN, failure, startTestServer, useClickHouseWarehouse, type TestServer , knownPublishers } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
 import { startPgCluster } from './pg-cluster.js';
 
@@ -83,6 +83,7 @@ describe('a backup taken while writes keep coming', () => {
     const admin = await a.admin();
     const { store } = a.app.services;
     await admin.publishers.set({ name: 'PubA', revenue_share: 0.6 });
+    await knownPublishers(admin, 'PubA');
     const token = await admin.admin.createToken({ publisher_name: 'PubA' });
     await store.campaigns.add({
       campaign_id: 'c-1',
@@ -315,6 +316,7 @@ describe('who may take a backup, and what it holds', () => {
 
   test('the secrets in the copy are encrypted: no key of secrets.json, password hash, TOTP seed or sealed token is in any of its files', async () => {
     await admin.publishers.set({ name: 'PubSecreto', revenue_share: 0.5 });
+    await knownPublishers(admin, 'PubSecreto');
     await admin.admin.createToken({ publisher_name: 'PubSecreto' });
     await awayFromStepEdge();
     const { secret } = await admin.auth.totpBegin({ password: ADMIN.password });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PublisherDataTable, type Api, type PublisherToken } from '@adops/core';
-import { ADMIN, failure, startTestServer, type TestServer } from './helpers.js';
+import { ADMIN, failure, knownPublishers, startTestServer, type TestServer } from './helpers.js';
 import { FIXTURE_CSV, postZoneReport } from './reports-fixture.js';
 
 const RANGE = { start_date: '2026-02-28', end_date: '2026-03-03' };
@@ -24,8 +24,10 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 let n = 0;
-const newToken = (over: Partial<Parameters<Api['admin']['createToken']>[0]> = {}, name = `Pub${++n}`) =>
-  admin.admin.createToken({ publisher_name: name, ...over });
+const newToken = async (over: Partial<Parameters<Api['admin']['createToken']>[0]> = {}, name = `Pub${++n}`) => {
+  await knownPublishers(admin, name);
+  return admin.admin.createToken({ publisher_name: name, ...over });
+};
 
 /** GET /api/publisher/data with the token in the header (`bearer`) or the URL (`token`), from `ip`. */
 async function pull(opts: { bearer?: string; token?: string; ip?: string; query?: Record<string, string> } = {}) {
@@ -92,9 +94,10 @@ describe('expiry', () => {
   });
 
   test('a date already past is refused with 400 and nothing is created', async () => {
+    await knownPublishers(admin, 'PubPasado');
     const before = await s.storedEntities();
     for (const expires_at of ['2020-01-01', new Date(Date.now() - 60_000).toISOString()]) {
-      const err = await failure(newToken({ expires_at }));
+      const err = await failure(admin.admin.createToken({ publisher_name: 'PubPasado', expires_at }));
       expect(err.status).toBe(400);
       expect(err.detail).toBe('Caducidad: la fecha ya pasó');
     }
@@ -161,7 +164,9 @@ describe('limit per token', () => {
     expect((await newToken()).effective_rate_limit).toBe(600);
     const k = await startTestServer({ publisherRateLimit: 2 });
     try {
-      const a = await (await k.admin()).admin.createToken({ publisher_name: 'PubA' });
+      const kApi = await k.admin();
+      await knownPublishers(kApi, 'PubA');
+      const a = await kApi.admin.createToken({ publisher_name: 'PubA' });
       expect(a).toMatchObject({ rate_limit: null, effective_rate_limit: 2 });
       const get = () => k.fetch(`/api/publisher/data?${new URLSearchParams(RANGE)}`, { headers: { authorization: `Bearer ${a.token}` } });
       expect((await get()).status).toBe(200);
@@ -290,7 +295,9 @@ describe('across a restart', () => {
     const a = await startTestServer({ trustProxy: 1 }, dataDir);
     let b: TestServer | undefined;
     try {
-      const t = await (await a.admin()).admin.createToken({ publisher_name: 'PubA', rate_limit: 2 });
+      const aApi = await a.admin();
+      await knownPublishers(aApi, 'PubA');
+      const t = await aApi.admin.createToken({ publisher_name: 'PubA', rate_limit: 2 });
       const get = (srv: TestServer) =>
         srv.fetch(`/api/publisher/data?${new URLSearchParams(RANGE)}`, { headers: { authorization: `Bearer ${t.token}` } });
       expect((await get(a)).status).toBe(200);
@@ -326,6 +333,7 @@ describe('the server log', () => {
     const k = await startTestServer({ log: 'info', logStream: stream, trustProxy: 1 });
     try {
       const kAdmin = await k.admin();
+      await knownPublishers(kAdmin, 'PubA');
       const t = await kAdmin.admin.createToken({ publisher_name: 'PubA', rate_limit: 2, allowed_ips: ['192.0.2.0/24'] });
       const get = (init: { query?: boolean; ip?: string }) =>
         k.fetch(`/api/publisher/data?${new URLSearchParams({ ...RANGE, ...(init.query ? { token: t.token } : {}) })}`, {
