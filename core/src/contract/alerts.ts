@@ -72,17 +72,25 @@ export const CampaignRoiParams = z.object({
   use_estimates: z.boolean().default(false),
 });
 
+/** Each kind's parameters; a key not among them is refused (a typo must not silently keep a default). */
+export const ALERT_RULE_PARAMS = {
+  tq_low: TqLowParams.strict(),
+  revenue_drop: RevenueDropParams.strict(),
+  referrer_burst: ReferrerBurstParams.strict(),
+  ip_burst: IpBurstParams.strict(),
+  campaign_roi: CampaignRoiParams.strict(),
+} as const satisfies Record<AlertRuleKind, z.ZodObject>;
+/** The parameter keys a kind takes, in the order its form shows them. */
+export const alertRuleParamKeys = (kind: AlertRuleKind): string[] => Object.keys(ALERT_RULE_PARAMS[kind].shape);
+
 const kindOf = <K extends AlertRuleKind, P extends z.ZodType>(kind: K, params: P) => z.object({ kind: z.literal(kind), params });
-export const AlertRuleSpec = z.discriminatedUnion(
-  'kind',
-  [
-    kindOf('tq_low', TqLowParams),
-    kindOf('revenue_drop', RevenueDropParams),
-    kindOf('referrer_burst', ReferrerBurstParams),
-    kindOf('ip_burst', IpBurstParams),
-    kindOf('campaign_roi', CampaignRoiParams),
-  ],
-);
+export const AlertRuleSpec = z.discriminatedUnion('kind', [
+  kindOf('tq_low', ALERT_RULE_PARAMS.tq_low),
+  kindOf('revenue_drop', ALERT_RULE_PARAMS.revenue_drop),
+  kindOf('referrer_burst', ALERT_RULE_PARAMS.referrer_burst),
+  kindOf('ip_burst', ALERT_RULE_PARAMS.ip_burst),
+  kindOf('campaign_roi', ALERT_RULE_PARAMS.campaign_roi),
+]);
 export type AlertRuleSpec = z.output<typeof AlertRuleSpec>;
 export type AlertRuleParams = AlertRuleSpec['params'];
 
