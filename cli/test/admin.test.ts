@@ -328,7 +328,10 @@ describe('adops tokens', () => {
 
     // Refusals: the server's Spanish detail (exit 1) or a usage error (exit 2); nothing changes.
     const badIp = await cli(['tokens', 'update', t.id, '--allow-ip', '10.0.0.0/33']);
-    expect([badIp.code, badIp.stderr.trim()]).toEqual([1, 'IPs permitidas (1.ª): «10.0.0.0/33» no es una dirección IP ni un rango CIDR (IPv4 o IPv6)']);
+    expect([badIp.code, badIp.stderr.trim()]).toEqual([
+      1,
+      'IPs permitidas (1.ª): «10.0.0.0/33» no es una dirección IP ni un rango CIDR (IPv4 o IPv6)',
+    ]);
     const badLimit = await cli(['tokens', 'create', 'Otro', '--limit', 'mucho']);
     expect([badLimit.code, badLimit.stderr.trim()]).toEqual([2, '--limit debe ser un número entero de peticiones por hora (o default): mucho']);
     const past = await cli(['tokens', 'create', 'Otro', '--expires', '2020-01-01']);

@@ -22,7 +22,12 @@ const detailOf = (schema: z.ZodType, input: unknown) => {
 /** What a user must never read: key paths, zod's English, comparison symbols. */
 export const LEAKS =
   /params\.|_ids\.|start_date|end_date|\bsince\b|\buntil\b|\.0\b|Expected|Invalid|Required|received|>=|<=|Inválido|se esperaba|Demasiado (grande|pequeño)/;
-const FIELD_KEYS = new RegExp(`(^|[^\\wÀ-ÿ])(${Object.keys(FIELD_LABELS).filter((k) => /[_A-Z.]/.test(k)).join('|').replaceAll('.', '\\.')})(?![\\w])`);
+const FIELD_KEYS = new RegExp(
+  `(^|[^\\wÀ-ÿ])(${Object.keys(FIELD_LABELS)
+    .filter((k) => /[_A-Z.]/.test(k))
+    .join('|')
+    .replaceAll('.', '\\.')})(?![\\w])`,
+);
 
 describe('a refused field in the user words', () => {
   it('names a rule parameter by its label, not its key path', () => {
@@ -57,7 +62,9 @@ describe('a refused field in the user words', () => {
   it('says a reversed date range the same way on every route', () => {
     expect(detailOf(AuditQuery, { since: '2025-03-02', until: '2025-03-01' })).toBe(DATE_RANGE_REVERSED);
     expect(detailOf(contract.dashboard.overview.query, { start_date: '2025-03-02', end_date: '2025-03-01' })).toBe(DATE_RANGE_REVERSED);
-    expect(detailOf(contract.referrers.report.body, { startDate: '2025-03-02T00:00:00Z', endDate: '2025-03-01T00:00:00Z' })).toBe(DATE_RANGE_REVERSED);
+    expect(detailOf(contract.referrers.report.body, { startDate: '2025-03-02T00:00:00Z', endDate: '2025-03-01T00:00:00Z' })).toBe(
+      DATE_RANGE_REVERSED,
+    );
     expect(detailOf(contract.campaigns.insights.query, { from_date: '2025-03-02', to_date: '2025-03-01' })).toBe(DATE_RANGE_REVERSED);
     expect(detailOf(contract.profit.table.body, { start_date: '2025-03-02', end_date: '2025-03-01' })).toBe(DATE_RANGE_REVERSED);
   });
@@ -142,8 +149,7 @@ describe('every input schema of the contract', () => {
           if (fieldLabel([k]) === k) missing.add(k);
           walk(v, seen);
         }
-      for (const k of ['innerType', 'in', 'out', 'element', 'schema', 'left', 'right', 'valueType'])
-        if (def[k]) walk(def[k] as z.ZodType, seen);
+      for (const k of ['innerType', 'in', 'out', 'element', 'schema', 'left', 'right', 'valueType']) if (def[k]) walk(def[k] as z.ZodType, seen);
       for (const o of (def.options as z.ZodType[] | undefined) ?? []) walk(o, seen);
     };
     for (const [, r] of routes) for (const s of [r.params, r.query, r.body]) walk(s, new Set());

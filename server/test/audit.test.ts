@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contract, type Api, type AuditEntry } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer, failure , knownPublishers } from './helpers.js';
+import { startTestServer, ADMIN, type TestServer, failure, knownPublishers } from './helpers.js';
 import { totpCode } from './totp-codes.js';
 import { event } from './warehouse-contract.js';
 

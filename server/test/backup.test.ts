@@ -19,7 +19,7 @@ import { BackupError, restoreBackup, saveBackup, type BackupManifest } from '../
 import { decryptBuffer, encryptBuffer, openBackupKeys } from '../src/backup/crypto.js';
 import type { Db } from '../src/warehouse/duckdb/db.js';
 import { BackupService } from '../src/services/backup.js';
-import { ADMIN, failure, startTestServer, useClickHouseWarehouse, type TestServer , knownPublishers } from './helpers.js';
+import { ADMIN, failure, startTestServer, useClickHouseWarehouse, type TestServer, knownPublishers } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
 import { startPgCluster } from './pg-cluster.js';
 

@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig, ConfigError } from '../src/app.js';
-import { ADMIN, startTestServer, type TestServer , knownPublishers } from './helpers.js';
+import { ADMIN, startTestServer, type TestServer, knownPublishers } from './helpers.js';
 
 const INGEST_KEY = 'ingest-key-0123456789-secret';
 const NEW_PASSWORD = 'Otra-Clave-Muy-Secreta-77';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Alert, AlertRule, Api, AuditEntry } from '@adops/core';
 import { migrateDataDir, MigrationRefused, type MigrateOptions } from '../src/migrate.js';
 import { startPgCluster, type PgCluster } from './pg-cluster.js';
-import { ADMIN, failure, startTestServer , knownPublishers } from './helpers.js';
+import { ADMIN, failure, startTestServer, knownPublishers } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
 import { INGEST_KEY, postBatch } from './referrers-fixture.js';
 import type { AdSpendRecord, Warehouse } from '../src/warehouse/types.js';

@@ -253,7 +253,7 @@ describe('admin routes name a token by its id', () => {
       [{ expires_at: '2099-02-30' }, /^Caducidad: /],
       [{ expires_at: 20990101 }, /^Caducidad: /],
       [{ allowed_ips: '10.0.0.1' }, /^IPs permitidas: debe ser una lista/],
-      [{ allowed_ips: ["1.2.3.4/33"] }, /^IPs permitidas \(1\.ª\): «1\.2\.3\.4\/33» no es una dirección IP ni un rango CIDR/],
+      [{ allowed_ips: ['1.2.3.4/33'] }, /^IPs permitidas \(1\.ª\): «1\.2\.3\.4\/33» no es una dirección IP ni un rango CIDR/],
       [{ allowed_ips: ['10.0.0.1', '<script>alert(1)</script>'] }, /^IPs permitidas \(2\.ª\): .* no es una dirección IP/],
       [{ allowed_ips: ["' OR 1=1 --"] }, /no es una dirección IP/],
       [{ allowed_ips: ['fe80::1%eth0'] }, /no es una dirección IP/],

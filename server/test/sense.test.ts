@@ -75,7 +75,11 @@ describe('alert rules', () => {
 
   test('a rule for every zone (no target) and a traffic rule for a new host are saved', async () => {
     const every = await admin.alerts.createRule(tq({ target: null }));
-    const host = await admin.alerts.createRule({ name: 'Nuevo host', kind: 'referrer_burst', params: { target: 'nuevo.example.com', visits: 10, minutes: 5 } });
+    const host = await admin.alerts.createRule({
+      name: 'Nuevo host',
+      kind: 'referrer_burst',
+      params: { target: 'nuevo.example.com', visits: 10, minutes: 5 },
+    });
     for (const r of [every, host]) await admin.alerts.deleteRule({ id: r.id });
   });
 });

@@ -50,7 +50,8 @@ function bodies(r: Route): unknown[] {
     const inner = shapeOf(field);
     if (inner) for (const sub of Object.keys(inner)) for (const v of [null, 'x', -1]) out.push({ [key]: { [sub]: v } });
   }
-  for (const [a, b] of RANGES) if (a in shape) out.push({ [a]: '2025-03-02', [b]: '2025-03-01' }, { [a]: '2025-03-02T00:00:00Z', [b]: '2025-03-01T00:00:00Z' });
+  for (const [a, b] of RANGES)
+    if (a in shape) out.push({ [a]: '2025-03-02', [b]: '2025-03-01' }, { [a]: '2025-03-02T00:00:00Z', [b]: '2025-03-01T00:00:00Z' });
   return out;
 }
 

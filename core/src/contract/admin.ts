@@ -69,12 +69,7 @@ const TokenExpiry = z
 const TokenAllowList = z
   .array(AllowedIp, { error: 'debe ser una lista de direcciones IP o rangos CIDR' })
   .max(MAX_ALLOWED_IPS, `admite como mucho ${MAX_ALLOWED_IPS} entradas`);
-const TokenRateLimit = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_TOKEN_RATE_LIMIT)
-  .nullable();
+const TokenRateLimit = z.number().int().min(1).max(MAX_TOKEN_RATE_LIMIT).nullable();
 
 /**
  * How a token may be used: `expires_at` (a day AAAA-MM-DD: the token stops working at its
@@ -130,7 +125,10 @@ export const BACKUP_PASSPHRASE_MIN = 12;
  * passphrase its secrets are encrypted with (needed to restore it).
  */
 export const BackupBody = z.strictObject({
-  password: z.string({ error: (iss) => (iss.code === 'invalid_type' ? 'Indica tu contraseña' : undefined) }).min(1, 'Indica tu contraseña').max(1024, 'La contraseña es demasiado larga'),
+  password: z
+    .string({ error: (iss) => (iss.code === 'invalid_type' ? 'Indica tu contraseña' : undefined) })
+    .min(1, 'Indica tu contraseña')
+    .max(1024, 'La contraseña es demasiado larga'),
   code: z.string().trim().max(64, 'El código es demasiado largo').optional(),
   passphrase: z
     .string({ error: 'Indica una frase de paso para cifrar los secretos de la copia' })

@@ -312,12 +312,7 @@ export type AlertEvaluation = z.infer<typeof AlertEvaluation>;
 
 /** Resume the alert stream after this event id (alternative to the Last-Event-ID header). */
 export const AlertStreamQuery = z.object({
-  lastEventId: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
-    .optional(),
+  lastEventId: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type AlertStreamQuery = z.input<typeof AlertStreamQuery>;
 

@@ -66,8 +66,7 @@ export const CAMPAIGN_FIELD_LABELS = {
 } as const;
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const requiredText = (max: number) =>
-  z.string().trim().min(1, 'es obligatorio').max(max);
+const requiredText = (max: number) => z.string().trim().min(1, 'es obligatorio').max(max);
 
 /**
  * An amount of the ad account's currency as typed (read by `readAmount`: "1,50", "1.500,25",
@@ -108,9 +107,12 @@ const HttpUrl = z
 const Countries = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',').map((c) => c.trim().toUpperCase())) : v),
   z
-    .array(z.string().regex(/^[A-Z]{2}$/, { error: (iss) => `«${String(iss.input).slice(0, 20)}» no es un código de país de 2 letras (p. ej. ES)` }), {
-      error: 'deben ser códigos de país de 2 letras separados por comas',
-    })
+    .array(
+      z.string().regex(/^[A-Z]{2}$/, { error: (iss) => `«${String(iss.input).slice(0, 20)}» no es un código de país de 2 letras (p. ej. ES)` }),
+      {
+        error: 'deben ser códigos de país de 2 letras separados por comas',
+      },
+    )
     .min(1, 'indica al menos un país')
     .max(25)
     .default(CAMPAIGN_DEFAULTS.countries),

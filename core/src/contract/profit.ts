@@ -34,8 +34,7 @@ const Id = z
 const range = (maxDays: number) => (v: { start_date: string; end_date: string }, ctx: z.RefinementCtx) => {
   if (!isValidYmd(v.start_date) || !isValidYmd(v.end_date)) return;
   if (v.start_date > v.end_date) ctx.addIssue({ code: 'custom', path: ['start_date'], message: DATE_RANGE_REVERSED });
-  else if (daysBetween(v.start_date, v.end_date) > maxDays)
-    ctx.addIssue({ code: 'custom', path: ['end_date'], message: rangeTooLong(maxDays) });
+  else if (daysBetween(v.start_date, v.end_date) > maxDays) ctx.addIssue({ code: 'custom', path: ['end_date'], message: rangeTooLong(maxDays) });
 };
 
 /** The Rentabilidad table's body: grouping, range (presets are computed by the faces, as elsewhere), parents to expand, table fields (default: most spend first). */

@@ -26,10 +26,7 @@ export const TQ_SCALE = { min: 0, max: 1 } as const;
 export const MONEY_TOLERANCE = 0.01;
 
 /** A calendar day 'YYYY-MM-DD' in the reporting time zone. */
-export const ReportDate = z
-  .string()
-  .max(10, 'debe ser una fecha AAAA-MM-DD')
-  .refine(isValidYmd, 'debe ser una fecha AAAA-MM-DD');
+export const ReportDate = z.string().max(10, 'debe ser una fecha AAAA-MM-DD').refine(isValidYmd, 'debe ser una fecha AAAA-MM-DD');
 
 /** The text filters every report takes; 'Todos' or empty means no filter. */
 export const filterFields = {
@@ -50,8 +47,7 @@ const rangeCheck =
     // zod runs object checks even when a field check failed: only compare two real dates.
     if (!isValidYmd(v.start_date) || !isValidYmd(v.end_date)) return;
     if (v.start_date > v.end_date) ctx.addIssue({ code: 'custom', path: ['start_date'], message: DATE_RANGE_REVERSED });
-    else if (daysBetween(v.start_date, v.end_date) > maxDays)
-      ctx.addIssue({ code: 'custom', path: ['end_date'], message: rangeTooLong(maxDays) });
+    else if (daysBetween(v.start_date, v.end_date) > maxDays) ctx.addIssue({ code: 'custom', path: ['end_date'], message: rangeTooLong(maxDays) });
   };
 const checkRange = rangeCheck(MAX_REPORT_DAYS);
 
@@ -497,7 +493,11 @@ export const PublisherShare = z.object({
 export type PublisherShare = z.infer<typeof PublisherShare>;
 
 export const SetRevenueShareBody = z.object({
-  name: z.string({ error: (iss) => (iss.code === 'invalid_type' ? 'El nombre del publisher es obligatorio' : undefined) }).trim().min(1, 'El nombre del publisher es obligatorio').max(200),
+  name: z
+    .string({ error: (iss) => (iss.code === 'invalid_type' ? 'El nombre del publisher es obligatorio' : undefined) })
+    .trim()
+    .min(1, 'El nombre del publisher es obligatorio')
+    .max(200),
   revenue_share: z
     .number({ error: `debe ser un número entre 0 y ${MAX_REVENUE_SHARE}` })
     .min(0, `debe ser un número entre 0 y ${MAX_REVENUE_SHARE}`)

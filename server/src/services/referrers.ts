@@ -411,8 +411,7 @@ export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date
   const to = f.endDate ? instantOf(f.endDate, 'end', tz) : zonedDayEnd(today, tz).getTime();
   const from = f.startDate ? instantOf(f.startDate, 'start', tz) : zonedDayStart(f.endDate ? todayIn(tz, new Date(to)) : today, tz).getTime();
   if (from > to) throw httpError(400, DATE_RANGE_REVERSED);
-  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS)
-    throw httpError(400, rangeTooLong(REFERRER_LIMITS.spanDays));
+  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS) throw httpError(400, rangeTooLong(REFERRER_LIMITS.spanDays));
   return { ...textFilter(f), from, to };
 }
 
@@ -465,8 +464,7 @@ export function streamFilter(f: ReferrerFilterParsed, tz: string): EventFilter {
   const out = textFilter(f);
   if (f.startDate) out.from = instantOf(f.startDate, 'start', tz);
   if (f.endDate) out.to = instantOf(f.endDate, 'end', tz);
-  if (out.from !== undefined && out.to !== undefined && out.from > out.to)
-    throw httpError(400, DATE_RANGE_REVERSED);
+  if (out.from !== undefined && out.to !== undefined && out.from > out.to) throw httpError(400, DATE_RANGE_REVERSED);
   return out;
 }
 
