@@ -13,8 +13,8 @@ beforeAll(async () => {
   await admin.admin.createUser({ first_name: 'Ana', last_name: 'Gómez', email: 'ana@example.com', password: 'una-clave-larga-1' });
   const beto = await admin.admin.createUser({ first_name: 'Beto', email: 'beto@example.com', password: 'una-clave-larga-1' });
   await admin.admin.updateUser({ id: beto.id, first_name: 'Roberto' });
-  await admin.admin.createToken({ publisher_name: 'Diario Norte' });
   await admin.publishers.set({ name: 'Diario Norte', revenue_share: 0.6 });
+  await admin.admin.createToken({ publisher_name: 'Diario Norte' }); // a known publisher's token
   for (let i = 0; i < 30; i++) await admin.publishers.set({ name: 'Diario Norte', revenue_share: 0.5 + i / 100 });
 });
 afterAll(async () => {

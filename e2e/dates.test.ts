@@ -32,6 +32,7 @@ beforeAll(async () => {
   const admin = await h.server.admin();
   await admin.alerts.createRule({ name: 'Picos de una IP', kind: 'ip_burst', params: { visits: 10, minutes: 15 } });
   expect(await h.server.app.services.alerts.evaluate(Date.now())).toMatchObject({ fired: 1 });
+  await admin.publishers.set({ name: 'Pub D', revenue_share: 0.5 }); // a publisher the network knows
   await admin.admin.createToken({ publisher_name: 'Pub D' });
 });
 afterAll(async () => {

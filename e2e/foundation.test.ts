@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { presetRange } from '@adops/core';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, knownPublisher, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let seq = 0;
@@ -506,6 +506,7 @@ describe('admin: publisher tokens', () => {
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/admin-users');
     const name = `Publisher ${++seq}`;
+    await knownPublisher(h, name);
     await page.getByLabel('Nombre del publisher').fill(`  ${name}  `);
     await page.getByRole('button', { name: 'Crear token' }).click();
     const row = tokenRow(page, name);
@@ -531,6 +532,7 @@ describe('admin: publisher tokens', () => {
     await h.signIn(page, ADMIN.email, ADMIN.password);
     const admin = await h.server.admin();
     const name = `Renovable ${++seq}`;
+    await knownPublisher(h, name);
     const before = await admin.admin.createToken({ publisher_name: name });
     await page.goto('/admin-users');
     const row = tokenRow(page, name);
@@ -574,6 +576,7 @@ describe('admin: publisher tokens', () => {
     await h.signIn(page, ADMIN.email, ADMIN.password);
     const admin = await h.server.admin();
     const name = `Duplicado ${++seq}`;
+    await knownPublisher(h, name);
     await admin.admin.createToken({ publisher_name: name });
     await page.goto('/admin-users');
     await tokenRow(page, name).waitFor();

@@ -125,6 +125,11 @@ export async function startHarness(server_: Partial<Config> = {}): Promise<Harne
   };
 }
 
+/** Makes `name` a publisher the network knows (a revenue share), as a token for it must be. */
+export async function knownPublisher(h: Harness, name: string): Promise<void> {
+  await (await h.server.admin()).publishers.set({ name, revenue_share: 0.5 });
+}
+
 /** axe-core's source, read once: run inside the page through the DevTools protocol (no network, no CSP exception). */
 let axeSource: string | undefined;
 const axe = () => (axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));

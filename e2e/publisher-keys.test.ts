@@ -3,7 +3,7 @@
 // them in place; a bad address is the server's Spanish detail; 1440 and 390 px wide.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, knownPublisher, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let seq = 0;
@@ -32,6 +32,7 @@ describe('admin: publisher keys', () => {
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/admin-users');
     const name = `Con límites ${++seq}`;
+    await knownPublisher(h, name);
     await form(page).getByLabel('Nombre del publisher').fill(name);
     await form(page).getByLabel('Caduca el').fill('2099-03-15');
     await form(page).getByLabel('IPs permitidas').fill('127.0.0.1, 10.0.0.0/8 2001:db8::/32');
@@ -89,13 +90,14 @@ describe('admin: publisher keys', () => {
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/admin-users');
     const name = `Mal IP ${++seq}`;
+    await knownPublisher(h, name);
     await form(page).getByLabel('Nombre del publisher').fill(name);
     await form(page).getByLabel('IPs permitidas').fill('10.0.0.0/33');
     await form(page).getByRole('button', { name: 'Crear token' }).click();
     const problem = page.getByRole('alert').filter({ hasText: 'Error al crear token' });
     await problem.waitFor();
     expect(await problem.textContent()).toBe(
-      '❌ Error al crear token: IPs permitidas: "10.0.0.0/33" no es una dirección IP ni un rango CIDR (IPv4 o IPv6)',
+      '❌ Error al crear token: IPs permitidas (1.ª): «10.0.0.0/33» no es una dirección IP ni un rango CIDR (IPv4 o IPv6)',
     );
     expect(dialogs).toEqual([]);
     expect((await (await h.server.admin()).admin.listTokens()).some((t) => t.publisher_name === name)).toBe(false);
@@ -103,7 +105,9 @@ describe('admin: publisher keys', () => {
 
   test('at 390 px the form and the token table fit: the table scrolls in its own box', async () => {
     const admin = await h.server.admin();
-    await admin.admin.createToken({ publisher_name: `Móvil ${++seq}`, allowed_ips: ['203.0.113.0/24'], rate_limit: 10, expires_at: '2099-01-01' });
+    const name = `Móvil ${++seq}`;
+    await knownPublisher(h, name);
+    await admin.admin.createToken({ publisher_name: name, allowed_ips: ['203.0.113.0/24'], rate_limit: 10, expires_at: '2099-01-01' });
     const page = await h.newPage({ viewport: { width: 390, height: 844 } });
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/admin-users');

@@ -369,8 +369,17 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
           ))}
         </select>
       </FormField>
-      <FormField id="rule-cooldown" label="Espera entre avisos (min)">
-        <input id="rule-cooldown" type="number" min={0} className={inputClass} value={cooldown} onChange={(e) => setCooldown(e.target.value)} />
+      <FormField id="rule-cooldown" label="Espera entre avisos (min)" required>
+        {/* Required: an empty wait is not 0 minutes (the form says so before anything is sent). */}
+        <input
+          id="rule-cooldown"
+          type="number"
+          min={0}
+          required
+          className={inputClass}
+          value={cooldown}
+          onChange={(e) => setCooldown(e.target.value)}
+        />
       </FormField>
       {FIELDS[kind]
         .filter((f) => !(f.key === 'threshold' && kind === 'campaign_roi' && values.metric === 'cpc'))
