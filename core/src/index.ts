@@ -18,5 +18,3 @@ export * from './audit.js';
 export * from './alerts.js';
 export * from './alert-actions.js';
 export * from './completeness.js';
-export * from './field-labels.js';
-export * from './voice.js';
