@@ -32,22 +32,15 @@ it('reads key=value parameters as numbers, booleans or text', () => {
   expect(() => parseParams(['visits'])).toThrow(/clave=valor/);
 });
 
-it('creates a rule, lists what it fired, mutes it by id and finds it muted in the history', async () => {
-  const created = await cli([
-    'alerts',
-    'create',
-    '--name',
-    'IPs calientes',
-    '--kind',
-    'ip_burst',
-    '--param',
-    'visits=10',
-    '--param',
-    'minutes=15',
-    '--json',
-  ]);
+/** `adops alerts create` of an IP-burst rule (10 visits in 15 min) named `name`, as JSON: the rule stored. */
+async function createIpRule(name: string): Promise<AlertRule> {
+  const created = await cli(['alerts', 'create', '--name', name, '--kind', 'ip_burst', '--param', 'visits=10', '--param', 'minutes=15', '--json']);
   expect(created.code, created.stderr).toBe(0);
-  const rule = JSON.parse(created.stdout) as AlertRule;
+  return JSON.parse(created.stdout) as AlertRule;
+}
+
+it('creates a rule, lists what it fired, mutes it by id and finds it muted in the history', async () => {
+  const rule = await createIpRule('IPs calientes');
   expect(rule).toMatchObject({ name: 'IPs calientes', kind: 'ip_burst', params: { visits: 10, minutes: 15 }, enabled: true });
   const rules = await tty(['alerts', 'rules']);
   expect(rules.stdout).toContain('Una IP con > 10 visitas humanas en 15 min');
@@ -131,21 +124,7 @@ it('--use-estimates makes a campaign rule count days with estimated revenue, and
 });
 
 it('delete asks at a terminal, naming the rule ("n" keeps it), needs --yes off one (exit 2) and deletes with it', async () => {
-  const created = await cli([
-    'alerts',
-    'create',
-    '--name',
-    'Para borrar',
-    '--kind',
-    'ip_burst',
-    '--param',
-    'visits=10',
-    '--param',
-    'minutes=15',
-    '--json',
-  ]);
-  expect(created.code, created.stderr).toBe(0);
-  const rule = JSON.parse(created.stdout) as AlertRule;
+  const rule = await createIpRule('Para borrar');
   const stored = async () => (await server.app.services.alerts.rules()).some((r) => r.id === rule.id);
 
   const piped = await cli(['alerts', 'delete', rule.id]);
