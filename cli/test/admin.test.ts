@@ -99,8 +99,7 @@ describe('adops users', () => {
     const answer = async (key: string) => {
       const tty = fakeTerminal();
       const pending = cli(['users', 'delete', 'eva@test.local'], { stdinStream: tty });
-      await new Promise((r) => setTimeout(r, 50));
-      tty.write(`${key}\r`);
+      await tty.answer(`${key}\r`);
       return pending;
     };
     const kept = await answer('n');
@@ -115,10 +114,8 @@ describe('adops users', () => {
   it('at a terminal, create asks for the password twice without echo and refuses a mismatch', async () => {
     const tty = fakeTerminal();
     const pending = cli(['users', 'create', '--first-name', 'Leo', '--email', 'leo@test.local'], { stdinStream: tty });
-    await new Promise((r) => setTimeout(r, 50));
-    tty.write('leo-pass-1234\r');
-    await new Promise((r) => setTimeout(r, 20));
-    tty.write('leo-pass-9999\r');
+    await tty.answer('leo-pass-1234\r');
+    await tty.answer('leo-pass-9999\r');
     const result = await pending;
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Repite la contraseña: ');

@@ -8,7 +8,7 @@ import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpe
 import { event } from '../../server/test/warehouse-contract.js';
 import { startSmtpSink, type SmtpSink } from '../../server/test/smtp-sink.js';
 import { run } from '../src/main.js';
-import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
+import { fakeTerminal, newConfigDir, runCli, waitFor } from './helpers.js';
 
 const T = Math.floor((Date.now() - 86_400_000) / 3_600_000) * 3_600_000;
 const MIN = 60_000;
@@ -56,13 +56,6 @@ function start(args: string[], isTTY = false, columns = 200, keyboard?: PassThro
   });
   return { stdout: () => text, stderr: () => errText, stop: () => controller.abort(), done };
 }
-const waitFor = async (check: () => boolean, what: string) => {
-  const until = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('adops alerts channels', () => {
   it("turns 'Resumen diario' and e-mail on, keeping the rest; a bad value is a usage error", async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn, type ReferrerLogRecord, type ReferrerRow } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { run } from '../src/main.js';
-import { newConfigDir, runCli } from './helpers.js';
+import { newConfigDir, runCli, waitFor } from './helpers.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const d1 = addDays(todayIn('UTC'), -1);
@@ -85,13 +85,6 @@ describe('adops tail --bots', () => {
         .map((l) => JSON.parse(l) as ReferrerLogRecord & { reason?: string });
     return { records, stderr: () => errText, stop: () => controller.abort(), done };
   }
-  const waitFor = async (check: () => boolean, what: string) => {
-    const until = Date.now() + 5000;
-    while (!check()) {
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
 
   it('follows only human traffic by default; with --bots also the flagged events, with their reason', async () => {
     const human = start(['tail', '--json', '-n', '0', '--zone', 'cb-live']);
@@ -102,15 +95,18 @@ describe('adops tail --bots', () => {
       { zone_id: 'cb-live', referrer: 'https://human.example.com/', user_agent: BROWSER },
     ]);
     await waitFor(() => all.records().length >= 2 && human.records().length >= 1, 'the events');
-    await new Promise((r) => setTimeout(r, 200));
+    // Both streams keep order: once a later human visit is here, the bot's would have been too.
+    await post([{ zone_id: 'cb-live', referrer: 'https://later.example.com/', user_agent: BROWSER }]);
+    await waitFor(() => all.records().length >= 3 && human.records().length >= 2, 'the later visit');
     human.stop();
     all.stop();
     expect(await human.done).toBe(0);
     expect(await all.done).toBe(0);
-    expect(human.records().map((r) => r.referrer)).toEqual(['https://human.example.com/']);
+    expect(human.records().map((r) => r.referrer)).toEqual(['https://human.example.com/', 'https://later.example.com/']);
     expect(all.records().map((r) => [r.referrer, r.reason ?? null])).toEqual([
       ['https://bot.example.com/', 'user_agent'],
       ['https://human.example.com/', null],
+      ['https://later.example.com/', null],
     ]);
   });
 });

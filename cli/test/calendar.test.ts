@@ -12,7 +12,7 @@ import { addDays, formatDateDMY, formatDateTimeDMY, todayIn, type DashboardCompa
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { event } from '../../server/test/warehouse-contract.js';
 import { run } from '../src/main.js';
-import { newConfigDir, runCli } from './helpers.js';
+import { newConfigDir, runCli, waitFor } from './helpers.js';
 
 process.env.TZ = 'Pacific/Kiritimati';
 const SERVER_TZ = 'America/Bogota';
@@ -93,16 +93,12 @@ describe('times on the reporting zone’s clock', () => {
       });
       return { out: () => text, err: () => err, stop: () => controller.abort(), done };
     };
-    const wait = async (check: () => boolean) => {
-      const until = Date.now() + 5000;
-      while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    };
     for (const [env, zone] of [
       [{}, SERVER_TZ],
       [{ ADOPS_TZ: 'Asia/Kolkata' }, 'Asia/Kolkata'],
     ] as const) {
       const t = tail(env);
-      await wait(() => t.out().includes('10.9.9.9'));
+      await waitFor(() => t.out().includes('10.9.9.9'), 'the event on the screen');
       t.stop();
       expect(await t.done).toBe(0);
       // 03:30 UTC is 22:30 the day before in Bogota, 09:00 in Kolkata (and 17:30 on this machine).

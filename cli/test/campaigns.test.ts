@@ -278,8 +278,7 @@ describe('adops campaigns create: budget and bid', () => {
     const answer = async (key: string) => {
       const tty = fakeTerminal();
       const pending = cli(args, { stdinStream: tty });
-      await new Promise((r) => setTimeout(r, 50));
-      tty.write(`${key}\r`);
+      await tty.answer(`${key}\r`);
       return pending;
     };
     const no = await answer('n');

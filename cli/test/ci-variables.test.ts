@@ -11,7 +11,7 @@ import path from 'node:path';
 import { stripVTControlCharacters as strip } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
+import { atKeyboard, atRest, newConfigDir, runCli } from './helpers.js';
 
 let server: TestServer;
 let dir: string;
@@ -45,15 +45,9 @@ describe('with CI variables set', () => {
   });
 
   it('a screen draws each page as it is shown, not only the last one when it quits', async () => {
-    const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
-    const pending = cli(['report', 'zones', '--from', '2026-01-01', '--to', '2026-01-01'], { isTTY: true, stdinStream: tty });
-    const started = Date.now();
-    while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 100));
-    tty.write('n');
-    await new Promise((r) => setTimeout(r, 1500)); // room for a busy machine to fetch and draw page 2
-    tty.write('q');
-    const r = await pending;
+    const kb = await atKeyboard((o) => cli(['report', 'zones', '--from', '2026-01-01', '--to', '2026-01-01'], o), atRest, 'page 1');
+    await kb.press('n', (f) => f.includes('Página 2 de 2') && atRest(f), 'page 2');
+    const r = await kb.quit();
     expect(r.code).toBe(0);
     const text = strip(r.stdout);
     expect(text).toContain('Página 1 de 2 · 30 filas');

@@ -1,10 +1,14 @@
 // Runs the CLI in-process with captured streams, a piped (or fake terminal) stdin and a
 // temp config directory, the way a script or a person would use it.
 import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from '../src/main.js';
+import { waitFor } from './wait.js';
+
+export { waitFor };
 
 export interface CliResult {
   code: number;
@@ -58,13 +62,31 @@ export async function runCli(args: string[], configDir: string, server: string, 
   return { code, stdout: out.text(), stderr: err.text() };
 }
 
+/** A fake terminal's stdin: raw mode is recorded, keys are typed later. */
+export type FakeTerminal = PassThrough & {
+  isTTY: boolean;
+  rawModes: boolean[];
+  setRawMode(mode: boolean): void;
+  /** Types `text` once the command asks for it (starts reading the keyboard again), as a person would. */
+  answer(text: string): Promise<void>;
+};
+
 /** A stdin that looks like a terminal: raw mode is recorded, keys are typed later. */
-export function fakeTerminal(): PassThrough & { isTTY: boolean; rawModes: boolean[]; setRawMode(mode: boolean): void } {
-  const stream = new PassThrough() as PassThrough & { isTTY: boolean; rawModes: boolean[]; setRawMode(mode: boolean): void };
+export function fakeTerminal(): FakeTerminal {
+  const stream = new PassThrough() as FakeTerminal;
   stream.isTTY = true;
   stream.rawModes = [];
   stream.setRawMode = (mode: boolean) => {
     stream.rawModes.push(mode);
+  };
+  // Each prompt starts reading (a 'resume'); typing before it would be read by the one before.
+  let asks = 0;
+  let answered = 0;
+  stream.on('resume', () => asks++);
+  stream.answer = async (text: string) => {
+    await waitFor(() => asks > answered, 'the command to ask');
+    answered = asks;
+    stream.write(text);
   };
   return stream;
 }
@@ -75,12 +97,73 @@ export function fakeTerminal(): PassThrough & { isTTY: boolean; rawModes: boolea
  */
 export async function runAnswering(args: string[], configDir: string, server: string, answer: string, options: RunOptions = {}): Promise<CliResult> {
   const keyboard = fakeTerminal();
-  let asked = false;
-  keyboard.once('resume', () => {
-    asked = true;
-  });
   const pending = runCli(args, configDir, server, { isTTY: true, ...options, stdinStream: keyboard });
-  while (!asked) await new Promise((r) => setTimeout(r, 10));
-  keyboard.write(`${answer}\r`);
+  await keyboard.answer(`${answer}\r`);
   return pending;
+}
+
+/** What Ink drew last: the text after its last erase (log-update ends each erase with ESC[G). */
+export function lastFrame(raw: string): string {
+  return stripVTControlCharacters(raw.slice(raw.lastIndexOf('\u001b[G') + 3));
+}
+
+export interface Keyboard {
+  /** Everything the command has written so far, without colours. */
+  screen(): string;
+  /** The frame on screen now. */
+  frame(): string;
+  /** Raw modes the command set, in order. */
+  rawModes: boolean[];
+  /**
+   * Types `keys`, then waits until the command has drawn again and `answered(frame)` holds —
+   * the screen's answer to the key, not a guess at how long it takes.
+   */
+  press(keys: string, answered: (frame: string) => boolean, what: string): Promise<void>;
+  /** Types `keys` that end the command (q, Ctrl+C) and resolves with its result. */
+  quit(keys?: string): Promise<CliResult>;
+}
+
+/** A report screen at rest: its key line drawn and nothing loading. */
+export const atRest = (frame: string) => frame.includes('q salir') && !/cargando|ordenando/.test(frame);
+
+/**
+ * Starts a screen at a fake terminal (raw mode, ref/unref as Ink drives it) and resolves once it
+ * reads the keyboard and `ready(frame)` holds — e.g. its key line is drawn under loaded data.
+ */
+export async function atKeyboard(
+  start: (options: RunOptions) => Promise<CliResult>,
+  ready: (frame: string) => boolean,
+  what: string,
+): Promise<Keyboard> {
+  const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
+  let written = () => '';
+  const done = start({ isTTY: true, stdinStream: tty, stdoutSoFar: (t) => (written = t) });
+  let ended = false;
+  void done.finally(() => (ended = true));
+  const frame = () => lastFrame(written());
+  const settled = (check: () => boolean) => () => {
+    if (ended) throw new Error('the command ended before the screen answered');
+    return check();
+  };
+  await waitFor(
+    settled(() => tty.rawModes.includes(true) && ready(frame())),
+    what,
+  );
+  return {
+    screen: () => stripVTControlCharacters(written()),
+    frame,
+    rawModes: tty.rawModes,
+    quit(keys = 'q') {
+      tty.write(keys);
+      return done;
+    },
+    async press(keys, answered, answer) {
+      const before = written().length;
+      tty.write(keys);
+      await waitFor(
+        settled(() => written().length > before && answered(frame())),
+        answer,
+      );
+    },
+  };
 }

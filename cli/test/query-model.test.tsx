@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AD_REPORT_COLUMNS, formatMetric, jsonFigures, type ReportTotals, type ZoneRow } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
+import { atKeyboard, atRest, newConfigDir, runCli } from './helpers.js';
 
 /** Eight days of 25,000 rows each, written newest day first (so 2026-01-01 is the file's last block). */
 const DAYS = ['2026-01-08', '2026-01-07', '2026-01-06', '2026-01-05', '2026-01-04', '2026-01-03', '2026-01-02', '2026-01-01'];
@@ -186,15 +186,14 @@ describe('exports of every matching row', () => {
 
 describe('the terminal screen asks the server for its pages', () => {
   it('shows the server’s first page and Totales; n pages forward three times quickly; q exits 0', async () => {
-    const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
-    const pending = cli(['report', 'zones', '--from', SUBSET.from, '--to', SUBSET.to, '--sort', 'revenue:desc'], { isTTY: true, stdinStream: tty });
-    const started = Date.now();
-    while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 100));
-    tty.write('nnn'); // three keys in one read: none may be lost
-    await new Promise((r) => setTimeout(r, 800));
-    tty.write('q');
-    const r = await pending;
+    const kb = await atKeyboard(
+      (o) => cli(['report', 'zones', '--from', SUBSET.from, '--to', SUBSET.to, '--sort', 'revenue:desc'], o),
+      atRest,
+      'page 1',
+    );
+    // Three keys in one read: none may be lost.
+    await kb.press('nnn', (f) => f.includes('Página 4 de 2000') && atRest(f), 'page 4');
+    const r = await kb.quit();
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const text = strip(r.stdout);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
+import { keyboardReady, waitFor } from './wait.js';
 import {
   AD_REPORT_COLUMNS,
   BOM,
@@ -25,7 +26,7 @@ import {
   type ZoneRow,
 } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
+import { atKeyboard, atRest, newConfigDir, runCli, type Keyboard } from './helpers.js';
 import { Dashboard, deltaText, sparkline } from '../src/ui/Dashboard.js';
 import { FIRST_PAGE, dashboardLoader } from '../src/commands/dashboard.js';
 
@@ -155,16 +156,11 @@ afterAll(() => server?.close());
 
 describe('tables that fit the terminal', () => {
   /** A report screen on a fake terminal of `columns` × `rows` with a keyboard; q ends it. */
-  async function screen(args: string[], columns: number, rows: number, keys: string[] = []) {
-    const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
-    const pending = cli(args, { isTTY: true, stdinStream: tty, columns, rows });
-    const started = Date.now();
-    while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
-    for (const key of [...keys, 'q']) {
-      await new Promise((r) => setTimeout(r, 150));
-      tty.write(key);
-    }
-    const r = await pending;
+  /** Opens a report screen at `columns` × `rows`, waits for its first page, answers `keys`, quits. */
+  async function screen(args: string[], columns: number, rows: number, keys: (kb: Keyboard) => Promise<void> = async () => {}) {
+    const kb = await atKeyboard((o) => cli(args, { ...o, columns, rows }), atRest, 'the first page and its key line');
+    await keys(kb);
+    const r = await kb.quit();
     expect(r.code, r.stderr).toBe(0);
     return Object.assign(strip(r.stdout).split('\n'), { raw: r.stdout });
   }
@@ -176,7 +172,11 @@ describe('tables that fit the terminal', () => {
 
   it('+ never grows a page past the window: it stops and says so', async () => {
     for (const height of [30, 60]) {
-      const lines = await screen(['report', 'zones', '--from', old, '--to', today], 120, height, ['+', '+', '+']);
+      // + grows the page (a new page drawn at rest) until the window is full, then says so.
+      const full = (f: string) => f.includes('no caben más filas en la ventana');
+      const lines = await screen(['report', 'zones', '--from', old, '--to', today], 120, height, async (kb) => {
+        for (let i = 0; i < 6 && !full(kb.frame()); i++) await kb.press('+', (f) => full(f) || atRest(f), 'the answer to +');
+      });
       const text = lines.join('\n');
       expect(text, `${height} rows`).toContain('no caben más filas en la ventana');
       // A frame as tall as the window makes Ink clear the screen and its scrollback: never.
@@ -627,14 +627,6 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
 });
 
 describe('adops dashboard', () => {
-  const waitFor = async (check: () => boolean, ms = 5000) => {
-    const until = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > until) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-
   it('--json has the summary, yesterday-vs-day-before deltas, top lists and daily rows', async () => {
     const r = await cli(['dashboard', '--json']);
     expect(r.code).toBe(0);
@@ -704,7 +696,7 @@ describe('adops dashboard', () => {
         .slice(1),
     ).toEqual(DASHBOARD_COLUMNS.slice(1).map((c) => formatMetric(c.key, initial.daily.totals[c.key as keyof ReportTotals])));
 
-    await new Promise((r) => setTimeout(r, 50)); // the keyboard listener attaches after the first paint
+    await keyboardReady(ui.stdin);
     ui.stdin.write('s');
     await waitFor(() => frame().includes('Date ▲'));
     // The Analytics rows' impressions, top to bottom: the day before (21.000) first when ascending.
@@ -735,7 +727,7 @@ describe('adops dashboard', () => {
     expect(frame()).toContain('Top Zones');
     expect(frame()).not.toContain('Analytics');
     expect(frame().split('\n').length).toBeLessThanOrEqual(24);
-    await new Promise((r) => setTimeout(r, 50));
+    await keyboardReady(ui.stdin);
     ui.stdin.write('\t');
     await waitFor(() => frame().includes('Analytics'));
     expect(frame()).not.toContain('Top Zones');
@@ -743,28 +735,15 @@ describe('adops dashboard', () => {
   });
 
   it('at a terminal with a keyboard, s sorts the Analytics table and q ends the command with exit 0', async () => {
-    // A terminal stdin as Ink drives it (raw mode, ref/unref).
-    const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
-    let screen = () => '';
-    const pending = cli(['dashboard', '--from', old, '--to', today], { isTTY: true, stdinStream: tty, stdoutSoFar: (t) => (screen = t) });
-    const until = async (done: () => boolean, what: string) => {
-      const started = Date.now();
-      while (!done()) {
-        if (Date.now() - started > 5000) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
-    await until(() => tty.rawModes.includes(true) && strip(screen()).includes('q salir'), 'the keyboard and the key line');
-    tty.write('s');
-    await until(() => strip(screen()).includes('orden: Date ▲'), 'the table sorted by Date');
-    tty.write('q');
-    const r = await pending;
+    const kb = await atKeyboard((o) => cli(['dashboard', '--from', old, '--to', today], o), atRest, 'the keyboard and the key line');
+    await kb.press('s', (f) => f.includes('orden: Date ▲'), 'the table sorted by Date');
+    const r = await kb.quit();
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(strip(r.stdout)).toContain('Página 1 de 1 · 3 filas');
     expect(strip(r.stdout)).toContain('orden: Date ▲');
     expect(strip(r.stdout)).toContain('q salir');
-    expect(tty.rawModes.at(-1)).toBe(false);
+    expect(kb.rawModes.at(-1)).toBe(false);
   });
 
   it('on a terminal without a keyboard draws once and exits 0', async () => {

@@ -89,9 +89,8 @@ describe('adops login / whoami / logout', () => {
     const dir = await newConfigDir();
     const tty = fakeTerminal();
     const pending = runCli(['login', '--email', ADMIN.email], dir, server.url, { stdinStream: tty });
-    await new Promise((r) => setTimeout(r, 50));
     // Typed with a slip corrected by Backspace, and an arrow key that must be ignored.
-    tty.write(`${ADMIN.password.slice(0, -1)}X\u007f\u001b[D${ADMIN.password.slice(-1)}`);
+    await tty.answer(`${ADMIN.password.slice(0, -1)}X\u007f\u001b[D${ADMIN.password.slice(-1)}`);
     tty.write('\r');
     const result = await pending;
     expect(result.code).toBe(0);
@@ -105,8 +104,7 @@ describe('adops login / whoami / logout', () => {
     const dir = await newConfigDir();
     const tty = fakeTerminal();
     const pending = runCli(['login', '--email', ADMIN.email], dir, server.url, { stdinStream: tty });
-    await new Promise((r) => setTimeout(r, 50));
-    tty.write('half-typed\u0003');
+    await tty.answer('half-typed\u0003');
     const result = await pending;
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('Cancelado');
@@ -256,7 +254,6 @@ describe('adops passwd', () => {
     const elsewhere = await newConfigDir();
     expect((await login(here, 'nil@test.local', 'nil-old-pass')).code).toBe(0);
     expect((await login(elsewhere, 'nil@test.local', 'nil-old-pass')).code).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // iat has whole-second resolution
     expect((await runCli(['passwd'], here, server.url, { stdin: 'nil-old-pass\nnil-new-pass\n' })).code).toBe(0);
     const whoHere = await runCli(['whoami', '--json'], here, server.url);
     expect(whoHere.code).toBe(0);

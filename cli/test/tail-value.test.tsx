@@ -7,7 +7,7 @@ import { formatProfitMetric, type LiveRecord } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { LiveTail } from '../src/live-tail.js';
 import { Tail, formatTailLine, headerLine } from '../src/ui/Tail.js';
-import { newConfigDir, runCli } from './helpers.js';
+import { newConfigDir, runCli, waitFor } from './helpers.js';
 
 let server: TestServer;
 let token: string;
@@ -47,14 +47,6 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-async function waitFor(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('adops tail --value', () => {
   it('a new visit shows its zone’s estimated value and TQ as the server computed them; the footer says “con valor”', async () => {
     const api = await server.admin();
@@ -62,9 +54,9 @@ describe('adops tail --value', () => {
     const ui = render(<Tail tail={tail} tz="UTC" filter={{ zoneId: 'zv' }} interactive width={120} value />);
     const frame = () => ui.lastFrame() ?? '';
     await tail.start();
-    await waitFor(() => frame().includes(' SSE '), 5000, 'the SSE badge');
+    await waitFor(() => frame().includes(' SSE '), 'the SSE badge');
     await ingest([{ zone_id: 'zv1', referrer: 'https://live.example.com/x', keyword: 'kw-valor' }]);
-    await waitFor(() => frame().includes('kw-valor'), 5000, 'the line');
+    await waitFor(() => frame().includes('kw-valor'), 'the line');
     const lines = frame().split('\n');
     expect(lines[0]).toMatch(/^Date\s+Zone ID\s+Valor\s+TQ\s+Source\s+Referrer/);
     const line = lines.find((l) => l.includes('kw-valor'))!;
@@ -81,9 +73,9 @@ describe('adops tail --value', () => {
     const received: LiveRecord[] = [];
     tail.onEvents((records) => received.push(...records));
     await tail.start();
-    await waitFor(() => tail.status.mode === 'sse', 5000, 'the stream');
+    await waitFor(() => tail.status.mode === 'sse', 'the stream');
     await ingest([{ zone_id: 'zv-new', referrer: 'https://n.example.com/' }]);
-    await waitFor(() => received.some((r) => r.zone_id === 'zv-new'), 5000, 'the new event');
+    await waitFor(() => received.some((r) => r.zone_id === 'zv-new'), 'the new event');
     tail.stop();
     const backlog = received.find((r) => r.zone_id === 'zv1' && r.keyword === 'kw-valor');
     expect(backlog).toMatchObject({ value: 0.75, tq: 0.5 });

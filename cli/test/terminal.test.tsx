@@ -11,7 +11,7 @@ import chalk from 'chalk';
 import { presetRange, todayIn } from '@adops/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
+import { atKeyboard, atRest, newConfigDir, runCli, waitFor } from './helpers.js';
 
 let server: TestServer;
 let dir: string;
@@ -28,15 +28,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Starts a screen on a fake terminal, waits for its keyboard, types `keys`, returns the result. */
+/** Starts a screen on a fake terminal, waits for its first page and its keyboard, types `keys`, returns the result. */
 async function screen(args: string[], keys: string, options: Parameters<typeof runCli>[3] = {}) {
-  const tty = Object.assign(fakeTerminal(), { ref: () => undefined, unref: () => undefined });
-  const pending = cli(args, { isTTY: true, ...options, stdinStream: tty });
-  const started = Date.now();
-  while (!tty.rawModes.includes(true) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
-  await new Promise((r) => setTimeout(r, 100));
-  tty.write(keys);
-  return pending;
+  const kb = await atKeyboard((o) => cli(args, { ...options, ...o }), atRest, 'the screen at rest');
+  return kb.quit(keys);
 }
 
 describe('colours', () => {
@@ -143,8 +138,7 @@ describe('Ctrl-C', () => {
       });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const started = Date.now();
-      while (!/tail:/.test(stderr) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => /tail:/.test(stderr), 'tail to say it is connected');
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code).toBe(130);

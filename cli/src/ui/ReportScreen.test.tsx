@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
+import { keyboardReady, waitFor } from '../../test/wait.js';
 import { formatInt, type SortState } from '@adops/core';
 import { ReportScreen, splitKeys, visibleFrom, type ReportView, type TableQuery } from './ReportScreen.js';
 
@@ -13,6 +14,8 @@ const TOTAL = 95;
 /** A pretend server: rows 1…95, sorted by n, paged; answers after `delay(query)` ms. */
 function fakeServer(delay: (q: TableQuery) => number = () => 5) {
   const asked: TableQuery[] = [];
+  /** The queries answered so far, in the order the answers went out. */
+  const answered: TableQuery[] = [];
   const load = (q: TableQuery): Promise<ReportView<Row>> => {
     asked.push(q);
     const dir = q.sort?.dir === 'desc' ? -1 : 1;
@@ -30,18 +33,15 @@ function fakeServer(delay: (q: TableQuery) => number = () => 5) {
       totals: { n: 4560 },
       paging: { page, pageCount, totalRows: TOTAL, pageSize: q.pageSize, sort: q.sort as SortState | null },
     };
-    return new Promise((resolve) => setTimeout(() => resolve(view), delay(q)));
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        answered.push(q);
+        resolve(view);
+      }, delay(q)),
+    );
   };
-  return { asked, load };
+  return { asked, answered, load };
 }
-
-const waitFor = async (check: () => boolean, ms = 3000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 async function screen(server: ReturnType<typeof fakeServer>, query: TableQuery = { sort: null, page: 1, pageSize: 10, preset: 'ayer' }) {
   const initial = await server.load(query);
@@ -49,7 +49,7 @@ async function screen(server: ReturnType<typeof fakeServer>, query: TableQuery =
   const ui = render(
     <ReportScreen<Row> initial={initial} preset={query.preset} sortKeys={['n']} interactive presets={['hoy', 'ayer']} load={server.load} />,
   );
-  await new Promise((r) => setTimeout(r, 30)); // the keyboard listener attaches after the first paint
+  await keyboardReady(ui.stdin);
   const frame = () => ui.lastFrame() ?? '';
   const firstRow = () => {
     const lines = frame().split('\n');
@@ -86,7 +86,8 @@ describe('ReportScreen', () => {
     ui.stdin.write('n');
     ui.stdin.write('n');
     await waitFor(() => frame().includes('Página 3 de 10'));
-    await new Promise((r) => setTimeout(r, 400));
+    await waitFor(() => server.answered.some((q) => q.page === 2), 'the late answer for page 2');
+    await new Promise((r) => setImmediate(r)); // the late answer's then() has run
     expect(frame()).toContain('Página 3 de 10');
     ui.unmount();
   });
@@ -119,10 +120,9 @@ describe('ReportScreen', () => {
     const initial = await server.load({ sort: null, page: 10, pageSize: 10, preset: null });
     server.asked.length = 0;
     const ui = render(<ReportScreen<Row> initial={initial} sortKeys={['n']} interactive load={load} />);
-    await new Promise((r) => setTimeout(r, 30));
+    await keyboardReady(ui.stdin);
     const frame = () => ui.lastFrame() ?? '';
-    ui.stdin.write('n');
-    await new Promise((r) => setTimeout(r, 50));
+    ui.stdin.write('n'); // Ink hands a key to useInput as it is read: a request would be asked now
     expect(server.asked).toEqual([]);
     fail = true;
     ui.stdin.write('p');
@@ -147,7 +147,7 @@ describe('ReportScreen', () => {
       });
     const query: TableQuery = { sort: null, page: 1, pageSize: 10, preset: null };
     const ui = render(<ReportScreen initial={await wide(query)} sortKeys={keys} interactive load={wide} fit />);
-    await new Promise((r) => setTimeout(r, 30));
+    await keyboardReady(ui.stdin);
     const frame = () => ui.lastFrame() ?? '';
     const header = () =>
       frame()

@@ -2,6 +2,7 @@
 // screen, Home/End/PgUp/PgDn page, and the key line breaks between its items.
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
+import { keyboardReady, waitFor } from '../../test/wait.js';
 import { formatInt, type SortState } from '@adops/core';
 import { ReportScreen, type ReportView, type TableQuery } from './ReportScreen.js';
 import { filterRows, keyLines } from './screen-keys.js';
@@ -40,20 +41,12 @@ function fakeServer() {
   return { asked, load };
 }
 
-const waitFor = async (check: () => boolean, ms = 3000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
 async function screen() {
   const server = fakeServer();
   const initial = await server.load({ sort: null, page: 1, pageSize: 10, preset: 'ayer' });
   server.asked.length = 0;
   const ui = render(<ReportScreen<Row> initial={initial} preset="ayer" sortKeys={['n']} interactive presets={['hoy', 'ayer']} load={server.load} />);
-  await new Promise((r) => setTimeout(r, 30)); // the keyboard listener attaches after the first paint
+  await keyboardReady(ui.stdin);
   const frame = () => ui.lastFrame() ?? '';
   const rows = () =>
     frame()
