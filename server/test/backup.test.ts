@@ -13,6 +13,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as tar from 'tar';
+import { waitFor } from './wait.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Api } from '@adops/core';
 import { BackupError, restoreBackup, saveBackup, type BackupManifest } from '../src/backup/index.js';
@@ -256,8 +257,7 @@ describe('who may take a backup, and what it holds', () => {
     for (const f of manifest.files) expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     // The temporary copy in the data dir is gone once the archive was sent.
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await readdir(s.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);
+    await waitFor(async () => (await readdir(s.dataDir)).every((n) => !n.startsWith('.backup-')), 'the temporary copy to go');
   });
 
   test('an unknown field, a parameter in the address or an oversized body is refused before any work', async () => {
@@ -369,8 +369,7 @@ describe('who may take a backup, and what it holds', () => {
     const third = await backups.create({ passphrase: PASSPHRASE, logN: 10 });
     expect(third.manifest.created_at > first.manifest.created_at).toBe(true);
     third.archive.destroy();
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await readdir(s.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);
+    await waitFor(async () => (await readdir(s.dataDir)).every((n) => !n.startsWith('.backup-')), 'the temporary copy to go');
   });
 
   test('the backup is in the audit trail', async () => {

@@ -3,6 +3,7 @@
 // passwords, session tokens, publisher tokens and the ingest key sent during a run never
 // appear in what it wrote.
 import { PassThrough } from 'node:stream';
+import { waitFor } from './wait.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig, ConfigError } from '../src/app.js';
 import { ADMIN, startTestServer, type TestServer } from './helpers.js';
@@ -71,7 +72,8 @@ beforeAll(async () => {
       body: JSON.stringify({ email: 'ana@test.local', password: `wrong-${NEW_PASSWORD}` }),
     });
   await t.fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email": ' });
-  await new Promise((r) => setTimeout(r, 50));
+  // The log is written after each answer: the malformed body's line is the last one asked for.
+  await waitFor(() => requests('/api/login').some((l) => l.status === 400), 'the last request’s log line');
 });
 afterAll(async () => {
   await t?.close();
@@ -150,7 +152,7 @@ describe('the server log', () => {
     const statuses = flood.map((r) => r.status);
     expect(statuses.filter((x) => x === 429).length).toBeGreaterThan(100);
     await flooded.close(); // the minute's summary is written at the latest on close
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => own.some((l) => l.includes('"sign-in refusals"')), 'the summary line');
     const lines = own.map((l) => JSON.parse(l) as Line & { refused?: Record<string, number>; lines?: number; summarised?: number });
     const signIns = lines.filter((l) => l.msg === 'request' && l.route === '/api/login');
     expect(signIns).toHaveLength(10);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EventSource } from 'eventsource';
 import { buildRequest, contract, type ReferrerLogRecord, type ReferrerStreamQuery } from '@adops/core';
 import { failure, type TestServer } from './helpers.js';
+import { waitFor } from './wait.js';
 import { INGEST_KEY, daysAgo, logRows, postBatch, reportRows, setZoneOwners, startReferrerServer, storedCount } from './referrers-fixture.js';
 
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
@@ -151,13 +152,14 @@ describe('include_bots', () => {
     try {
       await hit('zone_id=b-200&ref=https%3A%2F%2Flive.example.com%2Fbot', GOOGLEBOT);
       await hit('zone_id=b-200&ref=https%3A%2F%2Flive.example.com%2Fperson');
-      const until = Date.now() + 5000;
-      while ((all.received.length < 2 || human.received.length < 1) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 200));
-      expect(human.received.map((r) => r.referrer)).toEqual(['https://live.example.com/person']);
+      // A later person's visit: in order on both streams, after the bot's would have been.
+      await hit('zone_id=b-200&ref=https%3A%2F%2Flive.example.com%2Flater');
+      await waitFor(() => all.received.length >= 3 && human.received.length >= 2, 'the later visit');
+      expect(human.received.map((r) => r.referrer)).toEqual(['https://live.example.com/person', 'https://live.example.com/later']);
       expect(all.received.map((r) => [r.referrer, r.reason])).toEqual([
         ['https://live.example.com/bot', 'user_agent'],
         ['https://live.example.com/person', null],
+        ['https://live.example.com/later', null],
       ]);
     } finally {
       human.es.close();
@@ -215,7 +217,21 @@ describe('the IVT table (POST /api/referrers/ivt)', () => {
     expect(res.headers.get('content-disposition')).toMatch(/ivt-publisher-/);
     const text = await res.text();
     expect(text.replace(/^\uFEFF/, '').split(/\r?\n/)[0]).toBe('publisher,hits,bot_hits,ivt_rate');
-    expect(text).toMatch(/Pub Bots,\d+,\d+,\d+\.\d{2}/);
+    // Each rate is bot hits ÷ hits as a percentage, at most two decimals (as on screen).
+    const rows = text
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.split(','));
+    expect(rows.map((r) => r[0])).toContain('Pub Bots');
+    for (const [, hits, bots, rate] of rows) {
+      expect(rate).toMatch(/^\d+(\.\d{1,2})?$/);
+      expect(Number(rate)).toBe(Math.round((Number(bots) / Number(hits)) * 10_000) / 100);
+    }
+    expect(
+      rows.some(([, , , rate]) => rate.includes('.')),
+      text,
+    ).toBe(true);
   });
 
   test('refuses a bad grouping or sort with 400 in Spanish', async () => {

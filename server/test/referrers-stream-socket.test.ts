@@ -157,8 +157,12 @@ describe('the live stream on its bare socket', () => {
     await waitFor(() => hub.size === 0, 5000, 'earlier streams to close');
     const client = rawClient(t, `HEAD ${streamPath(t, { zoneId: 'head-zone' })} HTTP/1.1\r\nHost: test\r\n\r\n`);
     await waitFor(() => hub.size === 1, 5000, 'the stream to open');
+    // A GET beside it is the witness: once it has the event, the HEAD would have it too.
+    const witness = rawClient(t, `GET ${streamPath(t, { zoneId: 'head-zone' })} HTTP/1.1\r\nHost: test\r\n\r\n`);
+    await waitFor(() => hub.size === 2, 5000, 'the witness stream to open');
     await postBatch(t, [{ zone_id: 'head-zone', referrer: 'https://head.example.com/' }]);
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => witness.state.bytes.toString().includes('head.example'), 5000, 'the event on the witness stream');
+    witness.socket.destroy();
     expect(client.body().length).toBe(0);
     expect(client.state.bytes.toString()).not.toMatch(/retry:|head\.example/);
     client.socket.destroy();

@@ -5,7 +5,7 @@
 // floods from one address are refused with 429 and cannot fill the hashing queue. A trusted proxy
 // lets each request come from its own address (X-Forwarded-For).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { hashPassword, MAX_RUNNING, MAX_WAITING_PER_ADDRESS, verifyPassword } from '../src/services/passwords.js';
+import { hashesInFlight, hashPassword, MAX_RUNNING, MAX_WAITING_PER_ADDRESS, verifyPassword } from '../src/services/passwords.js';
 import { ADMIN, startTestServer, type TestServer } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
 
@@ -184,12 +184,7 @@ describe('floods', () => {
     slow = await startTestServer({ trustProxy: 1, scryptLogN: 12 });
   });
   afterAll(() => slow?.close());
-  beforeEach(async () => {
-    // Each test starts with an empty hashing queue.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  });
-
-  /** Resolves once `check` holds (polled), or fails after `ms`. */
+  /** Resolves once `check` holds (polled closely: a flood's states are brief), or fails after `ms`. */
   const until = async (check: () => boolean, ms = 20_000) => {
     const deadline = Date.now() + ms;
     while (!check()) {
@@ -197,6 +192,10 @@ describe('floods', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
+  beforeEach(async () => {
+    // Each test starts with an empty hashing queue.
+    await until(() => hashesInFlight() === 0);
+  });
 
   test("40 at a time from 200 addresses, a quarter at the owner's account: the owner, from a known device, signs in every time while it runs; the flood gets 503 and 429", async () => {
     const addresses = Array.from({ length: 200 }, () => freshIp());

@@ -73,6 +73,11 @@ async function limited<T>(from: HashFor, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Hashes running or waiting: 0 once a flood has drained (tests wait on it instead of a clock). */
+export function hashesInFlight(): number {
+  return running + trusted.length + anonymous.length;
+}
+
 const KEYLEN = 32;
 
 async function derive(password: string, salt: Buffer, logN: number, r: number, p: number, from: HashFor): Promise<Buffer> {
