@@ -1,5 +1,7 @@
-import { stripVTControlCharacters } from 'node:util';
-import { readFile, mkdtemp } from 'node:fs/promises';
+import { promisify, stripVTControlCharacters } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,7 +157,6 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('tables that fit the terminal', () => {
-  /** A report screen on a fake terminal of `columns` × `rows` with a keyboard; q ends it. */
   /** Opens a report screen at `columns` × `rows`, waits for its first page, answers `keys`, quits. */
   async function screen(args: string[], columns: number, rows: number, keys: (kb: Keyboard) => Promise<void> = async () => {}) {
     const kb = await atKeyboard((o) => cli(args, { ...o, columns, rows }), atRest, 'the first page and its key line');
@@ -248,6 +249,31 @@ describe('filter values', () => {
     expect(out.domains).toEqual(expect.arrayContaining(['uno.com', 'dos.com']));
     const text = (await cli(['options'], { isTTY: true })).stdout;
     expect(text).toContain('Advertisers (--advertiser): AdNova, BidSphere, Clickora');
+  });
+
+  it('--values lists one filter one per line, and bash completes --advertiser and --publisher with the server’s values', async () => {
+    const values = await cli(['options', '--values', 'publisher']);
+    expect(values.code).toBe(0);
+    expect(values.stdout.split('\n')).toEqual(expect.arrayContaining(['Pub Uno', 'Pub Dos', '']));
+    const wrong = await cli(['options', '--values', 'zona']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--values: zona no es un filtro (filtros: advertiser, publisher, geo, source, domain)');
+
+    // The completion script asks the installed `adops` (here the built binary, signed in to this server).
+    const script = path.join(tmp, 'adops-completion.sh');
+    await writeFile(script, (await cli(['completion', 'bash'])).stdout);
+    const bin = fileURLToPath(new URL('../bin/adops.js', import.meta.url));
+    const complete = async (words: string[]) => {
+      const { stdout } = await promisify(execFile)('bash', [
+        '-c',
+        `adops() { ADOPS_CONFIG_DIR='${dir}' ADOPS_URL='${server.url}' '${process.execPath}' '${bin}' "$@"; }
+source '${script}'; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _adops; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ]);
+      return stdout.split('\n').filter(Boolean);
+    };
+    expect(await complete(['adops', 'report', 'zones', '--advertiser', 'ad'])).toEqual(['AdNova']);
+    expect(await complete(['adops', 'report', 'zones', '--publisher', 'Pub'])).toEqual(expect.arrayContaining(['Pub\\ Uno', 'Pub\\ Dos']));
+    expect(await complete(['adops', 'report', 'zones', '--geo', ''])).toEqual(expect.arrayContaining(['AR', 'ES', 'MX']));
   });
 });
 

@@ -4,6 +4,10 @@
 import type { Command, Option } from 'commander';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
+import { LISTED } from './report-filters.js';
+
+/** Options whose values only the server knows (advertisers, publishers…): asked of `adops options --values` as you type. */
+const askedFilter = (long: string | undefined): string | undefined => LISTED.find((l) => `--${l.flag}` === long)?.flag;
 
 const offered = new WeakMap<Option, readonly string[]>();
 
@@ -18,6 +22,8 @@ interface Node {
   options: string[];
   /** An option's flags → the values it takes. */
   values: Array<{ flags: string[]; values: readonly string[] }>;
+  /** An option's flags → the filter whose values the server lists. */
+  asked: Array<{ flags: string[]; filter: string }>;
 }
 
 /** 'report zones' → its subcommands, options and option values, for every command path in the tree. */
@@ -30,7 +36,11 @@ function tree(program: Command): Map<string, Node> {
       const known = offered.get(o) ?? o.argChoices;
       return known?.length ? [{ flags: flags(o), values: known }] : [];
     });
-    out.set(path, { commands: cmd.commands.map((c) => c.name()).filter((n) => n !== 'help'), options: [...options, '--help'], values });
+    const asked = cmd.options.flatMap((o) => {
+      const filter = askedFilter(o.long);
+      return filter ? [{ flags: flags(o), filter }] : [];
+    });
+    out.set(path, { commands: cmd.commands.map((c) => c.name()).filter((n) => n !== 'help'), options: [...options, '--help'], values, asked });
     for (const sub of cmd.commands) visit(sub, path ? `${path} ${sub.name()}` : sub.name());
   };
   visit(program, '');
@@ -47,6 +57,9 @@ export function bashCompletion(program: Command): string {
       values.map((v) => `    ${v.flags.map((f) => JSON.stringify(`${path} ${f}`)).join('|')}) words=${JSON.stringify(v.values.join(' '))} ;;`),
     )
     .join('\n');
+  const askedCases = nodes
+    .flatMap(([path, { asked }]) => asked.map((a) => `    ${a.flags.map((f) => JSON.stringify(`${path} ${f}`)).join('|')}) echo ${a.filter} ;;`))
+    .join('\n');
   return `# adops completion (bash). Load it with: source <(adops completion bash)
 _adops() {
   local cur prev path i words
@@ -59,8 +72,23 @@ _adops() {
       *) if [[ -n "$(_adops_words "\${path:+$path }\${COMP_WORDS[i]}")" ]]; then path="\${path:+$path }\${COMP_WORDS[i]}"; fi ;;
     esac
   done
+  local filter v
+  filter="$(_adops_asked "$path $prev")"
+  if [[ -n "$filter" ]]; then
+    # Values with spaces (Pub Uno) are offered whole, escaped for the command line.
+    COMPREPLY=()
+    while IFS= read -r v; do
+      [[ "\${v,,}" == "\${cur,,}"* ]] && COMPREPLY+=("$(printf '%q' "$v")")
+    done < <("\${COMP_WORDS[0]}" options --values "$filter" 2>/dev/null)
+    return
+  fi
   words="$(_adops_values "$path $prev")"
   COMPREPLY=($(compgen -W "\${words:-$(_adops_words "$path")}" -- "$cur"))
+}
+_adops_asked() {
+  case "$1" in
+${askedCases}
+  esac
 }
 _adops_values() {
   local words=""

@@ -163,7 +163,7 @@ export function filterLabel(flags: FilterFlags): string {
 }
 
 /** The filters whose values come from a known list (the server's options). */
-const LISTED: ReadonlyArray<{ flag: 'advertiser' | 'publisher' | 'geo' | 'source' | 'domain'; label: string }> = [
+export const LISTED: ReadonlyArray<{ flag: 'advertiser' | 'publisher' | 'geo' | 'source' | 'domain'; label: string }> = [
   { flag: 'advertiser', label: 'Advertiser' },
   { flag: 'publisher', label: 'Publisher' },
   { flag: 'geo', label: 'Geo' },
