@@ -422,7 +422,7 @@ describe('campaign creator: creating', () => {
     expect(await page.getByTestId('image-suggestions').count()).toBe(0);
   });
 
-  test('Escape closes the preview and resets the form as well', async () => {
+  test('Tab stays inside the preview (round from the last control to the first), and Escape closes it and resets the form', async () => {
     const page = await openCreator();
     await typeKeyword(page, 'viajes rurales');
     await field(page, 'Alias').fill('via01');
@@ -430,6 +430,21 @@ describe('campaign creator: creating', () => {
     await submitButton(page).click();
     const dialog = page.getByRole('dialog', { name: '✅ Campaña creada' });
     await dialog.waitFor({ timeout: 15_000 });
+    const focus = () =>
+      page.evaluate(() => ({
+        text: document.activeElement?.textContent?.trim() ?? '',
+        inDialog: Boolean(document.activeElement?.closest('[role="dialog"]')),
+      }));
+    await expect.poll(focus).toEqual({ text: 'Crear nueva campaña', inDialog: true });
+    // The last control: Tab goes round to the first (×), Shift+Tab back to the last.
+    await page.keyboard.press('Tab');
+    expect(await focus()).toEqual({ text: '×', inDialog: true });
+    await page.keyboard.press('Shift+Tab');
+    expect(await focus()).toEqual({ text: 'Crear nueva campaña', inDialog: true });
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      expect((await focus()).inDialog).toBe(true);
+    }
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await inputValue(page, 'Keyword')).toBe('');

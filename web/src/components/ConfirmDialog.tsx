@@ -1,9 +1,10 @@
 // A question before an action that is hard to undo, in the app's dialog style: an alertdialog
 // that takes the focus (on the safe answer), keeps Tab inside, and answers no on Escape, on the
 // backdrop or on ×; the focus goes back where it was.
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { useId, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { primaryButton, secondaryButton } from './styles';
+import { useModal } from './useModal';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -18,42 +19,9 @@ export interface ConfirmDialogProps {
 
 export function ConfirmDialog({ title, children, confirmLabel, cancelLabel = 'Cancelar', onConfirm, onCancel, returnFocusTo }: ConfirmDialogProps) {
   const id = useId();
-  const returnTo = useRef(returnFocusTo);
-  returnTo.current = returnFocusTo;
   const box = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-  const onCancelRef = useRef(onCancel);
-  onCancelRef.current = onCancel;
-
-  useEffect(() => {
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    cancel.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        onCancelRef.current();
-      } else if (e.key === 'Tab' && box.current) {
-        const focusable = [...box.current.querySelectorAll<HTMLElement>('button:not([disabled]):not([tabindex="-1"])')];
-        const first = focusable[0];
-        const last = focusable[focusable.length - 1];
-        if (!box.current.contains(document.activeElement) || (e.shiftKey && document.activeElement === first)) {
-          e.preventDefault();
-          (e.shiftKey ? last : first)?.focus();
-        } else if (!e.shiftKey && document.activeElement === last) {
-          e.preventDefault();
-          first?.focus();
-        }
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.body.style.overflow = overflow;
-      (returnTo.current?.current ?? before)?.focus();
-    };
-  }, []);
+  useModal({ box, initialFocus: cancel, onClose: onCancel, returnFocusTo });
 
   return createPortal(
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut for the cancel button; Escape does it from the keyboard

@@ -1,6 +1,8 @@
 // The dialog after a campaign is created: the ad as it will look in the feed, the ids Meta
-// gave it and the tracking URL; 'Crear nueva campaña', 'Cerrar', × or Escape all close it.
-import { useEffect, useRef } from 'react';
+// gave it and the tracking URL; 'Crear nueva campaña', 'Cerrar', × or Escape all close it, and
+// Tab stays inside it while it is open.
+import { useRef } from 'react';
+import { useModal } from '../useModal';
 import { createPortal } from 'react-dom';
 import type { CreatedCampaign } from '@adops/core';
 import { AdPreview } from './AdPreview';
@@ -19,21 +21,9 @@ export interface CreatedDialogProps {
 }
 
 export function CreatedDialog({ created, pageName, imageUrl, onClose, onCopyTrackingUrl, copied }: CreatedDialogProps) {
+  const box = useRef<HTMLDivElement>(null);
   const primary = useRef<HTMLButtonElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
-
-  useEffect(() => {
-    primary.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onCloseRef.current();
-    document.addEventListener('keydown', onKey);
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.body.style.overflow = overflow;
-    };
-  }, []);
+  useModal({ box, initialFocus: primary, onClose });
 
   const ids: Array<[string, string]> = [
     ['Campaña', created.campaign_id],
@@ -50,7 +40,7 @@ export function CreatedDialog({ created, pageName, imageUrl, onClose, onCopyTrac
       className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-gray-900/60 p-4 sm:items-center"
       onMouseDown={(e) => e.target === e.currentTarget && onClose()}
     >
-      <div role="dialog" aria-modal="true" aria-labelledby="created-title" className="w-full max-w-4xl rounded-lg bg-white shadow-xl">
+      <div ref={box} role="dialog" aria-modal="true" aria-labelledby="created-title" className="w-full max-w-4xl rounded-lg bg-white shadow-xl">
         <header className="flex items-center justify-between border-b border-gray-200 px-5 py-4">
           <h2 id="created-title" className="text-lg font-semibold text-gray-900">
             <MarkedText text="✅ Campaña creada" />
