@@ -125,6 +125,34 @@ describe('Alertas', () => {
     });
   }
 
+  test("an emptied 'Espera entre avisos' is said under the field and nothing is sent (it is not 0 minutes)", async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto('/alerts');
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/alerts/rules')) sent.push(r.url());
+    });
+    const before = (await (await h.server.admin()).alerts.rules()).length;
+    await page.getByRole('button', { name: 'Nueva regla' }).click();
+    await page.getByLabel('Nombre').fill('Sin espera');
+    await page.getByLabel('Espera entre avisos (min)').fill('');
+    await page.getByRole('button', { name: 'Crear regla' }).click();
+    const field = page.getByLabel('Espera entre avisos (min)');
+    await expect.poll(() => field.getAttribute('aria-invalid')).not.toBeNull();
+    expect(await page.getByText('Este campo es obligatorio.').count()).toBe(1);
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(sent).toEqual([]);
+    // Typing a wait clears the message, and the rule is created with it.
+    await field.fill('30');
+    expect(await page.getByText('Este campo es obligatorio.').count()).toBe(0);
+    await page.getByRole('button', { name: 'Crear regla' }).click();
+    await page.getByTestId('alert-rules').getByText('Sin espera').waitFor();
+    const rules = await (await h.server.admin()).alerts.rules();
+    expect(rules).toHaveLength(before + 1);
+    expect(rules.find((r) => r.name === 'Sin espera')?.cooldown_minutes).toBe(30);
+  });
+
   test("the list's state filter lives in the URL: a reload, Back and a shared link keep it", async () => {
     await fire('10.37.37.1', 60);
     const page = await h.newPage();

@@ -130,6 +130,20 @@ describe('a session ended elsewhere', () => {
     expect(h.pageErrors(page)).toEqual([]);
   });
 
+  test('the live log, left open with nobody touching it, notices too: its stream ends and the page says why', async () => {
+    const user = await createUser('log-abierto');
+    const page = await h.newPage();
+    await h.signIn(page, user.email, user.password);
+    await page.goto('/logs');
+    await page.getByRole('heading', { name: 'Referrers (live)' }).waitFor();
+    const admin = await h.server.admin();
+    await admin.admin.endUserSessions({ id: user.id });
+    // The server ends the stream at its next session check; the page is refused on its way back.
+    await page.waitForURL(onLogin, { timeout: 20_000 });
+    await page.getByRole('status').getByText('Tu sesión se cerró en otro dispositivo.').waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/logs');
+  });
+
   test("'Cerrar sesión' by the user says nothing and does not come back", async () => {
     const page = await h.newPage();
     await h.signIn(page, ADMIN.email, ADMIN.password);
