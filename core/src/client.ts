@@ -2,9 +2,9 @@
 // It binds `endpoints` (each route's method, path and answer type, generated from the contract)
 // rather than the contract itself: the client sends no schema, so the web's entry chunk (the login
 // page) carries the whole API without zod or any area's contract; types still come from `Contract`.
-import type { Contract } from './contract/index.js';
+import type { Contract } from './contract/routes.js';
 import { endpoints } from './contract/endpoints.js';
-import type { Route, RouteInput, RouteOutput } from './contract/route.js';
+import type { Endpoint, Route, RouteInput, RouteOutput } from './contract/route.js';
 
 /** An HTTP failure with the server's `detail` (status 0 when the server could not be reached). */
 export class ApiError extends Error {
@@ -52,11 +52,6 @@ type CallFn<R extends Route> =
     : (input: RouteInput<R>, options?: CallOptions) => Promise<RouteOutput<R>>;
 
 export type ClientOf<T> = { [K in keyof T]: T[K] extends Route ? CallFn<T[K]> : ClientOf<T[K]> };
-
-/** What the client needs of a route to call it: no schemas. */
-export type Endpoint = Pick<Route, 'method' | 'path' | 'responseType'>;
-/** A table shaped like `T` (the contract) with an `Endpoint` for each route. */
-export type EndpointsOf<T> = { [K in keyof T]: T[K] extends Route ? Endpoint : EndpointsOf<T[K]> };
 
 const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'method' in v && 'path' in v;
 

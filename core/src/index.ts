@@ -1,6 +1,8 @@
 // @adops/core: the contract, the API client and the logic every face shares.
 export * from './contract/index.js';
 export * from './client.js';
+// decodeSession and sessionValid: no zod (the web's entry chunk reads the token with them).
+export * from './session.js';
 export * from './format.js';
 export * from './metrics.js';
 export * from './rounding.js';

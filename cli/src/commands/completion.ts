@@ -4,7 +4,7 @@
 import type { Command, Option } from 'commander';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
-import { LISTED } from './report-filters.js';
+import { LISTED } from './filter-list.js';
 
 /** Options whose values only the server knows (advertisers, publishers…): asked of `adops options --values` as you type. */
 const askedFilter = (long: string | undefined): string | undefined => LISTED.find((l) => `--${l.flag}` === long)?.flag;

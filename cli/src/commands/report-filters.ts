@@ -18,6 +18,9 @@ import {
 import { CliError, EXIT, reportingTz, type CliIO } from '../io.js';
 import type { Command } from 'commander';
 import type { Cli } from '../context.js';
+import { LISTED } from './filter-list.js';
+
+export { LISTED };
 
 export type Screen = keyof typeof SCREEN_PRESETS;
 
@@ -163,13 +166,6 @@ export function filterLabel(flags: FilterFlags): string {
 }
 
 /** The filters whose values come from a known list (the server's options). */
-export const LISTED: ReadonlyArray<{ flag: 'advertiser' | 'publisher' | 'geo' | 'source' | 'domain'; label: string }> = [
-  { flag: 'advertiser', label: 'Advertiser' },
-  { flag: 'publisher', label: 'Publisher' },
-  { flag: 'geo', label: 'Geo' },
-  { flag: 'source', label: 'Source' },
-  { flag: 'domain', label: 'Dominio' },
-];
 
 export type FilterOptions = Record<(typeof LISTED)[number]['flag'], readonly string[]>;
 

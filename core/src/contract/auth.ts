@@ -171,7 +171,4 @@ export const TOTP_SETUP_ROUTES = [
   authRoutes.totpDisable,
 ];
 
-// decodeSession and sessionValid live in ../session.ts (no zod: the web's entry chunk reads the token with them).
-export { decodeSession, sessionValid } from '../session.js';
-
 export { emptyResponse };

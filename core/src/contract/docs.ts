@@ -1,7 +1,7 @@
 // What each route of the contract does, in Spanish, for the API document (/api/openapi.json)
 // that publishers, ad-tag integrators and ingest clients read. Typed against the contract, so
 // a route added without its description does not compile.
-import type { Contract } from './index.js';
+import type { Contract } from './routes.js';
 import { PUBLISHER_DATA_SORT_KEYS } from './reports.js';
 
 export interface RouteDoc {

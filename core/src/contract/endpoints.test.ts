@@ -21,12 +21,12 @@ const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : `'${k}'`);
 /** endpoints.ts as generated from the contract (formatted as `biome format` leaves it). */
 function endpointsSource(): string {
   const lines = [
-    '// Generated from the contract table (index.ts) by endpoints.test.ts: do not edit. After adding, removing or',
+    '// Generated from the contract table (routes.ts) by endpoints.test.ts: do not edit. After adding, removing or',
     '// changing a route, `npx vitest run core/src/contract/endpoints.test.ts -u` writes it again.',
     '// What the API client needs of each route (method, path, answer type) without its zod schemas: the web',
     '// binds its whole API from this, so its entry chunk (the login page) loads neither zod nor any area.',
-    "import type { EndpointsOf } from '../client.js';",
-    "import type { Contract } from './index.js';",
+    "import type { EndpointsOf } from './route.js';",
+    "import type { Contract } from './routes.js';",
     '',
     'export const endpoints = {',
   ];

@@ -1,32 +1,5 @@
-// The whole HTTP contract, one area per file; server and client both bind this table.
-import { healthRoutes } from './health.js';
-import { authRoutes } from './auth.js';
-import { adminRoutes } from './admin.js';
-import { dashboardRoutes, adReportRoutes, demandRoutes, financeRoutes, publisherDataRoutes, ingestRoutes, revenueShareRoutes } from './reports.js';
-import { campaignRoutes } from './campaigns.js';
-import { referrersRoutes } from './referrers.js';
-import { auditRoutes } from './audit.js';
-import { profitRoutes } from './profit.js';
-import { alertRoutes } from './alerts.js';
-
-export const contract = {
-  health: healthRoutes,
-  auth: authRoutes,
-  admin: adminRoutes,
-  dashboard: dashboardRoutes,
-  adReport: adReportRoutes,
-  demand: demandRoutes,
-  finance: financeRoutes,
-  publisher: publisherDataRoutes,
-  ingest: ingestRoutes,
-  publishers: revenueShareRoutes,
-  campaigns: campaignRoutes,
-  referrers: referrersRoutes,
-  audit: auditRoutes,
-  profit: profitRoutes,
-  alerts: alertRoutes,
-};
-export type Contract = typeof contract;
+// The HTTP contract: the route table (routes.ts) and every area's schemas and types.
+export * from './routes.js';
 
 export * from './route.js';
 export * from './table.js';

@@ -40,3 +40,8 @@ export const optionalFilter = (max = 200) =>
     .transform((v) => (v === undefined || v.trim() === '' || v === 'Todos' ? undefined : v.trim()));
 
 export const emptyResponse = z.undefined();
+
+/** What the client needs of a route to call it: no schemas. */
+export type Endpoint = Pick<Route, 'method' | 'path' | 'responseType'>;
+/** A table shaped like `T` (the contract) with an `Endpoint` for each route. */
+export type EndpointsOf<T> = { [K in keyof T]: T[K] extends Route ? Endpoint : EndpointsOf<T[K]> };
