@@ -3,7 +3,7 @@
 // resume); staff are refused with the server's words. `alerts create --action`: a campaign rule
 // with the profit guard's action.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AlertAction, AlertActionList, AlertRule } from '@adops/core';
+import { formatProfitFigure, type AlertAction, type AlertActionList, type AlertRule } from '@adops/core';
 import { ONLY_ADMINS_SET_ACTIONS } from '../../server/src/services/alert-guard.js';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { newConfigDir, runAnswering, runCli } from './helpers.js';
@@ -56,7 +56,9 @@ it('lists the actions and undoes a pause by its id; staff get the 403', async ()
   expect(listed.code, listed.stderr).toBe(0);
   expect(listed.stdout).toContain('accion-1');
   expect(listed.stdout).toContain('Pausa');
-  expect(listed.stdout).toContain('-80.0');
+  // The figures as Rentabilidad shows them: spend in the network's currency, ROI with its decimals.
+  expect(listed.stdout).toContain(formatProfitFigure('spend', 50, 'USD'));
+  expect(listed.stdout).toContain(formatProfitFigure('roi', -80, 'USD'));
   expect(listed.stdout).toContain('Campañas que pierden');
   const json = JSON.parse((await cli(['alerts', 'actions', '--json'])).stdout) as AlertActionList;
   expect(json.rows.map((a) => [a.id, a.undoable])).toEqual([['accion-1', true]]);

@@ -4,6 +4,8 @@
 // on Meta and undoing a pause. A table on a terminal, JSON with --json.
 import type { Command } from 'commander';
 import {
+  PROFIT_METRICS,
+  formatProfitFigure,
   ALERT_ACTION_MODES,
   ALERT_KIND_LABELS,
   ALERT_RULE_KINDS,
@@ -21,6 +23,7 @@ import {
   type AlertRuleKind,
 } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
+import { networkCurrency } from '../currency.js';
 import type { Cli } from '../context.js';
 import { zoneNote } from '../text.js';
 import { offerValues } from './completion.js';
@@ -52,7 +55,14 @@ const actionColumns = (tz: string): Column<AlertAction>[] => [
   { key: 'action', header: 'Acción', format: (_, a) => alertActionLabel(a) },
   { key: 'subject', header: 'Campaña / conjunto', maxWidth: 24 },
   { key: 'rule_name', header: 'Regla', maxWidth: 24 },
-  { key: 'figures', header: 'ROI %', align: 'right', format: (_, a) => (typeof a.figures.roi === 'number' ? a.figures.roi.toFixed(1) : '-') },
+  // Figures as Rentabilidad and the web's Acciones show them (core's one formatter, network currency).
+  {
+    key: 'spend',
+    header: PROFIT_METRICS.spend.label,
+    align: 'right',
+    format: (_, a) => formatProfitFigure('spend', a.figures.spend, networkCurrency()),
+  },
+  { key: 'figures', header: PROFIT_METRICS.roi.label, align: 'right', format: (_, a) => formatProfitFigure('roi', a.figures.roi, networkCurrency()) },
   { key: 'undone_by', header: 'Deshecha por', maxWidth: 28, format: (v) => (v ? String(v) : '') },
   { key: 'reason', header: 'Por qué', maxWidth: 70, format: (v, a) => (a.detail ? `${a.detail} — ${v}` : String(v)) },
 ];

@@ -321,7 +321,7 @@ export function registerImport(program: Command, cli: Cli): void {
 
   imp
     .command('referrers')
-    .description(`Importa eventos de referrers (NDJSON, un evento por línea) en lotes de ${REFERRER_BATCH_EVENTS.toLocaleString('es-ES')}`)
+    .description(`Importa eventos de referrers (NDJSON, un evento por línea) en lotes de ${formatInt(REFERRER_BATCH_EVENTS)}`)
     .argument('<file>', 'archivo NDJSON')
     .option('--ingest-key <key>', 'clave de ingesta del servidor en lugar de una sesión de administrador (o ADOPS_INGEST_KEY)')
     .option('--json', 'salida JSON')

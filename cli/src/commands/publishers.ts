@@ -1,14 +1,14 @@
 // `adops publishers list|set`: publishers' revenue shares (admins only). The share is the part
 // of revenue paid to the publisher; imports without p_revenue/margin derive them from it.
 import type { Command } from 'commander';
-import type { PublisherShare } from '@adops/core';
+import { formatPercent, type PublisherShare } from '@adops/core';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
 
 const SHARE_COLUMNS: Column<PublisherShare>[] = [
   { key: 'name', header: 'Publisher' },
-  { key: 'revenue_share', header: 'Revenue share', align: 'right', format: (v) => `${((v as number) * 100).toFixed(1).replace('.', ',')}%` },
+  { key: 'revenue_share', header: 'Revenue share', align: 'right', format: (v) => formatPercent((v as number) * 100, 1) },
   { key: 'configured', header: 'Configurado', format: (v) => (v ? 'sí' : 'no (por defecto)') },
 ];
 
@@ -45,6 +45,6 @@ export function registerPublishers(program: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const saved = await api.publishers.set({ name, revenue_share: parseShare(share) });
       if (cli.machine(opts.json)) return cli.json(saved);
-      cli.say(`Revenue share de ${saved.name}: ${(saved.revenue_share * 100).toFixed(1).replace('.', ',')}%`);
+      cli.say(`Revenue share de ${saved.name}: ${formatPercent(saved.revenue_share * 100, 1)}`);
     });
 }

@@ -3,12 +3,12 @@
 // A hit or batch event whose referrer or source is listed (or a subdomain of a listed domain)
 // is stored flagged `spam_referrer` from then on.
 import type { Command } from 'commander';
-import type { SpamList } from '@adops/core';
+import { formatInt, type SpamList } from '@adops/core';
 import type { Cli } from '../context.js';
 
 function describe(list: SpamList): string {
   const lines = [
-    `Lista de spam de referrers: ${list.total.toLocaleString('es-ES')} dominios (${list.shipped.toLocaleString('es-ES')} de ${list.source})`,
+    `Lista de spam de referrers: ${formatInt(list.total)} dominios (${formatInt(list.shipped)} de ${list.source})`,
     `Añadidos: ${list.added.length ? list.added.join(', ') : 'ninguno'}`,
     `Quitados: ${list.removed.length ? list.removed.join(', ') : 'ninguno'}`,
   ];

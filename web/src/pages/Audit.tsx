@@ -5,6 +5,7 @@
 import { CheckedForm } from '../components/CheckedForm';
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import {
+  formatInt,
   AUDIT_ACTIONS,
   AUDIT_CSV,
   AUDIT_PAGE_SIZE,
@@ -248,7 +249,7 @@ export default function Audit() {
           <>
             <ZoneNote />
             <span className="text-sm text-gray-500" data-testid="audit-count">
-              {page ? `${page.total_rows.toLocaleString('es-ES')} ${page.total_rows === 1 ? 'entrada' : 'entradas'}` : ''}
+              {page ? `${formatInt(page.total_rows)} ${page.total_rows === 1 ? 'entrada' : 'entradas'}` : ''}
             </span>
             <PageSizeSelect value={table.view.pageSize} onChange={table.setPageSize} options={TABLE_VIEW.pageSizes} />
           </>

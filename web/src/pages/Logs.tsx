@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import {
+  formatInt,
   BOT_REASON_LABELS,
   REFERRERS_PAGE_SIZE,
   contract,
@@ -166,7 +167,7 @@ export default function Logs() {
           <>
             <ZoneNote className="mr-2" />
             <span className="mr-2 text-sm text-gray-500" data-testid="logs-count">
-              {log.loading ? 'Cargando…' : `${log.total.toLocaleString('es-ES')} ${log.total === 1 ? 'evento' : 'eventos'}`}
+              {log.loading ? 'Cargando…' : `${formatInt(log.total)} ${log.total === 1 ? 'evento' : 'eventos'}`}
             </span>
             <Toggle label="Live" checked={live} onChange={setLive} />
             <Toggle label="Autoscroll" checked={autoscroll} onChange={setAutoscroll} />

@@ -4,7 +4,7 @@
 // IVT table below gives each zone's or publisher's share of it — with, for admins, the
 // referrer-spam list that decides which referrers count as spam.
 import { useMemo, useState } from 'react';
-import { REFERRERS_PAGE_SIZE, contract, formatDateTimeDMY, referrersCsvName, type ReferrerRow } from '@adops/core';
+import { formatInt, REFERRERS_PAGE_SIZE, contract, formatDateTimeDMY, referrersCsvName, type ReferrerRow } from '@adops/core';
 import { useApi } from '../hooks/useApi';
 import { shownPage, useServerTable } from '../hooks/useServerTable';
 import { useUrlTableView } from '../hooks/useUrlState';
@@ -87,7 +87,7 @@ export default function Referrers() {
           <>
             <ZoneNote />
             <span className="text-sm text-gray-500" data-testid="referrers-count">
-              {report.loading && !report.fresh ? 'Cargando…' : `${total.toLocaleString('es-ES')} ${total === 1 ? 'referrer' : 'referrers'}`}
+              {report.loading && !report.fresh ? 'Cargando…' : `${formatInt(total)} ${total === 1 ? 'referrer' : 'referrers'}`}
             </span>
           </>
         }

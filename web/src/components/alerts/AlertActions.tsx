@@ -2,8 +2,9 @@
 // or pause on Meta with its cooldown, daily cap and 'reactivar') and the 'Acciones' section —
 // what the rules' actions did on Meta, with 'Deshacer' on a standing pause for admins.
 import { useState } from 'react';
-import { alertActionLabel, formatDateTimeDMY, formatNumber, type AlertAction, type AlertRuleAction } from '@adops/core';
+import { alertActionLabel, formatDateTimeDMY, formatProfitFigure, type AlertAction, type AlertRuleAction } from '@adops/core';
 import { reportingTimeZone } from '../../lib/timezone';
+import { networkCurrency } from '../../lib/currency';
 import { useApi } from '../../hooks/useApi';
 import { useAsync } from '../../hooks/useAsync';
 import { useSession } from '../../hooks/useSession';
@@ -79,8 +80,8 @@ export function RuleActionFields({ value, onChange }: { value: AlertRuleAction |
 /** An instant as dd/MM/yyyy HH:mm on the reporting zone's clock. */
 const when = (iso: string) => formatDateTimeDMY(iso, reportingTimeZone());
 /** Figures rounded once by core's rule (half away from zero), as on every screen. */
-const pct = (v: number | null | undefined) => (typeof v === 'number' ? `${formatNumber(v, 1)} %` : '-');
-const money = (v: number | null | undefined) => formatNumber(v, 2);
+/** An action's figures as Rentabilidad and `adops alerts actions` show them (core's one formatter, network currency). */
+const figure = (key: 'spend' | 'roi', v: number | null | undefined) => formatProfitFigure(key, v, networkCurrency());
 
 /** 'Acciones': what the campaign rules' actions did on Meta; admins undo a standing pause. */
 export function AlertActionsCard() {
@@ -154,8 +155,8 @@ export function AlertActionsCard() {
                       </div>
                     )}
                   </td>
-                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 md:text-right">{money(a.figures.spend)}</td>
-                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 md:text-right">{pct(a.figures.roi)}</td>
+                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 md:text-right">{figure('spend', a.figures.spend)}</td>
+                  <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 md:text-right">{figure('roi', a.figures.roi)}</td>
                   <td className="block px-0 py-1 md:table-cell md:px-3 md:py-2 md:text-right">
                     {user?.is_admin && a.undoable && (
                       <button type="button" className={secondaryButton} disabled={busy === a.id} onClick={() => undo(a)}>
