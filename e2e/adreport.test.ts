@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addDays, todayIn, formatDateDMY, formatNumber } from '@adops/core';
-import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
+import { ADMIN, holdRequests, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 
 let h: Harness;
 const TZ = 'UTC';
@@ -488,11 +488,8 @@ describe('the whole result, not a page of it (50,000 rows)', () => {
   test("'Descargar CSV' downloads every matching row of a 50,000-row range in the order shown, saying 'Exportando…' meanwhile", async () => {
     const page = await openBigRange();
     await sortBy(page, 'Revenue', 'descending');
-    // Slow the export down a little so its busy state can be seen.
-    await page.route(/\/api\/ad-report\/zone-details\?.*format=csv/, async (route) => {
-      await new Promise((r) => setTimeout(r, 400));
-      await route.continue();
-    });
+    // The export waits until its busy state has been seen.
+    const exporting = await holdRequests(page, /\/api\/ad-report\/zone-details\?.*format=csv/);
     const exportAll = zoneCard(page).getByRole('button', { name: /^(Descargar CSV|Exportando…)$/ });
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 30_000 }),
@@ -500,6 +497,7 @@ describe('the whole result, not a page of it (50,000 rows)', () => {
         await exportAll.click();
         await zoneCard(page).getByRole('button', { name: 'Exportando…' }).waitFor();
         expect(await zoneCard(page).getByRole('button', { name: 'Exportando…' }).isDisabled()).toBe(true);
+        exporting.release();
       })(),
     ]);
     expect(download.suggestedFilename()).toBe('adreport_zonas.csv');

@@ -19,7 +19,7 @@ import {
   formatDateDMY,
 } from '@adops/core';
 import path from 'node:path';
-import { ADMIN, SCREENSHOTS, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
+import { ADMIN, SCREENSHOTS, absenceFor, holdRequests, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 import type { MetaSandbox } from '../server/src/providers/meta/sandbox.js';
 
 const IMAGE_REQUIRED = 'Debes subir una imagen o seleccionar una de Pixabay';
@@ -43,7 +43,6 @@ afterAll(async () => {
 });
 
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Requests the page sends to one API path, with the time each left. */
 function requestsTo(page: Page, pathname: string): Array<{ url: URL; at: number; method: string }> {
@@ -109,7 +108,7 @@ describe('campaign creator: suggestions', () => {
     const imageCalls = requestsTo(page, '/api/pixabay/');
 
     await field(page, 'Keyword').fill('ab');
-    await sleep(1500);
+    await absenceFor(1500); // past the 1 s debounce: a request would have left
     expect(copyCalls).toEqual([]);
     expect(imageCalls).toEqual([]);
     await page.getByText('Escribe una keyword de más de 2 caracteres para ver imágenes sugeridas.').waitFor();
@@ -191,7 +190,7 @@ describe('campaign creator: validation and errors', () => {
     await field(page, 'Alias').fill('cur01');
     await submitButton(page).click();
     await expect.poll(() => page.getByTestId('create-result').textContent()).toBe(IMAGE_REQUIRED);
-    await sleep(300);
+    await absenceFor(300);
     expect(creates).toEqual([]);
     // Choosing an image clears the message.
     await suggestionButtons(page).first().click();
@@ -228,7 +227,7 @@ describe('campaign creator: validation and errors', () => {
     });
     await submitButton(page).click();
     await expect.poll(() => page.getByTestId('create-result').textContent()).toBe(NO_TOKEN);
-    await sleep(300);
+    await absenceFor(300);
     expect(creates).toEqual([]);
   });
 
@@ -307,16 +306,14 @@ describe('campaign creator: creating', () => {
       .waitFor();
     expect(await page.getByTestId('ad-preview').getByTestId('ad-image').getAttribute('src')).toMatch(/^blob:/);
 
-    await page.route('**/api/create-campaign/', async (route) => {
-      await sleep(1000);
-      await route.continue();
-    });
+    const creating = await holdRequests(page, '**/api/create-campaign/');
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     const createdShown = await watchShown(page, '✅ Campaña creada (ID');
     await submitButton(page).click();
     await page.getByRole('button', { name: 'Creando...' }).waitFor();
     expect(await page.getByRole('button', { name: 'Creando...' }).isDisabled()).toBe(true);
+    creating.release();
 
     const dialog = page.getByRole('dialog', { name: '✅ Campaña creada' });
     await dialog.waitFor({ timeout: 15_000 });
@@ -540,7 +537,7 @@ describe('campaign creator: budget and bid', () => {
       expect(await page.getByRole('alertdialog').count()).toBe(0);
       await page.getByTestId('create-result').scrollIntoViewIfNeeded();
       await h.screenshot(page, `campaign-budget-refused-${viewport.width}`);
-      await sleep(300);
+      await absenceFor(300);
       expect(sent).toEqual([]);
       // Nothing wider than the screen (named, to find it), the long message included.
       const wide = await page.evaluate(() =>
@@ -581,7 +578,7 @@ describe('campaign creator: budget and bid', () => {
       await dialog.waitFor();
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
-      await sleep(300);
+      await absenceFor(300);
       expect(sent).toEqual([]);
 
       await submitButton(page).click();
@@ -805,13 +802,11 @@ describe('campaign metrics', () => {
     const { page, calls } = await openMetrics();
     const day = yesterday();
     await waitForRows(page, (await campaignsOf(day, day, 'ACTIVE')).rows.length);
-    await page.route('**/api/facebook-campaigns/insights*', async (route) => {
-      await sleep(800);
-      await route.continue();
-    });
+    const insights = await holdRequests(page, '**/api/facebook-campaigns/insights*');
     const from = addDays(day, -30);
     await page.getByLabel('Desde', { exact: true }).fill(from);
     await page.getByText('Cargando campañas…').waitFor();
+    insights.release();
     const expected = (await campaignsOf(from, day, 'ACTIVE')).rows;
     await waitForRows(page, Math.min(20, expected.length));
     expect(Object.fromEntries(calls.at(-1)!.url.searchParams)).toMatchObject({ from_date: from, to_date: day, status: 'ACTIVE', page: '1' });
@@ -823,7 +818,7 @@ describe('campaign metrics', () => {
     const before = calls.length;
     await page.getByLabel('Desde', { exact: true }).fill(addDays(day, 1));
     await page.getByText('La fecha de inicio debe ser anterior o igual a la de fin').waitFor();
-    await sleep(300);
+    await absenceFor(300);
     expect(calls.length).toBe(before);
     expect(await table(page).count()).toBe(0);
   });

@@ -187,3 +187,29 @@ export async function sortTable(table: Locator, header: string, dir: 'ascending'
     await waitSorted(table, header, 'descending');
   }
 }
+
+/**
+ * Holds the page's requests to `url` until `release()`: a test sees the busy state ('Creando...',
+ * 'Exportando…') while the answer waits, then lets it through — instead of slowing the answer by
+ * a guessed number of milliseconds. Requests after the release pass at once.
+ */
+export async function holdRequests(page: Page, url: string | RegExp): Promise<{ release: () => void }> {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  await page.route(url, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return { release: () => open() };
+}
+
+/**
+ * The one fixed wait browser tests keep: proving that something did NOT happen (no request
+ * left, nothing was sent) needs a span in which it would have. `ms` is that span: longer than
+ * the page's own delay for the thing (e.g. the 1 s debounce before suggestions).
+ */
+export function absenceFor(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
