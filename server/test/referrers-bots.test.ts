@@ -320,9 +320,7 @@ describe('the beacon limit', () => {
       expect((await limited.json()).detail).toMatch(/Demasiadas visitas desde esta dirección/);
       expect(await storedCount(s)).toBe(3);
       expect((await s.fetch('/api/hit?zone_id=lim', { headers: from('198.51.100.8') })).status).toBe(204);
-      // The bucket refills at its rate.
-      await new Promise((r) => setTimeout(r, 1100));
-      expect((await s.fetch('/api/hit?zone_id=lim', { headers: from('198.51.100.7') })).status).toBe(204);
+      // The refill at its rate is the bucket's own test (token-bucket.test.ts, on its clock).
     } finally {
       await s.close();
     }
