@@ -2,6 +2,7 @@
 // schemas (parsed input handed to the handler), and the response status.
 import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
+import type { AuditActor } from './services/audit.js';
 import type Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
 import { createSecretKey } from 'node:crypto';
@@ -180,4 +181,16 @@ export function bind<R extends Route>(router: Router, guards: Guards, r: R, hand
     else if (result !== undefined && ctx.body === undefined) ctx.body = r.responseType === 'text' ? result : jsonFigures(result);
   };
   router[method](koaPath(r.path), ...(chain as RouterMiddleware[]), run);
+}
+
+/** The request's caller: the signed-in user (e-mail as stored now), else the ingest key. */
+export function actorOf(ctx: Ctx): AuditActor {
+  const user = ctx.state.user;
+  return {
+    type: user ? 'user' : 'ingest_key',
+    id: user?.id ?? null,
+    email: user?.email ?? null,
+    ip: ctx.ip || null,
+    requestId: ctx.state.requestId ?? null,
+  };
 }

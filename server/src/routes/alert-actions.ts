@@ -2,7 +2,7 @@
 // and undoing a standing pause (admins: resume on Meta, audited with who and why).
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
-import { bind } from '../http.js';
+import { actorOf, bind } from '../http.js';
 import type { AppServices } from '../services/index.js';
 import { alertActionTarget } from '../services/alert-guard.js';
 
@@ -14,7 +14,7 @@ export function alertActionRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, r.undoAction, async ({ id }, ctx) => {
     const u = ctx.state.user!;
     const { before, after } = await s.guard.undo({ email: u.email, is_admin: u.is_admin }, id);
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'alert_action.undo',
       target: alertActionTarget(after),
       before: { status: 'PAUSED', undone_at: before.undone_at, reason: before.reason, figures: before.figures },

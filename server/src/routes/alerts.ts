@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { httpError } from '../errors.js';
-import { bind, type Ctx } from '../http.js';
+import { actorOf, bind, type Ctx } from '../http.js';
 import type { AppServices } from '../services/index.js';
 import type { AlertCaller } from '../services/alerts.js';
 import { checkRuleAction } from '../services/alert-guard.js';
@@ -35,13 +35,13 @@ export function alertRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.mute, async ({ id, minutes, for_everyone }, ctx) => {
     const { before, after } = await s.alerts.mute(caller(ctx), id, minutes, for_everyone);
-    await s.audit.record(ctx, { action: 'alert.mute', target: alertTarget(after), before: muteState(before), after: muteState(after) });
+    await s.audit.record(actorOf(ctx), { action: 'alert.mute', target: alertTarget(after), before: muteState(before), after: muteState(after) });
     return after;
   });
 
   bind(router, s.guards, r.unmute, async ({ id, for_everyone }, ctx) => {
     const { before, after } = await s.alerts.unmute(caller(ctx), id, for_everyone);
-    await s.audit.record(ctx, { action: 'alert.unmute', target: alertTarget(after), before: muteState(before), after: muteState(after) });
+    await s.audit.record(actorOf(ctx), { action: 'alert.unmute', target: alertTarget(after), before: muteState(before), after: muteState(after) });
     return after;
   });
 
@@ -50,21 +50,21 @@ export function alertRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, r.createRule, async (input, ctx) => {
     checkRuleAction(caller(ctx), undefined, { action: input.action, kind: input.kind });
     const rule = await s.alerts.createRule(caller(ctx), input);
-    await s.audit.record(ctx, { action: 'alert_rule.create', target: ruleTarget(rule), before: null, after: rule });
+    await s.audit.record(actorOf(ctx), { action: 'alert_rule.create', target: ruleTarget(rule), before: null, after: rule });
     return rule;
   });
 
   bind(router, s.guards, r.updateRule, async ({ id, ...change }, ctx) => {
     checkRuleAction(caller(ctx), await s.store.alerts.rules.byId(id), { action: change.action, kind: change.spec?.kind });
     const { before, after } = await s.alerts.updateRule(caller(ctx), id, change);
-    await s.audit.record(ctx, { action: 'alert_rule.update', target: ruleTarget(after), before, after });
+    await s.audit.record(actorOf(ctx), { action: 'alert_rule.update', target: ruleTarget(after), before, after });
     return after;
   });
 
   bind(router, s.guards, r.deleteRule, async ({ id }, ctx) => {
     checkRuleAction(caller(ctx), await s.store.alerts.rules.byId(id), {});
     const rule = await s.alerts.deleteRule(caller(ctx), id);
-    await s.audit.record(ctx, { action: 'alert_rule.delete', target: ruleTarget(rule), before: rule, after: null });
+    await s.audit.record(actorOf(ctx), { action: 'alert_rule.delete', target: ruleTarget(rule), before: rule, after: null });
   });
 
   bind(router, s.guards, r.subscription, (_, ctx) => s.alerts.subscription(caller(ctx).id));
@@ -76,7 +76,7 @@ export function alertRoutes(router: Router, s: AppServices): void {
     if (input.webhook_url !== null && !u.is_admin && input.webhook_url !== (await s.alerts.subscription(u.id)).webhook_url)
       throw httpError(403, 'Solo un administrador puede configurar un webhook (el servidor envía peticiones a esa dirección).');
     const { before, after } = await s.alerts.setSubscription(u.id, input);
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'alert_subscription.update',
       target: { kind: 'alert_subscription', id: u.id, label: u.email },
       before,
@@ -105,7 +105,11 @@ export function alertRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.evaluate, async (_, ctx) => {
     const result = await s.alerts.evaluate();
-    await s.audit.record(ctx, { action: 'alerts.evaluate', target: { kind: 'alert_rule', id: null, label: 'Todas las reglas' }, after: result });
+    await s.audit.record(actorOf(ctx), {
+      action: 'alerts.evaluate',
+      target: { kind: 'alert_rule', id: null, label: 'Todas las reglas' },
+      after: result,
+    });
     return result;
   });
 }

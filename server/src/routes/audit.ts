@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { bind } from '../http.js';
 import type { AppServices } from '../services/index.js';
-import { sendExport } from '../tables.js';
+import { sendExport } from '../http-export.js';
 
 export function auditRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, contract.audit.list, ({ sort, page, page_size, format, csv, ...query }, ctx) => {

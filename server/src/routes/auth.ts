@@ -1,7 +1,7 @@
 // Health, sign-in, the signed-in user and password change.
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
-import { bind, type Ctx } from '../http.js';
+import { actorOf, bind, type Ctx } from '../http.js';
 import { httpError } from '../errors.js';
 import { auditTarget } from '../services/audit.js';
 import type { ClientInfo } from '../services/auth.js';
@@ -85,7 +85,7 @@ export function authRoutes(router: Router, s: AppServices): void {
     );
     // Every session of the user ends, this one too; the answer carries this client's new one.
     const sessionsEnded = await s.auth.endAll(user.id);
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'user.password_change',
       target: { kind: 'user', id: user.id, label: user.email },
       after: { password_changed: true, sessions_ended: sessionsEnded },
@@ -114,7 +114,7 @@ function totpRoutes(router: Router, s: AppServices): void {
     const recovery_codes = await s.totp.confirm(user, code);
     // On from now: any other session (one opened without the code) ends.
     const sessionsEnded = await s.auth.endAll(user.id, ctx.state.user!.session_id);
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'user.2fa_enable',
       target: auditTarget.user(user),
       before: { two_factor: false },
@@ -126,7 +126,7 @@ function totpRoutes(router: Router, s: AppServices): void {
     const user = await caller(ctx);
     await s.auth.checkCurrentPassword(user, password, ctx.ip, ctx.state.user!.session_id);
     await s.totp.disable(user.id);
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'user.2fa_disable',
       target: auditTarget.user(user),
       before: { two_factor: true },

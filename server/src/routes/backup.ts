@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { httpError } from '../errors.js';
-import { bind } from '../http.js';
+import { actorOf, bind } from '../http.js';
 import { BackupService } from '../services/backup.js';
 import type { AppServices } from '../services/index.js';
 
@@ -19,7 +19,7 @@ export function backupRoutes(router: Router, s: AppServices): void {
     if (!user) throw httpError(401, 'No autenticado');
     await s.auth.confirmIdentity(user, password, code, ctx.ip, ctx.state.user!.session_id);
     const { manifest, archive } = await backups.create({ passphrase, logN: s.config.scryptLogN });
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'backup.create',
       target: { kind: 'backup', id: manifest.created_at, label: `copia de seguridad ${manifest.created_at}` },
       after: {

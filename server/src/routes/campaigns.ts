@@ -4,10 +4,10 @@
 import type Router from '@koa/router';
 import busboy from 'busboy';
 import { CAMPAIGN_FIELD_LABELS, CAMPAIGN_FORM_FIELDS, CampaignForm, MAX_IMAGE_BYTES, campaignFormDetail, contract, type Route } from '@adops/core';
-import { bind, type Ctx, type Handler } from '../http.js';
+import { actorOf, bind, type Ctx, type Handler } from '../http.js';
 import { httpError } from '../errors.js';
 import type { AppServices } from '../services/index.js';
-import { sendExport } from '../tables.js';
+import { sendExport } from '../http-export.js';
 import { sniffImageType } from '../providers/http.js';
 import { bundledImages, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../providers/pixabay/images.js';
 
@@ -136,7 +136,7 @@ export function campaignRoutes(router: Router, s: AppServices): void {
       origin: serverOrigin(ctx),
     });
     const { keyword, headline, objective, daily_budget, bid_amount } = form.data;
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'campaign.create',
       target: { kind: 'campaign', id: created.campaign_id, label: keyword },
       after: { ...created, keyword, headline, objective, daily_budget, bid_amount },

@@ -2,10 +2,10 @@
 // monthly exchange rates (read by anyone, kept by admins). Each change is audited.
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
-import { bind } from '../http.js';
+import { actorOf, bind } from '../http.js';
 import type { AppServices } from '../services/index.js';
 import { spendTarget } from '../services/spend.js';
-import { sendExport } from '../tables.js';
+import { sendExport } from '../http-export.js';
 
 export function profitRoutes(router: Router, s: AppServices): void {
   const r = contract.profit;
@@ -19,7 +19,7 @@ export function profitRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, r.syncSpend, async ({ start_date, end_date }, ctx) => {
     const { from, to } = start_date && end_date ? { from: start_date, to: end_date } : s.spend.lastDays(7);
     const result = await s.spend.sync(from, to);
-    await s.audit.record(ctx, { action: 'spend.sync', target: spendTarget(from, to), after: result });
+    await s.audit.record(actorOf(ctx), { action: 'spend.sync', target: spendTarget(from, to), after: result });
     return result;
   });
 
@@ -27,7 +27,7 @@ export function profitRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.setRates, async ({ rates }, ctx) => {
     const { before, after } = await s.profit.setRates(rates);
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'exchange_rates.update',
       target: { kind: 'exchange_rates', id: after.currency, label: `Tipos de cambio a ${after.currency}` },
       before: { rates: before },

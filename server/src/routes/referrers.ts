@@ -3,14 +3,14 @@
 // and the admins' referrer-spam list.
 import type Router from '@koa/router';
 import { contract, REFERRER_LIMITS } from '@adops/core';
-import { bind, type Ctx, type RouteParsed, type SessionState } from '../http.js';
+import { actorOf, bind, type Ctx, type RouteParsed, type SessionState } from '../http.js';
 import type { StreamRequest } from '../live/sse.js';
 import { httpError } from '../errors.js';
 import { BEACON_HEADERS, PIXEL, takeHit } from '../beacon.js';
 import type { AppServices } from '../services/index.js';
 import { streamFilter, parseIdempotencyKey } from '../services/referrers.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
-import { sendExport } from '../tables.js';
+import { sendExport } from '../http-export.js';
 
 /** The request body's bytes (UTF-8 text), refused with 413 past `limit` bytes. */
 function readBody(ctx: Ctx, limit: number): Promise<Buffer> {
@@ -114,7 +114,7 @@ export function referrerRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, r.spamList, () => s.spam.view());
   bind(router, s.guards, r.updateSpamList, async (change, ctx) => {
     const { list, before, after } = await s.spam.change(change);
-    await s.audit.record(ctx, {
+    await s.audit.record(actorOf(ctx), {
       action: 'referrer_spam.update',
       target: { kind: 'referrer_spam', label: [...change.add.map((d) => `+${d}`), ...change.remove.map((d) => `-${d}`)].join(' ') },
       before,
@@ -133,7 +133,7 @@ export function referrerRoutes(router: Router, s: AppServices): void {
     const result = await referrers.ingestNdjson(raw.toString('utf8'), Date.now(), idempotencyKey, raw);
     // An admin's import is audited; the ingest key's batches are the machine feed (not audited).
     if (ctx.state.user)
-      await s.audit.record(ctx, {
+      await s.audit.record(actorOf(ctx), {
         action: 'referrers.import',
         target: { kind: 'referrers', label: `${result.accepted} eventos` },
         after: { accepted: result.accepted, duplicates: result.duplicates, first_id: result.first_id, last_id: result.last_id },

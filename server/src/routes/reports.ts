@@ -4,12 +4,13 @@
 // matching row (format=csv|ndjson).
 import type Router from '@koa/router';
 import { contract, type TableRequest } from '@adops/core';
-import { bind, type Ctx } from '../http.js';
+import { actorOf, bind, type Ctx } from '../http.js';
 import { httpError } from '../errors.js';
 import type { AppServices } from '../services/index.js';
 import { auditTarget } from '../services/audit.js';
 import { publisherKey } from '../store/types.js';
-import { sendExport, type TableExport } from '../tables.js';
+import { sendExport } from '../http-export.js';
+import type { TableExport } from '../tables.js';
 
 /** Splits a table query into its filters and its table fields. */
 function split<Q extends TableRequest>(q: Q): [Omit<Q, keyof TableRequest>, TableRequest] {
@@ -127,7 +128,7 @@ export function reportRoutes(router: Router, s: AppServices): void {
         { report },
       );
       const { inserted, replaced, rejected_total, duplicates_total, days } = result;
-      await s.audit.record(ctx, {
+      await s.audit.record(actorOf(ctx), {
         action: 'zone_report.import',
         target: { kind: 'zone_report', label: `${inserted} insertadas, ${replaced} reemplazadas, ${rejected_total} rechazadas` },
         after: { inserted, replaced, rejected_total, duplicates_total, report: report ?? null, days },
@@ -144,7 +145,7 @@ export function reportRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, c.publishers.set, async ({ name, revenue_share }, ctx) => {
     const before = (await shares.list()).find((p) => publisherKey(p.name) === publisherKey(name));
     const after = await shares.set(name, revenue_share);
-    await s.audit.record(ctx, { action: 'publisher.revenue_share', target: auditTarget.publisher(after.name), before, after });
+    await s.audit.record(actorOf(ctx), { action: 'publisher.revenue_share', target: auditTarget.publisher(after.name), before, after });
     return after;
   });
 }

@@ -1,11 +1,10 @@
 // The audit trail: one small call records a change made by the request's caller
-// (`audit.record(ctx, {...})`) or by the system (`audit.system({...})`), with secrets redacted;
+// (`audit.record(actorOf(ctx), {...})`) or by the system (`audit.system({...})`), with secrets redacted;
 // the admin route reads it back as a table (filters, pages, CSV / NDJSON). Entries are
 // append-only and kept forever (see README: Audit log).
 import { randomUUID } from 'node:crypto';
 import { AUDIT_CSV, type AuditEntry, type AuditTable, type TableRequest } from '@adops/core';
 import type { AuditFilter, AuditRecord, EntityStore } from '../store/types.js';
-import type { Ctx } from '../http.js';
 import type { TableExport } from '../tables.js';
 
 /** What changed: a stable action name (`user.create`), the thing it changed, and the record before and after. */
@@ -74,18 +73,6 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** The request's caller: the signed-in user (e-mail as stored now), else the ingest key. */
-export function actorOf(ctx: Ctx): AuditActor {
-  const user = ctx.state.user;
-  return {
-    type: user ? 'user' : 'ingest_key',
-    id: user?.id ?? null,
-    email: user?.email ?? null,
-    ip: ctx.ip || null,
-    requestId: ctx.state.requestId ?? null,
-  };
-}
-
 /** The fields of an audit query the store filters by (the route's parsed `AuditQuery`): the store's filter, with its free text as `q`. */
 export type AuditQueryInput = Omit<AuditFilter, 'text'> & { q?: string };
 
@@ -97,18 +84,16 @@ export class AuditService {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Records a change made by the request's caller. Never throws: a failure is logged with the entry. */
-  record(ctx: Ctx, change: AuditChange): Promise<void> {
-    return this.recordAs(actorOf(ctx), change);
-  }
-
   /** Records a change the server made by itself (start-up, timers, automatic actions). */
   system(change: AuditChange): Promise<void> {
-    return this.recordAs({ type: 'system' }, change);
+    return this.record({ type: 'system' }, change);
   }
 
-  /** Records a change on behalf of `actor`. Never throws: the change it follows has happened already. */
-  async recordAs(actor: AuditActor, change: AuditChange): Promise<void> {
+  /**
+   * Records a change made by `actor` (a request's caller: `actorOf(ctx)` in the HTTP layer).
+   * Never throws: the change it follows has happened already; a failure is logged with the entry.
+   */
+  async record(actor: AuditActor, change: AuditChange): Promise<void> {
     const clip = (v: string | null | undefined, max = 500) => (v == null ? null : v.replaceAll('\u0000', '').slice(0, max));
     const entry: AuditRecord = {
       id: randomUUID(),

@@ -59,7 +59,7 @@ export interface AppServices {
   live: LiveBackend;
   /** Paid-social campaigns and their providers (Meta, Pixabay, copy; sandboxes by default). */
   campaigns: CampaignService;
-  /** The audit trail: `audit.record(ctx, {action, target, before, after})` after every change. */
+  /** The audit trail: `audit.record(actorOf(ctx), {action, target, before, after})` after every change. */
   audit: AuditService;
   /** Meta spend per ad and day: the sync (on demand and scheduled). */
   spend: SpendService;

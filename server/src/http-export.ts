@@ -1,0 +1,34 @@
+// An export as the HTTP answer: CSV (with BOM, in the dialect asked) or NDJSON streamed with
+// backpressure, named for download. The rows come from a service's TableExport (tables.ts).
+import { Readable } from 'node:stream';
+import { csvHeader, csvRow } from '@adops/core';
+import type { Ctx } from './http.js';
+import type { ExportRequest, TableExport } from './tables.js';
+
+/**
+ * The export's text: CSV lines in the dialect asked (figures at stored precision without binary
+ * noise, so a column's sum is the report's total), or NDJSON lines (the stored doubles exactly,
+ * for programs).
+ */
+async function* lines<Row>({ format, csv: dialect = 'standard' }: ExportRequest, exp: TableExport<Row>): AsyncGenerator<string> {
+  if (format === 'csv') yield csvHeader(exp.fields, { dialect });
+  for await (const chunk of exp.chunks) {
+    let text = '';
+    if (format === 'csv') for (const row of chunk) text += csvRow(exp.fields, row, dialect);
+    else for (const row of chunk) text += `${JSON.stringify(exp.json ? exp.json(row) : row)}\n`;
+    if (text) yield text;
+  }
+  if (format === 'csv' && exp.csvFooter) for (const row of exp.csvFooter) yield csvRow(exp.fields, row, dialect);
+}
+
+/** Streams a table export as the response (CSV with BOM in the dialect asked, or NDJSON), named for download. */
+export function sendExport<Row>(ctx: Ctx, request: ExportRequest, exp: TableExport<Row>): void {
+  const { format } = request;
+  const file = format === 'csv' ? exp.file : exp.file.replace(/\.csv$/, '.ndjson');
+  ctx.type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
+  ctx.attachment(file);
+  ctx.set('Cache-Control', 'no-store');
+  // Readable.from pulls the next chunk only when the socket drained the previous one.
+  // A failure half-way aborts the connection (Koa's stream handling), so no file ends short silently.
+  ctx.body = Readable.from(lines(request, exp), { objectMode: false });
+}
