@@ -20,3 +20,4 @@ export * from './audit.js';
 export * from './alerts.js';
 export * from './alert-actions.js';
 export * from './completeness.js';
+export * from './profit-labels.js';

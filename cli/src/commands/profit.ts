@@ -4,6 +4,7 @@
 // and keeps (admins) the monthly exchange rates. Every figure is the server's.
 import type { Command } from 'commander';
 import {
+  profitRowLabel,
   PROFIT_DIMENSION_LABELS,
   PROFIT_DIMENSIONS,
   PROFIT_METRICS,
@@ -15,7 +16,6 @@ import {
   completenessNotes,
   contract,
   daySpanText,
-  formatDateDMY,
   formatProfitFigure,
   syncedAtText,
   type ExchangeRates,
@@ -63,20 +63,8 @@ function parseBy(value: string | undefined): ProfitDimension {
   return by;
 }
 
-const EMPTY_NAME: Record<ProfitDimension, string> = {
-  campaign: '(sin campaña)',
-  adset: '(sin conjunto)',
-  ad: '(sin anuncio)',
-  keyword: '(sin keyword)',
-  day: '-',
-};
-
-/** The row's label: the name Meta gave it, or its key (the id column says the key beside a name). */
-export function rowLabel(by: ProfitDimension, row: Pick<ProfitRow, 'key' | 'name'>): string {
-  if (row.key === null) return EMPTY_NAME[by];
-  if (by === 'day') return formatDateDMY(row.key);
-  return row.name ?? row.key;
-}
+/** The row's label (core's, as the web names it). */
+export const rowLabel = profitRowLabel;
 
 /** Groupings whose rows are Meta objects with a name and an id (--campaign / --adset take the id). */
 const NAMED: readonly ProfitDimension[] = ['campaign', 'adset', 'ad'];

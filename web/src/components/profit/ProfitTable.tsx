@@ -8,9 +8,9 @@ import {
   PROFIT_DIMENSION_LABELS,
   PROFIT_METRICS,
   profitMetricHelp,
+  profitRowLabel,
   UNSYNCED_CELL,
   UNSYNCED_PROFIT_METRICS,
-  formatDateDMY,
   formatInt,
   type ProfitDimension,
   type ProfitMetricKey,
@@ -53,14 +53,6 @@ const PLURAL: Record<ProfitDimension, string> = {
   ad: 'Anuncios',
   keyword: 'Keywords',
   day: 'Días',
-};
-
-const NO_KEY: Record<ProfitDimension, string> = {
-  campaign: '(sin campaña)',
-  adset: '(sin conjunto)',
-  ad: '(sin anuncio)',
-  keyword: '(sin keyword)',
-  day: '-',
 };
 
 const BREAKDOWN_PAGE_SIZE = 20;
@@ -134,7 +126,7 @@ export function ProfitLevel({ by, table, range, version, caption, parents = {} }
       header: PROFIT_DIMENSION_LABELS[by],
       sortable: true,
       cell: (r) => {
-        const label = by === 'day' && r.key !== null ? formatDateDMY(r.key) : ((named ? r.name : null) ?? r.key ?? NO_KEY[by]);
+        const label = profitRowLabel(by, named ? r : { ...r, name: null });
         const canOpen = children && r.key !== null;
         return (
           <div className="flex min-w-0 max-w-xs items-start gap-1.5">
