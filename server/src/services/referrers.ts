@@ -34,6 +34,8 @@ import {
   ivtCsvFields,
   ivtCsvFile,
   type TableRequest,
+  DATE_RANGE_REVERSED,
+  rangeTooLong,
 } from '@adops/core';
 import type { Config } from '../config.js';
 import { httpError, zodDetail } from '../errors.js';
@@ -408,9 +410,8 @@ export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date
   const today = todayIn(tz, now);
   const to = f.endDate ? instantOf(f.endDate, 'end', tz) : zonedDayEnd(today, tz).getTime();
   const from = f.startDate ? instantOf(f.startDate, 'start', tz) : zonedDayStart(f.endDate ? todayIn(tz, new Date(to)) : today, tz).getTime();
-  if (from > to) throw httpError(400, 'startDate: la fecha de inicio es posterior a la de fin');
-  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS)
-    throw httpError(400, `endDate: el rango no puede superar ${REFERRER_LIMITS.spanDays} días`);
+  if (from > to) throw httpError(400, DATE_RANGE_REVERSED);
+  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS) throw httpError(400, rangeTooLong(REFERRER_LIMITS.spanDays));
   return { ...textFilter(f), from, to };
 }
 
@@ -463,8 +464,7 @@ export function streamFilter(f: ReferrerFilterParsed, tz: string): EventFilter {
   const out = textFilter(f);
   if (f.startDate) out.from = instantOf(f.startDate, 'start', tz);
   if (f.endDate) out.to = instantOf(f.endDate, 'end', tz);
-  if (out.from !== undefined && out.to !== undefined && out.from > out.to)
-    throw httpError(400, 'startDate: la fecha de inicio es posterior a la de fin');
+  if (out.from !== undefined && out.to !== undefined && out.from > out.to) throw httpError(400, DATE_RANGE_REVERSED);
   return out;
 }
 
