@@ -69,6 +69,13 @@ describe('a refused field in the user words', () => {
     expect(detailOf(contract.profit.table.body, { start_date: '2025-03-02', end_date: '2025-03-01' })).toBe(DATE_RANGE_REVERSED);
   });
 
+  it('says a list sent for the whole body must be an object, and a field given as a list must be given once', () => {
+    expect(detailOf(CreateUserBody, [1, 2, 3])).toBe('Debe ser un objeto con sus campos');
+    expect(detailOf(contract.dashboard.overview.query, { start_date: ['2025-03-01', '2025-03-02'], end_date: '2025-03-03' })).toBe(
+      'Fecha de inicio: debe indicarse una sola vez',
+    );
+  });
+
   it('capitalises a predicate about the whole input', () => {
     const r = z.object({ a: z.string() }).strict().safeParse({ a: 'x', b: 1 });
     expect(issueDetail(r.error!.issues[0])).toBe('Campo no admitido: b');

@@ -71,8 +71,9 @@ export function spanishIssue(iss: RawIssue): string {
     case 'invalid_type':
       // Absent, null or an empty text where a value of another kind goes: an empty field, never 0.
       if (iss.input === undefined || iss.input === null || (iss.input === '' && iss.expected !== 'string')) return 'es obligatorio';
-      // A query key given twice arrives as a list.
-      if (Array.isArray(iss.input) && iss.expected !== 'array') return 'debe indicarse una sola vez';
+      // A query key given twice arrives as a list. A list as the whole input (a JSON body `[…]`)
+      // is no repeated key: it is said by its type below ("Debe ser un objeto con sus campos").
+      if (Array.isArray(iss.input) && iss.expected !== 'array' && iss.path?.length) return 'debe indicarse una sola vez';
       return TYPE_WORDS[iss.expected] ?? 'no tiene el tipo esperado';
     case 'too_small':
       return sizeWords(iss, iss.minimum, false);
