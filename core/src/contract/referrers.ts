@@ -65,7 +65,10 @@ export const IdempotencyKey = z
  */
 const attribution = () =>
   z
-    .union([z.string(), z.number().int().nonnegative()], { error: 'debe ser texto' })
+    // A beacon parameter given twice (?cid=1&cid=2) arrives as a list: said as such, not as "not text".
+    .union([z.string(), z.number().int().nonnegative()], {
+      error: (iss) => (Array.isArray(iss.input) ? 'debe indicarse una sola vez' : 'debe ser texto'),
+    })
     .transform((v) => String(v))
     .pipe(
       z
