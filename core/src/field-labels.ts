@@ -13,7 +13,7 @@ export const FIELD_LABELS: Record<string, Entry> = {
   email: 'Email',
   password: 'Contraseña',
   current_password: 'Contraseña actual',
-  new_password: 'Contraseña nueva',
+  new_password: 'Nueva contraseña',
   first_name: 'Nombre',
   last_name: 'Apellido',
   is_admin: 'Es administrador',
