@@ -360,12 +360,16 @@ export type IvtTable = z.infer<typeof IvtTable>;
 export const SpamDomain = z
   .string()
   .trim()
-  .toLowerCase()
-  .max(REFERRER_LIMITS.domain, `un dominio no puede superar ${REFERRER_LIMITS.domain} caracteres`)
-  .regex(
-    /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)+$/,
-    'cada dominio debe ser un nombre de host como spam.example.com',
-  );
+  // Whole sentences naming the domain as typed (lower-cased only once accepted): the screen adds
+  // one at a time (a list place, "Dominios que añadir (1.º)", would tell it nothing), and a script
+  // sending many learns which one.
+  .max(REFERRER_LIMITS.domain, {
+    error: (iss) => `El dominio «${String(iss.input).slice(0, 40)}…» supera ${REFERRER_LIMITS.domain} caracteres`,
+  })
+  .regex(/^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)+$/i, {
+    error: (iss) => `El dominio «${String(iss.input).slice(0, 80)}» no es un nombre de host como spam.example.com`,
+  })
+  .toLowerCase();
 
 /** The referrer-spam list: the shipped list (its source and size) and the admins' changes to it. */
 export const SpamList = z.object({
