@@ -134,7 +134,7 @@ describe('include_bots', () => {
     ]) {
       const res = await call;
       expect(res.status).toBe(400);
-      expect((await res.json()).detail).toMatch(/^Incluir bots: debe ser true o false$/);
+      expect((await res.json()).detail).toMatch(/^Incluir bots: debe ser sí o no \(true o false\)$/);
     }
   });
 

@@ -236,7 +236,7 @@ export const AlertIdParams = z.object({ id: z.string().min(1).max(64) });
 
 /** `for_everyone`: a boolean, or its text in a query string ('true'/'false', '1'/'0'); absent = false. */
 const ForEveryone = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'debe ser true o false' })
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'debe ser sí o no (true o false)' })
   .optional()
   .transform((v) => v === true || v === 'true' || v === '1');
 

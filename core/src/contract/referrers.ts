@@ -117,7 +117,7 @@ export const BOT_REASON_LABELS: Record<BotReason, string> = {
 
 /** `include_bots`: a boolean, or its text in a query string ('true'/'false', '1'/'0'); absent = false. */
 const IncludeBots = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'debe ser true o false' })
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'debe ser sí o no (true o false)' })
   .nullish()
   .transform((v) => v === true || v === 'true' || v === '1');
 
