@@ -274,7 +274,7 @@ describe('the referrer-spam list (admin)', () => {
     ['no domain at all', { add: [], remove: [] }, /^Indica algún dominio que añadir o quitar$/],
     ['a domain that is not a host', { add: ["' OR 1=1 --"] }, /^El dominio «' OR 1=1 --» no es un nombre de host como spam\.example\.com$/],
     ['a path', { add: ['../../etc/passwd'] }, /^El dominio «\.\.\/\.\.\/etc\/passwd» no es un nombre de host como spam\.example\.com$/],
-    ['a NUL byte', { add: ['a\u0000b.example.com'] }, /^El dominio «a\u0000b\.example\.com» no es un nombre de host como spam\.example\.com$/],
+    ['a NUL byte', { add: ['a\u0000b.example.com'] }, 'El dominio «a\u0000b.example.com» no es un nombre de host como spam.example.com'],
     ['a domain that is an object', { remove: [{ $gt: '' }] }, /^Dominios que quitar \(1\.º\): /],
     ['an overlong domain', { add: [`${'a'.repeat(250)}.com`] }, new RegExp(`^El dominio «${'a'.repeat(40)}…» supera 253 caracteres$`)],
     ['too many domains', { add: Array.from({ length: 1001 }, (_, i) => `d${i}.example.com`) }, /como máximo 1000 dominios/],

@@ -218,7 +218,11 @@ describe('batch ingest (POST /api/ingest/referrers)', () => {
       'línea 1: Momento de la visita: debe ser una fecha y hora ISO 8601',
     ],
     ['a NUL byte', JSON.stringify({ zone_id: '1', referrer: 'a\u0000b' }), 'línea 1: Referrer: no puede contener caracteres de control'],
-    ['a source that is not a host', JSON.stringify({ zone_id: '1', parent_domain: 'a b/c' }), 'línea 1: Source: debe ser un dominio o una URL http(s)'],
+    [
+      'a source that is not a host',
+      JSON.stringify({ zone_id: '1', parent_domain: 'a b/c' }),
+      'línea 1: Source: debe ser un dominio o una URL http(s)',
+    ],
     ['an empty body', '', 'El lote no contiene eventos'],
     ['blank lines only', '\n \n\r\n', 'El lote no contiene eventos'],
   ];

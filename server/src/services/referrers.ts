@@ -317,9 +317,11 @@ export function normalizeEvent(input: EventInput, arrivedAt: number, ownerOf?: (
   const zone_id = input.zone_id.trim();
   if (!ZONE_ID.test(zone_id)) throw refused('zone_id', 'debe tener de 1 a 64 letras, dígitos o . _ : -');
   const referrer = noNul('referrer', blankToNull(input.referrer));
-  if (referrer !== null && referrer.length > REFERRER_LIMITS.referrer) throw refused('referrer', `no puede superar ${REFERRER_LIMITS.referrer} caracteres`);
+  if (referrer !== null && referrer.length > REFERRER_LIMITS.referrer)
+    throw refused('referrer', `no puede superar ${REFERRER_LIMITS.referrer} caracteres`);
   const keyword = noNul('keyword', blankToNull(input.keyword));
-  if (keyword !== null && keyword.length > REFERRER_LIMITS.keyword) throw refused('keyword', `no puede superar ${REFERRER_LIMITS.keyword} caracteres`);
+  if (keyword !== null && keyword.length > REFERRER_LIMITS.keyword)
+    throw refused('keyword', `no puede superar ${REFERRER_LIMITS.keyword} caracteres`);
   let parent_domain: string | null = null;
   const source = blankToNull(input.parent_domain);
   if (source !== null) {
