@@ -97,7 +97,7 @@ describe('admin: publisher keys', () => {
     const problem = page.getByRole('alert').filter({ hasText: 'Error al crear token' });
     await problem.waitFor();
     expect(await problem.textContent()).toBe(
-      '❌ Error al crear token: IPs permitidas: "10.0.0.0/33" no es una dirección IP ni un rango CIDR (IPv4 o IPv6)',
+      '❌ Error al crear token: IPs permitidas (1.ª): «10.0.0.0/33» no es una dirección IP ni un rango CIDR (IPv4 o IPv6)',
     );
     expect(dialogs).toEqual([]);
     expect((await (await h.server.admin()).admin.listTokens()).some((t) => t.publisher_name === name)).toBe(false);

@@ -67,7 +67,7 @@ describe('admin: the referrer-spam list', () => {
     await form(page).getByRole('button', { name: 'Marcar como spam' }).click();
     const alert = card(page).getByRole('alert');
     await alert.waitFor();
-    expect(await alert.innerText()).toBe('Error al cambiar la lista de spam: Cada dominio debe ser un nombre de host como spam.example.com');
+    expect(await alert.innerText()).toBe("Error al cambiar la lista de spam: El dominio «' OR 1=1 --» no es un nombre de host como spam.example.com");
     expect(await form(page).getByLabel('Dominio').inputValue()).toBe("' OR 1=1 --");
     expect(await serverList()).toMatchObject({ added: ['spam-nuevo.example.com'], removed: ['semalt.com'] });
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -3,7 +3,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublisherToken, User } from '@adops/core';
-import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { ADMIN, knownPublishers, startTestServer, type TestServer } from '../../server/test/helpers.js';
 import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
 
 let server: TestServer;
@@ -12,6 +12,8 @@ const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(a
 
 beforeAll(async () => {
   server = await startTestServer();
+  // Tokens are made only for publishers the network knows (reported, or given a revenue share).
+  await knownPublishers(await server.admin(), 'Diario Ñandú', 'acme', 'Limitado', 'Otro', 'dup');
   adminDir = await newConfigDir();
   const login = await runCli(['login', '--email', ADMIN.email], adminDir, server.url, { stdin: `${ADMIN.password}\n` });
   expect(login.code).toBe(0);
@@ -323,11 +325,14 @@ describe('adops tokens', () => {
 
     // Refusals: the server's Spanish detail (exit 1) or a usage error (exit 2); nothing changes.
     const badIp = await cli(['tokens', 'update', t.id, '--allow-ip', '10.0.0.0/33']);
-    expect([badIp.code, badIp.stderr.trim()]).toEqual([1, 'allowed_ips.0: "10.0.0.0/33" no es una dirección IP ni un rango CIDR (IPv4 o IPv6)']);
+    expect([badIp.code, badIp.stderr.trim()]).toEqual([
+      1,
+      'IPs permitidas (1.ª): «10.0.0.0/33» no es una dirección IP ni un rango CIDR (IPv4 o IPv6)',
+    ]);
     const badLimit = await cli(['tokens', 'create', 'Otro', '--limit', 'mucho']);
     expect([badLimit.code, badLimit.stderr.trim()]).toEqual([2, '--limit debe ser un número entero de peticiones por hora (o default): mucho']);
     const past = await cli(['tokens', 'create', 'Otro', '--expires', '2020-01-01']);
-    expect([past.code, past.stderr.trim()]).toEqual([1, 'expires_at: la fecha de caducidad ya pasó']);
+    expect([past.code, past.stderr.trim()]).toEqual([1, 'Caducidad: la fecha ya pasó']);
     const badDay = await cli(['tokens', 'create', 'Otro', '--expires', '31/02/2099']);
     expect(badDay.code).toBe(2);
     const nothing = await cli(['tokens', 'update', t.id]);

@@ -150,7 +150,7 @@ it("creates a campaign rule with the profit guard's action (admins), its default
   expect([other.code, other.stderr]).toEqual([2, expect.stringContaining('--action es solo para reglas de campaña (--kind campaign_roi)')]);
   // The server's range and its rule that only admins set an action.
   const cap = await cli([...base, '--name', 'x', '--action', 'pause', '--daily-cap', '0']);
-  expect([cap.code, cap.stderr]).toEqual([1, expect.stringContaining('El límite diario de acciones debe ser al menos 1')]);
+  expect([cap.code, cap.stderr]).toEqual([1, expect.stringContaining('Máximo de acciones al día por cuenta: debe ser al menos 1')]);
   const staff = await runCli([...base, '--name', 'x', '--action', 'notify'], staffDir, server.url);
   expect([staff.code, staff.stderr]).toEqual([4, expect.stringContaining(ONLY_ADMINS_SET_ACTIONS)]);
   expect((await server.app.services.store.alerts.rules.list()).map((r) => r.name)).toEqual(['Campañas que pierden', 'Solo aviso', 'Sin acción']);

@@ -32,6 +32,55 @@ it('reads key=value parameters as numbers, booleans or text', () => {
   expect(() => parseParams(['visits'])).toThrow(/clave=valor/);
 });
 
+it('refuses a parameter the kind does not take (exit 2), naming the valid ones, before anything is sent', async () => {
+  const before = await server.storedEntities();
+  const r = await cli([
+    'alerts',
+    'create',
+    '--name',
+    'TQ',
+    '--kind',
+    'tq_low',
+    '--param',
+    'scope=zone',
+    '--param',
+    'min_impresions=10',
+    '--param',
+    'hours=6',
+  ]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(
+    'Parámetro desconocido para tq_low: min_impresions (¿quisiste decir min_impressions?). Válidos: scope, target, threshold, hours, min_impressions',
+  );
+  expect(() => parseParams(['zzz=1'], 'ip_burst')).toThrow('Parámetro desconocido para ip_burst: zzz. Válidos: visits, minutes');
+  expect(await server.storedEntities()).toBe(before);
+});
+
+it('refuses an empty cooldown (exit 2) instead of saving 0 minutes', async () => {
+  const r = await cli(['alerts', 'create', '--name', 'IPs', '--kind', 'ip_burst', '--param', 'visits=10', '--param', 'minutes=5', '--cooldown', '']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('--cooldown no válido');
+});
+
+it('shows the server refusing a TQ threshold off its 0–1 scale in the user words', async () => {
+  const r = await cli([
+    'alerts',
+    'create',
+    '--name',
+    'TQ',
+    '--kind',
+    'tq_low',
+    '--param',
+    'scope=zone',
+    '--param',
+    'threshold=5',
+    '--param',
+    'hours=6',
+  ]);
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toContain('Umbral: debe ser como máximo 1');
+});
+
 /** `adops alerts create` of an IP-burst rule (10 visits in 15 min) named `name`, as JSON: the rule stored. */
 async function createIpRule(name: string): Promise<AlertRule> {
   const created = await cli(['alerts', 'create', '--name', name, '--kind', 'ip_burst', '--param', 'visits=10', '--param', 'minutes=15', '--json']);
@@ -92,7 +141,7 @@ it('refuses a bad kind or state before sending, and says the server detail for a
   expect(state.stderr).toContain('Estado no válido: rota');
   const param = await cli(['alerts', 'create', '--name', 'x', '--kind', 'ip_burst', '--param', 'visits=-3', '--param', 'minutes=5']);
   expect(param.code).not.toBe(0);
-  expect(param.stderr).toContain('Las visitas debe ser al menos 1');
+  expect(param.stderr).toContain('Visitas: debe ser al menos 1');
   const gone = await cli(['alerts', 'mute', 'no-existe']);
   expect(gone.stderr).toContain('Alerta no encontrada');
 });

@@ -17,6 +17,8 @@ beforeAll(async () => {
   expect(
     (await cli(['users', 'create', '--first-name', 'Ana', '--email', 'ana@example.com', '--password-stdin'], { stdin: 'una-clave-larga-1\n' })).code,
   ).toBe(0);
+  // A token is for a publisher the network knows: a revenue share first.
+  expect((await cli(['publishers', 'set', 'Diario Norte', '70%'])).code).toBe(0);
   expect((await cli(['tokens', 'create', 'Diario Norte'])).code).toBe(0);
 });
 afterAll(async () => {
@@ -27,10 +29,10 @@ it('--json prints the matching entries newest first, with who, what and before/a
   const res = await cli(['audit', '--json']);
   expect(res.code).toBe(0);
   const doc = JSON.parse(res.stdout);
-  expect(doc.rows.map((r: { action: string }) => r.action)).toEqual(['token.create', 'user.create', 'user.create']);
-  expect(doc.total_rows).toBe(3);
+  expect(doc.rows.map((r: { action: string }) => r.action)).toEqual(['token.create', 'publisher.revenue_share', 'user.create', 'user.create']);
+  expect(doc.total_rows).toBe(4);
   expect(doc.rows[0]).toMatchObject({ actor_email: ADMIN.email, action: 'token.create', target_label: 'Diario Norte', after: { token: '[oculto]' } });
-  expect(doc.rows[2]).toMatchObject({ actor_type: 'system', action: 'user.create', target_label: ADMIN.email });
+  expect(doc.rows[3]).toMatchObject({ actor_type: 'system', action: 'user.create', target_label: ADMIN.email });
   expect(res.stdout).not.toMatch(/una-clave-larga|scrypt\$/);
 });
 
@@ -41,7 +43,7 @@ it('filters by actor, action, date range and text on the server', async () => {
   expect((await rows(['--actor', ADMIN.email, '--action', 'user'])).map((r) => r.target_label)).toEqual(['ana@example.com']);
   expect((await rows(['--action', 'token.create', '--search', 'norte'])).map((r) => r.action)).toEqual(['token.create']);
   const today = new Date().toISOString().slice(0, 10);
-  expect(await rows(['--since', today, '--until', today])).toHaveLength(3);
+  expect(await rows(['--since', today, '--until', today])).toHaveLength(4);
   expect(await rows(['--until', '2020-01-01'])).toEqual([]);
 });
 
@@ -73,7 +75,7 @@ it('on a terminal, a table: when (dd/MM/yyyy on the reporting zone’s clock, na
 it('a bad date or sort key is refused with a Spanish reason and a failing exit code', async () => {
   const bad = await cli(['audit', '--since', 'ayer', '--json']);
   expect(bad.code).not.toBe(0);
-  expect(bad.stderr).toMatch(/since: debe ser una fecha AAAA-MM-DD o un instante ISO 8601/);
+  expect(bad.stderr.trim()).toBe('Desde: debe ser una fecha AAAA-MM-DD o un instante ISO 8601');
   const sort = await cli(['audit', '--sort', 'actor', '--json']);
   expect(sort.code).not.toBe(0);
   expect(sort.stderr).toMatch(/--sort no válido/);

@@ -56,6 +56,7 @@ describe('times on the reporting zone’s clock', () => {
 
   it('tokens list and a user’s sessions show their times in the same zone', async () => {
     const api = await server.admin();
+    await api.publishers.set({ name: 'Pub Reloj', revenue_share: 0.5 });
     const token = await api.admin.createToken({ publisher_name: 'Pub Reloj' });
     const tokens = stripVTControlCharacters((await cli(['tokens', 'list'], { isTTY: true, columns: 300 })).stdout);
     expect(tokens).toContain(formatDateTimeDMY(token.created_at, SERVER_TZ));

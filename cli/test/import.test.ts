@@ -198,7 +198,7 @@ describe('adops import referrers', () => {
     lines[REFERRER_BATCH_EVENTS + 4] = '{"zone_id": "imp ref with spaces"}';
     const r = await cli(['import', 'referrers', await file('bad.ndjson', `${lines.join('\n')}\n`)]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`línea ${REFERRER_BATCH_EVENTS + 5}: zone_id`);
+    expect(r.stderr).toContain(`línea ${REFERRER_BATCH_EVENTS + 5}: Zone ID`);
     expect(r.stderr).toContain(`(${REFERRER_BATCH_EVENTS} eventos de lotes anteriores sí se guardaron)`);
     expect(await stored()).toBe(before + REFERRER_BATCH_EVENTS);
   });

@@ -110,7 +110,7 @@ describe('adops 2fa enable', () => {
     const wrong = await enableThroughCli(dir, { password: u.password, isTTY: false, firstCode: '12345' });
     expect(wrong.stdout).not.toMatch(/[▀▄█]/);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr.trim()).toBe('code: El código debe tener 6 dígitos');
+    expect(wrong.stderr.trim()).toBe('El código debe tener 6 dígitos');
     const status = await runCli(['2fa', 'status'], dir, server.url, { isTTY: true });
     expect(status.stdout).toMatch(/Activada:\s+no/);
   });

@@ -167,7 +167,7 @@ describe('CampaignForm', () => {
     ['fb_page', '12ab', 'Página de Facebook: debe ser el id numérico de una página'],
     ['objective', 'OUTCOME_LEADS', 'Objetivo: debe ser OUTCOME_TRAFFIC u OUTCOME_SALES'],
     ['cta', 'HACK', 'Botón (CTA): no es un botón de Meta'],
-    ['countries', 'ESP', 'Países: deben ser códigos de país de 2 letras'],
+    ['countries', 'ESP', 'Países (1.º): «ESP» no es un código de país de 2 letras'],
     ['advantage_audience', 'quizá', 'Público Advantage+: debe ser 1 o 0'],
   ])('names %s by its label, never its key', (field, value, detail) => {
     const r = CampaignForm.safeParse({ ...base, [field]: value });

@@ -21,3 +21,5 @@ export * from './alerts.js';
 export * from './alert-actions.js';
 export * from './completeness.js';
 export * from './profit-labels.js';
+export * from './field-labels.js';
+export * from './voice.js';

@@ -8,6 +8,7 @@ import Router from '@koa/router';
 import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
 import { z } from 'zod';
+import { spanishIssue } from '@adops/core';
 import type { Config } from './config.js';
 import { errorHandler } from './errors.js';
 import { createLogger, SignInRefusals, type Logger } from './logger.js';
@@ -35,7 +36,8 @@ import { HSTS, answerHeaders } from './security-headers.js';
 import { leanBeacon, proxyView } from './beacon.js';
 import { leanReferrerStream, type RequestLine } from './lean-stream.js';
 
-z.config(z.locales.es());
+// zod's own words for issues no schema worded: core's Spanish predicates, fields named by label.
+z.config({ localeError: spanishIssue });
 
 export { loadConfig, ConfigError, type Config } from './config.js';
 export { migrateDataDir, MigrationRefused, type MigrateOptions, type MigrationResult } from './migrate.js';

@@ -2,6 +2,7 @@
 // 5xx details are logged with the request id, never sent.
 import type Koa from 'koa';
 import { ZodError } from 'zod';
+import { zodDetail } from '@adops/core';
 import { StoreTextError } from './store/types.js';
 
 export class HttpError extends Error {
@@ -20,13 +21,8 @@ export class HttpError extends Error {
 export const httpError = (status: number, detail: string, retryAfterSeconds?: number, fields?: Record<string, unknown>) =>
   new HttpError(status, detail, retryAfterSeconds, fields);
 
-/** One readable sentence from a zod error: the first problem and where it is. */
-export function zodDetail(error: ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Datos no válidos';
-  const where = issue.path.map(String).join('.');
-  return where ? `${where}: ${issue.message}` : issue.message;
-}
+/** One readable sentence from a zod error, fields by their labels: core's one wording. */
+export { zodDetail } from '@adops/core';
 
 const KNOWN: Record<string, [number, string]> = {
   'entity.too.large': [413, 'El cuerpo de la petición es demasiado grande'],

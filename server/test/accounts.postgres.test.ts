@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startTestServer, usePostgresStore, failure } from './helpers.js';
+import { startTestServer, usePostgresStore, failure, knownPublishers } from './helpers.js';
 import { startPgCluster } from './pg-cluster.js';
 
 const cluster = await startPgCluster();
@@ -42,7 +42,8 @@ describe('two API instances on one PostgreSQL database', () => {
       const dup = await failure(adminB.admin.createUser({ first_name: 'Ana 2', email: 'ANA@example.com', password: 'ana-pass-2' }));
       expect(dup.status).toBe(409);
 
-      // A token created on A opens on B, and B lists it.
+      // A token created on A opens on B, and B lists it (a token is for a publisher the network knows).
+      await knownPublishers(adminA, 'Publisher Uno');
       const t = await adminA.admin.createToken({ publisher_name: 'Publisher Uno' });
       expect(await b.app.services.tokens.resolve(t.token)).toBe('Publisher Uno');
       expect((await adminB.admin.listTokens()).map((x) => x.token)).toEqual([t.token]);
@@ -67,19 +68,20 @@ describe('text PostgreSQL cannot keep', () => {
     try {
       const admin = await s.admin();
       const before = await s.storedEntities();
-      const post = (p: string, body: unknown) =>
+      const send = (method: string, p: string, body: unknown) =>
         s.fetch(p, {
-          method: 'POST',
+          method,
           headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
           body: JSON.stringify(body),
         });
-      for (const [p, body] of [
-        ['/api/admin/users', { first_name: 'a\u0000b', email: 'nul@example.com', password: 'nul-pass-1' }],
-        ['/api/admin/publisher-tokens', { publisher_name: 'p\u0000' }],
+      // A token's publisher must be known first (a revenue share), so the name reaches the store there.
+      for (const [method, p, body] of [
+        ['POST', '/api/admin/users', { first_name: 'a\u0000b', email: 'nul@example.com', password: 'nul-pass-1' }],
+        ['PUT', '/api/admin/publishers', { name: 'p\u0000', revenue_share: 0.5 }],
       ] as const) {
-        const res = await post(p, body);
+        const res = await send(method, p, body);
         expect(res.status, p).toBe(400);
-        expect(((await res.json()) as { detail: string }).detail).toMatch(/U\+0000/);
+        expect(((await res.json()) as { detail: string }).detail).toBe('El texto no puede contener el carácter nulo (U+0000)');
       }
       expect(await s.storedEntities()).toBe(before);
     } finally {

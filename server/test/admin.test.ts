@@ -2,13 +2,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import type { Api } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
+import { startTestServer, ADMIN, type TestServer, failure, knownPublishers } from './helpers.js';
 
 let s: TestServer;
 let admin: Api & { token: string };
 beforeAll(async () => {
   s = await startTestServer();
   admin = await s.admin();
+  await knownPublishers(admin, 'Publisher Uno', 'Dos', 'Tres', 'Cuatro', 'Cinco');
 });
 afterAll(() => s.close());
 
@@ -85,12 +86,16 @@ describe('users', () => {
   });
 
   test.each([
-    ['a missing e-mail', { first_name: 'X', password: 'xxxxxxxx' }, /email/],
-    ['a malformed e-mail', { first_name: 'X', email: 'not-an-email', password: 'xxxxxxxx' }, /email/],
+    ['a missing e-mail', { first_name: 'X', password: 'xxxxxxxx' }, /^Email: es obligatorio$/],
+    ['a malformed e-mail', { first_name: 'X', email: 'not-an-email', password: 'xxxxxxxx' }, /^Email: no es una dirección de correo válida$/],
     ['a short password', { first_name: 'X', email: 'x@example.com', password: 'short' }, /al menos 8/],
-    ['a string for is_admin', { first_name: 'X', email: 'x@example.com', password: 'xxxxxxxx', is_admin: 'yes' }, /is_admin/],
+    [
+      'a string for is_admin',
+      { first_name: 'X', email: 'x@example.com', password: 'xxxxxxxx', is_admin: 'yes' },
+      /^Es administrador: debe ser sí o no/,
+    ],
     ['an empty first name', { first_name: '  ', email: 'x@example.com', password: 'xxxxxxxx' }, /nombre/],
-    ['a 300-character name', { first_name: 'x'.repeat(300), email: 'x@example.com', password: 'xxxxxxxx' }, /first_name/],
+    ['a 300-character name', { first_name: 'x'.repeat(300), email: 'x@example.com', password: 'xxxxxxxx' }, /^Nombre: como mucho 100 caracteres$/],
   ])('creating with %s is a 400 and stores nothing', async (_name, body, detail) => {
     const before = await storedFile();
     const res = await raw('POST', '/api/admin/users', JSON.stringify(body));

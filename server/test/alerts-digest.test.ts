@@ -132,7 +132,7 @@ describe('the daily digest', () => {
     expect(sub).toMatchObject({ digest: true, email: false, rule_ids: [ids['IPs calientes']] });
     expect((await ana.alerts.subscription()).digest).toBe(true);
     const bad = await failure(ana.alerts.setSubscription({ in_app: true, digest: 'sí' as unknown as boolean }));
-    expect(bad).toMatchObject({ status: 400, detail: expect.stringContaining('digest debe ser true o false') });
+    expect(bad).toMatchObject({ status: 400, detail: expect.stringContaining('Resumen diario: debe ser sí o no (true o false)') });
     expect((await ana.alerts.subscription()).digest).toBe(true);
     // Absent, it is off (like every other channel of the PUT).
     expect((await admin.alerts.setSubscription({ in_app: true })).digest).toBe(false);

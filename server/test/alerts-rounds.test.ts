@@ -74,7 +74,7 @@ const RULES = [
   { kind: 'tq_low', params: { scope: 'zone', target: 'A2', threshold: 0.5, hours: 6, min_impressions: 1000 } },
   { kind: 'tq_low', params: { scope: 'zone', target: 'A1', threshold: 0.1, hours: 6, min_impressions: 1000 } },
   { kind: 'tq_low', params: { scope: 'zone', target: 'B1', threshold: 0.5, hours: 6, min_impressions: 100 } },
-  { kind: 'tq_low', params: { scope: 'publisher', target: null, threshold: 0.5, hours: 6, min_impressions: 0 } },
+  { kind: 'tq_low', params: { scope: 'publisher', target: null, threshold: 0.5, hours: 6, min_impressions: 1 } },
   { kind: 'revenue_drop', params: { scope: 'zone', target: null, drop_percent: 30, hours: 24, min_revenue: 10 } },
   { kind: 'revenue_drop', params: { scope: 'zone', target: 'B1', drop_percent: 50, hours: 24, min_revenue: 10 } },
   { kind: 'referrer_burst', params: { target: null, new_only: false, visits: 10, minutes: 10 } },

@@ -100,9 +100,9 @@ describe('alerts as they fire and resolve', () => {
     expect(anon.status).toBe(401);
     const bad = await s.fetch('/api/alerts/stream?lastEventId=abc', { headers: { authorization: `Bearer ${admin.token}` } });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).detail).toMatch(/lastEventId debe ser un número/);
+    expect((await bad.json()).detail).toBe('Último evento: debe ser un número');
     const negative = await s.fetch('/api/alerts/stream?lastEventId=-5', { headers: { authorization: `Bearer ${admin.token}` } });
     expect(negative.status).toBe(400);
-    expect((await negative.json()).detail).toMatch(/lastEventId no puede ser negativo/);
+    expect((await negative.json()).detail).toBe('Último evento: debe ser al menos 0');
   });
 });

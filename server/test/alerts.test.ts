@@ -411,7 +411,7 @@ describe('rules, the bell and who may change what', () => {
       body: JSON.stringify({ webhook_url: 'javascript:alert(1)' }),
     });
     expect(sub.status).toBe(400);
-    expect(await sub.json()).toEqual({ detail: expect.stringContaining('El webhook debe ser una URL http(s)') });
+    expect(await sub.json()).toEqual({ detail: expect.stringContaining('Webhook: debe ser una URL http(s)') });
     expect(await s.storedEntities()).toBe(before);
   });
 });

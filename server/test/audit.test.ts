@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contract, type Api, type AuditEntry } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer, failure } from './helpers.js';
+import { startTestServer, ADMIN, type TestServer, failure, knownPublishers } from './helpers.js';
 import { totpCode } from './totp-codes.js';
 import { event } from './warehouse-contract.js';
 
@@ -19,6 +19,7 @@ let adminId: string;
 beforeAll(async () => {
   s = await startTestServer({ ingestKey: INGEST_KEY });
   admin = await s.admin();
+  await knownPublishers(admin, 'Diario Audit Uno', 'Diario Audit Dos', 'Diario Audit Tres', 'Diario Audit Cuatro', 'Diario Audit Cinco');
   adminId = (await admin.admin.listUsers()).find((u) => u.email === ADMIN.email)!.id;
 });
 afterAll(() => s.close());
@@ -642,18 +643,18 @@ describe('GET /api/admin/audit', () => {
   });
 
   test.each([
-    ['?since=2025-13-40', /^since: debe ser una fecha AAAA-MM-DD o un instante ISO 8601$/],
-    ['?until=ayer', /^until: debe ser una fecha/],
-    ['?since=2025-03-02&until=2025-03-01', /^since: debe ser anterior a until$/],
-    ['?page_size=501', /page_size: Debe ser como máximo 500/],
-    ['?page=0', /page: Debe ser al menos 1/],
+    ['?since=2025-13-40', /^Desde: debe ser una fecha AAAA-MM-DD o un instante ISO 8601$/],
+    ['?until=ayer', /^Hasta: debe ser una fecha/],
+    ['?since=2025-03-02&until=2025-03-01', /^La fecha de inicio debe ser anterior o igual a la de fin$/],
+    ['?page_size=501', /Filas por página: debe ser como máximo 500/],
+    ['?page=0', /Página: debe ser al menos 1/],
     ['?sort=actor', /columna de orden no válida/],
-    ['?format=xml', /format debe ser json, csv o ndjson/],
-    ["?action=user'%20OR%201=1", /^action: solo letras minúsculas/],
-    [`?q=${'x'.repeat(201)}`, /q:/],
-    [`?actor=${'a'.repeat(255)}`, /actor:/],
-    ['?actor=a&actor=b', /actor:/],
-    ['?target_kind=USER', /^target_kind: solo letras minúsculas/],
+    ['?format=xml', /^Formato: debe ser json, csv o ndjson$/],
+    ["?action=user'%20OR%201=1", /^Acción: solo letras minúsculas/],
+    [`?q=${'x'.repeat(201)}`, /^Búsqueda: /],
+    [`?actor=${'a'.repeat(255)}`, /^Usuario: /],
+    ['?actor=a&actor=b', /^Usuario: /],
+    ['?target_kind=USER', /^Tipo de objeto: solo letras minúsculas/],
   ])('%s is a 400 with a Spanish detail, and the trail is unchanged', async (query, detail) => {
     const before = (await all()).length;
     const res = await get(query);

@@ -71,16 +71,15 @@ describe('login', () => {
 
   test.each([
     ['malformed JSON', '{"email": ', 400, 'JSON mal formado'],
-    ['a missing password', '{"email":"a@b.co"}', 400, /password/],
-    ['a number for the e-mail', '{"email":42,"password":"x"}', 400, /email/],
-    ['an array body', '[1,2,3]', 400, /objeto/],
-    ['an empty body', '', 400, /email/],
+    ['a missing password', '{"email":"a@b.co"}', 400, 'Contraseña: es obligatorio'],
+    ['a number for the e-mail', '{"email":42,"password":"x"}', 400, 'Email: debe ser texto'],
+    ['an array body', '[1,2,3]', 400, 'Debe ser un objeto con sus campos'],
+    ['an empty body', '', 400, 'Email: es obligatorio'],
   ])('%s is a 400 with a detail', async (_name, body, status, detail) => {
     const res = await post('/api/login', body);
     expect(res.status).toBe(status);
     const json = (await res.json()) as { detail: string };
-    if (typeof detail === 'string') expect(json.detail).toBe(detail);
-    else expect(json.detail).toMatch(detail);
+    expect(json.detail).toBe(detail);
   });
 
   test('a 5 MB body is refused with 413', async () => {

@@ -242,7 +242,7 @@ describe('the campaign metrics table', () => {
   test('a sort key the list does not have is refused', async () => {
     const r = await insights({ from_date: day(-2), to_date: day(-1), sort: 'margin' });
     expect(r.status).toBe(400);
-    expect((r.body as { detail: string }).detail).toMatch(/^sort: columna de orden no válida/);
+    expect((r.body as { detail: string }).detail).toMatch(/^Orden: columna de orden no válida/);
   });
 });
 
@@ -266,14 +266,14 @@ describe('the Meta client', () => {
 
 describe('metrics query validation', () => {
   test.each([
-    [{ to_date: '2025-01-02' }, 'from_date: es obligatorio'],
-    [{ from_date: '2025-01-01' }, 'to_date: es obligatorio'],
-    [{ from_date: '01/02/2025', to_date: '2025-01-02' }, 'from_date: debe ser una fecha YYYY-MM-DD'],
-    [{ from_date: '2025-02-30', to_date: '2025-03-02' }, 'from_date: debe ser una fecha YYYY-MM-DD'],
-    [{ from_date: '2025-01-05', to_date: '2025-01-02' }, 'from_date: debe ser anterior o igual a to_date'],
-    [{ from_date: '2020-01-01', to_date: '2025-01-02' }, 'to_date: el rango admite como máximo 800 días'],
-    [{ from_date: '2025-01-01', to_date: '2025-01-02', status: 'DELETED' }, 'status: debe ser ACTIVE, PAUSED o ALL'],
-    [{ from_date: "2025-01-01'}){spend}", to_date: '2025-01-02' }, 'from_date: debe ser una fecha YYYY-MM-DD'],
+    [{ to_date: '2025-01-02' }, 'Fecha de inicio: es obligatorio'],
+    [{ from_date: '2025-01-01' }, 'Fecha de fin: es obligatorio'],
+    [{ from_date: '01/02/2025', to_date: '2025-01-02' }, 'Fecha de inicio: debe ser una fecha AAAA-MM-DD'],
+    [{ from_date: '2025-02-30', to_date: '2025-03-02' }, 'Fecha de inicio: debe ser una fecha AAAA-MM-DD'],
+    [{ from_date: '2025-01-05', to_date: '2025-01-02' }, 'La fecha de inicio debe ser anterior o igual a la de fin'],
+    [{ from_date: '2020-01-01', to_date: '2025-01-02' }, 'El rango admite como mucho 800 días'],
+    [{ from_date: '2025-01-01', to_date: '2025-01-02', status: 'DELETED' }, 'Estado: debe ser ACTIVE, PAUSED o ALL'],
+    [{ from_date: "2025-01-01'}){spend}", to_date: '2025-01-02' }, 'Fecha de inicio: debe ser una fecha AAAA-MM-DD'],
   ])('%j is refused', async (query, detail) => {
     const r = await insights(query as Record<string, string>);
     expect(r).toEqual({ status: 400, body: { detail } });

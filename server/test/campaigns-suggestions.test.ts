@@ -59,13 +59,13 @@ describe('image suggestions (GET /api/pixabay/)', () => {
   });
 
   test.each([
-    ['/api/pixabay/', 'query: es obligatorio'],
-    ['/api/pixabay/?query=ab', 'query: debe tener más de 2 caracteres'],
-    ['/api/pixabay/?query=%20%20ab%20', 'query: debe tener más de 2 caracteres'],
-    ['/api/pixabay/?query=playa&page=0', 'page: debe estar entre 1 y 5'],
-    ['/api/pixabay/?query=playa&page=6', 'page: debe estar entre 1 y 5'],
-    ['/api/pixabay/?query=playa&page=2.5', 'page: debe ser un número entero'],
-    [`/api/pixabay/?query=${'x'.repeat(101)}`, 'query: admite como máximo 100 caracteres'],
+    ['/api/pixabay/', 'Búsqueda: es obligatorio'],
+    ['/api/pixabay/?query=ab', 'Búsqueda: debe tener más de 2 caracteres'],
+    ['/api/pixabay/?query=%20%20ab%20', 'Búsqueda: debe tener más de 2 caracteres'],
+    ['/api/pixabay/?query=playa&page=0', 'Página: debe estar entre 1 y 5'],
+    ['/api/pixabay/?query=playa&page=6', 'Página: debe estar entre 1 y 5'],
+    ['/api/pixabay/?query=playa&page=2.5', 'Página: debe ser un número entero'],
+    [`/api/pixabay/?query=${'x'.repeat(101)}`, 'Búsqueda: como mucho 100 caracteres'],
   ])('%s is refused', async (p, detail) => {
     const before = pixabay.searches.length;
     expect(await get(s, p)).toEqual({ status: 400, body: { detail } });
@@ -171,9 +171,9 @@ describe('copy suggestions (GET /api/generate-copy/)', () => {
   });
 
   test.each([
-    ['/api/generate-copy/', 'keyword: es obligatorio'],
-    ['/api/generate-copy/?keyword=ab', 'keyword: debe tener más de 2 caracteres'],
-    [`/api/generate-copy/?keyword=${'k'.repeat(101)}`, 'keyword: admite como máximo 100 caracteres'],
+    ['/api/generate-copy/', 'Keyword: es obligatorio'],
+    ['/api/generate-copy/?keyword=ab', 'Keyword: debe tener más de 2 caracteres'],
+    [`/api/generate-copy/?keyword=${'k'.repeat(101)}`, 'Keyword: como mucho 100 caracteres'],
   ])('%s is refused', async (p, detail) => {
     expect(await get(s, p)).toEqual({ status: 400, body: { detail } });
   });

@@ -300,10 +300,10 @@ describe('form validation', () => {
     ['cta', 'HACK', 'Botón (CTA): no es un botón de Meta (p. ej. LEARN_MORE)'],
     ['base_url', 'javascript:alert(1)', 'URL base: debe ser una URL http(s) válida'],
     ['fb_page', '12ab', 'Página de Facebook: debe ser el id numérico de una página'],
-    ['countries', 'España', 'Países: deben ser códigos de país de 2 letras separados por comas'],
+    ['countries', 'España', 'Países (1.º): «ESPAÑA» no es un código de país de 2 letras (p. ej. ES)'],
     ['advantage_audience', 'quizá', 'Público Advantage+: debe ser 1 o 0'],
-    ['keyword', 'k'.repeat(101), 'Keyword: admite como máximo 100 caracteres'],
-    ['image_url', 'x'.repeat(2001), 'Imagen sugerida: admite como máximo 2000 caracteres'],
+    ['keyword', 'k'.repeat(101), 'Keyword: como mucho 100 caracteres'],
+    ['image_url', 'x'.repeat(2001), 'Imagen sugerida: como mucho 2.000 caracteres'],
   ])('%s = %s is refused in words', async (field, value, detail) => {
     const res = await post(form({ ...base, [field]: value }, { bytes: png }));
     expect(res.status).toBe(400);

@@ -27,5 +27,5 @@ test('finance still refuses more than ten years and a reversed range', async () 
   expect((await get('/api/finance/advertisers?start_date=2015-01-01&end_date=2026-01-01')).status).toBe(400);
   const reversed = await get('/api/finance/margin?start_date=2026-02-01&end_date=2026-01-01');
   expect(reversed.status).toBe(400);
-  expect(((await reversed.json()) as { detail: string }).detail).toMatch(/posterior/);
+  expect(((await reversed.json()) as { detail: string }).detail).toBe('La fecha de inicio debe ser anterior o igual a la de fin');
 });

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { waitFor } from './wait.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig, ConfigError } from '../src/app.js';
-import { ADMIN, startTestServer, type TestServer } from './helpers.js';
+import { ADMIN, startTestServer, type TestServer, knownPublishers } from './helpers.js';
 
 const INGEST_KEY = 'ingest-key-0123456789-secret';
 const NEW_PASSWORD = 'Otra-Clave-Muy-Secreta-77';
@@ -42,6 +42,7 @@ beforeAll(async () => {
   // A run with secrets in every place they travel: bodies, headers, the query string, the path.
   const admin = await t.admin();
   secrets.push(admin.token);
+  await knownPublishers(admin, 'PubLog');
   const { token, id: tokenId } = await admin.admin.createToken({ publisher_name: 'PubLog' });
   secrets.push(token);
   await t.fetch(`/api/publisher/data?start_date=2026-01-01&end_date=2026-01-02&token=${encodeURIComponent(token)}`);

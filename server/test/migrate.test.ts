@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Alert, AlertRule, Api, AuditEntry } from '@adops/core';
 import { migrateDataDir, MigrationRefused, type MigrateOptions } from '../src/migrate.js';
 import { startPgCluster, type PgCluster } from './pg-cluster.js';
-import { ADMIN, failure, startTestServer } from './helpers.js';
+import { ADMIN, failure, startTestServer, knownPublishers } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
 import { INGEST_KEY, postBatch } from './referrers-fixture.js';
 import type { AdSpendRecord, Warehouse } from '../src/warehouse/types.js';
@@ -160,6 +160,7 @@ beforeAll(async () => {
     await admin.referrers.updateSpamList({ add: ['spam-mig.example'], remove: [] });
     expect((await failure(s.anon.auth.login({ email: ADMIN.email, password: 'not-the-password' }))).status).toBe(401);
     await admin.publishers.set({ name: 'Pub 1', revenue_share: 0.6 });
+    await knownPublishers(admin, 'Pub 1');
     const token = (await admin.admin.createToken({ publisher_name: 'Pub 1' })).token;
     const rows = Array.from({ length: 45 }, (_, i) => ({
       date: `2026-0${1 + (i % 3)}-${String(1 + (i % 28)).padStart(2, '0')}`,

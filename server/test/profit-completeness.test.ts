@@ -205,7 +205,7 @@ describe('zone reports final or partial', () => {
     const finality = JSON.stringify(await s.app.services.store.settings.get(REPORT_FINALITY_KEY));
     const r = await importReport([reportRow(yesterday, 'ZBAD', 9)], 'maybe');
     expect(r.status).toBe(400);
-    expect(r.body.detail).toContain('report debe ser final (informe completo) o partial (informe incompleto)');
+    expect(r.body.detail).toBe('Estado del informe: debe ser final (informe completo) o partial (informe incompleto)');
     expect(await s.app.services.warehouse.zoneReports.countRows()).toBe(rows);
     expect(JSON.stringify(await s.app.services.store.settings.get(REPORT_FINALITY_KEY))).toBe(finality);
   });
@@ -251,6 +251,6 @@ describe('bad input', () => {
       admin.ingest.zoneReport({ report: 'complete' as 'final' }, { rawBody: '[]', headers: { 'content-type': 'application/json' } }),
     );
     expect(e.status).toBe(400);
-    expect(e.detail).toContain('report debe ser final');
+    expect(e.detail).toBe('Estado del informe: debe ser final (informe completo) o partial (informe incompleto)');
   });
 });

@@ -162,8 +162,12 @@ describe('Rentabilidad on the hand-worked fixture', () => {
   });
 
   test('bad input is a 400 in Spanish and changes nothing; a regular user may read but not set rates', async () => {
-    expect((await failure(admin.profit.table({ start_date: D2, end_date: D1 }))).detail).toContain('La fecha inicial es posterior a la final');
-    expect((await failure(admin.profit.table({ ...RANGE, by: 'zona' as 'day' }))).detail).toContain('by debe ser campaign, adset, ad, keyword o day');
+    expect((await failure(admin.profit.table({ start_date: D2, end_date: D1 }))).detail).toBe(
+      'La fecha de inicio debe ser anterior o igual a la de fin',
+    );
+    expect((await failure(admin.profit.table({ ...RANGE, by: 'zona' as 'day' }))).detail).toBe(
+      'Agrupar por: debe ser campaign, adset, ad, keyword o day',
+    );
     expect((await failure(admin.profit.setRates({ rates: [{ month: '2026-13', currency: 'EUR', rate: 1 }] }))).detail).toContain('AAAA-MM');
     expect((await failure(admin.profit.setRates({ rates: [{ month: LAST_MONTH, currency: 'EURO', rate: 1 }] }))).detail).toContain(
       'código ISO de 3 letras',

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PublisherDataTable, type Api, type PublisherToken } from '@adops/core';
-import { ADMIN, failure, startTestServer, type TestServer } from './helpers.js';
+import { ADMIN, failure, knownPublishers, startTestServer, type TestServer } from './helpers.js';
 import { FIXTURE_CSV, postZoneReport } from './reports-fixture.js';
 
 const RANGE = { start_date: '2026-02-28', end_date: '2026-03-03' };
@@ -24,8 +24,10 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 let n = 0;
-const newToken = (over: Partial<Parameters<Api['admin']['createToken']>[0]> = {}, name = `Pub${++n}`) =>
-  admin.admin.createToken({ publisher_name: name, ...over });
+const newToken = async (over: Partial<Parameters<Api['admin']['createToken']>[0]> = {}, name = `Pub${++n}`) => {
+  await knownPublishers(admin, name);
+  return admin.admin.createToken({ publisher_name: name, ...over });
+};
 
 /** GET /api/publisher/data with the token in the header (`bearer`) or the URL (`token`), from `ip`. */
 async function pull(opts: { bearer?: string; token?: string; ip?: string; query?: Record<string, string> } = {}) {
@@ -92,11 +94,12 @@ describe('expiry', () => {
   });
 
   test('a date already past is refused with 400 and nothing is created', async () => {
+    await knownPublishers(admin, 'PubPasado');
     const before = await s.storedEntities();
     for (const expires_at of ['2020-01-01', new Date(Date.now() - 60_000).toISOString()]) {
-      const err = await failure(newToken({ expires_at }));
+      const err = await failure(admin.admin.createToken({ publisher_name: 'PubPasado', expires_at }));
       expect(err.status).toBe(400);
-      expect(err.detail).toBe('expires_at: la fecha de caducidad ya pasó');
+      expect(err.detail).toBe('Caducidad: la fecha ya pasó');
     }
     expect(await s.storedEntities()).toBe(before);
   });
@@ -161,7 +164,9 @@ describe('limit per token', () => {
     expect((await newToken()).effective_rate_limit).toBe(600);
     const k = await startTestServer({ publisherRateLimit: 2 });
     try {
-      const a = await (await k.admin()).admin.createToken({ publisher_name: 'PubA' });
+      const kApi = await k.admin();
+      await knownPublishers(kApi, 'PubA');
+      const a = await kApi.admin.createToken({ publisher_name: 'PubA' });
       expect(a).toMatchObject({ rate_limit: null, effective_rate_limit: 2 });
       const get = () => k.fetch(`/api/publisher/data?${new URLSearchParams(RANGE)}`, { headers: { authorization: `Bearer ${a.token}` } });
       expect((await get()).status).toBe(200);
@@ -244,20 +249,20 @@ describe('admin routes name a token by its id', () => {
     const t = await newToken();
     const before = await s.storedEntities();
     const bad: Array<[Record<string, unknown>, RegExp]> = [
-      [{ expires_at: 'mañana' }, /^expires_at: expires_at debe ser un día AAAA-MM-DD/],
-      [{ expires_at: '2099-02-30' }, /^expires_at: /],
-      [{ expires_at: 20990101 }, /^expires_at: /],
-      [{ allowed_ips: '10.0.0.1' }, /^allowed_ips: allowed_ips debe ser una lista/],
-      [{ allowed_ips: ['1.2.3.4/33'] }, /^allowed_ips\.0: "1\.2\.3\.4\/33" no es una dirección IP ni un rango CIDR/],
-      [{ allowed_ips: ['10.0.0.1', '<script>alert(1)</script>'] }, /^allowed_ips\.1: .* no es una dirección IP/],
+      [{ expires_at: 'mañana' }, /^Caducidad: debe ser un día AAAA-MM-DD/],
+      [{ expires_at: '2099-02-30' }, /^Caducidad: /],
+      [{ expires_at: 20990101 }, /^Caducidad: /],
+      [{ allowed_ips: '10.0.0.1' }, /^IPs permitidas: debe ser una lista/],
+      [{ allowed_ips: ['1.2.3.4/33'] }, /^IPs permitidas \(1\.ª\): «1\.2\.3\.4\/33» no es una dirección IP ni un rango CIDR/],
+      [{ allowed_ips: ['10.0.0.1', '<script>alert(1)</script>'] }, /^IPs permitidas \(2\.ª\): .* no es una dirección IP/],
       [{ allowed_ips: ["' OR 1=1 --"] }, /no es una dirección IP/],
       [{ allowed_ips: ['fe80::1%eth0'] }, /no es una dirección IP/],
-      [{ allowed_ips: Array.from({ length: 101 }, (_, i) => `10.0.${i}.1`) }, /^allowed_ips: allowed_ips admite como mucho 100 entradas$/],
-      [{ rate_limit: 0 }, /^rate_limit: rate_limit debe ser un número entero de peticiones por hora, de 1 a 1000000$/],
-      [{ rate_limit: -1 }, /^rate_limit: /],
-      [{ rate_limit: 1.5 }, /^rate_limit: /],
-      [{ rate_limit: '10' }, /^rate_limit: /],
-      [{ rate_limit: 1e12 }, /^rate_limit: /],
+      [{ allowed_ips: Array.from({ length: 101 }, (_, i) => `10.0.${i}.1`) }, /^IPs permitidas: admite como mucho 100 entradas$/],
+      [{ rate_limit: 0 }, /^Límite de peticiones por hora: debe ser al menos 1$/],
+      [{ rate_limit: -1 }, /^Límite de peticiones por hora: /],
+      [{ rate_limit: 1.5 }, /^Límite de peticiones por hora: /],
+      [{ rate_limit: '10' }, /^Límite de peticiones por hora: /],
+      [{ rate_limit: 1e12 }, /^Límite de peticiones por hora: /],
       [{ token: 'mine' }, /token/],
     ];
     const send = (method: string, path: string, body: unknown) =>
@@ -290,7 +295,9 @@ describe('across a restart', () => {
     const a = await startTestServer({ trustProxy: 1 }, dataDir);
     let b: TestServer | undefined;
     try {
-      const t = await (await a.admin()).admin.createToken({ publisher_name: 'PubA', rate_limit: 2 });
+      const aApi = await a.admin();
+      await knownPublishers(aApi, 'PubA');
+      const t = await aApi.admin.createToken({ publisher_name: 'PubA', rate_limit: 2 });
       const get = (srv: TestServer) =>
         srv.fetch(`/api/publisher/data?${new URLSearchParams(RANGE)}`, { headers: { authorization: `Bearer ${t.token}` } });
       expect((await get(a)).status).toBe(200);
@@ -326,6 +333,7 @@ describe('the server log', () => {
     const k = await startTestServer({ log: 'info', logStream: stream, trustProxy: 1 });
     try {
       const kAdmin = await k.admin();
+      await knownPublishers(kAdmin, 'PubA');
       const t = await kAdmin.admin.createToken({ publisher_name: 'PubA', rate_limit: 2, allowed_ips: ['192.0.2.0/24'] });
       const get = (init: { query?: boolean; ip?: string }) =>
         k.fetch(`/api/publisher/data?${new URLSearchParams({ ...RANGE, ...(init.query ? { token: t.token } : {}) })}`, {

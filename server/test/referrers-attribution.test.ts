@@ -55,21 +55,21 @@ describe('attribution on the beacon and batches', () => {
   });
 
   test.each([
-    ['cid', 'x'.repeat(65), 'cid no puede superar 64 caracteres'],
-    ['asid', 'a%0Ab', 'asid no puede contener caracteres de control'],
-    ['plc', 'Feed%00', 'plc no puede contener caracteres de control'],
+    ['cid', 'x'.repeat(65), 'Campaña: no puede superar 64 caracteres'],
+    ['asid', 'a%0Ab', 'Conjunto de anuncios: no puede contener caracteres de control'],
+    ['plc', 'Feed%00', 'Ubicación: no puede contener caracteres de control'],
   ])('the beacon refuses a bad %s with 400 in Spanish and stores nothing', async (name, value, detail) => {
     const before = (await stored()).length;
     const res = await t.fetch(`/api/hit?zone_id=9103&${name}=${value}`);
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { detail: string }).detail).toContain(detail);
+    expect(((await res.json()) as { detail: string }).detail).toBe(detail);
     expect((await stored()).length).toBe(before);
   });
 
   test('the beacon refuses a repeated attribution parameter', async () => {
     const res = await t.fetch('/api/hit?zone_id=9104&cid=1&cid=2');
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { detail: string }).detail).toContain('cid debe ser texto');
+    expect(((await res.json()) as { detail: string }).detail).toBe('Campaña: debe indicarse una sola vez');
   });
 
   test('a batch stores campaign_id, adset_id, ad_id and placement (numbers read as text); a bad one rejects the whole batch naming its line', async () => {
@@ -89,7 +89,7 @@ describe('attribution on the beacon and batches', () => {
       { zone_id: '9204', ad_id: 'y'.repeat(65) },
     ]);
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { detail: string }).detail).toBe('línea 2: ad_id: ad_id no puede superar 64 caracteres');
+    expect(((await bad.json()) as { detail: string }).detail).toBe('línea 2: Anuncio: no puede superar 64 caracteres');
     expect((await stored()).length).toBe(before);
   });
 });

@@ -134,7 +134,7 @@ describe('include_bots', () => {
     ]) {
       const res = await call;
       expect(res.status).toBe(400);
-      expect((await res.json()).detail).toMatch(/include_bots debe ser true o false/);
+      expect((await res.json()).detail).toMatch(/^Incluir bots: debe ser sí o no \(true o false\)$/);
     }
   });
 
@@ -235,7 +235,7 @@ describe('the IVT table (POST /api/referrers/ivt)', () => {
   });
 
   test('refuses a bad grouping or sort with 400 in Spanish', async () => {
-    expect((await failure(api.referrers.ivt({ by: 'everything' as 'zone' }))).detail).toMatch(/by debe ser zone o publisher/);
+    expect((await failure(api.referrers.ivt({ by: 'everything' as 'zone' }))).detail).toMatch(/^Agrupar por: debe ser zone o publisher$/);
     expect((await failure(api.referrers.ivt({ sort: 'ip:asc' }))).detail).toMatch(/columna de orden no válida/);
   });
 });
@@ -271,12 +271,12 @@ describe('the referrer-spam list (admin)', () => {
   test.each([
     ['a missing body', undefined, /add|remove|dominio/],
     ['malformed JSON', '{"add": [', /JSON mal formado/],
-    ['no domain at all', { add: [], remove: [] }, /indica algún dominio/],
-    ['a domain that is not a host', { add: ["' OR 1=1 --"] }, /nombre de host/],
-    ['a path', { add: ['../../etc/passwd'] }, /nombre de host/],
-    ['a NUL byte', { add: ['a\u0000b.example.com'] }, /nombre de host/],
-    ['a domain that is an object', { remove: [{ $gt: '' }] }, /remove/],
-    ['an overlong domain', { add: [`${'a'.repeat(250)}.com`] }, /253 caracteres/],
+    ['no domain at all', { add: [], remove: [] }, /^Indica algún dominio que añadir o quitar$/],
+    ['a domain that is not a host', { add: ["' OR 1=1 --"] }, /^El dominio «' OR 1=1 --» no es un nombre de host como spam\.example\.com$/],
+    ['a path', { add: ['../../etc/passwd'] }, /^El dominio «\.\.\/\.\.\/etc\/passwd» no es un nombre de host como spam\.example\.com$/],
+    ['a NUL byte', { add: ['a\u0000b.example.com'] }, 'El dominio «a\u0000b.example.com» no es un nombre de host como spam.example.com'],
+    ['a domain that is an object', { remove: [{ $gt: '' }] }, /^Dominios que quitar \(1\.º\): /],
+    ['an overlong domain', { add: [`${'a'.repeat(250)}.com`] }, new RegExp(`^El dominio «${'a'.repeat(40)}…» supera 253 caracteres$`)],
     ['too many domains', { add: Array.from({ length: 1001 }, (_, i) => `d${i}.example.com`) }, /como máximo 1000 dominios/],
     ['an unknown field', { add: ['ok.example.com'], is_admin: true }, /is_admin|no reconocid|Unrecognized/i],
     ['the same domain added and removed', { add: ['dup.example.com'], remove: ['dup.example.com'] }, /a la vez/],

@@ -263,17 +263,17 @@ describe('bad keys are refused before anything is stored', () => {
         { zone_id: 'bad-1', event_id: 'x'.repeat(65) },
       ],
       undefined,
-      'línea 2: event_id: no puede superar 64 caracteres',
+      'línea 2: Id del evento: no puede superar 64 caracteres',
     ],
     [
       'an event_id with a control character',
       [{ zone_id: 'bad-1', event_id: 'a\u0007b' }],
       undefined,
-      'línea 1: event_id: debe ser texto ASCII imprimible',
+      'línea 1: Id del evento: debe ser texto ASCII imprimible',
     ],
-    ['an event_id beyond ASCII', [{ zone_id: 'bad-1', event_id: 'clave-ñ' }], undefined, 'línea 1: event_id: debe ser texto ASCII imprimible'],
-    ['an empty event_id', [{ zone_id: 'bad-1', event_id: '' }], undefined, 'línea 1: event_id: debe ser texto ASCII imprimible'],
-    ['an event_id that is an object', [{ zone_id: 'bad-1', event_id: { $ne: null } }], undefined, 'línea 1: event_id'],
+    ['an event_id beyond ASCII', [{ zone_id: 'bad-1', event_id: 'clave-ñ' }], undefined, 'línea 1: Id del evento: debe ser texto ASCII imprimible'],
+    ['an empty event_id', [{ zone_id: 'bad-1', event_id: '' }], undefined, 'línea 1: Id del evento: debe ser texto ASCII imprimible'],
+    ['an event_id that is an object', [{ zone_id: 'bad-1', event_id: { $ne: null } }], undefined, 'línea 1: Id del evento'],
     [
       'an Idempotency-Key over 128 characters',
       batch('bad-1', 2),
@@ -303,7 +303,7 @@ describe('bad keys are refused before anything is stored', () => {
     for (const bad of ['x'.repeat(65), '%07', '%C3%B1', '']) {
       const res = await t.fetch(`/api/hit?zone_id=bad-3&event_id=${bad}`);
       expect(res.status, bad).toBe(400);
-      expect((await res.json()).detail, bad).toMatch(/^event_id: /);
+      expect((await res.json()).detail, bad).toMatch(/^Id del evento: /);
     }
     expect(await storedCount(t)).toBe(before);
   });

@@ -234,10 +234,10 @@ describe('the referrers report as a table', () => {
   });
 
   test.each([
-    [{ sort: 'ip' }, /^sort: columna de orden no válida/],
-    [{ page: 0 }, /^page: /],
-    [{ page_size: 501 }, /^page_size: /],
-    [{ format: 'pdf' }, /^format: /],
+    [{ sort: 'ip' }, /^Orden: columna de orden no válida/],
+    [{ page: 0 }, /^Página: /],
+    [{ page_size: 501 }, /^Filas por página: /],
+    [{ format: 'pdf' }, /^Formato: /],
   ])('%j → 400', async (bad, detail) => {
     const res = await t.fetch('/api/referrers/', {
       method: 'POST',
@@ -285,14 +285,14 @@ describe('bad filters', () => {
     });
 
   test.each([
-    ['start after end', { startDate: daysAgo(1), endDate: daysAgo(2) }, 'startDate'],
-    ['start after end as days', { startDate: ymd(daysAgo(1)), endDate: ymd(daysAgo(2)) }, 'startDate'],
-    ['a date that is not ISO', { startDate: '01/02/2025' }, 'startDate'],
-    ['an impossible date', { endDate: '2025-02-30T00:00:00Z' }, 'endDate'],
+    ['start after end', { startDate: daysAgo(1), endDate: daysAgo(2) }, 'La fecha de inicio debe ser anterior o igual a la de fin'],
+    ['start after end as days', { startDate: ymd(daysAgo(1)), endDate: ymd(daysAgo(2)) }, 'La fecha de inicio debe ser anterior o igual a la de fin'],
+    ['a date that is not ISO', { startDate: '01/02/2025' }, 'Fecha de inicio: '],
+    ['an impossible date', { endDate: '2025-02-30T00:00:00Z' }, 'Fecha de fin: '],
     ['a span over 800 days', { startDate: '2020-01-01T00:00:00Z', endDate: '2023-01-01T00:00:00Z' }, '800'],
-    ['a zone id over 64 characters', { zoneId: 'z'.repeat(65) }, 'zoneId'],
-    ['an advertiser over 200 characters', { advertiser: 'a'.repeat(201) }, 'advertiser'],
-    ['a publisher that is not text', { publisher: { $ne: 1 } }, 'publisher'],
+    ['a zone id over 64 characters', { zoneId: 'z'.repeat(65) }, 'Zone ID: '],
+    ['an advertiser over 200 characters', { advertiser: 'a'.repeat(201) }, 'Advertiser: '],
+    ['a publisher that is not text', { publisher: { $ne: 1 } }, 'Publisher: '],
   ])('%s → 400 on the report and the log', async (_name, filter, field) => {
     for (const path of ['/api/referrers/', '/api/referrers_logs/']) {
       const res = await post(path, JSON.stringify(filter));

@@ -87,10 +87,10 @@ describe('GET /api/referrers_logs/stream', () => {
   });
 
   test.each([
-    [{ startDate: '2025-02-01T00:00:00Z', endDate: '2025-01-01T00:00:00Z' }, 'startDate'],
-    [{ endDate: 'ayer' }, 'endDate'],
-    [{ lastEventId: 'abc' as unknown as number }, 'lastEventId'],
-    [{ zoneId: 'z'.repeat(65) }, 'zoneId'],
+    [{ startDate: '2025-02-01T00:00:00Z', endDate: '2025-01-01T00:00:00Z' }, 'La fecha de inicio debe ser anterior o igual a la de fin'],
+    [{ endDate: 'ayer' }, 'Fecha de fin: '],
+    [{ lastEventId: 'abc' as unknown as number }, 'Último evento: '],
+    [{ zoneId: 'z'.repeat(65) }, 'Zone ID: '],
   ])('a bad filter %j → 400', async (q, field) => {
     const res = await fetch(streamUrl(t, { access_token: token, ...q }));
     expect(res.status).toBe(400);

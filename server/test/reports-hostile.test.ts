@@ -54,21 +54,21 @@ afterAll(() => s.close());
 
 describe.each(RANGE_ROUTES)('%s', (path, read, nothing, maxDays) => {
   test.each([
-    ['no dates', {}, 'start_date: Fecha requerida (YYYY-MM-DD)'],
-    ['no end date', { start_date: '2026-03-01' }, 'end_date: Fecha requerida (YYYY-MM-DD)'],
-    ['a malformed date', { start_date: '2026-3-1', end_date: '2026-03-03' }, 'start_date: Fecha no válida (YYYY-MM-DD)'],
-    ['an impossible date', { start_date: '2026-02-29', end_date: '2026-03-03' }, 'start_date: Fecha no válida (YYYY-MM-DD)'],
-    ['a SQL-like date', { start_date: "2026-03-01' OR '1'='1", end_date: '2026-03-03' }, 'start_date: Fecha no válida (YYYY-MM-DD)'],
-    ['start after end', { start_date: '2026-03-04', end_date: '2026-03-03' }, 'start_date: La fecha inicial es posterior a la final'],
+    ['no dates', {}, 'Fecha de inicio: es obligatorio'],
+    ['no end date', { start_date: '2026-03-01' }, 'Fecha de fin: es obligatorio'],
+    ['a malformed date', { start_date: '2026-3-1', end_date: '2026-03-03' }, 'Fecha de inicio: debe ser una fecha AAAA-MM-DD'],
+    ['an impossible date', { start_date: '2026-02-29', end_date: '2026-03-03' }, 'Fecha de inicio: debe ser una fecha AAAA-MM-DD'],
+    ['a SQL-like date', { start_date: "2026-03-01' OR '1'='1", end_date: '2026-03-03' }, 'Fecha de inicio: debe ser una fecha AAAA-MM-DD'],
+    ['start after end', { start_date: '2026-03-04', end_date: '2026-03-03' }, 'La fecha de inicio debe ser anterior o igual a la de fin'],
     [
       'one day more than its longest range',
       { start_date: '2024-01-01', end_date: addDays('2024-01-01', maxDays) },
-      `end_date: El rango no puede superar ${maxDays} días`,
+      `El rango admite como mucho ${maxDays} días`,
     ],
-    ['a repeated date', { start_date: ['2026-03-01', '2026-03-02'], end_date: '2026-03-03' }, 'start_date: Fecha requerida (YYYY-MM-DD)'],
-    ['a repeated filter', { ...RANGE, advertiser: ['AdNova', 'BidSphere'] }, /^advertiser: /],
-    ['an overlong zone id', { ...RANGE, zone_id: 'z'.repeat(101) }, /^zone_id: /],
-    ['an overlong advertiser', { ...RANGE, advertiser: 'a'.repeat(201) }, /^advertiser: /],
+    ['a repeated date', { start_date: ['2026-03-01', '2026-03-02'], end_date: '2026-03-03' }, 'Fecha de inicio: debe indicarse una sola vez'],
+    ['a repeated filter', { ...RANGE, advertiser: ['AdNova', 'BidSphere'] }, /^Advertiser: /],
+    ['an overlong zone id', { ...RANGE, zone_id: 'z'.repeat(101) }, /^Zone ID: /],
+    ['an overlong advertiser', { ...RANGE, advertiser: 'a'.repeat(201) }, /^Advertiser: /],
   ])('refuses %s with 400 {detail}', async (_name, query, detail) => {
     const { status, body } = await get(path, query as Record<string, string | string[]>);
     expect(status).toBe(400);
@@ -128,18 +128,18 @@ const TABLE_ROUTES: Array<[string, string]> = [
 describe.each(TABLE_ROUTES)('table fields of %s', (path, goodKey) => {
   const query = path.startsWith('/api/finance') ? { start_date: '2026-02-01', end_date: '2026-03-31' } : RANGE;
   test.each([
-    ['sort', "revenue'; DROP TABLE zone_report;--", /^sort: columna de orden no válida/],
-    ['sort', 'revenue desc', /^sort: columna de orden no válida/],
-    ['sort', `${goodKey}:desc:asc`, /^sort: columna de orden no válida/],
-    ['sort', 's'.repeat(65), /^sort: /],
-    ['sort', ['revenue', 'clicks'], /^sort: /],
-    ['page', '0', /^page: /],
-    ['page', '-1', /^page: /],
-    ['page', '1.5', /^page: /],
-    ['page', '9'.repeat(20), /^page: /],
-    ['page_size', '501', /^page_size: Debe ser como máximo 500/],
-    ['page_size', 'abc', /^page_size: /],
-    ['format', 'xlsx', /^format: format debe ser json, csv o ndjson/],
+    ['sort', "revenue'; DROP TABLE zone_report;--", /^Orden: columna de orden no válida/],
+    ['sort', 'revenue desc', /^Orden: columna de orden no válida/],
+    ['sort', `${goodKey}:desc:asc`, /^Orden: columna de orden no válida/],
+    ['sort', 's'.repeat(65), /^Orden: /],
+    ['sort', ['revenue', 'clicks'], /^Orden: /],
+    ['page', '0', /^Página: /],
+    ['page', '-1', /^Página: /],
+    ['page', '1.5', /^Página: /],
+    ['page', '9'.repeat(20), /^Página: /],
+    ['page_size', '501', /^Filas por página: debe ser como máximo 500/],
+    ['page_size', 'abc', /^Filas por página: /],
+    ['format', 'xlsx', /^Formato: debe ser json, csv o ndjson/],
   ])('%s=%j is refused with 400 {detail}', async (key, value, detail) => {
     const { status, body } = await get(path, { ...query, [key]: value as string | string[] });
     expect(status).toBe(400);

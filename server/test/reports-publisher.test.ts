@@ -65,7 +65,7 @@ describe('publisher data', () => {
     for (const bad of [{ sort: 'revenue' }, { sort: 'margin:desc' }, { page_size: '501' }]) {
       const { status, body } = await publisherData({ ...range, ...bad });
       expect(status).toBe(400);
-      expect(body.detail).toMatch(/^(sort|page_size): /);
+      expect(body.detail).toMatch(/^(Orden|Filas por página): /);
     }
   });
 
@@ -105,11 +105,11 @@ describe('publisher data', () => {
   test('bad dates are refused with 400; an overlong token is refused too', async () => {
     const token = (await admin.admin.listTokens())[0].token;
     const cases: Array<[Record<string, string>, RegExp]> = [
-      [{ start_date: '2026-03-05', end_date: '2026-03-01', token }, /posterior/],
-      [{ start_date: '03/01/2026', end_date: '2026-03-01', token }, /Fecha no válida/],
-      [{ end_date: '2026-03-01', token }, /start_date/],
-      [{ start_date: '2026-03-01', end_date: '2026-03-01', token, format: 'xml' }, /format/],
-      [{ start_date: '2026-03-01', end_date: '2026-03-01', token: 'x'.repeat(500) }, /token/],
+      [{ start_date: '2026-03-05', end_date: '2026-03-01', token }, /^La fecha de inicio debe ser anterior o igual a la de fin$/],
+      [{ start_date: '03/01/2026', end_date: '2026-03-01', token }, /^Fecha de inicio: debe ser una fecha AAAA-MM-DD$/],
+      [{ end_date: '2026-03-01', token }, /^Fecha de inicio: es obligatorio$/],
+      [{ start_date: '2026-03-01', end_date: '2026-03-01', token, format: 'xml' }, /^Formato: debe ser json, csv o ndjson$/],
+      [{ start_date: '2026-03-01', end_date: '2026-03-01', token: 'x'.repeat(500) }, /^Token: /],
     ];
     for (const [query, detail] of cases) {
       const { status, body } = await publisherData(query);
@@ -173,7 +173,7 @@ describe('revenue shares', () => {
         body: JSON.stringify(body),
       });
       expect(res.status).toBe(400);
-      expect((await res.json()).detail).toMatch(/name|revenue_share|publisher/);
+      expect((await res.json()).detail).toMatch(/^(Nombre|Revenue share|El nombre del publisher)/);
     }
     const malformed = await s.fetch('/api/admin/publishers', {
       method: 'PUT',
@@ -245,6 +245,6 @@ describe('Dashboard deltas (reporting time zone)', () => {
   test('deltas take no dates but refuse bad filters', async () => {
     const { status, body } = await getJson(k, kAdmin.token, '/api/dashboard/deltas/daily', { advertiser: ['A', 'B'] });
     expect(status).toBe(400);
-    expect(body.detail).toMatch(/^advertiser: /);
+    expect(body.detail).toMatch(/^Advertiser: /);
   });
 });

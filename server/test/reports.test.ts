@@ -197,13 +197,13 @@ describe('Ad Report zone details', () => {
   });
 
   test.each([
-    [{ sort: 'zone' }, /sort: columna de orden no válida/],
-    [{ sort: 'revenue:sideways' }, /sort: columna de orden no válida/],
-    [{ sort: 'margin_percent' }, /sort: columna de orden no válida/],
-    [{ page: '0' }, /page: /],
-    [{ page_size: '501' }, /page_size: Debe ser como máximo 500/],
-    [{ page_size: 'all' }, /page_size: /],
-    [{ format: 'xlsx' }, /format debe ser json, csv o ndjson/],
+    [{ sort: 'zone' }, /Orden: columna de orden no válida/],
+    [{ sort: 'revenue:sideways' }, /Orden: columna de orden no válida/],
+    [{ sort: 'margin_percent' }, /Orden: columna de orden no válida/],
+    [{ page: '0' }, /Página: /],
+    [{ page_size: '501' }, /Filas por página: debe ser como máximo 500/],
+    [{ page_size: 'all' }, /Filas por página: /],
+    [{ format: 'xlsx' }, /^Formato: debe ser json, csv o ndjson$/],
     [{ limit: '5' }, null],
   ])('answers %j with 400 {detail} (or ignores an unknown parameter)', async (query, detail) => {
     const { status, body } = await get('/api/ad-report/zone-details', { ...RANGE, ...query });
@@ -363,7 +363,7 @@ describe('Ad Report summaries', () => {
     expect(byCpm).toMatchObject({ page: 2, page_count: 3, total_rows: 5 });
     const { status, body } = await get('/api/ad-report/publisher-summary', { ...RANGE, sort: 'advertiser' });
     expect(status).toBe(400);
-    expect(body.detail).toMatch(/sort: columna de orden no válida/);
+    expect(body.detail).toMatch(/Orden: columna de orden no válida/);
   });
 
   test('format=csv exports every summary row', async () => {
@@ -572,9 +572,9 @@ describe('Demand', () => {
   });
 
   test.each([
-    [{ format: 'xlsx' }, /format debe ser json, csv o ndjson/],
-    [{ start_date: '2026-03-04' }, /La fecha inicial es posterior a la final/],
-    [{ end_date: '03/03/2026' }, /Fecha no válida \(YYYY-MM-DD\)/],
+    [{ format: 'xlsx' }, /^Formato: debe ser json, csv o ndjson$/],
+    [{ start_date: '2026-03-04' }, /La fecha de inicio debe ser anterior o igual a la de fin/],
+    [{ end_date: '03/03/2026' }, /debe ser una fecha AAAA-MM-DD/],
   ])('answers %j with 400 {detail} in Spanish', async (query, detail) => {
     const { status, body } = await get('/api/demand/advertiser-revenue', { ...RANGE, ...query });
     expect(status).toBe(400);
@@ -630,7 +630,7 @@ describe('Finance', () => {
     for (const sort of ['2026-13', 'publisher', 'revenue']) {
       const { status, body } = await get('/api/finance/advertisers', { ...FEB_MAR, sort });
       expect(status).toBe(400);
-      expect(body.detail).toMatch(/sort: columna de orden no válida/);
+      expect(body.detail).toMatch(/Orden: columna de orden no válida/);
     }
   });
 
@@ -676,7 +676,7 @@ describe('Api Explorer cards', () => {
   test('the range is checked like every report', async () => {
     const { status, body } = await get('/api/ad-report/revenue-cards', { start_date: '2026-03-05', end_date: '2026-03-01' });
     expect(status).toBe(400);
-    expect(body.detail).toMatch(/posterior/);
+    expect(body.detail).toBe('La fecha de inicio debe ser anterior o igual a la de fin');
   });
 });
 
@@ -741,10 +741,10 @@ describe('Finance: exact amounts, rounded once where shown', () => {
   test('the margin refuses an unknown format or a reversed range with 400 {detail} in Spanish', async () => {
     const bad = await get('/api/finance/margin', { ...APRIL, format: 'xlsx' });
     expect(bad.status).toBe(400);
-    expect(bad.body.detail).toMatch(/format debe ser json, csv o ndjson/);
+    expect(bad.body.detail).toBe('Formato: debe ser json, csv o ndjson');
     const reversed = await get('/api/finance/margin', { start_date: '2026-04-30', end_date: '2026-04-01' });
     expect(reversed.status).toBe(400);
-    expect(reversed.body.detail).toMatch(/La fecha inicial es posterior a la final/);
+    expect(reversed.body.detail).toMatch(/La fecha de inicio debe ser anterior o igual a la de fin/);
   });
 
   test('format=csv exports the table with its TOTAL row', async () => {

@@ -184,11 +184,11 @@ describe('exports carry money at stored precision: a column’s SUM is the repor
     for (const path of ['/api/ad-report/zone-details', '/api/demand/advertiser-revenue', '/api/finance/margin', '/api/publisher/data']) {
       const { status, body } = await get(path, query);
       expect(status, path).toBe(400);
-      expect(body.detail).toMatch(/csv debe ser standard o excel-es/);
+      expect(body.detail).toMatch(/^Formato CSV: debe ser standard o excel-es$/);
     }
     const profit = await post('/api/profit', query);
     expect(profit.status).toBe(400);
-    expect((await profit.json()).detail).toMatch(/csv debe ser standard o excel-es/);
+    expect((await profit.json()).detail).toMatch(/^Formato CSV: debe ser standard o excel-es$/);
   });
 });
 

@@ -80,8 +80,10 @@ describe('spend sync', () => {
   });
 
   test('a bad range is a 400 in Spanish; a regular user may not sync', async () => {
-    expect((await failure(admin.profit.syncSpend({ start_date: today }))).detail).toContain('Indica start_date y end_date, o ninguno');
-    expect((await failure(admin.profit.syncSpend({ start_date: today, end_date: addDays(today, -1) }))).detail).toContain('posterior');
+    expect((await failure(admin.profit.syncSpend({ start_date: today }))).detail).toContain('Indica las dos fechas del rango, o ninguna');
+    expect((await failure(admin.profit.syncSpend({ start_date: today, end_date: addDays(today, -1) }))).detail).toBe(
+      'La fecha de inicio debe ser anterior o igual a la de fin',
+    );
     await admin.admin.createUser({ first_name: 'Ana', email: 'ana@example.com', password: 'una-clave-larga-1' });
     const ana = await s.as('ana@example.com', 'una-clave-larga-1');
     expect((await failure(ana.profit.syncSpend({}))).status).toBe(403);

@@ -56,8 +56,9 @@ describe('comparison routes', () => {
   test('a reversed range is refused with a reason', async () => {
     const e = await failure(admin.dashboard.comparison({ start_date: '2026-11-20', end_date: '2026-11-01' }));
     expect(e.status).toBe(400);
-    expect(e.detail).toContain('La fecha inicial es posterior');
+    expect(e.detail).toBe('La fecha de inicio debe ser anterior o igual a la de fin');
     const r = await failure(admin.referrers.comparison({ startDate: '2026-11-20T00:00:00Z', endDate: '2026-11-01T00:00:00Z' }));
     expect(r.status).toBe(400);
+    expect(r.detail).toBe('La fecha de inicio debe ser anterior o igual a la de fin');
   });
 });

@@ -87,11 +87,11 @@ describe('enrolment', () => {
     const begin = (body: string) =>
       s.fetch('/api/me/totp', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${u.api.token}` }, body });
     for (const [body, detail] of [
-      ['', /^password: /],
-      ['{}', /^password: /],
-      ['{"password": ""}', /^password: /],
-      ['{"password": 12}', /^password: /],
-      [JSON.stringify({ password: 'x'.repeat(5000) }), /^password: /],
+      ['', /^Contraseña: /],
+      ['{}', /^Contraseña: /],
+      ['{"password": ""}', /^Contraseña: /],
+      ['{"password": 12}', /^Contraseña: /],
+      [JSON.stringify({ password: 'x'.repeat(5000) }), /^Contraseña: /],
       [JSON.stringify({ password: 'not-the-password' }), /^La contraseña actual no es correcta$/],
     ] as const) {
       const res = await begin(body);
@@ -298,7 +298,7 @@ describe('an admin turning it off for a user who lost their phone and recovery c
     }
     const long = await reset(admin.token, 'x'.repeat(65));
     expect(long.status).toBe(400);
-    expect(((await long.json()) as { detail: string }).detail).toMatch(/^id: /);
+    expect(((await long.json()) as { detail: string }).detail).toMatch(/^Identificador: /);
     expect(await s.storedEntities()).toBe(before);
     expect((await on.api.auth.totpStatus()).enabled).toBe(true);
   });
@@ -362,14 +362,14 @@ describe('hostile input on the 2FA routes', () => {
     await u.api.auth.totpBegin({ password: u.password });
     const before = await s.storedEntities();
     const cases: Array<[string, number, RegExp]> = [
-      ['{}', 400, /^code: /],
-      ['{"code": 123456}', 400, /^code: /],
-      ['{"code": "12345"}', 400, /^code: El código debe tener 6 dígitos$/],
-      ['{"code": "1234567"}', 400, /^code: El código debe tener 6 dígitos$/],
-      ['{"code": "abcdef"}', 400, /^code: El código debe tener 6 dígitos$/],
-      [JSON.stringify({ code: "' OR 1=1 --" }), 400, /^code: /],
-      [JSON.stringify({ code: { $gt: '' } }), 400, /^code: /],
-      [JSON.stringify({ code: '1'.repeat(10_000) }), 400, /^code: /],
+      ['{}', 400, /^Código: /],
+      ['{"code": 123456}', 400, /^Código: /],
+      ['{"code": "12345"}', 400, /^El código debe tener 6 dígitos$/],
+      ['{"code": "1234567"}', 400, /^El código debe tener 6 dígitos$/],
+      ['{"code": "abcdef"}', 400, /^El código debe tener 6 dígitos$/],
+      [JSON.stringify({ code: "' OR 1=1 --" }), 400, /^El código debe tener 6 dígitos$/],
+      [JSON.stringify({ code: { $gt: '' } }), 400, /^Código: /],
+      [JSON.stringify({ code: '1'.repeat(10_000) }), 400, /^Código: /],
       ['{"code": "12', 400, /^JSON mal formado$/],
       [JSON.stringify({ code: 'x'.repeat(2_000_000) }), 413, /^El cuerpo de la petición es demasiado grande$/],
     ];
@@ -381,7 +381,7 @@ describe('hostile input on the 2FA routes', () => {
     for (const body of ['{}', '{"password": ""}', '{"password": 12}', JSON.stringify({ password: 'x'.repeat(5000) })]) {
       const res = await post('/api/me/totp/disable', u.api.token, body);
       expect(res.status, body.slice(0, 40)).toBe(400);
-      expect(((await res.json()) as { detail: string }).detail).toMatch(/^password: /);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/^Contraseña: /);
     }
     expect(await s.storedEntities()).toBe(before);
     expect(await u.api.auth.totpStatus()).toMatchObject({ enabled: false, pending: true });
@@ -394,7 +394,7 @@ describe('hostile input on the 2FA routes', () => {
       body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password, totp: '1'.repeat(65) }),
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { detail: string }).detail).toMatch(/^totp: /);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/^Código de verificación: /);
     for (const [method, path] of [
       ['GET', '/api/me/totp'],
       ['POST', '/api/me/totp'],

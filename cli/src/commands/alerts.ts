@@ -14,6 +14,7 @@ import {
   alertActionLabel,
   alertRuleActionText,
   alertRuleCondition,
+  alertRuleParamKeys,
   deliverySummary,
   formatDateTimeDMY,
   type Alert,
@@ -68,17 +69,41 @@ const actionColumns = (tz: string): Column<AlertAction>[] => [
 ];
 
 /** 'visits=500', 'target=news.example.com', 'new_only=true' → { visits: 500, … }. */
-export function parseParams(pairs: readonly string[]): Record<string, unknown> {
+export function parseParams(pairs: readonly string[], kind?: AlertRuleKind): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const valid = kind ? alertRuleParamKeys(kind) : null;
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new CliError(`Parámetro no válido: ${pair} (usa clave=valor, p. ej. visits=500)`, EXIT.usage);
     const key = pair.slice(0, at).trim();
+    // A mistyped key would otherwise be dropped and its default kept without a word.
+    if (valid && !valid.includes(key)) {
+      const near = closest(key, valid);
+      throw new CliError(
+        `Parámetro desconocido para ${kind}: ${key}${near ? ` (¿quisiste decir ${near}?)` : ''}. Válidos: ${valid.join(', ')}`,
+        EXIT.usage,
+      );
+    }
     const raw = pair.slice(at + 1).trim();
     const n = Number(raw.replace(',', '.'));
     out[key] = raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(n) ? n : raw;
   }
   return out;
+}
+
+/** The valid key nearest to a mistyped one (at most 2 edits away), if any. */
+function closest(key: string, valid: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length];
+  };
+  const [best] = valid.map((v) => [v, distance(key.toLowerCase(), v)] as const).sort((x, y) => x[1] - y[1]);
+  return best && best[1] <= 2 ? best[0] : undefined;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -235,13 +260,15 @@ export function registerAlerts(program: Command, cli: Cli): void {
       if (!(ALERT_RULE_KINDS as readonly string[]).includes(opts.kind))
         throw new CliError(`Tipo no válido: ${opts.kind} (${ALERT_RULE_KINDS.join(', ')})`, EXIT.usage);
       if (opts.useEstimates && opts.kind !== 'campaign_roi') throw new CliError('--use-estimates es solo para reglas campaign_roi', EXIT.usage);
-      const cooldown = Number(opts.cooldown);
+      // Empty is refused, never read as 0 minutes (Number('') is 0).
+      const cooldown = wholeNumber('--cooldown', opts.cooldown);
+      const params = parseParams(opts.param ?? [], opts.kind as AlertRuleKind);
       const action = ruleAction(opts);
       const { api } = await cli.api(cmd);
       const rule = await api.alerts.createRule({
         name: opts.name,
         kind: opts.kind,
-        params: { ...parseParams(opts.param ?? []), ...(opts.useEstimates ? { use_estimates: true } : {}) },
+        params: { ...params, ...(opts.useEstimates ? { use_estimates: true } : {}) },
         cooldown_minutes: cooldown,
         enabled: !opts.disabled,
         ...(action ? { action } : {}),

@@ -48,14 +48,14 @@ export const UserIdParams = z.object({ id: z.string().min(1).max(64) });
 export const UserSessionParams = UserIdParams.extend({ session_id: z.string().min(1).max(64) });
 
 export const PublisherName = z
-  .string({ error: '❌ El nombre del publisher no puede estar vacío.' })
+  .string({ error: (iss) => (iss.code === 'invalid_type' ? 'El nombre del publisher no puede estar vacío.' : undefined) })
   .trim()
-  .min(1, '❌ El nombre del publisher no puede estar vacío.')
+  .min(1, 'El nombre del publisher no puede estar vacío.')
   .max(200);
 
 /** An address or a range a publisher token is accepted from: IPv4 or IPv6, alone or in CIDR. */
 export const AllowedIp = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
-  error: (issue) => `"${String(issue.input).slice(0, 60)}" no es una dirección IP ni un rango CIDR (IPv4 o IPv6)`,
+  error: (issue) => `«${String(issue.input).slice(0, 60)}» no es una dirección IP ni un rango CIDR (IPv4 o IPv6)`,
 });
 export const MAX_ALLOWED_IPS = 100;
 /** Requests per hour a token may make, its own or the server's default (ADOPS_PUBLISHER_RATE_LIMIT). */
@@ -63,18 +63,13 @@ export const MAX_TOKEN_RATE_LIMIT = 1_000_000;
 
 const TokenExpiry = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], {
-    error: 'expires_at debe ser un día AAAA-MM-DD o una fecha y hora ISO 8601 con zona',
+    error: 'debe ser un día AAAA-MM-DD o una fecha y hora ISO 8601 con zona',
   })
   .nullable();
 const TokenAllowList = z
-  .array(AllowedIp, { error: 'allowed_ips debe ser una lista de direcciones IP o rangos CIDR' })
-  .max(MAX_ALLOWED_IPS, `allowed_ips admite como mucho ${MAX_ALLOWED_IPS} entradas`);
-const TokenRateLimit = z
-  .number({ error: `rate_limit debe ser un número entero de peticiones por hora, de 1 a ${MAX_TOKEN_RATE_LIMIT}` })
-  .int(`rate_limit debe ser un número entero de peticiones por hora, de 1 a ${MAX_TOKEN_RATE_LIMIT}`)
-  .min(1, `rate_limit debe ser un número entero de peticiones por hora, de 1 a ${MAX_TOKEN_RATE_LIMIT}`)
-  .max(MAX_TOKEN_RATE_LIMIT, `rate_limit debe ser un número entero de peticiones por hora, de 1 a ${MAX_TOKEN_RATE_LIMIT}`)
-  .nullable();
+  .array(AllowedIp, { error: 'debe ser una lista de direcciones IP o rangos CIDR' })
+  .max(MAX_ALLOWED_IPS, `admite como mucho ${MAX_ALLOWED_IPS} entradas`);
+const TokenRateLimit = z.number().int().min(1).max(MAX_TOKEN_RATE_LIMIT).nullable();
 
 /**
  * How a token may be used: `expires_at` (a day AAAA-MM-DD: the token stops working at its
@@ -130,7 +125,10 @@ export const BACKUP_PASSPHRASE_MIN = 12;
  * passphrase its secrets are encrypted with (needed to restore it).
  */
 export const BackupBody = z.strictObject({
-  password: z.string({ error: 'Indica tu contraseña' }).min(1, 'Indica tu contraseña').max(1024, 'La contraseña es demasiado larga'),
+  password: z
+    .string({ error: (iss) => (iss.code === 'invalid_type' ? 'Indica tu contraseña' : undefined) })
+    .min(1, 'Indica tu contraseña')
+    .max(1024, 'La contraseña es demasiado larga'),
   code: z.string().trim().max(64, 'El código es demasiado largo').optional(),
   passphrase: z
     .string({ error: 'Indica una frase de paso para cifrar los secretos de la copia' })

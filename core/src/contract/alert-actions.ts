@@ -5,12 +5,7 @@ import { z } from 'zod';
 import { route } from './route.js';
 import { queryInt, tablePage } from './table.js';
 
-const whole = (min: number, max: number, what: string) =>
-  z
-    .number({ error: `${what} debe ser un número` })
-    .int(`${what} debe ser un número entero`)
-    .min(min, `${what} debe ser al menos ${min}`)
-    .max(max, `${what} debe ser como máximo ${max}`);
+const whole = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const ALERT_ACTION_MODES = ['notify', 'pause'] as const;
 
@@ -18,13 +13,13 @@ export const ALERT_ACTION_MODES = ['notify', 'pause'] as const;
 export const AlertRuleAction = z
   .object({
     /** notify: the alert says what it would pause; pause: it pauses on Meta. */
-    mode: z.enum(ALERT_ACTION_MODES, { error: 'mode debe ser notify o pause' }).default('notify'),
+    mode: z.enum(ALERT_ACTION_MODES).default('notify'),
     /** Resume what it paused once the figures recover (ROI back above the threshold with enough spend). */
-    reactivate: z.boolean({ error: 'reactivate debe ser true o false' }).default(false),
+    reactivate: z.boolean().default(false),
     /** Minutes after an action (or a failed try) on a campaign before the rule acts on it again. */
-    cooldown_minutes: whole(0, 30 * 24 * 60, 'La espera entre acciones').default(60),
+    cooldown_minutes: whole(0, 30 * 24 * 60).default(60),
     /** Automatic actions per ad account and day (ADOPS_TZ), counted across every rule. */
-    daily_cap: whole(1, 1000, 'El límite diario de acciones').default(5),
+    daily_cap: whole(1, 1000).default(5),
   })
   .strict();
 export type AlertRuleAction = z.output<typeof AlertRuleAction>;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { emptyResponse, route } from './route.js';
 import { queryInt, tablePage } from './table.js';
 import { AlertRuleAction, alertActionRoutes } from './alert-actions.js';
+import { TQ_SCALE } from './reports.js';
 
 export const ALERT_RULE_KINDS = ['tq_low', 'revenue_drop', 'referrer_burst', 'ip_burst', 'campaign_roi'] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
@@ -15,43 +16,41 @@ export type AlertState = (typeof ALERT_STATES)[number];
 const Target = z
   .string()
   .trim()
-  .max(200, 'Como máximo 200 caracteres')
-  .refine((v) => /^[^\p{Cc}]*$/u.test(v), 'No puede contener caracteres de control')
+  .max(200)
+  .refine((v) => /^[^\p{Cc}]*$/u.test(v), 'no puede contener caracteres de control')
   .nullish()
   .transform((v) => (v == null || v === '' || v === 'Todos' ? null : v));
 
-const num = (min: number, max: number, what: string) =>
-  z
-    .number({ error: `${what} debe ser un número` })
-    .min(min, `${what} debe ser al menos ${min}`)
-    .max(max, `${what} debe ser como máximo ${max}`);
-const whole = (min: number, max: number, what: string) => num(min, max, what).int(`${what} debe ser un número entero`);
+// Bounds worded by core's voice ("Horas: debe ser al menos 1"); an empty field (null, "") is
+// refused as "es obligatorio", never read as 0.
+const num = (min: number, max: number) => z.number().min(min).max(max);
+const whole = (min: number, max: number) => num(min, max).int();
 
-const Hours = whole(1, 24 * 31, 'Las horas');
-const Minutes = whole(1, 24 * 60, 'Los minutos');
-const Visits = whole(1, 100_000_000, 'Las visitas');
+const Hours = whole(1, 24 * 31);
+const Minutes = whole(1, 24 * 60);
+const Visits = whole(1, 100_000_000);
 
 /** TQ of a zone's / publisher's traffic below `threshold` over the last `hours` (at least `min_impressions`). */
 export const TqLowParams = z.object({
-  scope: z.enum(['zone', 'publisher'], { error: 'scope debe ser zone o publisher' }),
+  scope: z.enum(['zone', 'publisher']),
   target: Target,
-  threshold: num(0, 100, 'El umbral de TQ'),
+  threshold: num(TQ_SCALE.min, TQ_SCALE.max),
   hours: Hours,
-  min_impressions: whole(0, 1e12, 'Las impresiones mínimas').default(1000),
+  min_impressions: whole(1, 1e12).default(1000),
 });
 /** Revenue of a zone / publisher / advertiser down ≥ `drop_percent` % against the same hours of the same weekday a week earlier. */
 export const RevenueDropParams = z.object({
-  scope: z.enum(['zone', 'publisher', 'advertiser'], { error: 'scope debe ser zone, publisher o advertiser' }),
+  scope: z.enum(['zone', 'publisher', 'advertiser']),
   target: Target,
-  drop_percent: num(1, 100, 'La caída'),
+  drop_percent: num(1, 100),
   hours: Hours,
   /** Last week's revenue below this is too little to compare. */
-  min_revenue: num(0, 1e12, 'El revenue mínimo').default(10),
+  min_revenue: num(0, 1e12).default(10),
 });
 /** A referrer host (or any host never seen before) over `visits` human visits in `minutes`. */
 export const ReferrerBurstParams = z.object({
   target: Target,
-  new_only: z.boolean({ error: 'new_only debe ser true o false' }).default(false),
+  new_only: z.boolean().default(false),
   visits: Visits,
   minutes: Minutes,
 });
@@ -64,37 +63,44 @@ export const IpBurstParams = z.object({ visits: Visits, minutes: Minutes });
  * spend never count (their spend is unknown, not estimated).
  */
 export const CampaignRoiParams = z.object({
-  level: z.enum(['campaign', 'adset'], { error: 'level debe ser campaign o adset' }),
+  level: z.enum(['campaign', 'adset']),
   target: Target,
-  metric: z.enum(['roi', 'cpc'], { error: 'metric debe ser roi o cpc' }).default('roi'),
-  threshold: num(-100, 100_000, 'El umbral de ROI').default(0),
+  metric: z.enum(['roi', 'cpc']).default('roi'),
+  threshold: num(-100, 100_000).default(0),
   hours: Hours,
-  min_spend: num(0, 1e12, 'El gasto mínimo').default(10),
-  use_estimates: z.boolean({ error: 'Usar estimaciones debe ser sí o no (true o false)' }).default(false),
+  min_spend: num(0, 1e12).default(10),
+  use_estimates: z.boolean().default(false),
 });
 
+/** Each kind's parameters; a key not among them is refused (a typo must not silently keep a default). */
+export const ALERT_RULE_PARAMS = {
+  tq_low: TqLowParams.strict(),
+  revenue_drop: RevenueDropParams.strict(),
+  referrer_burst: ReferrerBurstParams.strict(),
+  ip_burst: IpBurstParams.strict(),
+  campaign_roi: CampaignRoiParams.strict(),
+} as const satisfies Record<AlertRuleKind, z.ZodObject>;
+/** The parameter keys a kind takes, in the order its form shows them. */
+export const alertRuleParamKeys = (kind: AlertRuleKind): string[] => Object.keys(ALERT_RULE_PARAMS[kind].shape);
+
 const kindOf = <K extends AlertRuleKind, P extends z.ZodType>(kind: K, params: P) => z.object({ kind: z.literal(kind), params });
-export const AlertRuleSpec = z.discriminatedUnion(
-  'kind',
-  [
-    kindOf('tq_low', TqLowParams),
-    kindOf('revenue_drop', RevenueDropParams),
-    kindOf('referrer_burst', ReferrerBurstParams),
-    kindOf('ip_burst', IpBurstParams),
-    kindOf('campaign_roi', CampaignRoiParams),
-  ],
-  { error: 'kind debe ser tq_low, revenue_drop, referrer_burst, ip_burst o campaign_roi' },
-);
+export const AlertRuleSpec = z.discriminatedUnion('kind', [
+  kindOf('tq_low', ALERT_RULE_PARAMS.tq_low),
+  kindOf('revenue_drop', ALERT_RULE_PARAMS.revenue_drop),
+  kindOf('referrer_burst', ALERT_RULE_PARAMS.referrer_burst),
+  kindOf('ip_burst', ALERT_RULE_PARAMS.ip_burst),
+  kindOf('campaign_roi', ALERT_RULE_PARAMS.campaign_roi),
+]);
 export type AlertRuleSpec = z.output<typeof AlertRuleSpec>;
 export type AlertRuleParams = AlertRuleSpec['params'];
 
 const RuleName = z
-  .string({ error: 'El nombre es obligatorio' })
+  .string()
   .trim()
-  .min(1, 'El nombre es obligatorio')
-  .max(120, 'El nombre admite como máximo 120 caracteres')
-  .refine((v) => /^[^\p{Cc}]*$/u.test(v), 'El nombre no puede contener caracteres de control');
-const Cooldown = whole(0, 7 * 24 * 60, 'La espera entre avisos');
+  .min(1)
+  .max(120)
+  .refine((v) => /^[^\p{Cc}]*$/u.test(v), 'no puede contener caracteres de control');
+const Cooldown = whole(0, 7 * 24 * 60);
 
 export const AlertRule = z.object({
   id: z.string(),
@@ -134,16 +140,16 @@ export type CreateAlertRule = z.input<typeof CreateAlertRule>;
 export const UpdateAlertRule = z
   .object({
     name: RuleName.optional(),
-    enabled: z.boolean({ error: 'enabled debe ser true o false' }).optional(),
+    enabled: z.boolean().optional(),
     cooldown_minutes: Cooldown.optional(),
-    kind: z.enum(ALERT_RULE_KINDS, { error: 'kind no válido' }).optional(),
+    kind: z.enum(ALERT_RULE_KINDS).optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     /** Admins only; null removes it. */
     action: AlertRuleAction.nullable().optional(),
   })
   .superRefine((v, ctx) => {
     if ((v.kind === undefined) !== (v.params === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['params'], message: 'Indica kind y params juntos' });
+      ctx.addIssue({ code: 'custom', path: ['params'], message: 'Indica el tipo de regla y sus parámetros juntos' });
       return;
     }
     if (v.action && v.kind !== undefined && v.kind !== 'campaign_roi')
@@ -211,7 +217,7 @@ export type Alert = z.infer<typeof Alert>;
 
 export const AlertListQuery = z.object({
   state: z
-    .enum([...ALERT_STATES, 'all'], { error: 'state debe ser open, resolved, muted o all' })
+    .enum([...ALERT_STATES, 'all'])
     .optional()
     .transform((v) => (v === 'all' ? undefined : v)),
   rule_id: z.string().max(64).optional(),
@@ -230,7 +236,7 @@ export const AlertIdParams = z.object({ id: z.string().min(1).max(64) });
 
 /** `for_everyone`: a boolean, or its text in a query string ('true'/'false', '1'/'0'); absent = false. */
 const ForEveryone = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'for_everyone debe ser true o false' })
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'debe ser sí o no (true o false)' })
   .optional()
   .transform((v) => v === true || v === 'true' || v === '1');
 
@@ -240,7 +246,7 @@ const ForEveryone = z
  */
 export const MuteAlert = z
   .object({
-    minutes: whole(1, 30 * 24 * 60, 'Los minutos')
+    minutes: whole(1, 30 * 24 * 60)
       .nullable()
       .default(null),
     for_everyone: ForEveryone,
@@ -255,7 +261,7 @@ export type UnmuteAlertQuery = z.input<typeof UnmuteAlertQuery>;
 const WebhookUrl = z
   .string()
   .trim()
-  .max(2000, 'La URL admite como máximo 2000 caracteres')
+  .max(2000)
   .refine((v) => {
     try {
       const u = new URL(v);
@@ -263,7 +269,7 @@ const WebhookUrl = z
     } catch {
       return false;
     }
-  }, 'El webhook debe ser una URL http(s)');
+  }, 'debe ser una URL http(s)');
 
 /** A user's channels: the bell (in-app), an e-mail to their address, a webhook; for every rule or only some. */
 export const AlertSubscription = z.object({
@@ -281,13 +287,13 @@ export type AlertSubscription = z.infer<typeof AlertSubscription>;
 
 export const SetAlertSubscription = z
   .object({
-    in_app: z.boolean({ error: 'in_app debe ser true o false' }).default(true),
-    email: z.boolean({ error: 'email debe ser true o false' }).default(false),
+    in_app: z.boolean().default(true),
+    email: z.boolean().default(false),
     webhook_url: WebhookUrl.nullable()
       .optional()
       .transform((v) => (v === undefined || v === '' ? null : v)),
-    rule_ids: z.array(z.string().min(1).max(64)).max(500, 'Como máximo 500 reglas').nullable().default(null),
-    digest: z.boolean({ error: 'digest debe ser true o false' }).default(false),
+    rule_ids: z.array(z.string().min(1).max(64)).max(500).nullable().default(null),
+    digest: z.boolean().default(false),
   })
   .strict();
 export type SetAlertSubscription = z.input<typeof SetAlertSubscription>;
@@ -306,12 +312,7 @@ export type AlertEvaluation = z.infer<typeof AlertEvaluation>;
 
 /** Resume the alert stream after this event id (alternative to the Last-Event-ID header). */
 export const AlertStreamQuery = z.object({
-  lastEventId: z.coerce
-    .number({ error: 'lastEventId debe ser un número' })
-    .int('lastEventId debe ser un número entero')
-    .min(0, 'lastEventId no puede ser negativo')
-    .max(Number.MAX_SAFE_INTEGER, 'lastEventId demasiado grande')
-    .optional(),
+  lastEventId: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type AlertStreamQuery = z.input<typeof AlertStreamQuery>;
 

@@ -1,6 +1,7 @@
 // The audit trail's route: every change an admin or the system made, newest first, filtered,
 // paged and exported like every other table (admins only).
 import { z } from 'zod';
+import { DATE_RANGE_REVERSED } from '../voice.js';
 import { route, optionalFilter } from './route.js';
 import { tableFields, tablePage } from './table.js';
 
@@ -77,7 +78,7 @@ export const AuditQuery = z
     ...tableFields(AUDIT_SORT_KEYS, AUDIT_PAGE_SIZE),
   })
   .superRefine((f, ctx) => {
-    if (f.since && f.until && f.since >= f.until) ctx.addIssue({ code: 'custom', path: ['since'], message: 'debe ser anterior a until' });
+    if (f.since && f.until && f.since >= f.until) ctx.addIssue({ code: 'custom', path: ['since'], message: DATE_RANGE_REVERSED });
   });
 export type AuditQuery = z.input<typeof AuditQuery>;
 

@@ -1,6 +1,7 @@
 // Paid-social campaigns: image suggestions (Pixabay), suggested copy, campaign creation on
 // Meta (multipart form), campaign metrics from Meta insights and the local campaign records.
 import { z } from 'zod';
+import { DATE_RANGE_REVERSED, rangeTooLong, zodDetail } from '../voice.js';
 import { route } from './route.js';
 import { tableFields, tablePage } from './table.js';
 import { daysBetween, isValidYmd } from '../presets.js';
@@ -65,8 +66,7 @@ export const CAMPAIGN_FIELD_LABELS = {
 } as const;
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const requiredText = (max: number) =>
-  z.string({ error: 'es obligatorio' }).trim().min(1, 'es obligatorio').max(max, `admite como máximo ${max} caracteres`);
+const requiredText = (max: number) => z.string().trim().min(1, 'es obligatorio').max(max);
 
 /**
  * An amount of the ad account's currency as typed (read by `readAmount`: "1,50", "1.500,25",
@@ -94,7 +94,7 @@ const Amount = (fallback: number) =>
 const HttpUrl = z
   .string()
   .trim()
-  .max(2000, 'admite como máximo 2000 caracteres')
+  .max(2000)
   .refine((v) => {
     try {
       const u = new URL(v);
@@ -107,11 +107,14 @@ const HttpUrl = z
 const Countries = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',').map((c) => c.trim().toUpperCase())) : v),
   z
-    .array(z.string().regex(/^[A-Z]{2}$/, 'deben ser códigos de país de 2 letras separados por comas'), {
-      error: 'deben ser códigos de país de 2 letras separados por comas',
-    })
+    .array(
+      z.string().regex(/^[A-Z]{2}$/, { error: (iss) => `«${String(iss.input).slice(0, 20)}» no es un código de país de 2 letras (p. ej. ES)` }),
+      {
+        error: 'deben ser códigos de país de 2 letras separados por comas',
+      },
+    )
     .min(1, 'indica al menos un país')
-    .max(25, 'admite como máximo 25 países')
+    .max(25)
     .default(CAMPAIGN_DEFAULTS.countries),
 );
 
@@ -149,17 +152,13 @@ export const CampaignForm = z.object({
   /** Let Meta widen the audience beyond the targeting (Advantage+ audience). */
   advantage_audience: Flag,
   /** A suggestion's largeImageURL; the server downloads it (only from the image provider). */
-  image_url: z.preprocess(blank, z.string().trim().max(2000, 'admite como máximo 2000 caracteres').optional()),
+  image_url: z.preprocess(blank, z.string().trim().max(2000).optional()),
 });
 export type CampaignFormInput = z.input<typeof CampaignForm>;
 
 /** A refused form in the creator's words: "Presupuesto diario: es ambiguo…", never a field key. */
 export function campaignFormDetail(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Datos no válidos';
-  const key = String(issue.path[0] ?? '');
-  const label = Object.hasOwn(CAMPAIGN_FIELD_LABELS, key) ? CAMPAIGN_FIELD_LABELS[key as keyof typeof CAMPAIGN_FIELD_LABELS] : null;
-  return label ? `${label}: ${issue.message}` : issue.message;
+  return zodDetail(error);
 }
 export type CampaignFormValues = z.output<typeof CampaignForm>;
 /** The text field names of the multipart form. */
@@ -196,10 +195,10 @@ export const SuggestedCopy = z.object({ headline: z.string(), body: z.string(), 
 export type SuggestedCopy = z.infer<typeof SuggestedCopy>;
 
 const Keyword = z
-  .string({ error: 'es obligatorio' })
+  .string()
   .trim()
   .min(MIN_KEYWORD_LENGTH, `debe tener más de ${MIN_KEYWORD_LENGTH - 1} caracteres`)
-  .max(100, 'admite como máximo 100 caracteres');
+  .max(100);
 
 export const PixabayQuery = z.object({
   query: Keyword,
@@ -236,7 +235,7 @@ const STATUS_ALIASES: Record<string, InsightsStatus> = { TODAS: 'ALL', ACTIVAS: 
 /** Longest range the metrics list accepts, in days. */
 export const MAX_INSIGHTS_DAYS = 800;
 
-const Ymd = z.string({ error: 'es obligatorio' }).refine(isValidYmd, 'debe ser una fecha YYYY-MM-DD');
+const Ymd = z.string().refine(isValidYmd, 'debe ser una fecha AAAA-MM-DD');
 
 const bothDates = (q: { from_date: unknown; to_date: unknown }) => isValidYmd(q.from_date) && isValidYmd(q.to_date);
 
@@ -270,9 +269,9 @@ export const InsightsQuery = z
     ...tableFields(CAMPAIGN_SORT_KEYS, CAMPAIGNS_PAGE_SIZE),
   })
   // Zod runs these even when a date already failed: judge only valid dates.
-  .refine((q) => !bothDates(q) || q.from_date <= q.to_date, { message: 'debe ser anterior o igual a to_date', path: ['from_date'] })
+  .refine((q) => !bothDates(q) || q.from_date <= q.to_date, { message: DATE_RANGE_REVERSED, path: ['from_date'] })
   .refine((q) => !bothDates(q) || daysBetween(q.from_date, q.to_date) <= MAX_INSIGHTS_DAYS, {
-    message: `el rango admite como máximo ${MAX_INSIGHTS_DAYS} días`,
+    message: rangeTooLong(MAX_INSIGHTS_DAYS),
     path: ['to_date'],
   });
 export type InsightsQuery = z.input<typeof InsightsQuery>;

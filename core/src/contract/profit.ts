@@ -2,6 +2,7 @@
 // campaign, ad set, ad, keyword or day; the spend sync from Meta (admins) and the monthly
 // exchange rates that turn the ad account's currency into the network's (admins keep them).
 import { z } from 'zod';
+import { DATE_RANGE_REVERSED, rangeTooLong } from '../voice.js';
 import { route } from './route.js';
 import { tableFields, tablePage } from './table.js';
 import { ReportDate, MAX_REPORT_DAYS } from './reports.js';
@@ -32,15 +33,14 @@ const Id = z
 
 const range = (maxDays: number) => (v: { start_date: string; end_date: string }, ctx: z.RefinementCtx) => {
   if (!isValidYmd(v.start_date) || !isValidYmd(v.end_date)) return;
-  if (v.start_date > v.end_date) ctx.addIssue({ code: 'custom', path: ['start_date'], message: 'La fecha inicial es posterior a la final' });
-  else if (daysBetween(v.start_date, v.end_date) > maxDays)
-    ctx.addIssue({ code: 'custom', path: ['end_date'], message: `El rango no puede superar ${maxDays} días` });
+  if (v.start_date > v.end_date) ctx.addIssue({ code: 'custom', path: ['start_date'], message: DATE_RANGE_REVERSED });
+  else if (daysBetween(v.start_date, v.end_date) > maxDays) ctx.addIssue({ code: 'custom', path: ['end_date'], message: rangeTooLong(maxDays) });
 };
 
 /** The Rentabilidad table's body: grouping, range (presets are computed by the faces, as elsewhere), parents to expand, table fields (default: most spend first). */
 export const ProfitTableQuery = z
   .object({
-    by: z.enum(PROFIT_DIMENSIONS, { error: 'by debe ser campaign, adset, ad, keyword o day' }).default('campaign'),
+    by: z.enum(PROFIT_DIMENSIONS).default('campaign'),
     start_date: ReportDate,
     end_date: ReportDate,
     /** Only this campaign's ad sets, ads, keywords or days (expanding a row). */
@@ -140,7 +140,7 @@ export const SpendSyncBody = z
   .strict()
   .superRefine((v, ctx) => {
     if ((v.start_date === undefined) !== (v.end_date === undefined))
-      ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'Indica start_date y end_date, o ninguno' });
+      ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'Indica las dos fechas del rango, o ninguna' });
     else if (v.start_date && v.end_date) range(MAX_SPEND_SYNC_DAYS)({ start_date: v.start_date, end_date: v.end_date }, ctx);
   });
 export type SpendSyncBody = z.input<typeof SpendSyncBody>;

@@ -1,6 +1,7 @@
 // Referrer traffic: the ad tag's beacon, batch ingest, the distinct-referrer report, the raw
 // log (polling) and its live stream (SSE), and the filter bar's option lists.
 import { z } from 'zod';
+import { DATE_RANGE_REVERSED, rangeTooLong } from '../voice.js';
 import { route, emptyResponse } from './route.js';
 import { queryInt, tableFields, tablePage } from './table.js';
 
@@ -62,15 +63,18 @@ export const IdempotencyKey = z
  * tracking URL's macros fill them in): at most 64 printable characters; a number is read as its
  * text. Blank, and a macro Meta left unreplaced ('{{ad.id}}'), are stored as absent.
  */
-const attribution = (field: string) =>
+const attribution = () =>
   z
-    .union([z.string(), z.number().int().nonnegative()], { error: `${field} debe ser texto` })
+    // A beacon parameter given twice (?cid=1&cid=2) arrives as a list: said as such, not as "not text".
+    .union([z.string(), z.number().int().nonnegative()], {
+      error: (iss) => (Array.isArray(iss.input) ? 'debe indicarse una sola vez' : 'debe ser texto'),
+    })
     .transform((v) => String(v))
     .pipe(
       z
         .string()
-        .max(REFERRER_LIMITS.attribution, `${field} no puede superar ${REFERRER_LIMITS.attribution} caracteres`)
-        .regex(/^[^\p{Cc}]*$/u, `${field} no puede contener caracteres de control`),
+        .max(REFERRER_LIMITS.attribution, `no puede superar ${REFERRER_LIMITS.attribution} caracteres`)
+        .regex(/^[^\p{Cc}]*$/u, 'no puede contener caracteres de control'),
     );
 
 const DAY_MS = 86_400_000;
@@ -83,7 +87,7 @@ export const FilterInstant = z
   .max(40)
   .refine(
     (v) => z.iso.datetime({ offset: true, local: true }).safeParse(v).success || z.iso.date().safeParse(v).success,
-    'debe ser una fecha ISO 8601 (YYYY-MM-DD o YYYY-MM-DDTHH:mm:ssZ)',
+    'debe ser una fecha AAAA-MM-DD o un instante ISO 8601',
   );
 
 /** "Todos", empty, null and absent all mean no filter. */
@@ -113,7 +117,7 @@ export const BOT_REASON_LABELS: Record<BotReason, string> = {
 
 /** `include_bots`: a boolean, or its text in a query string ('true'/'false', '1'/'0'); absent = false. */
 const IncludeBots = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'include_bots debe ser true o false' })
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'debe ser sí o no (true o false)' })
   .nullish()
   .transform((v) => v === true || v === 'true' || v === '1');
 
@@ -140,9 +144,9 @@ function checkRange(f: { startDate?: string; endDate?: string }, ctx: z.Refineme
   if (!hasZone(f.startDate) || !hasZone(f.endDate)) return;
   const start = Date.parse(f.startDate);
   const end = Date.parse(f.endDate);
-  if (start > end) ctx.addIssue({ code: 'custom', path: ['startDate'], message: 'la fecha de inicio es posterior a la de fin' });
+  if (start > end) ctx.addIssue({ code: 'custom', path: ['startDate'], message: DATE_RANGE_REVERSED });
   else if (end - start > (REFERRER_LIMITS.spanDays + 1) * DAY_MS)
-    ctx.addIssue({ code: 'custom', path: ['endDate'], message: `el rango no puede superar ${REFERRER_LIMITS.spanDays} días` });
+    ctx.addIssue({ code: 'custom', path: ['endDate'], message: rangeTooLong(REFERRER_LIMITS.spanDays) });
 }
 
 /**
@@ -266,7 +270,7 @@ export type ReferrerFilters = z.infer<typeof ReferrerFilters>;
 
 /** The beacon's query: zone, referrer URL, keyword, source (parent domain or its URL). */
 export const HitQuery = z.object({
-  zone_id: z.string({ error: 'zone_id es obligatorio' }).trim().min(1, 'zone_id es obligatorio').max(REFERRER_LIMITS.zoneId),
+  zone_id: z.string().trim().min(1, 'es obligatorio').max(REFERRER_LIMITS.zoneId),
   ref: z.string().max(REFERRER_LIMITS.referrer).optional(),
   kw: z.string().max(REFERRER_LIMITS.keyword).optional(),
   src: z.string().max(REFERRER_LIMITS.domain).optional(),
@@ -275,10 +279,10 @@ export const HitQuery = z.object({
   /** The tag's key for this hit: a hit resent with the same key within 7 days is stored once. */
   event_id: EventId.optional(),
   /** Attribution from the landing URL (the campaign creator's tracking URL): Meta campaign, ad set and ad ids, placement. */
-  cid: attribution('cid').optional(),
-  asid: attribution('asid').optional(),
-  adid: attribution('adid').optional(),
-  plc: attribution('plc').optional(),
+  cid: attribution().optional(),
+  asid: attribution().optional(),
+  adid: attribution().optional(),
+  plc: attribution().optional(),
 });
 export type HitQuery = z.input<typeof HitQuery>;
 
@@ -291,7 +295,7 @@ export const IngestReferrerEvent = z.object({
   zone_id: z
     .union([z.string(), z.number().int().nonnegative()])
     .transform((v) => String(v).trim())
-    .pipe(z.string().regex(/^[\w.:-]{1,64}$/, 'zone_id debe tener de 1 a 64 letras, dígitos o . _ : -')),
+    .pipe(z.string().regex(/^[\w.:-]{1,64}$/, 'debe tener de 1 a 64 letras, dígitos o . _ : -')),
   referrer: z.string().max(REFERRER_LIMITS.referrer).nullish(),
   keyword: z.string().max(REFERRER_LIMITS.keyword).nullish(),
   parent_domain: z.string().max(REFERRER_LIMITS.domain).nullish(),
@@ -303,10 +307,10 @@ export const IngestReferrerEvent = z.object({
   /** The client's key for this event: the same key within 7 days (in any batch) is stored once. */
   event_id: EventId.nullish(),
   /** Attribution: the Meta campaign, ad set and ad ids and the placement the visit came from (the beacon's cid, asid, adid, plc). */
-  campaign_id: attribution('campaign_id').nullish(),
-  adset_id: attribution('adset_id').nullish(),
-  ad_id: attribution('ad_id').nullish(),
-  placement: attribution('placement').nullish(),
+  campaign_id: attribution().nullish(),
+  adset_id: attribution().nullish(),
+  ad_id: attribution().nullish(),
+  placement: attribution().nullish(),
 });
 export type IngestReferrerEvent = z.input<typeof IngestReferrerEvent>;
 
@@ -330,7 +334,7 @@ export const IVT_SORT_KEYS = ['zone_id', 'publisher', 'hits', 'bot_hits', 'ivt_r
 export const IvtQuery = z
   .object({
     ...filterShape,
-    by: z.enum(IVT_GROUPS, { error: 'by debe ser zone o publisher' }).default('zone'),
+    by: z.enum(IVT_GROUPS).default('zone'),
     ...tableFields(IVT_SORT_KEYS, REFERRERS_PAGE_SIZE),
   })
   .superRefine(checkRange);
@@ -356,12 +360,16 @@ export type IvtTable = z.infer<typeof IvtTable>;
 export const SpamDomain = z
   .string()
   .trim()
-  .toLowerCase()
-  .max(REFERRER_LIMITS.domain, `un dominio no puede superar ${REFERRER_LIMITS.domain} caracteres`)
-  .regex(
-    /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)+$/,
-    'cada dominio debe ser un nombre de host como spam.example.com',
-  );
+  // Whole sentences naming the domain as typed (lower-cased only once accepted): the screen adds
+  // one at a time (a list place, "Dominios que añadir (1.º)", would tell it nothing), and a script
+  // sending many learns which one.
+  .max(REFERRER_LIMITS.domain, {
+    error: (iss) => `El dominio «${String(iss.input).slice(0, 40)}…» supera ${REFERRER_LIMITS.domain} caracteres`,
+  })
+  .regex(/^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)+$/i, {
+    error: (iss) => `El dominio «${String(iss.input).slice(0, 80)}» no es un nombre de host como spam.example.com`,
+  })
+  .toLowerCase();
 
 /** The referrer-spam list: the shipped list (its source and size) and the admins' changes to it. */
 export const SpamList = z.object({
@@ -383,7 +391,7 @@ const spamDomains = z.array(SpamDomain).max(REFERRER_LIMITS.spamChange, `como m�
 export const SpamListChange = z
   .object({ add: spamDomains, remove: spamDomains })
   .strict()
-  .refine((c) => c.add.length + c.remove.length > 0, 'indica algún dominio en add o remove');
+  .refine((c) => c.add.length + c.remove.length > 0, 'Indica algún dominio que añadir o quitar');
 export type SpamListChange = z.input<typeof SpamListChange>;
 
 export const referrersRoutes = {

@@ -3,6 +3,7 @@
 // publishers' revenue shares. Every table is one server query (contract/table.ts); every
 // ratio arrives computed from core's metrics registry, so screens never divide or sum.
 import { z } from 'zod';
+import { DATE_RANGE_REVERSED, rangeTooLong } from '../voice.js';
 import { route, optionalFilter } from './route.js';
 import { exportFields, queryInt, tableFields, tablePage } from './table.js';
 import { isValidYmd, daysBetween } from '../presets.js';
@@ -25,10 +26,7 @@ export const TQ_SCALE = { min: 0, max: 1 } as const;
 export const MONEY_TOLERANCE = 0.01;
 
 /** A calendar day 'YYYY-MM-DD' in the reporting time zone. */
-export const ReportDate = z
-  .string({ error: 'Fecha requerida (YYYY-MM-DD)' })
-  .max(10, 'Fecha no válida (YYYY-MM-DD)')
-  .refine(isValidYmd, 'Fecha no válida (YYYY-MM-DD)');
+export const ReportDate = z.string().max(10, 'debe ser una fecha AAAA-MM-DD').refine(isValidYmd, 'debe ser una fecha AAAA-MM-DD');
 
 /** The text filters every report takes; 'Todos' or empty means no filter. */
 export const filterFields = {
@@ -48,9 +46,8 @@ const rangeCheck =
   (v: { start_date: string; end_date: string }, ctx: z.RefinementCtx): void => {
     // zod runs object checks even when a field check failed: only compare two real dates.
     if (!isValidYmd(v.start_date) || !isValidYmd(v.end_date)) return;
-    if (v.start_date > v.end_date) ctx.addIssue({ code: 'custom', path: ['start_date'], message: 'La fecha inicial es posterior a la final' });
-    else if (daysBetween(v.start_date, v.end_date) > maxDays)
-      ctx.addIssue({ code: 'custom', path: ['end_date'], message: `El rango no puede superar ${maxDays} días` });
+    if (v.start_date > v.end_date) ctx.addIssue({ code: 'custom', path: ['start_date'], message: DATE_RANGE_REVERSED });
+    else if (daysBetween(v.start_date, v.end_date) > maxDays) ctx.addIssue({ code: 'custom', path: ['end_date'], message: rangeTooLong(maxDays) });
   };
 const checkRange = rangeCheck(MAX_REPORT_DAYS);
 
@@ -479,7 +476,7 @@ export type ReportState = (typeof REPORT_STATES)[number];
  * the reporting time zone is final and a day still running is partial.
  */
 export const ZoneReportIngestQuery = z.object({
-  report: z.enum(REPORT_STATES, { error: 'report debe ser final (informe completo) o partial (informe incompleto)' }).optional(),
+  report: z.enum(REPORT_STATES, { error: 'debe ser final (informe completo) o partial (informe incompleto)' }).optional(),
 });
 export type ZoneReportIngestQuery = z.input<typeof ZoneReportIngestQuery>;
 
@@ -496,11 +493,15 @@ export const PublisherShare = z.object({
 export type PublisherShare = z.infer<typeof PublisherShare>;
 
 export const SetRevenueShareBody = z.object({
-  name: z.string({ error: 'El nombre del publisher es obligatorio' }).trim().min(1, 'El nombre del publisher es obligatorio').max(200),
+  name: z
+    .string({ error: (iss) => (iss.code === 'invalid_type' ? 'El nombre del publisher es obligatorio' : undefined) })
+    .trim()
+    .min(1, 'El nombre del publisher es obligatorio')
+    .max(200),
   revenue_share: z
-    .number({ error: 'revenue_share debe ser un número entre 0 y 2' })
-    .min(0, 'revenue_share debe ser un número entre 0 y 2')
-    .max(MAX_REVENUE_SHARE, 'revenue_share debe ser un número entre 0 y 2'),
+    .number({ error: `debe ser un número entre 0 y ${MAX_REVENUE_SHARE}` })
+    .min(0, `debe ser un número entre 0 y ${MAX_REVENUE_SHARE}`)
+    .max(MAX_REVENUE_SHARE, `debe ser un número entre 0 y ${MAX_REVENUE_SHARE}`),
 });
 export type SetRevenueShareBody = z.input<typeof SetRevenueShareBody>;
 

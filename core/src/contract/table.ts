@@ -18,20 +18,20 @@ export type TableFormat = (typeof TABLE_FORMATS)[number];
  * for machines) or `excel-es` (';', comma decimals, dates dd/MM/yyyy, for a Spanish spreadsheet).
  * Other formats ignore it.
  */
-export const csvDialectParam = z.enum(CSV_DIALECTS, { error: 'csv debe ser standard o excel-es' }).default('standard');
+export const csvDialectParam = z.enum(CSV_DIALECTS, { error: 'debe ser standard o excel-es' }).default('standard');
 
 /** `format` and `csv` of a report that is not a paged table: json (default), or csv|ndjson to download it as a file. */
 export const exportFields = {
-  format: z.enum(TABLE_FORMATS, { error: 'format debe ser json, csv o ndjson' }).default('json'),
+  format: z.enum(TABLE_FORMATS, { error: 'debe ser json, csv o ndjson' }).default('json'),
   csv: csvDialectParam,
 };
 
 /** A whole number in a query string or JSON body (a single value; arrays refused). */
 export const queryInt = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().regex(/^\d{1,10}$/, 'Debe ser un número entero')])
+    .union([z.number(), z.string().regex(/^\d{1,10}$/, 'debe ser un número entero')])
     .transform(Number)
-    .pipe(z.number().int('Debe ser un número entero').min(min, `Debe ser al menos ${min}`).max(max, `Debe ser como máximo ${max}`));
+    .pipe(z.number().int().min(min).max(max));
 
 /**
  * `sort`: 'key' or 'key:asc|desc' over the given columns (or the keys a test accepts, named by

@@ -7,6 +7,7 @@ import type { AppServices } from '../services/index.js';
 import { auditTarget, userEditChanges } from '../services/audit.js';
 import { publicUser } from '../services/users.js';
 import { samePublisherName } from '../store/types.js';
+import { knownPublisher } from '../services/known-names.js';
 
 export const PROTECTED_ADMIN_OWN = 'Solo el administrador protegido puede cambiar su verificación en dos pasos y cerrar sus sesiones.';
 
@@ -79,6 +80,7 @@ export function adminRoutes(router: Router, s: AppServices): void {
   bind(router, s.guards, r.listTokens, () => s.tokens.list());
   // Entries name a token by its publisher; the token itself is redacted from before/after.
   bind(router, s.guards, r.createToken, async (input, ctx) => {
+    await knownPublisher(s.shares, input.publisher_name);
     const token = await s.tokens.create(input);
     await s.audit.record(actorOf(ctx), { action: 'token.create', target: auditTarget.publisherToken(token.publisher_name, token.id), after: token });
     ctx.status = 201;

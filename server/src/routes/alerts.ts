@@ -8,6 +8,7 @@ import { actorOf, bind, type Ctx } from '../http.js';
 import type { AppServices } from '../services/index.js';
 import type { AlertCaller } from '../services/alerts.js';
 import { checkRuleAction } from '../services/alert-guard.js';
+import { checkRuleTarget } from '../services/known-names.js';
 
 const caller = (ctx: Ctx): AlertCaller => {
   const u = ctx.state.user!;
@@ -49,6 +50,7 @@ export function alertRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.createRule, async (input, ctx) => {
     checkRuleAction(caller(ctx), undefined, { action: input.action, kind: input.kind });
+    await checkRuleTarget(s.reports, input);
     const rule = await s.alerts.createRule(caller(ctx), input);
     await s.audit.record(actorOf(ctx), { action: 'alert_rule.create', target: ruleTarget(rule), before: null, after: rule });
     return rule;
@@ -56,6 +58,7 @@ export function alertRoutes(router: Router, s: AppServices): void {
 
   bind(router, s.guards, r.updateRule, async ({ id, ...change }, ctx) => {
     checkRuleAction(caller(ctx), await s.store.alerts.rules.byId(id), { action: change.action, kind: change.spec?.kind });
+    await checkRuleTarget(s.reports, change.spec);
     const { before, after } = await s.alerts.updateRule(caller(ctx), id, change);
     await s.audit.record(actorOf(ctx), { action: 'alert_rule.update', target: ruleTarget(after), before, after });
     return after;

@@ -34,6 +34,9 @@ import {
   ivtCsvFields,
   ivtCsvFile,
   type TableRequest,
+  DATE_RANGE_REVERSED,
+  rangeTooLong,
+  fieldLabel,
 } from '@adops/core';
 import type { Config } from '../config.js';
 import { httpError, zodDetail } from '../errors.js';
@@ -81,6 +84,10 @@ export type NewReferrerEvent = Omit<ReferrerEvent, 'id' | 'publisher' | 'adverti
 
 /** A rejected event field; the ingest route prefixes the line number. */
 export class EventError extends Error {}
+
+/** A field's refusal as every other refusal reads: its label, then what is wrong ("País: …"). */
+const refused = (field: string, predicate: string) => new EventError(`${fieldLabel([field])}: ${predicate}`);
+const CONTROL = 'no puede contener caracteres de control';
 
 /**
  * Idempotency keys: a batch event's event_id ('e:'), a beacon's ('h:': the public beacon can
@@ -280,7 +287,7 @@ export function normalizeIp(ip: string | null | undefined): string | null {
 const blankToNull = (v: string | null | undefined): string | null => (v == null || v.trim() === '' ? null : v);
 
 function noNul(field: string, v: string | null): string | null {
-  if (v?.includes('\u0000')) throw new EventError(`${field} contiene caracteres no permitidos`);
+  if (v?.includes('\u0000')) throw refused(field, CONTROL);
   return v;
 }
 
@@ -308,34 +315,36 @@ export function normalizeEvent(input: EventInput, arrivedAt: number): NewReferre
 export function normalizeEvent(input: EventInput, arrivedAt: number, ownerOf: (zoneId: string) => ZoneOwner): ReferrerEvent;
 export function normalizeEvent(input: EventInput, arrivedAt: number, ownerOf?: (zoneId: string) => ZoneOwner): NewReferrerEvent | ReferrerEvent {
   const zone_id = input.zone_id.trim();
-  if (!ZONE_ID.test(zone_id)) throw new EventError('zone_id debe tener de 1 a 64 letras, dígitos o . _ : -');
+  if (!ZONE_ID.test(zone_id)) throw refused('zone_id', 'debe tener de 1 a 64 letras, dígitos o . _ : -');
   const referrer = noNul('referrer', blankToNull(input.referrer));
-  if (referrer !== null && referrer.length > REFERRER_LIMITS.referrer) throw new EventError(`referrer supera ${REFERRER_LIMITS.referrer} caracteres`);
+  if (referrer !== null && referrer.length > REFERRER_LIMITS.referrer)
+    throw refused('referrer', `no puede superar ${REFERRER_LIMITS.referrer} caracteres`);
   const keyword = noNul('keyword', blankToNull(input.keyword));
-  if (keyword !== null && keyword.length > REFERRER_LIMITS.keyword) throw new EventError(`keyword supera ${REFERRER_LIMITS.keyword} caracteres`);
+  if (keyword !== null && keyword.length > REFERRER_LIMITS.keyword)
+    throw refused('keyword', `no puede superar ${REFERRER_LIMITS.keyword} caracteres`);
   let parent_domain: string | null = null;
   const source = blankToNull(input.parent_domain);
   if (source !== null) {
     parent_domain = hostOf(source);
-    if (parent_domain === null) throw new EventError('parent_domain debe ser un dominio o una URL http(s)');
+    if (parent_domain === null) throw refused('parent_domain', 'debe ser un dominio o una URL http(s)');
   } else parent_domain = referrerHost(referrer);
   let ip: string | null = null;
   if (blankToNull(input.ip) !== null) {
     ip = normalizeIp(input.ip);
-    if (ip === null) throw new EventError('ip no es una dirección IPv4 o IPv6 válida');
+    if (ip === null) throw refused('ip', 'no es una dirección IPv4 o IPv6 válida');
   }
   let country: string | null = null;
   if (blankToNull(input.country) !== null) {
     const c = input.country!.trim().toUpperCase();
-    if (!/^[A-Z][A-Z0-9]$/.test(c)) throw new EventError('country debe ser un código de país de 2 letras');
+    if (!/^[A-Z][A-Z0-9]$/.test(c)) throw refused('country', 'debe ser un código de país de 2 letras');
     country = c;
   }
   let seen_ms = arrivedAt;
   if (input.seen_at) {
     seen_ms = Date.parse(input.seen_at);
-    if (Number.isNaN(seen_ms)) throw new EventError('seen_at no es una fecha válida');
-    if (seen_ms > arrivedAt + FUTURE_SLACK_MS) throw new EventError('seen_at está en el futuro');
-    if (seen_ms < OLDEST_EVENT_MS) throw new EventError('seen_at es anterior a 2000');
+    if (Number.isNaN(seen_ms)) throw refused('seen_at', 'no es una fecha válida');
+    if (seen_ms > arrivedAt + FUTURE_SLACK_MS) throw refused('seen_at', 'está en el futuro');
+    if (seen_ms < OLDEST_EVENT_MS) throw refused('seen_at', 'es anterior a 2000');
   }
   const seen_at = isoOf(seen_ms);
   const campaign_id = attributionValue('campaign_id', input.campaign_id);
@@ -389,8 +398,8 @@ export function normalizeEvent(input: EventInput, arrivedAt: number, ownerOf?: (
 function attributionValue(field: string, value: string | null | undefined): string | null {
   const v = value?.trim();
   if (!v || /^\{\{[^{}]*\}\}$/.test(v)) return null;
-  if (v.length > REFERRER_LIMITS.attribution) throw new EventError(`${field} supera ${REFERRER_LIMITS.attribution} caracteres`);
-  if (/\p{Cc}/u.test(v)) throw new EventError(`${field} contiene caracteres no permitidos`);
+  if (v.length > REFERRER_LIMITS.attribution) throw refused(field, `no puede superar ${REFERRER_LIMITS.attribution} caracteres`);
+  if (/\p{Cc}/u.test(v)) throw refused(field, CONTROL);
   return v;
 }
 
@@ -408,9 +417,8 @@ export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date
   const today = todayIn(tz, now);
   const to = f.endDate ? instantOf(f.endDate, 'end', tz) : zonedDayEnd(today, tz).getTime();
   const from = f.startDate ? instantOf(f.startDate, 'start', tz) : zonedDayStart(f.endDate ? todayIn(tz, new Date(to)) : today, tz).getTime();
-  if (from > to) throw httpError(400, 'startDate: la fecha de inicio es posterior a la de fin');
-  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS)
-    throw httpError(400, `endDate: el rango no puede superar ${REFERRER_LIMITS.spanDays} días`);
+  if (from > to) throw httpError(400, DATE_RANGE_REVERSED);
+  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS) throw httpError(400, rangeTooLong(REFERRER_LIMITS.spanDays));
   return { ...textFilter(f), from, to };
 }
 
@@ -463,8 +471,7 @@ export function streamFilter(f: ReferrerFilterParsed, tz: string): EventFilter {
   const out = textFilter(f);
   if (f.startDate) out.from = instantOf(f.startDate, 'start', tz);
   if (f.endDate) out.to = instantOf(f.endDate, 'end', tz);
-  if (out.from !== undefined && out.to !== undefined && out.from > out.to)
-    throw httpError(400, 'startDate: la fecha de inicio es posterior a la de fin');
+  if (out.from !== undefined && out.to !== undefined && out.from > out.to) throw httpError(400, DATE_RANGE_REVERSED);
   return out;
 }
 

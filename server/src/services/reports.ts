@@ -138,6 +138,13 @@ export class ReportService {
     return this.dimensions;
   }
 
+  /** Every zone id, publisher or advertiser some zone report named (a rule's target is one of them). */
+  async knownNames(kind: 'zone' | 'publisher' | 'advertiser'): Promise<string[]> {
+    if (kind === 'zone') return [...(await this.warehouse.zoneOwners()).keys()];
+    const v = await this.dimensionValues();
+    return kind === 'publisher' ? v.publishers : v.advertisers;
+  }
+
   async rawOptions(): Promise<RawOptions> {
     const v = await this.dimensionValues();
     return { advertisers: v.advertisers, publishers: v.publishers, geoOptions: v.geos, sourceOptions: v.sources };

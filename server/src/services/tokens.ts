@@ -219,8 +219,8 @@ function isExpired(r: Pick<TokenRecord, 'expires_at'>, now: number): boolean {
 function expiryInstant(value: string | null, tz: string, now: number): string | null {
   if (value === null) return null;
   const instant = isValidYmd(value) ? zonedDayStart(value, tz) : new Date(value);
-  if (Number.isNaN(instant.getTime())) throw httpError(400, 'expires_at: fecha no válida');
-  if (instant.getTime() <= now) throw httpError(400, 'expires_at: la fecha de caducidad ya pasó');
+  if (Number.isNaN(instant.getTime())) throw httpError(400, 'Caducidad: no es una fecha válida');
+  if (instant.getTime() <= now) throw httpError(400, 'Caducidad: la fecha ya pasó');
   return instant.toISOString();
 }
 

@@ -41,7 +41,7 @@ describe('filter values', () => {
     expect(rangeProblem({ from: '2026-02-30', to: '2026-03-01' })).toBe('Elige las fechas Desde y Hasta');
     expect(rangeProblem({ from: '2026-03-02', to: '2026-03-01' })).toBe('La fecha de inicio debe ser anterior o igual a la de fin');
     expect(rangeProblem({ from: '2024-01-01', to: '2026-03-10' })).toBeNull();
-    expect(rangeProblem({ from: '2024-01-01', to: '2026-03-11' })).toBe('El rango no puede superar 800 días');
+    expect(rangeProblem({ from: '2024-01-01', to: '2026-03-11' })).toBe('El rango admite como mucho 800 días');
   });
 });
 

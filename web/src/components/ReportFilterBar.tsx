@@ -1,7 +1,7 @@
 // The report filter bar shared by the revenue screens (Dashboard, Ad Report, Demand, Api
 // Explorer, Finance): Zone ID search, Advertiser/Publisher/Geo/Source selects ('Todos' first),
 // a presets select that fills the dates, Desde/Hasta dates and Reset. Screens pick the fields.
-import { DATE_RANGE_INCOMPLETE, DATE_RANGE_REVERSED } from '../lib/voice';
+import { DATE_RANGE_INCOMPLETE, DATE_RANGE_REVERSED, rangeTooLong } from '../lib/voice';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { MAX_REPORT_DAYS, PRESET_LABELS, daysBetween, isValidYmd, presetRange, type PresetKey, type ReportFiltersInput } from '@adops/core';
 import { inputClass, secondaryButton } from './styles';
@@ -49,7 +49,7 @@ export function initialReportFilters(preset: PresetKey, now: Date = new Date(), 
 export function rangeProblem(v: Pick<ReportFilterValues, 'from' | 'to'>): string | null {
   if (!isValidYmd(v.from) || !isValidYmd(v.to)) return DATE_RANGE_INCOMPLETE;
   if (v.from > v.to) return DATE_RANGE_REVERSED;
-  if (daysBetween(v.from, v.to) > MAX_REPORT_DAYS) return `El rango no puede superar ${MAX_REPORT_DAYS} días`;
+  if (daysBetween(v.from, v.to) > MAX_REPORT_DAYS) return rangeTooLong(MAX_REPORT_DAYS);
   return null;
 }
 

@@ -1,44 +1,10 @@
 // Turns any thrown value into the text a user should read: the server's detail in the user's
-// words — a field's key that starts a detail ('password: La contraseña debe…') is dropped when
-// the message already names the field, or replaced by the field's label ('start_date: …' →
-// 'Desde: …'); a key nobody labelled stays, rather than losing where the problem is.
-import { ApiError } from '@adops/core';
-
-/** The labels the screens give the fields the server names in its details. */
-export const FIELD_LABELS: Readonly<Record<string, string>> = {
-  email: 'Email',
-  password: 'Contraseña',
-  current_password: 'Contraseña actual',
-  new_password: 'Nueva contraseña',
-  code: 'Código',
-  totp: 'Código de verificación',
-  first_name: 'Nombre',
-  last_name: 'Apellido',
-  is_admin: 'Es administrador',
-  publisher_name: 'Publisher',
-  start_date: 'Desde',
-  end_date: 'Hasta',
-  from_date: 'Desde',
-  to_date: 'Hasta',
-  zone_id: 'Zone ID',
-  advertiser: 'Advertiser',
-  publisher: 'Publisher',
-  keyword: 'Palabra clave',
-  headline: 'Titular',
-  body: 'Texto',
-  cta: 'Llamada a la acción',
-  daily_budget: 'Presupuesto diario',
-  bid_amount: 'Puja',
-  base_url: 'URL base',
-  revenue_share: 'Revenue share',
-  // A publisher token's policy ('allowed_ips.0: "10.0.0.0/33" no es una dirección IP…').
-  allowed_ips: 'IPs permitidas',
-  rate_limit: 'Límite por hora',
-  expires_at: 'Caduca el',
-  // The referrer-spam list's change ('add.0: cada dominio debe ser…').
-  add: 'Dominio',
-  remove: 'Dominio',
-};
+// words. The server names fields by their labels itself (core's voice); a detail that still
+// starts with a field's key ('password: La contraseña debe…') loses the key when the message
+// already names the field, or has it replaced by core's label for it ('rate_limit: …' →
+// 'Límite de peticiones por hora: …'); a key nobody labelled stays, rather than losing where
+// the problem is.
+import { ApiError, FIELD_LABELS, fieldLabel } from '@adops/core';
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -46,12 +12,13 @@ const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCas
 export function readableDetail(detail: string): string {
   const m = /^([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*): (.+)$/s.exec(detail);
   if (!m) return detail;
-  const key = m[1].split('.')[0];
-  const label = FIELD_LABELS[key];
-  if (!label) return detail;
+  // 'allowed_ips.0' is the path ['allowed_ips', 0]: core names it "IPs permitidas (1.ª)".
+  const path = m[1].split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const keys = path.filter((p): p is string => typeof p === 'string');
+  if (!keys.some((k) => Object.hasOwn(FIELD_LABELS, k))) return detail;
   const message = m[2];
-  if (fold(message).includes(fold(label))) return message.charAt(0).toUpperCase() + message.slice(1);
-  return `${label}: ${message}`;
+  if (fold(message).includes(fold(fieldLabel(keys) ?? ''))) return message.charAt(0).toUpperCase() + message.slice(1);
+  return `${fieldLabel(path)}: ${message}`;
 }
 
 /** The server's detail for an ApiError, the message for other errors, else the fallback. */

@@ -1,8 +1,7 @@
-// The face's own words for situations every screen meets, one wording each. The reversed range
-// is core's DATE_RANGE_REVERSED (core/src/voice.ts on the server side of issue 30), said the
-// same here before anything is sent.
+// The face's words for situations every screen meets, one wording each. What the server also
+// says (a reversed range, a range too long) is core's voice (core/src/voice.ts), re-exported so a
+// screen refuses before sending in the very words the server would answer with.
+export { DATE_RANGE_REVERSED, rangeTooLong } from '@adops/core';
 
-/** Desde after Hasta, on any screen. */
-export const DATE_RANGE_REVERSED = 'La fecha de inicio debe ser anterior o igual a la de fin';
-/** A range with a day missing or half typed. */
+/** A range with a day missing or half typed (only a screen can meet it: the API needs both days). */
 export const DATE_RANGE_INCOMPLETE = 'Elige las fechas Desde y Hasta';

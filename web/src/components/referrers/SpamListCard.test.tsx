@@ -119,9 +119,8 @@ describe('changeMessage', () => {
 });
 
 describe('the server’s refusal', () => {
-  test('reads without the field key', () => {
-    expect(errorText(new ApiError(400, 'add.0: cada dominio debe ser un nombre de host como spam.example.com'), 'x')).toBe(
-      'Cada dominio debe ser un nombre de host como spam.example.com',
-    );
+  test('reads as the server says it: a whole sentence naming the domain, no field key or list place', () => {
+    const detail = 'El dominio «x y» no es un nombre de host como spam.example.com';
+    expect(errorText(new ApiError(400, detail), 'x')).toBe(detail);
   });
 });
