@@ -1,18 +1,15 @@
-// SQL fragments of the ClickHouse engine, twins of duckdb/sql.ts and built the same way from
-// fixed pieces only: report filters as a WHERE clause (user text always a bound {pN:Type}
-// parameter), the additive sums over stored rows or over the rollup, the registry's formulas
-// and the table orders (missing values last, text in Spanish collation then exactly, ties
-// broken by a total order in byte order).
-import { METRICS, SUM_KEYS, type Formula, type MetricDef, type SumKey } from '@adops/core';
+// SQL fragments of the ClickHouse engine, built only from fixed pieces: report filters as a
+// WHERE clause (user text always a bound {pN:Type} parameter), the rows a report reads (FINAL or
+// the rollup's current days) and pages; orders, sums and formulas are the shared ones (../sql/)
+// in the ClickHouse dialect.
 import type { Binder, ClickHouseDb } from './db.js';
-import type { Dimension, Order, TextFilters } from '../types.js';
-import { TEXT_SORT_KEYS } from '../types.js';
+import type { TextFilters } from '../types.js';
+import { hasCase } from '../sql/filters.js';
 
 /**
  * Zone search: a case-insensitive substring. Text without letters (most zone ids are digits) is
  * matched as is; otherwise the stored id is lower-cased (lowerUTF8, as DuckDB's lower()).
  */
-const hasCase = (text: string) => text.toLowerCase() !== text.toUpperCase();
 const zoneSearch = (param: string, value: string) =>
   hasCase(value) ? `position(lowerUTF8(zone_id), ${param}) > 0` : `position(zone_id, ${param}) > 0`;
 
@@ -51,11 +48,6 @@ export function whereFilters(b: Binder, filters: Partial<TextFilters>, options: 
   return `WHERE ${filterConditions(b, filters, options)}`;
 }
 
-/** Whether a query reads the rollup: every aggregate that needs no zone does (unless the engine has it off). */
-export function usesRollup(db: ClickHouseDb, filters: Partial<TextFilters>, by: readonly Dimension[] = []): boolean {
-  return db.rollup && filters.zone_id === undefined && !by.includes('zone_id');
-}
-
 /**
  * The rows a query reads: stored rows deduplicated at read time (FINAL), or the rollup rows of
  * each day's current version, within the range (the subquery is one row per day).
@@ -86,82 +78,6 @@ export function fromWhere(
   const conditions = filterConditions(b, filters, options);
   return rollup ? `FROM ${src} AND ${conditions}` : `FROM ${src} WHERE ${conditions}`;
 }
-
-const isCount = (k: SumKey) => !['revenue', 'p_revenue', 'margin', 'tq_weighted'].includes(k);
-
-/** Each sum over stored zone_report rows (`and` narrows it to the rows passing a condition). */
-function rawSum(key: SumKey, and?: string): string {
-  const cond = (...c: Array<string | undefined>) => c.filter(Boolean).join(' AND ');
-  const sum = (expr: string, condition?: string) => {
-    const all = cond(condition, and);
-    return all ? `ifNull(sumIf(${expr}, ${all}), 0)` : `ifNull(sum(${expr}), 0)`;
-  };
-  switch (key) {
-    case 'rows':
-      return and ? `countIf(${and})` : 'count()';
-    case 'ctr_base':
-      return sum('if(ifNull(monetized_impressions, 0) > 0, ifNull(monetized_impressions, 0), impressions)');
-    case 'tq_weighted':
-      return sum('tq * impressions', 'tq > 0 AND impressions > 0');
-    case 'tq_weight':
-      return sum('impressions', 'tq > 0 AND impressions > 0');
-    default:
-      return sum(key);
-  }
-}
-
-/**
- * The select list of sums (aliased by their keys) over stored rows or over the rollup's sums;
- * `and` (fixed SQL with bound parameters) limits the sums to the rows passing it. Counts are
- * Int64, money Float64 (the same doubles DuckDB sums).
- */
-export function sumsSql(rollup: boolean, and?: string): string {
-  return SUM_KEYS.map((k) => {
-    const expr = rollup ? (and ? `sumIf(${k}, ${and})` : `sum(${k})`) : rawSum(k, and);
-    return `${isCount(k) ? 'toInt64' : 'toFloat64'}(${expr}) AS ${k}`;
-  }).join(',\n  ');
-}
-
-/** A registry formula in SQL over the given expressions of its sums. */
-export function formulaSql(formula: Formula, sum: (key: SumKey) => string): string {
-  if (formula.op === 'diff') return `(${sum(formula.a)} - ${sum(formula.b)})`;
-  const num = `toFloat64(${sum(formula.num)})`;
-  const den = sum(formula.den);
-  return formula.positiveBase ? `if(${den} > 0, ${num} / ${den} * ${formula.scale}, NULL)` : `(${num} / nullIf(${den}, 0) * ${formula.scale})`;
-}
-
-/**
- * ORDER BY terms for one key given its SQL expression: missing values (NULL, and '' for text)
- * last in both directions; text in Spanish collation (ICU 'es', as DuckDB's COLLATE es and
- * core's compareText), then exactly (byte order).
- */
-export function orderTerms(key: string, expr: string, dir: 'asc' | 'desc', text = TEXT_SORT_KEYS.has(key)): string[] {
-  const d = dir === 'asc' ? 'ASC' : 'DESC';
-  if (!text) return [`${expr} ${d} NULLS LAST`];
-  return [`nullIf(${expr}, '') ${d} NULLS LAST COLLATE 'es'`, `${expr} ${d} NULLS LAST`];
-}
-
-/** A whole ORDER BY clause: the requested keys, then `then` in plain byte order (see duckdb/sql.ts). */
-export function orderBy(order: Order, then: Order, expr: (key: string) => string | undefined): string {
-  const seen = new Set<string>();
-  const terms: string[] = [];
-  const sqlOf = (key: string) => {
-    const sql = expr(key);
-    if (sql === undefined) throw new Error(`orden no soportado: ${key}`);
-    return sql;
-  };
-  for (const { key, dir } of order) {
-    if (seen.has(key)) continue;
-    seen.add(key);
-    terms.push(...orderTerms(key, sqlOf(key), dir));
-  }
-  for (const { key, dir } of then) terms.push(`${sqlOf(key)} ${dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
-  return terms.length ? `ORDER BY ${terms.join(', ')}` : '';
-}
-
-/** A registry metric's formula, if it is derived. */
-export const formulaOf = (key: string): Formula | undefined =>
-  Object.hasOwn(METRICS, key) ? (METRICS[key as keyof typeof METRICS] as MetricDef).formula : undefined;
 
 /** LIMIT / OFFSET as bound parameters (nothing when neither). */
 export function pageSql(b: Binder, limit?: number, offset?: number): string {

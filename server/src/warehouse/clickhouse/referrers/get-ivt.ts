@@ -3,7 +3,9 @@
 // rollup; ordered by any of its columns (default: most flagged hits first), one page or all streamed.
 import { IVT_RATE } from '@adops/core';
 import { Binder, type ClickHouseDb } from '../db.js';
-import { orderBy, pageSql } from '../sql.js';
+import { pageSql } from '../sql.js';
+import { orderBy } from '../../sql/order.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import { rawEventWhere, rollupWhere } from './filter.js';
 import { committedDaily, watermarkSql } from './schema.js';
 import { IVT_DEFAULT_ORDER, ivtTies, type IvtQuery, type IvtSums } from '../../types.js';
@@ -35,7 +37,7 @@ FROM (
   GROUP BY ${keys}
 )
 GROUP BY ${keys}`;
-  return { sql, order: orderBy(q.order.length ? q.order : IVT_DEFAULT_ORDER, ivtTies(q.by), (k) => EXPR[k]) };
+  return { sql, order: orderBy(CLICKHOUSE, q.order.length ? q.order : IVT_DEFAULT_ORDER, ivtTies(q.by), (k) => EXPR[k]) };
 }
 
 const sums = (r: IvtSums): IvtSums => ({ zone_id: r.zone_id, publisher: r.publisher, hits: Number(r.hits), bot_hits: Number(r.bot_hits) });

@@ -3,7 +3,9 @@
 // events arrive; one page with the count and the newest stored id, or all streamed.
 import type { ReferrerLogRecord } from '@adops/core';
 import { Binder, type ClickHouseDb } from '../db.js';
-import { orderBy, pageSql } from '../sql.js';
+import { pageSql } from '../sql.js';
+import { orderBy } from '../../sql/order.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import { rawEventWhere } from './filter.js';
 import { liveEvent, watermarkSql } from './schema.js';
 import type { LogQuery, Order } from '../../types.js';
@@ -19,7 +21,7 @@ function logWhere(b: Binder, q: Omit<LogQuery, 'limit' | 'offset'>): string {
 }
 
 const order = (q: Omit<LogQuery, 'limit' | 'offset'>) =>
-  orderBy(q.order.length ? q.order : LOGS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined));
+  orderBy(CLICKHOUSE, q.order.length ? q.order : LOGS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined));
 
 const select = (db: ClickHouseDb) =>
   `WITH ${watermarkSql(db)} AS wm SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, is_bot, reason FROM ${db.t('referrer_event')}`;

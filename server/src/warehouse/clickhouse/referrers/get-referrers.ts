@@ -3,7 +3,9 @@
 // its columns (ties: zone, source, referrer), one page of them or all streamed.
 import type { ReferrerRow } from '@adops/core';
 import { Binder, type ClickHouseDb } from '../db.js';
-import { orderBy, pageSql } from '../sql.js';
+import { pageSql } from '../sql.js';
+import { orderBy } from '../../sql/order.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import { rawEventWhere, rollupWhere } from './filter.js';
 import { committedDaily, watermarkSql } from './schema.js';
 import type { Order, ReferrerQuery } from '../../types.js';
@@ -31,7 +33,7 @@ FROM (
   FROM ${db.t('referrer_daily')} WHERE ${rollupWhere(b, q.filter)} AND ${committedDaily(db)}
 )
 GROUP BY zone_id, parent_domain, referrer`;
-  const order = orderBy(q.order.length ? q.order : REFERRERS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined));
+  const order = orderBy(CLICKHOUSE, q.order.length ? q.order : REFERRERS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined));
   return { sql, order };
 }
 

@@ -3,7 +3,11 @@
 // and how many groups there are. Read from the rollup unless a zone is asked for.
 import { SUM_KEYS, type SumKey } from '@adops/core';
 import { Binder, type ClickHouseDb } from '../db.js';
-import { formulaOf, formulaSql, fromWhere, orderBy, pageSql, sumsSql, usesRollup } from '../sql.js';
+import { fromWhere, pageSql } from '../sql.js';
+import { usesRollup } from '../../sql/filters.js';
+import { formulaOf, formulaSql, sumsSql } from '../../sql/formulas.js';
+import { orderBy } from '../../sql/order.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { Dimension, GroupQuery, GroupRow } from '../../types.js';
 
 const DIMENSION_SQL: Record<Dimension, string> = {
@@ -25,18 +29,19 @@ function groupedSql(db: ClickHouseDb, b: Binder, q: Omit<GroupQuery, 'limit' | '
   const from = fromWhere(db, b, rollup, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
   const dims = q.by.map((d) => `${DIMENSION_SQL[d]} AS ${d}, `).join('');
   const groupBy = q.by.length ? `GROUP BY ${q.by.map((d) => DIMENSION_SQL[d]).join(', ')}` : '';
-  return `SELECT ${dims}${sumsSql(rollup)} ${from} ${groupBy}`;
+  return `SELECT ${dims}${sumsSql(CLICKHOUSE, rollup)} ${from} ${groupBy}`;
 }
 
 /** The ORDER BY of a group query: the asked keys, then the dimensions for a total order. */
 function groupOrder(q: Omit<GroupQuery, 'limit' | 'offset'>): string {
   return orderBy(
+    CLICKHOUSE,
     q.order,
     q.by.map((key) => ({ key, dir: 'asc' as const })),
     (key) => {
       if ((q.by as readonly string[]).includes(key) || isSum(key)) return key;
       const formula = formulaOf(key);
-      return formula ? formulaSql(formula, (k) => k) : undefined;
+      return formula ? formulaSql(CLICKHOUSE, formula, (k) => k) : undefined;
     },
   );
 }

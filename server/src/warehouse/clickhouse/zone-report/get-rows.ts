@@ -4,7 +4,10 @@
 // keeps only the top offset+limit rows while it sorts, so a page needs no day windows.
 import type { SumKey } from '@adops/core';
 import { Binder, type ClickHouseDb, type Params } from '../db.js';
-import { filterConditions, formulaOf, formulaSql, orderBy, pageSql } from '../sql.js';
+import { filterConditions, pageSql } from '../sql.js';
+import { formulaOf, formulaSql } from '../../sql/formulas.js';
+import { orderBy } from '../../sql/order.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 /** Stored columns as the record has them (a Date32 reads as 'YYYY-MM-DD'). */
@@ -30,7 +33,7 @@ const STORED = new Set<string>(ZONE_REPORT_COLUMNS);
 function rowExpr(key: string): string | undefined {
   if (STORED.has(key)) return key;
   const formula = formulaOf(key);
-  return formula ? formulaSql(formula, (k) => ROW_SUM[k]) : undefined;
+  return formula ? formulaSql(CLICKHOUSE, formula, (k) => ROW_SUM[k]) : undefined;
 }
 
 const NATURAL = ZONE_NATURAL_KEY.map((key) => ({ key, dir: 'asc' as const }));
@@ -38,7 +41,7 @@ const NATURAL = ZONE_NATURAL_KEY.map((key) => ({ key, dir: 'asc' as const }));
 function rowsSql(db: ClickHouseDb, q: RowQuery): { sql: string; params: Params } {
   const b = new Binder();
   const where = filterConditions(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
-  const sql = `SELECT ${COLUMNS} FROM ${db.t('zone_report')} FINAL WHERE ${where} ${orderBy(q.order, NATURAL, rowExpr)} ${pageSql(b, q.limit, q.offset)}`;
+  const sql = `SELECT ${COLUMNS} FROM ${db.t('zone_report')} FINAL WHERE ${where} ${orderBy(CLICKHOUSE, q.order, NATURAL, rowExpr)} ${pageSql(b, q.limit, q.offset)}`;
   return { sql, params: b.params };
 }
 

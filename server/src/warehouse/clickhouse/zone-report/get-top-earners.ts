@@ -3,7 +3,8 @@
 // margin counts its rows with revenue (a row of 0 revenue adds to neither figure). Advertisers
 // are summed from the rollup unless a zone filter needs the stored rows. Ties in the text order.
 import { Binder, type ClickHouseDb } from '../db.js';
-import { fromWhere, usesRollup } from '../sql.js';
+import { fromWhere } from '../sql.js';
+import { usesRollup } from '../../sql/filters.js';
 import type { Filters, TopAdvertiserSums, TopEarners, TopZoneSums } from '../../types.js';
 
 export async function getTopEarners(db: ClickHouseDb, filters: Filters, limit: number): Promise<TopEarners> {

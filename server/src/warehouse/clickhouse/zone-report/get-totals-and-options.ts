@@ -3,7 +3,10 @@
 // dropdowns ignore their own filter, so the sums apply geo and source as -If conditions.
 import { SUM_KEYS, compareText, type Sums } from '@adops/core';
 import { Binder, type ClickHouseDb } from '../db.js';
-import { fromWhere, sumsSql, usesRollup } from '../sql.js';
+import { fromWhere } from '../sql.js';
+import { usesRollup } from '../../sql/filters.js';
+import { sumsSql } from '../../sql/formulas.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { Filters } from '../../types.js';
 
 export async function getTotalsAndOptions(db: ClickHouseDb, filters: Filters): Promise<{ totals: Sums; geos: string[]; sources: string[] }> {
@@ -14,7 +17,7 @@ export async function getTotalsAndOptions(db: ClickHouseDb, filters: Filters): P
     const value = filters[key];
     if (value !== undefined) own.push(`${key} = ${b.bind(value, 'String')}`);
   }
-  const sums = own.length ? sumsSql(rollup, own.join(' AND ')) : sumsSql(rollup);
+  const sums = own.length ? sumsSql(CLICKHOUSE, rollup, own.join(' AND ')) : sumsSql(CLICKHOUSE, rollup);
   const from = fromWhere(db, b, rollup, filters, { range: { start: filters.start_date, end: filters.end_date }, skip: ['geo', 'source'] });
   const row = await db.one<Sums & { geos: string[]; sources: string[] }>(
     `SELECT ${sums}, groupUniqArrayIf(geo, geo != '') AS geos, groupUniqArrayIf(source, source != '') AS sources ${from}`,

@@ -2,12 +2,15 @@
 import { EMPTY_SUMS, type Sums } from '@adops/core';
 import { Binder, type ClickHouseDb } from '../db.js';
 import type { Filters } from '../../types.js';
-import { fromWhere, sumsSql, usesRollup } from '../sql.js';
+import { fromWhere } from '../sql.js';
+import { usesRollup } from '../../sql/filters.js';
+import { sumsSql } from '../../sql/formulas.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 
 export async function getTotals(db: ClickHouseDb, filters: Filters): Promise<Sums> {
   const rollup = usesRollup(db, filters);
   const b = new Binder();
   const from = fromWhere(db, b, rollup, filters, { range: { start: filters.start_date, end: filters.end_date } });
-  const row = await db.one<Sums>(`SELECT ${sumsSql(rollup)} ${from}`, b.params);
+  const row = await db.one<Sums>(`SELECT ${sumsSql(CLICKHOUSE, rollup)} ${from}`, b.params);
   return row ?? { ...EMPTY_SUMS };
 }

@@ -3,7 +3,8 @@
 // ordered by any of its columns (default: most flagged hits first), one page or all streamed.
 import { IVT_RATE } from '@adops/core';
 import type { Db, Param } from '../db.js';
-import { orderBy } from '../sql.js';
+import { orderBy } from '../../sql/order.js';
+import { DUCKDB } from '../../sql/dialect.js';
 import { rawEventWhere, rollupWhere } from './filter.js';
 import { IVT_DEFAULT_ORDER, ivtTies, type IvtQuery, type IvtSums } from '../../types.js';
 
@@ -36,7 +37,7 @@ WITH seen AS (
 SELECT ${zone}, publisher, sum(hits)::BIGINT AS hits, sum(bot_hits)::BIGINT AS bot_hits
 FROM seen
 GROUP BY ${keys}`;
-  const order = orderBy(q.order.length ? q.order : IVT_DEFAULT_ORDER, ivtTies(q.by), (k) => EXPR[k]);
+  const order = orderBy(DUCKDB, q.order.length ? q.order : IVT_DEFAULT_ORDER, ivtTies(q.by), (k) => EXPR[k]);
   return { sql, params: [...raw.params, ...rolled.params], order };
 }
 

@@ -3,7 +3,8 @@
 // events arrive; one page with the count and the newest stored id, or all streamed.
 import type { ReferrerLogRecord } from '@adops/core';
 import type { Db, Param } from '../db.js';
-import { orderBy } from '../sql.js';
+import { orderBy } from '../../sql/order.js';
+import { DUCKDB } from '../../sql/dialect.js';
 import { rawEventWhere } from './filter.js';
 import type { LogQuery, Order } from '../../types.js';
 
@@ -18,7 +19,7 @@ function logSql(q: Omit<LogQuery, 'limit' | 'offset'>): { where: string; params:
   return {
     where: bounded,
     params: q.beforeId !== undefined ? [...where.params, q.beforeId] : where.params,
-    order: orderBy(q.order.length ? q.order : LOGS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined)),
+    order: orderBy(DUCKDB, q.order.length ? q.order : LOGS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined)),
   };
 }
 

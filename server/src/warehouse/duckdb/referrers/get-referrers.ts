@@ -3,7 +3,8 @@
 // any of its columns (ties: zone, source, referrer), one page of them or all streamed.
 import type { ReferrerRow } from '@adops/core';
 import type { Db, Param } from '../db.js';
-import { orderBy } from '../sql.js';
+import { orderBy } from '../../sql/order.js';
+import { DUCKDB } from '../../sql/dialect.js';
 import { rawEventWhere, rollupWhere } from './filter.js';
 import type { Order, ReferrerQuery } from '../../types.js';
 
@@ -31,7 +32,7 @@ WITH seen AS (
 SELECT zone_id, parent_domain, referrer, max(last_seen) AS seen_at, min(first_seen) AS first_seen, sum(hits)::BIGINT AS hits
 FROM seen
 GROUP BY zone_id, parent_domain, referrer`;
-  const order = orderBy(q.order.length ? q.order : REFERRERS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined));
+  const order = orderBy(DUCKDB, q.order.length ? q.order : REFERRERS_DEFAULT_ORDER, TIES, (k) => (COLUMNS.has(k) ? k : undefined));
   return { sql, params: [...raw.params, ...rolled.params], order };
 }
 

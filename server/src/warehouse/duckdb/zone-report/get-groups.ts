@@ -3,7 +3,11 @@
 // and how many groups there are. Read from the rollup unless a zone is asked for.
 import { SUM_KEYS, type SumKey } from '@adops/core';
 import type { Db, Param } from '../db.js';
-import { formulaOf, formulaSql, orderBy, pageSql, sumsSql, usesRollup, whereFilters } from '../sql.js';
+import { pageSql, whereFilters } from '../sql.js';
+import { usesRollup } from '../../sql/filters.js';
+import { formulaOf, formulaSql, sumsSql } from '../../sql/formulas.js';
+import { orderBy } from '../../sql/order.js';
+import { DUCKDB } from '../../sql/dialect.js';
 import type { Dimension, GroupQuery, GroupRow } from '../../types.js';
 
 const DIMENSION_SQL: Record<Dimension, string> = {
@@ -26,7 +30,7 @@ function groupedSql(db: Db, q: Omit<GroupQuery, 'limit' | 'offset'>): { sql: str
   const dims = q.by.map((d) => `${DIMENSION_SQL[d]} AS ${d}, `).join('');
   const groupBy = q.by.length ? `GROUP BY ${q.by.map((d) => DIMENSION_SQL[d]).join(', ')}` : '';
   return {
-    sql: `SELECT ${dims}${sumsSql(rollup)} FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where.sql} ${groupBy}`,
+    sql: `SELECT ${dims}${sumsSql(DUCKDB, rollup)} FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where.sql} ${groupBy}`,
     params: where.params,
   };
 }
@@ -34,12 +38,13 @@ function groupedSql(db: Db, q: Omit<GroupQuery, 'limit' | 'offset'>): { sql: str
 /** The ORDER BY of a group query: the asked keys, then the dimensions for a total order. */
 function groupOrder(q: Omit<GroupQuery, 'limit' | 'offset'>): string {
   return orderBy(
+    DUCKDB,
     q.order,
     q.by.map((key) => ({ key, dir: 'asc' as const })),
     (key) => {
       if ((q.by as readonly string[]).includes(key) || isSum(key)) return key;
       const formula = formulaOf(key);
-      return formula ? formulaSql(formula, (k) => k) : undefined;
+      return formula ? formulaSql(DUCKDB, formula, (k) => k) : undefined;
     },
   );
 }

@@ -6,7 +6,11 @@
 // export sorts one day at a time, so its memory is a day's rows, not the range's.
 import type { SumKey } from '@adops/core';
 import type { Db } from '../db.js';
-import { formulaOf, formulaSql, orderBy, pageSql, usesRollup, whereFilters } from '../sql.js';
+import { pageSql, whereFilters } from '../sql.js';
+import { usesRollup } from '../../sql/filters.js';
+import { formulaOf, formulaSql } from '../../sql/formulas.js';
+import { orderBy } from '../../sql/order.js';
+import { DUCKDB } from '../../sql/dialect.js';
 import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
@@ -31,7 +35,7 @@ const STORED = new Set<string>(ZONE_REPORT_COLUMNS);
 function rowExpr(key: string): string | undefined {
   if (STORED.has(key)) return key;
   const formula = formulaOf(key);
-  return formula ? formulaSql(formula, (k) => ROW_SUM[k]) : undefined;
+  return formula ? formulaSql(DUCKDB, formula, (k) => ROW_SUM[k]) : undefined;
 }
 
 const NATURAL = ZONE_NATURAL_KEY.map((key) => ({ key, dir: 'asc' as const }));
@@ -40,7 +44,7 @@ function rowsSql(q: RowQuery, range: { start: string; end: string }, limit?: num
   const where = whereFilters(q.filters, { range });
   const page = pageSql(where.params.length, limit, offset);
   return {
-    sql: `SELECT ${COLUMNS} FROM zone_report ${where.sql} ${orderBy(q.order, NATURAL, rowExpr)} ${page.sql}`,
+    sql: `SELECT ${COLUMNS} FROM zone_report ${where.sql} ${orderBy(DUCKDB, q.order, NATURAL, rowExpr)} ${page.sql}`,
     params: [...where.params, ...page.params],
   };
 }

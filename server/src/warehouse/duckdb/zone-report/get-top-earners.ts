@@ -4,7 +4,8 @@
 // Both lists share the report filters' bound parameters (DuckDB reuses $n); advertisers are
 // summed from the rollup unless a zone filter needs the stored rows. Ties in the text order.
 import type { Db } from '../db.js';
-import { usesRollup, whereFilters } from '../sql.js';
+import { whereFilters } from '../sql.js';
+import { usesRollup } from '../../sql/filters.js';
 import type { Filters, TopEarners } from '../../types.js';
 
 interface TopRow {

@@ -3,7 +3,10 @@
 // dropdowns ignore their own filter, so the sums apply geo and source as FILTER clauses.
 import { SUM_KEYS, compareText, type Sums } from '@adops/core';
 import type { Db } from '../db.js';
-import { sumsSql, usesRollup, whereFilters } from '../sql.js';
+import { whereFilters } from '../sql.js';
+import { usesRollup } from '../../sql/filters.js';
+import { sumsSql } from '../../sql/formulas.js';
+import { DUCKDB } from '../../sql/dialect.js';
 import type { Filters } from '../../types.js';
 
 export async function getTotalsAndOptions(db: Db, filters: Filters): Promise<{ totals: Sums; geos: string[]; sources: string[] }> {
@@ -16,7 +19,7 @@ export async function getTotalsAndOptions(db: Db, filters: Filters): Promise<{ t
     params.push(filters[key]);
     own.push(`${key} = $${params.length}`);
   }
-  const sums = own.length ? sumsSql(rollup, own.join(' AND ')) : sumsSql(rollup);
+  const sums = own.length ? sumsSql(DUCKDB, rollup, own.join(' AND ')) : sumsSql(DUCKDB, rollup);
   const row = await db.one<Sums & { geos: string[]; sources: string[] }>(
     `SELECT ${sums},
             coalesce(list(DISTINCT geo) FILTER (WHERE geo <> ''), []) AS geos,
