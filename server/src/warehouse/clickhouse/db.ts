@@ -1,11 +1,10 @@
 // The ClickHouse handle behind the warehouse: one @clickhouse/client (a server over HTTP, or the
 // embedded chdb engine plugged in as its connection), every table name qualified with the
-// warehouse's database, every value a bound {name:Type} parameter. Results come as JSONEachRow
+// warehouse's database, every value a bound {name:Type} parameter (sql/binder.ts). Results come as JSONEachRow
 // with 64-bit integers as numbers and DateTime64 as ISO text; long results stream in chunks.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import type { Params } from '../sql/binder.js';
 
-export type Param = string | number | boolean | null | readonly string[] | readonly number[];
-export type Params = Record<string, Param>;
 export type Row = Record<string, unknown>;
 
 /** Settings of every statement: numbers as numbers, instants as ISO-8601, column names before aliases. */
@@ -23,17 +22,6 @@ const DONE: ClickHouseSettings = { wait_end_of_query: 1 };
 const CHUNK_ROWS = 2048;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-
-/** Bound parameters of one statement: `p.bind(value, 'String')` answers `{p0:String}`. */
-export class Binder {
-  readonly params: Params = {};
-  private n = 0;
-  bind(value: Param, type: string): string {
-    const name = `p${this.n++}`;
-    this.params[name] = value;
-    return `{${name}:${type}}`;
-  }
-}
 
 export class ClickHouseDb {
   /** Queries and writes under way: close() waits for them. */

@@ -6,8 +6,20 @@
 /** The engines behind the Warehouse interface. */
 export type Engine = 'duckdb' | 'clickhouse';
 
+/** A bound value's type, spelled as ClickHouse needs it in `{name:Type}`; DuckDB casts only the few it does not take from the value. */
+export type ParamType = 'String' | 'Nullable(String)' | 'Date32' | 'UInt32' | 'UInt64' | 'Int64' | 'Float64' | 'Timestamp' | 'Array(String)';
+
+/** Binds a value and answers its placeholder (Binder.bind). */
+export type Bind = (value: string | number | null, type: ParamType) => string;
+
 export interface Dialect {
   readonly engine: Engine;
+  /** The placeholder of the bound value `name`: DuckDB `$name` (cast when needed), ClickHouse `{name:Type}`. */
+  param(name: string, type: ParamType): string;
+  /** An epoch-ms instant, bound: a DuckDB TIMESTAMP, a ClickHouse DateTime64(3, 'UTC'). */
+  instant(bind: Bind, ms: number): string;
+  /** The condition that always holds (a WHERE with nothing to filter). */
+  readonly true: string;
   /** How many rows (passing `cond`). */
   count(cond?: string): string;
   /** Σ expr over the rows (passing `cond`), 0 over none. */
@@ -33,8 +45,24 @@ export interface Dialect {
   readonly orderByAlias: boolean;
 }
 
+/** A UTC instant as DuckDB TIMESTAMP text ('YYYY-MM-DD HH:MM:SS.mmm'). */
+export const sqlTimestamp = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+
+/** DuckDB's casts of bound values (the others take the value's own type, as a column compared with them). */
+const DUCKDB_CAST: Partial<Record<ParamType, string>> = {
+  Date32: '::DATE',
+  Timestamp: '::TIMESTAMP',
+  'Nullable(String)': '::VARCHAR',
+  'Array(String)': '::VARCHAR[]',
+  Int64: '::BIGINT',
+  Float64: '::DOUBLE',
+};
+
 export const DUCKDB: Dialect = {
   engine: 'duckdb',
+  param: (name, type) => `$${name}${DUCKDB_CAST[type] ?? ''}`,
+  instant: (bind, ms) => bind(sqlTimestamp(ms), 'Timestamp'),
+  true: 'TRUE',
   count: (cond) => (cond ? `count(*) FILTER (WHERE ${cond})` : 'count(*)'),
   sum: (expr, cond) => `coalesce(sum(${expr})${cond ? ` FILTER (WHERE ${cond})` : ''}, 0)`,
   rollupSum: (column, cond) => `coalesce(sum(${column})${cond ? ` FILTER (WHERE ${cond})` : ''}, 0)`,
@@ -53,6 +81,9 @@ export const DUCKDB: Dialect = {
 
 export const CLICKHOUSE: Dialect = {
   engine: 'clickhouse',
+  param: (name, type) => `{${name}:${type === 'Timestamp' ? 'Int64' : type}}`,
+  instant: (bind, ms) => `fromUnixTimestamp64Milli(${bind(ms, 'Int64')}, 'UTC')`,
+  true: '1',
   count: (cond) => (cond ? `countIf(${cond})` : 'count()'),
   sum: (expr, cond) => (cond ? `ifNull(sumIf(${expr}, ${cond}), 0)` : `ifNull(sum(${expr}), 0)`),
   rollupSum: (column, cond) => (cond ? `sumIf(${column}, ${cond})` : `sum(${column})`),

@@ -1,7 +1,8 @@
-// Table orders in SQL, for both dialects: the requested keys (missing values last in both
+// Table orders and pages in SQL, for both dialects: the requested keys (missing values last in both
 // directions; text in Spanish collation, then exactly), then a total order for the ties.
 import type { Order } from '../types.js';
 import { TEXT_SORT_KEYS } from '../types.js';
+import type { Binder } from './binder.js';
 import type { Dialect } from './dialect.js';
 
 /** ORDER BY terms for one key given its SQL expression: missing values (NULL, and '' for text) last in both directions. */
@@ -31,4 +32,10 @@ export function orderBy(d: Dialect, order: Order, then: Order, expr: (key: strin
   }
   for (const { key, dir } of then) terms.push(`${sqlOf(key)} ${dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
   return terms.length ? `ORDER BY ${terms.join(', ')}` : '';
+}
+
+/** LIMIT / OFFSET as bound values (nothing when neither). */
+export function pageSql(b: Binder, limit?: number, offset?: number): string {
+  if (limit === undefined) return offset ? `OFFSET ${b.bind(offset, 'UInt64')}` : '';
+  return `LIMIT ${b.bind(limit, 'UInt64')} OFFSET ${b.bind(offset ?? 0, 'UInt64')}`;
 }

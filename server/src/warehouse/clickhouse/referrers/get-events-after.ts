@@ -1,11 +1,13 @@
 // Events after a stream client's last seen id (up to the live ring buffer's oldest), for
 // resuming a stream across a restart or a gap longer than the ring buffer.
-import { Binder, type ClickHouseDb } from '../db.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { ReferrerEvent } from '../../types.js';
 import { liveEvent, watermarkSql } from './schema.js';
 
 export async function getEventsAfter(db: ClickHouseDb, afterId: number, beforeId: number, limit: number): Promise<ReferrerEvent[]> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const rows = await db.all<Omit<ReferrerEvent, 'seen_ms'>>(
     `WITH ${watermarkSql(db)} AS wm
      SELECT * FROM (

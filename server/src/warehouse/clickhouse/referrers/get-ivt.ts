@@ -2,11 +2,11 @@
 // stamped on its events) or per publisher, in the range, from raw events plus the committed daily
 // rollup; ordered by any of its columns (default: most flagged hits first), one page or all streamed.
 import { IVT_RATE } from '@adops/core';
-import { Binder, type ClickHouseDb } from '../db.js';
-import { pageSql } from '../sql.js';
-import { orderBy } from '../../sql/order.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
-import { rawEventWhere, rollupWhere } from './filter.js';
+import { orderBy, pageSql } from '../../sql/order.js';
+import { rawEventWhere, rollupWhere } from '../../referrers/filter.js';
 import { committedDaily, watermarkSql } from './schema.js';
 import { IVT_DEFAULT_ORDER, ivtTies, type IvtQuery, type IvtSums } from '../../types.js';
 
@@ -43,9 +43,9 @@ GROUP BY ${keys}`;
 const sums = (r: IvtSums): IvtSums => ({ zone_id: r.zone_id, publisher: r.publisher, hits: Number(r.hits), bot_hits: Number(r.bot_hits) });
 
 export async function getIvt(db: ClickHouseDb, q: IvtQuery): Promise<{ rows: IvtSums[]; total: number; hits: number; bot_hits: number }> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const g = groupedSql(db, b, q);
-  const c = new Binder();
+  const c = new Binder(CLICKHOUSE);
   const all = groupedSql(db, c, q);
   const [rows, totals] = await Promise.all([
     db.all<IvtSums>(`SELECT * FROM (${g.sql}) ${g.order} ${pageSql(b, q.limit, q.offset)}`, b.params),
@@ -58,7 +58,7 @@ export async function getIvt(db: ClickHouseDb, q: IvtQuery): Promise<{ rows: Ivt
 }
 
 export async function* streamIvt(db: ClickHouseDb, q: Omit<IvtQuery, 'limit' | 'offset'>): AsyncGenerator<IvtSums[]> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const g = groupedSql(db, b, q);
   for await (const chunk of db.stream<IvtSums>(`SELECT * FROM (${g.sql}) ${g.order}`, b.params)) yield chunk.map(sums);
 }

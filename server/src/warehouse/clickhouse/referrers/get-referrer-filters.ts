@@ -1,11 +1,13 @@
 // The filter bar's lists: parent domains, publishers and advertisers that have referrer
 // traffic (raw events or rollup), each sorted (byte order, as DuckDB's), at most `limit` values.
 import type { ReferrerFilters } from '@adops/core';
-import { Binder, type ClickHouseDb } from '../db.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import { committedDaily, liveEvent, watermarkSql } from './schema.js';
 
 export async function getReferrerFilters(db: ClickHouseDb, limit: number): Promise<ReferrerFilters> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const n = b.bind(limit, 'UInt64');
   const src = `(SELECT parent_domain, publisher, advertiser FROM ${db.t('referrer_event')} WHERE ${liveEvent()}
                 UNION ALL

@@ -2,11 +2,11 @@
 // first; ties by id, newest first), optionally only up to an id so pages stay still while
 // events arrive; one page with the count and the newest stored id, or all streamed.
 import type { ReferrerLogRecord } from '@adops/core';
-import { Binder, type ClickHouseDb } from '../db.js';
-import { pageSql } from '../sql.js';
-import { orderBy } from '../../sql/order.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
-import { rawEventWhere } from './filter.js';
+import { orderBy, pageSql } from '../../sql/order.js';
+import { rawEventWhere } from '../../referrers/filter.js';
 import { liveEvent, watermarkSql } from './schema.js';
 import type { LogQuery, Order } from '../../types.js';
 
@@ -27,8 +27,8 @@ const select = (db: ClickHouseDb) =>
   `WITH ${watermarkSql(db)} AS wm SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, is_bot, reason FROM ${db.t('referrer_event')}`;
 
 export async function getReferrerLogs(db: ClickHouseDb, q: LogQuery): Promise<{ rows: ReferrerLogRecord[]; total: number; latestId: number | null }> {
-  const b = new Binder();
-  const c = new Binder();
+  const b = new Binder(CLICKHOUSE);
+  const c = new Binder(CLICKHOUSE);
   const [rows, count] = await Promise.all([
     db.all<ReferrerLogRecord>(`${select(db)} WHERE ${logWhere(b, q)} ${order(q)} ${pageSql(b, q.limit, q.offset)}`, b.params),
     db.one<{ n: number; latest: number | null }>(
@@ -42,6 +42,6 @@ export async function getReferrerLogs(db: ClickHouseDb, q: LogQuery): Promise<{ 
 }
 
 export async function* streamReferrerLogs(db: ClickHouseDb, q: Omit<LogQuery, 'limit' | 'offset'>): AsyncGenerator<ReferrerLogRecord[]> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   yield* db.stream<ReferrerLogRecord>(`${select(db)} WHERE ${logWhere(b, q)} ${order(q)}`, b.params);
 }

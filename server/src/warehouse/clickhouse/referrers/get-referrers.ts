@@ -2,11 +2,11 @@
 // range, from raw events plus the daily rollup of what retention rolled up; ordered by any of
 // its columns (ties: zone, source, referrer), one page of them or all streamed.
 import type { ReferrerRow } from '@adops/core';
-import { Binder, type ClickHouseDb } from '../db.js';
-import { pageSql } from '../sql.js';
-import { orderBy } from '../../sql/order.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
-import { rawEventWhere, rollupWhere } from './filter.js';
+import { orderBy, pageSql } from '../../sql/order.js';
+import { rawEventWhere, rollupWhere } from '../../referrers/filter.js';
 import { committedDaily, watermarkSql } from './schema.js';
 import type { Order, ReferrerQuery } from '../../types.js';
 
@@ -38,7 +38,7 @@ GROUP BY zone_id, parent_domain, referrer`;
 }
 
 export async function getReferrers(db: ClickHouseDb, q: ReferrerQuery): Promise<{ rows: ReferrerRow[]; total: number; hits: number }> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const g = groupedSql(db, b, q);
   const rows = await db.all<ReferrerRow & { __total: number; __hits: number }>(
     `SELECT *, count() OVER () AS __total, toUInt64(sum(hits) OVER ()) AS __hits FROM (${g.sql}) ${g.order} ${pageSql(b, q.limit, q.offset)}`,
@@ -47,7 +47,7 @@ export async function getReferrers(db: ClickHouseDb, q: ReferrerQuery): Promise<
   let total = rows[0]?.__total ?? 0;
   let hits = rows[0]?.__hits ?? 0;
   if (rows.length === 0 && q.offset) {
-    const c = new Binder();
+    const c = new Binder(CLICKHOUSE);
     const all = await db.one<{ n: number; hits: number }>(
       `SELECT count() AS n, toUInt64(sum(hits)) AS hits FROM (${groupedSql(db, c, q).sql})`,
       c.params,
@@ -70,7 +70,7 @@ export async function getReferrers(db: ClickHouseDb, q: ReferrerQuery): Promise<
 }
 
 export async function* streamReferrers(db: ClickHouseDb, q: Omit<ReferrerQuery, 'limit' | 'offset'>): AsyncGenerator<ReferrerRow[]> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const g = groupedSql(db, b, q);
   yield* db.stream<ReferrerRow>(`SELECT * FROM (${g.sql}) ${g.order}`, b.params);
 }

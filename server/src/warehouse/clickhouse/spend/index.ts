@@ -1,5 +1,7 @@
 // Meta spend on ClickHouse (ad_spend): upserts are inserts with a higher version, reads FINAL.
-import { Binder, type ClickHouseDb } from '../db.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { AdSpendRecord, SpendMonth, SpendWarehouse } from '../../types.js';
 import { spendMonths } from '../../profit-rows.js';
 
@@ -25,7 +27,7 @@ export function clickHouseSpendWarehouse(db: ClickHouseDb): SpendWarehouse {
       );
     },
     async rows(range) {
-      const b = new Binder();
+      const b = new Binder(CLICKHOUSE);
       return db.all<AdSpendRecord>(
         `SELECT toString(date) AS date, account_id, campaign_id, campaign_name, adset_id, adset_name, ad_id, ad_name,
                 spend, impressions, clicks, currency
@@ -39,7 +41,7 @@ export function clickHouseSpendWarehouse(db: ClickHouseDb): SpendWarehouse {
       return Number((await db.one<{ n: number }>(`SELECT count() AS n FROM ${db.t('ad_spend')} FINAL`))?.n ?? 0);
     },
     async days(range) {
-      const b = new Binder();
+      const b = new Binder(CLICKHOUSE);
       const rows = await db.all<{ day: string }>(
         `SELECT DISTINCT toString(date) AS day FROM ${db.t('ad_spend')} FINAL
          WHERE date BETWEEN toDate32(${b.bind(range.from, 'String')}) AND toDate32(${b.bind(range.to, 'String')}) ORDER BY day`,

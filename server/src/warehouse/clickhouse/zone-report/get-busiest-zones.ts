@@ -1,10 +1,12 @@
 // The zones with the most impressions in zone_report's latest week, with their publisher,
 // site and geo (the demo traffic simulator sends hits to them).
-import { Binder, type ClickHouseDb } from '../db.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { BusyZone } from '../../types.js';
 
 export function getBusiestZones(db: ClickHouseDb, limit: number): Promise<BusyZone[]> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   return db.all<BusyZone>(
     `SELECT * FROM (
        SELECT zone_id, argMax(publisher, impressions) AS publisher, argMax(domain, impressions) AS domain,

@@ -2,12 +2,13 @@
 // domain…) with their sums: ordered by any dimension, sum or registry metric, one page of them
 // and how many groups there are. Read from the rollup unless a zone is asked for.
 import { SUM_KEYS, type SumKey } from '@adops/core';
-import { Binder, type ClickHouseDb } from '../db.js';
-import { fromWhere, pageSql } from '../sql.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
+import { fromWhere } from '../sql.js';
 import { usesRollup } from '../../sql/filters.js';
 import { formulaOf, formulaSql, sumsSql } from '../../sql/formulas.js';
-import { orderBy } from '../../sql/order.js';
-import { CLICKHOUSE } from '../../sql/dialect.js';
+import { orderBy, pageSql } from '../../sql/order.js';
 import type { Dimension, GroupQuery, GroupRow } from '../../types.js';
 
 const DIMENSION_SQL: Record<Dimension, string> = {
@@ -47,7 +48,7 @@ function groupOrder(q: Omit<GroupQuery, 'limit' | 'offset'>): string {
 }
 
 export async function getGroups(db: ClickHouseDb, q: GroupQuery): Promise<{ rows: GroupRow[]; total: number }> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const grouped = groupedSql(db, b, q);
   const rows = await db.all<GroupRow & { __total: number }>(
     `SELECT *, count() OVER () AS __total FROM (${grouped}) ${groupOrder(q)} ${pageSql(b, q.limit, q.offset)}`,
@@ -55,7 +56,7 @@ export async function getGroups(db: ClickHouseDb, q: GroupQuery): Promise<{ rows
   );
   let total = rows[0]?.__total ?? 0;
   if (rows.length === 0 && q.offset) {
-    const c = new Binder();
+    const c = new Binder(CLICKHOUSE);
     total = Number((await db.one<{ n: number }>(`SELECT count() AS n FROM (${groupedSql(db, c, q)})`, c.params))?.n ?? 0);
   }
   for (const r of rows) delete (r as { __total?: number }).__total;
@@ -63,7 +64,7 @@ export async function getGroups(db: ClickHouseDb, q: GroupQuery): Promise<{ rows
 }
 
 export async function* streamGroups(db: ClickHouseDb, q: Omit<GroupQuery, 'limit' | 'offset'>): AsyncGenerator<GroupRow[]> {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const grouped = groupedSql(db, b, q);
   yield* db.stream<GroupRow>(`SELECT * FROM (${grouped}) ${groupOrder(q)}`, b.params);
 }

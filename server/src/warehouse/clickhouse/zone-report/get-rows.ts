@@ -3,11 +3,13 @@
 // of them streamed. Ties are broken by the natural key, so pages never overlap. ClickHouse
 // keeps only the top offset+limit rows while it sorts, so a page needs no day windows.
 import type { SumKey } from '@adops/core';
-import { Binder, type ClickHouseDb, type Params } from '../db.js';
-import { filterConditions, pageSql } from '../sql.js';
-import { formulaOf, formulaSql } from '../../sql/formulas.js';
-import { orderBy } from '../../sql/order.js';
+import type { ClickHouseDb } from '../db.js';
+import type { Params } from '../../sql/binder.js';
+import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
+import { filterConditions } from '../../sql/filters.js';
+import { formulaOf, formulaSql } from '../../sql/formulas.js';
+import { orderBy, pageSql } from '../../sql/order.js';
 import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 /** Stored columns as the record has them (a Date32 reads as 'YYYY-MM-DD'). */
@@ -39,7 +41,7 @@ function rowExpr(key: string): string | undefined {
 const NATURAL = ZONE_NATURAL_KEY.map((key) => ({ key, dir: 'asc' as const }));
 
 function rowsSql(db: ClickHouseDb, q: RowQuery): { sql: string; params: Params } {
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const where = filterConditions(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
   const sql = `SELECT ${COLUMNS} FROM ${db.t('zone_report')} FINAL WHERE ${where} ${orderBy(CLICKHOUSE, q.order, NATURAL, rowExpr)} ${pageSql(b, q.limit, q.offset)}`;
   return { sql, params: b.params };

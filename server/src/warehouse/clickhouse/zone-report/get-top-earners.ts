@@ -2,14 +2,16 @@
 // ClickHouse, so only `limit` rows per list leave the store whatever the range's size. A zone's
 // margin counts its rows with revenue (a row of 0 revenue adds to neither figure). Advertisers
 // are summed from the rollup unless a zone filter needs the stored rows. Ties in the text order.
-import { Binder, type ClickHouseDb } from '../db.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import { fromWhere } from '../sql.js';
 import { usesRollup } from '../../sql/filters.js';
 import type { Filters, TopAdvertiserSums, TopEarners, TopZoneSums } from '../../types.js';
 
 export async function getTopEarners(db: ClickHouseDb, filters: Filters, limit: number): Promise<TopEarners> {
   const range = { start: filters.start_date, end: filters.end_date };
-  const z = new Binder();
+  const z = new Binder(CLICKHOUSE);
   const zones = db.all<TopZoneSums>(
     `SELECT * FROM (
        SELECT publisher, zone_id, sum(revenue) AS revenue, sumIf(margin, revenue != 0) AS margin
@@ -20,7 +22,7 @@ export async function getTopEarners(db: ClickHouseDb, filters: Filters, limit: n
      LIMIT ${z.bind(limit, 'UInt64')}`,
     z.params,
   );
-  const a = new Binder();
+  const a = new Binder(CLICKHOUSE);
   const advertisers = db.all<TopAdvertiserSums>(
     `SELECT * FROM (
        SELECT advertiser, sum(revenue) AS revenue, sum(margin) AS margin

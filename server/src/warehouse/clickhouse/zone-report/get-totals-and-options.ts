@@ -2,16 +2,17 @@
 // and the row count) and the geos and sources of the range under the other filters — the
 // dropdowns ignore their own filter, so the sums apply geo and source as -If conditions.
 import { SUM_KEYS, compareText, type Sums } from '@adops/core';
-import { Binder, type ClickHouseDb } from '../db.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import { fromWhere } from '../sql.js';
 import { usesRollup } from '../../sql/filters.js';
 import { sumsSql } from '../../sql/formulas.js';
-import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { Filters } from '../../types.js';
 
 export async function getTotalsAndOptions(db: ClickHouseDb, filters: Filters): Promise<{ totals: Sums; geos: string[]; sources: string[] }> {
   const rollup = usesRollup(db, filters);
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const own: string[] = [];
   for (const key of ['geo', 'source'] as const) {
     const value = filters[key];

@@ -8,10 +8,10 @@ export async function getEventsAfter(db: Db, afterId: number, beforeId: number, 
     `SELECT * FROM (
        SELECT id, zone_id, parent_domain, referrer, seen_at, keyword, ip, country, publisher, advertiser, is_bot, reason,
               campaign_id, adset_id, ad_id, placement
-       FROM referrer_event WHERE id > ? AND id < ?
-       ORDER BY id DESC LIMIT ?
+       FROM referrer_event WHERE id > $after AND id < $before
+       ORDER BY id DESC LIMIT $limit
      ) ORDER BY id`,
-    [afterId, beforeId, limit],
+    { after: afterId, before: beforeId, limit },
   );
   return rows.map((r) => ({ ...r, id: Number(r.id), seen_ms: Date.parse(r.seen_at) }));
 }

@@ -18,10 +18,10 @@ options AS (
 )
 SELECT kind, value FROM (
   SELECT kind, value, row_number() OVER (PARTITION BY kind ORDER BY value) AS n FROM options
-) WHERE n <= ? ORDER BY kind, value`;
+) WHERE n <= $limit ORDER BY kind, value`;
 
 export async function getReferrerFilters(db: Db, limit: number): Promise<ReferrerFilters> {
   const out: ReferrerFilters = { parentDomains: [], publishers: [], advertisers: [] };
-  for (const row of await db.all<{ kind: keyof ReferrerFilters; value: string }>(SQL, [limit])) out[row.kind].push(row.value);
+  for (const row of await db.all<{ kind: keyof ReferrerFilters; value: string }>(SQL, { limit })) out[row.kind].push(row.value);
   return out;
 }

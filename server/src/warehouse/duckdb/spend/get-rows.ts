@@ -8,8 +8,8 @@ export async function getSpendRows(db: Db, range: { from: string; to: string }):
   return db.all<AdSpendRecord>(
     `SELECT strftime(date, '%Y-%m-%d') AS date, account_id, campaign_id, campaign_name, adset_id, adset_name, ad_id, ad_name,
             spend, impressions, clicks, currency
-     FROM ad_spend WHERE date BETWEEN ?::DATE AND ?::DATE ORDER BY date, ad_id`,
-    [range.from, range.to],
+     FROM ad_spend WHERE date BETWEEN $from::DATE AND $to::DATE ORDER BY date, ad_id`,
+    range,
   );
 }
 
@@ -27,8 +27,8 @@ export async function getSpendMonths(db: Db): Promise<SpendMonth[]> {
 
 export async function getSpendDays(db: Db, range: { from: string; to: string }): Promise<string[]> {
   const rows = await db.all<{ day: string }>(
-    `SELECT DISTINCT strftime(date, '%Y-%m-%d') AS day FROM ad_spend WHERE date BETWEEN ?::DATE AND ?::DATE ORDER BY day`,
-    [range.from, range.to],
+    `SELECT DISTINCT strftime(date, '%Y-%m-%d') AS day FROM ad_spend WHERE date BETWEEN $from::DATE AND $to::DATE ORDER BY day`,
+    range,
   );
   return rows.map((r) => r.day);
 }

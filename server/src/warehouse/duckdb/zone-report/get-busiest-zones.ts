@@ -11,8 +11,8 @@ WHERE date >= (SELECT max(date) FROM zone_report) - INTERVAL 7 DAY
 GROUP BY zone_id
 HAVING sum(impressions) > 0
 ORDER BY impressions DESC, zone_id
-LIMIT ?`;
+LIMIT $limit`;
 
 export function getBusiestZones(db: Db, limit: number): Promise<BusyZone[]> {
-  return db.all<BusyZone>(SQL, [limit]);
+  return db.all<BusyZone>(SQL, { limit });
 }

@@ -3,8 +3,8 @@ import type { Db } from '../db.js';
 
 export async function getReportDays(db: Db, range: { from: string; to: string }): Promise<string[]> {
   const rows = await db.all<{ day: string }>(
-    `SELECT DISTINCT strftime(date, '%Y-%m-%d') AS day FROM zone_report WHERE date BETWEEN ?::DATE AND ?::DATE ORDER BY day`,
-    [range.from, range.to],
+    `SELECT DISTINCT strftime(date, '%Y-%m-%d') AS day FROM zone_report WHERE date BETWEEN $from::DATE AND $to::DATE ORDER BY day`,
+    range,
   );
   return rows.map((r) => r.day);
 }

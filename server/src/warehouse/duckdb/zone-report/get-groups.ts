@@ -2,11 +2,11 @@
 // domain…) with their sums: ordered by any dimension, sum or registry metric, one page of them
 // and how many groups there are. Read from the rollup unless a zone is asked for.
 import { SUM_KEYS, type SumKey } from '@adops/core';
-import type { Db, Param } from '../db.js';
-import { pageSql, whereFilters } from '../sql.js';
-import { usesRollup } from '../../sql/filters.js';
+import type { Db } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { usesRollup, whereFilters } from '../../sql/filters.js';
 import { formulaOf, formulaSql, sumsSql } from '../../sql/formulas.js';
-import { orderBy } from '../../sql/order.js';
+import { orderBy, pageSql } from '../../sql/order.js';
 import { DUCKDB } from '../../sql/dialect.js';
 import type { Dimension, GroupQuery, GroupRow } from '../../types.js';
 
@@ -23,16 +23,13 @@ const DIMENSION_SQL: Record<Dimension, string> = {
 
 const isSum = (key: string): key is SumKey => (SUM_KEYS as readonly string[]).includes(key);
 
-/** The grouped SELECT (columns named by dimension and sum key) and its bound parameters. */
-function groupedSql(db: Db, q: Omit<GroupQuery, 'limit' | 'offset'>): { sql: string; params: Param[] } {
+/** The grouped SELECT (columns named by dimension and sum key), its values bound through `b`. */
+function groupedSql(db: Db, b: Binder, q: Omit<GroupQuery, 'limit' | 'offset'>): string {
   const rollup = usesRollup(db, q.filters, q.by);
-  const where = whereFilters(q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
+  const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
   const dims = q.by.map((d) => `${DIMENSION_SQL[d]} AS ${d}, `).join('');
   const groupBy = q.by.length ? `GROUP BY ${q.by.map((d) => DIMENSION_SQL[d]).join(', ')}` : '';
-  return {
-    sql: `SELECT ${dims}${sumsSql(DUCKDB, rollup)} FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where.sql} ${groupBy}`,
-    params: where.params,
-  };
+  return `SELECT ${dims}${sumsSql(DUCKDB, rollup)} FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where} ${groupBy}`;
 }
 
 /** The ORDER BY of a group query: the asked keys, then the dimensions for a total order. */
@@ -50,19 +47,19 @@ function groupOrder(q: Omit<GroupQuery, 'limit' | 'offset'>): string {
 }
 
 export async function getGroups(db: Db, q: GroupQuery): Promise<{ rows: GroupRow[]; total: number }> {
-  const grouped = groupedSql(db, q);
-  const page = pageSql(grouped.params.length, q.limit, q.offset);
+  const b = new Binder(DUCKDB);
+  const grouped = groupedSql(db, b, q);
   const rows = await db.all<GroupRow & { __total: number }>(
-    `SELECT *, count(*) OVER () AS __total FROM (${grouped.sql}) ${groupOrder(q)} ${page.sql}`,
-    [...grouped.params, ...page.params],
+    `SELECT *, count(*) OVER () AS __total FROM (${grouped}) ${groupOrder(q)} ${pageSql(b, q.limit, q.offset)}`,
+    b.params,
   );
   let total = rows[0]?.__total ?? 0;
-  if (rows.length === 0 && q.offset) total = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM (${grouped.sql})`, grouped.params))?.n ?? 0;
+  if (rows.length === 0 && q.offset) total = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM (${grouped})`, b.params))?.n ?? 0;
   for (const r of rows) delete (r as { __total?: number }).__total;
   return { rows, total };
 }
 
 export async function* streamGroups(db: Db, q: Omit<GroupQuery, 'limit' | 'offset'>): AsyncGenerator<GroupRow[]> {
-  const grouped = groupedSql(db, q);
-  yield* db.stream<GroupRow>(`${grouped.sql} ${groupOrder(q)}`, grouped.params);
+  const b = new Binder(DUCKDB);
+  yield* db.stream<GroupRow>(`${groupedSql(db, b, q)} ${groupOrder(q)}`, b.params);
 }

@@ -6,10 +6,10 @@
 // export sorts one day at a time, so its memory is a day's rows, not the range's.
 import type { SumKey } from '@adops/core';
 import type { Db } from '../db.js';
-import { pageSql, whereFilters } from '../sql.js';
-import { usesRollup } from '../../sql/filters.js';
+import { Binder } from '../../sql/binder.js';
+import { usesRollup, whereFilters } from '../../sql/filters.js';
 import { formulaOf, formulaSql } from '../../sql/formulas.js';
-import { orderBy } from '../../sql/order.js';
+import { orderBy, pageSql } from '../../sql/order.js';
 import { DUCKDB } from '../../sql/dialect.js';
 import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord, ZONE_REPORT_COLUMNS } from '../../types.js';
 
@@ -41,21 +41,22 @@ function rowExpr(key: string): string | undefined {
 const NATURAL = ZONE_NATURAL_KEY.map((key) => ({ key, dir: 'asc' as const }));
 
 function rowsSql(q: RowQuery, range: { start: string; end: string }, limit?: number, offset?: number) {
-  const where = whereFilters(q.filters, { range });
-  const page = pageSql(where.params.length, limit, offset);
+  const b = new Binder(DUCKDB);
+  const where = whereFilters(b, q.filters, { range });
   return {
-    sql: `SELECT ${COLUMNS} FROM zone_report ${where.sql} ${orderBy(DUCKDB, q.order, NATURAL, rowExpr)} ${page.sql}`,
-    params: [...where.params, ...page.params],
+    sql: `SELECT ${COLUMNS} FROM zone_report ${where} ${orderBy(DUCKDB, q.order, NATURAL, rowExpr)} ${pageSql(b, limit, offset)}`,
+    params: b.params,
   };
 }
 
 /** The days (and the offset within them) that hold rows offset … offset+limit of a date-led order. */
 async function dayWindow(db: Db, q: RowQuery, limit: number, offset: number) {
   const dir = q.order[0].dir;
-  const where = whereFilters(q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
+  const b = new Binder(DUCKDB);
+  const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
   const days = await db.all<{ date: string; rows: number }>(
-    `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where.sql} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
-    where.params,
+    `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
+    b.params,
   );
   let before = 0; // rows in the days skipped
   let through = 0; // rows up to the end of the last day taken
@@ -96,11 +97,12 @@ const EXPORT_WINDOW_ROWS = 100_000;
 
 /** The range cut into runs of consecutive days of about EXPORT_WINDOW_ROWS rows, in the order's direction. */
 async function dayWindows(db: Db, q: Omit<RowQuery, 'limit' | 'offset'>, dir: 'asc' | 'desc') {
-  const where = whereFilters(q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
+  const b = new Binder(DUCKDB);
+  const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
   const counted = usesRollup(db, q.filters)
-    ? `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where.sql} GROUP BY date`
-    : `SELECT date, count(*) AS rows FROM zone_report ${where.sql} GROUP BY date`;
-  const days = await db.all<{ date: string; rows: number }>(`${counted} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`, where.params);
+    ? `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where} GROUP BY date`
+    : `SELECT date, count(*) AS rows FROM zone_report ${where} GROUP BY date`;
+  const days = await db.all<{ date: string; rows: number }>(`${counted} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`, b.params);
   const windows: Array<{ start: string; end: string }> = [];
   const close = (first: string, last: string) => windows.push(dir === 'asc' ? { start: first, end: last } : { start: last, end: first });
   let first = '';

@@ -1,11 +1,12 @@
 // The Dashboard's 'Top Zones' and 'Top Advertisers' in one query: each list summed, ranked and
 // cut in DuckDB, so only `limit` rows per list leave the store whatever the range's size. A
 // zone's margin counts its rows with revenue (a row of 0 revenue adds to neither figure).
-// Both lists share the report filters' bound parameters (DuckDB reuses $n); advertisers are
+// Both lists share the report filters' bound values (a named value may be read twice); advertisers are
 // summed from the rollup unless a zone filter needs the stored rows. Ties in the text order.
 import type { Db } from '../db.js';
-import { whereFilters } from '../sql.js';
-import { usesRollup } from '../../sql/filters.js';
+import { Binder } from '../../sql/binder.js';
+import { DUCKDB } from '../../sql/dialect.js';
+import { usesRollup, whereFilters } from '../../sql/filters.js';
 import type { Filters, TopEarners } from '../../types.js';
 
 interface TopRow {
@@ -18,10 +19,11 @@ interface TopRow {
 }
 
 export async function getTopEarners(db: Db, filters: Filters, limit: number): Promise<TopEarners> {
-  const where = whereFilters(filters, { range: { start: filters.start_date, end: filters.end_date } });
-  const limitParam = `$${where.params.length + 1}`;
+  const b = new Binder(DUCKDB);
+  const where = whereFilters(b, filters, { range: { start: filters.start_date, end: filters.end_date } });
+  const limitParam = b.bind(limit, 'UInt64');
   // The range always adds a WHERE; each list appends its own fixed conditions to it.
-  const scoped = (condition: string, table = 'zone_report') => `FROM ${table} ${where.sql} AND ${condition}`;
+  const scoped = (condition: string, table = 'zone_report') => `FROM ${table} ${where} AND ${condition}`;
   const advertisers = usesRollup(db, filters) ? 'zone_report_rollup' : 'zone_report';
   // Zones: summed by zone id first (one string key hashes far faster than two), keeping the
   // publisher when the zone has one; only ids under several publishers are summed again by both.
@@ -29,7 +31,7 @@ export async function getTopEarners(db: Db, filters: Filters, limit: number): Pr
     `WITH by_id AS (
        SELECT zone_id, min(publisher) AS first_publisher, max(publisher) AS last_publisher,
               sum(revenue) AS revenue, coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0) AS margin
-         FROM zone_report ${where.sql}
+         FROM zone_report ${where}
         GROUP BY zone_id),
      shared AS (
        SELECT publisher, zone_id, sum(revenue) AS revenue, coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0) AS margin
@@ -55,7 +57,7 @@ export async function getTopEarners(db: Db, filters: Filters, limit: number): Pr
         ORDER BY revenue DESC, advertiser COLLATE es, advertiser
         LIMIT ${limitParam})
      ORDER BY list, revenue DESC, publisher COLLATE es, publisher, zone_id COLLATE es, zone_id, advertiser COLLATE es, advertiser`,
-    [...where.params, limit],
+    b.params,
   );
   const out: TopEarners = { zones: [], advertisers: [] };
   for (const r of rows) {

@@ -3,29 +3,28 @@
 // dropdowns ignore their own filter, so the sums apply geo and source as FILTER clauses.
 import { SUM_KEYS, compareText, type Sums } from '@adops/core';
 import type { Db } from '../db.js';
-import { whereFilters } from '../sql.js';
-import { usesRollup } from '../../sql/filters.js';
+import { Binder } from '../../sql/binder.js';
+import { usesRollup, whereFilters } from '../../sql/filters.js';
 import { sumsSql } from '../../sql/formulas.js';
 import { DUCKDB } from '../../sql/dialect.js';
 import type { Filters } from '../../types.js';
 
 export async function getTotalsAndOptions(db: Db, filters: Filters): Promise<{ totals: Sums; geos: string[]; sources: string[] }> {
   const rollup = usesRollup(db, filters);
-  const where = whereFilters(filters, { range: { start: filters.start_date, end: filters.end_date }, skip: ['geo', 'source'] });
+  const b = new Binder(DUCKDB);
+  const where = whereFilters(b, filters, { range: { start: filters.start_date, end: filters.end_date }, skip: ['geo', 'source'] });
   const own: string[] = [];
-  const params = [...where.params];
   for (const key of ['geo', 'source'] as const) {
-    if (filters[key] === undefined) continue;
-    params.push(filters[key]);
-    own.push(`${key} = $${params.length}`);
+    const value = filters[key];
+    if (value !== undefined) own.push(`${key} = ${b.bind(value, 'String')}`);
   }
   const sums = own.length ? sumsSql(DUCKDB, rollup, own.join(' AND ')) : sumsSql(DUCKDB, rollup);
   const row = await db.one<Sums & { geos: string[]; sources: string[] }>(
     `SELECT ${sums},
             coalesce(list(DISTINCT geo) FILTER (WHERE geo <> ''), []) AS geos,
             coalesce(list(DISTINCT source) FILTER (WHERE source <> ''), []) AS sources
-       FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where.sql}`,
-    params,
+       FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${where}`,
+    b.params,
   );
   const totals = Object.fromEntries(SUM_KEYS.map((k) => [k, row?.[k] ?? 0])) as Sums;
   return { totals, geos: [...(row?.geos ?? [])].sort(compareText), sources: [...(row?.sources ?? [])].sort(compareText) };
