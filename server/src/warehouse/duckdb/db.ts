@@ -10,6 +10,7 @@ import {
   DuckDBDateValue,
   type DuckDBMaterializedResult,
   type DuckDBPreparedStatement,
+  type DuckDBResult,
   type DuckDBResultReader,
   DuckDBTimestampValue,
   DuckDBTimestampTZValue,
@@ -18,6 +19,8 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import type { Param as SqlParam } from '../sql/binder.js';
+import type { SqlDb } from '../sql/db.js';
+import { DUCKDB } from '../sql/dialect.js';
 
 /** A bound value (a list: `listValue([...])`, read with `unnest($name)`). */
 export type Param = SqlParam | DuckDBListValue;
@@ -47,37 +50,38 @@ async function prepare(conn: DuckDBConnection, sql: string, params: Params): Pro
   }
 }
 
-/** Runs a statement on `conn` with the values it names (without values, SQL of several statements runs as is). */
-export async function run(conn: DuckDBConnection, sql: string, params: Params = {}): Promise<DuckDBMaterializedResult> {
-  if (!hasValues(params)) return conn.run(sql);
+/**
+ * `sql` run on `conn` with the values it names bound (`bound`); SQL without values runs as is
+ * (`asIs`: several statements may then come in one text).
+ */
+async function withValues<T>(
+  conn: DuckDBConnection,
+  sql: string,
+  params: Params,
+  ways: { bound: (statement: DuckDBPreparedStatement) => Promise<T>; asIs: () => Promise<T> },
+): Promise<T> {
+  if (!hasValues(params)) return ways.asIs();
   const statement = await prepare(conn, sql, params);
   try {
-    return await statement.run();
+    return await ways.bound(statement);
   } finally {
     statement.destroySync();
   }
+}
+
+/** Runs a statement on `conn` with the values it names. */
+export function run(conn: DuckDBConnection, sql: string, params: Params = {}): Promise<DuckDBMaterializedResult> {
+  return withValues(conn, sql, params, { bound: (s) => s.run(), asIs: () => conn.run(sql) });
 }
 
 /** A statement's whole result on `conn`, with the values it names. */
-export async function readAll(conn: DuckDBConnection, sql: string, params: Params = {}): Promise<DuckDBResultReader> {
-  if (!hasValues(params)) return conn.runAndReadAll(sql);
-  const statement = await prepare(conn, sql, params);
-  try {
-    return await statement.runAndReadAll();
-  } finally {
-    statement.destroySync();
-  }
+export function readAll(conn: DuckDBConnection, sql: string, params: Params = {}): Promise<DuckDBResultReader> {
+  return withValues(conn, sql, params, { bound: (s) => s.runAndReadAll(), asIs: () => conn.runAndReadAll(sql) });
 }
 
 /** A statement's result as a stream on `conn`, with the values it names. */
-async function streamOf(conn: DuckDBConnection, sql: string, params: Params) {
-  if (!hasValues(params)) return conn.stream(sql);
-  const statement = await prepare(conn, sql, params);
-  try {
-    return await statement.stream();
-  } finally {
-    statement.destroySync();
-  }
+function streamOf(conn: DuckDBConnection, sql: string, params: Params): Promise<DuckDBResult> {
+  return withValues(conn, sql, params, { bound: (s) => s.stream(), asIs: () => conn.stream(sql) });
 }
 
 function plain(v: DuckDBValue): Plain {
@@ -94,7 +98,8 @@ function plain(v: DuckDBValue): Plain {
   return String(v);
 }
 
-export class Db {
+export class Db implements SqlDb {
+  readonly dialect = DUCKDB;
   private writeQueue: Promise<unknown> = Promise.resolve();
   /** Queries and write jobs under way: close() waits for them (closing under a running query crashes DuckDB). */
   private inflight = new Set<Promise<unknown>>();
@@ -124,6 +129,16 @@ export class Db {
       checkpoint_threshold: '64MB',
     });
     return new Db(options.rollup ?? true, instance, await instance.connect(), await instance.connect());
+  }
+
+  /** A table's name in SQL (one database per file: the plain name). */
+  t(name: string): string {
+    return name;
+  }
+
+  /** A table's current rows: DuckDB replaces rows in place (imports and upserts delete the old ones). */
+  current(name: string): string {
+    return name;
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

@@ -26,8 +26,8 @@ export interface Dialect {
   sum(expr: string, cond?: string): string;
   /** Σ of a rollup column over the rows (passing `cond`). */
   rollupSum(column: string, cond?: string): string;
-  /** A sum's result column as a 64-bit integer (counts) or a double (money). */
-  cast(expr: string, to: 'int' | 'float'): string;
+  /** A sum's result column as a 64-bit integer (counts; `uint`: ClickHouse's unsigned, for hits) or a double (money). */
+  cast(expr: string, to: 'int' | 'uint' | 'float'): string;
   double(expr: string): string;
   nullIf(expr: string, value: string): string;
   /** `then` where `cond` holds, else NULL. */
@@ -67,7 +67,7 @@ export const DUCKDB: Dialect = {
   sum: (expr, cond) => `coalesce(sum(${expr})${cond ? ` FILTER (WHERE ${cond})` : ''}, 0)`,
   rollupSum: (column, cond) => `coalesce(sum(${column})${cond ? ` FILTER (WHERE ${cond})` : ''}, 0)`,
   // Sums of BIGINT are HUGEINT in DuckDB: counts go back to BIGINT, money stays DOUBLE.
-  cast: (expr, to) => `${expr}::${to === 'int' ? 'BIGINT' : 'DOUBLE'}`,
+  cast: (expr, to) => `${expr}::${to === 'float' ? 'DOUBLE' : 'BIGINT'}`,
   double: (expr) => `CAST(${expr} AS DOUBLE)`,
   nullIf: (expr, value) => `NULLIF(${expr}, ${value})`,
   when: (cond, then) => `(CASE WHEN ${cond} THEN ${then} END)`,
@@ -88,7 +88,7 @@ export const CLICKHOUSE: Dialect = {
   sum: (expr, cond) => (cond ? `ifNull(sumIf(${expr}, ${cond}), 0)` : `ifNull(sum(${expr}), 0)`),
   rollupSum: (column, cond) => (cond ? `sumIf(${column}, ${cond})` : `sum(${column})`),
   // Counts Int64, money Float64 (the same doubles DuckDB sums).
-  cast: (expr, to) => `${to === 'int' ? 'toInt64' : 'toFloat64'}(${expr})`,
+  cast: (expr, to) => `${{ int: 'toInt64', uint: 'toUInt64', float: 'toFloat64' }[to]}(${expr})`,
   double: (expr) => `toFloat64(${expr})`,
   nullIf: (expr, value) => `nullIf(${expr}, ${value})`,
   when: (cond, then) => `if(${cond}, ${then}, NULL)`,
