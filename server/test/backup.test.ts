@@ -191,9 +191,9 @@ describe('a backup taken while writes keep coming', () => {
       expect(importsB.length).toBeLessThanOrEqual(after.imports + 1);
       for (const [i, n] of imported) expect(n, `import ${i}`).toBe(12);
       const rowsOf = (s: TestServer) =>
-        duck(s).all('SELECT * FROM zone_report WHERE advertiser IN (SELECT unnest(?::VARCHAR[])) ORDER BY zone_id', [
-          `[${importsB.map((i) => `Adv-${i}`).join(',')}]`,
-        ]);
+        duck(s).all('SELECT * FROM zone_report WHERE advertiser IN (SELECT unnest($advertisers::VARCHAR[])) ORDER BY zone_id', {
+          advertisers: `[${importsB.map((i) => `Adv-${i}`).join(',')}]`,
+        });
       expect(await rowsOf(b)).toEqual(await rowsOf(a));
       const totals = await bAdmin.dashboard.overview(RANGE);
       expect(totals.summary.revenue).toBeCloseTo(manifest.warehouse.tables.zone_report.sums.revenue, 6);

@@ -1,11 +1,12 @@
 // The ClickHouse handle behind the warehouse: one @clickhouse/client (a server over HTTP, or the
 // embedded chdb engine plugged in as its connection), every table name qualified with the
-// warehouse's database, every value a bound {name:Type} parameter. Results come as JSONEachRow
+// warehouse's database, every value a bound {name:Type} parameter (sql/binder.ts). Results come as JSONEachRow
 // with 64-bit integers as numbers and DateTime64 as ISO text; long results stream in chunks.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import type { Params } from '../sql/binder.js';
+import type { SqlDb } from '../sql/db.js';
+import { CLICKHOUSE } from '../sql/dialect.js';
 
-export type Param = string | number | boolean | null | readonly string[] | readonly number[];
-export type Params = Record<string, Param>;
 export type Row = Record<string, unknown>;
 
 /** Settings of every statement: numbers as numbers, instants as ISO-8601, column names before aliases. */
@@ -24,18 +25,8 @@ const CHUNK_ROWS = 2048;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/** Bound parameters of one statement: `p.bind(value, 'String')` answers `{p0:String}`. */
-export class Binder {
-  readonly params: Params = {};
-  private n = 0;
-  bind(value: Param, type: string): string {
-    const name = `p${this.n++}`;
-    this.params[name] = value;
-    return `{${name}:${type}}`;
-  }
-}
-
-export class ClickHouseDb {
+export class ClickHouseDb implements SqlDb {
+  readonly dialect = CLICKHOUSE;
   /** Queries and writes under way: close() waits for them. */
   private inflight = new Set<Promise<unknown>>();
   private writeQueue: Promise<unknown> = Promise.resolve();
@@ -58,6 +49,11 @@ export class ClickHouseDb {
   /** A table of the warehouse, qualified: `db`.`name` (names are fixed in code, never user text). */
   t(name: string): string {
     return `\`${this.database}\`.\`${name}\``;
+  }
+
+  /** A table whose rows are replaced by key (ReplacingMergeTree), as its current rows: deduplicated at read time. */
+  current(name: string): string {
+    return `${this.t(name)} FINAL`;
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
@@ -108,6 +104,11 @@ export class ClickHouseDb {
     } finally {
       rs.close();
     }
+  }
+
+  /** Several queries' rows one after the other, in chunks. */
+  async *streamEach<T = Row>(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<T[]> {
+    for (const { sql, params } of queries) yield* this.stream<T>(sql, params);
   }
 
   /** A statement without rows (DDL, INSERT … SELECT, DELETE). */

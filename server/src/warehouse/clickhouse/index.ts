@@ -6,15 +6,14 @@ import path from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { ClickHouseDb } from './db.js';
 import { migrate } from './migrations.js';
-import { clickHouseZoneReportWarehouse } from './zone-report/index.js';
-import { dropStaleStages } from './zone-report/import.js';
+import { beginZoneReportImport, dropStaleStages } from './zone-report/import.js';
 import { repairRollup } from './zone-report/schema.js';
-import { clickHouseReferrerWarehouse } from './referrers/index.js';
-import { clickHouseSpendWarehouse } from './spend/index.js';
+import { clickHouseReferrerWrites } from './referrers/index.js';
+import { upsertSpend } from './spend/upsert.js';
 import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
 import { ensureEventTtl } from './referrers/roll-up-old-events.js';
-import { getTrafficBursts } from './alerts/get-traffic-bursts.js';
 import type { Warehouse } from '../types.js';
+import { assembleWarehouse } from '../assemble.js';
 
 export interface ClickHouseConnectionOptions {
   /**
@@ -101,17 +100,10 @@ export async function openClickHouseWarehouse(
     await db.close();
     throw e;
   }
-  return {
-    engine: 'clickhouse',
-    db,
-    zoneReports: clickHouseZoneReportWarehouse(db),
-    referrers: clickHouseReferrerWarehouse(db),
-    spend: clickHouseSpendWarehouse(db),
+  return assembleWarehouse(db, {
+    beginImport: () => beginZoneReportImport(db),
+    referrerWrites: clickHouseReferrerWrites(db),
+    upsertSpend: (rows) => upsertSpend(db, rows),
     profit: { parts: (q) => getProfitParts(db, q), zoneValues: (q) => getZoneValues(db, q) },
-    alerts: { bursts: (q) => getTrafficBursts(db, q) },
-    ping: async () => {
-      await db.one('SELECT 1 AS ok');
-    },
-    close: () => db.close(),
-  };
+  });
 }

@@ -1,23 +1,88 @@
 // The DuckDB handle behind the warehouse (data/warehouse.duckdb): parameterised queries only,
-// results converted to plain JS (BIGINT/HUGEINT → number, DATE → 'YYYY-MM-DD', TIMESTAMP → ISO,
-// LIST → array);
-// long results (exports) stream in chunks on a connection of their own.
+// values bound by name ($name: a statement takes the values it names, so one set of values may
+// serve several statements), results converted to plain JS (BIGINT/HUGEINT → number, DATE →
+// 'YYYY-MM-DD', TIMESTAMP → ISO, LIST → array); long results (exports) stream in chunks on a
+// connection of their own.
 import path from 'node:path';
 import {
   DuckDBInstance,
   type DuckDBConnection,
   DuckDBDateValue,
+  type DuckDBMaterializedResult,
+  type DuckDBPreparedStatement,
+  type DuckDBResult,
+  type DuckDBResultReader,
   DuckDBTimestampValue,
   DuckDBTimestampTZValue,
   DuckDBDecimalValue,
   DuckDBListValue,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import type { Param as SqlParam } from '../sql/binder.js';
+import type { SqlDb } from '../sql/db.js';
+import { DUCKDB } from '../sql/dialect.js';
 
-/** A bound value (a list: `listValue([...])`, read with `unnest(?)`). */
-export type Param = string | number | boolean | null | bigint | DuckDBListValue;
+/** A bound value (a list: `listValue([...])`, read with `unnest($name)`). */
+export type Param = SqlParam | DuckDBListValue;
+/** Bound values by name. */
+export type Params = Readonly<Record<string, Param>>;
 type Plain = string | number | boolean | null | Plain[];
 export type Row = Record<string, Plain>;
+
+const hasValues = (params: Params) => {
+  for (const _ in params) return true;
+  return false;
+};
+
+/** `sql` prepared on `conn` with the values it names bound (those it does not name are left out; one it names but lacks is an error). */
+async function prepare(conn: DuckDBConnection, sql: string, params: Params): Promise<DuckDBPreparedStatement> {
+  const statement = await conn.prepare(sql);
+  try {
+    for (let i = 1; i <= statement.parameterCount; i++) {
+      const name = statement.parameterName(i);
+      if (!Object.hasOwn(params, name)) throw new Error(`no value bound for $${name}`);
+      statement.bindValue(i, params[name] as DuckDBValue);
+    }
+    return statement;
+  } catch (e) {
+    statement.destroySync();
+    throw e;
+  }
+}
+
+/**
+ * `sql` run on `conn` with the values it names bound (`bound`); SQL without values runs as is
+ * (`asIs`: several statements may then come in one text).
+ */
+async function withValues<T>(
+  conn: DuckDBConnection,
+  sql: string,
+  params: Params,
+  ways: { bound: (statement: DuckDBPreparedStatement) => Promise<T>; asIs: () => Promise<T> },
+): Promise<T> {
+  if (!hasValues(params)) return ways.asIs();
+  const statement = await prepare(conn, sql, params);
+  try {
+    return await ways.bound(statement);
+  } finally {
+    statement.destroySync();
+  }
+}
+
+/** Runs a statement on `conn` with the values it names. */
+export function run(conn: DuckDBConnection, sql: string, params: Params = {}): Promise<DuckDBMaterializedResult> {
+  return withValues(conn, sql, params, { bound: (s) => s.run(), asIs: () => conn.run(sql) });
+}
+
+/** A statement's whole result on `conn`, with the values it names. */
+export function readAll(conn: DuckDBConnection, sql: string, params: Params = {}): Promise<DuckDBResultReader> {
+  return withValues(conn, sql, params, { bound: (s) => s.runAndReadAll(), asIs: () => conn.runAndReadAll(sql) });
+}
+
+/** A statement's result as a stream on `conn`, with the values it names. */
+function streamOf(conn: DuckDBConnection, sql: string, params: Params): Promise<DuckDBResult> {
+  return withValues(conn, sql, params, { bound: (s) => s.stream(), asIs: () => conn.stream(sql) });
+}
 
 function plain(v: DuckDBValue): Plain {
   if (v === null || v === undefined) return null;
@@ -33,7 +98,8 @@ function plain(v: DuckDBValue): Plain {
   return String(v);
 }
 
-export class Db {
+export class Db implements SqlDb {
+  readonly dialect = DUCKDB;
   private writeQueue: Promise<unknown> = Promise.resolve();
   /** Queries and write jobs under way: close() waits for them (closing under a running query crashes DuckDB). */
   private inflight = new Set<Promise<unknown>>();
@@ -65,6 +131,16 @@ export class Db {
     return new Db(options.rollup ?? true, instance, await instance.connect(), await instance.connect());
   }
 
+  /** A table's name in SQL (one database per file: the plain name). */
+  t(name: string): string {
+    return name;
+  }
+
+  /** A table's current rows: DuckDB replaces rows in place (imports and upserts delete the old ones). */
+  current(name: string): string {
+    return name;
+  }
+
   private track<T>(work: Promise<T>): Promise<T> {
     this.inflight.add(work);
     work.then(
@@ -78,9 +154,9 @@ export class Db {
     if (this.closing) throw new Error('El almacén de datos se está cerrando');
   }
 
-  async all<T = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+  async all<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
     this.open();
-    const reader = await this.track(this.read.runAndReadAll(sql, params as DuckDBValue[]));
+    const reader = await this.track(readAll(this.read, sql, params));
     const rows = reader.getRowObjects();
     return rows.map((r) => {
       const out: Row = {};
@@ -93,17 +169,17 @@ export class Db {
    * Streams a query's rows in chunks (about 2,048 rows each) on a connection of its own, so an
    * export never holds the readers; the connection is released when the consumer stops early too.
    */
-  stream<T = Row>(sql: string, params: Param[] = []): AsyncGenerator<T[]> {
+  stream<T = Row>(sql: string, params: Params = {}): AsyncGenerator<T[]> {
     return this.streamEach<T>([{ sql, params }]);
   }
 
   /** Streams several queries' rows one after the other on one connection of their own. */
-  async *streamEach<T = Row>(queries: Iterable<{ sql: string; params: Param[] }>): AsyncGenerator<T[]> {
+  async *streamEach<T = Row>(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<T[]> {
     const conn = await this.connect();
     try {
       for (const { sql, params } of queries) {
         this.open();
-        const result = await this.track(conn.stream(sql, params as DuckDBValue[]));
+        const result = await this.track(streamOf(conn, sql, params));
         const names = result.columnNames();
         for (;;) {
           this.open();
@@ -124,7 +200,7 @@ export class Db {
     }
   }
 
-  async one<T = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
+  async one<T = Row>(sql: string, params: Params = {}): Promise<T | undefined> {
     return (await this.all<T>(sql, params))[0];
   }
 
@@ -176,8 +252,8 @@ export class Db {
     if (this.extraConnections.delete(conn)) conn.closeSync();
   }
 
-  async exec(sql: string, params: Param[] = []): Promise<void> {
-    await this.serialWrite((c) => c.run(sql, params as DuckDBValue[]));
+  async exec(sql: string, params: Params = {}): Promise<void> {
+    await this.serialWrite((c) => run(c, sql, params));
   }
 
   /** Refuses new work, waits for queries and writes under way, then closes. */

@@ -1,13 +1,15 @@
 // The embedded engine: DuckDB in one file of the data directory (data/warehouse.duckdb), or in
 // memory. Opening creates or migrates the schema, so services never see a half-made store.
 import { Db } from './db.js';
-import { duckZoneReportWarehouse, ensureZoneReportSchema } from './zone-report/index.js';
-import { KeyIndex, createReferrerSchema, duckReferrerWarehouse } from './referrers/index.js';
-import { createSpendSchema, duckSpendWarehouse } from './spend/index.js';
+import { ensureZoneReportSchema } from './zone-report/schema.js';
+import { beginZoneReportImport } from './zone-report/import.js';
+import { KeyIndex, createReferrerSchema, duckReferrerWrites } from './referrers/index.js';
+import { createSpendSchema } from './spend/schema.js';
+import { upsertSpend } from './spend/upsert.js';
 import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
 import { visitCacheOf } from './profit/visit-cache.js';
-import { getTrafficBursts } from './alerts/get-traffic-bursts.js';
 import type { Warehouse } from '../types.js';
+import { assembleWarehouse } from '../assemble.js';
 
 export interface DuckDbOptions {
   threads?: number;
@@ -29,17 +31,10 @@ export async function openDuckDbWarehouse(dir: string | ':memory:', options: Duc
     await db.close();
     throw e;
   }
-  return {
-    engine: 'duckdb',
-    db,
-    zoneReports: duckZoneReportWarehouse(db),
-    referrers: duckReferrerWarehouse(db, keys),
-    spend: duckSpendWarehouse(db),
+  return assembleWarehouse(db, {
+    beginImport: () => beginZoneReportImport(db),
+    referrerWrites: duckReferrerWrites(db, keys),
+    upsertSpend: (rows) => upsertSpend(db, rows),
     profit: { parts: (q) => getProfitParts(db, q), zoneValues: (q) => getZoneValues(db, q) },
-    alerts: { bursts: (q) => getTrafficBursts(db, q) },
-    ping: async () => {
-      await db.one('SELECT 1 AS ok');
-    },
-    close: () => db.close(),
-  };
+  });
 }

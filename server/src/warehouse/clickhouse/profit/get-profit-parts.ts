@@ -6,10 +6,11 @@
 // group's spend per currency and month (ad_spend FINAL; by keyword shared among each ad-day's
 // keywords by visits). join_use_nulls makes a missing match NULL, as in SQL everywhere else.
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
-import { Binder, type ClickHouseDb, type Row } from '../db.js';
+import type { ClickHouseDb, Row } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
-import { instant } from '../referrers/filter.js';
 import { liveEvent, quarterHourFrom, watermarkSql } from '../referrers/schema.js';
 import { onQuarterHours } from '../../tz-offsets.js';
 
@@ -60,8 +61,8 @@ function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDa
   const adset = b.bind(q.adsetId ?? null, 'Nullable(String)');
   const tz = b.bind(q.tz, 'String');
   const evFromMs = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
-  const evFrom = instant(b, evFromMs);
-  const evTo = instant(b, lastEventMs);
+  const evFrom = b.instant(evFromMs);
+  const evTo = b.instant(lastEventMs);
   // Outside whole quarter hours (onQuarterHours), they start after the last event read: all raw.
   const qhFrom = onQuarterHours(evFromMs, lastEventMs, q.tz) ? quarterHourFrom(db) : `${evTo} + toIntervalMillisecond(1)`;
   const ctes = `${watermarkSql(db)} AS wm, ${qhFrom} AS qh_from,
@@ -180,7 +181,7 @@ GROUP BY key, month, currency, apart`;
 
 export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<ProfitParts> {
   const run = (build: (x: Bound) => string) => {
-    const b = new Binder();
+    const b = new Binder(CLICKHOUSE);
     const x = bind(db, b, q);
     return db.all<Row>(build(x), b.params);
   };
@@ -198,7 +199,7 @@ export async function getZoneValues(db: ClickHouseDb, q: ZoneValuesQuery): Promi
   const reported =
     !q.partialDays?.includes(q.day) &&
     (await db.one(`SELECT 1 FROM ${db.t('zone_report')} FINAL WHERE date = toDate32({day:String}) LIMIT 1`, { day: q.day })) !== undefined;
-  const b = new Binder();
+  const b = new Binder(CLICKHOUSE);
   const x = bind(
     db,
     b,

@@ -4,8 +4,9 @@
 // no query sees both or neither. Months whose events are all rolled up are then dropped whole
 // (DROP PARTITION, no row mutation); events of the cutoff's month stay on disk, uncounted, until
 // their month is wholly behind it. Cutoffs and ids only grow: a run never moves the watermark back.
-import { Binder, type ClickHouseDb } from '../db.js';
-import { instant } from './filter.js';
+import type { ClickHouseDb } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 import { committedDaily } from './schema.js';
 import type { RetentionResult } from '../../types.js';
 
@@ -22,9 +23,9 @@ export function rollUpOldEvents(db: ClickHouseDb, cutoffMs: number): Promise<Ret
     // Events of this run: before the cutoff, present now, and not rolled up by an earlier run
     // (late arrivals with an old seen_at but a newer id are rolled up by the next run).
     const runWhere = (b: Binder) =>
-      `seen_at < ${instant(b, run.cutoff)} AND id <= ${b.bind(run.lastId, 'UInt64')}
-       AND NOT (seen_at < ${instant(b, before.cutoff)} AND id <= ${b.bind(before.lastId, 'UInt64')})`;
-    const c = new Binder();
+      `seen_at < ${b.instant(run.cutoff)} AND id <= ${b.bind(run.lastId, 'UInt64')}
+       AND NOT (seen_at < ${b.instant(before.cutoff)} AND id <= ${b.bind(before.lastId, 'UInt64')})`;
+    const c = new Binder(CLICKHOUSE);
     const deleted = Number((await db.one<{ n: number }>(`SELECT count() AS n FROM ${events} WHERE ${runWhere(c)}`, c.params))?.n ?? 0);
     if (deleted === 0) return { deleted: 0, rolledUp: 0 };
 
@@ -33,8 +34,8 @@ export function rollUpOldEvents(db: ClickHouseDb, cutoffMs: number): Promise<Ret
     const orphans = await db.one<{ n: number }>(`SELECT count() AS n FROM ${daily} WHERE NOT ${committedDaily(db)}`);
     if (Number(orphans?.n ?? 0) > 0) await db.command(`DELETE FROM ${daily} WHERE NOT ${committedDaily(db)}`);
 
-    const r = new Binder();
-    const tag = `${instant(r, run.cutoff)}, ${r.bind(run.lastId, 'UInt64')}`;
+    const r = new Binder(CLICKHOUSE);
+    const tag = `${r.instant(run.cutoff)}, ${r.bind(run.lastId, 'UInt64')}`;
     await db.command(
       `INSERT INTO ${daily} (day, zone_id, parent_domain, referrer, publisher, advertiser, first_seen, last_seen, hits, cutoff, last_id, is_bot)
        SELECT toDate32(seen_at), zone_id, parent_domain, referrer, publisher, advertiser, min(seen_at), max(seen_at), count(), ${tag}, is_bot
@@ -42,14 +43,14 @@ export function rollUpOldEvents(db: ClickHouseDb, cutoffMs: number): Promise<Ret
        GROUP BY toDate32(seen_at), zone_id, parent_domain, referrer, publisher, advertiser, is_bot`,
       r.params,
     );
-    const w = new Binder();
+    const w = new Binder(CLICKHOUSE);
     const rolled = await db.one<{ n: number }>(
-      `SELECT count() AS n FROM ${daily} WHERE cutoff = ${instant(w, run.cutoff)} AND last_id = ${w.bind(run.lastId, 'UInt64')}`,
+      `SELECT count() AS n FROM ${daily} WHERE cutoff = ${w.instant(run.cutoff)} AND last_id = ${w.bind(run.lastId, 'UInt64')}`,
       w.params,
     );
-    const m = new Binder();
+    const m = new Binder(CLICKHOUSE);
     await db.command(
-      `INSERT INTO ${db.t('referrer_event_watermark')} (cutoff, last_id) SELECT ${instant(m, run.cutoff)}, ${m.bind(run.lastId, 'UInt64')}`,
+      `INSERT INTO ${db.t('referrer_event_watermark')} (cutoff, last_id) SELECT ${m.instant(run.cutoff)}, ${m.bind(run.lastId, 'UInt64')}`,
       m.params,
     );
     await dropRolledUpMonths(db, run);
@@ -59,8 +60,8 @@ export function rollUpOldEvents(db: ClickHouseDb, cutoffMs: number): Promise<Ret
 
 /** Drops the monthly partitions of referrer_event whose every event the watermark covers. */
 async function dropRolledUpMonths(db: ClickHouseDb, run: { cutoff: number; lastId: number }): Promise<void> {
-  const b = new Binder();
-  const cutoff = instant(b, run.cutoff);
+  const b = new Binder(CLICKHOUSE);
+  const cutoff = b.instant(run.cutoff);
   const months = await db.all<{ p: string }>(
     `SELECT _partition_id AS p FROM ${db.t('referrer_event')}
      WHERE toYYYYMM(seen_at) < toYYYYMM(${cutoff})
@@ -70,9 +71,9 @@ async function dropRolledUpMonths(db: ClickHouseDb, run: { cutoff: number; lastI
   );
   await dropMonths(db, 'referrer_event', months);
   // Quarter hours before the cutoff are never read again (quarterHourFrom): their months go too.
-  const q = new Binder();
+  const q = new Binder(CLICKHOUSE);
   const quarters = await db.all<{ p: string }>(
-    `SELECT DISTINCT _partition_id AS p FROM ${db.t('zone_visits_15m')} WHERE toYYYYMM(bucket) < toYYYYMM(${instant(q, run.cutoff)})`,
+    `SELECT DISTINCT _partition_id AS p FROM ${db.t('zone_visits_15m')} WHERE toYYYYMM(bucket) < toYYYYMM(${q.instant(run.cutoff)})`,
     q.params,
   );
   await dropMonths(db, 'zone_visits_15m', quarters);

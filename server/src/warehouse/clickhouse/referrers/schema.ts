@@ -17,6 +17,10 @@
 //   dropped whole by a TTL past the idempotency window.
 import { REFERRER_LIMITS } from '@adops/core';
 import type { ClickHouseDb } from '../db.js';
+import type { SqlDb } from '../../sql/db.js';
+
+/** What the read conditions below need of the warehouse: its tables' names. */
+type Tables = Pick<SqlDb, 't'>;
 
 export const referrerTables = (db: ClickHouseDb): string[] => [
   `CREATE TABLE IF NOT EXISTS ${db.t('referrer_event')} (
@@ -116,14 +120,14 @@ FROM ${db.t('referrer_event')}`,
  * start (zone_visits_since), or the first quarter hour wholly after the retention cutoff if later —
  * events rolled up by retention no longer count, and no quarter hour from then on holds one.
  */
-export const quarterHourFrom = (db: ClickHouseDb, wm = 'wm') =>
+export const quarterHourFrom = (db: Tables, wm = 'wm') =>
   `(SELECT greatest(max(since), toStartOfFifteenMinutes(tupleElement(${wm}, 1) + toIntervalMillisecond(899999))) FROM ${db.t('zone_visits_since')})`;
 
 /** The latest retention run's (cutoff, last id): both only grow, so their maxima are one run's. */
-export const watermarkSql = (db: ClickHouseDb) => `(SELECT max(cutoff), max(last_id) FROM ${db.t('referrer_event_watermark')})`;
+export const watermarkSql = (db: Tables) => `(SELECT max(cutoff), max(last_id) FROM ${db.t('referrer_event_watermark')})`;
 
 /** Raw events still counted: not rolled up by a retention run (`wm` is watermarkSql's tuple, aliased). */
 export const liveEvent = (wm = 'wm') => `NOT (seen_at < tupleElement(${wm}, 1) AND id <= tupleElement(${wm}, 2))`;
 
 /** Rollup rows of committed retention runs only (a run is its (cutoff, last id): one of them grows each run). */
-export const committedDaily = (db: ClickHouseDb) => `(cutoff, last_id) IN (SELECT cutoff, last_id FROM ${db.t('referrer_event_watermark')})`;
+export const committedDaily = (db: Tables) => `(cutoff, last_id) IN (SELECT cutoff, last_id FROM ${db.t('referrer_event_watermark')})`;

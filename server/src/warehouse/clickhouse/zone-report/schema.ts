@@ -19,7 +19,8 @@
 //   the rows: a day whose pending version stayed ahead of its current one for PENDING_GRACE_MS (a
 //   crash between the rows and the rollup) has its rollup rebuilt at the next open or commit.
 import type { ClickHouseDb } from '../db.js';
-import { sumsSql } from '../sql.js';
+import { sumsSql } from '../../sql/formulas.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
 
 import { ZONE_NATURAL_KEY } from '../../types.js';
 
@@ -122,7 +123,7 @@ export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v
   const inDays = 'date BETWEEN {first:Date32} AND {last:Date32} AND date IN {days:Array(Date32)}';
   await db.command(
     `INSERT INTO ${db.t('zone_report_rollup')} (${DIMS}, version, ${SUM_COLUMNS})
-     SELECT ${DIMS}, {v:UInt64}, ${sumsSql(false)}
+     SELECT ${DIMS}, {v:UInt64}, ${sumsSql(CLICKHOUSE, false)}
      FROM ${db.t('zone_report')} FINAL WHERE ${inDays}
      GROUP BY ${DIMS}`,
     params,

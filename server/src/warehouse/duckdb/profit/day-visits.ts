@@ -12,7 +12,7 @@
 // starts and again when it ends). The counts are those of the day's ev rows, the profit query's
 // own definition of a visit: counted by SQL, only summed here.
 import { listValue } from '@duckdb/node-api';
-import type { Db, Param } from '../db.js';
+import type { Db, Params } from '../db.js';
 
 /** A day's counts, as of the last id counted and the epoch they were counted in. */
 interface DayCount {
@@ -22,10 +22,10 @@ interface DayCount {
   reading?: Promise<Map<string, number>>;
 }
 
-/** How a day's events are counted: its ev CTE (from evCte, with the id bound at `$idAt`) and bound values. */
+/** How a day's events are counted: its ev CTE (from evCte, of the events after the id `$after`) and bound values. */
 export interface DayWindow {
-  cte: (idAt: number) => string;
-  params: Param[];
+  cte: string;
+  params: Params;
 }
 
 /** Days kept (today and the day before, per time zone, with room to spare). */
@@ -84,13 +84,12 @@ export class DayVisits {
   }
 
   private async read(entry: DayCount, window: DayWindow): Promise<Map<string, number>> {
-    const n = window.params.length;
     // One statement, one snapshot: the new events' counts per zone, and the highest id among them (zone NULL).
     const rows = await this.db.all<{ zone_id: string | null; visits: number | string }>(
-      `WITH ${window.cte(n + 1)}
+      `WITH ${window.cte}
 SELECT zone_id, count(*) AS visits FROM ev GROUP BY zone_id
-UNION ALL SELECT NULL, CAST(max(id) AS VARCHAR) FROM referrer_event WHERE id > $${n + 1}::BIGINT`,
-      [...window.params, entry.upTo],
+UNION ALL SELECT NULL, CAST(max(id) AS VARCHAR) FROM referrer_event WHERE id > $after::BIGINT`,
+      { ...window.params, after: entry.upTo },
     );
     // (Had the epoch moved on meanwhile, the next call counts the day afresh: these counts may miss an out-of-order batch.)
     let top = entry.upTo;
@@ -106,8 +105,8 @@ UNION ALL SELECT NULL, CAST(max(id) AS VARCHAR) FROM referrer_event WHERE id > $
 }
 
 /** The counts as two lists for a query's `unnest($zones::VARCHAR[]), unnest($visits::BIGINT[])`. */
-export function countLists(zones: ReadonlyMap<string, number>): [Param, Param] {
-  return [listValue([...zones.keys()]), listValue([...zones.values()].map(BigInt))];
+export function countLists(zones: ReadonlyMap<string, number>): Params {
+  return { zones: listValue([...zones.keys()]), visits: listValue([...zones.values()].map(BigInt)) };
 }
 
 const counters = new WeakMap<Db, DayVisits>();

@@ -7,20 +7,21 @@
 // zones' impression-weighted TQ, weighted by its visits the same way. Visits are the events with
 // a campaign id (attributed to Meta); an event's day is its calendar day in the reporting zone.
 // By keyword, each ad-day's spend is shared among the keywords of its visits (all of it to no
-// keyword when it had none). $1 first day, $2 last day, $3 campaign id, $4 ad set id (NULL: any),
-// $5 tz, $6/$7 the raw events' instants (from the 7 days before the range, or from $21, to its
-// end), $8 the zone's UTC offset (ms) at the window's start and $9–$20 up to six (instant ms, new
-// offset) changes after it: an event's local day is its instant plus the offset, integer
-// arithmetic (converting every event's zone costs ~10× the rest of the scan); with more changes
-// than that, $8 is NULL and each converts. $21: the first day counted from the raw events, the
-// days before it read from the visit cache (visit-cache.ts: the same counts, kept per past day).
-// Then each query's own: the partial days and the apart days (their spend and visits answered
-// apart, `apart`), each list bound as one text.
+// keyword when it had none). Values are bound by name (profitParams): $from/$to the range,
+// $campaign/$adset (NULL: any), $tz, $ev_from/$ev_to the raw events' instants (from the 7 days
+// before the range, or from $raw, to its end), $off0 the zone's UTC offset (ms) at the window's
+// start and $at1/$off1 … $at6/$off6 up to six changes after it (instant ms, new offset): an
+// event's local day is its instant plus the offset, integer arithmetic (converting every event's
+// zone costs ~10× the rest of the scan); with more changes than that, $off0 is NULL and each
+// converts. $raw: the first day counted from the raw events, the days before it read from the
+// visit cache (visit-cache.ts: the same counts, kept per past day); $zone_from: the first day
+// whose zone visits and revenue are read. Then each query's own: the partial days ($partial) and
+// the apart days ($apart: their spend and visits answered apart), each list bound as one text.
 import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
-import type { Db, Param } from '../db.js';
+import type { Db, Param, Params } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
-import { sqlTimestamp } from '../referrers/filter.js';
+import { sqlTimestamp } from '../../sql/dialect.js';
 import { MAX_OFFSET_CHANGES, offsetPieces } from '../../tz-offsets.js';
 import { visitCacheOf } from './visit-cache.js';
 import { countLists, dayVisitsOf } from './day-visits.js';
@@ -45,48 +46,48 @@ const parents = (by: ProfitDimension) => ({
 });
 
 /**
- * Each human event of the window with its local day: `n(i)` numbers the window's 16 values
- * (tz, first and last instant, the offset then six changes: windowParams' order); `where` narrows
- * the raw events further (SQL ANDed to the window's).
+ * Each human event of the window with its local day, from the window's values (windowParams:
+ * $tz, $ev_from, $ev_to, $off0, then $at1/$off1 … $at6/$off6); `where` narrows the raw events
+ * further (SQL ANDed to the window's).
  */
-export const evCte = (n: (i: number) => string, where = '') => `
+export const evCte = (where = '') => `
 ev AS (
-  SELECT CASE WHEN ${n(3)}::BIGINT IS NULL THEN CAST(timezone(${n(0)}, seen_at AT TIME ZONE 'UTC') AS DATE)
-              ELSE DATE '1970-01-01' + CAST((ms + CASE WHEN ms < ${n(4)}::BIGINT THEN ${n(3)}::BIGINT WHEN ms < ${n(6)}::BIGINT THEN ${n(5)}::BIGINT WHEN ms < ${n(8)}::BIGINT THEN ${n(7)}::BIGINT
-                WHEN ms < ${n(10)}::BIGINT THEN ${n(9)}::BIGINT WHEN ms < ${n(12)}::BIGINT THEN ${n(11)}::BIGINT WHEN ms < ${n(14)}::BIGINT THEN ${n(13)}::BIGINT ELSE ${n(15)}::BIGINT END) // 86400000 AS INTEGER) END AS day,
+  SELECT CASE WHEN $off0::BIGINT IS NULL THEN CAST(timezone($tz, seen_at AT TIME ZONE 'UTC') AS DATE)
+              ELSE DATE '1970-01-01' + CAST((ms + CASE WHEN ms < $at1::BIGINT THEN $off0::BIGINT WHEN ms < $at2::BIGINT THEN $off1::BIGINT WHEN ms < $at3::BIGINT THEN $off2::BIGINT
+                WHEN ms < $at4::BIGINT THEN $off3::BIGINT WHEN ms < $at5::BIGINT THEN $off4::BIGINT WHEN ms < $at6::BIGINT THEN $off5::BIGINT ELSE $off6::BIGINT END) // 86400000 AS INTEGER) END AS day,
          zone_id, campaign_id, adset_id, ad_id, keyword
-  FROM (SELECT epoch_ms(seen_at) AS ms, * FROM referrer_event WHERE seen_at >= ${n(1)}::TIMESTAMP AND seen_at <= ${n(2)}::TIMESTAMP AND NOT is_bot${where ? ` AND ${where}` : ''})
+  FROM (SELECT epoch_ms(seen_at) AS ms, * FROM referrer_event WHERE seen_at >= $ev_from::TIMESTAMP AND seen_at <= $ev_to::TIMESTAMP AND NOT is_bot${where ? ` AND ${where}` : ''})
 )`;
 
-// Days before $21 come from the visit cache (visit-cache.ts), the others from the raw events
-// (ev starts at $21's first instant): the same counts either way.
-const CTES = `${evCte((i) => `$${i + 5}`)},
+// Days before $raw come from the visit cache (visit-cache.ts), the others from the raw events
+// (ev starts at $raw's first instant): the same counts either way.
+const CTES = `${evCte()},
 attributed AS (
   SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, visits FROM profit_attributed_visits
-  WHERE tz = $5 AND day BETWEEN $1::DATE AND $2::DATE AND day < $21::DATE
-    AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)
+  WHERE tz = $tz AND day BETWEEN $from::DATE AND $to::DATE AND day < $raw::DATE
+    AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
   UNION ALL
   SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS visits FROM ev
-  WHERE day BETWEEN $1::DATE AND $2::DATE AND day >= $21::DATE AND campaign_id IS NOT NULL
-    AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)
+  WHERE day BETWEEN $from::DATE AND $to::DATE AND day >= $raw::DATE AND campaign_id IS NOT NULL
+    AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
 )`;
 
 /**
  * A list of days bound as one text ('YYYY-MM-DD,…'; empty: none — an empty list has no type to
- * bind), read back as dates: `name AS (SELECT day …)` from the value at `$at`.
+ * bind), read back as dates: `name AS (SELECT day …)` from the value `$param`.
  */
-const dayListCte = (name: string, at: number) =>
-  `${name} AS (SELECT d AS day FROM (SELECT TRY_CAST(unnest(string_split($${at}::VARCHAR, ',')) AS DATE) AS d) WHERE d IS NOT NULL)`;
+const dayListCte = (name: string, param: string) =>
+  `${name} AS (SELECT d AS day FROM (SELECT TRY_CAST(unnest(string_split($${param}::VARCHAR, ',')) AS DATE) AS d) WHERE d IS NOT NULL)`;
 /** The bound value of a day list. */
 export const dayListParam = (days: readonly string[] | undefined): string => (days ?? []).join(',');
 
-/** The days whose zone report has arrived and is final, from the 7 days before the range to its end: partial ones (`$at`) are not. */
-const reportedCte = (partialAt: number) => `${dayListCte('partial_days', partialAt)},
-reported AS (SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN $1::DATE - 7 AND $2::DATE AND date NOT IN (SELECT day FROM partial_days))`;
+/** The days whose zone report has arrived and is final, from the 7 days before the range to its end: partial ones ($partial) are not. */
+const REPORTED_CTE = `${dayListCte('partial_days', 'partial')},
+reported AS (SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN $from::DATE - 7 AND $to::DATE AND date NOT IN (SELECT day FROM partial_days))`;
 
 /** Human visits per day and zone (the profit query's); zoneValues adds the zones seen in the 7 days before, with 0 visits on the day. */
-const ZONE_VISITS = `SELECT day, zone_id, visits FROM profit_zone_visits WHERE tz = $5 AND day BETWEEN $22::DATE AND $2::DATE AND day < $21::DATE
-  UNION ALL SELECT day, zone_id, count(*) AS visits FROM ev WHERE day >= $21::DATE AND day >= $22::DATE GROUP BY day, zone_id`;
+const ZONE_VISITS = `SELECT day, zone_id, visits FROM profit_zone_visits WHERE tz = $tz AND day BETWEEN $zone_from::DATE AND $to::DATE AND day < $raw::DATE
+  UNION ALL SELECT day, zone_id, count(*) AS visits FROM ev WHERE day >= $raw::DATE AND day >= $zone_from::DATE GROUP BY day, zone_id`;
 const zoneRpvSql = (zoneVisits: string) => `
 zone_visits AS (${zoneVisits}),
 zone_day AS (
@@ -98,7 +99,7 @@ zone_day AS (
     UNION ALL
     SELECT date, zone_id, 0, revenue, CASE WHEN tq > 0 AND impressions > 0 THEN tq * impressions ELSE 0 END,
            CASE WHEN tq > 0 AND impressions > 0 THEN impressions ELSE 0 END, NULL
-    FROM zone_report WHERE date BETWEEN $22::DATE AND $2::DATE
+    FROM zone_report WHERE date BETWEEN $zone_from::DATE AND $to::DATE
   )
   GROUP BY day, zone_id HAVING bool_or(seen)
 ),
@@ -106,7 +107,7 @@ zone_trailing AS (
   SELECT d.day, d.zone_id, sum(t.revenue) AS revenue, sum(t.visits) AS visits, sum(t.tq_weighted) AS tq_weighted, sum(t.tq_weight) AS tq_weight
   FROM zone_day d CROSS JOIN range(1, 8) AS k(k)
   JOIN zone_day t ON t.zone_id = d.zone_id AND t.day = d.day - CAST(k.k AS INTEGER) AND t.reported
-  WHERE NOT d.reported AND d.day >= $1::DATE
+  WHERE NOT d.reported AND d.day >= $from::DATE
   GROUP BY d.day, d.zone_id
 ),
 zone_rpv AS (
@@ -114,16 +115,16 @@ zone_rpv AS (
          CASE WHEN d.reported THEN d.revenue / nullif(d.visits, 0) ELSE coalesce(t.revenue / nullif(t.visits, 0), 0) END AS rpv,
          CASE WHEN d.reported THEN d.tq_weighted / nullif(d.tq_weight, 0) ELSE t.tq_weighted / nullif(t.tq_weight, 0) END AS tq
   FROM zone_day d LEFT JOIN zone_trailing t ON t.day = d.day AND t.zone_id = d.zone_id
-  WHERE d.day >= $1::DATE
+  WHERE d.day >= $from::DATE
 )`;
 const ZONE_RPV = zoneRpvSql(ZONE_VISITS);
 
-/** The visits query's values: the query's ($1–$22), then its partial days ($23) and apart days ($24). */
+/** The visits query: the query's values, its partial days and apart days. */
 function visitsSql(by: ProfitDimension): string {
   const p = parents(by);
   // Each attributed row meets its zone's RPV as it is (no group per day, zone and key first:
   // nearly every visit of a year of ads is alone in its group).
-  return `WITH ${CTES}, ${reportedCte(23)}, ${dayListCte('apart_days', 24)}, ${ZONE_RPV}
+  return `WITH ${CTES}, ${REPORTED_CTE}, ${dayListCte('apart_days', 'apart')}, ${ZONE_RPV}
 SELECT ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, sum(a.visits) AS visits,
        sum(a.visits * r.rpv) AS revenue,
        sum(CASE WHEN r.estimated THEN a.visits ELSE 0 END) AS estimated_visits,
@@ -134,19 +135,19 @@ FROM attributed a JOIN zone_rpv r ON r.day = a.day AND r.zone_id = a.zone_id
 GROUP BY 1, apart`;
 }
 
-const SPEND_WHERE = `date BETWEEN $1::DATE AND $2::DATE AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)`;
+const SPEND_WHERE = `date BETWEEN $from::DATE AND $to::DATE AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)`;
 
-/** By keyword the query's $1–$21 then the apart days ($22); otherwise $1–$4 then the apart days ($5). */
+/** Spend by keyword reads the visits (the query's values, then its apart days); otherwise only the range, the parents and the apart days. */
 function spendSql(by: ProfitDimension): string {
   if (by === 'keyword')
-    return `WITH ${CTES}, ${dayListCte('apart_days', 22)},
+    return `WITH ${CTES}, ${dayListCte('apart_days', 'apart')},
 kv AS (
   SELECT day, ad_id, keyword, sum(visits) AS visits FROM (
     SELECT day, ad_id, keyword, visits FROM profit_ad_keyword_visits
-    WHERE tz = $5 AND day BETWEEN $1::DATE AND $2::DATE AND day < $21::DATE
-      AND ($3::VARCHAR IS NULL OR campaign_id = $3) AND ($4::VARCHAR IS NULL OR adset_id = $4)
+    WHERE tz = $tz AND day BETWEEN $from::DATE AND $to::DATE AND day < $raw::DATE
+      AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
     UNION ALL
-    SELECT day, ad_id, keyword, visits FROM attributed WHERE day >= $21::DATE AND ad_id IS NOT NULL
+    SELECT day, ad_id, keyword, visits FROM attributed WHERE day >= $raw::DATE AND ad_id IS NOT NULL
   ) GROUP BY day, ad_id, keyword
 ),
 kt AS (SELECT day, ad_id, sum(visits) AS total FROM kv GROUP BY day, ad_id),
@@ -162,7 +163,7 @@ SELECT keyword AS key, NULL AS name, NULL AS campaign_id, NULL AS adset_id, strf
 FROM shared GROUP BY key, month, currency, apart`;
   const k = SPEND_KEY[by];
   const p = parents(by);
-  return `WITH ${dayListCte('apart_days', 5)}
+  return `WITH ${dayListCte('apart_days', 'apart')}
 SELECT ${k.key} AS key, ${k.name === 'NULL' ? 'NULL' : `arg_max(${k.name}, date)`} AS name, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id,
        strftime(date, '%Y-%m') AS month, currency, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
        date IN (SELECT day FROM apart_days) AS apart
@@ -170,46 +171,47 @@ FROM ad_spend WHERE ${SPEND_WHERE}
 GROUP BY key, month, currency, apart`;
 }
 
-/** The query's $1–$21, then its partial days ($22). */
-const ESTIMATED_DAYS_SQL = `WITH ${CTES}, ${reportedCte(22)}
+/** The days estimated (no final zone report): the query's values, then its partial days. */
+const ESTIMATED_DAYS_SQL = `WITH ${CTES}, ${REPORTED_CTE}
 SELECT DISTINCT strftime(day, '%Y-%m-%d') AS day FROM attributed WHERE day NOT IN (SELECT day FROM reported) ORDER BY day`;
 
-/** An event window's 16 values (evCte's order): tz, first and last instant, the offset then six (instant, offset) changes. */
-function windowParams(fromMs: number, toMs: number, tz: string): Param[] {
+/** An event window's values (evCte's): tz, first and last instant, the offset then six (instant, offset) changes. */
+function windowParams(fromMs: number, toMs: number, tz: string): Record<string, Param> {
   const pieces = offsetPieces(fromMs, toMs, tz);
   const fits = pieces.changes.length <= MAX_OFFSET_CHANGES;
-  const changes: Param[] = [];
+  const params: Record<string, Param> = { tz, ev_from: sqlTimestamp(fromMs), ev_to: sqlTimestamp(toMs), off0: fits ? BigInt(pieces.first) : null };
   for (let i = 0; i < MAX_OFFSET_CHANGES; i++) {
     const c = fits ? pieces.changes[i] : undefined;
     // An unused slot's change never comes (its offset repeats the last one).
-    changes.push(BigInt(c?.at ?? Number.MAX_SAFE_INTEGER), BigInt(c?.offset ?? pieces.changes.at(-1)?.offset ?? pieces.first));
+    params[`at${i + 1}`] = BigInt(c?.at ?? Number.MAX_SAFE_INTEGER);
+    params[`off${i + 1}`] = BigInt(c?.offset ?? pieces.changes.at(-1)?.offset ?? pieces.first);
   }
-  return [tz, sqlTimestamp(fromMs), sqlTimestamp(toMs), fits ? BigInt(pieces.first) : null, ...changes];
+  return params;
 }
 
 /**
- * The query's bound values, in $-number order; `raw` ($21) is the first day counted from the raw
- * events (the days before it from the visit cache; by default none), `zoneFrom` ($22) the first
- * day whose zone visits and revenue are read (the 7 days before the range when a day in it has
- * no zone report yet: its trailing RPV), `lastEventMs` ($7) the last raw event instant read (by
- * default the end of the range's last day).
+ * The query's bound values by name; `raw` is the first day counted from the raw events (the days
+ * before it from the visit cache; by default none), `zoneFrom` the first day whose zone visits
+ * and revenue are read (the 7 days before the range when a day in it has no zone report yet: its
+ * trailing RPV), `lastEventMs` the last raw event instant read (by default the end of the range's
+ * last day).
  */
 export function profitParams(
   q: ProfitQuery,
   raw = addDays(q.from, -7),
   zoneFrom = addDays(q.from, -7),
   lastEventMs = zonedDayEnd(q.to, q.tz).getTime(),
-): Param[] {
+): Record<string, Param> {
   const from = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
   const w = windowParams(from, lastEventMs, q.tz);
   // The raw events start with day `raw` (the offsets stay those of the whole window).
-  w[1] = sqlTimestamp(Math.max(from, zonedDayStart([raw, zoneFrom].sort()[1], q.tz).getTime()));
-  return [q.from, q.to, q.campaignId ?? null, q.adsetId ?? null, ...w, raw, zoneFrom];
+  w.ev_from = sqlTimestamp(Math.max(from, zonedDayStart([raw, zoneFrom].sort()[1], q.tz).getTime()));
+  return { from: q.from, to: q.to, campaign: q.campaignId ?? null, adset: q.adsetId ?? null, ...w, raw, zone_from: zoneFrom };
 }
 
 /** The events of days [from, to] of tz, as the visit cache counts them. */
 const cacheWindow = (tz: string) => (from: string, to: string) => ({
-  cte: evCte((i) => `$${i + 1}`),
+  cte: evCte(),
   params: windowParams(zonedDayStart(from, tz).getTime(), zonedDayEnd(to, tz).getTime(), tz),
 });
 
@@ -217,7 +219,12 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
   // The days of the range without a final zone report: with none, neither the week before nor estimated days are read.
   const partial = new Set(q.partialDays ?? []);
   const reported = new Set(
-    (await db.all<{ day: string }>('SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN ?::DATE AND ?::DATE', [q.from, q.to]))
+    (
+      await db.all<{ day: string }>('SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN $from::DATE AND $to::DATE', {
+        from: q.from,
+        to: q.to,
+      })
+    )
       .map((r) => String(r.day))
       .filter((d) => !partial.has(d)),
   );
@@ -226,13 +233,12 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
   const zoneFrom = unreported === undefined ? q.from : [addDays(unreported, -7), q.from].sort()[0];
   const raw = await visitCacheOf(db).ensure(q.tz, zoneFrom, q.to, cacheWindow(q.tz));
   const params = profitParams(q, raw, zoneFrom);
-  const partialDays = dayListParam(q.partialDays);
-  const apartDays = dayListParam(q.apartDays);
+  const values: Params = { ...params, partial: dayListParam(q.partialDays), apart: dayListParam(q.apartDays) };
+  // Each statement takes the values it names (spend by campaign, ad set, ad or day reads no event: only the range and the parents).
   const [visits, spend, days] = await Promise.all([
-    db.all(visitsSql(q.by), [...params, partialDays, apartDays]),
-    // Spend by campaign, ad set, ad or day reads no event: only the range and the parents ($1–$4); no zone visits ($22).
-    db.all(spendSql(q.by), [...(q.by === 'keyword' ? params.slice(0, 21) : params.slice(0, 4)), apartDays]),
-    unreported === undefined ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, [...params.slice(0, 21), partialDays]),
+    db.all(visitsSql(q.by), values),
+    db.all(spendSql(q.by), values),
+    unreported === undefined ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, values),
   ]);
   return profitParts(
     visits,
@@ -255,30 +261,33 @@ export async function getZoneValues(db: Db, q: ZoneValuesQuery): Promise<ZoneDay
   const zoneFrom = addDays(q.day, -7);
   const partial = q.partialDays?.includes(q.day) ?? false;
   const [reported, raw] = await Promise.all([
-    partial ? false : db.all('SELECT 1 FROM zone_report WHERE date = ?::DATE LIMIT 1', [q.day]).then((r) => r.length > 0),
+    partial ? false : db.all('SELECT 1 FROM zone_report WHERE date = $day::DATE LIMIT 1', { day: q.day }).then((r) => r.length > 0),
     visitCacheOf(db).ensure(q.tz, zoneFrom, q.day, cacheWindow(q.tz)),
   ]);
   const dayStart = zonedDayStart(q.day, q.tz).getTime();
   const counted =
     reported && raw <= q.day
       ? await dayVisitsOf(db).counts(q.tz, q.day, {
-          cte: (idAt) => evCte((i) => `$${i + 1}`, `id > $${idAt}::BIGINT`),
+          cte: evCte('id > $after::BIGINT'),
           params: windowParams(dayStart, zonedDayEnd(q.day, q.tz).getTime(), q.tz),
         })
       : new Map<string, number>();
-  const params = profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz }, raw, zoneFrom, dayStart - 1);
-  params.push(dayListParam(q.partialDays));
-  // The day's counts, when it has any: two lists (an empty list has no type to bind).
-  if (counted.size > 0) params.push(...countLists(counted));
+  const params: Params = {
+    ...profitParams({ by: 'campaign', from: q.day, to: q.day, tz: q.tz }, raw, zoneFrom, dayStart - 1),
+    partial: dayListParam(q.partialDays),
+    // The day's counts, when it has any: two lists (an empty list has no type to bind).
+    ...(counted.size > 0 ? countLists(counted) : {}),
+  };
   // A zone seen in the days before has a value on the day from its first visit (its trailing RPV while the day is unreported);
   // without a reported day to go by, its value is unknown (null; the profit query counts it at 0).
-  const seenBefore = `SELECT zone_id FROM profit_zone_visits WHERE tz = $5 AND day BETWEEN $22::DATE AND $1::DATE - 1 AND day < $21::DATE
-    UNION ALL SELECT zone_id FROM ev WHERE day < $1::DATE AND day >= $21::DATE AND day >= $22::DATE`;
-  const dayCounts = counted.size > 0 ? 'UNION ALL SELECT $1::DATE AS day, unnest($24::VARCHAR[]) AS zone_id, unnest($25::BIGINT[]) AS visits' : '';
+  const seenBefore = `SELECT zone_id FROM profit_zone_visits WHERE tz = $tz AND day BETWEEN $zone_from::DATE AND $from::DATE - 1 AND day < $raw::DATE
+    UNION ALL SELECT zone_id FROM ev WHERE day < $from::DATE AND day >= $raw::DATE AND day >= $zone_from::DATE`;
+  const dayCounts =
+    counted.size > 0 ? 'UNION ALL SELECT $from::DATE AS day, unnest($zones::VARCHAR[]) AS zone_id, unnest($visits::BIGINT[]) AS visits' : '';
   const visits = `SELECT day, zone_id, sum(visits) AS visits FROM (${ZONE_VISITS} ${dayCounts}
-    UNION ALL SELECT $1::DATE AS day, zone_id, 0 AS visits FROM (${seenBefore}) GROUP BY zone_id) GROUP BY day, zone_id`;
+    UNION ALL SELECT $from::DATE AS day, zone_id, 0 AS visits FROM (${seenBefore}) GROUP BY zone_id) GROUP BY day, zone_id`;
   const rows = await db.all(
-    `WITH ${CTES}, ${reportedCte(23)}, ${zoneRpvSql(visits)}
+    `WITH ${CTES}, ${REPORTED_CTE}, ${zoneRpvSql(visits)}
 SELECT r.zone_id, CASE WHEN r.estimated AND t.zone_id IS NULL THEN NULL ELSE r.rpv END AS rpv, r.tq, r.estimated
 FROM zone_rpv r LEFT JOIN zone_trailing t ON t.day = r.day AND t.zone_id = r.zone_id`,
     params,

@@ -14,7 +14,7 @@
 // CACHE_VERSION and the next start empties it (backups carry it consistently with the events).
 import { addDays, todayIn, zonedDayEnd } from '@adops/core';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
-import type { Db, Param } from '../db.js';
+import { type Db, type Params, run } from '../db.js';
 
 const CACHE_VERSION = '2';
 /** A day is cached once it ended this long ago (late beacons and batches rarely arrive later). */
@@ -37,9 +37,9 @@ const TABLES = ['profit_day', 'profit_zone_visits', 'profit_attributed_visits', 
 
 /** How the cache counts a window's events: its ev CTE (day, zone and attribution of each human event) and bound values. */
 export interface EventWindow {
-  /** `ev AS (…)` over the events of [first, last] in tz; its parameters follow `params`' own. */
+  /** `ev AS (…)` over the events of [first, last] in tz ($tz among its values). */
   cte: string;
-  params: Param[];
+  params: Params;
 }
 
 export class VisitCache {
@@ -81,7 +81,7 @@ export class VisitCache {
     if (!(min < this.horizon)) return undefined;
     const drops = [...this.last.keys()].map((tz) => [tz, todayIn(tz, new Date(min))] as const);
     return this.drop(async (c) => {
-      for (const [tz, day] of drops) for (const t of TABLES) await c.run(`DELETE FROM ${t} WHERE tz = ? AND day >= ?::DATE`, [tz, day]);
+      for (const [tz, day] of drops) for (const t of TABLES) await run(c, `DELETE FROM ${t} WHERE tz = $tz AND day >= $day::DATE`, { tz, day });
     });
   }
 
@@ -91,7 +91,7 @@ export class VisitCache {
     // The cutoff's UTC day plus one covers its local day in any zone (offsets within ±1 day).
     const day = addDays(new Date(cutoffMs).toISOString().slice(0, 10), 1);
     return this.drop(async (c) => {
-      for (const t of TABLES) await c.run(`DELETE FROM ${t} WHERE day <= ?::DATE`, [day]);
+      for (const t of TABLES) await run(c, `DELETE FROM ${t} WHERE day <= $day::DATE`, { day });
     });
   }
 
@@ -115,11 +115,11 @@ export class VisitCache {
     if (sealed < first) return first;
     const have = new Set(
       (
-        await this.db.all<{ day: string }>('SELECT DISTINCT day FROM profit_day WHERE tz = ? AND day BETWEEN ?::DATE AND ?::DATE', [
+        await this.db.all<{ day: string }>('SELECT DISTINCT day FROM profit_day WHERE tz = $tz AND day BETWEEN $first::DATE AND $last::DATE', {
           tz,
           first,
-          sealed,
-        ])
+          last: sealed,
+        })
       ).map((r) => String(r.day)),
     );
     const missing: string[] = [];
@@ -133,32 +133,34 @@ export class VisitCache {
   /** Counts `days` (ascending) of tz from the raw events, in one writer job. */
   private fill(tz: string, days: string[], window: (from: string, to: string) => EventWindow): Promise<void> {
     const w = window(days[0], days[days.length - 1]);
-    const n = w.params.length;
-    const list = listValue(days);
-    const keep = `day IN (SELECT unnest($${n + 2}::DATE[]))`;
+    const list = { tz, days: listValue(days) };
+    const params = { ...w.params, ...list };
+    const keep = 'day IN (SELECT unnest($days::DATE[]))';
     // Queued now: a batch appended after this call sees the raised horizon and drops what this counts.
     this.raise(tz, days[days.length - 1]);
     return this.db.serialWrite(async (c) => {
       await c.run('BEGIN TRANSACTION');
       try {
-        for (const t of TABLES) await c.run(`DELETE FROM ${t} WHERE tz = $1 AND day IN (SELECT unnest($2::DATE[]))`, [tz, list]);
-        const params = [...w.params, tz, list] as Parameters<typeof c.run>[1];
-        await c.run(
-          `INSERT INTO profit_zone_visits WITH ${w.cte} SELECT $${n + 1}, day, zone_id, count(*) FROM ev WHERE ${keep} GROUP BY day, zone_id`,
+        for (const t of TABLES) await run(c, `DELETE FROM ${t} WHERE tz = $tz AND ${keep}`, list);
+        await run(
+          c,
+          `INSERT INTO profit_zone_visits WITH ${w.cte} SELECT $tz, day, zone_id, count(*) FROM ev WHERE ${keep} GROUP BY day, zone_id`,
           params,
         );
-        await c.run(
+        await run(
+          c,
           `INSERT INTO profit_attributed_visits WITH ${w.cte}
-           SELECT $${n + 1}, day, zone_id, campaign_id, adset_id, ad_id, keyword, count(*) FROM ev
+           SELECT $tz, day, zone_id, campaign_id, adset_id, ad_id, keyword, count(*) FROM ev
            WHERE ${keep} AND campaign_id IS NOT NULL GROUP BY ALL`,
           params,
         );
-        await c.run(
+        await run(
+          c,
           `INSERT INTO profit_ad_keyword_visits SELECT tz, day, campaign_id, adset_id, ad_id, keyword, sum(visits) FROM profit_attributed_visits
-           WHERE tz = $1 AND day IN (SELECT unnest($2::DATE[])) AND ad_id IS NOT NULL GROUP BY ALL`,
-          [tz, list],
+           WHERE tz = $tz AND ${keep} AND ad_id IS NOT NULL GROUP BY ALL`,
+          list,
         );
-        await c.run('INSERT INTO profit_day SELECT $1, unnest($2::DATE[])', [tz, list]);
+        await run(c, 'INSERT INTO profit_day SELECT $tz, unnest($days::DATE[])', list);
         await c.run('COMMIT');
       } catch (e) {
         await c.run('ROLLBACK').catch(() => undefined);

@@ -16,8 +16,8 @@
 // no other batch slips in between.
 import { endianness } from 'node:os';
 import duckdb from '@duckdb/node-bindings';
-import { DuckDBDataChunk, DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import type { Db } from '../db.js';
+import { DuckDBDataChunk, DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { type Db, readAll } from '../db.js';
 import { EventKeyConflict, type EventKeys, type ReferrerEvent } from '../../types.js';
 import { seenKeysQuery } from './get-seen-keys.js';
 import { KEY_SEPARATOR, fingerprint, type KeyIndex } from './key-index.js';
@@ -343,7 +343,7 @@ export function appendEvents(db: Db, index: KeyIndex, events: readonly ReferrerE
     const prints = keys.map(fingerprint);
     const seen = seenKeysQuery(index, keys, keyed!.since, prints);
     if (seen) {
-      const taken = (await conn.runAndReadAll(seen.sql, seen.params as DuckDBValue[])).getRows();
+      const taken = (await readAll(conn, seen.sql, seen.params)).getRows();
       if (taken.length > 0) throw new EventKeyConflict(new Set(taken.map((r) => String(r[0]))));
     }
     const now = Date.now();

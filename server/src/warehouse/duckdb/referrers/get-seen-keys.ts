@@ -3,7 +3,7 @@
 // (event_key) and those in referrer_event_key — one scan of the window's keys, only when a batch
 // repeats keys.
 import { listValue } from '@duckdb/node-api';
-import type { Db, Param } from '../db.js';
+import type { Db, Params } from '../db.js';
 import { STORED_KEYS, fingerprint, type Fingerprint, type KeyIndex } from './key-index.js';
 
 /** The keys the index may hold, and the query confirming which of them are stored since `since`. */
@@ -12,14 +12,14 @@ export function seenKeysQuery(
   keys: readonly string[],
   since: number,
   prints: readonly Fingerprint[] = keys.map(fingerprint),
-): { sql: string; params: Param[] } | undefined {
+): { sql: string; params: Params } | undefined {
   const maybe = keys.filter((_, i) => index.mayHold(prints[i]));
   if (maybe.length === 0) return undefined;
   return {
     sql: `SELECT DISTINCT key FROM (
-            SELECT unnest(string_split(keys, chr(10))) AS key FROM ${STORED_KEYS} WHERE added_at >= make_timestamp(?::BIGINT)
-          ) WHERE key IN (SELECT unnest(?::VARCHAR[]))`,
-    params: [BigInt(Math.floor(since)) * 1000n, listValue(maybe)],
+            SELECT unnest(string_split(keys, chr(10))) AS key FROM ${STORED_KEYS} WHERE added_at >= make_timestamp($since::BIGINT)
+          ) WHERE key IN (SELECT unnest($keys::VARCHAR[]))`,
+    params: { since: BigInt(Math.floor(since)) * 1000n, keys: listValue(maybe) },
   };
 }
 

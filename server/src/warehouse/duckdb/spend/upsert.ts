@@ -1,13 +1,13 @@
 // Stores ad-day rows of Meta spend, replacing a stored row of the same (date, ad_id): one
 // INSERT OR REPLACE per chunk of rows, all in one transaction on the writer connection.
-import type { DuckDBValue } from '@duckdb/node-api';
-import type { Db } from '../db.js';
+import { type Db, run } from '../db.js';
+import { Binder } from '../../sql/binder.js';
+import { DUCKDB } from '../../sql/dialect.js';
 import type { AdSpendRecord } from '../../types.js';
 
 const CHUNK = 500;
 const COLUMNS =
   '(date, account_id, campaign_id, campaign_name, adset_id, adset_name, ad_id, ad_name, spend, impressions, clicks, currency, synced_at)';
-const ROW = '(?::DATE, ?, ?, ?, ?, ?, ?, ?, ?::DOUBLE, ?::BIGINT, ?::BIGINT, ?, now()::TIMESTAMP)';
 
 export function upsertSpend(db: Db, rows: readonly AdSpendRecord[]): Promise<void> {
   if (rows.length === 0) return Promise.resolve();
@@ -15,24 +15,17 @@ export function upsertSpend(db: Db, rows: readonly AdSpendRecord[]): Promise<voi
     await conn.run('BEGIN TRANSACTION');
     try {
       for (let i = 0; i < rows.length; i += CHUNK) {
-        const chunk = rows.slice(i, i + CHUNK);
-        const params: DuckDBValue[] = [];
-        for (const r of chunk)
-          params.push(
-            r.date,
-            r.account_id,
-            r.campaign_id,
-            r.campaign_name,
-            r.adset_id,
-            r.adset_name,
-            r.ad_id,
-            r.ad_name,
-            r.spend,
-            r.impressions,
-            r.clicks,
-            r.currency,
+        const b = new Binder(DUCKDB);
+        const text = (v: string) => b.bind(v, 'String');
+        const values = rows
+          .slice(i, i + CHUNK)
+          .map(
+            (r) =>
+              `(${b.bind(r.date, 'Date32')}, ${text(r.account_id)}, ${text(r.campaign_id)}, ${text(r.campaign_name)}, ${text(r.adset_id)}, ` +
+              `${text(r.adset_name)}, ${text(r.ad_id)}, ${text(r.ad_name)}, ${b.bind(r.spend, 'Float64')}, ${b.bind(r.impressions, 'Int64')}, ` +
+              `${b.bind(r.clicks, 'Int64')}, ${text(r.currency)}, now()::TIMESTAMP)`,
           );
-        await conn.run(`INSERT OR REPLACE INTO ad_spend ${COLUMNS} VALUES ${chunk.map(() => ROW).join(', ')}`, params);
+        await run(conn, `INSERT OR REPLACE INTO ad_spend ${COLUMNS} VALUES ${values.join(', ')}`, b.params);
       }
       await conn.run('COMMIT');
     } catch (e) {

@@ -4,7 +4,7 @@
 // runs as one transaction with the rewrite of the touched days' rollup, serialised with every
 // other write through the writer queue.
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import type { Db } from '../db.js';
+import { type Db, readAll, run } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
 import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
@@ -38,13 +38,14 @@ function appendRecord(a: DuckDBAppender, r: ZoneReportRecord, seq: number): void
 
 /** Staged rows whose key an earlier staged row had, with that first row's seq (at most `limit`, ≥ 1), and how many in all. */
 async function repeatedKeys(conn: DuckDBConnection, limit: number): Promise<Pick<ZoneReportCommit, 'repeated' | 'repeated_total'>> {
-  const reader = await conn.runAndReadAll(
+  const reader = await readAll(
+    conn,
     `SELECT seq, first_seq, count(*) OVER () AS total
        FROM (SELECT seq, min(seq) OVER (PARTITION BY ${KEY}) AS first_seq FROM zone_report_staging)
       WHERE seq <> first_seq
       ORDER BY seq
-      LIMIT $1`,
-    [limit],
+      LIMIT $limit`,
+    { limit },
   );
   const rows = reader.getRows() as Array<[bigint, bigint, bigint]>;
   return {
@@ -97,17 +98,19 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
       return db.serialWrite(async () => {
         await conn.run('BEGIN TRANSACTION');
         try {
-          const removed = await conn.run(
+          const span = { first, last };
+          const removed = await run(
+            conn,
             `DELETE FROM zone_report USING zone_report_batch b
-              WHERE zone_report.date BETWEEN $1::DATE AND $2::DATE AND ${KEY_MATCH}`,
-            [first, last],
+              WHERE zone_report.date BETWEEN $first::DATE AND $last::DATE AND ${KEY_MATCH}`,
+            span,
           );
           await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM zone_report_batch`);
           // The rollup of every day the batch touched, summed again from the stored rows.
-          const days = `date BETWEEN $1::DATE AND $2::DATE AND date IN (SELECT DISTINCT date FROM zone_report_batch)`;
-          await conn.run(`DELETE FROM zone_report_rollup WHERE ${days}`, [first, last]);
-          await conn.run(rollupInsertSql(`WHERE ${days}`), [first, last]);
-          await conn.run(zonesInsertSql(`WHERE ${days}`), [first, last]);
+          const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM zone_report_batch)`;
+          await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
+          await run(conn, rollupInsertSql(`WHERE ${days}`), span);
+          await run(conn, zonesInsertSql(`WHERE ${days}`), span);
           await conn.run('COMMIT');
           const replaced = Number(removed.rowsChanged);
           return { inserted: total - replaced, replaced, ...repeated };

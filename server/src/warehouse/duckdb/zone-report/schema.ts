@@ -7,7 +7,8 @@
 // zone_report_zones lists every zone id stored: a zone search matches the list first, then
 // joins, instead of testing the substring on every stored row (40% faster at 10 million rows).
 import type { Db } from '../db.js';
-import { ROLLUP_SUMS_SQL } from '../sql.js';
+import { DUCKDB } from '../../sql/dialect.js';
+import { sumsSql } from '../../sql/formulas.js';
 
 /** Column definitions; key text columns are NOT NULL ('' for an unknown geo or source). */
 export const ZONE_REPORT_COLUMNS_SQL = `
@@ -49,6 +50,8 @@ const ROLLUP_SQL = `
   tq_weight BIGINT NOT NULL`;
 
 const DIMS = ROLLUP_DIMENSIONS.join(', ');
+/** The rollup's sums of stored rows. */
+const ROLLUP_SUMS_SQL = sumsSql(DUCKDB, false);
 
 /** INSERT … SELECT of the rollup rows of stored rows matching `where` (fixed SQL, bound parameters). */
 export const rollupInsertSql = (where: string) =>

@@ -1,0 +1,44 @@
+// The registry's figures in SQL, for both dialects: the additive sums of a report (over stored
+// zone_report rows, or over the rollup's sums) and the derived metrics' formulas over them.
+import { METRICS, SUM_KEYS, type Formula, type MetricDef, type SumKey } from '@adops/core';
+import type { Dialect } from './dialect.js';
+
+/** A registry metric's formula, if it is derived. */
+export const formulaOf = (key: string): Formula | undefined =>
+  Object.hasOwn(METRICS, key) ? (METRICS[key as keyof typeof METRICS] as MetricDef).formula : undefined;
+
+/** A registry formula in SQL over the given expressions of its sums. */
+export function formulaSql(d: Dialect, formula: Formula, sum: (key: SumKey) => string): string {
+  if (formula.op === 'diff') return `(${sum(formula.a)} - ${sum(formula.b)})`;
+  const num = d.double(sum(formula.num));
+  const den = sum(formula.den);
+  return formula.positiveBase ? d.when(`${den} > 0`, `${num} / ${den} * ${formula.scale}`) : `(${num} / ${d.nullIf(den, '0')} * ${formula.scale})`;
+}
+
+/** Whether a sum counts (integer) rather than adds money or weights (double). */
+export const isCount = (k: SumKey) => !['revenue', 'p_revenue', 'margin', 'tq_weighted'].includes(k);
+
+/** Each sum over stored zone_report rows (`and` narrows it to the rows passing a condition). */
+function rawSum(d: Dialect, key: SumKey, and?: string): string {
+  const also = (condition: string) => (and ? `${condition} AND ${and}` : condition);
+  switch (key) {
+    case 'rows':
+      return d.count(and);
+    case 'ctr_base':
+      return d.sum(d.ctrBase, and);
+    case 'tq_weighted':
+      return d.sum('tq * impressions', also('tq > 0 AND impressions > 0'));
+    case 'tq_weight':
+      return d.sum('impressions', also('tq > 0 AND impressions > 0'));
+    default:
+      return d.sum(key, and);
+  }
+}
+
+/**
+ * The select list of sums (aliased by their keys) over stored rows or over the rollup's sums;
+ * `and` (fixed SQL with bound parameters) limits the sums to the rows passing it.
+ */
+export function sumsSql(d: Dialect, rollup: boolean, and?: string): string {
+  return SUM_KEYS.map((k) => `${d.cast(rollup ? d.rollupSum(k, and) : rawSum(d, k, and), isCount(k) ? 'int' : 'float')} AS ${k}`).join(',\n  ');
+}

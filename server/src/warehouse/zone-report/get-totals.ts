@@ -1,0 +1,16 @@
+// Sums of every row matching the report filters (the 'Totales' rows, cards, row counts).
+import { EMPTY_SUMS, type Sums } from '@adops/core';
+import { Binder } from '../sql/binder.js';
+import type { SqlDb } from '../sql/db.js';
+import { usesRollup } from '../sql/filters.js';
+import { sumsSql } from '../sql/formulas.js';
+import type { Filters } from '../types.js';
+import { fromWhere } from './source.js';
+
+export async function getTotals(db: SqlDb, filters: Filters): Promise<Sums> {
+  const rollup = usesRollup(db, filters);
+  const b = new Binder(db.dialect);
+  const from = fromWhere(db, b, rollup, filters, { range: { start: filters.start_date, end: filters.end_date } });
+  const row = await db.one<Sums>(`SELECT ${sumsSql(db.dialect, rollup)} ${from}`, b.params);
+  return row ?? { ...EMPTY_SUMS };
+}
