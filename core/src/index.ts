@@ -19,4 +19,5 @@ export * from './openapi.js';
 export * from './audit.js';
 export * from './alerts.js';
 export * from './alert-actions.js';
+export * from './alert-evaluations.js';
 export * from './completeness.js';

@@ -1,4 +1,5 @@
-// `adops alerts list|history|rules|create|mute|unmute|delete|actions|undo`: Alertas in a
+// `adops alerts list|history|rules|create|mute|unmute|delete|actions|undo` (and explain, in
+// alerts-trust.ts): Alertas in a
 // terminal — what fired (open by default; history: every state), the rules with their condition
 // in words, a new rule from key=value parameters (a campaign rule with the profit guard's action), muting, what the campaign rules' actions did
 // on Meta and undoing a pause. A table on a terminal, JSON with --json.
@@ -28,6 +29,7 @@ import type { Cli } from '../context.js';
 import { zoneNote } from '../text.js';
 import { offerValues } from './completion.js';
 import type { Column } from '../ui/Table.js';
+import { registerAlertTrust } from './alerts-trust.js';
 
 /** The alerts table, times on the reporting zone's clock (tz). */
 export const alertColumns = (tz: string): Column<Alert>[] => [
@@ -345,4 +347,6 @@ export function registerAlerts(program: Command, cli: Cli): void {
         `Pausa deshecha: ${a.level === 'campaign' ? 'la campaña' : 'el conjunto'} ${a.subject} vuelve a estar activa en Meta (regla «${a.rule_name}»)`,
       );
     });
+
+  registerAlertTrust(alerts, cli);
 }

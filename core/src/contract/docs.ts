@@ -434,6 +434,16 @@ export const ROUTE_DOCS: ContractDocs = {
       description:
         'Flujo SSE: cada alerta que se dispara o se resuelve, en cualquier instancia, como `AlertStreamEvent` (solo las reglas de tus canales si eliges algunas). Se reanuda con Last-Event-ID o `lastEventId`. Lo usa `adops tail --alerts`.',
     },
+    evaluations: {
+      summary: 'Historial de evaluación de una regla',
+      description:
+        'Por qué actuó o no: lo que cada evaluación hizo con cada campaña, conjunto, zona, referrer o IP — cifras, umbral, lo que dijo la guarda y el resultado (`fired`, `acted`, `cooldown`, `daily_cap`, `below_min_spend`, `unsynced_spend`, `estimated_revenue`, `recovered`, `not_matched`). Las evaluaciones seguidas que dicen lo mismo son una entrada (`first_at`, `last_at`, `evaluations`). Se guarda 30 días y como máximo 1.000 entradas por regla (las más antiguas se borran); cada evaluación anota 100 sujetos como máximo (primero lo que hizo o retuvo). La última evaluación primero.',
+      params: {
+        subject: 'Solo este sujeto: id de campaña o conjunto, zona, publisher, advertiser, referrer o IP.',
+        since: 'Solo entradas evaluadas desde este día (`AAAA-MM-DD`, UTC) o instante ISO 8601.',
+        outcome: 'Solo este resultado.',
+      },
+    },
   },
   audit: {
     list: {

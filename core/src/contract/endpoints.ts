@@ -115,5 +115,6 @@ export const endpoints = {
     actions: { method: 'GET', path: '/api/alerts/actions' },
     undoAction: { method: 'POST', path: '/api/alerts/actions/{id}/undo' },
     evaluate: { method: 'POST', path: '/api/admin/alerts/evaluate' },
+    evaluations: { method: 'GET', path: '/api/alerts/rules/{id}/evaluations' },
   },
 } as const satisfies EndpointsOf<Contract>;

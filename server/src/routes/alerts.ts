@@ -103,6 +103,8 @@ export function alertRoutes(router: Router, s: AppServices): void {
     });
   });
 
+  bind(router, s.guards, r.evaluations, ({ id, ...q }) => s.alerts.evaluations(id, q));
+
   bind(router, s.guards, r.evaluate, async (_, ctx) => {
     const result = await s.alerts.evaluate();
     await s.audit.record(ctx, { action: 'alerts.evaluate', target: { kind: 'alert_rule', id: null, label: 'Todas las reglas' }, after: result });

@@ -176,7 +176,7 @@ export async function createServices(config: Config, log: (line: string) => void
     onClose.push(() => spend.close());
     // Scheduled against a real ad account, or the sandbox's demo one (tests: neither, so off).
     if (!campaigns.providers.metaSandbox || config.demo) spend.start();
-    const guard = new AlertGuard({ store, meta: campaigns.providers.meta, profit, audit: (change) => audit.system(change), config, log });
+    const guard = new AlertGuard({ store, meta: campaigns.providers.meta, audit: (change) => audit.system(change), config, log });
     const alertStream = new AlertStream(live, log);
     await alertStream.start();
     onClose.push(() => alertStream.close());

@@ -21,7 +21,7 @@ import {
 } from '@adops/core';
 import type { Config } from '../config.js';
 import type { SettingsRepository } from '../store/types.js';
-import type { Completeness } from './completeness.js';
+import type { Completeness, RangeCompleteness } from './completeness.js';
 import type { ProfitDimension, ProfitWarehouse } from '../warehouse/index.js';
 import { memoryPage, type TableExport, type TablePageOf } from '../tables.js';
 
@@ -128,6 +128,32 @@ export interface ProfitMode {
    * spend are set apart and estimated revenue counts (the screens, and rules that use estimates).
    */
   matured?: boolean;
+}
+
+/** One group's figures on one day, spend in the network's currency (null: the month has no exchange rate). */
+export interface DayFigures {
+  spend: number | null;
+  meta_clicks: number;
+  meta_impressions: number;
+  visits: number;
+  revenue: number;
+  /** Visits whose revenue is an estimate (the day's zone report missing or partial). */
+  estimated_visits: number;
+  tq_weighted: number;
+  tq_weight: number;
+}
+
+/** Every group's figures per day over a range, and what the range's days lack (the alert rules sum the days they count). */
+export interface ProfitDays {
+  from: string;
+  to: string;
+  /** day → group key → its figures that day (only days and groups with spend or visits). */
+  days: Map<string, Map<string, DayFigures>>;
+  /** The name Meta last gave each group. */
+  names: Map<string, string>;
+  completeness: RangeCompleteness;
+  /** Days with visits whose revenue is an estimate. */
+  estimatedDays: string[];
 }
 
 export interface ProfitAnswer {
@@ -291,6 +317,51 @@ export class ProfitService {
       },
       counted,
     };
+  }
+
+  /**
+   * Each campaign's (ad set's) figures per day of [from, to], all days alike — nothing set apart:
+   * the caller knows from `completeness` which days have synced spend and a final report. One
+   * warehouse query however many days.
+   */
+  async dayRows(level: 'campaign' | 'adset', from: string, to: string): Promise<ProfitDays> {
+    const [c, rates] = await Promise.all([this.completeness.of(from, to), this.settings.get(RATES_KEY) as Promise<RateTable | undefined>]);
+    const parts = await this.warehouse.parts({ by: level, from, to, tz: this.config.tz, partialDays: c.partialForQuery, perDay: true });
+    const days = new Map<string, Map<string, DayFigures>>();
+    const names = new Map<string, { name: string; day: string }>();
+    const figuresOf = (day: string | null, key: string | null): DayFigures | undefined => {
+      if (day === null || key === null) return undefined;
+      let byKey = days.get(day);
+      if (!byKey) {
+        byKey = new Map();
+        days.set(day, byKey);
+      }
+      let f = byKey.get(key);
+      if (!f) {
+        f = { spend: 0, meta_clicks: 0, meta_impressions: 0, visits: 0, revenue: 0, estimated_visits: 0, tq_weighted: 0, tq_weight: 0 };
+        byKey.set(key, f);
+      }
+      return f;
+    };
+    for (const p of parts.spend) {
+      const f = figuresOf(p.day, p.key);
+      if (!f || p.day === null || p.key === null) continue;
+      if (p.name !== null && p.day >= (names.get(p.key)?.day ?? '')) names.set(p.key, { name: p.name, day: p.day });
+      const rate = p.currency === this.config.currency ? 1 : rates?.[p.month]?.[p.currency];
+      f.spend = rate === undefined || f.spend === null ? null : f.spend + p.spend * rate;
+      f.meta_clicks += p.clicks;
+      f.meta_impressions += p.impressions;
+    }
+    for (const v of parts.visits) {
+      const f = figuresOf(v.day, v.key);
+      if (!f) continue;
+      f.visits += v.visits;
+      f.revenue += v.revenue;
+      f.estimated_visits += v.estimated_visits;
+      f.tq_weighted += v.tq_weighted;
+      f.tq_weight += v.tq_weight;
+    }
+    return { from, to, days, names: new Map([...names].map(([k, v]) => [k, v.name])), completeness: c, estimatedDays: parts.estimatedDays };
   }
 
   /** The default order: days in calendar order; anything else by spend, highest first. */

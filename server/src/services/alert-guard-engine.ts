@@ -1,0 +1,266 @@
+// What a campaign rule's action decides, written once for the live evaluator and the backtest:
+// notify only, or pause once (a standing pause is not repeated), not again within the action's
+// cooldown (a failed try too), at most `daily_cap` automatic actions per ad account and ADOPS_TZ
+// day, never again while an alert an admin undid the pause on stays open; with 'reactivar' it
+// resumes a standing pause once the subject is measured again and no longer failing. Where the
+// actions are kept (the entity store, or memory) and whom it asks to pause (Meta's client, or a
+// stand-in that only remembers) are the caller's: GuardLedger and GuardMeta.
+import { randomUUID } from 'node:crypto';
+import { CampaignRoiParams, formatDateTimeDMY, formatNumber, todayIn } from '@adops/core';
+import { MetaApiError } from '../providers/meta/client.js';
+import type { AlertActionRecord, AlertRecord, AlertRuleActionRecord, AlertRuleRecord } from '../store/types.js';
+import type { Finding, Verdict } from './alert-rules.js';
+
+/** Where the actions are kept and the daily cap is counted. */
+export interface GuardLedger {
+  latest(ruleId: string, subject: string): Promise<AlertActionRecord | undefined>;
+  standing(ruleId: string): Promise<AlertActionRecord[]>;
+  /** The rule's newest alert on the subject (an admin's undo holds while it stays open). */
+  lastAlert(ruleId: string, subject: string): Promise<Pick<AlertRecord, 'state' | 'opened_at'> | undefined>;
+  takeSlot(account: string, day: string, cap: number): Promise<boolean>;
+  returnSlot(account: string, day: string): Promise<void>;
+  create(record: AlertActionRecord): Promise<void>;
+  markUndone(id: string, by: string, at: string, byRule: boolean): Promise<AlertActionRecord | undefined>;
+}
+
+/** Whom a pause or resume is asked of. */
+export interface GuardMeta {
+  readonly account: string;
+  objectStatus(id: string): Promise<{ status: string }>;
+  setStatus(id: string, status: 'ACTIVE' | 'PAUSED'): Promise<unknown>;
+}
+
+/** What the action made of one finding: paused now (`acted`), only told (`fired`), or held back. */
+export type GuardOutcome = 'acted' | 'fired' | 'cooldown' | 'daily_cap';
+
+export interface GuardedFinding extends Finding {
+  outcome: GuardOutcome;
+  /** The action's words on it ('en espera hasta …', 'límite diario … alcanzado'); also at the end of `message`. */
+  guard: string;
+}
+
+/** A standing pause the rule resumed ('reactivar') or tried to. */
+export interface Recovery {
+  subject: string;
+  resumed: boolean;
+  /** recovered (resumed, or Meta refused: `guard` says so), or held by the wait or the daily cap. */
+  outcome: 'recovered' | 'cooldown' | 'daily_cap';
+  guard: string;
+  reason: string;
+  figures: Record<string, number | null>;
+}
+
+export interface GuardDecision {
+  findings: GuardedFinding[];
+  recovered: Recovery[];
+}
+
+export interface GuardEngineDeps {
+  ledger: GuardLedger;
+  meta: GuardMeta;
+  tz: string;
+  /** Each record once kept (live: the audit entry). */
+  recorded?: (record: AlertActionRecord, rule: AlertRuleRecord) => Promise<void>;
+  log?: (line: string) => void;
+}
+
+const word = (level: 'campaign' | 'adset') => (level === 'campaign' ? 'la campaña' : 'el conjunto de anuncios');
+const metaDetail = (e: unknown) => (e instanceof MetaApiError ? e.detail : `No se pudo conectar con Meta (${(e as Error)?.message ?? e})`);
+
+/** A verdict that counts as recovered: measured (enough spend) and no longer failing. */
+const recoveredVerdict = (v: Verdict | undefined): v is Verdict => v?.outcome === 'not_matched' && v.value !== null && v.threshold !== null;
+
+export class GuardEngine {
+  /** Subjects found not ACTIVE on Meta (paused by hand): not asked again until then (ms). */
+  private readonly notActive = new Map<string, number>();
+
+  constructor(private readonly d: GuardEngineDeps) {}
+
+  /**
+   * Once per rule and evaluation: acts on the rule's matched verdicts as its action says and, with
+   * 'reactivar', resumes its standing pauses whose subject recovered. Every matched finding comes
+   * back with what the action did or would do, said at the end of its sentence.
+   */
+  async apply(rule: AlertRuleRecord, all: readonly Verdict[], found: readonly Finding[], now: number): Promise<GuardDecision> {
+    const action = rule.action;
+    if (!action || rule.kind !== 'campaign_roi') return { findings: found.map((f) => ({ ...f, outcome: 'fired', guard: '' })), recovered: [] };
+    const p = CampaignRoiParams.parse(rule.params);
+    const out: GuardedFinding[] = [];
+    for (const f of found) {
+      let said: { outcome: GuardOutcome; guard: string };
+      if (action.mode === 'notify') said = { outcome: 'fired', guard: `Solo aviso: la regla pausaría ${word(p.level)} ${f.subject} en Meta` };
+      else {
+        try {
+          said = await this.pause(rule, p.level, action, f, now);
+        } catch (e) {
+          this.d.log?.(`alerts: guard of rule ${rule.id} on ${f.subject} failed: ${(e as Error).message}`);
+          said = { outcome: 'fired', guard: `no se pudo aplicar la acción: ${(e as Error).message}` };
+        }
+      }
+      out.push({ ...f, ...said, message: `${f.message} · ${said.guard}` });
+    }
+    const recovered = action.reactivate ? await this.reactivate(rule, p, action, all, found, now) : [];
+    return { findings: out, recovered };
+  }
+
+  private async pause(
+    rule: AlertRuleRecord,
+    level: 'campaign' | 'adset',
+    action: AlertRuleActionRecord,
+    f: Finding,
+    now: number,
+  ): Promise<{ outcome: GuardOutcome; guard: string }> {
+    const { ledger, meta, tz } = this.d;
+    const latest = await ledger.latest(rule.id, f.subject);
+    if (latest?.action === 'pause' && latest.status === 'done' && latest.undone_at === null)
+      return { outcome: 'fired', guard: `${word(level)} sigue en pausa en Meta desde ${formatDateTimeDMY(Date.parse(latest.at), tz)}` };
+    if (latest?.undone_at && !latest.undone_by_rule) {
+      // An admin undid the pause: the rule leaves it alone while that alert stays open.
+      const alert = await ledger.lastAlert(rule.id, f.subject);
+      if (alert && alert.state !== 'resolved' && alert.opened_at <= latest.undone_at)
+        return { outcome: 'fired', guard: `${latest.undone_by} deshizo la pausa: no se vuelve a pausar mientras siga esta alerta` };
+    }
+    const until = latest ? Date.parse(latest.at) + action.cooldown_minutes * 60_000 : 0;
+    if (now < until)
+      return {
+        outcome: 'cooldown',
+        guard:
+          latest?.status === 'failed'
+            ? `el último intento falló (${latest.detail}); se reintenta a partir de ${formatDateTimeDMY(until, tz)}`
+            : `en espera hasta ${formatDateTimeDMY(until, tz)} antes de volver a actuar`,
+      };
+    const key = `${rule.id}|${f.subject}`;
+    if ((this.notActive.get(key) ?? 0) > now) return { outcome: 'fired', guard: `${word(level)} no está activa en Meta: nada que pausar` };
+    const day = todayIn(tz, new Date(now));
+    if (!(await ledger.takeSlot(meta.account, day, action.daily_cap)))
+      return { outcome: 'daily_cap', guard: `límite diario de ${action.daily_cap} acciones en ${meta.account} alcanzado: no se pausa` };
+    const base = { rule, level, subject: f.subject, reason: f.message, figures: f.figures, now };
+    try {
+      const current = await meta.objectStatus(f.subject);
+      if (current.status !== 'ACTIVE') {
+        await ledger.returnSlot(meta.account, day);
+        this.notActive.set(key, now + Math.max(action.cooldown_minutes, 1) * 60_000);
+        return { outcome: 'fired', guard: `${word(level)} ya estaba en ${current.status} en Meta: nada que pausar` };
+      }
+      await meta.setStatus(f.subject, 'PAUSED');
+    } catch (e) {
+      await ledger.returnSlot(meta.account, day);
+      const detail = metaDetail(e);
+      this.d.log?.(`alerts: pause of ${f.subject} (rule ${rule.id}) failed: ${detail}`);
+      await this.record({ ...base, action: 'pause', trigger: 'rule', status: 'failed', detail });
+      return { outcome: 'fired', guard: `no se pudo pausar en Meta: ${detail}` };
+    }
+    await this.record({ ...base, action: 'pause', trigger: 'rule', status: 'done', detail: null });
+    return { outcome: 'acted', guard: `${word(level)} se ha pausado en Meta (acción de la regla)` };
+  }
+
+  /** 'reactivar': resumes the rule's standing pauses whose subject's figures recovered (judged like the fall). */
+  private async reactivate(
+    rule: AlertRuleRecord,
+    p: ReturnType<typeof CampaignRoiParams.parse>,
+    action: AlertRuleActionRecord,
+    all: readonly Verdict[],
+    found: readonly Finding[],
+    now: number,
+  ): Promise<Recovery[]> {
+    const { ledger, meta, tz } = this.d;
+    const failing = new Set(found.map((f) => f.subject));
+    const paused = (await ledger.standing(rule.id)).filter((a) => !failing.has(a.subject));
+    if (paused.length === 0) return [];
+    const bySubject = new Map(all.map((v) => [v.subject, v]));
+    const out: Recovery[] = [];
+    for (const pause of paused) {
+      const v = bySubject.get(pause.subject);
+      // Recovered = measured again (enough spend) and no longer failing; not measured: it stays paused.
+      if (!recoveredVerdict(v)) continue;
+      const figures = v.figures;
+      const estimated = figures.estimated_visits ? ' · revenue estimado (informe parcial o sin informe)' : '';
+      const range = v.window ? ` ${v.window}` : '';
+      const reason =
+        p.metric === 'roi'
+          ? `ROI recuperado: ${formatNumber(v.value, 1)} % (umbral ${p.threshold} %)${range}${estimated}`
+          : `CPC recuperado: ${formatNumber(v.value, 4)} ≤ ${formatNumber(v.threshold, 4)}${range}${estimated}`;
+      const latest = await ledger.latest(rule.id, pause.subject);
+      const until = latest ? Date.parse(latest.at) + action.cooldown_minutes * 60_000 : 0;
+      if (now < until) {
+        out.push({
+          subject: pause.subject,
+          resumed: false,
+          outcome: 'cooldown',
+          guard: `recuperada; en espera hasta ${formatDateTimeDMY(until, tz)} para reactivarla`,
+          reason,
+          figures,
+        });
+        continue;
+      }
+      const day = todayIn(tz, new Date(now));
+      if (!(await ledger.takeSlot(meta.account, day, action.daily_cap))) {
+        this.d.log?.(`alerts: rule ${rule.id} would resume ${pause.subject} but the daily cap of ${meta.account} is reached`);
+        out.push({
+          subject: pause.subject,
+          resumed: false,
+          outcome: 'daily_cap',
+          guard: `recuperada; límite diario de ${action.daily_cap} acciones alcanzado: no se reactiva`,
+          reason,
+          figures,
+        });
+        continue;
+      }
+      const base = { rule, level: p.level, subject: pause.subject, reason, figures, now };
+      try {
+        await meta.setStatus(pause.subject, 'ACTIVE');
+      } catch (e) {
+        await ledger.returnSlot(meta.account, day);
+        const detail = metaDetail(e);
+        await this.record({ ...base, action: 'resume', trigger: 'recovery', status: 'failed', detail });
+        out.push({ subject: pause.subject, resumed: false, outcome: 'recovered', guard: `no se pudo reactivar en Meta: ${detail}`, reason, figures });
+        continue;
+      }
+      await ledger.markUndone(pause.id, `Regla «${rule.name}» (reactivar)`, new Date(now).toISOString(), true);
+      await this.record({ ...base, action: 'resume', trigger: 'recovery', status: 'done', detail: null });
+      out.push({
+        subject: pause.subject,
+        resumed: true,
+        outcome: 'recovered',
+        guard: `${word(p.level)} se ha reactivado en Meta (reactivar)`,
+        reason,
+        figures,
+      });
+    }
+    return out;
+  }
+
+  private async record(x: {
+    rule: AlertRuleRecord;
+    level: 'campaign' | 'adset';
+    subject: string;
+    reason: string;
+    figures: Record<string, number | null>;
+    now: number;
+    action: AlertActionRecord['action'];
+    trigger: AlertActionRecord['trigger'];
+    status: AlertActionRecord['status'];
+    detail: string | null;
+  }): Promise<void> {
+    const record: AlertActionRecord = {
+      id: randomUUID(),
+      rule_id: x.rule.id,
+      rule_name: x.rule.name,
+      subject: x.subject,
+      level: x.level,
+      account: this.d.meta.account,
+      action: x.action,
+      trigger: x.trigger,
+      status: x.status,
+      detail: x.detail,
+      reason: x.reason,
+      figures: x.figures,
+      at: new Date(x.now).toISOString(),
+      undone_at: null,
+      undone_by: null,
+      undone_by_rule: false,
+    };
+    await this.d.ledger.create(record);
+    await this.d.recorded?.(record, x.rule);
+  }
+}
