@@ -1,7 +1,7 @@
-// The words of 'Historial de evaluación', defined once for the web and the terminal: each
-// outcome's name and a rule's figures in one line (formatted as Rentabilidad and the reports
-// format them, in the network's currency).
-import type { AlertOutcome } from './contract/alert-evaluations.js';
+// The words of 'Historial de evaluación' and 'Probar en el pasado', defined once for the web and
+// the terminal: each outcome's name, a rule's figures in one line (formatted as Rentabilidad and
+// the reports format them, in the network's currency), and a backtest's summary.
+import type { AlertBacktest, AlertOutcome, BacktestAction } from './contract/alert-evaluations.js';
 import { formatInt, formatMoney, formatNumber, formatPercent } from './format.js';
 import { PROFIT_METRICS, formatProfitFigure, type ProfitMetricKey } from './metrics.js';
 
@@ -51,4 +51,27 @@ export function alertFiguresText(figures: Readonly<Record<string, number | null>
     else if (OTHER_FIGURES[key]) parts.push(`${OTHER_FIGURES[key].label} ${value === null ? '-' : OTHER_FIGURES[key].show(value, currency)}`);
   }
   return parts.join(' · ');
+}
+
+export const BACKTEST_ACTION_LABELS: Readonly<Record<BacktestAction['action'], string>> = {
+  alert: 'Alerta',
+  pause: 'Pausa',
+  resume: 'Reactivación',
+};
+
+/** A backtest's summary as lines: what it would have done and its money effect, in the network's currency. */
+export function backtestSummaryLines(b: Pick<AlertBacktest, 'summary' | 'currency' | 'days' | 'evaluations'>): string[] {
+  const s = b.summary;
+  const money = (v: number) => formatMoney(v, b.currency);
+  const lines = [
+    `En los últimos ${formatInt(b.days)} días (${formatInt(b.evaluations)} evaluaciones, una por hora): ${formatInt(s.alerts)} alertas, ${formatInt(s.pauses)} pausas, ${formatInt(s.resumes)} reactivaciones`,
+    `Gasto evitado ${money(s.spend_avoided)} · Revenue perdido ${money(s.revenue_forgone)} · Efecto neto ${money(s.net)}`,
+  ];
+  if (s.held.cooldown || s.held.daily_cap)
+    lines.push(`Retenidas: ${formatInt(s.held.cooldown)} por la espera, ${formatInt(s.held.daily_cap)} por el límite diario`);
+  if (s.flapping.length)
+    lines.push(
+      `Cambiaría de estado más de una vez (flapping): ${s.flapping.map((f) => `${f.name ? `${f.name} (${f.subject})` : f.subject} ×${formatInt(f.offs)}`).join(', ')}`,
+    );
+  return lines;
 }

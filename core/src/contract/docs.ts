@@ -444,6 +444,15 @@ export const ROUTE_DOCS: ContractDocs = {
         outcome: 'Solo este resultado.',
       },
     },
+    backtestRule: {
+      summary: 'Prueba una regla guardada en el pasado',
+      description:
+        'Repite la regla cada hora de los últimos `days` (7, 14 o 30) días con sus mismas ventanas, mínimos, esperas, límite diario y reactivación, sobre los datos guardados (gasto por anuncio y día, visitas, revenue de zona por día). Nunca llama a Meta. Responde lo que habría hecho (`actions`: alerta, pausa, reanudación, con cuándo, qué, cifras y por qué), el resumen (gasto evitado, revenue perdido, neto, campañas que habría pausado más de una vez en `flapping`), el beneficio diario de esas campañas (`daily`) y en qué difieren los datos de hoy de lo que se sabía entonces (`notes`).',
+    },
+    backtest: {
+      summary: 'Prueba una regla sin guardarla',
+      description: 'Como la prueba de una regla guardada, con su tipo, parámetros, espera y acción en el cuerpo: lo que haría antes de guardarla.',
+    },
   },
   audit: {
     list: {
