@@ -98,12 +98,10 @@ export async function backtestRule(rule: BacktestRule, days: BacktestDays, deps:
   const unsyncedNow = new Set(history?.completeness.unsynced ?? []);
   const finalNow = new Set(history?.completeness.final ?? []);
   /** What was known of each day at `t`: closed from the next day on if it is closed today; synced if it is today. */
-  const knownAt =
-    (t: number): CampaignDays['known'] =>
-    (d) => {
-      const day = todayIn(tz, new Date(t));
-      return { synced: d <= day && !unsyncedNow.has(d), final: d < day && finalNow.has(d) };
-    };
+  const knownAt = (t: number): CampaignDays['known'] => {
+    const day = todayIn(tz, new Date(t));
+    return (d) => ({ synced: d <= day && !unsyncedNow.has(d), final: d < day && finalNow.has(d) });
+  };
 
   const record: AlertRuleRecord = {
     id: rule.id ?? `prueba-${randomUUID()}`,
@@ -134,7 +132,8 @@ export async function backtestRule(rule: BacktestRule, days: BacktestDays, deps:
   };
   const pauses = rule.action?.mode === 'pause';
   let alertCount = 0;
-  let previous: { key: string; all: Verdict[] } | null = null;
+  type Judged = { key: string; all: Verdict[]; found: Finding[] };
+  let previous: Judged | null = null;
 
   for (const t of instants) {
     const ctx: RuleContext = {
@@ -149,9 +148,10 @@ export async function backtestRule(rule: BacktestRule, days: BacktestDays, deps:
     // A campaign rule's verdicts change only with its window's days (and what is known of them):
     // the same days, the same verdicts, so the hours of a day are judged once.
     const key = campaign ? `${windowDays(t, campaign.hours, tz).from}|${todayIn(tz, new Date(t))}` : null;
-    const all: Verdict[] = key !== null && previous?.key === key ? previous.all : await verdicts(rule.kind, rule.params, ctx);
-    if (key !== null) previous = { key, all };
-    const found = matchedOf(all);
+    const same: Judged | null = key !== null && previous?.key === key ? previous : null;
+    const all: Verdict[] = same ? same.all : await verdicts(rule.kind, rule.params, ctx);
+    const found: Finding[] = same ? same.found : matchedOf(all);
+    if (key !== null) previous = { key, all, found };
     let judged: Array<Finding | GuardedFinding> = found;
     const taken: BacktestAction[] = [];
     if (record.action) {
@@ -237,13 +237,23 @@ function pausedMoney(done: readonly AlertActionRecord[], history: ProfitDays, tz
   let spend = 0;
   let revenue = 0;
   const resumes = done.filter((a) => a.action === 'resume');
+  // Each day's first instant, worked out once (thousands of pauses cross the same days).
+  const starts = new Map<string, number>();
+  const startOf = (day: string) => {
+    let ms = starts.get(day);
+    if (ms === undefined) {
+      ms = zonedDayStart(day, tz).getTime();
+      starts.set(day, ms);
+    }
+    return ms;
+  };
   for (const pause of done.filter((a) => a.action === 'pause')) {
     const from = Date.parse(pause.at);
     const resume = resumes.find((r) => r.subject === pause.subject && r.at === pause.undone_at);
     const until = resume ? Date.parse(resume.at) : end;
-    for (let day = todayIn(tz, new Date(from)); zonedDayStart(day, tz).getTime() < until; day = addDays(day, 1)) {
-      const dayStart = zonedDayStart(day, tz).getTime();
-      const dayEnd = Math.min(zonedDayStart(addDays(day, 1), tz).getTime(), end);
+    for (let day = todayIn(tz, new Date(from)); startOf(day) < until; day = addDays(day, 1)) {
+      const dayStart = startOf(day);
+      const dayEnd = Math.min(startOf(addDays(day, 1)), end);
       const covered = Math.max(0, Math.min(until, dayEnd) - Math.max(from, dayStart));
       if (covered === 0 || dayEnd <= dayStart) continue;
       const key = `${pause.subject}|${day}`;

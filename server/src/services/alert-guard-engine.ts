@@ -73,8 +73,25 @@ const recoveredVerdict = (v: Verdict | undefined): v is Verdict => v?.outcome ==
 export class GuardEngine {
   /** Subjects found not ACTIVE on Meta (paused by hand): not asked again until then (ms). */
   private readonly notActive = new Map<string, number>();
+  /** Instants said in words, by epoch ms (a backtest says the same few thousand times). */
+  private readonly words = new Map<number, string>();
+  /** The last words said on each finding: a backtest judges the same findings hour after hour, mostly alike. */
+  private readonly said = new WeakMap<Finding, GuardedFinding>();
+  /** Each evaluation's verdicts by subject (a backtest hands the same list for every hour of a day). */
+  private readonly bySubject = new WeakMap<readonly Verdict[], Map<string, Verdict>>();
 
   constructor(private readonly d: GuardEngineDeps) {}
+
+  /** An instant as every face says it (dd/MM/yyyy HH:mm in ADOPS_TZ), remembered. */
+  private when(ms: number): string {
+    let text = this.words.get(ms);
+    if (text === undefined) {
+      if (this.words.size >= 10_000) this.words.clear();
+      text = formatDateTimeDMY(ms, this.d.tz);
+      this.words.set(ms, text);
+    }
+    return text;
+  }
 
   /**
    * Once per rule and evaluation: acts on the rule's matched verdicts as its action says and, with
@@ -85,21 +102,29 @@ export class GuardEngine {
     const action = rule.action;
     if (!action || rule.kind !== 'campaign_roi') return { findings: found.map((f) => ({ ...f, outcome: 'fired', guard: '' })), recovered: [] };
     const p = CampaignRoiParams.parse(rule.params);
+    // The daily cap's day (ADOPS_TZ), once per evaluation.
+    const day = todayIn(this.d.tz, new Date(now));
     const out: GuardedFinding[] = [];
     for (const f of found) {
       let said: { outcome: GuardOutcome; guard: string };
       if (action.mode === 'notify') said = { outcome: 'fired', guard: `Solo aviso: la regla pausaría ${word(p.level)} ${f.subject} en Meta` };
       else {
         try {
-          said = await this.pause(rule, p.level, action, f, now);
+          said = await this.pause(rule, p.level, action, f, now, day);
         } catch (e) {
           this.d.log?.(`alerts: guard of rule ${rule.id} on ${f.subject} failed: ${(e as Error).message}`);
           said = { outcome: 'fired', guard: `no se pudo aplicar la acción: ${(e as Error).message}` };
         }
       }
-      out.push({ ...f, ...said, message: `${f.message} · ${said.guard}` });
+      const before = this.said.get(f);
+      if (before && before.outcome === said.outcome && before.guard === said.guard) out.push(before);
+      else {
+        const guarded = { ...f, ...said, message: `${f.message} · ${said.guard}` };
+        this.said.set(f, guarded);
+        out.push(guarded);
+      }
     }
-    const recovered = action.reactivate ? await this.reactivate(rule, p, action, all, found, now) : [];
+    const recovered = action.reactivate ? await this.reactivate(rule, p, action, all, found, now, day) : [];
     return { findings: out, recovered };
   }
 
@@ -109,11 +134,12 @@ export class GuardEngine {
     action: AlertRuleActionRecord,
     f: Finding,
     now: number,
+    day: string,
   ): Promise<{ outcome: GuardOutcome; guard: string }> {
-    const { ledger, meta, tz } = this.d;
+    const { ledger, meta } = this.d;
     const latest = await ledger.latest(rule.id, f.subject);
     if (latest?.action === 'pause' && latest.status === 'done' && latest.undone_at === null)
-      return { outcome: 'fired', guard: `${word(level)} sigue en pausa en Meta desde ${formatDateTimeDMY(Date.parse(latest.at), tz)}` };
+      return { outcome: 'fired', guard: `${word(level)} sigue en pausa en Meta desde ${this.when(Date.parse(latest.at))}` };
     if (latest?.undone_at && !latest.undone_by_rule) {
       // An admin undid the pause: the rule leaves it alone while that alert stays open.
       const alert = await ledger.lastAlert(rule.id, f.subject);
@@ -126,12 +152,11 @@ export class GuardEngine {
         outcome: 'cooldown',
         guard:
           latest?.status === 'failed'
-            ? `el último intento falló (${latest.detail}); se reintenta a partir de ${formatDateTimeDMY(until, tz)}`
-            : `en espera hasta ${formatDateTimeDMY(until, tz)} antes de volver a actuar`,
+            ? `el último intento falló (${latest.detail}); se reintenta a partir de ${this.when(until)}`
+            : `en espera hasta ${this.when(until)} antes de volver a actuar`,
       };
     const key = `${rule.id}|${f.subject}`;
     if ((this.notActive.get(key) ?? 0) > now) return { outcome: 'fired', guard: `${word(level)} no está activa en Meta: nada que pausar` };
-    const day = todayIn(tz, new Date(now));
     if (!(await ledger.takeSlot(meta.account, day, action.daily_cap)))
       return { outcome: 'daily_cap', guard: `límite diario de ${action.daily_cap} acciones en ${meta.account} alcanzado: no se pausa` };
     const base = { rule, level, subject: f.subject, reason: f.message, figures: f.figures, now };
@@ -162,12 +187,17 @@ export class GuardEngine {
     all: readonly Verdict[],
     found: readonly Finding[],
     now: number,
+    day: string,
   ): Promise<Recovery[]> {
-    const { ledger, meta, tz } = this.d;
+    const { ledger, meta } = this.d;
     const failing = new Set(found.map((f) => f.subject));
     const paused = (await ledger.standing(rule.id)).filter((a) => !failing.has(a.subject));
     if (paused.length === 0) return [];
-    const bySubject = new Map(all.map((v) => [v.subject, v]));
+    let bySubject = this.bySubject.get(all);
+    if (!bySubject) {
+      bySubject = new Map(all.map((v) => [v.subject, v]));
+      this.bySubject.set(all, bySubject);
+    }
     const out: Recovery[] = [];
     for (const pause of paused) {
       const v = bySubject.get(pause.subject);
@@ -187,13 +217,12 @@ export class GuardEngine {
           subject: pause.subject,
           resumed: false,
           outcome: 'cooldown',
-          guard: `recuperada; en espera hasta ${formatDateTimeDMY(until, tz)} para reactivarla`,
+          guard: `recuperada; en espera hasta ${this.when(until)} para reactivarla`,
           reason,
           figures,
         });
         continue;
       }
-      const day = todayIn(tz, new Date(now));
       if (!(await ledger.takeSlot(meta.account, day, action.daily_cap))) {
         this.d.log?.(`alerts: rule ${rule.id} would resume ${pause.subject} but the daily cap of ${meta.account} is reached`);
         out.push({

@@ -380,10 +380,11 @@ async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Verdict[]> {
   return out.sort(worstFirst);
 }
 
-/** Matched first (the worst value first), then the rest in the same order. */
+/** Matched first (the worst value first), then the rest in the same order; ties by subject, so the order never depends on the engine's. */
 function worstFirst(a: Verdict, b: Verdict): number {
   const m = Number(b.outcome === 'matched') - Number(a.outcome === 'matched');
-  return m || (a.value ?? Number.POSITIVE_INFINITY) - (b.value ?? Number.POSITIVE_INFINITY);
+  const v = (a.value ?? Number.POSITIVE_INFINITY) - (b.value ?? Number.POSITIVE_INFINITY);
+  return m || v || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0);
 }
 
 const KINDS: Record<AlertRuleKind, (params: unknown, ctx: RuleContext) => Promise<Verdict[]>> = {
