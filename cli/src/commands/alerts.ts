@@ -104,6 +104,8 @@ interface CreateOptions {
   actionCooldown?: string;
   dailyCap?: string;
   reactivate?: boolean;
+  confirm?: string;
+  hold?: string;
   useEstimates?: boolean;
   json?: boolean;
 }
@@ -118,13 +120,15 @@ function wholeNumber(option: string, value: string | undefined): number | undefi
 
 /** The profit guard's action of `alerts create` (undefined: none), the server's defaults for what is left out. */
 export function ruleAction(
-  opts: Pick<CreateOptions, 'kind' | 'action' | 'actionCooldown' | 'dailyCap' | 'reactivate'>,
+  opts: Pick<CreateOptions, 'kind' | 'action' | 'actionCooldown' | 'dailyCap' | 'reactivate' | 'confirm' | 'hold'>,
 ): AlertRuleActionInput | undefined {
   if (opts.action === undefined) {
     const stray = [
       ['--action-cooldown', opts.actionCooldown],
       ['--daily-cap', opts.dailyCap],
       ['--reactivate', opts.reactivate],
+      ['--confirm', opts.confirm],
+      ['--hold', opts.hold],
     ].find(([, v]) => v !== undefined);
     if (stray) throw new CliError(`${stray[0]} va con --action notify|pause`, EXIT.usage);
     return undefined;
@@ -134,11 +138,15 @@ export function ruleAction(
   if (opts.kind !== 'campaign_roi') throw new CliError('--action es solo para reglas de campaña (--kind campaign_roi)', EXIT.usage);
   const cooldown = wholeNumber('--action-cooldown', opts.actionCooldown);
   const cap = wholeNumber('--daily-cap', opts.dailyCap);
+  const confirm = wholeNumber('--confirm', opts.confirm);
+  const hold = wholeNumber('--hold', opts.hold);
   return {
     mode: opts.action as AlertRuleActionInput['mode'],
     reactivate: opts.reactivate ?? false,
     ...(cooldown === undefined ? {} : { cooldown_minutes: cooldown }),
     ...(cap === undefined ? {} : { daily_cap: cap }),
+    ...(confirm === undefined ? {} : { confirm_evaluations: confirm }),
+    ...(hold === undefined ? {} : { hold_minutes: hold }),
   };
 }
 
@@ -228,6 +236,8 @@ export function registerAlerts(program: Command, cli: Cli): void {
     .option('--action-cooldown <minutos>', 'con --action: espera entre acciones sobre la misma campaña (por defecto 60)')
     .option('--daily-cap <n>', 'con --action: acciones automáticas como máximo al día por cuenta publicitaria (por defecto 5)')
     .option('--reactivate', 'con --action: la reactiva en Meta cuando su ROI se recupera')
+    .option('--confirm <n>', 'con --action: actúa solo cuando la condición se cumple en n evaluaciones seguidas (por defecto 1)')
+    .option('--hold <minutos>', 'con --action pause: pausa temporal, la reactiva sola pasados estos minutos')
     .option(
       '--use-estimates',
       'reglas campaign_roi: cuentan también los días con revenue estimado (informe parcial o sin informe); sin ella, solo días con gasto sincronizado e informe final',

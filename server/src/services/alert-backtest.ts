@@ -32,6 +32,7 @@ import type { Warehouse } from '../warehouse/index.js';
 import { MemoryLedger, SimulatedMeta } from './alert-backtest-sim.js';
 import type { CampaignDays } from './alert-campaign-window.js';
 import { GuardEngine, type GuardedFinding } from './alert-guard-engine.js';
+import { evaluationPeriodMs } from './alert-guard.js';
 import { planAlerts, type HeldAlert } from './alert-plan.js';
 import { matchedOf, roundQueries, verdicts, windowDays, type Finding, type RuleContext, type Verdict } from './alert-rules.js';
 import type { Completeness } from './completeness.js';
@@ -57,7 +58,7 @@ export interface BacktestDeps {
   warehouse: Pick<Warehouse, 'zoneReports' | 'alerts'>;
   profit: Pick<ProfitService, 'dayRows'>;
   completeness: Pick<Completeness, 'importedAt'>;
-  config: Pick<Config, 'tz' | 'currency' | 'eventRetentionDays'>;
+  config: Pick<Config, 'tz' | 'currency' | 'eventRetentionDays' | 'alerts'>;
   /** The Meta ad account's id (the daily cap's unit; read from the client, never asked of Meta). */
   account: () => string;
   now?: () => number;
@@ -118,7 +119,7 @@ export async function backtestRule(rule: BacktestRule, days: BacktestDays, deps:
   };
   const alerts = new Map<string, SimAlert>();
   const ledger = new MemoryLedger((subject) => alerts.get(subject));
-  const engine = new GuardEngine({ ledger, meta: new SimulatedMeta(deps.account()), tz });
+  const engine = new GuardEngine({ ledger, meta: new SimulatedMeta(deps.account()), tz, everyMs: evaluationPeriodMs(deps.config) });
   const round = roundQueries([rule]);
   const level = levelOf(rule.kind, rule.params);
   const nameOf = (subject: string) => history?.names.get(subject) ?? null;

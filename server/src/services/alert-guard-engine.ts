@@ -59,6 +59,8 @@ export interface GuardEngineDeps {
   ledger: GuardLedger;
   meta: GuardMeta;
   tz: string;
+  /** How often the rules are evaluated live (ms): a condition held for a while counts one evaluation per period. */
+  everyMs: number;
   /** Each record once kept (live: the audit entry). */
   recorded?: (record: AlertActionRecord, rule: AlertRuleRecord) => Promise<void>;
   log?: (line: string) => void;
@@ -79,6 +81,12 @@ export class GuardEngine {
   private readonly said = new WeakMap<Finding, GuardedFinding>();
   /** Each evaluation's verdicts by subject (a backtest hands the same list for every hour of a day). */
   private readonly bySubject = new WeakMap<readonly Verdict[], Map<string, Verdict>>();
+  /**
+   * Per rule: since when each of its subjects has matched without a break (those of its last
+   * evaluation only). Kept by the instance that evaluates: a restart or another instance taking
+   * over starts the count again, which can only delay an action, never hasten it.
+   */
+  private readonly streaks = new Map<string, Map<string, number>>();
 
   constructor(private readonly d: GuardEngineDeps) {}
 
@@ -104,10 +112,17 @@ export class GuardEngine {
     const p = CampaignRoiParams.parse(rule.params);
     // The daily cap's day (ADOPS_TZ), once per evaluation.
     const day = todayIn(this.d.tz, new Date(now));
+    const held = this.held(rule.id, found, now);
+    const confirm = action.confirm_evaluations ?? 1;
+    // A 'hold' pause whose time is up resumes first (then the rule's wait counts from that resume).
+    const holds = action.hold_minutes ? await this.endHolds(rule, p.level, action, now, day) : [];
     const out: GuardedFinding[] = [];
     for (const f of found) {
       let said: { outcome: GuardOutcome; guard: string };
-      if (action.mode === 'notify') said = { outcome: 'fired', guard: `Solo aviso: la regla pausaría ${word(p.level)} ${f.subject} en Meta` };
+      const times = held.get(f.subject) ?? 1;
+      if (times < confirm)
+        said = { outcome: 'cooldown', guard: `se cumple en ${times} evaluaciones seguidas de las ${confirm} que pide la regla antes de actuar` };
+      else if (action.mode === 'notify') said = { outcome: 'fired', guard: `Solo aviso: la regla pausaría ${word(p.level)} ${f.subject} en Meta` };
       else {
         try {
           said = await this.pause(rule, p.level, action, f, now, day);
@@ -125,7 +140,62 @@ export class GuardEngine {
       }
     }
     const recovered = action.reactivate ? await this.reactivate(rule, p, action, all, found, now, day) : [];
-    return { findings: out, recovered };
+    return { findings: out, recovered: [...holds, ...recovered] };
+  }
+
+  /** How many evaluations in a row each finding has held, this one included (one per live period while it held). */
+  private held(ruleId: string, found: readonly Finding[], now: number): Map<string, number> {
+    const before = this.streaks.get(ruleId);
+    const since = new Map<string, number>();
+    const times = new Map<string, number>();
+    for (const f of found) {
+      const from = before?.get(f.subject) ?? now;
+      since.set(f.subject, from);
+      times.set(f.subject, 1 + Math.floor((now - from) / Math.max(1, this.d.everyMs)));
+    }
+    this.streaks.set(ruleId, since);
+    return times;
+  }
+
+  /** 'Pausa temporal': resumes the rule's standing pauses whose hold is over (an automatic action: within the daily cap). */
+  private async endHolds(
+    rule: AlertRuleRecord,
+    level: 'campaign' | 'adset',
+    action: AlertRuleActionRecord,
+    now: number,
+    day: string,
+  ): Promise<Recovery[]> {
+    const { ledger, meta } = this.d;
+    const hold = (action.hold_minutes ?? 0) * 60_000;
+    const out: Recovery[] = [];
+    for (const pause of await ledger.standing(rule.id)) {
+      if (now < Date.parse(pause.at) + hold) continue;
+      const reason = `Fin de la pausa temporal de ${action.hold_minutes} min (desde ${this.when(Date.parse(pause.at))})`;
+      const base = { subject: pause.subject, reason, figures: pause.figures };
+      if (!(await ledger.takeSlot(meta.account, day, action.daily_cap))) {
+        out.push({
+          ...base,
+          resumed: false,
+          outcome: 'daily_cap',
+          guard: `pausa temporal cumplida; límite diario de ${action.daily_cap} acciones alcanzado: no se reactiva`,
+        });
+        continue;
+      }
+      const record = { rule, level, subject: pause.subject, reason, figures: pause.figures, now };
+      try {
+        await meta.setStatus(pause.subject, 'ACTIVE');
+      } catch (e) {
+        await ledger.returnSlot(meta.account, day);
+        const detail = metaDetail(e);
+        await this.record({ ...record, action: 'resume', trigger: 'hold', status: 'failed', detail });
+        out.push({ ...base, resumed: false, outcome: 'recovered', guard: `no se pudo reactivar en Meta: ${detail}` });
+        continue;
+      }
+      await ledger.markUndone(pause.id, `Regla «${rule.name}» (pausa temporal)`, new Date(now).toISOString(), true);
+      await this.record({ ...record, action: 'resume', trigger: 'hold', status: 'done', detail: null });
+      out.push({ ...base, resumed: true, outcome: 'recovered', guard: `${word(level)} se ha reactivado en Meta (fin de la pausa temporal)` });
+    }
+    return out;
   }
 
   private async pause(

@@ -69,10 +69,13 @@ export interface AlertGuardDeps {
   meta: Pick<MetaClient, 'account' | 'objectStatus' | 'setStatus'>;
   /** Records a change made by the server itself (audit.system). */
   audit: (change: AuditChange) => Promise<void>;
-  config: Pick<Config, 'tz'>;
+  config: Pick<Config, 'tz' | 'alerts'>;
   log: (line: string) => void;
   now?: () => number;
 }
+
+/** How often the rules run (ms): the schedule's period, or a minute when it is off (evaluations by hand). */
+export const evaluationPeriodMs = (config: Pick<Config, 'alerts'>) => (config.alerts.everySeconds > 0 ? config.alerts.everySeconds : 60) * 1000;
 
 /** The entity store as the guard engine's ledger (what the actions did, the daily cap). */
 export const storeLedger = (store: EntityStore): GuardLedger => ({
@@ -95,6 +98,7 @@ export class AlertGuard {
       ledger: storeLedger(d.store),
       meta: d.meta,
       tz: d.config.tz,
+      everyMs: evaluationPeriodMs(d.config),
       log: d.log,
       // Every action, failed ones included, is audited as the system's.
       recorded: (record, rule) =>

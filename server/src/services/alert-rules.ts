@@ -327,6 +327,24 @@ function campaignVerdict(
       message: `${word} ${name}: gasto ${formatMoney(f.spend, currency)} por debajo del mínimo de ${formatMoney(p.min_spend, currency)} ${w.span}`,
     };
   }
+  // The other minimums (Meta clicks, human visits): too little data to judge either.
+  const clicks = f.meta_clicks ?? 0;
+  const visits = f.visits ?? 0;
+  if (p.min_clicks > 0 || p.min_visits > 0) Object.assign(figures, { meta_clicks: f.meta_clicks, visits: f.visits });
+  if (clicks < p.min_clicks || visits < p.min_visits) {
+    const short = [
+      clicks < p.min_clicks ? `${fmt(clicks, 0)} clics de Meta (mínimo ${fmt(p.min_clicks, 0)})` : '',
+      visits < p.min_visits ? `${fmt(visits, 0)} visitas (mínimo ${fmt(p.min_visits, 0)})` : '',
+    ].filter(Boolean);
+    return {
+      outcome: 'below_min_spend',
+      subject: r.key,
+      value,
+      threshold: p.metric === 'roi' ? p.threshold : f.break_even_cpc,
+      message: `${word} ${name}: ${short.join(' y ')} ${w.span}: no se juzga`,
+      figures,
+    };
+  }
   // Only a rule that opted in can lean on estimates: it names which of its figures are.
   let estimated = '';
   if (r.estimated_visits > 0) {

@@ -5,6 +5,7 @@
 // is injected (tests move it; the schedule is off in tests unless asked).
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  AlertRuleAction,
   AlertRuleSpec,
   EVALUATION_RETENTION_DAYS,
   EVALUATIONS_PER_RULE,
@@ -196,7 +197,8 @@ export const publicRule = (r: AlertRuleRecord): AlertRule => ({
   created_by: r.created_by_email,
   created_at: r.created_at,
   updated_at: r.updated_at,
-  action: r.action ?? null,
+  // Records of earlier versions lack the later fields: read with their defaults.
+  action: r.action ? AlertRuleAction.parse(r.action) : null,
 });
 
 /**
