@@ -4,7 +4,7 @@
 // sorted, paged and exported by the table machinery. The rates live in the entity store's settings.
 // What the figures lack is part of the answer: days without synced spend (left out of the
 // figures, their revenue reported apart, never a spend of 0), partial and estimated days, the
-// last sync; the rules ask for matured days only (synced spend, final report).
+// last sync. The alert rules read each day's figures apart (dayRows) and count the days they trust.
 import {
   addDays,
   profitCsvFields,
@@ -58,7 +58,7 @@ interface Group {
   adset_id: string | null;
   /** On the days whose figures count. */
   counted: Part;
-  /** On the days answered apart: without synced spend (or, for the rules, not matured). */
+  /** On the days answered apart: without synced spend. */
   apart: Part;
 }
 
@@ -108,7 +108,7 @@ function sumsOf(p: Part, unsynced: boolean): ProfitSums {
  * What a row (or the totals) shows of its parts. Its figures are over the days with synced spend
  * and what its visits earned on the others is reported apart; when none of the days it covers
  * has synced spend, its spend is unknown and its figures are over all of them (nothing to set
- * apart). For the rules (matured), only the counted days exist.
+ * apart).
  */
 function shown(counted: Part, apart: Part, noneSynced: boolean) {
   if (noneSynced) {
@@ -118,16 +118,6 @@ function shown(counted: Part, apart: Part, noneSynced: boolean) {
     return { sums: sumsOf(all, true), part: all, spend_unsynced: true, unsynced_visits: 0, unsynced_revenue: 0 };
   }
   return { sums: sumsOf(counted, false), part: counted, spend_unsynced: false, unsynced_visits: apart.visits, unsynced_revenue: apart.revenue };
-}
-
-/** How a profit answer treats incomplete days. */
-export interface ProfitMode {
-  /**
-   * Only matured days count — spend synced and the zone report final — the others are left out
-   * entirely (the campaign rules and the profit guard by default). Without it, days without synced
-   * spend are set apart and estimated revenue counts (the screens, and rules that use estimates).
-   */
-  matured?: boolean;
 }
 
 /** One group's figures on one day, spend in the network's currency (null: the month has no exchange rate). */
@@ -159,7 +149,7 @@ export interface ProfitDays {
 export interface ProfitAnswer {
   rows: ProfitRow[];
   totals: ProfitTotals;
-  /** The days whose figures count (matured mode: the matured days; otherwise every day with synced spend or a future one). */
+  /** The days whose figures count: every day with synced spend (or a future one). */
   counted: string[];
 }
 
@@ -200,7 +190,7 @@ export class ProfitService {
   }
 
   /** Every group of the range with its figures, the totals over them, and what the figures lack. */
-  async rows(q: ProfitRequest, mode: ProfitMode = {}): Promise<ProfitAnswer> {
+  async rows(q: ProfitRequest): Promise<ProfitAnswer> {
     const [c, rates] = await Promise.all([
       this.completeness.of(q.start_date, q.end_date),
       this.settings.get(RATES_KEY) as Promise<RateTable | undefined>,
@@ -208,11 +198,7 @@ export class ProfitService {
     const days: string[] = [];
     for (let d = q.start_date; d <= q.end_date; d = addDays(d, 1)) days.push(d);
     const unsynced = new Set(c.unsynced);
-    let apartDays: string[];
-    if (mode.matured) {
-      const final = new Set(c.final);
-      apartDays = days.filter((d) => unsynced.has(d) || !final.has(d));
-    } else apartDays = c.unsynced;
+    const apartDays = c.unsynced;
     const apartSet = new Set(apartDays);
     const counted = days.filter((d) => !apartSet.has(d));
     const completeness = {
@@ -221,11 +207,6 @@ export class ProfitService {
       spend_synced_at: c.syncedAt,
       spend_stale: c.stale,
     };
-    if (mode.matured && counted.length === 0) {
-      const { sums, part: _none, ...marks } = shown(emptyPart(), emptyPart(), false);
-      const totals = { ...profitFigures(sums), estimated_visits: 0, ...marks, currency: this.config.currency, estimated_days: [], missing_rates: [] };
-      return { rows: [], totals: { ...totals, ...completeness }, counted };
-    }
     const parts = await this.warehouse.parts({
       by: q.by,
       from: q.start_date,
@@ -253,7 +234,7 @@ export class ProfitService {
       }
       g.campaign_id ??= p.campaign_id;
       g.adset_id ??= p.adset_id;
-      // Spend on a day set apart (only matured mode has any: a day whose report is not final) counts nowhere.
+      // Spend on a day set apart (unsynced: none is stored) counts nowhere.
       if (p.apart) continue;
       const rate = p.currency === this.config.currency ? 1 : rates?.[p.month]?.[p.currency];
       if (rate === undefined) {
@@ -265,8 +246,6 @@ export class ProfitService {
     }
     for (const v of parts.visits) {
       const g = group(v.key);
-      // Matured mode: a day not matured counts nowhere (nothing is reported apart).
-      if (v.apart && mode.matured) continue;
       const to = v.apart ? g.apart : g.counted;
       to.visits += v.visits;
       to.revenue += v.revenue;
@@ -278,17 +257,15 @@ export class ProfitService {
     }
     // The range has no day with synced spend (a future day has none to sync): spend unknown everywhere.
     const today = this.completeness.today();
-    const noneSynced = !mode.matured && c.unsynced.length > 0 && !days.some((d) => d <= today && !unsynced.has(d));
+    const noneSynced = c.unsynced.length > 0 && !days.some((d) => d <= today && !unsynced.has(d));
     const all = { counted: emptyPart(), apart: emptyPart() };
     const rows: ProfitRow[] = [];
     for (const g of groups.values()) {
       addPart(all.counted, g.counted);
       addPart(all.apart, g.apart);
       // A day row covers its day only.
-      const rowNoneSynced = q.by === 'day' && g.key !== null && !mode.matured ? unsynced.has(g.key) : noneSynced;
+      const rowNoneSynced = q.by === 'day' && g.key !== null ? unsynced.has(g.key) : noneSynced;
       const { sums, part, ...marks } = shown(g.counted, g.apart, rowNoneSynced);
-      if (mode.matured && part.visits === 0 && part.meta_clicks === 0 && part.meta_impressions === 0 && part.spend === 0 && !part.missingRate)
-        continue;
       const f = profitFigures(sums);
       rows.push({
         key: g.key,
