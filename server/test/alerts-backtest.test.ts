@@ -29,7 +29,8 @@
 //   spend avoided 182,50 · revenue forgone 127,92 · net 54,58.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatMoney, roundTo, type AlertBacktest, type Api } from '@adops/core';
-import { failure, startTestServer, type TestServer } from './helpers.js';
+import { failure, startTestServer, zoneReportRow, type TestServer } from './helpers.js';
+import { event, importRows } from './warehouse-contract.js';
 import { at, BACKTEST_RULE, D, loadBacktestHistory, TODAY, type BacktestHistory } from './backtest-history.js';
 
 let s: TestServer;
@@ -151,6 +152,42 @@ describe('the evaluation log on the same history', () => {
     });
     expect(log.rows.find((e) => e.subject === h.N.campaign_id)?.figures).toMatchObject({ spend: 60, revenue: 58 });
     await admin.alerts.deleteRule({ id: rule.id });
+  });
+});
+
+describe('other kinds replay too, on the stored zone reports and events', () => {
+  test('a zone whose TQ fell on two days alerts on each, once its day is alone in the 6-hour window', async () => {
+    // Z-TQ's reports (equal impressions): TQ 0,20 on D3 and D6, 0,90 on the other days; the rule:
+    // TQ below 0,50 over 6 h. From 00:00 to 05:00 the window holds the day before too (0,55: not
+    // below); from 06:00 the low day alone fires, and the next 00:00 it resolves.
+    await importRows(
+      s.app.services.warehouse,
+      [1, 2, 3, 4, 5, 6, 7].map((k) => zoneReportRow(D(k), 'Z-TQ', { tq: k === 3 || k === 6 ? 0.2 : 0.9 })),
+    );
+    const b = await replay(() =>
+      admin.alerts.backtest({ kind: 'tq_low', params: { scope: 'zone', target: 'Z-TQ', threshold: 0.5, hours: 6 }, days: 14 }),
+    );
+    expect(b.actions.map((a) => [a.action, a.at, a.subject, a.level])).toEqual([
+      ['alert', at(3, 6), 'Z-TQ', 'zone'],
+      ['alert', at(6, 6), 'Z-TQ', 'zone'],
+    ]);
+    expect(b.summary).toMatchObject({ alerts: 2, pauses: 0, spend_avoided: 0, flapping: [{ subject: 'Z-TQ', offs: 2, ons: 2 }] });
+    expect(b.daily).toEqual([]);
+    expect(b.notes).toEqual([
+      'Los informes de zona de cada día tal como están guardados hoy (los que llegaron tarde o se reimportaron, con sus cifras de hoy).',
+    ]);
+  });
+
+  test('a referrer burst is seen at the whole hour whose window holds it; one between two hours is not (the notes say so)', async () => {
+    const burst = (start: number, n: number, host: string) =>
+      Array.from({ length: n }, (_, i) => event(5_000_000 + start / 1000 + i, start + i * 1000, { zone_id: 'Z-B', parent_domain: host }));
+    await s.app.services.warehouse.referrers.append([
+      ...burst(Date.parse(at(4, 11)) - 5 * 60_000, 30, 'caught.example'),
+      ...burst(Date.parse(at(4, 14)) + 20 * 60_000, 30, 'missed.example'),
+    ]);
+    const b = await replay(() => admin.alerts.backtest({ kind: 'referrer_burst', params: { visits: 20, minutes: 10 }, days: 14 }));
+    expect(b.actions.map((a) => [a.at, a.subject, a.level, a.figures.visits])).toEqual([[at(4, 11), 'caught.example', 'referrer', 30]]);
+    expect(b.notes[0]).toContain('un pico entre dos horas');
   });
 });
 
