@@ -112,13 +112,22 @@ it("creates a campaign rule with the profit guard's action (admins), its default
     reactivate: true,
     cooldown_minutes: 120,
     daily_cap: 3,
+    confirm_evaluations: 1,
+    hold_minutes: null,
   });
 
   const notify = await tty([...base, '--name', 'Solo aviso', '--action', 'notify']);
   expect(notify.code, notify.stderr).toBe(0);
   expect(notify.stdout).toContain('Acción: Solo avisa de lo que pausaría · espera 60 min · máx. 5 acciones al día por cuenta');
   const rules = JSON.parse((await cli(['alerts', 'rules', '--json'])).stdout) as AlertRule[];
-  expect(rules.find((r) => r.name === 'Solo aviso')?.action).toEqual({ mode: 'notify', reactivate: false, cooldown_minutes: 60, daily_cap: 5 });
+  expect(rules.find((r) => r.name === 'Solo aviso')?.action).toEqual({
+    mode: 'notify',
+    reactivate: false,
+    cooldown_minutes: 60,
+    daily_cap: 5,
+    confirm_evaluations: 1,
+    hold_minutes: null,
+  });
   expect((await tty(['alerts', 'rules'])).stdout).toContain('Pausa en Meta · espera 120 min · máx. 3 acciones'); // the column is cut at 60
   const plain = JSON.parse((await cli([...base, '--name', 'Sin acción', '--json'])).stdout) as AlertRule;
   expect(plain.action).toBeNull();
@@ -154,4 +163,36 @@ it("creates a campaign rule with the profit guard's action (admins), its default
   const staff = await runCli([...base, '--name', 'x', '--action', 'notify'], staffDir, server.url);
   expect([staff.code, staff.stderr]).toEqual([4, expect.stringContaining(ONLY_ADMINS_SET_ACTIONS)]);
   expect((await server.app.services.store.alerts.rules.list()).map((r) => r.name)).toEqual(['Campañas que pierden', 'Solo aviso', 'Sin acción']);
+});
+
+it("--confirm and --hold set the guards of the rule's action; without --action they are a usage error", async () => {
+  const base = ['alerts', 'create', '--kind', 'campaign_roi', '--param', 'level=campaign', '--param', 'hours=24'];
+  const created = await cli([
+    ...base,
+    '--name',
+    'Con guardas',
+    '--param',
+    'min_clicks=50',
+    '--action',
+    'pause',
+    '--confirm',
+    '3',
+    '--hold',
+    '120',
+    '--json',
+  ]);
+  expect(created.code, created.stderr).toBe(0);
+  const rule = JSON.parse(created.stdout) as AlertRule;
+  expect(rule).toMatchObject({ params: { min_clicks: 50 }, action: { mode: 'pause', confirm_evaluations: 3, hold_minutes: 120 } });
+  const said = await tty([...base, '--name', 'Con guardas 2', '--param', 'min_visits=100', '--action', 'pause', '--confirm', '2', '--hold', '30']);
+  expect(said.stdout).toContain('≥ 100 visitas');
+  expect(said.stdout).toContain('tras 2 evaluaciones seguidas · pausa temporal de 30 min');
+  for (const [args, words] of [
+    [['--confirm', '2'], '--confirm va con --action notify|pause'],
+    [['--hold', '30'], '--hold va con --action notify|pause'],
+    [['--action', 'pause', '--hold', 'media'], '--hold no válido: media (un número entero)'],
+  ] as const) {
+    const r = await cli([...base, '--name', 'x', ...args]);
+    expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringContaining(words)]);
+  }
 });

@@ -2,11 +2,17 @@
 // action record did, for the web page and the terminal alike.
 import type { AlertAction, AlertRuleAction } from './contract/alert-actions.js';
 
-/** 'Pausa en Meta · espera 60 min · máx. 5 al día por cuenta · reactiva al recuperarse' (null: no action). */
-export function alertRuleActionText(action: AlertRuleAction | null): string | null {
+/** 'Pausa en Meta · espera 60 min · máx. 5 al día por cuenta · tras 3 evaluaciones seguidas · pausa temporal de 120 min · reactiva al recuperarse' (null: no action). */
+export function alertRuleActionText(
+  action:
+    | (Omit<AlertRuleAction, 'confirm_evaluations' | 'hold_minutes'> & Partial<Pick<AlertRuleAction, 'confirm_evaluations' | 'hold_minutes'>>)
+    | null,
+): string | null {
   if (!action) return null;
   const what = action.mode === 'pause' ? 'Pausa en Meta' : 'Solo avisa de lo que pausaría';
   const parts = [what, `espera ${action.cooldown_minutes} min`, `máx. ${action.daily_cap} acciones al día por cuenta`];
+  if ((action.confirm_evaluations ?? 1) > 1) parts.push(`tras ${action.confirm_evaluations} evaluaciones seguidas`);
+  if (action.hold_minutes) parts.push(`pausa temporal de ${action.hold_minutes} min`);
   if (action.reactivate) parts.push('reactiva al recuperarse');
   return parts.join(' · ');
 }

@@ -34,6 +34,15 @@ const n = (v: unknown, decimals = 0): string =>
   typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('es-ES', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }) : '-';
 const every = (target: unknown, what: string): string => (typeof target === 'string' && target ? `${what} ${target}` : `cualquier ${what}`);
 
+/** A campaign rule's minimums besides spend: ', ≥ 50 clics de Meta y ≥ 100 visitas' ('' when none). */
+function minimums(p: Record<string, unknown>): string {
+  const parts = [
+    typeof p.min_clicks === 'number' && p.min_clicks > 0 ? `≥ ${n(p.min_clicks)} clics de Meta` : '',
+    typeof p.min_visits === 'number' && p.min_visits > 0 ? `≥ ${n(p.min_visits)} visitas` : '',
+  ].filter(Boolean);
+  return parts.length ? `, ${parts.join(' y ')}` : '';
+}
+
 /** A rule's condition in one Spanish sentence ('TQ de cualquier zona < 0,50 en las últimas 6 h (≥ 1.000 impresiones)'). */
 export function alertRuleCondition(rule: Pick<AlertRule, 'kind' | 'params'>): string {
   const p = rule.params as Record<string, unknown>;
@@ -47,7 +56,7 @@ export function alertRuleCondition(rule: Pick<AlertRule, 'kind' | 'params'>): st
     case 'ip_burst':
       return `Una IP con > ${n(p.visits)} visitas humanas en ${n(p.minutes)} min`;
     case 'campaign_roi':
-      return `${p.metric === 'cpc' ? 'CPC sobre el de equilibrio' : `ROI < ${n(p.threshold)} %`} en ${every(p.target, SCOPE_LABELS[String(p.level)] ?? 'campaña')}, últimas ${n(p.hours)} h con gasto ≥ ${n(p.min_spend, 2)}${p.use_estimates ? ', con revenue estimado' : ' (solo días cerrados)'}`;
+      return `${p.metric === 'cpc' ? 'CPC sobre el de equilibrio' : `ROI < ${n(p.threshold)} %`} en ${every(p.target, SCOPE_LABELS[String(p.level)] ?? 'campaña')}, últimas ${n(p.hours)} h con gasto ≥ ${n(p.min_spend, 2)}${minimums(p)}${p.use_estimates ? ', con revenue estimado' : ' (solo días cerrados)'}`;
   }
 }
 

@@ -19,6 +19,7 @@ export * from './openapi.js';
 export * from './audit.js';
 export * from './alerts.js';
 export * from './alert-actions.js';
+export * from './alert-evaluations.js';
 export * from './completeness.js';
 export * from './profit-labels.js';
 export * from './field-labels.js';

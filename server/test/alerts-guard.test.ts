@@ -116,7 +116,7 @@ describe('the guard on a losing sandbox campaign', () => {
       [third, 40],
     ]);
     const r = await roiRule('Guardia', { mode: 'pause', daily_cap: 2, cooldown_minutes: 60 });
-    expect(r.action).toEqual({ mode: 'pause', daily_cap: 2, cooldown_minutes: 60, reactivate: false });
+    expect(r.action).toEqual({ mode: 'pause', daily_cap: 2, cooldown_minutes: 60, reactivate: false, confirm_evaluations: 1, hold_minutes: null });
 
     expect(await evaluate(noon(day))).toMatchObject({ fired: 3, errors: [] });
     // The cap: two pauses on the ad account today; the third is only told.
@@ -190,7 +190,7 @@ describe('the guard on a losing sandbox campaign', () => {
     const [c] = activeCampaigns(1);
     await money(day, [[c, 50]]);
     const r = await roiRule('Solo aviso', {});
-    expect(r.action).toEqual({ mode: 'notify', daily_cap: 5, cooldown_minutes: 60, reactivate: false });
+    expect(r.action).toEqual({ mode: 'notify', daily_cap: 5, cooldown_minutes: 60, reactivate: false, confirm_evaluations: 1, hold_minutes: null });
     await evaluate(noon(day));
     expect((await alertOf(r.id, c.campaign_id))?.message).toContain(`Solo aviso: la regla pausaría la campaña ${c.campaign_id} en Meta`);
     expect(changesOf(c.campaign_id)).toEqual([]);

@@ -114,6 +114,32 @@ describe.each(engines)('incomplete days on %s', (_name, open) => {
     }
   });
 
+  test('per day, a campaign’s parts are its days’ own and add up to the range’s (the alert rules sum the days they count)', async () => {
+    const w = await open();
+    try {
+      await fixture(w);
+      await w.spend.upsert([spend(day(3), 4), spend(day(2), 6), { ...spend(day(2), 1), ad_id: 'A2' }]);
+      const q = { by: 'campaign' as const, from: day(3), to: day(1), tz: 'UTC', partialDays: [T] };
+      const perDay = await w.profit.parts({ ...q, perDay: true });
+      const whole = await w.profit.parts(q);
+      expect(perDay.visits.map((v) => [v.day, v.key, v.visits, v.revenue]).sort()).toEqual([
+        [day(3), 'C1', 10, 10],
+        [day(2), 'C1', 10, 10],
+        [day(1), 'C1', 10, 10],
+      ]);
+      expect(perDay.spend.map((p) => [p.day, p.key, p.spend]).sort()).toEqual([
+        [day(3), 'C1', 4],
+        [day(2), 'C1', 7],
+      ]);
+      const sum = (xs: ReadonlyArray<{ spend?: number; revenue?: number }>, k: 'spend' | 'revenue') => xs.reduce((t, x) => t + (x[k] ?? 0), 0);
+      expect(sum(perDay.spend, 'spend')).toBe(sum(whole.spend, 'spend'));
+      expect(sum(perDay.visits, 'revenue')).toBeCloseTo(sum(whole.visits, 'revenue'), 9);
+      expect(whole.visits.every((v) => v.day === null)).toBe(true);
+    } finally {
+      await w.close();
+    }
+  });
+
   test('the days of a range with stored spend, and with a zone report', async () => {
     const w = await open();
     try {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describeAuditContract } from './store-contract-audit.js';
 import { describeAlertContract } from './store-contract-alerts.js';
 import { describeAlertActionContract } from './store-contract-alert-actions.js';
+import { describeAlertEvaluationContract } from './store-contract-alert-evaluations.js';
 import { type CampaignRecord, type EntityStore, StoreConflictError, StoreTextError, type TokenRecord, type UserRecord } from '../src/store/types.js';
 
 /** Where one engine keeps its data: a temp dir, a new database. */
@@ -529,6 +530,7 @@ export function describeStoreContract(engine: StoreEngine): void {
     describe('alerts', () => describeAlertContract(fresh, engine.shared, () => user()));
 
     describe('alert actions (profit guard)', () => describeAlertActionContract(fresh, engine.shared));
+    describe('alert evaluation log', () => describeAlertEvaluationContract(fresh));
 
     describe('hostile text', () => {
       test('round-trips in every text field, and lookups by it find nothing else', async () => {

@@ -1,4 +1,5 @@
-// `adops alerts list|history|rules|create|mute|unmute|delete|actions|undo`: Alertas in a
+// `adops alerts list|history|rules|create|mute|unmute|delete|actions|undo` (and explain, in
+// alerts-trust.ts): Alertas in a
 // terminal — what fired (open by default; history: every state), the rules with their condition
 // in words, a new rule from key=value parameters (a campaign rule with the profit guard's action), muting, what the campaign rules' actions did
 // on Meta and undoing a pause. A table on a terminal, JSON with --json.
@@ -29,6 +30,7 @@ import type { Cli } from '../context.js';
 import { zoneNote } from '../text.js';
 import { offerValues } from './completion.js';
 import type { Column } from '../ui/Table.js';
+import { registerAlertTrust } from './alerts-trust.js';
 
 /** The alerts table, times on the reporting zone's clock (tz). */
 export const alertColumns = (tz: string): Column<Alert>[] => [
@@ -127,6 +129,8 @@ interface CreateOptions {
   actionCooldown?: string;
   dailyCap?: string;
   reactivate?: boolean;
+  confirm?: string;
+  hold?: string;
   useEstimates?: boolean;
   json?: boolean;
 }
@@ -141,13 +145,15 @@ function wholeNumber(option: string, value: string | undefined): number | undefi
 
 /** The profit guard's action of `alerts create` (undefined: none), the server's defaults for what is left out. */
 export function ruleAction(
-  opts: Pick<CreateOptions, 'kind' | 'action' | 'actionCooldown' | 'dailyCap' | 'reactivate'>,
+  opts: Pick<CreateOptions, 'kind' | 'action' | 'actionCooldown' | 'dailyCap' | 'reactivate' | 'confirm' | 'hold'>,
 ): AlertRuleActionInput | undefined {
   if (opts.action === undefined) {
     const stray = [
       ['--action-cooldown', opts.actionCooldown],
       ['--daily-cap', opts.dailyCap],
       ['--reactivate', opts.reactivate],
+      ['--confirm', opts.confirm],
+      ['--hold', opts.hold],
     ].find(([, v]) => v !== undefined);
     if (stray) throw new CliError(`${stray[0]} va con --action notify|pause`, EXIT.usage);
     return undefined;
@@ -157,11 +163,15 @@ export function ruleAction(
   if (opts.kind !== 'campaign_roi') throw new CliError('--action es solo para reglas de campaña (--kind campaign_roi)', EXIT.usage);
   const cooldown = wholeNumber('--action-cooldown', opts.actionCooldown);
   const cap = wholeNumber('--daily-cap', opts.dailyCap);
+  const confirm = wholeNumber('--confirm', opts.confirm);
+  const hold = wholeNumber('--hold', opts.hold);
   return {
     mode: opts.action as AlertRuleActionInput['mode'],
     reactivate: opts.reactivate ?? false,
     ...(cooldown === undefined ? {} : { cooldown_minutes: cooldown }),
     ...(cap === undefined ? {} : { daily_cap: cap }),
+    ...(confirm === undefined ? {} : { confirm_evaluations: confirm }),
+    ...(hold === undefined ? {} : { hold_minutes: hold }),
   };
 }
 
@@ -251,6 +261,8 @@ export function registerAlerts(program: Command, cli: Cli): void {
     .option('--action-cooldown <minutos>', 'con --action: espera entre acciones sobre la misma campaña (por defecto 60)')
     .option('--daily-cap <n>', 'con --action: acciones automáticas como máximo al día por cuenta publicitaria (por defecto 5)')
     .option('--reactivate', 'con --action: la reactiva en Meta cuando su ROI se recupera')
+    .option('--confirm <n>', 'con --action: actúa solo cuando la condición se cumple en n evaluaciones seguidas (por defecto 1)')
+    .option('--hold <minutos>', 'con --action pause: pausa temporal, la reactiva sola pasados estos minutos')
     .option(
       '--use-estimates',
       'reglas campaign_roi: cuentan también los días con revenue estimado (informe parcial o sin informe); sin ella, solo días con gasto sincronizado e informe final',
@@ -372,4 +384,6 @@ export function registerAlerts(program: Command, cli: Cli): void {
         `Pausa deshecha: ${a.level === 'campaign' ? 'la campaña' : 'el conjunto'} ${a.subject} vuelve a estar activa en Meta (regla «${a.rule_name}»)`,
       );
     });
+
+  registerAlertTrust(alerts, cli);
 }

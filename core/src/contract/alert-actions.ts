@@ -20,6 +20,12 @@ export const AlertRuleAction = z
     cooldown_minutes: whole(0, 30 * 24 * 60).default(60),
     /** Automatic actions per ad account and day (ADOPS_TZ), counted across every rule. */
     daily_cap: whole(1, 1000).default(5),
+    /** Act only once the condition held this many evaluations in a row (1: at once). */
+    confirm_evaluations: whole(1, 10_000).default(1),
+    /** A 'hold' pause: resumed by itself this many minutes after (null: stays paused until reactivar or an admin). */
+    hold_minutes: whole(1, 30 * 24 * 60)
+      .nullable()
+      .default(null),
   })
   .strict();
 export type AlertRuleAction = z.output<typeof AlertRuleAction>;
@@ -36,8 +42,8 @@ export const AlertAction = z.object({
   /** The Meta ad account (the daily cap's unit). */
   account: z.string(),
   action: z.enum(['pause', 'resume']),
-  /** rule: its condition held; recovery: its figures recovered (reactivar). */
-  trigger: z.enum(['rule', 'recovery']),
+  /** rule: its condition held; recovery: its figures recovered (reactivar); hold: its pause's time was up (pausa temporal). */
+  trigger: z.enum(['rule', 'recovery', 'hold']),
   status: z.enum(['done', 'failed']),
   /** Meta's error when it failed. */
   detail: z.string().nullable(),

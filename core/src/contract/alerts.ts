@@ -69,6 +69,9 @@ export const CampaignRoiParams = z.object({
   threshold: num(-100, 100_000).default(0),
   hours: Hours,
   min_spend: num(0, 1e12).default(10),
+  /** Minimum data besides spend: Meta clicks and human visits over the counted days (0: none asked). */
+  min_clicks: whole(0, 1e12).default(0),
+  min_visits: whole(0, 1e12).default(0),
   use_estimates: z.boolean().default(false),
 });
 

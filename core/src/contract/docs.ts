@@ -434,6 +434,25 @@ export const ROUTE_DOCS: ContractDocs = {
       description:
         'Flujo SSE: cada alerta que se dispara o se resuelve, en cualquier instancia, como `AlertStreamEvent` (solo las reglas de tus canales si eliges algunas). Se reanuda con Last-Event-ID o `lastEventId`. Lo usa `adops tail --alerts`.',
     },
+    evaluations: {
+      summary: 'Historial de evaluación de una regla',
+      description:
+        'Por qué actuó o no: lo que cada evaluación hizo con cada campaña, conjunto, zona, referrer o IP — cifras, umbral, lo que dijo la guarda y el resultado (`fired`, `acted`, `cooldown`, `daily_cap`, `below_min_spend`, `unsynced_spend`, `estimated_revenue`, `recovered`, `not_matched`). Las evaluaciones seguidas que dicen lo mismo son una entrada (`first_at`, `last_at`, `evaluations`). Se guarda 30 días y como máximo 1.000 entradas por regla (las más antiguas se borran); cada evaluación anota 100 sujetos como máximo (primero lo que hizo o retuvo). La última evaluación primero.',
+      params: {
+        subject: 'Solo este sujeto: id de campaña o conjunto, zona, publisher, advertiser, referrer o IP.',
+        since: 'Solo entradas evaluadas desde este día (`AAAA-MM-DD`, UTC) o instante ISO 8601.',
+        outcome: 'Solo este resultado.',
+      },
+    },
+    backtestRule: {
+      summary: 'Prueba una regla guardada en el pasado',
+      description:
+        'Repite la regla cada hora de los últimos `days` (7, 14 o 30) días con sus mismas ventanas, mínimos, esperas, límite diario y reactivación, sobre los datos guardados (gasto por anuncio y día, visitas, revenue de zona por día). Nunca llama a Meta. Responde lo que habría hecho (`actions`: alerta, pausa, reanudación, con cuándo, qué, cifras y por qué), el resumen (gasto evitado, revenue perdido, neto, campañas que habría pausado más de una vez en `flapping`), el beneficio diario de esas campañas (`daily`) y en qué difieren los datos de hoy de lo que se sabía entonces (`notes`).',
+    },
+    backtest: {
+      summary: 'Prueba una regla sin guardarla',
+      description: 'Como la prueba de una regla guardada, con su tipo, parámetros, espera y acción en el cuerpo: lo que haría antes de guardarla.',
+    },
   },
   audit: {
     list: {

@@ -115,5 +115,8 @@ export const endpoints = {
     actions: { method: 'GET', path: '/api/alerts/actions' },
     undoAction: { method: 'POST', path: '/api/alerts/actions/{id}/undo' },
     evaluate: { method: 'POST', path: '/api/admin/alerts/evaluate' },
+    evaluations: { method: 'GET', path: '/api/alerts/rules/{id}/evaluations' },
+    backtestRule: { method: 'POST', path: '/api/alerts/rules/{id}/backtest' },
+    backtest: { method: 'POST', path: '/api/alerts/backtest' },
   },
 } as const satisfies EndpointsOf<Contract>;

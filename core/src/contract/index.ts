@@ -14,3 +14,4 @@ export * from './audit.js';
 export * from './profit.js';
 export * from './alerts.js';
 export * from './alert-actions.js';
+export * from './alert-evaluations.js';

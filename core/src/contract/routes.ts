@@ -8,6 +8,7 @@ import { referrersRoutes } from './referrers.js';
 import { auditRoutes } from './audit.js';
 import { profitRoutes } from './profit.js';
 import { alertRoutes } from './alerts.js';
+import { alertEvaluationRoutes } from './alert-evaluations.js';
 
 export const contract = {
   health: healthRoutes,
@@ -24,6 +25,7 @@ export const contract = {
   referrers: referrersRoutes,
   audit: auditRoutes,
   profit: profitRoutes,
-  alerts: alertRoutes,
+  // The evaluation log and the backtest live in their own file, bound under Alertas.
+  alerts: { ...alertRoutes, ...alertEvaluationRoutes },
 };
 export type Contract = typeof contract;

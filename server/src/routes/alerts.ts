@@ -106,6 +106,13 @@ export function alertRoutes(router: Router, s: AppServices): void {
     });
   });
 
+  bind(router, s.guards, r.evaluations, ({ id, ...q }) => s.alerts.evaluations(id, q));
+
+  // Backtests read and simulate only: nothing stored, nothing audited, Meta never called.
+  bind(router, s.guards, r.backtestRule, ({ id, days }) => s.backtest.saved(id, days));
+
+  bind(router, s.guards, r.backtest, ({ days, ...rule }) => s.backtest.unsaved(rule, days));
+
   bind(router, s.guards, r.evaluate, async (_, ctx) => {
     const result = await s.alerts.evaluate();
     await s.audit.record(actorOf(ctx), {

@@ -10,26 +10,18 @@
 // unless the rule uses estimates: never a pause on a partial or unsynced day by default. Every
 // action, failed ones included, is a record (listed on
 // Alertas → Acciones) and an audit entry (system actor; the rule, why and the figures then);
-// an admin undoes a standing pause (resume on Meta; audited by the route).
-import { randomUUID } from 'node:crypto';
-import {
-  CampaignRoiParams,
-  formatDateTimeDMY,
-  formatNumber,
-  todayIn,
-  type AlertAction,
-  type AlertActionList,
-  type AlertRuleActionInput,
-} from '@adops/core';
+// an admin undoes a standing pause (resume on Meta; audited by the route). The decisions are
+// alert-guard-engine.ts's (for any ledger and any Meta); this is their live side: the entity
+// store, Meta's client and the audit.
+import { todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
 import { ALERT_ACTION_KIND_ONLY, AlertRuleAction } from '@adops/core';
 import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
 import { MetaApiError, type MetaClient } from '../providers/meta/client.js';
 import type { AlertActionRecord, AlertRuleActionRecord, AlertRuleRecord, EntityStore } from '../store/types.js';
-import type { Finding } from './alert-rules.js';
-import { campaignFigures } from './alert-rules.js';
+import type { Finding, Verdict } from './alert-rules.js';
 import type { AuditChange } from './audit.js';
-import type { ProfitService } from './profit.js';
+import { GuardEngine, type GuardDecision, type GuardLedger } from './alert-guard-engine.js';
 
 /** Who changes a rule or undoes an action. */
 export interface GuardCaller {
@@ -47,7 +39,6 @@ export const alertActionTarget = (a: Pick<AlertActionRecord, 'level' | 'subject'
   label: `${a.level === 'campaign' ? 'Campaña' : 'Conjunto'} ${a.subject} (regla «${a.rule_name}»)`,
 });
 const metaDetail = (e: unknown) => (e instanceof MetaApiError ? e.detail : `No se pudo conectar con Meta (${(e as Error)?.message ?? e})`);
-const hhmm = (ms: number, tz: string) => formatDateTimeDMY(ms, tz);
 
 export const publicAction = (a: AlertActionRecord): AlertAction => ({
   ...a,
@@ -76,186 +67,66 @@ export interface AlertGuardDeps {
   store: EntityStore;
   /** The Meta client (real, or pointed at the sandbox). */
   meta: Pick<MetaClient, 'account' | 'objectStatus' | 'setStatus'>;
-  profit: Pick<ProfitService, 'rows'>;
   /** Records a change made by the server itself (audit.system). */
   audit: (change: AuditChange) => Promise<void>;
-  config: Pick<Config, 'tz'>;
+  config: Pick<Config, 'tz' | 'alerts'>;
   log: (line: string) => void;
   now?: () => number;
 }
 
+/** How often the rules run (ms): the schedule's period, or a minute when it is off (evaluations by hand). */
+export const evaluationPeriodMs = (config: Pick<Config, 'alerts'>) => (config.alerts.everySeconds > 0 ? config.alerts.everySeconds : 60) * 1000;
+
+/** The entity store as the guard engine's ledger (what the actions did, the daily cap). */
+export const storeLedger = (store: EntityStore): GuardLedger => ({
+  latest: (ruleId, subject) => store.alertActions.latest(ruleId, subject),
+  standing: (ruleId) => store.alertActions.standing(ruleId),
+  lastAlert: async (ruleId, subject) => (await store.alerts.history(ruleId, subject, 1))[0],
+  takeSlot: (account, day, cap) => store.alertActions.takeSlot(account, day, cap),
+  returnSlot: (account, day) => store.alertActions.returnSlot(account, day),
+  create: (record) => store.alertActions.create(record),
+  markUndone: (id, by, at, byRule) => store.alertActions.markUndone(id, by, at, byRule),
+});
+
 export class AlertGuard {
   private readonly now: () => number;
-  /** Subjects found not ACTIVE on Meta (paused by hand): not asked again until then (ms). */
-  private readonly notActive = new Map<string, number>();
+  private readonly engine: GuardEngine;
 
   constructor(private readonly d: AlertGuardDeps) {
     this.now = d.now ?? Date.now;
+    this.engine = new GuardEngine({
+      ledger: storeLedger(d.store),
+      meta: d.meta,
+      tz: d.config.tz,
+      everyMs: evaluationPeriodMs(d.config),
+      log: d.log,
+      // Every action, failed ones included, is audited as the system's.
+      recorded: (record, rule) =>
+        d.audit({
+          action: `alert_action.${record.action}`,
+          target: alertActionTarget(record),
+          before: null,
+          after: {
+            id: record.id,
+            status: record.status,
+            detail: record.detail,
+            rule_id: record.rule_id,
+            rule_name: record.rule_name,
+            rule_created_by: rule.created_by_email,
+            trigger: record.trigger,
+            reason: record.reason,
+            figures: record.figures,
+          },
+        }),
+    });
   }
 
   /**
-   * The evaluator's hook, once per rule and run: acts on the rule's findings as its action
-   * says; the findings again (copies), each sentence saying what it did or would do.
+   * The evaluator's hook, once per rule and run: acts on the rule's matched verdicts as its action
+   * says (on Meta) and resumes what recovered ('reactivar'); each finding says what it did.
    */
-  async apply(rule: AlertRuleRecord, findings: readonly Finding[], now: number): Promise<Finding[]> {
-    const found = findings.map((f) => ({ ...f }));
-    const action = rule.action;
-    if (!action || rule.kind !== 'campaign_roi') return found;
-    const p = CampaignRoiParams.parse(rule.params);
-    for (const f of found) {
-      let note: string;
-      if (action.mode === 'notify') note = `Solo aviso: la regla pausaría ${word(p.level)} ${f.subject} en Meta`;
-      else {
-        try {
-          note = await this.pause(rule, p.level, action, f, now);
-        } catch (e) {
-          this.d.log(`alerts: guard of rule ${rule.id} on ${f.subject} failed: ${(e as Error).message}`);
-          note = `no se pudo aplicar la acción: ${(e as Error).message}`;
-        }
-      }
-      f.message = `${f.message} · ${note}`;
-    }
-    if (action.reactivate) await this.reactivate(rule, p, action, found, now);
-    return found;
-  }
-
-  private async pause(rule: AlertRuleRecord, level: 'campaign' | 'adset', action: AlertRuleActionRecord, f: Finding, now: number): Promise<string> {
-    const { store, meta, config } = this.d;
-    const latest = await store.alertActions.latest(rule.id, f.subject);
-    if (latest?.action === 'pause' && latest.status === 'done' && latest.undone_at === null)
-      return `${word(level)} sigue en pausa en Meta desde ${hhmm(Date.parse(latest.at), config.tz)}`;
-    if (latest?.undone_at && !latest.undone_by_rule) {
-      // An admin undid the pause: the rule leaves it alone while that alert stays open.
-      const [alert] = await store.alerts.history(rule.id, f.subject, 1);
-      if (alert && alert.state !== 'resolved' && alert.opened_at <= latest.undone_at)
-        return `${latest.undone_by} deshizo la pausa: no se vuelve a pausar mientras siga esta alerta`;
-    }
-    const until = latest ? Date.parse(latest.at) + action.cooldown_minutes * 60_000 : 0;
-    if (now < until)
-      return latest?.status === 'failed'
-        ? `el último intento falló (${latest.detail}); se reintenta a partir de ${hhmm(until, config.tz)}`
-        : `en espera hasta ${hhmm(until, config.tz)} antes de volver a actuar`;
-    const key = `${rule.id}|${f.subject}`;
-    if ((this.notActive.get(key) ?? 0) > now) return `${word(level)} no está activa en Meta: nada que pausar`;
-    const day = todayIn(config.tz, new Date(now));
-    if (!(await store.alertActions.takeSlot(meta.account, day, action.daily_cap)))
-      return `límite diario de ${action.daily_cap} acciones en ${meta.account} alcanzado: no se pausa`;
-    const base = { rule, level, subject: f.subject, reason: f.message, figures: f.figures, now };
-    try {
-      const current = await meta.objectStatus(f.subject);
-      if (current.status !== 'ACTIVE') {
-        await store.alertActions.returnSlot(meta.account, day);
-        this.notActive.set(key, now + Math.max(action.cooldown_minutes, 1) * 60_000);
-        return `${word(level)} ya estaba en ${current.status} en Meta: nada que pausar`;
-      }
-      await meta.setStatus(f.subject, 'PAUSED');
-    } catch (e) {
-      await store.alertActions.returnSlot(meta.account, day);
-      const detail = metaDetail(e);
-      this.d.log(`alerts: pause of ${f.subject} (rule ${rule.id}) failed: ${detail}`);
-      await this.record({ ...base, action: 'pause', trigger: 'rule', status: 'failed', detail });
-      return `no se pudo pausar en Meta: ${detail}`;
-    }
-    await this.record({ ...base, action: 'pause', trigger: 'rule', status: 'done', detail: null });
-    return `${word(level)} se ha pausado en Meta (acción de la regla)`;
-  }
-
-  /** 'reactivar': resumes the rule's standing pauses whose subject's figures recovered. */
-  private async reactivate(
-    rule: AlertRuleRecord,
-    p: ReturnType<typeof CampaignRoiParams.parse>,
-    action: AlertRuleActionRecord,
-    found: readonly Finding[],
-    now: number,
-  ): Promise<void> {
-    const { store, meta, config, profit } = this.d;
-    const failing = new Set(found.map((f) => f.subject));
-    const paused = (await store.alertActions.standing(rule.id)).filter((a) => !failing.has(a.subject));
-    if (paused.length === 0) return;
-    // Recovery is judged like the fall: on matured days only, unless the rule uses estimates.
-    const { rows, counted, span: range } = await campaignFigures({ profit, tz: config.tz }, p, now);
-    if (counted.length === 0) return;
-    const byKey = new Map(rows.map((r) => [r.key, r]));
-    for (const pause of paused) {
-      const r = byKey.get(pause.subject);
-      // Recovered = measured again (enough spend) and no longer failing; not measured: it stays paused.
-      if (!r || r.spend === null || r.spend < p.min_spend) continue;
-      const ok =
-        p.metric === 'roi' ? r.roi !== null && r.roi >= p.threshold : r.cpc !== null && r.break_even_cpc !== null && r.cpc <= r.break_even_cpc;
-      if (!ok) continue;
-      const latest = await store.alertActions.latest(rule.id, pause.subject);
-      if (latest && now < Date.parse(latest.at) + action.cooldown_minutes * 60_000) continue;
-      const day = todayIn(config.tz, new Date(now));
-      if (!(await store.alertActions.takeSlot(meta.account, day, action.daily_cap))) {
-        this.d.log(`alerts: rule ${rule.id} would resume ${pause.subject} but the daily cap of ${meta.account} is reached`);
-        continue;
-      }
-      const figures = { spend: r.spend, revenue: r.revenue, profit: r.profit, roi: r.roi, cpc: r.cpc, break_even_cpc: r.break_even_cpc };
-      const estimated = r.estimated ? ' · revenue estimado (informe parcial o sin informe)' : '';
-      const reason =
-        p.metric === 'roi'
-          ? `ROI recuperado: ${formatNumber(r.roi, 1)} % (umbral ${p.threshold} %) ${range}${estimated}`
-          : `CPC recuperado: ${formatNumber(r.cpc, 4)} ≤ ${formatNumber(r.break_even_cpc, 4)} ${range}${estimated}`;
-      const base = { rule, level: p.level, subject: pause.subject, reason, figures, now };
-      try {
-        await meta.setStatus(pause.subject, 'ACTIVE');
-      } catch (e) {
-        await store.alertActions.returnSlot(meta.account, day);
-        await this.record({ ...base, action: 'resume', trigger: 'recovery', status: 'failed', detail: metaDetail(e) });
-        continue;
-      }
-      await store.alertActions.markUndone(pause.id, `Regla «${rule.name}» (reactivar)`, new Date(now).toISOString(), true);
-      await this.record({ ...base, action: 'resume', trigger: 'recovery', status: 'done', detail: null });
-    }
-  }
-
-  private async record(x: {
-    rule: AlertRuleRecord;
-    level: 'campaign' | 'adset';
-    subject: string;
-    reason: string;
-    figures: Record<string, number | null>;
-    now: number;
-    action: AlertActionRecord['action'];
-    trigger: AlertActionRecord['trigger'];
-    status: AlertActionRecord['status'];
-    detail: string | null;
-  }): Promise<void> {
-    const record: AlertActionRecord = {
-      id: randomUUID(),
-      rule_id: x.rule.id,
-      rule_name: x.rule.name,
-      subject: x.subject,
-      level: x.level,
-      account: this.d.meta.account,
-      action: x.action,
-      trigger: x.trigger,
-      status: x.status,
-      detail: x.detail,
-      reason: x.reason,
-      figures: x.figures,
-      at: new Date(x.now).toISOString(),
-      undone_at: null,
-      undone_by: null,
-      undone_by_rule: false,
-    };
-    await this.d.store.alertActions.create(record);
-    await this.d.audit({
-      action: `alert_action.${x.action}`,
-      target: alertActionTarget(record),
-      before: null,
-      after: {
-        id: record.id,
-        status: record.status,
-        detail: record.detail,
-        rule_id: record.rule_id,
-        rule_name: record.rule_name,
-        rule_created_by: x.rule.created_by_email,
-        trigger: record.trigger,
-        reason: record.reason,
-        figures: record.figures,
-      },
-    });
+  apply(rule: AlertRuleRecord, all: readonly Verdict[], found: readonly Finding[], now: number): Promise<GuardDecision> {
+    return this.engine.apply(rule, all, found, now);
   }
 
   /** What the actions did, newest first; `totals.today`: actions on the ad account today. */

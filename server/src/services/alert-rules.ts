@@ -24,6 +24,7 @@ import {
 } from '@adops/core';
 import type { z } from 'zod';
 import type { ProfitService } from './profit.js';
+import { campaignWindow, knownNow, type CampaignDays, type WindowRow } from './alert-campaign-window.js';
 import type { Dimension, GroupRow, Warehouse } from '../warehouse/index.js';
 
 /** One subject whose condition holds now. */
@@ -35,9 +36,24 @@ export interface Finding {
   figures: Record<string, number | null>;
 }
 
+/**
+ * What a rule made of one subject at one evaluation: its condition held (`matched`), it did not
+ * (`not_matched`), or it was not judged — too little data (`below_min_spend`: spend, impressions,
+ * last week's revenue, clicks or visits under the rule's minimum), spend not synced (or without its
+ * exchange rate), or revenue that was only an estimate for a rule on closed days. `message` says
+ * which, with the figures.
+ */
+export type VerdictOutcome = 'matched' | 'not_matched' | 'below_min_spend' | 'unsynced_spend' | 'estimated_revenue';
+
+export interface Verdict extends Finding {
+  outcome: VerdictOutcome;
+  /** Campaign rules: the window's days in words, with those left out and why. */
+  window?: string;
+}
+
 export interface RuleContext {
   warehouse: Pick<Warehouse, 'zoneReports' | 'alerts'>;
-  profit: Pick<ProfitService, 'rows'>;
+  profit: Pick<ProfitService, 'dayRows'>;
   tz: string;
   /** The network's currency (ADOPS_CURRENCY): amounts in messages carry its symbol. */
   currency?: string;
@@ -45,6 +61,11 @@ export interface RuleContext {
   now: number;
   /** One evaluation round's shared queries (roundQueries of its rules); absent: each rule asks alone. */
   round?: RoundQueries;
+  /**
+   * Campaign rules' days over [from, to] and what was known of each at ctx.now (a backtest reads
+   * its history once and says what was known then); absent: the profit service now.
+   */
+  campaignDays?: (level: 'campaign' | 'adset', from: string, to: string) => Promise<CampaignDays>;
 }
 
 /** One round's answers, one per query, and the lowest burst threshold its rules ask for per window. */
@@ -121,25 +142,34 @@ async function groupsOf(ctx: RuleContext, scope: 'zone' | 'publisher' | 'adverti
   return target === null ? all : all.filter((g) => g.key === target);
 }
 
-async function tqLow(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
+async function tqLow(raw: unknown, ctx: RuleContext): Promise<Verdict[]> {
   const p = TqLowParams.parse(raw);
   const { from, to } = windowDays(ctx.now, p.hours, ctx.tz);
-  const out: Finding[] = [];
+  const out: Verdict[] = [];
   for (const { key, sums } of await groupsOf(ctx, p.scope, p.target, from, to)) {
     const tq = sums.tq_weight > 0 ? sums.tq_weighted / sums.tq_weight : null;
-    if (tq === null || sums.impressions < p.min_impressions || !(tq < p.threshold)) continue;
+    const figures = { tq, impressions: sums.impressions, revenue: sums.revenue };
+    const about = `TQ de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(tq)}`;
+    const days = dayRangeWords({ from, to });
+    if (tq === null || sums.impressions < p.min_impressions) {
+      const message = `${about} con ${fmt(sums.impressions, 0)} impresiones ${days}: por debajo del mínimo de ${fmt(p.min_impressions, 0)} impresiones`;
+      out.push({ outcome: 'below_min_spend', subject: key, value: tq, threshold: p.threshold, message, figures });
+      continue;
+    }
+    const matched = tq < p.threshold;
     out.push({
+      outcome: matched ? 'matched' : 'not_matched',
       subject: key,
       value: tq,
       threshold: p.threshold,
-      message: `TQ de ${SCOPE_WORD[p.scope]} ${key}: ${fmt(tq)} (umbral ${fmt(p.threshold)}) con ${fmt(sums.impressions, 0)} impresiones ${dayRangeWords({ from, to })}`,
-      figures: { tq, impressions: sums.impressions, revenue: sums.revenue },
+      message: `${about} (umbral ${fmt(p.threshold)}${matched ? '' : ': no está por debajo'}) con ${fmt(sums.impressions, 0)} impresiones ${days}`,
+      figures,
     });
   }
-  return out.sort((a, b) => (a.value ?? 0) - (b.value ?? 0));
+  return out.sort(worstFirst);
 }
 
-async function revenueDrop(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
+async function revenueDrop(raw: unknown, ctx: RuleContext): Promise<Verdict[]> {
   const p = RevenueDropParams.parse(raw);
   // Complete days only (today's report is still arriving): the days the last N hours cover,
   // ending yesterday, against the same weekdays a week earlier.
@@ -151,138 +181,231 @@ async function revenueDrop(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
     groupsOf(ctx, p.scope, p.target, addDays(from, -7), addDays(to, -7)),
   ]);
   const current = new Map(now.map((g) => [g.key, g.sums.revenue]));
-  const out: Finding[] = [];
+  const out: Verdict[] = [];
   for (const { key, sums } of base) {
     const before = sums.revenue;
-    if (!(before > 0) || before < p.min_revenue) continue;
     const after = current.get(key) ?? 0;
+    const about = `Revenue de ${SCOPE_WORD[p.scope]} ${key}: ${formatMoney(after, ctx.currency)} ${dayRangeWords({ from, to })} frente a ${formatMoney(before, ctx.currency)} una semana antes`;
+    if (!(before > 0) || before < p.min_revenue) {
+      out.push({
+        outcome: 'below_min_spend',
+        subject: key,
+        value: null,
+        threshold: p.drop_percent,
+        message: `${about}: la base está por debajo del mínimo de ${formatMoney(p.min_revenue, ctx.currency)}`,
+        figures: { revenue: after, revenue_last_week: before, change_percent: null },
+      });
+      continue;
+    }
     const change = ((after - before) / before) * 100;
-    if (!(-change >= p.drop_percent)) continue;
+    const matched = -change >= p.drop_percent;
     out.push({
+      outcome: matched ? 'matched' : 'not_matched',
       subject: key,
       value: change,
       threshold: p.drop_percent,
-      message: `Revenue de ${SCOPE_WORD[p.scope]} ${key}: ${formatMoney(after, ctx.currency)} ${dayRangeWords({ from, to })} frente a ${formatMoney(before, ctx.currency)} una semana antes (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
+      message: `${about} (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
       figures: { revenue: after, revenue_last_week: before, change_percent: change },
     });
   }
-  return out.sort((a, b) => (a.value ?? 0) - (b.value ?? 0));
+  return out.sort(worstFirst);
 }
 
 /**
  * Bursts over `over` visits in the `minutes` before now, by host (optionally never-seen ones) or IP:
  * one query a round per window, over the lowest threshold its rules ask for; a rule on one host
- * the shared answer may have cut off (SHARED_BURST_LIMIT groups) asks for its host alone.
+ * the shared answer may have cut off (SHARED_BURST_LIMIT groups) asks for its host alone. Groups
+ * the shared query found under this rule's threshold come back too (its near misses).
  */
 async function burstsOf(ctx: RuleContext, by: 'host' | 'ip', minutes: number, over: number, opts: { host?: string; newOnly?: boolean } = {}) {
   const from = ctx.now - minutes * 60_000;
   const query = { by, from, to: ctx.now, newSince: opts.newOnly ? from - NEW_HOST_LOOKBACK_MS : undefined };
   const window = burstWindow(by, minutes, !!opts.newOnly);
   const floor = Math.min(over, ctx.round?.burstFloors.get(window) ?? over);
-  const all = await shared(ctx, `bursts|${window}|${floor}`, () => ctx.warehouse.alerts.bursts({ ...query, over: floor, limit: SHARED_BURST_LIMIT }));
-  const mine = all.filter((b) => b.visits > over && (opts.host === undefined || b.key === opts.host));
+  const all = await shared(ctx, `bursts|${window}|${floor}|${ctx.now}`, () =>
+    ctx.warehouse.alerts.bursts({ ...query, over: floor, limit: SHARED_BURST_LIMIT }),
+  );
+  const mine = all.filter((b) => opts.host === undefined || b.key === opts.host);
   if (opts.host !== undefined && mine.length === 0 && all.length >= SHARED_BURST_LIMIT)
     return ctx.warehouse.alerts.bursts({ ...query, over, host: opts.host, limit: MAX_FINDINGS });
-  return mine.slice(0, MAX_FINDINGS);
+  return mine;
 }
 
-async function referrerBurst(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
+/** A burst rule's verdicts: over its threshold, or a near miss; a named host without a burst is said too. */
+function burstVerdicts(
+  bursts: ReadonlyArray<{ key: string; visits: number }>,
+  visits: number,
+  minutes: number,
+  label: (key: string) => string,
+  target?: string,
+): Verdict[] {
+  const out: Verdict[] = bursts.map((b): Verdict => {
+    const matched = b.visits > visits;
+    return {
+      outcome: matched ? 'matched' : 'not_matched',
+      subject: b.key,
+      value: b.visits,
+      threshold: visits,
+      message: `${label(b.key)}: ${fmt(b.visits, 0)} visitas humanas en ${minutes} min (umbral ${fmt(visits, 0)}${matched ? '' : ': no lo supera'})`,
+      figures: { visits: b.visits, minutes },
+    };
+  });
+  if (target !== undefined && !bursts.some((b) => b.key === target))
+    out.push({
+      outcome: 'not_matched',
+      subject: target,
+      value: null,
+      threshold: visits,
+      message: `${label(target)}: sin pico en ${minutes} min (umbral ${fmt(visits, 0)})`,
+      figures: { minutes },
+    });
+  // The bursts come most visits first: matched ones keep that order.
+  return out.sort((a, b) => Number(b.outcome === 'matched') - Number(a.outcome === 'matched'));
+}
+
+async function referrerBurst(raw: unknown, ctx: RuleContext): Promise<Verdict[]> {
   const p = ReferrerBurstParams.parse(raw);
   const bursts = await burstsOf(ctx, 'host', p.minutes, p.visits, { host: p.target ?? undefined, newOnly: p.new_only });
-  return bursts.map((b) => ({
-    subject: b.key,
-    value: b.visits,
-    threshold: p.visits,
-    message: `${p.new_only ? 'Referrer nuevo' : 'Referrer'} ${b.key}: ${fmt(b.visits, 0)} visitas humanas en ${p.minutes} min (umbral ${fmt(p.visits, 0)})`,
-    figures: { visits: b.visits, minutes: p.minutes },
-  }));
+  return burstVerdicts(bursts, p.visits, p.minutes, (key) => `${p.new_only ? 'Referrer nuevo' : 'Referrer'} ${key}`, p.target ?? undefined);
 }
 
-async function ipBurst(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
+async function ipBurst(raw: unknown, ctx: RuleContext): Promise<Verdict[]> {
   const p = IpBurstParams.parse(raw);
   const bursts = await burstsOf(ctx, 'ip', p.minutes, p.visits);
-  return bursts.map((b) => ({
-    subject: b.key,
-    value: b.visits,
-    threshold: p.visits,
-    message: `IP ${b.key}: ${fmt(b.visits, 0)} visitas humanas en ${p.minutes} min (umbral ${fmt(p.visits, 0)})`,
-    figures: { visits: b.visits, minutes: p.minutes },
-  }));
+  return burstVerdicts(bursts, p.visits, p.minutes, (key) => `IP ${key}`);
 }
 
-/**
- * A campaign rule's figures over its window: by default only the matured days (spend synced, zone
- * report final), with the window's other days named as left out; with `use_estimates`, the days
- * with synced spend, estimated revenue included. One query a round per level, window and mode.
- */
-export async function campaignFigures(
-  ctx: Pick<RuleContext, 'profit' | 'tz' | 'round'>,
-  p: Pick<z.output<typeof CampaignRoiParams>, 'level' | 'hours' | 'use_estimates'>,
-  now: number,
-) {
-  const { from, to } = windowDays(now, p.hours, ctx.tz);
-  const answer = await shared(ctx as RuleContext, `profit|${p.level}|${from}|${to}|${p.use_estimates ? 'estimates' : 'matured'}`, () =>
-    ctx.profit.rows({ by: p.level, start_date: from, end_date: to, campaign_id: undefined }, { matured: !p.use_estimates }),
-  );
-  const leftOut: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) if (!answer.counted.includes(d)) leftOut.push(d);
-  // What the sentence says of the days: the window, and those left out and why.
-  const why = p.use_estimates ? 'gasto sin sincronizar' : 'gasto sin sincronizar o informe sin cerrar';
-  const span = `${dayRangeWords({ from, to })}${leftOut.length ? ` (sin ${leftOut.map(formatDateDMY).join(', ')}: ${why})` : ''}`;
-  return { ...answer, from, to, span };
+/** The campaign days of a window as known now, one query a round per level and window. */
+function campaignDaysNow(ctx: RuleContext, level: 'campaign' | 'adset', from: string, to: string): Promise<CampaignDays> {
+  if (ctx.campaignDays) return ctx.campaignDays(level, from, to);
+  return shared(ctx, `profit-days|${level}|${from}|${to}`, () => ctx.profit.dayRows(level, from, to)).then(knownNow);
 }
 
-async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Finding[]> {
-  const p = CampaignRoiParams.parse(raw);
-  const { rows, totals, counted, span } = await campaignFigures(ctx, p, ctx.now);
-  // With no matured day in the window (or none with synced spend) there is nothing to judge.
-  if (counted.length === 0) return [];
+/** A campaign rule's verdict on one campaign (ad set) of its window; null when it did nothing in it. */
+function campaignVerdict(
+  p: z.output<typeof CampaignRoiParams>,
+  r: WindowRow,
+  w: { span: string; estimatedDays: string[] },
+  currency: string | undefined,
+): Verdict | null {
   const word = p.level === 'campaign' ? 'Campaña' : 'Conjunto';
-  const estimatedDays = totals.estimated_days.filter((d) => counted.includes(d)).map(formatDateDMY);
-  const out: Finding[] = [];
-  for (const r of rows) {
-    if (r.key === null || (p.target !== null && r.key !== p.target)) continue;
-    if (r.spend === null || r.spend < p.min_spend) continue;
-    const name = r.name ? `${r.name} (${r.key})` : r.key;
-    const figures: Record<string, number | null> = {
-      spend: r.spend,
-      revenue: r.revenue,
-      profit: r.profit,
-      roi: r.roi,
-      cpc: r.cpc,
-      break_even_cpc: r.break_even_cpc,
+  const name = r.name ? `${r.name} (${r.key})` : r.key;
+  const f = r.figures;
+  const figures: Record<string, number | null> = {
+    spend: f.spend,
+    revenue: f.revenue,
+    profit: f.profit,
+    roi: f.roi,
+    cpc: f.cpc,
+    break_even_cpc: f.break_even_cpc,
+  };
+  const value = p.metric === 'roi' ? f.roi : f.cpc;
+  const left = (why: 'unsynced' | 'not_final') => r.leftOut.filter((l) => l.why === why).map((l) => formatDateDMY(l.day));
+  // Too little to judge on the counted days: say what kept the rest out, if anything did.
+  if (!r.active || f.spend === null || f.spend < p.min_spend) {
+    const unsynced = left('unsynced');
+    const unfinal = left('not_final');
+    const base = { subject: r.key, value, threshold: p.metric === 'roi' ? p.threshold : f.break_even_cpc, figures };
+    if (r.active && f.spend === null)
+      return { ...base, outcome: 'unsynced_spend', message: `${word} ${name}: gasto desconocido (falta el tipo de cambio de un mes) ${w.span}` };
+    if (unsynced.length)
+      return {
+        ...base,
+        outcome: 'unsynced_spend',
+        message: `${word} ${name}: no se juzga, gasto sin sincronizar el ${unsynced.join(', ')} (${w.span})`,
+      };
+    if (unfinal.length)
+      return {
+        ...base,
+        outcome: 'estimated_revenue',
+        message: `${word} ${name}: no se juzga, revenue solo estimado el ${unfinal.join(', ')} (informe parcial o sin informe; la regla solo cuenta días cerrados)`,
+      };
+    if (!r.active) return null;
+    return {
+      ...base,
+      outcome: 'below_min_spend',
+      message: `${word} ${name}: gasto ${formatMoney(f.spend, currency)} por debajo del mínimo de ${formatMoney(p.min_spend, currency)} ${w.span}`,
     };
-    // Only a rule that opted in can lean on estimates: it names which of its figures are.
-    let estimated = '';
-    if (r.estimated) {
-      figures.estimated_visits = r.estimated_visits;
-      const what = p.metric === 'roi' ? 'revenue, beneficio y ROI' : 'revenue y CPC de equilibrio';
-      estimated = ` · estimados: ${what} (informe parcial o sin informe${estimatedDays.length ? ` el ${estimatedDays.join(', ')}` : ''})`;
-    }
-    if (p.metric === 'roi') {
-      if (r.roi === null || !(r.roi < p.threshold)) continue;
-      out.push({
-        subject: r.key,
-        value: r.roi,
-        threshold: p.threshold,
-        message: `${word} ${name}: ROI ${fmt(r.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %), gasto ${formatMoney(r.spend, ctx.currency)}, revenue ${formatMoney(r.revenue, ctx.currency)} ${span}${estimated}`,
-        figures,
-      });
-    } else {
-      if (r.cpc === null || r.break_even_cpc === null || !(r.cpc > r.break_even_cpc)) continue;
-      out.push({
-        subject: r.key,
-        value: r.cpc,
-        threshold: r.break_even_cpc,
-        message: `${word} ${name}: CPC ${formatMoney(r.cpc, ctx.currency, 4)} sobre el de equilibrio ${formatMoney(r.break_even_cpc, ctx.currency, 4)}, gasto ${formatMoney(r.spend, ctx.currency)} ${span}${estimated}`,
-        figures,
-      });
-    }
   }
-  return out.sort((a, b) => (a.value ?? 0) - (b.value ?? 0));
+  // The other minimums (Meta clicks, human visits): too little data to judge either.
+  const clicks = f.meta_clicks ?? 0;
+  const visits = f.visits ?? 0;
+  if (p.min_clicks > 0 || p.min_visits > 0) Object.assign(figures, { meta_clicks: f.meta_clicks, visits: f.visits });
+  if (clicks < p.min_clicks || visits < p.min_visits) {
+    const short = [
+      clicks < p.min_clicks ? `${fmt(clicks, 0)} clics de Meta (mínimo ${fmt(p.min_clicks, 0)})` : '',
+      visits < p.min_visits ? `${fmt(visits, 0)} visitas (mínimo ${fmt(p.min_visits, 0)})` : '',
+    ].filter(Boolean);
+    return {
+      outcome: 'below_min_spend',
+      subject: r.key,
+      value,
+      threshold: p.metric === 'roi' ? p.threshold : f.break_even_cpc,
+      message: `${word} ${name}: ${short.join(' y ')} ${w.span}: no se juzga`,
+      figures,
+    };
+  }
+  // Only a rule that opted in can lean on estimates: it names which of its figures are.
+  let estimated = '';
+  if (r.estimated_visits > 0) {
+    figures.estimated_visits = r.estimated_visits;
+    const what = p.metric === 'roi' ? 'revenue, beneficio y ROI' : 'revenue y CPC de equilibrio';
+    const days = w.estimatedDays.map(formatDateDMY);
+    estimated = ` · estimados: ${what} (informe parcial o sin informe${days.length ? ` el ${days.join(', ')}` : ''})`;
+  }
+  if (p.metric === 'roi') {
+    const matched = f.roi !== null && f.roi < p.threshold;
+    return {
+      outcome: matched ? 'matched' : 'not_matched',
+      subject: r.key,
+      value: f.roi,
+      threshold: p.threshold,
+      message: `${word} ${name}: ROI ${fmt(f.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %${matched ? '' : ': no está por debajo'}), gasto ${formatMoney(f.spend, currency)}, revenue ${formatMoney(f.revenue, currency)} ${w.span}${estimated}`,
+      figures,
+    };
+  }
+  const matched = f.cpc !== null && f.break_even_cpc !== null && f.cpc > f.break_even_cpc;
+  return {
+    outcome: matched ? 'matched' : 'not_matched',
+    subject: r.key,
+    value: f.cpc,
+    threshold: f.break_even_cpc,
+    message: `${word} ${name}: CPC ${formatMoney(f.cpc, currency, 4)} ${matched ? 'sobre' : 'no supera'} el de equilibrio ${formatMoney(f.break_even_cpc, currency, 4)}, gasto ${formatMoney(f.spend, currency)} ${w.span}${estimated}`,
+    figures,
+  };
 }
 
-const KINDS: Record<AlertRuleKind, (params: unknown, ctx: RuleContext) => Promise<Finding[]>> = {
+async function campaignRoi(raw: unknown, ctx: RuleContext): Promise<Verdict[]> {
+  const p = CampaignRoiParams.parse(raw);
+  const { from, to } = windowDays(ctx.now, p.hours, ctx.tz);
+  const w = campaignWindow(await campaignDaysNow(ctx, p.level, from, to), from, to, p.use_estimates);
+  const out: Verdict[] = [];
+  for (const r of w.rows) {
+    if (p.target !== null && r.key !== p.target) continue;
+    const v = campaignVerdict(p, r, w, ctx.currency);
+    if (v) out.push({ ...v, window: w.span });
+  }
+  // A named campaign with nothing in the window is said too.
+  if (p.target !== null && out.length === 0)
+    out.push({
+      outcome: 'below_min_spend',
+      subject: p.target,
+      value: null,
+      threshold: p.metric === 'roi' ? p.threshold : null,
+      message: `${p.level === 'campaign' ? 'Campaña' : 'Conjunto'} ${p.target}: sin gasto ni visitas ${w.span}`,
+      figures: { spend: null },
+    });
+  return out.sort(worstFirst);
+}
+
+/** Matched first (the worst value first), then the rest in the same order; ties by subject, so the order never depends on the engine's. */
+function worstFirst(a: Verdict, b: Verdict): number {
+  const m = Number(b.outcome === 'matched') - Number(a.outcome === 'matched');
+  const v = (a.value ?? Number.POSITIVE_INFINITY) - (b.value ?? Number.POSITIVE_INFINITY);
+  return m || v || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0);
+}
+
+const KINDS: Record<AlertRuleKind, (params: unknown, ctx: RuleContext) => Promise<Verdict[]>> = {
   tq_low: tqLow,
   revenue_drop: revenueDrop,
   referrer_burst: referrerBurst,
@@ -290,9 +413,21 @@ const KINDS: Record<AlertRuleKind, (params: unknown, ctx: RuleContext) => Promis
   campaign_roi: campaignRoi,
 };
 
-/** The subjects whose condition holds at ctx.now (at most MAX_FINDINGS, the worst first). */
-export async function findings(kind: string, params: unknown, ctx: RuleContext): Promise<Finding[]> {
+/** Everything the rule made of each subject it looked at, at ctx.now: matched ones first, the worst first. */
+export async function verdicts(kind: string, params: unknown, ctx: RuleContext): Promise<Verdict[]> {
   const run = KINDS[kind as AlertRuleKind];
   if (!run) throw new Error(`tipo de regla desconocido: ${kind}`);
-  return (await run(params, ctx)).slice(0, MAX_FINDINGS);
+  return run(params, ctx);
+}
+
+/** The matched verdicts, at most MAX_FINDINGS (the worst first). */
+export const matchedOf = (all: readonly Verdict[]): Finding[] =>
+  all
+    .filter((v) => v.outcome === 'matched')
+    .slice(0, MAX_FINDINGS)
+    .map(({ outcome: _, window: __, ...f }) => f);
+
+/** The subjects whose condition holds at ctx.now (at most MAX_FINDINGS, the worst first). */
+export async function findings(kind: string, params: unknown, ctx: RuleContext): Promise<Finding[]> {
+  return matchedOf(await verdicts(kind, params, ctx));
 }

@@ -4,10 +4,23 @@
 // rule and subject, a cooldown between notices, resolved when the condition clears. The clock
 // is injected (tests move it; the schedule is off in tests unless asked).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AlertRuleSpec, type Alert, type AlertEvaluation, type AlertList, type AlertRule, type AlertSubscription } from '@adops/core';
+import {
+  AlertRuleAction,
+  AlertRuleSpec,
+  EVALUATION_RETENTION_DAYS,
+  EVALUATIONS_PER_RULE,
+  type AlertEvaluationList,
+  type Alert,
+  type AlertEvaluation,
+  type AlertList,
+  type AlertRule,
+  type AlertSubscription,
+} from '@adops/core';
 import type { Config } from '../config.js';
 import type {
   AlertDeliveryRecord,
+  AlertEvaluationInput,
+  AlertEvaluationOutcome,
   AlertMuteRecord,
   AlertRecord,
   AlertRuleRecord,
@@ -18,8 +31,10 @@ import type {
 import { muteInForce } from '../store/alert-types.js';
 import type { Warehouse } from '../warehouse/index.js';
 import type { ProfitService } from './profit.js';
-import { findings, roundQueries, type Finding } from './alert-rules.js';
+import { matchedOf, roundQueries, verdicts, type Finding, type Verdict } from './alert-rules.js';
 import { actionRecord, type AlertGuard } from './alert-guard.js';
+import type { GuardDecision, GuardedFinding } from './alert-guard-engine.js';
+import { evaluationEntries, planAlerts } from './alert-plan.js';
 import { createMailer, sendWebhook, webhookDispatcher, type Delivery, type Mailer, type WebhookOptions } from './alert-channels.js';
 import { systemResolve, webhookPolicy, webhookUrlRefusal, type Resolve, type WebhookPolicy } from './webhook-address.js';
 
@@ -182,7 +197,8 @@ export const publicRule = (r: AlertRuleRecord): AlertRule => ({
   created_by: r.created_by_email,
   created_at: r.created_at,
   updated_at: r.updated_at,
-  action: r.action ?? null,
+  // Records of earlier versions lack the later fields: read with their defaults.
+  action: r.action ? AlertRuleAction.parse(r.action) : null,
 });
 
 /**
@@ -221,7 +237,7 @@ export class AlertService {
   constructor(
     private readonly store: EntityStore,
     private readonly warehouse: Pick<Warehouse, 'zoneReports' | 'alerts'>,
-    private readonly profit: Pick<ProfitService, 'rows'>,
+    private readonly profit: Pick<ProfitService, 'dayRows'>,
     private readonly config: Pick<Config, 'tz' | 'alerts' | 'currency' | 'quotas'>,
     private readonly log: (line: string) => void,
     private readonly options: AlertServiceOptions = {},
@@ -323,7 +339,31 @@ export class AlertService {
   async deleteRule(caller: AlertCaller, id: string): Promise<AlertRule> {
     const rule = await this.ownRule(caller, id);
     if (!(await this.store.alerts.rules.remove(id))) throw new AlertError(404, 'Regla no encontrada');
+    await this.store.alertEvaluations.removeRule(id);
     return publicRule(rule);
+  }
+
+  /** The rule's evaluation log, latest evaluation first (every user reads every rule's, as they read its alerts). 404 without the rule. */
+  async evaluations(
+    id: string,
+    q: { subject?: string; since?: string; outcome?: AlertEvaluationOutcome; page: number; page_size: number },
+  ): Promise<AlertEvaluationList> {
+    if (!(await this.store.alerts.rules.byId(id))) throw new AlertError(404, 'Regla no encontrada');
+    const repo = this.store.alertEvaluations;
+    const filter = { rule_id: id, subject: q.subject, since: q.since, outcome: q.outcome };
+    let { rows, total } = await repo.list(filter, (q.page - 1) * q.page_size, q.page_size);
+    const page_count = Math.max(1, Math.ceil(total / q.page_size));
+    const page = Math.min(q.page, page_count);
+    if (page !== q.page) ({ rows, total } = await repo.list(filter, (page - 1) * q.page_size, q.page_size));
+    return {
+      rows,
+      total_rows: total,
+      page,
+      page_size: q.page_size,
+      page_count,
+      sort: null,
+      totals: { last_evaluated_at: await repo.lastEvaluated(id), retention_days: EVALUATION_RETENTION_DAYS, per_rule: EVALUATIONS_PER_RULE },
+    };
   }
 
   /* ---------------------------------------------------------------- alerts */
@@ -535,12 +575,14 @@ export class AlertService {
     const opens: Array<{ rule: AlertRuleRecord; alert: AlertRecord; event: number }> = [];
     // The rules of a round share their warehouse queries (one per kind and window).
     const round = roundQueries(rules);
+    // What each evaluation made of each subject, stored in one write at the round's end.
+    const logged: AlertEvaluationInput[] = [];
     for (const rule of rules) {
       result.rules++;
-      let found: Finding[];
+      let all: Verdict[];
       try {
         AlertRuleSpec.parse({ kind: rule.kind, params: rule.params });
-        found = await findings(rule.kind, rule.params, {
+        all = await verdicts(rule.kind, rule.params, {
           warehouse: this.warehouse,
           profit: this.profit,
           tz: this.config.tz,
@@ -553,61 +595,64 @@ export class AlertService {
         this.log(`alerts: rule ${rule.id} failed: ${(e as Error).message}`);
         continue;
       }
+      let found: Array<Finding | GuardedFinding> = matchedOf(all);
+      let recovered: GuardDecision['recovered'] = [];
       // A campaign rule's action (pause on Meta, or notify only) acts and says so in each finding's sentence.
-      if (rule.action && this.options.guard)
-        found = await this.options.guard.apply(rule, found, now).catch((e: Error) => {
+      if (rule.action && this.options.guard) {
+        const matched = found;
+        const decision = await this.options.guard.apply(rule, all, matched, now).catch((e: Error) => {
           this.log(`alerts: guard of rule ${rule.id} failed: ${e.message}`);
-          return found;
+          return { findings: matched, recovered: [] };
         });
-      const firing = new Map(found.map((f) => [f.subject, f]));
+        found = decision.findings;
+        recovered = decision.recovered;
+      }
       const unresolved = await this.store.alerts.unresolved(rule.id);
       const held = new Set(unresolved.map((a) => a.subject));
-      for (const a of unresolved) {
-        const f = firing.get(a.subject);
-        if (!f) {
-          const event = place();
-          updates.push({
-            rule,
-            update: { id: a.id, change: { state: 'resolved', resolved_at: at }, states: ['open', 'muted'] },
-            stored: (resolved) => {
-              result.resolved++;
-              events[event] = { event: 'resolved', alert: publicAlert(resolved, rule), at };
-            },
-          });
-        } else if (a.state === 'muted' && a.muted_until !== null && Date.parse(a.muted_until) <= now) {
-          updates.push({
-            rule,
-            update: {
-              id: a.id,
-              change: { state: 'open', muted_until: null, muted_by: null, value: f.value, message: f.message, figures: f.figures },
-              states: ['muted'],
-            },
-          });
-        }
+      const lasts = new Map<string, AlertRecord | undefined>();
+      for (const f of found) if (!held.has(f.subject)) lasts.set(f.subject, (await this.store.alerts.history(rule.id, f.subject, 1))[0]);
+      const plan = planAlerts(found, unresolved, (subject) => lasts.get(subject), now, rule.cooldown_minutes);
+      logged.push(...evaluationEntries(rule.id, all, found, recovered, plan, rule.cooldown_minutes));
+      for (const a of plan.resolve) {
+        const event = place();
+        updates.push({
+          rule,
+          update: { id: a.id, change: { state: 'resolved', resolved_at: at }, states: ['open', 'muted'] },
+          stored: (resolved) => {
+            result.resolved++;
+            events[event] = { event: 'resolved', alert: publicAlert(resolved, rule), at };
+          },
+        });
       }
-      for (const f of found) {
-        if (held.has(f.subject)) continue;
-        const [last] = await this.store.alerts.history(rule.id, f.subject, 1);
-        const change = { value: f.value, threshold: f.threshold, message: f.message, figures: f.figures };
-        if (last && last.state === 'resolved' && now - Date.parse(last.fired_at) < rule.cooldown_minutes * 60_000) {
-          // Within the cooldown of its last notice: the same alert again, without a new notice.
-          const event = place();
-          updates.push({
-            rule,
-            update: { id: last.id, change: { ...change, state: 'open', resolved_at: null, fire_count: last.fire_count + 1 }, states: ['resolved'] },
-            stored: (again) => {
-              result.fired++;
-              events[event] = { event: 'fired', alert: publicAlert(again, rule), at };
-            },
-          });
-          continue;
-        }
+      for (const { alert: a, finding: f } of plan.unmute)
+        updates.push({
+          rule,
+          update: {
+            id: a.id,
+            change: { state: 'open', muted_until: null, muted_by: null, value: f.value, message: f.message, figures: f.figures },
+            states: ['muted'],
+          },
+        });
+      const change = (f: Finding) => ({ value: f.value, threshold: f.threshold, message: f.message, figures: f.figures });
+      for (const { last, finding: f } of plan.reopen) {
+        // Within the cooldown of its last notice: the same alert again, without a new notice.
+        const event = place();
+        updates.push({
+          rule,
+          update: { id: last.id, change: { ...change(f), state: 'open', resolved_at: null, fire_count: last.fire_count + 1 }, states: ['resolved'] },
+          stored: (again) => {
+            result.fired++;
+            events[event] = { event: 'fired', alert: publicAlert(again, rule), at };
+          },
+        });
+      }
+      for (const f of plan.open) {
         const alert: AlertRecord = {
           id: randomUUID(),
           rule_id: rule.id,
           subject: f.subject,
           state: 'open',
-          ...change,
+          ...change(f),
           opened_at: at,
           fired_at: at,
           resolved_at: null,
@@ -650,6 +695,10 @@ export class AlertService {
     }
     const changes = events.filter((e) => e !== null);
     if (changes.length > 0) this.options.onChange?.(changes);
+    // The evaluation log: a diagnostic, so a failure to keep it is logged and the round goes on.
+    await this.store.alertEvaluations
+      .record(at, logged, { keepSince: new Date(now - EVALUATION_RETENTION_DAYS * 86_400_000).toISOString(), perRule: EVALUATIONS_PER_RULE })
+      .catch((e: Error) => this.log(`alerts: the evaluation log of this round was not stored: ${e.message}`));
     result.notified = await this.notify(notices);
     return result;
   }

@@ -104,6 +104,12 @@ export class Completeness {
     });
   }
 
+  /** When each day of [from, to] last had its zone report imported, as recorded (days without a record are left out). */
+  async importedAt(from: string, to: string): Promise<Map<string, string>> {
+    const records = ((await this.settings.get(REPORT_FINALITY_KEY)) as Finality | undefined) ?? {};
+    return new Map(daysOf(from, to).flatMap((d) => (records[d] ? [[d, records[d].at] as [string, string]] : [])));
+  }
+
   /** Whether `day`'s zone report has arrived and is partial. */
   async isPartial(day: string): Promise<boolean> {
     const [partial, arrived] = await Promise.all([this.partialDays(day, day), this.warehouse.zoneReports.days({ from: day, to: day })]);

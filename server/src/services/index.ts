@@ -24,6 +24,7 @@ import { AlertService } from './alerts.js';
 import { AlertDigest } from './alert-digest.js';
 import { AlertStream } from './alert-stream.js';
 import { AlertGuard } from './alert-guard.js';
+import { AlertBacktester } from './alert-backtest.js';
 import { ZoneValues } from './zone-values.js';
 import { Completeness } from './completeness.js';
 import { openLiveBackend, type LiveBackend } from '../live/index.js';
@@ -75,6 +76,8 @@ export interface AppServices {
   alertStream: AlertStream;
   /** The profit guard: campaign rules' actions on Meta (pause, reactivar), their records and undo. */
   guard: AlertGuard;
+  /** 'Probar en el pasado': a rule replayed over the last days on the stored data (never calls Meta). */
+  backtest: AlertBacktester;
   guards: Guards;
   /** Each user's report queries: a few at once, a few waiting, 429 beyond (ADOPS_REPORT_QUERIES, ADOPS_REPORT_QUEUE). */
   reportPool: ReportPool;
@@ -176,13 +179,20 @@ export async function createServices(config: Config, log: (line: string) => void
     onClose.push(() => spend.close());
     // Scheduled against a real ad account, or the sandbox's demo one (tests: neither, so off).
     if (!campaigns.providers.metaSandbox || config.demo) spend.start();
-    const guard = new AlertGuard({ store, meta: campaigns.providers.meta, profit, audit: (change) => audit.system(change), config, log });
+    const guard = new AlertGuard({ store, meta: campaigns.providers.meta, audit: (change) => audit.system(change), config, log });
     const alertStream = new AlertStream(live, log);
     await alertStream.start();
     onClose.push(() => alertStream.close());
     const alerts = new AlertService(store, warehouse, profit, config, log, { guard, onChange: (changes) => alertStream.publish(changes) });
     onClose.push(() => alerts.close());
     alerts.start();
+    const backtest = new AlertBacktester(store, {
+      warehouse,
+      profit,
+      completeness,
+      config,
+      account: () => campaigns.providers.meta.account,
+    });
     const alertDigest = new AlertDigest(store, reports, config, log, { completeness });
     onClose.push(() => alertDigest.close());
     alertDigest.start();
@@ -209,6 +219,7 @@ export async function createServices(config: Config, log: (line: string) => void
       alertDigest,
       alertStream,
       guard,
+      backtest,
       reportPool,
       streams,
       totp,

@@ -4,7 +4,7 @@
 // sorted, paged and exported by the table machinery. The rates live in the entity store's settings.
 // What the figures lack is part of the answer: days without synced spend (left out of the
 // figures, their revenue reported apart, never a spend of 0), partial and estimated days, the
-// last sync; the rules ask for matured days only (synced spend, final report).
+// last sync. The alert rules read each day's figures apart (dayRows) and count the days they trust.
 import {
   addDays,
   profitCsvFields,
@@ -21,7 +21,7 @@ import {
 } from '@adops/core';
 import type { Config } from '../config.js';
 import type { SettingsRepository } from '../store/types.js';
-import type { Completeness } from './completeness.js';
+import type { Completeness, RangeCompleteness } from './completeness.js';
 import type { ProfitDimension, ProfitWarehouse } from '../warehouse/index.js';
 import { memoryPage, type TableExport, type TablePageOf } from '../tables.js';
 
@@ -58,7 +58,7 @@ interface Group {
   adset_id: string | null;
   /** On the days whose figures count. */
   counted: Part;
-  /** On the days answered apart: without synced spend (or, for the rules, not matured). */
+  /** On the days answered apart: without synced spend. */
   apart: Part;
 }
 
@@ -108,7 +108,7 @@ function sumsOf(p: Part, unsynced: boolean): ProfitSums {
  * What a row (or the totals) shows of its parts. Its figures are over the days with synced spend
  * and what its visits earned on the others is reported apart; when none of the days it covers
  * has synced spend, its spend is unknown and its figures are over all of them (nothing to set
- * apart). For the rules (matured), only the counted days exist.
+ * apart).
  */
 function shown(counted: Part, apart: Part, noneSynced: boolean) {
   if (noneSynced) {
@@ -120,20 +120,36 @@ function shown(counted: Part, apart: Part, noneSynced: boolean) {
   return { sums: sumsOf(counted, false), part: counted, spend_unsynced: false, unsynced_visits: apart.visits, unsynced_revenue: apart.revenue };
 }
 
-/** How a profit answer treats incomplete days. */
-export interface ProfitMode {
-  /**
-   * Only matured days count — spend synced and the zone report final — the others are left out
-   * entirely (the campaign rules and the profit guard by default). Without it, days without synced
-   * spend are set apart and estimated revenue counts (the screens, and rules that use estimates).
-   */
-  matured?: boolean;
+/** One group's figures on one day, spend in the network's currency (null: the month has no exchange rate). */
+export interface DayFigures {
+  spend: number | null;
+  meta_clicks: number;
+  meta_impressions: number;
+  visits: number;
+  revenue: number;
+  /** Visits whose revenue is an estimate (the day's zone report missing or partial). */
+  estimated_visits: number;
+  tq_weighted: number;
+  tq_weight: number;
+}
+
+/** Every group's figures per day over a range, and what the range's days lack (the alert rules sum the days they count). */
+export interface ProfitDays {
+  from: string;
+  to: string;
+  /** day → group key → its figures that day (only days and groups with spend or visits). */
+  days: Map<string, Map<string, DayFigures>>;
+  /** The name Meta last gave each group. */
+  names: Map<string, string>;
+  completeness: RangeCompleteness;
+  /** Days with visits whose revenue is an estimate. */
+  estimatedDays: string[];
 }
 
 export interface ProfitAnswer {
   rows: ProfitRow[];
   totals: ProfitTotals;
-  /** The days whose figures count (matured mode: the matured days; otherwise every day with synced spend or a future one). */
+  /** The days whose figures count: every day with synced spend (or a future one). */
   counted: string[];
 }
 
@@ -174,7 +190,7 @@ export class ProfitService {
   }
 
   /** Every group of the range with its figures, the totals over them, and what the figures lack. */
-  async rows(q: ProfitRequest, mode: ProfitMode = {}): Promise<ProfitAnswer> {
+  async rows(q: ProfitRequest): Promise<ProfitAnswer> {
     const [c, rates] = await Promise.all([
       this.completeness.of(q.start_date, q.end_date),
       this.settings.get(RATES_KEY) as Promise<RateTable | undefined>,
@@ -182,11 +198,7 @@ export class ProfitService {
     const days: string[] = [];
     for (let d = q.start_date; d <= q.end_date; d = addDays(d, 1)) days.push(d);
     const unsynced = new Set(c.unsynced);
-    let apartDays: string[];
-    if (mode.matured) {
-      const final = new Set(c.final);
-      apartDays = days.filter((d) => unsynced.has(d) || !final.has(d));
-    } else apartDays = c.unsynced;
+    const apartDays = c.unsynced;
     const apartSet = new Set(apartDays);
     const counted = days.filter((d) => !apartSet.has(d));
     const completeness = {
@@ -195,11 +207,6 @@ export class ProfitService {
       spend_synced_at: c.syncedAt,
       spend_stale: c.stale,
     };
-    if (mode.matured && counted.length === 0) {
-      const { sums, part: _none, ...marks } = shown(emptyPart(), emptyPart(), false);
-      const totals = { ...profitFigures(sums), estimated_visits: 0, ...marks, currency: this.config.currency, estimated_days: [], missing_rates: [] };
-      return { rows: [], totals: { ...totals, ...completeness }, counted };
-    }
     const parts = await this.warehouse.parts({
       by: q.by,
       from: q.start_date,
@@ -227,7 +234,7 @@ export class ProfitService {
       }
       g.campaign_id ??= p.campaign_id;
       g.adset_id ??= p.adset_id;
-      // Spend on a day set apart (only matured mode has any: a day whose report is not final) counts nowhere.
+      // Spend on a day set apart (unsynced: none is stored) counts nowhere.
       if (p.apart) continue;
       const rate = p.currency === this.config.currency ? 1 : rates?.[p.month]?.[p.currency];
       if (rate === undefined) {
@@ -239,8 +246,6 @@ export class ProfitService {
     }
     for (const v of parts.visits) {
       const g = group(v.key);
-      // Matured mode: a day not matured counts nowhere (nothing is reported apart).
-      if (v.apart && mode.matured) continue;
       const to = v.apart ? g.apart : g.counted;
       to.visits += v.visits;
       to.revenue += v.revenue;
@@ -252,17 +257,15 @@ export class ProfitService {
     }
     // The range has no day with synced spend (a future day has none to sync): spend unknown everywhere.
     const today = this.completeness.today();
-    const noneSynced = !mode.matured && c.unsynced.length > 0 && !days.some((d) => d <= today && !unsynced.has(d));
+    const noneSynced = c.unsynced.length > 0 && !days.some((d) => d <= today && !unsynced.has(d));
     const all = { counted: emptyPart(), apart: emptyPart() };
     const rows: ProfitRow[] = [];
     for (const g of groups.values()) {
       addPart(all.counted, g.counted);
       addPart(all.apart, g.apart);
       // A day row covers its day only.
-      const rowNoneSynced = q.by === 'day' && g.key !== null && !mode.matured ? unsynced.has(g.key) : noneSynced;
+      const rowNoneSynced = q.by === 'day' && g.key !== null ? unsynced.has(g.key) : noneSynced;
       const { sums, part, ...marks } = shown(g.counted, g.apart, rowNoneSynced);
-      if (mode.matured && part.visits === 0 && part.meta_clicks === 0 && part.meta_impressions === 0 && part.spend === 0 && !part.missingRate)
-        continue;
       const f = profitFigures(sums);
       rows.push({
         key: g.key,
@@ -291,6 +294,51 @@ export class ProfitService {
       },
       counted,
     };
+  }
+
+  /**
+   * Each campaign's (ad set's) figures per day of [from, to], all days alike — nothing set apart:
+   * the caller knows from `completeness` which days have synced spend and a final report. One
+   * warehouse query however many days.
+   */
+  async dayRows(level: 'campaign' | 'adset', from: string, to: string): Promise<ProfitDays> {
+    const [c, rates] = await Promise.all([this.completeness.of(from, to), this.settings.get(RATES_KEY) as Promise<RateTable | undefined>]);
+    const parts = await this.warehouse.parts({ by: level, from, to, tz: this.config.tz, partialDays: c.partialForQuery, perDay: true });
+    const days = new Map<string, Map<string, DayFigures>>();
+    const names = new Map<string, { name: string; day: string }>();
+    const figuresOf = (day: string | null, key: string | null): DayFigures | undefined => {
+      if (day === null || key === null) return undefined;
+      let byKey = days.get(day);
+      if (!byKey) {
+        byKey = new Map();
+        days.set(day, byKey);
+      }
+      let f = byKey.get(key);
+      if (!f) {
+        f = { spend: 0, meta_clicks: 0, meta_impressions: 0, visits: 0, revenue: 0, estimated_visits: 0, tq_weighted: 0, tq_weight: 0 };
+        byKey.set(key, f);
+      }
+      return f;
+    };
+    for (const p of parts.spend) {
+      const f = figuresOf(p.day, p.key);
+      if (!f || p.day === null || p.key === null) continue;
+      if (p.name !== null && p.day >= (names.get(p.key)?.day ?? '')) names.set(p.key, { name: p.name, day: p.day });
+      const rate = p.currency === this.config.currency ? 1 : rates?.[p.month]?.[p.currency];
+      f.spend = rate === undefined || f.spend === null ? null : f.spend + p.spend * rate;
+      f.meta_clicks += p.clicks;
+      f.meta_impressions += p.impressions;
+    }
+    for (const v of parts.visits) {
+      const f = figuresOf(v.day, v.key);
+      if (!f) continue;
+      f.visits += v.visits;
+      f.revenue += v.revenue;
+      f.estimated_visits += v.estimated_visits;
+      f.tq_weighted += v.tq_weighted;
+      f.tq_weight += v.tq_weight;
+    }
+    return { from, to, days, names: new Map([...names].map(([k, v]) => [k, v.name])), completeness: c, estimatedDays: parts.estimatedDays };
   }
 
   /** The default order: days in calendar order; anything else by spend, highest first. */

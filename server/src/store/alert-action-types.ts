@@ -12,6 +12,10 @@ export interface AlertRuleActionRecord {
   cooldown_minutes: number;
   /** Automatic actions per ad account and day (ADOPS_TZ), counted across every rule. */
   daily_cap: number;
+  /** Act only once the condition held this many evaluations in a row (absent in records of earlier versions: 1). */
+  confirm_evaluations?: number;
+  /** A 'hold' pause resumes by itself this many minutes after (absent or null: it stays paused). */
+  hold_minutes?: number | null;
 }
 
 export type AlertActionKind = 'pause' | 'resume';
@@ -28,8 +32,8 @@ export interface AlertActionRecord {
   /** The Meta ad account (act_…): the daily cap's unit. */
   account: string;
   action: AlertActionKind;
-  /** 'rule': the rule's condition held; 'recovery': its figures recovered (reactivar). */
-  trigger: 'rule' | 'recovery';
+  /** 'rule': the rule's condition held; 'recovery': its figures recovered (reactivar); 'hold': its pause's time was up. */
+  trigger: 'rule' | 'recovery' | 'hold';
   status: AlertActionStatus;
   /** Meta's error when it failed. */
   detail: string | null;

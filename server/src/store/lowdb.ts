@@ -9,6 +9,8 @@ import { JSONFile } from 'lowdb/node';
 import { openLowdbAudit } from './lowdb-audit.js';
 import { type AlertStoreData, lowdbAlerts } from './lowdb-alerts.js';
 import { type AlertActionStoreData, lowdbAlertActions } from './lowdb-alert-actions.js';
+import { openLowdbAlertEvaluations } from './lowdb-alert-evaluations.js';
+import { JsonFileData } from './lowdb-file.js';
 import {
   type CampaignRecord,
   type EntityStore,
@@ -78,58 +80,15 @@ function upgradeTokens(tokens: TokenRecord[]): boolean {
   return changed;
 }
 
-/** The JSON file and its one serialised writer. */
-class JsonFileData {
-  private queue: Promise<unknown> = Promise.resolve();
-
-  constructor(private readonly db: Low<StoreData>) {}
-
-  /** The current data; read-only, changed only through `update`. */
-  get data(): Readonly<StoreData> {
-    return this.db.data;
-  }
-
-  /**
-   * Applies `change` to a copy of the data, persists it atomically, then makes it current.
-   * Changes run one at a time in call order; a change that throws leaves everything as it was.
-   */
-  update<T>(change: (draft: StoreData) => T): Promise<T> {
-    const run = this.queue.then(async () => {
-      const draft = structuredClone(this.db.data);
-      const result = change(draft);
-      const previous = this.db.data;
-      this.db.data = draft;
-      try {
-        await this.db.write();
-      } catch (e) {
-        this.db.data = previous;
-        throw e;
-      }
-      return result;
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  /** Resolves when every change called so far has been written (or failed). */
-  async drain(): Promise<void> {
-    await this.queue;
-  }
-
-  /** A copy of the whole data once every change called so far is written: one moment's state (backups). */
-  snapshot(): Promise<StoreData> {
-    return this.queue.then(() => structuredClone(this.db.data));
-  }
-}
-
 export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
   await mkdir(dataDir, { recursive: true });
   const db = new Low<StoreData>(new JSONFile(path.join(dataDir, 'adops.json')), empty());
   await db.read();
   db.data = { ...empty(), ...(db.data ?? {}) };
-  const file = new JsonFileData(db);
+  const file = new JsonFileData<StoreData>(db);
   if (upgradeTokens(db.data.publisherTokens)) await file.update(() => undefined);
   const audit = await openLowdbAudit(dataDir);
+  const evaluations = await openLowdbAlertEvaluations(dataDir);
   const userByEmail = (users: readonly UserRecord[], email: string) => users.find((u) => emailKey(u.email) === emailKey(email));
   /** Drops the sessions `ends` picks (no write when there are none); how many. */
   const removeSessions = async (ends: (x: SessionRecord) => boolean): Promise<number> => {
@@ -309,6 +268,7 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
     audit: { append: (entry) => audit.append(entry), query: (filter, order, offset, limit) => audit.query(filter, order, offset, limit) },
     alerts: lowdbAlerts(file),
     alertActions: lowdbAlertActions(file),
+    alertEvaluations: evaluations.repository,
     totp: {
       byUser: async (userId) => {
         const found = file.data.totp?.find((x) => x.user_id === userId);
@@ -380,6 +340,7 @@ export async function openLowdbStore(dataDir: string): Promise<EntityStore> {
     close: async () => {
       await file.drain();
       await audit.drain();
+      await evaluations.drain();
     },
   };
 }

@@ -41,6 +41,12 @@ export const ALERT_ACTIONS_MIGRATION_SQL = `
   );
 `;
 
+/** Migration 11: a 'hold' pause's own resume (pausa temporal) is a trigger of its own. */
+export const ALERT_ACTION_HOLD_MIGRATION_SQL = `
+  ALTER TABLE alert_actions DROP CONSTRAINT alert_actions_trigger_check;
+  ALTER TABLE alert_actions ADD CONSTRAINT alert_actions_trigger_check CHECK (trigger IN ('rule', 'recovery', 'hold'));
+`;
+
 const COLUMNS =
   'id, rule_id, rule_name, subject, level, account, action, trigger, status, detail, reason, figures, at, undone_at, undone_by, undone_by_rule';
 

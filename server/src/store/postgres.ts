@@ -20,7 +20,8 @@ import {
   type UserRecord,
 } from './types.js';
 import { ALERT_DIGESTS_MIGRATION_SQL, ALERT_MUTES_MIGRATION_SQL, ALERTS_MIGRATION_SQL, postgresAlerts } from './postgres-alerts.js';
-import { ALERT_ACTIONS_MIGRATION_SQL, postgresAlertActions } from './postgres-alert-actions.js';
+import { ALERT_ACTION_HOLD_MIGRATION_SQL, ALERT_ACTIONS_MIGRATION_SQL, postgresAlertActions } from './postgres-alert-actions.js';
+import { ALERT_EVALUATIONS_MIGRATION_SQL, postgresAlertEvaluations } from './postgres-alert-evaluations.js';
 
 /** Each migration runs once, in its own transaction, in version order; never edit one that shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -195,6 +196,8 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 7, name: 'alert_actions', sql: ALERT_ACTIONS_MIGRATION_SQL },
   { version: 8, name: 'alert digests and deliveries', sql: ALERT_DIGESTS_MIGRATION_SQL },
   { version: 9, name: "users' own alert mutes", sql: ALERT_MUTES_MIGRATION_SQL },
+  { version: 10, name: 'alert evaluation log', sql: ALERT_EVALUATIONS_MIGRATION_SQL },
+  { version: 11, name: "alert actions: a hold pause's own resume", sql: ALERT_ACTION_HOLD_MIGRATION_SQL },
 ];
 
 const CONFLICTS: Record<string, ConflictField> = {
@@ -801,6 +804,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     },
     alerts: postgresAlerts(q),
     alertActions: postgresAlertActions(q),
+    alertEvaluations: postgresAlertEvaluations(q),
     ping: async () => {
       await q('SELECT 1');
     },

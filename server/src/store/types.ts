@@ -3,9 +3,11 @@
 // PostgreSQL (several instances) implement it; uniqueness is the store's job, not the caller's.
 import type { AlertRepository } from './alert-types.js';
 import type { AlertActionRepository } from './alert-action-types.js';
+import type { AlertEvaluationRepository } from './alert-evaluation-types.js';
 
 export type * from './alert-types.js';
 export type * from './alert-action-types.js';
+export type * from './alert-evaluation-types.js';
 
 export interface UserRecord {
   id: string;
@@ -286,6 +288,8 @@ export interface EntityStore {
   readonly alerts: AlertRepository;
   /** The profit guard: what campaign rules' actions did on Meta, and the daily cap per ad account. */
   readonly alertActions: AlertActionRepository;
+  /** The evaluation log: what each evaluation of a rule made of each subject, kept 30 days and bounded per rule. */
+  readonly alertEvaluations: AlertEvaluationRepository;
   /** Resolves when the store answers (health); throws otherwise. */
   ping(): Promise<void>;
   /** lowdb only: the whole store as one document, as of one moment (after the changes called so far): `adops backup`. */

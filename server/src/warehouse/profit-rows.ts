@@ -23,6 +23,7 @@ export function profitParts(visits: readonly Row[], spend: readonly Row[], estim
         tq_weighted: num(r.tq_weighted),
         tq_weight: num(r.tq_weight),
         apart: flag(r.apart),
+        day: text(r.part_day),
       }),
     ),
     spend: spend.map(
@@ -37,6 +38,7 @@ export function profitParts(visits: readonly Row[], spend: readonly Row[], estim
         impressions: num(r.impressions),
         clicks: num(r.clicks),
         apart: flag(r.apart),
+        day: text(r.part_day),
       }),
     ),
     estimatedDays: [...estimatedDays],

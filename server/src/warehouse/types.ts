@@ -387,6 +387,11 @@ export interface ProfitQuery {
   partialDays?: readonly string[];
   /** Days whose spend and visits are answered apart (`apart: true` parts): days without synced spend, or not matured. */
   apartDays?: readonly string[];
+  /**
+   * One part per group and day (`day` set) instead of per group over the range: the alert rules
+   * sum the days they count themselves (by campaign, ad set or ad; not by keyword or day).
+   */
+  perDay?: boolean;
 }
 
 /** A group's spend in one currency and month (conversion is the service's: the rates live in the entity store). */
@@ -404,6 +409,8 @@ export interface ProfitSpendPart {
   clicks: number;
   /** On one of the query's apartDays. */
   apart: boolean;
+  /** Its day (YYYY-MM-DD) when the query asked perDay; null otherwise. */
+  day: string | null;
 }
 
 /**
@@ -423,6 +430,8 @@ export interface ProfitVisitPart {
   tq_weight: number;
   /** On one of the query's apartDays. */
   apart: boolean;
+  /** Its day (YYYY-MM-DD) when the query asked perDay; null otherwise. */
+  day: string | null;
 }
 
 export interface ProfitParts {

@@ -15,7 +15,15 @@ import { inputClass, labelClass, secondaryButton } from '../styles';
 import { errorText } from '../../lib/errors';
 import { Pagination } from '../Pagination';
 
-export const DEFAULT_RULE_ACTION: AlertRuleAction = { mode: 'notify', reactivate: false, cooldown_minutes: 60, daily_cap: 5 };
+// The guards' defaults (act at once, stay paused); their fields on this form come with the web's part of issue 28.
+export const DEFAULT_RULE_ACTION: AlertRuleAction = {
+  mode: 'notify',
+  reactivate: false,
+  cooldown_minutes: 60,
+  daily_cap: 5,
+  confirm_evaluations: 1,
+  hold_minutes: null,
+};
 
 /** The action part of a campaign rule's form (shown to admins only). */
 export function RuleActionFields({ value, onChange }: { value: AlertRuleAction | null; onChange: (next: AlertRuleAction | null) => void }) {

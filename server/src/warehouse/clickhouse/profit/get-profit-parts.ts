@@ -132,7 +132,7 @@ zone_rpv AS (
 )`;
 }
 
-function visitsSql(db: ClickHouseDb, x: Bound, by: ProfitDimension): string {
+function visitsSql(db: ClickHouseDb, x: Bound, by: ProfitDimension, perDay: boolean): string {
   const p = parents(by);
   return `WITH ${x.ctes}, ${zoneRpv(db, x)},
 vz AS (
@@ -146,14 +146,14 @@ SELECT vz.key AS key, any(vz.campaign_id) AS campaign_id, any(vz.adset_id) AS ad
        sum(if(r.tq IS NOT NULL, vz.visits * r.tq, 0)) AS tq_weighted,
        sum(if(r.tq IS NOT NULL, vz.visits, 0)) AS tq_weight,
        groupUniqArrayIf(toString(vz.day), r.estimated) AS estimated_days,
-       vz.apart AS apart
+       vz.apart AS apart, ${perDay ? 'toString(vz.day)' : 'NULL'} AS part_day
 FROM vz JOIN zone_rpv r ON r.day = vz.day AND r.zone_id = vz.zone_id
-GROUP BY vz.key, vz.apart
+GROUP BY vz.key, vz.apart${perDay ? ', vz.day' : ''}
 ${SETTINGS}`;
 }
 
 /** By keyword, each ad-day's keyword visits carry the ad-day's total beside them (a window, not kv read twice: one scan). */
-function spendSql(db: ClickHouseDb, x: Bound, by: ProfitDimension): string {
+function spendSql(db: ClickHouseDb, x: Bound, by: ProfitDimension, perDay: boolean): string {
   if (by === 'keyword')
     return `WITH ${x.ctes},
 kv AS (
@@ -167,16 +167,17 @@ shared AS (
   LEFT JOIN kv ON kv.day = s.date AND kv.ad_id = s.ad_id
 )
 SELECT keyword AS key, NULL AS name, NULL AS campaign_id, NULL AS adset_id, substring(toString(date), 1, 7) AS month, currency,
-       sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks, has(${x.apart}, date) AS apart
+       sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks, has(${x.apart}, date) AS apart,
+       NULL AS part_day
 FROM shared GROUP BY key, month, currency, apart
 ${SETTINGS}`;
   const k = SPEND_KEY[by];
   const p = parents(by);
   return `SELECT ${k.key} AS key, ${k.name ? `argMax(${k.name}, date)` : 'NULL'} AS name, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id,
        substring(toString(date), 1, 7) AS month, currency, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
-       has(${x.apart}, date) AS apart
+       has(${x.apart}, date) AS apart, ${perDay ? 'toString(date)' : 'NULL'} AS part_day
 FROM ${db.t('ad_spend')} FINAL WHERE ${x.spendWhere}
-GROUP BY key, month, currency, apart`;
+GROUP BY key, month, currency, apart${perDay ? ', date' : ''}`;
 }
 
 export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<ProfitParts> {
@@ -185,7 +186,9 @@ export async function getProfitParts(db: ClickHouseDb, q: ProfitQuery): Promise<
     const x = bind(db, b, q);
     return db.all<Row>(build(x), b.params);
   };
-  const [visits, spend] = await Promise.all([run((x) => visitsSql(db, x, q.by)), run((x) => spendSql(db, x, q.by))]);
+  // Per day only by campaign, ad set or ad (the rules' levels).
+  const perDay = q.perDay === true && q.by !== 'keyword' && q.by !== 'day';
+  const [visits, spend] = await Promise.all([run((x) => visitsSql(db, x, q.by, perDay)), run((x) => spendSql(db, x, q.by, perDay))]);
   // The days estimated come with the visits (each group's), not from a second scan of the events.
   const days = new Set(visits.flatMap((r) => (r.estimated_days as string[]).map(String)));
   return profitParts(visits, spend, [...days].sort());

@@ -120,7 +120,7 @@ zone_rpv AS (
 const ZONE_RPV = zoneRpvSql(ZONE_VISITS);
 
 /** The visits query: the query's values, its partial days and apart days. */
-function visitsSql(by: ProfitDimension): string {
+function visitsSql(by: ProfitDimension, perDay: boolean): string {
   const p = parents(by);
   // Each attributed row meets its zone's RPV as it is (no group per day, zone and key first:
   // nearly every visit of a year of ads is alone in its group).
@@ -130,15 +130,15 @@ SELECT ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adse
        sum(CASE WHEN r.estimated THEN a.visits ELSE 0 END) AS estimated_visits,
        sum(CASE WHEN r.tq IS NOT NULL THEN a.visits * r.tq ELSE 0 END) AS tq_weighted,
        sum(CASE WHEN r.tq IS NOT NULL THEN a.visits ELSE 0 END) AS tq_weight,
-       a.day IN (SELECT day FROM apart_days) AS apart
+       a.day IN (SELECT day FROM apart_days) AS apart, ${perDay ? "strftime(a.day, '%Y-%m-%d')" : 'NULL'} AS part_day
 FROM attributed a JOIN zone_rpv r ON r.day = a.day AND r.zone_id = a.zone_id
-GROUP BY 1, apart`;
+GROUP BY 1, apart${perDay ? ', a.day' : ''}`;
 }
 
 const SPEND_WHERE = `date BETWEEN $from::DATE AND $to::DATE AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)`;
 
 /** Spend by keyword reads the visits (the query's values, then its apart days); otherwise only the range, the parents and the apart days. */
-function spendSql(by: ProfitDimension): string {
+function spendSql(by: ProfitDimension, perDay: boolean): string {
   if (by === 'keyword')
     return `WITH ${CTES}, ${dayListCte('apart_days', 'apart')},
 kv AS (
@@ -159,16 +159,16 @@ shared AS (
 )
 SELECT keyword AS key, NULL AS name, NULL AS campaign_id, NULL AS adset_id, strftime(date, '%Y-%m') AS month, currency,
        sum(spend * share) AS spend, sum(impressions * share) AS impressions, sum(clicks * share) AS clicks,
-       date IN (SELECT day FROM apart_days) AS apart
+       date IN (SELECT day FROM apart_days) AS apart, NULL AS part_day
 FROM shared GROUP BY key, month, currency, apart`;
   const k = SPEND_KEY[by];
   const p = parents(by);
   return `WITH ${dayListCte('apart_days', 'apart')}
 SELECT ${k.key} AS key, ${k.name === 'NULL' ? 'NULL' : `arg_max(${k.name}, date)`} AS name, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id,
        strftime(date, '%Y-%m') AS month, currency, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
-       date IN (SELECT day FROM apart_days) AS apart
+       date IN (SELECT day FROM apart_days) AS apart, ${perDay ? "strftime(date, '%Y-%m-%d')" : 'NULL'} AS part_day
 FROM ad_spend WHERE ${SPEND_WHERE}
-GROUP BY key, month, currency, apart`;
+GROUP BY key, month, currency, apart${perDay ? ', date' : ''}`;
 }
 
 /** The days estimated (no final zone report): the query's values, then its partial days. */
@@ -234,10 +234,12 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
   const raw = await visitCacheOf(db).ensure(q.tz, zoneFrom, q.to, cacheWindow(q.tz));
   const params = profitParams(q, raw, zoneFrom);
   const values: Params = { ...params, partial: dayListParam(q.partialDays), apart: dayListParam(q.apartDays) };
+  // Per day only by campaign, ad set or ad (the rules' levels).
+  const perDay = q.perDay === true && q.by !== 'keyword' && q.by !== 'day';
   // Each statement takes the values it names (spend by campaign, ad set, ad or day reads no event: only the range and the parents).
   const [visits, spend, days] = await Promise.all([
-    db.all(visitsSql(q.by), values),
-    db.all(spendSql(q.by), values),
+    db.all(visitsSql(q.by, perDay), values),
+    db.all(spendSql(q.by, perDay), values),
     unreported === undefined ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, values),
   ]);
   return profitParts(
