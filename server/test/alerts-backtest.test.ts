@@ -217,14 +217,14 @@ describe('backtests that do nothing, unsaved rules and bad input', () => {
       s.fetch(path, { method: 'POST', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' }, body });
     const rule = JSON.stringify(BACKTEST_RULE);
     const cases: Array<[string, string, number, RegExp]> = [
-      [`/api/alerts/rules/${ruleId}/backtest`, '{"days":10}', 400, /days debe ser 7, 14 o 30/],
-      [`/api/alerts/rules/${ruleId}/backtest`, '{"days":"14"}', 400, /days debe ser 7, 14 o 30/],
+      [`/api/alerts/rules/${ruleId}/backtest`, '{"days":10}', 400, /^Días: debe ser 7, 14 o 30$/],
+      [`/api/alerts/rules/${ruleId}/backtest`, '{"days":"14"}', 400, /^Días: debe ser 7, 14 o 30$/],
       [`/api/alerts/rules/${ruleId}/backtest`, '{"days":14,"extra":1}', 400, /./],
       [`/api/alerts/rules/${ruleId}/backtest`, '{"days":', 400, /JSON mal formado/],
       ['/api/alerts/rules/no-existe/backtest', '{"days":7}', 404, /Regla no encontrada/],
       [`/api/alerts/rules/${encodeURIComponent("' OR 1=1 --")}/backtest`, '{}', 404, /Regla no encontrada/],
       [`/api/alerts/rules/${'x'.repeat(65)}/backtest`, '{}', 400, /./],
-      ['/api/alerts/backtest', '{}', 400, /kind debe ser/],
+      ['/api/alerts/backtest', '{}', 400, /^Tipo: debe ser tq_low, revenue_drop/],
       ['/api/alerts/backtest', JSON.stringify({ ...BACKTEST_RULE, params: { level: 'campaign' } }), 400, /horas/i],
       [
         '/api/alerts/backtest',
@@ -246,7 +246,7 @@ describe('backtests that do nothing, unsaved rules and bad input', () => {
       ],
       ['/api/alerts/backtest', JSON.stringify({ ...BACKTEST_RULE, name: 'x'.repeat(121) }), 400, /120 caracteres/],
       ['/api/alerts/backtest', JSON.stringify({ ...BACKTEST_RULE, action: { mode: 'pause', daily_cap: 0 } }), 400, /al menos 1/],
-      ['/api/alerts/backtest', `${rule.slice(0, -1)},"days":3650}`, 400, /days debe ser 7, 14 o 30/],
+      ['/api/alerts/backtest', `${rule.slice(0, -1)},"days":3650}`, 400, /^Días: debe ser 7, 14 o 30$/],
       ['/api/alerts/backtest', JSON.stringify({ ...BACKTEST_RULE, padding: 'x'.repeat(2_000_000) }), 413, /demasiado grande/],
     ];
     const before = await s.storedEntities();

@@ -156,13 +156,13 @@ test("in a backtest a 'hold' pause shows what it would have cost and flags the c
 test('bad guard values are a Spanish 400 {detail}, nothing stored', async () => {
   const params = { level: 'campaign', threshold: 0, hours: 24 };
   const bodies: Array<[unknown, RegExp]> = [
-    [{ params: { ...params, min_clicks: -1 } }, /Los clics mínimos debe ser al menos 0/],
-    [{ params: { ...params, min_visits: 2.5 } }, /Las visitas mínimas debe ser un número entero/],
-    [{ params: { ...params, min_visits: '10' } }, /Las visitas mínimas debe ser un número/],
-    [{ params, action: { mode: 'pause', confirm_evaluations: 0 } }, /Las evaluaciones seguidas debe ser al menos 1/],
-    [{ params, action: { mode: 'pause', confirm_evaluations: 1e9 } }, /Las evaluaciones seguidas debe ser como máximo/],
-    [{ params, action: { mode: 'pause', hold_minutes: 0 } }, /La duración de la pausa temporal debe ser al menos 1/],
-    [{ params, action: { mode: 'pause', hold_minutes: 'una hora' } }, /La duración de la pausa temporal debe ser un número/],
+    [{ params: { ...params, min_clicks: -1 } }, /^Clics mínimos en Meta: debe ser al menos 0$/],
+    [{ params: { ...params, min_visits: 2.5 } }, /^Visitas mínimas: debe ser un número entero$/],
+    [{ params: { ...params, min_visits: '10' } }, /^Visitas mínimas: debe ser un número/],
+    [{ params, action: { mode: 'pause', confirm_evaluations: 0 } }, /^Evaluaciones seguidas antes de actuar: debe ser al menos 1$/],
+    [{ params, action: { mode: 'pause', confirm_evaluations: 1e9 } }, /^Evaluaciones seguidas antes de actuar: debe ser como máximo/],
+    [{ params, action: { mode: 'pause', hold_minutes: 0 } }, /^Pausa temporal \(min\): debe ser al menos 1$/],
+    [{ params, action: { mode: 'pause', hold_minutes: 'una hora' } }, /^Pausa temporal \(min\): debe ser un número/],
   ];
   const before = await s.storedEntities();
   for (const path of ['/api/alerts/rules', '/api/alerts/backtest'])

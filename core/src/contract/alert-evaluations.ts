@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { route } from './route.js';
 import { queryInt, tablePage } from './table.js';
-import { ALERT_ACTION_KIND_ONLY, ALERT_RULE_KINDS, AlertRuleIdParams, AlertRuleSpec } from './alerts.js';
+import { ALERT_ACTION_KIND_ONLY, ALERT_RULE_KINDS, AlertRuleIdParams, AlertRuleSpec, Cooldown, RuleName } from './alerts.js';
 import { AlertRuleAction } from './alert-actions.js';
 
 /**
@@ -67,14 +67,14 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const Since = z
   .string()
   .trim()
-  .max(40, 'since admite como máximo 40 caracteres')
+  .max(40)
   .optional()
   .transform((v, ctx) => {
     if (v === undefined || v === '') return undefined;
     const valid = (DAY.test(v) && z.iso.date().safeParse(v).success) || z.iso.datetime({ offset: true }).safeParse(v).success;
     const ms = valid ? Date.parse(DAY.test(v) ? `${v}T00:00:00Z` : v) : Number.NaN;
     if (!Number.isFinite(ms)) {
-      ctx.addIssue({ code: 'custom', message: 'since debe ser una fecha AAAA-MM-DD o un instante ISO 8601' });
+      ctx.addIssue({ code: 'custom', message: 'debe ser una fecha AAAA-MM-DD o un instante ISO 8601' });
       return z.NEVER;
     }
     return new Date(ms).toISOString();
@@ -85,12 +85,12 @@ export const AlertEvaluationQuery = z.object({
   subject: z
     .string()
     .trim()
-    .max(200, 'subject admite como máximo 200 caracteres')
+    .max(200)
     .refine((v) => /^[^\p{Cc}]*$/u.test(v), 'subject no puede contener caracteres de control')
     .optional()
     .transform((v) => (v === undefined || v === '' || v === 'Todos' ? undefined : v)),
   since: Since,
-  outcome: z.enum(ALERT_OUTCOMES, { error: `outcome debe ser ${ALERT_OUTCOMES.join(', ')}` }).optional(),
+  outcome: z.enum(ALERT_OUTCOMES).optional(),
   page: queryInt(1, 1_000_000_000).default(1),
   page_size: queryInt(1, 500).default(50),
 });
@@ -112,7 +112,7 @@ export type AlertEvaluationList = z.infer<typeof AlertEvaluationList>;
 export const BACKTEST_DAYS = [7, 14, 30] as const;
 export type BacktestDays = (typeof BACKTEST_DAYS)[number];
 
-const Days = z.union([z.literal(7), z.literal(14), z.literal(30)], { error: 'days debe ser 7, 14 o 30' }).default(14 as BacktestDays);
+const Days = z.union([z.literal(7), z.literal(14), z.literal(30)], { error: 'debe ser 7, 14 o 30' }).default(14 as BacktestDays);
 
 /** A saved rule's backtest. */
 export const BacktestRuleBody = z.object({ days: Days }).strict();
@@ -123,13 +123,8 @@ export const BacktestSpecBody = z
   .intersection(
     z.object({
       days: Days,
-      name: z.string().trim().max(120, 'El nombre admite como máximo 120 caracteres').optional(),
-      cooldown_minutes: z
-        .number({ error: 'La espera entre avisos debe ser un número' })
-        .int('La espera entre avisos debe ser un número entero')
-        .min(0, 'La espera entre avisos debe ser al menos 0')
-        .max(7 * 24 * 60, `La espera entre avisos debe ser como máximo ${7 * 24 * 60}`)
-        .default(60),
+      name: RuleName.optional(),
+      cooldown_minutes: Cooldown.default(60),
       action: AlertRuleAction.nullable().default(null),
     }),
     AlertRuleSpec,

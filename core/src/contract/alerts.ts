@@ -97,13 +97,13 @@ export const AlertRuleSpec = z.discriminatedUnion('kind', [
 export type AlertRuleSpec = z.output<typeof AlertRuleSpec>;
 export type AlertRuleParams = AlertRuleSpec['params'];
 
-const RuleName = z
+export const RuleName = z
   .string()
   .trim()
   .min(1)
   .max(120)
   .refine((v) => /^[^\p{Cc}]*$/u.test(v), 'no puede contener caracteres de control');
-const Cooldown = whole(0, 7 * 24 * 60);
+export const Cooldown = whole(0, 7 * 24 * 60);
 
 export const AlertRule = z.object({
   id: z.string(),
