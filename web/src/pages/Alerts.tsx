@@ -27,7 +27,10 @@ import { ALERTS_READ_EVENT } from '../components/AlertBell';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { AlertActionsCard, RuleActionFields } from '../components/alerts/AlertActions';
+import { BACKTEST_INTRO, BacktestAnswer, BacktestControls, RuleBacktestPanel } from '../components/alerts/BacktestPanel';
 import { EvaluationLog } from '../components/alerts/EvaluationLog';
+import { flappingTitle } from '../components/alerts/BacktestResult';
+import { useBacktest } from '../components/alerts/useBacktest';
 import { FormField } from '../components/FormField';
 import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
@@ -318,8 +321,25 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
   // The button that opened the form goes away ('Nueva regla') or sits above: the cursor waits in the first field.
   const nameField = useRef<HTMLInputElement>(null);
   useEffect(() => nameField.current?.focus(), []);
+  // 'Probar en el pasado' replays the form's rule as it stands, unsaved (its fields checked first).
+  const backtest = useBacktest();
+  const spec = () => ({
+    name,
+    kind,
+    params: paramsOf(kind, values),
+    cooldown_minutes: Number(cooldown),
+    action: kind === 'campaign_roi' ? action : null,
+  });
+  const specKey = JSON.stringify(spec());
+  const tried = backtest.data && backtest.ran === specKey ? backtest.data : null;
+  const flaps = tried && flappingTitle(tried);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (((e.nativeEvent as SubmitEvent).submitter as HTMLElement | null)?.dataset.intent === 'backtest') {
+      const body = spec();
+      backtest.start((days, signal) => api.alerts.backtest({ ...body, days } as Parameters<typeof api.alerts.backtest>[0], { signal }), specKey);
+      return;
+    }
     setError(null);
     setSaving(true);
     try {
@@ -421,6 +441,21 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
           ),
         )}
       {user?.is_admin && kind === 'campaign_roi' && <RuleActionFields value={action} onChange={setAction} />}
+      <section
+        aria-labelledby="rule-backtest-title"
+        className="min-w-0 space-y-3 rounded-md border border-gray-200 bg-white p-3 sm:col-span-2 lg:col-span-4"
+        data-testid="form-backtest"
+      >
+        <h3 id="rule-backtest-title" className="text-sm font-semibold text-gray-900">
+          Probar en el pasado
+        </h3>
+        <p className="text-xs text-gray-600">{BACKTEST_INTRO}</p>
+        <BacktestControls state={backtest} submit />
+        {backtest.data && !tried && !backtest.busy && (
+          <p className="text-xs text-amber-800">La regla ha cambiado desde esta prueba: vuelve a probarla.</p>
+        )}
+        <BacktestAnswer state={backtest} />
+      </section>
       <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-4">
         <button type="submit" className={primaryButton} disabled={saving}>
           {saving ? 'Guardando...' : editing ? 'Guardar' : 'Crear regla'}
@@ -428,6 +463,11 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
         <button type="button" className={secondaryButton} onClick={onDone}>
           Cancelar
         </button>
+        {flaps && (
+          <p className="text-sm text-amber-800" data-testid="form-flapping">
+            ⚠ {flaps}: mira la prueba antes de {editing ? 'guardarla' : 'crearla'}.
+          </p>
+        )}
         {error && (
           <p role="alert" className="text-sm text-red-600">
             <MarkedText text={`❌ ${error}`} />
@@ -444,7 +484,7 @@ function Rules() {
   const rules = useAsync(() => api.alerts.rules(), [api]);
   const [form, setForm] = useState<{ editing: AlertRule | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // The panels open under each rule: 'Historial de evaluación' ("<id>:log").
+  // The panels open under each rule: 'Probar en el pasado' and 'Historial de evaluación' ("<id>:backtest", "<id>:log").
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (key: string) =>
     setOpen((was) => {
@@ -521,7 +561,7 @@ function Rules() {
                   </div>
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  {(['log'] as const).map((panel) => (
+                  {(['backtest', 'log'] as const).map((panel) => (
                     <button
                       key={panel}
                       type="button"
@@ -530,7 +570,7 @@ function Rules() {
                       aria-controls={`rule-${r.id}-${panel}`}
                       onClick={() => toggle(`${r.id}:${panel}`)}
                     >
-                      Historial de evaluación
+                      {panel === 'backtest' ? 'Probar en el pasado' : 'Historial de evaluación'}
                     </button>
                   ))}
                   {mayChange(r) && (
@@ -558,6 +598,7 @@ function Rules() {
                   )}
                 </div>
               </div>
+              {open.has(`${r.id}:backtest`) && <RuleBacktestPanel rule={r} id={`rule-${r.id}-backtest`} />}
               {open.has(`${r.id}:log`) && <EvaluationLog rule={r} id={`rule-${r.id}-log`} />}
             </li>
           ))}
