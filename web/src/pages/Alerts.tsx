@@ -27,6 +27,10 @@ import { ALERTS_READ_EVENT } from '../components/AlertBell';
 import { Card } from '../components/Card';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { AlertActionsCard, RuleActionFields } from '../components/alerts/AlertActions';
+import { BACKTEST_INTRO, BacktestAnswer, BacktestControls, RuleBacktestPanel } from '../components/alerts/BacktestPanel';
+import { EvaluationLog } from '../components/alerts/EvaluationLog';
+import { flappingTitle } from '../components/alerts/BacktestResult';
+import { useBacktest } from '../components/alerts/useBacktest';
 import { FormField } from '../components/FormField';
 import { Loading } from '../components/Loading';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from '../components/styles';
@@ -317,8 +321,25 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
   // The button that opened the form goes away ('Nueva regla') or sits above: the cursor waits in the first field.
   const nameField = useRef<HTMLInputElement>(null);
   useEffect(() => nameField.current?.focus(), []);
+  // 'Probar en el pasado' replays the form's rule as it stands, unsaved (its fields checked first).
+  const backtest = useBacktest();
+  const spec = () => ({
+    name,
+    kind,
+    params: paramsOf(kind, values),
+    cooldown_minutes: Number(cooldown),
+    action: kind === 'campaign_roi' ? action : null,
+  });
+  const specKey = JSON.stringify(spec());
+  const tried = backtest.data && backtest.ran === specKey ? backtest.data : null;
+  const flaps = tried && flappingTitle(tried);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (((e.nativeEvent as SubmitEvent).submitter as HTMLElement | null)?.dataset.intent === 'backtest') {
+      const body = spec();
+      backtest.start((days, signal) => api.alerts.backtest({ ...body, days } as Parameters<typeof api.alerts.backtest>[0], { signal }), specKey);
+      return;
+    }
     setError(null);
     setSaving(true);
     try {
@@ -420,13 +441,33 @@ function RuleForm({ editing, onDone }: { editing: AlertRule | null; onDone: () =
           ),
         )}
       {user?.is_admin && kind === 'campaign_roi' && <RuleActionFields value={action} onChange={setAction} />}
-      <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
+      <section
+        aria-labelledby="rule-backtest-title"
+        className="min-w-0 space-y-3 rounded-md border border-gray-200 bg-white p-3 sm:col-span-2 lg:col-span-4"
+        data-testid="form-backtest"
+      >
+        <h3 id="rule-backtest-title" className="text-sm font-semibold text-gray-900">
+          Probar en el pasado
+        </h3>
+        <p className="text-xs text-gray-600">{BACKTEST_INTRO}</p>
+        <BacktestControls state={backtest} submit />
+        {backtest.data && !tried && !backtest.busy && (
+          <p className="text-xs text-amber-800">La regla ha cambiado desde esta prueba: vuelve a probarla.</p>
+        )}
+        <BacktestAnswer state={backtest} />
+      </section>
+      <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-4">
         <button type="submit" className={primaryButton} disabled={saving}>
           {saving ? 'Guardando...' : editing ? 'Guardar' : 'Crear regla'}
         </button>
         <button type="button" className={secondaryButton} onClick={onDone}>
           Cancelar
         </button>
+        {flaps && (
+          <p className="text-sm text-amber-800" data-testid="form-flapping">
+            ⚠ {flaps}: mira la prueba antes de {editing ? 'guardarla' : 'crearla'}.
+          </p>
+        )}
         {error && (
           <p role="alert" className="text-sm text-red-600">
             <MarkedText text={`❌ ${error}`} />
@@ -443,6 +484,14 @@ function Rules() {
   const rules = useAsync(() => api.alerts.rules(), [api]);
   const [form, setForm] = useState<{ editing: AlertRule | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The panels open under each rule: 'Probar en el pasado' and 'Historial de evaluación' ("<id>:backtest", "<id>:log").
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (key: string) =>
+    setOpen((was) => {
+      const next = new Set(was);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
   // Where the keyboard was when the form opened ('Editar' of a rule, or 'Nueva regla', gone
   // while the form shows): it goes back there when the form closes, not to the page's start.
   const opener = useRef<HTMLElement | null>(null);
@@ -499,38 +548,58 @@ function Rules() {
       ) : (
         <ul className="divide-y divide-gray-100" data-testid="alert-rules">
           {rules.data?.map((r) => (
-            <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-              <div className="min-w-0">
-                <div className="font-medium text-gray-900">
-                  {r.name} {!r.enabled && <span className="ml-1 rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-500">Desactivada</span>}
+            <li key={r.id} className="py-3">
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <div className="min-w-0">
+                  <div className="font-medium text-gray-900">
+                    {r.name} {!r.enabled && <span className="ml-1 rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-500">Desactivada</span>}
+                  </div>
+                  <div className="text-sm text-gray-600">{alertRuleCondition(r)}</div>
+                  {r.action && <div className="text-xs font-medium text-amber-700">{alertRuleActionText(r.action)}</div>}
+                  <div className="text-xs text-gray-500">
+                    {ALERT_KIND_LABELS[r.kind]} · espera {r.cooldown_minutes} min · creada por {r.created_by}
+                  </div>
                 </div>
-                <div className="text-sm text-gray-600">{alertRuleCondition(r)}</div>
-                {r.action && <div className="text-xs font-medium text-amber-700">{alertRuleActionText(r.action)}</div>}
-                <div className="text-xs text-gray-500">
-                  {ALERT_KIND_LABELS[r.kind]} · espera {r.cooldown_minutes} min · creada por {r.created_by}
+                <div className="flex flex-wrap gap-2">
+                  {(['backtest', 'log'] as const).map((panel) => (
+                    <button
+                      key={panel}
+                      type="button"
+                      className={secondaryButton}
+                      aria-expanded={open.has(`${r.id}:${panel}`)}
+                      aria-controls={`rule-${r.id}-${panel}`}
+                      onClick={() => toggle(`${r.id}:${panel}`)}
+                    >
+                      {panel === 'backtest' ? 'Probar en el pasado' : 'Historial de evaluación'}
+                    </button>
+                  ))}
+                  {mayChange(r) && (
+                    <>
+                      <button
+                        type="button"
+                        className={secondaryButton}
+                        onClick={() => act(() => api.alerts.updateRule({ id: r.id, enabled: !r.enabled }))}
+                      >
+                        {r.enabled ? 'Desactivar' : 'Activar'}
+                      </button>
+                      <button type="button" className={secondaryButton} onClick={() => openForm(r)}>
+                        Editar
+                      </button>
+                      <button
+                        type="button"
+                        className={dangerButton}
+                        onClick={() =>
+                          window.confirm(`¿Eliminar la regla «${r.name}» y sus alertas?`) && act(() => api.alerts.deleteRule({ id: r.id }))
+                        }
+                      >
+                        Eliminar
+                      </button>
+                    </>
+                  )}
                 </div>
               </div>
-              {mayChange(r) && (
-                <div className="flex gap-2">
-                  <button
-                    type="button"
-                    className={secondaryButton}
-                    onClick={() => act(() => api.alerts.updateRule({ id: r.id, enabled: !r.enabled }))}
-                  >
-                    {r.enabled ? 'Desactivar' : 'Activar'}
-                  </button>
-                  <button type="button" className={secondaryButton} onClick={() => openForm(r)}>
-                    Editar
-                  </button>
-                  <button
-                    type="button"
-                    className={dangerButton}
-                    onClick={() => window.confirm(`¿Eliminar la regla «${r.name}» y sus alertas?`) && act(() => api.alerts.deleteRule({ id: r.id }))}
-                  >
-                    Eliminar
-                  </button>
-                </div>
-              )}
+              {open.has(`${r.id}:backtest`) && <RuleBacktestPanel rule={r} id={`rule-${r.id}-backtest`} />}
+              {open.has(`${r.id}:log`) && <EvaluationLog rule={r} id={`rule-${r.id}-log`} />}
             </li>
           ))}
         </ul>
