@@ -2,7 +2,7 @@
 // served by the app at SANDBOX_IMAGE_PATH so suggestions work without Pixabay.
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { sniffImageType, type ImageType } from '../http.js';
+import { sniffImageType, type ImageType } from '../providers/http.js';
 
 /** Public path the app serves bundled images under (the sandbox's hits point there). */
 export const SANDBOX_IMAGE_PATH = '/api/sandbox/pixabay-images/';
@@ -16,8 +16,8 @@ export interface BundledImage {
   bytes: Buffer;
 }
 
-// From src/providers/pixabay or dist/providers/pixabay up to the package root.
-const ASSETS_DIR = fileURLToPath(new URL('../../../assets/sandbox-images/', import.meta.url));
+// From src/sandbox or dist/sandbox up to the package root.
+const ASSETS_DIR = fileURLToPath(new URL('../../assets/sandbox-images/', import.meta.url));
 
 let loaded: Promise<BundledImage[]> | undefined;
 

@@ -2,8 +2,8 @@
 // errors and X-RateLimit-* headers, answering with the bundled images; records searches.
 import http from 'node:http';
 import { createHash } from 'node:crypto';
-import { listenLocal, sendJson } from '../http.js';
-import { bundledImages, SANDBOX_IMAGE_PATH, type BundledImage } from './images.js';
+import { listenLocal, sendJson } from '../providers/http.js';
+import { bundledImages, SANDBOX_IMAGE_PATH, type BundledImage } from './pixabay-images.js';
 
 export interface PixabaySandboxOptions {
   key: string;

@@ -4,7 +4,7 @@
 // opens with), created in the protected admin's name, so the bell and /alerts have something to show.
 import type { CreateAlertRule } from '@adops/core';
 import { CreateAlertRule as CreateRuleSchema } from '@adops/core';
-import type { AppServices } from '../services/index.js';
+import type { AppServices } from '../../services/index.js';
 
 export const DEMO_ALERT_RULES: CreateAlertRule[] = [
   { name: 'Zonas con TQ bajo', kind: 'tq_low', params: { scope: 'zone', threshold: 0.3, hours: 24, min_impressions: 5000 } },

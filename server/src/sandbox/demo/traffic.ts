@@ -12,10 +12,10 @@
 // people (a new referrer); the simulator opens with one such site and one IP burst, so the demo
 // alert rules on both have something to find within minutes of the start.
 import { addDays, todayIn } from '@adops/core';
-import type { AppServices } from '../services/index.js';
-import { sandboxDailyMetrics, type SandboxAd } from '../providers/meta/sandbox.js';
-import { normalizeEvent, type NewReferrerEvent } from '../services/referrers.js';
-import type { BusyZone } from '../warehouse/index.js';
+import type { AppServices } from '../../services/index.js';
+import { sandboxDailyMetrics, type SandboxAd } from '../meta/index.js';
+import { normalizeEvent, type NewReferrerEvent } from '../../services/referrers.js';
+import type { BusyZone } from '../../warehouse/index.js';
 import { prng } from './prng.js';
 
 export interface TrafficDemoOptions {

@@ -2,8 +2,8 @@
 // with the template writer's copy as JSON content, records requests and fails on demand,
 // so the chat client's code runs in tests exactly as against a real endpoint.
 import http from 'node:http';
-import { listenLocal, readRequest, sendJson } from '../http.js';
-import { templateCopy } from './template.js';
+import { listenLocal, readRequest, sendJson } from '../providers/http.js';
+import { templateCopy } from '../providers/copy/template.js';
 
 export interface ChatSandboxReply {
   status: number;
