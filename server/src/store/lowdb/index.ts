@@ -6,9 +6,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
-import { openLowdbAudit } from './lowdb-audit.js';
-import { type AlertStoreData, lowdbAlerts } from './lowdb-alerts.js';
-import { type AlertActionStoreData, lowdbAlertActions } from './lowdb-alert-actions.js';
+import { openLowdbAudit } from './audit.js';
+import { type AlertStoreData, lowdbAlerts } from './alerts.js';
+import { type AlertActionStoreData, lowdbAlertActions } from './alert-actions.js';
 import {
   type CampaignRecord,
   type EntityStore,
@@ -21,7 +21,7 @@ import {
   type TokenRecord,
   type TotpRecord,
   type UserRecord,
-} from './types.js';
+} from '../types.js';
 
 /** The file's shape (version 1; `sessions` was added later and starts empty in older files). */
 export interface StoreData extends AlertStoreData, AlertActionStoreData {

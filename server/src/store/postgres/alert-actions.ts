@@ -2,9 +2,9 @@
 // undone by one conditional UPDATE (two admins undoing at once: one wins), and the daily cap's
 // counter is one conditional upsert per ad account and day, so every instance shares it.
 import type pg from 'pg';
-import type { AlertActionRecord, AlertActionRepository } from './alert-action-types.js';
-import { StoreConflictError, StoreTextError } from './types.js';
-import { hasNul, iso, type Query } from './postgres-alerts.js';
+import type { AlertActionRecord, AlertActionRepository } from '../alert-action-types.js';
+import { StoreConflictError, StoreTextError } from '../types.js';
+import { hasNul, iso, type Query } from './db.js';
 
 export const ALERT_ACTIONS_MIGRATION_SQL = `
   -- The profit guard: a campaign rule's action (notify only / pause on Meta, cooldown, daily

@@ -4,7 +4,7 @@
 // A line torn by a crash mid-append was never acknowledged: it is cut off on open.
 import { open, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
-import type { AuditFilter, AuditRecord, AuditRepository } from './types.js';
+import type { AuditFilter, AuditRecord, AuditRepository } from '../types.js';
 
 export const AUDIT_FILE = 'audit.ndjson';
 

@@ -2,7 +2,7 @@
 // one unresolved alert per rule and subject whatever the number of evaluators, and a lock row
 // with an expiry taken by one conditional upsert lets one instance evaluate at a time.
 import type pg from 'pg';
-import { digestsKeptFrom } from './lowdb-alerts.js';
+import { digestsKeptFrom } from '../alert-digests.js';
 import type {
   AlertChange,
   AlertDigestRecord,
@@ -14,8 +14,9 @@ import type {
   AlertStateValue,
   AlertSubscriptionRecord,
   AlertUpdate,
-} from './alert-types.js';
-import { StoreConflictError, StoreTextError } from './types.js';
+} from '../alert-types.js';
+import { StoreConflictError, StoreTextError } from '../types.js';
+import { hasNul, iso, type Query } from './db.js';
 
 export const ALERTS_MIGRATION_SQL = `
   -- Alertas: rules (their parameters as JSON), the alerts they fired (at most one unresolved
@@ -110,18 +111,6 @@ export const ALERT_MUTES_MIGRATION_SQL = `
   );
   CREATE INDEX alert_mutes_alert ON alert_mutes (alert_id);
 `;
-
-export type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
-
-export const iso = (v: Date | string | null): string | null => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
-
-/** Whether a value (keys included) holds U+0000, which PostgreSQL text cannot keep. */
-export function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
-  return false;
-}
 
 const RULE_COLUMNS = 'id, name, kind, params, enabled, cooldown_minutes, created_by, created_by_email, created_at, updated_at, action';
 const ALERT_COLUMNS =

@@ -13,8 +13,9 @@ import {
   type AlertStateValue,
   type AlertSubscriptionRecord,
   type AlertUpdate,
-} from './alert-types.js';
-import { StoreConflictError } from './types.js';
+} from '../alert-types.js';
+import { digestsKeptFrom } from '../alert-digests.js';
+import { StoreConflictError } from '../types.js';
 
 export interface AlertStoreData {
   alertRules?: AlertRuleRecord[];
@@ -52,11 +53,6 @@ function matches(a: AlertRecord, f: AlertFilter, muted: (a: AlertRecord) => bool
 /** Latest fired first, then newest opened, then id (a total order). */
 const newestFirst = (a: AlertRecord, b: AlertRecord) =>
   b.fired_at.localeCompare(a.fired_at) || b.opened_at.localeCompare(a.opened_at) || a.id.localeCompare(b.id);
-
-/** Digest records are kept this many days (the day's is what stops a second send). */
-export const DIGESTS_KEPT_DAYS = 31;
-export const digestsKeptFrom = (date: string): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) - DIGESTS_KEPT_DAYS * 86_400_000).toISOString().slice(0, 10);
 
 export function lowdbAlerts(file: AlertFile): AlertRepository {
   const alerts = () => file.data.alerts ?? [];

@@ -1,8 +1,8 @@
 // The profit guard on lowdb: action records and the daily cap's counters in adops.json beside
 // the other entities (absent until first used), written through the store's one serialised
 // writer (so a check and its change never interleave).
-import type { AlertActionRecord, AlertActionRepository } from './alert-action-types.js';
-import { StoreConflictError } from './types.js';
+import type { AlertActionRecord, AlertActionRepository } from '../alert-action-types.js';
+import { StoreConflictError } from '../types.js';
 
 export interface AlertActionStoreData {
   alertActions?: AlertActionRecord[];
