@@ -20,7 +20,7 @@ import {
 } from '@adops/core';
 import path from 'node:path';
 import { ADMIN, SCREENSHOTS, absenceFor, holdRequests, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
-import type { MetaSandbox } from '../server/src/providers/meta/sandbox.js';
+import type { MetaSandbox } from '../server/src/sandbox/meta/index.js';
 
 const IMAGE_REQUIRED = 'Debes subir una imagen o seleccionar una de Pixabay';
 const NO_TOKEN = 'No se encontró el token. Inicia sesión nuevamente.';

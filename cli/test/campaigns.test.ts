@@ -15,7 +15,7 @@ import {
   type CreatedCampaign,
 } from '@adops/core';
 import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import type { MetaSandbox } from '../../server/src/providers/meta/sandbox.js';
+import type { MetaSandbox } from '../../server/src/sandbox/meta/index.js';
 import { fakeTerminal, newConfigDir, runCli } from './helpers.js';
 import { NO_DATA_TOOLTIP, aliasFromKeyword } from '../src/commands/campaigns.js';
 

@@ -9,20 +9,32 @@
 // counts and sums differ, events by id), so an interrupted run is simply run again. It refuses a
 // target that holds data the source does not, unless forced.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from './config.js';
 import { LIMITS_FILE } from './live/index.js';
-import { openLowdbStore } from './store/lowdb.js';
-import { openPostgresStore } from './store/postgres.js';
-import { AUDIT_FILE } from './store/lowdb-audit.js';
-import { type AuditRecord, type EntityStore, publisherKey, type SessionRecord, StoreConflictError } from './store/types.js';
-import type { AlertDigestRecord, AlertRecord } from './store/alert-types.js';
-import type { AlertActionRecord } from './store/alert-action-types.js';
+import { openLowdbStore } from './store/lowdb/index.js';
+import { openPostgresStore } from './store/postgres/index.js';
+import { AUDIT_FILE } from './store/lowdb/audit.js';
+import { publisherKey, StoreConflictError } from './store/types.js';
 import { openDuckDbWarehouse } from './warehouse/duckdb/index.js';
 import { openClickHouseWarehouse } from './warehouse/clickhouse/index.js';
-import type { Filters, SpendMonth, Warehouse } from './warehouse/types.js';
+import type { Warehouse } from './warehouse/types.js';
+import {
+  allActions,
+  allAlerts,
+  auditTrail,
+  digestsOn,
+  monthRange,
+  monthSums,
+  readJson,
+  sameSpend,
+  sameSum,
+  sessionsOf,
+  sourceAlertas,
+} from './migrate/read.js';
+import { type MigrationCheck, verifyMigration } from './migrate/verify.js';
 
 export interface MigrateOptions {
   /** The embedded data directory to copy from (adops.json, warehouse.duckdb, secrets.json). */
@@ -39,13 +51,7 @@ export interface MigrateOptions {
   log?: (line: string) => void;
 }
 
-/** One compared figure: source and target, and whether they agree. */
-export interface MigrationCheck {
-  name: string;
-  source: number;
-  target: number;
-  ok: boolean;
-}
+export type { MigrationCheck } from './migrate/verify.js';
 
 export interface MigrationResult {
   /** Records and rows written by this run (0 everywhere when run again). */
@@ -92,94 +98,6 @@ const LEFT_FILES: Record<string, string> = {
   [LIMITS_FILE]:
     "the sign-in and publisher-token limiters' counts of the last hour at most: instances on PostgreSQL share theirs through Redis (ADOPS_LIVE=redis) and start from zero",
 };
-
-/** Audit entries read per query. */
-const AUDIT_PAGE = 1000;
-/** Alerts and guard actions read per query. */
-const ALERT_PAGE = 1000;
-
-/** Every alert (any state, with its deliveries), oldest opened first. */
-async function allAlerts(store: EntityStore): Promise<AlertRecord[]> {
-  const out: AlertRecord[] = [];
-  for (let offset = 0; ; offset += ALERT_PAGE) {
-    const { rows } = await store.alerts.list({}, offset, ALERT_PAGE);
-    out.push(...rows);
-    if (rows.length < ALERT_PAGE) return out.sort((a, b) => a.opened_at.localeCompare(b.opened_at) || a.id.localeCompare(b.id));
-  }
-}
-
-/** Every profit-guard action record, oldest first. */
-async function allActions(store: EntityStore): Promise<AlertActionRecord[]> {
-  const out: AlertActionRecord[] = [];
-  for (let offset = 0; ; offset += ALERT_PAGE) {
-    const { rows } = await store.alertActions.list({}, offset, ALERT_PAGE);
-    out.push(...rows);
-    if (rows.length < ALERT_PAGE) return out.reverse();
-  }
-}
-
-/** Digest records of the target for these days, as 'date|user' → record. */
-async function digestsOn(store: EntityStore, dates: Iterable<string>): Promise<Map<string, AlertDigestRecord>> {
-  const out = new Map<string, AlertDigestRecord>();
-  for (const date of new Set(dates)) for (const d of await store.alerts.digests(date)) out.set(`${d.date}|${d.user_id}`, d);
-  return out;
-}
-
-/** Every stored date is inside this (ClickHouse's Date32 range). */
-const ALL_TIME: Filters = { start_date: '1900-01-01', end_date: '2299-12-31' };
-
-const monthRange = (month: string): Filters => {
-  const [y, m] = month.split('-').map(Number);
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return { start_date: `${month}-01`, end_date: `${month}-${String(last).padStart(2, '0')}` };
-};
-
-/** Sums agree when they differ by less than a hundredth of a cent (sums in another order round differently). */
-const sameSum = (a: number, b: number) => Math.abs(a - b) <= 1e-4 + 1e-12 * Math.abs(a);
-
-/** A month of spend the target already holds whole. */
-const sameSpend = (s: SpendMonth, t: SpendMonth | undefined) =>
-  t !== undefined && t.rows === s.rows && sameSum(t.spend, s.spend) && t.impressions === s.impressions && t.clicks === s.clicks;
-
-async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`${file} is not readable JSON: ${(e as Error).message}`);
-  }
-}
-
-/** Every unexpired session of every user (the store answers them per user). */
-async function sessionsOf(store: EntityStore, userIds: readonly string[], now: string): Promise<SessionRecord[]> {
-  return (await Promise.all(userIds.map((id) => store.sessions.listByUser(id, now)))).flat();
-}
-
-/** The whole audit trail, oldest first. */
-async function auditTrail(store: EntityStore): Promise<AuditRecord[]> {
-  const trail: AuditRecord[] = [];
-  for (let offset = 0; ; offset += AUDIT_PAGE) {
-    const { rows } = await store.audit.query({}, 'asc', offset, AUDIT_PAGE);
-    trail.push(...rows);
-    if (rows.length < AUDIT_PAGE) return trail;
-  }
-}
-
-/** Raw referrer events flagged as bots or spam (the daily rollup left out: it is not copied). */
-async function flaggedEvents(w: Warehouse): Promise<number> {
-  const filter = { from: Date.parse(`${ALL_TIME.start_date}T00:00:00Z`), to: Date.parse(`${ALL_TIME.end_date}T23:59:59.999Z`) };
-  const [all, human] = await Promise.all([
-    w.referrers.logs({ filter: { ...filter, includeBots: true }, order: [], limit: 1 }),
-    w.referrers.logs({ filter, order: [], limit: 1 }),
-  ]);
-  return all.total - human.total;
-}
-
-/** Per month: stored rows and their Σ revenue / Σ impressions. */
-async function monthSums(w: Warehouse): Promise<Map<string, { rows: number; revenue: number; impressions: number }>> {
-  const { rows } = await w.zoneReports.groups({ filters: ALL_TIME, by: ['month'], order: [{ key: 'month', dir: 'asc' }] });
-  return new Map(rows.map((r) => [r.month as string, { rows: r.rows, revenue: r.revenue, impressions: r.impressions }]));
-}
 
 export async function migrateDataDir(options: MigrateOptions): Promise<MigrationResult> {
   const started = performance.now();
@@ -239,15 +157,7 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     const srcTotp = await source.totp.list();
     const srcAudit = await auditTrail(source);
     // Alertas: rules, their alerts, users' channels; the digests' records and the guard's daily-cap counters from the file (no listing of them).
-    const srcAlerts = {
-      rules: await source.alerts.rules.list(),
-      alerts: await allAlerts(source),
-      subscriptions: await source.alerts.subscriptions(),
-      mutes: await source.alerts.mutes({}),
-      digests: ((raw.alertDigests as AlertDigestRecord[] | undefined) ?? []).slice().sort((a, b) => a.date.localeCompare(b.date)),
-      actions: await allActions(source),
-      actionDays: (raw.alertActionDays as Array<{ account: string; day: string; used: number }> | undefined) ?? [],
-    };
+    const srcAlerts = await sourceAlertas(source, raw);
     const tgtUsers = await target.users.list();
     const tgtTotp = new Map((await target.totp.list()).map((t) => [t.user_id, t]));
     const tgtAuditIds = new Set((await auditTrail(target)).map((e) => e.id));
@@ -533,84 +443,8 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       warnings.push(`${rolledUp} daily rows of referrer history rolled up by retention are not copied (the raw events before it are gone)`);
 
     // Verification: the same figures read back from both sides.
-    const checks: MigrationCheck[] = [];
-    const check = (name: string, sourceN: number, targetN: number, ok = options.force ? targetN >= sourceN : targetN === sourceN) =>
-      checks.push({ name, source: sourceN, target: targetN, ok });
-    const after = {
-      users: await target.users.list(),
-      tokens: await target.tokens.list(),
-      campaigns: await target.campaigns.list(),
-      publishers: await target.publishers.list(),
-    };
-    check('users', src.users.length, after.users.length);
-    check(
-      'sessions (open)',
-      srcSessions.length,
-      (
-        await sessionsOf(
-          target,
-          after.users.map((u) => u.id),
-          now,
-        )
-      ).length,
-    );
-    check('publisher tokens', src.tokens.length, after.tokens.length);
-    check('campaigns', src.campaigns.length, after.campaigns.length);
-    check('publishers', src.publishers.length, after.publishers.length);
-    let settingsHere = 0;
-    for (const key of [...settingKeys, ...(secrets ? ['secrets'] : [])]) if ((await target.settings.get(key)) !== undefined) settingsHere++;
-    check('settings', settingKeys.length + (secrets ? 1 : 0), settingsHere);
-    const enabled = (records: Iterable<{ enabled_at: string | null }>) => [...records].filter((t) => t.enabled_at !== null).length;
-    check('two-factor sign-in (on)', enabled(srcTotp), enabled(await target.totp.list()));
-    check('audit entries', srcAudit.length, (await target.audit.query({}, 'asc', 0, 1)).total);
-    check('alert rules', srcAlerts.rules.length, (await target.alerts.rules.list()).length);
-    for (const state of ['open', 'muted', 'resolved'] as const)
-      check(`alerts (${state})`, srcAlerts.alerts.filter((a) => a.state === state).length, (await target.alerts.list({ state }, 0, 0)).total);
-    const deliveries = (list: AlertRecord[]) => list.reduce((n, a) => n + (a.deliveries?.length ?? 0), 0);
-    check('alert deliveries', deliveries(srcAlerts.alerts), deliveries(await allAlerts(target)));
-    check('alert subscriptions', srcAlerts.subscriptions.length, (await target.alerts.subscriptions()).length);
-    check("users' own alert mutes", liveMutes.length, (await target.alerts.mutes({})).length);
-    const digestsAfter = await digestsOn(
-      target,
-      srcAlerts.digests.map((d) => d.date),
-    );
-    check('alert digest records', srcAlerts.digests.length, digestsAfter.size);
-    check('profit-guard actions', srcAlerts.actions.length, (await target.alertActions.list({}, 0, 0)).total);
-    check(
-      'profit-guard actions per account and day',
-      srcAlerts.actionDays.reduce((n, d) => n + d.used, 0),
-      (await Promise.all(srcAlerts.actionDays.map((d) => target.alertActions.slotsUsed(d.account, d.day)))).reduce((n, u) => n + u, 0),
-    );
-    const [srcTotals, tgtTotals] = await Promise.all([facts.zoneReports.totals(ALL_TIME), warehouse.zoneReports.totals(ALL_TIME)]);
-    const [srcRows, tgtRows] = await Promise.all([facts.zoneReports.countRows(), warehouse.zoneReports.countRows()]);
-    check('zone_report rows', srcRows, tgtRows);
-    for (const key of ['impressions', 'clicks'] as const) check(`zone_report Σ ${key}`, srcTotals[key], tgtTotals[key]);
-    for (const key of ['revenue', 'p_revenue', 'margin'] as const) {
-      const ok = options.force ? tgtTotals[key] >= srcTotals[key] - 1e-4 : sameSum(srcTotals[key], tgtTotals[key]);
-      check(`zone_report Σ ${key}`, srcTotals[key], tgtTotals[key], ok);
-    }
-    check('referrer events', srcEvents, await warehouse.referrers.countEvents());
-    check('referrer events: highest id', srcMaxId, await warehouse.referrers.maxEventId());
-    check('referrer events flagged as bots', await flaggedEvents(facts), await flaggedEvents(warehouse));
-    check(
-      'referrer events attributed to Meta',
-      await facts.referrers.countEvents({ attributed: true }),
-      await warehouse.referrers.countEvents({ attributed: true }),
-    );
-    const spendTotals = (months: SpendMonth[]) => ({
-      rows: months.reduce((n, m) => n + m.rows, 0),
-      spend: months.reduce((n, m) => n + m.spend, 0),
-      clicks: months.reduce((n, m) => n + m.clicks, 0),
-    });
-    const [spendSrc, spendTgt] = [spendTotals(srcSpend), spendTotals(await warehouse.spend.months())];
-    check('ad_spend rows', spendSrc.rows, spendTgt.rows);
-    check(
-      'ad_spend Σ spend',
-      spendSrc.spend,
-      spendTgt.spend,
-      options.force ? spendTgt.spend >= spendSrc.spend - 1e-4 : sameSum(spendSrc.spend, spendTgt.spend),
-    );
-    check('ad_spend Σ clicks', spendSrc.clicks, spendTgt.clicks);
+    const seen = { src, srcSessions, settingKeys, secrets, srcTotp, srcAudit, srcAlerts, liveMutes, srcSpend, srcMaxId, srcEvents };
+    const checks = await verifyMigration(facts, target, warehouse, seen, now, options.force ?? false);
     return { copied, checks, warnings, ok: checks.every((c) => c.ok), ms: performance.now() - started };
   } finally {
     for (const store of opened.reverse()) await store.close().catch(() => undefined);

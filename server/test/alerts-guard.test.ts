@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addDays, formatDateDMY, jsonNumber, type AlertAction, type Api } from '@adops/core';
 import { startTestServer, failure, zoneReportRow, type TestServer } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
-import type { SandboxAd } from '../src/providers/meta/sandbox.js';
+import type { SandboxAd } from '../src/sandbox/meta/index.js';
 import type { AdSpendRecord } from '../src/warehouse/index.js';
 
 const MIN = 60_000;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Config } from '../src/app.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/index.js';
-import { openLowdbStore } from '../src/store/lowdb.js';
+import { openLowdbStore } from '../src/store/lowdb/index.js';
 import type { EntityStore } from '../src/store/types.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';

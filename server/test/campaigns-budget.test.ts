@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BudgetLimits, LocalCampaign } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
-import { MetaSandbox } from '../src/providers/meta/sandbox.js';
+import { MetaSandbox } from '../src/sandbox/meta/index.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 const ASSETS = fileURLToPath(new URL('../assets/sandbox-images/', import.meta.url));

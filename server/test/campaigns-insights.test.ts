@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { CampaignTable, jsonNumber, type CampaignInsight } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
-import type { MetaSandbox } from '../src/providers/meta/sandbox.js';
+import type { MetaSandbox } from '../src/sandbox/meta/index.js';
 import { MetaApiError, MetaClient } from '../src/providers/meta/client.js';
 import { SANDBOX_ACCOUNT, SANDBOX_TOKEN } from '../src/providers/index.js';
 

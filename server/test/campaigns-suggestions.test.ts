@@ -3,10 +3,10 @@
 // OpenAI-compatible endpoint (the chat sandbox); the sandbox's public bundled images.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
-import { ChatSandbox } from '../src/providers/copy/sandbox.js';
+import { ChatSandbox } from '../src/sandbox/chat.js';
 import { PixabayClient } from '../src/providers/pixabay/client.js';
-import { PixabaySandbox as PixabaySandboxServer } from '../src/providers/pixabay/sandbox.js';
-import type { PixabaySandbox } from '../src/providers/pixabay/sandbox.js';
+import { PixabaySandbox as PixabaySandboxServer } from '../src/sandbox/pixabay.js';
+import type { PixabaySandbox } from '../src/sandbox/pixabay.js';
 
 let s: TestServer;
 let token: string;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { trackingUrl, type CreatedCampaign, type LocalCampaign } from '@adops/core';
 import { startTestServer, ADMIN, type TestServer } from './helpers.js';
-import type { MetaSandbox } from '../src/providers/meta/sandbox.js';
+import type { MetaSandbox } from '../src/sandbox/meta/index.js';
 import { DEFAULT_PAGE_ID } from '../src/providers/index.js';
 
 const ASSETS = fileURLToPath(new URL('../assets/sandbox-images/', import.meta.url));

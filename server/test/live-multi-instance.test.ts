@@ -11,7 +11,7 @@ import { EventSource } from 'eventsource';
 import { buildRequest, contract, type ApiError, type ReferrerStreamQuery } from '@adops/core';
 import type { Config } from '../src/app.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/index.js';
-import { openLowdbStore } from '../src/store/lowdb.js';
+import { openLowdbStore } from '../src/store/lowdb/index.js';
 import type { EntityStore } from '../src/store/types.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { INGEST_KEY, postBatch } from './referrers-fixture.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addDays, todayIn, FIXED_ADVERTISERS, DashboardOverview, SummaryTable, type Api } from '@adops/core';
 import { startTestServer, type TestServer } from './helpers.js';
 import { getJson, postZoneReport } from './reports-fixture.js';
-import { demoZoneReportItems, loadDemoZoneReports, DEMO_LOSS_PUBLISHER_SHARE } from '../src/demo/zone-reports.js';
+import { demoZoneReportItems, loadDemoZoneReports, DEMO_LOSS_PUBLISHER_SHARE } from '../src/sandbox/demo/zone-reports.js';
 
 let s: TestServer;
 let admin: Api & { token: string };

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addDays, todayIn, type Api } from '@adops/core';
 import { startTestServer, failure, type TestServer } from './helpers.js';
-import { sandboxDailyMetrics, type MetaSandbox } from '../src/providers/meta/sandbox.js';
+import { sandboxDailyMetrics, type MetaSandbox } from '../src/sandbox/meta/index.js';
 
 let s: TestServer;
 let admin: Api & { token: string };

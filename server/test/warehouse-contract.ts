@@ -14,7 +14,7 @@
 // TQ weight: tq × impressions over rows with tq > 0 and impressions > 0 (R2 has no tq, R3 no impressions).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SortState, Sums } from '@adops/core';
-import { prng } from '../src/demo/prng.js';
+import { prng } from '../src/sandbox/demo/prng.js';
 import { EventKeyConflict, type Dimension, type Filters, type ReferrerEvent, type Warehouse, type ZoneReportRecord } from '../src/warehouse/index.js';
 
 const record = (r: Partial<ZoneReportRecord> & Pick<ZoneReportRecord, 'date' | 'zone_id'>): ZoneReportRecord => ({

@@ -7,6 +7,7 @@ export * from './health.js';
 export * from './auth.js';
 export * from './admin.js';
 export * from './reports.js';
+export * from './report-routes.js';
 export * from './referrers.js';
 export * from './campaigns.js';
 export * from './docs.js';

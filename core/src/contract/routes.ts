@@ -2,7 +2,15 @@
 import { healthRoutes } from './health.js';
 import { authRoutes } from './auth.js';
 import { adminRoutes } from './admin.js';
-import { dashboardRoutes, adReportRoutes, demandRoutes, financeRoutes, publisherDataRoutes, ingestRoutes, revenueShareRoutes } from './reports.js';
+import {
+  dashboardRoutes,
+  adReportRoutes,
+  demandRoutes,
+  financeRoutes,
+  publisherDataRoutes,
+  ingestRoutes,
+  revenueShareRoutes,
+} from './report-routes.js';
 import { campaignRoutes } from './campaigns.js';
 import { referrersRoutes } from './referrers.js';
 import { auditRoutes } from './audit.js';

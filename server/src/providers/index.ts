@@ -3,9 +3,9 @@
 // Pixabay) or the template writer (copy) — the client code is the same either way.
 import type { Config } from '../config.js';
 import { MetaClient } from './meta/client.js';
-import { MetaSandbox } from './meta/sandbox.js';
+import { MetaSandbox } from '../sandbox/meta/index.js';
 import { PixabayClient } from './pixabay/client.js';
-import { PixabaySandbox } from './pixabay/sandbox.js';
+import { PixabaySandbox } from '../sandbox/pixabay.js';
 import { ChatCopyWriter } from './copy/client.js';
 import { TemplateCopyWriter, type CopyWriter } from './copy/template.js';
 

@@ -9,7 +9,7 @@ import { httpError } from '../errors.js';
 import type { AppServices } from '../services/index.js';
 import { sendExport } from '../http-export.js';
 import { sniffImageType } from '../providers/http.js';
-import { bundledImages, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../providers/pixabay/images.js';
+import { bundledImages, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../sandbox/pixabay-images.js';
 
 /** The whole form: the image plus room for the text fields and multipart framing. */
 const MAX_FORM_BYTES = MAX_IMAGE_BYTES + 256 * 1024;

@@ -30,7 +30,7 @@ import type { CampaignRecord, EntityStore } from '../store/types.js';
 import { createProviders, type Providers } from '../providers/index.js';
 import { MetaApiError, metaOffset, type AccountBudgetRules, type GraphCampaign } from '../providers/meta/client.js';
 import { sniffImageType } from '../providers/http.js';
-import { SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../providers/pixabay/images.js';
+import { SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../sandbox/pixabay-images.js';
 import { memoryPage, type TableExport, type TablePageOf } from '../tables.js';
 import type { ProfitService } from './profit.js';
 

@@ -1,7 +1,7 @@
 // The entity store's part for the profit guard: what a campaign rule's action did on Meta (a
 // pause, an automatic 'reactivar'), undone by whom and when, and the daily cap's counter per
-// ad account and day (ADOPS_TZ), shared by every instance. lowdb-alert-actions.ts and
-// postgres-alert-actions.ts implement it.
+// ad account and day (ADOPS_TZ), shared by every instance. lowdb/alert-actions.ts and
+// postgres/alert-actions.ts implement it.
 
 /** What a campaign rule does besides telling: notify only (default) or pause on Meta. */
 export interface AlertRuleActionRecord {

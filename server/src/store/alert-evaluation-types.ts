@@ -3,7 +3,7 @@
 // and the outcome. Consecutive evaluations that say the same of a subject are one entry (its first
 // and last instant and how many evaluations), so a steady rule costs one entry per subject, not
 // one a minute. Bounded: entries last seen more than the retention ago go, and each rule keeps
-// its newest `perRule`. lowdb-alert-evaluations.ts and postgres-alert-evaluations.ts implement it.
+// its newest `perRule`. lowdb/alert-evaluations.ts and postgres/alert-evaluations.ts implement it.
 
 export type AlertEvaluationOutcome =
   | 'fired'

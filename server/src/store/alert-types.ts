@@ -1,6 +1,6 @@
 // The entity store's part for Alertas: rules, the alerts they fired (one unresolved alert per
 // rule and subject, whatever the number of instances), users' channels, and named locks with an
-// expiry (one evaluator at a time). lowdb-alerts.ts and postgres-alerts.ts implement it.
+// expiry (one evaluator at a time). lowdb/alerts.ts and postgres/alerts.ts implement it.
 
 import type { AlertRuleActionRecord } from './alert-action-types.js';
 

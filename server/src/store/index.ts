@@ -1,8 +1,8 @@
 // The entity store's composition root: the engine the configuration names (ADOPS_STORE) behind
 // the one EntityStore interface. lowdb in the data directory is the default and needs no server.
 import type { Config } from '../config.js';
-import { openLowdbStore } from './lowdb.js';
-import { openPostgresStore } from './postgres.js';
+import { openLowdbStore } from './lowdb/index.js';
+import { openPostgresStore } from './postgres/index.js';
 import type { EntityStore } from './types.js';
 
 export * from './types.js';

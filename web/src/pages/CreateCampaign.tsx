@@ -3,13 +3,10 @@
 // account's currency (typed the Spanish way, checked against its limits, confirmed when high)
 // and objective; sent as a multipart form; success shows the ad's preview with Meta's ids.
 import { CheckedForm } from '../components/CheckedForm';
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import {
-  ApiError,
   CAMPAIGN_DEFAULTS,
   CAMPAIGN_FIELD_LABELS,
-  CTA_LABELS,
-  CTA_TYPES,
   IMAGE_REQUIRED_MESSAGE,
   OBJECTIVES,
   amountForWire,
@@ -19,14 +16,10 @@ import {
   budgetNeedsConfirmation,
   budgetProblem,
   campaignFormData,
-  formatAmount,
-  formatNumber,
   maxBid,
   readAmount,
   trackingUrl,
-  type AmountReading,
   type BudgetLimits,
-  type CallToAction,
   type CampaignFormInput,
   type CreatedCampaign,
   type Objective,
@@ -41,71 +34,30 @@ import { readToken } from '../lib/session';
 import { errorText } from '../lib/errors';
 import { Card } from '../components/Card';
 import { inputClass, primaryButton, secondaryButton } from '../components/styles';
-import { FormField } from '../components/FormField';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { AdPreview } from '../components/campaigns/AdPreview';
 import { CreatedDialog } from '../components/campaigns/CreatedDialog';
 import { ImagePicker, chosenImageUrl, type ChosenImage } from '../components/campaigns/ImagePicker';
 import { useSuggestions } from '../components/campaigns/useSuggestions';
 import { MarkedText } from '../components/icons';
+import { AdTextCard } from '../components/campaigns/AdTextCard';
+import {
+  type AmountField,
+  amountError,
+  BACKEND_ERROR,
+  backendError,
+  type Feedback,
+  type FormState,
+  initialForm,
+  OBJECTIVE_LABELS,
+  pageNameOf,
+  say,
+} from '../components/campaigns/campaignForm';
+import { DestinationCard } from '../components/campaigns/DestinationCard';
+import { Field } from '../components/campaigns/Field';
 
 const NO_TOKEN = 'No se encontró el token. Inicia sesión nuevamente.';
-const BACKEND_ERROR = 'Error inesperado en el backend';
 const COPY_FAILED = 'Error: no se pudo copiar la URL. Asegúrate de que la pestaña esté activa.';
-
-const OBJECTIVE_LABELS: Record<Objective, string> = {
-  OUTCOME_TRAFFIC: 'Tráfico (OUTCOME_TRAFFIC)',
-  OUTCOME_SALES: 'Ventas (OUTCOME_SALES)',
-};
-
-interface FormState {
-  keyword: string;
-  headline: string;
-  body: string;
-  base_url: string;
-  alias: string;
-  fb_page: string;
-  cta: CallToAction;
-  daily_budget: string;
-  bid_amount: string;
-  objective: Objective;
-}
-
-const initialForm = (baseUrl: string): FormState => ({
-  keyword: '',
-  headline: '',
-  body: '',
-  base_url: baseUrl,
-  alias: '',
-  fb_page: '',
-  cta: CAMPAIGN_DEFAULTS.cta,
-  // As people write amounts here: comma decimals ("1,00"), read by core's readAmount.
-  daily_budget: formatNumber(CAMPAIGN_DEFAULTS.daily_budget),
-  bid_amount: formatNumber(CAMPAIGN_DEFAULTS.bid_amount),
-  objective: CAMPAIGN_DEFAULTS.objective,
-});
-
-/** The page name the preview shows: the page id typed, else the configured default page. */
-const pageNameOf = (fbPage: string) => (fbPage.trim() ? `Página ${fbPage.trim()}` : 'Página por defecto');
-
-type Feedback = { ok: boolean; text: string };
-type AmountField = 'daily_budget' | 'bid_amount';
-
-/** An amount's problem as the field shows it ("Es ambiguo…"), once the field was left or the form sent. */
-const amountError = (reading: AmountReading, shown: boolean | undefined) =>
-  shown && !reading.ok ? reading.problem.charAt(0).toUpperCase() + reading.problem.slice(1) : undefined;
-
-/** An amount with the ad account's currency, as the creator says it ("1.000,00 EUR"). */
-const say = (units: number, limits: BudgetLimits) => formatAmount(units, limits.currency, limits.decimals);
-
-/** The server's detail; 'Error inesperado en el backend' when the answer carried none (e.g. a proxy's error page). */
-function backendError(error: unknown): string {
-  if (error instanceof ApiError) {
-    const bare = !error.detail || error.detail === `HTTP ${error.status}` || /^\s*</.test(error.detail);
-    return bare ? BACKEND_ERROR : error.detail;
-  }
-  return errorText(error, BACKEND_ERROR);
-}
 
 export default function CreateCampaign() {
   const api = useApi();
@@ -317,121 +269,16 @@ export default function CreateCampaign() {
 
       <CheckedForm onSubmit={submit} aria-label="Crear campaña" className="grid items-start gap-6 lg:grid-cols-5 lg:grid-rows-[auto_1fr]">
         <div className="min-w-0 space-y-6 lg:col-span-3">
-          <Card title="Anuncio">
-            <div className="space-y-4">
-              <Field
-                label="Keyword"
-                required
-                hint={suggestions.copy.loading ? 'Generando copy…' : 'Más de 2 caracteres: copy e imágenes sugeridos al dejar de escribir.'}
-              >
-                {(id) => (
-                  <input
-                    id={id}
-                    required
-                    maxLength={100}
-                    value={form.keyword}
-                    onChange={(e) => set('keyword')(e.target.value)}
-                    className={inputClass}
-                    placeholder="p. ej. seguros coche"
-                    autoComplete="off"
-                  />
-                )}
-              </Field>
-              {Boolean(suggestions.copy.error) && (
-                <p role="alert" className="text-sm text-red-600">
-                  No se pudo generar el copy: {errorText(suggestions.copy.error, 'Error al generar el copy')}
-                </p>
-              )}
-              <Field label="Título (headline)" required>
-                {(id) => (
-                  <input
-                    id={id}
-                    required
-                    maxLength={255}
-                    value={form.headline}
-                    onChange={(e) => set('headline')(e.target.value)}
-                    className={inputClass}
-                  />
-                )}
-              </Field>
-              <Field label="Texto principal (body)" required>
-                {(id) => (
-                  <textarea
-                    id={id}
-                    required
-                    rows={4}
-                    maxLength={2000}
-                    value={form.body}
-                    onChange={(e) => set('body')(e.target.value)}
-                    className={inputClass}
-                  />
-                )}
-              </Field>
-              <Field label="Botón (CTA)">
-                {(id) => (
-                  <select id={id} value={form.cta} onChange={(e) => set('cta')(e.target.value as CallToAction)} className={inputClass}>
-                    {CTA_TYPES.map((cta) => (
-                      <option key={cta} value={cta}>
-                        {CTA_LABELS[cta]} ({cta})
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-            </div>
-          </Card>
+          <AdTextCard form={form} set={set} copy={suggestions.copy} />
 
-          <Card title="Destino">
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="URL base (base_url)">
-                {(id) => (
-                  <input
-                    id={id}
-                    type="url"
-                    value={form.base_url}
-                    onChange={(e) => set('base_url')(e.target.value)}
-                    className={inputClass}
-                    placeholder={publicSite || 'https://'}
-                  />
-                )}
-              </Field>
-              <Field label="Alias" required>
-                {(id) => (
-                  <input
-                    id={id}
-                    required
-                    maxLength={100}
-                    value={form.alias}
-                    onChange={(e) => set('alias')(e.target.value)}
-                    className={inputClass}
-                    autoComplete="off"
-                  />
-                )}
-              </Field>
-              <div className="sm:col-span-2">
-                <Field label="URL de seguimiento" hint={tracking.problem ?? 'Meta sustituye los parámetros {{…}} al servir el anuncio.'}>
-                  {(id) => (
-                    <div className="flex gap-2">
-                      <input id={id} readOnly value={tracking.url ?? ''} className={`${inputClass} bg-gray-50 font-mono text-xs`} />
-                      <button
-                        type="button"
-                        disabled={!tracking.url}
-                        onClick={() => tracking.url && copyTrackingUrl(tracking.url)}
-                        className={secondaryButton}
-                      >
-                        Copiar
-                      </button>
-                    </div>
-                  )}
-                </Field>
-                {copied && !created && (
-                  <p role={copied.ok ? 'status' : 'alert'} className={`mt-1 text-sm ${copied.ok ? 'text-green-700' : 'text-red-600'}`}>
-                    <MarkedText text={copied.text} />
-                  </p>
-                )}
-              </div>
-            </div>
-          </Card>
+          <DestinationCard
+            form={form}
+            set={set}
+            publicSite={publicSite}
+            tracking={tracking}
+            onCopy={copyTrackingUrl}
+            copied={created ? null : copied}
+          />
 
           <Card title="Campaña">
             <div className="grid gap-4 sm:grid-cols-2">
@@ -597,28 +444,5 @@ export default function CreateCampaign() {
         />
       )}
     </div>
-  );
-}
-
-function Field({
-  label,
-  required,
-  hint,
-  error,
-  children,
-}: {
-  label: string;
-  required?: boolean;
-  hint?: string;
-  error?: string;
-  /** The control, given its id and the ids of the error and hint that describe it. */
-  children: (id: string, describedBy: string | undefined) => ReactNode;
-}) {
-  const id = useId();
-  const describedBy = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
-  return (
-    <FormField id={id} label={label} required={required} hint={hint} error={error}>
-      {children(id, describedBy)}
-    </FormField>
   );
 }

@@ -1,0 +1,62 @@
+// The zone cache: zone → publisher/advertiser from the zone reports (each zone's latest, busiest
+// row), what hits are stamped with; reloaded after every zone-report import and on a timer.
+import type { ZoneOwner } from '../../warehouse/index.js';
+
+/**
+ * Zone owners are reloaded after every zone-report import (see services/index.ts) and, as a
+ * safety net for imports another instance made, every 10 minutes: each reload scans the zone
+ * reports, so it is not done on every unknown zone a beacon names.
+ */
+export const ZONE_REFRESH_MS = 10 * 60_000;
+
+export class ZoneOwners {
+  private zones = new Map<string, ZoneOwner>();
+  /** A reload asked for while one ran: it runs once more after, so an import's zones are never missed. */
+  private again = false;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    /** zone_id → publisher/advertiser, from the zone reports. */
+    private readonly load: () => Promise<Map<string, ZoneOwner>>,
+    private readonly log: (line: string) => void,
+    /** Once true, a reload asked for meanwhile is not run again. */
+    private readonly closed: () => boolean,
+  ) {}
+
+  /** Reloads zone → publisher/advertiser from the zone reports. */
+  refresh(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.again = false;
+        try {
+          this.zones = await this.load();
+        } catch (e) {
+          this.log(`referrers: zone owners not refreshed: ${(e as Error).message}`);
+        }
+      } while (this.again && !this.closed());
+    };
+    this.running = run().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** The reload under way, if any. */
+  get pending(): Promise<void> | undefined {
+    return this.running;
+  }
+
+  /** The publisher and advertiser hits of a zone are stamped with (null while unknown). */
+  owner(zoneId: string): ZoneOwner {
+    return this.zones.get(zoneId) ?? { publisher: null, advertiser: null };
+  }
+
+  /** Whether some zone report names the zone; undefined while none names any zone (then no zone is unknown). */
+  known(zoneId: string): boolean | undefined {
+    return this.zones.size === 0 ? undefined : this.zones.has(zoneId);
+  }
+}
