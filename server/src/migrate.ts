@@ -97,6 +97,8 @@ const COPIED_FILES = new Set(['adops.json', 'secrets.json', AUDIT_FILE, 'warehou
 const LEFT_FILES: Record<string, string> = {
   [LIMITS_FILE]:
     "the sign-in and publisher-token limiters' counts of the last hour at most: instances on PostgreSQL share theirs through Redis (ADOPS_LIVE=redis) and start from zero",
+  'alert-evaluations.json':
+    "the rules' evaluation log ('Historial de evaluación': 30 days of why each evaluation acted or not): the target's log starts with its first evaluation",
 };
 
 export async function migrateDataDir(options: MigrateOptions): Promise<MigrationResult> {
