@@ -184,6 +184,20 @@ describe('Probar en el pasado and Historial de evaluación', () => {
       await tryIt.getByText('No habría hecho nada.').waitFor();
       expect(await tryIt.getByTestId('backtest-alerts').textContent()).toBe('0');
       expect(await tryIt.getByTestId('backtest-flapping').count()).toBe(0);
+
+      // The guards buyers ask for, set in the form and kept as the rule's: minimum clicks and
+      // visits, N evaluations in a row before acting, a pause that resumes by itself.
+      await form.getByLabel('Nombre').fill(`Con guardas ${width}`);
+      await form.getByLabel('Clics mínimos en Meta').fill('50');
+      await form.getByLabel('Visitas mínimas').fill('200');
+      await form.getByLabel('Evaluaciones seguidas antes de actuar').fill('3');
+      await form.getByLabel(/^Pausa temporal/).fill('120');
+      await form.getByRole('button', { name: 'Crear regla' }).click();
+      await page.getByTestId('alert-rules').getByText(`Con guardas ${width}`).waitFor();
+      const saved = (await admin.alerts.rules()).find((r) => r.name === `Con guardas ${width}`)!;
+      expect(saved.params).toMatchObject({ min_clicks: 50, min_visits: 200, min_spend: 1000 });
+      expect(saved.action).toMatchObject({ mode: 'pause', confirm_evaluations: 3, hold_minutes: 120, daily_cap: 1 });
+      await admin.alerts.deleteRule({ id: saved.id });
       expect(h.pageErrors(page)).toEqual([]);
     }, 60_000);
   }

@@ -75,6 +75,32 @@ export function RuleActionFields({ value, onChange }: { value: AlertRuleAction |
               onChange={(e) => set({ daily_cap: Number(e.target.value) })}
             />
           </div>
+          <div>
+            <label className={labelClass} htmlFor="rule-action-confirm">
+              Evaluaciones seguidas antes de actuar
+            </label>
+            <input
+              id="rule-action-confirm"
+              type="number"
+              min={1}
+              className={inputClass}
+              value={a.confirm_evaluations}
+              onChange={(e) => set({ confirm_evaluations: Number(e.target.value) })}
+            />
+          </div>
+          <div>
+            <label className={labelClass} htmlFor="rule-action-hold">
+              Pausa temporal (min; vacío: hasta reactivar)
+            </label>
+            <input
+              id="rule-action-hold"
+              type="number"
+              min={1}
+              className={inputClass}
+              value={a.hold_minutes ?? ''}
+              onChange={(e) => set({ hold_minutes: e.target.value === '' ? null : Number(e.target.value) })}
+            />
+          </div>
           <label className="flex items-end gap-2 pb-2 text-sm text-gray-700">
             <input type="checkbox" checked={a.reactivate} onChange={(e) => set({ reactivate: e.target.checked })} />
             Reactivar cuando el ROI se recupere

@@ -63,6 +63,9 @@ export const FIELDS: Record<AlertRuleKind, FieldDef[]> = {
     { key: 'threshold', label: 'ROI menor que (%)', type: 'number', initial: '0' },
     { key: 'hours', label: 'Últimas horas', type: 'number', initial: '24' },
     { key: 'min_spend', label: 'Gasto mínimo', type: 'number', initial: '10' },
+    // Minimum data besides spend before the rule judges a campaign (0: none asked).
+    { key: 'min_clicks', label: 'Clics mínimos en Meta', type: 'number', initial: '0' },
+    { key: 'min_visits', label: 'Visitas mínimas', type: 'number', initial: '0' },
     // Off: only days with synced spend and a final zone report count (never a pause on a partial day).
     { key: 'use_estimates', label: 'Usar revenue estimado (días con informe parcial o sin informe)', type: 'checkbox', initial: false },
   ],
