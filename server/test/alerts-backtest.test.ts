@@ -102,6 +102,10 @@ describe('the backtest of a saved rule on the hand-built history', () => {
     expect(pauseL).toMatchObject({ level: 'campaign', name: L.campaign_name, figures: { spend: 20, revenue: 10, profit: -10, roi: -50 } });
     expect(pauseL.reason).toContain(`ROI -50,0 % (umbral 0,0 %), gasto ${formatMoney(20, 'USD')}, revenue ${formatMoney(10, 'USD')}`);
     expect(b.actions.find((a) => a.action === 'resume')?.reason).toMatch(/^ROI recuperado: 10,0 % \(umbral 0 %\)/);
+    // A replay says what would have happened: nothing was paused on Meta.
+    const said = b.actions.map((a) => a.reason).join('\n');
+    expect(said).not.toMatch(/se ha (pausado|reactivado) en Meta/);
+    expect(b.actions.filter((a) => a.action === 'alert').some((a) => a.reason.includes('se habría pausado en Meta'))).toBe(true);
     expect(b.summary).toMatchObject({ alerts: 6, pauses: 5, resumes: 3, held: { cooldown: 13, daily_cap: 22 } });
   });
 

@@ -54,6 +54,7 @@ export class MemoryLedger implements GuardLedger {
 
 /** Meta as a backtest sees it: every campaign active unless the replay paused it. */
 export class SimulatedMeta implements GuardMeta {
+  readonly simulated = true;
   private readonly paused = new Set<string>();
 
   constructor(readonly account: string) {}

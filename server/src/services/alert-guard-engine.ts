@@ -28,6 +28,8 @@ export interface GuardMeta {
   readonly account: string;
   objectStatus(id: string): Promise<{ status: string }>;
   setStatus(id: string, status: 'ACTIVE' | 'PAUSED'): Promise<unknown>;
+  /** A replay's stand-in (the backtest): its words say what would have happened, not what did. */
+  readonly simulated?: boolean;
 }
 
 /** What the action made of one finding: paused now (`acted`), only told (`fired`), or held back. */
@@ -193,7 +195,7 @@ export class GuardEngine {
       }
       await ledger.markUndone(pause.id, `Regla «${rule.name}» (pausa temporal)`, new Date(now).toISOString(), true);
       await this.record({ ...record, action: 'resume', trigger: 'hold', status: 'done', detail: null });
-      out.push({ ...base, resumed: true, outcome: 'recovered', guard: `${word(level)} se ha reactivado en Meta (fin de la pausa temporal)` });
+      out.push({ ...base, resumed: true, outcome: 'recovered', guard: `${word(level)} ${meta.simulated ? 'se habría reactivado' : 'se ha reactivado'} en Meta (fin de la pausa temporal)` });
     }
     return out;
   }
@@ -246,7 +248,7 @@ export class GuardEngine {
       return { outcome: 'fired', guard: `no se pudo pausar en Meta: ${detail}` };
     }
     await this.record({ ...base, action: 'pause', trigger: 'rule', status: 'done', detail: null });
-    return { outcome: 'acted', guard: `${word(level)} se ha pausado en Meta (acción de la regla)` };
+    return { outcome: 'acted', guard: `${word(level)} ${meta.simulated ? 'se habría pausado' : 'se ha pausado'} en Meta (acción de la regla)` };
   }
 
   /** 'reactivar': resumes the rule's standing pauses whose subject's figures recovered (judged like the fall). */
@@ -321,7 +323,7 @@ export class GuardEngine {
         subject: pause.subject,
         resumed: true,
         outcome: 'recovered',
-        guard: `${word(p.level)} se ha reactivado en Meta (reactivar)`,
+        guard: `${word(p.level)} ${meta.simulated ? 'se habría reactivado' : 'se ha reactivado'} en Meta (reactivar)`,
         reason,
         figures,
       });
