@@ -195,7 +195,12 @@ export class GuardEngine {
       }
       await ledger.markUndone(pause.id, `Regla «${rule.name}» (pausa temporal)`, new Date(now).toISOString(), true);
       await this.record({ ...record, action: 'resume', trigger: 'hold', status: 'done', detail: null });
-      out.push({ ...base, resumed: true, outcome: 'recovered', guard: `${word(level)} ${meta.simulated ? 'se habría reactivado' : 'se ha reactivado'} en Meta (fin de la pausa temporal)` });
+      out.push({
+        ...base,
+        resumed: true,
+        outcome: 'recovered',
+        guard: `${word(level)} ${meta.simulated ? 'se habría reactivado' : 'se ha reactivado'} en Meta (fin de la pausa temporal)`,
+      });
     }
     return out;
   }
