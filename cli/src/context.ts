@@ -5,14 +5,12 @@ import { PassThrough } from 'node:stream';
 import type { ReactElement } from 'react';
 import type { Command } from 'commander';
 import { ApiError, createApi, decodeSession, isValidTimeZone, jsonFigures, sessionValid, type Api } from '@adops/core';
-import { CliError, EXIT, reportingTz, type CliIO } from './io.js';
+import { CliError, DEFAULT_SERVER, EXIT, reportingTz, type CliIO } from './io.js';
 import { loadCredentials, saveCredentials, type Credentials } from './credentials.js';
 import { setNetworkCurrency } from './currency.js';
 import { Prompter } from './prompt.js';
 import type { TableProps } from './ui/Table.js';
 import { loadUi } from './ui-loader.js';
-
-export const DEFAULT_SERVER = 'http://localhost:8080';
 
 /** Requests say they come from adops (an admin's session list shows 'Terminal (adops)'). */
 export const cliFetch: typeof fetch = (input, init) => {

@@ -1,7 +1,7 @@
 // The filter flags the report commands share (--zone, --advertiser, --preset, --from/--to, …),
 // turned into report ranges with core's presets. Every CSV streams from the server's exports
 // (table-output.ts): the CLI writes none of its own.
-import { offerValues } from './completion.js';
+import { offerValues } from './option-values.js';
 import {
   PRESET_LABELS,
   SCREEN_DEFAULT_PRESET,

@@ -2,7 +2,7 @@
 // the revenue reports with the web's filters and default ranges. The server filters, sorts,
 // pages and totals every table; here an Ink screen draws its pages, or --csv / --json stream
 // its exports (every matching row) for scripts.
-import { offerValues } from './completion.js';
+import { offerValues } from './option-values.js';
 import type { Command } from 'commander';
 import {
   AD_REPORT_SCREEN_COLUMNS,
