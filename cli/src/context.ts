@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import type { ReactElement } from 'react';
 import type { Command } from 'commander';
-import { ApiError, createApi, decodeSession, isValidTimeZone, jsonFigures, sessionValid, type Api } from '@adops/core';
+import { ApiError, createApi, decodeSession, isValidTimeZone, jsonFigures, sessionValid, type Api } from '@adops/core/lite';
 import { CliError, DEFAULT_SERVER, EXIT, reportingTz, type CliIO } from './io.js';
 import { loadCredentials, saveCredentials, type Credentials } from './credentials.js';
 import { setNetworkCurrency } from './currency.js';

@@ -1,10 +1,10 @@
 // `adops --version` and `--help` start without loading any command module, Ink, React, zod or the
-// API client, and a JSON report loads its own command's module and none of the others' or the
-// screens'. Read from what a real run of the built binary loads (module-log.mjs records every
+// API client, and a JSON report loads its own command's module and none of the others', the
+// screens' or zod (adops takes core through its zod-free entry, @adops/core/lite). Read from what a real run of the built binary loads (module-log.mjs records every
 // module), not from a timer; `npm run bench:cli` prints the times. Needs the build (`npx tsc -b
 // cli`); skipped with a note when cli/dist is missing.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +38,19 @@ async function modulesLoadedBy(args: string[], env: Record<string, string> = {})
 const commandModules = (loaded: string[]) => loaded.filter((f) => f.startsWith('cli/dist/commands/'));
 const packages = (loaded: string[], names: string[]) => loaded.filter((f) => names.some((n) => f.includes(`node_modules/${n}/`)));
 
+/** Every source file of the CLI (tests included: they run the same modules). */
+function cliSources(dir = path.join(root, 'cli/src')): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? cliSources(full) : /\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+it('the CLI takes core only through @adops/core/lite, which loads no zod', () => {
+  const whole = cliSources().filter((file) => /from '@adops\/core'/.test(readFileSync(file, 'utf8')));
+  expect(whole.map((f) => path.relative(root, f))).toEqual([]);
+});
+
 describe.skipIf(!built)('adops start-up', () => {
   for (const args of [['--version'], ['--help']]) {
     it(`adops ${args.join(' ')} loads no command module, Ink, React, zod or the API client`, async () => {
@@ -63,7 +76,7 @@ describe.skipIf(!built)('adops start-up', () => {
       await server?.close();
     });
 
-    it("loads its own command's module (with the helpers it shares), no other command's, no Ink or React", async () => {
+    it("loads its own command's module (with the helpers it shares), no other command's, no Ink, React or zod", async () => {
       const { loaded, code } = await modulesLoadedBy(['report', 'zones', '--json'], { ADOPS_CONFIG_DIR: configDir, ADOPS_URL: server.url });
       expect(code).toBe(0);
       const registering: string[] = [];
@@ -72,7 +85,8 @@ describe.skipIf(!built)('adops start-up', () => {
         if (Object.keys(exports).some((name) => /^register[A-Z]/.test(name))) registering.push(file);
       }
       expect(registering).toEqual(['cli/dist/commands/reports.js']);
-      expect(packages(loaded, ['ink', 'react'])).toEqual([]);
+      expect(packages(loaded, ['ink', 'react', 'zod'])).toEqual([]);
+      expect(loaded).toContain('core/dist/lite.js');
     });
   });
 });

@@ -21,7 +21,7 @@ import {
   type AlertRule,
   type AlertRuleActionInput,
   type AlertRuleKind,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { CliError, EXIT } from '../io.js';
 import { networkCurrency } from '../currency.js';
 import type { Cli } from '../context.js';

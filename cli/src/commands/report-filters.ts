@@ -14,7 +14,7 @@ import {
   type Api,
   type DayRange,
   type PresetKey,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { CliError, EXIT, reportingTz, type CliIO } from '../io.js';
 import type { Command } from 'commander';
 import type { Cli } from '../context.js';

@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { MAX_PAGE_SIZE, formatInt, jsonFigures, parseSortText, sortText, type CsvDialect, type TablePage } from '@adops/core';
+import { MAX_PAGE_SIZE, formatInt, jsonFigures, parseSortText, sortText, type CsvDialect, type TablePage } from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 

@@ -4,6 +4,9 @@
 import { z } from 'zod';
 import { route } from './route.js';
 import { queryInt, tablePage } from './table.js';
+import { ALERT_ACTION_MODES } from './values.js';
+
+export { ALERT_ACTION_MODES } from './values.js';
 
 const whole = (min: number, max: number, what: string) =>
   z
@@ -11,8 +14,6 @@ const whole = (min: number, max: number, what: string) =>
     .int(`${what} debe ser un número entero`)
     .min(min, `${what} debe ser al menos ${min}`)
     .max(max, `${what} debe ser como máximo ${max}`);
-
-export const ALERT_ACTION_MODES = ['notify', 'pause'] as const;
 
 /** A campaign rule's action; only admins set or change it. */
 export const AlertRuleAction = z

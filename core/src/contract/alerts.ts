@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { emptyResponse, route } from './route.js';
 import { queryInt, tablePage } from './table.js';
 import { AlertRuleAction, alertActionRoutes } from './alert-actions.js';
+import { ALERT_RULE_KINDS, ALERT_STATES } from './values.js';
 
-export const ALERT_RULE_KINDS = ['tq_low', 'revenue_drop', 'referrer_burst', 'ip_burst', 'campaign_roi'] as const;
+export { ALERT_RULE_KINDS, ALERT_STATES } from './values.js';
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
-export const ALERT_STATES = ['open', 'resolved', 'muted'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
 /** A zone id, publisher, advertiser, host or campaign id a rule watches; empty: every one. */
