@@ -4,7 +4,7 @@
 // --json or in a pipe. Ends on Ctrl-C, SIGTERM, a closed pipe, or when the session ends.
 import { EventSource } from 'eventsource';
 import wrapAnsi from 'wrap-ansi';
-import { alertText, buildRequest, contract, formatDateTimeDMY, type Alert, type AlertStreamEvent, type Api } from '@adops/core';
+import { alertText, buildRequest, routes, formatDateTimeDMY, type Alert, type AlertStreamEvent, type Api } from '@adops/core/lite';
 import { cliFetch, SESSION_EXPIRED } from './context.js';
 import { CliError, EXIT } from './io.js';
 
@@ -118,7 +118,7 @@ export class AlertTail {
   private open(): void {
     if (this.stopped) return;
     const { server, token } = this.options;
-    const url = buildRequest(contract.alerts.stream, this.lastId === undefined ? {} : { lastEventId: this.lastId }, server).url;
+    const url = buildRequest(routes.alerts.stream, this.lastId === undefined ? {} : { lastEventId: this.lastId }, server).url;
     const es = new EventSource(url, {
       fetch: (input, init) => cliFetch(input, { ...init, headers: { ...init.headers, Authorization: `Bearer ${token}` } }),
     });

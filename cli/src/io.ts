@@ -19,6 +19,9 @@ export interface CliIO {
   signal?: AbortSignal;
 }
 
+/** The server when neither --server, ADOPS_URL nor a stored session names one. */
+export const DEFAULT_SERVER = 'http://localhost:8080';
+
 /**
  * The zone dates, presets and times are read in: ADOPS_TZ in this environment when set, else
  * the server's reporting zone (its current one once an answer named it), else UTC.

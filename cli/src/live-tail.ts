@@ -6,7 +6,7 @@ import { EventSource } from 'eventsource';
 import {
   type Api,
   buildRequest,
-  contract,
+  routes,
   FollowSessionError,
   type FollowStatus,
   LIVE_CAP,
@@ -15,7 +15,7 @@ import {
   type LiveSource,
   MAX_PAGE_SIZE,
   type ReferrerFilter,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { cliFetch, SESSION_EXPIRED } from './context.js';
 import { CliError, EXIT } from './io.js';
 
@@ -42,7 +42,7 @@ function source(options: LiveTailOptions): LiveSource {
   const { api, server, token, filter } = options;
   return {
     stream(lastEventId, on) {
-      const url = buildRequest(contract.referrers.stream, { ...filter, lastEventId }, server).url;
+      const url = buildRequest(routes.referrers.stream, { ...filter, lastEventId }, server).url;
       const es = new EventSource(url, {
         fetch: (input, init) => cliFetch(input, { ...init, headers: { ...init.headers, Authorization: `Bearer ${token}` } }),
       });

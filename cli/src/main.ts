@@ -1,36 +1,19 @@
 // The `adops` command: commander parses the command line and calls one command; run()
 // takes injectable streams and returns the exit code, so tests drive it in-process.
+// Commands load lazily: the program lists every command from command-table.ts and imports only
+// the module of the one being run, so `--version` and `--help` start in little more than node's
+// own time (npm run bench:cli) and load no command, Ink, React or zod (cli/test/start-up.test.ts).
 // A new area adds cli/src/commands/<area>.ts exporting registerX(program, cli) (use
 // cli.api(cmd), cli.machine(opts.json) → cli.json(…) or cli.table({columns, rows, totals}))
-// and one register line below.
+// and one entry in command-table.ts.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
-import { defaultIO, EXIT, EXIT_CODES_HELP, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
-import { Cli, DEFAULT_SERVER } from './context.js';
+import { Command, CommanderError, Help } from 'commander';
+import { DEFAULT_SERVER, defaultIO, EXIT, EXIT_CODES_HELP, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
+import type { Cli } from './context.js';
 import { loadCredentials } from './credentials.js';
-import { registerServe } from './commands/serve.js';
-import { registerAuth } from './commands/auth.js';
-import { registerTwoFactor } from './commands/twofactor.js';
-import { registerUsers } from './commands/users.js';
-import { registerTokens } from './commands/tokens.js';
-import { registerPublishers } from './commands/publishers.js';
-import { registerReports } from './commands/reports.js';
-import { registerDashboard } from './commands/dashboard.js';
-import { registerTail } from './commands/tail.js';
-import { registerReferrers } from './commands/referrers.js';
-import { registerSpam } from './commands/spam.js';
-import { registerCampaigns } from './commands/campaigns.js';
-import { registerProfit } from './commands/profit.js';
-import { registerImport } from './commands/import.js';
-import { registerBackup } from './commands/backup.js';
-import { registerAudit } from './commands/audit.js';
-import { registerAlerts } from './commands/alerts.js';
-import { registerMigrate } from './commands/migrate.js';
-import { registerOptions } from './commands/options.js';
-import { registerMetrics } from './commands/metrics.js';
-import { registerCompletion } from './commands/completion.js';
+import { COMMANDS, type CommandModule, type Register } from './command-table.js';
 import { HELP_STYLE, addExamples, spanishError } from './help.js';
 
 export { EXIT, exitQuietlyOnBrokenPipe, type CliIO } from './io.js';
@@ -43,7 +26,12 @@ function version(): string {
   }
 }
 
-export function buildProgram(cli: Cli): Command {
+/**
+ * The program with the registered modules' commands and, for every other command, a stand-in
+ * with its name and description: enough for the help's list and for commander to pick the command.
+ */
+function program(io: CliIO, registered: ReadonlyMap<CommandModule, Register>, cli?: Cli): Command {
+  const standIns = new WeakMap<Command, string>();
   const program = new Command('adops');
   program
     .description('AdOps Console desde la terminal')
@@ -53,35 +41,48 @@ export function buildProgram(cli: Cli): Command {
     .option('--server <url>', `servidor (o ADOPS_URL; por defecto el de la sesión guardada o ${DEFAULT_SERVER})`)
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .showHelpAfterError('(adops --help muestra la ayuda)')
-    .configureHelp({ showGlobalOptions: true, ...HELP_STYLE })
+    .configureHelp({
+      showGlobalOptions: true,
+      ...HELP_STYLE,
+      // A stand-in has no options or arguments of its own: the help lists it as its module would.
+      subcommandTerm(this: Help, cmd: Command) {
+        return standIns.get(cmd) ?? Help.prototype.subcommandTerm.call(this, cmd);
+      },
+    })
     .configureOutput({
-      writeOut: (s) => cli.io.stdout.write(s),
-      writeErr: (s) => cli.io.stderr.write(spanishError(s)),
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(spanishError(s)),
     })
     .exitOverride();
-  registerServe(program, cli);
-  registerAuth(program, cli);
-  registerTwoFactor(program, cli);
-  registerUsers(program, cli);
-  registerTokens(program, cli);
-  registerPublishers(program, cli);
-  registerReports(program, cli);
-  registerDashboard(program, cli);
-  registerReferrers(program, cli);
-  registerTail(program, cli);
-  registerSpam(program, cli);
-  registerCampaigns(program, cli);
-  registerProfit(program, cli);
-  registerImport(program, cli);
-  registerBackup(program, cli);
-  registerAudit(program, cli);
-  registerAlerts(program, cli);
-  registerMigrate(program, cli);
-  registerOptions(program, cli);
-  registerMetrics(program, cli);
-  registerCompletion(program, cli);
+  for (const module of COMMANDS) {
+    const register = registered.get(module);
+    if (register && cli) register(program, cli);
+    else
+      for (const { name, args, description } of module.commands)
+        standIns.set(program.command(name).description(description), args ? `${name} ${args}` : name);
+  }
   addExamples(program);
   return program;
+}
+
+/** The modules a command line runs: its command's (`help X`: X's), every one for `completion`, none for the program's own help or version. */
+function modulesFor(argv: string[], io: CliIO): CommandModule[] {
+  // Commander itself splits the line, as it will to run it (a --version here prints and ends: the
+  // CommanderError reaches run()); the command is the first operand.
+  const { operands } = program(io, new Map()).parseOptions(argv);
+  const name = operands[0] === 'help' ? operands[1] : operands[0];
+  const module = COMMANDS.find((m) => m.commands.some((c) => c.name === name));
+  if (!module) return [];
+  return module.everything ? [...COMMANDS] : [module];
+}
+
+async function registrations(modules: readonly CommandModule[]): Promise<Map<CommandModule, Register>> {
+  return new Map(await Promise.all(modules.map(async (m) => [m, await m.load()] as const)));
+}
+
+/** The whole program, every command module loaded (the completion script and tests walk it). */
+export async function buildProgram(cli: Cli): Promise<Command> {
+  return program(cli.io, await registrations(COMMANDS), cli);
 }
 
 /** Runs one command line (without `node adops`) and resolves to its exit code. */
@@ -92,22 +93,32 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
     ...io,
     isTTY: io.isTTY ?? (io.stdout ? Boolean((io.stdout as { isTTY?: boolean }).isTTY) : base.isTTY),
   };
-  // The server's reporting zone comes with the stored session (one small file read).
-  if (full.serverTz === undefined) {
-    const stored = await loadCredentials(full.env);
-    const server = full.env.ADOPS_URL;
-    if (stored?.tz && (!server || server.replace(/\/+$/, '') === stored.server)) full.serverTz = stored.tz;
-  }
-  const cli = new Cli(full);
+  let cli: Cli | undefined;
   try {
-    await buildProgram(cli).parseAsync(argv, { from: 'user' });
-    return cli.cancelled ? EXIT.cancelled : EXIT.ok;
+    const modules = modulesFor(argv, full);
+    if (modules.length) {
+      // The server's reporting zone comes with the stored session (one small file read).
+      if (full.serverTz === undefined) {
+        const stored = await loadCredentials(full.env);
+        const server = full.env.ADOPS_URL;
+        if (stored?.tz && (!server || server.replace(/\/+$/, '') === stored.server)) full.serverTz = stored.tz;
+      }
+      const [{ Cli }, registered] = await Promise.all([import('./context.js'), registrations(modules)]);
+      cli = new Cli(full);
+      await program(full, registered, cli).parseAsync(argv, { from: 'user' });
+      return cli.cancelled ? EXIT.cancelled : EXIT.ok;
+    }
+    // The program's own help or version, or a wrong command line: no command runs.
+    await program(full, new Map()).parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
   } catch (e) {
     // commander already printed its message (or the help / version).
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    return cli.fail(e);
+    if (cli) return cli.fail(e);
+    const { Cli } = await import('./context.js');
+    return new Cli(full).fail(e);
   } finally {
-    await cli.settle();
+    await cli?.settle();
   }
 }
 

@@ -1,7 +1,7 @@
 // Small display helpers for the terminal (yes/no, time left, the zone times are shown in).
 // Dates and times themselves are core's formatDateDMY / formatDateTimeDMY in the reporting
 // zone (cli.tz), never this machine's clock.
-import { formatPercent, timeZoneLabel } from '@adops/core';
+import { formatPercent, timeZoneLabel } from '@adops/core/lite';
 
 /** 'Horas en Europe/Madrid (UTC+01:00)': said under a table of times ('horas en …' within a line). */
 export const zoneNote = (tz: string, inLine = false) => `${inLine ? 'horas' : 'Horas'} en ${timeZoneLabel(tz)}`;

@@ -15,8 +15,8 @@ import { newConfigDir, runCli } from './helpers.js';
 const cli = async (args: string[]) => runCli(args, await newConfigDir(), 'http://127.0.0.1:9');
 
 /** Every command path in the program ('report zones', 'tokens url', …). */
-function paths(): string[][] {
-  const program = buildProgram(new Cli({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, isTTY: false }));
+async function paths(): Promise<string[][]> {
+  const program = await buildProgram(new Cli({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, isTTY: false }));
   const out: string[][] = [];
   const visit = (cmd: Command, path: string[]) => {
     for (const sub of cmd.commands) {
@@ -31,7 +31,7 @@ function paths(): string[][] {
 
 describe('adops help', () => {
   it('is in Spanish for every command: no commander English titles or placeholders', async () => {
-    const all = paths();
+    const all = await paths();
     expect(all.length).toBeGreaterThan(30);
     for (const p of [[], ...all]) {
       const r = await cli([...p, '--help']);

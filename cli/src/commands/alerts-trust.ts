@@ -21,7 +21,7 @@ import { CliError, EXIT } from '../io.js';
 import { networkCurrency } from '../currency.js';
 import type { Cli } from '../context.js';
 import { zoneNote } from '../text.js';
-import { offerValues } from './completion.js';
+import { offerValues } from './option-values.js';
 import type { Column } from '../ui/Table.js';
 
 /** One entry of the log in words: what, why, the figures, the guard and when. */

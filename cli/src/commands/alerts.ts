@@ -23,12 +23,12 @@ import {
   type AlertRule,
   type AlertRuleActionInput,
   type AlertRuleKind,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { CliError, EXIT } from '../io.js';
 import { networkCurrency } from '../currency.js';
 import type { Cli } from '../context.js';
 import { zoneNote } from '../text.js';
-import { offerValues } from './completion.js';
+import { offerValues } from './option-values.js';
 import type { Column } from '../ui/Table.js';
 import { registerAlertTrust } from './alerts-trust.js';
 

@@ -9,12 +9,12 @@ import {
   auditActorLabel,
   auditChangeSummary,
   auditBound,
-  contract,
+  routes,
   formatDateTimeDMY,
   type AuditEntry,
   type AuditQuery,
   type AuditTable,
-} from '@adops/core';
+} from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
@@ -70,7 +70,7 @@ export function registerAudit(program: Command, cli: Cli): void {
       };
       const table: ServerTable<AuditTable> = {
         page: (p) => api.audit.list({ ...filters, ...p }),
-        open: (format, s, signal, csv) => api.open(contract.audit.list, { ...filters, sort: s, format, csv }, { signal }),
+        open: (format, s, signal, csv) => api.open(routes.audit.list, { ...filters, sort: s, format, csv }, { signal }),
       };
       const done = await machineOutput(cli, flags, table, {
         sort,

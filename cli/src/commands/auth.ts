@@ -1,6 +1,6 @@
 // Session commands: login (stores the token), logout, whoami, passwd.
 import type { Command } from 'commander';
-import { ApiError, createApi, decodeSession, formatDateTimeDMY, timeZoneLabel, type Api } from '@adops/core';
+import { ApiError, createApi, decodeSession, formatDateTimeDMY, timeZoneLabel, type Api } from '@adops/core/lite';
 import { CliError, EXIT } from '../io.js';
 import { type Cli, cliFetch } from '../context.js';
 import { loadCredentials, loadDeviceToken, removeCredentials, saveCredentials, saveDeviceToken } from '../credentials.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Command } from 'commander';
-import { ApiError, BACKUP_PASSPHRASE_MIN, contract, formatInt } from '@adops/core';
+import { ApiError, BACKUP_PASSPHRASE_MIN, routes, formatInt } from '@adops/core/lite';
 import type { BackupManifest } from '@adops/server';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
@@ -115,7 +115,7 @@ export function registerBackup(program: Command, cli: Cli): void {
       if (!password) throw new CliError('La contraseña es obligatoria', EXIT.usage);
       const passphrase = await passphraseOf(cli, opts.passphraseFile, true);
       const ask = (code?: string) =>
-        api.open(contract.admin.backup, { password, passphrase, ...(code ? { code } : {}) }, { headers: { accept: 'application/x-tar' } });
+        api.open(routes.admin.backup, { password, passphrase, ...(code ? { code } : {}) }, { headers: { accept: 'application/x-tar' } });
       let res: Response;
       try {
         res = await ask(opts.code?.trim());

@@ -21,7 +21,7 @@ import {
   budgetProblem,
   campaignFormData,
   completenessNotes,
-  contract,
+  routes,
   daySpanText,
   formatAmount,
   formatDateTimeDMY,
@@ -40,7 +40,7 @@ import {
   type CampaignTable,
   type ImageSuggestion,
   type InsightsStatus,
-} from '@adops/core';
+} from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { pagingOf } from '../ui/paging.js';
@@ -186,7 +186,7 @@ export function registerCampaigns(program: Command, cli: Cli): void {
     const query = { from_date: from, to_date: to, status };
     const table: ServerTable<CampaignTable> = {
       page: (p) => api.campaigns.insights({ ...query, ...p }),
-      open: (format, s, signal, csv) => api.open(contract.campaigns.insights, { ...query, sort: s, format, csv }, { signal }),
+      open: (format, s, signal, csv) => api.open(routes.campaigns.insights, { ...query, sort: s, format, csv }, { signal }),
     };
     if (await machineOutput(cli, flags, table, { sort, limit, head: query })) return;
     const columns: Column<CampaignInsight>[] = [

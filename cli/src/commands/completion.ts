@@ -5,17 +5,10 @@ import type { Command, Option } from 'commander';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { LISTED } from './filter-list.js';
+import { offeredValues } from './option-values.js';
 
 /** Options whose values only the server knows (advertisers, publishers…): asked of `adops options --values` as you type. */
 const askedFilter = (long: string | undefined): string | undefined => LISTED.find((l) => `--${l.flag}` === long)?.flag;
-
-const offered = new WeakMap<Option, readonly string[]>();
-
-/** The values `flag` of `cmd` takes, offered after it (`--preset <TAB>`); the command still checks them. */
-export function offerValues(cmd: Command, flag: string, values: readonly string[]): void {
-  const option = cmd.options.find((o) => o.long === flag || o.short === flag);
-  if (option) offered.set(option, values);
-}
 
 interface Node {
   commands: string[];
@@ -33,7 +26,7 @@ function tree(program: Command): Map<string, Node> {
     const flags = (o: Option) => [o.short, o.long].filter((f): f is string => Boolean(f));
     const options = cmd.options.flatMap(flags);
     const values = cmd.options.flatMap((o) => {
-      const known = offered.get(o) ?? o.argChoices;
+      const known = offeredValues(o) ?? o.argChoices;
       return known?.length ? [{ flags: flags(o), values: known }] : [];
     });
     const asked = cmd.options.flatMap((o) => {

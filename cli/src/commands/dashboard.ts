@@ -3,7 +3,7 @@
 // --compare, the cards against the previous period as the server compared them. The server
 // answers every figure, sorts and pages the table and gives its totals.
 import type { Command } from 'commander';
-import { DEFAULT_PAGE_SIZE, SCREEN_PRESETS, type Api, type DailyTable, type PresetKey } from '@adops/core';
+import { DEFAULT_PAGE_SIZE, SCREEN_PRESETS, type Api, type DailyTable, type PresetKey } from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import type { DashboardData } from '../ui/Dashboard.js';
 import type { TableQuery } from '../ui/ReportScreen.js';

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { ApiError, daysText, formatDateDMY, formatInt, todayIn, type Api, type IngestResult, type ReportState } from '@adops/core';
+import { ApiError, daysText, formatDateDMY, formatInt, todayIn, type Api, type IngestResult, type ReportState } from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { reportingTz } from './report-filters.js';

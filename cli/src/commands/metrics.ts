@@ -1,7 +1,7 @@
 // `adops metrics`: what every figure means — each metric's header, full name and definition as
 // core's registries give them (the same words as the web's tooltips). Needs no server.
 import type { Command } from 'commander';
-import { metricGlossary, type GlossaryEntry } from '@adops/core';
+import { metricGlossary, type GlossaryEntry } from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 

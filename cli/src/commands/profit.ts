@@ -14,7 +14,7 @@ import {
   UNSYNCED_CELL,
   UNSYNCED_PROFIT_METRICS,
   completenessNotes,
-  contract,
+  routes,
   daySpanText,
   formatProfitFigure,
   syncedAtText,
@@ -24,7 +24,7 @@ import {
   type ProfitTable,
   type ProfitTotals,
   type ProfitRow,
-} from '@adops/core';
+} from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import type { Column } from '../ui/Table.js';
@@ -137,7 +137,7 @@ export function registerProfit(program: Command, cli: Cli): void {
     });
     const table: ServerTable<ProfitTable> = {
       page: (p) => api.profit.table({ ...query(range), ...p }),
-      open: (format, s, signal, csv) => api.open(contract.profit.table, { ...query(range), sort: s, format, csv }, { signal }),
+      open: (format, s, signal, csv) => api.open(routes.profit.table, { ...query(range), sort: s, format, csv }, { signal }),
     };
     const head = { by, start_date: range.from, end_date: range.to, campaign_id: flags.campaign ?? null, adset_id: flags.adset ?? null };
     if (await machineOutput(cli, flags, table, { sort, limit, head })) return;

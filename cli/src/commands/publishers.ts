@@ -1,7 +1,7 @@
 // `adops publishers list|set`: publishers' revenue shares (admins only). The share is the part
 // of revenue paid to the publisher; imports without p_revenue/margin derive them from it.
 import type { Command } from 'commander';
-import { formatPercent, type PublisherShare } from '@adops/core';
+import { formatPercent, type PublisherShare } from '@adops/core/lite';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';

@@ -8,7 +8,7 @@ import {
   DEFAULT_PAGE_SIZE,
   REFERRER_SORT_KEYS,
   SCREEN_PRESETS,
-  contract,
+  routes,
   formatDateTimeDMY,
   formatInt,
   rangeToInstants,
@@ -16,7 +16,7 @@ import {
   type ReferrerRow,
   type ReferrerTable,
   type VisitsComparison,
-} from '@adops/core';
+} from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';
 import { pagingOf } from '../ui/paging.js';
@@ -60,7 +60,7 @@ export function registerReferrers(program: Command, cli: Cli): void {
       });
       const table: ServerTable<ReferrerTable> = {
         page: (p) => api.referrers.report({ ...body(range), ...p }),
-        open: (format, s, signal, csv) => api.open(contract.referrers.report, { ...body(range), sort: s, format, csv }, { signal }),
+        open: (format, s, signal, csv) => api.open(routes.referrers.report, { ...body(range), sort: s, format, csv }, { signal }),
       };
       const done = await machineOutput(cli, flags, table, {
         sort,

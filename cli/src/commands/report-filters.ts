@@ -1,7 +1,7 @@
 // The filter flags the report commands share (--zone, --advertiser, --preset, --from/--to, …),
 // turned into report ranges with core's presets. Every CSV streams from the server's exports
 // (table-output.ts): the CLI writes none of its own.
-import { offerValues } from './completion.js';
+import { offerValues } from './option-values.js';
 import {
   PRESET_LABELS,
   SCREEN_DEFAULT_PRESET,
@@ -14,7 +14,7 @@ import {
   type Api,
   type DayRange,
   type PresetKey,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { CliError, EXIT, reportingTz, type CliIO } from '../io.js';
 import type { Command } from 'commander';
 import type { Cli } from '../context.js';

@@ -2,7 +2,7 @@
 // the revenue reports with the web's filters and default ranges. The server filters, sorts,
 // pages and totals every table; here an Ink screen draws its pages, or --csv / --json stream
 // its exports (every matching row) for scripts.
-import { offerValues } from './completion.js';
+import { offerValues } from './option-values.js';
 import type { Command } from 'commander';
 import {
   AD_REPORT_SCREEN_COLUMNS,
@@ -16,7 +16,7 @@ import {
   SCREEN_PRESETS,
   SUMMARY_PAGE_SIZE,
   ZONE_SORT_KEYS,
-  contract,
+  routes,
   type Api,
   type CsvDialect,
   type FinanceAdvertiserTable,
@@ -25,7 +25,7 @@ import {
   type RevenueCards as Cards,
   type SummaryRow,
   type ZoneRow,
-} from '@adops/core';
+} from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { pagingOf } from '../ui/paging.js';
@@ -83,7 +83,7 @@ export function registerReports(program: Command, cli: Cli): void {
     const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
     const table: ServerTable<Awaited<ReturnType<Api['adReport']['zoneDetails']>>> = {
       page: (p) => api.adReport.zoneDetails({ ...query(range), ...p }),
-      open: (format, s, signal, csv) => api.open(contract.adReport.zoneDetails, { ...query(range), sort: s, format, csv }, { signal }),
+      open: (format, s, signal, csv) => api.open(routes.adReport.zoneDetails, { ...query(range), sort: s, format, csv }, { signal }),
     };
     const done = await machineOutput(cli, flags, table, {
       sort,
@@ -127,7 +127,7 @@ export function registerReports(program: Command, cli: Cli): void {
       const limit = parseLimit(flags.limit);
       const { api, range } = await apiAndRange(cli, command, 'adReport', flags);
       await canonicalFilters(api, flags);
-      const route = by === 'publisher' ? contract.adReport.publisherSummary : contract.adReport.advertiserSummary;
+      const route = by === 'publisher' ? routes.adReport.publisherSummary : routes.adReport.advertiserSummary;
       const fetchPage = by === 'publisher' ? api.adReport.publisherSummary : api.adReport.advertiserSummary;
       const query = (r: ResolvedRange) => ({ ...rangeFields(r), ...textFilters(flags) });
       const table: ServerTable<Awaited<ReturnType<typeof fetchPage>>> = {
@@ -172,7 +172,7 @@ export function registerReports(program: Command, cli: Cli): void {
     const query = { ...rangeFields(range), zone_id: flags.zone, advertiser: flags.advertiser, publisher: flags.publisher };
     const table: ServerTable<Awaited<ReturnType<Api['adReport']['explorer']>>> = {
       page: (p) => api.adReport.explorer({ ...query, ...p }),
-      open: (format, s, signal, csv) => api.open(contract.adReport.explorer, { ...query, sort: s, format, csv }, { signal }),
+      open: (format, s, signal, csv) => api.open(routes.adReport.explorer, { ...query, sort: s, format, csv }, { signal }),
     };
     // The cards: Ayer, Hoy and Mes over all traffic, Filtro the search's range under its filters (the web's numbers).
     const cards = flags.csv === undefined ? await api.adReport.revenueCards(query) : null;
@@ -215,7 +215,7 @@ export function registerReports(program: Command, cli: Cli): void {
     // The server's export: the same file as the web's 'Descargar CSV'.
     if (flags.csv !== undefined) {
       const open = (format: 'csv' | 'ndjson', _sort: string | undefined, signal: AbortSignal, csv: CsvDialect) =>
-        api.open(contract.demand.advertiserRevenue, { ...query, format, csv }, { signal });
+        api.open(routes.demand.advertiserRevenue, { ...query, format, csv }, { signal });
       return exportCsv(cli, { open }, flags.csv as string, { dialect });
     }
     const data = await api.demand.advertiserRevenue(query);
@@ -253,9 +253,9 @@ export function registerReports(program: Command, cli: Cli): void {
       if (flags.csv !== undefined) {
         const open = (format: 'csv' | 'ndjson', _sort: string | undefined, signal: AbortSignal, csv: CsvDialect) =>
           table === 'margin'
-            ? api.open(contract.finance.margin, { ...q, format, csv }, { signal })
+            ? api.open(routes.finance.margin, { ...q, format, csv }, { signal })
             : api.open(
-                table === 'advertisers' ? contract.finance.advertisers : contract.finance.publishers,
+                table === 'advertisers' ? routes.finance.advertisers : routes.finance.publishers,
                 { ...q, sort: sortFor(table.slice(0, -1)), format, csv },
                 { signal },
               );

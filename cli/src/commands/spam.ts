@@ -3,7 +3,7 @@
 // A hit or batch event whose referrer or source is listed (or a subdomain of a listed domain)
 // is stored flagged `spam_referrer` from then on.
 import type { Command } from 'commander';
-import { formatInt, type SpamList } from '@adops/core';
+import { formatInt, type SpamList } from '@adops/core/lite';
 import type { Cli } from '../context.js';
 
 function describe(list: SpamList): string {

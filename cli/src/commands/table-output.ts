@@ -3,14 +3,14 @@
 // its NDJSON export into one JSON document written as it arrives,
 // so any number of rows goes through in constant memory; `--limit N` keeps the first N rows
 // of the server's order. The CLI never sorts, sums or pages rows itself.
-import { offerValues } from './completion.js';
+import { offerValues } from './option-values.js';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { MAX_PAGE_SIZE, formatInt, jsonFigures, parseSortText, sortText, type CsvDialect, type TablePage } from '@adops/core';
+import { MAX_PAGE_SIZE, formatInt, jsonFigures, parseSortText, sortText, type CsvDialect, type TablePage } from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 

@@ -1,6 +1,6 @@
 // The terminal side of a table command: the first page from the server, then the Ink report
 // screen asking the server for every page, order, page size and preset the keys choose.
-import { presetRange, sortText, type PresetKey, type SortState } from '@adops/core';
+import { presetRange, sortText, type PresetKey, type SortState } from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import type { ReportView, TableQuery } from '../ui/ReportScreen.js';

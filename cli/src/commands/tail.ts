@@ -3,7 +3,7 @@
 // stream once it opens again; see live-tail.ts). NDJSON with --json. With --alerts, the alerts as they fire and resolve instead
 // (alert-tail.ts).
 import type { Command } from 'commander';
-import { LIVE_CAP, type ReferrerFilter } from '@adops/core';
+import { LIVE_CAP, type ReferrerFilter } from '@adops/core/lite';
 import type { Cli } from '../context.js';
 import { CliError, EXIT } from '../io.js';
 import { LiveTail, type TailMode } from '../live-tail.js';

@@ -12,7 +12,7 @@ import {
   type Api,
   type PublisherToken,
   type TokenPolicy,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import type { Cli } from '../context.js';
 import { reportingTz } from './report-filters.js';

@@ -3,7 +3,7 @@
 // code, then the recovery codes, shown once) and off (with the password).
 import type { Command } from 'commander';
 import QRCode from 'qrcode';
-import { ApiError, formatDateTimeDMY } from '@adops/core';
+import { ApiError, formatDateTimeDMY } from '@adops/core/lite';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import { yesNo } from '../text.js';

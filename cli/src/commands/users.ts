@@ -1,7 +1,7 @@
 // `adops users list|create|update|delete|sessions|end-sessions|2fa-reset`: the admin's user
 // management (the server refuses non-admins with 403 "No autorizado").
 import type { Command } from 'commander';
-import { type Api, formatDateTimeDMY, type ListedUser, sessionDevice, type User, type UpdateUserBody, type UserSession } from '@adops/core';
+import { type Api, formatDateTimeDMY, type ListedUser, sessionDevice, type User, type UpdateUserBody, type UserSession } from '@adops/core/lite';
 import { CliError, EXIT } from '../io.js';
 import type { Cli } from '../context.js';
 import type { Column } from '../ui/Table.js';

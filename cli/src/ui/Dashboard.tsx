@@ -16,7 +16,7 @@ import {
   type PresetKey,
   type TopAdvertiser,
   type TopZone,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { ReportScreen, pagingOf, type ReportView, type TableQuery } from './ReportScreen.js';
 import { networkCurrency } from '../currency.js';
 import { metricColumns, totalsRow, withRankColours } from './columns.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { keyboardReady, waitFor } from '../../test/wait.js';
-import { formatInt, type SortState } from '@adops/core';
+import { formatInt, type SortState } from '@adops/core/lite';
 import { ReportScreen, splitKeys, visibleFrom, type ReportView, type TableQuery } from './ReportScreen.js';
 
 interface Row {

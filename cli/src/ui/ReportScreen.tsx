@@ -6,7 +6,7 @@
 // keyboard it draws the first page once and stops.
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, type DOMElement, Text, measureElement, useApp, useStdin, useStdout } from 'ink';
-import { PAGE_SIZES, PRESET_LABELS, formatInt, nextSort, pageLabel, type PresetKey, type SortState } from '@adops/core';
+import { PAGE_SIZES, PRESET_LABELS, formatInt, nextSort, pageLabel, type PresetKey, type SortState } from '@adops/core/lite';
 import { Table, layoutTable, type Column } from './Table.js';
 import { filterRows, keyLines, splitKeys, type KeyFlags } from './screen-keys.js';
 

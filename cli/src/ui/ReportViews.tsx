@@ -8,7 +8,7 @@ import {
   type AdvertiserRevenue,
   type FinanceMarginRow,
   type FinanceTotals,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { networkCurrency } from '../currency.js';
 import { Table, layoutTable, type Column } from './Table.js';
 

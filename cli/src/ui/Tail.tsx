@@ -12,7 +12,7 @@ import {
   type BotReason,
   type LiveRecord,
   type ReferrerFilter,
-} from '@adops/core';
+} from '@adops/core/lite';
 import type { LiveTail, TailStatus } from '../live-tail.js';
 import { displayWidth } from './Table.js';
 import { LiveStats } from './live-stats.js';

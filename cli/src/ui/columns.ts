@@ -1,6 +1,6 @@
 // Terminal table columns from core's metrics registry: headers, es-ES formats and alignment,
 // and the rank colours of money columns (the server's rank levels → terminal colours).
-import { METRICS, formatMetric, type CurrencySymbol, type MetricColumn, type MetricKey, type RankLevel } from '@adops/core';
+import { METRICS, formatMetric, type CurrencySymbol, type MetricColumn, type MetricKey, type RankLevel } from '@adops/core/lite';
 import { networkCurrency } from '../currency.js';
 import type { Column } from './Table.js';
 

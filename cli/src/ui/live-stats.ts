@@ -1,7 +1,7 @@
 // What the live tail's footer shows: events per second and the top referrers (by host) and
 // countries among the events seen in the last minute (by their seen_at, so a backlog or a
 // late poll does not count as a burst).
-import type { LiveRecord } from '@adops/core';
+import type { LiveRecord } from '@adops/core/lite';
 
 const MINUTE = 60_000;
 

@@ -1,6 +1,6 @@
 // Where a page sits in the whole result, as the server answered it (no Ink here: commands
 // that only print machine output import it without loading the terminal UI).
-import type { PageInfo, SortState } from '@adops/core';
+import type { PageInfo, SortState } from '@adops/core/lite';
 
 /** Where a page sits in the whole result, as the server answered it. */
 export interface Paging {

@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { route, emptyResponse } from './route.js';
 import { Email, NewPassword, UserSession } from './auth.js';
+import { BACKUP_PASSPHRASE_MIN } from './values.js';
+
+export { maskToken, BACKUP_PASSPHRASE_MIN, publisherDataUrl } from './values.js';
 
 const Name = z.string().trim().max(100);
 
@@ -111,14 +114,6 @@ export const PublisherToken = z.object({
   request_count: z.number().int(),
 });
 export type PublisherToken = z.infer<typeof PublisherToken>;
-
-/** A token as lists show it unless asked to reveal it: its first and last 4 characters. */
-export function maskToken(token: string): string {
-  return token.length <= 12 ? '••••' : `${token.slice(0, 4)}…${token.slice(-4)}`;
-}
-
-/** Shortest passphrase a backup's secrets are encrypted with. */
-export const BACKUP_PASSPHRASE_MIN = 12;
 
 /**
  * A backup asks the admin to prove it is them again (password, and the code with 2FA on) and the
@@ -238,9 +233,3 @@ export const adminRoutes = {
     responseType: 'none',
   }),
 };
-
-/** The URL a publisher uses to pull its own data (SPEC §2 Admin: the range is yesterday). */
-export function publisherDataUrl(origin: string, token: string, startDate: string, endDate: string): string {
-  const q = new URLSearchParams({ start_date: startDate, end_date: endDate, token });
-  return `${origin.replace(/\/$/, '')}/api/publisher/data?${q.toString()}`;
-}

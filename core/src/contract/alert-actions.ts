@@ -4,10 +4,11 @@
 import { z } from 'zod';
 import { route } from './route.js';
 import { queryInt, tablePage } from './table.js';
+import { ALERT_ACTION_MODES } from './values.js';
+
+export { ALERT_ACTION_MODES } from './values.js';
 
 const whole = (min: number, max: number) => z.number().int().min(min).max(max);
-
-export const ALERT_ACTION_MODES = ['notify', 'pause'] as const;
 
 /** A campaign rule's action; only admins set or change it. */
 export const AlertRuleAction = z

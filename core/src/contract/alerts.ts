@@ -6,10 +6,10 @@ import { emptyResponse, route } from './route.js';
 import { queryInt, tablePage } from './table.js';
 import { AlertRuleAction, alertActionRoutes } from './alert-actions.js';
 import { TQ_SCALE } from './reports.js';
+import { ALERT_RULE_KINDS, ALERT_STATES } from './values.js';
 
-export const ALERT_RULE_KINDS = ['tq_low', 'revenue_drop', 'referrer_burst', 'ip_burst', 'campaign_roi'] as const;
+export { ALERT_RULE_KINDS, ALERT_STATES, ALERT_RULE_PARAM_KEYS, alertRuleParamKeys } from './values.js';
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
-export const ALERT_STATES = ['open', 'resolved', 'muted'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
 /** A zone id, publisher, advertiser, host or campaign id a rule watches; empty: every one. */
@@ -83,8 +83,6 @@ export const ALERT_RULE_PARAMS = {
   ip_burst: IpBurstParams.strict(),
   campaign_roi: CampaignRoiParams.strict(),
 } as const satisfies Record<AlertRuleKind, z.ZodObject>;
-/** The parameter keys a kind takes, in the order its form shows them. */
-export const alertRuleParamKeys = (kind: AlertRuleKind): string[] => Object.keys(ALERT_RULE_PARAMS[kind].shape);
 
 const kindOf = <K extends AlertRuleKind, P extends z.ZodType>(kind: K, params: P) => z.object({ kind: z.literal(kind), params });
 export const AlertRuleSpec = z.discriminatedUnion('kind', [

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { DATE_RANGE_REVERSED } from '../voice.js';
 import { route, optionalFilter } from './route.js';
 import { tableFields, tablePage } from './table.js';
+import { AUDIT_PAGE_SIZE, AUDIT_SORT_KEYS } from './values.js';
+
+export { AUDIT_SORT_KEYS, AUDIT_PAGE_SIZE } from './values.js';
 
 /** One entry: who, when (UTC), from which address, what, on what, before and after (secrets redacted). */
 export const AuditEntry = z.object({
@@ -22,9 +25,6 @@ export const AuditEntry = z.object({
   request_id: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
-
-export const AUDIT_SORT_KEYS = ['at'] as const;
-export const AUDIT_PAGE_SIZE = 50;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

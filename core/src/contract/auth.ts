@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { route, emptyResponse } from './route.js';
 
+export { sessionDevice } from './values.js';
+
 export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
 /** New passwords: 8–256 characters (the server's rule; the spec sets none on the client). */
 export const NewPassword = z.string().min(8, 'La contraseña debe tener al menos 8 caracteres').max(256);
@@ -59,37 +61,6 @@ export const UserSession = z.object({
   current: z.boolean(),
 });
 export type UserSession = z.infer<typeof UserSession>;
-
-/**
- * Where a session was opened, briefly, from its User-Agent: the browser and system ('Chrome en
- * macOS'), 'Terminal (adops)' for the adops command, 'Script (Node.js)' for other Node clients.
- */
-export function sessionDevice(userAgent: string): string {
-  if (!userAgent) return '-';
-  if (userAgent === 'adops-cli') return 'Terminal (adops)';
-  if (userAgent === 'node') return 'Script (Node.js)';
-  const browser = /Edg\//.test(userAgent)
-    ? 'Edge'
-    : /Firefox\//.test(userAgent)
-      ? 'Firefox'
-      : /Chrome\/|Chromium\//.test(userAgent)
-        ? 'Chrome'
-        : /Safari\//.test(userAgent)
-          ? 'Safari'
-          : null;
-  const system = /Android/.test(userAgent)
-    ? 'Android'
-    : /iPhone|iPad/.test(userAgent)
-      ? 'iOS'
-      : /Windows/.test(userAgent)
-        ? 'Windows'
-        : /Mac OS X|Macintosh/.test(userAgent)
-          ? 'macOS'
-          : /Linux/.test(userAgent)
-            ? 'Linux'
-            : null;
-  return browser && system ? `${browser} en ${system}` : userAgent.slice(0, 40);
-}
 
 /** A 6-digit code of the authenticator app (spaces ignored). */
 export const TotpCode = z

@@ -7,46 +7,34 @@ import { tableFields, tablePage } from './table.js';
 import { daysBetween, isValidYmd } from '../presets.js';
 import { MissingRate } from './profit.js';
 import { readAmount } from '../amounts.js';
+import {
+  CAMPAIGNS_PAGE_SIZE,
+  CAMPAIGN_DEFAULTS,
+  CAMPAIGN_SORT_KEYS,
+  CTA_LABELS,
+  type INSIGHTS_STATUS_LABELS,
+  MAX_SUGGESTION_PAGE,
+  MIN_KEYWORD_LENGTH,
+  OBJECTIVES,
+} from './values.js';
 
-/** The largest image a campaign accepts (upload or downloaded suggestion). */
-export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
-export const IMAGE_REQUIRED_MESSAGE = 'Debes subir una imagen o seleccionar una de Pixabay';
-/** Keywords must be longer than 2 characters for suggestions (SPEC §7, §9). */
-export const MIN_KEYWORD_LENGTH = 3;
-/** Image suggestions come from a random page 1–5 (SPEC §9). */
-export const MAX_SUGGESTION_PAGE = 5;
-
-export const OBJECTIVES = ['OUTCOME_TRAFFIC', 'OUTCOME_SALES'] as const;
+export {
+  MAX_IMAGE_BYTES,
+  IMAGE_REQUIRED_MESSAGE,
+  MIN_KEYWORD_LENGTH,
+  MAX_SUGGESTION_PAGE,
+  OBJECTIVES,
+  CTA_LABELS,
+  CAMPAIGN_DEFAULTS,
+  INSIGHTS_STATUS_LABELS,
+  CAMPAIGN_SORT_KEYS,
+  CAMPAIGNS_PAGE_SIZE,
+} from './values.js';
 export type Objective = (typeof OBJECTIVES)[number];
 
-/** Meta call-to-action button types offered on link ads, with the label the screens show. */
-export const CTA_LABELS = {
-  LEARN_MORE: 'Más información',
-  SHOP_NOW: 'Comprar',
-  SIGN_UP: 'Registrarte',
-  SUBSCRIBE: 'Suscribirte',
-  DOWNLOAD: 'Descargar',
-  GET_OFFER: 'Obtener oferta',
-  CONTACT_US: 'Contactarnos',
-  APPLY_NOW: 'Solicitar ahora',
-  BOOK_TRAVEL: 'Reservar',
-  ORDER_NOW: 'Pedir ahora',
-  SEE_MORE: 'Ver más',
-  GET_QUOTE: 'Solicitar presupuesto',
-} as const;
 export type CallToAction = keyof typeof CTA_LABELS;
 export const CTA_TYPES = Object.keys(CTA_LABELS) as [CallToAction, ...CallToAction[]];
 export const CallToAction = z.enum(CTA_TYPES);
-
-/** Form defaults (SPEC §9): budget and bid in the ad account's currency, CPC bid. */
-export const CAMPAIGN_DEFAULTS = {
-  objective: 'OUTCOME_TRAFFIC' as Objective,
-  daily_budget: 1.0,
-  bid_amount: 0.05,
-  cta: 'LEARN_MORE' as CallToAction,
-  countries: ['ES'],
-  advantage_audience: false,
-};
 
 /** What the creator calls each field of the form: errors name fields by these, never by their keys. */
 export const CAMPAIGN_FIELD_LABELS = {
@@ -228,8 +216,6 @@ export const CreatedCampaign = z.object({
 });
 export type CreatedCampaign = z.infer<typeof CreatedCampaign>;
 
-/** Status filter of the metrics list: Todas / Activas / Pausadas. */
-export const INSIGHTS_STATUS_LABELS = { ALL: 'Todas', ACTIVE: 'Activas', PAUSED: 'Pausadas' } as const;
 export type InsightsStatus = keyof typeof INSIGHTS_STATUS_LABELS;
 const STATUS_ALIASES: Record<string, InsightsStatus> = { TODAS: 'ALL', ACTIVAS: 'ACTIVE', PAUSADAS: 'PAUSED' };
 /** Longest range the metrics list accepts, in days. */
@@ -238,24 +224,6 @@ export const MAX_INSIGHTS_DAYS = 800;
 const Ymd = z.string().refine(isValidYmd, 'debe ser una fecha AAAA-MM-DD');
 
 const bothDates = (q: { from_date: unknown; to_date: unknown }) => isValidYmd(q.from_date) && isValidYmd(q.to_date);
-
-export const CAMPAIGN_SORT_KEYS = [
-  'name',
-  'effective_status',
-  'impressions',
-  'clicks',
-  'ctr',
-  'spend',
-  'account_spend',
-  'cpc',
-  'cpm',
-  'revenue',
-  'profit',
-  'roi',
-  'created_at',
-] as const;
-/** SPEC §9: the campaign metrics list shows 20 rows a page. */
-export const CAMPAIGNS_PAGE_SIZE = 20;
 
 /** The range and status plus sort/page/page_size/format (default order: newest campaign first). */
 export const InsightsQuery = z

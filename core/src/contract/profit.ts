@@ -7,22 +7,10 @@ import { route } from './route.js';
 import { tableFields, tablePage } from './table.js';
 import { ReportDate, MAX_REPORT_DAYS } from './reports.js';
 import { daysBetween, isValidYmd } from '../presets.js';
-import { PROFIT_METRIC_KEYS } from '../metrics.js';
+import { PROFIT_DIMENSIONS, PROFIT_PAGE_SIZE, PROFIT_SORT_KEYS } from './values.js';
 
-export const PROFIT_DIMENSIONS = ['campaign', 'adset', 'ad', 'keyword', 'day'] as const;
+export { PROFIT_DIMENSIONS, PROFIT_DIMENSION_LABELS, PROFIT_SORT_KEYS, PROFIT_PAGE_SIZE } from './values.js';
 export type ProfitDimension = (typeof PROFIT_DIMENSIONS)[number];
-
-/** What each grouping is called on the screens. */
-export const PROFIT_DIMENSION_LABELS: Record<ProfitDimension, string> = {
-  campaign: 'Campaña',
-  adset: 'Conjunto de anuncios',
-  ad: 'Anuncio',
-  keyword: 'Keyword',
-  day: 'Día',
-};
-
-export const PROFIT_SORT_KEYS = ['key', 'name', ...PROFIT_METRIC_KEYS] as const;
-export const PROFIT_PAGE_SIZE = 50;
 
 const Id = z
   .string()

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { DATE_RANGE_REVERSED, rangeTooLong } from '../voice.js';
 import { route, emptyResponse } from './route.js';
 import { queryInt, tableFields, tablePage } from './table.js';
+import { BOT_REASONS, REFERRER_SORT_KEYS } from './values.js';
+
+export { BOT_REASONS, BOT_REASON_LABELS, REFERRER_SORT_KEYS } from './values.js';
 
 /** Field limits of a referrer event (ingest rejects longer values with 400). */
 export const REFERRER_LIMITS = {
@@ -103,17 +106,8 @@ const choice = (max: number) =>
  * (or source) on the referrer-spam list, one IP over its hits-per-minute rate, or a zone no
  * zone report has ever named. Flagged events are stored but left out unless `include_bots`.
  */
-export const BOT_REASONS = ['user_agent', 'spam_referrer', 'ip_rate', 'unknown_zone'] as const;
 export const BotReason = z.enum(BOT_REASONS);
 export type BotReason = z.infer<typeof BotReason>;
-
-/** Each reason as the screens and the terminal name it. */
-export const BOT_REASON_LABELS: Record<BotReason, string> = {
-  user_agent: 'Bot (user agent)',
-  spam_referrer: 'Spam de referrer',
-  ip_rate: 'IP por encima del límite',
-  unknown_zone: 'Zona desconocida',
-};
 
 /** `include_bots`: a boolean, or its text in a query string ('true'/'false', '1'/'0'); absent = false. */
 const IncludeBots = z
@@ -161,7 +155,6 @@ export type ReferrerFilterParsed = z.output<typeof ReferrerFilter>;
 /** Referrers and Logs show 20 rows a page (SPEC §9). */
 export const REFERRERS_PAGE_SIZE = 20;
 
-export const REFERRER_SORT_KEYS = ['seen_at', 'first_seen', 'zone_id', 'parent_domain', 'referrer', 'hits'] as const;
 /** The referrers report's body: the filter plus sort/page/page_size/format (default order: last seen, newest first). */
 export const ReferrerReportQuery = z.object({ ...filterShape, ...tableFields(REFERRER_SORT_KEYS, REFERRERS_PAGE_SIZE) }).superRefine(checkRange);
 export type ReferrerReportQuery = z.input<typeof ReferrerReportQuery>;

@@ -8,6 +8,25 @@ import { optionalFilter } from './route.js';
 import { exportFields, queryInt, tableFields, tablePage } from './table.js';
 import { isValidYmd, daysBetween } from '../presets.js';
 import { DASHBOARD_RANKED } from '../metrics.js';
+import {
+  ADVERTISER_SUMMARY_SORT_KEYS,
+  DAILY_SORT_KEYS,
+  PUBLISHER_SUMMARY_SORT_KEYS,
+  SUMMARY_PAGE_SIZE,
+  ZONE_PAGE_SIZE,
+  ZONE_SORT_KEYS,
+} from './values.js';
+
+export {
+  DAILY_SORT_KEYS,
+  ZONE_SORT_KEYS,
+  ZONE_PAGE_SIZE,
+  SUMMARY_PAGE_SIZE,
+  PUBLISHER_SUMMARY_SORT_KEYS,
+  ADVERTISER_SUMMARY_SORT_KEYS,
+  FINANCE_ROUNDING_NOTE,
+} from './values.js';
+export type ZoneSortKey = (typeof ZONE_SORT_KEYS)[number];
 
 /** Longest range a report accepts, in calendar days (inclusive). */
 export const MAX_REPORT_DAYS = 800;
@@ -123,30 +142,6 @@ const SummedFields = {
 export const ReportTotals = z.object(SummedFields);
 export type ReportTotals = z.infer<typeof ReportTotals>;
 
-const METRIC_SORT_KEYS = [
-  'impressions',
-  'monetized_impressions',
-  'clicks',
-  'revenue',
-  'p_revenue',
-  'margin',
-  'tq',
-  'ctr',
-  'cpm',
-  'cpc',
-  'rs_percent',
-  'p_cpm',
-  'p_cpc',
-] as const;
-
-/** The zone table sorts by any of its columns; ties by the natural key. */
-export const ZONE_SORT_KEYS = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source', 'domain', ...METRIC_SORT_KEYS] as const;
-export type ZoneSortKey = (typeof ZONE_SORT_KEYS)[number];
-
-/** Zone tables' default page size (Ad Report, SPEC §9) and the summaries'. */
-export const ZONE_PAGE_SIZE = 25;
-export const SUMMARY_PAGE_SIZE = 10;
-
 /**
  * The zone table (Ad Report, Api Explorer): report filters plus sort / page / page_size /
  * format. Default order: date desc, revenue desc, then the natural key.
@@ -173,10 +168,6 @@ export const SummaryRow = z.object({
   ...SummedFields,
 });
 export type SummaryRow = z.infer<typeof SummaryRow>;
-
-const summarySortKeys = <N extends 'publisher' | 'advertiser'>(name: N) => ['date', name, ...METRIC_SORT_KEYS] as const;
-export const PUBLISHER_SUMMARY_SORT_KEYS = summarySortKeys('publisher');
-export const ADVERTISER_SUMMARY_SORT_KEYS = summarySortKeys('advertiser');
 
 /** A summary table's query. Default order: date desc, revenue desc, name. */
 const summaryQuery = (keys: readonly string[]) =>
@@ -284,7 +275,6 @@ export const DailyRow = z.object({
 });
 export type DailyRow = z.infer<typeof DailyRow>;
 
-export const DAILY_SORT_KEYS = ['date', ...METRIC_SORT_KEYS] as const;
 /** The 'Analytics' table's query (default order: date ascending; 10 rows a page). */
 export const DailyTableQuery = z.object({ ...rangeFields, ...filterFields, ...tableFields(DAILY_SORT_KEYS, 10) }).superRefine(checkRange);
 export type DailyTableQuery = z.input<typeof DailyTableQuery>;
@@ -368,10 +358,6 @@ export type DemandQuery = z.input<typeof DemandQuery>;
  * rounding: FINANCE_ROUNDING_NOTE says so on every face.
  */
 export const FINANCE_PAGE_SIZE = 100;
-
-/** The footnote of every Finance face (web and terminal). */
-export const FINANCE_ROUNDING_NOTE =
-  'Cada importe se redondea por separado a partir de su valor exacto, así que la suma de las filas puede diferir ligeramente del total.';
 
 /** Finance: one row per advertiser, a 'YYYY-MM' revenue column per month of the range (zero-filled) and its Total. */
 export const FinanceAdvertiserRow = z.object({ advertiser: z.string(), total: money }).catchall(z.number());

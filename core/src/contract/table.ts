@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { CSV_DIALECTS, type CsvDialect } from '../csv.js';
 import { parseSortText, type SortState } from '../table.js';
+import { MAX_PAGE_SIZE } from './values.js';
 
-/** Largest page a table answers. */
-export const MAX_PAGE_SIZE = 500;
+export { MAX_PAGE_SIZE } from './values.js';
 
 /** json: one page; csv (BOM, the screen's columns; money at stored precision, ratios as shown) and ndjson: every matching row. */
 export const TABLE_FORMATS = ['json', 'csv', 'ndjson'] as const;
