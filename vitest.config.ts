@@ -1,7 +1,35 @@
-import { defineConfig } from 'vitest/config';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
 
-// Unit + integration tests (no browser). Workspace packages resolve to their sources.
+// Unit + integration tests (no browser) in two tiers, `npm test` running one after the other:
+// - fast: core, web, cli and the server on its embedded engines (DuckDB, lowdb, the in-process
+//   live bus) — `npm run test:fast`;
+// - engines: every file that starts PostgreSQL, Redis or ClickHouse (chdb), found by what it calls
+//   to start one (ENGINE_STARTERS below), so a new such file joins this tier by itself —
+//   `npm run test:engines`.
+// Workspace packages resolve to their sources.
+const root = fileURLToPath(new URL('.', import.meta.url));
+const TEST_DIRS = ['core/src', 'server', 'cli', 'web/src', 'scripts'];
+const TEST_FILE = /\.test\.tsx?$/;
+/** What a test file calls to start an engine (server/test: pg-cluster.ts, redis-server.ts, clickhouse-http.ts, helpers.ts). */
+const ENGINE_STARTERS =
+  /\b(startPgCluster|startRedisServer|startClickHouseHttp|bothWarehouses|chdbClient|useClickHouseWarehouse|againOnClickHouse)\(|chdb:\/\//;
+
+function testFiles(dir: string): string[] {
+  return readdirSync(path.join(root, dir)).flatMap((name) => {
+    if (name === 'node_modules' || name === 'dist') return [];
+    const rel = `${dir}/${name}`;
+    if (statSync(path.join(root, rel)).isDirectory()) return testFiles(rel);
+    return TEST_FILE.test(name) ? [rel] : [];
+  });
+}
+
+const engineFiles = TEST_DIRS.flatMap(testFiles).filter((file) => ENGINE_STARTERS.test(readFileSync(path.join(root, file), 'utf8')));
+const include = TEST_DIRS.map((dir) => `${dir}/**/*.test.{ts,tsx}`);
+const exclude = ['**/node_modules/**', '**/dist/**', 'e2e/**'];
+
 export default defineConfig({
   resolve: {
     // Exact names: '@adops/core/lite' (adops' zod-free entry) is not '@adops/core' plus a path.
@@ -13,10 +41,12 @@ export default defineConfig({
   },
   esbuild: { jsx: 'automatic' },
   test: {
-    include: ['core/src/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.{ts,tsx}', 'web/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', 'e2e/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'fast', include, exclude: [...exclude, ...engineFiles] } },
+      { extends: true, test: { name: 'engines', include: engineFiles, exclude } },
+    ],
   },
 });

@@ -25,8 +25,11 @@ export * from './campaigns.js';
 export * from './audit.js';
 export * from './alerts.js';
 export * from './alert-actions.js';
+export * from './alert-evaluations.js';
 export * from './completeness.js';
 export * from './profit-labels.js';
+export * from './field-labels.js';
+export * from './voice.js';
 
 /** The route table for `api.open` and `buildRequest`: the client binds the same endpoints (client.ts). */
 export const routes = endpoints as unknown as Contract;

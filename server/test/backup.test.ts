@@ -20,9 +20,8 @@ import { BackupError, restoreBackup, saveBackup, type BackupManifest } from '../
 import { decryptBuffer, encryptBuffer, openBackupKeys } from '../src/backup/crypto.js';
 import type { Db } from '../src/warehouse/duckdb/db.js';
 import { BackupService } from '../src/services/backup.js';
-import { ADMIN, failure, startTestServer, useClickHouseWarehouse, type TestServer, knownPublishers } from './helpers.js';
+import { ADMIN, failure, startTestServer, type TestServer, knownPublishers } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
-import { startPgCluster } from './pg-cluster.js';
 
 let work: string;
 beforeAll(async () => {
@@ -610,39 +609,5 @@ describe('restore', () => {
   test('the data dir and the backup cannot be one inside the other', async () => {
     await expect(restoreBackup(backup, path.join(backup, 'data'))).rejects.toThrow(/uno dentro del otro/);
     await expect(restoreBackup(backup, backup)).rejects.toThrow(/uno dentro del otro/);
-  });
-});
-
-describe('deployments on PostgreSQL or ClickHouse', () => {
-  test('with the entities on PostgreSQL the server answers 409 saying to use pg_dump, and writes nothing', async () => {
-    const cluster = await startPgCluster();
-    try {
-      const s = await startTestServer({ store: 'postgres', databaseUrl: await cluster.createDatabase('backup_refused') });
-      try {
-        const admin = await s.admin();
-        const res = await backupRequest(s, admin.token);
-        expect(res.status).toBe(409);
-        expect(((await res.json()) as { detail: string }).detail).toMatch(/Con PostgreSQL usa pg_dump/);
-        expect((await readdir(s.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);
-      } finally {
-        await s.close();
-      }
-    } finally {
-      await cluster.stop();
-    }
-  }, 60_000);
-
-  test('the server answers 409 saying to use clickhouse-backup / pg_dump', async () => {
-    useClickHouseWarehouse(true);
-    const s = await startTestServer();
-    try {
-      const admin = await s.admin();
-      const res = await backupRequest(s, admin.token);
-      expect(res.status).toBe(409);
-      expect(((await res.json()) as { detail: string }).detail).toMatch(/pg_dump.*clickhouse-backup/);
-    } finally {
-      await s.close();
-      useClickHouseWarehouse(false);
-    }
   });
 });

@@ -16,7 +16,7 @@ import {
   formatInt,
   type AlertEvaluationEntry,
   type BacktestAction,
-} from '@adops/core';
+} from '@adops/core/lite';
 import { CliError, EXIT } from '../io.js';
 import { networkCurrency } from '../currency.js';
 import type { Cli } from '../context.js';

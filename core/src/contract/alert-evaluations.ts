@@ -7,27 +7,10 @@ import { route } from './route.js';
 import { queryInt, tablePage } from './table.js';
 import { ALERT_ACTION_KIND_ONLY, ALERT_RULE_KINDS, AlertRuleIdParams, AlertRuleSpec, Cooldown, RuleName } from './alerts.js';
 import { AlertRuleAction } from './alert-actions.js';
+import { ALERT_OUTCOMES, type BACKTEST_DAYS } from './values.js';
 
-/**
- * What one evaluation made of one subject: `fired` (an alert fired or stays open; a guard's notify
- * only), `acted` (paused on Meta now), `cooldown` (held by the rule's wait between notices or
- * actions), `daily_cap` (the ad account's actions for the day are used up), `below_min_spend` (too
- * little data: spend, impressions, clicks, visits or last week's revenue under the rule's minimum),
- * `unsynced_spend` (spend not synced, or without its exchange rate), `estimated_revenue` (revenue
- * only estimated, and the rule counts closed days only), `recovered` (its alert resolved, or the
- * rule resumed it), `not_matched` (judged, and the condition does not hold).
- */
-export const ALERT_OUTCOMES = [
-  'fired',
-  'acted',
-  'cooldown',
-  'daily_cap',
-  'below_min_spend',
-  'unsynced_spend',
-  'estimated_revenue',
-  'recovered',
-  'not_matched',
-] as const;
+export { ALERT_OUTCOMES, BACKTEST_DAYS } from './values.js';
+
 export type AlertOutcome = (typeof ALERT_OUTCOMES)[number];
 
 /** Days the evaluation log keeps, and the entries it keeps per rule at most (its newest; older ones are dropped). */
@@ -109,7 +92,6 @@ export type AlertEvaluationList = z.infer<typeof AlertEvaluationList>;
 
 /* ------------------------------------------------------------------ backtest */
 
-export const BACKTEST_DAYS = [7, 14, 30] as const;
 export type BacktestDays = (typeof BACKTEST_DAYS)[number];
 
 const Days = z.union([z.literal(7), z.literal(14), z.literal(30)], { error: 'debe ser 7, 14 o 30' }).default(14 as BacktestDays);

@@ -160,6 +160,32 @@ export const alertRuleParamKeys = (kind: (typeof ALERT_RULE_KINDS)[number]): str
 export const ALERT_STATES = ['open', 'resolved', 'muted'] as const;
 export const ALERT_ACTION_MODES = ['notify', 'pause'] as const;
 
+// ---- alerts: the evaluation log and the backtest ----
+
+/**
+ * What one evaluation made of one subject: `fired` (an alert fired or stays open; a guard's notify
+ * only), `acted` (paused on Meta now), `cooldown` (held by the rule's wait between notices or
+ * actions), `daily_cap` (the ad account's actions for the day are used up), `below_min_spend` (too
+ * little data: spend, impressions, clicks, visits or last week's revenue under the rule's minimum),
+ * `unsynced_spend` (spend not synced, or without its exchange rate), `estimated_revenue` (revenue
+ * only estimated, and the rule counts closed days only), `recovered` (its alert resolved, or the
+ * rule resumed it), `not_matched` (judged, and the condition does not hold).
+ */
+export const ALERT_OUTCOMES = [
+  'fired',
+  'acted',
+  'cooldown',
+  'daily_cap',
+  'below_min_spend',
+  'unsynced_spend',
+  'estimated_revenue',
+  'recovered',
+  'not_matched',
+] as const;
+
+/** The days a backtest replays. */
+export const BACKTEST_DAYS = [7, 14, 30] as const;
+
 // ---- admin -------------------------------------------------------------------------------------
 
 /** A token as lists show it unless asked to reveal it: its first and last 4 characters. */

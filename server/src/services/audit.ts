@@ -1,7 +1,7 @@
 // The audit trail: one small call records a change made by the request's caller
 // (`audit.record(actorOf(ctx), {...})`) or by the system (`audit.system({...})`), with secrets redacted;
 // the admin route reads it back as a table (filters, pages, CSV / NDJSON). Entries are
-// append-only and kept forever (see README: Audit log).
+// append-only and kept forever (see docs/operations.md: Audit log).
 import { randomUUID } from 'node:crypto';
 import { AUDIT_CSV, type AuditEntry, type AuditTable, type TableRequest } from '@adops/core';
 import type { AuditFilter, AuditRecord, EntityStore } from '../store/types.js';
