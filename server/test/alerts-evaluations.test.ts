@@ -143,7 +143,7 @@ describe('the evaluation log', () => {
       ['', 404, /Regla no encontrada/, 'no-existe'],
       ['?page_size=9999', 400, /como máximo 500/],
       ['?page=0', 400, /al menos 1/],
-      ['?outcome=borrado', 400, /^Resultado: debe ser fired/],
+      ['?outcome=borrado', 400, /^Resultado: no es un resultado del historial \(claves: fired, acted/],
       ['?since=ayer', 400, /^Desde: debe ser una fecha AAAA-MM-DD o un instante ISO 8601$/],
       ['?since=2026-02-30', 400, /^Desde: debe ser una fecha AAAA-MM-DD o un instante ISO 8601$/],
       [`?subject=${'x'.repeat(201)}`, 400, /^Campaña u objeto: como mucho 200 caracteres/],

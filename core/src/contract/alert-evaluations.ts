@@ -73,7 +73,8 @@ export const AlertEvaluationQuery = z.object({
     .optional()
     .transform((v) => (v === undefined || v === '' || v === 'Todos' ? undefined : v)),
   since: Since,
-  outcome: z.enum(ALERT_OUTCOMES).optional(),
+  // The outcomes are values the API takes (the web picks them from a list), named like the sort keys.
+  outcome: z.enum(ALERT_OUTCOMES, { error: `no es un resultado del historial (claves: ${ALERT_OUTCOMES.join(', ')})` }).optional(),
   page: queryInt(1, 1_000_000_000).default(1),
   page_size: queryInt(1, 500).default(50),
 });
