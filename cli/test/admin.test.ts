@@ -332,7 +332,7 @@ describe('adops tokens', () => {
     const badLimit = await cli(['tokens', 'create', 'Otro', '--limit', 'mucho']);
     expect([badLimit.code, badLimit.stderr.trim()]).toEqual([2, '--limit debe ser un número entero de peticiones por hora (o default): mucho']);
     const past = await cli(['tokens', 'create', 'Otro', '--expires', '2020-01-01']);
-    expect([past.code, past.stderr.trim()]).toEqual([1, 'Caducidad: la fecha ya pasó']);
+    expect([past.code, past.stderr.trim()]).toEqual([1, 'Caduca el: la fecha ya pasó']);
     const badDay = await cli(['tokens', 'create', 'Otro', '--expires', '31/02/2099']);
     expect(badDay.code).toBe(2);
     const nothing = await cli(['tokens', 'update', t.id]);

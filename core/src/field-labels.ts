@@ -28,8 +28,8 @@ export const FIELD_LABELS: Record<string, Entry> = {
   publisher_name: 'Publisher',
   token: 'Token',
   allowed_ips: ['IPs permitidas', 'f'],
-  rate_limit: 'Límite de peticiones por hora',
-  expires_at: 'Caducidad',
+  rate_limit: 'Límite por hora',
+  expires_at: 'Caduca el',
   name: 'Nombre',
   revenue_share: 'Revenue share',
   // Report filters and tables

@@ -99,7 +99,7 @@ describe('expiry', () => {
     for (const expires_at of ['2020-01-01', new Date(Date.now() - 60_000).toISOString()]) {
       const err = await failure(admin.admin.createToken({ publisher_name: 'PubPasado', expires_at }));
       expect(err.status).toBe(400);
-      expect(err.detail).toBe('Caducidad: la fecha ya pasó');
+      expect(err.detail).toBe('Caduca el: la fecha ya pasó');
     }
     expect(await s.storedEntities()).toBe(before);
   });
@@ -249,20 +249,20 @@ describe('admin routes name a token by its id', () => {
     const t = await newToken();
     const before = await s.storedEntities();
     const bad: Array<[Record<string, unknown>, RegExp]> = [
-      [{ expires_at: 'mañana' }, /^Caducidad: debe ser un día AAAA-MM-DD/],
-      [{ expires_at: '2099-02-30' }, /^Caducidad: /],
-      [{ expires_at: 20990101 }, /^Caducidad: /],
+      [{ expires_at: 'mañana' }, /^Caduca el: debe ser un día AAAA-MM-DD/],
+      [{ expires_at: '2099-02-30' }, /^Caduca el: /],
+      [{ expires_at: 20990101 }, /^Caduca el: /],
       [{ allowed_ips: '10.0.0.1' }, /^IPs permitidas: debe ser una lista/],
       [{ allowed_ips: ['1.2.3.4/33'] }, /^IPs permitidas \(1\.ª\): «1\.2\.3\.4\/33» no es una dirección IP ni un rango CIDR/],
       [{ allowed_ips: ['10.0.0.1', '<script>alert(1)</script>'] }, /^IPs permitidas \(2\.ª\): .* no es una dirección IP/],
       [{ allowed_ips: ["' OR 1=1 --"] }, /no es una dirección IP/],
       [{ allowed_ips: ['fe80::1%eth0'] }, /no es una dirección IP/],
       [{ allowed_ips: Array.from({ length: 101 }, (_, i) => `10.0.${i}.1`) }, /^IPs permitidas: admite como mucho 100 entradas$/],
-      [{ rate_limit: 0 }, /^Límite de peticiones por hora: debe ser al menos 1$/],
-      [{ rate_limit: -1 }, /^Límite de peticiones por hora: /],
-      [{ rate_limit: 1.5 }, /^Límite de peticiones por hora: /],
-      [{ rate_limit: '10' }, /^Límite de peticiones por hora: /],
-      [{ rate_limit: 1e12 }, /^Límite de peticiones por hora: /],
+      [{ rate_limit: 0 }, /^Límite por hora: debe ser al menos 1$/],
+      [{ rate_limit: -1 }, /^Límite por hora: /],
+      [{ rate_limit: 1.5 }, /^Límite por hora: /],
+      [{ rate_limit: '10' }, /^Límite por hora: /],
+      [{ rate_limit: 1e12 }, /^Límite por hora: /],
       [{ token: 'mine' }, /token/],
     ];
     const send = (method: string, path: string, body: unknown) =>

@@ -3,6 +3,7 @@
 // not) and the backtest ('Probar en el pasado': the rule, saved or not, replayed hour by hour over
 // the last 7, 14 or 30 days on the stored data, with what it would have done and its money effect).
 import { z } from 'zod';
+import { instantBound } from './instants.js';
 import { route } from './route.js';
 import { queryInt, tablePage } from './table.js';
 import { ALERT_ACTION_KIND_ONLY, ALERT_RULE_KINDS, AlertRuleIdParams, AlertRuleSpec, Cooldown, RuleName } from './alerts.js';
@@ -44,24 +45,8 @@ export const AlertEvaluationEntry = z.object({
 });
 export type AlertEvaluationEntry = z.infer<typeof AlertEvaluationEntry>;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** `since`: a day (YYYY-MM-DD, from its start in UTC) or an ISO 8601 instant with its offset. */
-const Since = z
-  .string()
-  .trim()
-  .max(40)
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v === '') return undefined;
-    const valid = (DAY.test(v) && z.iso.date().safeParse(v).success) || z.iso.datetime({ offset: true }).safeParse(v).success;
-    const ms = valid ? Date.parse(DAY.test(v) ? `${v}T00:00:00Z` : v) : Number.NaN;
-    if (!Number.isFinite(ms)) {
-      ctx.addIssue({ code: 'custom', message: 'debe ser una fecha AAAA-MM-DD o un instante ISO 8601' });
-      return z.NEVER;
-    }
-    return new Date(ms).toISOString();
-  });
+const Since = instantBound(false);
 
 export const AlertEvaluationQuery = z.object({
   /** Only this campaign / ad set / zone / host / IP. */

@@ -1,6 +1,7 @@
 // The audit trail's route: every change an admin or the system made, newest first, filtered,
 // paged and exported like every other table (admins only).
 import { z } from 'zod';
+import { instantBound } from './instants.js';
 import { DATE_RANGE_REVERSED } from '../voice.js';
 import { route, optionalFilter } from './route.js';
 import { tableFields, tablePage } from './table.js';
@@ -26,29 +27,6 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * `since` / `until`: a day (YYYY-MM-DD, UTC; `until` takes the whole day) or an ISO instant
- * with its offset (`until` inclusive). Parsed to the bounds the store takes: since ≤ at < until.
- */
-const bound = (end: boolean) =>
-  z
-    .string()
-    .trim()
-    .max(40)
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return undefined;
-      const valid = (DAY.test(v) && z.iso.date().safeParse(v).success) || z.iso.datetime({ offset: true }).safeParse(v).success;
-      const ms = valid ? Date.parse(DAY.test(v) ? `${v}T00:00:00Z` : v) : Number.NaN;
-      if (!Number.isFinite(ms)) {
-        ctx.addIssue({ code: 'custom', message: 'debe ser una fecha AAAA-MM-DD o un instante ISO 8601' });
-        return z.NEVER;
-      }
-      return new Date(end ? ms + (DAY.test(v) ? 86_400_000 : 1) : ms).toISOString();
-    });
-
 /** A machine name such as `user.create`, or its prefix (`user`). */
 const machineName = () =>
   z
@@ -71,8 +49,8 @@ export const AuditQuery = z
     action: machineName(),
     target_kind: machineName(),
     target_id: optionalFilter(200),
-    since: bound(false),
-    until: bound(true),
+    since: instantBound(false),
+    until: instantBound(true),
     /** Free text: part of the e-mail, action, target, address or before/after. */
     q: optionalFilter(200),
     ...tableFields(AUDIT_SORT_KEYS, AUDIT_PAGE_SIZE),

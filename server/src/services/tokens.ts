@@ -4,7 +4,7 @@
 // has an hourly request limit; its uses are counted in memory and written to the store now and then.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
-import { formatDateTimeDMY, isValidYmd, zonedDayStart, type CreateTokenBody, type PublisherToken, type UpdateTokenBody } from '@adops/core';
+import { fieldLabel, formatDateTimeDMY, isValidYmd, zonedDayStart, type CreateTokenBody, type PublisherToken, type UpdateTokenBody } from '@adops/core';
 import { type EntityStore, StoreConflictError, type TokenChange, type TokenRecord } from '../store/types.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { type Secrets, seal, unseal, hmac } from './secrets.js';
@@ -220,7 +220,7 @@ function expiryInstant(value: string | null, tz: string, now: number): string | 
   if (value === null) return null;
   const instant = isValidYmd(value) ? zonedDayStart(value, tz) : new Date(value);
   if (Number.isNaN(instant.getTime())) throw httpError(400, 'Caducidad: no es una fecha válida');
-  if (instant.getTime() <= now) throw httpError(400, 'Caducidad: la fecha ya pasó');
+  if (instant.getTime() <= now) throw httpError(400, `${fieldLabel(['expires_at'])}: la fecha ya pasó`);
   return instant.toISOString();
 }
 

@@ -11,11 +11,7 @@ describe('readableDetail', () => {
       'password: La contraseña debe tener al menos 8 caracteres',
       'La contraseña debe tener al menos 8 caracteres',
     ],
-    [
-      'a key becomes the field’s label when the message does not name it',
-      'rate_limit: fecha no válida',
-      'Límite de peticiones por hora: fecha no válida',
-    ],
+    ['a key becomes the field’s label when the message does not name it', 'rate_limit: fecha no válida', 'Límite por hora: fecha no válida'],
     ['a list element is named by its place', 'allowed_ips.0: formato no válido', 'IPs permitidas (1.ª): formato no válido'],
     ['a nested key is named by its own label', 'params.hours: debe ser al menos 1', 'Horas: debe ser al menos 1'],
     ['the message keeps its first letter up when the key is dropped', 'email: email no válido', 'Email no válido'],

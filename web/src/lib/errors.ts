@@ -2,7 +2,7 @@
 // words. The server names fields by their labels itself (core's voice); a detail that still
 // starts with a field's key ('password: La contraseña debe…') loses the key when the message
 // already names the field, or has it replaced by core's label for it ('rate_limit: …' →
-// 'Límite de peticiones por hora: …'); a key nobody labelled stays, rather than losing where
+// 'Límite por hora: …'); a key nobody labelled stays, rather than losing where
 // the problem is.
 import { ApiError, FIELD_LABELS, fieldLabel } from '@adops/core';
 
