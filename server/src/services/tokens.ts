@@ -4,7 +4,15 @@
 // has an hourly request limit; its uses are counted in memory and written to the store now and then.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
-import { fieldLabel, formatDateTimeDMY, isValidYmd, zonedDayStart, type CreateTokenBody, type PublisherToken, type UpdateTokenBody } from '@adops/core';
+import {
+  fieldLabel,
+  formatDateTimeDMY,
+  isValidYmd,
+  zonedDayStart,
+  type CreateTokenBody,
+  type PublisherToken,
+  type UpdateTokenBody,
+} from '@adops/core';
 import { type EntityStore, StoreConflictError, type TokenChange, type TokenRecord } from '../store/types.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { type Secrets, seal, unseal, hmac } from './secrets.js';
