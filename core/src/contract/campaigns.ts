@@ -2,6 +2,7 @@
 // Meta (multipart form), campaign metrics from Meta insights and the local campaign records.
 import { z } from 'zod';
 import { DATE_RANGE_REVERSED, rangeTooLong, zodDetail } from '../voice.js';
+import { fieldLabel } from '../field-labels.js';
 import { route } from './route.js';
 import { tableFields, tablePage } from './table.js';
 import { daysBetween, isValidYmd } from '../presets.js';
@@ -36,22 +37,27 @@ export type CallToAction = keyof typeof CTA_LABELS;
 export const CTA_TYPES = Object.keys(CTA_LABELS) as [CallToAction, ...CallToAction[]];
 export const CallToAction = z.enum(CTA_TYPES);
 
-/** What the creator calls each field of the form: errors name fields by these, never by their keys. */
-export const CAMPAIGN_FIELD_LABELS = {
-  keyword: 'Keyword',
-  headline: 'Título',
-  body: 'Texto principal',
-  alias: 'Alias',
-  base_url: 'URL base',
-  fb_page: 'Página de Facebook',
-  cta: 'Botón (CTA)',
-  daily_budget: 'Presupuesto diario',
-  bid_amount: 'Puja CPC',
-  objective: 'Objetivo',
-  countries: 'Países',
-  advantage_audience: 'Público Advantage+',
-  image_url: 'Imagen sugerida',
-} as const;
+const CAMPAIGN_LABELLED = [
+  'keyword',
+  'headline',
+  'body',
+  'alias',
+  'base_url',
+  'fb_page',
+  'cta',
+  'daily_budget',
+  'bid_amount',
+  'objective',
+  'countries',
+  'advantage_audience',
+  'image_url',
+] as const;
+
+/** What the creator calls each field of the form (core's one label table): errors name fields by these, never by their keys. */
+export const CAMPAIGN_FIELD_LABELS = Object.fromEntries(CAMPAIGN_LABELLED.map((key) => [key, fieldLabel([key]) ?? key])) as Record<
+  (typeof CAMPAIGN_LABELLED)[number],
+  string
+>;
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const requiredText = (max: number) => z.string().trim().min(1, 'es obligatorio').max(max);
