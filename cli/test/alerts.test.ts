@@ -22,6 +22,9 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** `adops alerts create --name TQ --kind tq_low` with these `--param` pairs. */
+const createTqRule = (...params: string[]) => cli(['alerts', 'create', '--name', 'TQ', '--kind', 'tq_low', ...params.flatMap((p) => ['--param', p])]);
+
 it('reads key=value parameters as numbers, booleans or text', () => {
   expect(parseParams(['visits=500', 'threshold=0,5', 'new_only=true', 'target=news.example.com'])).toEqual({
     visits: 500,
@@ -34,20 +37,7 @@ it('reads key=value parameters as numbers, booleans or text', () => {
 
 it('refuses a parameter the kind does not take (exit 2), naming the valid ones, before anything is sent', async () => {
   const before = await server.storedEntities();
-  const r = await cli([
-    'alerts',
-    'create',
-    '--name',
-    'TQ',
-    '--kind',
-    'tq_low',
-    '--param',
-    'scope=zone',
-    '--param',
-    'min_impresions=10',
-    '--param',
-    'hours=6',
-  ]);
+  const r = await createTqRule('scope=zone', 'min_impresions=10', 'hours=6');
   expect(r.code).toBe(2);
   expect(r.stderr).toContain(
     'Parámetro desconocido para tq_low: min_impresions (¿quisiste decir min_impressions?). Válidos: scope, target, threshold, hours, min_impressions',
@@ -63,20 +53,7 @@ it('refuses an empty cooldown (exit 2) instead of saving 0 minutes', async () =>
 });
 
 it('shows the server refusing a TQ threshold off its 0–1 scale in the user words', async () => {
-  const r = await cli([
-    'alerts',
-    'create',
-    '--name',
-    'TQ',
-    '--kind',
-    'tq_low',
-    '--param',
-    'scope=zone',
-    '--param',
-    'threshold=5',
-    '--param',
-    'hours=6',
-  ]);
+  const r = await createTqRule('scope=zone', 'threshold=5', 'hours=6');
   expect(r.code).not.toBe(0);
   expect(r.stderr).toContain('Umbral: debe ser como máximo 1');
 });
