@@ -44,6 +44,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['scripts/vitest-setup.ts'],
     projects: [
       { extends: true, test: { name: 'fast', include, exclude: [...exclude, ...engineFiles] } },
       { extends: true, test: { name: 'engines', include: engineFiles, exclude } },
