@@ -279,7 +279,9 @@ describe('the hashing queue', () => {
     const trusted = verifyPassword('the-password', stored, null).then((ok) => done.push(`trusted ${ok}`));
     await Promise.all([...anonymous, trusted]);
     expect(done).toHaveLength(13);
-    // It takes the first slot freed: done after the two running, or just after the one started beside it.
-    expect(done.indexOf('trusted true')).toBeLessThanOrEqual(MAX_RUNNING + 1);
+    // It takes the first slot freed, third to start; in arrival order it would start, and end, last
+    // (index 12). How many anonymous hashes the other slot finishes while it runs is the threads'
+    // scheduling (CI saw two), so the test asks for the first half, not an exact place.
+    expect(done.indexOf('trusted true')).toBeLessThan(done.length / 2);
   });
 });
