@@ -14,7 +14,7 @@ async function waitFor(check: () => Promise<boolean>, ms: number, what: () => st
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 500)); // a poll of the server (each check is a request), not a wait on the clock
   }
 }
 

@@ -111,6 +111,8 @@ describe('Redis live bus across instances', () => {
     const slowFirst = await a.bus.reserve(3); // A's warehouse commit is slow
     const fast = await commitBatch(b.bus, 2, 'b');
     expect(fast[0]).toBeGreaterThan(slowFirst);
+    // A fixed wait, on purpose: what is held back can only be shown not to arrive (no later event
+    // can pass it — that is the rule under test).
     await sleep(200);
     expect(a.received).toEqual([]); // held back: id slowFirst is still committing
     expect(b.received).toEqual([]);
@@ -122,7 +124,7 @@ describe('Redis live bus across instances', () => {
     // A cancelled reservation (its commit failed) does not hold the others back.
     const failed = await b.bus.reserve(4);
     const after = await commitBatch(a.bus, 1, 'a');
-    await sleep(100);
+    await sleep(100); // as above: held back behind the reservation, so only absence can show it
     expect(a.received).toHaveLength(5);
     await b.bus.cancel(failed);
     await waitFor(() => a.received.length === 6 && b.received.length === 6);
@@ -273,7 +275,7 @@ describe('login failures in Redis', () => {
     const short = await limiter(300);
     for (let i = 0; i < 5; i++) await short.hit('k|w@test.local', Date.now());
     expect((await short.retryAfterMs('k|w@test.local', Date.now())) > 0).toBe(true);
-    await sleep(350);
+    await sleep(350); // past the 300 ms window: Redis expires the key on its own clock, not ours
     expect((await a.retryAfterMs('k|w@test.local', Date.now())) > 0).toBe(false);
   });
 });
