@@ -127,6 +127,12 @@ function appendChunk(a: DuckDBAppender, chunk: DuckDBDataChunk, rows: readonly Z
   a.appendDataChunk(chunk);
 }
 
+/** Whether a key was staged more than once (one hash aggregate, no window or sort). */
+async function hasRepeatedKeys(conn: DuckDBConnection): Promise<boolean> {
+  const reader = await conn.runAndReadAll(`SELECT EXISTS (SELECT 1 FROM zone_report_staging GROUP BY ${KEY} HAVING count(*) > 1)`);
+  return reader.getRows()[0][0] === true;
+}
+
 /** Staged rows whose key an earlier staged row had, with that first row's seq (at most `limit`, ≥ 1), and how many in all. */
 async function repeatedKeys(conn: DuckDBConnection, limit: number): Promise<Pick<ZoneReportCommit, 'repeated' | 'repeated_total'>> {
   const reader = await readAll(
@@ -165,6 +171,10 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
     throw e;
   }
   let staged = 0;
+  // The staged rows' first and last day, and whether their days came in order.
+  let first = '';
+  let last = '';
+  let ordered = true;
   // Rows waiting for a whole chunk.
   let rows: ZoneReportRecord[] = [];
   let seqs: number[] = [];
@@ -179,6 +189,10 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
   return {
     add(record, seq) {
       if (!appender) throw new Error('import already committed or closed');
+      const day = record.date; // YYYY-MM-DD: text order is date order
+      if (day < last) ordered = false;
+      else last = day;
+      if (first === '' || day < first) first = day;
       rows.push(record);
       seqs.push(seq);
       staged++;
@@ -189,31 +203,36 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
       appendRows();
       closeAppender(); // flushes what is buffered
       if (staged === 0) return { inserted: 0, replaced: 0, repeated: [], repeated_total: 0 };
-      const repeated = await repeatedKeys(conn, Math.max(1, listLimit));
-      // The last staged row of a key wins; the batch is sorted by date for the zone maps.
-      await conn.run(
-        `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
-           SELECT ${COLUMNS} FROM zone_report_staging
-           QUALIFY row_number() OVER (PARTITION BY ${KEY} ORDER BY seq DESC) = 1
-           ORDER BY date`,
-      );
-      await conn.run('DROP TABLE zone_report_staging');
-      const span = await conn.runAndReadAll('SELECT min(date)::VARCHAR AS first, max(date)::VARCHAR AS last, count(*) AS n FROM zone_report_batch');
-      const [first, last, n] = span.getRows()[0] as [string, string, bigint];
-      const total = Number(n);
+      // A file without repeated keys, its days in order (the usual export), is merged straight
+      // from the staging table: no window over its rows, no sorted copy of them.
+      const repeats = await hasRepeatedKeys(conn);
+      const repeated = repeats ? await repeatedKeys(conn, Math.max(1, listLimit)) : { repeated: [], repeated_total: 0 };
+      let table = 'zone_report_staging';
+      if (repeats || !ordered) {
+        // The last staged row of a key wins; the batch is sorted by date for the zone maps.
+        await conn.run(
+          `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
+             SELECT ${COLUMNS} FROM zone_report_staging
+             ${repeats ? `QUALIFY row_number() OVER (PARTITION BY ${KEY} ORDER BY seq DESC) = 1` : ''}
+             ORDER BY date`,
+        );
+        await conn.run('DROP TABLE zone_report_staging');
+        table = 'zone_report_batch';
+      }
+      const total = staged - repeated.repeated_total;
       return db.serialWrite(async () => {
         await conn.run('BEGIN TRANSACTION');
         try {
           const span = { first, last };
           const removed = await run(
             conn,
-            `DELETE FROM zone_report USING zone_report_batch b
+            `DELETE FROM zone_report USING ${table} b
               WHERE zone_report.date BETWEEN $first::DATE AND $last::DATE AND ${KEY_MATCH}`,
             span,
           );
-          await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM zone_report_batch`);
+          await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
           // The rollup of every day the batch touched, summed again from the stored rows.
-          const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM zone_report_batch)`;
+          const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
           await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
           await run(conn, rollupInsertSql(`WHERE ${days}`), span);
           await run(conn, zonesInsertSql(`WHERE ${days}`), span);
