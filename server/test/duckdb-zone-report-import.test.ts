@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { ZoneReportIngest } from '../src/services/ingest-zone-report.js';
+import { ZoneReportIngest, toZoneReportRecord } from '../src/services/ingest-zone-report.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import type { ZoneReportRecord } from '../src/warehouse/index.js';
 
@@ -191,5 +191,48 @@ describe('a CSV read in chunks of any size', () => {
     const split = await ingestIn(pieces);
     expect(split.answer).toEqual(whole.answer);
     expect(split.rows).toEqual(whole.rows);
+  });
+});
+
+describe('a line\u2019s checks, line after line', () => {
+  const line = (over: Record<string, unknown>) => ({
+    date: '2026-04-01',
+    advertiser: 'AdNova',
+    publisher: 'PubA',
+    zone_id: 'Z-1',
+    impressions: '10',
+    clicks: '1',
+    revenue: '1.5',
+    ...over,
+  });
+  const check = (over: Record<string, unknown>) => {
+    const r = toZoneReportRecord(line(over), new Map());
+    return typeof r === 'object' && 'impressions' in r ? { impressions: r.impressions, advertiser: r.advertiser } : r;
+  };
+
+  test.each([
+    ['007', { impressions: 7, advertiser: 'AdNova' }],
+    [' 12 ', { impressions: 12, advertiser: 'AdNova' }],
+    ['1e3', { impressions: 1000, advertiser: 'AdNova' }],
+    ['999999999999', { impressions: 999999999999, advertiser: 'AdNova' }],
+    ['1000000000000', { impressions: 1e12, advertiser: 'AdNova' }],
+    ['1000000000001', 'impressions: número fuera de rango'],
+    ['+5', 'impressions: debe ser un número (con punto decimal)'],
+    ['0x10', 'impressions: debe ser un número (con punto decimal)'],
+    ['1.5', 'impressions: debe ser un entero ≥ 0'],
+    ['-3', 'impressions: no puede ser negativo'],
+    ['', 'impressions: obligatorio'],
+  ])('impressions %j: the same answer every time', (impressions, expected) => {
+    expect(check({ impressions })).toEqual(expected);
+    expect(check({ impressions })).toEqual(expected);
+  });
+
+  test('a text refused once is refused again; a kept one is kept trimmed every time', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(check({ advertiser: 'Ad\u0007Nova' })).toBe('advertiser: contiene caracteres de control');
+      expect(check({ advertiser: ' AdNova ' })).toEqual({ impressions: 10, advertiser: 'AdNova' });
+      expect(check({ advertiser: '   ' })).toBe('advertiser: obligatorio');
+      expect(check({ advertiser: 'x'.repeat(201) })).toBe('advertiser: más de 200 caracteres');
+    }
   });
 });

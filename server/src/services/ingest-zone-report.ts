@@ -24,6 +24,10 @@ import { figuresDisagree } from './zone-figures.js';
 /** One input line: its field values, or why it could not be read at all. */
 export type IngestItem = { line: number; values: Record<string, unknown> } | { line: number; error: string };
 
+/** A CSV line's fields beside its header: read into one reused object (no object of its own per line). */
+type CsvItem = { line: number; fields: string[]; header: readonly string[] };
+type ReadItem = IngestItem | CsvItem;
+
 /** Refused lines listed in an answer (all are counted in rejected_total); repeated keys likewise. */
 export const MAX_LISTED_REJECTS = 1000;
 
@@ -50,8 +54,29 @@ let lastValidDate = '';
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
+/** Each text column's last accepted value as given and as kept: a file repeats its advertisers, publishers, geos… line after line. */
+const lastText: Record<keyof typeof TEXT_LIMITS, { given: unknown; kept: string }> = {
+  advertiser: { given: null, kept: '' },
+  publisher: { given: null, kept: '' },
+  zone_id: { given: null, kept: '' },
+  geo: { given: null, kept: '' },
+  source: { given: null, kept: '' },
+  domain: { given: null, kept: '' },
+};
+
 function text(values: Record<string, unknown>, field: keyof typeof TEXT_LIMITS, required: boolean): string {
   const v = values[field];
+  const last = lastText[field];
+  if (typeof v === 'string' && v === last.given) return last.kept;
+  const kept = checkedText(v, field, required);
+  if (typeof v === 'string') {
+    last.given = v;
+    last.kept = kept;
+  }
+  return kept;
+}
+
+function checkedText(v: unknown, field: keyof typeof TEXT_LIMITS, required: boolean): string {
   if (isBlank(v)) {
     if (required) throw new Invalid(`${field}: obligatorio`);
     return '';
@@ -64,13 +89,33 @@ function text(values: Record<string, unknown>, field: keyof typeof TEXT_LIMITS, 
   return t;
 }
 
+/** Digits only (what most counts are), short enough to be exact: their value without the regular expression and Number(); -1 otherwise. */
+function plainCount(v: string): number {
+  const len = v.length;
+  if (len === 0 || len > 12) return -1; // ≤ 12 digits: below 2^53 and at most MAX_AMOUNT
+  let n = 0;
+  for (let k = 0; k < len; k++) {
+    const d = v.charCodeAt(k) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 function num(values: Record<string, unknown>, field: string): number | null {
   const v = values[field];
+  if (typeof v === 'string') {
+    const n = plainCount(v);
+    if (n >= 0) return n;
+  }
   if (isBlank(v)) return null;
   let n: number;
   if (typeof v === 'number') n = v;
-  else if (typeof v === 'string' && NUMBER_TEXT.test(v.trim())) n = Number(v.trim());
-  else throw new Invalid(`${field}: debe ser un número (con punto decimal)`);
+  else if (typeof v === 'string') {
+    const t = v.trim();
+    if (!NUMBER_TEXT.test(t)) throw new Invalid(`${field}: debe ser un número (con punto decimal)`);
+    n = Number(t);
+  } else throw new Invalid(`${field}: debe ser un número (con punto decimal)`);
   if (!Number.isFinite(n) || Math.abs(n) > MAX_AMOUNT) throw new Invalid(`${field}: número fuera de rango`);
   return n;
 }
@@ -209,14 +254,14 @@ function plainFields(text: string, quoted: boolean): string[] | null {
  * record starts on, and reads every record (plainFields, else core's parseCsv). The first
  * record is the header. Yields the items of each chunk of text at once.
  */
-async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<IngestItem[]> {
+async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<ReadItem[]> {
   let pending = '';
   let scanned = 0;
   let inQuotes = false;
   let line = 1; // physical line where `pending` starts
   let linesInPending = 0;
   let header: string[] | null = null;
-  let out: IngestItem[] = [];
+  let out: ReadItem[] = [];
 
   const read = (recordText: string, at: number, quoted: boolean): void => {
     let fields = plainFields(recordText, quoted);
@@ -249,9 +294,7 @@ async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<IngestIt
       out.push({ line: at, error: `tiene ${fields.length} campos y la cabecera ${header.length}` });
       return;
     }
-    const values: Record<string, unknown> = {};
-    for (let i = 0; i < header.length; i++) if (header[i] !== '') values[header[i]] = fields[i];
-    out.push({ line: at, values });
+    out.push({ line: at, fields, header });
   };
 
   for await (const chunk of chunks) {
@@ -341,6 +384,16 @@ async function* jsonArrayItems(chunks: AsyncIterable<string>): AsyncGenerator<In
   for (let i = 0; i < parsed.length; i++) yield objectItem(i + 1, parsed[i]);
 }
 
+/** The values of a CSV line by column name, in an object reused for every line (validation keeps none of it). */
+let csvView: { header: readonly string[] | null; values: Record<string, unknown> } = { header: null, values: {} };
+function csvValues(item: CsvItem): Record<string, unknown> {
+  if (csvView.header !== item.header) csvView = { header: item.header, values: {} };
+  const { values } = csvView;
+  const { header, fields } = item;
+  for (let i = 0; i < header.length; i++) if (header[i] !== '') values[header[i]] = fields[i];
+  return values;
+}
+
 /** Items in arrays of up to BATCH. */
 async function* batched(items: AsyncIterable<IngestItem> | Iterable<IngestItem>): AsyncGenerator<IngestItem[]> {
   let out: IngestItem[] = [];
@@ -388,7 +441,7 @@ export class ZoneReportIngest {
     return this.ingestBatches(batched(items), options);
   }
 
-  private async ingestBatches(batches: AsyncIterable<readonly IngestItem[]>, options: { report?: ReportState }): Promise<IngestResult> {
+  private async ingestBatches(batches: AsyncIterable<readonly ReadItem[]>, options: { report?: ReportState }): Promise<IngestResult> {
     const shares = await this.shares();
     const rejected: IngestResult['rejected'] = [];
     let rejectedTotal = 0;
@@ -410,7 +463,7 @@ export class ZoneReportIngest {
             reject(item.line, item.error);
             continue;
           }
-          const record = toZoneReportRecord(item.values, shares);
+          const record = toZoneReportRecord('fields' in item ? csvValues(item) : item.values, shares);
           if (typeof record === 'string') reject(item.line, record);
           else if (record instanceof FiguresDisagree) {
             disagreeing.push({ line: item.line, detail: record.detail });
