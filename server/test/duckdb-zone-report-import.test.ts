@@ -118,8 +118,12 @@ describe('DuckDB zone-report import by data chunks', () => {
       expect(sql.splice(0)).toEqual(small);
       expect(chunks).toHaveBeenCalledTimes(1 + 5); // 10,000 rows: 5 chunks
       expect(values).not.toHaveBeenCalled();
-      // Without repeats, days in order: no window over the rows, no sorted copy of them.
-      expect(small.filter((s) => /QUALIFY|zone_report_batch/.test(s))).toEqual([]);
+      // Without repeats, days in order: no window over the rows, no sorted copy of them; days
+      // never imported: no join of the staged keys with the stored rows.
+      expect(small.filter((s) => /QUALIFY|zone_report_batch|DELETE FROM zone_report USING/.test(s))).toEqual([]);
+      // The same rows again replace the stored ones: the join runs, once.
+      expect(await importRows(w, day(50, '2026-04-01'))).toMatchObject({ inserted: 0, replaced: 50 });
+      expect(sql.filter((s) => s.includes('DELETE FROM zone_report USING'))).toHaveLength(1);
     } finally {
       await w.close();
     }

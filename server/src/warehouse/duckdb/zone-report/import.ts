@@ -127,6 +127,23 @@ function appendChunk(a: DuckDBAppender, chunk: DuckDBDataChunk, rows: readonly Z
   a.appendDataChunk(chunk);
 }
 
+/**
+ * Deletes the stored rows whose key `table` has, in its days; how many. Days never imported (the
+ * usual new file) have no stored row to replace: the join of every staged key is skipped (the
+ * check reads the date's per-row-group min/max only).
+ */
+async function deleteReplaced(conn: DuckDBConnection, table: string, span: { first: string; last: string }): Promise<number> {
+  const stored = await readAll(conn, 'SELECT EXISTS (SELECT 1 FROM zone_report WHERE date BETWEEN $first::DATE AND $last::DATE)', span);
+  if (stored.getRows()[0][0] !== true) return 0;
+  const removed = await run(
+    conn,
+    `DELETE FROM zone_report USING ${table} b
+      WHERE zone_report.date BETWEEN $first::DATE AND $last::DATE AND ${KEY_MATCH}`,
+    span,
+  );
+  return Number(removed.rowsChanged);
+}
+
 /** Whether a key was staged more than once (one hash aggregate, no window or sort). */
 async function hasRepeatedKeys(conn: DuckDBConnection): Promise<boolean> {
   const reader = await conn.runAndReadAll(`SELECT EXISTS (SELECT 1 FROM zone_report_staging GROUP BY ${KEY} HAVING count(*) > 1)`);
@@ -224,12 +241,7 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
         await conn.run('BEGIN TRANSACTION');
         try {
           const span = { first, last };
-          const removed = await run(
-            conn,
-            `DELETE FROM zone_report USING ${table} b
-              WHERE zone_report.date BETWEEN $first::DATE AND $last::DATE AND ${KEY_MATCH}`,
-            span,
-          );
+          const removed = await deleteReplaced(conn, table, span);
           await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
           // The rollup of every day the batch touched, summed again from the stored rows.
           const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
@@ -237,7 +249,7 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           await run(conn, rollupInsertSql(`WHERE ${days}`), span);
           await run(conn, zonesInsertSql(`WHERE ${days}`), span);
           await conn.run('COMMIT');
-          const replaced = Number(removed.rowsChanged);
+          const replaced = removed;
           return { inserted: total - replaced, replaced, ...repeated };
         } catch (e) {
           await conn.run('ROLLBACK').catch(() => undefined);
