@@ -1,13 +1,17 @@
 // Zone-report imports: rows are appended (DuckDB appender) into a temp staging table on a
-// connection of the import's own, so parsing a large upload never holds the writer; the merge
+// connection of the import's own — 2,048 at a time as a data chunk whose columns are written
+// whole (vectors.ts: a few native calls a column instead of one a value, which cost more than
+// parsing the line); value by value only where a chunk cannot be used — so parsing a large upload never holds the writer; the merge
 // — delete the stored rows with a staged natural key, insert the staged rows in date order —
 // runs as one transaction with the rewrite of the touched days' rollup, serialised with every
 // other write through the writer queue.
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import duckdb from '@duckdb/node-bindings';
+import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { type Db, readAll, run } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
 import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
+import { LITTLE_ENDIAN, ROWS, int64, putInt64, setValidity, validity, validityBytes, writeText } from '../vectors.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
 const KEY = ZONE_NATURAL_KEY.join(', ');
@@ -34,6 +38,116 @@ function appendRecord(a: DuckDBAppender, r: ZoneReportRecord, seq: number): void
   if (r.tq === null) a.appendNull();
   else a.appendDouble(r.tq);
   a.endRow();
+}
+
+// ---- Column by column (data chunks) ----
+
+/** zone_report_staging's column types in order (seq, then ZONE_REPORT_COLUMNS_SQL). */
+const STAGING_TYPES = [
+  'BIGINT', // seq
+  'DATE',
+  ...['VARCHAR', 'VARCHAR', 'VARCHAR', 'VARCHAR', 'VARCHAR', 'VARCHAR'], // advertiser … domain
+  ...['BIGINT', 'BIGINT', 'BIGINT'], // impressions, monetized_impressions, clicks
+  ...['DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE'], // revenue, rate_applied, p_revenue, margin, tq
+];
+const TEXT: ReadonlyArray<readonly [number, (r: ZoneReportRecord) => string]> = [
+  [2, (r) => r.advertiser],
+  [3, (r) => r.publisher],
+  [4, (r) => r.zone_id],
+  [5, (r) => r.geo],
+  [6, (r) => r.source],
+  [7, (r) => r.domain],
+];
+const COUNTS: ReadonlyArray<readonly [number, (r: ZoneReportRecord) => number | null]> = [
+  [8, (r) => r.impressions],
+  [9, (r) => r.monetized_impressions],
+  [10, (r) => r.clicks],
+];
+const AMOUNTS: ReadonlyArray<readonly [number, (r: ZoneReportRecord) => number | null]> = [
+  [11, (r) => r.revenue],
+  [12, (r) => r.rate_applied],
+  [13, (r) => r.p_revenue],
+  [14, (r) => r.margin],
+  [15, (r) => r.tq],
+];
+const int32 = new Int32Array(ROWS);
+const float64 = new Float64Array(ROWS);
+const DAY_MS = 86_400_000;
+
+/** A data chunk of the staging table's columns, or null when the appender's columns are not those (or the host is big-endian). */
+function stagingChunk(a: DuckDBAppender): DuckDBDataChunk | null {
+  if (!LITTLE_ENDIAN || a.columnCount !== STAGING_TYPES.length) return null;
+  const types = STAGING_TYPES.map((_, c) => a.columnType(c));
+  return types.every((t, c) => t.toString() === STAGING_TYPES[c]) ? DuckDBDataChunk.create(types) : null;
+}
+
+/** Validity of rows [0, n) from `get` (null: invalid); whether any row is null. */
+function nullsOf(rows: readonly ZoneReportRecord[], n: number, get: (r: ZoneReportRecord) => number | null): boolean {
+  let nulls = false;
+  for (let i = 0; i < n; i++) {
+    if (get(rows[i]) !== null) continue;
+    if (!nulls) validity.fill(255, 0, validityBytes(n));
+    nulls = true;
+    validity[i >> 3] &= ~(1 << (i & 7));
+  }
+  return nulls;
+}
+
+/** Appends rows (at most ROWS) with their seqs as one data chunk. */
+function appendChunk(a: DuckDBAppender, chunk: DuckDBDataChunk, rows: readonly ZoneReportRecord[], seqs: readonly number[]): void {
+  const n = rows.length;
+  chunk.reset();
+  chunk.rowCount = n;
+  const vector = (c: number) => duckdb.data_chunk_get_vector(chunk.chunk, c);
+  for (let i = 0; i < n; i++) putInt64(i, seqs[i]);
+  duckdb.copy_data_to_vector(vector(0), 0, int64.buffer, 0, n * 8);
+  // DATE: days since 1970-01-01 (a file's lines come day by day: each day is computed once).
+  let day = '';
+  let days = 0;
+  for (let i = 0; i < n; i++) {
+    const d = rows[i].date;
+    if (d !== day) {
+      day = d;
+      days = Math.round(Date.parse(`${d}T00:00:00Z`) / DAY_MS);
+    }
+    int32[i] = days;
+  }
+  duckdb.copy_data_to_vector(vector(1), 0, int32.buffer, 0, n * 4);
+  for (const [c, get] of TEXT) writeText(vector(c), rows, 0, n, get);
+  for (const [c, get] of COUNTS) {
+    for (let i = 0; i < n; i++) putInt64(i, get(rows[i]) ?? 0);
+    duckdb.copy_data_to_vector(vector(c), 0, int64.buffer, 0, n * 8);
+    if (nullsOf(rows, n, get)) setValidity(vector(c), n);
+  }
+  for (const [c, get] of AMOUNTS) {
+    for (let i = 0; i < n; i++) float64[i] = get(rows[i]) ?? 0;
+    duckdb.copy_data_to_vector(vector(c), 0, float64.buffer, 0, n * 8);
+    if (nullsOf(rows, n, get)) setValidity(vector(c), n);
+  }
+  a.appendDataChunk(chunk);
+}
+
+/**
+ * Deletes the stored rows whose key `table` has, in its days; how many. Days never imported (the
+ * usual new file) have no stored row to replace: the join of every staged key is skipped (the
+ * check reads the date's per-row-group min/max only).
+ */
+async function deleteReplaced(conn: DuckDBConnection, table: string, span: { first: string; last: string }): Promise<number> {
+  const stored = await readAll(conn, 'SELECT EXISTS (SELECT 1 FROM zone_report WHERE date BETWEEN $first::DATE AND $last::DATE)', span);
+  if (stored.getRows()[0][0] !== true) return 0;
+  const removed = await run(
+    conn,
+    `DELETE FROM zone_report USING ${table} b
+      WHERE zone_report.date BETWEEN $first::DATE AND $last::DATE AND ${KEY_MATCH}`,
+    span,
+  );
+  return Number(removed.rowsChanged);
+}
+
+/** Whether a key was staged more than once (one hash aggregate, no window or sort). */
+async function hasRepeatedKeys(conn: DuckDBConnection): Promise<boolean> {
+  const reader = await conn.runAndReadAll(`SELECT EXISTS (SELECT 1 FROM zone_report_staging GROUP BY ${KEY} HAVING count(*) > 1)`);
+  return reader.getRows()[0][0] === true;
 }
 
 /** Staged rows whose key an earlier staged row had, with that first row's seq (at most `limit`, ≥ 1), and how many in all. */
@@ -64,55 +178,78 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
     appender = null;
     a.closeSync();
   };
+  let chunk: DuckDBDataChunk | null = null;
   try {
     await conn.run(`CREATE OR REPLACE TEMP TABLE zone_report_staging (seq BIGINT NOT NULL, ${ZONE_REPORT_COLUMNS_SQL})`);
     appender = await conn.createAppender('zone_report_staging', null, 'temp');
+    chunk = stagingChunk(appender);
   } catch (e) {
     db.release(conn);
     throw e;
   }
   let staged = 0;
+  // The staged rows' first and last day, and whether their days came in order.
+  let first = '';
+  let last = '';
+  let ordered = true;
+  // Rows waiting for a whole chunk.
+  let rows: ZoneReportRecord[] = [];
+  let seqs: number[] = [];
+  const appendRows = () => {
+    if (!appender || rows.length === 0) return;
+    if (chunk) appendChunk(appender, chunk, rows, seqs);
+    else for (let i = 0; i < rows.length; i++) appendRecord(appender, rows[i], seqs[i]);
+    rows = [];
+    seqs = [];
+  };
 
   return {
     add(record, seq) {
       if (!appender) throw new Error('import already committed or closed');
-      appendRecord(appender, record, seq);
+      const day = record.date; // YYYY-MM-DD: text order is date order
+      if (day < last) ordered = false;
+      else last = day;
+      if (first === '' || day < first) first = day;
+      rows.push(record);
+      seqs.push(seq);
       staged++;
+      if (rows.length === ROWS) appendRows();
     },
 
     async commit(listLimit = 1000) {
+      appendRows();
       closeAppender(); // flushes what is buffered
       if (staged === 0) return { inserted: 0, replaced: 0, repeated: [], repeated_total: 0 };
-      const repeated = await repeatedKeys(conn, Math.max(1, listLimit));
-      // The last staged row of a key wins; the batch is sorted by date for the zone maps.
-      await conn.run(
-        `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
-           SELECT ${COLUMNS} FROM zone_report_staging
-           QUALIFY row_number() OVER (PARTITION BY ${KEY} ORDER BY seq DESC) = 1
-           ORDER BY date`,
-      );
-      await conn.run('DROP TABLE zone_report_staging');
-      const span = await conn.runAndReadAll('SELECT min(date)::VARCHAR AS first, max(date)::VARCHAR AS last, count(*) AS n FROM zone_report_batch');
-      const [first, last, n] = span.getRows()[0] as [string, string, bigint];
-      const total = Number(n);
+      // A file without repeated keys, its days in order (the usual export), is merged straight
+      // from the staging table: no window over its rows, no sorted copy of them.
+      const repeats = await hasRepeatedKeys(conn);
+      const repeated = repeats ? await repeatedKeys(conn, Math.max(1, listLimit)) : { repeated: [], repeated_total: 0 };
+      let table = 'zone_report_staging';
+      if (repeats || !ordered) {
+        // The last staged row of a key wins; the batch is sorted by date for the zone maps.
+        await conn.run(
+          `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
+             SELECT ${COLUMNS} FROM zone_report_staging
+             ${repeats ? `QUALIFY row_number() OVER (PARTITION BY ${KEY} ORDER BY seq DESC) = 1` : ''}
+             ORDER BY date`,
+        );
+        await conn.run('DROP TABLE zone_report_staging');
+        table = 'zone_report_batch';
+      }
+      const total = staged - repeated.repeated_total;
       return db.serialWrite(async () => {
         await conn.run('BEGIN TRANSACTION');
         try {
           const span = { first, last };
-          const removed = await run(
-            conn,
-            `DELETE FROM zone_report USING zone_report_batch b
-              WHERE zone_report.date BETWEEN $first::DATE AND $last::DATE AND ${KEY_MATCH}`,
-            span,
-          );
-          await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM zone_report_batch`);
+          const removed = await deleteReplaced(conn, table, span);
+          await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
           // The rollup of every day the batch touched, summed again from the stored rows.
-          const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM zone_report_batch)`;
+          const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
           await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
           await run(conn, rollupInsertSql(`WHERE ${days}`), span);
           await run(conn, zonesInsertSql(`WHERE ${days}`), span);
           await conn.run('COMMIT');
-          const replaced = Number(removed.rowsChanged);
+          const replaced = removed;
           return { inserted: total - replaced, replaced, ...repeated };
         } catch (e) {
           await conn.run('ROLLBACK').catch(() => undefined);
