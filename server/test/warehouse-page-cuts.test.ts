@@ -1,0 +1,106 @@
+// Why a zone-level page stays fast over a long range, on both engines: it is cut before it is
+// sorted (zone-report/get-rows.ts). A page led by the day reads the rollup's rows per day, then
+// only the days that hold it; on DuckDB a page led by a stored number sorts only the rows at or
+// past its last row's value. The statements the engine runs show it (no timers); that the pages
+// are the plain query's is the contract's (describeSameAnswers).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
+import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import type { Params } from '../src/warehouse/sql/binder.js';
+import type { SqlDb } from '../src/warehouse/sql/db.js';
+import type { Warehouse } from '../src/warehouse/index.js';
+import { chdbClient } from './helpers.js';
+import { prng } from '../src/sandbox/demo/prng.js';
+import { importRows, randomRows } from './warehouse-contract.js';
+
+const { client } = await chdbClient('page-cuts');
+
+/** Nine days of random rows (2026-04-01 … 09), a few thousand of them (a repeated key: the last one stored). */
+const ROWS = randomRows(prng(29), 3000);
+const NINE_DAYS = { start_date: '2026-04-01', end_date: '2026-04-09' };
+
+/** Records the statements a warehouse runs (they still run on its engine). */
+function recording(db: SqlDb): Array<{ sql: string; params: Params }> {
+  const seen: Array<{ sql: string; params: Params }> = [];
+  const all = db.all.bind(db);
+  Object.assign(db, {
+    all: (sql: string, params: Params = {}) => {
+      seen.push({ sql, params });
+      return all(sql, params);
+    },
+  });
+  return seen;
+}
+
+const engines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> = [
+  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
+  ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'cuts' })],
+];
+
+describe.each(engines)('%s: a page led by the day', (_engine, open) => {
+  let w: Warehouse & { db: SqlDb };
+  beforeAll(async () => {
+    w = await open();
+    await importRows(w, ROWS);
+  });
+  afterAll(() => w.close());
+
+  test('reads the rollup’s rows per day, then sorts only the days that hold the page', async () => {
+    const lastDay = (await w.zoneReports.rows({ filters: { start_date: '2026-04-09', end_date: '2026-04-09' }, order: [] })).length;
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'date', dir: 'desc' }], limit: 25, offset: lastDay - 5 });
+    expect(page.map((r) => r.date)).toEqual([...Array(5).fill('2026-04-09'), ...Array(20).fill('2026-04-08')]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].sql).toMatch(/zone_report_rollup/);
+    // The page's own statement is bound to the two days it spans, not to the nine asked for.
+    expect(Object.values(seen[1].params)).toEqual(expect.arrayContaining(['2026-04-08', '2026-04-09']));
+    expect(Object.values(seen[1].params)).not.toContain('2026-04-01');
+  });
+});
+
+describe('DuckDB: a page led by a stored number', () => {
+  let w: Warehouse & { db: SqlDb };
+  beforeAll(async () => {
+    w = await openDuckDbWarehouse(':memory:');
+    await importRows(w, ROWS);
+  });
+  afterAll(() => w.close());
+
+  /** The rows each sort (TOP_N, ORDER_BY) of a statement was handed, from DuckDB's own profile of it. */
+  async function sortedRows(sql: string, params: Params): Promise<number[]> {
+    const [row] = await w.db.all<{ explain_value: string }>(`EXPLAIN (ANALYZE, FORMAT json) ${sql}`, params);
+    type Node = { operator_name?: string; operator_cardinality?: number; children?: Node[] };
+    const counts: number[] = [];
+    const walk = (node: Node) => {
+      const children = node.children ?? [];
+      if (['TOP_N', 'ORDER_BY'].includes(node.operator_name?.trim() ?? ''))
+        counts.push(children.reduce((n, child) => n + Number(child.operator_cardinality ?? 0), 0));
+      for (const child of children) walk(child);
+    };
+    walk(JSON.parse(row.explain_value));
+    return counts;
+  }
+
+  test('finds its last row’s revenue first, and the sort then reads only the rows at or above it', async () => {
+    const stored = await w.zoneReports.rows({ filters: NINE_DAYS, order: [] });
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'revenue', dir: 'desc' }], limit: 25, offset: 25 });
+    expect(page).toHaveLength(25);
+    expect(seen).toHaveLength(2);
+    const cut = page[24].revenue;
+    expect(Object.values(seen[1].params)).toContain(cut);
+    // Every sort of the page's statement is handed the few rows at or above the cut (revenues rarely tie), not thousands.
+    const sorts = await sortedRows(seen[1].sql, seen[1].params);
+    expect(sorts.length).toBeGreaterThan(0);
+    const atOrAbove = stored.filter((r) => r.revenue >= cut).length;
+    expect(atOrAbove).toBeLessThan(60);
+    expect(stored.length).toBeGreaterThan(2000);
+    for (const n of sorts) expect(n).toBeLessThanOrEqual(atOrAbove);
+  });
+
+  test('a ratio (CTR) is sorted in one read: computing it is the cost a first read would pay twice', async () => {
+    const seen = recording(w.db);
+    await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'ctr', dir: 'asc' }], limit: 25, offset: 0 });
+    expect(seen).toHaveLength(1);
+  });
+});
