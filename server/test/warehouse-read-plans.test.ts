@@ -3,7 +3,9 @@
 // (describeSameAnswers). A page is cut before it is sorted (zone-report/get-rows.ts): led by the
 // day, it reads the rollup's rows per day, then only the days that hold it; on DuckDB, led by a
 // stored number, it sorts only the rows at or past its last row's value. A DuckDB zone search of
-// digits is a filter of the scan, not a join (sql/filters.ts).
+// digits is a filter of the scan, not a join (sql/filters.ts). DuckDB's 'Top Zones' sums the
+// zone months for a range's whole months (zone-report/get-top-earners.ts), and answers what the
+// stored rows answer after imports that replace rows.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
@@ -12,7 +14,7 @@ import type { SqlDb } from '../src/warehouse/sql/db.js';
 import type { Warehouse } from '../src/warehouse/index.js';
 import { chdbClient } from './helpers.js';
 import { prng } from '../src/sandbox/demo/prng.js';
-import { importRows, randomRows } from './warehouse-contract.js';
+import { expectSame, importRows, randomRows } from './warehouse-contract.js';
 
 const { client } = await chdbClient('page-cuts');
 
@@ -117,5 +119,54 @@ describe('DuckDB: pages led by a number, zone searches', () => {
     const seen = recording(w.db);
     await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'ctr', dir: 'asc' }], limit: 25, offset: 0 });
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('DuckDB: Top Zones of whole months', () => {
+  let rolled: Warehouse & { db: SqlDb };
+  let raw: Warehouse & { db: SqlDb };
+  /** Rows over March to May (the random rows' days moved month by month), then a second import replacing many of them. */
+  const spread = (rows: typeof ROWS) =>
+    rows.map((r, i) => ({ ...r, date: `2026-0${3 + (i % 3)}-${String(1 + ((i * 7) % 31)).padStart(2, '0')}`.replace(/-0?4-31$/, '-04-30') }));
+  beforeAll(async () => {
+    rolled = await openDuckDbWarehouse(':memory:');
+    raw = await openDuckDbWarehouse(':memory:', { rollup: false });
+    const first = spread(ROWS);
+    const second = spread(randomRows(prng(2929), 3000));
+    for (const w of [rolled, raw]) {
+      await importRows(w, first);
+      await importRows(w, second);
+    }
+  });
+  afterAll(async () => {
+    await rolled.close();
+    await raw.close();
+  });
+
+  test('a range with whole months reads their zone months, and ranks what the rows rank', async () => {
+    const ranges = [
+      { start_date: '2026-04-01', end_date: '2026-04-30' },
+      { start_date: '2026-03-20', end_date: '2026-05-05' },
+      { start_date: '2026-03-01', end_date: '2026-05-31' },
+      { start_date: '2026-03-05', end_date: '2026-03-25' },
+      { start_date: '2026-03-20', end_date: '2026-05-05', publisher: 'Pub Ñ' },
+      { start_date: '2026-03-20', end_date: '2026-05-05', zone_id: '10' },
+      { start_date: '2026-03-20', end_date: '2026-05-05', zone_id: 'Z-9' },
+      { start_date: '2026-03-20', end_date: '2026-05-05', geo: 'MX' },
+    ];
+    for (const f of ranges) {
+      const expected = await raw.zoneReports.topEarners(f, 10);
+      expect(expected.zones.length).toBeGreaterThan(0);
+      expectSame(await rolled.zoneReports.topEarners(f, 10), expected);
+    }
+    const seen = recording(rolled.db);
+    await rolled.zoneReports.topEarners(ranges[1], 10);
+    expect(seen[0].sql).toMatch(/FROM zone_report_zone_month/);
+    // Within one month, or under a filter the months do not keep, the rows are summed.
+    for (const f of [ranges[3], ranges[7]]) {
+      const rows = recording(rolled.db);
+      await rolled.zoneReports.topEarners(f, 10);
+      expect(rows[0].sql).not.toMatch(/zone_report_zone_month/);
+    }
   });
 });

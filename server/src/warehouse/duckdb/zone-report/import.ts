@@ -6,7 +6,7 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { type Db, readAll, run } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
+import { ZONE_MONTHS_DELETE_SQL, ZONE_MONTHS_REWRITE_SQL, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
@@ -111,6 +111,8 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
           await run(conn, rollupInsertSql(`WHERE ${days}`), span);
           await run(conn, zonesInsertSql(`WHERE ${days}`), span);
+          await conn.run(ZONE_MONTHS_DELETE_SQL);
+          await run(conn, ZONE_MONTHS_REWRITE_SQL, span);
           await conn.run('COMMIT');
           const replaced = Number(removed.rowsChanged);
           return { inserted: total - replaced, replaced, ...repeated };
