@@ -3,9 +3,9 @@
 // (describeSameAnswers). A page is cut before it is sorted (zone-report/get-rows.ts): led by the
 // day, it reads the rollup's rows per day, then only the days that hold it; on DuckDB, led by a
 // stored number, it sorts only the rows at or past its last row's value. A DuckDB zone search of
-// digits is a filter of the scan, not a join (sql/filters.ts). DuckDB's 'Top Zones' sums the
-// zone months for a range's whole months (zone-report/get-top-earners.ts), and answers what the
-// stored rows answer after imports that replace rows.
+// digits is a filter of the scan, not a join (sql/filters.ts). 'Top Zones' sums the zone months
+// for a range's whole months (zone-report/get-top-earners.ts), and answers what the stored rows
+// answer after imports that replace rows.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
@@ -122,14 +122,19 @@ describe('DuckDB: pages led by a number, zone searches', () => {
   });
 });
 
-describe('DuckDB: Top Zones of whole months', () => {
+const zoneMonthEngines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> = [
+  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
+  ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'months' })],
+];
+
+describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (_engine, open) => {
   let rolled: Warehouse & { db: SqlDb };
   let raw: Warehouse & { db: SqlDb };
   /** Rows over March to May (the random rows' days moved month by month), then a second import replacing many of them. */
   const spread = (rows: typeof ROWS) =>
     rows.map((r, i) => ({ ...r, date: `2026-0${3 + (i % 3)}-${String(1 + ((i * 7) % 31)).padStart(2, '0')}`.replace(/-0?4-31$/, '-04-30') }));
   beforeAll(async () => {
-    rolled = await openDuckDbWarehouse(':memory:');
+    rolled = await open();
     raw = await openDuckDbWarehouse(':memory:', { rollup: false });
     const first = spread(ROWS);
     const second = spread(randomRows(prng(2929), 3000));
@@ -161,12 +166,33 @@ describe('DuckDB: Top Zones of whole months', () => {
     }
     const seen = recording(rolled.db);
     await rolled.zoneReports.topEarners(ranges[1], 10);
-    expect(seen[0].sql).toMatch(/FROM zone_report_zone_month/);
+    expect(seen[0].sql).toMatch(/zone_report_zone_month/);
     // Within one month, or under a filter the months do not keep, the rows are summed.
     for (const f of [ranges[3], ranges[7]]) {
       const rows = recording(rolled.db);
       await rolled.zoneReports.topEarners(f, 10);
       expect(rows[0].sql).not.toMatch(/zone_report_zone_month/);
+    }
+  });
+});
+
+describe('ClickHouse: zone months of a warehouse from before them', () => {
+  test('are built at the next open from the stored rows', async () => {
+    const w = await openClickHouseWarehouse(client, { database: 'before_months' });
+    await importRows(w, ROWS);
+    // As a warehouse made before migration 8: its tables empty.
+    for (const t of ['zone_report_zone_month', 'zone_report_month']) await w.db.command(`TRUNCATE TABLE ${w.db.t(t)}`);
+    await w.close();
+    const again = await openClickHouseWarehouse(client, { database: 'before_months' });
+    const raw = await openDuckDbWarehouse(':memory:', { rollup: false });
+    try {
+      await importRows(raw, ROWS);
+      const april = { start_date: '2026-04-01', end_date: '2026-04-30' };
+      expectSame(await again.zoneReports.topEarners(april, 10), await raw.zoneReports.topEarners(april, 10));
+      expect(await again.db.all(`SELECT toString(month) AS month FROM ${again.db.t('zone_report_month')} FINAL`)).toEqual([{ month: '2026-04-01' }]);
+    } finally {
+      await again.close();
+      await raw.close();
     }
   });
 });

@@ -7,10 +7,10 @@
 // kept by imports) for the range's whole months and from the stored rows for the days at its
 // ends, when no filter but the publisher or the zone needs the rows (a year: 12 months of
 // zones and at most two part months of rows instead of 365 days of rows); otherwise by zone id
-// first. ClickHouse runs a statement per list.
+// first. ClickHouse sums its zone months the same way, and runs a statement per list.
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
-import { usesRollup, whereFilters } from '../sql/filters.js';
+import { filterConditions, usesRollup, whereFilters } from '../sql/filters.js';
 import type { Filters, TopAdvertiserSums, TopEarners, TopZoneSums } from '../types.js';
 import { addDays, endOfMonth, startOfMonth } from '@adops/core';
 import { fromWhere } from './source.js';
@@ -117,14 +117,33 @@ async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Pro
   return out;
 }
 
+/** ClickHouse: the zones of the range from the current zone months (clickhouse/zone-report/zone-months.ts) and the rows at its ends. */
+function clickHouseZonesFromMonths(db: SqlDb, b: Binder, filters: Filters, split: NonNullable<ReturnType<typeof wholeMonths>>): string {
+  const first = b.bind(split.months.start, 'Date32');
+  const last = b.bind(split.months.end, 'Date32');
+  const conditions = filterConditions(b, filters);
+  const ends = [split.before, split.after]
+    .filter((r) => r.start <= r.end)
+    .map(
+      (range) => `UNION ALL SELECT publisher, zone_id, revenue, if(revenue != 0, margin, 0) AS margin ${fromWhere(db, b, false, filters, { range })}`,
+    );
+  return `SELECT publisher, zone_id, revenue, margin FROM ${db.t('zone_report_zone_month')}
+     WHERE (month, version) IN (SELECT month, max(version) FROM ${db.t('zone_report_month')} WHERE month BETWEEN ${first} AND ${last} GROUP BY month)
+       AND month BETWEEN ${first} AND ${last} AND ${conditions}
+     ${ends.join('\n')}`;
+}
+
 /** ClickHouse: each list a statement of its own, run together. */
 async function clickHouseTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
   const range = { start: filters.start_date, end: filters.end_date };
   const z = new Binder(db.dialect);
+  const split = onZoneMonths(db, filters) ? wholeMonths(filters.start_date, filters.end_date) : undefined;
+  const sums = split
+    ? `SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (${clickHouseZonesFromMonths(db, z, filters, split)})`
+    : `SELECT publisher, zone_id, sum(revenue) AS revenue, sumIf(margin, revenue != 0) AS margin ${fromWhere(db, z, false, filters, { range })}`;
   const zones = db.all<TopZoneSums>(
     `SELECT * FROM (
-       SELECT publisher, zone_id, sum(revenue) AS revenue, sumIf(margin, revenue != 0) AS margin
-       ${fromWhere(db, z, false, filters, { range })}
+       ${sums}
        GROUP BY publisher, zone_id
        HAVING sum(revenue) != 0 AND trimBoth(zone_id) != '')
      ORDER BY revenue DESC, publisher ASC COLLATE 'es', publisher, zone_id ASC COLLATE 'es', zone_id
