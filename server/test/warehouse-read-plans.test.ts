@@ -1,8 +1,8 @@
 // Why zone-level reads stay fast over a long range, shown by the statements the engines run and
 // their plans (no timers); that they answer what the plain queries answer is the contract's
 // (describeSameAnswers). A page is cut before it is sorted (zone-report/get-rows.ts): led by the
-// day, it reads the rollup's rows per day, then only the days that hold it; on DuckDB, led by a
-// stored number, it sorts only the rows at or past its last row's value. A DuckDB zone search of
+// day, it reads the rollup's rows per day, then only the days that hold it; led by a stored
+// number, it sorts only the rows at or past its last row's value (ClickHouse: of their keys). A DuckDB zone search of
 // digits is a filter of the scan, not a join (sql/filters.ts). 'Top Zones' sums the zone months
 // for a range's whole months (zone-report/get-top-earners.ts), and answers what the stored rows
 // answer after imports that replace rows.
@@ -40,7 +40,7 @@ const engines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> = [
   ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'cuts' })],
 ];
 
-describe.each(engines)('%s: a page led by the day', (_engine, open) => {
+describe.each(engines)('%s: pages of a long range', (engine, open) => {
   let w: Warehouse & { db: SqlDb };
   beforeAll(async () => {
     w = await open();
@@ -58,6 +58,17 @@ describe.each(engines)('%s: a page led by the day', (_engine, open) => {
     // The page's own statement is bound to the two days it spans, not to the nine asked for.
     expect(Object.values(seen[1].params)).toEqual(expect.arrayContaining(['2026-04-08', '2026-04-09']));
     expect(Object.values(seen[1].params)).not.toContain('2026-04-01');
+  });
+
+  test('a page led by revenue reads its last row’s revenue first, then only the rows at or above it', async () => {
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'revenue', dir: 'desc' }], limit: 25, offset: 25 });
+    expect(seen).toHaveLength(2);
+    expect(seen[0].sql).toMatch(/LIMIT 1 OFFSET/);
+    expect(Object.values(seen[1].params)).toContain(page[24].revenue);
+    expect(seen[1].sql).toMatch(/revenue >= /);
+    // ClickHouse: FINAL merges only the keys of the stored rows at or above it, read without FINAL.
+    if (engine === 'ClickHouse') expect(seen[1].sql).toMatch(/\(date, advertiser, publisher, zone_id, geo, source\) IN \(SELECT date, advertiser/);
   });
 });
 

@@ -4,12 +4,12 @@
 // A page is cut before it is sorted, so the sort sees a few rows instead of the whole range:
 // - an order led by the date reads only the days that hold rows offset…offset+limit (the
 //   rollup's rows per day say which, without a zone filter), on both engines;
-// - DuckDB, an order led by a stored number (revenue, clicks…): the (offset+limit)-th value of
-//   that column alone first (a one-column top-N, which DuckDB pushes into the scan as it goes),
-//   then the sort of only the rows on its side of it. Every row of the page is there (they all
-//   rank at or before that value), ties included. Not for a ratio (CTR…): computing it is most
-//   of the cost, and the first read would pay it again. Not on ClickHouse: there the second
-//   read is no cheaper, as FINAL reads every column of the range before a non-key condition.
+// - an order led by a stored number (revenue, clicks…): the (offset+limit)-th value of that
+//   column alone first (a one-column top-N, which DuckDB pushes into the scan as it goes), then
+//   the sort of only the rows on its side of it. Every row of the page is there (they all rank
+//   at or before that value), ties included. ClickHouse also narrows FINAL to the keys of those
+//   rows (cutConditions). Not for a ratio (CTR…): computing it is most of the cost, and the
+//   first read would pay it again.
 // Both cuts are off with the rollup (the plain queries, which they must answer alike).
 // On DuckDB an export led by the date sorts one day at a time, so its memory is a day's rows.
 import type { SumKey } from '@adops/core';
@@ -59,10 +59,25 @@ interface Cut {
   value: number;
 }
 
+const KEY = ZONE_NATURAL_KEY.join(', ');
+
+/**
+ * The conditions of a cut. ClickHouse also names the keys of the stored rows past the cut, read
+ * without FINAL (a condition on a non-key column, read before any deduplication): every current
+ * row past the cut is among them, so FINAL then merges the few parts' ranges holding those keys
+ * instead of the whole range, and the cut, tested again after it, drops the replaced versions.
+ */
+function cutConditions(db: SqlDb, b: Binder, q: RowQuery, range: { start: string; end: string }, cut: Cut): string[] {
+  const past = () => `${cut.expr} ${cut.dir === 'asc' ? '<=' : '>='} ${b.bind(cut.value, 'Float64')}`;
+  if (db.dialect.engine === 'duckdb') return [past()];
+  const stored = whereFilters(b, q.filters, { range, and: [past()] });
+  return [past(), `(${KEY}) IN (SELECT ${KEY} FROM ${db.t('zone_report')} ${stored})`];
+}
+
 function rowsSql(db: SqlDb, q: RowQuery, range: { start: string; end: string }, limit?: number, offset?: number, cut?: Cut) {
   const d = db.dialect;
   const b = new Binder(d);
-  const and = cut ? [`${cut.expr} ${cut.dir === 'asc' ? '<=' : '>='} ${b.bind(cut.value, 'Float64')}`] : [];
+  const and = cut ? cutConditions(db, b, q, range, cut) : [];
   const where = whereFilters(b, q.filters, { range, and });
   const sql = `SELECT ${COLUMNS} FROM ${db.current('zone_report')} ${where} ${orderBy(d, q.order, NATURAL, rowExpr(d))} ${pageSql(b, limit, offset)}`;
   return { sql, params: b.params };
@@ -129,7 +144,7 @@ export async function getRows(db: SqlDb, q: RowQuery): Promise<ZoneReportRecord[
     const window = await dayWindow(db, q, q.limit, offset);
     if (!window) return [];
     ({ range, offset } = window);
-  } else if (q.limit !== undefined && db.rollup && db.dialect.engine === 'duckdb') cut = await numberCut(db, q, range, offset + q.limit);
+  } else if (q.limit !== undefined && db.rollup) cut = await numberCut(db, q, range, offset + q.limit);
   const { sql, params } = rowsSql(db, q, range, q.limit, offset, cut);
   return db.all<ZoneReportRecord>(sql, params);
 }
