@@ -60,6 +60,18 @@ describe.each(engines)('%s: pages of a long range', (engine, open) => {
     expect(Object.values(seen[1].params)).not.toContain('2026-04-01');
   });
 
+  test('a page led by the day with a zone search (no rollup) reads its last row’s day first, then only the days from there', async () => {
+    const filters = { ...NINE_DAYS, zone_id: '10' };
+    const lastDay = (await w.zoneReports.rows({ filters: { ...filters, start_date: '2026-04-09' }, order: [] })).length;
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters, order: [{ key: 'date', dir: 'desc' }], limit: 10, offset: lastDay - 5 });
+    expect(page.map((r) => r.date)).toEqual([...Array(5).fill('2026-04-09'), ...Array(5).fill('2026-04-08')]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].sql).toMatch(/LIMIT 1 OFFSET/);
+    expect(Object.values(seen[1].params)).toEqual(expect.arrayContaining(['2026-04-08', '2026-04-09']));
+    expect(Object.values(seen[1].params)).not.toContain('2026-04-01');
+  });
+
   test('a page led by revenue reads its last row’s revenue first, then only the rows at or above it', async () => {
     const seen = recording(w.db);
     const page = await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'revenue', dir: 'desc' }], limit: 25, offset: 25 });
@@ -112,7 +124,7 @@ describe('DuckDB: pages led by a number, zone searches', () => {
     for (const n of sorts) expect(n).toBeLessThanOrEqual(atOrAbove);
   });
 
-  test('a zone search of digits filters the scan itself: no join with the zone list', async () => {
+  test('a page’s zone search of digits filters the scan itself, the sums of every match join the zone list', async () => {
     const seen = recording(w.db);
     const filters = { ...NINE_DAYS, zone_id: '10' };
     const page = await w.zoneReports.rows({ filters, order: [{ key: 'revenue', dir: 'desc' }], limit: 25, offset: 0 });
@@ -124,6 +136,9 @@ describe('DuckDB: pages led by a number, zone searches', () => {
     const cased = recording(w.db);
     await w.zoneReports.rows({ filters: { ...NINE_DAYS, zone_id: 'Z-9' }, order: [], limit: 25, offset: 0 });
     expect(cased[cased.length - 1].sql).toMatch(/zone_report_zones/);
+    const header = recording(w.db);
+    await w.zoneReports.totalsAndOptions(filters);
+    expect(header[0].sql).toMatch(/zone_report_zones/);
   });
 
   test('a ratio (CTR) is sorted in one read: computing it is the cost a first read would pay twice', async () => {

@@ -4,6 +4,8 @@
 // A page is cut before it is sorted, so the sort sees a few rows instead of the whole range:
 // - an order led by the date reads only the days that hold rows offset…offset+limit (the
 //   rollup's rows per day say which, without a zone filter), on both engines;
+//   With a zone search, which the rollup cannot count, the day of the page's last row is read
+//   first (dayCut), and the page sorts the days from there on.
 // - an order led by a stored number (revenue, clicks…): the (offset+limit)-th value of that
 //   column alone first (a one-column top-N, which DuckDB pushes into the scan as it goes), then
 //   the sort of only the rows on its side of it. Every row of the page is there (they all rank
@@ -78,7 +80,7 @@ function rowsSql(db: SqlDb, q: RowQuery, range: { start: string; end: string }, 
   const d = db.dialect;
   const b = new Binder(d);
   const and = cut ? cutConditions(db, b, q, range, cut) : [];
-  const where = whereFilters(b, q.filters, { range, and });
+  const where = whereFilters(b, q.filters, { range, and, inScan: limit !== undefined });
   const sql = `SELECT ${COLUMNS} FROM ${db.current('zone_report')} ${where} ${orderBy(d, q.order, NATURAL, rowExpr(d))} ${pageSql(b, limit, offset)}`;
   return { sql, params: b.params };
 }
@@ -136,6 +138,23 @@ async function dayWindow(db: SqlDb, q: RowQuery, limit: number, offset: number) 
   return { range: { start, end }, offset: offset - before };
 }
 
+/**
+ * A date-led page the rollup cannot count (a zone search): the day of its (offset+limit)-th row
+ * first, then the range from that day on (in the order's direction), so the page reads and sorts
+ * only those days. Undefined when fewer rows match (the page reaches the range's far end).
+ */
+async function dayCut(db: SqlDb, q: RowQuery, range: { start: string; end: string }, n: number) {
+  const dir = q.order[0].dir;
+  const b = new Binder(db.dialect);
+  const where = whereFilters(b, q.filters, { range, inScan: true });
+  const row = await db.one<{ date: string }>(
+    `SELECT date FROM ${db.current('zone_report')} ${where} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'} LIMIT 1 OFFSET ${b.bind(n - 1, 'UInt64')}`,
+    b.params,
+  );
+  if (!row) return undefined;
+  return dir === 'asc' ? { start: range.start, end: row.date } : { start: row.date, end: range.end };
+}
+
 export async function getRows(db: SqlDb, q: RowQuery): Promise<ZoneReportRecord[]> {
   let range = { start: q.filters.start_date, end: q.filters.end_date };
   let offset = q.offset ?? 0;
@@ -144,6 +163,8 @@ export async function getRows(db: SqlDb, q: RowQuery): Promise<ZoneReportRecord[
     const window = await dayWindow(db, q, q.limit, offset);
     if (!window) return [];
     ({ range, offset } = window);
+  } else if (q.limit !== undefined && q.order[0]?.key === 'date' && db.rollup) {
+    range = (await dayCut(db, q, range, offset + q.limit)) ?? range;
   } else if (q.limit !== undefined && db.rollup) cut = await numberCut(db, q, range, offset + q.limit);
   const { sql, params } = rowsSql(db, q, range, q.limit, offset, cut);
   return db.all<ZoneReportRecord>(sql, params);
