@@ -14,7 +14,7 @@
 //   first read would pay it again.
 // Both cuts are off with the rollup (the plain queries, which they must answer alike).
 // On DuckDB an export led by the date sorts one day at a time, so its memory is a day's rows.
-import type { SumKey } from '@adops/core';
+import { addDays, type SumKey } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import type { Dialect } from '../sql/dialect.js';
@@ -138,19 +138,34 @@ async function dayWindow(db: SqlDb, q: RowQuery, limit: number, offset: number) 
   return { range: { start, end }, offset: offset - before };
 }
 
+/** The spans (days) a day cut tries first from the order's start, before the whole range. */
+const DAY_CUT_SPANS = [7, 62];
+
 /**
  * A date-led page the rollup cannot count (a zone search): the day of its (offset+limit)-th row
  * first, then the range from that day on (in the order's direction), so the page reads and sorts
- * only those days. Undefined when fewer rows match (the page reaches the range's far end).
+ * only those days. That day is looked for in the first week of the order, then two months, then
+ * the whole range: a search's first pages are found without reading the year. Undefined when
+ * fewer rows match (the page reaches the range's far end).
  */
 async function dayCut(db: SqlDb, q: RowQuery, range: { start: string; end: string }, n: number) {
   const dir = q.order[0].dir;
-  const b = new Binder(db.dialect);
-  const where = whereFilters(b, q.filters, { range, inScan: true });
-  const row = await db.one<{ date: string }>(
-    `SELECT date FROM ${db.current('zone_report')} ${where} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'} LIMIT 1 OFFSET ${b.bind(n - 1, 'UInt64')}`,
-    b.params,
-  );
+  const nth = async (span: { start: string; end: string }) => {
+    const b = new Binder(db.dialect);
+    const where = whereFilters(b, q.filters, { range: span, inScan: true });
+    return db.one<{ date: string }>(
+      `SELECT date FROM ${db.current('zone_report')} ${where} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'} LIMIT 1 OFFSET ${b.bind(n - 1, 'UInt64')}`,
+      b.params,
+    );
+  };
+  for (const days of DAY_CUT_SPANS) {
+    const span =
+      dir === 'asc' ? { start: range.start, end: addDays(range.start, days - 1) } : { start: addDays(range.end, -(days - 1)), end: range.end };
+    if (span.start <= range.start && span.end >= range.end) break; // the whole range: read once, below
+    const row = await nth(span);
+    if (row) return dir === 'asc' ? { start: range.start, end: row.date } : { start: row.date, end: range.end };
+  }
+  const row = await nth(range);
   if (!row) return undefined;
   return dir === 'asc' ? { start: range.start, end: row.date } : { start: row.date, end: range.end };
 }
