@@ -214,6 +214,17 @@ function queries(days) {
     ['zone page: day, revenue (25)', (w) => w.rows({ filters: f, order: [by('date', 'desc'), by('revenue', 'desc')], limit: 25, offset: 0 })],
     ['zone page: revenue desc (25)', (w) => w.rows({ filters: f, order: [by('revenue', 'desc')], limit: 25, offset: 0 })],
     ['zone page: CTR asc, page 40', (w) => w.rows({ filters: f, order: [by('ctr')], limit: 25, offset: 975 })],
+    ['zone page: day, page 200', (w) => w.rows({ filters: f, order: [by('date', 'desc'), by('revenue', 'desc')], limit: 25, offset: 4975 })],
+    [
+      'zone page: advertiser + geo',
+      (w) =>
+        w.rows({ filters: { ...f, advertiser: 'BidSphere', geo: 'ES' }, order: [by('date', 'desc'), by('revenue', 'desc')], limit: 25, offset: 0 }),
+    ],
+    [
+      'zone page: zone id substring',
+      (w) => w.rows({ filters: { ...f, zone_id: '3812' }, order: [by('date', 'desc'), by('revenue', 'desc')], limit: 25, offset: 0 }),
+    ],
+    ['top zones and advertisers (10)', (w) => w.topEarners(f, 10)],
     ['totals + geo/source options', (w) => w.totalsAndOptions(f)],
     [
       'date × publisher page (10)',

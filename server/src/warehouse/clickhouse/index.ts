@@ -7,7 +7,7 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { ClickHouseDb } from './db.js';
 import { migrate } from './migrations.js';
 import { beginZoneReportImport, dropStaleStages } from './zone-report/import.js';
-import { repairRollup } from './zone-report/schema.js';
+import { buildMissingZoneMonths, repairRollup } from './zone-report/schema.js';
 import { clickHouseReferrerWrites } from './referrers/index.js';
 import { upsertSpend } from './spend/upsert.js';
 import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
@@ -96,6 +96,7 @@ export async function openClickHouseWarehouse(
     await ensureEventTtl(db, options.eventTtlDays);
     await dropStaleStages(db);
     await repairRollup(db);
+    await buildMissingZoneMonths(db);
   } catch (e) {
     await db.close();
     throw e;

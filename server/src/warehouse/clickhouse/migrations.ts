@@ -4,6 +4,7 @@
 // together end with one row per version (ReplacingMergeTree on the version).
 import type { ClickHouseDb } from './db.js';
 import { zoneReportTables } from './zone-report/schema.js';
+import { zoneMonthTables } from './zone-report/zone-months.js';
 import { attributionColumns, botTrafficColumns, eventKeyTables, referrerTables, zoneVisitTables } from './referrers/schema.js';
 import { adSpendTables } from './spend/schema.js';
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'Meta attribution (campaign, ad set, ad, placement) on referrer events', statements: attributionColumns },
   { version: 6, name: 'Meta spend per ad and day', statements: adSpendTables },
   { version: 7, name: 'human visits per zone and quarter hour', statements: zoneVisitTables },
+  { version: 8, name: 'zone months: revenue and margin per month, publisher and zone', statements: zoneMonthTables },
 ];
 
 /** Creates the database and schema_migrations when missing, then applies what is missing; answers the versions applied now. */

@@ -9,14 +9,18 @@ export const hasCase = (text: string) => text.toLowerCase() !== text.toUpperCase
 
 /**
  * Zone search: a case-insensitive substring (`value` lower-cased; the stored id lower-cased only
- * when the text has letters — most zone ids are digits). DuckDB tests it on the list of stored
- * zone ids (zone_report_zones, see duckdb/zone-report/schema.ts), not on every row, with a bound
- * contains() (about twice as fast as a bound ILIKE pattern); ClickHouse on the rows, with
- * lowerUTF8 as DuckDB's lower().
+ * when the text has letters — most zone ids are digits), with a bound contains() (about twice as
+ * fast as a bound ILIKE pattern). DuckDB tests it on the list of stored zone ids
+ * (zone_report_zones, see duckdb/zone-report/schema.ts), then joins — sums of every matching row
+ * are faster so (a third, 10 million rows) — except for a page of rows (`inScan`) with digits:
+ * there a filter of the scan lets the page's top-N narrow the scan as it goes (12× faster).
+ * ClickHouse tests the rows, with lowerUTF8 as DuckDB's lower().
  */
-const ZONE_SEARCH: Record<Engine, (value: string, cased: boolean) => string> = {
-  duckdb: (value, cased) =>
-    `zone_id IN (SELECT zone_id FROM zone_report_zones WHERE ${cased ? `contains(lower(zone_id), ${value})` : `contains(zone_id, ${value})`})`,
+const ZONE_SEARCH: Record<Engine, (value: string, cased: boolean, inScan: boolean) => string> = {
+  duckdb: (value, cased, inScan) =>
+    inScan && !cased
+      ? `contains(zone_id, ${value})`
+      : `zone_id IN (SELECT zone_id FROM zone_report_zones WHERE ${cased ? `contains(lower(zone_id), ${value})` : `contains(zone_id, ${value})`})`,
   clickhouse: (value, cased) => (cased ? `position(lowerUTF8(zone_id), ${value}) > 0` : `position(zone_id, ${value}) > 0`),
 };
 
@@ -30,6 +34,8 @@ export interface WhereOptions {
   skip?: ReadonlyArray<keyof TextFilters>;
   /** Extra fixed conditions (no user text). */
   and?: readonly string[];
+  /** A page of rows: a DuckDB zone search of digits is a filter of the scan (see ZONE_SEARCH). */
+  inScan?: boolean;
 }
 
 function conditions(b: Binder, filters: Partial<TextFilters>, options: WhereOptions): string[] {
@@ -37,7 +43,7 @@ function conditions(b: Binder, filters: Partial<TextFilters>, options: WhereOpti
   if (options.range) parts.push(`date BETWEEN ${b.bind(options.range.start, 'Date32')} AND ${b.bind(options.range.end, 'Date32')}`);
   const zone = filters.zone_id;
   if (zone !== undefined && !options.skip?.includes('zone_id'))
-    parts.push(ZONE_SEARCH[b.dialect.engine](b.bind(zone.toLowerCase(), 'String'), hasCase(zone)));
+    parts.push(ZONE_SEARCH[b.dialect.engine](b.bind(zone.toLowerCase(), 'String'), hasCase(zone), options.inScan ?? false));
   for (const key of EQUAL) {
     const value = filters[key];
     if (value !== undefined && !options.skip?.includes(key)) parts.push(`${key} = ${b.bind(value, 'String')}`);

@@ -1,18 +1,28 @@
 // Stored zone-report rows (Ad Report, Api Explorer) ordered by any column or registry metric —
 // a row's ratios are the registry's formulas over the row itself — one page of them, or all
 // of them streamed. Ties are broken by the natural key, so pages never overlap.
-// On DuckDB an order that starts with the date is read day by day: a page only reads the days
-// that hold rows offset…offset+limit (the rollup's rows per day say which, without a zone
-// filter), and an export sorts one day at a time, so its memory is a day's rows, not the range's.
-// ClickHouse keeps only the top offset+limit rows while it sorts, so a page needs no day windows.
-import type { SumKey } from '@adops/core';
+// A page is cut before it is sorted, so the sort sees a few rows instead of the whole range:
+// - an order led by the date reads only the days that hold rows offset…offset+limit (the
+//   rollup's rows per day say which, without a zone filter), on both engines;
+//   With a zone search, which the rollup cannot count, the day of the page's last row is read
+//   first (dayCut), and the page sorts the days from there on.
+// - an order led by a stored number (revenue, clicks…): the (offset+limit)-th value of that
+//   column alone first (a one-column top-N, which DuckDB pushes into the scan as it goes), then
+//   the sort of only the rows on its side of it. Every row of the page is there (they all rank
+//   at or before that value), ties included. ClickHouse also narrows FINAL to the keys of those
+//   rows (cutConditions). Not for a ratio (CTR…): computing it is most of the cost, and the
+//   first read would pay it again.
+// Both cuts are off with the rollup (the plain queries, which they must answer alike).
+// On DuckDB an export led by the date sorts one day at a time, so its memory is a day's rows.
+import { addDays, type SumKey } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import type { Dialect } from '../sql/dialect.js';
 import { usesRollup, whereFilters } from '../sql/filters.js';
+import { fromWhere } from './source.js';
 import { formulaOf, formulaSql } from '../sql/formulas.js';
 import { orderBy, pageSql } from '../sql/order.js';
-import { ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord, ZONE_REPORT_COLUMNS } from '../types.js';
+import { TEXT_SORT_KEYS, ZONE_NATURAL_KEY, type RowQuery, type ZoneReportRecord, ZONE_REPORT_COLUMNS } from '../types.js';
 
 /** Stored columns as the record has them (a date reads as 'YYYY-MM-DD'). */
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
@@ -44,21 +54,66 @@ const rowExpr =
 
 const NATURAL = ZONE_NATURAL_KEY.map((key) => ({ key, dir: 'asc' as const }));
 
-function rowsSql(db: SqlDb, q: RowQuery, range: { start: string; end: string }, limit?: number, offset?: number) {
+/** A page's cut on its leading number: only rows at or before `value` in the order's direction. */
+interface Cut {
+  expr: string;
+  dir: 'asc' | 'desc';
+  value: number;
+}
+
+const KEY = ZONE_NATURAL_KEY.join(', ');
+
+/**
+ * The conditions of a cut. ClickHouse also names the keys of the stored rows past the cut, read
+ * without FINAL (a condition on a non-key column, read before any deduplication): every current
+ * row past the cut is among them, so FINAL then merges the few parts' ranges holding those keys
+ * instead of the whole range, and the cut, tested again after it, drops the replaced versions.
+ */
+function cutConditions(db: SqlDb, b: Binder, q: RowQuery, range: { start: string; end: string }, cut: Cut): string[] {
+  const past = () => `${cut.expr} ${cut.dir === 'asc' ? '<=' : '>='} ${b.bind(cut.value, 'Float64')}`;
+  if (db.dialect.engine === 'duckdb') return [past()];
+  const stored = whereFilters(b, q.filters, { range, and: [past()] });
+  return [past(), `(${KEY}) IN (SELECT ${KEY} FROM ${db.t('zone_report')} ${stored})`];
+}
+
+function rowsSql(db: SqlDb, q: RowQuery, range: { start: string; end: string }, limit?: number, offset?: number, cut?: Cut) {
   const d = db.dialect;
   const b = new Binder(d);
-  const where = whereFilters(b, q.filters, { range });
+  const and = cut ? cutConditions(db, b, q, range, cut) : [];
+  const where = whereFilters(b, q.filters, { range, and, inScan: limit !== undefined });
   const sql = `SELECT ${COLUMNS} FROM ${db.current('zone_report')} ${where} ${orderBy(d, q.order, NATURAL, rowExpr(d))} ${pageSql(b, limit, offset)}`;
   return { sql, params: b.params };
 }
 
-/** DuckDB: the days (and the offset within them) that hold rows offset … offset+limit of a date-led order. */
+/**
+ * The cut of a page whose order is led by a stored number: the value of its `n`-th row
+ * (offset+limit) among the rows that have one (missing values sort last). Undefined when the
+ * order is led by anything else, or when fewer than `n` rows have a value (the page reaches the
+ * missing ones).
+ */
+async function numberCut(db: SqlDb, q: RowQuery, range: { start: string; end: string }, n: number): Promise<Cut | undefined> {
+  const lead = q.order[0];
+  if (!lead || !STORED.has(lead.key) || lead.key === 'date' || TEXT_SORT_KEYS.has(lead.key) || n <= 0) return undefined;
+  const d = db.dialect;
+  const expr = lead.key;
+  const b = new Binder(d);
+  const where = whereFilters(b, q.filters, { range, and: [`${expr} IS NOT NULL`] });
+  // As a double: ClickHouse would answer a 64-bit count as text; every stored value is exact in one.
+  const row = await db.one<{ k: number }>(
+    `SELECT ${d.double(expr)} AS k FROM ${db.current('zone_report')} ${where}
+     ORDER BY ${expr} ${lead.dir === 'asc' ? 'ASC' : 'DESC'} LIMIT 1 OFFSET ${b.bind(n - 1, 'UInt64')}`,
+    b.params,
+  );
+  return row && row.k !== null ? { expr, dir: lead.dir, value: row.k } : undefined;
+}
+
+/** The days (and the offset within them) that hold rows offset … offset+limit of a date-led order. */
 async function dayWindow(db: SqlDb, q: RowQuery, limit: number, offset: number) {
   const dir = q.order[0].dir;
   const b = new Binder(db.dialect);
-  const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
+  const from = fromWhere(db, b, true, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
   const days = await db.all<{ date: string; rows: number }>(
-    `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
+    `SELECT date, ${db.dialect.cast('sum(rows)', 'int')} AS rows ${from} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
     b.params,
   );
   let before = 0; // rows in the days skipped
@@ -83,15 +138,50 @@ async function dayWindow(db: SqlDb, q: RowQuery, limit: number, offset: number) 
   return { range: { start, end }, offset: offset - before };
 }
 
+/** The spans (days) a day cut tries first from the order's start, before the whole range. */
+const DAY_CUT_SPANS = [7, 62];
+
+/**
+ * A date-led page the rollup cannot count (a zone search): the day of its (offset+limit)-th row
+ * first, then the range from that day on (in the order's direction), so the page reads and sorts
+ * only those days. That day is looked for in the first week of the order, then two months, then
+ * the whole range: a search's first pages are found without reading the year. Undefined when
+ * fewer rows match (the page reaches the range's far end).
+ */
+async function dayCut(db: SqlDb, q: RowQuery, range: { start: string; end: string }, n: number) {
+  const dir = q.order[0].dir;
+  const nth = async (span: { start: string; end: string }) => {
+    const b = new Binder(db.dialect);
+    const where = whereFilters(b, q.filters, { range: span, inScan: true });
+    return db.one<{ date: string }>(
+      `SELECT date FROM ${db.current('zone_report')} ${where} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'} LIMIT 1 OFFSET ${b.bind(n - 1, 'UInt64')}`,
+      b.params,
+    );
+  };
+  for (const days of DAY_CUT_SPANS) {
+    const span =
+      dir === 'asc' ? { start: range.start, end: addDays(range.start, days - 1) } : { start: addDays(range.end, -(days - 1)), end: range.end };
+    if (span.start <= range.start && span.end >= range.end) break; // the whole range: read once, below
+    const row = await nth(span);
+    if (row) return dir === 'asc' ? { start: range.start, end: row.date } : { start: row.date, end: range.end };
+  }
+  const row = await nth(range);
+  if (!row) return undefined;
+  return dir === 'asc' ? { start: range.start, end: row.date } : { start: row.date, end: range.end };
+}
+
 export async function getRows(db: SqlDb, q: RowQuery): Promise<ZoneReportRecord[]> {
   let range = { start: q.filters.start_date, end: q.filters.end_date };
   let offset = q.offset ?? 0;
-  if (db.dialect.engine === 'duckdb' && q.limit !== undefined && q.order[0]?.key === 'date' && usesRollup(db, q.filters)) {
+  let cut: Cut | undefined;
+  if (q.limit !== undefined && q.order[0]?.key === 'date' && usesRollup(db, q.filters)) {
     const window = await dayWindow(db, q, q.limit, offset);
     if (!window) return [];
     ({ range, offset } = window);
-  }
-  const { sql, params } = rowsSql(db, q, range, q.limit, offset);
+  } else if (q.limit !== undefined && q.order[0]?.key === 'date' && db.rollup) {
+    range = (await dayCut(db, q, range, offset + q.limit)) ?? range;
+  } else if (q.limit !== undefined && db.rollup) cut = await numberCut(db, q, range, offset + q.limit);
+  const { sql, params } = rowsSql(db, q, range, q.limit, offset, cut);
   return db.all<ZoneReportRecord>(sql, params);
 }
 

@@ -3,11 +3,16 @@
 // counts its rows with revenue (a row of 0 revenue adds to neither figure). Advertisers are summed
 // from the rollup unless a zone filter needs the stored rows. Ties in the text order.
 // DuckDB runs both lists in one statement, sharing the report filters' bound values (a named
-// value may be read twice), and sums zones by id first; ClickHouse runs a statement per list.
+// value may be read twice). Its zones are summed from the zone months (zone_report_zone_month,
+// kept by imports) for the range's whole months and from the stored rows for the days at its
+// ends, when no filter but the publisher or the zone needs the rows (a year: 12 months of
+// zones and at most two part months of rows instead of 365 days of rows); otherwise by zone id
+// first. ClickHouse sums its zone months the same way, and runs a statement per list.
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
-import { usesRollup, whereFilters } from '../sql/filters.js';
+import { filterConditions, usesRollup, whereFilters } from '../sql/filters.js';
 import type { Filters, TopAdvertiserSums, TopEarners, TopZoneSums } from '../types.js';
+import { addDays, endOfMonth, startOfMonth } from '@adops/core';
 import { fromWhere } from './source.js';
 
 export function getTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
@@ -23,6 +28,40 @@ interface TopRow {
   margin: number;
 }
 
+/** The whole months of a range (first days, inclusive) and the days before and after them; undefined when it holds none. */
+export function wholeMonths(start: string, end: string) {
+  const first = start === startOfMonth(start) ? start : addDays(endOfMonth(start), 1);
+  const lastEnd = end === endOfMonth(end) ? end : addDays(startOfMonth(end), -1);
+  if (first > lastEnd) return undefined;
+  return {
+    months: { start: first, end: startOfMonth(lastEnd) },
+    before: { start, end: addDays(first, -1) },
+    after: { start: addDays(lastEnd, 1), end },
+  };
+}
+
+/** Filters the zone months can answer: none but the range, the publisher and the zone. */
+const onZoneMonths = (db: SqlDb, f: Filters) =>
+  db.rollup && f.advertiser === undefined && f.geo === undefined && f.source === undefined && f.domain === undefined;
+
+/** DuckDB: the zones (publisher, zone id, revenue, margin) of the range, summed from the zone months and the rows at the range's ends. */
+function zonesFromMonths(b: Binder, filters: Filters, split: NonNullable<ReturnType<typeof wholeMonths>>): string {
+  const months = whereFilters(b, filters, {
+    and: [`month BETWEEN ${b.bind(split.months.start, 'Date32')} AND ${b.bind(split.months.end, 'Date32')}`],
+  });
+  const ends = [split.before, split.after]
+    .filter((r) => r.start <= r.end)
+    .map(
+      (range) =>
+        `SELECT publisher, zone_id, revenue, CASE WHEN revenue <> 0 THEN margin ELSE 0 END AS margin FROM zone_report ${whereFilters(b, filters, { range })}`,
+    );
+  return `zones AS (
+       SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (
+         SELECT publisher, zone_id, revenue, margin FROM zone_report_zone_month ${months}
+         ${ends.map((sql) => `UNION ALL ${sql}`).join('\n')})
+        GROUP BY publisher, zone_id)`;
+}
+
 /** DuckDB: both lists in one statement. */
 async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
   const b = new Binder(db.dialect);
@@ -31,10 +70,13 @@ async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Pro
   // The range always adds a WHERE; each list appends its own fixed conditions to it.
   const scoped = (condition: string, table = 'zone_report') => `FROM ${table} ${where} AND ${condition}`;
   const advertisers = usesRollup(db, filters) ? 'zone_report_rollup' : 'zone_report';
-  // Zones: summed by zone id first (one string key hashes far faster than two), keeping the
-  // publisher when the zone has one; only ids under several publishers are summed again by both.
-  const rows = await db.all<TopRow>(
-    `WITH by_id AS (
+  const split = onZoneMonths(db, filters) ? wholeMonths(filters.start_date, filters.end_date) : undefined;
+  // Zones: from the zone months, or summed by zone id first (one string key hashes far faster
+  // than two), keeping the publisher when the zone has one; only ids under several publishers
+  // are summed again by both.
+  const zones = split
+    ? zonesFromMonths(b, filters, split)
+    : `by_id AS (
        SELECT zone_id, min(publisher) AS first_publisher, max(publisher) AS last_publisher,
               sum(revenue) AS revenue, coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0) AS margin
          FROM zone_report ${where}
@@ -46,7 +88,9 @@ async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Pro
      zones AS (
        SELECT first_publisher AS publisher, zone_id, revenue, margin FROM by_id WHERE first_publisher = last_publisher
        UNION ALL
-       SELECT publisher, zone_id, revenue, margin FROM shared)
+       SELECT publisher, zone_id, revenue, margin FROM shared)`;
+  const rows = await db.all<TopRow>(
+    `WITH ${zones}
      SELECT * FROM (
        SELECT 'zone' AS list, publisher, zone_id, NULL::VARCHAR AS advertiser, revenue, margin
          FROM zones
@@ -73,14 +117,33 @@ async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Pro
   return out;
 }
 
+/** ClickHouse: the zones of the range from the current zone months (clickhouse/zone-report/zone-months.ts) and the rows at its ends. */
+function clickHouseZonesFromMonths(db: SqlDb, b: Binder, filters: Filters, split: NonNullable<ReturnType<typeof wholeMonths>>): string {
+  const first = b.bind(split.months.start, 'Date32');
+  const last = b.bind(split.months.end, 'Date32');
+  const conditions = filterConditions(b, filters);
+  const ends = [split.before, split.after]
+    .filter((r) => r.start <= r.end)
+    .map(
+      (range) => `UNION ALL SELECT publisher, zone_id, revenue, if(revenue != 0, margin, 0) AS margin ${fromWhere(db, b, false, filters, { range })}`,
+    );
+  return `SELECT publisher, zone_id, revenue, margin FROM ${db.t('zone_report_zone_month')}
+     WHERE (month, version) IN (SELECT month, max(version) FROM ${db.t('zone_report_month')} WHERE month BETWEEN ${first} AND ${last} GROUP BY month)
+       AND month BETWEEN ${first} AND ${last} AND ${conditions}
+     ${ends.join('\n')}`;
+}
+
 /** ClickHouse: each list a statement of its own, run together. */
 async function clickHouseTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
   const range = { start: filters.start_date, end: filters.end_date };
   const z = new Binder(db.dialect);
+  const split = onZoneMonths(db, filters) ? wholeMonths(filters.start_date, filters.end_date) : undefined;
+  const sums = split
+    ? `SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (${clickHouseZonesFromMonths(db, z, filters, split)})`
+    : `SELECT publisher, zone_id, sum(revenue) AS revenue, sumIf(margin, revenue != 0) AS margin ${fromWhere(db, z, false, filters, { range })}`;
   const zones = db.all<TopZoneSums>(
     `SELECT * FROM (
-       SELECT publisher, zone_id, sum(revenue) AS revenue, sumIf(margin, revenue != 0) AS margin
-       ${fromWhere(db, z, false, filters, { range })}
+       ${sums}
        GROUP BY publisher, zone_id
        HAVING sum(revenue) != 0 AND trimBoth(zone_id) != '')
      ORDER BY revenue DESC, publisher ASC COLLATE 'es', publisher, zone_id ASC COLLATE 'es', zone_id

@@ -1,0 +1,226 @@
+// Why zone-level reads stay fast over a long range, shown by the statements the engines run and
+// their plans (no timers); that they answer what the plain queries answer is the contract's
+// (describeSameAnswers). A page is cut before it is sorted (zone-report/get-rows.ts): led by the
+// day, it reads the rollup's rows per day, then only the days that hold it; led by a stored
+// number, it sorts only the rows at or past its last row's value (ClickHouse: of their keys). A DuckDB zone search of
+// digits is a filter of the scan, not a join (sql/filters.ts). 'Top Zones' sums the zone months
+// for a range's whole months (zone-report/get-top-earners.ts), and answers what the stored rows
+// answer after imports that replace rows.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
+import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import type { Params } from '../src/warehouse/sql/binder.js';
+import type { SqlDb } from '../src/warehouse/sql/db.js';
+import type { Warehouse } from '../src/warehouse/index.js';
+import { chdbClient } from './helpers.js';
+import { prng } from '../src/sandbox/demo/prng.js';
+import { expectSame, importRows, randomRows } from './warehouse-contract.js';
+
+const { client } = await chdbClient('page-cuts');
+
+/** Nine days of random rows (2026-04-01 … 09), a few thousand of them (a repeated key: the last one stored). */
+const ROWS = randomRows(prng(29), 3000);
+const NINE_DAYS = { start_date: '2026-04-01', end_date: '2026-04-09' };
+
+/** Records the statements a warehouse runs (they still run on its engine). */
+function recording(db: SqlDb): Array<{ sql: string; params: Params }> {
+  const seen: Array<{ sql: string; params: Params }> = [];
+  const all = db.all.bind(db);
+  Object.assign(db, {
+    all: (sql: string, params: Params = {}) => {
+      seen.push({ sql, params });
+      return all(sql, params);
+    },
+  });
+  return seen;
+}
+
+const engines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> = [
+  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
+  ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'cuts' })],
+];
+
+describe.each(engines)('%s: pages of a long range', (engine, open) => {
+  let w: Warehouse & { db: SqlDb };
+  beforeAll(async () => {
+    w = await open();
+    await importRows(w, ROWS);
+  });
+  afterAll(() => w.close());
+
+  test('reads the rollup’s rows per day, then sorts only the days that hold the page', async () => {
+    const lastDay = (await w.zoneReports.rows({ filters: { start_date: '2026-04-09', end_date: '2026-04-09' }, order: [] })).length;
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'date', dir: 'desc' }], limit: 25, offset: lastDay - 5 });
+    expect(page.map((r) => r.date)).toEqual([...Array(5).fill('2026-04-09'), ...Array(20).fill('2026-04-08')]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].sql).toMatch(/zone_report_rollup/);
+    // The page's own statement is bound to the two days it spans, not to the nine asked for.
+    expect(Object.values(seen[1].params)).toEqual(expect.arrayContaining(['2026-04-08', '2026-04-09']));
+    expect(Object.values(seen[1].params)).not.toContain('2026-04-01');
+  });
+
+  test('a page led by the day with a zone search (no rollup) finds its last row’s day in the first week, then reads only the days from there', async () => {
+    const filters = { ...NINE_DAYS, zone_id: '10' };
+    const lastDay = (await w.zoneReports.rows({ filters: { ...filters, start_date: '2026-04-09' }, order: [] })).length;
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters, order: [{ key: 'date', dir: 'desc' }], limit: 10, offset: lastDay - 5 });
+    expect(page.map((r) => r.date)).toEqual([...Array(5).fill('2026-04-09'), ...Array(5).fill('2026-04-08')]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].sql).toMatch(/LIMIT 1 OFFSET/);
+    // That day is looked for in the order's first week before the whole range.
+    expect(Object.values(seen[0].params)).toEqual(expect.arrayContaining(['2026-04-03', '2026-04-09']));
+    expect(Object.values(seen[1].params)).toEqual(expect.arrayContaining(['2026-04-08', '2026-04-09']));
+    expect(Object.values(seen[1].params)).not.toContain('2026-04-01');
+  });
+
+  test('a page led by revenue reads its last row’s revenue first, then only the rows at or above it', async () => {
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'revenue', dir: 'desc' }], limit: 25, offset: 25 });
+    expect(seen).toHaveLength(2);
+    expect(seen[0].sql).toMatch(/LIMIT 1 OFFSET/);
+    expect(Object.values(seen[1].params)).toContain(page[24].revenue);
+    expect(seen[1].sql).toMatch(/revenue >= /);
+    // ClickHouse: FINAL merges only the keys of the stored rows at or above it, read without FINAL.
+    if (engine === 'ClickHouse') expect(seen[1].sql).toMatch(/\(date, advertiser, publisher, zone_id, geo, source\) IN \(SELECT date, advertiser/);
+  });
+});
+
+describe('DuckDB: pages led by a number, zone searches', () => {
+  let w: Warehouse & { db: SqlDb };
+  beforeAll(async () => {
+    w = await openDuckDbWarehouse(':memory:');
+    await importRows(w, ROWS);
+  });
+  afterAll(() => w.close());
+
+  /** The rows each sort (TOP_N, ORDER_BY) of a statement was handed, from DuckDB's own profile of it. */
+  async function sortedRows(sql: string, params: Params): Promise<number[]> {
+    const [row] = await w.db.all<{ explain_value: string }>(`EXPLAIN (ANALYZE, FORMAT json) ${sql}`, params);
+    type Node = { operator_name?: string; operator_cardinality?: number; children?: Node[] };
+    const counts: number[] = [];
+    const walk = (node: Node) => {
+      const children = node.children ?? [];
+      if (['TOP_N', 'ORDER_BY'].includes(node.operator_name?.trim() ?? ''))
+        counts.push(children.reduce((n, child) => n + Number(child.operator_cardinality ?? 0), 0));
+      for (const child of children) walk(child);
+    };
+    walk(JSON.parse(row.explain_value));
+    return counts;
+  }
+
+  test('a page led by revenue finds its last row’s revenue first, and the sort then reads only the rows at or above it', async () => {
+    const stored = await w.zoneReports.rows({ filters: NINE_DAYS, order: [] });
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'revenue', dir: 'desc' }], limit: 25, offset: 25 });
+    expect(page).toHaveLength(25);
+    expect(seen).toHaveLength(2);
+    const cut = page[24].revenue;
+    expect(Object.values(seen[1].params)).toContain(cut);
+    // Every sort of the page's statement is handed the few rows at or above the cut (revenues rarely tie), not thousands.
+    const sorts = await sortedRows(seen[1].sql, seen[1].params);
+    expect(sorts.length).toBeGreaterThan(0);
+    const atOrAbove = stored.filter((r) => r.revenue >= cut).length;
+    expect(atOrAbove).toBeLessThan(60);
+    expect(stored.length).toBeGreaterThan(2000);
+    for (const n of sorts) expect(n).toBeLessThanOrEqual(atOrAbove);
+  });
+
+  test('a page’s zone search of digits filters the scan itself, the sums of every match join the zone list', async () => {
+    const seen = recording(w.db);
+    const filters = { ...NINE_DAYS, zone_id: '10' };
+    const page = await w.zoneReports.rows({ filters, order: [{ key: 'revenue', dir: 'desc' }], limit: 25, offset: 0 });
+    expect(page.length).toBeGreaterThan(0);
+    const [row] = await w.db.all<{ explain_value: string }>(`EXPLAIN ${seen[seen.length - 1].sql}`, seen[seen.length - 1].params);
+    expect(row.explain_value).toMatch(/contains\(zone_id/);
+    expect(row.explain_value).not.toMatch(/zone_report_zones/);
+    // Text with letters is matched on the lower-cased list of zones (once per zone, not per row).
+    const cased = recording(w.db);
+    await w.zoneReports.rows({ filters: { ...NINE_DAYS, zone_id: 'Z-9' }, order: [], limit: 25, offset: 0 });
+    expect(cased[cased.length - 1].sql).toMatch(/zone_report_zones/);
+    const header = recording(w.db);
+    await w.zoneReports.totalsAndOptions(filters);
+    expect(header[0].sql).toMatch(/zone_report_zones/);
+  });
+
+  test('a ratio (CTR) is sorted in one read: computing it is the cost a first read would pay twice', async () => {
+    const seen = recording(w.db);
+    await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'ctr', dir: 'asc' }], limit: 25, offset: 0 });
+    expect(seen).toHaveLength(1);
+  });
+});
+
+const zoneMonthEngines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> = [
+  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
+  ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'months' })],
+];
+
+describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (_engine, open) => {
+  let rolled: Warehouse & { db: SqlDb };
+  let raw: Warehouse & { db: SqlDb };
+  /** Rows over March to May (the random rows' days moved month by month), then a second import replacing many of them. */
+  const spread = (rows: typeof ROWS) =>
+    rows.map((r, i) => ({ ...r, date: `2026-0${3 + (i % 3)}-${String(1 + ((i * 7) % 31)).padStart(2, '0')}`.replace(/-0?4-31$/, '-04-30') }));
+  beforeAll(async () => {
+    rolled = await open();
+    raw = await openDuckDbWarehouse(':memory:', { rollup: false });
+    const first = spread(ROWS);
+    const second = spread(randomRows(prng(2929), 3000));
+    for (const w of [rolled, raw]) {
+      await importRows(w, first);
+      await importRows(w, second);
+    }
+  });
+  afterAll(async () => {
+    await rolled.close();
+    await raw.close();
+  });
+
+  test('a range with whole months reads their zone months, and ranks what the rows rank', async () => {
+    const ranges = [
+      { start_date: '2026-04-01', end_date: '2026-04-30' },
+      { start_date: '2026-03-20', end_date: '2026-05-05' },
+      { start_date: '2026-03-01', end_date: '2026-05-31' },
+      { start_date: '2026-03-05', end_date: '2026-03-25' },
+      { start_date: '2026-03-20', end_date: '2026-05-05', publisher: 'Pub Ñ' },
+      { start_date: '2026-03-20', end_date: '2026-05-05', zone_id: '10' },
+      { start_date: '2026-03-20', end_date: '2026-05-05', zone_id: 'Z-9' },
+      { start_date: '2026-03-20', end_date: '2026-05-05', geo: 'MX' },
+    ];
+    for (const f of ranges) {
+      const expected = await raw.zoneReports.topEarners(f, 10);
+      expect(expected.zones.length).toBeGreaterThan(0);
+      expectSame(await rolled.zoneReports.topEarners(f, 10), expected);
+    }
+    const seen = recording(rolled.db);
+    await rolled.zoneReports.topEarners(ranges[1], 10);
+    expect(seen[0].sql).toMatch(/zone_report_zone_month/);
+    // Within one month, or under a filter the months do not keep, the rows are summed.
+    for (const f of [ranges[3], ranges[7]]) {
+      const rows = recording(rolled.db);
+      await rolled.zoneReports.topEarners(f, 10);
+      expect(rows[0].sql).not.toMatch(/zone_report_zone_month/);
+    }
+  });
+});
+
+describe('ClickHouse: zone months of a warehouse from before them', () => {
+  test('are built at the next open from the stored rows', async () => {
+    const w = await openClickHouseWarehouse(client, { database: 'before_months' });
+    await importRows(w, ROWS);
+    // As a warehouse made before migration 8: its tables empty.
+    for (const t of ['zone_report_zone_month', 'zone_report_month']) await w.db.command(`TRUNCATE TABLE ${w.db.t(t)}`);
+    await w.close();
+    const again = await openClickHouseWarehouse(client, { database: 'before_months' });
+    const raw = await openDuckDbWarehouse(':memory:', { rollup: false });
+    try {
+      await importRows(raw, ROWS);
+      const april = { start_date: '2026-04-01', end_date: '2026-04-30' };
+      expectSame(await again.zoneReports.topEarners(april, 10), await raw.zoneReports.topEarners(april, 10));
+      expect(await again.db.all(`SELECT toString(month) AS month FROM ${again.db.t('zone_report_month')} FINAL`)).toEqual([{ month: '2026-04-01' }]);
+    } finally {
+      await again.close();
+      await raw.close();
+    }
+  });
+});
