@@ -9,7 +9,7 @@ import duckdb from '@duckdb/node-bindings';
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { type Db, readAll, run } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { ZONE_MONTHS_DELETE_SQL, ZONE_MONTHS_REWRITE_SQL, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonesInsertSql } from './schema.js';
+import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zoneMonthsDeleteSql, zoneMonthsRewriteSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 import { LITTLE_ENDIAN, ROWS, int64, putInt64, setValidity, validity, validityBytes, writeText } from '../vectors.js';
 
@@ -248,8 +248,8 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
           await run(conn, rollupInsertSql(`WHERE ${days}`), span);
           await run(conn, zonesInsertSql(`WHERE ${days}`), span);
-          await conn.run(ZONE_MONTHS_DELETE_SQL);
-          await run(conn, ZONE_MONTHS_REWRITE_SQL, span);
+          await conn.run(zoneMonthsDeleteSql(table));
+          await run(conn, zoneMonthsRewriteSql(table), span);
           await conn.run('COMMIT');
           const replaced = removed;
           return { inserted: total - replaced, replaced, ...repeated };

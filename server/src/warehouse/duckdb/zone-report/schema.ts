@@ -62,11 +62,11 @@ const ROLLUP_SUMS_SQL = sumsSql(DUCKDB, false);
 export const rollupInsertSql = (where: string) =>
   `INSERT INTO zone_report_rollup SELECT ${DIMS}, ${ROLLUP_SUMS_SQL} FROM zone_report ${where} GROUP BY ${DIMS} ORDER BY date`;
 
-/** The months of the batch being imported (zone_report_batch), as the first day of each. */
-const BATCH_MONTHS = `SELECT DISTINCT date_trunc('month', date)::DATE FROM zone_report_batch`;
+/** The months of the batch being imported (`batch`: its staging or sorted table), as the first day of each. */
+const batchMonths = (batch: string) => `SELECT DISTINCT date_trunc('month', date)::DATE FROM ${batch}`;
 
 /** Deletes the zone months an import touches (rewritten by zoneMonthsInsertSql in the same transaction). */
-export const ZONE_MONTHS_DELETE_SQL = `DELETE FROM zone_report_zone_month WHERE month IN (${BATCH_MONTHS})`;
+export const zoneMonthsDeleteSql = (batch: string) => `DELETE FROM zone_report_zone_month WHERE month IN (${batchMonths(batch)})`;
 
 /** INSERT … SELECT of the zone months of stored rows matching `where` (fixed SQL, bound parameters). */
 export const zoneMonthsInsertSql = (where: string) =>
@@ -76,9 +76,10 @@ export const zoneMonthsInsertSql = (where: string) =>
      FROM zone_report ${where} GROUP BY ALL ORDER BY month`;
 
 /** The zone months an import touches, summed again from the stored rows ($first / $last: the batch's first and last day). */
-export const ZONE_MONTHS_REWRITE_SQL = zoneMonthsInsertSql(
-  `WHERE date BETWEEN date_trunc('month', $first::DATE) AND last_day($last::DATE) AND date_trunc('month', date)::DATE IN (${BATCH_MONTHS})`,
-);
+export const zoneMonthsRewriteSql = (batch: string) =>
+  zoneMonthsInsertSql(
+    `WHERE date BETWEEN date_trunc('month', $first::DATE) AND last_day($last::DATE) AND date_trunc('month', date)::DATE IN (${batchMonths(batch)})`,
+  );
 
 /** Adds the zone ids of rows matching `where` that the list lacks (fixed SQL, bound parameters). */
 export const zonesInsertSql = (where: string) =>
