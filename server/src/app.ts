@@ -10,7 +10,7 @@ import { constants as zlib } from 'node:zlib';
 import { z } from 'zod';
 import { spanishIssue } from '@adops/core';
 import type { Config } from './config.js';
-import { errorHandler } from './errors.js';
+import { errorHandler, statusOf } from './errors.js';
 import { createLogger, SignInRefusals, type Logger } from './logger.js';
 import { secureDataDir } from './data-dir.js';
 import { createServices, type AppServices, type SharedStores } from './services/index.js';
@@ -135,8 +135,9 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   });
   if (config.webDist) koa.use(serveWeb(config.webDist));
 
-  koa.on('error', (err: Error & { status?: number }) => {
-    if (!err.status || err.status >= 500) logger.error({ err }, 'server error');
+  koa.on('error', (err: Error) => {
+    const status = statusOf(err);
+    if (!status || status >= 500) logger.error({ err }, 'server error');
   });
 
   return {

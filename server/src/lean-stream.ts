@@ -11,7 +11,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import { contract } from '@adops/core';
 import { parseQuery, requestIdOf, type ProxyView } from './beacon.js';
 import { HSTS, answerHeaders } from './security-headers.js';
-import { HttpError } from './errors.js';
+import { HttpError, toHttpError } from './errors.js';
 import { referrerStream } from './routes/referrers.js';
 import type { AppServices } from './services/index.js';
 
@@ -80,7 +80,7 @@ export function leanReferrerStream(
             s.referrers.hub.open({ req, res, head }, request);
           } catch (e) {
             // Refused (the user's streams are at their quota): the route answers, as it would have.
-            if (e instanceof HttpError) return next(req, res);
+            if (toHttpError(e) instanceof HttpError) return next(req, res);
             log.error(`error ${id} GET ${PATH}: ${(e as Error)?.stack ?? String(e)}`);
             req.socket.destroy();
             return;

@@ -5,7 +5,7 @@
 import type Router from '@koa/router';
 import { contract, type TableRequest } from '@adops/core';
 import { actorOf, bind, type Ctx } from '../http.js';
-import { httpError } from '../errors.js';
+import { httpError, statusOf } from '../errors.js';
 import type { AppServices } from '../services/index.js';
 import { auditTarget } from '../services/audit.js';
 import { publisherKey } from '../store/types.js';
@@ -136,7 +136,7 @@ export function reportRoutes(router: Router, s: AppServices): void {
       return result;
     } catch (e) {
       // The rest of a refused body is never read: close the connection instead.
-      if ((e as { status?: number }).status === 413) ctx.set('Connection', 'close');
+      if (statusOf(e) === 413) ctx.set('Connection', 'close');
       throw e;
     }
   });

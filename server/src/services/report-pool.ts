@@ -5,7 +5,7 @@
 // returned), and a request whose client left gives its place in the line back.
 import { finished } from 'node:stream';
 import type Koa from 'koa';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 
 interface Line {
   running: number;
@@ -43,10 +43,10 @@ export class ReportPool {
     if (own.running < this.running && own.waiting.length === 0) own.running++;
     else {
       if (own.waiting.length >= this.queue)
-        throw httpError(
-          429,
+        throw new DomainError(
+          'too_many',
           `Tienes demasiados informes en curso: ${this.running} a la vez y ${this.queue} en espera por usuario (ADOPS_REPORT_QUERIES, ADOPS_REPORT_QUEUE). Espera a que terminen y vuelve a intentarlo.`,
-          REPORT_RETRY_SECONDS,
+          { retryAfterSeconds: REPORT_RETRY_SECONDS },
         );
       let start = (): void => undefined;
       const started = new Promise<void>((resolve) => {
@@ -59,7 +59,7 @@ export class ReportPool {
         if (i >= 0) own.waiting.splice(i, 1);
         else this.release(owner, own); // its turn had just come: hand it on
         this.forget(owner, own);
-        throw httpError(499, 'El cliente cerró la petición');
+        throw new DomainError('client_closed', 'El cliente cerró la petición');
       }
     }
     let given = false;
