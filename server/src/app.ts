@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { spanishIssue } from '@adops/core';
 import type { Config } from './config.js';
 import { errorHandler, statusOf } from './errors.js';
+import { makeGuards, reportPoolMiddleware, type HttpServices } from './http.js';
 import { createLogger, SignInRefusals, type Logger } from './logger.js';
 import { secureDataDir } from './data-dir.js';
 import { createServices, type AppServices, type SharedStores } from './services/index.js';
@@ -111,18 +112,31 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
     await next();
   });
 
+  // The routes' guards, built here on the services (which know nothing of HTTP).
+  const s: HttpServices = {
+    ...services,
+    guards: {
+      ...makeGuards({
+        secret: services.secrets.jwtSecret,
+        auth: services.auth,
+        ingestKey: config.ingestKey,
+        mustEnrol: config.require2fa === 'off' ? undefined : (user) => services.totp.mustEnrol(user),
+      }),
+      heavy: reportPoolMiddleware(services.reportPool),
+    },
+  };
   const router = new Router();
-  authRoutes(router, services);
-  adminRoutes(router, services);
-  referrerRoutes(router, services);
-  reportRoutes(router, services);
-  campaignRoutes(router, services);
+  authRoutes(router, s);
+  adminRoutes(router, s);
+  referrerRoutes(router, s);
+  reportRoutes(router, s);
+  campaignRoutes(router, s);
   docsRoutes(router, VERSION);
-  auditRoutes(router, services);
-  backupRoutes(router, services);
-  profitRoutes(router, services);
-  alertRoutes(router, services);
-  alertActionRoutes(router, services);
+  auditRoutes(router, s);
+  backupRoutes(router, s);
+  profitRoutes(router, s);
+  alertRoutes(router, s);
+  alertActionRoutes(router, s);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {
@@ -142,7 +156,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
 
   return {
     koa,
-    listener: leanListener(services, koa, logger),
+    listener: leanListener(s, koa, logger),
     services,
     bootstrap,
     async close() {
@@ -155,7 +169,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
  * What the server serves: the beacon and the live referrer stream on their lean paths when they
  * can take a request whole (beacon.ts, lean-stream.ts), everything else through Koa.
  */
-function leanListener(services: AppServices, koa: Koa, logger: Logger): http.RequestListener {
+function leanListener(services: HttpServices, koa: Koa, logger: Logger): http.RequestListener {
   const proxy = proxyView({ trusted: koa.proxy, maxIpsCount: koa.maxIpsCount });
   const logError = (line: string) => logger.error(line);
   const stream = leanReferrerStream(services, proxy, { request: (line) => logRequest(logger, line), error: logError }, koa.callback());

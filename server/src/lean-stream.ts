@@ -13,7 +13,7 @@ import { parseQuery, requestIdOf, type ProxyView } from './beacon.js';
 import { HSTS, answerHeaders } from './security-headers.js';
 import { HttpError, toHttpError } from './errors.js';
 import { referrerStream } from './routes/referrers.js';
-import type { AppServices } from './services/index.js';
+import type { HttpServices } from './http.js';
 
 const route = contract.referrers.stream;
 const PATH = route.path;
@@ -44,7 +44,7 @@ function tokenOf(req: IncomingMessage, query: Record<string, unknown>): string |
 
 /** Wraps the app's request listener: a plain, authorised GET of the referrer stream opens here. */
 export function leanReferrerStream(
-  s: AppServices,
+  s: HttpServices,
   proxy: ProxyView,
   log: { request(line: RequestLine): void; error(line: string): void },
   next: RequestListener,
