@@ -124,7 +124,8 @@ describe('the import graph', () => {
     for (const [file, targets] of edges) {
       if (!rel(file).startsWith('services/')) continue;
       for (const t of targets) if (/^(http|errors)\.ts$/.test(rel(t))) speaking.push(`${rel(file)} → ${rel(t)}`);
-      for (const name of packages.get(file) ?? []) if (name === 'koa' || name.startsWith('koa-') || name.startsWith('@koa/')) speaking.push(`${rel(file)} → ${name}`);
+      for (const name of packages.get(file) ?? [])
+        if (name === 'koa' || name.startsWith('koa-') || name.startsWith('@koa/')) speaking.push(`${rel(file)} → ${name}`);
       if (/\b(httpError|HttpError)\b/.test(readFileSync(file, 'utf8'))) speaking.push(`${rel(file)} names httpError/HttpError`);
     }
     expect(speaking.sort()).toEqual([]);

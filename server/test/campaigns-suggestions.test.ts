@@ -140,7 +140,9 @@ describe('the Pixabay client', () => {
     const ok = await client.download(new URL(`${own.url}/images/forest.png`));
     expect(ok.subarray(1, 4).toString('latin1')).toBe('PNG');
     await expect(client.download(new URL('https://example.com/x.png'))).rejects.toMatchObject({ kind: 'invalid' });
-    await expect(client.download(new URL(`${own.url.replace('127.0.0.1', 'localhost')}/images/forest.png`))).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(client.download(new URL(`${own.url.replace('127.0.0.1', 'localhost')}/images/forest.png`))).rejects.toMatchObject({
+      kind: 'invalid',
+    });
     const real = new PixabayClient({ apiBase: 'https://pixabay.com/api/', key: 'k' });
     expect(real.isProviderUrl(new URL('https://cdn.pixabay.com/photo/2020/01/01/x.jpg'))).toBe(true);
     expect(real.isProviderUrl(new URL('https://pixabay.com/get/abc.jpg'))).toBe(true);
