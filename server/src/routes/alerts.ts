@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { httpError } from '../errors.js';
 import { actorOf, bind, type Ctx, type HttpServices } from '../http.js';
-import type { AlertCaller } from '../services/alerts.js';
+import type { AlertCaller } from '../services/alert-views.js';
 import { checkRuleAction } from '../services/alert-guard.js';
 import { checkRuleTarget } from '../services/known-names.js';
 

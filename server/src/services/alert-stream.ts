@@ -5,7 +5,7 @@
 import { jsonFigures, type AlertStreamEvent } from '@adops/core';
 import type { LiveBackend, LiveBus } from '../live/index.js';
 import { SseHub, type StreamContext } from '../live/sse.js';
-import type { AlertChangeEvent } from './alerts.js';
+import type { AlertChangeEvent } from './alert-views.js';
 
 /** Events the bus keeps for a stream that resumes (Last-Event-ID). */
 export const ALERT_RING_SIZE = 1000;
