@@ -103,11 +103,11 @@ describe('the import graph', () => {
     });
   }
 
-  test('server: the layers below HTTP (services, stores, warehouse, live bus, providers) import nothing of it', () => {
+  test('server: the layers below HTTP (services, stores, warehouse, live bus, providers) import nothing of it, its error middleware included', () => {
     const { edges, packages } = graph('server');
     const rel = (f: string) => path.relative(path.join(root, 'server/src'), f);
     const lower = (f: string) => /^(services|store|warehouse|live|providers|backup)\//.test(rel(f));
-    const http = (f: string) => /^(http|http-export|app|lean-stream|beacon|static|security-headers)\.ts$|^routes\//.test(rel(f));
+    const http = (f: string) => /^(http|http-export|errors|app|lean-stream|beacon|static|security-headers)\.ts$|^routes\//.test(rel(f));
     const upward: string[] = [];
     for (const [file, targets] of edges) {
       if (!lower(file)) continue;
