@@ -103,20 +103,32 @@ describe('the import graph', () => {
     });
   }
 
-  test('server: the layers below HTTP (services, stores, warehouse, live bus, providers) import nothing of it', () => {
+  test('server: the layers below HTTP (services, stores, warehouse, live bus, providers) import nothing of it, its error middleware included', () => {
     const { edges, packages } = graph('server');
     const rel = (f: string) => path.relative(path.join(root, 'server/src'), f);
     const lower = (f: string) => /^(services|store|warehouse|live|providers|backup)\//.test(rel(f));
-    const http = (f: string) => /^(http|http-export|app|lean-stream|beacon|static|security-headers)\.ts$|^routes\//.test(rel(f));
+    const http = (f: string) => /^(http|http-export|errors|app|lean-stream|beacon|static|security-headers)\.ts$|^routes\//.test(rel(f));
     const upward: string[] = [];
     for (const [file, targets] of edges) {
       if (!lower(file)) continue;
       for (const t of targets) if (http(t)) upward.push(`${rel(file)} → ${rel(t)}`);
       for (const name of packages.get(file) ?? []) if (name === 'koa' || name.startsWith('@koa/')) upward.push(`${rel(file)} → ${name}`);
     }
-    // What is left for issue 27's "HTTP at the top": the route guards are built with the services,
-    // and two services hand Koa middleware and streams. The list only shrinks.
-    expect(upward.sort()).toEqual(['services/alert-stream.ts → koa', 'services/index.ts → http.ts', 'services/report-pool.ts → koa']);
+    expect(upward.sort()).toEqual([]);
+  });
+
+  test('server: services speak no HTTP (no http.ts, errors.ts or Koa import, no httpError): they throw domain errors', () => {
+    const { edges, packages } = graph('server');
+    const rel = (f: string) => path.relative(path.join(root, 'server/src'), f);
+    const speaking: string[] = [];
+    for (const [file, targets] of edges) {
+      if (!rel(file).startsWith('services/')) continue;
+      for (const t of targets) if (/^(http|errors)\.ts$/.test(rel(t))) speaking.push(`${rel(file)} → ${rel(t)}`);
+      for (const name of packages.get(file) ?? [])
+        if (name === 'koa' || name.startsWith('koa-') || name.startsWith('@koa/')) speaking.push(`${rel(file)} → ${name}`);
+      if (/\b(httpError|HttpError)\b/.test(readFileSync(file, 'utf8'))) speaking.push(`${rel(file)} names httpError/HttpError`);
+    }
+    expect(speaking.sort()).toEqual([]);
   });
 
   test('finds a circle when there is one (the check itself works)', () => {

@@ -10,7 +10,8 @@ import { constants as zlib } from 'node:zlib';
 import { z } from 'zod';
 import { spanishIssue } from '@adops/core';
 import type { Config } from './config.js';
-import { errorHandler } from './errors.js';
+import { errorHandler, statusOf } from './errors.js';
+import { makeGuards, reportPoolMiddleware, type HttpServices } from './http.js';
 import { createLogger, SignInRefusals, type Logger } from './logger.js';
 import { secureDataDir } from './data-dir.js';
 import { createServices, type AppServices, type SharedStores } from './services/index.js';
@@ -111,18 +112,31 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
     await next();
   });
 
+  // The routes' guards, built here on the services (which know nothing of HTTP).
+  const s: HttpServices = {
+    ...services,
+    guards: {
+      ...makeGuards({
+        secret: services.secrets.jwtSecret,
+        auth: services.auth,
+        ingestKey: config.ingestKey,
+        mustEnrol: config.require2fa === 'off' ? undefined : (user) => services.totp.mustEnrol(user),
+      }),
+      heavy: reportPoolMiddleware(services.reportPool),
+    },
+  };
   const router = new Router();
-  authRoutes(router, services);
-  adminRoutes(router, services);
-  referrerRoutes(router, services);
-  reportRoutes(router, services);
-  campaignRoutes(router, services);
+  authRoutes(router, s);
+  adminRoutes(router, s);
+  referrerRoutes(router, s);
+  reportRoutes(router, s);
+  campaignRoutes(router, s);
   docsRoutes(router, VERSION);
-  auditRoutes(router, services);
-  backupRoutes(router, services);
-  profitRoutes(router, services);
-  alertRoutes(router, services);
-  alertActionRoutes(router, services);
+  auditRoutes(router, s);
+  backupRoutes(router, s);
+  profitRoutes(router, s);
+  alertRoutes(router, s);
+  alertActionRoutes(router, s);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   koa.use(async (ctx, next) => {
@@ -135,13 +149,14 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   });
   if (config.webDist) koa.use(serveWeb(config.webDist));
 
-  koa.on('error', (err: Error & { status?: number }) => {
-    if (!err.status || err.status >= 500) logger.error({ err }, 'server error');
+  koa.on('error', (err: Error) => {
+    const status = statusOf(err);
+    if (!status || status >= 500) logger.error({ err }, 'server error');
   });
 
   return {
     koa,
-    listener: leanListener(services, koa, logger),
+    listener: leanListener(s, koa, logger),
     services,
     bootstrap,
     async close() {
@@ -154,7 +169,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
  * What the server serves: the beacon and the live referrer stream on their lean paths when they
  * can take a request whole (beacon.ts, lean-stream.ts), everything else through Koa.
  */
-function leanListener(services: AppServices, koa: Koa, logger: Logger): http.RequestListener {
+function leanListener(services: HttpServices, koa: Koa, logger: Logger): http.RequestListener {
   const proxy = proxyView({ trusted: koa.proxy, maxIpsCount: koa.maxIpsCount });
   const logError = (line: string) => logger.error(line);
   const stream = leanReferrerStream(services, proxy, { request: (line) => logRequest(logger, line), error: logError }, koa.callback());

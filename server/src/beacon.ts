@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { HitQuery } from '@adops/core';
-import { HttpError, httpError, zodDetail } from './errors.js';
+import { HttpError, httpError, toHttpError, zodDetail } from './errors.js';
 import { HSTS, SECURITY_HEADERS } from './security-headers.js';
 import type { AppServices } from './services/index.js';
 import { normalizeIp } from './services/referrers.js';
@@ -127,7 +127,8 @@ export function leanBeacon(s: AppServices, proxy: ProxyView, logError: (line: st
       },
       (raw: unknown) => {
         // As the error middleware: 4xx and 503 say why; anything else is logged and a 500.
-        const e = raw instanceof HttpError ? raw : undefined;
+        const known = toHttpError(raw);
+        const e = known instanceof HttpError ? known : undefined;
         const status = e && e.status >= 400 ? e.status : 500;
         const detail = status < 500 || status === 502 || status === 503 ? (e?.message ?? '') : 'Error interno del servidor';
         if (status >= 500 && !(e && status === 503)) logError(`error ${id} GET /api/hit: ${(raw as Error)?.stack ?? String(raw)}`);

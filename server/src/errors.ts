@@ -3,6 +3,7 @@
 import type Koa from 'koa';
 import { ZodError } from 'zod';
 import { zodDetail } from '@adops/core';
+import { DomainError, type ErrorKind } from './domain-errors.js';
 import { StoreTextError } from './store/types.js';
 
 export class HttpError extends Error {
@@ -21,6 +22,36 @@ export class HttpError extends Error {
 export const httpError = (status: number, detail: string, retryAfterSeconds?: number, fields?: Record<string, unknown>) =>
   new HttpError(status, detail, retryAfterSeconds, fields);
 
+/** The status each kind of domain refusal is answered with: the one place a kind becomes HTTP. */
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  unsupported: 415,
+  too_many: 429,
+  client_closed: 499,
+  upstream: 502,
+  unavailable: 503,
+};
+
+/** A domain refusal as the HttpError it is answered with (same sentence, wait and fields; its stack kept for the log). */
+export function toHttpError(e: unknown): unknown {
+  if (!(e instanceof DomainError)) return e;
+  const out = new HttpError(STATUS[e.kind], e.message, e.retryAfterSeconds, e.fields);
+  out.stack = e.stack;
+  return out;
+}
+
+/** The status an error would be answered with, when it names one (HttpError, domain error, Koa's own). */
+export function statusOf(e: unknown): number | undefined {
+  const err = toHttpError(e) as { status?: number; statusCode?: number } | null | undefined;
+  return err?.status ?? err?.statusCode;
+}
+
 /** One readable sentence from a zod error, fields by their labels: core's one wording. */
 export { zodDetail } from '@adops/core';
 
@@ -37,7 +68,8 @@ export function errorHandler(log: (line: string) => void): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
-    } catch (raw) {
+    } catch (thrown) {
+      const raw = toHttpError(thrown);
       const err = raw as Error & { status?: number; statusCode?: number; type?: string; expose?: boolean };
       let status = err.status ?? err.statusCode ?? 500;
       let detail: string;

@@ -1,6 +1,7 @@
 // Binds contract routes to Koa: access guard, input validation with the route's zod
 // schemas (parsed input handed to the handler), and the response status.
 import { timingSafeEqual } from 'node:crypto';
+import { finished } from 'node:stream';
 import type Koa from 'koa';
 import type { AuditActor } from './services/audit.js';
 import type Router from '@koa/router';
@@ -13,6 +14,8 @@ import type { z } from 'zod';
 import { TOTP_SETUP_ROUTES, jsonFigures, type Route } from '@adops/core';
 import { httpError, zodDetail } from './errors.js';
 import type { AuthService } from './services/auth.js';
+import type { AppServices } from './services/index.js';
+import type { ReportPool } from './services/report-pool.js';
 import type { UserRecord } from './store/types.js';
 
 /** What a user the server requires 2FA of hears until they enrol (the routes of 'Mi cuenta' still answer). */
@@ -45,6 +48,35 @@ export interface Guards {
   lean: LeanGuard;
   /** Runs a heavy route (a report) in its user's pool of report queries (report-pool.ts); none: at once. */
   heavy?: Koa.Middleware;
+}
+
+/** What routes receive: the services, and the guards the HTTP layer builds on them (app.ts). */
+export type HttpServices = AppServices & { guards: Guards };
+
+/**
+ * The middleware of every heavy route (after the user guard): the report runs in its user's
+ * place of `pool`, held until the answer is sent whole (a streamed export: its last byte, or the client leaving).
+ */
+export function reportPoolMiddleware(pool: ReportPool): Koa.Middleware {
+  return async (ctx, next) => {
+    const user = ctx.state.user as { id?: string } | undefined;
+    if (!user?.id) return next();
+    // The answer's 'close' before it is written: the client went.
+    const left = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
+    const release = await pool.acquire(user.id, left);
+    let held = false;
+    try {
+      await next();
+      // Koa writes a stream after the middleware returns: the place is held until it ends.
+      const body = ctx.body as { pipe?: unknown } | null | undefined;
+      if (body && typeof body.pipe === 'function' && !ctx.res.writableFinished) {
+        held = true;
+        finished(ctx.res, () => release());
+      }
+    } finally {
+      if (!held) release();
+    }
+  };
 }
 
 /** The user guard as functions: the same key, algorithm and session rules as the middleware. */

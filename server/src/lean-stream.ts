@@ -11,9 +11,9 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import { contract } from '@adops/core';
 import { parseQuery, requestIdOf, type ProxyView } from './beacon.js';
 import { HSTS, answerHeaders } from './security-headers.js';
-import { HttpError } from './errors.js';
+import { HttpError, toHttpError } from './errors.js';
 import { referrerStream } from './routes/referrers.js';
-import type { AppServices } from './services/index.js';
+import type { HttpServices } from './http.js';
 
 const route = contract.referrers.stream;
 const PATH = route.path;
@@ -44,7 +44,7 @@ function tokenOf(req: IncomingMessage, query: Record<string, unknown>): string |
 
 /** Wraps the app's request listener: a plain, authorised GET of the referrer stream opens here. */
 export function leanReferrerStream(
-  s: AppServices,
+  s: HttpServices,
   proxy: ProxyView,
   log: { request(line: RequestLine): void; error(line: string): void },
   next: RequestListener,
@@ -80,7 +80,7 @@ export function leanReferrerStream(
             s.referrers.hub.open({ req, res, head }, request);
           } catch (e) {
             // Refused (the user's streams are at their quota): the route answers, as it would have.
-            if (e instanceof HttpError) return next(req, res);
+            if (toHttpError(e) instanceof HttpError) return next(req, res);
             log.error(`error ${id} GET ${PATH}: ${(e as Error)?.stack ?? String(e)}`);
             req.socket.destroy();
             return;

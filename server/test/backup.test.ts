@@ -361,11 +361,11 @@ describe('who may take a backup, and what it holds', () => {
     }
     await admin.auth.totpDisable({ password: ADMIN.password });
   });
-  test('one backup at a time: a second one while the first is being sent answers 409, and the next one after it works', async () => {
+  test('one backup at a time: a second one while the first is being sent is refused as a conflict (409), and the next one after it works', async () => {
     const backups = new BackupService({ dataDir: s.dataDir, store: s.app.services.store, warehouse: s.app.services.warehouse });
     const first = await backups.create({ passphrase: PASSPHRASE, logN: 10 });
     const second = await failure(backups.create({ passphrase: PASSPHRASE, logN: 10 }));
-    expect(second).toMatchObject({ status: 409, message: 'Ya hay una copia de seguridad en curso: espera a que termine' });
+    expect(second).toMatchObject({ kind: 'conflict', message: 'Ya hay una copia de seguridad en curso: espera a que termine' });
     for await (const _ of first.archive);
     const third = await backups.create({ passphrase: PASSPHRASE, logN: 10 });
     expect(third.manifest.created_at > first.manifest.created_at).toBe(true);

@@ -1,7 +1,7 @@
 // Live streams (referrer log and alerts together) one user holds open on this instance
 // (ADOPS_MAX_STREAMS): past the quota a new one is refused with 429, and a stream that ends, for
 // whatever reason, gives its place back. Each instance counts its own streams.
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 
 export class StreamQuota {
   private readonly open = new Map<string, number>();
@@ -12,8 +12,8 @@ export class StreamQuota {
   take(owner: string): () => void {
     const held = this.open.get(owner) ?? 0;
     if (held >= this.max)
-      throw httpError(
-        429,
+      throw new DomainError(
+        'too_many',
         `Ya tienes ${held} conexiones en vivo abiertas, el máximo por usuario (ADOPS_MAX_STREAMS): cierra alguna (otra pestaña de Logs o de Alertas, un adops tail) para abrir otra.`,
       );
     this.open.set(owner, held + 1);

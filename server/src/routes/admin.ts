@@ -2,8 +2,7 @@
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { httpError } from '../errors.js';
-import { actorOf, bind, type Ctx } from '../http.js';
-import type { AppServices } from '../services/index.js';
+import { actorOf, bind, type Ctx, type HttpServices } from '../http.js';
 import { auditTarget, userEditChanges } from '../services/audit.js';
 import { publicUser } from '../services/users.js';
 import { samePublisherName } from '../store/types.js';
@@ -11,7 +10,7 @@ import { knownPublisher } from '../services/known-names.js';
 
 export const PROTECTED_ADMIN_OWN = 'Solo el administrador protegido puede cambiar su verificación en dos pasos y cerrar sus sesiones.';
 
-export function adminRoutes(router: Router, s: AppServices): void {
+export function adminRoutes(router: Router, s: HttpServices): void {
   const r = contract.admin;
   bind(router, s.guards, r.listUsers, () => s.users.list());
   bind(router, s.guards, r.createUser, async (input, ctx) => {

@@ -2,11 +2,10 @@
 // and undoing a standing pause (admins: resume on Meta, audited with who and why).
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
-import { actorOf, bind } from '../http.js';
-import type { AppServices } from '../services/index.js';
+import { actorOf, bind, type HttpServices } from '../http.js';
 import { alertActionTarget } from '../services/alert-guard.js';
 
-export function alertActionRoutes(router: Router, s: AppServices): void {
+export function alertActionRoutes(router: Router, s: HttpServices): void {
   const r = contract.alerts;
 
   bind(router, s.guards, r.actions, (q) => s.guard.list(q));

@@ -4,9 +4,8 @@
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { httpError } from '../errors.js';
-import { actorOf, bind, type Ctx } from '../http.js';
-import type { AppServices } from '../services/index.js';
-import type { AlertCaller } from '../services/alerts.js';
+import { actorOf, bind, type Ctx, type HttpServices } from '../http.js';
+import type { AlertCaller } from '../services/alert-views.js';
 import { checkRuleAction } from '../services/alert-guard.js';
 import { checkRuleTarget } from '../services/known-names.js';
 
@@ -18,7 +17,7 @@ const caller = (ctx: Ctx): AlertCaller => {
 const ruleTarget = (r: { id: string; name: string }) => ({ kind: 'alert_rule', id: r.id, label: r.name });
 const alertTarget = (a: { id: string; rule_name: string; subject: string }) => ({ kind: 'alert', id: a.id, label: `${a.rule_name}: ${a.subject}` });
 
-export function alertRoutes(router: Router, s: AppServices): void {
+export function alertRoutes(router: Router, s: HttpServices): void {
   const r = contract.alerts;
 
   bind(router, s.guards, r.list, (q, ctx) => s.alerts.list(caller(ctx).id, q, caller(ctx)));

@@ -1,15 +1,14 @@
 // Health, sign-in, the signed-in user and password change.
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
-import { actorOf, bind, type Ctx } from '../http.js';
+import { actorOf, bind, type Ctx, type HttpServices } from '../http.js';
 import { httpError } from '../errors.js';
 import { auditTarget } from '../services/audit.js';
 import type { ClientInfo } from '../services/auth.js';
 import { DEVICE_COOKIE, DEVICE_TTL_DAYS, cookieWith } from '../services/devices.js';
-import type { AppServices } from '../services/index.js';
 import { VERSION } from '../version.js';
 
-export function authRoutes(router: Router, s: AppServices): void {
+export function authRoutes(router: Router, s: HttpServices): void {
   const r = contract;
   bind(router, s.guards, r.health.check, async () => {
     // Each backend asked at once, none allowed to hold the answer past 2 s (a load balancer is waiting).
@@ -95,7 +94,7 @@ export function authRoutes(router: Router, s: AppServices): void {
 }
 
 /** Two-factor sign-in of the caller: state, enrolment (QR secret, then the first code), turning it off. */
-function totpRoutes(router: Router, s: AppServices): void {
+function totpRoutes(router: Router, s: HttpServices): void {
   const r = contract.auth;
   const caller = async (ctx: Ctx) => {
     const user = await s.store.users.byId(ctx.state.user!.id);

@@ -4,11 +4,10 @@
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
 import { httpError } from '../errors.js';
-import { actorOf, bind } from '../http.js';
+import { actorOf, bind, type HttpServices } from '../http.js';
 import { BackupService } from '../services/backup.js';
-import type { AppServices } from '../services/index.js';
 
-export function backupRoutes(router: Router, s: AppServices): void {
+export function backupRoutes(router: Router, s: HttpServices): void {
   const backups = new BackupService({ dataDir: s.config.dataDir, store: s.store, warehouse: s.warehouse });
   bind(router, s.guards, contract.admin.backup, async ({ password, code, passphrase }, ctx) => {
     // It takes no parameters in its address (a client's mistake, refused before any work).

@@ -4,9 +4,8 @@
 import type Router from '@koa/router';
 import busboy from 'busboy';
 import { CAMPAIGN_FIELD_LABELS, CAMPAIGN_FORM_FIELDS, CampaignForm, MAX_IMAGE_BYTES, campaignFormDetail, contract, type Route } from '@adops/core';
-import { actorOf, bind, type Ctx, type Handler } from '../http.js';
+import { actorOf, bind, type Ctx, type Handler, type HttpServices } from '../http.js';
 import { httpError } from '../errors.js';
-import type { AppServices } from '../services/index.js';
 import { sendExport } from '../http-export.js';
 import { sniffImageType } from '../providers/http.js';
 import { bundledImages, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_PATH } from '../sandbox/pixabay-images.js';
@@ -110,7 +109,7 @@ function serverOrigin(ctx: Ctx): string {
   }
 }
 
-export function campaignRoutes(router: Router, s: AppServices): void {
+export function campaignRoutes(router: Router, s: HttpServices): void {
   const r = contract.campaigns;
 
   // The spec's paths end in '/'; the same routes answer without it too.

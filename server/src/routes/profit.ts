@@ -2,12 +2,11 @@
 // monthly exchange rates (read by anyone, kept by admins). Each change is audited.
 import type Router from '@koa/router';
 import { contract } from '@adops/core';
-import { actorOf, bind } from '../http.js';
-import type { AppServices } from '../services/index.js';
+import { actorOf, bind, type HttpServices } from '../http.js';
 import { spendTarget } from '../services/spend.js';
 import { sendExport } from '../http-export.js';
 
-export function profitRoutes(router: Router, s: AppServices): void {
+export function profitRoutes(router: Router, s: HttpServices): void {
   const r = contract.profit;
 
   bind(router, s.guards, r.table, async ({ sort, page, page_size, format, csv, ...q }, ctx) => {

@@ -3,11 +3,10 @@
 // and the admins' referrer-spam list.
 import type Router from '@koa/router';
 import { contract, REFERRER_LIMITS } from '@adops/core';
-import { actorOf, bind, type Ctx, type RouteParsed, type SessionState } from '../http.js';
+import { actorOf, bind, type Ctx, type RouteParsed, type SessionState, type HttpServices } from '../http.js';
 import type { StreamRequest } from '../live/sse.js';
 import { httpError } from '../errors.js';
 import { BEACON_HEADERS, PIXEL, takeHit } from '../beacon.js';
-import type { AppServices } from '../services/index.js';
 import { streamFilter, parseIdempotencyKey } from '../services/referrers.js';
 import type { ReferrerEvent } from '../warehouse/index.js';
 import { sendExport } from '../http-export.js';
@@ -60,7 +59,7 @@ function readBody(ctx: Ctx, limit: number): Promise<Buffer> {
  * header before the query's) and session check. For the Koa route and the lean path (lean-stream.ts).
  */
 export async function referrerStream(
-  s: AppServices,
+  s: HttpServices,
   q: RouteParsed<typeof contract.referrers.stream>,
   lastEventIdHeader: string,
   user: Pick<SessionState, 'id' | 'session_id'>,
@@ -86,7 +85,7 @@ export async function referrerStream(
   };
 }
 
-export function referrerRoutes(router: Router, s: AppServices): void {
+export function referrerRoutes(router: Router, s: HttpServices): void {
   const r = contract.referrers;
   const referrers = s.referrers;
 

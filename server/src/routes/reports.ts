@@ -4,9 +4,8 @@
 // matching row (format=csv|ndjson).
 import type Router from '@koa/router';
 import { contract, type TableRequest } from '@adops/core';
-import { actorOf, bind, type Ctx } from '../http.js';
-import { httpError } from '../errors.js';
-import type { AppServices } from '../services/index.js';
+import { actorOf, bind, type Ctx, type HttpServices } from '../http.js';
+import { httpError, statusOf } from '../errors.js';
 import { auditTarget } from '../services/audit.js';
 import { publisherKey } from '../store/types.js';
 import { sendExport } from '../http-export.js';
@@ -24,7 +23,7 @@ async function answer<P, Row>(ctx: Ctx, request: TableRequest, page: () => Promi
   sendExport(ctx, { format: request.format, csv: request.csv }, await exp());
 }
 
-export function reportRoutes(router: Router, s: AppServices): void {
+export function reportRoutes(router: Router, s: HttpServices): void {
   const { reports, ingest, shares } = s;
   const c = contract;
 
@@ -136,7 +135,7 @@ export function reportRoutes(router: Router, s: AppServices): void {
       return result;
     } catch (e) {
       // The rest of a refused body is never read: close the connection instead.
-      if ((e as { status?: number }).status === 413) ctx.set('Connection', 'close');
+      if (statusOf(e) === 413) ctx.set('Connection', 'close');
       throw e;
     }
   });

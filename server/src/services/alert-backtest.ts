@@ -27,7 +27,7 @@ import {
 } from '@adops/core';
 import type { Config } from '../config.js';
 import type { AlertActionRecord, AlertRuleActionRecord, AlertRuleRecord, EntityStore } from '../store/types.js';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import type { Warehouse } from '../warehouse/index.js';
 import { MemoryLedger, SimulatedMeta } from './alert-backtest-sim.js';
 import type { CampaignDays } from './alert-campaign-window.js';
@@ -360,9 +360,9 @@ export class AlertBacktester {
   /** A saved rule (any user may replay any rule, as they read its alerts): 404 without it. */
   async saved(id: string, days: BacktestDays): Promise<AlertBacktest> {
     const rule = await this.store.alerts.rules.byId(id);
-    if (!rule) throw httpError(404, 'Regla no encontrada');
+    if (!rule) throw new DomainError('not_found', 'Regla no encontrada');
     const spec = AlertRuleSpec.safeParse({ kind: rule.kind, params: rule.params });
-    if (!spec.success) throw httpError(409, `La regla guardada no es válida: ${spec.error.issues[0]?.message ?? 'parámetros'}`);
+    if (!spec.success) throw new DomainError('conflict', `La regla guardada no es válida: ${spec.error.issues[0]?.message ?? 'parámetros'}`);
     return backtestRule(
       {
         id: rule.id,

@@ -23,7 +23,7 @@ import {
 import type { Config } from '../config.js';
 import type { AlertSubscriptionRecord, EntityStore } from '../store/types.js';
 import { createMailer, type Mailer } from './alert-channels.js';
-import { publicAlert } from './alerts.js';
+import { publicAlert } from './alert-views.js';
 import type { ReportService, RevenueMover } from './reports.js';
 import type { Completeness } from './completeness.js';
 

@@ -16,7 +16,7 @@
 import { todayIn, type AlertAction, type AlertActionList, type AlertRuleActionInput } from '@adops/core';
 import { ALERT_ACTION_KIND_ONLY, AlertRuleAction } from '@adops/core';
 import type { Config } from '../config.js';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import { MetaApiError, type MetaClient } from '../providers/meta/client.js';
 import type { AlertActionRecord, AlertRuleActionRecord, AlertRuleRecord, EntityStore } from '../store/types.js';
 import type { Finding, Verdict } from './alert-rules.js';
@@ -56,11 +56,11 @@ export function checkRuleAction(
   change: { action?: AlertRuleActionInput | null; kind?: string },
 ): void {
   const touches = change.action !== undefined && !(existing === undefined && change.action === null);
-  if (!caller.is_admin && touches) throw httpError(403, ONLY_ADMINS_SET_ACTIONS);
-  if (!caller.is_admin && existing?.action) throw httpError(403, ONLY_ADMINS_CHANGE_ACTING_RULES);
+  if (!caller.is_admin && touches) throw new DomainError('forbidden', ONLY_ADMINS_SET_ACTIONS);
+  if (!caller.is_admin && existing?.action) throw new DomainError('forbidden', ONLY_ADMINS_CHANGE_ACTING_RULES);
   const action = change.action === undefined ? (existing?.action ?? null) : change.action;
   const kind = change.kind ?? existing?.kind;
-  if (action && kind !== 'campaign_roi') throw httpError(400, ALERT_ACTION_KIND_ONLY);
+  if (action && kind !== 'campaign_roi') throw new DomainError('invalid', ALERT_ACTION_KIND_ONLY);
 }
 
 export interface AlertGuardDeps {
@@ -146,18 +146,18 @@ export class AlertGuard {
   async undo(caller: GuardCaller, id: string): Promise<{ before: AlertAction; after: AlertAction }> {
     const repo = this.d.store.alertActions;
     const before = await repo.byId(id);
-    if (!before) throw httpError(404, 'Acción no encontrada');
+    if (!before) throw new DomainError('not_found', 'Acción no encontrada');
     const marked = await repo.markUndone(id, caller.email, new Date(this.now()).toISOString(), false);
     if (!marked) {
       const now = await repo.byId(id);
-      if (now?.undone_at) throw httpError(409, `Esta pausa ya se deshizo (${now.undone_by})`);
-      throw httpError(409, 'Solo se puede deshacer una pausa hecha en Meta');
+      if (now?.undone_at) throw new DomainError('conflict', `Esta pausa ya se deshizo (${now.undone_by})`);
+      throw new DomainError('conflict', 'Solo se puede deshacer una pausa hecha en Meta');
     }
     try {
       await this.d.meta.setStatus(before.subject, 'ACTIVE');
     } catch (e) {
       await repo.unmarkUndone(id);
-      throw httpError(502, `Meta no reanudó ${word(before.level)} ${before.subject}: ${metaDetail(e)}`);
+      throw new DomainError('upstream', `Meta no reanudó ${word(before.level)} ${before.subject}: ${metaDetail(e)}`);
     }
     return { before: publicAction(before), after: publicAction(marked) };
   }

@@ -2,11 +2,10 @@
 // the evaluator, is published on the live backend's 'alerts' bus (this process, or Redis shared
 // by every instance, with its own ids and keys) and streamed as SSE (GET /api/alerts/stream) to
 // `adops tail --alerts`; each stream sees the rules its user's channels name (all when none).
-import type Koa from 'koa';
 import { jsonFigures, type AlertStreamEvent } from '@adops/core';
 import type { LiveBackend, LiveBus } from '../live/index.js';
-import { SseHub } from '../live/sse.js';
-import type { AlertChangeEvent } from './alerts.js';
+import { SseHub, type StreamContext } from '../live/sse.js';
+import type { AlertChangeEvent } from './alert-views.js';
 
 /** Events the bus keeps for a stream that resumes (Last-Event-ID). */
 export const ALERT_RING_SIZE = 1000;
@@ -63,9 +62,9 @@ export class AlertStream {
     return this.bus.latestId();
   }
 
-  /** Streams to ctx the events of `ruleIds` (null: every rule), after `lastEventId` when given. */
+  /** Streams to ctx (a Koa context, or a bare request and response) the events of `ruleIds` (null: every rule), after `lastEventId` when given. */
   open(
-    ctx: Koa.Context,
+    ctx: StreamContext,
     request: { ruleIds: readonly string[] | null; lastEventId?: number; alive: () => Promise<boolean>; aliveKey: string; take?: () => () => void },
   ): void {
     const { ruleIds } = request;

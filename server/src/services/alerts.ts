@@ -3,9 +3,10 @@
 // one instance at a time (a lock with an expiry in the entity store), one unresolved alert per
 // rule and subject, a cooldown between notices, resolved when the condition clears. The clock
 // is injected (tests move it; the schedule is off in tests unless asked).
+// How rules and alerts look to the faces is alert-views.ts; how notices reach e-mail and
+// webhooks, alert-outbox.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  AlertRuleAction,
   AlertRuleSpec,
   EVALUATION_RETENTION_DAYS,
   EVALUATIONS_PER_RULE,
@@ -17,8 +18,10 @@ import {
   type AlertSubscription,
 } from '@adops/core';
 import type { Config } from '../config.js';
+import { DomainError } from '../domain-errors.js';
+import { AlertNotifier, type DeliveryListener } from './alert-outbox.js';
+import { DEFAULT_SUBSCRIPTION, publicAlert, publicRule, type AlertCaller, type AlertChangeEvent, type AlertViewer } from './alert-views.js';
 import type {
-  AlertDeliveryRecord,
   AlertEvaluationInput,
   AlertEvaluationOutcome,
   AlertMuteRecord,
@@ -35,7 +38,7 @@ import { matchedOf, roundQueries, verdicts, type Finding, type Verdict } from '.
 import { actionRecord, type AlertGuard } from './alert-guard.js';
 import type { GuardDecision, GuardedFinding } from './alert-guard-engine.js';
 import { evaluationEntries, planAlerts } from './alert-plan.js';
-import { createMailer, sendWebhook, webhookDispatcher, type Delivery, type Mailer, type WebhookOptions } from './alert-channels.js';
+import type { WebhookOptions } from './alert-channels.js';
 import { systemResolve, webhookPolicy, webhookUrlRefusal, type Resolve, type WebhookPolicy } from './webhook-address.js';
 
 export const EVALUATOR_LOCK = 'alerts-evaluator';
@@ -50,43 +53,6 @@ interface PendingUpdate {
   stored?: (alert: AlertRecord) => void;
 }
 
-/** Notices delivered in the background, a few at a time: an evaluation never waits for a receiver. */
-class Outbox {
-  private active = 0;
-  private readonly waiting: Array<() => Promise<unknown>> = [];
-  private idle: Array<() => void> = [];
-
-  constructor(private readonly concurrency: number) {}
-
-  push(job: () => Promise<unknown>): void {
-    this.waiting.push(job);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (this.active < this.concurrency && this.waiting.length > 0) {
-      const job = this.waiting.shift()!;
-      this.active++;
-      void job()
-        .catch(() => undefined)
-        .finally(() => {
-          this.active--;
-          this.pump();
-        });
-    }
-    if (this.active === 0 && this.waiting.length === 0) for (const done of this.idle.splice(0)) done();
-  }
-
-  /** Resolves once every notice handed so far has been tried (and its outcome kept). */
-  settled(): Promise<void> {
-    if (this.active === 0 && this.waiting.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
-  }
-}
-
-/** Notices being delivered at once (each webhook try is bounded in time; see alert-channels.ts). */
-const DELIVERIES_AT_ONCE = 8;
-
 /** `work` on each item, one after the other; the answers in order. */
 async function sequence<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
@@ -94,141 +60,25 @@ async function sequence<T, R>(items: readonly T[], work: (item: T) => Promise<R>
   return out;
 }
 
-/** Subjects a rule's summary notice names before '…'. */
-const SUMMARY_SUBJECTS = 5;
-
-/**
- * The notices an evaluation sends: each rule's first `perRule` alerts as they are, and when it
- * fired more, one notice for the rest ('y 312 más', naming a few): a rule that fires for
- * thousands of subjects cannot flood an inbox or a webhook. The summary's outcome is kept with
- * the first alert it stands for; every alert stays in Alertas.
- */
-export function boundedNotices(
-  notices: ReadonlyArray<{ rule: AlertRuleRecord; alert: AlertRecord }>,
-  perRule: number,
-): Array<{ rule: AlertRuleRecord; alert: AlertRecord; shown: Alert }> {
-  const byRule = new Map<string, Array<{ rule: AlertRuleRecord; alert: AlertRecord }>>();
-  for (const n of notices) {
-    const list = byRule.get(n.rule.id);
-    if (list) list.push(n);
-    else byRule.set(n.rule.id, [n]);
-  }
-  const out: Array<{ rule: AlertRuleRecord; alert: AlertRecord; shown: Alert }> = [];
-  for (const list of byRule.values()) {
-    for (const { rule, alert } of list.slice(0, perRule)) out.push({ rule, alert, shown: publicAlert(alert, rule) });
-    const rest = list.slice(perRule);
-    if (rest.length === 0) continue;
-    const { rule, alert } = rest[0];
-    const named = rest.slice(0, SUMMARY_SUBJECTS).map((n) => n.alert.subject);
-    const more = `y ${rest.length} más`;
-    out.push({
-      rule,
-      alert,
-      shown: {
-        ...publicAlert(alert, rule),
-        subject: more,
-        message: `${more} en esta evaluación (${named.join(', ')}${rest.length > named.length ? '…' : ''}): míralas en Alertas`,
-        value: null,
-        threshold: null,
-        figures: { alerts: rest.length },
-      },
-    });
-  }
-  return out;
-}
-
-/** Who asks: the session's user. */
-export interface AlertCaller {
-  id: string;
-  email: string;
-  is_admin: boolean;
-}
-
-export class AlertError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export interface AlertServiceOptions {
   now?: () => number;
   /** Webhook retries (tests shorten the backoff). */
   webhook?: Partial<WebhookOptions>;
   /** Where each delivery's outcome goes (tests read it). */
-  onDelivery?: (d: Delivery & { channel: 'email' | 'webhook'; alert_id: string; user_id: string }) => void;
+  onDelivery?: DeliveryListener;
   /** The profit guard: campaign rules' actions on Meta (alert-guard.ts). */
   guard?: Pick<AlertGuard, 'apply'>;
   /** Alerts that fired (or fired again) and resolved in an evaluation, for the live stream (alert-stream.ts). */
   onChange?: (changes: AlertChangeEvent[]) => void;
 }
 
-/** An alert that fired or resolved, as stored then (every delivery: the stream filters per viewer). */
-export interface AlertChangeEvent {
-  event: 'fired' | 'resolved';
-  alert: Alert;
-  /** The evaluation's instant (ISO): when it fired, fired again or resolved. */
-  at: string;
-}
-
-/** Who reads an alert: a user sees the notices to their own channels, an admin every one. */
-export type AlertViewer = Pick<AlertCaller, 'id' | 'is_admin'>;
-
-const DEFAULT_SUBSCRIPTION = (userId: string): AlertSubscriptionRecord => ({
-  user_id: userId,
-  in_app: true,
-  email: false,
-  webhook_url: null,
-  webhook_secret: null,
-  rule_ids: null,
-  read_at: null,
-  digest: false,
-});
-
-export const publicRule = (r: AlertRuleRecord): AlertRule => ({
-  id: r.id,
-  name: r.name,
-  kind: r.kind as AlertRule['kind'],
-  params: r.params,
-  enabled: r.enabled,
-  cooldown_minutes: r.cooldown_minutes,
-  created_by: r.created_by_email,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-  // Records of earlier versions lack the later fields: read with their defaults.
-  action: r.action ? AlertRuleAction.parse(r.action) : null,
-});
-
-/**
- * The alert as a face shows it; `viewer` (absent: every notice) sees the notices to their own
- * channels unless an admin, and `mine`, the viewer's own mute in force, shows it muted to them
- * (a mute for everyone, the alert's own state, comes first).
- */
-export const publicAlert = (
-  a: AlertRecord,
-  rule: Pick<AlertRuleRecord, 'name' | 'kind'> | undefined,
-  viewer?: AlertViewer,
-  mine?: AlertMuteRecord,
-): Alert => ({
-  ...a,
-  ...(a.state !== 'muted' && mine ? { state: 'muted' as const, muted_until: mine.until, muted_by: mine.by } : {}),
-  muted_for: a.state === 'muted' ? 'everyone' : mine && a.state === 'open' ? 'me' : null,
-  rule_name: rule?.name ?? '',
-  kind: (rule?.kind ?? 'tq_low') as Alert['kind'],
-  deliveries: (a.deliveries ?? []).filter((d) => !viewer || viewer.is_admin || d.user_id === viewer.id).map(({ user_id: _, ...d }) => d),
-});
-
 export class AlertService {
   private readonly now: () => number;
   private readonly owner = randomUUID();
-  private readonly mailer: Mailer | null;
-  private readonly webhook: WebhookOptions;
   private readonly webhookPolicy: WebhookPolicy;
   private readonly resolve: Resolve;
-  private readonly outbox = new Outbox(DELIVERIES_AT_ONCE);
-  private readonly stopping = new AbortController();
+  /** Delivers the notices of each evaluation in the background (alert-outbox.ts). */
+  private readonly notifier: AlertNotifier;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   /** Each user's rule creations, one after the other, so a burst of them is counted against the quota as it comes. */
@@ -243,17 +93,9 @@ export class AlertService {
     private readonly options: AlertServiceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.mailer = createMailer(config.alerts.smtpUrl, config.alerts.mailFrom);
     this.webhookPolicy = webhookPolicy(config.alerts.webhookAllow ?? []);
     this.resolve = config.alerts.webhookResolve ?? systemResolve;
-    this.webhook = {
-      attempts: config.alerts.webhookAttempts,
-      backoffMs: config.alerts.webhookBackoffMs,
-      timeoutMs: config.alerts.webhookTimeoutMs ?? 5_000,
-      dispatcher: webhookDispatcher(this.webhookPolicy, this.resolve, config.alerts.webhookConnectTimeoutMs ?? 3_000),
-      signal: this.stopping.signal,
-      ...options.webhook,
-    };
+    this.notifier = new AlertNotifier(store, config, log, this.now, this.webhookPolicy, this.resolve, options);
   }
 
   /* ---------------------------------------------------------------- rules */
@@ -288,8 +130,8 @@ export class AlertService {
     const max = this.config.quotas.alertRules;
     const own = (await this.store.alerts.rules.list()).filter((r) => r.created_by === caller.id).length;
     if (own >= max)
-      throw new AlertError(
-        409,
+      throw new DomainError(
+        'conflict',
         `Has llegado al máximo de ${max} reglas de alerta por usuario (ADOPS_MAX_ALERT_RULES): borra alguna de las tuyas para crear otra.`,
       );
     const at = new Date(this.now()).toISOString();
@@ -312,8 +154,9 @@ export class AlertService {
 
   private async ownRule(caller: AlertCaller, id: string): Promise<AlertRuleRecord> {
     const rule = await this.store.alerts.rules.byId(id);
-    if (!rule) throw new AlertError(404, 'Regla no encontrada');
-    if (!caller.is_admin && rule.created_by !== caller.id) throw new AlertError(403, 'Solo quien creó la regla o un administrador puede cambiarla');
+    if (!rule) throw new DomainError('not_found', 'Regla no encontrada');
+    if (!caller.is_admin && rule.created_by !== caller.id)
+      throw new DomainError('forbidden', 'Solo quien creó la regla o un administrador puede cambiarla');
     return rule;
   }
 
@@ -332,13 +175,13 @@ export class AlertService {
       action: change.action === undefined ? undefined : actionRecord(change.action),
       updated_at: new Date(this.now()).toISOString(),
     });
-    if (!after) throw new AlertError(404, 'Regla no encontrada');
+    if (!after) throw new DomainError('not_found', 'Regla no encontrada');
     return { before: publicRule(before), after: publicRule(after) };
   }
 
   async deleteRule(caller: AlertCaller, id: string): Promise<AlertRule> {
     const rule = await this.ownRule(caller, id);
-    if (!(await this.store.alerts.rules.remove(id))) throw new AlertError(404, 'Regla no encontrada');
+    if (!(await this.store.alerts.rules.remove(id))) throw new DomainError('not_found', 'Regla no encontrada');
     await this.store.alertEvaluations.removeRule(id);
     return publicRule(rule);
   }
@@ -348,7 +191,7 @@ export class AlertService {
     id: string,
     q: { subject?: string; since?: string; outcome?: AlertEvaluationOutcome; page: number; page_size: number },
   ): Promise<AlertEvaluationList> {
-    if (!(await this.store.alerts.rules.byId(id))) throw new AlertError(404, 'Regla no encontrada');
+    if (!(await this.store.alerts.rules.byId(id))) throw new DomainError('not_found', 'Regla no encontrada');
     const repo = this.store.alertEvaluations;
     const filter = { rule_id: id, subject: q.subject, since: q.since, outcome: q.outcome };
     let { rows, total } = await repo.list(filter, (q.page - 1) * q.page_size, q.page_size);
@@ -438,7 +281,7 @@ export class AlertService {
   /** The alert as `viewer` sees it (absent: as stored, every notice). */
   async byId(id: string, viewer?: AlertViewer): Promise<Alert> {
     const a = await this.store.alerts.byId(id);
-    if (!a) throw new AlertError(404, 'Alerta no encontrada');
+    if (!a) throw new DomainError('not_found', 'Alerta no encontrada');
     return viewer ? this.shownTo(a, viewer) : publicAlert(a, await this.store.alerts.rules.byId(a.rule_id));
   }
 
@@ -448,36 +291,36 @@ export class AlertService {
    */
   async mute(caller: AlertCaller, id: string, minutes: number | null, forEveryone = false): Promise<{ before: Alert; after: Alert }> {
     if (forEveryone && !caller.is_admin)
-      throw new AlertError(403, 'Solo un administrador puede silenciar una alerta para todos; puedes silenciarla para ti');
+      throw new DomainError('forbidden', 'Solo un administrador puede silenciar una alerta para todos; puedes silenciarla para ti');
     const before = await this.byId(id, caller);
-    if (before.state === 'resolved') throw new AlertError(409, 'La alerta ya está resuelta');
+    if (before.state === 'resolved') throw new DomainError('conflict', 'La alerta ya está resuelta');
     const now = this.now();
     const until = minutes === null ? null : new Date(now + minutes * 60_000).toISOString();
     if (forEveryone) {
       const after = await this.store.alerts.update(id, { state: 'muted', muted_until: until, muted_by: caller.email }, ['open', 'muted']);
-      if (!after) throw new AlertError(409, 'La alerta ya está resuelta');
+      if (!after) throw new DomainError('conflict', 'La alerta ya está resuelta');
       return { before, after: await this.shownTo(after, caller) };
     }
     const mine = await this.store.alerts.mute({ alert_id: id, user_id: caller.id, by: caller.email, until, at: new Date(now).toISOString() });
-    if (!mine) throw new AlertError(409, 'La alerta ya está resuelta');
+    if (!mine) throw new DomainError('conflict', 'La alerta ya está resuelta');
     return { before, after: await this.byId(id, caller) };
   }
 
   /** Lifts the caller's own mute, or (an admin, `forEveryone`) the mute for everyone. */
   async unmute(caller: AlertCaller, id: string, forEveryone = false): Promise<{ before: Alert; after: Alert }> {
-    if (forEveryone && !caller.is_admin) throw new AlertError(403, 'Solo un administrador puede quitar un silencio para todos');
+    if (forEveryone && !caller.is_admin) throw new DomainError('forbidden', 'Solo un administrador puede quitar un silencio para todos');
     const before = await this.byId(id, caller);
     if (forEveryone) {
-      if (before.muted_for !== 'everyone') throw new AlertError(409, 'La alerta no está silenciada para todos');
+      if (before.muted_for !== 'everyone') throw new DomainError('conflict', 'La alerta no está silenciada para todos');
       const after = await this.store.alerts.update(id, { state: 'open', muted_until: null, muted_by: null }, ['muted']);
-      if (!after) throw new AlertError(409, 'La alerta no está silenciada para todos');
+      if (!after) throw new DomainError('conflict', 'La alerta no está silenciada para todos');
       return { before, after: await this.shownTo(after, caller) };
     }
     const stored = await this.store.alerts.byId(id);
     const mine = stored ? (await this.mutesOf(caller.id, [stored])).get(id) : undefined;
     if (!mine || !(await this.store.alerts.unmute(id, caller.id)))
-      throw new AlertError(
-        409,
+      throw new DomainError(
+        'conflict',
         before.muted_for === 'everyone'
           ? 'La alerta está silenciada para todos: solo un administrador puede quitar ese silencio'
           : 'No tienes esta alerta silenciada',
@@ -503,7 +346,7 @@ export class AlertService {
   ): Promise<{ before: AlertSubscription; after: AlertSubscription }> {
     if (input.webhook_url !== null) {
       const refused = await webhookUrlRefusal(input.webhook_url, this.webhookPolicy, this.resolve);
-      if (refused) throw new AlertError(400, refused);
+      if (refused) throw new DomainError('invalid', refused);
     }
     const current = await this.subscriptionOf(userId);
     const secret =
@@ -540,15 +383,12 @@ export class AlertService {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
-    this.stopping.abort();
-    await this.outbox.settled();
-    this.mailer?.close();
-    await (this.webhook.dispatcher as { close?: () => Promise<void> } | undefined)?.close?.();
+    await this.notifier.close();
   }
 
   /** Resolves once every notice handed out so far has been delivered or given up (its outcome kept with the alert). */
   deliveries(): Promise<void> {
-    return this.outbox.settled();
+    return this.notifier.settled();
   }
 
   /**
@@ -699,69 +539,7 @@ export class AlertService {
     await this.store.alertEvaluations
       .record(at, logged, { keepSince: new Date(now - EVALUATION_RETENTION_DAYS * 86_400_000).toISOString(), perRule: EVALUATIONS_PER_RULE })
       .catch((e: Error) => this.log(`alerts: the evaluation log of this round was not stored: ${e.message}`));
-    result.notified = await this.notify(notices);
+    result.notified = await this.notifier.notify(notices);
     return result;
-  }
-
-  /**
-   * Hands each new alert to the e-mail and webhook channels of the users subscribed to its rule,
-   * delivered in the background (the round does not wait for any receiver; `deliveries()` does),
-   * at most ADOPS_ALERT_NOTICES_PER_RULE a rule, the rest told in one summary notice; how many
-   * notices were handed out.
-   */
-  private async notify(notices: ReadonlyArray<{ rule: AlertRuleRecord; alert: AlertRecord }>): Promise<number> {
-    if (notices.length === 0) return 0;
-    const subs = (await this.store.alerts.subscriptions()).filter((s) => s.email || s.webhook_url);
-    if (subs.length === 0) return 0;
-    let handed = 0;
-    const users = new Map<string, ReturnType<EntityStore['users']['byId']>>();
-    const userOf = (id: string) => {
-      let user = users.get(id);
-      if (!user) {
-        user = this.store.users.byId(id);
-        users.set(id, user);
-      }
-      return user;
-    };
-    for (const { rule, alert, shown } of boundedNotices(notices, this.config.quotas.alertNoticesPerRule)) {
-      for (const sub of subs) {
-        if (sub.rule_ids && !sub.rule_ids.includes(rule.id)) continue;
-        const report = (channel: 'email' | 'webhook') => async (d: Delivery) => {
-          if (!d.ok) this.log(`alerts: ${channel} to user ${sub.user_id} for alert ${alert.id} failed after ${d.attempts} tries: ${d.detail}`);
-          this.options.onDelivery?.({ ...d, channel, alert_id: alert.id, user_id: sub.user_id });
-          const record: AlertDeliveryRecord = {
-            channel,
-            user_id: sub.user_id,
-            to: (await userOf(sub.user_id))?.email ?? sub.user_id,
-            status: d.ok ? 'sent' : 'failed',
-            attempts: d.attempts,
-            detail: d.detail.slice(0, 500),
-            at: new Date(this.now()).toISOString(),
-          };
-          await this.store.alerts
-            .addDelivery(alert.id, record)
-            .catch((e: Error) => this.log(`alerts: the outcome of a ${channel} notice of alert ${alert.id} was not stored: ${e.message}`));
-          return d.ok;
-        };
-        // A notice still waiting when the server closes is not sent, and says so.
-        const unlessStopped = (channel: 'email' | 'webhook', send: () => Promise<boolean>) => () =>
-          this.stopping.signal.aborted ? report(channel)({ ok: false, attempts: 0, detail: 'El servidor se detuvo antes de entregarlo' }) : send();
-        const { webhook_url: url, webhook_secret: secret } = sub;
-        if (url && secret) {
-          handed++;
-          this.outbox.push(unlessStopped('webhook', () => sendWebhook(url, secret, shown, this.webhook, this.now).then(report('webhook'))));
-        }
-        const mailer = this.mailer;
-        if (sub.email && mailer) {
-          handed++;
-          this.outbox.push(
-            unlessStopped('email', () =>
-              userOf(sub.user_id).then((u) => (u ? mailer.send(u.email, shown, this.config.alerts.appUrl).then(report('email')) : false)),
-            ),
-          );
-        }
-      }
-    }
-    return handed;
   }
 }

@@ -8,7 +8,7 @@ import jwt from 'jsonwebtoken';
 import type { UserSession } from '@adops/core';
 import type { UserService } from './users.js';
 import { verifyPassword, hashPassword } from './passwords.js';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import type { LoginLimiter } from './login-limiter.js';
 import type { DeviceTokens } from './devices.js';
 import type { TotpService } from './totp.js';
@@ -74,7 +74,7 @@ class Attempt {
   async reserve(now: number): Promise<void> {
     const waits = await Promise.all(this.counters.map((c) => c.limiter.hit(c.key, now)));
     const wait = Math.max(0, ...waits.filter((_, i) => this.counters[i].judges));
-    if (wait > 0) throw httpError(429, TOO_MANY_FAILURES, wait / 1000);
+    if (wait > 0) throw new DomainError('too_many', TOO_MANY_FAILURES, { retryAfterSeconds: wait / 1000 });
   }
 
   /** Not a failure after all (the password was right; the code is asked next). */
@@ -141,14 +141,14 @@ export class AuthService {
     const user = await this.users.byEmail(email);
     // A known device's check waits with trusted work; anyone else's in the fair anonymous queue.
     const ok = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash), deviceNonce ? null : client.ip);
-    if (!user || !ok) throw httpError(401, 'Email o contraseña incorrectos');
+    if (!user || !ok) throw new DomainError('unauthorized', 'Email o contraseña incorrectos');
     const second = await this.totp?.enabledFor(user.id);
     if (second) {
       if (!totp) {
         await attempt.release();
-        throw httpError(401, TOTP_REQUIRED, undefined, { totp_required: true });
+        throw new DomainError('unauthorized', TOTP_REQUIRED, { fields: { totp_required: true } });
       }
-      if (!(await this.totp!.check(second, totp))) throw httpError(401, TOTP_WRONG, undefined, { totp_required: true });
+      if (!(await this.totp!.check(second, totp))) throw new DomainError('unauthorized', TOTP_WRONG, { fields: { totp_required: true } });
     }
     await attempt.succeed();
     // Expired sessions are dropped as new ones open (the store never grows past the live ones).
@@ -165,7 +165,7 @@ export class AuthService {
   async checkCurrentPassword(user: UserRecord, password: string, ip: string, sessionId?: string): Promise<void> {
     const attempt = this.currentPasswordAttempt(user, ip, sessionId);
     await attempt.reserve(Date.now());
-    if (!(await verifyPassword(password, user.password_hash, null))) throw httpError(400, WRONG_CURRENT_PASSWORD);
+    if (!(await verifyPassword(password, user.password_hash, null))) throw new DomainError('invalid', WRONG_CURRENT_PASSWORD);
     await attempt.succeed();
   }
 
@@ -189,15 +189,17 @@ export class AuthService {
   async confirmIdentity(user: UserRecord, password: string, code: string | undefined, ip: string, sessionId?: string): Promise<void> {
     const attempt = this.currentPasswordAttempt(user, ip, sessionId);
     await attempt.reserve(Date.now());
-    if (!(await verifyPassword(password, user.password_hash, null))) throw httpError(400, WRONG_CURRENT_PASSWORD);
+    if (!(await verifyPassword(password, user.password_hash, null))) throw new DomainError('invalid', WRONG_CURRENT_PASSWORD);
     const second = await this.totp?.enabledFor(user.id);
     if (second) {
       if (!code) {
         await attempt.release();
-        throw httpError(400, 'Tu cuenta tiene la verificación en dos pasos: indica también el código de tu app', undefined, { totp_required: true });
+        throw new DomainError('invalid', 'Tu cuenta tiene la verificación en dos pasos: indica también el código de tu app', {
+          fields: { totp_required: true },
+        });
       }
       if (!(await this.totp!.check(second, code)))
-        throw httpError(400, 'El código de verificación no es correcto', undefined, { totp_required: true });
+        throw new DomainError('invalid', 'El código de verificación no es correcto', { fields: { totp_required: true } });
     }
     await attempt.succeed();
   }
@@ -233,11 +235,11 @@ export class AuthService {
     ip: string,
   ): Promise<{ user: UserRecord; session: SessionRecord }> {
     const { sub, jti, exp } = claims ?? {};
-    if (typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') throw httpError(401, SESSION_ENDED);
+    if (typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') throw new DomainError('unauthorized', SESSION_ENDED);
     const now = Date.now();
     const live = await this.live(jti, sub, now);
     // session_ended: a stable sign for the faces ('Tu sesión se cerró en otro dispositivo'), whatever the wording.
-    if (!live) throw httpError(401, SESSION_ENDED, undefined, { session_ended: true });
+    if (!live) throw new DomainError('unauthorized', SESSION_ENDED, { fields: { session_ended: true } });
     const { user, session } = live;
     if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS || session.ip !== ip)
       await this.store.sessions.touch(session.id, new Date(now).toISOString(), ip);

@@ -4,7 +4,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import { packBackup } from '../backup/archive.js';
 import type { BackupManifest } from '../backup/manifest.js';
 import { type BackupSecrecy, backupUnsupported, type BackupSources, takeBackup } from '../backup/snapshot.js';
@@ -20,8 +20,8 @@ export class BackupService {
   /** Takes a backup; its archive stream removes the temporary copy when it closes. 409 when unsupported or one is under way. */
   async create(secrecy: BackupSecrecy): Promise<{ manifest: BackupManifest; archive: Readable }> {
     const unsupported = backupUnsupported(this.sources);
-    if (unsupported) throw httpError(409, unsupported);
-    if (this.running) throw httpError(409, 'Ya hay una copia de seguridad en curso: espera a que termine');
+    if (unsupported) throw new DomainError('conflict', unsupported);
+    if (this.running) throw new DomainError('conflict', 'Ya hay una copia de seguridad en curso: espera a que termine');
     this.running = true;
     let dir: string | undefined;
     const done = async () => {

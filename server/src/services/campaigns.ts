@@ -25,7 +25,7 @@ import {
   type SuggestedCopy,
 } from '@adops/core';
 import type { Config } from '../config.js';
-import { HttpError, httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import type { CampaignRecord, EntityStore } from '../store/types.js';
 import { createProviders, type Providers } from '../providers/index.js';
 import { MetaApiError, metaOffset, type AccountBudgetRules, type GraphCampaign } from '../providers/meta/client.js';
@@ -139,9 +139,9 @@ export class CampaignService {
     try {
       url = new URL(imageUrl, origin);
     } catch {
-      throw httpError(400, 'Imagen sugerida: debe ser una URL válida');
+      throw new DomainError('invalid', 'Imagen sugerida: debe ser una URL válida');
     }
-    const refused = () => httpError(400, 'La imagen sugerida debe venir de Pixabay');
+    const refused = () => new DomainError('invalid', 'La imagen sugerida debe venir de Pixabay');
     const sandbox = this.providers.pixabaySandbox;
     if (sandbox) {
       // Sandbox suggestions are this server's bundled images, fetched from the sandbox.
@@ -150,7 +150,7 @@ export class CampaignService {
       url = new URL(`${sandbox.url}/images/${file}`);
     } else if (!this.providers.images.isProviderUrl(url)) throw refused();
     const bytes = await this.providers.images.download(url);
-    if (!sniffImageType(bytes)) throw httpError(400, 'La imagen sugerida no es JPEG, PNG ni WebP');
+    if (!sniffImageType(bytes)) throw new DomainError('invalid', 'La imagen sugerida no es JPEG, PNG ni WebP');
     return bytes;
   }
 
@@ -174,7 +174,7 @@ export class CampaignService {
       rules = await this.budgetRules.rules;
     } catch (e) {
       const failure = this.metaFailure(e);
-      throw httpError(502, `No se pudo leer la moneda y el presupuesto mínimo de la cuenta publicitaria de Meta: ${failure.message}`);
+      throw new DomainError('upstream', `No se pudo leer la moneda y el presupuesto mínimo de la cuenta publicitaria de Meta: ${failure.message}`);
     }
     const offset = metaOffset(rules.currency);
     return {
@@ -193,16 +193,16 @@ export class CampaignService {
     // Budget and bid first: a refusal leaves Meta untouched (the account's rules are a read, usually cached).
     const limits = await this.budgetLimits();
     const problem = budgetProblem(form, limits);
-    if (problem) throw httpError(400, problem.message);
+    if (problem) throw new DomainError('invalid', problem.message);
     const inMetaUnits = (units: number) => Math.round(units * metaOffset(limits.currency));
     const suggestionUrl = image ? null : form.image_url ? new URL(form.image_url, origin).href : null;
     const bytes = image ?? (form.image_url ? await this.downloadSuggestion(form.image_url, origin) : null);
-    if (!bytes) throw httpError(400, 'Debes subir una imagen o seleccionar una de Pixabay');
+    if (!bytes) throw new DomainError('invalid', 'Debes subir una imagen o seleccionar una de Pixabay');
     let link: string;
     try {
       link = trackingUrl({ baseUrl: form.base_url ?? this.config.publicSiteUrl, alias: form.alias, keyword: form.keyword });
     } catch {
-      throw httpError(400, 'URL base: debe ser una URL http(s) válida');
+      throw new DomainError('invalid', 'URL base: debe ser una URL http(s) válida');
     }
 
     const meta = this.providers.meta;
@@ -428,13 +428,13 @@ export class CampaignService {
   }
 
   private metaFailure(e: unknown): Error {
-    if (e instanceof HttpError) return e;
+    if (e instanceof DomainError) return e;
     if (e instanceof MetaApiError) {
       this.log(`meta error: code ${e.code ?? '-'} ${e.graph.error_subcode ?? ''} ${e.message} (trace ${e.graph.fbtrace_id ?? '-'})`);
-      return httpError(502, e.detail);
+      return new DomainError('upstream', e.detail);
     }
     this.log(`meta unreachable: ${(e as Error)?.message}`);
-    return httpError(502, META_UNREACHABLE);
+    return new DomainError('upstream', META_UNREACHABLE);
   }
 }
 

@@ -2,7 +2,7 @@
 // the list ships with the server (server/assets/common-passwords, zxcvbn's 49,233), is read once
 // on first use and compared in lower case. Nothing is fetched at run time.
 import { readFileSync } from 'node:fs';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 
 const LIST = new URL('../../assets/common-passwords/passwords.txt', import.meta.url);
 
@@ -25,5 +25,5 @@ export const isCommonPassword = (password: string): boolean => commonPasswords()
 
 /** 400 {detail} when the new password is a common one. */
 export function assertUncommonPassword(password: string): void {
-  if (isCommonPassword(password)) throw httpError(400, COMMON_PASSWORD);
+  if (isCommonPassword(password)) throw new DomainError('invalid', COMMON_PASSWORD);
 }

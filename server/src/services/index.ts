@@ -4,7 +4,6 @@
 import type { Config } from '../config.js';
 import { openEntityStore, type EntityStore } from '../store/index.js';
 import { createWarehouse, type Warehouse } from '../warehouse/index.js';
-import { makeGuards, type Guards } from '../http.js';
 import { openSecrets, type Secrets } from './secrets.js';
 import { UserService } from './users.js';
 import { DeviceTokens } from './devices.js';
@@ -78,7 +77,6 @@ export interface AppServices {
   guard: AlertGuard;
   /** 'Probar en el pasado': a rule replayed over the last days on the stored data (never calls Meta). */
   backtest: AlertBacktester;
-  guards: Guards;
   /** Each user's report queries: a few at once, a few waiting, 429 beyond (ADOPS_REPORT_QUERIES, ADOPS_REPORT_QUEUE). */
   reportPool: ReportPool;
   /** Each user's open live streams, referrer log and alerts together (ADOPS_MAX_STREAMS). */
@@ -134,15 +132,6 @@ export async function createServices(config: Config, log: (line: string) => void
     onClose.push(() => tokens.close());
     const reportPool = new ReportPool(config.quotas.reportQueries, config.quotas.reportQueue);
     const streams = new StreamQuota(config.quotas.streams);
-    const guards: Guards = {
-      ...makeGuards({
-        secret: secrets.jwtSecret,
-        auth,
-        ingestKey: config.ingestKey,
-        mustEnrol: config.require2fa === 'off' ? undefined : (user) => totp.mustEnrol(user),
-      }),
-      heavy: reportPool.middleware(),
-    };
     const reports = new ReportService(warehouse.zoneReports, config.tz);
     const shares = new RevenueShareService(store, async () => (await reports.rawOptions()).publishers);
     const referrerBus = live.bus<ReferrerEvent>({ ringSize: DEFAULT_REFERRER_OPTIONS.ringSize });
@@ -224,7 +213,6 @@ export async function createServices(config: Config, log: (line: string) => void
       streams,
       totp,
       audit,
-      guards,
       log,
       onClose,
     };

@@ -16,7 +16,7 @@ import {
   type IngestResult,
   type ReportState,
 } from '@adops/core';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import type { Completeness } from './completeness.js';
 import type { ZoneReportRecord, ZoneReportWarehouse } from '../warehouse/index.js';
 import { figuresDisagree } from './zone-figures.js';
@@ -222,7 +222,7 @@ async function* bodyText(body: Readable, limit: number): AsyncGenerator<string> 
   let bytes = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     bytes += chunk.length;
-    if (bytes > limit) throw httpError(413, 'El cuerpo de la petición es demasiado grande');
+    if (bytes > limit) throw new DomainError('too_large', 'El cuerpo de la petición es demasiado grande');
     const t = decoder.decode(chunk, { stream: true });
     if (t) yield t;
   }
@@ -284,9 +284,9 @@ async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<ReadItem
     if (!header) {
       const names = fields.map((f) => f.trim().toLowerCase());
       const missing = REQUIRED.filter((c) => !names.includes(c));
-      if (missing.length) throw httpError(400, `Faltan columnas en la cabecera CSV: ${missing.join(', ')}`);
+      if (missing.length) throw new DomainError('invalid', `Faltan columnas en la cabecera CSV: ${missing.join(', ')}`);
       const dup = names.find((h, i) => h !== '' && names.indexOf(h) !== i);
-      if (dup) throw httpError(400, `Columna repetida en la cabecera CSV: ${dup}`);
+      if (dup) throw new DomainError('invalid', `Columna repetida en la cabecera CSV: ${dup}`);
       header = names;
       return;
     }
@@ -336,7 +336,7 @@ async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<ReadItem
   }
   if (pending.trim() !== '') read(pending, line, true);
   if (out.length > 0) yield out;
-  if (!header) throw httpError(400, 'El CSV está vacío: falta la fila de cabecera');
+  if (!header) throw new DomainError('invalid', 'El CSV está vacío: falta la fila de cabecera');
 }
 
 function objectItem(line: number, parsed: unknown): IngestItem {
@@ -378,9 +378,9 @@ async function* jsonArrayItems(chunks: AsyncIterable<string>): AsyncGenerator<In
   try {
     parsed = JSON.parse(body);
   } catch {
-    throw httpError(400, 'JSON mal formado');
+    throw new DomainError('invalid', 'JSON mal formado');
   }
-  if (!Array.isArray(parsed)) throw httpError(400, 'Se esperaba un array JSON de filas');
+  if (!Array.isArray(parsed)) throw new DomainError('invalid', 'Se esperaba un array JSON de filas');
   for (let i = 0; i < parsed.length; i++) yield objectItem(i + 1, parsed[i]);
 }
 
@@ -495,12 +495,12 @@ export class ZoneReportIngest {
     options: { report?: ReportState } = {},
   ): Promise<IngestResult> {
     const format = formatOf(headers.contentType);
-    if (!format) throw httpError(415, 'Tipo de contenido no soportado: usa text/csv, application/x-ndjson o application/json');
+    if (!format) throw new DomainError('unsupported', 'Tipo de contenido no soportado: usa text/csv, application/x-ndjson o application/json');
     const limit = format === 'json' ? this.limits.maxJsonBytes : this.limits.maxBytes;
     const encoding = (headers.contentEncoding ?? 'identity').trim().toLowerCase();
-    if (encoding !== 'identity' && encoding !== 'gzip') throw httpError(415, 'Codificación no soportada: usa gzip o ninguna');
+    if (encoding !== 'identity' && encoding !== 'gzip') throw new DomainError('unsupported', 'Codificación no soportada: usa gzip o ninguna');
     if (encoding === 'identity' && headers.contentLength !== undefined && headers.contentLength > limit)
-      throw httpError(413, bodyTooLarge(limit, format));
+      throw new DomainError('too_large', bodyTooLarge(limit, format));
     // pipeline destroys both streams on an error; the reader below sees it as a rejection.
     const source = encoding === 'gzip' ? pipeline(body, createGunzip(), () => undefined) : body;
     const chunks = bodyText(source, limit);
@@ -508,10 +508,10 @@ export class ZoneReportIngest {
     try {
       return await this.ingestBatches(batches, options);
     } catch (e) {
-      const err = e as { code?: string; status?: number; message?: string };
-      if (err.code === 'Z_DATA_ERROR' || err.code === 'Z_BUF_ERROR') throw httpError(400, 'El cuerpo gzip está dañado');
-      if (err.status === 413) throw httpError(413, bodyTooLarge(limit, format));
-      if (err.code === 'ECONNRESET' || err.message === 'aborted') throw httpError(400, 'Petición interrumpida');
+      const err = e as { code?: string; message?: string };
+      if (err.code === 'Z_DATA_ERROR' || err.code === 'Z_BUF_ERROR') throw new DomainError('invalid', 'El cuerpo gzip está dañado');
+      if (e instanceof DomainError && e.kind === 'too_large') throw new DomainError('too_large', bodyTooLarge(limit, format));
+      if (err.code === 'ECONNRESET' || err.message === 'aborted') throw new DomainError('invalid', 'Petición interrumpida');
       throw e;
     }
   }
@@ -525,11 +525,10 @@ function figuresRefusal(disagreeing: ReadonlyArray<{ line: number; detail: strin
   const [first] = disagreeing;
   const more = disagreeing.length - 1;
   const others = more === 0 ? '' : ` (y ${more} ${more === 1 ? 'línea más' : 'líneas más'} con cifras que no cuadran: ver rejected)`;
-  return httpError(
-    400,
+  return new DomainError(
+    'invalid',
     `Línea ${first.line}: ${first.detail}${others}. No se ha importado nada: cifras que se contradicen suelen ser columnas cambiadas de sitio; corrige el archivo e impórtalo de nuevo.`,
-    undefined,
-    { rejected, rejected_total: rejectedTotal },
+    { fields: { rejected, rejected_total: rejectedTotal } },
   );
 }
 

@@ -2,7 +2,7 @@
 // a zone or advertiser some zone report named, a publisher reported or given a revenue share —
 // so a typo is refused with the reason instead of saved to watch (or serve) nothing forever.
 import type { AlertRuleSpec } from '@adops/core';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import { samePublisherName } from '../store/types.js';
 import type { ReportService } from './reports.js';
 import type { RevenueShareService } from './revenue-shares.js';
@@ -33,8 +33,8 @@ export async function checkRuleTarget(reports: ReportService, spec: AlertRuleSpe
     return;
   }
   const [what, filter] = SCOPE_WORDS[scope];
-  throw httpError(
-    400,
+  throw new DomainError(
+    'invalid',
     `Objetivo: ${what} «${target.slice(0, 80)}» no aparece en ningún informe de zonas; elige uno de la lista de ${filter} o deja el objetivo vacío para vigilarlos todos`,
   );
 }
@@ -46,8 +46,8 @@ export async function knownPublisher(shares: RevenueShareService, name: string):
     name,
   );
   if (spelling === undefined)
-    throw httpError(
-      400,
+    throw new DomainError(
+      'invalid',
       `El publisher «${name.slice(0, 80)}» no aparece en ningún informe de zonas ni en Publishers: su URL no devolvería nada. Elige uno de la lista o dale antes un revenue share`,
     );
 }

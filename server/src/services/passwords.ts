@@ -4,7 +4,7 @@
 // itself waits in its own queue, served first, so a flood never keeps their owner out;
 // anonymous sign-ins queue fairly, a few places per address. Verification in constant time.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
@@ -53,11 +53,12 @@ function place(from: HashFor): Promise<void> | undefined {
     return undefined;
   }
   if (from === null) {
-    if (trusted.length >= MAX_WAITING) throw httpError(503, PASSWORDS_BUSY, 2);
+    if (trusted.length >= MAX_WAITING) throw new DomainError('unavailable', PASSWORDS_BUSY, { retryAfterSeconds: 2 });
     return new Promise<void>((resolve) => trusted.push(resolve));
   }
   const mine = waitingFrom.get(from) ?? 0;
-  if (anonymous.length >= MAX_WAITING || mine >= MAX_WAITING_PER_ADDRESS) throw httpError(503, PASSWORDS_BUSY, 2);
+  if (anonymous.length >= MAX_WAITING || mine >= MAX_WAITING_PER_ADDRESS)
+    throw new DomainError('unavailable', PASSWORDS_BUSY, { retryAfterSeconds: 2 });
   waitingFrom.set(from, mine + 1);
   return new Promise<void>((start) => anonymous.push({ address: from, start }));
 }

@@ -17,7 +17,7 @@ import {
   type VisitsComparison,
 } from '@adops/core';
 import type { Config } from '../config.js';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import {
   EventWriter,
   eventMatches,
@@ -201,12 +201,12 @@ export class ReferrerService {
    * untagged write has none).
    */
   private async store(stamped: readonly ReferrerEvent[], batchKey?: string, ownKeys = false): Promise<IngestReferrersResult> {
-    if (this.closed) throw httpError(503, 'El servidor se está cerrando');
+    if (this.closed) throw new DomainError('unavailable', 'El servidor se está cerrando');
     try {
       await this.writer.write(stamped, batchKey !== undefined || ownKeys ? { batchKey, ownKeys } : undefined);
     } catch (e) {
       this.log(`referrers: batch not committed: ${(e as Error).message}`);
-      throw httpError(503, 'No se pudieron guardar los eventos; reinténtalo');
+      throw new DomainError('unavailable', 'No se pudieron guardar los eventos; reinténtalo');
     }
     const stored = stamped.filter((e) => e.id !== 0);
     return {
@@ -282,7 +282,7 @@ export class ReferrerService {
         Date.now(),
       );
     } catch (e) {
-      if (e instanceof EventError) throw httpError(400, e.message);
+      if (e instanceof EventError) throw new DomainError('invalid', e.message);
       throw e;
     }
     if (this.bots) this.flag(event, from.userAgent, blankToNull(q.src) !== null);

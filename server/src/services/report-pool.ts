@@ -2,10 +2,9 @@
 // order, 429 with Retry-After beyond): one account's burst of heavy reports waits in its own
 // line, so other users' screens and /api/health never queue behind it. Hand-written rather than
 // p-limit: a streamed export holds its place until its last byte is sent (after the handler has
-// returned), and a request whose client left gives its place in the line back.
-import { finished } from 'node:stream';
-import type Koa from 'koa';
-import { httpError } from '../errors.js';
+// returned), and a request whose client left gives its place in the line back. The Koa middleware
+// that holds a place per heavy route is the HTTP layer's (http.ts: reportPoolMiddleware).
+import { DomainError } from '../domain-errors.js';
 
 interface Line {
   running: number;
@@ -43,10 +42,10 @@ export class ReportPool {
     if (own.running < this.running && own.waiting.length === 0) own.running++;
     else {
       if (own.waiting.length >= this.queue)
-        throw httpError(
-          429,
+        throw new DomainError(
+          'too_many',
           `Tienes demasiados informes en curso: ${this.running} a la vez y ${this.queue} en espera por usuario (ADOPS_REPORT_QUERIES, ADOPS_REPORT_QUEUE). Espera a que terminen y vuelve a intentarlo.`,
-          REPORT_RETRY_SECONDS,
+          { retryAfterSeconds: REPORT_RETRY_SECONDS },
         );
       let start = (): void => undefined;
       const started = new Promise<void>((resolve) => {
@@ -59,7 +58,7 @@ export class ReportPool {
         if (i >= 0) own.waiting.splice(i, 1);
         else this.release(owner, own); // its turn had just come: hand it on
         this.forget(owner, own);
-        throw httpError(499, 'El cliente cerró la petición');
+        throw new DomainError('client_closed', 'El cliente cerró la petición');
       }
     }
     let given = false;
@@ -82,31 +81,5 @@ export class ReportPool {
 
   private forget(owner: string, line: Line): void {
     if (line.running === 0 && line.waiting.length === 0 && this.lines.get(owner) === line) this.lines.delete(owner);
-  }
-
-  /**
-   * The middleware of every heavy route (after the user guard): the report runs in its user's
-   * place, held until the answer is sent whole (a streamed export: its last byte, or the client leaving).
-   */
-  middleware(): Koa.Middleware {
-    return async (ctx, next) => {
-      const user = ctx.state.user as { id?: string } | undefined;
-      if (!user?.id) return next();
-      // The answer's 'close' before it is written: the client went.
-      const left = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
-      const release = await this.acquire(user.id, left);
-      let held = false;
-      try {
-        await next();
-        // Koa writes a stream after the middleware returns: the place is held until it ends.
-        const body = ctx.body as { pipe?: unknown } | null | undefined;
-        if (body && typeof body.pipe === 'function' && !ctx.res.writableFinished) {
-          held = true;
-          finished(ctx.res, () => release());
-        }
-      } finally {
-        if (!held) release();
-      }
-    };
   }
 }

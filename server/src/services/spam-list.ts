@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { SpamListChange, type SpamList } from '@adops/core';
 import type { EntityStore } from '../store/index.js';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 
 const SHIPPED = new URL('../../assets/referrer-spam/spammers.txt', import.meta.url);
 export const SPAM_LIST_SOURCE = 'Matomo referrer-spam-list (dominio público)';
@@ -125,7 +125,7 @@ export class SpamListService {
   async change(input: SpamListChange): Promise<{ list: SpamList; before: SpamChanges; after: SpamChanges }> {
     const { add, remove } = SpamListChange.parse(input);
     const both = add.find((d) => remove.includes(d));
-    if (both !== undefined) throw httpError(400, `«${both}» no puede estar en add y en remove a la vez`);
+    if (both !== undefined) throw new DomainError('invalid', `«${both}» no puede estar en add y en remove a la vez`);
     const base = shippedSpamDomains();
     let before: SpamChanges = { added: [], removed: [] };
     const after = await this.store.settings.update<SpamChanges>(SETTING, (current) => {

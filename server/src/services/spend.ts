@@ -6,7 +6,7 @@
 // last week. Syncs run one at a time.
 import { addDays, formatDateDMY, todayIn, type SpendSyncResult } from '@adops/core';
 import type { Config } from '../config.js';
-import { HttpError, httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import { MetaApiError, type GraphAdInsight, type MetaClient } from '../providers/meta/client.js';
 import type { AdSpendRecord, SpendWarehouse } from '../warehouse/index.js';
 import type { AuditChange } from './audit.js';
@@ -167,13 +167,13 @@ export class SpendService {
   }
 
   private metaFailure(e: unknown): Error {
-    if (e instanceof HttpError) return e;
+    if (e instanceof DomainError) return e;
     if (e instanceof MetaApiError) {
       this.log(`meta error (insights): code ${e.code ?? '-'} ${e.message} (trace ${e.graph.fbtrace_id ?? '-'})`);
-      return httpError(502, e.detail);
+      return new DomainError('upstream', e.detail);
     }
     this.log(`meta unreachable (insights): ${(e as Error)?.message}`);
-    return httpError(502, 'No se pudo conectar con Meta');
+    return new DomainError('upstream', 'No se pudo conectar con Meta');
   }
 }
 

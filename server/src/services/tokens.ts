@@ -16,7 +16,7 @@ import {
 import { type EntityStore, StoreConflictError, type TokenChange, type TokenRecord } from '../store/types.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { type Secrets, seal, unseal, hmac } from './secrets.js';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -108,7 +108,8 @@ export class TokenService {
     const { expires_at = null, allowed_ips = [], rate_limit = null } = this.change(input);
     const { record } = this.fresh(input.publisher_name, { expires_at, allowed_ips, rate_limit });
     await this.store.tokens.create(record).catch((e) => {
-      if (e instanceof StoreConflictError && e.field === 'publisher_name') throw httpError(409, 'Ya existe un token para ese publisher; usa Renovar');
+      if (e instanceof StoreConflictError && e.field === 'publisher_name')
+        throw new DomainError('conflict', 'Ya existe un token para ese publisher; usa Renovar');
       throw e;
     });
     return this.view(record);
@@ -118,14 +119,14 @@ export class TokenService {
   async renew(publisherName: string): Promise<PublisherToken> {
     const { record } = this.fresh(publisherName, { expires_at: null, allowed_ips: [], rate_limit: null });
     const stored = await this.store.tokens.replace(publisherName, record);
-    if (!stored) throw httpError(404, 'Publisher no válido para renovar.');
+    if (!stored) throw new DomainError('not_found', 'Publisher no válido para renovar.');
     this.usage.delete(stored.id);
     return this.view(stored);
   }
 
   async update(id: string, input: UpdateTokenBody): Promise<PublisherToken> {
     const stored = await this.store.tokens.update(id, this.change(input));
-    if (!stored) throw httpError(404, 'Token no encontrado');
+    if (!stored) throw new DomainError('not_found', 'Token no encontrado');
     return this.view(stored);
   }
 
@@ -140,8 +141,8 @@ export class TokenService {
       return;
     }
     if (await this.store.tokens.byHash(hmac(this.secrets.hashKey, id)))
-      throw httpError(410, 'Los tokens ya no se eliminan por el token en la ruta: usa su id (GET /api/admin/publisher-tokens)');
-    throw httpError(404, 'Token no encontrado');
+      throw new DomainError('gone', 'Los tokens ya no se eliminan por el token en la ruta: usa su id (GET /api/admin/publisher-tokens)');
+    throw new DomainError('not_found', 'Token no encontrado');
   }
 
   /** The publisher a token belongs to, or null (no checks, nothing counted). */
@@ -161,16 +162,21 @@ export class TokenService {
    */
   async authorize(token: string | undefined, ip: string, now = Date.now()): Promise<string> {
     const record = token ? await this.find(token) : undefined;
-    if (!record) throw httpError(401, 'Token de publisher no válido');
+    if (!record) throw new DomainError('unauthorized', 'Token de publisher no válido');
     if (isExpired(record, now))
-      throw httpError(401, `El token de publisher caducó el ${formatDateTimeDMY(record.expires_at, this.options.tz)}; pide uno nuevo`);
+      throw new DomainError(
+        'unauthorized',
+        `El token de publisher caducó el ${formatDateTimeDMY(record.expires_at, this.options.tz)}; pide uno nuevo`,
+      );
     if (!allows(record.allowed_ips, ip))
-      throw httpError(403, `Este token de publisher no admite peticiones desde la dirección ${ip || 'desconocida'}`);
+      throw new DomainError('forbidden', `Este token de publisher no admite peticiones desde la dirección ${ip || 'desconocida'}`);
     const limit = record.rate_limit ?? this.options.defaultRateLimit;
     const waitMs = await this.limiter(limit).take(record.id, now);
     if (waitMs > 0) {
       const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-      throw httpError(429, `Demasiadas peticiones con este token (límite: ${limit} por hora); vuelve a intentarlo en ${seconds} s`, seconds);
+      throw new DomainError('too_many', `Demasiadas peticiones con este token (límite: ${limit} por hora); vuelve a intentarlo en ${seconds} s`, {
+        retryAfterSeconds: seconds,
+      });
     }
     const used = this.usage.get(record.id);
     if (used) {
@@ -227,8 +233,8 @@ function isExpired(r: Pick<TokenRecord, 'expires_at'>, now: number): boolean {
 function expiryInstant(value: string | null, tz: string, now: number): string | null {
   if (value === null) return null;
   const instant = isValidYmd(value) ? zonedDayStart(value, tz) : new Date(value);
-  if (Number.isNaN(instant.getTime())) throw httpError(400, 'Caducidad: no es una fecha válida');
-  if (instant.getTime() <= now) throw httpError(400, `${fieldLabel(['expires_at'])}: la fecha ya pasó`);
+  if (Number.isNaN(instant.getTime())) throw new DomainError('invalid', 'Caducidad: no es una fecha válida');
+  if (instant.getTime() <= now) throw new DomainError('invalid', `${fieldLabel(['expires_at'])}: la fecha ya pasó`);
   return instant.toISOString();
 }
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { TotpEnrolment, TotpStatus } from '@adops/core';
 import type { Config } from '../config.js';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 import type { EntityStore, TotpRecord, UserRecord } from '../store/types.js';
 import { hmac, seal, unseal, type Secrets } from './secrets.js';
 
@@ -74,18 +74,22 @@ export class TotpService {
   /** Starts (or restarts) an enrolment: a new secret, sealed, pending until confirmed. 409 while 2FA is on. */
   async begin(user: UserRecord): Promise<TotpEnrolment> {
     const secret = generateSecret();
-    if (!(await this.store.totp.begin(user.id, seal(this.secrets.sealKey, secret), new Date().toISOString()))) throw httpError(409, ALREADY_ON);
+    if (!(await this.store.totp.begin(user.id, seal(this.secrets.sealKey, secret), new Date().toISOString())))
+      throw new DomainError('conflict', ALREADY_ON);
     return { secret, otpauth_url: generateURI({ issuer: TOTP_ISSUER, label: user.email, secret, period: PERIOD }) };
   }
 
   /** Turns on the pending enrolment with the app's first code; the recovery codes, in clear, this once. */
   async confirm(user: UserRecord, code: string): Promise<string[]> {
     const record = await this.store.totp.byUser(user.id);
-    if (record?.enabled_at) throw httpError(409, ALREADY_ON);
-    if (!record) throw httpError(409, 'No hay ninguna configuración en curso: empieza por generar el código QR.');
+    if (record?.enabled_at) throw new DomainError('conflict', ALREADY_ON);
+    if (!record) throw new DomainError('conflict', 'No hay ninguna configuración en curso: empieza por generar el código QR.');
     const step = await this.matchingStep(record, code);
     if (step === null)
-      throw httpError(400, 'El código no es correcto. Comprueba que la hora del teléfono es la correcta y escribe el código que se ve ahora.');
+      throw new DomainError(
+        'invalid',
+        'El código no es correcto. Comprueba que la hora del teléfono es la correcta y escribe el código que se ve ahora.',
+      );
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
     const done = await this.store.totp.enable(
       user.id,
@@ -94,7 +98,7 @@ export class TotpService {
       codes.map((c) => this.hash(normalRecoveryCode(c)!)),
       new Date().toISOString(),
     );
-    if (!done) throw httpError(409, 'La configuración cambió mientras tanto (¿otra pestaña?): vuelve a empezar.');
+    if (!done) throw new DomainError('conflict', 'La configuración cambió mientras tanto (¿otra pestaña?): vuelve a empezar.');
     return codes;
   }
 
@@ -114,7 +118,7 @@ export class TotpService {
 
   /** Turns 2FA off (or drops a pending enrolment); 409 when there was none. */
   async disable(userId: string): Promise<void> {
-    if (!(await this.store.totp.remove(userId))) throw httpError(409, 'La verificación en dos pasos no está activada.');
+    if (!(await this.store.totp.remove(userId))) throw new DomainError('conflict', 'La verificación en dos pasos no está activada.');
   }
 
   /** The time step `code` belongs to (now, or one step either side), unless it is not later than the last accepted one. */

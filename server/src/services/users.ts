@@ -5,7 +5,7 @@ import { type EntityStore, StoreConflictError, type UserChange, type UserRecord 
 import { hashPassword, verifyPassword } from './passwords.js';
 import { assertUncommonPassword, isCommonPassword } from './common-passwords.js';
 import { ConfigError } from '../config.js';
-import { httpError } from '../errors.js';
+import { DomainError } from '../domain-errors.js';
 
 export const publicUser = (u: UserRecord): User => ({
   id: u.id,
@@ -20,7 +20,7 @@ export const publicUser = (u: UserRecord): User => ({
 const EMAIL_TAKEN = 'Ya existe un usuario con ese email';
 
 /** The store's e-mail conflict as the 409 the routes answer; anything else unchanged. */
-const emailTaken = (e: unknown) => (e instanceof StoreConflictError && e.field === 'email' ? httpError(409, EMAIL_TAKEN) : e);
+const emailTaken = (e: unknown) => (e instanceof StoreConflictError && e.field === 'email' ? new DomainError('conflict', EMAIL_TAKEN) : e);
 
 export class UserService {
   constructor(
@@ -76,7 +76,7 @@ export class UserService {
 
   async create(input: Required<CreateUserBody>): Promise<User> {
     assertUncommonPassword(input.password);
-    if (await this.byEmail(input.email)) throw httpError(409, EMAIL_TAKEN);
+    if (await this.byEmail(input.email)) throw new DomainError('conflict', EMAIL_TAKEN);
     const password_hash = await hashPassword(input.password, this.scryptLogN);
     const record: UserRecord = {
       id: randomUUID(),
@@ -96,8 +96,8 @@ export class UserService {
 
   async update(id: string, changes: UserChanges): Promise<User> {
     const user = await this.store.users.byId(id);
-    if (!user) throw httpError(404, 'Usuario no encontrado');
-    if (user.protected) throw httpError(403, 'El administrador protegido no se puede modificar');
+    if (!user) throw new DomainError('not_found', 'Usuario no encontrado');
+    if (user.protected) throw new DomainError('forbidden', 'El administrador protegido no se puede modificar');
     if (changes.password) assertUncommonPassword(changes.password);
     const password_hash = changes.password ? await hashPassword(changes.password, this.scryptLogN) : undefined;
     const change: UserChange = {
@@ -110,16 +110,16 @@ export class UserService {
     const updated = await this.store.users.update(id, change).catch((e) => {
       throw emailTaken(e);
     });
-    if (!updated) throw httpError(404, 'Usuario no encontrado');
+    if (!updated) throw new DomainError('not_found', 'Usuario no encontrado');
     return publicUser(updated);
   }
 
   async remove(id: string, actingId: string): Promise<void> {
     const user = await this.store.users.byId(id);
-    if (!user) throw httpError(404, 'Usuario no encontrado');
-    if (user.protected) throw httpError(403, 'El administrador protegido no se puede eliminar');
-    if (user.id === actingId) throw httpError(409, 'No puedes eliminar tu propio usuario');
-    if (!(await this.store.users.remove(id))) throw httpError(404, 'Usuario no encontrado');
+    if (!user) throw new DomainError('not_found', 'Usuario no encontrado');
+    if (user.protected) throw new DomainError('forbidden', 'El administrador protegido no se puede eliminar');
+    if (user.id === actingId) throw new DomainError('conflict', 'No puedes eliminar tu propio usuario');
+    if (!(await this.store.users.remove(id))) throw new DomainError('not_found', 'Usuario no encontrado');
   }
 
   /**
@@ -128,12 +128,12 @@ export class UserService {
    */
   async changePassword(userId: string, next: string, checkCurrent: (user: UserRecord) => Promise<void>): Promise<UserRecord> {
     const user = await this.store.users.byId(userId);
-    if (!user) throw httpError(401, 'No autenticado');
+    if (!user) throw new DomainError('unauthorized', 'No autenticado');
     assertUncommonPassword(next);
     await checkCurrent(user);
     const password_hash = await hashPassword(next, this.scryptLogN);
     const updated = await this.store.users.update(user.id, { password_hash, password_changed_at: new Date().toISOString() });
-    if (!updated) throw httpError(401, 'No autenticado');
+    if (!updated) throw new DomainError('unauthorized', 'No autenticado');
     return updated;
   }
 }

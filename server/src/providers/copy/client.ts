@@ -2,7 +2,7 @@
 // asks for JSON {headline, body, cta} in Spanish and keeps the answer within Meta's lengths.
 import { request } from 'undici';
 import { CTA_TYPES, type CallToAction, type SuggestedCopy } from '@adops/core';
-import { httpError } from '../../errors.js';
+import { DomainError } from '../../domain-errors.js';
 import { readUpstream } from '../http.js';
 import { BODY_MAX, HEADLINE_MAX, clip, type CopyWriter } from './template.js';
 
@@ -48,12 +48,12 @@ export class ChatCopyWriter implements CopyWriter {
         signal: AbortSignal.timeout(timeout),
       });
     } catch {
-      throw httpError(502, 'No se pudo conectar con el servicio de textos');
+      throw new DomainError('upstream', 'No se pudo conectar con el servicio de textos');
     }
     const text = (await readUpstream(res.body, 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
-    if (res.statusCode !== 200) throw httpError(502, `El servicio de textos respondió con un error (HTTP ${res.statusCode})`);
+    if (res.statusCode !== 200) throw new DomainError('upstream', `El servicio de textos respondió con un error (HTTP ${res.statusCode})`);
     const copy = parseCopy(text);
-    if (!copy) throw httpError(502, 'El servicio de textos devolvió una respuesta no válida');
+    if (!copy) throw new DomainError('upstream', 'El servicio de textos devolvió una respuesta no válida');
     return copy;
   }
 }

@@ -4,7 +4,7 @@
 import { request } from 'undici';
 import type { ImageSuggestion } from '@adops/core';
 import { MAX_IMAGE_BYTES } from '@adops/core';
-import { httpError } from '../../errors.js';
+import { DomainError } from '../../domain-errors.js';
 import { BodyTooLargeError, discard, readUpstream } from '../http.js';
 
 export interface PixabayOptions {
@@ -65,7 +65,7 @@ export class PixabayClient {
     const now = this.now();
     if (this.remaining <= 0 && now < this.resetAt) {
       const seconds = Math.ceil((this.resetAt - now) / 1000);
-      throw httpError(429, `Se alcanzó el límite de búsquedas de imágenes; vuelve a intentarlo en ${seconds} s`);
+      throw new DomainError('too_many', `Se alcanzó el límite de búsquedas de imágenes; vuelve a intentarlo en ${seconds} s`);
     }
     const url = new URL(this.apiUrl);
     url.search = new URLSearchParams({
@@ -82,25 +82,25 @@ export class PixabayClient {
     try {
       res = await request(url, { method: 'GET', headersTimeout: timeout, bodyTimeout: timeout, signal: AbortSignal.timeout(timeout) });
     } catch {
-      throw httpError(502, 'No se pudo conectar con Pixabay');
+      throw new DomainError('upstream', 'No se pudo conectar con Pixabay');
     }
     this.readRateLimit(res.headers);
     const text = (await readUpstream(res.body, 2 * 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
     if (res.statusCode === 429) {
       this.remaining = 0;
       if (this.resetAt <= this.now()) this.resetAt = this.now() + 60_000;
-      throw httpError(429, 'Pixabay limitó las búsquedas; vuelve a intentarlo en un minuto');
+      throw new DomainError('too_many', 'Pixabay limitó las búsquedas; vuelve a intentarlo en un minuto');
     }
     // Pixabay answers 400 "[ERROR 400] page is out of valid range" past the last page.
     if (res.statusCode === 400 && /out of valid range/i.test(text)) return [];
-    if (res.statusCode !== 200) throw httpError(502, `Pixabay respondió con un error (HTTP ${res.statusCode})`);
+    if (res.statusCode !== 200) throw new DomainError('upstream', `Pixabay respondió con un error (HTTP ${res.statusCode})`);
     let hits: unknown;
     try {
       hits = (JSON.parse(text) as { hits?: unknown }).hits;
     } catch {
-      throw httpError(502, 'Respuesta no válida de Pixabay');
+      throw new DomainError('upstream', 'Respuesta no válida de Pixabay');
     }
-    if (!Array.isArray(hits)) throw httpError(502, 'Respuesta no válida de Pixabay');
+    if (!Array.isArray(hits)) throw new DomainError('upstream', 'Respuesta no válida de Pixabay');
     return hits
       .filter((h): h is Record<string, unknown> => typeof h === 'object' && h !== null)
       .filter((h) => typeof h.previewURL === 'string' && typeof h.largeImageURL === 'string')
@@ -130,13 +130,13 @@ export class PixabayClient {
   async download(start: URL): Promise<Buffer> {
     let url = start;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      if (!this.isProviderUrl(url)) throw httpError(400, 'La imagen sugerida debe venir de Pixabay');
+      if (!this.isProviderUrl(url)) throw new DomainError('invalid', 'La imagen sugerida debe venir de Pixabay');
       const timeout = this.options.timeoutMs ?? 30_000;
       let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(url, { method: 'GET', headersTimeout: timeout, bodyTimeout: timeout, signal: AbortSignal.timeout(timeout) });
       } catch {
-        throw httpError(502, 'No se pudo descargar la imagen sugerida');
+        throw new DomainError('upstream', 'No se pudo descargar la imagen sugerida');
       }
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof res.headers.location === 'string') {
         discard(res.body);
@@ -145,20 +145,20 @@ export class PixabayClient {
       }
       if (res.statusCode !== 200) {
         discard(res.body);
-        throw httpError(502, `No se pudo descargar la imagen sugerida (HTTP ${res.statusCode})`);
+        throw new DomainError('upstream', `No se pudo descargar la imagen sugerida (HTTP ${res.statusCode})`);
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > MAX_IMAGE_BYTES) {
         discard(res.body);
-        throw httpError(413, 'La imagen supera el máximo de 8 MB');
+        throw new DomainError('too_large', 'La imagen supera el máximo de 8 MB');
       }
       try {
         return await readUpstream(res.body, MAX_IMAGE_BYTES);
       } catch (e) {
-        if (e instanceof BodyTooLargeError) throw httpError(413, 'La imagen supera el máximo de 8 MB');
-        throw httpError(502, 'No se pudo descargar la imagen sugerida');
+        if (e instanceof BodyTooLargeError) throw new DomainError('too_large', 'La imagen supera el máximo de 8 MB');
+        throw new DomainError('upstream', 'No se pudo descargar la imagen sugerida');
       }
     }
-    throw httpError(502, 'Demasiadas redirecciones al descargar la imagen sugerida');
+    throw new DomainError('upstream', 'Demasiadas redirecciones al descargar la imagen sugerida');
   }
 }

@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { IdempotencyKey, REFERRER_LIMITS } from '@adops/core';
-import { httpError } from '../../errors.js';
+import { DomainError } from '../../domain-errors.js';
 import type { LiveBus } from '../../live/bus.js';
 import { EventKeyConflict, eventsOf, type ReferrerEvent, type ReferrerWarehouse, type WritePart } from '../../warehouse/index.js';
 
@@ -121,7 +121,7 @@ function firstOfEachKey(parts: readonly Part[]): readonly Part[] {
 export function parseIdempotencyKey(header: string | undefined): string | undefined {
   if (header === undefined || header === '') return undefined;
   const parsed = IdempotencyKey.safeParse(header);
-  if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? 'Idempotency-Key no válida');
+  if (!parsed.success) throw new DomainError('invalid', parsed.error.issues[0]?.message ?? 'Idempotency-Key no válida');
   return parsed.data;
 }
 

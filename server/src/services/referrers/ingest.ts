@@ -3,7 +3,8 @@
 // refused whole, naming the line, when one line is wrong.
 import { isIP } from 'node:net';
 import { fieldLabel, REFERRER_LIMITS } from '@adops/core';
-import { httpError, zodDetail } from '../../errors.js';
+import { zodDetail } from '@adops/core';
+import { DomainError } from '../../domain-errors.js';
 import type { ReferrerEvent, ZoneOwner } from '../../warehouse/index.js';
 import { parseIngestLine } from '../ingest-line.js';
 import { EVENT_KEY, eventKeys, type KeyedEvent } from './idempotency.js';
@@ -217,16 +218,17 @@ export function readNdjsonBatch(
     start = end + 1;
     lineNo++;
     if (line === '') continue;
-    if (events.length >= REFERRER_LIMITS.batchEvents) throw httpError(413, `El lote supera ${REFERRER_LIMITS.batchEvents} eventos`);
+    if (events.length >= REFERRER_LIMITS.batchEvents) throw new DomainError('too_large', `El lote supera ${REFERRER_LIMITS.batchEvents} eventos`);
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      throw httpError(400, `línea ${lineNo}: JSON mal formado`);
+      throw new DomainError('invalid', `línea ${lineNo}: JSON mal formado`);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw httpError(400, `línea ${lineNo}: se esperaba un objeto JSON`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new DomainError('invalid', `línea ${lineNo}: se esperaba un objeto JSON`);
     const parsed = parseIngestLine(value as Record<string, unknown>);
-    if (!parsed.success) throw httpError(400, `línea ${lineNo}: ${zodDetail(parsed.error)}`);
+    if (!parsed.success) throw new DomainError('invalid', `línea ${lineNo}: ${zodDetail(parsed.error)}`);
     try {
       const event: KeyedEvent = normalizeEvent(parsed.data, arrivedAt, ownerOf);
       flag?.(event, parsed.data.user_agent, blankToNull(parsed.data.parent_domain) !== null);
@@ -237,10 +239,10 @@ export function readNdjsonBatch(
       }
       events.push(event);
     } catch (e) {
-      if (e instanceof EventError) throw httpError(400, `línea ${lineNo}: ${e.message}`);
+      if (e instanceof EventError) throw new DomainError('invalid', `línea ${lineNo}: ${e.message}`);
       throw e;
     }
   }
-  if (events.length === 0) throw httpError(400, 'El lote no contiene eventos');
+  if (events.length === 0) throw new DomainError('invalid', 'El lote no contiene eventos');
   return { events, ownKeys };
 }

@@ -28,7 +28,7 @@ import {
   zonedDayStart,
 } from '@adops/core';
 import type { Config } from '../../config.js';
-import { httpError } from '../../errors.js';
+import { DomainError } from '../../domain-errors.js';
 import type { LiveBus } from '../../live/bus.js';
 import { countedPage, type TableExport, type TablePageOf } from '../../tables.js';
 import type { EventFilter, IvtSums, RangeFilter, ReferrerEvent, ReferrerWarehouse } from '../../warehouse/index.js';
@@ -50,8 +50,8 @@ export function resolveRange(f: ReferrerFilterParsed, tz: string, now = new Date
   const today = todayIn(tz, now);
   const to = f.endDate ? instantOf(f.endDate, 'end', tz) : zonedDayEnd(today, tz).getTime();
   const from = f.startDate ? instantOf(f.startDate, 'start', tz) : zonedDayStart(f.endDate ? todayIn(tz, new Date(to)) : today, tz).getTime();
-  if (from > to) throw httpError(400, DATE_RANGE_REVERSED);
-  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS) throw httpError(400, rangeTooLong(REFERRER_LIMITS.spanDays));
+  if (from > to) throw new DomainError('invalid', DATE_RANGE_REVERSED);
+  if (to - from > (REFERRER_LIMITS.spanDays + 1) * DAY_MS) throw new DomainError('invalid', rangeTooLong(REFERRER_LIMITS.spanDays));
   return { ...textFilter(f), from, to };
 }
 
@@ -104,7 +104,7 @@ export function streamFilter(f: ReferrerFilterParsed, tz: string): EventFilter {
   const out = textFilter(f);
   if (f.startDate) out.from = instantOf(f.startDate, 'start', tz);
   if (f.endDate) out.to = instantOf(f.endDate, 'end', tz);
-  if (out.from !== undefined && out.to !== undefined && out.from > out.to) throw httpError(400, DATE_RANGE_REVERSED);
+  if (out.from !== undefined && out.to !== undefined && out.from > out.to) throw new DomainError('invalid', DATE_RANGE_REVERSED);
   return out;
 }
 
