@@ -297,14 +297,25 @@ export interface RowMeasures {
   tq: number | null;
 }
 
-/** CTR base of one row: its monetized impressions when > 0, else its impressions (SPEC §5). */
+/**
+ * The CTR base rule (SPEC §5), the one place it is written: a row's monetized impressions when
+ * above 0, else its impressions. rowCtrBase applies it in JS, ctrBaseSql (metrics/sql.ts) in SQL.
+ */
+export const CTR_BASE = { preferred: 'monetized_impressions', fallback: 'impressions' } as const;
+
+/** The TQ weight rule: a row weighs in a group's TQ with its impressions, only when its tq and impressions are above 0. */
+export const TQ_WEIGHT = { value: 'tq', weight: 'impressions' } as const;
+
+/** CTR base of one row (CTR_BASE). */
 export function rowCtrBase(r: Pick<RowMeasures, 'impressions' | 'monetized_impressions'>): number {
-  return r.monetized_impressions !== null && r.monetized_impressions > 0 ? r.monetized_impressions : r.impressions;
+  const preferred = r[CTR_BASE.preferred];
+  return preferred !== null && preferred > 0 ? preferred : r[CTR_BASE.fallback];
 }
 
-/** A single row as a group of one (its tq weight only when tq > 0 and impressions > 0). */
+/** A single row as a group of one (its tq weight by TQ_WEIGHT). */
 export function rowSums(r: RowMeasures): Sums {
-  const weighted = r.tq !== null && r.tq > 0 && r.impressions > 0;
+  const value = r[TQ_WEIGHT.value];
+  const weighted = value !== null && value > 0 && r[TQ_WEIGHT.weight] > 0;
   return {
     rows: 1,
     impressions: r.impressions,

@@ -5,7 +5,7 @@
 // that hold rows offset…offset+limit (the rollup's rows per day say which, without a zone
 // filter), and an export sorts one day at a time, so its memory is a day's rows, not the range's.
 // ClickHouse keeps only the top offset+limit rows while it sorts, so a page needs no day windows.
-import type { SumKey } from '@adops/core';
+import { type SumKey, TQ_WEIGHT_SQL } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import type { Dialect } from '../sql/dialect.js';
@@ -27,8 +27,8 @@ const rowSum = (d: Dialect): Record<SumKey, string> => ({
   revenue: 'revenue',
   p_revenue: 'p_revenue',
   margin: 'margin',
-  tq_weighted: d.ifElse('tq > 0 AND impressions > 0', 'tq * impressions', '0'),
-  tq_weight: d.ifElse('tq > 0 AND impressions > 0', 'impressions', '0'),
+  tq_weighted: d.ifElse(TQ_WEIGHT_SQL, 'tq * impressions', '0'),
+  tq_weight: d.ifElse(TQ_WEIGHT_SQL, 'impressions', '0'),
 });
 
 const STORED = new Set<string>(ZONE_REPORT_COLUMNS);
