@@ -180,15 +180,25 @@ export const METRICS = {
 
 export type MetricKey = keyof typeof METRICS;
 
+/** The metrics a formula derives: read from the registry, so a new derived metric is one entry, not one more list. */
+export type DerivedKey = { [K in MetricKey]: (typeof METRICS)[K] extends { formula: Formula } ? K : never }[MetricKey];
+
 /** The metrics a formula derives, in registry order. */
-export const DERIVED_KEYS = (Object.keys(METRICS) as MetricKey[]).filter((k) => (METRICS[k] as MetricDef).formula) as Array<
-  'ctr' | 'cpm' | 'cpc' | 'rs_percent' | 'p_cpm' | 'p_cpc' | 'tq'
->;
-export type DerivedKey = (typeof DERIVED_KEYS)[number];
+export const DERIVED_KEYS = (Object.keys(METRICS) as MetricKey[]).filter((k) => (METRICS[k] as MetricDef).formula) as DerivedKey[];
 export type DerivedMetrics = Record<DerivedKey, number | null>;
 
 export function isMetricKey(value: unknown): value is MetricKey {
   return typeof value === 'string' && Object.hasOwn(METRICS, value);
+}
+
+/**
+ * Every ratio of every registry (reports, Rentabilidad, IVT): num / den × scale; null when a value
+ * is not finite, the base is 0, or — with `positiveBase` — not above 0.
+ */
+export function ratioValue(num: unknown, den: unknown, scale: number, positiveBase = false): number | null {
+  if (!isFiniteNumber(num) || !isFiniteNumber(den) || den === 0 || (positiveBase && den < 0)) return null;
+  const value = (num / den) * scale;
+  return Number.isFinite(value) ? value : null;
 }
 
 /** One formula on one set of sums; null when its base is 0 (or not positive) or a value is not finite. */
@@ -198,11 +208,7 @@ export function evaluate(formula: Formula, s: Readonly<Record<SumKey, number | n
     const b = s[formula.b];
     return isFiniteNumber(a) && isFiniteNumber(b) ? a - b : null;
   }
-  const num = s[formula.num];
-  const den = s[formula.den];
-  if (!isFiniteNumber(num) || !isFiniteNumber(den) || den === 0 || (formula.positiveBase && den < 0)) return null;
-  const value = (num / den) * formula.scale;
-  return Number.isFinite(value) ? value : null;
+  return ratioValue(s[formula.num], s[formula.den], formula.scale, formula.positiveBase);
 }
 
 /** Each derived metric's formula as a function of sums (closures over fixed keys: fast per row). */
@@ -213,16 +219,7 @@ const DERIVERS = DERIVED_KEYS.map((key): [DerivedKey, (s: Readonly<Sums>) => num
     return [key, (s) => (isFiniteNumber(s[a]) && isFiniteNumber(s[b]) ? s[a] - s[b] : null)];
   }
   const { num, den, scale, positiveBase } = f;
-  return [
-    key,
-    (s) => {
-      const n = s[num];
-      const d = s[den];
-      if (!isFiniteNumber(n) || !isFiniteNumber(d) || d === 0 || (positiveBase && d < 0)) return null;
-      const value = (n / d) * scale;
-      return Number.isFinite(value) ? value : null;
-    },
-  ];
+  return [key, (s) => ratioValue(s[num], s[den], scale, positiveBase)];
 });
 
 /**
@@ -341,8 +338,17 @@ export function formatMetric(key: MetricKey, value: unknown, currency: CurrencyS
   const decimals = options.decimals ?? def.decimals;
   if (key === 'date' && isValidYmd(value)) return formatDateDMY(value);
   if (def.kind === 'text') return value == null || value === '' ? EMPTY_CELL : String(value);
-  const n = typeof value === 'number' ? value : null;
-  switch (def.kind) {
+  return formatByKind(def.kind, typeof value === 'number' ? value : null, decimals, currency);
+}
+
+/** A number as every registry's figures of that kind are shown ('-' when missing): the one switch over kinds. */
+export function formatByKind(
+  kind: Exclude<MetricKind, 'text'>,
+  n: number | null | undefined,
+  decimals: number,
+  currency: CurrencySymbol = '$',
+): string {
+  switch (kind) {
     case 'int':
       return formatInt(n);
     case 'money':
