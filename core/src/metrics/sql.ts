@@ -1,6 +1,7 @@
 // The registries' formulas in SQL, for the warehouse's two dialects: the server's queries read
 // every figure's SQL from here, so a rule (the CTR base, the TQ weight, a ratio) is written once
 // in core and the JS figures and the SQL ones cannot drift apart.
+import { IVT_RATE } from './ivt.js';
 import { PROFIT_METRICS, type ProfitSumKey } from './profit.js';
 import { CTR_BASE, type Formula, type SumKey, TQ_WEIGHT } from './registry.js';
 
@@ -38,13 +39,22 @@ export function ctrBaseSql(engine: SqlEngine): string {
 /** The condition under which a stored row weighs in the TQ average (TQ_WEIGHT), in SQL of either dialect. */
 export const TQ_WEIGHT_SQL = `${TQ_WEIGHT.value} > 0 AND ${TQ_WEIGHT.weight} > 0`;
 
+/** A ratio of two SQL expressions, num / den × scale as a double: NULL on a 0 base (with `positiveBase`, one not above 0). */
+export function ratioSql(engine: SqlEngine, num: string, den: string, scale: number, positiveBase = false): string {
+  const d = SQL_FRAGMENTS[engine];
+  return positiveBase ? d.when(`${den} > 0`, `${d.double(num)} / ${den} * ${scale}`) : `(${d.double(num)} / ${d.nullIf(den, '0')} * ${scale})`;
+}
+
 /** A revenue registry formula in SQL over the given expressions of its sums. */
 export function formulaSql(engine: SqlEngine, formula: Formula, sum: (key: SumKey) => string): string {
-  const d = SQL_FRAGMENTS[engine];
   if (formula.op === 'diff') return `(${sum(formula.a)} - ${sum(formula.b)})`;
-  const num = d.double(sum(formula.num));
-  const den = sum(formula.den);
-  return formula.positiveBase ? d.when(`${den} > 0`, `${num} / ${den} * ${formula.scale}`) : `(${num} / ${d.nullIf(den, '0')} * ${formula.scale})`;
+  return ratioSql(engine, sum(formula.num), sum(formula.den), formula.scale, formula.positiveBase);
+}
+
+/** The IVT rate in SQL over its sums' columns (IVT_RATE's formula: bot_hits / hits × 100, NULL without hits). */
+export function ivtRateSql(engine: SqlEngine): string {
+  const { num, den, scale } = IVT_RATE.formula;
+  return ratioSql(engine, num, den, scale);
 }
 
 /**
