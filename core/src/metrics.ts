@@ -8,3 +8,4 @@ export * from './metrics/columns.js';
 export * from './metrics/ivt.js';
 export * from './metrics/profit.js';
 export * from './metrics/glossary.js';
+export * from './metrics/sql.js';

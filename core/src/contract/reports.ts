@@ -192,7 +192,7 @@ export const DashboardSummary = z.object({
   margin: money,
   impressions: count,
   clicks: count,
-  /** Dashboard CTR: clicks / impressions × 100. */
+  /** The one CTR (METRICS.ctr: clicks over the CTR base, × 100). */
   ctr: ratio,
   tq: ratio,
 });

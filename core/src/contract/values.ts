@@ -1,7 +1,7 @@
 // The contract's plain values — sort keys, page sizes, labels and a few small helpers — apart from
 // its zod schemas: each area's file uses and re-exports them, and a client that only calls the API
 // reads them here without loading zod (`@adops/core/lite`: adops starts ~150 ms sooner).
-import { PROFIT_METRIC_KEYS } from '../metrics.js';
+import { type METRICS, type MetricKey, PROFIT_METRIC_KEYS } from '../metrics.js';
 
 // ---- tables ------------------------------------------------------------------------------------
 
@@ -25,6 +25,12 @@ const METRIC_SORT_KEYS = [
   'p_cpm',
   'p_cpc',
 ] as const;
+
+/** Every figure of the registry (its non-text metrics). */
+type FigureKey = { [K in MetricKey]: (typeof METRICS)[K]['kind'] extends 'text' ? never : K }[MetricKey];
+/** Fails to compile when a registry figure is missing from the sort keys: a new metric is sortable by adding its entry. */
+const EVERY_FIGURE_SORTS: [Exclude<FigureKey, (typeof METRIC_SORT_KEYS)[number]>] extends [never] ? true : never = true;
+void EVERY_FIGURE_SORTS;
 
 /** The zone table sorts by any of its columns; ties by the natural key. */
 export const ZONE_SORT_KEYS = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source', 'domain', ...METRIC_SORT_KEYS] as const;

@@ -1,7 +1,7 @@
 // Every figure's definition in one list, read from the registries: what `adops metrics` prints
 // and the screens' tooltips say, so no face words a definition twice.
 import { IVT_RATE } from './ivt.js';
-import { PROFIT_METRIC_KEYS, PROFIT_METRICS, type ProfitMetricDef, type ProfitMetricKey } from './profit.js';
+import { PROFIT_METRICS, type ProfitMetricDef, type ProfitMetricKey } from './profit.js';
 import { METRICS, type MetricDef, type MetricKey, type MetricKind } from './registry.js';
 
 /** One figure as the glossary lists it: where it shows, its header, full name, definition, kind and decimals. */
@@ -20,27 +20,25 @@ export interface GlossaryEntry {
  * IVT rate): what `adops metrics` prints and the screens' tooltips say, so no face words it twice.
  */
 export function metricGlossary(): GlossaryEntry[] {
-  const reports = (Object.keys(METRICS) as MetricKey[])
-    .filter((key) => METRICS[key].kind !== 'text')
-    .map((key): GlossaryEntry => {
-      const m: MetricDef = METRICS[key];
-      return { area: 'Informes', key, label: m.label, name: m.name, definition: m.definition, kind: m.kind, decimals: m.decimals };
-    });
-  const profit = PROFIT_METRIC_KEYS.map((key): GlossaryEntry => {
-    const m: ProfitMetricDef = PROFIT_METRICS[key];
-    return { area: 'Rentabilidad', key, label: m.label, name: m.name, definition: m.definition, kind: m.kind, decimals: m.decimals };
-  });
-  const ivt: GlossaryEntry = {
-    area: 'Referrers',
-    key: 'ivt_rate',
-    label: IVT_RATE.label,
-    name: IVT_RATE.name,
-    definition: IVT_RATE.definition,
-    kind: IVT_RATE.kind,
-    decimals: IVT_RATE.decimals,
-  };
-  return [...reports, ...profit, ivt];
+  return (Object.keys(FIGURES) as GlossaryEntry['area'][]).flatMap((area) =>
+    Object.entries(FIGURES[area])
+      .filter(([, m]) => m.kind !== 'text')
+      .map(([key, m]): GlossaryEntry => ({ area, key, label: m.label, name: m.name, definition: m.definition, kind: m.kind, decimals: m.decimals })),
+  );
 }
+
+/** What every registry entry tells about its figure, whichever area it belongs to. */
+type FigureDef = Pick<MetricDef, 'label' | 'name' | 'definition' | 'kind' | 'decimals'>;
+
+/**
+ * Every figure of the console, by the area that shows it: the revenue reports' registry,
+ * Rentabilidad's and the referrers' IVT rate are the entries of this one view.
+ */
+export const FIGURES: Record<GlossaryEntry['area'], Readonly<Record<string, FigureDef>>> = {
+  Informes: METRICS,
+  Rentabilidad: PROFIT_METRICS,
+  Referrers: { ivt_rate: IVT_RATE },
+};
 
 /** A metric's tooltip: its full name and definition ('CTR%: Clics ÷ …'). */
 export function metricHelp(key: MetricKey): string {

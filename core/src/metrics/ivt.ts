@@ -1,6 +1,6 @@
 // The referrers' one figure: the IVT rate (invalid traffic), its definition, rule and format.
-import { formatPercent, isFiniteNumber } from '../format.js';
 import { JSON_DECIMALS, roundTo } from '../rounding.js';
+import { formatByKind, ratioValue } from './registry.js';
 
 /**
  * The IVT rate (invalid traffic): events flagged as bots or spam over every event of a zone or
@@ -19,12 +19,10 @@ export const IVT_RATE = {
 /** The IVT rate of a group: bot_hits / hits × 100, null when it had no hits. */
 export function ivtRate(s: { hits: number; bot_hits: number }): number | null {
   const { num, den, scale } = IVT_RATE.formula;
-  const d = s[den];
-  if (!isFiniteNumber(d) || d <= 0 || !isFiniteNumber(s[num])) return null;
-  return roundTo((s[num] / d) * scale, JSON_DECIMALS);
+  return roundTo(ratioValue(s[num], s[den], scale, true), JSON_DECIMALS);
 }
 
 /** An IVT rate as the screens show it ('12,50%'; '-' when null). */
 export function formatIvtRate(value: number | null): string {
-  return formatPercent(value, IVT_RATE.decimals);
+  return formatByKind(IVT_RATE.kind, value, IVT_RATE.decimals);
 }

@@ -1,7 +1,7 @@
 // Media buying's registry (Rentabilidad): the additive sums of a profit group, every figure's
 // formula over them, and how each figure is shown.
-import { type CurrencySymbol, formatInt, formatMoney, formatNumber, formatPercent, isFiniteNumber } from '../format.js';
-import type { MetricKind } from './registry.js';
+import { type CurrencySymbol, isFiniteNumber } from '../format.js';
+import { type MetricKind, formatByKind, ratioValue } from './registry.js';
 
 /**
  * The additive sums of a profit group (a campaign, ad set, ad, keyword or day): Meta's spend
@@ -154,11 +154,7 @@ export function evaluateProfit(formula: ProfitFormula, s: Readonly<ProfitSums>):
     const b = value(formula.b);
     return a === null || b === null ? null : a - b;
   }
-  const num = value(formula.num);
-  const den = value(formula.den);
-  if (num === null || den === null || den <= 0) return null;
-  const out = (num / den) * formula.scale;
-  return Number.isFinite(out) ? out : null;
+  return ratioValue(value(formula.num), value(formula.den), formula.scale, true);
 }
 
 /** Every profit figure of a group. */
@@ -172,16 +168,7 @@ export function profitFigures(s: Readonly<ProfitSums>): ProfitFigures {
 export function formatProfitMetric(key: ProfitMetricKey, value: number | null | undefined, currency: CurrencySymbol = '$'): string {
   const def: ProfitMetricDef = PROFIT_METRICS[key];
   const n = isFiniteNumber(value) ? value : null;
-  switch (def.kind) {
-    case 'int':
-      return formatInt(n === null ? null : Math.round(n));
-    case 'money':
-      return formatMoney(n, currency, def.decimals);
-    case 'percent':
-      return formatPercent(n, def.decimals);
-    case 'ratio':
-      return formatNumber(n, def.decimals);
-  }
+  return formatByKind(def.kind, def.kind === 'int' && n !== null ? Math.round(n) : n, def.decimals, currency);
 }
 
 /**

@@ -180,15 +180,25 @@ export const METRICS = {
 
 export type MetricKey = keyof typeof METRICS;
 
+/** The metrics a formula derives: read from the registry, so a new derived metric is one entry, not one more list. */
+export type DerivedKey = { [K in MetricKey]: (typeof METRICS)[K] extends { formula: Formula } ? K : never }[MetricKey];
+
 /** The metrics a formula derives, in registry order. */
-export const DERIVED_KEYS = (Object.keys(METRICS) as MetricKey[]).filter((k) => (METRICS[k] as MetricDef).formula) as Array<
-  'ctr' | 'cpm' | 'cpc' | 'rs_percent' | 'p_cpm' | 'p_cpc' | 'tq'
->;
-export type DerivedKey = (typeof DERIVED_KEYS)[number];
+export const DERIVED_KEYS = (Object.keys(METRICS) as MetricKey[]).filter((k) => (METRICS[k] as MetricDef).formula) as DerivedKey[];
 export type DerivedMetrics = Record<DerivedKey, number | null>;
 
 export function isMetricKey(value: unknown): value is MetricKey {
   return typeof value === 'string' && Object.hasOwn(METRICS, value);
+}
+
+/**
+ * Every ratio of every registry (reports, Rentabilidad, IVT): num / den × scale; null when a value
+ * is not finite, the base is 0, or — with `positiveBase` — not above 0.
+ */
+export function ratioValue(num: unknown, den: unknown, scale: number, positiveBase = false): number | null {
+  if (!isFiniteNumber(num) || !isFiniteNumber(den) || den === 0 || (positiveBase && den < 0)) return null;
+  const value = (num / den) * scale;
+  return Number.isFinite(value) ? value : null;
 }
 
 /** One formula on one set of sums; null when its base is 0 (or not positive) or a value is not finite. */
@@ -198,11 +208,7 @@ export function evaluate(formula: Formula, s: Readonly<Record<SumKey, number | n
     const b = s[formula.b];
     return isFiniteNumber(a) && isFiniteNumber(b) ? a - b : null;
   }
-  const num = s[formula.num];
-  const den = s[formula.den];
-  if (!isFiniteNumber(num) || !isFiniteNumber(den) || den === 0 || (formula.positiveBase && den < 0)) return null;
-  const value = (num / den) * formula.scale;
-  return Number.isFinite(value) ? value : null;
+  return ratioValue(s[formula.num], s[formula.den], formula.scale, formula.positiveBase);
 }
 
 /** Each derived metric's formula as a function of sums (closures over fixed keys: fast per row). */
@@ -213,16 +219,7 @@ const DERIVERS = DERIVED_KEYS.map((key): [DerivedKey, (s: Readonly<Sums>) => num
     return [key, (s) => (isFiniteNumber(s[a]) && isFiniteNumber(s[b]) ? s[a] - s[b] : null)];
   }
   const { num, den, scale, positiveBase } = f;
-  return [
-    key,
-    (s) => {
-      const n = s[num];
-      const d = s[den];
-      if (!isFiniteNumber(n) || !isFiniteNumber(d) || d === 0 || (positiveBase && d < 0)) return null;
-      const value = (n / d) * scale;
-      return Number.isFinite(value) ? value : null;
-    },
-  ];
+  return [key, (s) => ratioValue(s[num], s[den], scale, positiveBase)];
 });
 
 /**
@@ -297,14 +294,25 @@ export interface RowMeasures {
   tq: number | null;
 }
 
-/** CTR base of one row: its monetized impressions when > 0, else its impressions (SPEC §5). */
+/**
+ * The CTR base rule (SPEC §5), the one place it is written: a row's monetized impressions when
+ * above 0, else its impressions. rowCtrBase applies it in JS, ctrBaseSql (metrics/sql.ts) in SQL.
+ */
+export const CTR_BASE = { preferred: 'monetized_impressions', fallback: 'impressions' } as const;
+
+/** The TQ weight rule: a row weighs in a group's TQ with its impressions, only when its tq and impressions are above 0. */
+export const TQ_WEIGHT = { value: 'tq', weight: 'impressions' } as const;
+
+/** CTR base of one row (CTR_BASE). */
 export function rowCtrBase(r: Pick<RowMeasures, 'impressions' | 'monetized_impressions'>): number {
-  return r.monetized_impressions !== null && r.monetized_impressions > 0 ? r.monetized_impressions : r.impressions;
+  const preferred = r[CTR_BASE.preferred];
+  return preferred !== null && preferred > 0 ? preferred : r[CTR_BASE.fallback];
 }
 
-/** A single row as a group of one (its tq weight only when tq > 0 and impressions > 0). */
+/** A single row as a group of one (its tq weight by TQ_WEIGHT). */
 export function rowSums(r: RowMeasures): Sums {
-  const weighted = r.tq !== null && r.tq > 0 && r.impressions > 0;
+  const value = r[TQ_WEIGHT.value];
+  const weighted = value !== null && value > 0 && r[TQ_WEIGHT.weight] > 0;
   return {
     rows: 1,
     impressions: r.impressions,
@@ -330,8 +338,17 @@ export function formatMetric(key: MetricKey, value: unknown, currency: CurrencyS
   const decimals = options.decimals ?? def.decimals;
   if (key === 'date' && isValidYmd(value)) return formatDateDMY(value);
   if (def.kind === 'text') return value == null || value === '' ? EMPTY_CELL : String(value);
-  const n = typeof value === 'number' ? value : null;
-  switch (def.kind) {
+  return formatByKind(def.kind, typeof value === 'number' ? value : null, decimals, currency);
+}
+
+/** A number as every registry's figures of that kind are shown ('-' when missing): the one switch over kinds. */
+export function formatByKind(
+  kind: Exclude<MetricKind, 'text'>,
+  n: number | null | undefined,
+  decimals: number,
+  currency: CurrencySymbol = '$',
+): string {
+  switch (kind) {
     case 'int':
       return formatInt(n);
     case 'money':

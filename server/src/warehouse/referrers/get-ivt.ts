@@ -1,7 +1,7 @@
 // The IVT table: every hit and the hits flagged as bots or spam, per zone (with the publisher
 // stamped on its events) or per publisher, in the range, from raw events plus the daily rollup;
 // ordered by any of its columns (default: most flagged hits first), one page or all streamed.
-import { IVT_RATE } from '@adops/core';
+import { ivtRateSql } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import type { Dialect, Engine } from '../sql/dialect.js';
@@ -9,13 +9,12 @@ import { orderBy, pageSql } from '../sql/order.js';
 import { IVT_DEFAULT_ORDER, ivtTies, type IvtQuery, type IvtSums } from '../types.js';
 import { overSeen, rawEventWhere, rollupWhere } from './filter.js';
 
-const { num, den, scale } = IVT_RATE.formula;
 const expr = (d: Dialect): Record<string, string> => ({
   zone_id: 'zone_id',
   publisher: 'publisher',
   hits: 'hits',
   bot_hits: 'bot_hits',
-  ivt_rate: `(${d.double(num)} / ${d.nullIf(den, '0')} * ${scale})`,
+  ivt_rate: ivtRateSql(d.engine),
 });
 
 /**

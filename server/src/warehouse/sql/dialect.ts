@@ -2,6 +2,8 @@
 // engines is written once with these fragments, and each engine reads the SQL text it ran when
 // the query was written twice (so plans stay as measured). Anything a dialect cannot say the
 // same way — FINAL, versioned rollups, DuckDB's zone list — stays in the query, in a branch.
+// The fragments a metric formula needs and the CTR base come from core's registry (metrics/sql.ts).
+import { SQL_FRAGMENTS, ctrBaseSql } from '@adops/core';
 
 /** The engines behind the Warehouse interface. */
 export type Engine = 'duckdb' | 'clickhouse';
@@ -68,11 +70,9 @@ export const DUCKDB: Dialect = {
   rollupSum: (column, cond) => `coalesce(sum(${column})${cond ? ` FILTER (WHERE ${cond})` : ''}, 0)`,
   // Sums of BIGINT are HUGEINT in DuckDB: counts go back to BIGINT, money stays DOUBLE.
   cast: (expr, to) => `${expr}::${to === 'float' ? 'DOUBLE' : 'BIGINT'}`,
-  double: (expr) => `CAST(${expr} AS DOUBLE)`,
-  nullIf: (expr, value) => `NULLIF(${expr}, ${value})`,
-  when: (cond, then) => `(CASE WHEN ${cond} THEN ${then} END)`,
+  ...SQL_FRAGMENTS.duckdb,
   ifElse: (cond, then, otherwise) => `(CASE WHEN ${cond} THEN ${then} ELSE ${otherwise} END)`,
-  ctrBase: '(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END)',
+  ctrBase: ctrBaseSql('duckdb'),
   month: (date) => `strftime(${date}, '%Y-%m')`,
   day: (date) => `strftime(${date}, '%Y-%m-%d')`,
   textOrder: (expr, d) => [`NULLIF(${expr}, '') COLLATE es ${d} NULLS LAST`, `${expr} ${d}`],
@@ -89,12 +89,9 @@ export const CLICKHOUSE: Dialect = {
   rollupSum: (column, cond) => (cond ? `sumIf(${column}, ${cond})` : `sum(${column})`),
   // Counts Int64, money Float64 (the same doubles DuckDB sums).
   cast: (expr, to) => `${{ int: 'toInt64', uint: 'toUInt64', float: 'toFloat64' }[to]}(${expr})`,
-  double: (expr) => `toFloat64(${expr})`,
-  nullIf: (expr, value) => `nullIf(${expr}, ${value})`,
-  when: (cond, then) => `if(${cond}, ${then}, NULL)`,
+  ...SQL_FRAGMENTS.clickhouse,
   ifElse: (cond, then, otherwise) => `if(${cond}, ${then}, ${otherwise})`,
-  // monetized_impressions is Nullable: ifNull keeps the sum's type plain Int64.
-  ctrBase: 'if(ifNull(monetized_impressions, 0) > 0, ifNull(monetized_impressions, 0), impressions)',
+  ctrBase: ctrBaseSql('clickhouse'),
   month: (date) => `substring(toString(${date}), 1, 7)`,
   day: (date) => `toString(${date})`,
   textOrder: (expr, d) => [`nullIf(${expr}, '') ${d} NULLS LAST COLLATE 'es'`, `${expr} ${d} NULLS LAST`],

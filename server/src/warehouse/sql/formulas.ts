@@ -1,6 +1,6 @@
 // The registry's figures in SQL, for both dialects: the additive sums of a report (over stored
 // zone_report rows, or over the rollup's sums) and the derived metrics' formulas over them.
-import { METRICS, SUM_KEYS, type Formula, type MetricDef, type SumKey } from '@adops/core';
+import { METRICS, SUM_KEYS, TQ_WEIGHT_SQL, formulaSql as coreFormulaSql, type Formula, type MetricDef, type SumKey } from '@adops/core';
 import type { Dialect } from './dialect.js';
 
 /** A registry metric's formula, if it is derived. */
@@ -9,10 +9,7 @@ export const formulaOf = (key: string): Formula | undefined =>
 
 /** A registry formula in SQL over the given expressions of its sums. */
 export function formulaSql(d: Dialect, formula: Formula, sum: (key: SumKey) => string): string {
-  if (formula.op === 'diff') return `(${sum(formula.a)} - ${sum(formula.b)})`;
-  const num = d.double(sum(formula.num));
-  const den = sum(formula.den);
-  return formula.positiveBase ? d.when(`${den} > 0`, `${num} / ${den} * ${formula.scale}`) : `(${num} / ${d.nullIf(den, '0')} * ${formula.scale})`;
+  return coreFormulaSql(d.engine, formula, sum);
 }
 
 /** Whether a sum counts (integer) rather than adds money or weights (double). */
@@ -27,9 +24,9 @@ function rawSum(d: Dialect, key: SumKey, and?: string): string {
     case 'ctr_base':
       return d.sum(d.ctrBase, and);
     case 'tq_weighted':
-      return d.sum('tq * impressions', also('tq > 0 AND impressions > 0'));
+      return d.sum('tq * impressions', also(TQ_WEIGHT_SQL));
     case 'tq_weight':
-      return d.sum('impressions', also('tq > 0 AND impressions > 0'));
+      return d.sum('impressions', also(TQ_WEIGHT_SQL));
     default:
       return d.sum(key, and);
   }

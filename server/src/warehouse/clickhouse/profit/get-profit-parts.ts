@@ -5,7 +5,7 @@
 // trailing 7 reported days' RPV for days without a report, Σ RPV × visits per group, and the
 // group's spend per currency and month (ad_spend FINAL; by keyword shared among each ad-day's
 // keywords by visits). join_use_nulls makes a missing match NULL, as in SQL everywhere else.
-import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
+import { addDays, profitRatioSql, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { ClickHouseDb, Row } from '../db.js';
 import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
@@ -101,6 +101,9 @@ const ZONE_VISITS = 'SELECT day, zone_id, visits FROM zone_counts';
  * reading of zone_day joined to the first, so what lies under zone_visits is read once (the
  * self-join read it three times). `trailing`: some of those 7 days is reported.
  */
+/** A zone-day's RPV or TQ over the columns (core's profit sums, `prefix`ed) of zone_week — the registry's formula. */
+const zoneRatio = (key: 'rpv' | 'tq', prefix: string) => profitRatioSql('clickhouse', key, (k) => `${prefix}${k}`);
+
 function zoneRpv(db: ClickHouseDb, x: Bound, zoneVisits = ZONE_VISITS): string {
   return `
 zone_visits AS (${zoneVisits}),
@@ -125,8 +128,8 @@ zone_week AS (
 ),
 zone_rpv AS (
   SELECT day, zone_id, NOT reported AS estimated, t_days > 0 AS trailing,
-         if(reported, revenue / nullIf(visits, 0), coalesce(t_revenue / nullIf(t_visits, 0), 0)) AS rpv,
-         if(reported, tq_weighted / nullIf(tq_weight, 0), t_tq_weighted / nullIf(t_tq_weight, 0)) AS tq
+         if(reported, ${zoneRatio('rpv', '')}, coalesce(${zoneRatio('rpv', 't_')}, 0)) AS rpv,
+         if(reported, ${zoneRatio('tq', '')}, ${zoneRatio('tq', 't_')}) AS tq
   FROM zone_week
   WHERE day >= ${x.from}
 )`;

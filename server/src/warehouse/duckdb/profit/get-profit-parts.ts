@@ -17,7 +17,7 @@
 // visit cache (visit-cache.ts: the same counts, kept per past day); $zone_from: the first day
 // whose zone visits and revenue are read. Then each query's own: the partial days ($partial) and
 // the apart days ($apart: their spend and visits answered apart), each list bound as one text.
-import { addDays, zonedDayEnd, zonedDayStart } from '@adops/core';
+import { addDays, profitRatioSql, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { Db, Param, Params } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
@@ -88,6 +88,9 @@ reported AS (SELECT DISTINCT date AS day FROM zone_report WHERE date BETWEEN $fr
 /** Human visits per day and zone (the profit query's); zoneValues adds the zones seen in the 7 days before, with 0 visits on the day. */
 const ZONE_VISITS = `SELECT day, zone_id, visits FROM profit_zone_visits WHERE tz = $tz AND day BETWEEN $zone_from::DATE AND $to::DATE AND day < $raw::DATE
   UNION ALL SELECT day, zone_id, count(*) AS visits FROM ev WHERE day >= $raw::DATE AND day >= $zone_from::DATE GROUP BY day, zone_id`;
+/** A zone-day's RPV or TQ over the columns (named as core's profit sums) of `from` — the registry's formula. */
+const zoneRatio = (key: 'rpv' | 'tq', from: string) => profitRatioSql('duckdb', key, (k) => `${from}${k}`);
+
 const zoneRpvSql = (zoneVisits: string) => `
 zone_visits AS (${zoneVisits}),
 zone_day AS (
@@ -112,8 +115,8 @@ zone_trailing AS (
 ),
 zone_rpv AS (
   SELECT d.day, d.zone_id, NOT d.reported AS estimated,
-         CASE WHEN d.reported THEN d.revenue / nullif(d.visits, 0) ELSE coalesce(t.revenue / nullif(t.visits, 0), 0) END AS rpv,
-         CASE WHEN d.reported THEN d.tq_weighted / nullif(d.tq_weight, 0) ELSE t.tq_weighted / nullif(t.tq_weight, 0) END AS tq
+         CASE WHEN d.reported THEN ${zoneRatio('rpv', 'd.')} ELSE coalesce(${zoneRatio('rpv', 't.')}, 0) END AS rpv,
+         CASE WHEN d.reported THEN ${zoneRatio('tq', 'd.')} ELSE ${zoneRatio('tq', 't.')} END AS tq
   FROM zone_day d LEFT JOIN zone_trailing t ON t.day = d.day AND t.zone_id = d.zone_id
   WHERE d.day >= $from::DATE
 )`;
