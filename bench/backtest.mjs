@@ -151,7 +151,7 @@ const run = async (label, spec) => {
   );
   return wall;
 };
-log('First replay on this server (nothing read yet; DuckDB’s visit cache empty):');
+log(`First replay on this server (nothing read yet${ENGINE === 'duckdb' ? '; DuckDB’s visit cache empty' : ''}):`);
 const first = await run(RULES[0][0], RULES[0][1]);
 log('Then each rule:');
 for (const [label, spec] of RULES) times.push(await run(label, spec));
