@@ -170,6 +170,21 @@ export class Cli {
     this.io.stdout.write(`${text}\n`);
   }
 
+  /**
+   * Prose for people, wrapped at word boundaries to the terminal's width (80 when it does not
+   * say): a terminal's own wrap breaks words mid-way. `indent` goes before each line after the
+   * first (a list item's hanging indent); a word longer than a line is left whole.
+   */
+  async prose(text: string, indent = ''): Promise<void> {
+    const { default: wrapAnsi } = await import('wrap-ansi');
+    const width = Math.max(20, (this.io.stdout.columns ?? 80) - indent.length);
+    const lines = text.split('\n').map((paragraph) => {
+      const [first = '', ...rest] = wrapAnsi(paragraph, width, { hard: false, trim: true }).split('\n');
+      return [first, ...rest.map((l) => indent + l)].join('\n');
+    });
+    this.say(lines.join('\n'));
+  }
+
   /** Plain JSON for scripts, one document per command. */
   json(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(jsonFigures(value), null, 2)}\n`);

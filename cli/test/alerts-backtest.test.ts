@@ -52,6 +52,27 @@ it('--json is the API’s answer; on a terminal the summary, the actions and the
   expect(requests()).toBe(before);
 });
 
+it('at 80 columns the summary and the notes wrap between words, never inside one', async () => {
+  const tty = await runCli(['alerts', 'backtest', ruleId, '--days', '14'], dir, server.url, { isTTY: true, columns: 80 });
+  expect(tty.code, tty.stderr).toBe(0);
+  const out = stripVTControlCharacters(tty.stdout);
+  const [head, notes] = out.split('\nNotas:\n');
+  // The prose: everything but the table of actions (Ink draws it at the same width, cells cut).
+  const prose = [...head.split('\n\n')[0].split('\n'), ...notes.split('\n')];
+  for (const line of prose) expect(line.length, line).toBeLessThanOrEqual(80);
+  // Every word of every note and summary line is whole on some line: joined back, the texts reappear as the API has them.
+  const api = await (await server.admin()).alerts.backtestRule({ id: ruleId, days: 14 });
+  const joined = out.replace(/\n {2}/g, ' ');
+  expect(api.notes.length).toBeGreaterThan(3);
+  for (const n of api.notes) {
+    expect(n.length).toBeGreaterThan(0);
+    expect(joined).toContain(`- ${n}`);
+  }
+  for (const line of backtestSummaryLines(api)) expect(joined).toContain(line);
+  // The long notes did need wrapping at 80.
+  expect(api.notes.some((n) => n.length > 80)).toBe(true);
+});
+
 it('--days other than 7, 14 or 30 is a usage error before anything is sent; an unknown rule is the server’s 404', async () => {
   const bad = await runCli(['alerts', 'backtest', ruleId, '--days', '10'], dir, server.url);
   expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--days no válido: 10 (7, 14 o 30)')]);

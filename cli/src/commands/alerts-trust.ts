@@ -94,9 +94,9 @@ export function registerAlertTrust(alerts: Command, cli: Cli): void {
       const { api } = await cli.api(cmd);
       const b = await api.alerts.backtestRule({ id: ruleId, days });
       if (cli.machine(opts.json)) return cli.json(b);
-      cli.say(`Regla «${b.rule.name ?? ruleId}»: ${b.rule.condition}`);
+      await cli.prose(`Regla «${b.rule.name ?? ruleId}»: ${b.rule.condition}`, '  ');
       cli.say(`Del ${formatDateTimeDMY(b.from, cli.tz)} al ${formatDateTimeDMY(b.to, cli.tz)} (${zoneNote(cli.tz, true)})`);
-      for (const line of backtestSummaryLines(b)) cli.say(line);
+      for (const line of backtestSummaryLines(b)) await cli.prose(line, '  ');
       if (b.actions.length) {
         cli.say('');
         await cli.table<BacktestAction>({
@@ -107,7 +107,10 @@ export function registerAlertTrust(alerts: Command, cli: Cli): void {
         });
         if (b.truncated) cli.say(`… y ${formatInt(b.truncated)} más que la respuesta no lista`);
       } else cli.say('No habría hecho nada.');
-      if (b.notes.length) cli.say(['', 'Notas:', ...b.notes.map((n) => `- ${n}`)].join('\n'));
+      if (b.notes.length) {
+        cli.say('\nNotas:');
+        for (const n of b.notes) await cli.prose(`- ${n}`, '  ');
+      }
     });
   offerValues(backtest, '--days', BACKTEST_DAYS.map(String));
 }

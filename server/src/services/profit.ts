@@ -299,11 +299,20 @@ export class ProfitService {
   /**
    * Each campaign's (ad set's) figures per day of [from, to], all days alike — nothing set apart:
    * the caller knows from `completeness` which days have synced spend and a final report. One
-   * warehouse query however many days.
+   * warehouse query however many days. `fillCache: false`: the days not in the warehouse's
+   * visit cache are counted by that query alone, not stored first (see ProfitQuery).
    */
-  async dayRows(level: 'campaign' | 'adset', from: string, to: string): Promise<ProfitDays> {
+  async dayRows(level: 'campaign' | 'adset', from: string, to: string, opts: { fillCache?: boolean } = {}): Promise<ProfitDays> {
     const [c, rates] = await Promise.all([this.completeness.of(from, to), this.settings.get(RATES_KEY) as Promise<RateTable | undefined>]);
-    const parts = await this.warehouse.parts({ by: level, from, to, tz: this.config.tz, partialDays: c.partialForQuery, perDay: true });
+    const parts = await this.warehouse.parts({
+      by: level,
+      from,
+      to,
+      tz: this.config.tz,
+      partialDays: c.partialForQuery,
+      perDay: true,
+      fillCache: opts.fillCache,
+    });
     const days = new Map<string, Map<string, DayFigures>>();
     const names = new Map<string, { name: string; day: string }>();
     const figuresOf = (day: string | null, key: string | null): DayFigures | undefined => {

@@ -392,6 +392,12 @@ export interface ProfitQuery {
    * sum the days they count themselves (by campaign, ad set or ad; not by keyword or day).
    */
   perDay?: boolean;
+  /**
+   * Whether the days not in a warehouse's visit cache yet are counted into it first (true, the
+   * default: later queries over them read the counts) or only this query counts them from the
+   * raw events (false: one pass, as a backtest's one query over a month of past days wants).
+   */
+  fillCache?: boolean;
 }
 
 /** A group's spend in one currency and month (conversion is the service's: the rates live in the entity store). */

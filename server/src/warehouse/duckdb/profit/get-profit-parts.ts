@@ -234,22 +234,26 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
   let unreported: string | undefined;
   for (let d = q.from; d <= q.to && unreported === undefined; d = addDays(d, 1)) if (!reported.has(d)) unreported = d;
   const zoneFrom = unreported === undefined ? q.from : [addDays(unreported, -7), q.from].sort()[0];
-  const raw = await visitCacheOf(db).ensure(q.tz, zoneFrom, q.to, cacheWindow(q.tz));
+  // Filling the cache counts every missing day into four tables first; a caller that reads the
+  // range once (a backtest) counts them in its own query instead — one pass, nothing written.
+  const cache = visitCacheOf(db);
+  const raw = q.fillCache === false ? await cache.cachedUntil(q.tz, zoneFrom, q.to) : await cache.ensure(q.tz, zoneFrom, q.to, cacheWindow(q.tz));
   const params = profitParams(q, raw, zoneFrom);
   const values: Params = { ...params, partial: dayListParam(q.partialDays), apart: dayListParam(q.apartDays) };
   // Per day only by campaign, ad set or ad (the rules' levels).
   const perDay = q.perDay === true && q.by !== 'keyword' && q.by !== 'day';
   // Each statement takes the values it names (spend by campaign, ad set, ad or day reads no event: only the range and the parents).
+  // Per day, the estimated days are those of the visits with estimated ones (every attributed
+  // visit meets its zone's day): no second pass over the events to list them.
   const [visits, spend, days] = await Promise.all([
     db.all(visitsSql(q.by, perDay), values),
     db.all(spendSql(q.by, perDay), values),
-    unreported === undefined ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, values),
+    unreported === undefined || perDay ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, values),
   ]);
-  return profitParts(
-    visits,
-    spend,
-    days.map((d) => d.day),
-  );
+  const estimated = perDay
+    ? [...new Set(visits.filter((v) => Number(v.estimated_visits) > 0).map((v) => String(v.part_day)))].sort()
+    : days.map((d) => d.day);
+  return profitParts(visits, spend, estimated);
 }
 
 /**

@@ -130,6 +130,26 @@ export class VisitCache {
     return addDays(sealed, 1);
   }
 
+  /**
+   * The first day of [first, last] of tz not cached (every day before it is), filling nothing:
+   * a query counts the raw events from it on.
+   */
+  async cachedUntil(tz: string, first: string, last: string): Promise<string> {
+    if (this.disabled) return first;
+    const have = new Set(
+      (
+        await this.db.all<{ day: string }>('SELECT DISTINCT day FROM profit_day WHERE tz = $tz AND day BETWEEN $first::DATE AND $last::DATE', {
+          tz,
+          first,
+          last,
+        })
+      ).map((r) => String(r.day)),
+    );
+    let day = first;
+    while (day <= last && have.has(day)) day = addDays(day, 1);
+    return day;
+  }
+
   /** Counts `days` (ascending) of tz from the raw events, in one writer job. */
   private fill(tz: string, days: string[], window: (from: string, to: string) => EventWindow): Promise<void> {
     const w = window(days[0], days[days.length - 1]);
