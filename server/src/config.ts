@@ -64,7 +64,7 @@ export interface Config {
   clickhouse?: { url: string; username?: string; password?: string; database: string };
   /**
    * The embedded engine's memory (DuckDB): ADOPS_WAREHOUSE_MEMORY_LIMIT caps its buffers (default
-   * 256MB, so the whole server stays near half a gigabyte on 10 million rows); sorts, joins and
+   * 256MB, was a fixed 1GB; the process takes more: Node, the engine's own allocations); sorts, joins and
    * groups larger than that spill to ADOPS_WAREHOUSE_TEMP_DIR (unset: `warehouse.duckdb.tmp` in
    * the data dir) instead of growing the process.
    */
