@@ -37,7 +37,9 @@ export function plainDecimal(value: number): string {
   const stored = String(value);
   // Short and without an exponent (most stored figures): nothing to clean.
   if (stored.length <= SIGNIFICANT && !stored.includes('e')) return stored;
-  const text = String(withoutNoise(value));
+  // withoutNoise(value) written out, reusing `stored` (an export formats millions of figures).
+  const clean = Number.isInteger(value) || stored.length <= SIGNIFICANT ? value : Number(value.toPrecision(SIGNIFICANT));
+  const text = clean === value ? stored : String(clean === 0 ? 0 : clean);
   if (!text.includes('e')) return text;
   // Exponent notation: below 1e-6 or above 1e21; 15 significant digits at most either way.
   const exponent = Math.floor(Math.log10(Math.abs(value)));

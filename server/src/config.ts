@@ -62,6 +62,13 @@ export interface Config {
   warehouse: 'duckdb' | 'clickhouse';
   /** ADOPS_CLICKHOUSE_URL (required with ADOPS_WAREHOUSE=clickhouse: http(s)://host:8123, or chdb:<path> for the embedded engine), _USER, _PASSWORD, _DATABASE. */
   clickhouse?: { url: string; username?: string; password?: string; database: string };
+  /**
+   * The embedded engine's memory (DuckDB): ADOPS_WAREHOUSE_MEMORY_LIMIT caps its buffers (default
+   * 256MB, was a fixed 1GB; the process takes more: Node, the engine's own allocations); sorts, joins and
+   * groups larger than that spill to ADOPS_WAREHOUSE_TEMP_DIR (unset: `warehouse.duckdb.tmp` in
+   * the data dir) instead of growing the process.
+   */
+  warehouseMemory: { limit: string; tempDir?: string };
   /** ADOPS_LIVE: the live bus (and login limiter) in this process, or shared through Redis. */
   live: 'memory' | 'redis';
   /** ADOPS_REDIS_URL (required with ADOPS_LIVE=redis); ADOPS_REDIS_PREFIX namespaces the keys. */
@@ -224,6 +231,17 @@ function warehouseConfig(env: Env): Pick<Config, 'warehouse' | 'clickhouse'> {
   return { warehouse, clickhouse: { url: raw, username, password, database } };
 }
 
+/** A size DuckDB reads ('256MB', '1.5GB', '512MiB'). */
+const ENGINE_SIZE = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
+
+function warehouseMemory(env: Env): Config['warehouseMemory'] {
+  const limit = (env.ADOPS_WAREHOUSE_MEMORY_LIMIT || '256MB').trim();
+  if (!ENGINE_SIZE.test(limit))
+    throw new ConfigError(`ADOPS_WAREHOUSE_MEMORY_LIMIT must be a size such as 256MB or 2GB (got "${env.ADOPS_WAREHOUSE_MEMORY_LIMIT}")`);
+  const tempDir = env.ADOPS_WAREHOUSE_TEMP_DIR ? path.resolve(env.ADOPS_WAREHOUSE_TEMP_DIR) : undefined;
+  return { limit, tempDir };
+}
+
 function currency(env: Env): string {
   const raw = (env.ADOPS_CURRENCY || 'USD').trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(raw))
@@ -359,6 +377,7 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
     ...liveConfig(env),
     ...storeConfig(env),
     ...warehouseConfig(env),
+    warehouseMemory: warehouseMemory(env),
     ...defaults,
   };
 }

@@ -17,7 +17,7 @@ export { openClickHouseWarehouse } from './clickhouse/index.js';
 const EVENT_TTL_GRACE_DAYS = 30;
 
 export async function createWarehouse(
-  config: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'warehouse' | 'clickhouse' | 'eventRetentionDays'>>,
+  config: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'warehouse' | 'clickhouse' | 'eventRetentionDays' | 'warehouseMemory'>>,
 ): Promise<Warehouse> {
   if (config.warehouse === 'clickhouse') {
     if (!config.clickhouse) throw new Error('ADOPS_CLICKHOUSE_URL must be set when ADOPS_WAREHOUSE=clickhouse');
@@ -27,5 +27,8 @@ export async function createWarehouse(
       eventTtlDays: config.eventRetentionDays === undefined ? undefined : config.eventRetentionDays + EVENT_TTL_GRACE_DAYS,
     });
   }
-  return openDuckDbWarehouse(path.resolve(config.dataDir));
+  return openDuckDbWarehouse(path.resolve(config.dataDir), {
+    memoryLimit: config.warehouseMemory?.limit,
+    tempDir: config.warehouseMemory?.tempDir,
+  });
 }

@@ -1,6 +1,6 @@
 // The embedded engine: DuckDB in one file of the data directory (data/warehouse.duckdb), or in
 // memory. Opening creates or migrates the schema, so services never see a half-made store.
-import { Db } from './db.js';
+import { Db, type DuckDbOpenOptions } from './db.js';
 import { ensureZoneReportSchema } from './zone-report/schema.js';
 import { beginZoneReportImport } from './zone-report/import.js';
 import { KeyIndex, createReferrerSchema, duckReferrerWrites } from './referrers/index.js';
@@ -11,12 +11,7 @@ import { visitCacheOf } from './profit/visit-cache.js';
 import type { Warehouse } from '../types.js';
 import { assembleWarehouse } from '../assemble.js';
 
-export interface DuckDbOptions {
-  threads?: number;
-  memoryLimit?: string;
-  /** Aggregates read the rollup (default); off only to prove both answer the same. */
-  rollup?: boolean;
-}
+export type DuckDbOptions = DuckDbOpenOptions;
 
 export async function openDuckDbWarehouse(dir: string | ':memory:', options: DuckDbOptions = {}): Promise<Warehouse & { db: Db }> {
   const db = await Db.open(dir, options);

@@ -188,14 +188,18 @@ export async function getRows(db: SqlDb, q: RowQuery): Promise<ZoneReportRecord[
 /** Rows an export sorts at once at most (a day with more is still one window). */
 const EXPORT_WINDOW_ROWS = 100_000;
 
-/** DuckDB: the range cut into runs of consecutive days of about EXPORT_WINDOW_ROWS rows, in the order's direction. */
-async function dayWindows(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, dir: 'asc' | 'desc') {
+/** DuckDB: the matching rows of each day of the range, in the order's direction (the rollup's counts without a zone filter). */
+async function rowsPerDay(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, dir: 'asc' | 'desc') {
   const b = new Binder(db.dialect);
   const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
   const counted = usesRollup(db, q.filters)
     ? `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where} GROUP BY date`
     : `SELECT date, count(*) AS rows FROM zone_report ${where} GROUP BY date`;
-  const days = await db.all<{ date: string; rows: number }>(`${counted} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`, b.params);
+  return db.all<{ date: string; rows: number }>(`${counted} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`, b.params);
+}
+
+/** DuckDB: the range cut into runs of consecutive days of about EXPORT_WINDOW_ROWS rows, in the order's direction. */
+function dayWindows(days: ReadonlyArray<{ date: string; rows: number }>, dir: 'asc' | 'desc') {
   const windows: Array<{ start: string; end: string }> = [];
   const close = (first: string, last: string) => windows.push(dir === 'asc' ? { start: first, end: last } : { start: last, end: first });
   let first = '';
@@ -214,10 +218,31 @@ async function dayWindows(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, dir:
   return windows;
 }
 
+/**
+ * DuckDB's stream ends as if complete when the engine fails half-way (out of memory past its
+ * limit: @duckdb/node-api returns an empty chunk, not the error), so an export counts what it
+ * sent against the rows that match and fails — the download aborts — rather than end short.
+ */
+async function* whole<T>(chunks: AsyncIterable<T[]>, expected: number): AsyncGenerator<T[]> {
+  let sent = 0;
+  for await (const chunk of chunks) {
+    sent += chunk.length;
+    yield chunk;
+  }
+  if (sent < expected) throw new Error(`export ended after ${sent} of ${expected} rows: the engine stopped the query (memory limit?)`);
+}
+
 export async function* streamRows(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>): AsyncGenerator<ZoneReportRecord[]> {
-  if (db.dialect.engine === 'duckdb' && q.order[0]?.key === 'date') {
-    const windows = await dayWindows(db, q, q.order[0].dir);
-    yield* db.streamEach<ZoneReportRecord>(windows.map((range) => rowsSql(db, q, range)));
+  if (db.dialect.engine === 'duckdb') {
+    const dir = q.order[0]?.key === 'date' ? q.order[0].dir : 'asc';
+    const days = await rowsPerDay(db, q, dir);
+    const expected = days.reduce((n, d) => n + d.rows, 0);
+    if (q.order[0]?.key === 'date') {
+      yield* whole(db.streamEach<ZoneReportRecord>(dayWindows(days, dir).map((range) => rowsSql(db, q, range))), expected);
+      return;
+    }
+    const { sql, params } = rowsSql(db, q, { start: q.filters.start_date, end: q.filters.end_date });
+    yield* whole(db.stream<ZoneReportRecord>(sql, params), expected);
     return;
   }
   const { sql, params } = rowsSql(db, q, { start: q.filters.start_date, end: q.filters.end_date });
