@@ -100,3 +100,23 @@ test('a full batch is not held by the pacing', async () => {
   expect(commits).toEqual([[1], [2, 3, 4]]);
   await w.close();
 });
+
+test('a write right after a commit (none arrived during it) waits for the pacing too', async () => {
+  const commits: number[][] = [];
+  const w = new EventWriter(
+    async (parts: ReadonlyArray<WritePart<never>>) => {
+      commits.push(parts.flatMap((p) => p.events.map((e) => e.id)));
+      return undefined;
+    },
+    () => {},
+    { lingerMs: 0, maxRows: 1000, commitEveryMs: 60_000 },
+  );
+  await w.write([event(1)]); // alone: at once
+  const second = w.write([event(2)]); // alone as well (linger 0), but the last commit began just now
+  await turn();
+  await turn();
+  expect(commits).toEqual([[1]]);
+  await w.close();
+  await second;
+  expect(commits).toEqual([[1], [2]]);
+});

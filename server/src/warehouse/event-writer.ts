@@ -88,7 +88,11 @@ export class EventWriter<Tag = never> {
     if (this.flushing) return; // picked up as soon as the running flush ends
     if (this.pendingRows >= this.options.maxRows) this.flush();
     else if (this.timer === undefined && this.immediate === undefined) {
-      if (alone) this.immediate = setImmediate(() => this.flush());
+      // Paced as well: a commit that blocked the event loop lets no write arrive during it, so
+      // the first write after it looks alone though hits keep coming.
+      const paced = this.pacedWait();
+      if (paced > 0) this.timer = setTimeout(() => this.flush(), alone ? paced : Math.max(paced, this.options.lingerMs));
+      else if (alone) this.immediate = setImmediate(() => this.flush());
       else this.timer = setTimeout(() => this.flush(), this.options.lingerMs);
     }
   }
@@ -113,9 +117,14 @@ export class EventWriter<Tag = never> {
     });
   }
 
+  /** How long until the next flush may begin (ms; ≤ 0: now). */
+  private pacedWait(): number {
+    return this.flushStartedAt + (this.options.commitEveryMs ?? 0) - performance.now();
+  }
+
   /** Events arrived during a flush: the next one at once when full (or closing), else paced by commitEveryMs. */
   private next(): void {
-    const wait = this.flushStartedAt + (this.options.commitEveryMs ?? 0) - performance.now();
+    const wait = this.pacedWait();
     if (wait <= 0 || this.closed || this.pendingRows >= this.options.maxRows) this.flush();
     else if (this.timer === undefined) this.timer = setTimeout(() => this.flush(), wait);
   }
