@@ -100,13 +100,27 @@ export function proxyView(proxy: { trusted: boolean; maxIpsCount: number }): Pro
  */
 export function leanBeacon(s: AppServices, proxy: ProxyView, logError: (line: string) => void, next: RequestListener): RequestListener {
   const { clientIp, secure } = proxy;
+  // A hit's head, built once per scheme as a flat [name, value, …] list in the order the headers
+  // always had (request id, Vary, HSTS over HTTPS, security headers, then the answer's own): a hit
+  // copies it and sets its request id — no header objects assembled and walked per hit.
+  const base = (https: boolean) => [
+    'X-Request-Id',
+    '',
+    'Vary',
+    'Accept-Encoding',
+    ...(https ? ['Strict-Transport-Security', HSTS] : []),
+    ...Object.entries(SECURITY_HEADERS).flat(),
+  ];
+  const heads = [false, true].map((https) => ({
+    base: base(https),
+    noContent: [...base(https), ...Object.entries(BEACON_HEADERS).flat()],
+    pixel: [...base(https), ...Object.entries(BEACON_HEADERS).flat(), 'Content-Type', 'image/gif', 'Content-Length', String(PIXEL.length)],
+  }));
   return (req, res) => {
     const url = req.url ?? '';
     if (req.method !== 'GET' || !isBeaconUrl(url)) return next(req, res);
     const id = requestIdOf(req);
-    const headers: Record<string, string> = { 'X-Request-Id': id, Vary: 'Accept-Encoding' };
-    if (secure(req)) headers['Strict-Transport-Security'] = HSTS;
-    Object.assign(headers, SECURITY_HEADERS);
+    const head = heads[secure(req) ? 1 : 0];
     const request: BeaconRequest = {
       ip: clientIp(req),
       socketAddress: req.socket.remoteAddress,
@@ -118,12 +132,10 @@ export function leanBeacon(s: AppServices, proxy: ProxyView, logError: (line: st
     };
     takeHit(s, request).then(
       ({ gif }) => {
-        Object.assign(headers, BEACON_HEADERS);
-        if (gif) {
-          headers['Content-Type'] = 'image/gif';
-          headers['Content-Length'] = String(PIXEL.length);
-          res.writeHead(200, headers).end(PIXEL);
-        } else res.writeHead(204, headers).end();
+        const headers = (gif ? head.pixel : head.noContent).slice();
+        headers[1] = id;
+        if (gif) res.writeHead(200, headers).end(PIXEL);
+        else res.writeHead(204, headers).end();
       },
       (raw: unknown) => {
         // As the error middleware: 4xx and 503 say why; anything else is logged and a 500.
@@ -133,9 +145,11 @@ export function leanBeacon(s: AppServices, proxy: ProxyView, logError: (line: st
         const detail = status < 500 || status === 502 || status === 503 ? (e?.message ?? '') : 'Error interno del servidor';
         if (status >= 500 && !(e && status === 503)) logError(`error ${id} GET /api/hit: ${(raw as Error)?.stack ?? String(raw)}`);
         const body = JSON.stringify({ detail });
-        headers['Content-Type'] = 'application/json; charset=utf-8';
-        if (e?.retryAfterSeconds !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(e.retryAfterSeconds)));
-        headers['Content-Length'] = String(Buffer.byteLength(body));
+        const headers = head.base.slice();
+        headers[1] = id;
+        headers.push('Content-Type', 'application/json; charset=utf-8');
+        if (e?.retryAfterSeconds !== undefined) headers.push('Retry-After', String(Math.max(1, Math.ceil(e.retryAfterSeconds))));
+        headers.push('Content-Length', String(Buffer.byteLength(body)));
         if (!res.headersSent) res.writeHead(status, headers).end(body);
       },
     );

@@ -54,3 +54,69 @@ test('a full batch does not wait', async () => {
   expect(commits.map((c) => c.length)).toEqual([1, 1000]);
   await w.close();
 });
+
+test('under load, commits are paced: what arrives during a flush waits for commitEveryMs after that flush began, then goes in one commit', async () => {
+  const commits: number[][] = [];
+  let release!: () => void;
+  const w = new EventWriter(
+    async (parts: ReadonlyArray<WritePart<never>>) => {
+      commits.push(parts.flatMap((p) => p.events.map((e) => e.id)));
+      if (commits.length === 1) await new Promise<void>((r) => (release = r)); // the first commit is under way
+      return undefined;
+    },
+    () => {},
+    { lingerMs: 60_000, maxRows: 1000, commitEveryMs: 60_000 },
+  );
+  const first = w.write([event(1)]); // alone: at once
+  await turn();
+  const later = [2, 3, 4].map((id) => w.write([event(id)])); // hits arriving while it commits
+  release();
+  await first;
+  await turn();
+  await turn();
+  expect(commits).toEqual([[1]]); // not back to back: each commit's fixed cost is spread over more events
+  await w.close(); // closing commits what waits, at once
+  await Promise.all(later);
+  expect(commits).toEqual([[1], [2, 3, 4]]);
+});
+
+test('a full batch is not held by the pacing', async () => {
+  const commits: number[][] = [];
+  let release!: () => void;
+  const w = new EventWriter(
+    async (parts: ReadonlyArray<WritePart<never>>) => {
+      commits.push(parts.flatMap((p) => p.events.map((e) => e.id)));
+      if (commits.length === 1) await new Promise<void>((r) => (release = r));
+      return undefined;
+    },
+    () => {},
+    { lingerMs: 60_000, maxRows: 3, commitEveryMs: 60_000 },
+  );
+  const first = w.write([event(1)]);
+  await turn();
+  const full = w.write([event(2), event(3), event(4)]); // a full batch, arriving during the first flush
+  release();
+  await Promise.all([first, full]); // settles without close(): committed right after the first
+  expect(commits).toEqual([[1], [2, 3, 4]]);
+  await w.close();
+});
+
+test('a write right after a commit (none arrived during it) waits for the pacing too', async () => {
+  const commits: number[][] = [];
+  const w = new EventWriter(
+    async (parts: ReadonlyArray<WritePart<never>>) => {
+      commits.push(parts.flatMap((p) => p.events.map((e) => e.id)));
+      return undefined;
+    },
+    () => {},
+    { lingerMs: 0, maxRows: 1000, commitEveryMs: 60_000 },
+  );
+  await w.write([event(1)]); // alone: at once
+  const second = w.write([event(2)]); // alone as well (linger 0), but the last commit began just now
+  await turn();
+  await turn();
+  expect(commits).toEqual([[1]]);
+  await w.close();
+  await second;
+  expect(commits).toEqual([[1], [2]]);
+});

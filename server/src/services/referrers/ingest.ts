@@ -6,6 +6,7 @@ import { fieldLabel, REFERRER_LIMITS } from '@adops/core';
 import { zodDetail } from '@adops/core';
 import { DomainError } from '../../domain-errors.js';
 import type { ReferrerEvent, ZoneOwner } from '../../warehouse/index.js';
+import { ipv4Number } from '../bots.js';
 import { parseIngestLine } from '../ingest-line.js';
 import { EVENT_KEY, eventKeys, type KeyedEvent } from './idempotency.js';
 
@@ -73,6 +74,9 @@ function isoOf(ms: number): string {
 export function normalizeIp(ip: string | null | undefined): string | null {
   if (!ip) return null;
   const t = ip.trim();
+  // A plain dotted quad (nearly every hit, and the beacon normalises each address twice) is
+  // valid as written: no regular expression, no isIP.
+  if (ipv4Number(t) !== -1) return t;
   const v = t.includes(':') ? t.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1') : t;
   return isIP(v) ? v : null;
 }
