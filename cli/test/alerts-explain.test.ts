@@ -80,3 +80,27 @@ it('an unknown rule is the server’s 404 in words', async () => {
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('Regla no encontrada');
 });
+
+it('at 80 columns every line fits and breaks between words: joined up, each entry reads as at 200', async () => {
+  const wide = await tty(['alerts', 'explain', ruleId]);
+  const narrow = await runCli(['alerts', 'explain', ruleId], dir, server.url, { isTTY: true, columns: 80 });
+  expect(narrow.code, narrow.stderr).toBe(0);
+  const lines = stripVTControlCharacters(narrow.stdout).split('\n');
+  expect(lines.every((l) => l.length <= 80)).toBe(true);
+  // Some line was longer than 80 at 200 columns, so wrapping was needed…
+  expect(wide.stdout.split('\n').some((l) => l.length > 80)).toBe(true);
+  // …and a wrapped line's continuation (indented deeper, not a label of its own) joins back into
+  // its line word for word: read joined up, 80 columns say what a wide terminal says.
+  const depth = (l: string) => l.length - l.trimStart().length;
+  const joined = (text: string) => {
+    const out: string[] = [];
+    for (const l of text.split('\n')) {
+      const prev = out.at(-1);
+      const continues = prev !== undefined && l.trim() !== '' && depth(l) > depth(prev) && !/^ {2}(Cifras|Por qué|Guarda):|^ {2}\d/.test(l);
+      if (continues) out[out.length - 1] = `${prev} ${l.trim()}`;
+      else out.push(l);
+    }
+    return out.join('\n');
+  };
+  expect(joined(lines.join('\n'))).toBe(joined(wide.stdout));
+});

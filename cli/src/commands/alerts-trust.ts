@@ -67,7 +67,7 @@ export function registerAlertTrust(alerts: Command, cli: Cli): void {
       const page = await api.alerts.evaluations({ id: ruleId, subject: opts.campaign, page_size: 500 });
       if (cli.machine(opts.json)) return cli.json(page);
       const rule = (await api.alerts.rules()).find((r) => r.id === ruleId);
-      if (rule) cli.say(`Regla «${rule.name}»: ${alertRuleCondition(rule)}`);
+      if (rule) await cli.prose(`Regla «${rule.name}»: ${alertRuleCondition(rule)}`, '  ');
       const last = page.totals.last_evaluated_at;
       cli.say(
         last
@@ -79,7 +79,11 @@ export function registerAlertTrust(alerts: Command, cli: Cli): void {
       const shown = opts.campaign ? page.rows : page.rows.filter((e) => !seen.has(e.subject) && seen.add(e.subject));
       if (shown.length === 0 && last) cli.say(opts.campaign ? `Nada guardado sobre ${opts.campaign}.` : 'Nada guardado.');
       const currency = networkCurrency();
-      for (const e of shown) cli.say(['', ...entryLines(e, cli.tz, currency)].join('\n'));
+      // Wrapped at words to the terminal; an entry's detail lines hang under their label.
+      for (const e of shown) {
+        cli.say('');
+        for (const line of entryLines(e, cli.tz, currency)) await cli.prose(line, line.startsWith('  ') ? '    ' : '  ');
+      }
       cli.say(`\nSe guardan ${formatInt(page.totals.retention_days)} días y como máximo ${formatInt(page.totals.per_rule)} entradas por regla.`);
     });
 
