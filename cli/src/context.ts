@@ -172,15 +172,18 @@ export class Cli {
 
   /**
    * Prose for people, wrapped at word boundaries to the terminal's width (80 when it does not
-   * say): a terminal's own wrap breaks words mid-way. `indent` goes before each line after the
-   * first (a list item's hanging indent); a word longer than a line is left whole.
+   * say): a terminal's own wrap breaks words mid-way. A paragraph's own leading spaces stay
+   * before its first line; `indent` goes before each line after it (a list item's hanging
+   * indent); a word longer than a line is left whole.
    */
   async prose(text: string, indent = ''): Promise<void> {
     const { default: wrapAnsi } = await import('wrap-ansi');
-    const width = Math.max(20, (this.io.stdout.columns ?? 80) - indent.length);
+    const columns = this.io.stdout.columns ?? 80;
     const lines = text.split('\n').map((paragraph) => {
-      const [first = '', ...rest] = wrapAnsi(paragraph, width, { hard: false, trim: true }).split('\n');
-      return [first, ...rest.map((l) => indent + l)].join('\n');
+      const lead = /^ */.exec(paragraph)?.[0] ?? '';
+      const width = Math.max(20, columns - Math.max(lead.length, indent.length));
+      const [first = '', ...rest] = wrapAnsi(paragraph.slice(lead.length), width, { hard: false, trim: true }).split('\n');
+      return [lead + first, ...rest.map((l) => indent + l)].join('\n');
     });
     this.say(lines.join('\n'));
   }

@@ -87,6 +87,12 @@ it('at 80 columns every line fits and breaks between words: joined up, each entr
   expect(narrow.code, narrow.stderr).toBe(0);
   const lines = stripVTControlCharacters(narrow.stdout).split('\n');
   expect(lines.every((l) => l.length <= 80)).toBe(true);
+  // An entry's details keep their place under it, wrapped or not.
+  for (const label of ['Cifras', 'Por qué', 'Guarda'])
+    expect(
+      lines.some((l) => l.startsWith(`  ${label}: `)),
+      label,
+    ).toBe(true);
   // Some line was longer than 80 at 200 columns, so wrapping was needed…
   expect(wide.stdout.split('\n').some((l) => l.length > 80)).toBe(true);
   // …and a wrapped line's continuation (indented deeper, not a label of its own) joins back into
