@@ -6,6 +6,6 @@
 // until a screen exits, so every test that types at a screen would wait for a frame that never
 // comes. Tests pretend to be a person at a terminal: the variables are hidden here, and
 // cli/test/ci-variables.test.ts sets them again itself to prove adops draws with them set.
-for (const name of Object.keys(process.env)) {
-  if (name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_')) delete process.env[name];
-}
+import { ciVariable } from '../cli/src/ui-loader.js';
+
+for (const name of Object.keys(process.env)) if (ciVariable(name)) delete process.env[name];

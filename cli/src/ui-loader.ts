@@ -5,7 +5,8 @@
 // stdout is not a terminal, so Ink is loaded with those variables hidden, then they are restored.
 let ink: Promise<unknown> | undefined;
 
-function ciVariable(name: string): boolean {
+/** Whether `name` is one of the variables that put Ink in CI mode (what is-in-ci reads). */
+export function ciVariable(name: string): boolean {
   return name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_');
 }
 

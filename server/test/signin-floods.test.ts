@@ -5,6 +5,7 @@
 // floods from one address are refused with 429 and cannot fill the hashing queue. A trusted proxy
 // lets each request come from its own address (X-Forwarded-For).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { statusOf } from '../src/errors.js';
 import { hashesInFlight, hashPassword, MAX_RUNNING, MAX_WAITING_PER_ADDRESS, verifyPassword } from '../src/services/passwords.js';
 import { ADMIN, startTestServer, type TestServer } from './helpers.js';
 import { waitFor } from './wait.js';
@@ -257,8 +258,8 @@ describe('the hashing queue', () => {
   const outcome = (check: Promise<boolean>) =>
     check.then(
       (ok) => (ok ? 'right' : 'wrong'),
-      // A refused place is the service's 'unavailable', which the API answers 503.
-      (e: { kind?: string }) => (e.kind === 'unavailable' ? 503 : e.kind),
+      // The status the API answers the service's refusal with.
+      (e: unknown) => statusOf(e),
     );
 
   test('one address cannot fill it: beyond its few places it gets 503 at once, and another address still gets a place', async () => {
