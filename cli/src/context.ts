@@ -10,6 +10,7 @@ import { loadCredentials, saveCredentials, type Credentials } from './credential
 import { setNetworkCurrency } from './currency.js';
 import { httpFetch } from './http-fetch.js';
 import { Prompter } from './prompt.js';
+import { wrapProse } from './text.js';
 import type { TableProps } from './ui/Table.js';
 import { loadUi } from './ui-loader.js';
 
@@ -172,20 +173,10 @@ export class Cli {
 
   /**
    * Prose for people, wrapped at word boundaries to the terminal's width (80 when it does not
-   * say): a terminal's own wrap breaks words mid-way. A paragraph's own leading spaces stay
-   * before its first line; `indent` goes before each line after it (a list item's hanging
-   * indent); a word longer than a line is left whole.
+   * say); see wrapProse.
    */
   async prose(text: string, indent = ''): Promise<void> {
-    const { default: wrapAnsi } = await import('wrap-ansi');
-    const columns = this.io.stdout.columns ?? 80;
-    const lines = text.split('\n').map((paragraph) => {
-      const lead = /^ */.exec(paragraph)?.[0] ?? '';
-      const width = Math.max(20, columns - Math.max(lead.length, indent.length));
-      const [first = '', ...rest] = wrapAnsi(paragraph.slice(lead.length), width, { hard: false, trim: true }).split('\n');
-      return [lead + first, ...rest.map((l) => indent + l)].join('\n');
-    });
-    this.say(lines.join('\n'));
+    this.say(await wrapProse(text, this.io.stdout.columns ?? 80, indent));
   }
 
   /** Plain JSON for scripts, one document per command. */

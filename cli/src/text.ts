@@ -25,3 +25,28 @@ export function formatRemaining(ms: number): string {
   if (hours > 0) return `en ${hours} h ${mins} min`;
   return `en ${Math.max(1, mins)} min`;
 }
+
+/**
+ * Prose wrapped at word boundaries to `columns` (a terminal's own wrap breaks words mid-way). A
+ * paragraph's own leading spaces stay before its first line; `indent` goes before each line
+ * after it (a list item's hanging indent); a word longer than a line is left whole. A figure
+ * and its unit ('135,1 %', '67,31 EUR') stay on one line.
+ */
+export async function wrapProse(text: string, columns: number, indent = ''): Promise<string> {
+  const { default: wrapAnsi } = await import('wrap-ansi');
+  return text
+    .split('\n')
+    .map((paragraph) => {
+      const lead = /^ */.exec(paragraph)?.[0] ?? '';
+      const width = Math.max(20, columns - Math.max(lead.length, indent.length));
+      const glued = paragraph.slice(lead.length).replace(FIGURE_UNIT, `$1${GLUE}$2`);
+      const [first = '', ...rest] = wrapAnsi(glued, width, { hard: false, trim: true }).replaceAll(GLUE, ' ').split('\n');
+      return [lead + first, ...rest.map((l) => indent + l)].join('\n');
+    })
+    .join('\n');
+}
+
+/** Holds a figure to its unit through wrapping: one column wide, never in text (a private-use character). */
+const GLUE = '\ue000';
+/** A number followed by a space and its unit: a percent sign or an ISO currency code. */
+const FIGURE_UNIT = /(\d) (%|[A-Z]{3}\b)/g;
