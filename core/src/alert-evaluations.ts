@@ -39,15 +39,18 @@ const OTHER_FIGURES: Readonly<Record<string, { label: string; show: (v: number, 
   estimated_visits: { label: 'Visitas estimadas', show: (v) => formatInt(v) },
 };
 
+/** A column header's unit is said by the figure itself in a line: 'ROI -80,00%', not 'ROI % -80,00%'. */
+const inLine = (label: string) => label.replace(/ %$/, '');
+
 /**
  * A rule's figures in one line, each as every screen shows it: 'Gasto $50,00 · Revenue $10,00 ·
- * Beneficio -$40,00 · ROI -80,0%'. Unknown figures are skipped; missing ones read '-'.
+ * Beneficio -$40,00 · ROI -80,00%'. Unknown figures are skipped; missing ones read '-'.
  */
 export function alertFiguresText(figures: Readonly<Record<string, number | null>>, currency: string): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(figures)) {
     if (key in PROFIT_METRICS)
-      parts.push(`${PROFIT_METRICS[key as ProfitMetricKey].label} ${formatProfitFigure(key as ProfitMetricKey, value, currency)}`);
+      parts.push(`${inLine(PROFIT_METRICS[key as ProfitMetricKey].label)} ${formatProfitFigure(key as ProfitMetricKey, value, currency)}`);
     else if (OTHER_FIGURES[key]) parts.push(`${OTHER_FIGURES[key].label} ${value === null ? '-' : OTHER_FIGURES[key].show(value, currency)}`);
   }
   return parts.join(' · ');
