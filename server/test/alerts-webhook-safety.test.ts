@@ -249,6 +249,23 @@ describe('sending a webhook', () => {
     expect(payload.text).not.toMatch(/[<>]|&(?!amp;|lt;|gt;)/);
     expect(payload.alert.rule_name).toBe(name);
   });
+
+  test('a Markdown link or image in user text reaches Teams broken apart (no link under innocent words, no remote image); it reads the same', async () => {
+    await admin.alerts.setSubscription({ in_app: true, webhook_url: `http://hooks.test:${port}/teams` });
+    hits.length = 0;
+    const name = 'Pagos [abre el informe](https://evil.example/login) ![](https://tracker.example/p.png)';
+    const { alert } = await fireOnce(name);
+    expect((await alert()).deliveries[0]).toMatchObject({ status: 'sent' });
+    const payload = JSON.parse(hits[0].body) as { text: string; alert: { rule_name: string } };
+    expect(payload.text).not.toContain('](');
+    expect(payload.text.replaceAll('\u200B', '')).toContain(`— regla «${name}»`);
+    expect(payload.alert.rule_name).toBe(name);
+  });
+
+  test('by default a notice gives up soon: 3 s to connect and 5 s a try, so a slow receiver ties up no more than a few seconds a try', () => {
+    const { webhookConnectTimeoutMs, webhookTimeoutMs } = loadConfig({}).alerts;
+    expect([webhookConnectTimeoutMs, webhookTimeoutMs]).toEqual([3_000, 5_000]);
+  });
 });
 
 describe('ADOPS_WEBHOOK_ALLOW', () => {

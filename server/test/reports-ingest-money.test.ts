@@ -128,3 +128,46 @@ describe('a line whose figures disagree refuses the whole import, naming its lin
     });
   });
 });
+
+describe('a rate_applied beside the money it should explain', () => {
+  const RATE_HEADER = 'date,advertiser,publisher,zone_id,impressions,clicks,revenue,p_revenue,margin,rate_applied';
+
+  test.each([
+    [
+      'a rate of 1.5 on a line paying half',
+      '2026-05-06,AdNova,PubA,R-2,1000,10,10,5,5,1.5',
+      'rate_applied (1.5) no es p_revenue ÷ revenue (5 ÷ 10 = 0.5): el revenue share aplicado es el revenue del publisher dividido por el revenue',
+    ],
+    [
+      'a rate of 0.1 beside a margin that pays 0.6',
+      '2026-05-06,AdNova,PubA,R-2,1000,10,10,,4,0.1',
+      'rate_applied (0.1) no es (revenue − margin) ÷ revenue (6 ÷ 10 = 0.6): el revenue share aplicado es el revenue del publisher dividido por el revenue',
+    ],
+  ])('%s: 400 with line 3, nothing stored', async (_, bad, detail) => {
+    const before = await stored();
+    const good = '2026-05-06,AdNova,PubA,R-1,1000,10,10,6,4,0.6';
+    const res = await postZoneReport(s, admin.token, [RATE_HEADER, good, bad].join('\n'));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ detail: `Línea 3: ${detail}. ${NOTHING}`, rejected: [{ line: 3, detail }] });
+    expect(await stored()).toEqual(before);
+  });
+
+  test('a rate written to two decimals, the exact one, or any rate on a line without revenue is stored as given', async () => {
+    const lines = [
+      RATE_HEADER,
+      '2026-05-07,AdNova,PubA,RT-1,1000,10,10000,6942,3058,0.69', // 0.6942 written to two decimals
+      '2026-05-07,AdNova,PubA,RT-2,1000,10,10000,6942,,0.6942',
+      '2026-05-07,AdNova,PubA,RT-3,0,0,0,0,0,0.7', // no traffic: the share pays nothing
+    ];
+    const res = await postZoneReport(s, admin.token, lines.join('\n'));
+    expect(await res.json()).toMatchObject({ inserted: 3, rejected: [] });
+    const day = ZoneDetails.parse(
+      (await getJson(s, admin.token, '/api/ad-report/zone-details', { start_date: '2026-05-07', end_date: '2026-05-07' })).body,
+    );
+    expect(Object.fromEntries(day.rows.map((r) => [r.zone_id, [r.p_revenue, r.rate_applied]]))).toEqual({
+      'RT-1': [6942, 0.69],
+      'RT-2': [6942, 0.6942],
+      'RT-3': [0, 0.7],
+    });
+  });
+});

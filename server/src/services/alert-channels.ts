@@ -40,10 +40,12 @@ export interface Delivery {
 /**
  * Text as Slack (and Teams, which reads the same entities) shows it, never as markup: `&`, `<`
  * and `>` escaped, so a rule name or subject cannot mention `<!channel>` or hide a link in
- * `<https://…|…>`.
+ * `<https://…|…>`. Teams also reads Markdown, where `[abre el informe](https://…)` is a link
+ * under innocent words and `![](https://…)` an image fetched from anywhere: a zero-width space
+ * between `]` and `(` leaves the text as it reads and the syntax broken (Slack ignores both).
  */
 export function escapeChatMarkup(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\]\(/g, ']\u200B(');
 }
 
 /** The webhook's JSON: Slack shows `text` (escaped); other receivers read `alert` (as stored, its figures as every JSON answer carries them). */

@@ -171,7 +171,16 @@ export function toZoneReportRecord(
     if (givenPRevenue !== null && givenPRevenue < 0) throw new Invalid('p_revenue: no puede ser negativo');
     const givenMargin = num(values, 'margin');
     const tq = num(values, 'tq');
-    const disagree = figuresDisagree({ impressions, monetized_impressions, clicks, revenue, p_revenue: givenPRevenue, margin: givenMargin, tq });
+    const disagree = figuresDisagree({
+      impressions,
+      monetized_impressions,
+      clicks,
+      revenue,
+      p_revenue: givenPRevenue,
+      margin: givenMargin,
+      rate_applied: givenRate,
+      tq,
+    });
     if (disagree) return new FiguresDisagree(disagree);
 
     let p_revenue: number;
