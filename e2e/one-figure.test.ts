@@ -1,0 +1,104 @@
+// The issue's money fixture read from the browser (server/test/money-fixture.ts: three advertisers
+// whose November revenues are 1,3333 / 1,3333 / 1,3334, monetized impressions below impressions on
+// every row): the Dashboard, the Ad Report, the Api Explorer, Demand and Finance show each
+// advertiser's November as $1,33, the month as $4,00, and one CTR — clicks over monetized
+// impressions (0,78 % for the month, never 0,60 %). rounding.test.ts and cli/test/one-figure.test.ts
+// prove the same of the API and of `adops`; money-profit.test.ts of Rentabilidad.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { FINANCE_ROUNDING_NOTE } from '@adops/core';
+import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADVERTISERS, FIXTURE, NOVEMBER } from '../server/test/money-fixture.js';
+
+/**
+ * Each advertiser's clicks over its monetized impressions (over all impressions it would read
+ * 0,61 %, 0,46 % and 1,00 %): AdNova 19 / 2.550, BidSphere 17 / 2.600, Clickora 13 / 1.100.
+ */
+const CTR: Record<string, string> = { AdNova: '0,75%', BidSphere: '0,65%', Clickora: '1,18%' };
+const RANGE = `from=${NOVEMBER.start_date}&to=${NOVEMBER.end_date}`;
+
+let h: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  h = await startHarness();
+  expect((await h.importZoneReport(FIXTURE)).status).toBe(200);
+  page = await h.newPage({ viewport: { width: 1440, height: 900 } });
+  await h.signIn(page, ADMIN.email, ADMIN.password);
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+/** A table's Totales row as header → cell text, once its body shows `rows` rows. */
+async function totalsOf(table: Locator, rows: number): Promise<Record<string, string>> {
+  await expect.poll(() => table.locator('tbody tr').count()).toBe(rows);
+  const heads = (await table.locator('thead th').allTextContents()).map((t) => t.replace(/[▲▼↕]/g, '').trim());
+  const cells = (await table.locator('tfoot td').allTextContents()).map((t) => t.trim());
+  expect(cells[0]).toBe('Totales');
+  return Object.fromEntries(heads.map((hd, i) => [hd, cells[i]]));
+}
+
+/** Waits until the locator's text is `text` (screens reload as the URL's filters apply). */
+const shows = (locator: Locator, text: string) => expect.poll(async () => (await locator.textContent())?.trim(), { timeout: 10_000 }).toContain(text);
+
+/** The fixture's November rows of each advertiser: AdNova 3, BidSphere 2, Clickora 1. */
+const ROWS: Record<string, number> = { AdNova: 3, BidSphere: 2, Clickora: 1 };
+
+describe('one advertiser and month, the same cents and CTR on every screen', () => {
+  test('Dashboard: the Revenue and CTR cards and the Analytics Totales', async () => {
+    for (const advertiser of [...ADVERTISERS, null]) {
+      await page.goto(`/dashboard?${RANGE}${advertiser ? `&advertiser=${advertiser}` : ''}`);
+      const [revenue, ctr] = advertiser ? ['$1,33', CTR[advertiser]] : ['$4,00', '0,78%'];
+      await shows(page.getByTestId('card-revenue'), revenue);
+      await shows(page.getByTestId('card-ctr'), ctr);
+      const days = advertiser ? ROWS[advertiser] : 6;
+      const totals = await totalsOf(page.getByRole('table', { name: 'Analytics' }), days);
+      expect([totals.Rev, totals['CTR%']], advertiser ?? 'all').toEqual([revenue, ctr]);
+    }
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('Ad Report: the zone table’s Totales', async () => {
+    for (const advertiser of [...ADVERTISERS, null]) {
+      await page.goto(`/ad-report?${RANGE}${advertiser ? `&advertiser=${advertiser}` : ''}`);
+      const totals = await totalsOf(page.getByRole('table', { name: 'Resumen diario por zona' }), advertiser ? ROWS[advertiser] : 6);
+      expect([totals.Revenue, totals['CTR%']], advertiser ?? 'all').toEqual(advertiser ? ['$1,33', CTR[advertiser]] : ['$4,00', '0,78%']);
+    }
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('Api Explorer: the Totales and the Revenue Filtro card', async () => {
+    for (const advertiser of [...ADVERTISERS, null]) {
+      await page.goto(`/apis?${RANGE}${advertiser ? `&advertiser=${advertiser}` : ''}`);
+      const totals = await totalsOf(page.getByRole('table'), advertiser ? ROWS[advertiser] : 6);
+      const expected = advertiser ? ['$1,33', CTR[advertiser]] : ['$4,00', '0,78%'];
+      expect([totals.Revenue, totals['CTR%']], advertiser ?? 'all').toEqual(expected);
+      await shows(page.getByRole('region', { name: 'Revenue Filtro' }).getByTestId('revenue-value'), expected[0]);
+    }
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('Demand: each advertiser’s card totals $1,33', async () => {
+    await page.goto(`/demand?${RANGE}`);
+    const cards = page.getByTestId('advertiser-card');
+    await expect.poll(() => cards.count()).toBe(3);
+    for (const advertiser of ADVERTISERS) {
+      const card = cards.filter({ has: page.getByRole('heading', { name: advertiser, exact: true }) });
+      await shows(card.getByTestId('advertiser-revenue'), '$1,33');
+    }
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('Finance: each advertiser’s November and Total $1,33, the TOTAL $4,00, and a footnote that rows may differ from it', async () => {
+    await page.goto(`/finance?${RANGE}`);
+    const table = page.locator('table', { has: page.locator('caption', { hasText: 'Revenue mensual - Advertisers' }) });
+    await table.locator('tbody tr', { hasText: 'Clickora' }).waitFor();
+    const cells = async (row: Locator) => (await row.locator('td, th').allTextContents()).map((t) => t.trim());
+    for (const advertiser of ADVERTISERS)
+      expect(await cells(table.locator('tbody tr', { hasText: advertiser }))).toEqual([advertiser, '$1,33', '$1,33']);
+    expect(await cells(table.locator('tr', { hasText: /^\s*TOTAL\b/ }))).toEqual(['TOTAL', '$4,00', '$4,00']);
+    await page.getByText(FINANCE_ROUNDING_NOTE).first().waitFor();
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+});
