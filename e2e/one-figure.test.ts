@@ -3,10 +3,12 @@
 // every row): the Dashboard, the Ad Report, the Api Explorer, Demand and Finance show each
 // advertiser's November as $1,33, the month as $4,00, and one CTR — clicks over monetized
 // impressions (0,78 % for the month, never 0,60 %). rounding.test.ts and cli/test/one-figure.test.ts
-// prove the same of the API and of `adops`; money-profit.test.ts of Rentabilidad.
+// prove the same of the API and of `adops`; money-profit.test.ts of Rentabilidad. Each screen's
+// 'Descargar CSV' and 'CSV (Excel España)' add up to the month's $4,00 (3,99 if a file rounded its rows).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
-import { FINANCE_ROUNDING_NOTE } from '@adops/core';
+import { FINANCE_ROUNDING_NOTE, parseCsv, roundTo } from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 import { ADVERTISERS, FIXTURE, NOVEMBER } from '../server/test/money-fixture.js';
 
@@ -100,5 +102,66 @@ describe('one advertiser and month, the same cents and CTR on every screen', () 
     expect(await cells(table.locator('tr', { hasText: /^\s*TOTAL\b/ }))).toEqual(['TOTAL', '$4,00', '$4,00']);
     await page.getByText(FINANCE_ROUNDING_NOTE).first().waitFor();
     expect(h.pageErrors(page)).toEqual([]);
+  });
+});
+
+/** The file a screen's button saves, as rows of cells (its dialect's separator). */
+async function downloaded(button: Locator, excel: boolean): Promise<{ file: string; rows: string[][] }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const text = await readFile((await download.path())!, 'utf8');
+  return { file: download.suggestedFilename(), rows: parseCsv(text, excel ? ';' : ',') };
+}
+
+/** A spreadsheet's SUM of a column, to the cent. */
+function columnSum([head, ...body]: string[][], header: string, excel: boolean): number {
+  const at = head.indexOf(header);
+  expect(at, `${header} in ${head.join('|')}`).toBeGreaterThanOrEqual(0);
+  return roundTo(
+    body.reduce((sum, cells) => sum + Number(excel ? cells[at].replace(',', '.') : cells[at]), 0),
+    2,
+  );
+}
+
+describe('every screen’s CSV, in both flavours, adds up to the month’s $4,00', () => {
+  const screens: ReadonlyArray<{ path: string; ready: (p: Page) => Promise<unknown>; column: string; file: RegExp }> = [
+    {
+      path: '/dashboard',
+      ready: (p) => p.getByRole('table', { name: 'Analytics' }).locator('tbody tr').nth(5).waitFor(),
+      column: 'Rev',
+      file: /^resumen_diario\.csv$/,
+    },
+    {
+      path: '/ad-report',
+      ready: (p) => p.getByRole('table', { name: 'Resumen diario por zona' }).locator('tbody tr').nth(5).waitFor(),
+      column: 'revenue',
+      file: /^adreport_zonas\.csv$/,
+    },
+    { path: '/apis', ready: (p) => p.getByRole('table').locator('tbody tr').nth(5).waitFor(), column: 'Revenue', file: /^ad_report\.csv$/ },
+    { path: '/demand', ready: (p) => p.getByTestId('advertiser-card').nth(2).waitFor(), column: 'Revenue', file: /^demand_/ },
+  ];
+  for (const { path, ready, column, file } of screens)
+    test(`${path}: the ${column} column`, async () => {
+      await page.goto(`${path}?${RANGE}`);
+      await ready(page);
+      for (const excel of [false, true]) {
+        const button = page.getByRole('button', { name: excel ? 'CSV (Excel España)' : 'Descargar CSV', exact: true }).first();
+        const csv = await downloaded(button, excel);
+        expect(csv.file).toMatch(file);
+        expect(columnSum(csv.rows, column, excel), `${path} ${excel ? 'excel-es' : 'standard'}`).toBe(4);
+      }
+      expect(h.pageErrors(page)).toEqual([]);
+    });
+
+  test('/finance: the advertisers’ November column, and its TOTAL line', async () => {
+    await page.goto(`/finance?${RANGE}`);
+    await page.locator('tbody tr', { hasText: 'Clickora' }).first().waitFor();
+    for (const excel of [false, true]) {
+      const button = page.getByRole('button', { name: excel ? 'CSV (Excel España)' : 'Descargar CSV', exact: true }).first();
+      const { rows } = await downloaded(button, excel);
+      const total = rows.at(-1)!;
+      expect(total[0]).toBe('TOTAL');
+      expect(columnSum(rows.slice(0, -1), '2025-11', excel)).toBe(4);
+      expect(total.slice(1)).toEqual(['4', '4']);
+    }
   });
 });
