@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
-import { FINANCE_ROUNDING_NOTE, parseCsv, roundTo } from '@adops/core';
+import { FINANCE_ROUNDING_NOTE, metricHelp, parseCsv, roundTo } from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 import { ADVERTISERS, FIXTURE, NOVEMBER } from '../server/test/money-fixture.js';
 
@@ -121,6 +121,38 @@ function columnSum([head, ...body]: string[][], header: string, excel: boolean):
     2,
   );
 }
+
+describe('one definition per name, said where the figure is', () => {
+  test('CTR% and P.Revenue carry the registry’s definition as their tooltip on the Dashboard, the Ad Report and the Api Explorer', async () => {
+    const header = (table: Locator, name: string) => table.locator('thead th').getByRole('button', { name, exact: true });
+    await page.goto(`/dashboard?${RANGE}`);
+    expect(await page.getByTestId('card-ctr').locator('[title]').first().getAttribute('title')).toBe(metricHelp('ctr'));
+    const analytics = page.getByRole('table', { name: 'Analytics' });
+    await analytics.locator('tbody tr').first().waitFor();
+    expect(await header(analytics, 'CTR%').getAttribute('title')).toBe(metricHelp('ctr'));
+    expect(await header(analytics, 'P.Revenue').getAttribute('title')).toBe(metricHelp('p_revenue'));
+    await page.goto(`/ad-report?${RANGE}`);
+    const zones = page.getByRole('table', { name: 'Resumen diario por zona' });
+    await zones.locator('tbody tr').first().waitFor();
+    expect(await header(zones, 'CTR%').getAttribute('title')).toBe(metricHelp('ctr'));
+    expect(await header(zones, 'P.Revenue').getAttribute('title')).toBe(metricHelp('p_revenue'));
+    await page.goto(`/apis?${RANGE}`);
+    const explorer = page.getByRole('table');
+    await explorer.locator('tbody tr').first().waitFor();
+    // Whether a header sorts (the title on its button) or not (on the cell), it says what its figure is.
+    const titles = await explorer
+      .locator('thead th')
+      .evaluateAll((ths) =>
+        Object.fromEntries(
+          ths.map((th) => [
+            (th.textContent ?? '').replace(/[▲▼↕]/g, '').trim(),
+            th.getAttribute('title') ?? th.querySelector('[title]')?.getAttribute('title'),
+          ]),
+        ),
+      );
+    expect(titles['CTR%']).toBe(metricHelp('ctr'));
+  });
+});
 
 describe('every screen’s CSV, in both flavours, adds up to the month’s $4,00', () => {
   const screens: ReadonlyArray<{ path: string; ready: (p: Page) => Promise<unknown>; column: string; file: RegExp }> = [
