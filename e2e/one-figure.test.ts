@@ -113,7 +113,7 @@ async function downloaded(button: Locator, excel: boolean): Promise<{ file: stri
 }
 
 /** A spreadsheet's SUM of a column, to the cent. */
-function columnSum([head, ...body]: string[][], header: string, excel: boolean): number {
+function columnSum([head, ...body]: string[][], header: string, excel: boolean): number | null {
   const at = head.indexOf(header);
   expect(at, `${header} in ${head.join('|')}`).toBeGreaterThanOrEqual(0);
   return roundTo(

@@ -375,7 +375,7 @@ describe('Fb Campaigns', () => {
       expect(await tr.getByTestId('spend-network').innerText()).toBe(formatMoney(r.spend, 'USD'));
       expect((await tr.getByTestId('spend-account').innerText()).trim()).toBe(`· ${formatAmount(r.account_spend, 'EUR')}`);
       const cells = await cellsByHeader(table, tr);
-      expect(cells[label('profit')], r.id).toContain(formatMoney(roundTo(roundTo(r.revenue!, 2) - roundTo(r.spend!, 2), 2), 'USD'));
+      expect(cells[label('profit')], r.id).toContain(formatMoney(roundTo(roundTo(r.revenue, 2)! - roundTo(r.spend, 2)!, 2), 'USD'));
     }
     await h.screenshot(page, 'fb-campaigns-profit-1440');
   });

@@ -83,7 +83,7 @@ describe('Rentabilidad gives the money fixture the cents of every other screen',
       } else {
         expect(rows[day]).toMatchObject({ spend, spend_unsynced: false });
         // One currency: profit is the revenue shown minus the spend shown, to the cent.
-        expect(shown(rows[day].profit), day).toBe(formatMoney(roundTo(roundTo(rows[day].revenue!, 2) - roundTo(spend, 2), 2)));
+        expect(shown(rows[day].profit), day).toBe(formatMoney(roundTo(roundTo(rows[day].revenue, 2)! - roundTo(spend, 2)!, 2)));
       }
     }
   });
