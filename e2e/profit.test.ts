@@ -7,7 +7,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { PROFIT_METRICS, formatDateDMY, formatProfitMetric, syncedAtText, type Api, type ProfitMetricKey } from '@adops/core';
+import {
+  PROFIT_METRICS,
+  formatAmount,
+  formatDateDMY,
+  formatMoney,
+  formatProfitMetric,
+  roundTo,
+  syncedAtText,
+  type Api,
+  type ProfitMetricKey,
+} from '@adops/core';
 import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
 import { event, importRows } from '../server/test/warehouse-contract.js';
 import type { AdSpendRecord, ReferrerEvent, ZoneReportRecord } from '../server/src/warehouse/index.js';
@@ -355,6 +365,18 @@ describe('Fb Campaigns', () => {
     expect(losing).toBeGreaterThan(0);
     expect(await table.locator('tbody tr[data-losing="true"]').count()).toBe(losing);
     await expect(table.locator('tbody tr[data-losing="true"]').first().innerText()).resolves.toContain('Pierde');
+    // One currency in every row: spend in dollars (Meta's euros at 1,10) with Meta's own amount beside
+    // it, labelled; profit is the revenue shown minus the spend shown.
+    const spent = api.rows.filter((r) => r.spend !== null && r.account_spend > 0 && r.revenue !== null);
+    expect(spent.length).toBeGreaterThan(0);
+    for (const r of spent) {
+      const tr = table.locator('tbody tr', { has: page.getByTestId('campaign-id').getByText(r.id, { exact: true }) });
+      expect(r.spend!).toBeCloseTo(r.account_spend * 1.1, 6);
+      expect(await tr.getByTestId('spend-network').innerText()).toBe(formatMoney(r.spend, 'USD'));
+      expect((await tr.getByTestId('spend-account').innerText()).trim()).toBe(`· ${formatAmount(r.account_spend, 'EUR')}`);
+      const cells = await cellsByHeader(table, tr);
+      expect(cells[label('profit')], r.id).toContain(formatMoney(roundTo(roundTo(r.revenue, 2)! - roundTo(r.spend, 2)!, 2), 'USD'));
+    }
     await h.screenshot(page, 'fb-campaigns-profit-1440');
   });
 });

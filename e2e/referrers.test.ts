@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import {
   addDays,
   formatDateDMY,
+  formatInt,
   parseCsv,
   presetRange,
   toNdjson,
@@ -14,6 +15,7 @@ import {
   zonedDayStart,
   type IngestReferrerEvent,
   type PresetKey,
+  type VisitsComparison,
 } from '@adops/core';
 import { ADMIN, startHarness, type Harness } from './harness.js';
 
@@ -195,6 +197,26 @@ describe('Referrers report', () => {
     // The oldest row of the day is last.
     expect(await bodyRows(page).last().locator('td').nth(3).textContent()).toBe('https://pages.example/articulo-00');
     await page.getByRole('button', { name: 'Descargar CSV' }).waitFor();
+    expect(h.pageErrors(page)).toEqual([]);
+  });
+
+  test('today’s visits are compared with yesterday’s up to the same minute, in the server’s figures and words', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, ADMIN.email, ADMIN.password);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/api/referrers/comparison'),
+      page.goto('/referrers'),
+    ]);
+    const c = (await answer.json()) as VisitsComparison;
+    // A running day is never set against the whole of yesterday (no '▼ 90 %' at 3 a.m.).
+    expect(c.basis).toBe('same_hours');
+    expect(c.label).toMatch(/^hasta las \d{2}:\d{2} frente a ayer a la misma hora$/);
+    const line = page.getByTestId('visits-comparison');
+    await line.waitFor();
+    const text = (await line.innerText()).replace(/\s+/g, ' ');
+    expect(text).toContain(`${formatInt(c.current!.hits)} visitas`);
+    expect(text).toContain(`${c.label} (antes ${formatInt(c.previous!.hits)})`);
+    expect(await line.getAttribute('title')).toBe(c.note);
     expect(h.pageErrors(page)).toEqual([]);
   });
 
