@@ -208,6 +208,8 @@ describe('Referrers report', () => {
       page.goto('/referrers'),
     ]);
     const c = (await answer.json()) as VisitsComparison;
+    // In the day's first minute nothing has run yet to set against yesterday (CI may run then).
+    if (c.basis === 'none') return expect(c.current).toBeNull();
     // A running day is never set against the whole of yesterday (no '▼ 90 %' at 3 a.m.).
     expect(c.basis).toBe('same_hours');
     expect(c.label).toMatch(/^hasta las \d{2}:\d{2} frente a ayer a la misma hora$/);
