@@ -33,6 +33,24 @@ export const SUM_KEYS = [
 export type SumKey = (typeof SUM_KEYS)[number];
 
 /**
+ * What each report sum adds: a count (an integer column: rows, impressions, clicks, weights in
+ * impressions) or an amount (a double: money and tq × impressions). The warehouse's rollup columns
+ * and the casts of its sums read it.
+ */
+export const SUM_KINDS = {
+  rows: 'count',
+  impressions: 'count',
+  monetized_impressions: 'count',
+  ctr_base: 'count',
+  clicks: 'count',
+  revenue: 'amount',
+  p_revenue: 'amount',
+  margin: 'amount',
+  tq_weighted: 'amount',
+  tq_weight: 'count',
+} as const satisfies Record<SumKey, 'count' | 'amount'>;
+
+/**
  * The additive sums of a profit group (a campaign, ad set, ad, keyword or day): Meta's spend
  * (converted to the network's currency; null when a month's exchange rate is missing), clicks and
  * impressions, the human visits attributed to it, the revenue they earned (Σ zone RPV × visits)
@@ -56,6 +74,12 @@ export const CTR_BASE = { preferred: 'monetized_impressions', fallback: 'impress
 
 /** The TQ weight rule: a row weighs in a group's TQ with its impressions, only when its tq and impressions are above 0. */
 export const TQ_WEIGHT = { value: 'tq', weight: 'impressions' } as const;
+
+/**
+ * Rentabilidad's TQ weight rule: a zone-day's TQ weighs in a profit group's TQ with the group's
+ * visits to it, only when the zone-day has a TQ (its own, or its trailing week's).
+ */
+export const PROFIT_TQ_WEIGHT = { value: 'tq', weight: 'visits' } as const;
 
 /**
  * A figure's formula over its family's sums `S`: one sum, the difference of two, or a ratio
