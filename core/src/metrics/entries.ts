@@ -129,12 +129,12 @@ export interface IvtMetricDef extends FigureInfo {
 }
 
 /** A registry entry as stored: its definition stamped with its key and family. */
-export type Entry<D, K, F extends FigureFamily> = D & { readonly key: K; readonly family: F };
+export type FigureEntry<D, K, F extends FigureFamily> = D & { readonly key: K; readonly family: F };
 
 /** A family's entries, each stamped with its key and family (so an entry read alone still says what it is). */
-function family<F extends FigureFamily, T extends Record<string, object>>(name: F, defs: T): { readonly [K in keyof T]: Entry<T[K], K, F> } {
+function family<F extends FigureFamily, T extends Record<string, object>>(name: F, defs: T): { readonly [K in keyof T]: FigureEntry<T[K], K, F> } {
   return Object.fromEntries(Object.entries(defs).map(([key, def]) => [key, { key, family: name, ...def }])) as {
-    readonly [K in keyof T]: Entry<T[K], K, F>;
+    readonly [K in keyof T]: FigureEntry<T[K], K, F>;
   };
 }
 
