@@ -8,6 +8,7 @@ import { tableFields, tablePage } from './table.js';
 import { ReportDate, MAX_REPORT_DAYS } from './reports.js';
 import { daysBetween, isValidYmd } from '../presets.js';
 import { PROFIT_DIMENSIONS, PROFIT_PAGE_SIZE, PROFIT_SORT_KEYS } from './values.js';
+import { PROFIT_FIGURE_FIELDS } from './figures.js';
 
 export { PROFIT_DIMENSIONS, PROFIT_DIMENSION_LABELS, PROFIT_SORT_KEYS, PROFIT_PAGE_SIZE } from './values.js';
 export type ProfitDimension = (typeof PROFIT_DIMENSIONS)[number];
@@ -39,21 +40,8 @@ export const ProfitTableQuery = z
   .superRefine(range(MAX_REPORT_DAYS));
 export type ProfitTableQuery = z.input<typeof ProfitTableQuery>;
 
-const figure = z.number().nullable();
-const figures = {
-  spend: figure,
-  meta_clicks: figure,
-  meta_impressions: figure,
-  visits: figure,
-  revenue: figure,
-  profit: figure,
-  roi: figure,
-  roas: figure,
-  rpv: figure,
-  cpc: figure,
-  break_even_cpc: figure,
-  tq: figure,
-};
+/** The registry's Rentabilidad figures (contract/figures.ts). */
+const figures = PROFIT_FIGURE_FIELDS;
 
 /**
  * One row: its key (campaign, ad set or ad id, keyword, or day; null for visits without one), the

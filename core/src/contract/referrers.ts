@@ -5,6 +5,7 @@ import { DATE_RANGE_REVERSED, rangeTooLong } from '../voice.js';
 import { route, emptyResponse } from './route.js';
 import { queryInt, tableFields, tablePage } from './table.js';
 import { BOT_REASONS, REFERRER_SORT_KEYS } from './values.js';
+import { IVT_FIGURE_FIELDS } from './figures.js';
 
 export { BOT_REASONS, BOT_REASON_LABELS, REFERRER_SORT_KEYS } from './values.js';
 
@@ -343,10 +344,10 @@ export const IvtRow = z.object({
   publisher: z.string().nullable(),
   hits: z.number(),
   bot_hits: z.number(),
-  ivt_rate: z.number().nullable(),
+  ...IVT_FIGURE_FIELDS,
 });
 export type IvtRow = z.infer<typeof IvtRow>;
-export const IvtTable = tablePage(IvtRow, z.object({ hits: z.number(), bot_hits: z.number(), ivt_rate: z.number().nullable() }));
+export const IvtTable = tablePage(IvtRow, z.object({ hits: z.number(), bot_hits: z.number(), ...IVT_FIGURE_FIELDS }));
 export type IvtTable = z.infer<typeof IvtTable>;
 
 /** A domain of the referrer-spam list: a host name (its subdomains match too). */

@@ -7,7 +7,8 @@ import { DATE_RANGE_REVERSED, rangeTooLong } from '../voice.js';
 import { optionalFilter } from './route.js';
 import { exportFields, queryInt, tableFields, tablePage } from './table.js';
 import { isValidYmd, daysBetween } from '../presets.js';
-import { DASHBOARD_RANKED } from '../metrics.js';
+import { DASHBOARD_CARD_KEYS, DASHBOARD_RANKED, FIGURE_KEYS, ROW_DERIVED_KEYS } from '../metrics.js';
+import { figureChangeFields, reportFigureFields } from './figures.js';
 import {
   ADVERTISER_SUMMARY_SORT_KEYS,
   DAILY_SORT_KEYS,
@@ -88,18 +89,13 @@ export type DeltaFilters = z.output<typeof DeltaFilters>;
 
 const money = z.number();
 const count = z.number();
-const ratio = z.number().nullable();
 
-/** Ratios derived on the server from core's metrics registry (null when the base is 0 or missing). */
-export const DerivedFields = {
-  ctr: ratio,
-  cpm: ratio,
-  cpc: ratio,
-  /** Margin over revenue × 100, only when revenue > 0 (the Dashboard's 'Marg %'). */
-  rs_percent: ratio,
-  p_cpm: ratio,
-  p_cpc: ratio,
-};
+/**
+ * Ratios derived on the server from core's metrics registry (null when the base is 0 or missing):
+ * every derived metric a stored row derives too (RS% is margin over revenue × 100, only when
+ * revenue > 0: the Dashboard's 'Marg %').
+ */
+export const DerivedFields = reportFigureFields(ROW_DERIVED_KEYS);
 
 /** One stored zone-report row (its natural key: date, advertiser, publisher, zone_id, geo, source). */
 export const ZoneRow = z.object({
@@ -125,18 +121,11 @@ export const ZoneRow = z.object({
 });
 export type ZoneRow = z.infer<typeof ZoneRow>;
 
-/** The summed measures of a group of rows with the ratios of those sums (totals, summary and daily rows). */
-const SummedFields = {
-  impressions: count,
-  monetized_impressions: count,
-  clicks: count,
-  revenue: money,
-  p_revenue: money,
-  margin: money,
-  /** Impression-weighted TQ over rows with tq > 0 and impressions > 0. */
-  tq: z.number().nullable(),
-  ...DerivedFields,
-};
+/**
+ * The summed measures of a group of rows with the ratios of those sums (totals, summary and daily
+ * rows): every figure of the registry; its TQ is impression-weighted over rows with tq > 0 and impressions > 0.
+ */
+const SummedFields = reportFigureFields(FIGURE_KEYS);
 
 /** The 'Totales' row: sums of every matching row and the ratios of those sums. */
 export const ReportTotals = z.object(SummedFields);
@@ -187,26 +176,12 @@ export const RawOptions = z.object({
 });
 export type RawOptions = z.infer<typeof RawOptions>;
 
-export const DashboardSummary = z.object({
-  revenue: money,
-  margin: money,
-  impressions: count,
-  clicks: count,
-  /** The one CTR (METRICS.ctr: clicks over the CTR base, × 100). */
-  ctr: ratio,
-  tq: ratio,
-});
+/** The Dashboard's cards (DASHBOARD_CARD_KEYS); its CTR is the one CTR (METRICS.ctr: clicks over the CTR base, × 100). */
+export const DashboardSummary = z.object(reportFigureFields(DASHBOARD_CARD_KEYS));
 export type DashboardSummary = z.infer<typeof DashboardSummary>;
 
 /** One point per calendar day of the range; days without data are zero (tq null). */
-export const ChartPoint = z.object({
-  date: z.string(),
-  revenue: money,
-  margin: money,
-  tq: ratio,
-  clicks: count,
-  impressions: count,
-});
+export const ChartPoint = z.object({ date: z.string(), ...reportFigureFields(['revenue', 'margin', 'tq', 'clicks', 'impressions']) });
 export type ChartPoint = z.infer<typeof ChartPoint>;
 
 export const DashboardOverview = z.object({ summary: DashboardSummary, chart: z.array(ChartPoint) });
@@ -283,14 +258,7 @@ export const DailyTable = tablePage(DailyRow, ReportTotals);
 export type DailyTable = z.infer<typeof DailyTable>;
 
 /** % change of yesterday against the day before (reporting time zone); null where the base is 0. */
-export const DailyDeltas = z.object({
-  revenue: ratio,
-  margin: ratio,
-  impressions: ratio,
-  clicks: ratio,
-  ctr: ratio,
-  tq: ratio,
-});
+export const DailyDeltas = z.object(figureChangeFields(DASHBOARD_CARD_KEYS));
 export type DailyDeltas = z.infer<typeof DailyDeltas>;
 
 /** Calendar days, inclusive. */
@@ -399,21 +367,15 @@ export type FinanceMarginRow = z.infer<typeof FinanceMarginRow>;
 
 export const DomainOptions = z.object({ domains: z.array(z.string()) });
 
-/** What a publisher sees: its own rows by date × zone × geo, never advertiser revenue or margin. */
-export const PublisherDataRow = z.object({
-  date: z.string(),
-  zone_id: z.string(),
-  geo: z.string(),
-  impressions: count,
-  clicks: count,
-  ctr: ratio,
-  p_revenue: money,
-  p_cpm: ratio,
-});
+/** The figures a publisher sees (PUBLISHER_DATA_COLUMNS'): never advertiser revenue or margin. */
+const publisherFigures = reportFigureFields(['impressions', 'clicks', 'ctr', 'p_revenue', 'p_cpm']);
+
+/** What a publisher sees: its own rows by date × zone × geo. */
+export const PublisherDataRow = z.object({ date: z.string(), zone_id: z.string(), geo: z.string(), ...publisherFigures });
 export type PublisherDataRow = z.infer<typeof PublisherDataRow>;
 
 /** The publisher's totals over every matching row. */
-export const PublisherDataTotals = z.object({ impressions: count, clicks: count, ctr: ratio, p_revenue: money, p_cpm: ratio });
+export const PublisherDataTotals = z.object(publisherFigures);
 export type PublisherDataTotals = z.infer<typeof PublisherDataTotals>;
 
 export const PUBLISHER_DATA_SORT_KEYS = ['date', 'zone_id', 'geo', 'impressions', 'clicks', 'ctr', 'p_revenue', 'p_cpm'] as const;

@@ -7,8 +7,24 @@ export interface MetricColumn {
   header: string;
 }
 
-function columns(keys: readonly MetricKey[], headers: Partial<Record<MetricKey, string>> = {}): MetricColumn[] {
-  return keys.map((key) => ({ key, header: headers[key] ?? METRICS[key].label }));
+/**
+ * Where a column's header comes from: the registry's short `label` (the default), its full `name`
+ * (cards and the wider tables: 'Revenue', 'TQ Avg'), or the metric's `key` (CSV files whose headers
+ * are the JSON keys); a string of its own only where SPEC words a column apart ('Marg %').
+ */
+type HeaderSource = 'label' | 'name' | 'key';
+
+function columns<K extends MetricKey>(
+  keys: readonly K[],
+  from: { default?: HeaderSource } & Partial<Record<HeaderSource, readonly K[]>> = {},
+  own: Partial<Record<K, string>> = {},
+): MetricColumn[] {
+  const source = (key: K): HeaderSource =>
+    from.key?.includes(key) ? 'key' : from.name?.includes(key) ? 'name' : from.label?.includes(key) ? 'label' : (from.default ?? 'label');
+  return keys.map((key) => {
+    const by = source(key);
+    return { key, header: own[key] ?? (by === 'key' ? key : METRICS[key][by]) };
+  });
 }
 
 /**
@@ -18,6 +34,7 @@ function columns(keys: readonly MetricKey[], headers: Partial<Record<MetricKey, 
  */
 export const DASHBOARD_COLUMNS = columns(
   ['date', 'impressions', 'monetized_impressions', 'clicks', 'ctr', 'cpm', 'cpc', 'revenue', 'p_revenue', 'margin', 'rs_percent', 'tq'],
+  {},
   { rs_percent: 'Marg %' },
 );
 
@@ -50,19 +67,8 @@ export const AD_REPORT_COLUMNS = columns(
     'cpc',
     'rs_percent',
   ],
-  {
-    date: 'date',
-    advertiser: 'advertiser',
-    publisher: 'publisher',
-    zone_id: 'zone_id',
-    geo: 'geo',
-    source: 'source',
-    impressions: 'impressions',
-    monetized_impressions: 'monetized_impressions',
-    clicks: 'clicks',
-    revenue: 'revenue',
-    margin: 'margin',
-  },
+  // adreport_zonas.csv heads the dimensions and the sums by their keys, P.Revenue and the ratios by their labels.
+  { key: ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source', 'impressions', 'monetized_impressions', 'clicks', 'revenue', 'margin'] },
 );
 
 /**
@@ -70,25 +76,17 @@ export const AD_REPORT_COLUMNS = columns(
  * Zone ID, Impr., M. Impr., P.CPM, Revenue, Margin…), in AD_REPORT_COLUMNS' order; its CSV keeps
  * adreport_zonas.csv's own headers (AD_REPORT_COLUMNS).
  */
-export const AD_REPORT_SCREEN_COLUMNS: MetricColumn[] = AD_REPORT_COLUMNS.map((c) => ({
-  key: c.key,
-  header: c.key === 'revenue' ? 'Revenue' : c.key === 'margin' ? 'Margin' : METRICS[c.key].label,
-}));
+export const AD_REPORT_SCREEN_COLUMNS: MetricColumn[] = columns(
+  AD_REPORT_COLUMNS.map((c) => c.key),
+  { name: ['revenue', 'margin'] },
+);
 
-/** The zone table's metric columns after its six text columns (the summaries reuse them). */
-const AD_REPORT_METRICS = AD_REPORT_COLUMNS.slice(6).map((c) => ({ key: c.key, header: METRICS[c.key].label }));
+/** The zone table's metric columns after its text columns (the summaries reuse them), by their labels. */
+const AD_REPORT_METRICS = columns(AD_REPORT_COLUMNS.map((c) => c.key).filter((key) => METRICS[key].kind !== 'text'));
 
 /** 'Resumen publisher' / 'Resumen advertiser': Date, the name, then the zone table's metrics. */
-export const PUBLISHER_SUMMARY_COLUMNS: MetricColumn[] = [
-  { key: 'date', header: 'Date' },
-  { key: 'publisher', header: 'Publisher' },
-  ...AD_REPORT_METRICS,
-];
-export const ADVERTISER_SUMMARY_COLUMNS: MetricColumn[] = [
-  { key: 'date', header: 'Date' },
-  { key: 'advertiser', header: 'Advertiser' },
-  ...AD_REPORT_METRICS,
-];
+export const PUBLISHER_SUMMARY_COLUMNS: MetricColumn[] = [...columns(['date', 'publisher']), ...AD_REPORT_METRICS];
+export const ADVERTISER_SUMMARY_COLUMNS: MetricColumn[] = [...columns(['date', 'advertiser']), ...AD_REPORT_METRICS];
 
 /** Api Explorer table and ad_report.csv. */
 export const API_EXPLORER_COLUMNS = columns(
@@ -109,7 +107,7 @@ export const API_EXPLORER_COLUMNS = columns(
     'p_cpc',
     'tq',
   ],
-  { revenue: 'Revenue', margin: 'Margin' },
+  { name: ['revenue', 'margin'] },
 );
 
 /** The Api Explorer shows the CPC total with 4 decimals (SPEC §9). */
@@ -117,23 +115,14 @@ export const API_EXPLORER_TOTAL_DECIMALS: Partial<Record<MetricKey, number>> = {
 
 /** The publisher-data URL's columns (CSV headers as the JSON keys; P.Revenue with 4 decimals). */
 export const PUBLISHER_DATA_COLUMNS: MetricColumn[] = columns(['date', 'zone_id', 'geo', 'impressions', 'clicks', 'ctr', 'p_revenue', 'p_cpm'], {
-  date: 'date',
-  zone_id: 'zone_id',
-  geo: 'geo',
-  impressions: 'impressions',
-  clicks: 'clicks',
-  ctr: 'ctr',
-  p_revenue: 'p_revenue',
-  p_cpm: 'p_cpm',
+  default: 'key',
 });
 
 /** Demand's export: a row per advertiser and day (SPEC's labels: Advertiser, Date, Revenue, Margin). */
-export const DEMAND_COLUMNS = columns(['advertiser', 'date', 'revenue', 'margin'], { revenue: 'Revenue', margin: 'Margin' });
+export const DEMAND_COLUMNS = columns(['advertiser', 'date', 'revenue', 'margin'], { name: ['revenue', 'margin'] });
 
-/** Dashboard summary cards, in order. */
-export const DASHBOARD_CARDS: readonly MetricColumn[] = columns(['revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq'], {
-  revenue: 'Revenue',
-  margin: 'Margin',
-  impressions: 'Impressions',
-  tq: 'TQ Avg',
-});
+/** Dashboard summary cards' figures, in order (the contract's summary and day-on-day deltas are these fields). */
+export const DASHBOARD_CARD_KEYS = ['revenue', 'margin', 'impressions', 'clicks', 'ctr', 'tq'] as const;
+
+/** Dashboard summary cards, in order, under the figures' full names. */
+export const DASHBOARD_CARDS: readonly MetricColumn[] = columns(DASHBOARD_CARD_KEYS, { default: 'name' });

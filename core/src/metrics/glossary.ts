@@ -1,6 +1,6 @@
 // Every figure's definition in one list, read from the registries: what `adops metrics` prints
 // and the screens' tooltips say, so no face words a definition twice.
-import { IVT_RATE } from './ivt.js';
+import { REGISTRY } from './entries.js';
 import { PROFIT_METRICS, type ProfitMetricDef, type ProfitMetricKey } from './profit.js';
 import { METRICS, type MetricDef, type MetricKey, type MetricKind } from './registry.js';
 
@@ -31,13 +31,13 @@ export function metricGlossary(): GlossaryEntry[] {
 type FigureDef = Pick<MetricDef, 'label' | 'name' | 'definition' | 'kind' | 'decimals'>;
 
 /**
- * Every figure of the console, by the area that shows it: the revenue reports' registry,
- * Rentabilidad's and the referrers' IVT rate are the entries of this one view.
+ * Every figure of the console, by the area that shows it: the registry's families (the revenue
+ * reports', Rentabilidad's and the referrers' IVT rate) under their areas' names.
  */
 export const FIGURES: Record<GlossaryEntry['area'], Readonly<Record<string, FigureDef>>> = {
-  Informes: METRICS,
-  Rentabilidad: PROFIT_METRICS,
-  Referrers: { ivt_rate: IVT_RATE },
+  Informes: REGISTRY.report,
+  Rentabilidad: REGISTRY.profit,
+  Referrers: REGISTRY.ivt,
 };
 
 /** A metric's tooltip: its full name and definition ('CTR%: Clics ÷ …'). */

@@ -1,31 +1,33 @@
-// The revenue reports' metrics registry: every report column's label, kind, decimals and — for a
-// ratio or a difference — its formula over additive sums. The server derives every figure from these
-// formulas (in JS, and in SQL when it sorts by one); web, terminal and CSV only format.
+// The revenue reports' view of the one registry (entries.ts): their sums, derived metrics and the
+// fast per-row evaluation of them, and the one formatter by kind. The server derives every figure
+// from the registry's formulas (in JS, and in SQL when it sorts by one); web, terminal and CSV only format.
 import { type CurrencySymbol, EMPTY_CELL, formatDateDMY, formatInt, formatMoney, formatNumber, formatPercent, isFiniteNumber } from '../format.js';
 import { isValidYmd } from '../presets.js';
 import { roundTo } from '../rounding.js';
+import {
+  CTR_BASE,
+  type Formula,
+  type MetricDef,
+  type MetricKind,
+  REGISTRY,
+  SUM_KEYS,
+  type SumKey,
+  TQ_WEIGHT,
+  evaluateFormula,
+  ratioValue,
+} from './entries.js';
 
-export type MetricKind = 'text' | 'int' | 'money' | 'percent' | 'ratio';
+export {
+  CTR_BASE,
+  type Formula,
+  type MetricDef,
+  type MetricKind,
+  type SumKey,
+  SUM_KEYS,
+  TQ_WEIGHT,
+  ratioValue,
+} from './entries.js';
 
-/**
- * The additive sums of a group of zone-report rows; every ratio is computed from them, never
- * averaged. `ctr_base` sums each row's CTR base (monetized impressions when > 0, else
- * impressions: the one CTR of every screen); `tq_weighted` / `tq_weight`
- * sum tq × impressions and impressions over rows with tq > 0 and impressions > 0.
- */
-export const SUM_KEYS = [
-  'rows',
-  'impressions',
-  'monetized_impressions',
-  'ctr_base',
-  'clicks',
-  'revenue',
-  'p_revenue',
-  'margin',
-  'tq_weighted',
-  'tq_weight',
-] as const;
-export type SumKey = (typeof SUM_KEYS)[number];
 export type Sums = Record<SumKey, number>;
 
 export const EMPTY_SUMS: Readonly<Sums> = Object.freeze(Object.fromEntries(SUM_KEYS.map((k) => [k, 0])) as Sums);
@@ -37,178 +39,68 @@ export function addSums(a: Sums, b: Sums): Sums {
   return out;
 }
 
-/**
- * A derived metric's formula over sums: a ratio `num / den × scale` (null when the base is 0,
- * or not above 0 with `positiveBase`), or a difference `a − b`. Engines translate the same
- * formula to SQL when a table is sorted by it.
- */
-export type Formula = { op: 'ratio'; num: SumKey; den: SumKey; scale: number; positiveBase?: boolean } | { op: 'diff'; a: SumKey; b: SumKey };
-
-export interface MetricDef {
-  /** The short column header (Dashboard / Api Explorer wording). */
-  label: string;
-  /** The full name, for cards, legends and help. */
-  name: string;
-  /** What the figure is, in the staff's words: the tooltip on every screen and `adops metrics`. */
-  definition: string;
-  kind: MetricKind;
-  /** Decimals shown; 0 for text and counts. */
-  decimals: number;
-  /** The sum a summed metric reads. */
-  sum?: SumKey;
-  /** How a derived metric is computed from sums. */
-  formula?: Formula;
-}
-
-const ratio = (num: SumKey, den: SumKey, scale = 1, positiveBase = false): Formula => ({ op: 'ratio', num, den, scale, positiveBase });
-
-export const METRICS = {
-  date: { label: 'Date', name: 'Date', kind: 'text', decimals: 0, definition: 'Día natural en la zona horaria del informe (ADOPS_TZ).' },
-  advertiser: { label: 'Advertiser', name: 'Advertiser', kind: 'text', decimals: 0, definition: 'Anunciante que compró el tráfico (la demanda).' },
-  publisher: {
-    label: 'Publisher',
-    name: 'Publisher',
-    kind: 'text',
-    decimals: 0,
-    definition: 'Editor dueño de la zona, al que se paga su parte del revenue.',
-  },
-  zone_id: {
-    label: 'Zone ID',
-    name: 'Zone ID',
-    kind: 'text',
-    decimals: 0,
-    definition: 'Identificador de la zona (el espacio de anuncio del publisher).',
-  },
-  geo: { label: 'Geo', name: 'Geo', kind: 'text', decimals: 0, definition: 'País del tráfico según el informe de zona.' },
-  source: { label: 'Source', name: 'Source', kind: 'text', decimals: 0, definition: 'Fuente del tráfico según el informe de zona.' },
-  domain: { label: 'Domain', name: 'Domain', kind: 'text', decimals: 0, definition: 'Dominio (producto) al que pertenece la zona.' },
-  impressions: {
-    label: 'Impr.',
-    name: 'Impressions',
-    kind: 'int',
-    decimals: 0,
-    sum: 'impressions',
-    definition: 'Impresiones servidas, sumadas.',
-  },
-  monetized_impressions: {
-    label: 'M. Impr.',
-    name: 'Monetized impressions',
-    kind: 'int',
-    decimals: 0,
-    sum: 'monetized_impressions',
-    definition: 'Impresiones que generaron revenue (monetizadas), sumadas.',
-  },
-  clicks: { label: 'Clicks', name: 'Clicks', kind: 'int', decimals: 0, sum: 'clicks', definition: 'Clics, sumados.' },
-  /** The one CTR of every screen (SPEC §5): clicks over monetized impressions, or impressions where a row gives none. */
-  ctr: {
-    label: 'CTR%',
-    name: 'CTR%',
-    kind: 'percent',
-    decimals: 2,
-    formula: ratio('clicks', 'ctr_base', 100),
-    definition: 'Clics ÷ impresiones monetizadas × 100 (las impresiones, en las filas sin impresiones monetizadas).',
-  },
-  cpm: {
-    label: 'CPM',
-    name: 'CPM',
-    kind: 'money',
-    decimals: 2,
-    formula: ratio('revenue', 'impressions', 1000),
-    definition: 'Revenue ÷ impresiones × 1.000.',
-  },
-  cpc: { label: 'CPC', name: 'CPC', kind: 'money', decimals: 2, formula: ratio('revenue', 'clicks'), definition: 'Revenue ÷ clics.' },
-  revenue: {
-    label: 'Rev',
-    name: 'Revenue',
-    kind: 'money',
-    decimals: 2,
-    sum: 'revenue',
-    definition: 'Lo que pagan los anunciantes por el tráfico, sumado (en la moneda de la red).',
-  },
-  margin: {
-    label: 'Marg.',
-    name: 'Margin',
-    kind: 'money',
-    decimals: 2,
-    sum: 'margin',
-    definition: 'Lo que queda a la red: revenue − P.Revenue (lo pagado al publisher).',
-  },
-  /** Margin over revenue, only when revenue > 0; the Dashboard heads it 'Marg %'. */
-  rs_percent: {
-    label: 'RS%',
-    name: 'RS%',
-    kind: 'percent',
-    decimals: 2,
-    formula: ratio('margin', 'revenue', 100, true),
-    definition: 'Margen ÷ revenue × 100, solo con revenue mayor que 0.',
-  },
-  /** What the publisher is paid: the network's cost of the traffic (the only name for it on every screen). */
-  p_revenue: {
-    label: 'P.Revenue',
-    name: 'Publisher revenue',
-    kind: 'money',
-    decimals: 2,
-    sum: 'p_revenue',
-    definition: 'Lo que se paga al publisher (el coste del tráfico para la red): revenue × revenue share = revenue − margen.',
-  },
-  p_cpm: {
-    label: 'P.CPM',
-    name: 'Publisher CPM',
-    kind: 'money',
-    decimals: 2,
-    formula: ratio('p_revenue', 'impressions', 1000),
-    definition: 'P.Revenue ÷ impresiones × 1.000.',
-  },
-  p_cpc: {
-    label: 'P.CPC',
-    name: 'Publisher CPC',
-    kind: 'money',
-    decimals: 2,
-    formula: ratio('p_revenue', 'clicks'),
-    definition: 'P.Revenue ÷ clics.',
-  },
-  /** Impression-weighted TQ of a group (a stored row shows its own reported tq). */
-  tq: {
-    label: 'TQ',
-    name: 'TQ Avg',
-    kind: 'ratio',
-    decimals: 2,
-    formula: ratio('tq_weighted', 'tq_weight'),
-    definition: 'Calidad del tráfico: media del TQ de las filas ponderada por sus impresiones (solo filas con TQ e impresiones mayores que 0).',
-  },
-} as const satisfies Record<string, MetricDef>;
+/** The revenue reports' columns: the registry's `report` family (a view, for its many readers). */
+export const METRICS = REGISTRY.report;
 
 export type MetricKey = keyof typeof METRICS;
 
 /** The metrics a formula derives: read from the registry, so a new derived metric is one entry, not one more list. */
 export type DerivedKey = { [K in MetricKey]: (typeof METRICS)[K] extends { formula: Formula } ? K : never }[MetricKey];
+/** The summed metrics (each reads one sum). */
+export type SummedKey = { [K in MetricKey]: (typeof METRICS)[K] extends { sum: SumKey } ? K : never }[MetricKey];
+/** The derived metrics a stored row carries itself (its reported TQ). */
+export type StoredDerivedKey = { [K in DerivedKey]: (typeof METRICS)[K] extends { stored: true } ? K : never }[DerivedKey];
+/** The derived metrics a stored row derives too (from its own measures). */
+export type RowDerivedKey = Exclude<DerivedKey, StoredDerivedKey>;
+/** Every figure of the reports (their non-text metrics). */
+export type FigureKey = { [K in MetricKey]: (typeof METRICS)[K]['kind'] extends 'text' ? never : K }[MetricKey];
+
+type Defs<K extends string> = Readonly<Record<K, MetricDef>>;
+const keysOf = <K extends string>(defs: Defs<K>) => Object.keys(defs) as K[];
+
+/** The metrics a formula derives, in registry order (of `defs`: the registry's by default). */
+export function derivedKeysOf<K extends string>(defs: Defs<K>): K[] {
+  return keysOf(defs).filter((k) => defs[k].formula);
+}
+
+/** The summed metrics, in the order of their sums (SUM_KEYS). */
+export function summedKeysOf<K extends string>(defs: Defs<K>): K[] {
+  const at = (k: K) => SUM_KEYS.indexOf(defs[k].sum!);
+  return keysOf(defs)
+    .filter((k) => defs[k].sum !== undefined)
+    .sort((a, b) => at(a) - at(b));
+}
+
+/** The derived metrics a stored row derives too: every derived one but those a row stores. */
+export function rowDerivedKeysOf<K extends string>(defs: Defs<K>): K[] {
+  return derivedKeysOf(defs).filter((k) => !defs[k].stored);
+}
+
+/**
+ * Every figure of a group in the order a group lists them (Totales, summary and daily rows, the
+ * sort keys): the summed ones, those a row stores (TQ), then the other derived ones.
+ */
+export function figureKeysOf<K extends string>(defs: Defs<K>): K[] {
+  return [...summedKeysOf(defs), ...derivedKeysOf(defs).filter((k) => defs[k].stored), ...rowDerivedKeysOf(defs)];
+}
 
 /** The metrics a formula derives, in registry order. */
-export const DERIVED_KEYS = (Object.keys(METRICS) as MetricKey[]).filter((k) => (METRICS[k] as MetricDef).formula) as DerivedKey[];
+export const DERIVED_KEYS = derivedKeysOf(METRICS) as DerivedKey[];
+/** The summed metrics, in the order of their sums. */
+export const SUMMED_KEYS = summedKeysOf(METRICS) as SummedKey[];
+/** The derived metrics a stored row derives too (the zone row's ratios). */
+export const ROW_DERIVED_KEYS = rowDerivedKeysOf(METRICS) as RowDerivedKey[];
+/** Every figure of a group, in the order a group lists them. */
+export const FIGURE_KEYS = figureKeysOf(METRICS) as FigureKey[];
 export type DerivedMetrics = Record<DerivedKey, number | null>;
 
 export function isMetricKey(value: unknown): value is MetricKey {
   return typeof value === 'string' && Object.hasOwn(METRICS, value);
 }
 
-/**
- * Every ratio of every registry (reports, Rentabilidad, IVT): num / den × scale; null when a value
- * is not finite, the base is 0, or — with `positiveBase` — not above 0.
- */
-export function ratioValue(num: unknown, den: unknown, scale: number, positiveBase = false): number | null {
-  if (!isFiniteNumber(num) || !isFiniteNumber(den) || den === 0 || (positiveBase && den < 0)) return null;
-  const value = (num / den) * scale;
-  return Number.isFinite(value) ? value : null;
-}
-
 /** One formula on one set of sums; null when its base is 0 (or not positive) or a value is not finite. */
 export function evaluate(formula: Formula, s: Readonly<Record<SumKey, number | null | undefined>>): number | null {
-  if (formula.op === 'diff') {
-    const a = s[formula.a];
-    const b = s[formula.b];
-    return isFiniteNumber(a) && isFiniteNumber(b) ? a - b : null;
-  }
-  return ratioValue(s[formula.num], s[formula.den], formula.scale, formula.positiveBase);
+  return evaluateFormula(formula, (k) => s[k]);
 }
 
 /** Each derived metric's formula as a function of sums (closures over fixed keys: fast per row). */
@@ -254,14 +146,7 @@ export function deriveMetrics(s: Readonly<Sums>): DerivedMetrics {
 }
 
 /** The summed figures a group shows, with its derived metrics (the 'Totales' row, summary rows). */
-export interface GroupMetrics extends DerivedMetrics {
-  impressions: number;
-  monetized_impressions: number;
-  clicks: number;
-  revenue: number;
-  p_revenue: number;
-  margin: number;
-}
+export type GroupMetrics = Record<SummedKey, number> & DerivedMetrics;
 
 /** A group's figures from its sums. Built as one literal: wide spreads are slow in V8 at many rows. */
 export function groupMetrics(s: Readonly<Sums>): GroupMetrics {
@@ -293,15 +178,6 @@ export interface RowMeasures {
   margin: number;
   tq: number | null;
 }
-
-/**
- * The CTR base rule (SPEC §5), the one place it is written: a row's monetized impressions when
- * above 0, else its impressions. rowCtrBase applies it in JS, ctrBaseSql (metrics/sql.ts) in SQL.
- */
-export const CTR_BASE = { preferred: 'monetized_impressions', fallback: 'impressions' } as const;
-
-/** The TQ weight rule: a row weighs in a group's TQ with its impressions, only when its tq and impressions are above 0. */
-export const TQ_WEIGHT = { value: 'tq', weight: 'impressions' } as const;
 
 /** CTR base of one row (CTR_BASE). */
 export function rowCtrBase(r: Pick<RowMeasures, 'impressions' | 'monetized_impressions'>): number {

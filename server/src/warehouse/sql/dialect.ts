@@ -2,7 +2,7 @@
 // engines is written once with these fragments, and each engine reads the SQL text it ran when
 // the query was written twice (so plans stay as measured). Anything a dialect cannot say the
 // same way — FINAL, versioned rollups, DuckDB's zone list — stays in the query, in a branch.
-// The fragments a metric formula needs and the CTR base come from core's registry (metrics/sql.ts).
+// The fragments a metric formula needs (and ifElse) and the CTR base come from core's registry (metrics/sql.ts).
 import { SQL_FRAGMENTS, ctrBaseSql } from '@adops/core';
 
 /** The engines behind the Warehouse interface. */
@@ -71,7 +71,6 @@ export const DUCKDB: Dialect = {
   // Sums of BIGINT are HUGEINT in DuckDB: counts go back to BIGINT, money stays DOUBLE.
   cast: (expr, to) => `${expr}::${to === 'float' ? 'DOUBLE' : 'BIGINT'}`,
   ...SQL_FRAGMENTS.duckdb,
-  ifElse: (cond, then, otherwise) => `(CASE WHEN ${cond} THEN ${then} ELSE ${otherwise} END)`,
   ctrBase: ctrBaseSql('duckdb'),
   month: (date) => `strftime(${date}, '%Y-%m')`,
   day: (date) => `strftime(${date}, '%Y-%m-%d')`,
@@ -90,7 +89,6 @@ export const CLICKHOUSE: Dialect = {
   // Counts Int64, money Float64 (the same doubles DuckDB sums).
   cast: (expr, to) => `${{ int: 'toInt64', uint: 'toUInt64', float: 'toFloat64' }[to]}(${expr})`,
   ...SQL_FRAGMENTS.clickhouse,
-  ifElse: (cond, then, otherwise) => `if(${cond}, ${then}, ${otherwise})`,
   ctrBase: ctrBaseSql('clickhouse'),
   month: (date) => `substring(toString(${date}), 1, 7)`,
   day: (date) => `toString(${date})`,

@@ -1,6 +1,16 @@
 // The registry's figures in SQL, for both dialects: the additive sums of a report (over stored
 // zone_report rows, or over the rollup's sums) and the derived metrics' formulas over them.
-import { METRICS, SUM_KEYS, TQ_WEIGHT_SQL, formulaSql as coreFormulaSql, type Formula, type MetricDef, type SumKey } from '@adops/core';
+import {
+  METRICS,
+  SUM_KEYS,
+  SUM_KINDS,
+  TQ_WEIGHT_SQL,
+  TQ_WEIGHT_SUMS_SQL,
+  formulaSql as coreFormulaSql,
+  type Formula,
+  type MetricDef,
+  type SumKey,
+} from '@adops/core';
 import type { Dialect } from './dialect.js';
 
 /** A registry metric's formula, if it is derived. */
@@ -12,8 +22,8 @@ export function formulaSql(d: Dialect, formula: Formula, sum: (key: SumKey) => s
   return coreFormulaSql(d.engine, formula, sum);
 }
 
-/** Whether a sum counts (integer) rather than adds money or weights (double). */
-export const isCount = (k: SumKey) => !['revenue', 'p_revenue', 'margin', 'tq_weighted'].includes(k);
+/** Whether a sum counts (integer) rather than adds money or weighted TQ (double): the registry's SUM_KINDS. */
+export const isCount = (k: SumKey) => SUM_KINDS[k] === 'count';
 
 /** Each sum over stored zone_report rows (`and` narrows it to the rows passing a condition). */
 function rawSum(d: Dialect, key: SumKey, and?: string): string {
@@ -24,9 +34,8 @@ function rawSum(d: Dialect, key: SumKey, and?: string): string {
     case 'ctr_base':
       return d.sum(d.ctrBase, and);
     case 'tq_weighted':
-      return d.sum('tq * impressions', also(TQ_WEIGHT_SQL));
     case 'tq_weight':
-      return d.sum('impressions', also(TQ_WEIGHT_SQL));
+      return d.sum(TQ_WEIGHT_SUMS_SQL[key], also(TQ_WEIGHT_SQL));
     default:
       return d.sum(key, and);
   }

@@ -14,7 +14,7 @@
 //   first read would pay it again.
 // Both cuts are off with the rollup (the plain queries, which they must answer alike).
 // On DuckDB an export led by the date sorts one day at a time, so its memory is a day's rows.
-import { addDays, type SumKey, TQ_WEIGHT_SQL } from '@adops/core';
+import { addDays, type SumKey, tqWeightSql } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import type { Dialect } from '../sql/dialect.js';
@@ -37,8 +37,8 @@ const rowSum = (d: Dialect): Record<SumKey, string> => ({
   revenue: 'revenue',
   p_revenue: 'p_revenue',
   margin: 'margin',
-  tq_weighted: d.ifElse(TQ_WEIGHT_SQL, 'tq * impressions', '0'),
-  tq_weight: d.ifElse(TQ_WEIGHT_SQL, 'impressions', '0'),
+  tq_weighted: tqWeightSql(d.engine, 'tq_weighted'),
+  tq_weight: tqWeightSql(d.engine, 'tq_weight'),
 });
 
 const STORED = new Set<string>(ZONE_REPORT_COLUMNS);

@@ -5,7 +5,7 @@
 // trailing 7 reported days' RPV for days without a report, Σ RPV × visits per group, and the
 // group's spend per currency and month (ad_spend FINAL; by keyword shared among each ad-day's
 // keywords by visits). join_use_nulls makes a missing match NULL, as in SQL everywhere else.
-import { addDays, profitRatioSql, zonedDayEnd, zonedDayStart } from '@adops/core';
+import { addDays, profitRatioSql, profitTqWeightSql, tqWeightSql, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { ClickHouseDb, Row } from '../db.js';
 import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
@@ -109,8 +109,8 @@ function zoneRpv(db: ClickHouseDb, x: Bound, zoneVisits = ZONE_VISITS): string {
 zone_visits AS (${zoneVisits}),
 zone_rev AS (
   SELECT date AS day, zone_id, sum(revenue) AS revenue,
-         sum(if(tq > 0 AND impressions > 0, tq * impressions, 0)) AS tq_weighted,
-         sum(if(tq > 0 AND impressions > 0, impressions, 0)) AS tq_weight
+         sum(${tqWeightSql('clickhouse', 'tq_weighted')}) AS tq_weighted,
+         sum(${tqWeightSql('clickhouse', 'tq_weight')}) AS tq_weight
   FROM ${db.t('zone_report')} FINAL WHERE date BETWEEN ${x.from} - 7 AND ${x.to} GROUP BY date, zone_id
 ),
 zone_day AS (
@@ -135,6 +135,9 @@ zone_rpv AS (
 )`;
 }
 
+/** The attributed visits and their zone-day's TQ, as the visits query names them (the registry's visit-weighted TQ). */
+const VISIT_TQ = { tq: 'r.tq', visits: 'vz.visits' };
+
 function visitsSql(db: ClickHouseDb, x: Bound, by: ProfitDimension, perDay: boolean): string {
   const p = parents(by);
   return `WITH ${x.ctes}, ${zoneRpv(db, x)},
@@ -146,8 +149,8 @@ vz AS (
 SELECT vz.key AS key, any(vz.campaign_id) AS campaign_id, any(vz.adset_id) AS adset_id, sum(vz.visits) AS visits,
        sum(vz.visits * r.rpv) AS revenue,
        sum(if(r.estimated, vz.visits, 0)) AS estimated_visits,
-       sum(if(r.tq IS NOT NULL, vz.visits * r.tq, 0)) AS tq_weighted,
-       sum(if(r.tq IS NOT NULL, vz.visits, 0)) AS tq_weight,
+       sum(${profitTqWeightSql('clickhouse', 'tq_weighted', VISIT_TQ)}) AS tq_weighted,
+       sum(${profitTqWeightSql('clickhouse', 'tq_weight', VISIT_TQ)}) AS tq_weight,
        groupUniqArrayIf(toString(vz.day), r.estimated) AS estimated_days,
        vz.apart AS apart, ${perDay ? 'toString(vz.day)' : 'NULL'} AS part_day
 FROM vz JOIN zone_rpv r ON r.day = vz.day AND r.zone_id = vz.zone_id

@@ -20,6 +20,7 @@
 // - zone_report_pending: the days (and version) an import is about to change, written before
 //   the rows: a day whose pending version stayed ahead of its current one for PENDING_GRACE_MS (a
 //   crash between the rows and the rollup) has its rollup rebuilt at the next open or commit.
+import { SUM_KEYS, sumColumnsSql } from '@adops/core';
 import type { ClickHouseDb } from '../db.js';
 import { sumsSql } from '../../sql/formulas.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
@@ -62,16 +63,7 @@ ORDER BY (${ZONE_NATURAL_KEY.join(', ')})`,
   source String,
   domain String,
   version UInt64,
-  rows Int64,
-  impressions Int64,
-  monetized_impressions Int64,
-  ctr_base Int64,
-  clicks Int64,
-  revenue Float64,
-  p_revenue Float64,
-  margin Float64,
-  tq_weighted Float64,
-  tq_weight Int64
+${sumColumnsSql('clickhouse')}
 ) ENGINE = MergeTree
 PARTITION BY toYYYYMM(date)
 ORDER BY (date, version, advertiser, publisher, geo, source, domain)`,
@@ -82,7 +74,8 @@ ENGINE = ReplacingMergeTree(version) ORDER BY date`,
 ];
 
 const DIMS = ROLLUP_DIMENSIONS.join(', ');
-const SUM_COLUMNS = 'rows, impressions, monetized_impressions, ctr_base, clicks, revenue, p_revenue, margin, tq_weighted, tq_weight';
+/** The rollup's sum columns: the registry's report sums (sumColumnsSql writes their types). */
+const SUM_COLUMNS = SUM_KEYS.join(', ');
 
 /** The next import version: after every version written, and the server's clock in µs. */
 export async function nextVersion(db: ClickHouseDb): Promise<number> {

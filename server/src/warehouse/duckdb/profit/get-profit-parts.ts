@@ -17,7 +17,7 @@
 // visit cache (visit-cache.ts: the same counts, kept per past day); $zone_from: the first day
 // whose zone visits and revenue are read. Then each query's own: the partial days ($partial) and
 // the apart days ($apart: their spend and visits answered apart), each list bound as one text.
-import { addDays, profitRatioSql, zonedDayEnd, zonedDayStart } from '@adops/core';
+import { addDays, profitRatioSql, profitTqWeightSql, tqWeightSql, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { Db, Param, Params } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
@@ -100,8 +100,7 @@ zone_day AS (
   FROM (
     SELECT day, zone_id, visits, 0::DOUBLE AS revenue, 0::DOUBLE AS tq_weighted, 0::BIGINT AS tq_weight, true AS seen FROM zone_visits
     UNION ALL
-    SELECT date, zone_id, 0, revenue, CASE WHEN tq > 0 AND impressions > 0 THEN tq * impressions ELSE 0 END,
-           CASE WHEN tq > 0 AND impressions > 0 THEN impressions ELSE 0 END, NULL
+    SELECT date, zone_id, 0, revenue, ${tqWeightSql('duckdb', 'tq_weighted')}, ${tqWeightSql('duckdb', 'tq_weight')}, NULL
     FROM zone_report WHERE date BETWEEN $zone_from::DATE AND $to::DATE
   )
   GROUP BY day, zone_id HAVING bool_or(seen)
@@ -122,6 +121,9 @@ zone_rpv AS (
 )`;
 const ZONE_RPV = zoneRpvSql(ZONE_VISITS);
 
+/** The attributed visits and their zone-day's TQ, as the visits query names them (the registry's visit-weighted TQ). */
+const VISIT_TQ = { tq: 'r.tq', visits: 'a.visits' };
+
 /** The visits query: the query's values, its partial days and apart days. */
 function visitsSql(by: ProfitDimension, perDay: boolean): string {
   const p = parents(by);
@@ -131,8 +133,8 @@ function visitsSql(by: ProfitDimension, perDay: boolean): string {
 SELECT ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, sum(a.visits) AS visits,
        sum(a.visits * r.rpv) AS revenue,
        sum(CASE WHEN r.estimated THEN a.visits ELSE 0 END) AS estimated_visits,
-       sum(CASE WHEN r.tq IS NOT NULL THEN a.visits * r.tq ELSE 0 END) AS tq_weighted,
-       sum(CASE WHEN r.tq IS NOT NULL THEN a.visits ELSE 0 END) AS tq_weight,
+       sum(${profitTqWeightSql('duckdb', 'tq_weighted', VISIT_TQ)}) AS tq_weighted,
+       sum(${profitTqWeightSql('duckdb', 'tq_weight', VISIT_TQ)}) AS tq_weight,
        a.day IN (SELECT day FROM apart_days) AS apart, ${perDay ? "strftime(a.day, '%Y-%m-%d')" : 'NULL'} AS part_day
 FROM attributed a JOIN zone_rpv r ON r.day = a.day AND r.zone_id = a.zone_id
 GROUP BY 1, apart${perDay ? ', a.day' : ''}`;
