@@ -425,8 +425,8 @@ export class ZoneReportIngest {
     private readonly warehouse: ZoneReportWarehouse,
     /** Configured revenue shares by lower-case publisher name. */
     private readonly shares: () => Promise<ReadonlyMap<string, number>>,
-    /** Called after rows were committed (caches of filter lists are dropped). */
-    private readonly onCommitted: () => void,
+    /** Called after rows were committed (caches of filter lists are dropped), with the first day the import touched. */
+    private readonly onCommitted: (firstDay: string) => void,
     /** Where the imported days' reports are recorded final or partial (without it, none is). */
     private readonly finality?: Pick<Completeness, 'recordImport'>,
   ) {}
@@ -479,7 +479,7 @@ export class ZoneReportIngest {
       const { inserted, replaced, repeated, repeated_total } = await batch.commit(MAX_LISTED_REJECTS);
       // Before the caches are dropped, so their next read sees each day as final or partial.
       const recorded = this.finality ? await this.finality.recordImport(days, options.report) : [];
-      if (inserted + replaced > 0 || recorded.length > 0) this.onCommitted();
+      if (inserted + replaced > 0 || recorded.length > 0) this.onCommitted(firstOf(days));
       const line = (s: number) => lineOf.get(s) ?? s;
       const duplicates = repeated.map((r) => ({ line: line(r.seq), first_line: line(r.first_seq), detail: repeatedKey(line(r.first_seq)) }));
       return { inserted, replaced, rejected, rejected_total: rejectedTotal, duplicates, duplicates_total: repeated_total, days: recorded };
@@ -515,6 +515,13 @@ export class ZoneReportIngest {
       throw e;
     }
   }
+}
+
+/** The earliest of YYYY-MM-DD days (text order is date order). */
+function firstOf(days: Iterable<string>): string {
+  let first = '';
+  for (const d of days) if (first === '' || d < first) first = d;
+  return first;
 }
 
 /**

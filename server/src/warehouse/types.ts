@@ -183,8 +183,12 @@ export interface ZoneReportWarehouse {
   dimensionValues(): Promise<DimensionValues>;
   /** The zones with the most impressions in the latest stored week. */
   busiestZones(limit: number): Promise<BusyZone[]>;
-  /** zone_id → publisher/advertiser of its busiest row on its latest day. */
-  zoneOwners(): Promise<Map<string, ZoneOwner>>;
+  /**
+   * zone_id → publisher/advertiser of its busiest row on its latest day: of every zone, or with
+   * `since` (YYYY-MM-DD) of each zone with a row dated on or after it, reading only those days'
+   * rows (what an import touched: its zones' owners, from its first day on).
+   */
+  zoneOwners(since?: string): Promise<Map<string, ZoneOwner>>;
   /** The days of [from, to] with at least one stored row, ascending (a day whose zone report has arrived, final or partial). */
   days(range: { from: string; to: string }): Promise<string[]>;
   beginImport(): Promise<ZoneReportImport>;
