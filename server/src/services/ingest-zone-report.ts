@@ -471,8 +471,9 @@ export class ZoneReportIngest {
           } else if (disagreeing.length === 0) {
             seq = Math.max(seq + 1, item.line);
             if (seq !== item.line) lineOf.set(seq, item.line);
-            batch.add(record, seq);
             days.add(record.date);
+            const full = batch.add(record, seq);
+            if (full) await full; // the warehouse holds as many rows as it may: wait until it took some
           }
         }
       if (disagreeing.length > 0) throw figuresRefusal(disagreeing, rejected, rejectedTotal);

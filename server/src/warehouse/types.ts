@@ -147,8 +147,13 @@ export interface ZoneReportCommit {
 }
 
 export interface ZoneReportImport {
-  /** Stages one row; `seq` (unique, e.g. the input line) orders duplicates of a key (the highest wins) and names them in `repeated`. */
-  add(record: ZoneReportRecord, seq: number): void;
+  /**
+   * Stages one row; `seq` (unique, e.g. the input line) orders duplicates of a key (the highest
+   * wins) and names them in `repeated`. A promise when the import holds as many rows as it may
+   * until the engine has taken some: the caller waits for it before adding more (memory stays
+   * bounded whatever the file's size).
+   */
+  add(record: ZoneReportRecord, seq: number): void | Promise<void>;
   /** Replaces every stored row whose natural key is staged, atomically (rollup included); lists at most `listLimit` repeated keys (default 1,000). */
   commit(listLimit?: number): Promise<ZoneReportCommit>;
   /** Drops what was staged (also safe after commit). */
