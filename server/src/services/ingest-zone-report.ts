@@ -89,23 +89,35 @@ function checkedText(v: unknown, field: keyof typeof TEXT_LIMITS, required: bool
   return t;
 }
 
-/** Digits only (what most counts are), short enough to be exact: their value without the regular expression and Number(); -1 otherwise. */
-function plainCount(v: string): number {
+const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * Digits, with or without one decimal point between digits (what counts and amounts are), short
+ * enough to be exact: their value without the regular expression and Number(); -1 otherwise.
+ * At most 15 digits, so the digits as a whole number m are exact below 2^53, and 10^k (k digits
+ * after the point) is exact too: m / 10^k, rounded once by the division, is the double nearest
+ * the text — what Number() answers. At most 12 before the point: below MAX_AMOUNT.
+ */
+function plainNumber(v: string): number {
   const len = v.length;
-  if (len === 0 || len > 12) return -1; // ≤ 12 digits: below 2^53 and at most MAX_AMOUNT
+  if (len === 0 || len > 16) return -1;
   let n = 0;
+  let point = -1;
   for (let k = 0; k < len; k++) {
     const d = v.charCodeAt(k) - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
+    // A digit, or one '.' with digits on both sides.
+    if (d >= 0 && d <= 9) n = n * 10 + d;
+    else if (d === -2 && point < 0 && k > 0 && k < len - 1) point = k;
+    else return -1;
   }
-  return n;
+  if (point < 0) return len > 12 ? -1 : n;
+  return point > 12 ? -1 : n / POWERS_OF_TEN[len - 1 - point];
 }
 
 function num(values: Record<string, unknown>, field: string): number | null {
   const v = values[field];
   if (typeof v === 'string') {
-    const n = plainCount(v);
+    const n = plainNumber(v);
     if (n >= 0) return n;
   }
   if (isBlank(v)) return null;
