@@ -408,7 +408,11 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
       const imp = await warehouse.zoneReports.beginImport();
       try {
         let seq = 0;
-        for await (const rows of facts.zoneReports.streamRows({ filters: monthRange(month), order: [] })) for (const r of rows) imp.add(r, ++seq);
+        for await (const rows of facts.zoneReports.streamRows({ filters: monthRange(month), order: [] }))
+          for (const r of rows) {
+            const full = imp.add(r, ++seq);
+            if (full) await full; // the target holds as many rows as it may until it took some
+          }
         await imp.commit();
         copied.zone_report += seq;
       } finally {

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ZoneReportIngest, toZoneReportRecord } from '../src/services/ingest-zone-report.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import type { ZoneReportRecord } from '../src/warehouse/index.js';
+import { prng } from '../src/sandbox/demo/prng.js';
 
 type Warehouse = Awaited<ReturnType<typeof openDuckDbWarehouse>>;
 
@@ -121,6 +122,9 @@ describe('DuckDB zone-report import by data chunks', () => {
       // Without repeats, days in order: no window over the rows, no sorted copy of them; days
       // never imported: no join of the staged keys with the stored rows.
       expect(small.filter((s) => /QUALIFY|zone_report_batch|DELETE FROM zone_report USING/.test(s))).toEqual([]);
+      // Nor a grouping of the six key columns: one 64-bit hash of them answers "no repeated key".
+      expect(small.some((s) => /GROUP BY hash\(/.test(s))).toBe(true);
+      expect(small.filter((s) => /FROM zone_report_staging GROUP BY date, advertiser, publisher, zone_id/.test(s))).toEqual([]);
       // The same rows again replace the stored ones: the join runs, once.
       expect(await importRows(w, day(50, '2026-04-01'))).toMatchObject({ inserted: 0, replaced: 50 });
       expect(sql.filter((s) => s.includes('DELETE FROM zone_report USING'))).toHaveLength(1);
@@ -229,6 +233,20 @@ describe('a line\u2019s checks, line after line', () => {
   ])('impressions %j: the same answer every time', (impressions, expected) => {
     expect(check({ impressions })).toEqual(expected);
     expect(check({ impressions })).toEqual(expected);
+  });
+
+  test('an amount read digit by digit is the number Number() reads, to the last bit; a malformed one is refused as before', () => {
+    const random = prng(29);
+    const digits = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
+    const texts = ['0.1', '2.675', '0.30000000000001', '123456789012.123', '999999999999.999', '1234567890123.5', '0.000000000000001', '7.0'];
+    for (let i = 0; i < 2000; i++) texts.push(`${digits(1 + Math.floor(random() * 12))}.${digits(1 + Math.floor(random() * 15))}`);
+    for (const revenue of texts) {
+      const r = toZoneReportRecord(line({ revenue }), new Map());
+      const expected = Number(revenue) > 1e12 ? 'revenue: número fuera de rango' : Number(revenue);
+      expect(typeof r === 'object' && 'revenue' in r ? r.revenue : r).toBe(expected);
+    }
+    for (const revenue of ['5.', '.5', '1.2.3', '1,5', '1..2'])
+      expect(toZoneReportRecord(line({ revenue }), new Map())).toBe('revenue: debe ser un número (con punto decimal)');
   });
 
   test('a text refused once is refused again; a kept one is kept trimmed every time', () => {

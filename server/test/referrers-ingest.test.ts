@@ -1,5 +1,5 @@
 // The beacon and batch ingest: what gets stored, who may send, and hostile or broken input.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ApiError, REFERRER_LIMITS } from '@adops/core';
 import type { TestServer } from './helpers.js';
 import { ConfigError, loadConfig } from '../src/app.js';
@@ -109,8 +109,11 @@ describe('the beacon (GET /api/hit)', () => {
     expect(await logRows(admin, { zoneId: '5001', publisher: 'Old Publisher' })).toEqual([]);
   });
 
-  test('a zone-report import gives its new zones owners for the hits that follow', async () => {
-    const csv = 'date,advertiser,publisher,zone_id,impressions,clicks,revenue\n2026-01-05,AdNet Two,New Media,5777,10,1,1\n';
+  test('a zone-report import gives its new zones owners for the hits that follow, reading only its days on', async () => {
+    const csv =
+      'date,advertiser,publisher,zone_id,impressions,clicks,revenue\n2026-01-06,AdNet Two,New Media,5778,10,1,1\n2026-01-05,AdNet Two,New Media,5777,10,1,1\n';
+    // Watched, not replaced: the real warehouse answers; the test sees what the reload asked for.
+    const owners = vi.spyOn(t.app.services.warehouse.zoneReports, 'zoneOwners');
     const res = await t.fetch('/api/ingest/zone-report', {
       method: 'POST',
       headers: { 'content-type': 'text/csv', 'x-ingest-key': INGEST_KEY },
@@ -120,7 +123,14 @@ describe('the beacon (GET /api/hit)', () => {
     // The owners are reloaded in the background right after the import (nothing else asks for it here).
     const referrers = t.app.services.referrers;
     for (let i = 0; i < 100 && referrers.zoneOwner('5777').publisher === null; i++) await new Promise((r) => setTimeout(r, 20));
+    const reloads = [...owners.mock.calls];
+    owners.mockRestore();
     expect(referrers.zoneOwner('5777')).toEqual({ publisher: 'New Media', advertiser: 'AdNet Two' });
+    expect(referrers.zoneOwner('5778')).toEqual({ publisher: 'New Media', advertiser: 'AdNet Two' });
+    // One reload, of the rows from the import's first day on (not every stored row), merged into
+    // what was known: the zone last seen in 2025 keeps its owner.
+    expect(reloads).toEqual([['2026-01-05']]);
+    expect(referrers.zoneOwner('5001')).toEqual({ publisher: 'Acme Media', advertiser: 'AdNet One' });
     await t.fetch('/api/hit?zone_id=5777&ref=https://new.example.com/');
     expect((await logRows(admin, { zoneId: '5777', publisher: 'New Media', advertiser: 'AdNet Two' })).map((r) => r.referrer)).toEqual([
       'https://new.example.com/',

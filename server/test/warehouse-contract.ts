@@ -564,6 +564,15 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
         'Z-201': { publisher: 'PubB', advertiser: 'AdNova' },
         'Z-300': { publisher: 'PubC', advertiser: 'Clickora' },
       });
+      // From a day on (an import's first): only the zones with rows then, each with its owner of
+      // every row; Z-100 and Z-200, last seen on 03-01, are not read at all.
+      expect(Object.fromEntries(await w.zoneReports.zoneOwners('2026-03-02'))).toEqual({
+        'Z-101': owners.get('Z-101'),
+        'Z-201': owners.get('Z-201'),
+        'Z-300': owners.get('Z-300'),
+      });
+      expect(Object.fromEntries(await w.zoneReports.zoneOwners('2026-03-01'))).toEqual(Object.fromEntries(owners));
+      expect((await w.zoneReports.zoneOwners('2026-03-04')).size).toBe(0);
     });
   });
 

@@ -143,20 +143,29 @@ export async function createServices(config: Config, log: (line: string) => void
     const completeness = new Completeness(store.settings, warehouse, config, () => metaAccount);
     const zoneValues = new ZoneValues(warehouse.profit, config.tz, log, undefined, undefined, (from, to) => completeness.partialDays(from, to));
     zoneValues.warm();
-    const referrers = await ReferrerService.open(warehouse.referrers, () => warehouse.zoneReports.zoneOwners(), config, log, {}, referrerBus, {
-      spam,
-      beaconBucket,
-      values: zoneValues,
-    });
+    const referrers = await ReferrerService.open(
+      warehouse.referrers,
+      (since) => warehouse.zoneReports.zoneOwners(since),
+      config,
+      log,
+      {},
+      referrerBus,
+      {
+        spam,
+        beaconBucket,
+        values: zoneValues,
+      },
+    );
     onClose.push(() => referrers.close());
-    // After an import: filter lists are stale, and new zones may now have owners for their hits.
+    // After an import: filter lists are stale, and new zones may now have owners for their hits
+    // (read from the import's first day on: only the days it touched and later).
     const ingest = new ZoneReportIngest(
       warehouse.zoneReports,
       () => shares.snapshot(),
-      () => {
+      (firstDay) => {
         reports.invalidate();
         zoneValues.clear();
-        void referrers.refreshZones();
+        void referrers.refreshZones(firstDay);
       },
       completeness,
     );

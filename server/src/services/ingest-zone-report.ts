@@ -89,23 +89,35 @@ function checkedText(v: unknown, field: keyof typeof TEXT_LIMITS, required: bool
   return t;
 }
 
-/** Digits only (what most counts are), short enough to be exact: their value without the regular expression and Number(); -1 otherwise. */
-function plainCount(v: string): number {
+const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * Digits, with or without one decimal point between digits (what counts and amounts are), short
+ * enough to be exact: their value without the regular expression and Number(); -1 otherwise.
+ * At most 15 digits, so the digits as a whole number m are exact below 2^53, and 10^k (k digits
+ * after the point) is exact too: m / 10^k, rounded once by the division, is the double nearest
+ * the text — what Number() answers. At most 12 before the point: below MAX_AMOUNT.
+ */
+function plainNumber(v: string): number {
   const len = v.length;
-  if (len === 0 || len > 12) return -1; // ≤ 12 digits: below 2^53 and at most MAX_AMOUNT
+  if (len === 0 || len > 16) return -1;
   let n = 0;
+  let point = -1;
   for (let k = 0; k < len; k++) {
     const d = v.charCodeAt(k) - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
+    // A digit, or one '.' with digits on both sides.
+    if (d >= 0 && d <= 9) n = n * 10 + d;
+    else if (d === -2 && point < 0 && k > 0 && k < len - 1) point = k;
+    else return -1;
   }
-  return n;
+  if (point < 0) return len > 12 ? -1 : n;
+  return point > 12 ? -1 : n / POWERS_OF_TEN[len - 1 - point];
 }
 
 function num(values: Record<string, unknown>, field: string): number | null {
   const v = values[field];
   if (typeof v === 'string') {
-    const n = plainCount(v);
+    const n = plainNumber(v);
     if (n >= 0) return n;
   }
   if (isBlank(v)) return null;
@@ -434,8 +446,8 @@ export class ZoneReportIngest {
     private readonly warehouse: ZoneReportWarehouse,
     /** Configured revenue shares by lower-case publisher name. */
     private readonly shares: () => Promise<ReadonlyMap<string, number>>,
-    /** Called after rows were committed (caches of filter lists are dropped). */
-    private readonly onCommitted: () => void,
+    /** Called after rows were committed (caches of filter lists are dropped), with the first day the import touched. */
+    private readonly onCommitted: (firstDay: string) => void,
     /** Where the imported days' reports are recorded final or partial (without it, none is). */
     private readonly finality?: Pick<Completeness, 'recordImport'>,
   ) {}
@@ -480,15 +492,16 @@ export class ZoneReportIngest {
           } else if (disagreeing.length === 0) {
             seq = Math.max(seq + 1, item.line);
             if (seq !== item.line) lineOf.set(seq, item.line);
-            batch.add(record, seq);
             days.add(record.date);
+            const full = batch.add(record, seq);
+            if (full) await full; // the warehouse holds as many rows as it may: wait until it took some
           }
         }
       if (disagreeing.length > 0) throw figuresRefusal(disagreeing, rejected, rejectedTotal);
       const { inserted, replaced, repeated, repeated_total } = await batch.commit(MAX_LISTED_REJECTS);
       // Before the caches are dropped, so their next read sees each day as final or partial.
       const recorded = this.finality ? await this.finality.recordImport(days, options.report) : [];
-      if (inserted + replaced > 0 || recorded.length > 0) this.onCommitted();
+      if (inserted + replaced > 0 || recorded.length > 0) this.onCommitted(firstOf(days));
       const line = (s: number) => lineOf.get(s) ?? s;
       const duplicates = repeated.map((r) => ({ line: line(r.seq), first_line: line(r.first_seq), detail: repeatedKey(line(r.first_seq)) }));
       return { inserted, replaced, rejected, rejected_total: rejectedTotal, duplicates, duplicates_total: repeated_total, days: recorded };
@@ -524,6 +537,13 @@ export class ZoneReportIngest {
       throw e;
     }
   }
+}
+
+/** The earliest of YYYY-MM-DD days (text order is date order). */
+function firstOf(days: Iterable<string>): string {
+  let first = '';
+  for (const d of days) if (first === '' || d < first) first = d;
+  return first;
 }
 
 /**

@@ -102,8 +102,8 @@ export class ReferrerService {
 
   private constructor(
     readonly warehouse: ReferrerWarehouse,
-    /** zone_id → publisher/advertiser, from the zone reports. */
-    loadZoneOwners: () => Promise<Map<string, ZoneOwner>>,
+    /** zone_id → publisher/advertiser, from the zone reports (with `since`: of the zones with rows from that day on). */
+    loadZoneOwners: (since?: string) => Promise<Map<string, ZoneOwner>>,
     private readonly config: Config,
     private readonly log: (line: string) => void,
     readonly options: ReferrerServiceOptions,
@@ -139,7 +139,7 @@ export class ReferrerService {
   /** Continues the id sequence, loads zone owners and starts the timers (and the bus: in memory by default). */
   static async open(
     warehouse: ReferrerWarehouse,
-    zoneOwners: () => Promise<Map<string, ZoneOwner>>,
+    zoneOwners: (since?: string) => Promise<Map<string, ZoneOwner>>,
     config: Config,
     log: (line: string) => void,
     options: Partial<ReferrerServiceOptions> = {},
@@ -168,9 +168,12 @@ export class ReferrerService {
     this.timers.push(first);
   }
 
-  /** Reloads zone → publisher/advertiser from the zone reports (each zone's latest, busiest row). */
-  refreshZones(): Promise<void> {
-    return this.zones.refresh();
+  /**
+   * Reloads zone → publisher/advertiser from the zone reports (each zone's latest, busiest row):
+   * of every zone, or with `since` (an import's first day) of the zones with rows from then on.
+   */
+  refreshZones(since?: string): Promise<void> {
+    return this.zones.refresh(since);
   }
 
   /** The publisher and advertiser hits of a zone are stamped with (null while unknown). */

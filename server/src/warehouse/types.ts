@@ -147,8 +147,13 @@ export interface ZoneReportCommit {
 }
 
 export interface ZoneReportImport {
-  /** Stages one row; `seq` (unique, e.g. the input line) orders duplicates of a key (the highest wins) and names them in `repeated`. */
-  add(record: ZoneReportRecord, seq: number): void;
+  /**
+   * Stages one row; `seq` (unique, e.g. the input line) orders duplicates of a key (the highest
+   * wins) and names them in `repeated`. A promise when the import holds as many rows as it may
+   * until the engine has taken some: the caller waits for it before adding more (memory stays
+   * bounded whatever the file's size).
+   */
+  add(record: ZoneReportRecord, seq: number): void | Promise<void>;
   /** Replaces every stored row whose natural key is staged, atomically (rollup included); lists at most `listLimit` repeated keys (default 1,000). */
   commit(listLimit?: number): Promise<ZoneReportCommit>;
   /** Drops what was staged (also safe after commit). */
@@ -183,8 +188,12 @@ export interface ZoneReportWarehouse {
   dimensionValues(): Promise<DimensionValues>;
   /** The zones with the most impressions in the latest stored week. */
   busiestZones(limit: number): Promise<BusyZone[]>;
-  /** zone_id → publisher/advertiser of its busiest row on its latest day. */
-  zoneOwners(): Promise<Map<string, ZoneOwner>>;
+  /**
+   * zone_id → publisher/advertiser of its busiest row on its latest day: of every zone, or with
+   * `since` (YYYY-MM-DD) of each zone with a row dated on or after it, reading only those days'
+   * rows (what an import touched: its zones' owners, from its first day on).
+   */
+  zoneOwners(since?: string): Promise<Map<string, ZoneOwner>>;
   /** The days of [from, to] with at least one stored row, ascending (a day whose zone report has arrived, final or partial). */
   days(range: { from: string; to: string }): Promise<string[]>;
   beginImport(): Promise<ZoneReportImport>;

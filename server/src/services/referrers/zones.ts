@@ -11,33 +11,43 @@ export const ZONE_REFRESH_MS = 10 * 60_000;
 
 export class ZoneOwners {
   private zones = new Map<string, ZoneOwner>();
-  /** A reload asked for while one ran: it runs once more after, so an import's zones are never missed. */
-  private again = false;
+  /** Reloads asked for while one ran (run once more after, so an import's zones are never missed): every zone, and/or the zones with rows from this day on. */
+  private wantAll = false;
+  private wantSince: string | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
-    /** zone_id → publisher/advertiser, from the zone reports. */
-    private readonly load: () => Promise<Map<string, ZoneOwner>>,
+    /** zone_id → publisher/advertiser, from the zone reports: of every zone, or of the zones with rows dated `since` or later. */
+    private readonly load: (since?: string) => Promise<Map<string, ZoneOwner>>,
     private readonly log: (line: string) => void,
     /** Once true, a reload asked for meanwhile is not run again. */
     private readonly closed: () => boolean,
   ) {}
 
-  /** Reloads zone → publisher/advertiser from the zone reports. */
-  refresh(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
+  /**
+   * Reloads zone → publisher/advertiser from the zone reports: every zone, or with `since`
+   * (an import's first day) only the zones with rows from that day on, merged into the cache —
+   * an import's zones without rescanning every stored row.
+   */
+  refresh(since?: string): Promise<void> {
+    if (since === undefined) this.wantAll = true;
+    else if (this.wantSince === undefined || since < this.wantSince) this.wantSince = since;
+    if (this.running) return this.running;
     const run = async (): Promise<void> => {
-      do {
-        this.again = false;
+      let first = true;
+      while ((this.wantAll || this.wantSince !== undefined) && (first || !this.closed())) {
+        first = false;
+        const all = this.wantAll;
+        const from = this.wantSince;
+        this.wantAll = false;
+        this.wantSince = undefined;
         try {
-          this.zones = await this.load();
+          if (all) this.zones = await this.load();
+          else for (const [zone, owner] of await this.load(from)) this.zones.set(zone, owner);
         } catch (e) {
           this.log(`referrers: zone owners not refreshed: ${(e as Error).message}`);
         }
-      } while (this.again && !this.closed());
+      }
     };
     this.running = run().finally(() => {
       this.running = undefined;

@@ -25,7 +25,7 @@ export function zoneReportWarehouse(db: SqlDb, beginImport: ZoneReportWarehouse[
     totalsAndOptions: (filters) => getTotalsAndOptions(db, filters),
     dimensionValues: () => getDimensionValues(db),
     busiestZones: (limit) => getBusiestZones(db, limit),
-    zoneOwners: () => getZoneOwners(db),
+    zoneOwners: (since) => getZoneOwners(db, since),
     days: (range) => getReportDays(db, range),
     beginImport,
   };

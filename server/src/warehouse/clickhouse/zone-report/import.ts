@@ -1,5 +1,8 @@
-// Zone-report imports: rows are staged into a table of the import's own (inserted in chunks
-// while the upload is still being parsed, so a large file is never held in memory); the commit
+// Zone-report imports: rows are staged into a table of the import's own, inserted in chunks
+// while the upload is still being parsed. One chunk is on its way at a time: when the next is
+// full before it is confirmed, add() hands back a promise the reader waits on, so a file of any
+// size holds at most two chunks of rows (parsing is faster than inserting, and without the wait
+// every chunk of the file queued up in memory behind the first). The commit
 // — serialised with every other write of this process — counts the staged keys already stored,
 // records the days it will touch (zone_report_pending), inserts the last staged row of each key
 // with a new version (ReplacingMergeTree: it replaces the stored one, FINAL reads see only it),
@@ -27,39 +30,60 @@ function checkDate(date: string): void {
   if (!(year >= 1900 && year <= 2299)) throw new Error(`date: ${date} fuera del rango del almacén (1900–2299)`);
 }
 
-export async function beginZoneReportImport(db: ClickHouseDb): Promise<ZoneReportImport> {
+/** A ClickHouse import, with the most rows it held at once (staged but not yet confirmed by ClickHouse). */
+export interface ClickHouseZoneReportImport extends ZoneReportImport {
+  readonly peakRows: number;
+}
+
+export async function beginZoneReportImport(db: ClickHouseDb, chunkRows = CHUNK_ROWS): Promise<ClickHouseZoneReportImport> {
   const stage = `${STAGE_PREFIX}${randomUUID().replace(/-/g, '')}`;
   await db.command(`CREATE TABLE ${db.t(stage)} (seq UInt64, ${ZONE_REPORT_COLUMNS_SQL}) ENGINE = MergeTree ORDER BY tuple()`);
   let buffer: Array<ZoneReportRecord & { seq: number }> = [];
+  // The chunk on its way (resolved once ClickHouse confirmed it, or failed) and its size.
   let sending: Promise<void> = Promise.resolve();
+  let inFlight = 0;
+  let peakRows = 0;
   let failed: unknown;
   let staged = 0;
   let state: 'open' | 'committed' | 'closed' = 'open';
 
-  const send = () => {
-    if (buffer.length === 0) return;
+  /** Sends the buffer once the chunk before it is confirmed; resolves when it is on its way. */
+  const send = async (): Promise<void> => {
+    await sending;
+    if (failed) throw failed;
+    if (buffer.length === 0 || state === 'closed') return;
     const rows = buffer;
     buffer = [];
-    sending = sending.then(() =>
-      db.insert(stage, rows).catch((e) => {
+    inFlight = rows.length;
+    sending = db.insert(stage, rows).then(
+      () => {
+        inFlight = 0;
+      },
+      (e) => {
+        inFlight = 0;
         failed ??= e;
-      }),
+      },
     );
   };
 
   return {
+    get peakRows() {
+      return peakRows;
+    },
+
     add(record, seq) {
       if (state !== 'open') throw new Error('import already committed or closed');
       checkDate(record.date);
       buffer.push({ seq, ...record });
       staged++;
-      if (buffer.length >= CHUNK_ROWS) send();
+      if (buffer.length + inFlight > peakRows) peakRows = buffer.length + inFlight;
+      return buffer.length >= chunkRows ? send() : undefined;
     },
 
     async commit(listLimit = 1000) {
       if (state !== 'open') throw new Error('import already committed or closed');
       state = 'committed';
-      send();
+      await send();
       await sending;
       if (failed) throw failed;
       if (staged === 0) return { inserted: 0, replaced: 0, repeated: [], repeated_total: 0 };
