@@ -75,6 +75,58 @@ function afterWait(s: AppServices, r: BeaconRequest, ip: string | undefined, wai
 
 /** The query string parsed as Koa 3 does (URLSearchParams; a name given twice is an array of its values). */
 export function parseQuery(search: string): Record<string, unknown> {
+  // Printable ASCII (every tag's query) is read here, without URLSearchParams and its iterators;
+  // anything else, or a percent sign decodeURIComponent refuses, as URLSearchParams reads it.
+  const len = search.length;
+  for (let i = 0; i < len; i++) {
+    const c = search.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return parseQueryStandard(search);
+  }
+  const out: Record<string, unknown> = {};
+  let start = search.charCodeAt(0) === 0x3f ? 1 : 0; // URLSearchParams drops one leading '?'
+  while (start < len) {
+    let end = search.indexOf('&', start);
+    if (end === -1) end = len;
+    if (end > start) {
+      const eq = search.indexOf('=', start);
+      const split = eq === -1 || eq > end ? end : eq;
+      const name = formDecode(search.slice(start, split));
+      const value = split === end ? '' : formDecode(search.slice(split + 1, end));
+      if (name === undefined || value === undefined) return parseQueryStandard(search);
+      addParam(out, name, value);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+/** A form-encoded part ('+' a space, %XX a byte of UTF-8); undefined when decodeURIComponent refuses it. */
+function formDecode(part: string): string | undefined {
+  const plus = part.indexOf('+') !== -1;
+  if (!plus && part.indexOf('%') === -1) return part;
+  const spaced = plus ? part.replaceAll('+', ' ') : part;
+  if (spaced.indexOf('%') === -1) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adds a value under its name: the second value makes an array (own properties only, even for '__proto__'). */
+function addParam(out: Record<string, unknown>, name: string, value: string): void {
+  if (!Object.hasOwn(out, name)) {
+    if (name === '__proto__') Object.defineProperty(out, name, { value, writable: true, enumerable: true, configurable: true });
+    else out[name] = value;
+    return;
+  }
+  const prev = out[name];
+  if (Array.isArray(prev)) prev.push(value);
+  else out[name] = [prev, value];
+}
+
+/** The query as URLSearchParams reads it (the reference; any text). */
+export function parseQueryStandard(search: string): Record<string, unknown> {
   const params = new URLSearchParams(search);
   const out: Record<string, unknown> = {};
   for (const key of params.keys()) {

@@ -6,6 +6,7 @@ import { createHook } from 'node:async_hooks';
 import http from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { TestServer } from './helpers.js';
+import { parseQuery, parseQueryStandard } from '../src/beacon.js';
 import { logRows, startReferrerServer } from './referrers-fixture.js';
 
 let t: TestServer;
@@ -82,4 +83,62 @@ test('the hits are stored as before: each counted once, the keyed one not again 
   expect((await get('/api/hit?zone_id=sync-3&kw=vuelos', '198.51.100.12')).status).toBe(204);
   const rows = await logRows(admin, { zoneId: 'sync-3' });
   expect(rows.map((r) => r.ip).sort()).toEqual(['198.51.100.10', '198.51.100.12']);
+});
+
+test('the query is read as URLSearchParams reads it, whatever it holds', () => {
+  const pieces = [
+    'zone_id',
+    'ref',
+    'kw',
+    '__proto__',
+    'toString',
+    '=',
+    '&',
+    '&&',
+    '?',
+    '+',
+    '%',
+    '%2',
+    '%zz',
+    '%20',
+    '%2B',
+    '%26',
+    '%3D',
+    '%C3%A9',
+    '%C3',
+    '%E2%82%AC',
+    '%ED%A0%80',
+    '%F0%9F%98%80',
+    'é',
+    'a',
+    '1',
+    '\u0000',
+    ' ',
+    '#',
+  ];
+  let seed = 29;
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const cases = [
+    '',
+    '?',
+    '??a=1',
+    'a',
+    'a=',
+    '=a',
+    'a=1&a=2&a=3&b',
+    '__proto__=x&__proto__=y',
+    'ref=https%3A%2F%2Fwww.example.com%2Fpage-1&kw=vuelos+baratos',
+  ];
+  for (let i = 0; i < 5000; i++) cases.push(Array.from({ length: 1 + rnd(12) }, () => pieces[rnd(pieces.length)]).join(''));
+  for (const q of cases) {
+    const fast = parseQuery(q);
+    const standard = parseQueryStandard(q);
+    expect(Object.getPrototypeOf(fast)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyNames(fast), q).toEqual(Object.getOwnPropertyNames(standard));
+    for (const k of Object.getOwnPropertyNames(standard))
+      expect(Object.getOwnPropertyDescriptor(fast, k), q).toEqual(Object.getOwnPropertyDescriptor(standard, k));
+  }
 });
