@@ -29,24 +29,104 @@ export interface BeaconRequest {
 }
 
 /** Takes one hit: answers whether the pixel is asked for; HttpError 429, 400 (Spanish detail) or 503. */
-export async function takeHit(s: AppServices, r: BeaconRequest): Promise<{ gif: boolean }> {
+export function takeHit(s: AppServices, r: BeaconRequest): Promise<{ gif: boolean }> {
+  return new Promise((resolve, reject) => takeHitNow(s, r, (e, gif) => (e === undefined ? resolve({ gif: gif === true }) : reject(e))));
+}
+
+/**
+ * takeHit() without a promise (the lean path's): with the bucket in this process, the hit is
+ * counted, validated, classified and queued for the next commit before this returns, and `done`
+ * hears after that commit — never before this returns. A Redis bucket is asked first.
+ */
+export function takeHitNow(s: AppServices, r: BeaconRequest, done: (error: unknown, gif?: boolean) => void): void {
   const ip = normalizeIp(r.ip) ?? r.socketAddress;
-  const waitMs = await s.referrers.beaconWait(ip);
-  if (waitMs > 0) throw httpError(429, 'Demasiadas visitas desde esta dirección; inténtalo más tarde', waitMs / 1000);
-  const parsed = HitQuery.safeParse(r.query);
-  if (!parsed.success) throw httpError(400, zodDetail(parsed.error));
-  await s.referrers.hit(parsed.data, {
-    ip,
-    userAgent: r.header('user-agent') || undefined,
-    // A CDN's country header, only from behind trusted proxies (a client can send any header).
-    country: s.config.trustProxy > 0 ? r.header('cf-ipcountry') || r.header('x-country-code') || undefined : undefined,
-    referer: r.header('referer') || undefined,
-  });
-  return { gif: parsed.data.format === 'gif' };
+  const now = Date.now();
+  const waitMs = s.referrers.beaconWaitNow(ip, now);
+  if (waitMs === undefined) {
+    s.referrers.beaconWait(ip, now).then(
+      (ms) => afterWait(s, r, ip, ms, done),
+      (e: unknown) => done(e),
+    );
+  } else afterWait(s, r, ip, waitMs, done);
+}
+
+/** The hit once its bucket answered; `done` hears after this returns (a refusal on the next microtask). */
+function afterWait(s: AppServices, r: BeaconRequest, ip: string | undefined, waitMs: number, done: (error: unknown, gif?: boolean) => void): void {
+  try {
+    if (waitMs > 0) throw httpError(429, 'Demasiadas visitas desde esta dirección; inténtalo más tarde', waitMs / 1000);
+    const parsed = HitQuery.safeParse(r.query);
+    if (!parsed.success) throw httpError(400, zodDetail(parsed.error));
+    const gif = parsed.data.format === 'gif';
+    s.referrers.hitNow(
+      parsed.data,
+      {
+        ip,
+        userAgent: r.header('user-agent') || undefined,
+        // A CDN's country header, only from behind trusted proxies (a client can send any header).
+        country: s.config.trustProxy > 0 ? r.header('cf-ipcountry') || r.header('x-country-code') || undefined : undefined,
+        referer: r.header('referer') || undefined,
+      },
+      (e) => done(e, gif),
+    );
+  } catch (e) {
+    queueMicrotask(() => done(e));
+  }
 }
 
 /** The query string parsed as Koa 3 does (URLSearchParams; a name given twice is an array of its values). */
 export function parseQuery(search: string): Record<string, unknown> {
+  // Printable ASCII (every tag's query) is read here, without URLSearchParams and its iterators;
+  // anything else, or a percent sign decodeURIComponent refuses, as URLSearchParams reads it.
+  const len = search.length;
+  for (let i = 0; i < len; i++) {
+    const c = search.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return parseQueryStandard(search);
+  }
+  const out: Record<string, unknown> = {};
+  let start = search.charCodeAt(0) === 0x3f ? 1 : 0; // URLSearchParams drops one leading '?'
+  while (start < len) {
+    let end = search.indexOf('&', start);
+    if (end === -1) end = len;
+    if (end > start) {
+      const eq = search.indexOf('=', start);
+      const split = eq === -1 || eq > end ? end : eq;
+      const name = formDecode(search.slice(start, split));
+      const value = split === end ? '' : formDecode(search.slice(split + 1, end));
+      if (name === undefined || value === undefined) return parseQueryStandard(search);
+      addParam(out, name, value);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+/** A form-encoded part ('+' a space, %XX a byte of UTF-8); undefined when decodeURIComponent refuses it. */
+function formDecode(part: string): string | undefined {
+  const plus = part.indexOf('+') !== -1;
+  if (!plus && part.indexOf('%') === -1) return part;
+  const spaced = plus ? part.replaceAll('+', ' ') : part;
+  if (spaced.indexOf('%') === -1) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adds a value under its name: the second value makes an array (own properties only, even for '__proto__'). */
+function addParam(out: Record<string, unknown>, name: string, value: string): void {
+  if (!Object.hasOwn(out, name)) {
+    if (name === '__proto__') Object.defineProperty(out, name, { value, writable: true, enumerable: true, configurable: true });
+    else out[name] = value;
+    return;
+  }
+  const prev = out[name];
+  if (Array.isArray(prev)) prev.push(value);
+  else out[name] = [prev, value];
+}
+
+/** The query as URLSearchParams reads it (the reference; any text). */
+export function parseQueryStandard(search: string): Record<string, unknown> {
   const params = new URLSearchParams(search);
   const out: Record<string, unknown> = {};
   for (const key of params.keys()) {
@@ -130,28 +210,29 @@ export function leanBeacon(s: AppServices, proxy: ProxyView, logError: (line: st
         return typeof v === 'string' ? v : '';
       },
     };
-    takeHit(s, request).then(
-      ({ gif }) => {
+    // No promise per hit: the answer is written when the hit's batch has committed (or at once
+    // for a refusal), from the writer's own loop over its batch.
+    takeHitNow(s, request, (raw, gif) => {
+      if (raw === undefined) {
         const headers = (gif ? head.pixel : head.noContent).slice();
         headers[1] = id;
         if (gif) res.writeHead(200, headers).end(PIXEL);
         else res.writeHead(204, headers).end();
-      },
-      (raw: unknown) => {
-        // As the error middleware: 4xx and 503 say why; anything else is logged and a 500.
-        const known = toHttpError(raw);
-        const e = known instanceof HttpError ? known : undefined;
-        const status = e && e.status >= 400 ? e.status : 500;
-        const detail = status < 500 || status === 502 || status === 503 ? (e?.message ?? '') : 'Error interno del servidor';
-        if (status >= 500 && !(e && status === 503)) logError(`error ${id} GET /api/hit: ${(raw as Error)?.stack ?? String(raw)}`);
-        const body = JSON.stringify({ detail });
-        const headers = head.base.slice();
-        headers[1] = id;
-        headers.push('Content-Type', 'application/json; charset=utf-8');
-        if (e?.retryAfterSeconds !== undefined) headers.push('Retry-After', String(Math.max(1, Math.ceil(e.retryAfterSeconds))));
-        headers.push('Content-Length', String(Buffer.byteLength(body)));
-        if (!res.headersSent) res.writeHead(status, headers).end(body);
-      },
-    );
+        return;
+      }
+      // As the error middleware: 4xx and 503 say why; anything else is logged and a 500.
+      const known = toHttpError(raw);
+      const e = known instanceof HttpError ? known : undefined;
+      const status = e && e.status >= 400 ? e.status : 500;
+      const detail = status < 500 || status === 502 || status === 503 ? (e?.message ?? '') : 'Error interno del servidor';
+      if (status >= 500 && !(e && status === 503)) logError(`error ${id} GET /api/hit: ${(raw as Error)?.stack ?? String(raw)}`);
+      const body = JSON.stringify({ detail });
+      const headers = head.base.slice();
+      headers[1] = id;
+      headers.push('Content-Type', 'application/json; charset=utf-8');
+      if (e?.retryAfterSeconds !== undefined) headers.push('Retry-After', String(Math.max(1, Math.ceil(e.retryAfterSeconds))));
+      headers.push('Content-Length', String(Buffer.byteLength(body)));
+      if (!res.headersSent) res.writeHead(status, headers).end(body);
+    });
   };
 }

@@ -2,6 +2,7 @@
 // is committed at the end of its event-loop turn (a live event sent alone reached the streams
 // ~5 ms later than it had to, every time), while writes that come close together still share a
 // commit. The linger here is a minute, so a write that waited for it could never settle in time.
+import { createHook } from 'node:async_hooks';
 import { expect, test } from 'vitest';
 import { EventWriter, type WritePart } from '../src/warehouse/event-writer.js';
 import type { ReferrerEvent } from '../src/warehouse/types.js';
@@ -119,4 +120,36 @@ test('a write right after a commit (none arrived during it) waits for the pacing
   await w.close();
   await second;
   expect(commits).toEqual([[1], [2]]);
+});
+
+test("enqueue (the beacon's way in) takes no promise per write; each write hears once its batch committed, or the commit's error", async () => {
+  const { w, commits, committed } = writer();
+  const heard: Array<[number, unknown]> = [];
+  let promises = 0;
+  const hook = createHook({
+    init: (_id, type) => {
+      if (type === 'PROMISE') promises++;
+    },
+  });
+  hook.enable();
+  for (let i = 1; i <= 50; i++) w.enqueue([event(i)], undefined, (e) => heard.push([i, e]));
+  hook.disable();
+  expect(promises).toBe(0);
+  expect(heard).toEqual([]); // never before the commit
+  await w.close();
+  expect(commits).toEqual([Array.from({ length: 50 }, (_, i) => i + 1)]);
+  expect(committed).toHaveLength(50);
+  expect(heard).toEqual(Array.from({ length: 50 }, (_, i) => [i + 1, undefined]));
+
+  const failing = new EventWriter(
+    async () => {
+      throw new Error('disk full');
+    },
+    () => {},
+    { lingerMs: 60_000, maxRows: 1000 },
+  );
+  const errors: unknown[] = [];
+  failing.enqueue([event(1)], undefined, (e) => errors.push(e));
+  await failing.close();
+  expect(errors.map((e) => (e as Error).message)).toEqual(['disk full']);
 });

@@ -31,7 +31,7 @@ import type { TableExport, TablePageOf } from '../tables.js';
 import { MemoryLiveBus, type LiveBus } from '../live/bus.js';
 import { SseHub } from '../live/sse.js';
 import type { ZoneValues } from './zone-values.js';
-import type { TokenBucket } from '../live/token-bucket.js';
+import { MemoryTokenBucket, type TokenBucket } from '../live/token-bucket.js';
 import { BotClassifier } from './bots.js';
 import type { SpamListService } from './spam-list.js';
 import { commitKeyed, EVENT_KEY, eventKeys, type KeyedEvent, type PartKeys } from './referrers/idempotency.js';
@@ -47,6 +47,27 @@ export { eventFrame } from './referrers/live.js';
 export { resolveRange, streamFilter, textFilter, visitsComparison } from './referrers/queries.js';
 
 const DAY_MS = 86_400_000;
+
+/** A beacon hit's query fields (HitQuery, parsed). */
+export interface HitFields {
+  zone_id: string;
+  ref?: string;
+  kw?: string;
+  src?: string;
+  event_id?: string;
+  cid?: string;
+  asid?: string;
+  adid?: string;
+  plc?: string;
+}
+
+/** Where a beacon hit came from: its address, the CDN's country, the Referer header and the user agent. */
+export interface HitOrigin {
+  ip: string | undefined;
+  country: string | undefined;
+  referer: string | undefined;
+  userAgent?: string;
+}
 
 export interface ReferrerServiceOptions {
   lingerMs: number;
@@ -207,21 +228,41 @@ export class ReferrerService {
    * `ownKeys`, whether some event carries a key of its own, are what the commit looks for (an
    * untagged write has none).
    */
-  private async store(stamped: readonly ReferrerEvent[], batchKey?: string, ownKeys = false): Promise<IngestReferrersResult> {
-    if (this.closed) throw new DomainError('unavailable', 'El servidor se está cerrando');
-    try {
-      await this.writer.write(stamped, batchKey !== undefined || ownKeys ? { batchKey, ownKeys } : undefined);
-    } catch (e) {
-      this.log(`referrers: batch not committed: ${(e as Error).message}`);
-      throw new DomainError('unavailable', 'No se pudieron guardar los eventos; reinténtalo');
-    }
-    const stored = stamped.filter((e) => e.id !== 0);
-    return {
-      accepted: stored.length,
-      duplicates: stamped.length - stored.length,
-      first_id: stored[0]?.id ?? null,
-      last_id: stored.at(-1)?.id ?? null,
-    };
+  private store(stamped: readonly ReferrerEvent[], batchKey?: string, ownKeys = false): Promise<IngestReferrersResult> {
+    return new Promise((resolve, reject) => this.storeNow(stamped, batchKey, ownKeys, (e, result) => (e ? reject(e) : resolve(result!))));
+  }
+
+  /** store() without a promise: `done` hears, after the commit, the refusal or what was stored (never before this returns). */
+  private storeNow(
+    stamped: readonly ReferrerEvent[],
+    batchKey: string | undefined,
+    ownKeys: boolean,
+    done: (error: DomainError | undefined, result?: IngestReferrersResult) => void,
+  ): void {
+    if (this.closed) return void queueMicrotask(() => done(new DomainError('unavailable', 'El servidor se está cerrando')));
+    this.writer.enqueue(stamped, batchKey !== undefined || ownKeys ? { batchKey, ownKeys } : undefined, (e) => {
+      if (e !== undefined) {
+        this.log(`referrers: batch not committed: ${(e as Error).message}`);
+        return done(new DomainError('unavailable', 'No se pudieron guardar los eventos; reinténtalo'));
+      }
+      if (stamped.length === 1) {
+        // A beacon hit: its own answer without filtering or slicing (the same figures).
+        const id = stamped[0].id;
+        return done(undefined, {
+          accepted: id === 0 ? 0 : 1,
+          duplicates: id === 0 ? 1 : 0,
+          first_id: id === 0 ? null : id,
+          last_id: id === 0 ? null : id,
+        });
+      }
+      const stored = stamped.filter((e) => e.id !== 0);
+      done(undefined, {
+        accepted: stored.length,
+        duplicates: stamped.length - stored.length,
+        first_id: stored[0]?.id ?? null,
+        last_id: stored.at(-1)?.id ?? null,
+      });
+    });
   }
 
   /**
@@ -260,18 +301,33 @@ export class ReferrerService {
 
   /** How long the address must wait before its next beacon hit (ms; 0: it may send one now, and that takes a token). */
   beaconWait(ip: string | undefined, now = Date.now()): Promise<number> {
-    return this.beaconBucket === undefined || ip === undefined ? Promise.resolve(0) : this.beaconBucket.take(ip, now);
+    const wait = this.beaconWaitNow(ip, now);
+    return wait === undefined ? this.beaconBucket!.take(ip!, now) : Promise.resolve(wait);
+  }
+
+  /** beaconWait() when it can answer at once (no bucket, or the bucket in this process); undefined when it must ask Redis. */
+  beaconWaitNow(ip: string | undefined, now = Date.now()): number | undefined {
+    const bucket = this.beaconBucket;
+    if (bucket === undefined || ip === undefined) return 0;
+    return bucket instanceof MemoryTokenBucket ? bucket.takeNow(ip, now) : undefined;
   }
 
   /** One beacon hit; answers its id, or null when its event_id made it a duplicate. */
-  async hit(
-    q: { zone_id: string; ref?: string; kw?: string; src?: string; event_id?: string; cid?: string; asid?: string; adid?: string; plc?: string },
-    from: { ip: string | undefined; country: string | undefined; referer: string | undefined; userAgent?: string },
-  ): Promise<number | null> {
+  hit(q: HitFields, from: HitOrigin): Promise<number | null> {
+    return new Promise((resolve, reject) => this.hitNow(q, from, (e, id) => (e ? reject(e) : resolve(id ?? null))));
+  }
+
+  /**
+   * hit() without a promise (the beacon's path): the hit is validated, classified and queued for
+   * the next commit before this returns — a refusal is thrown (DomainError) — and `done` hears
+   * its id (null: a duplicate) once its batch committed.
+   */
+  hitNow(q: HitFields, from: HitOrigin, done: (error: DomainError | undefined, id?: number | null) => void): void {
     const country = from.country?.trim().toUpperCase();
     const referer = from.referer && from.referer.length <= REFERRER_LIMITS.referrer ? from.referer : undefined;
-    let event: NewReferrerEvent;
+    let event: ReferrerEvent;
     try {
+      // Stamped as accept() stamps it, in one object (id 0 until the commit, its zone's owner).
       event = normalizeEvent(
         {
           zone_id: q.zone_id,
@@ -284,17 +340,19 @@ export class ReferrerService {
           placement: q.plc,
           // Headers set by the CDN/proxy: a value that is not a country code is left out.
           country: country && /^[A-Z][A-Z0-9]$/.test(country) && country !== 'XX' ? country : null,
+          // An address that is none is left out, not refused (a plain dotted quad costs no regex).
           ip: normalizeIp(from.ip),
         },
         Date.now(),
+        this.ownerOf,
       );
     } catch (e) {
       if (e instanceof EventError) throw new DomainError('invalid', e.message);
       throw e;
     }
     if (this.bots) this.flag(event, from.userAgent, blankToNull(q.src) !== null);
-    const result = await this.accept([event], [q.event_id === undefined ? undefined : eventKeys.beacon(q.event_id)]);
-    return result.first_id;
+    if (q.event_id !== undefined) (event as KeyedEvent)[EVENT_KEY] = eventKeys.beacon(q.event_id);
+    this.storeNow([event], undefined, q.event_id !== undefined, (e, result) => (e ? done(e) : done(undefined, result!.first_id)));
   }
 
   /** A page of distinct referrers with how many there are and their hits in all. */

@@ -6,7 +6,9 @@
 // to back spent more CPU on commits than on the hits; paced, a commit carries a few times more);
 // a write after a quiet spell (none in the last `lingerMs`)
 // waits for no company that is not coming: it is flushed at the end of the event-loop turn,
-// with whatever else that turn read. Each caller's promise settles only after its batch committed, and committed
+// with whatever else that turn read. Each caller hears (its promise settles, or its callback is
+// called: enqueue, for the beacon, which answers per hit and so takes no promise per hit) only
+// after its batch committed, and committed
 // events are handed on (the live bus) in id order — only those the commit stored (it may leave
 // out duplicates of events stored before).
 import type { ReferrerEvent } from './types.js';
@@ -37,9 +39,11 @@ export function eventsOf(parts: ReadonlyArray<WritePart<unknown>>): readonly Ref
   return all;
 }
 
+/** Called once a write's batch committed (no error) or failed to commit (the error). */
+export type WriteDone = (error?: unknown) => void;
+
 interface Waiter<Tag> extends WritePart<Tag> {
-  resolve: () => void;
-  reject: (e: unknown) => void;
+  done: WriteDone;
 }
 
 export class EventWriter<Tag = never> {
@@ -67,16 +71,23 @@ export class EventWriter<Tag = never> {
 
   /** Resolves once the events are committed; rejects if their batch failed to commit. `tag` goes to the commit with them. */
   write(events: readonly ReferrerEvent[], tag?: Tag): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('event writer closed'));
-    if (events.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => this.enqueue(events, tag, (e) => (e === undefined ? resolve() : reject(e))));
+  }
+
+  /**
+   * write() without a promise: `done` is called once the events are committed (or with the error
+   * their batch failed with) — never before enqueue returns. The beacon's hits come this way: a
+   * promise and its reactions per hit cost more than the rest of queuing it.
+   */
+  enqueue(events: readonly ReferrerEvent[], tag: Tag | undefined, done: WriteDone): void {
+    if (this.closed) return void queueMicrotask(() => done(new Error('event writer closed')));
+    if (events.length === 0) return void queueMicrotask(() => done());
     const now = performance.now();
     const alone = now - this.lastWriteAt >= this.options.lingerMs;
     this.lastWriteAt = now;
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ events, tag, resolve, reject });
-      this.pendingRows += events.length;
-      this.schedule(alone);
-    });
+    this.pending.push({ events, tag, done });
+    this.pendingRows += events.length;
+    this.schedule(alone);
   }
 
   get backlog(): number {
@@ -134,13 +145,13 @@ export class EventWriter<Tag = never> {
     try {
       stored = (await this.commit(batch)) ?? eventsOf(batch);
     } catch (e) {
-      for (const w of batch) w.reject(e);
+      settle(batch, e);
       return;
     }
     try {
       if (stored.length > 0) this.committed(stored);
     } finally {
-      for (const w of batch) w.resolve();
+      settle(batch, undefined);
     }
   }
 
@@ -153,4 +164,17 @@ export class EventWriter<Tag = never> {
       await this.flushing;
     }
   }
+}
+
+/** Tells each write of a batch how it went; one caller's throw does not keep the others from hearing. */
+function settle(batch: ReadonlyArray<Waiter<unknown>>, error: unknown): void {
+  let thrown: { e: unknown } | undefined;
+  for (const w of batch) {
+    try {
+      w.done(error);
+    } catch (e) {
+      thrown ??= { e };
+    }
+  }
+  if (thrown) throw thrown.e;
 }
