@@ -1093,7 +1093,8 @@ export function describeSameAnswers(title: string, openActual: () => Promise<War
           { key: 'date', dir: 'desc' },
         ],
       ],
-      ['CPM descending (few ties)', [{ key: 'cpm', dir: 'desc' }]],
+      ['CPM ascending (negative revenue first, few ties)', [{ key: 'cpm', dir: 'asc' }]],
+      ['CTR descending', [{ key: 'ctr', dir: 'desc' }]],
       // With a zone search the rollup cannot count the days: the last row's day is read first.
       [
         'the day ascending, then revenue',

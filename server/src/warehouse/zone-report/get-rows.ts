@@ -12,7 +12,7 @@
 //   at or before that value), ties included. ClickHouse also narrows FINAL to the keys of those
 //   rows (cutConditions). Not for a ratio (CTR…): computing it is most of the cost, and the
 //   first read would pay it again — unless the page's rows all tie on it (ratioTies).
-// - an order led by a ratio alone, whose first offset+limit rows all share its value (CTR
+// - an order led by a ratio alone, ascending, whose first offset+limit rows all share its value (CTR
 //   ascending: the rows without clicks, often most of them): the page is those tied rows in the
 //   natural key's order, led by the day, so it reads only the days up to its last row's. The
 //   first read keeps the ratio and the day of each row (a top-N of two numbers), where the
@@ -114,7 +114,7 @@ async function numberCut(db: SqlDb, q: RowQuery, range: { start: string; end: st
 }
 
 /**
- * A page led by a ratio (a derived metric) alone whose first `n` rows (with a value) all share
+ * A page led by a ratio (a derived metric) alone, ascending, whose first `n` rows (with a value) all share
  * it: those rows are the ties, in the natural key's order (the day first), so the page lies in
  * the range up to the day of the n-th of them. Answers that narrowed range, or undefined when the
  * order goes on with other keys, fewer than `n` rows have a value, or the first `n` differ.
@@ -122,14 +122,27 @@ async function numberCut(db: SqlDb, q: RowQuery, range: { start: string; end: st
 async function ratioTies(db: SqlDb, q: RowQuery, range: { start: string; end: string }, n: number) {
   const lead = q.order[0];
   const rest = q.order.filter((o) => o.key !== lead?.key);
-  if (!lead || STORED.has(lead.key) || !formulaOf(lead.key) || n <= 0) return undefined;
+  // Ascending only: ratios tie at their floor (no clicks, no revenue), rarely at their top, and an
+  // untied first read is a cost the page then pays on top of its own.
+  const formula = lead?.dir === 'asc' && !STORED.has(lead.key) ? formulaOf(lead.key) : undefined;
+  if (!lead || formula?.op !== 'ratio' || n <= 0) return undefined;
   if (rest.length > 1 || (rest.length === 1 && !(rest[0].key === 'date' && rest[0].dir === 'asc'))) return undefined;
   const d = db.dialect;
+  // A cheap look first (a filter the scan applies, stopping at n): are there n rows whose ratio is
+  // 0 (no clicks over a positive base)? Without them the ratio's first rows hardly tie, and the page is
+  // sorted in one read as before (CPM ascending would pay this first read for nothing).
+  const zeros = new Binder(d);
+  const zero = await db.one<{ n: number }>(
+    `SELECT ${d.cast(d.count(), 'int')} AS n FROM (SELECT 1 AS one FROM ${db.t('zone_report')}
+       ${whereFilters(zeros, q.filters, { range, and: [`${rowSum(d)[formula.num]} = 0`, `${rowSum(d)[formula.den]} > 0`], inScan: true })} LIMIT ${zeros.bind(n, 'UInt64')}) AS z`,
+    zeros.params,
+  );
+  if (Number(zero?.n ?? 0) < n) return undefined;
   const expr = rowExpr(d)(lead.key) as string;
   const b = new Binder(d);
   const where = currentFilters(b, q.filters, { range, and: [`${expr} IS NOT NULL`], inScan: true });
   const top = `SELECT ${expr} AS k, date FROM ${db.current('zone_report')} ${where}
-     ORDER BY k ${lead.dir === 'asc' ? 'ASC' : 'DESC'}, date ASC LIMIT ${b.bind(n, 'UInt64')}`;
+     ORDER BY k ASC, date ASC LIMIT ${b.bind(n, 'UInt64')}`;
   const row = await db.one<{ n: number; lo: number; hi: number; last: string }>(
     `SELECT ${d.cast(d.count(), 'int')} AS n, ${d.double('min(k)')} AS lo, ${d.double('max(k)')} AS hi, max(date) AS last FROM (${top}) AS top`,
     b.params,
