@@ -1086,7 +1086,24 @@ export function describeSameAnswers(title: string, openActual: () => Promise<War
           { key: 'date', dir: 'desc' },
         ],
       ],
+      // A ratio's first rows tie (no clicks: CTR 0): the page reads the days up to its last row's.
       ['CTR ascending', [{ key: 'ctr', dir: 'asc' }]],
+      [
+        'CTR ascending, then the day ascending',
+        [
+          { key: 'ctr', dir: 'asc' },
+          { key: 'date', dir: 'asc' },
+        ],
+      ],
+      [
+        'CTR ascending, then the day descending (not cut)',
+        [
+          { key: 'ctr', dir: 'asc' },
+          { key: 'date', dir: 'desc' },
+        ],
+      ],
+      ['CPM ascending (negative revenue first, few ties)', [{ key: 'cpm', dir: 'asc' }]],
+      ['CTR descending', [{ key: 'ctr', dir: 'desc' }]],
       // With a zone search the rollup cannot count the days: the last row's day is read first.
       [
         'the day ascending, then revenue',

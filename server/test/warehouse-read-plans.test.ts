@@ -3,7 +3,9 @@
 // (describeSameAnswers). A page is cut before it is sorted (zone-report/get-rows.ts): led by the
 // day, it reads the rollup's rows per day, then only the days that hold it; led by a stored
 // number, it sorts only the rows at or past its last row's value (ClickHouse: of their keys). A DuckDB zone search of
-// digits is a filter of the scan, not a join (sql/filters.ts). 'Top Zones' sums the zone months
+// digits is a filter of the scan, not a join (sql/filters.ts). A page led by a ratio whose first
+// rows tie reads only the days up to its last row's. ClickHouse tests the filters on the natural
+// key before FINAL (PREWHERE). 'Top Zones' sums the zone months
 // for a range's whole months (zone-report/get-top-earners.ts), and answers what the stored rows
 // answer after imports that replace rows.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -84,6 +86,54 @@ describe.each(engines)('%s: pages of a long range', (engine, open) => {
     // ClickHouse: FINAL merges only the keys of the stored rows at or above it, read without FINAL.
     if (engine === 'ClickHouse') expect(seen[1].sql).toMatch(/\(date, advertiser, publisher, zone_id, geo, source\) IN \(SELECT date, advertiser/);
   });
+
+  test('a page led by CTR ascending whose rows tie (no clicks) reads each row’s CTR and day first, then only the days up to its last row’s', async () => {
+    const seen = recording(w.db);
+    const page = await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'ctr', dir: 'asc' }], limit: 10, offset: 0 });
+    expect(page).toHaveLength(10);
+    expect(page.every((r) => r.clicks === 0)).toBe(true);
+    // A look for ten rows without clicks, the first ten CTRs and days, then the page.
+    expect(seen).toHaveLength(3);
+    expect(seen[0].sql).toMatch(/clicks = 0/);
+    expect(seen[1].sql).toMatch(/ORDER BY k ASC, date ASC LIMIT/);
+    // The page's statement is bound to the range up to its last row's day, not to the nine days.
+    const last = page[9].date;
+    expect(last < NINE_DAYS.end_date).toBe(true);
+    expect(Object.values(seen[2].params)).toEqual(expect.arrayContaining([NINE_DAYS.start_date, last]));
+    expect(Object.values(seen[2].params)).not.toContain(NINE_DAYS.end_date);
+    // Fewer rows without clicks than the page needs: the look alone, then the page over the nine days.
+    const many = recording(w.db);
+    await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'ctr', dir: 'asc' }], limit: 25, offset: 1000 });
+    expect(many).toHaveLength(2);
+    expect(Object.values(many[1].params)).toContain(NINE_DAYS.end_date);
+    // Descending (ratios rarely tie at their top), the page reads the whole range in one statement.
+    const desc = recording(w.db);
+    await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'ctr', dir: 'desc' }], limit: 10, offset: 0 });
+    expect(desc).toHaveLength(1);
+    expect(Object.values(desc[0].params)).toContain(NINE_DAYS.end_date);
+  });
+});
+
+describe('ClickHouse: reads of the current rows', () => {
+  let w: Warehouse & { db: SqlDb };
+  beforeAll(async () => {
+    w = await openClickHouseWarehouse(client, { database: 'prewhere' });
+    await importRows(w, ROWS);
+  });
+  afterAll(() => w.close());
+
+  test('filters on the natural key are PREWHERE, tested before FINAL merges versions; the domain after it', async () => {
+    const seen = recording(w.db);
+    await w.zoneReports.totalsAndOptions({ ...NINE_DAYS, zone_id: '10', publisher: 'Pub A', domain: 'a.com' });
+    await w.zoneReports.rows({ filters: { ...NINE_DAYS, zone_id: '10', domain: 'a.com' }, order: [], limit: 10, offset: 0 });
+    for (const { sql } of seen) {
+      const [, pre, post] = /FINAL\s+PREWHERE (.*?)\s+WHERE (.*)$/s.exec(sql) ?? [];
+      expect(pre).toMatch(/date BETWEEN .* AND position\(zone_id, .*\) > 0/);
+      expect(pre).not.toMatch(/domain/);
+      expect(post).toMatch(/^domain = /);
+    }
+    expect(seen[0].sql).toMatch(/publisher = .* WHERE domain/s);
+  });
 });
 
 describe('DuckDB: pages led by a number, zone searches', () => {
@@ -143,9 +193,9 @@ describe('DuckDB: pages led by a number, zone searches', () => {
     expect(header[0].sql).toMatch(/zone_report_zones/);
   });
 
-  test('a ratio (CTR) is sorted in one read: computing it is the cost a first read would pay twice', async () => {
+  test('a ratio (CTR) descending is sorted in one read: computing it is the cost a first read would pay twice', async () => {
     const seen = recording(w.db);
-    await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'ctr', dir: 'asc' }], limit: 25, offset: 0 });
+    await w.zoneReports.rows({ filters: NINE_DAYS, order: [{ key: 'ctr', dir: 'desc' }], limit: 25, offset: 0 });
     expect(seen).toHaveLength(1);
   });
 });

@@ -38,18 +38,43 @@ export interface WhereOptions {
   inScan?: boolean;
 }
 
-function conditions(b: Binder, filters: Partial<TextFilters>, options: WhereOptions): string[] {
-  const parts: string[] = [];
-  if (options.range) parts.push(`date BETWEEN ${b.bind(options.range.start, 'Date32')} AND ${b.bind(options.range.end, 'Date32')}`);
+/** A condition, and whether it reads only columns of the natural key (which every stored version of a row shares). */
+interface Condition {
+  sql: string;
+  onKey: boolean;
+}
+
+function keyedConditions(b: Binder, filters: Partial<TextFilters>, options: WhereOptions): Condition[] {
+  const parts: Condition[] = [];
+  if (options.range)
+    parts.push({ sql: `date BETWEEN ${b.bind(options.range.start, 'Date32')} AND ${b.bind(options.range.end, 'Date32')}`, onKey: true });
   const zone = filters.zone_id;
   if (zone !== undefined && !options.skip?.includes('zone_id'))
-    parts.push(ZONE_SEARCH[b.dialect.engine](b.bind(zone.toLowerCase(), 'String'), hasCase(zone), options.inScan ?? false));
+    parts.push({ sql: ZONE_SEARCH[b.dialect.engine](b.bind(zone.toLowerCase(), 'String'), hasCase(zone), options.inScan ?? false), onKey: true });
   for (const key of EQUAL) {
     const value = filters[key];
-    if (value !== undefined && !options.skip?.includes(key)) parts.push(`${key} = ${b.bind(value, 'String')}`);
+    if (value !== undefined && !options.skip?.includes(key)) parts.push({ sql: `${key} = ${b.bind(value, 'String')}`, onKey: key !== 'domain' });
   }
-  parts.push(...(options.and ?? []));
+  for (const sql of options.and ?? []) parts.push({ sql, onKey: false });
   return parts;
+}
+
+const conditions = (b: Binder, filters: Partial<TextFilters>, options: WhereOptions): string[] =>
+  keyedConditions(b, filters, options).map((c) => c.sql);
+
+/**
+ * The filters of a read of ClickHouse's current rows (FINAL): those on the natural key's columns
+ * as PREWHERE, tested before the versions are merged — right, since a row's versions share
+ * them, and FINAL then merges only the matching rows instead of every row of the range (a zone
+ * search over a year, 10 M rows: 653 → 579 CPU ms) — and the others (domain, cuts) as WHERE,
+ * after the merge, as they must be. DuckDB: a WHERE clause.
+ */
+export function currentFilters(b: Binder, filters: Partial<TextFilters>, options: WhereOptions = {}): string {
+  if (b.dialect.engine !== 'clickhouse') return whereFilters(b, filters, options);
+  const parts = keyedConditions(b, filters, options);
+  const pre = parts.filter((c) => c.onKey).map((c) => c.sql);
+  const post = parts.filter((c) => !c.onKey).map((c) => c.sql);
+  return `${pre.length ? `PREWHERE ${pre.join(' AND ')}` : ''} ${post.length ? `WHERE ${post.join(' AND ')}` : ''}`;
 }
 
 /** The conditions of the report filters joined by AND (the dialect's true when none), values bound through `b`. */

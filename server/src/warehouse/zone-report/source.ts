@@ -3,22 +3,22 @@
 // (FINAL), or the rollup rows of each day's current version (clickhouse/zone-report/schema.ts).
 import type { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
-import { type WhereOptions, filterConditions, whereFilters } from '../sql/filters.js';
+import { type WhereOptions, currentFilters, filterConditions, whereFilters } from '../sql/filters.js';
 import type { TextFilters } from '../types.js';
 
 /**
- * ClickHouse's rows of a query: stored rows deduplicated at read time (FINAL), or the rollup rows
- * of each day's current version, within the range (the subquery is one row per day).
+ * ClickHouse's rollup rows of each day's current version, within the range (the subquery is one
+ * row per day). Stored rows are read deduplicated (FINAL, see currentFilters in sql/filters.ts).
  *
  * Why FINAL rather than argMax(…, version) per natural key: a replaced row and its replacement
  * share the sorting key, so FINAL only merges the key ranges where parts overlap (ClickHouse ≥ 23
  * skips non-intersecting ranges and never merges across partitions, here months); every
  * aggregate then reads the deduplicated rows once. argMax needs a GROUP BY of the full natural
  * key over every row in range before the real aggregate — a second hash aggregation the size of
- * the table. WHERE on non-key columns (domain) is applied after FINAL, so it is correct too.
+ * the table. WHERE on non-key columns (domain) is applied after FINAL, so it is correct too; conditions
+ * on key columns are PREWHERE, before it.
  */
-function clickHouseSource(db: SqlDb, b: Binder, rollup: boolean, range: { start: string; end: string }): string {
-  if (!rollup) return db.current('zone_report');
+function clickHouseRollup(db: SqlDb, b: Binder, range: { start: string; end: string }): string {
   return `${db.t('zone_report_rollup')} WHERE (date, version) IN (
     SELECT date, max(version) FROM ${db.t('zone_report_day')}
     WHERE date BETWEEN ${b.bind(range.start, 'Date32')} AND ${b.bind(range.end, 'Date32')} GROUP BY date)`;
@@ -33,9 +33,8 @@ export function fromWhere(
   options: WhereOptions & { range: { start: string; end: string } },
 ): string {
   if (db.dialect.engine === 'duckdb') return `FROM ${rollup ? 'zone_report_rollup' : 'zone_report'} ${whereFilters(b, filters, options)}`;
-  const src = clickHouseSource(db, b, rollup, options.range);
-  const conditions = filterConditions(b, filters, options);
-  return rollup ? `FROM ${src} AND ${conditions}` : `FROM ${src} WHERE ${conditions}`;
+  if (!rollup) return `FROM ${db.current('zone_report')} ${currentFilters(b, filters, options)}`;
+  return `FROM ${clickHouseRollup(db, b, options.range)} AND ${filterConditions(b, filters, options)}`;
 }
 
 /** The rollup's rows a query without a range reads (ClickHouse: each day's current version). */
