@@ -124,6 +124,21 @@ function plainColumn(type: DuckDBType): (values: DuckDBValue[]) => Plain[] {
       return (values) => values as Plain[];
     case DuckDBTypeId.BIGINT:
       return (values) => values.map((v) => (v === null ? null : Number(v as bigint)));
+    case DuckDBTypeId.DATE: {
+      // An export's rows share a few days: each day's text is written once per stream, not once a row.
+      const texts = new Map<number, string>();
+      return (values) =>
+        values.map((v) => {
+          if (v === null) return null;
+          const days = (v as DuckDBDateValue).days;
+          let text = texts.get(days);
+          if (text === undefined) {
+            text = (v as DuckDBDateValue).toString();
+            texts.set(days, text);
+          }
+          return text;
+        });
+    }
     default:
       return (values) => values.map(plain);
   }
