@@ -9,7 +9,8 @@
 // Run: npm run bench:reports   (BENCH_ROWS_PER_DAY / BENCH_DAYS / BENCH_CALLS / BENCH_EXPORT_DAYS /
 // BENCH_INGEST_ROWS / BENCH_PG=0 / BENCH_PROFIT_EVENTS / BENCH_PROFIT_ADS / BENCH_PROFIT_DAYS /
 // BENCH_PROFIT=0 to vary; BENCH_ONLY=profit times the profit query alone, BENCH_ONLY=ingest the CSV
-// imports alone, BENCH_ONLY=export the streamed exports alone; BENCH_DATA_DIR=dir keeps
+// imports alone, BENCH_ONLY=export the streamed exports alone, BENCH_ONLY=reads the report endpoints alone;
+// BENCH_DATA_DIR=dir keeps
 // and reuses the generated rows)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, readFileSync, chmodSync, chownSync, existsSync, statSync } from 'node:fs';
@@ -38,13 +39,15 @@ const BENCH_PUBLISHER = 'Publisher 07';
 const RANGES = [7, 30, 365];
 const HUNDRED_MILLION = DAYS * PER_DAY >= 50_000_000;
 /** The profit query's data: referrer events (a share from Meta ads) and every ad's spend on each day. */
-const WITH_PROFIT = process.env.BENCH_PROFIT !== '0' && process.env.BENCH_ONLY !== 'ingest' && process.env.BENCH_ONLY !== 'export';
+const WITH_PROFIT = process.env.BENCH_PROFIT !== '0' && !['ingest', 'export', 'reads'].includes(process.env.BENCH_ONLY ?? '');
 /** BENCH_ONLY=profit: the profit query alone (no report endpoints, export, ingest or PostgreSQL). */
 const ONLY_PROFIT = process.env.BENCH_ONLY === 'profit';
 /** BENCH_ONLY=ingest: the CSV imports alone (no report endpoints, profit, export or PostgreSQL). */
 const ONLY_INGEST = process.env.BENCH_ONLY === 'ingest';
 /** BENCH_ONLY=export: the streamed exports alone (no report endpoints, profit, ingest or PostgreSQL). */
 const ONLY_EXPORT = process.env.BENCH_ONLY === 'export';
+/** BENCH_ONLY=reads: the report endpoints alone (no profit, export, ingest or PostgreSQL; a kept data dir stays as generated). */
+const ONLY_READS = process.env.BENCH_ONLY === 'reads';
 if (ONLY_PROFIT && !WITH_PROFIT) throw new Error('BENCH_ONLY=profit needs the profit data (not BENCH_PROFIT=0)');
 const PROFIT_EVENTS = Number(process.env.BENCH_PROFIT_EVENTS ?? 50_000_000);
 const PROFIT_ADS = Number(process.env.BENCH_PROFIT_ADS ?? 5000);
@@ -273,7 +276,7 @@ async function timeEndpoint(e, days) {
 
 // Built now so the import below follows the last timed call at once (an idle keep-alive
 // socket that the server has closed would fail a request with a body).
-const csv = ONLY_EXPORT ? '' : ingestCsv(INGEST_ROWS);
+const csv = ONLY_EXPORT || ONLY_READS ? '' : ingestCsv(INGEST_ROWS);
 
 const results = new Map();
 const tTiming = performance.now();
@@ -311,6 +314,17 @@ if (!ONLY_PROFIT && !ONLY_INGEST && !ONLY_EXPORT) {
       .map((l) => l.toFixed(1))
       .join(' ')}).`,
   );
+}
+
+if (ONLY_READS) {
+  const worstAt = (d) => ENDPOINTS.map((e) => [e.name, results.get(e.name)[d].p50]).sort((a, b) => b[1] - a[1])[0];
+  const sumAt = (d) => ENDPOINTS.reduce((n, e) => n + results.get(e.name)[d].p50, 0);
+  log('');
+  for (const d of RANGES) log(`  ${d} days: p50s add up to ${fmtMs(sumAt(d))} ms; slowest p50 ${fmtMs(worstAt(d)[1])} ms (${worstAt(d)[0]})`);
+  log(`  server peak RSS ${memory().peakMb.toFixed(0)} MB`);
+  for (const fn of cleanups.reverse()) await fn();
+  log(`Total benchmark time ${seconds(performance.now() - started)}.`);
+  process.exit(0);
 }
 
 // ---------------------------------------------------------------- 3a. Rentabilidad: the profit query
