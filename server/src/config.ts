@@ -64,7 +64,7 @@ export interface Config {
   clickhouse?: { url: string; username?: string; password?: string; database: string };
   /**
    * The embedded engine's memory (DuckDB): ADOPS_WAREHOUSE_MEMORY_LIMIT caps its buffers (default
-   * 256MB, was a fixed 1GB; the process takes more: Node, the engine's own allocations); sorts, joins and
+   * 128MB, was 256MB and before that a fixed 1GB; the process takes more: Node, the engine's own allocations); sorts, joins and
    * groups larger than that spill to ADOPS_WAREHOUSE_TEMP_DIR (unset: `warehouse.duckdb.tmp` in
    * the data dir) instead of growing the process. ClickHouse embedded (chdb:) takes it as each
    * query's max_memory_usage, spilling sorts and groups from half of it; a ClickHouse server keeps
@@ -246,7 +246,7 @@ export function engineBytes(size: string): number {
 }
 
 function warehouseMemory(env: Env): Config['warehouseMemory'] {
-  const limit = (env.ADOPS_WAREHOUSE_MEMORY_LIMIT || '256MB').trim();
+  const limit = (env.ADOPS_WAREHOUSE_MEMORY_LIMIT || '128MB').trim();
   if (!ENGINE_SIZE.test(limit))
     throw new ConfigError(`ADOPS_WAREHOUSE_MEMORY_LIMIT must be a size such as 256MB or 2GB (got "${env.ADOPS_WAREHOUSE_MEMORY_LIMIT}")`);
   const tempDir = env.ADOPS_WAREHOUSE_TEMP_DIR ? path.resolve(env.ADOPS_WAREHOUSE_TEMP_DIR) : undefined;

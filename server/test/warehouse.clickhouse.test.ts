@@ -376,7 +376,7 @@ describe('ClickHouse: chosen by configuration', () => {
     for (const [limit, bytes] of [
       ['96MB', 96_000_000],
       ['1GiB', 2 ** 30],
-      [undefined, 256_000_000], // the default, as DuckDB's
+      [undefined, 128_000_000], // the default, as DuckDB's
     ] as const) {
       const w = await configured(limit);
       try {
@@ -389,7 +389,7 @@ describe('ClickHouse: chosen by configuration', () => {
     }
     // A warehouse opened without a limit (a ClickHouse server's) keeps the engine's own settings.
     const plain = await open();
-    expect(await setting(plain, 'max_memory_usage')).not.toBe('256000000');
+    expect(await setting(plain, 'max_memory_usage')).not.toBe('128000000');
     await plain.close();
   });
 });
