@@ -14,7 +14,7 @@
 //   first read would pay it again.
 // Both cuts are off with the rollup (the plain queries, which they must answer alike).
 // On DuckDB an export sorts a window of about 100,000 rows at a time (days for an order led by the
-// date, value ranges for one led by a stored number), so its memory is a window's rows.
+// date, value ranges for one led by a number), so its memory is a window's rows.
 import { addDays, type SumKey, TQ_WEIGHT_SQL } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
@@ -209,8 +209,8 @@ function sliceConditions(b: Binder, slice: ValueSlice): string[] {
 }
 
 /**
- * DuckDB: an export led by a stored number (revenue, clicks…) cut into windows of that number's
- * values of about `windowRows` rows each, in the order's direction, then the rows without one
+ * DuckDB: an export led by a number (stored, as revenue or clicks, or a row's ratio, as CTR) cut
+ * into windows of that number's values of about `windowRows` rows each, in the order's direction, then the rows without one
  * (missing values sort last either way). The bounds are the column's quantiles: a window holds
  * every row of its values, ties included, so the windows one after the other are the whole
  * order, and DuckDB sorts a window's rows at a time instead of every row at once (a full sort of
@@ -224,8 +224,10 @@ async function valueSlices(
   windowRows: number,
 ): Promise<ValueSlice[] | undefined> {
   const lead = q.order[0];
-  if (!lead || !STORED.has(lead.key) || lead.key === 'date' || TEXT_SORT_KEYS.has(lead.key) || expected <= windowRows) return undefined;
-  const expr = lead.key;
+  if (!lead || lead.key === 'date' || TEXT_SORT_KEYS.has(lead.key) || expected <= windowRows) return undefined;
+  // A ratio (CTR, CPM…) is the same SQL in the bounds' query and in each window's: the same double a row.
+  const expr = rowExpr(db.dialect)(lead.key);
+  if (expr === undefined) return undefined;
   const parts = Math.ceil(expected / windowRows);
   const b = new Binder(db.dialect);
   const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date }, and: [`${expr} IS NOT NULL`] });
