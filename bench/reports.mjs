@@ -9,7 +9,8 @@
 // Run: npm run bench:reports   (BENCH_ROWS_PER_DAY / BENCH_DAYS / BENCH_CALLS / BENCH_EXPORT_DAYS /
 // BENCH_INGEST_ROWS / BENCH_PG=0 / BENCH_PROFIT_EVENTS / BENCH_PROFIT_ADS / BENCH_PROFIT_DAYS /
 // BENCH_PROFIT=0 to vary; BENCH_ONLY=profit times the profit query alone, BENCH_ONLY=ingest the CSV
-// imports alone; BENCH_DATA_DIR=dir keeps
+// imports alone, BENCH_ONLY=export the streamed exports alone, BENCH_ONLY=reads the report endpoints alone;
+// BENCH_DATA_DIR=dir keeps
 // and reuses the generated rows)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, readFileSync, chmodSync, chownSync, existsSync, statSync } from 'node:fs';
@@ -38,11 +39,15 @@ const BENCH_PUBLISHER = 'Publisher 07';
 const RANGES = [7, 30, 365];
 const HUNDRED_MILLION = DAYS * PER_DAY >= 50_000_000;
 /** The profit query's data: referrer events (a share from Meta ads) and every ad's spend on each day. */
-const WITH_PROFIT = process.env.BENCH_PROFIT !== '0' && process.env.BENCH_ONLY !== 'ingest';
+const WITH_PROFIT = process.env.BENCH_PROFIT !== '0' && !['ingest', 'export', 'reads'].includes(process.env.BENCH_ONLY ?? '');
 /** BENCH_ONLY=profit: the profit query alone (no report endpoints, export, ingest or PostgreSQL). */
 const ONLY_PROFIT = process.env.BENCH_ONLY === 'profit';
 /** BENCH_ONLY=ingest: the CSV imports alone (no report endpoints, profit, export or PostgreSQL). */
 const ONLY_INGEST = process.env.BENCH_ONLY === 'ingest';
+/** BENCH_ONLY=export: the streamed exports alone (no report endpoints, profit, ingest or PostgreSQL). */
+const ONLY_EXPORT = process.env.BENCH_ONLY === 'export';
+/** BENCH_ONLY=reads: the report endpoints alone (no profit, export, ingest or PostgreSQL; a kept data dir stays as generated). */
+const ONLY_READS = process.env.BENCH_ONLY === 'reads';
 if (ONLY_PROFIT && !WITH_PROFIT) throw new Error('BENCH_ONLY=profit needs the profit data (not BENCH_PROFIT=0)');
 const PROFIT_EVENTS = Number(process.env.BENCH_PROFIT_EVENTS ?? 50_000_000);
 const PROFIT_ADS = Number(process.env.BENCH_PROFIT_ADS ?? 5000);
@@ -271,11 +276,11 @@ async function timeEndpoint(e, days) {
 
 // Built now so the import below follows the last timed call at once (an idle keep-alive
 // socket that the server has closed would fail a request with a body).
-const csv = ingestCsv(INGEST_ROWS);
+const csv = ONLY_EXPORT || ONLY_READS ? '' : ingestCsv(INGEST_ROWS);
 
 const results = new Map();
 const tTiming = performance.now();
-for (const e of ONLY_PROFIT || ONLY_INGEST ? [] : ENDPOINTS) {
+for (const e of ONLY_PROFIT || ONLY_INGEST || ONLY_EXPORT ? [] : ENDPOINTS) {
   const row = {};
   if (e.noRange) {
     const r = await timeEndpoint(e, 0);
@@ -288,7 +293,7 @@ const afterQueries = memory();
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 const kb = (b) => (b >= 1048576 ? `${(b / 1048576).toFixed(1)} MB` : `${(b / 1024).toFixed(1)} KB`);
-if (!ONLY_PROFIT && !ONLY_INGEST) {
+if (!ONLY_PROFIT && !ONLY_INGEST && !ONLY_EXPORT) {
   log('');
   log(`HTTP timings: ${CALLS} calls per cell, sequential, ms as p50 / p95 (max); answer size (JSON) of the largest range`);
   log(`${pad('endpoint', 34)}${RANGES.map((d) => lpad(`${d} days`, 24)).join('')}${lpad('answer', 11)}`);
@@ -309,6 +314,17 @@ if (!ONLY_PROFIT && !ONLY_INGEST) {
       .map((l) => l.toFixed(1))
       .join(' ')}).`,
   );
+}
+
+if (ONLY_READS) {
+  const worstAt = (d) => ENDPOINTS.map((e) => [e.name, results.get(e.name)[d].p50]).sort((a, b) => b[1] - a[1])[0];
+  const sumAt = (d) => ENDPOINTS.reduce((n, e) => n + results.get(e.name)[d].p50, 0);
+  log('');
+  for (const d of RANGES) log(`  ${d} days: p50s add up to ${fmtMs(sumAt(d))} ms; slowest p50 ${fmtMs(worstAt(d)[1])} ms (${worstAt(d)[0]})`);
+  log(`  server peak RSS ${memory().peakMb.toFixed(0)} MB`);
+  for (const fn of cleanups.reverse()) await fn();
+  log(`Total benchmark time ${seconds(performance.now() - started)}.`);
+  process.exit(0);
 }
 
 // ---------------------------------------------------------------- 3a. Rentabilidad: the profit query
@@ -376,12 +392,18 @@ if (ONLY_PROFIT) {
 }
 
 // ---------------------------------------------------------------- 3b. a streamed export
+/** The server's CPU seconds so far (user + system, all threads): on a busy box a steadier figure than the wall clock. */
+const serverCpuSeconds = () => {
+  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 a second)
+};
 /** Downloads one export while sampling the server's RSS every 50 ms. */
 async function timedExport(query) {
   const before = memory().rssMb;
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, memory().rssMb)), 50);
   const t = performance.now();
+  const cpu = serverCpuSeconds();
   const res = await fetch(`${server.url}/api/ad-report/zone-details?${new URLSearchParams(query)}`, { headers: auth });
   let bytes = 0;
   let lines = 0;
@@ -390,7 +412,8 @@ async function timedExport(query) {
     for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
   }
   clearInterval(sampler);
-  return { status: res.status, ms: performance.now() - t, bytes, rows: lines - 1, before, peak, after: memory().rssMb };
+  const ms = performance.now() - t;
+  return { status: res.status, ms, cpu: serverCpuSeconds() - cpu, bytes, rows: lines - 1, before, peak, after: memory().rssMb };
 }
 const exportRange = { start_date: addDays(lastDay, -(EXPORT_DAYS - 1)), end_date: lastDay };
 const expectedExportRows = EXPORT_DAYS * PER_DAY;
@@ -410,9 +433,28 @@ for (const [label, extra] of ONLY_INGEST
   exports[label] = r;
   log(
     `  ${pad(label, 34)} HTTP ${r.status}, ${fmtInt(r.rows)} rows (${r.rows === expectedExportRows ? 'all' : `MISSING ${fmtInt(expectedExportRows - r.rows)}`}), ` +
-      `${(r.bytes / 1048576).toFixed(0)} MB in ${seconds(r.ms)} (${fmtInt(Math.round(r.rows / (r.ms / 1000)))} rows/s); ` +
+      `${(r.bytes / 1048576).toFixed(0)} MB in ${seconds(r.ms)} (${fmtInt(Math.round(r.rows / (r.ms / 1000)))} rows/s, server CPU ${r.cpu.toFixed(1)} s); ` +
       `RSS ${r.before.toFixed(0)} → peak ${r.peak.toFixed(0)} MB (+${(r.peak - r.before).toFixed(0)} MB), ${r.after.toFixed(0)} MB after`,
   );
+}
+
+if (ONLY_EXPORT) {
+  const all = Object.values(exports);
+  const slowest = Math.min(...all.map((r) => r.rows / (r.ms / 1000)));
+  const sorted = exports['by revenue (one full sort)'];
+  const peak = memory().peakMb;
+  log('');
+  log(`  ${all.every((r) => r.rows === expectedExportRows) ? 'met   ' : 'MISSED'} every export has every row`);
+  log(
+    `  ${slowest >= TARGETS.exportRowsPerSecond ? 'met   ' : 'MISSED'} every export ≥ ${fmtInt(TARGETS.exportRowsPerSecond)} rows/s: slowest ${fmtInt(Math.round(slowest))} rows/s`,
+  );
+  log(
+    `  ${sorted.peak - sorted.before < TARGETS.sortedExportRssGrowthMb ? 'met   ' : 'MISSED'} the export sorted by revenue grows RSS < ${TARGETS.sortedExportRssGrowthMb} MB: +${(sorted.peak - sorted.before).toFixed(0)} MB`,
+  );
+  log(`  ${peak < TARGETS.rssMb ? 'met   ' : 'MISSED'} server RSS < ${TARGETS.rssMb} MB: peak ${peak.toFixed(0)} MB`);
+  for (const fn of cleanups.reverse()) await fn();
+  log(`Total benchmark time ${seconds(performance.now() - started)}.`);
+  process.exit(0);
 }
 
 // ---------------------------------------------------------------- 4. ingest a 1-million-row CSV
@@ -442,11 +484,6 @@ log('');
 log(
   `Ingest: ${fmtInt(INGEST_ROWS)}-row CSV (${(Buffer.byteLength(csv) / 1048576).toFixed(0)} MB) POSTed to /api/ingest/zone-report with the ingest key`,
 );
-/** The server's CPU seconds so far (user + system, all threads): on a busy box a steadier figure than the wall clock. */
-const serverCpuSeconds = () => {
-  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 a second)
-};
 const ingestTimes = [];
 for (const label of ['new keys (insert)', 'same file again (replace)']) {
   const t = performance.now();

@@ -4,7 +4,7 @@
 // precision, so a spreadsheet's SUM of a column is the report's total to the cent; ratios
 // (CTR, CPM, CPC, RS%, TQ, ROI…) at the decimals the screens show.
 import type { CsvField } from './csv.js';
-import { shownFigure } from './rounding.js';
+import { shownFigure, shownFigureText } from './rounding.js';
 import { formatDateTime } from './format.js';
 import { PROFIT_DIMENSION_LABELS, type ProfitDimension, type ProfitRow } from './contract/profit.js';
 import {
@@ -38,7 +38,8 @@ export function metricCsvFields(list: readonly MetricColumn[]): CsvField<AnyRow>
   return list.map(({ key, header }): CsvField<AnyRow> => {
     if (METRICS[key].kind === 'text') return { header, cell: (row) => row[key], ...(key === 'date' ? { kind: 'date' as const } : {}) };
     if (isAdditiveMetric(key)) return { header, cell: (row) => row[key] };
-    return { header, cell: (row) => shownFigure(row[key], METRICS[key].decimals) };
+    const decimals = METRICS[key].decimals;
+    return { header, cell: (row) => shownFigure(row[key], decimals), text: (row) => shownFigureText(row[key], decimals) };
   });
 }
 

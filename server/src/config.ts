@@ -64,9 +64,11 @@ export interface Config {
   clickhouse?: { url: string; username?: string; password?: string; database: string };
   /**
    * The embedded engine's memory (DuckDB): ADOPS_WAREHOUSE_MEMORY_LIMIT caps its buffers (default
-   * 256MB, was a fixed 1GB; the process takes more: Node, the engine's own allocations); sorts, joins and
+   * 128MB, was 256MB and before that a fixed 1GB; the process takes more: Node, the engine's own allocations); sorts, joins and
    * groups larger than that spill to ADOPS_WAREHOUSE_TEMP_DIR (unset: `warehouse.duckdb.tmp` in
-   * the data dir) instead of growing the process.
+   * the data dir) instead of growing the process. ClickHouse embedded (chdb:) takes it as each
+   * query's max_memory_usage, spilling sorts and groups from half of it; a ClickHouse server keeps
+   * its own profile's settings.
    */
   warehouseMemory: { limit: string; tempDir?: string };
   /** ADOPS_LIVE: the live bus (and login limiter) in this process, or shared through Redis. */
@@ -234,8 +236,17 @@ function warehouseConfig(env: Env): Pick<Config, 'warehouse' | 'clickhouse'> {
 /** A size DuckDB reads ('256MB', '1.5GB', '512MiB'). */
 const ENGINE_SIZE = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
 
+const SIZE_UNITS: Record<string, number> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** Bytes of a size as DuckDB reads it ('256MB' = 256,000,000; '1GiB' = 2^30): what ClickHouse's settings take. */
+export function engineBytes(size: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(size.trim());
+  if (!m || !SIZE_UNITS[m[2].toLowerCase()]) throw new ConfigError(`not a size: ${size}`);
+  return Math.floor(Number(m[1]) * SIZE_UNITS[m[2].toLowerCase()]);
+}
+
 function warehouseMemory(env: Env): Config['warehouseMemory'] {
-  const limit = (env.ADOPS_WAREHOUSE_MEMORY_LIMIT || '256MB').trim();
+  const limit = (env.ADOPS_WAREHOUSE_MEMORY_LIMIT || '128MB').trim();
   if (!ENGINE_SIZE.test(limit))
     throw new ConfigError(`ADOPS_WAREHOUSE_MEMORY_LIMIT must be a size such as 256MB or 2GB (got "${env.ADOPS_WAREHOUSE_MEMORY_LIMIT}")`);
   const tempDir = env.ADOPS_WAREHOUSE_TEMP_DIR ? path.resolve(env.ADOPS_WAREHOUSE_TEMP_DIR) : undefined;

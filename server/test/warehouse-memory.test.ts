@@ -34,9 +34,9 @@ describe('warehouse memory', () => {
     expect(await setting(db, 'temp_directory')).toBe(path.join(dir, 'spill'));
   });
 
-  test('unset, the engine gets 256 MB and spills beside its file in the data dir', async () => {
+  test('unset, the engine gets 128 MB and spills beside its file in the data dir', async () => {
     const { db, dir } = await openConfigured(() => ({}));
-    expect(await setting(db, 'memory_limit')).toBe('244.1 MiB');
+    expect(await setting(db, 'memory_limit')).toBe('122.0 MiB'); // 128 MB
     expect(await setting(db, 'temp_directory')).toBe(path.join(dir, 'warehouse.duckdb.tmp'));
   });
 

@@ -359,4 +359,37 @@ describe('ClickHouse: chosen by configuration', () => {
       await w.close();
     }
   });
+
+  test('embedded, ADOPS_WAREHOUSE_MEMORY_LIMIT bounds every query: sorts and groups spill from half of it', async () => {
+    const setting = async (w: Warehouse, name: string) =>
+      (await (w as Warehouse & { db: ClickHouseDb }).db.one<{ v: string }>('SELECT toString(getSetting({name:String})) AS v', { name }))?.v;
+    const configured = (limit?: string) =>
+      createWarehouse(
+        loadConfig({
+          ADOPS_DATA_DIR: dir,
+          ADOPS_WAREHOUSE: 'clickhouse',
+          ADOPS_CLICKHOUSE_URL: `chdb://${dir}`,
+          ADOPS_CLICKHOUSE_DATABASE: 'bounded',
+          ...(limit ? { ADOPS_WAREHOUSE_MEMORY_LIMIT: limit } : {}),
+        }),
+      );
+    for (const [limit, bytes] of [
+      ['96MB', 96_000_000],
+      ['1GiB', 2 ** 30],
+      [undefined, 128_000_000], // the default, as DuckDB's
+    ] as const) {
+      const w = await configured(limit);
+      try {
+        expect(await setting(w, 'max_memory_usage')).toBe(String(bytes));
+        expect(await setting(w, 'max_bytes_before_external_sort')).toBe(String(bytes / 2));
+        expect(await setting(w, 'max_bytes_before_external_group_by')).toBe(String(bytes / 2));
+      } finally {
+        await w.close();
+      }
+    }
+    // A warehouse opened without a limit (a ClickHouse server's) keeps the engine's own settings.
+    const plain = await open();
+    expect(await setting(plain, 'max_memory_usage')).not.toBe('128000000');
+    await plain.close();
+  });
 });

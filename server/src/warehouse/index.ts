@@ -2,7 +2,7 @@
 // Warehouse interface. Embedded DuckDB is the default and needs no server; ADOPS_WAREHOUSE=
 // clickhouse opens ClickHouse at ADOPS_CLICKHOUSE_URL (a server, or chdb:<path> embedded).
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { type Config, engineBytes } from '../config.js';
 import { openDuckDbWarehouse } from './duckdb/index.js';
 import { openClickHouseWarehouse } from './clickhouse/index.js';
 import type { Warehouse } from './types.js';
@@ -24,6 +24,8 @@ export async function createWarehouse(
     const { database, ...connection } = config.clickhouse;
     return openClickHouseWarehouse(connection, {
       database,
+      // Embedded, the engine's memory is the server process's: bounded as DuckDB's is.
+      memoryBytes: /^chdb:/i.test(connection.url) && config.warehouseMemory ? engineBytes(config.warehouseMemory.limit) : undefined,
       eventTtlDays: config.eventRetentionDays === undefined ? undefined : config.eventRetentionDays + EVENT_TTL_GRACE_DAYS,
     });
   }

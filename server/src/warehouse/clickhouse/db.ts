@@ -25,8 +25,21 @@ const CHUNK_ROWS = 2048;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/**
+ * A query's memory bounded at `bytes` (ADOPS_WAREHOUSE_MEMORY_LIMIT, as DuckDB's memory_limit):
+ * past it the query fails instead of growing the process; sorts and groups spill to disk from
+ * half of it (ClickHouse's advice for external sorting and grouping), so an export sorted by
+ * revenue or a year's Top Zones still answer within the bound.
+ */
+export function memorySettings(bytes: number): ClickHouseSettings {
+  const half = String(Math.floor(bytes / 2));
+  return { max_memory_usage: String(bytes), max_bytes_before_external_sort: half, max_bytes_before_external_group_by: half };
+}
+
 export class ClickHouseDb implements SqlDb {
   readonly dialect = CLICKHOUSE;
+  /** SETTINGS with querySettings. */
+  private readonly settings: ClickHouseSettings;
   /** Queries and writes under way: close() waits for them. */
   private inflight = new Set<Promise<unknown>>();
   private writeQueue: Promise<unknown> = Promise.resolve();
@@ -42,7 +55,10 @@ export class ClickHouseDb implements SqlDb {
     private readonly ownsClient: boolean,
     /** Extra settings of inserts (async_insert with wait_for_async_insert, when asked for). */
     readonly insertSettings: ClickHouseSettings = {},
+    /** Extra settings of every query and statement (the embedded engine's memory bounds, memorySettings). */
+    readonly querySettings: ClickHouseSettings = {},
   ) {
+    this.settings = { ...SETTINGS, ...querySettings };
     if (!IDENTIFIER.test(database)) throw new Error(`ClickHouse database must be a plain identifier (got "${database}")`);
   }
 
@@ -71,7 +87,7 @@ export class ClickHouseDb implements SqlDb {
     this.open();
     return this.track(
       (async () => {
-        const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: SETTINGS });
+        const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: this.settings });
         return rs.json<T>();
       })(),
     );
@@ -88,7 +104,7 @@ export class ClickHouseDb implements SqlDb {
    */
   async *stream<T = Row>(query: string, params: Params = {}): AsyncGenerator<T[]> {
     this.open();
-    const rs = await this.track(this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: SETTINGS }));
+    const rs = await this.track(this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: this.settings }));
     try {
       let chunk: T[] = [];
       for await (const rows of rs.stream<T>()) {
@@ -114,7 +130,7 @@ export class ClickHouseDb implements SqlDb {
   /** A statement without rows (DDL, INSERT … SELECT, DELETE). */
   async command(query: string, params: Params = {}): Promise<void> {
     this.open();
-    await this.track(this.client.command({ query, query_params: params, clickhouse_settings: { ...SETTINGS, ...DONE } }));
+    await this.track(this.client.command({ query, query_params: params, clickhouse_settings: { ...this.settings, ...DONE } }));
   }
 
   /** Inserts rows (JSONEachRow); resolves once ClickHouse has confirmed them. */

@@ -4,7 +4,7 @@
 // versioned migrations and repairs what an interrupted import left behind.
 import path from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { ClickHouseDb } from './db.js';
+import { ClickHouseDb, memorySettings } from './db.js';
 import { migrate } from './migrations.js';
 import { beginZoneReportImport, dropStaleStages } from './zone-report/import.js';
 import { buildMissingZoneMonths, repairRollup } from './zone-report/schema.js';
@@ -34,6 +34,8 @@ export interface ClickHouseOptions {
   asyncInsert?: boolean;
   /** The TTL backstop of raw referrer events, in days (none when absent; see referrers/roll-up-old-events.ts). */
   eventTtlDays?: number;
+  /** Bytes a query may use (memorySettings), beyond which sorts and groups spill; none when absent (the server's own profile). */
+  memoryBytes?: number;
 }
 
 const isChdb = (url: string) => /^chdb:/i.test(url);
@@ -86,7 +88,8 @@ export async function openClickHouseWarehouse(
   const insertSettings = options.asyncInsert ? { async_insert: 1 as const, wait_for_async_insert: 1 as const } : {};
   let db: ClickHouseDb;
   try {
-    db = new ClickHouseDb(client, database, options.rollup ?? true, owns, insertSettings);
+    const querySettings = options.memoryBytes === undefined ? {} : memorySettings(options.memoryBytes);
+    db = new ClickHouseDb(client, database, options.rollup ?? true, owns, insertSettings, querySettings);
   } catch (e) {
     if (owns) await client.close();
     throw e;

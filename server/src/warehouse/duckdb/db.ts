@@ -100,8 +100,12 @@ function plain(v: DuckDBValue): Plain {
   return String(v);
 }
 
-/** DuckDB's memory when none is configured (ADOPS_WAREHOUSE_MEMORY_LIMIT's default). */
-export const DEFAULT_MEMORY_LIMIT = '256MB';
+/**
+ * DuckDB's memory when none is configured (ADOPS_WAREHOUSE_MEMORY_LIMIT's default): on 10 million
+ * rows the reports read as fast at 128MB as at 256MB (docs/benchmarks.md), and the server's peak
+ * stays under 512 MB where 256MB passed it.
+ */
+export const DEFAULT_MEMORY_LIMIT = '128MB';
 
 export interface DuckDbOpenOptions {
   threads?: number;
@@ -124,6 +128,21 @@ function plainColumn(type: DuckDBType): (values: DuckDBValue[]) => Plain[] {
       return (values) => values as Plain[];
     case DuckDBTypeId.BIGINT:
       return (values) => values.map((v) => (v === null ? null : Number(v as bigint)));
+    case DuckDBTypeId.DATE: {
+      // An export's rows share a few days: each day's text is written once per stream, not once a row.
+      const texts = new Map<number, string>();
+      return (values) =>
+        values.map((v) => {
+          if (v === null) return null;
+          const days = (v as DuckDBDateValue).days;
+          let text = texts.get(days);
+          if (text === undefined) {
+            text = (v as DuckDBDateValue).toString();
+            texts.set(days, text);
+          }
+          return text;
+        });
+    }
     default:
       return (values) => values.map(plain);
   }
