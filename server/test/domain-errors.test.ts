@@ -50,6 +50,8 @@ describe('a domain error as an HTTP answer', () => {
     // Refusals are not failures: only a failing upstream (Meta, Pixabay) reaches the error log, with its stack.
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain('motivo upstream');
+    // …where the service threw it: the domain error's own stack, not the middleware's.
+    expect(logged[0]).toContain('domain-errors.test.ts');
   });
 
   test('a wait becomes Retry-After in whole seconds; fields travel beside detail; 401 asks for a Bearer token', async () => {

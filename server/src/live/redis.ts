@@ -2,7 +2,7 @@
 // clear error when Redis never answers at start), reconnects afterwards, runs Lua scripts by
 // their SHA and answers health checks.
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
+import type { createClient } from 'redis';
 
 export type RedisClient = ReturnType<typeof createClient>;
 export type Reply = string | number | null | Reply[];
@@ -12,6 +12,8 @@ export async function connectRedis(url: string, log: (line: string) => void, sta
   const deadline = Date.now() + startTimeoutMs;
   let connected = false;
   let lastError = '';
+  // Loaded here, not at the top: a server on the in-process live bus never pays for the Redis client.
+  const { createClient } = await import('redis');
   const client = createClient({
     url,
     // A command while disconnected fails at once (ingest answers 503) instead of waiting.

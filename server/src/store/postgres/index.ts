@@ -2,7 +2,6 @@
 // UNIQUE constraints instead of a serialised writer (a duplicate becomes StoreConflictError),
 // transactions where a change reads before it writes, and versioned schema migrations applied
 // once under an advisory lock (several instances may start at once).
-import pg from 'pg';
 import type { EntityStore } from '../types.js';
 import { postgresAlertActions } from './alert-actions.js';
 import { postgresAlertEvaluations } from './alert-evaluations.js';
@@ -28,6 +27,8 @@ export interface PostgresStoreOptions {
 }
 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<EntityStore> {
+  // Loaded here, not at the top: a server on lowdb never pays for the PostgreSQL driver.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, application_name: 'adops' });
   pool.on('error', (e) => options.log?.(`postgres: idle connection failed: ${e.message}`));
   try {

@@ -3,7 +3,7 @@
 // same client as its connection, so the same adapter code runs on both. Opening applies the
 // versioned migrations and repairs what an interrupted import left behind.
 import path from 'node:path';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
 import { ClickHouseDb, memorySettings } from './db.js';
 import { migrate } from './migrations.js';
 import { beginZoneReportImport, dropStaleStages } from './zone-report/import.js';
@@ -52,6 +52,8 @@ const REQUEST_TIMEOUT_MS = 300_000;
 
 /** A client for the URL: the HTTP client, or the official client on a chdb connection. */
 export async function clickHouseClient(options: ClickHouseConnectionOptions): Promise<ClickHouseClient> {
+  // Loaded here, not at the top: a server on DuckDB never pays for the ClickHouse client.
+  const { createClient } = await import('@clickhouse/client');
   if (!isChdb(options.url)) {
     return createClient({
       url: options.url,
