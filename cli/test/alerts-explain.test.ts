@@ -53,7 +53,9 @@ it('says for each campaign whether the rule acted and why, with its figures as R
   expect(r.stdout).toContain(`${ok.campaign_id}: No se cumple — se juzgó y no se cumple la condición`);
   // Money and ROI through core's formatters, in the network's currency.
   expect(r.stdout).toContain(`${PROFIT_METRICS.spend.label} ${formatProfitFigure('spend', 50, 'USD')}`);
-  expect(r.stdout).toContain(`${PROFIT_METRICS.roi.label} ${formatProfitFigure('roi', -80, 'USD')}`);
+  // In a line the figure carries its own %: 'ROI -80,00%', never 'ROI % -80,00%'.
+  expect(r.stdout).toContain(`Beneficio ${formatProfitFigure('profit', -40, 'USD')} · ROI ${formatProfitFigure('roi', -80, 'USD')}`);
+  expect(r.stdout).not.toContain('ROI % ');
   expect(r.stdout).toContain(`Por qué: Campaña ${lose.campaign_name} (${lose.campaign_id}): ROI -80,0 % (umbral 0,0 %)`);
   expect(r.stdout).toContain(`Guarda: Solo aviso: la regla pausaría la campaña ${lose.campaign_id} en Meta`);
   expect(r.stdout).toContain('2 evaluaciones seguidas');
