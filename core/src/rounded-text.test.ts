@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { csvRow, type CsvField } from './csv.js';
 import { TABLE_CSV } from './exports.js';
+import { AD_REPORT_COLUMNS } from './metrics/columns.js';
+import { METRICS } from './metrics/registry.js';
 import { plainDecimal, roundTo, roundedText, shownFigure, shownFigureText, withoutNoise } from './rounding.js';
 
 function seeded(seed: number): () => number {
@@ -63,6 +65,9 @@ describe('a rounded figure written without writing out a double', () => {
     const fields = TABLE_CSV.zones.fields;
     const plain: CsvField<Record<string, unknown>>[] = fields.map(({ text: _, ...f }) => f);
     expect(fields.filter((f) => f.text).length).toBeGreaterThan(5);
+    // Every figure column of the Ad Report, from its column list (its text dimensions are set in each row).
+    const figureKeys = AD_REPORT_COLUMNS.map((c) => c.key).filter((k) => METRICS[k].kind !== 'text');
+    expect(figureKeys.length).toBe(13);
     const r = seeded(7);
     for (let i = 0; i < 5000; i++) {
       const row: Record<string, unknown> = {
@@ -73,22 +78,7 @@ describe('a rounded figure written without writing out a double', () => {
         geo: 'ES',
         source: 'search',
       };
-      for (const f of [
-        'impressions',
-        'monetized_impressions',
-        'clicks',
-        'ctr',
-        'p_cpm',
-        'p_cpc',
-        'p_revenue',
-        'tq',
-        'revenue',
-        'margin',
-        'cpm',
-        'cpc',
-        'rs_percent',
-      ])
-        row[f] = i % 17 === 0 ? null : (r() - 0.1) * 10 ** Math.floor(r() * 8 - 3);
+      for (const f of figureKeys) row[f] = i % 17 === 0 ? null : (r() - 0.1) * 10 ** Math.floor(r() * 8 - 3);
       for (const dialect of ['standard', 'excel-es'] as const) expect(csvRow(fields, row, dialect)).toBe(csvRow(plain, row, dialect));
     }
   });
