@@ -60,7 +60,7 @@ const PROFIT_BY = ['campaign', 'ad', 'keyword', 'day'];
 const EXPORT_DAYS = Number(process.env.BENCH_EXPORT_DAYS ?? Math.min(DAYS, Math.ceil(5_000_000 / PER_DAY)));
 const TARGETS = {
   aggregate365p95: 100,
-  zonePagep95: 250,
+  zonePagep95: 150,
   pageBytes: 100 * 1024,
   hundredMillion30p95: 300,
   exportRssGrowthMb: 50,

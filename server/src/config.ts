@@ -53,6 +53,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** A body on a public route (sign-in) must arrive within this: slow-body clients are cut off. */
   publicBodyTimeoutMs: number;
+  /** How often an open live stream (referrers, alerts) checks that its session still lives (ms). */
+  streamAliveCheckMs: number;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: import('pino').DestinationStream;
   meta: { accessToken?: string; adAccountId?: string; pageId?: string; apiBase?: string; apiVersion: string };
@@ -356,6 +358,7 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Config> = {
     log: logMode(env),
     requestTimeoutMs: int(env, 'ADOPS_REQUEST_TIMEOUT_SECONDS', 300, 10, 3600) * 1000,
     publicBodyTimeoutMs: 10_000,
+    streamAliveCheckMs: 3000,
     meta: {
       accessToken: env.META_ACCESS_TOKEN || undefined,
       adAccountId: env.META_AD_ACCOUNT_ID || undefined,

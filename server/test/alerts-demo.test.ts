@@ -1,6 +1,6 @@
 // The demo's Alertas: `npm start` with the demo on (its zone reports, referrer history and live
 // traffic through the bot classifier, the Meta sandbox's losing campaigns, the demo rules) fires
-// at least one alert of every rule kind within minutes — here on a fast schedule (every 10 s)
+// at least one alert of every rule kind within minutes — here on a fast schedule (every 2 s)
 // instead of every minute, with the classifier on as in production.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ALERT_RULE_KINDS, addDays, formatDateDMY, todayIn, type Alert } from '@adops/core';
@@ -19,7 +19,7 @@ async function waitFor(check: () => Promise<boolean>, ms: number, what: () => st
 }
 
 beforeAll(async () => {
-  t = await startReferrerServer({ demo: true, botFilter: true, alerts: { ...loadConfig({}).alerts, everySeconds: 10 } });
+  t = await startReferrerServer({ demo: true, botFilter: true, alerts: { ...loadConfig({}).alerts, everySeconds: 2 } });
   await waitFor(
     async () => (await storedCount(t)) > 7 * 5000,
     60_000,

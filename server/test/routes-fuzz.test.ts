@@ -121,7 +121,9 @@ test.each(routes)('%s answers hostile queries and bodies with 2xx/4xx, never a 5
   if (name === 'alerts.stream') return; // an open stream; its refusals are in alerts-stream.test.ts
   const before = await s.storedEntities();
   let changedByAccepted = false;
-  for (const value of HOSTILE_VALUES.slice(0, 3)) {
+  // A path without parameters is the same URL whatever the value: send its hostile queries once.
+  const pathValues = /\{\w+\}/.test(r.path) ? HOSTILE_VALUES.slice(0, 3) : [''];
+  for (const value of pathValues) {
     const base = fillPath(r.path, value);
     for (const q of hostileQueries()) {
       const res = await s.fetch(`${base}?${q}`, { method: r.method, headers: { authorization: `Bearer ${token}` } });

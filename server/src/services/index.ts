@@ -148,7 +148,7 @@ export async function createServices(config: Config, log: (line: string) => void
       (since) => warehouse.zoneReports.zoneOwners(since),
       config,
       log,
-      {},
+      { aliveCheckMs: config.streamAliveCheckMs },
       referrerBus,
       {
         spam,
@@ -178,7 +178,7 @@ export async function createServices(config: Config, log: (line: string) => void
     // Scheduled against a real ad account, or the sandbox's demo one (tests: neither, so off).
     if (!campaigns.providers.metaSandbox || config.demo) spend.start();
     const guard = new AlertGuard({ store, meta: campaigns.providers.meta, audit: (change) => audit.system(change), config, log });
-    const alertStream = new AlertStream(live, log);
+    const alertStream = new AlertStream(live, log, { heartbeatMs: 15_000, aliveCheckMs: config.streamAliveCheckMs });
     await alertStream.start();
     onClose.push(() => alertStream.close());
     const alerts = new AlertService(store, warehouse, profit, config, log, { guard, onChange: (changes) => alertStream.publish(changes) });
