@@ -227,7 +227,7 @@ describe('Probar en el pasado and Historial de evaluación', () => {
       const text = (await rows.filter({ hasText: e.subject }).textContent()) ?? '';
       expect(text).toContain(ALERT_OUTCOME_LABELS[e.outcome]);
       expect(text).toContain(e.reason);
-      const figures = alertFiguresText(e.figures, 'USD');
+      const figures = alertFiguresText(e.figures, 'USD', 'campaign_roi');
       if (figures) expect(text).toContain(figures);
     }
     expect(await rows.filter({ hasText: hist.U.campaign_id }).textContent()).toContain('Gasto sin sincronizar');

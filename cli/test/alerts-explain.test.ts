@@ -56,7 +56,10 @@ it('says for each campaign whether the rule acted and why, with its figures as R
   // In a line the figure carries its own %: 'ROI -80,00%', never 'ROI % -80,00%'.
   expect(r.stdout).toContain(`Beneficio ${formatProfitFigure('profit', -40, 'USD')} · ROI ${formatProfitFigure('roi', -80, 'USD')}`);
   expect(r.stdout).not.toContain('ROI % ');
-  expect(r.stdout).toContain(`Por qué: Campaña ${lose.campaign_name} (${lose.campaign_id}): ROI -80,0 % (umbral 0,0 %)`);
+  // The 'Por qué' sentence writes ROI as the figures do: one format on one screen.
+  expect(r.stdout).toContain(
+    `Por qué: Campaña ${lose.campaign_name} (${lose.campaign_id}): ROI ${formatProfitFigure('roi', -80, 'USD')} (umbral ${formatProfitFigure('roi', 0, 'USD')})`,
+  );
   expect(r.stdout).toContain(`Guarda: Solo aviso: la regla pausaría la campaña ${lose.campaign_id} en Meta`);
   expect(r.stdout).toContain('2 evaluaciones seguidas');
   expect(r.stdout).toContain('Se guardan 30 días y como máximo 1.000 entradas por regla.');

@@ -1,9 +1,10 @@
 // The words of 'Historial de evaluación' and 'Probar en el pasado', defined once for the web and
 // the terminal: each outcome's name, a rule's figures in one line (formatted as Rentabilidad and
 // the reports format them, in the network's currency), and a backtest's summary.
+import type { AlertRuleKind } from './contract/alerts.js';
 import type { AlertBacktest, AlertOutcome, BacktestAction } from './contract/alert-evaluations.js';
-import { formatInt, formatMoney, formatNumber, formatPercent } from './format.js';
-import { PROFIT_METRICS, formatProfitFigure, type ProfitMetricKey } from './metrics.js';
+import { formatInt, formatMoney } from './format.js';
+import { type AnyFigureDef, REGISTRY, formatByKind } from './metrics.js';
 
 export const ALERT_OUTCOME_LABELS: Readonly<Record<AlertOutcome, string>> = {
   fired: 'Disparó',
@@ -30,28 +31,42 @@ export const ALERT_OUTCOME_WHY: Readonly<Record<AlertOutcome, string>> = {
   not_matched: 'se juzgó y no se cumple la condición',
 };
 
-const OTHER_FIGURES: Readonly<Record<string, { label: string; show: (v: number, currency: string) => string }>> = {
-  tq: { label: 'TQ', show: (v) => formatNumber(v, 2) },
-  impressions: { label: 'Impresiones', show: (v) => formatInt(v) },
-  revenue_last_week: { label: 'Revenue semana anterior', show: (v, c) => formatMoney(v, c) },
-  change_percent: { label: 'Cambio', show: (v) => formatPercent(v, 1) },
-  minutes: { label: 'Minutos', show: (v) => formatInt(v) },
-  estimated_visits: { label: 'Visitas estimadas', show: (v) => formatInt(v) },
+/**
+ * Whose figures a rule's are: a zone's TQ, impressions and revenue are the revenue report's
+ * (reported revenue), a campaign's the profit figures (estimated revenue, spend, ROI…); what a
+ * rule measures that no report derives (last week's revenue, the change, visits in a window) is
+ * the registry's `alert` family.
+ */
+const RULE_FAMILY: Readonly<Record<AlertRuleKind, Readonly<Record<string, AnyFigureDef>>>> = {
+  tq_low: REGISTRY.report,
+  revenue_drop: REGISTRY.report,
+  referrer_burst: REGISTRY.alert,
+  ip_burst: REGISTRY.alert,
+  campaign_roi: REGISTRY.profit,
 };
+
+/** A figure's registry entry for a rule's kind: its family's, else the alert family's. */
+function alertFigureDef(kind: AlertRuleKind, key: string): AnyFigureDef | undefined {
+  const own = RULE_FAMILY[kind];
+  if (Object.hasOwn(own, key)) return own[key];
+  return Object.hasOwn(REGISTRY.alert, key) ? (REGISTRY.alert as Readonly<Record<string, AnyFigureDef>>)[key] : undefined;
+}
 
 /** A column header's unit is said by the figure itself in a line: 'ROI -80,00%', not 'ROI % -80,00%'. */
 const inLine = (label: string) => label.replace(/ %$/, '');
 
 /**
- * A rule's figures in one line, each as every screen shows it: 'Gasto $50,00 · Revenue $10,00 ·
- * Beneficio -$40,00 · ROI -80,00%'. Unknown figures are skipped; missing ones read '-'.
+ * A rule's figures in one line, each with its registry label and format (in the rule kind's
+ * family, see RULE_FAMILY): 'Gasto $50,00 · Revenue est. $10,00 · Beneficio -$40,00 · ROI
+ * -80,00%'. Unknown figures are skipped; missing ones read '-'.
  */
-export function alertFiguresText(figures: Readonly<Record<string, number | null>>, currency: string): string {
+export function alertFiguresText(figures: Readonly<Record<string, number | null>>, currency: string, kind: AlertRuleKind): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(figures)) {
-    if (key in PROFIT_METRICS)
-      parts.push(`${inLine(PROFIT_METRICS[key as ProfitMetricKey].label)} ${formatProfitFigure(key as ProfitMetricKey, value, currency)}`);
-    else if (OTHER_FIGURES[key]) parts.push(`${OTHER_FIGURES[key].label} ${value === null ? '-' : OTHER_FIGURES[key].show(value, currency)}`);
+    const def = alertFigureDef(kind, key);
+    if (!def || def.kind === 'text') continue;
+    const n = def.kind === 'int' && value !== null ? Math.round(value) : value;
+    parts.push(`${inLine(def.label)} ${formatByKind(def.kind, n, def.decimals, currency)}`);
   }
   return parts.join(' · ');
 }

@@ -100,8 +100,8 @@ describe('the backtest of a saved rule on the hand-built history', () => {
     ]);
     const pauseL = b.actions.find((a) => a.action === 'pause' && a.subject === L.campaign_id)!;
     expect(pauseL).toMatchObject({ level: 'campaign', name: L.campaign_name, figures: { spend: 20, revenue: 10, profit: -10, roi: -50 } });
-    expect(pauseL.reason).toContain(`ROI -50,0 % (umbral 0,0 %), gasto ${formatMoney(20, 'USD')}, revenue ${formatMoney(10, 'USD')}`);
-    expect(b.actions.find((a) => a.action === 'resume')?.reason).toMatch(/^ROI recuperado: 10,0 % \(umbral 0 %\)/);
+    expect(pauseL.reason).toContain(`ROI -50,00% (umbral 0,00%), gasto ${formatMoney(20, 'USD')}, revenue ${formatMoney(10, 'USD')}`);
+    expect(b.actions.find((a) => a.action === 'resume')?.reason).toMatch(/^ROI recuperado: 10,00% \(umbral 0,00%\)/);
     // A replay says what would have happened: nothing was paused on Meta.
     const said = b.actions.map((a) => a.reason).join('\n');
     expect(said).not.toMatch(/se ha (pausado|reactivado) en Meta/);

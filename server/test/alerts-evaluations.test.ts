@@ -76,7 +76,7 @@ describe('the evaluation log', () => {
     });
     expect(by[lose.campaign_id].guard).toBe('la campaña se ha pausado en Meta (acción de la regla)');
     expect(by[lose2.campaign_id].guard).toBe('límite diario de 1 acciones en act_1000000000001 alcanzado: no se pausa');
-    expect(by[ok.campaign_id].reason).toContain('ROI 100,0 % (umbral 0,0 %: no está por debajo)');
+    expect(by[ok.campaign_id].reason).toContain('ROI 100,00% (umbral 0,00%: no está por debajo)');
     expect(by[small.campaign_id].reason).toContain(
       `gasto ${formatProfitFigure('spend', 0.5, 'USD')} por debajo del mínimo de ${formatProfitFigure('spend', 1, 'USD')}`,
     );

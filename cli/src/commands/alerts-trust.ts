@@ -15,6 +15,7 @@ import {
   formatDateTimeDMY,
   formatInt,
   type AlertEvaluationEntry,
+  type AlertRuleKind,
   type BacktestAction,
 } from '@adops/core/lite';
 import { CliError, EXIT } from '../io.js';
@@ -25,12 +26,12 @@ import { offerValues } from './option-values.js';
 import type { Column } from '../ui/Table.js';
 
 /** One entry of the log in words: what, why, the figures, the guard and when. */
-function entryLines(e: AlertEvaluationEntry, tz: string, currency: string): string[] {
+function entryLines(e: AlertEvaluationEntry, tz: string, currency: string, kind: AlertRuleKind): string[] {
   const when =
     e.evaluations === 1
       ? `1 evaluación, el ${formatDateTimeDMY(e.last_at, tz)}`
       : `${formatInt(e.evaluations)} evaluaciones seguidas, del ${formatDateTimeDMY(e.first_at, tz)} al ${formatDateTimeDMY(e.last_at, tz)}`;
-  const figures = alertFiguresText(e.figures, currency);
+  const figures = alertFiguresText(e.figures, currency, kind);
   return [
     `${e.subject}: ${ALERT_OUTCOME_LABELS[e.outcome]} — ${ALERT_OUTCOME_WHY[e.outcome]}`,
     ...(figures ? [`  Cifras: ${figures}`] : []),
@@ -40,11 +41,11 @@ function entryLines(e: AlertEvaluationEntry, tz: string, currency: string): stri
   ];
 }
 
-const actionColumns = (tz: string, currency: string): Column<BacktestAction>[] => [
+const actionColumns = (tz: string, currency: string, kind: AlertRuleKind): Column<BacktestAction>[] => [
   { key: 'at', header: 'Cuándo', format: (v) => formatDateTimeDMY(String(v), tz) },
   { key: 'action', header: 'Qué', format: (_, a) => BACKTEST_ACTION_LABELS[a.action] },
   { key: 'subject', header: 'Sobre', maxWidth: 32, format: (_, a) => (a.name ? `${a.name} (${a.subject})` : a.subject) },
-  { key: 'figures', header: 'Cifras', maxWidth: 70, format: (_, a) => alertFiguresText(a.figures, currency) },
+  { key: 'figures', header: 'Cifras', maxWidth: 70, format: (_, a) => alertFiguresText(a.figures, currency, kind) },
   { key: 'reason', header: 'Por qué', maxWidth: 90 },
 ];
 
@@ -79,10 +80,12 @@ export function registerAlertTrust(alerts: Command, cli: Cli): void {
       const shown = opts.campaign ? page.rows : page.rows.filter((e) => !seen.has(e.subject) && seen.add(e.subject));
       if (shown.length === 0 && last) cli.say(opts.campaign ? `Nada guardado sobre ${opts.campaign}.` : 'Nada guardado.');
       const currency = networkCurrency();
+      // A rule gone since its entries were kept: its figures read as a campaign rule's (the kind that acts).
+      const kind: AlertRuleKind = rule?.kind ?? 'campaign_roi';
       // Wrapped at words to the terminal; an entry's detail lines hang under their label.
       for (const e of shown) {
         cli.say('');
-        for (const line of entryLines(e, cli.tz, currency)) await cli.prose(line, line.startsWith('  ') ? '    ' : '  ');
+        for (const line of entryLines(e, cli.tz, currency, kind)) await cli.prose(line, line.startsWith('  ') ? '    ' : '  ');
       }
       cli.say(`\nSe guardan ${formatInt(page.totals.retention_days)} días y como máximo ${formatInt(page.totals.per_rule)} entradas por regla.`);
     });
@@ -104,7 +107,7 @@ export function registerAlertTrust(alerts: Command, cli: Cli): void {
       if (b.actions.length) {
         cli.say('');
         await cli.table<BacktestAction>({
-          columns: actionColumns(cli.tz, b.currency),
+          columns: actionColumns(cli.tz, b.currency, b.rule.kind),
           rows: b.actions,
           rowKey: (a) => `${a.at}|${a.action}|${a.subject}`,
           emptyText: '',

@@ -10,7 +10,7 @@ import { isFiniteNumber } from '../format.js';
 export type MetricKind = 'text' | 'int' | 'money' | 'percent' | 'ratio';
 
 /** The registry's families: which screens show them and which sums their formulas read. */
-export type FigureFamily = 'report' | 'profit' | 'ivt';
+export type FigureFamily = 'report' | 'profit' | 'ivt' | 'alert';
 
 /**
  * The additive sums of a group of zone-report rows; every ratio is computed from them, never
@@ -63,8 +63,8 @@ export type ProfitSumKey = (typeof PROFIT_SUM_KEYS)[number];
 export const IVT_SUM_KEYS = ['hits', 'bot_hits'] as const;
 export type IvtSumKey = (typeof IVT_SUM_KEYS)[number];
 
-/** Each family's additive sums. */
-export const FAMILY_SUM_KEYS = { report: SUM_KEYS, profit: PROFIT_SUM_KEYS, ivt: IVT_SUM_KEYS } as const;
+/** Each family's additive sums (an alert's own figures are measured, not summed: none). */
+export const FAMILY_SUM_KEYS = { report: SUM_KEYS, profit: PROFIT_SUM_KEYS, ivt: IVT_SUM_KEYS, alert: [] } as const;
 
 /**
  * The CTR base rule (SPEC §5), the one place it is written: a row's monetized impressions when
@@ -121,6 +121,11 @@ export interface MetricDef extends FigureInfo {
 export interface ProfitMetricDef extends FigureInfo {
   kind: Exclude<MetricKind, 'text'>;
   formula: ProfitFormula;
+}
+
+/** An alert's own figure (measured by its rule, not derived from a family's sums): how it is named and shown. */
+export interface AlertFigureDef extends FigureInfo {
+  kind: Exclude<MetricKind, 'text'>;
 }
 
 export interface IvtMetricDef extends FigureInfo {
@@ -375,10 +380,52 @@ export const REGISTRY = {
       definition: 'Visitas marcadas como bots o spam ÷ todas las visitas × 100.',
     },
   } as const satisfies Record<string, IvtMetricDef>),
+  /**
+   * `alert`: the figures an alert rule measures that no report derives (the other figures of an
+   * alert are its family's: a zone's TQ, impressions and revenue the report's, a campaign's the
+   * profit's) — shown in 'Cifras' of the evaluation log and the backtest, web and terminal alike.
+   */
+  alert: family('alert', {
+    revenue_last_week: {
+      label: 'Revenue semana anterior',
+      name: 'Revenue de la semana anterior',
+      kind: 'money',
+      decimals: 2,
+      definition: 'Revenue de la zona en las mismas horas de hace una semana (regla de caída de revenue).',
+    },
+    change_percent: {
+      label: 'Cambio',
+      name: 'Cambio frente a la semana anterior',
+      kind: 'percent',
+      decimals: 1,
+      definition: '(revenue ÷ revenue de la semana anterior − 1) × 100.',
+    },
+    visits: {
+      label: 'Visitas',
+      name: 'Visitas humanas',
+      kind: 'int',
+      decimals: 0,
+      definition: 'Visitas humanas (sin bots ni spam) en la ventana de la regla.',
+    },
+    minutes: {
+      label: 'Minutos',
+      name: 'Ventana en minutos',
+      kind: 'int',
+      decimals: 0,
+      definition: 'Los minutos de la ventana que mira la regla.',
+    },
+    estimated_visits: {
+      label: 'Visitas estimadas',
+      name: 'Visitas con revenue estimado',
+      kind: 'int',
+      decimals: 0,
+      definition: 'Visitas cuyo revenue es una estimación (informe parcial o sin informe ese día).',
+    },
+  } as const satisfies Record<string, AlertFigureDef>),
 } as const;
 
 /** Any entry of the registry, whichever its family. */
-export type AnyFigureDef = (MetricDef | ProfitMetricDef | IvtMetricDef) & { readonly key: string; readonly family: FigureFamily };
+export type AnyFigureDef = (MetricDef | ProfitMetricDef | IvtMetricDef | AlertFigureDef) & { readonly key: string; readonly family: FigureFamily };
 
 /**
  * Every ratio of every family: num / den × scale; null when a value is not finite, the base is 0,
@@ -408,10 +455,10 @@ export function evaluateFormula<S extends string, R extends string>(
   return ratioValue(v(formula.num), v(formula.den), formula.scale, formula.positiveBase);
 }
 
-/** An entry's formula, a summed report metric's as `{ op: 'sum' }`; none for a text dimension. */
+/** An entry's formula, a summed report metric's as `{ op: 'sum' }`; none for a text dimension or an alert's measured figure. */
 function formulaOfEntry(def: AnyFigureDef): FigureFormula<string, string> | undefined {
   if ('sum' in def && def.sum !== undefined) return { op: 'sum', key: def.sum };
-  return def.formula;
+  return 'formula' in def ? def.formula : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { METRICS, type MetricDef, type MetricKey, type MetricKind } from './regi
 
 /** One figure as the glossary lists it: where it shows, its header, full name, definition, kind and decimals. */
 export interface GlossaryEntry {
-  area: 'Informes' | 'Rentabilidad' | 'Referrers';
+  area: 'Informes' | 'Rentabilidad' | 'Referrers' | 'Alertas';
   key: string;
   label: string;
   name: string;
@@ -32,12 +32,13 @@ type FigureDef = Pick<MetricDef, 'label' | 'name' | 'definition' | 'kind' | 'dec
 
 /**
  * Every figure of the console, by the area that shows it: the registry's families (the revenue
- * reports', Rentabilidad's and the referrers' IVT rate) under their areas' names.
+ * reports', Rentabilidad's, the referrers' IVT rate and what alert rules measure) under their areas' names.
  */
 export const FIGURES: Record<GlossaryEntry['area'], Readonly<Record<string, FigureDef>>> = {
   Informes: REGISTRY.report,
   Rentabilidad: REGISTRY.profit,
   Referrers: REGISTRY.ivt,
+  Alertas: REGISTRY.alert,
 };
 
 /** A metric's tooltip: its full name and definition ('CTR%: Clics ÷ …'). */

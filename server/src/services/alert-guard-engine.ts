@@ -6,7 +6,7 @@
 // actions are kept (the entity store, or memory) and whom it asks to pause (Meta's client, or a
 // stand-in that only remembers) are the caller's: GuardLedger and GuardMeta.
 import { randomUUID } from 'node:crypto';
-import { CampaignRoiParams, formatDateTimeDMY, formatNumber, todayIn } from '@adops/core';
+import { CampaignRoiParams, formatDateTimeDMY, formatNumber, formatProfitMetric, todayIn } from '@adops/core';
 import { MetaApiError } from '../providers/meta/client.js';
 import type { AlertActionRecord, AlertRecord, AlertRuleActionRecord, AlertRuleRecord } from '../store/types.js';
 import type { Finding, Verdict } from './alert-rules.js';
@@ -285,7 +285,7 @@ export class GuardEngine {
       const range = v.window ? ` ${v.window}` : '';
       const reason =
         p.metric === 'roi'
-          ? `ROI recuperado: ${formatNumber(v.value, 1)} % (umbral ${p.threshold} %)${range}${estimated}`
+          ? `ROI recuperado: ${formatProfitMetric('roi', v.value)} (umbral ${formatProfitMetric('roi', p.threshold)})${range}${estimated}`
           : `CPC recuperado: ${formatNumber(v.value, 4)} ≤ ${formatNumber(v.threshold, 4)}${range}${estimated}`;
       const latest = await ledger.latest(rule.id, pause.subject);
       const until = latest ? Date.parse(latest.at) + action.cooldown_minutes * 60_000 : 0;

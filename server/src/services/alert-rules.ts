@@ -13,6 +13,7 @@ import {
   dayRangeWords,
   formatMoney,
   formatNumber,
+  formatProfitMetric,
   CampaignRoiParams,
   formatDateDMY,
   IpBurstParams,
@@ -360,7 +361,8 @@ function campaignVerdict(
       subject: r.key,
       value: f.roi,
       threshold: p.threshold,
-      message: `${word} ${name}: ROI ${fmt(f.roi, 1)} % (umbral ${fmt(p.threshold, 1)} %${matched ? '' : ': no está por debajo'}), gasto ${formatMoney(f.spend, currency)}, revenue ${formatMoney(f.revenue, currency)} ${w.span}${estimated}`,
+      // ROI as Rentabilidad and the alert's figures write it (the registry's one format: '-80,00%').
+      message: `${word} ${name}: ROI ${formatProfitMetric('roi', f.roi)} (umbral ${formatProfitMetric('roi', p.threshold)}${matched ? '' : ': no está por debajo'}), gasto ${formatMoney(f.spend, currency)}, revenue ${formatMoney(f.revenue, currency)} ${w.span}${estimated}`,
       figures,
     };
   }

@@ -100,7 +100,7 @@ function ActionsTable({ b, tz, campaigns }: { b: AlertBacktest; tz: string; camp
               </td>
               <td className={`${cell} text-gray-700`}>
                 {label('Cifras')}
-                {alertFiguresText(a.figures, b.currency) || '-'}
+                {alertFiguresText(a.figures, b.currency, b.rule.kind) || '-'}
               </td>
               <td className={`${cell} max-w-xl text-gray-700`}>
                 {label('Por qué')}

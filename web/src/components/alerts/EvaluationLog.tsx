@@ -175,7 +175,7 @@ export function EvaluationLog({ rule, id }: { rule: AlertRule; id: string }) {
                     </td>
                     <td className={`${cell} text-gray-700`}>
                       {label('Cifras')}
-                      {alertFiguresText(e.figures, currency) || '-'}
+                      {alertFiguresText(e.figures, currency, rule.kind) || '-'}
                     </td>
                     <td className={`${cell} whitespace-nowrap text-gray-700`}>
                       {label('Valor / umbral')}
