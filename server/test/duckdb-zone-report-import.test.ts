@@ -134,6 +134,13 @@ describe('DuckDB zone-report import by data chunks', () => {
         statements.filter((s) => s.startsWith('INSERT INTO zone_report_rollup')).map((s) => / FROM (\w+) /.exec(s)?.[1]);
       expect(rollupFrom(small)).toEqual(['zone_report_staging']);
       expect(rollupFrom(sql)).toEqual(['zone_report']);
+      const zonesFrom = (statements: string[]) =>
+        statements.filter((s) => s.startsWith('INSERT INTO zone_report_zones')).map((s) => / FROM (\w+) /.exec(s)?.[1]);
+      expect(zonesFrom(small)).toEqual(['zone_report_staging']);
+      expect(zonesFrom(sql)).toEqual(['zone_report']);
+      expect((await w.db.all('SELECT zone_id FROM zone_report_zones')).length).toBe(
+        (await w.db.all('SELECT DISTINCT zone_id FROM zone_report')).length,
+      );
       const [rollup] = await w.db.all<{ rows: bigint; revenue: number }>('SELECT sum(rows) AS rows, sum(revenue) AS revenue FROM zone_report_rollup');
       const [facts] = await w.db.all<{ rows: bigint; revenue: number }>('SELECT count(*) AS rows, sum(revenue) AS revenue FROM zone_report');
       expect(Number(rollup.rows)).toBe(10_050);

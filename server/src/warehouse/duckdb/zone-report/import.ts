@@ -255,10 +255,11 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           // The rollup of every day the batch touched, summed again from the stored rows.
           const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
           await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
-          // Days with no row stored before hold the batch's rows only: their rollup is summed from
-          // the batch, not from zone_report's rows of this transaction (4-7× slower to read back).
-          await run(conn, rollupInsertSql(`WHERE ${days}`, stored ? 'zone_report' : table), span);
-          await run(conn, zonesInsertSql(`WHERE ${days}`), span);
+          // Days with no row stored before hold the batch's rows only: their rollup and zone ids
+          // are read from the batch, not from zone_report's rows of this transaction (slower to read back).
+          const daysRows = stored ? 'zone_report' : table;
+          await run(conn, rollupInsertSql(`WHERE ${days}`, daysRows), span);
+          await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
           await conn.run(zoneMonthsDeleteSql(table));
           await run(conn, zoneMonthsRewriteSql(table), span);
           await conn.run('COMMIT');

@@ -76,9 +76,9 @@ export const zoneMonthsRewriteSql = (batch: string) =>
     `WHERE date BETWEEN date_trunc('month', $first::DATE) AND last_day($last::DATE) AND date_trunc('month', date)::DATE IN (${batchMonths(batch)})`,
   );
 
-/** Adds the zone ids of rows matching `where` that the list lacks (fixed SQL, bound parameters). */
-export const zonesInsertSql = (where: string) =>
-  `INSERT INTO zone_report_zones SELECT DISTINCT zone_id FROM zone_report ${where} EXCEPT SELECT zone_id FROM zone_report_zones`;
+/** Adds the zone ids of rows matching `where` (of `from`, zone_report unless said) that the list lacks (fixed SQL, bound parameters). */
+export const zonesInsertSql = (where: string, from = 'zone_report') =>
+  `INSERT INTO zone_report_zones SELECT DISTINCT zone_id FROM ${from} ${where} EXCEPT SELECT zone_id FROM zone_report_zones`;
 
 /** Bumped when a derived table's definition changes: a start with an older one rebuilds them. */
 const ROLLUP_VERSION = '3';
