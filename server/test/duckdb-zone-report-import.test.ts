@@ -128,6 +128,23 @@ describe('DuckDB zone-report import by data chunks', () => {
       // The same rows again replace the stored ones: the join runs, once.
       expect(await importRows(w, day(50, '2026-04-01'))).toMatchObject({ inserted: 0, replaced: 50 });
       expect(sql.filter((s) => s.includes('DELETE FROM zone_report USING'))).toHaveLength(1);
+      // New days' rollup is summed from the staged rows (the only rows of those days), a
+      // replaced day's from the stored rows; either way it is the stored rows' sums.
+      const rollupFrom = (statements: string[]) =>
+        statements.filter((s) => s.startsWith('INSERT INTO zone_report_rollup')).map((s) => / FROM (\w+) /.exec(s)?.[1]);
+      expect(rollupFrom(small)).toEqual(['zone_report_staging']);
+      expect(rollupFrom(sql)).toEqual(['zone_report']);
+      const zonesFrom = (statements: string[]) =>
+        statements.filter((s) => s.startsWith('INSERT INTO zone_report_zones')).map((s) => / FROM (\w+) /.exec(s)?.[1]);
+      expect(zonesFrom(small)).toEqual(['zone_report_staging']);
+      expect(zonesFrom(sql)).toEqual(['zone_report']);
+      expect((await w.db.all('SELECT zone_id FROM zone_report_zones')).length).toBe(
+        (await w.db.all('SELECT DISTINCT zone_id FROM zone_report')).length,
+      );
+      const [rollup] = await w.db.all<{ rows: bigint; revenue: number }>('SELECT sum(rows) AS rows, sum(revenue) AS revenue FROM zone_report_rollup');
+      const [facts] = await w.db.all<{ rows: bigint; revenue: number }>('SELECT count(*) AS rows, sum(revenue) AS revenue FROM zone_report');
+      expect(Number(rollup.rows)).toBe(10_050);
+      expect(rollup.revenue).toBeCloseTo(facts.revenue, 6);
     } finally {
       await w.close();
     }

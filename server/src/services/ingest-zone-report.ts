@@ -26,7 +26,15 @@ export type IngestItem = { line: number; values: Record<string, unknown> } | { l
 
 /** A CSV line's fields beside its header: read into one reused object (no object of its own per line). */
 type CsvItem = { line: number; fields: string[]; header: readonly string[] };
-type ReadItem = IngestItem | CsvItem;
+/**
+ * A plain CSV line (no quote, no carriage return but a final one, no BOM) left where it lies in
+ * the text read: its fields are read straight from there when the line is checked, without an
+ * array of them, and a value equal to the previous line's (advertiser, publisher, day…) or a
+ * plain number without a string of its own — allocation and its garbage collection were most of
+ * reading a large file.
+ */
+type CsvLine = { line: number; text: string; start: number; end: number; header: readonly string[] };
+type ReadItem = IngestItem | CsvItem | CsvLine;
 
 /** Refused lines listed in an answer (all are counted in rejected_total); repeated keys likewise. */
 export const MAX_LISTED_REJECTS = 1000;
@@ -98,13 +106,13 @@ const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11
  * after the point) is exact too: m / 10^k, rounded once by the division, is the double nearest
  * the text — what Number() answers. At most 12 before the point: below MAX_AMOUNT.
  */
-function plainNumber(v: string): number {
-  const len = v.length;
-  if (len === 0 || len > 16) return -1;
+function plainNumber(v: string, from = 0, to = v.length): number {
+  const len = to - from;
+  if (len <= 0 || len > 16) return -1;
   let n = 0;
   let point = -1;
   for (let k = 0; k < len; k++) {
-    const d = v.charCodeAt(k) - 48;
+    const d = v.charCodeAt(from + k) - 48;
     // A digit, or one '.' with digits on both sides.
     if (d >= 0 && d <= 9) n = n * 10 + d;
     else if (d === -2 && point < 0 && k > 0 && k < len - 1) point = k;
@@ -284,7 +292,13 @@ async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<ReadItem
   let header: string[] | null = null;
   let out: ReadItem[] = [];
 
-  const read = (recordText: string, at: number, quoted: boolean): void => {
+  const read = (text: string, start: number, end: number, at: number, quoted: boolean, cr: number): void => {
+    if (header && !quoted && text.charCodeAt(start) !== 0xfeff && (cr < 0 || cr >= end - 1)) {
+      const to = cr === end - 1 ? end - 1 : end; // a final CR is the CRLF's
+      if (to > start) out.push({ line: at, text, start, end: to, header });
+      return; // an empty line
+    }
+    const recordText = text.slice(start, end);
     let fields = plainFields(recordText, quoted);
     if (fields === null) {
       let records: string[][];
@@ -326,6 +340,8 @@ async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<ReadItem
     let quote = pending.indexOf('"', i);
     // Whether the record under way (it starts `pending`) had a quote in text already scanned.
     let quoted = scanned > 0 && pending.lastIndexOf('"', scanned - 1) >= 0;
+    // The first carriage return at or after the record under way (-1: none).
+    let cr = pending.indexOf('\r');
     for (;;) {
       const nl = pending.indexOf('\n', i);
       if (nl < 0) break;
@@ -337,7 +353,8 @@ async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<ReadItem
       linesInPending++;
       i = nl + 1;
       if (!inQuotes) {
-        read(pending.slice(start, nl), line, quoted);
+        if (cr >= 0 && cr < start) cr = pending.indexOf('\r', start);
+        read(pending, start, nl, line, quoted, cr);
         line += linesInPending;
         linesInPending = 0;
         start = i;
@@ -355,7 +372,7 @@ async function* csvItems(chunks: AsyncIterable<string>): AsyncGenerator<ReadItem
       out = [];
     }
   }
-  if (pending.trim() !== '') read(pending, line, true);
+  if (pending.trim() !== '') read(pending, 0, pending.length, line, true, -1);
   if (out.length > 0) yield out;
   if (!header) throw new DomainError('invalid', 'El CSV está vacío: falta la fila de cabecera');
 }
@@ -413,6 +430,51 @@ function csvValues(item: CsvItem): Record<string, unknown> {
   const { header, fields } = item;
   for (let i = 0; i < header.length; i++) if (header[i] !== '') values[header[i]] = fields[i];
   return values;
+}
+
+type FieldKind = 'date' | 'text' | 'number' | 'unused';
+const NUMERIC = new Set(['impressions', 'monetized_impressions', 'clicks', 'revenue', 'rate_applied', 'p_revenue', 'margin', 'tq']);
+const kindOf = (name: string): FieldKind =>
+  name === 'date' ? 'date' : Object.hasOwn(TEXT_LIMITS, name) ? 'text' : NUMERIC.has(name) ? 'number' : 'unused';
+let lineView: { header: readonly string[] | null; kinds: FieldKind[] } = { header: null, kinds: [] };
+
+/** Whether text[from, to) is `v`, compared in place. */
+const isAt = (text: string, from: number, to: number, v: unknown): v is string =>
+  typeof v === 'string' && v.length === to - from && text.startsWith(v, from);
+
+/**
+ * One field of a plain line as toZoneReportRecord reads it: the previous line's value itself when
+ * equal (its checks are then skipped as for the same string), a plain number as a number (what
+ * num() answers for its text), else its text.
+ */
+function fieldAt(kind: FieldKind, name: string, text: string, from: number, to: number): unknown {
+  if (kind === 'date') return isAt(text, from, to, lastValidDate) ? lastValidDate : text.slice(from, to);
+  if (kind === 'text') {
+    const given = lastText[name as keyof typeof TEXT_LIMITS].given;
+    return isAt(text, from, to, given) ? given : text.slice(from, to);
+  }
+  const n = plainNumber(text, from, to);
+  return n >= 0 ? n : text.slice(from, to);
+}
+
+/** The values of a plain CSV line by column name (in the object csvValues reuses), or why it is refused. */
+function csvLineValues(item: CsvLine): Record<string, unknown> | string {
+  const { text, end, header } = item;
+  if (csvView.header !== header) csvView = { header, values: {} };
+  if (lineView.header !== header) lineView = { header, kinds: header.map(kindOf) };
+  const { values } = csvView;
+  const { kinds } = lineView;
+  let from = item.start;
+  let n = 0;
+  for (;;) {
+    let comma = text.indexOf(',', from);
+    if (comma < 0 || comma > end) comma = end;
+    if (n < header.length && kinds[n] !== 'unused') values[header[n]] = fieldAt(kinds[n], header[n], text, from, comma);
+    n++;
+    if (comma === end) break;
+    from = comma + 1;
+  }
+  return n === header.length ? values : `tiene ${n} campos y la cabecera ${header.length}`;
 }
 
 /** Items in arrays of up to BATCH. */
@@ -477,6 +539,7 @@ export class ZoneReportIngest {
       let seq = 0;
       const lineOf = new Map<number, number>();
       const days = new Set<string>();
+      let lastDay = '';
       const disagreeing: Array<{ line: number; detail: string }> = [];
       for await (const items of batches)
         for (const item of items) {
@@ -484,7 +547,12 @@ export class ZoneReportIngest {
             reject(item.line, item.error);
             continue;
           }
-          const record = toZoneReportRecord('fields' in item ? csvValues(item) : item.values, shares);
+          const values = 'text' in item ? csvLineValues(item) : 'fields' in item ? csvValues(item) : item.values;
+          if (typeof values === 'string') {
+            reject(item.line, values);
+            continue;
+          }
+          const record = toZoneReportRecord(values, shares);
           if (typeof record === 'string') reject(item.line, record);
           else if (record instanceof FiguresDisagree) {
             disagreeing.push({ line: item.line, detail: record.detail });
@@ -492,7 +560,10 @@ export class ZoneReportIngest {
           } else if (disagreeing.length === 0) {
             seq = Math.max(seq + 1, item.line);
             if (seq !== item.line) lineOf.set(seq, item.line);
-            days.add(record.date);
+            if (record.date !== lastDay) {
+              lastDay = record.date; // lines come day by day: each day is added once
+              days.add(lastDay);
+            }
             const full = batch.add(record, seq);
             if (full) await full; // the warehouse holds as many rows as it may: wait until it took some
           }

@@ -128,20 +128,24 @@ function appendChunk(a: DuckDBAppender, chunk: DuckDBDataChunk, rows: readonly Z
 }
 
 /**
- * Deletes the stored rows whose key `table` has, in its days; how many. Days never imported (the
- * usual new file) have no stored row to replace: the join of every staged key is skipped (the
- * check reads the date's per-row-group min/max only).
+ * Deletes the stored rows whose key `table` has, in its days; how many, and whether any row was
+ * stored in those days. Days never imported (the usual new file) have no stored row to replace:
+ * the join of every staged key is skipped (the check reads the date's per-row-group min/max only).
  */
-async function deleteReplaced(conn: DuckDBConnection, table: string, span: { first: string; last: string }): Promise<number> {
+async function deleteReplaced(
+  conn: DuckDBConnection,
+  table: string,
+  span: { first: string; last: string },
+): Promise<{ removed: number; stored: boolean }> {
   const stored = await readAll(conn, 'SELECT EXISTS (SELECT 1 FROM zone_report WHERE date BETWEEN $first::DATE AND $last::DATE)', span);
-  if (stored.getRows()[0][0] !== true) return 0;
+  if (stored.getRows()[0][0] !== true) return { removed: 0, stored: false };
   const removed = await run(
     conn,
     `DELETE FROM zone_report USING ${table} b
       WHERE zone_report.date BETWEEN $first::DATE AND $last::DATE AND ${KEY_MATCH}`,
     span,
   );
-  return Number(removed.rowsChanged);
+  return { removed: Number(removed.rowsChanged), stored: true };
 }
 
 /**
@@ -246,13 +250,16 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
         await conn.run('BEGIN TRANSACTION');
         try {
           const span = { first, last };
-          const removed = await deleteReplaced(conn, table, span);
+          const { removed, stored } = await deleteReplaced(conn, table, span);
           await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
           // The rollup of every day the batch touched, summed again from the stored rows.
           const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
           await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
-          await run(conn, rollupInsertSql(`WHERE ${days}`), span);
-          await run(conn, zonesInsertSql(`WHERE ${days}`), span);
+          // Days with no row stored before hold the batch's rows only: their rollup and zone ids
+          // are read from the batch, not from zone_report's rows of this transaction (slower to read back).
+          const daysRows = stored ? 'zone_report' : table;
+          await run(conn, rollupInsertSql(`WHERE ${days}`, daysRows), span);
+          await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
           await conn.run(zoneMonthsDeleteSql(table));
           await run(conn, zoneMonthsRewriteSql(table), span);
           await conn.run('COMMIT');

@@ -50,9 +50,12 @@ const DIMS = ROLLUP_DIMENSIONS.join(', ');
 /** The rollup's sums of stored rows. */
 const ROLLUP_SUMS_SQL = sumsSql(DUCKDB, false);
 
-/** INSERT … SELECT of the rollup rows of stored rows matching `where` (fixed SQL, bound parameters). */
-export const rollupInsertSql = (where: string) =>
-  `INSERT INTO zone_report_rollup SELECT ${DIMS}, ${ROLLUP_SUMS_SQL} FROM zone_report ${where} GROUP BY ${DIMS} ORDER BY date`;
+/**
+ * INSERT … SELECT of the rollup rows of stored rows matching `where` (fixed SQL, bound
+ * parameters); `from` another table of zone_report's columns (an import's batch) instead.
+ */
+export const rollupInsertSql = (where: string, from = 'zone_report') =>
+  `INSERT INTO zone_report_rollup SELECT ${DIMS}, ${ROLLUP_SUMS_SQL} FROM ${from} ${where} GROUP BY ${DIMS} ORDER BY date`;
 
 /** The months of the batch being imported (`batch`: its staging or sorted table), as the first day of each. */
 const batchMonths = (batch: string) => `SELECT DISTINCT date_trunc('month', date)::DATE FROM ${batch}`;
@@ -73,9 +76,9 @@ export const zoneMonthsRewriteSql = (batch: string) =>
     `WHERE date BETWEEN date_trunc('month', $first::DATE) AND last_day($last::DATE) AND date_trunc('month', date)::DATE IN (${batchMonths(batch)})`,
   );
 
-/** Adds the zone ids of rows matching `where` that the list lacks (fixed SQL, bound parameters). */
-export const zonesInsertSql = (where: string) =>
-  `INSERT INTO zone_report_zones SELECT DISTINCT zone_id FROM zone_report ${where} EXCEPT SELECT zone_id FROM zone_report_zones`;
+/** Adds the zone ids of rows matching `where` (of `from`, zone_report unless said) that the list lacks (fixed SQL, bound parameters). */
+export const zonesInsertSql = (where: string, from = 'zone_report') =>
+  `INSERT INTO zone_report_zones SELECT DISTINCT zone_id FROM ${from} ${where} EXCEPT SELECT zone_id FROM zone_report_zones`;
 
 /** Bumped when a derived table's definition changes: a start with an older one rebuilds them. */
 const ROLLUP_VERSION = '3';
