@@ -8,6 +8,9 @@
 // key before FINAL (PREWHERE). 'Top Zones' sums the zone months
 // for a range's whole months (zone-report/get-top-earners.ts), and answers what the stored rows
 // answer after imports that replace rows.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
@@ -17,6 +20,7 @@ import type { Warehouse } from '../src/warehouse/index.js';
 import { chdbClient } from './helpers.js';
 import { prng } from '../src/sandbox/demo/prng.js';
 import { expectSame, importRows, randomRows } from './warehouse-contract.js';
+import { zoneSpans } from '../src/warehouse/zone-report/get-top-earners.js';
 
 const { client } = await chdbClient('page-cuts');
 
@@ -205,7 +209,31 @@ const zoneMonthEngines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]
   ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'months' })],
 ];
 
-describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (_engine, open) => {
+describe('a range cut into whole months, whole weeks and days', () => {
+  test('months first, then the whole weeks (Monday to Sunday) left at each end, then the days', () => {
+    expect(zoneSpans('2026-03-20', '2026-05-05')).toEqual({
+      months: { start: '2026-04-01', end: '2026-04-01' },
+      weeks: [{ start: '2026-03-23', end: '2026-03-23' }],
+      days: [
+        { start: '2026-03-20', end: '2026-03-22' },
+        { start: '2026-03-30', end: '2026-03-31' },
+        { start: '2026-05-01', end: '2026-05-05' },
+      ],
+    });
+    // 30 days to a Friday: four weeks and two days at the ends, no month.
+    expect(zoneSpans('2026-10-29', '2026-11-27')).toEqual({
+      months: undefined,
+      weeks: [{ start: '2026-11-02', end: '2026-11-16' }],
+      days: [
+        { start: '2026-10-29', end: '2026-11-01' },
+        { start: '2026-11-23', end: '2026-11-27' },
+      ],
+    });
+    expect(zoneSpans('2026-03-03', '2026-03-08')).toBeUndefined();
+  });
+});
+
+describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (engine, open) => {
   let rolled: Warehouse & { db: SqlDb };
   let raw: Warehouse & { db: SqlDb };
   /** Rows over March to May (the random rows' days moved month by month), then a second import replacing many of them. */
@@ -245,11 +273,58 @@ describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (_engine, open)
     const seen = recording(rolled.db);
     await rolled.zoneReports.topEarners(ranges[1], 10);
     expect(seen[0].sql).toMatch(/zone_report_zone_month/);
-    // Within one month, or under a filter the months do not keep, the rows are summed.
-    for (const f of [ranges[3], ranges[7]]) {
-      const rows = recording(rolled.db);
-      await rolled.zoneReports.topEarners(f, 10);
-      expect(rows[0].sql).not.toMatch(/zone_report_zone_month/);
+    // DuckDB: the whole weeks within a month, or left at a range's ends, from the zone weeks.
+    if (engine === 'DuckDB') {
+      expect(seen[0].sql).toMatch(/zone_report_zone_week/);
+      const weeks = recording(rolled.db);
+      await rolled.zoneReports.topEarners(ranges[3], 10);
+      expect(weeks[0].sql).toMatch(/zone_report_zone_week/);
+      expect(weeks[0].sql).not.toMatch(/zone_report_zone_month/);
+    }
+    // Under a filter the months and weeks do not keep, the rows are summed.
+    const rows = recording(rolled.db);
+    await rolled.zoneReports.topEarners(ranges[7], 10);
+    expect(rows[0].sql).not.toMatch(/zone_report_zone_(month|week)/);
+  });
+
+  test('ranges of whole weeks and days, after imports that replace rows, rank what the rows rank', async () => {
+    for (const f of [
+      { start_date: '2026-03-02', end_date: '2026-03-29' },
+      { start_date: '2026-03-04', end_date: '2026-04-02' },
+      { start_date: '2026-04-27', end_date: '2026-05-10' },
+      { start_date: '2026-03-09', end_date: '2026-03-15', publisher: 'Pub Ñ' },
+      { start_date: '2026-03-04', end_date: '2026-04-02', zone_id: '1' },
+    ]) {
+      const expected = await raw.zoneReports.topEarners(f, 25);
+      expect(expected.zones.length).toBeGreaterThan(0);
+      expectSame(await rolled.zoneReports.topEarners(f, 25), expected);
+    }
+  });
+});
+
+describe('DuckDB: zone weeks of a warehouse from before them', () => {
+  test('are built at the next start from the stored rows', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'adops-weeks-'));
+    const raw = await openDuckDbWarehouse(':memory:', { rollup: false });
+    try {
+      const old = await openDuckDbWarehouse(dir);
+      await importRows(old, ROWS);
+      // As a data dir from before the zone weeks: no such table, its derived tables at version 3.
+      await old.db.exec("DROP TABLE zone_report_zone_week; UPDATE warehouse_meta SET value = '3' WHERE name = 'rollup'");
+      await old.close();
+      const w = await openDuckDbWarehouse(dir);
+      try {
+        await importRows(raw, ROWS);
+        const week = { start_date: '2026-04-06', end_date: '2026-04-12' };
+        const seen = recording(w.db);
+        expectSame(await w.zoneReports.topEarners(week, 10), await raw.zoneReports.topEarners(week, 10));
+        expect(seen[0].sql).toMatch(/zone_report_zone_week/);
+      } finally {
+        await w.close();
+      }
+    } finally {
+      await raw.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

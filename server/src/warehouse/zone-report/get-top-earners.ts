@@ -4,10 +4,12 @@
 // from the rollup unless a zone filter needs the stored rows. Ties in the text order.
 // DuckDB runs both lists in one statement, sharing the report filters' bound values (a named
 // value may be read twice). Its zones are summed from the zone months (zone_report_zone_month,
-// kept by imports) for the range's whole months and from the stored rows for the days at its
-// ends, when no filter but the publisher or the zone needs the rows (a year: 12 months of
-// zones and at most two part months of rows instead of 365 days of rows); otherwise by zone id
-// first. ClickHouse sums its zone months the same way, and runs a statement per list.
+// kept by imports) for the range's whole months, from the zone weeks (zone_report_zone_week) for
+// the whole weeks left at its ends and from the stored rows for the days left after them, when
+// no filter but the publisher or the zone needs the rows (a year: 12 months and a few weeks of
+// zones and at most 12 days of rows instead of 365 days of rows; 30 days: 4 weeks and 2 days);
+// otherwise by zone id first. ClickHouse sums its zone months (not weeks yet), and runs a
+// statement per list.
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import { filterConditions, usesRollup, whereFilters } from '../sql/filters.js';
@@ -40,25 +42,66 @@ export function wholeMonths(start: string, end: string) {
   };
 }
 
+type DayRange = { start: string; end: string };
+
+/** Day of the week of an ISO date, 0 Sunday … 6 Saturday. */
+const weekday = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay();
+
+/** The whole ISO weeks (Monday to Sunday) of a range (their Mondays, inclusive) and the days before and after them; undefined when it holds none. */
+export function wholeWeeks(start: string, end: string) {
+  const first = addDays(start, (8 - weekday(start)) % 7);
+  const lastEnd = addDays(end, -weekday(end));
+  if (first > lastEnd) return undefined;
+  return {
+    weeks: { start: first, end: addDays(lastEnd, -6) },
+    before: { start, end: addDays(first, -1) },
+    after: { start: addDays(lastEnd, 1), end },
+  };
+}
+
+/**
+ * A range cut into what each table answers: its whole months, the whole weeks of what is left at
+ * each end, and the days left after those; undefined when it holds neither a month nor a week.
+ */
+export function zoneSpans(start: string, end: string): { months?: DayRange; weeks: DayRange[]; days: DayRange[] } | undefined {
+  const split = wholeMonths(start, end);
+  const ends = split ? [split.before, split.after].filter((r) => r.start <= r.end) : [{ start, end }];
+  const weeks: DayRange[] = [];
+  const days: DayRange[] = [];
+  for (const r of ends) {
+    const w = wholeWeeks(r.start, r.end);
+    if (!w) {
+      days.push(r);
+      continue;
+    }
+    weeks.push(w.weeks);
+    for (const d of [w.before, w.after]) if (d.start <= d.end) days.push(d);
+  }
+  if (!split && weeks.length === 0) return undefined;
+  return { months: split?.months, weeks, days };
+}
+
 /** Filters the zone months can answer: none but the range, the publisher and the zone. */
 const onZoneMonths = (db: SqlDb, f: Filters) =>
   db.rollup && f.advertiser === undefined && f.geo === undefined && f.source === undefined && f.domain === undefined;
 
-/** DuckDB: the zones (publisher, zone id, revenue, margin) of the range, summed from the zone months and the rows at the range's ends. */
-function zonesFromMonths(b: Binder, filters: Filters, split: NonNullable<ReturnType<typeof wholeMonths>>): string {
-  const months = whereFilters(b, filters, {
-    and: [`month BETWEEN ${b.bind(split.months.start, 'Date32')} AND ${b.bind(split.months.end, 'Date32')}`],
-  });
-  const ends = [split.before, split.after]
-    .filter((r) => r.start <= r.end)
-    .map(
+/** DuckDB: the zones (publisher, zone id, revenue, margin) of the range, summed from the zone months and weeks and the rows at the range's ends. */
+function zonesFromSpans(b: Binder, filters: Filters, spans: NonNullable<ReturnType<typeof zoneSpans>>): string {
+  const period = (table: string, column: string, r: DayRange) =>
+    `SELECT publisher, zone_id, revenue, margin FROM ${table} ${whereFilters(b, filters, {
+      and: [`${column} BETWEEN ${b.bind(r.start, 'Date32')} AND ${b.bind(r.end, 'Date32')}`],
+    })}`;
+  const parts = [
+    ...(spans.months ? [period('zone_report_zone_month', 'month', spans.months)] : []),
+    ...spans.weeks.map((r) => period('zone_report_zone_week', 'week', r)),
+    ...spans.days.map(
       (range) =>
         `SELECT publisher, zone_id, revenue, CASE WHEN revenue <> 0 THEN margin ELSE 0 END AS margin FROM zone_report ${whereFilters(b, filters, { range })}`,
-    );
+    ),
+  ];
   return `zones AS (
        SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (
-         SELECT publisher, zone_id, revenue, margin FROM zone_report_zone_month ${months}
-         ${ends.map((sql) => `UNION ALL ${sql}`).join('\n')})
+         ${parts.join('\n         UNION ALL ')})
         GROUP BY publisher, zone_id)`;
 }
 
@@ -70,12 +113,12 @@ async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Pro
   // The range always adds a WHERE; each list appends its own fixed conditions to it.
   const scoped = (condition: string, table = 'zone_report') => `FROM ${table} ${where} AND ${condition}`;
   const advertisers = usesRollup(db, filters) ? 'zone_report_rollup' : 'zone_report';
-  const split = onZoneMonths(db, filters) ? wholeMonths(filters.start_date, filters.end_date) : undefined;
-  // Zones: from the zone months, or summed by zone id first (one string key hashes far faster
+  const spans = onZoneMonths(db, filters) ? zoneSpans(filters.start_date, filters.end_date) : undefined;
+  // Zones: from the zone months and weeks, or summed by zone id first (one string key hashes far faster
   // than two), keeping the publisher when the zone has one; only ids under several publishers
   // are summed again by both.
-  const zones = split
-    ? zonesFromMonths(b, filters, split)
+  const zones = spans
+    ? zonesFromSpans(b, filters, spans)
     : `by_id AS (
        SELECT zone_id, min(publisher) AS first_publisher, max(publisher) AS last_publisher,
               sum(revenue) AS revenue, coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0) AS margin

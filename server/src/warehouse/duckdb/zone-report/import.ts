@@ -9,7 +9,15 @@ import duckdb from '@duckdb/node-bindings';
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { type Db, readAll, run } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zoneMonthsDeleteSql, zoneMonthsRewriteSql, zonesInsertSql } from './schema.js';
+import {
+  ZONE_REPORT_COLUMNS_SQL,
+  rollupInsertSql,
+  zoneMonthsDeleteSql,
+  zoneMonthsRewriteSql,
+  zoneWeeksDeleteSql,
+  zoneWeeksRewriteSql,
+  zonesInsertSql,
+} from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 import { LITTLE_ENDIAN, ROWS, int64, putInt64, setValidity, validity, validityBytes, writeText } from '../vectors.js';
 
@@ -262,6 +270,8 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
           await conn.run(zoneMonthsDeleteSql(table));
           await run(conn, zoneMonthsRewriteSql(table), span);
+          await conn.run(zoneWeeksDeleteSql(table));
+          await run(conn, zoneWeeksRewriteSql(table), span);
           await conn.run('COMMIT');
           const replaced = removed;
           return { inserted: total - replaced, replaced, ...repeated };
