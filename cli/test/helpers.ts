@@ -39,8 +39,16 @@ function sink(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
+/**
+ * The config dirs the running test file made: scripts/vitest-setup.ts removes them after the
+ * file, so a run leaves /tmp as it found it (one list however often this module is loaded).
+ */
+const made: string[] = ((globalThis as { adopsCliConfigDirs?: string[] }).adopsCliConfigDirs ??= []);
+
 export async function newConfigDir(): Promise<string> {
-  return path.join(await mkdtemp(path.join(tmpdir(), 'adops-cli-')), 'config');
+  const dir = await mkdtemp(path.join(tmpdir(), 'adops-cli-'));
+  made.push(dir);
+  return path.join(dir, 'config');
 }
 
 /** Runs `adops <args>` against `server` with its own config dir. */

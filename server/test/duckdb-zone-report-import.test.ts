@@ -8,7 +8,8 @@
 import { Readable } from 'node:stream';
 import { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { ZoneReportIngest, toZoneReportRecord } from '../src/services/ingest-zone-report.js';
+import { toZoneReportRecord } from '../src/services/ingest-zone-record.js';
+import { ZoneReportIngest } from '../src/services/ingest-zone-report.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import type { ZoneReportRecord } from '../src/warehouse/index.js';
 import { prng } from '../src/sandbox/demo/prng.js';

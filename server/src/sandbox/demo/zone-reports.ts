@@ -4,7 +4,7 @@
 // any import; `startZoneReports` loads it on start when the table is empty and demo is on.
 import { FIXED_ADVERTISERS, addDays, todayIn, zonedParts, type IngestResult } from '@adops/core';
 import type { AppServices } from '../../services/index.js';
-import type { IngestItem } from '../../services/ingest-zone-report.js';
+import type { IngestItem } from '../../services/ingest-zone-record.js';
 import { prng } from './prng.js';
 
 export interface DemoOptions {
