@@ -7,7 +7,8 @@
 // kept by imports) for the range's whole months, from the zone weeks (zone_report_zone_week) for
 // the whole weeks left at its ends and from the stored rows for the days left after them, when
 // no filter but the publisher or the zone needs the rows (a year: 12 months and a few weeks of
-// zones and at most 12 days of rows instead of 365 days of rows; 30 days: 4 weeks and 2 days);
+// zones and at most 12 days of rows instead of 365 days of rows; 30 days: three or four weeks
+// and at most nine days);
 // otherwise by zone id first. ClickHouse sums its zone months (not weeks yet), and runs a
 // statement per list.
 import { Binder } from '../sql/binder.js';

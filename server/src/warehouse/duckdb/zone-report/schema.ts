@@ -9,7 +9,7 @@
 // and the stored rows only for the days at its ends (zone-report/get-top-earners.ts). Imports
 // rewrite the months they touch in the same transaction. zone_report_zone_week holds the same
 // sums per ISO week (Monday first): the days at a range's ends that make whole weeks are summed
-// from it (a 30-day range: four weeks of zones and two days of rows instead of 30 days of rows).
+// from it (a 30-day range: three or four weeks of zones and at most nine days of rows instead of 30).
 // zone_report_zones lists every zone id stored: a zone search matches the list first, then
 // joins, instead of testing the substring on every stored row (40% faster at 10 million rows;
 // a page of rows tests digits in the scan, see sql/filters.ts).
