@@ -43,7 +43,9 @@ function sink(): { stream: PassThrough; text: () => string } {
  * The config dirs the running test file made: scripts/vitest-setup.ts removes them after the
  * file, so a run leaves /tmp as it found it (one list however often this module is loaded).
  */
-const made: string[] = ((globalThis as { adopsCliConfigDirs?: string[] }).adopsCliConfigDirs ??= []);
+const shared = globalThis as { adopsCliConfigDirs?: string[] };
+shared.adopsCliConfigDirs ??= [];
+const made = shared.adopsCliConfigDirs;
 
 export async function newConfigDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'adops-cli-'));
