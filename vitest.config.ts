@@ -29,7 +29,9 @@ function testFiles(dir: string): string[] {
 const engineFiles = TEST_DIRS.flatMap(testFiles).filter((file) => ENGINE_STARTERS.test(readFileSync(path.join(root, file), 'utf8')));
 /**
  * The fast tier runs in worker threads that keep their modules between files (`--no-isolate` in
- * `npm run test:fast`: vitest 3 takes `isolate` from the command line, not from a project):
+ * `npm run test:fast`: vitest 3 takes `isolate` from the command line, not from a project; with
+ * --minWorkers equal to --maxWorkers no idle thread is ended under a running batch of files, which
+ * otherwise failed a green run now and then with 'Terminating worker thread'):
  * loading the server's and core's modules once per thread rather than once per file took the
  * tier from 241 s (forks, isolated) to 109 s on the 2-CPU box — 'collect' 172 → 21 CPU-seconds.
  * Module state therefore lives on from file to file: a test must not count on a fresh module
