@@ -12,7 +12,6 @@ const DIRS = ['core/src', 'server/src', 'server/test', 'cli/src', 'cli/test', 'w
 
 /** Not split yet (lines when listed). */
 const STILL_OVER: Record<string, number> = {
-  'server/test/warehouse-contract.ts': 1130,
   'e2e/campaigns.test.ts': 890,
   'e2e/foundation.test.ts': 670,
   'bench/reports.mjs': 829,
