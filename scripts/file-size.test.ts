@@ -12,8 +12,6 @@ const DIRS = ['core/src', 'server/src', 'server/test', 'cli/src', 'cli/test', 'w
 
 /** Not split yet (lines when listed). */
 const STILL_OVER: Record<string, number> = {
-  'e2e/campaigns.test.ts': 890,
-  'e2e/foundation.test.ts': 670,
   'bench/reports.mjs': 829,
   'bench/live.mjs': 736,
 };
