@@ -4,7 +4,7 @@
 // admin's to change; the bell counts what fired since it was read. The schedule is off here
 // (ADOPS_ALERTS_EVERY_SECONDS=0): each evaluation is called with its instant.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { addDays, formatDateDMY, type Alert, type Api, type CreateAlertRule } from '@adops/core';
+import { REGISTRY, addDays, formatDateDMY, formatPercent, type Alert, type Api, type CreateAlertRule } from '@adops/core';
 import { startTestServer, failure, zoneReportRow, type TestServer } from './helpers.js';
 import { event, importRows } from './warehouse-contract.js';
 import type { AdSpendRecord, ReferrerEvent } from '../src/warehouse/index.js';
@@ -81,6 +81,10 @@ describe('each rule kind fires on its subject and resolves when the condition cl
     // The day is written as people read it, never as the ISO key.
     expect(a.message).toContain(`Revenue de zona Z-BAD: $40,00 el ${formatDateDMY(YESTERDAY)} frente a $100,00 una semana antes`);
     expect(a.message).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    // The change and its threshold as the alert's 'Cambio' figure writes them, one format on one screen.
+    expect(a.message).toContain(
+      `(${formatPercent(-60, REGISTRY.alert.change_percent.decimals)}; umbral ${formatPercent(-30, REGISTRY.alert.change_percent.decimals)})`,
+    );
     await importRows(s.app.services.warehouse, [zoneRow(YESTERDAY, 'Z-BAD', { revenue: 90 })]);
     expect(await evaluate(T + MIN)).toMatchObject({ resolved: 1 });
     expect((await alertsOf(r.id))[0].state).toBe('resolved');

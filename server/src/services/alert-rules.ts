@@ -14,6 +14,8 @@ import {
   formatMoney,
   formatNumber,
   formatProfitMetric,
+  formatByKind,
+  REGISTRY,
   CampaignRoiParams,
   formatDateDMY,
   IpBurstParams,
@@ -115,6 +117,9 @@ function shared<T>(ctx: RuleContext, key: string, ask: () => Promise<T>): Promis
 
 /** A figure in an alert's message: es-ES, rounded once by core's rule (as every screen shows it). */
 const fmt = (v: number | null, decimals = 2) => formatNumber(v, decimals);
+const { change_percent: CHANGE } = REGISTRY.alert;
+/** A revenue change in percent, in the one format of the alert's 'Cambio' figure. */
+const changeText = (v: number) => formatByKind(CHANGE.kind, v, CHANGE.decimals);
 
 /** The calendar days (tz) the last `hours` hours before `now` touch: [first, today]. */
 export function windowDays(now: number, hours: number, tz: string): { from: string; to: string } {
@@ -205,7 +210,8 @@ async function revenueDrop(raw: unknown, ctx: RuleContext): Promise<Verdict[]> {
       subject: key,
       value: change,
       threshold: p.drop_percent,
-      message: `${about} (${fmt(change, 1)} %; umbral −${fmt(p.drop_percent, 0)} %)`,
+      // The change as the alert's figures write it (the registry's alert family: '-60,0%').
+      message: `${about} (${changeText(change)}; umbral ${changeText(-p.drop_percent)})`,
       figures: { revenue: after, revenue_last_week: before, change_percent: change },
     });
   }
