@@ -56,6 +56,12 @@ function alertFigureDef(kind: AlertRuleKind, key: string): AnyFigureDef | undefi
 const inLine = (label: string) => label.replace(/ %$/, '');
 
 /**
+ * A figure's name in a line: the report's figures by their names ('Revenue', not the table
+ * header 'Rev'), the others by their labels ('Revenue est.', 'Beneficio', 'ROI').
+ */
+const lineLabel = (def: AnyFigureDef) => inLine(def.family === 'report' ? def.name : def.label);
+
+/**
  * A rule's figures in one line, each with its registry label and format (in the rule kind's
  * family, see RULE_FAMILY): 'Gasto $50,00 · Revenue est. $10,00 · Beneficio -$40,00 · ROI
  * -80,00%'. Unknown figures are skipped; missing ones read '-'.
@@ -66,7 +72,7 @@ export function alertFiguresText(figures: Readonly<Record<string, number | null>
     const def = alertFigureDef(kind, key);
     if (!def || def.kind === 'text') continue;
     const n = def.kind === 'int' && value !== null ? Math.round(value) : value;
-    parts.push(`${inLine(def.label)} ${formatByKind(def.kind, n, def.decimals, currency)}`);
+    parts.push(`${lineLabel(def)} ${formatByKind(def.kind, n, def.decimals, currency)}`);
   }
   return parts.join(' · ');
 }
