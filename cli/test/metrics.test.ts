@@ -18,6 +18,9 @@ describe('adops metrics', () => {
     }
     expect(text).toContain(METRICS.ctr.definition);
     expect(text).toContain(PROFIT_METRICS.roi.definition);
+    // One decimal is one, in the singular: 'Cambio … (change_percent; %, 1 decimal)'.
+    expect(text).toContain('(change_percent; %, 1 decimal)');
+    expect(text).toContain('(roi; %, 2 decimales)');
   });
 
   it('has one CTR and one name for the money paid to publishers', async () => {

@@ -39,7 +39,10 @@ export function registerMetrics(program: Command, cli: Cli): void {
       for (const area of new Set(entries.map((e) => e.area))) {
         blocks.push(area);
         for (const e of entries.filter((x) => x.area === area)) {
-          const unit = e.kind === 'money' || e.kind === 'percent' || e.kind === 'ratio' ? `${UNITS[e.kind]}, ${e.decimals} decimales` : UNITS[e.kind];
+          const unit =
+            e.kind === 'money' || e.kind === 'percent' || e.kind === 'ratio'
+              ? `${UNITS[e.kind]}, ${e.decimals} ${e.decimals === 1 ? 'decimal' : 'decimales'}`
+              : UNITS[e.kind];
           blocks.push(wrap(`${e.label} — ${e.name} (${e.key}; ${unit})`, width, '  '), wrap(e.definition, width, '      '));
         }
         blocks.push('');
