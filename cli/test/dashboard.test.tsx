@@ -1,147 +1,22 @@
-// adops dashboard against a test server with seeded rows: cards, ▲/▼ deltas, the trend and the
-// Analytics table, sorting on the server. The report commands are in reports.test.tsx and
-// report-summaries.test.tsx.
-import { stripVTControlCharacters } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// adops dashboard against a test server with seeded rows (seeded-server.ts): cards, ▲/▼ deltas,
+// the trend and the Analytics table, sorting on the server. The report commands are in
+// reports.test.tsx and report-summaries.test.tsx.
+import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { keyboardReady, waitFor } from './wait.js';
-import {
-  DASHBOARD_COLUMNS,
-  addDays,
-  formatMetric,
-  formatMoney,
-  formatPercent,
-  presetRange,
-  todayIn,
-  type PresetKey,
-  type ReportTotals,
-} from '@adops/core';
-import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { atKeyboard, atRest, newConfigDir, runCli } from './helpers.js';
+import { DASHBOARD_COLUMNS, addDays, formatMetric, formatMoney, formatPercent, presetRange, type PresetKey, type ReportTotals } from '@adops/core';
+import { atKeyboard, atRest } from './helpers.js';
 import { Dashboard, deltaText, sparkline } from '../src/ui/Dashboard.js';
 import { FIRST_PAGE, dashboardLoader } from '../src/commands/dashboard.js';
+import { SEED, d1, d2, inDefaultRange, old, seededServer, strip, sum, today } from './seeded-server.js';
 
-const today = todayIn('UTC');
-const d1 = addDays(today, -1);
-const d2 = addDays(today, -2);
-const old = addDays(today, -20);
-
-/** The seeded zone rows; every expected number below is derived from these. */
-const SEED = [
-  {
-    date: d1,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 10000,
-    monetized_impressions: 8000,
-    clicks: 80,
-    revenue: 12.5,
-    margin: 3.75,
-    tq: 0.8,
-  },
-  {
-    date: d1,
-    advertiser: 'BidSphere',
-    publisher: 'Pub Dos',
-    zone_id: '2002',
-    geo: 'MX',
-    source: 'push',
-    domain: 'dos.com',
-    impressions: 5000,
-    monetized_impressions: null,
-    clicks: 25,
-    revenue: 4,
-    margin: 1,
-    tq: 0.5,
-  },
-  {
-    date: d1,
-    advertiser: 'Clickora',
-    publisher: '=SUM(A1:A9)',
-    zone_id: '3003',
-    geo: 'AR',
-    source: 'web',
-    domain: 'tres.com',
-    impressions: 30000,
-    monetized_impressions: 20000,
-    clicks: 10,
-    revenue: 1,
-    margin: 0.2,
-    tq: null,
-  },
-  {
-    date: d2,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 20000,
-    monetized_impressions: 16000,
-    clicks: 160,
-    revenue: 30,
-    margin: 9,
-    tq: 0.9,
-  },
-  {
-    date: d2,
-    advertiser: 'Clickora',
-    publisher: 'Pub Dos',
-    zone_id: '2002',
-    geo: 'MX',
-    source: 'push',
-    domain: 'dos.com',
-    impressions: 1000,
-    monetized_impressions: 900,
-    clicks: 0,
-    revenue: 0.5,
-    margin: 0.1,
-    tq: null,
-  },
-  {
-    date: old,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 99999,
-    monetized_impressions: 99999,
-    clicks: 999,
-    revenue: 999,
-    margin: 99,
-    tq: 0.7,
-  },
-];
-const inDefaultRange = SEED.filter((r) => r.date !== old);
-const sum = (rows: typeof SEED, key: 'impressions' | 'clicks' | 'revenue' | 'margin') => rows.reduce((s, r) => s + r[key], 0);
-
-let server: TestServer;
-let dir: string;
-const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
-const strip = (text: string) => stripVTControlCharacters(text);
+const seeded = seededServer();
+const { cli } = seeded;
 /** Frames with the dates of the moving range replaced, so assertions do not depend on today (people's dates read dd/MM/yyyy). */
 const normalise = (text: string) =>
   strip(text)
     .replace(/\d{2}\/\d{2}\/\d{4}/g, 'DD/MM/YYYY')
     .replace(/\d{4}-\d{2}-\d{2}/g, 'YYYY-MM-DD');
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const admin = await server.admin();
-  const ndjson = `${SEED.map((r) => JSON.stringify(r)).join('\n')}\n`;
-  const result = await admin.ingest.zoneReport(undefined, { rawBody: ndjson, headers: { 'content-type': 'application/x-ndjson' } });
-  expect(result).toMatchObject({ inserted: SEED.length, rejected_total: 0 });
-  dir = await newConfigDir();
-  expect((await cli(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` })).code).toBe(0);
-});
-afterAll(() => server?.close());
 
 describe('adops dashboard', () => {
   it('--json has the summary, yesterday-vs-day-before deltas, top lists and daily rows', async () => {
@@ -176,7 +51,7 @@ describe('adops dashboard', () => {
   const rangeFor = (preset: PresetKey | null) =>
     preset === null || preset === last7.preset ? last7 : { ...presetRange(preset, new Date(), 'UTC'), preset };
   const firstLoad = async () => {
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     const load = dashboardLoader(api, rangeFor, {});
     const query = { ...FIRST_PAGE, preset: last7.preset };
     return { load, initial: await load(query, query) };

@@ -1,136 +1,15 @@
 // adops report publishers | advertisers, demand, finance and explorer against a test server with
-// seeded rows: the API's figures, totals and order, as tables and as JSON/CSV. adops report zones
-// is in reports.test.tsx, adops dashboard in dashboard.test.tsx.
-import { stripVTControlCharacters } from 'node:util';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// seeded rows (seeded-server.ts): the API's figures, totals and order, as tables and as JSON/CSV.
+// adops report zones is in reports.test.tsx, adops dashboard in dashboard.test.tsx.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOM, addDays, contract, formatDateDMY, formatMoney, formatMonthName, parseCsv, todayIn, type SummaryRow, type ZoneRow } from '@adops/core';
-import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BOM, addDays, contract, formatDateDMY, formatMoney, formatMonthName, parseCsv, type SummaryRow, type ZoneRow } from '@adops/core';
 import { newConfigDir, runCli } from './helpers.js';
+import { SEED, d1, d2, inDefaultRange, old, seededServer, strip, sum, today } from './seeded-server.js';
 
-const today = todayIn('UTC');
-const d1 = addDays(today, -1);
-const d2 = addDays(today, -2);
-const old = addDays(today, -20);
-
-/** The seeded zone rows; every expected number below is derived from these. */
-const SEED = [
-  {
-    date: d1,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 10000,
-    monetized_impressions: 8000,
-    clicks: 80,
-    revenue: 12.5,
-    margin: 3.75,
-    tq: 0.8,
-  },
-  {
-    date: d1,
-    advertiser: 'BidSphere',
-    publisher: 'Pub Dos',
-    zone_id: '2002',
-    geo: 'MX',
-    source: 'push',
-    domain: 'dos.com',
-    impressions: 5000,
-    monetized_impressions: null,
-    clicks: 25,
-    revenue: 4,
-    margin: 1,
-    tq: 0.5,
-  },
-  {
-    date: d1,
-    advertiser: 'Clickora',
-    publisher: '=SUM(A1:A9)',
-    zone_id: '3003',
-    geo: 'AR',
-    source: 'web',
-    domain: 'tres.com',
-    impressions: 30000,
-    monetized_impressions: 20000,
-    clicks: 10,
-    revenue: 1,
-    margin: 0.2,
-    tq: null,
-  },
-  {
-    date: d2,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 20000,
-    monetized_impressions: 16000,
-    clicks: 160,
-    revenue: 30,
-    margin: 9,
-    tq: 0.9,
-  },
-  {
-    date: d2,
-    advertiser: 'Clickora',
-    publisher: 'Pub Dos',
-    zone_id: '2002',
-    geo: 'MX',
-    source: 'push',
-    domain: 'dos.com',
-    impressions: 1000,
-    monetized_impressions: 900,
-    clicks: 0,
-    revenue: 0.5,
-    margin: 0.1,
-    tq: null,
-  },
-  {
-    date: old,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 99999,
-    monetized_impressions: 99999,
-    clicks: 999,
-    revenue: 999,
-    margin: 99,
-    tq: 0.7,
-  },
-];
-const inDefaultRange = SEED.filter((r) => r.date !== old);
-const sum = (rows: typeof SEED, key: 'impressions' | 'clicks' | 'revenue' | 'margin') => rows.reduce((s, r) => s + r[key], 0);
-
-let server: TestServer;
-let dir: string;
-let tmp: string;
-const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
-const strip = (text: string) => stripVTControlCharacters(text);
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const admin = await server.admin();
-  const ndjson = `${SEED.map((r) => JSON.stringify(r)).join('\n')}\n`;
-  const result = await admin.ingest.zoneReport(undefined, { rawBody: ndjson, headers: { 'content-type': 'application/x-ndjson' } });
-  expect(result).toMatchObject({ inserted: SEED.length, rejected_total: 0 });
-  dir = await newConfigDir();
-  tmp = await mkdtemp(path.join(tmpdir(), 'adops-cli-reports-'));
-  expect((await cli(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` })).code).toBe(0);
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const seeded = seededServer();
+const { cli } = seeded;
 
 describe('adops report publishers | advertisers, demand, finance, explorer', () => {
   it('publisher and advertiser summaries sum the seeded rows per day and name', async () => {
@@ -163,7 +42,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
       BidSphere: { revenue: 4, margin: 1 },
       Clickora: { revenue: 1.5, margin: 0.3 },
     });
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     expect(out.totals).toEqual((await api.demand.advertiserRevenue({ start_date: d2, end_date: d1 })).totals);
     const lines = strip((await cli(['demand', '--from', d2, '--to', d1], { isTTY: true })).stdout).split('\n');
     const totals = lines.filter((l) => l.startsWith('Totales')).map((l) => l.trim().split(/\s{2,}/));
@@ -175,7 +54,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
   });
 
   it('demand --csv FILE saves the server’s export (SPEC’s labels, a row per advertiser and day); --csv - pipes it', async () => {
-    const file = path.join(tmp, 'demand.csv');
+    const file = path.join(seeded.tmp, 'demand.csv');
     const r = await cli(['demand', '--from', d2, '--to', d1, '--csv', file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`6 filas → ${file}`);
@@ -191,7 +70,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
       ['Clickora', d1, '1', '0.2'],
     ]);
     // Byte for byte the file the web's 'Descargar CSV' saves.
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     const web = await api.open(contract.demand.advertiserRevenue, { start_date: d2, end_date: d1, format: 'csv' });
     expect(text).toBe(`${BOM}${await web.text()}`);
     const piped = await cli(['demand', '--from', d2, '--to', d1, '--advertiser', 'bidsphere', '--csv', '-']);
@@ -214,7 +93,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const adNova = out.advertisers.rows.find((a) => a.advertiser === 'AdNova')!;
     expect(adNova.total).toBeCloseTo(999 + 30 + 12.5, 6);
     expect(out.margin[0].total).toBeCloseTo(sum(SEED, 'margin'), 6);
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     const q = { start_date: old, end_date: today };
     const [advertisers, publishers] = await Promise.all([api.finance.advertisers(q), api.finance.publishers(q)]);
     expect(out.advertisers.totals).toEqual(advertisers.totals);
@@ -245,7 +124,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
   });
 
   it('finance on a narrow terminal draws the latest months that fit whole and says which it hides', async () => {
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     const from = addDays(today, -200);
     const q = { start_date: from, end_date: today };
     const { months, totals } = await api.finance.advertisers(q);
@@ -284,9 +163,9 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const bad = await cli(['finance', '--json', '--sort', 'revenue']);
     expect(bad.code).toBe(2);
 
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     const q = { start_date: old, end_date: today };
-    const file = path.join(tmp, 'finance.csv');
+    const file = path.join(seeded.tmp, 'finance.csv');
     const r = await cli(['finance', '--from', old, '--to', today, '--csv', file]);
     expect(r.code, r.stderr).toBe(0);
     const text = await readFile(file, 'utf8');
@@ -317,10 +196,10 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
   });
 
   it('--excel with --csv saves the Spanish-spreadsheet file (the web’s "CSV (Excel España)"); the terminal notes Finance’s rounding', async () => {
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     const q = { start_date: old, end_date: today };
     // Finance: ';', decimal commas, the TOTAL line last — byte for byte the server's excel-es export.
-    const file = path.join(tmp, 'finance-excel.csv');
+    const file = path.join(seeded.tmp, 'finance-excel.csv');
     const r = await cli(['finance', '--from', old, '--to', today, '--csv', file, '--excel']);
     expect(r.code, r.stderr).toBe(0);
     const text = await readFile(file, 'utf8');
@@ -360,7 +239,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
     const out = JSON.parse(r.stdout) as { rows: ZoneRow[]; totals: { revenue: number }; cards: Record<string, unknown> };
     expect(out.rows).toHaveLength(3);
     expect(out.totals.revenue).toBeCloseTo(17.5, 9);
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     const cards = await api.adReport.revenueCards({ start_date: d1, end_date: d1 });
     expect(out.cards).toEqual(cards);
     expect(cards.filter).toBeCloseTo(17.5, 9);
@@ -375,7 +254,7 @@ describe('adops report publishers | advertisers, demand, finance, explorer', () 
   });
 
   it('needs a session: without one, exit code 3 and a hint', async () => {
-    const r = await runCli(['report', 'zones', '--json'], await newConfigDir(), server.url);
+    const r = await runCli(['report', 'zones', '--json'], await newConfigDir(), seeded.server.url);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('adops login');
   });

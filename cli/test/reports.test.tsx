@@ -1,10 +1,12 @@
-import { promisify, stripVTControlCharacters } from 'node:util';
+// adops report zones and the terminal's tables against a test server with seeded rows
+// (seeded-server.ts): tables that fit the terminal, filter values and completion, top N, whole
+// exports. The summaries are in report-summaries.test.tsx, adops dashboard in dashboard.test.tsx.
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { execFile } from 'node:child_process';
-import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AD_REPORT_COLUMNS,
   BOM,
@@ -14,134 +16,14 @@ import {
   jsonFigures,
   parseCsv,
   presetRange,
-  todayIn,
   type ReportTotals,
   type ZoneRow,
 } from '@adops/core';
-import { ADMIN, startTestServer, type TestServer } from '../../server/test/helpers.js';
-import { atKeyboard, atRest, newConfigDir, runCli, type Keyboard } from './helpers.js';
+import { atKeyboard, atRest, type Keyboard } from './helpers.js';
+import { SEED, d1, d2, inDefaultRange, old, seededServer, strip, sum, today } from './seeded-server.js';
 
-const today = todayIn('UTC');
-const d1 = addDays(today, -1);
-const d2 = addDays(today, -2);
-const old = addDays(today, -20);
-
-/** The seeded zone rows; every expected number below is derived from these. */
-const SEED = [
-  {
-    date: d1,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 10000,
-    monetized_impressions: 8000,
-    clicks: 80,
-    revenue: 12.5,
-    margin: 3.75,
-    tq: 0.8,
-  },
-  {
-    date: d1,
-    advertiser: 'BidSphere',
-    publisher: 'Pub Dos',
-    zone_id: '2002',
-    geo: 'MX',
-    source: 'push',
-    domain: 'dos.com',
-    impressions: 5000,
-    monetized_impressions: null,
-    clicks: 25,
-    revenue: 4,
-    margin: 1,
-    tq: 0.5,
-  },
-  {
-    date: d1,
-    advertiser: 'Clickora',
-    publisher: '=SUM(A1:A9)',
-    zone_id: '3003',
-    geo: 'AR',
-    source: 'web',
-    domain: 'tres.com',
-    impressions: 30000,
-    monetized_impressions: 20000,
-    clicks: 10,
-    revenue: 1,
-    margin: 0.2,
-    tq: null,
-  },
-  {
-    date: d2,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 20000,
-    monetized_impressions: 16000,
-    clicks: 160,
-    revenue: 30,
-    margin: 9,
-    tq: 0.9,
-  },
-  {
-    date: d2,
-    advertiser: 'Clickora',
-    publisher: 'Pub Dos',
-    zone_id: '2002',
-    geo: 'MX',
-    source: 'push',
-    domain: 'dos.com',
-    impressions: 1000,
-    monetized_impressions: 900,
-    clicks: 0,
-    revenue: 0.5,
-    margin: 0.1,
-    tq: null,
-  },
-  {
-    date: old,
-    advertiser: 'AdNova',
-    publisher: 'Pub Uno',
-    zone_id: '1001',
-    geo: 'ES',
-    source: 'web',
-    domain: 'uno.com',
-    impressions: 99999,
-    monetized_impressions: 99999,
-    clicks: 999,
-    revenue: 999,
-    margin: 99,
-    tq: 0.7,
-  },
-];
-const inDefaultRange = SEED.filter((r) => r.date !== old);
-const sum = (rows: typeof SEED, key: 'impressions' | 'clicks' | 'revenue' | 'margin') => rows.reduce((s, r) => s + r[key], 0);
-
-let server: TestServer;
-let dir: string;
-let tmp: string;
-const cli = (args: string[], options?: Parameters<typeof runCli>[3]) => runCli(args, dir, server.url, options);
-const strip = (text: string) => stripVTControlCharacters(text);
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const admin = await server.admin();
-  const ndjson = `${SEED.map((r) => JSON.stringify(r)).join('\n')}\n`;
-  const result = await admin.ingest.zoneReport(undefined, { rawBody: ndjson, headers: { 'content-type': 'application/x-ndjson' } });
-  expect(result).toMatchObject({ inserted: SEED.length, rejected_total: 0 });
-  dir = await newConfigDir();
-  tmp = await mkdtemp(path.join(tmpdir(), 'adops-cli-reports-'));
-  expect((await cli(['login', '--email', ADMIN.email], { stdin: `${ADMIN.password}\n` })).code).toBe(0);
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(tmp, { recursive: true, force: true });
-});
+const seeded = seededServer();
+const { cli } = seeded;
 
 describe('tables that fit the terminal', () => {
   /** Opens a report screen at `columns` × `rows`, waits for its first page, answers `keys`, quits. */
@@ -247,13 +129,13 @@ describe('filter values', () => {
     expect(wrong.stderr).toContain('--values: zona no es un filtro (filtros: advertiser, publisher, geo, source, domain)');
 
     // The completion script asks the installed `adops` (here the built binary, signed in to this server).
-    const script = path.join(tmp, 'adops-completion.sh');
+    const script = path.join(seeded.tmp, 'adops-completion.sh');
     await writeFile(script, (await cli(['completion', 'bash'])).stdout);
     const bin = fileURLToPath(new URL('../bin/adops.js', import.meta.url));
     const complete = async (words: string[]) => {
       const { stdout } = await promisify(execFile)('bash', [
         '-c',
-        `adops() { ADOPS_CONFIG_DIR='${dir}' ADOPS_URL='${server.url}' '${process.execPath}' '${bin}' "$@"; }
+        `adops() { ADOPS_CONFIG_DIR='${seeded.dir}' ADOPS_URL='${seeded.server.url}' '${process.execPath}' '${bin}' "$@"; }
 source '${script}'; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _adops; printf '%s\\n' "\${COMPREPLY[@]}"`,
       ]);
       return stdout.split('\n').filter(Boolean);
@@ -284,7 +166,7 @@ describe('adops report zones', () => {
     expect(out.rows.find((row) => row.zone_id === '2002' && row.date === d1)!.ctr).toBeCloseTo((25 / 5000) * 100, 4);
     expect(zone1.rs_percent).toBeCloseTo((3.75 / 12.5) * 100, 4);
     // The totals are the server's, as the API answers them (the CLI sums nothing).
-    const api = await server.admin();
+    const api = await seeded.server.admin();
     const direct = await api.adReport.zoneDetails({ start_date: out.start_date, end_date: out.end_date });
     expect(out.totals).toEqual(jsonFigures(direct.totals));
     expect(out.rows.slice(0, direct.rows.length)).toEqual(jsonFigures(direct.rows));
@@ -332,7 +214,7 @@ describe('adops report zones', () => {
     expect(out.total_rows).toBe(inDefaultRange.length);
     expect(out.limit).toBe(2);
     expect(r.stderr).toBe(`--limit 2: 2 de ${inDefaultRange.length} filas, las primeras del orden pedido (el resto se omite)\n`);
-    const file = path.join(tmp, 'top2.csv');
+    const file = path.join(seeded.tmp, 'top2.csv');
     const csv = await cli(['report', 'zones', '--csv', file, '--sort', 'revenue:desc', '--limit', '2']);
     expect(csv.stdout.trim()).toBe(`2 filas → ${file}`);
     expect(csv.stderr).toContain('--limit 2');
@@ -344,7 +226,7 @@ describe('adops report zones', () => {
   });
 
   it('--csv FILE writes the 19 Ad Report columns with a BOM, values rounded as shown and formulas guarded', async () => {
-    const file = path.join(tmp, 'zonas.csv');
+    const file = path.join(seeded.tmp, 'zonas.csv');
     const r = await cli(['report', 'zones', '--csv', file, '--sort', 'revenue:desc']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(`${inDefaultRange.length} filas → ${file}`);
@@ -378,7 +260,7 @@ describe('adops report zones', () => {
     expect(totals).toContain('66.000'); // impressions of the range, es-ES grouping
     // Every metric cell of the row is the server's total, formatted by core's registry.
     const range = presetRange('ultimos7', new Date(), 'UTC');
-    const direct = await (await server.admin()).adReport.zoneDetails({ start_date: range.from, end_date: range.to });
+    const direct = await (await seeded.server.admin()).adReport.zoneDetails({ start_date: range.from, end_date: range.to });
     const expected = AD_REPORT_COLUMNS.slice(6).map((c) => formatMetric(c.key, direct.totals[c.key as keyof ReportTotals]));
     expect(
       totals
