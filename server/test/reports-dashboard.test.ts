@@ -1,7 +1,7 @@
 // The Dashboard, Demand, Finance and Api Explorer cards against the hand-worked fixture (see
 // reports-fixture.ts): summaries from sums, one CTR, deltas, top lists, exact amounts rounded once
 // where shown. The Ad Report's and Api Explorer's pages are in reports.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import {
   ZoneDetails,
   DashboardOverview,
@@ -19,30 +19,18 @@ import {
   type Api,
 } from '@adops/core';
 import { z } from 'zod';
-import { startTestServer, type TestServer } from './helpers.js';
-import { FIXTURE_CSV, RANGE, postZoneReport, getJson } from './reports-fixture.js';
+import type { TestServer } from './helpers.js';
+import { RANGE, fixtureServer, postZoneReport, getJson } from './reports-fixture.js';
 
 let s: TestServer;
 let admin: Api & { token: string };
 const get = (path: string, query: Record<string, string | string[]> = {}) => getJson(s, admin.token, path, query);
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.admin();
-  await admin.publishers.set({ name: 'PubA', revenue_share: 0.6 });
-  const res = await postZoneReport(s, admin.token, FIXTURE_CSV);
-  expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({
-    inserted: 6,
-    replaced: 0,
-    rejected: [],
-    rejected_total: 0,
-    duplicates: [],
-    duplicates_total: 0,
-    days: ['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03'].map((date) => ({ date, report: 'final' })),
-  });
+const fixture = fixtureServer();
+beforeAll(() => {
+  s = fixture.server;
+  admin = fixture.admin;
 });
-afterAll(() => s.close());
 
 /** A figure of a JSON answer: the expected value as JSON carries it (4 decimals at most). */
 const close = (actual: number | null | undefined, expected: number) => expect(actual).toBe(jsonNumber(expected));

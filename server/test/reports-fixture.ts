@@ -11,7 +11,9 @@
 // Derived at import: R1 p_revenue 10×0.6 = 6, margin 4; R2 p 4×0.7 = 2.8, margin 1.2;
 // R3 p 0, margin 0; R4 margin 2 − 3 = −1 (rate 3/2 = 1.5); R5 p 6×0.5 = 3, margin 3;
 // R6 p 99×0.6 = 59.4, margin 39.6.
-import type { TestServer } from './helpers.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Api } from '@adops/core';
+import { startTestServer, type TestServer } from './helpers.js';
 
 export const FIXTURE_CSV = [
   'date,advertiser,publisher,zone_id,geo,source,domain,impressions,monetized_impressions,clicks,revenue,rate_applied,p_revenue,margin,tq',
@@ -49,4 +51,30 @@ export async function getJson(s: TestServer, token: string | null, path: string,
     /* text */
   }
   return { status: res.status, body, type: res.headers.get('content-type') ?? '', headers: res.headers };
+}
+
+/**
+ * A test server holding the fixture (PubA's share 0.6, FIXTURE_CSV imported whole), started
+ * before the file's tests and closed after them; its server and admin once started.
+ */
+export function fixtureServer(): { readonly server: TestServer; readonly admin: Api & { token: string } } {
+  const state = {} as { server: TestServer; admin: Api & { token: string } };
+  beforeAll(async () => {
+    state.server = await startTestServer();
+    state.admin = await state.server.admin();
+    await state.admin.publishers.set({ name: 'PubA', revenue_share: 0.6 });
+    const res = await postZoneReport(state.server, state.admin.token, FIXTURE_CSV);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      inserted: 6,
+      replaced: 0,
+      rejected: [],
+      rejected_total: 0,
+      duplicates: [],
+      duplicates_total: 0,
+      days: ['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03'].map((date) => ({ date, report: 'final' })),
+    });
+  });
+  afterAll(() => state.server?.close());
+  return state;
 }

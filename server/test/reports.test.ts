@@ -1,32 +1,20 @@
 // Every report endpoint's numbers against the hand-worked fixture (see reports-fixture.ts),
 // with filters and their combinations, the server's sorting (any column, missing values
 // last, ties by the natural key), paging, totals over every matching row, and the ratios.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { ZoneDetails, ZoneTable, SummaryTable, jsonFigures, jsonNumber, deriveMetrics, rowSums, type Api } from '@adops/core';
-import { startTestServer, type TestServer } from './helpers.js';
-import { FIXTURE_CSV, RANGE, postZoneReport, getJson } from './reports-fixture.js';
+import type { TestServer } from './helpers.js';
+import { RANGE, fixtureServer, getJson } from './reports-fixture.js';
 
 let s: TestServer;
 let admin: Api & { token: string };
 const get = (path: string, query: Record<string, string | string[]> = {}) => getJson(s, admin.token, path, query);
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.admin();
-  await admin.publishers.set({ name: 'PubA', revenue_share: 0.6 });
-  const res = await postZoneReport(s, admin.token, FIXTURE_CSV);
-  expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({
-    inserted: 6,
-    replaced: 0,
-    rejected: [],
-    rejected_total: 0,
-    duplicates: [],
-    duplicates_total: 0,
-    days: ['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03'].map((date) => ({ date, report: 'final' })),
-  });
+const fixture = fixtureServer();
+beforeAll(() => {
+  s = fixture.server;
+  admin = fixture.admin;
 });
-afterAll(() => s.close());
 
 /** A figure of a JSON answer: the expected value as JSON carries it (4 decimals at most). */
 const close = (actual: number | null | undefined, expected: number) => expect(actual).toBe(jsonNumber(expected));
