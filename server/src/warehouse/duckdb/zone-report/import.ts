@@ -9,15 +9,7 @@ import duckdb from '@duckdb/node-bindings';
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { type Db, readAll, run } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import {
-  ZONE_REPORT_COLUMNS_SQL,
-  rollupInsertSql,
-  zoneMonthsDeleteSql,
-  zoneMonthsRewriteSql,
-  zoneWeeksDeleteSql,
-  zoneWeeksRewriteSql,
-  zonesInsertSql,
-} from './schema.js';
+import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, type ZonePeriod, zonePeriodsDeleteSql, zonePeriodsRewriteSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 import { LITTLE_ENDIAN, ROWS, int64, putInt64, setValidity, validity, validityBytes, writeText } from '../vectors.js';
 
@@ -268,10 +260,10 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           const daysRows = stored ? 'zone_report' : table;
           await run(conn, rollupInsertSql(`WHERE ${days}`, daysRows), span);
           await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
-          await conn.run(zoneMonthsDeleteSql(table));
-          await run(conn, zoneMonthsRewriteSql(table), span);
-          await conn.run(zoneWeeksDeleteSql(table));
-          await run(conn, zoneWeeksRewriteSql(table), span);
+          for (const period of ['month', 'week'] as ZonePeriod[]) {
+            await conn.run(zonePeriodsDeleteSql(period, table));
+            await run(conn, zonePeriodsRewriteSql(period, table), span);
+          }
           await conn.run('COMMIT');
           const replaced = removed;
           return { inserted: total - replaced, replaced, ...repeated };

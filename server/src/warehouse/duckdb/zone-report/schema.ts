@@ -59,42 +59,37 @@ const ROLLUP_SUMS_SQL = sumsSql(DUCKDB, false);
 export const rollupInsertSql = (where: string, from = 'zone_report') =>
   `INSERT INTO zone_report_rollup SELECT ${DIMS}, ${ROLLUP_SUMS_SQL} FROM ${from} ${where} GROUP BY ${DIMS} ORDER BY date`;
 
-/** The months of the batch being imported (`batch`: its staging or sorted table), as the first day of each. */
-const batchMonths = (batch: string) => `SELECT DISTINCT date_trunc('month', date)::DATE FROM ${batch}`;
+/**
+ * The zone periods: each month's and each ISO week's (Monday first) revenue and margin per
+ * publisher × zone, in zone_report_zone_month / zone_report_zone_week, keyed by the period's
+ * first day; `last` is the SQL of the last day of the period holding a day.
+ */
+const ZONE_PERIODS = {
+  month: { table: 'zone_report_zone_month', last: (day: string) => `last_day(${day})` },
+  week: { table: 'zone_report_zone_week', last: (day: string) => `date_trunc('week', ${day})::DATE + 6` },
+} as const;
+export type ZonePeriod = keyof typeof ZONE_PERIODS;
 
-/** Deletes the zone months an import touches (rewritten by zoneMonthsInsertSql in the same transaction). */
-export const zoneMonthsDeleteSql = (batch: string) => `DELETE FROM zone_report_zone_month WHERE month IN (${batchMonths(batch)})`;
+/** The periods of the batch being imported (`batch`: its staging or sorted table), as the first day of each. */
+const batchPeriods = (period: ZonePeriod, batch: string) => `SELECT DISTINCT date_trunc('${period}', date)::DATE FROM ${batch}`;
 
-/** INSERT … SELECT of the zone months of stored rows matching `where` (fixed SQL, bound parameters). */
-export const zoneMonthsInsertSql = (where: string) =>
-  `INSERT INTO zone_report_zone_month
-   SELECT date_trunc('month', date)::DATE AS month, publisher, zone_id, sum(revenue) AS revenue,
+/** Deletes the zone periods an import touches (rewritten by zonePeriodsRewriteSql in the same transaction). */
+export const zonePeriodsDeleteSql = (period: ZonePeriod, batch: string) =>
+  `DELETE FROM ${ZONE_PERIODS[period].table} WHERE ${period} IN (${batchPeriods(period, batch)})`;
+
+/** INSERT … SELECT of the zone periods of stored rows matching `where` (fixed SQL, bound parameters). */
+export const zonePeriodsInsertSql = (period: ZonePeriod, where: string) =>
+  `INSERT INTO ${ZONE_PERIODS[period].table}
+   SELECT date_trunc('${period}', date)::DATE AS ${period}, publisher, zone_id, sum(revenue) AS revenue,
           coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0) AS margin
-     FROM zone_report ${where} GROUP BY ALL ORDER BY month`;
+     FROM zone_report ${where} GROUP BY ALL ORDER BY ${period}`;
 
-/** The zone months an import touches, summed again from the stored rows ($first / $last: the batch's first and last day). */
-export const zoneMonthsRewriteSql = (batch: string) =>
-  zoneMonthsInsertSql(
-    `WHERE date BETWEEN date_trunc('month', $first::DATE) AND last_day($last::DATE) AND date_trunc('month', date)::DATE IN (${batchMonths(batch)})`,
-  );
-
-/** The ISO weeks of the batch being imported, as the Monday of each. */
-const batchWeeks = (batch: string) => `SELECT DISTINCT date_trunc('week', date)::DATE FROM ${batch}`;
-
-/** Deletes the zone weeks an import touches (rewritten by zoneWeeksRewriteSql in the same transaction). */
-export const zoneWeeksDeleteSql = (batch: string) => `DELETE FROM zone_report_zone_week WHERE week IN (${batchWeeks(batch)})`;
-
-/** INSERT … SELECT of the zone weeks of stored rows matching `where` (fixed SQL, bound parameters). */
-export const zoneWeeksInsertSql = (where: string) =>
-  `INSERT INTO zone_report_zone_week
-   SELECT date_trunc('week', date)::DATE AS week, publisher, zone_id, sum(revenue) AS revenue,
-          coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0) AS margin
-     FROM zone_report ${where} GROUP BY ALL ORDER BY week`;
-
-/** The zone weeks an import touches, summed again from the stored rows ($first / $last: the batch's first and last day). */
-export const zoneWeeksRewriteSql = (batch: string) =>
-  zoneWeeksInsertSql(
-    `WHERE date BETWEEN date_trunc('week', $first::DATE)::DATE AND date_trunc('week', $last::DATE)::DATE + 6 AND date_trunc('week', date)::DATE IN (${batchWeeks(batch)})`,
+/** The zone periods an import touches, summed again from the stored rows ($first / $last: the batch's first and last day). */
+export const zonePeriodsRewriteSql = (period: ZonePeriod, batch: string) =>
+  zonePeriodsInsertSql(
+    period,
+    `WHERE date BETWEEN date_trunc('${period}', $first::DATE)::DATE AND ${ZONE_PERIODS[period].last('$last::DATE')}
+       AND date_trunc('${period}', date)::DATE IN (${batchPeriods(period, batch)})`,
   );
 
 /** Adds the zone ids of rows matching `where` (of `from`, zone_report unless said) that the list lacks (fixed SQL, bound parameters). */
@@ -131,10 +126,10 @@ export async function ensureZoneReportSchema(db: Db): Promise<void> {
       await c.run(rollupInsertSql(''));
       await c.run('DELETE FROM zone_report_zones');
       await c.run(zonesInsertSql(''));
-      await c.run('DELETE FROM zone_report_zone_month');
-      await c.run(zoneMonthsInsertSql(''));
-      await c.run('DELETE FROM zone_report_zone_week');
-      await c.run(zoneWeeksInsertSql(''));
+      for (const period of Object.keys(ZONE_PERIODS) as ZonePeriod[]) {
+        await c.run(`DELETE FROM ${ZONE_PERIODS[period].table}`);
+        await c.run(zonePeriodsInsertSql(period, ''));
+      }
       await c.run(`INSERT OR REPLACE INTO warehouse_meta VALUES ('rollup', '${ROLLUP_VERSION}')`);
       await c.run('COMMIT');
     } catch (e) {
