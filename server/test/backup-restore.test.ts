@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { restoreBackup, saveBackup, type BackupManifest } from '../src/backup/index.js';
+import { restoreBackup, type BackupManifest } from '../src/backup/index.js';
 import { decryptBuffer, encryptBuffer, openBackupKeys } from '../src/backup/crypto.js';
-import { ADMIN, startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
+import { PASSPHRASE, backupInto, importCsv } from './backup-fixture.js';
 
 let work: string;
 beforeAll(async () => {
@@ -20,37 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-const HEADER = 'date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue';
-
-/** Import `i`: 12 rows of its own advertiser over four days (all of them stored, or none). */
-const importCsv = (i: number) =>
-  [
-    HEADER,
-    ...Array.from(
-      { length: 12 },
-      (_, r) => `2026-03-0${1 + (r % 4)},Adv-${i},PubA,Z-${i}-${r},ES,search,a.com,${100 + r},${r},${(i + 1) * 1.25 + r / 8}`,
-    ),
-  ].join('\n');
-
-/** The passphrase the tests' backups are encrypted with. */
-const PASSPHRASE = 'una frase de paso larga';
-
-/** A backup request as `token`: the admin's password again and the passphrase (or `body` as given). */
-const backupRequest = (s: TestServer, token: string, body: object = { password: ADMIN.password, passphrase: PASSPHRASE }) =>
-  s.fetch('/api/admin/backup', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
-/** POSTs the backup as `token` and saves it into `dir`; the manifest. */
-async function backupInto(s: TestServer, token: string, dir: string): Promise<BackupManifest> {
-  const res = await backupRequest(s, token);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('application/x-tar');
-  return saveBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), dir);
-}
 
 describe('restore', () => {
   let s: TestServer;

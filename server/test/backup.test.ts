@@ -1,3 +1,10 @@
+// Backups of the embedded stores (POST /api/admin/backup, saved by `adops backup DIR`, brought
+// back by `adops restore DIR`): taken while imports, referrer batches and new users keep
+// arriving, the restored data dir holds exactly the state of one moment — every user, token,
+// campaign, revenue share and fact acknowledged before the backup, nothing torn or partial —
+// and a server started on it serves it. The admin's password (and 2FA code) is asked again, the
+// copy's secrets are encrypted with the admin's passphrase and a restore needs it. Restoring, and
+// refusing tampered or hostile backups, is in backup-restore.test.ts (shared parts: backup-fixture.ts).
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,11 +13,12 @@ import * as tar from 'tar';
 import { waitFor } from './wait.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Api } from '@adops/core';
-import { BackupError, restoreBackup, saveBackup, type BackupManifest } from '../src/backup/index.js';
+import { BackupError, restoreBackup, saveBackup } from '../src/backup/index.js';
 import type { Db } from '../src/warehouse/duckdb/db.js';
 import { BackupService } from '../src/services/backup.js';
 import { ADMIN, failure, startTestServer, type TestServer, knownPublishers } from './helpers.js';
 import { awayFromStepEdge, totpCode } from './totp-codes.js';
+import { PASSPHRASE, backupInto, backupRequest, importCsv } from './backup-fixture.js';
 
 let work: string;
 beforeAll(async () => {
@@ -21,18 +29,6 @@ afterAll(async () => {
 });
 
 const RANGE = { start_date: '2026-03-01', end_date: '2026-03-31' };
-const HEADER = 'date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue';
-
-/** Import `i`: 12 rows of its own advertiser over four days (all of them stored, or none). */
-const importCsv = (i: number) =>
-  [
-    HEADER,
-    ...Array.from(
-      { length: 12 },
-      (_, r) => `2026-03-0${1 + (r % 4)},Adv-${i},PubA,Z-${i}-${r},ES,search,a.com,${100 + r},${r},${(i + 1) * 1.25 + r / 8}`,
-    ),
-  ].join('\n');
-
 /** Batch `j`: 25 events whose keyword names the batch. */
 const batchNdjson = (j: number) =>
   Array.from({ length: 25 }, (_, e) =>
@@ -44,25 +40,6 @@ const batchNdjson = (j: number) =>
       seen_at: '2026-03-02T10:00:00Z',
     }),
   ).join('\n');
-
-/** The passphrase the tests' backups are encrypted with. */
-const PASSPHRASE = 'una frase de paso larga';
-
-/** A backup request as `token`: the admin's password again and the passphrase (or `body` as given). */
-const backupRequest = (s: TestServer, token: string, body: object = { password: ADMIN.password, passphrase: PASSPHRASE }) =>
-  s.fetch('/api/admin/backup', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
-/** POSTs the backup as `token` and saves it into `dir`; the manifest. */
-async function backupInto(s: TestServer, token: string, dir: string): Promise<BackupManifest> {
-  const res = await backupRequest(s, token);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('application/x-tar');
-  return saveBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), dir);
-}
 
 const duck = (s: TestServer) => (s.app.services.warehouse as unknown as { db: Db }).db;
 
