@@ -1,22 +1,19 @@
 // The audit trail read back (GET /api/admin/audit): filters, pages, sorts and exports it, bad input
 // is a 4xx {detail} in Spanish, and no entry holds a secret. That every admin change writes its
 // entry is audit.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Api, AuditEntry } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer, knownPublishers } from './helpers.js';
+import type { TestServer } from './helpers.js';
+import { auditServer } from './audit-fixture.js';
 
-const INGEST_KEY = 'audit-test-ingest-key-0123456789';
 let s: TestServer;
 let admin: Api & { token: string };
 let adminId: string;
 
-beforeAll(async () => {
-  s = await startTestServer({ ingestKey: INGEST_KEY });
-  admin = await s.admin();
-  await knownPublishers(admin, 'Diario Audit Uno', 'Diario Audit Dos', 'Diario Audit Tres', 'Diario Audit Cuatro', 'Diario Audit Cinco');
-  adminId = (await admin.admin.listUsers()).find((u) => u.email === ADMIN.email)!.id;
+const fixture = auditServer();
+beforeAll(() => {
+  ({ server: s, admin, adminId } = fixture);
 });
-afterAll(() => s.close());
 
 /** Every entry, oldest first. */
 const all = async (): Promise<AuditEntry[]> => (await admin.audit.list({ sort: 'at:asc', page_size: 500 })).rows;

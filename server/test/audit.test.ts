@@ -1,28 +1,25 @@
 // The audit trail over HTTP: every admin change (and every other recorded change) writes one
 // entry naming who, from where, what and before/after, with no secret in it; GET /api/admin/audit
 // filters, pages and exports it; bad input is a 4xx {detail} in Spanish.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contract, type Api, type AuditEntry } from '@adops/core';
-import { startTestServer, ADMIN, type TestServer, failure, knownPublishers } from './helpers.js';
+import { ADMIN, type TestServer, failure } from './helpers.js';
 import { totpCode } from './totp-codes.js';
 import { event } from './warehouse-contract.js';
+import { INGEST_KEY, auditServer } from './audit-fixture.js';
 
 const ASSETS = fileURLToPath(new URL('../assets/sandbox-images/', import.meta.url));
-const INGEST_KEY = 'audit-test-ingest-key-0123456789';
 let s: TestServer;
 let admin: Api & { token: string };
 let adminId: string;
 
-beforeAll(async () => {
-  s = await startTestServer({ ingestKey: INGEST_KEY });
-  admin = await s.admin();
-  await knownPublishers(admin, 'Diario Audit Uno', 'Diario Audit Dos', 'Diario Audit Tres', 'Diario Audit Cuatro', 'Diario Audit Cinco');
-  adminId = (await admin.admin.listUsers()).find((u) => u.email === ADMIN.email)!.id;
+const fixture = auditServer();
+beforeAll(() => {
+  ({ server: s, admin, adminId } = fixture);
 });
-afterAll(() => s.close());
 
 /** Every entry, oldest first. */
 const all = async (): Promise<AuditEntry[]> => (await admin.audit.list({ sort: 'at:asc', page_size: 500 })).rows;
