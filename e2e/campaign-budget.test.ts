@@ -1,50 +1,21 @@
 // Browser tests of the campaign creator's budget and bid: the daily budget and bid fields, their
 // limits and the values sent to Meta's sandbox. The rest of the creator is in campaigns.test.ts,
 // the metrics list in campaign-metrics.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { todayIn, type Api } from '@adops/core';
 import path from 'node:path';
-import { ADMIN, SCREENSHOTS, absenceFor, startHarness, type Harness } from './harness.js';
+import { SCREENSHOTS, absenceFor, type Harness } from './harness.js';
 import type { MetaSandbox } from '../server/src/sandbox/meta/index.js';
+import { campaignHarness, field, openCreator, submitButton, suggestionButtons, typeKeyword } from './campaign-pages.js';
 
+const harness = campaignHarness();
 let h: Harness;
 let admin: Api & { token: string };
 let sandbox: MetaSandbox;
-
 beforeAll(async () => {
-  h = await startHarness();
-  admin = await h.server.admin();
-  sandbox = h.server.app.services.campaigns.providers.metaSandbox!;
+  ({ h, admin, sandbox } = harness);
 });
-afterAll(async () => {
-  await h?.close();
-});
-
-async function openCreator(options?: Parameters<Harness['newPage']>[0]): Promise<Page> {
-  const page = await h.newPage(options);
-  await h.signIn(page, ADMIN.email, ADMIN.password);
-  await page.goto('/create-campaigns');
-  await page.getByRole('heading', { name: 'Crear Campaña en Facebook' }).waitFor();
-  // The amounts are labelled with the ad account's currency once the server has said it.
-  await page.getByLabel(/^Presupuesto diario \(EUR\)/).waitFor();
-  return page;
-}
-
-/** A form control by its label (required ones end in '*'). */
-const field = (page: Page, label: string) => page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`));
-const submitButton = (page: Page) =>
-  page.getByRole('form', { name: 'Crear campaña' }).getByRole('button', { name: /^(Crear campaña|Creando\.\.\.)$/ });
-const suggestionButtons = (page: Page) => page.getByTestId('image-suggestions').getByRole('button');
-
-/** Types a keyword and waits until the suggested copy has filled the form and images show. */
-async function typeKeyword(page: Page, keyword: string) {
-  const copy = await admin.campaigns.generateCopy({ keyword });
-  await field(page, 'Keyword').pressSequentially(keyword, { delay: 30 });
-  await expect.poll(() => field(page, 'Título (headline)').inputValue(), { timeout: 5000 }).toBe(copy.headline);
-  await suggestionButtons(page).first().waitFor();
-  return copy;
-}
 
 describe('campaign creator: budget and bid', () => {
   /** The daily budget and bid of each creation the page sends (the multipart's text fields). */
@@ -60,13 +31,13 @@ describe('campaign creator: budget and bid', () => {
   }
 
   async function readyToCreate(page: Page, keyword: string, alias: string) {
-    await typeKeyword(page, keyword);
+    await typeKeyword(admin, page, keyword);
     await field(page, 'Alias').fill(alias);
     await suggestionButtons(page).first().click();
   }
 
   test('in an en-US browser "1,50" typed in Presupuesto diario is sent as 1.50 and reaches Meta as 150 cents; the fields are text with a decimal keypad', async () => {
-    const page = await openCreator({ locale: 'en-US' });
+    const page = await openCreator(h, { locale: 'en-US' });
     expect(await page.evaluate(() => navigator.language)).toBe('en-US');
     const sent = sentAmounts(page);
     await readyToCreate(page, 'cursos online', 'usd01');
@@ -91,7 +62,7 @@ describe('campaign creator: budget and bid', () => {
 
   test('the budget is said in the network’s currency too, at the month’s exchange rate; without a rate nothing is guessed', async () => {
     const month = todayIn('UTC').slice(0, 7);
-    const before = await openCreator();
+    const before = await openCreator(h);
     await field(before, 'Presupuesto diario (EUR)').fill('67,31');
     await before
       .getByText(/Con coma decimal/)
@@ -100,7 +71,7 @@ describe('campaign creator: budget and bid', () => {
     expect(await before.getByText(/al día en USD/).count()).toBe(0);
     await admin.profit.setRates({ rates: [{ month, currency: 'EUR', rate: 1.1 }] });
     try {
-      const page = await openCreator();
+      const page = await openCreator(h);
       await field(page, 'Presupuesto diario (EUR)').fill('67,31');
       await page.getByText(/≈ \$74,04 al día en USD \(tipo de cambio de /).waitFor();
     } finally {
@@ -113,7 +84,7 @@ describe('campaign creator: budget and bid', () => {
     { width: 390, height: 844 },
   ]) {
     test(`at ${viewport.width} px: 100.000 is refused in words — ambiguous as typed, above the cap as 100.000,00 — and nothing is sent`, async () => {
-      const page = await openCreator({ viewport });
+      const page = await openCreator(h, { viewport });
       const sent = sentAmounts(page);
       await readyToCreate(page, 'energia solar', `sol${viewport.width}`);
       const budget = field(page, 'Presupuesto diario (EUR)');
@@ -148,7 +119,7 @@ describe('campaign creator: budget and bid', () => {
     });
 
     test(`at ${viewport.width} px: above 100,00 EUR a day a dialog asks first; "Revisar el importe" and Escape send nothing, "Sí, crear" creates`, async () => {
-      const page = await openCreator({ viewport });
+      const page = await openCreator(h, { viewport });
       const sent = sentAmounts(page);
       await readyToCreate(page, 'hoteles playa', `hot${viewport.width}`);
       await field(page, 'Presupuesto diario (EUR)').fill('150');
@@ -188,7 +159,7 @@ describe('campaign creator: budget and bid', () => {
   }
 
   test('at the threshold itself (100,00 EUR) nothing is asked; the hints give the account’s limits and the largest bid', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     await readyToCreate(page, 'vuelos baratos', 'vue100');
     await field(page, 'Presupuesto diario (EUR)').fill('100');
     await page.getByText('Entre 1,00 EUR y 1.000,00 EUR al día; por encima de 100,00 EUR se pide confirmación.', { exact: false }).waitFor();

@@ -1,37 +1,23 @@
 // Browser tests of Fb Campaigns' metrics: the list of campaigns with metrics for a range and a
 // status, sorted on the server, the empty and no-data states, and what each row's figures are.
 // The campaign creator is in campaigns.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addDays, formatInt, formatAmount, presetRange, sortRows, type Api, type CampaignInsight, formatDateDMY } from '@adops/core';
-import { ADMIN, absenceFor, holdRequests, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
+import { ADMIN, absenceFor, holdRequests, sortTable, waitSorted, type Harness } from './harness.js';
 import type { MetaSandbox } from '../server/src/sandbox/meta/index.js';
+import { campaignHarness, requestsTo } from './campaign-pages.js';
 
 const NO_DATA = 'Esta campaña no tiene métricas en el rango de fechas seleccionado';
 const EMPTY = 'No se encontraron campañas con métricas.';
 
+const harness = campaignHarness();
 let h: Harness;
 let admin: Api & { token: string };
 let sandbox: MetaSandbox;
-
 beforeAll(async () => {
-  h = await startHarness();
-  admin = await h.server.admin();
-  sandbox = h.server.app.services.campaigns.providers.metaSandbox!;
+  ({ h, admin, sandbox } = harness);
 });
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Requests the page sends to one API path, with the time each left. */
-function requestsTo(page: Page, pathname: string): Array<{ url: URL; at: number; method: string }> {
-  const seen: Array<{ url: URL; at: number; method: string }> = [];
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.pathname === pathname) seen.push({ url, at: Date.now(), method: r.method() });
-  });
-  return seen;
-}
 
 const yesterday = () => presetRange('ayer', new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC').from;
 

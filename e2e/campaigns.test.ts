@@ -2,68 +2,29 @@
 // sandboxes: debounced suggestions, refresh, the image rule, multipart creation (upload or
 // suggestion), the preview dialog and reset, backend errors. Budget and bid are in
 // campaign-budget.test.ts, the metrics list in campaign-metrics.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { CTA_LABELS, trackingUrl, type Api } from '@adops/core';
 import path from 'node:path';
-import { ADMIN, SCREENSHOTS, absenceFor, holdRequests, startHarness, type Harness } from './harness.js';
+import { SCREENSHOTS, absenceFor, holdRequests, type Harness } from './harness.js';
 import type { MetaSandbox } from '../server/src/sandbox/meta/index.js';
+import { campaignHarness, field, openCreator, requestsTo, submitButton, suggestionButtons, typeKeyword } from './campaign-pages.js';
 
 const IMAGE_REQUIRED = 'Debes subir una imagen o seleccionar una de Pixabay';
 const NO_TOKEN = 'No se encontró el token. Inicia sesión nuevamente.';
 
+const harness = campaignHarness();
 let h: Harness;
 let admin: Api & { token: string };
 let sandbox: MetaSandbox;
 let publicSite: string;
-
 beforeAll(async () => {
-  h = await startHarness();
-  admin = await h.server.admin();
-  sandbox = h.server.app.services.campaigns.providers.metaSandbox!;
+  ({ h, admin, sandbox } = harness);
   publicSite = (await admin.health.check()).public_site_url;
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
-
-/** Requests the page sends to one API path, with the time each left. */
-function requestsTo(page: Page, pathname: string): Array<{ url: URL; at: number; method: string }> {
-  const seen: Array<{ url: URL; at: number; method: string }> = [];
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.pathname === pathname) seen.push({ url, at: Date.now(), method: r.method() });
-  });
-  return seen;
-}
-
-async function openCreator(options?: Parameters<Harness['newPage']>[0]): Promise<Page> {
-  const page = await h.newPage(options);
-  await h.signIn(page, ADMIN.email, ADMIN.password);
-  await page.goto('/create-campaigns');
-  await page.getByRole('heading', { name: 'Crear Campaña en Facebook' }).waitFor();
-  // The amounts are labelled with the ad account's currency once the server has said it.
-  await page.getByLabel(/^Presupuesto diario \(EUR\)/).waitFor();
-  return page;
-}
-
-/** A form control by its label (required ones end in '*'). */
-const field = (page: Page, label: string) => page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`));
-const submitButton = (page: Page) =>
-  page.getByRole('form', { name: 'Crear campaña' }).getByRole('button', { name: /^(Crear campaña|Creando\.\.\.)$/ });
-const suggestionButtons = (page: Page) => page.getByTestId('image-suggestions').getByRole('button');
-
-/** Types a keyword and waits until the suggested copy has filled the form and images show. */
-async function typeKeyword(page: Page, keyword: string) {
-  const copy = await admin.campaigns.generateCopy({ keyword });
-  await field(page, 'Keyword').pressSequentially(keyword, { delay: 30 });
-  await expect.poll(() => field(page, 'Título (headline)').inputValue(), { timeout: 5000 }).toBe(copy.headline);
-  await suggestionButtons(page).first().waitFor();
-  return copy;
-}
 
 /** A 1200×628 PNG drawn by the browser's canvas. */
 async function makePng(page: Page, text: string): Promise<Buffer> {
@@ -89,7 +50,7 @@ const inputValue = (page: Page, label: string) => field(page, label).inputValue(
 
 describe('campaign creator: suggestions', () => {
   test('a keyword of 2 characters asks for nothing; a longer one asks once for copy and images 1 s after the last keystroke and fills headline, body and cta', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     const copyCalls = requestsTo(page, '/api/generate-copy/');
     const imageCalls = requestsTo(page, '/api/pixabay/');
 
@@ -141,10 +102,10 @@ describe('campaign creator: suggestions', () => {
   });
 
   test('the refresh button asks for another random page (1–5) and shows its images', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     const imageCalls = requestsTo(page, '/api/pixabay/');
     const keyword = 'hoteles playa';
-    await typeKeyword(page, keyword);
+    await typeKeyword(admin, page, keyword);
     expect(imageCalls).toHaveLength(1);
     let previous = Number(imageCalls[0].url.searchParams.get('page'));
 
@@ -170,9 +131,9 @@ describe('campaign creator: suggestions', () => {
 
 describe('campaign creator: validation and errors', () => {
   test('submitting without an image shows the image message in the result area and sends nothing', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     const creates = requestsTo(page, '/api/create-campaign/');
-    await typeKeyword(page, 'cursos online');
+    await typeKeyword(admin, page, 'cursos online');
     await field(page, 'Alias').fill('cur01');
     await submitButton(page).click();
     await expect.poll(() => page.getByTestId('create-result').textContent()).toBe(IMAGE_REQUIRED);
@@ -184,9 +145,9 @@ describe('campaign creator: validation and errors', () => {
   });
 
   test('a required field left empty keeps the form from being sent and says so in Spanish under it, until it is filled', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     const creates = requestsTo(page, '/api/create-campaign/');
-    await typeKeyword(page, 'dieta mediterranea');
+    await typeKeyword(admin, page, 'dieta mediterranea');
     await suggestionButtons(page).first().click();
     await submitButton(page).click(); // alias is empty
     // Our words under the field (no browser bubble), and the cursor waits in it.
@@ -202,9 +163,9 @@ describe('campaign creator: validation and errors', () => {
   });
 
   test('without a stored token the creator says so and sends nothing', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     const creates = requestsTo(page, '/api/create-campaign/');
-    await typeKeyword(page, 'energia solar');
+    await typeKeyword(admin, page, 'energia solar');
     await field(page, 'Alias').fill('sol01');
     await suggestionButtons(page).first().click();
     await page.evaluate(() => {
@@ -218,10 +179,10 @@ describe('campaign creator: validation and errors', () => {
   });
 
   test('a budget under Meta’s minimum is refused in words and units before sending; the form keeps what was typed and nothing is recorded', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     const creates = requestsTo(page, '/api/create-campaign/');
     const before = (await admin.campaigns.list()).length;
-    await typeKeyword(page, 'alquiler pisos');
+    await typeKeyword(admin, page, 'alquiler pisos');
     await field(page, 'Alias').fill('alq01');
     await field(page, 'Presupuesto diario (EUR)').fill('0,99');
     await suggestionButtons(page).first().click();
@@ -240,8 +201,8 @@ describe('campaign creator: validation and errors', () => {
   });
 
   test('a Graph error injected at the ad set step reaches the user; a proxy error page reads "Error inesperado en el backend"', async () => {
-    const page = await openCreator();
-    await typeKeyword(page, 'moviles libres');
+    const page = await openCreator(h);
+    await typeKeyword(admin, page, 'moviles libres');
     await field(page, 'Alias').fill('mov01');
     await suggestionButtons(page).first().click();
     sandbox.failNext('adsets', { message: '(#1487) Ad account disabled', code: 1487, error_user_msg: 'La cuenta publicitaria está deshabilitada.' });
@@ -259,9 +220,9 @@ describe('campaign creator: validation and errors', () => {
 
 describe('campaign creator: creating', () => {
   test('an uploaded PNG: Creando... while sending, the feed preview with Meta’s ids, then "Crear nueva campaña" empties the form and the image and scrolls up', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     const keyword = 'zapatillas running';
-    const copy = await typeKeyword(page, keyword);
+    const copy = await typeKeyword(admin, page, keyword);
     const baseUrl = 'https://www.example-news.com/ofertas?lang=es';
     await field(page, 'URL base (base_url)').fill(baseUrl);
     await field(page, 'Alias').fill('run01');
@@ -369,10 +330,10 @@ describe('campaign creator: creating', () => {
   });
 
   test('a chosen suggestion is sent by URL and uploaded to Meta by the server; closing the preview also resets the form', async () => {
-    const page = await openCreator();
+    const page = await openCreator(h);
     const creates = requestsTo(page, '/api/create-campaign/');
     const keyword = 'recetas faciles';
-    const copy = await typeKeyword(page, keyword);
+    const copy = await typeKeyword(admin, page, keyword);
     await field(page, 'Alias').fill('rec01');
     const chosen = suggestionButtons(page).nth(1);
     await chosen.click();
@@ -406,8 +367,8 @@ describe('campaign creator: creating', () => {
   });
 
   test('Tab stays inside the preview (round from the last control to the first), and Escape closes it and resets the form', async () => {
-    const page = await openCreator();
-    await typeKeyword(page, 'viajes rurales');
+    const page = await openCreator(h);
+    await typeKeyword(admin, page, 'viajes rurales');
     await field(page, 'Alias').fill('via01');
     await suggestionButtons(page).first().click();
     await submitButton(page).click();
