@@ -4,11 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { presetRange } from '@adops/core';
-import { ADMIN, knownPublisher, startHarness, type Harness } from './harness.js';
+import { ADMIN, createUser, knownPublisher, startHarness, uniqueEmail, uniqueName, type Harness } from './harness.js';
 
 let h: Harness;
-let seq = 0;
-const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${++seq}@test.local`;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -16,14 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-/** A regular (non-admin) user created through the API. */
-async function createUser(tag: string, password = 'user-pass-123', is_admin = false) {
-  const admin = await h.server.admin();
-  const email = uniqueEmail(tag);
-  const user = await admin.admin.createUser({ first_name: tag, last_name: 'Prueba', email, password, is_admin });
-  return { ...user, password };
-}
 
 /** Collects the text of every alert() and answers it (accept / dismiss for confirm()). */
 function answerDialogs(page: Page, accept = true): string[] {
@@ -76,7 +66,7 @@ describe('admin: users', () => {
   });
 
   test("'Sesiones' lists a user's open sessions; an admin ends one, then all, and those tokens stop working", async () => {
-    const user = await createUser('sesiones');
+    const user = await createUser(h, 'sesiones');
     const laptop = await h.server.as(user.email, user.password);
     const phone = await h.server.as(user.email, user.password);
     const status = (token: string) => fetch(`${h.url}/api/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
@@ -113,7 +103,7 @@ describe('admin: users', () => {
   });
 
   test("at 390 px a user's sessions are blocks that fit the phone, each with its 'Cerrar sesión'", async () => {
-    const user = await createUser('sesiones-movil');
+    const user = await createUser(h, 'sesiones-movil');
     await h.server.as(user.email, user.password);
     const page = await h.newPage({ viewport: { width: 390, height: 844 } });
     await h.signIn(page, ADMIN.email, ADMIN.password);
@@ -132,7 +122,7 @@ describe('admin: users', () => {
   });
 
   test('Cancelar leaves a user unchanged and dismissing the confirmation keeps it', async () => {
-    const user = await createUser('conservar');
+    const user = await createUser(h, 'conservar');
     const page = await h.newPage();
     const dialogs = answerDialogs(page, false);
     await h.signIn(page, ADMIN.email, ADMIN.password);
@@ -184,7 +174,7 @@ describe('admin: users', () => {
   });
 
   test('an update the server refuses says "Error al actualizar usuario" in the row, no browser dialog, until closed', async () => {
-    const user = await createUser('choque');
+    const user = await createUser(h, 'choque');
     const page = await h.newPage();
     const dialogs = answerDialogs(page);
     await h.signIn(page, ADMIN.email, ADMIN.password);
@@ -204,7 +194,7 @@ describe('admin: users', () => {
   });
 
   test('an admin demoted since signing in sees "No autorizado" instead of the user list', async () => {
-    const user = await createUser('degradado', 'demoted-pass-123', true);
+    const user = await createUser(h, 'degradado', 'demoted-pass-123', true);
     const page = await h.newPage();
     await h.signIn(page, user.email, user.password);
     const admin = await h.server.admin();
@@ -237,7 +227,7 @@ describe('admin: publisher tokens', () => {
     const page = await h.newPage();
     await h.signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/admin-users');
-    const name = `Publisher ${++seq}`;
+    const name = uniqueName('Publisher');
     await knownPublisher(h, name);
     await page.getByLabel('Nombre del publisher').fill(`  ${name}  `);
     await page.getByRole('button', { name: 'Crear token' }).click();
@@ -263,7 +253,7 @@ describe('admin: publisher tokens', () => {
     const dialogs = answerDialogs(page, true);
     await h.signIn(page, ADMIN.email, ADMIN.password);
     const admin = await h.server.admin();
-    const name = `Renovable ${++seq}`;
+    const name = uniqueName('Renovable');
     await knownPublisher(h, name);
     const before = await admin.admin.createToken({ publisher_name: name });
     await page.goto('/admin-users');
@@ -307,7 +297,7 @@ describe('admin: publisher tokens', () => {
     const dialogs = answerDialogs(page);
     await h.signIn(page, ADMIN.email, ADMIN.password);
     const admin = await h.server.admin();
-    const name = `Duplicado ${++seq}`;
+    const name = uniqueName('Duplicado');
     await knownPublisher(h, name);
     await admin.admin.createToken({ publisher_name: name });
     await page.goto('/admin-users');
@@ -325,7 +315,7 @@ describe('admin: publisher tokens', () => {
 
 describe('change password', () => {
   test('a correct current password changes it, clears the fields and shows success for 3 s', async () => {
-    const user = await createUser('clave');
+    const user = await createUser(h, 'clave');
     const page = await h.newPage();
     await h.signIn(page, user.email, user.password);
     await page.goto('/change-password');
@@ -343,7 +333,7 @@ describe('change password', () => {
   });
 
   test('after the change this browser stays signed in (fresh token, same storage); an older session elsewhere ends', async () => {
-    const user = await createUser('clave-sesion');
+    const user = await createUser(h, 'clave-sesion');
     const elsewhere = await h.server.as(user.email, user.password);
     const page = await h.newPage();
     await h.signIn(page, user.email, user.password);
@@ -365,7 +355,7 @@ describe('change password', () => {
   });
 
   test('a wrong current password shows ❌ and the server detail, which stays past 3 s, and changes nothing', async () => {
-    const user = await createUser('clave-mal');
+    const user = await createUser(h, 'clave-mal');
     const page = await h.newPage();
     await page.clock.install();
     await h.signIn(page, user.email, user.password);

@@ -3,11 +3,9 @@
 // in admin-users.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, createUser, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-let seq = 0;
-const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${++seq}@test.local`;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -15,14 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-/** A regular (non-admin) user created through the API. */
-async function createUser(tag: string, password = 'user-pass-123', is_admin = false) {
-  const admin = await h.server.admin();
-  const email = uniqueEmail(tag);
-  const user = await admin.admin.createUser({ first_name: tag, last_name: 'Prueba', email, password, is_admin });
-  return { ...user, password };
-}
 
 /** An unsigned JWT-shaped token with the given claims (the browser only decodes it). */
 function fakeToken(claims: Record<string, unknown>): string {
@@ -155,7 +145,7 @@ describe('sign-in and session', () => {
   });
 
   test('a session the server no longer accepts signs the user out on the next call', async () => {
-    const user = await createUser('revocado');
+    const user = await createUser(h, 'revocado');
     const page = await h.newPage();
     await h.signIn(page, user.email, user.password);
     const admin = await h.server.admin();
@@ -230,7 +220,7 @@ describe('route guards', () => {
   });
 
   test('a non-admin sees no Users link, cannot open /admin-users, and the server refuses them the user list', async () => {
-    const user = await createUser('analista');
+    const user = await createUser(h, 'analista');
     const page = await h.newPage();
     await h.signIn(page, user.email, user.password);
     const nav = page.getByRole('navigation', { name: 'Principal' });

@@ -125,6 +125,20 @@ export async function startHarness(server_: Partial<Config> = {}): Promise<Harne
   };
 }
 
+let seq = 0;
+/** An e-mail no other test of the run uses, tagged for reading the failures. */
+export const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${++seq}@test.local`;
+/** A name no other test of this file uses ('Publisher 3'). */
+export const uniqueName = (prefix: string) => `${prefix} ${++seq}`;
+
+/** A user (not an admin unless said) created through the API, with its password. */
+export async function createUser(h: Harness, tag: string, password = 'user-pass-123', is_admin = false) {
+  const admin = await h.server.admin();
+  const email = uniqueEmail(tag);
+  const user = await admin.admin.createUser({ first_name: tag, last_name: 'Prueba', email, password, is_admin });
+  return { ...user, password };
+}
+
 /** Makes `name` a publisher the network knows (a revenue share), as a token for it must be. */
 export async function knownPublisher(h: Harness, name: string): Promise<void> {
   await (await h.server.admin()).publishers.set({ name, revenue_share: 0.5 });
