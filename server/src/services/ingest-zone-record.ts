@@ -5,29 +5,10 @@
 import { DEFAULT_REVENUE_SHARE, MAX_REVENUE_SHARE, isValidYmd } from '@adops/core';
 import type { ZoneReportRecord } from '../warehouse/index.js';
 import { figuresDisagree } from './zone-figures.js';
+
 /** One input line: its field values, or why it could not be read at all. */
 export type IngestItem = { line: number; values: Record<string, unknown> } | { line: number; error: string };
 
-/** A CSV line's fields beside its header: read into one reused object (no object of its own per line). */
-export type CsvItem = { line: number; fields: string[]; header: readonly string[] };
-/**
- * A plain CSV line (no quote, no carriage return but a final one, no BOM) left where it lies in
- * the text read: its fields are read straight from there when the line is checked, without an
- * array of them, and a value equal to the previous line's (advertiser, publisher, day…) or a
- * plain number without a string of its own — allocation and its garbage collection were most of
- * reading a large file.
- */
-export type CsvLine = { line: number; text: string; start: number; end: number; header: readonly string[] };
-export type ReadItem = IngestItem | CsvItem | CsvLine;
-
-/** Refused lines listed in an answer (all are counted in rejected_total); repeated keys likewise. */
-export const MAX_LISTED_REJECTS = 1000;
-
-/** Why a line whose key an earlier line had is listed (the warehouse keeps the last line of a key). */
-export const repeatedKey = (firstLine: number) =>
-  `misma clave (date, advertiser, publisher, zone_id, geo, source) que la línea ${firstLine}: se guarda la última línea de la clave`;
-
-export const REQUIRED = ['date', 'advertiser', 'publisher', 'zone_id', 'impressions', 'clicks', 'revenue'] as const;
 export const TEXT_LIMITS = { advertiser: 200, publisher: 200, zone_id: 100, geo: 100, source: 200, domain: 255 } as const;
 const MAX_AMOUNT = 1e12;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;

@@ -9,22 +9,28 @@ import { MAX_INGEST_BYTES, MAX_INGEST_JSON_BYTES, parseCsv, CsvParseError, type 
 import { DomainError } from '../domain-errors.js';
 import type { Completeness } from './completeness.js';
 import type { ZoneReportWarehouse } from '../warehouse/index.js';
+import { type IngestItem, TEXT_LIMITS, FiguresDisagree, lastValidDate, lastText, plainNumber, toZoneReportRecord } from './ingest-zone-record.js';
 
-import {
-  type IngestItem,
-  type CsvItem,
-  type CsvLine,
-  type ReadItem,
-  MAX_LISTED_REJECTS,
-  repeatedKey,
-  REQUIRED,
-  TEXT_LIMITS,
-  FiguresDisagree,
-  lastValidDate,
-  lastText,
-  plainNumber,
-  toZoneReportRecord,
-} from './ingest-zone-record.js';
+/** A CSV line's fields beside its header: read into one reused object (no object of its own per line). */
+type CsvItem = { line: number; fields: string[]; header: readonly string[] };
+/**
+ * A plain CSV line (no quote, no carriage return but a final one, no BOM) left where it lies in
+ * the text read: its fields are read straight from there when the line is checked, without an
+ * array of them, and a value equal to the previous line's (advertiser, publisher, day…) or a
+ * plain number without a string of its own — allocation and its garbage collection were most of
+ * reading a large file.
+ */
+type CsvLine = { line: number; text: string; start: number; end: number; header: readonly string[] };
+type ReadItem = IngestItem | CsvItem | CsvLine;
+
+/** Refused lines listed in an answer (all are counted in rejected_total); repeated keys likewise. */
+export const MAX_LISTED_REJECTS = 1000;
+
+/** Why a line whose key an earlier line had is listed (the warehouse keeps the last line of a key). */
+export const repeatedKey = (firstLine: number) =>
+  `misma clave (date, advertiser, publisher, zone_id, geo, source) que la línea ${firstLine}: se guarda la última línea de la clave`;
+
+const REQUIRED = ['date', 'advertiser', 'publisher', 'zone_id', 'impressions', 'clicks', 'revenue'] as const;
 
 export interface IngestLimits {
   /** Largest CSV / NDJSON body (decompressed). */
