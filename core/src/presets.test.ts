@@ -4,6 +4,7 @@ import {
   SCREEN_DEFAULT_PRESET,
   SCREEN_PRESETS,
   addDays,
+  weekdayIndex,
   daysBetween,
   isInRange,
   isPresetKey,
@@ -152,6 +153,15 @@ describe('calendar helpers', () => {
     ['2026-03-15', 0, '2026-03-15'],
   ])('addDays(%s, %i) is %s', (ymd, n, expected) => {
     expect(addDays(ymd, n)).toBe(expected);
+  });
+
+  it.each([
+    ['2026-11-23', 0], // a Monday
+    ['2026-11-27', 4],
+    ['2026-11-29', 6], // a Sunday
+    ['2028-02-29', 1],
+  ])('weekdayIndex(%s) is %i (Monday first)', (ymd, expected) => {
+    expect(weekdayIndex(ymd)).toBe(expected);
   });
 
   it.each([

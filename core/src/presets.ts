@@ -95,6 +95,12 @@ export function previousRange(range: DayRange): DayRange {
   return { from: addDays(range.from, -length), to: addDays(range.from, -1) };
 }
 
+/** The day of the week in the calendar's order, Monday 0 … Sunday 6 (ISO weeks start on Monday). */
+export function weekdayIndex(ymd: Ymd): number {
+  const [y, m, d] = splitYmd(ymd);
+  return (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
+}
+
 export function monthKey(ymd: Ymd): string {
   return ymd.slice(0, 7);
 }

@@ -2,7 +2,7 @@
 // advertisers, ~40 publishers and ~2,000 zones, from a seeded PRNG so every run with the same
 // `now` gives the same data. Loaded through the ingest path, so it validates and upserts like
 // any import; `startZoneReports` loads it on start when the table is empty and demo is on.
-import { FIXED_ADVERTISERS, addDays, todayIn, zonedParts, type IngestResult } from '@adops/core';
+import { FIXED_ADVERTISERS, addDays, todayIn, weekdayIndex, zonedParts, type IngestResult } from '@adops/core';
 import type { AppServices } from '../../services/index.js';
 import type { IngestItem } from '../../services/ingest-zone-record.js';
 import { prng } from './prng.js';
@@ -139,8 +139,7 @@ export function* demoZoneReportItems(tz: string, options: DemoOptions = {}): Gen
   let line = 0;
   for (let i = dayCount - 1; i >= 0; i--) {
     const date = addDays(today, -i);
-    const weekday = (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
-    const dayFactor = WEEKDAY[weekday] * (0.9 + (0.2 * (dayCount - 1 - i)) / Math.max(1, dayCount - 1)) * (i === 0 ? todayShare : 1);
+    const dayFactor = WEEKDAY[weekdayIndex(date)] * (0.9 + (0.2 * (dayCount - 1 - i)) / Math.max(1, dayCount - 1)) * (i === 0 ? todayShare : 1);
     for (const z of zones) {
       if (rand() > z.activity) continue;
       for (const a of z.advertisers) {

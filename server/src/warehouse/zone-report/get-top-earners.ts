@@ -8,14 +8,13 @@
 // the whole weeks left at its ends and from the stored rows for the days left after them, when
 // no filter but the publisher or the zone needs the rows (a year: 12 months and a few weeks of
 // zones and at most 12 days of rows instead of 365 days of rows; 30 days: three or four weeks
-// and at most nine days);
-// otherwise by zone id first. ClickHouse sums its zone months (not weeks yet), and runs a
+// and at most nine days); otherwise by zone id first. ClickHouse sums its zone months (not weeks yet), and runs a
 // statement per list.
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import { filterConditions, usesRollup, whereFilters } from '../sql/filters.js';
 import type { Filters, TopAdvertiserSums, TopEarners, TopZoneSums } from '../types.js';
-import { addDays, endOfMonth, startOfMonth } from '@adops/core';
+import { addDays, endOfMonth, startOfMonth, weekdayIndex } from '@adops/core';
 import { fromWhere } from './source.js';
 
 export function getTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
@@ -45,13 +44,10 @@ export function wholeMonths(start: string, end: string) {
 
 type DayRange = { start: string; end: string };
 
-/** Day of the week of an ISO date, 0 Sunday … 6 Saturday. */
-const weekday = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay();
-
 /** The whole ISO weeks (Monday to Sunday) of a range (their Mondays, inclusive) and the days before and after them; undefined when it holds none. */
 export function wholeWeeks(start: string, end: string) {
-  const first = addDays(start, (8 - weekday(start)) % 7);
-  const lastEnd = addDays(end, -weekday(end));
+  const first = addDays(start, (7 - weekdayIndex(start)) % 7);
+  const lastEnd = addDays(end, -((weekdayIndex(end) + 1) % 7));
   if (first > lastEnd) return undefined;
   return {
     weeks: { start: first, end: addDays(lastEnd, -6) },
@@ -82,7 +78,7 @@ export function zoneSpans(start: string, end: string): { months?: DayRange; week
   return { months: split?.months, weeks, days };
 }
 
-/** Filters the zone months can answer: none but the range, the publisher and the zone. */
+/** Filters the zone months and weeks can answer: none but the range, the publisher and the zone. */
 const onZoneMonths = (db: SqlDb, f: Filters) =>
   db.rollup && f.advertiser === undefined && f.geo === undefined && f.source === undefined && f.domain === undefined;
 

@@ -9,7 +9,7 @@ import duckdb from '@duckdb/node-bindings';
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { type Db, readAll, run } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, type ZonePeriod, zonePeriodsDeleteSql, zonePeriodsRewriteSql, zonesInsertSql } from './schema.js';
+import { ZONE_PERIOD_KEYS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonePeriodsDeleteSql, zonePeriodsRewriteSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 import { LITTLE_ENDIAN, ROWS, int64, putInt64, setValidity, validity, validityBytes, writeText } from '../vectors.js';
 
@@ -260,7 +260,7 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
           const daysRows = stored ? 'zone_report' : table;
           await run(conn, rollupInsertSql(`WHERE ${days}`, daysRows), span);
           await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
-          for (const period of ['month', 'week'] as ZonePeriod[]) {
+          for (const period of ZONE_PERIOD_KEYS) {
             await conn.run(zonePeriodsDeleteSql(period, table));
             await run(conn, zonePeriodsRewriteSql(period, table), span);
           }

@@ -69,6 +69,8 @@ const ZONE_PERIODS = {
   week: { table: 'zone_report_zone_week', last: (day: string) => `date_trunc('week', ${day})::DATE + 6` },
 } as const;
 export type ZonePeriod = keyof typeof ZONE_PERIODS;
+/** Every zone period, as imports and a rebuild rewrite them. */
+export const ZONE_PERIOD_KEYS = Object.keys(ZONE_PERIODS) as ZonePeriod[];
 
 /** The periods of the batch being imported (`batch`: its staging or sorted table), as the first day of each. */
 const batchPeriods = (period: ZonePeriod, batch: string) => `SELECT DISTINCT date_trunc('${period}', date)::DATE FROM ${batch}`;
@@ -126,7 +128,7 @@ export async function ensureZoneReportSchema(db: Db): Promise<void> {
       await c.run(rollupInsertSql(''));
       await c.run('DELETE FROM zone_report_zones');
       await c.run(zonesInsertSql(''));
-      for (const period of Object.keys(ZONE_PERIODS) as ZonePeriod[]) {
+      for (const period of ZONE_PERIOD_KEYS) {
         await c.run(`DELETE FROM ${ZONE_PERIODS[period].table}`);
         await c.run(zonePeriodsInsertSql(period, ''));
       }
