@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { todayIn, type Api } from '@adops/core';
 import path from 'node:path';
-import { SCREENSHOTS, absenceFor, type Harness } from './harness.js';
+import { SCREENSHOTS, absenceFor, type Harness, widerThanScreen } from './harness.js';
 import type { MetaSandbox } from '../server/src/sandbox/meta/index.js';
 import { campaignHarness, field, openCreator, submitButton, suggestionButtons, typeKeyword } from './campaign-pages.js';
 
@@ -108,13 +108,7 @@ describe('campaign creator: budget and bid', () => {
       await absenceFor(300);
       expect(sent).toEqual([]);
       // Nothing wider than the screen (named, to find it), the long message included.
-      const wide = await page.evaluate(() =>
-        [...document.querySelectorAll('body *')]
-          .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-          .filter((e) => !e.closest('.overflow-x-auto'))
-          .slice(0, 5)
-          .map((e) => `${e.tagName}.${(e as HTMLElement).className} ${Math.round(e.getBoundingClientRect().right)}`),
-      );
+      const wide = await widerThanScreen(page);
       expect(wide).toEqual([]);
     });
 

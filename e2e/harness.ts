@@ -139,6 +139,20 @@ export async function createUser(h: Harness, tag: string, password = 'user-pass-
   return { ...user, password };
 }
 
+/**
+ * What sticks out past the screen's right edge outside a table's own scroll box: the first five
+ * elements, named with their right edge to find them; [] when nothing does.
+ */
+export function widerThanScreen(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .filter((e) => !e.closest('.overflow-x-auto'))
+      .slice(0, 5)
+      .map((e) => `${e.tagName}.${(e as HTMLElement).className} ${Math.round(e.getBoundingClientRect().right)}`),
+  );
+}
+
 /** Makes `name` a publisher the network knows (a revenue share), as a token for it must be. */
 export async function knownPublisher(h: Harness, name: string): Promise<void> {
   await (await h.server.admin()).publishers.set({ name, revenue_share: 0.5 });

@@ -3,7 +3,7 @@
 // cards never cut their numbers, and a screenshot of each is kept in e2e/screenshots/ for a
 // look. (Axe, tab titles and keyboard use: e2e/accessibility.test.ts.)
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, startHarness, type Harness, widerThanScreen } from './harness.js';
 import { SCREENS, seedEveryScreen } from './screens.js';
 
 let h: Harness;
@@ -27,13 +27,7 @@ for (const width of [1440, 390]) {
         await screen.ready(page);
         await h.screenshot(page, `layout-${screen.name}-${width}`);
         // Anything wider than the screen outside a table's own scroll box (named, to find it).
-        const wide = await page.evaluate(() =>
-          [...document.querySelectorAll('body *')]
-            .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-            .filter((e) => !e.closest('.overflow-x-auto'))
-            .slice(0, 5)
-            .map((e) => `${e.tagName}.${(e as HTMLElement).className} ${Math.round(e.getBoundingClientRect().right)}`),
-        );
+        const wide = await widerThanScreen(page);
         expect(wide).toEqual([]);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow).toBeLessThanOrEqual(0);

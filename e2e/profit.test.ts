@@ -18,7 +18,7 @@ import {
   type Api,
   type ProfitMetricKey,
 } from '@adops/core';
-import { ADMIN, sortTable, startHarness, waitSorted, type Harness } from './harness.js';
+import { ADMIN, sortTable, startHarness, waitSorted, type Harness, widerThanScreen } from './harness.js';
 import { event, importRows } from '../server/test/warehouse-contract.js';
 import type { AdSpendRecord, ReferrerEvent, ZoneReportRecord } from '../server/src/warehouse/index.js';
 
@@ -247,13 +247,7 @@ describe('Rentabilidad', () => {
     await withRate();
     const page = await openProfit({ width: 390, height: 844 });
     await page.getByTestId('profit-chart').waitFor();
-    const wide = await page.evaluate(() =>
-      [...document.querySelectorAll('body *')]
-        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-        .filter((e) => !e.closest('.overflow-x-auto'))
-        .slice(0, 5)
-        .map((e) => `${e.tagName}.${(e as HTMLElement).className} ${Math.round(e.getBoundingClientRect().right)}`),
-    );
+    const wide = await widerThanScreen(page);
     expect(wide).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await h.screenshot(page, 'profit-390');

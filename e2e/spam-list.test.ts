@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatInt } from '@adops/core';
-import { ADMIN, startHarness, type Harness } from './harness.js';
+import { ADMIN, startHarness, type Harness, widerThanScreen } from './harness.js';
 
 let h: Harness;
 const STAFF = { email: 'ana-spam@example.com', password: 'una-clave-larga-1' };
@@ -113,12 +113,7 @@ describe('admin: the referrer-spam list', () => {
       await card(page).getByLabel('Buscar dominio').fill('lote1');
       await expect.poll(() => table.locator('tbody tr').count()).toBe(10);
       // Nothing sticks out sideways on a phone.
-      const wide = await page.evaluate(() =>
-        [...document.querySelectorAll('body *')]
-          .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-          .filter((e) => !e.closest('.overflow-x-auto'))
-          .map((e) => `${e.tagName}.${(e as HTMLElement).className}`),
-      );
+      const wide = await widerThanScreen(page);
       expect(wide).toEqual([]);
       // Each row's button is on screen, not past the table's edge.
       const quitar = row(page, 'lote10.spam.example.net').getByRole('button', { name: 'Quitar lote10.spam.example.net' });
