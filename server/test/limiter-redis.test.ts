@@ -2,8 +2,8 @@
 // sign-in attempts arriving at once on two instances let exactly `max` through, and a Redis that is
 // down refuses nobody and logs once. In one process: limiter.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { connectRedis } from '../src/live/redis.js';
-import { RedisLoginLimiter } from '../src/services/login-limiter.js';
+import { connectRedis } from '../src/live/redis/client.js';
+import { RedisLoginLimiter } from '../src/live/redis/limiter.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 let redis: RedisServer;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { LIMITS_FILE, openLiveBackend } from '../src/live/index.js';
-import { MemoryCounters, MemoryLoginLimiter } from '../src/services/login-limiter.js';
+import { MemoryCounters, MemoryLoginLimiter } from '../src/live/memory/limiter.js';
 
 const dirs: string[] = [];
 const tempDir = async () => {

@@ -2,9 +2,9 @@
 // is its own Redis connection and bus on one throwaway redis-server, as separate processes would be.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/app.js';
-import { connectRedis, type RedisClient } from '../src/live/redis.js';
-import { RedisLiveBus, type RedisBusOptions } from '../src/live/redis-bus.js';
-import { RedisLoginLimiter } from '../src/services/login-limiter.js';
+import { connectRedis, type RedisClient } from '../src/live/redis/client.js';
+import { RedisLiveBus, type RedisBusOptions } from '../src/live/redis/bus.js';
+import { RedisLoginLimiter } from '../src/live/redis/limiter.js';
 import { openLiveBackend } from '../src/live/index.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 

@@ -2,7 +2,7 @@
 // 1 / rate seconds, and an empty bucket says how long until the next — the times the HTTP
 // answer's Retry-After carries. No waiting: the clock is the caller's `now`.
 import { expect, test } from 'vitest';
-import { MemoryTokenBucket } from '../src/live/token-bucket.js';
+import { MemoryTokenBucket } from '../src/live/memory/token-bucket.js';
 
 test('a burst of 3 at 1 per second: three at once, then the wait until the next token, which then comes', () => {
   const bucket = new MemoryTokenBucket(1, 3);

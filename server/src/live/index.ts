@@ -2,14 +2,16 @@
 // Redis shared by every API instance — the referrer bus and the login failure limiter.
 import type { Config } from '../config.js';
 import path from 'node:path';
-import { MemoryCounters, MemoryLoginLimiter, RedisLoginLimiter, type LoginLimiter } from '../services/login-limiter.js';
-import { MemoryLiveBus, type LiveBus } from './bus.js';
-import type { Identified } from './ring.js';
-import { connectRedis, pingRedis, type RedisClient } from './redis.js';
-import { RedisLiveBus, type RedisBusOptions } from './redis-bus.js';
-import { MemoryTokenBucket, RedisTokenBucket, type TokenBucket } from './token-bucket.js';
+import { MemoryLiveBus } from './memory/bus.js';
+import { MemoryCounters, MemoryLoginLimiter } from './memory/limiter.js';
+import { MemoryTokenBucket } from './memory/token-bucket.js';
+import { RedisLiveBus, type RedisBusOptions } from './redis/bus.js';
+import { connectRedis, pingRedis, type RedisClient } from './redis/client.js';
+import { RedisLoginLimiter } from './redis/limiter.js';
+import { RedisTokenBucket } from './redis/token-bucket.js';
+import type { Identified, LiveBus, LoginLimiter, TokenBucket } from './types.js';
 
-export type { LiveBus } from './bus.js';
+export type { LiveBus } from './types.js';
 
 export interface LiveBackend {
   readonly backend: Config['live'];

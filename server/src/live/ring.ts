@@ -1,8 +1,6 @@
 // A fixed-size ring buffer of the latest events (ids strictly increasing), from which a
 // stream that reconnects replays what it missed.
-export interface Identified {
-  id: number;
-}
+import type { Identified, Replay } from './types.js';
 
 export class RingBuffer<T extends Identified> {
   private readonly items: Array<T | undefined>;
@@ -53,4 +51,11 @@ export class RingBuffer<T extends Identified> {
     for (let i = lo; i < this.size; i++) out.push(this.at(i));
     return out;
   }
+}
+
+/** A ring's answer to a resume: the store covers what the ring does not reach back to (below `emptyBound` when it is empty). */
+export function replayFromRing<T extends Identified>(ring: RingBuffer<T>, afterId: number, limit: number, emptyBound: number): Replay<T> {
+  const events = ring.since(afterId).slice(-limit);
+  const oldest = ring.oldestId;
+  return { events, complete: oldest !== undefined && oldest <= afterId + 1, storeBefore: oldest ?? emptyBound };
 }

@@ -5,8 +5,7 @@
 // response and parser state and the Koa context are let go, so an idle stream costs little memory.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { LiveBus } from './bus.js';
-import type { Identified } from './ring.js';
+import type { Identified, LiveBus } from './types.js';
 import { releaseSocket, takeSocket } from './take-socket.js';
 
 export interface SseOptions {

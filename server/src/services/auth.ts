@@ -9,7 +9,7 @@ import type { UserSession } from '@adops/core';
 import type { UserService } from './users.js';
 import { verifyPassword, hashPassword } from './passwords.js';
 import { DomainError } from '../domain-errors.js';
-import type { LoginLimiter } from './login-limiter.js';
+import type { LoginLimiter } from '../live/types.js';
 import type { DeviceTokens } from './devices.js';
 import type { TotpService } from './totp.js';
 import type { EntityStore, SessionRecord, UserRecord } from '../store/types.js';

@@ -28,10 +28,11 @@ import {
   type ZoneOwner,
 } from '../warehouse/index.js';
 import type { TableExport, TablePageOf } from '../tables.js';
-import { MemoryLiveBus, type LiveBus } from '../live/bus.js';
+import { MemoryLiveBus } from '../live/memory/bus.js';
+import type { LiveBus, TokenBucket } from '../live/types.js';
 import { SseHub } from '../live/sse.js';
 import type { ZoneValues } from './zone-values.js';
-import { MemoryTokenBucket, type TokenBucket } from '../live/token-bucket.js';
+import { MemoryTokenBucket } from '../live/memory/token-bucket.js';
 import { BotClassifier } from './bots.js';
 import type { SpamListService } from './spam-list.js';
 import { commitKeyed, EVENT_KEY, eventKeys, type KeyedEvent, type PartKeys } from './referrers/idempotency.js';

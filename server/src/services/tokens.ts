@@ -14,7 +14,7 @@ import {
   type UpdateTokenBody,
 } from '@adops/core';
 import { type EntityStore, StoreConflictError, type TokenChange, type TokenRecord } from '../store/types.js';
-import type { LoginLimiter } from './login-limiter.js';
+import type { LoginLimiter } from '../live/types.js';
 import { type Secrets, seal, unseal, hmac } from './secrets.js';
 import { DomainError } from '../domain-errors.js';
 

@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { IdempotencyKey, REFERRER_LIMITS } from '@adops/core';
 import { DomainError } from '../../domain-errors.js';
-import type { LiveBus } from '../../live/bus.js';
+import type { LiveBus } from '../../live/types.js';
 import { EventKeyConflict, eventsOf, type ReferrerEvent, type ReferrerWarehouse, type WritePart } from '../../warehouse/index.js';
 
 const DAY_MS = 86_400_000;

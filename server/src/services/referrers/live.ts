@@ -1,7 +1,7 @@
 // How committed events reach live streams: each event's SSE frame (made once, shared by every
 // client) and the bus as the hub sees it, each batch handed on once its zone values are loaded.
 import type { ReferrerLogRecord } from '@adops/core';
-import type { LiveBus } from '../../live/bus.js';
+import type { LiveBus } from '../../live/types.js';
 import type { ReferrerEvent } from '../../warehouse/index.js';
 import type { ZoneValues } from '../zone-values.js';
 

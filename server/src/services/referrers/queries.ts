@@ -29,7 +29,7 @@ import {
 } from '@adops/core';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../domain-errors.js';
-import type { LiveBus } from '../../live/bus.js';
+import type { LiveBus } from '../../live/types.js';
 import { countedPage, type TableExport, type TablePageOf } from '../../tables.js';
 import type { EventFilter, IvtSums, RangeFilter, ReferrerEvent, ReferrerWarehouse } from '../../warehouse/index.js';
 import type { ZoneValues } from '../zone-values.js';

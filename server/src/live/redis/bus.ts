@@ -12,9 +12,10 @@
 // on all of them, and the log table read up to the watermark (polling) agrees with the stream.
 // A reservation whose instance died is given up at its deadline; events published after their
 // deadline (an instance stalled that long) are kept in the log but skipped by live streams.
-import { MemoryLiveBus, replayFromRing, type Listener, type LiveBus, type Replay } from './bus.js';
-import type { Identified } from './ring.js';
-import { pingRedis, Script, type RedisClient, type Reply } from './redis.js';
+import { MemoryLiveBus } from '../memory/bus.js';
+import { replayFromRing } from '../ring.js';
+import type { Identified, Listener, LiveBus, Replay } from '../types.js';
+import { pingRedis, Script, type RedisClient, type Reply } from './client.js';
 
 export interface RedisBusOptions {
   /** Events kept in memory for replay (the stream's newest are loaded at start). */
