@@ -7,7 +7,8 @@
 // rows tie reads only the days up to its last row's. ClickHouse tests the filters on the natural
 // key before FINAL (PREWHERE). 'Top Zones' sums the zone months
 // for a range's whole months (zone-report/get-top-earners.ts), and answers what the stored rows
-// answer after imports that replace rows. A DuckDB page is one scan of its days (no late
+// answer after imports that replace rows. A page of groups by day and zone led by the day sums
+// only the days that hold it (zone-report/get-groups.ts). A DuckDB page is one scan of its days (no late
 // materialization's second scan of the whole table for the page's rowids).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,24 @@ describe.each(engines)('%s: pages of a long range', (engine, open) => {
     expect(seen[0].sql).toMatch(/LIMIT 1 OFFSET/);
     // That day is looked for in the order's first week before the whole range.
     expect(Object.values(seen[0].params)).toEqual(expect.arrayContaining(['2026-04-03', '2026-04-09']));
+    expect(Object.values(seen[1].params)).toEqual(expect.arrayContaining(['2026-04-08', '2026-04-09']));
+    expect(Object.values(seen[1].params)).not.toContain('2026-04-01');
+  });
+
+  test('a page of groups by day and zone led by the day counts each day’s groups first (no sums), then sums only the days that hold it', async () => {
+    const by = ['date', 'zone_id', 'geo'] as const;
+    const lastDay = (await w.zoneReports.groups({ filters: { ...NINE_DAYS, start_date: '2026-04-09' }, by: [...by], order: [] })).total;
+    const seen = recording(w.db);
+    const page = await w.zoneReports.groups({
+      filters: NINE_DAYS,
+      by: [...by],
+      order: [{ key: 'date', dir: 'desc' }],
+      limit: 10,
+      offset: lastDay - 4,
+    });
+    expect(page.rows.map((r) => r.date)).toEqual([...Array(4).fill('2026-04-09'), ...Array(6).fill('2026-04-08')]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].sql).not.toMatch(/sum\(/);
     expect(Object.values(seen[1].params)).toEqual(expect.arrayContaining(['2026-04-08', '2026-04-09']));
     expect(Object.values(seen[1].params)).not.toContain('2026-04-01');
   });

@@ -198,5 +198,33 @@ export function describeSameAnswers(title: string, openActual: () => Promise<War
           expect(await rolled.zoneReports.rows({ filters, order, offset, limit })).toEqual(all.slice(offset, offset + limit));
       }
     });
+
+    test.each([
+      ['the day descending, by day × zone × geo (a token page)', ['date', 'zone_id', 'geo'], [{ key: 'date', dir: 'desc' }]],
+      [
+        'the day ascending then revenue, by zone × day',
+        ['zone_id', 'date'],
+        [
+          { key: 'date', dir: 'asc' },
+          { key: 'revenue', dir: 'desc' },
+        ],
+      ],
+    ] as Array<[string, Dimension[], SortState[]]>)('pages of groups led by %s equal the plain query’s', async (_name, by, order) => {
+      for (const filters of [FILTERS[0], FILTERS[1], { ...FILTERS[0], zone_id: '10' }]) {
+        const all = await raw.zoneReports.groups({ filters, by, order });
+        expect(all.rows.length).toBeGreaterThan(10);
+        for (const [offset, limit] of [
+          [0, 25],
+          [Math.floor(all.rows.length / 2), 40],
+          [all.rows.length - 5, 25],
+          [all.rows.length + 3, 10],
+          [7, 1],
+        ])
+          expectSame(await rolled.zoneReports.groups({ filters, by, order, offset, limit }), {
+            rows: all.rows.slice(offset, offset + limit),
+            total: all.total,
+          });
+      }
+    });
   });
 }

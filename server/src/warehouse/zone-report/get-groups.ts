@@ -1,6 +1,9 @@
 // Groups of the matching rows (by day, month, publisher, advertiser, zone, geo, source,
 // domain…) with their sums: ordered by any dimension, sum or registry metric, one page of them
 // and how many groups there are. Read from the rollup unless a zone is asked for.
+// A page of groups by day and zone (the publisher's token page) led by the day counts the groups
+// of each day first — the dimensions alone, no sums — then sums only the days that hold the page:
+// a year's token page at 10 M rows summed 228,000 rows into 114,000 groups for 500 of them.
 import { SUM_KEYS, type SumKey } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
@@ -39,8 +42,53 @@ function groupOrder(d: Dialect, q: Omit<GroupQuery, 'limit' | 'offset'>): string
   );
 }
 
+/**
+ * A date-led page of groups read from the stored rows (a zone among the dimensions or filters):
+ * the groups of each day (their dimensions alone), the total, and the days — with the offset within
+ * them — that hold groups offset … offset+limit. Undefined for any other page (the rollup's
+ * groups are few, and the plain query is what the cut must answer alike).
+ */
+async function groupDays(db: SqlDb, q: GroupQuery) {
+  const lead = q.order[0];
+  if (q.limit === undefined || !db.rollup || usesRollup(db, q.filters, q.by) || lead?.key !== 'date' || !q.by.includes('date') || q.by.includes('month'))
+    return undefined;
+  const d = db.dialect;
+  const b = new Binder(d);
+  const from = fromWhere(db, b, false, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
+  const days = await db.all<{ date: string; groups: number }>(
+    `SELECT date, ${d.cast(d.count(), 'int')} AS groups FROM (SELECT ${q.by.join(', ')} ${from} GROUP BY ${q.by.join(', ')}) AS g
+     GROUP BY date ORDER BY date ${lead.dir === 'asc' ? 'ASC' : 'DESC'}`,
+    b.params,
+  );
+  const offset = q.offset ?? 0;
+  let total = 0;
+  let before = 0; // groups in the days before the page's first
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const day of days) {
+    const groups = Number(day.groups);
+    if (first === undefined && total + groups <= offset) before += groups;
+    else if (total < offset + q.limit) {
+      first ??= day.date;
+      last = day.date;
+    }
+    total += groups;
+  }
+  if (first === undefined || last === undefined) return { total, range: undefined, offset: 0 };
+  const range = lead.dir === 'asc' ? { start_date: first, end_date: last } : { start_date: last, end_date: first };
+  return { total, range, offset: offset - before };
+}
+
 export async function getGroups(db: SqlDb, q: GroupQuery): Promise<{ rows: GroupRow[]; total: number }> {
   const d = db.dialect;
+  const window = await groupDays(db, q);
+  if (window) {
+    if (!window.range) return { rows: [], total: window.total };
+    const b = new Binder(d);
+    const page = { ...q, filters: { ...q.filters, ...window.range } };
+    const rows = await db.all<GroupRow>(`SELECT * FROM (${groupedSql(db, b, page)}) ${groupOrder(d, q)} ${pageSql(b, q.limit, window.offset)}`, b.params);
+    return { rows, total: window.total };
+  }
   const b = new Binder(d);
   const grouped = groupedSql(db, b, q);
   const rows = await db.all<GroupRow & { __total: number }>(
