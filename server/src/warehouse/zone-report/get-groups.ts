@@ -50,7 +50,14 @@ function groupOrder(d: Dialect, q: Omit<GroupQuery, 'limit' | 'offset'>): string
  */
 async function groupDays(db: SqlDb, q: GroupQuery) {
   const lead = q.order[0];
-  if (q.limit === undefined || !db.rollup || usesRollup(db, q.filters, q.by) || lead?.key !== 'date' || !q.by.includes('date') || q.by.includes('month'))
+  if (
+    q.limit === undefined ||
+    !db.rollup ||
+    usesRollup(db, q.filters, q.by) ||
+    lead?.key !== 'date' ||
+    !q.by.includes('date') ||
+    q.by.includes('month')
+  )
     return undefined;
   const d = db.dialect;
   const b = new Binder(d);
@@ -86,7 +93,10 @@ export async function getGroups(db: SqlDb, q: GroupQuery): Promise<{ rows: Group
     if (!window.range) return { rows: [], total: window.total };
     const b = new Binder(d);
     const page = { ...q, filters: { ...q.filters, ...window.range } };
-    const rows = await db.all<GroupRow>(`SELECT * FROM (${groupedSql(db, b, page)}) ${groupOrder(d, q)} ${pageSql(b, q.limit, window.offset)}`, b.params);
+    const rows = await db.all<GroupRow>(
+      `SELECT * FROM (${groupedSql(db, b, page)}) ${groupOrder(d, q)} ${pageSql(b, q.limit, window.offset)}`,
+      b.params,
+    );
     return { rows, total: window.total };
   }
   const b = new Binder(d);
