@@ -2,8 +2,9 @@
 // is not counted again from the raw events at every call. The answers must stay those of the raw
 // events whatever happens after a day was kept: events appended later on that day (a late batch,
 // adops migrate), retention deleting its events, a restart in between; and today, still
-// filling, is always counted from the raw events. Each case is checked against a fresh warehouse
-// given the same events at once.
+// filling, is always counted from the raw events. What a kept day's visits earned is kept too,
+// until its zone report is replaced, and read only while that report is final. Each case is
+// checked against a fresh warehouse given the same events at once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,25 +32,28 @@ const answer = (p: ProfitParts) => ({
     .map((v) => ({ ...v, revenue: Math.round(v.revenue * 1e6) / 1e6, tq_weighted: Math.round(v.tq_weighted * 1e6) / 1e6 })),
   estimatedDays: p.estimatedDays,
 });
-const parts = (w: Warehouse, by: ProfitDimension, from = D1, to = D2) => w.profit.parts({ by, from, to, tz: 'Europe/Madrid' }).then(answer);
+const parts = (w: Warehouse, by: ProfitDimension, from = D1, to = D2, partialDays?: string[]) =>
+  w.profit.parts({ by, from, to, tz: 'Europe/Madrid', partialDays }).then(answer);
 
-/** What a warehouse given exactly these events (and the fixture's reports and spend) answers. */
-async function fresh(events: ReferrerEvent[], by: ProfitDimension, from = D1, to = D2) {
+/** What a warehouse given exactly these events (and the fixture's reports, or `zones`, and spend) answers. */
+async function fresh(events: ReferrerEvent[], by: ProfitDimension, from = D1, to = D2, zones = ZONES, partialDays?: string[]) {
   const { w } = await open();
   try {
-    await importRows(w, ZONES);
+    await importRows(w, zones);
     await w.spend.upsert(SPEND);
     await w.referrers.append(events);
-    return await parts(w, by, from, to);
+    return await parts(w, by, from, to, partialDays);
   } finally {
     await w.close();
   }
 }
 
-/** The days the cache keeps (any zone). */
-const keptDays = async (w: Warehouse) =>
+/** The days the cache keeps (any zone); `values`: the days whose visits' values it keeps. */
+const keptDays = async (w: Warehouse, values = false) =>
   (
-    await (w as Warehouse & { db: { all<T>(sql: string): Promise<T[]> } }).db.all<{ day: string }>('SELECT DISTINCT day FROM profit_day ORDER BY day')
+    await (w as Warehouse & { db: { all<T>(sql: string): Promise<T[]> } }).db.all<{ day: string }>(
+      `SELECT DISTINCT day FROM ${values ? 'profit_value_day' : 'profit_day'} ORDER BY day`,
+    )
   ).map((r) => String(r.day));
 
 describe('the profit visit cache (DuckDB)', () => {
@@ -95,6 +99,28 @@ describe('the profit visit cache (DuckDB)', () => {
     const left = visits().filter((e) => e.seen_ms >= cutoff);
     expect(left.length).toBeLessThan(visits().length);
     for (const by of ['ad', 'keyword'] as const) expect(await parts(w, by), by).toEqual(await fresh(left, by));
+    await w.close();
+  });
+
+  test('a kept day’s values follow its zone report: replaced, it answers what the new report does; partial, it is estimated again', async () => {
+    const { w } = await open();
+    await loadProfitFixture(w);
+    const before = await parts(w, 'ad');
+    // D1 has its report: what its visits earned is kept; D2 has none (estimated from D1's RPV), so nothing is.
+    expect(await keptDays(w, true)).toEqual([D1]);
+    expect(before.estimatedDays).toEqual([D2]);
+    // A new report for D1: Z1 earned twice as much.
+    const doubled = ZONES.map((z) => (z.zone_id === 'Z1' ? { ...z, revenue: z.revenue * 2, p_revenue: z.p_revenue * 2, margin: z.margin * 2 } : z));
+    await importRows(w, doubled);
+    expect(await keptDays(w, true)).toEqual([]);
+    for (const by of ['campaign', 'ad', 'keyword', 'day'] as const)
+      expect(await parts(w, by), by).toEqual(await fresh(visits(), by, D1, D2, doubled));
+    expect((await parts(w, 'ad')).visits.map((v) => v.revenue)).not.toEqual(before.visits.map((v) => v.revenue));
+    expect(await keptDays(w, true)).toEqual([D1]);
+    // The same report flagged partial: D1 is estimated (no week before it: its visits are worth 0), not read from what was kept.
+    const partial = await parts(w, 'campaign', D1, D2, [D1]);
+    expect(partial.estimatedDays).toEqual([D1, D2]);
+    expect(partial).toEqual(await fresh(visits(), 'campaign', D1, D2, doubled, [D1]));
     await w.close();
   });
 

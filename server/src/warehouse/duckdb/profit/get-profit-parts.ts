@@ -15,8 +15,10 @@
 // zone costs ~10× the rest of the scan); with more changes than that, $off0 is NULL and each
 // converts. $raw: the first day counted from the raw events, the days before it read from the
 // visit cache (visit-cache.ts: the same counts, kept per past day); $zone_from: the first day
-// whose zone visits and revenue are read. Then each query's own: the partial days ($partial) and
-// the apart days ($apart: their spend and visits answered apart), each list bound as one text.
+// whose zone visits and revenue are read. Then each query's own: the partial days ($partial), the
+// apart days ($apart: their spend and visits answered apart) and the days whose visits' values the
+// cache keeps ($valued: kept days reported and final, read per ad and keyword instead of per
+// visit), each list bound as one text.
 import { addDays, profitRatioSql, profitTqWeightSql, tqWeightSql, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { Db, Param, Params } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
@@ -59,19 +61,6 @@ ev AS (
   FROM (SELECT epoch_ms(seen_at) AS ms, * FROM referrer_event WHERE seen_at >= $ev_from::TIMESTAMP AND seen_at <= $ev_to::TIMESTAMP AND NOT is_bot${where ? ` AND ${where}` : ''})
 )`;
 
-// Days before $raw come from the visit cache (visit-cache.ts), the others from the raw events
-// (ev starts at $raw's first instant): the same counts either way.
-const CTES = `${evCte()},
-attributed AS (
-  SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, visits FROM profit_attributed_visits
-  WHERE tz = $tz AND day BETWEEN $from::DATE AND $to::DATE AND day < $raw::DATE
-    AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
-  UNION ALL
-  SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS visits FROM ev
-  WHERE day BETWEEN $from::DATE AND $to::DATE AND day >= $raw::DATE AND campaign_id IS NOT NULL
-    AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
-)`;
-
 /**
  * A list of days bound as one text ('YYYY-MM-DD,…'; empty: none — an empty list has no type to
  * bind), read back as dates: `name AS (SELECT day …)` from the value `$param`.
@@ -80,6 +69,20 @@ const dayListCte = (name: string, param: string) =>
   `${name} AS (SELECT d AS day FROM (SELECT TRY_CAST(unnest(string_split($${param}::VARCHAR, ',')) AS DATE) AS d) WHERE d IS NOT NULL)`;
 /** The bound value of a day list. */
 export const dayListParam = (days: readonly string[] | undefined): string => (days ?? []).join(',');
+
+// Days before $raw come from the visit cache (visit-cache.ts), the others from the raw events
+// (ev starts at $raw's first instant): the same counts either way.
+const CTES = `${evCte()}, ${dayListCte('value_candidates', 'valued')},
+valued_days AS (SELECT day FROM profit_value_day WHERE tz = $tz AND day IN (SELECT day FROM value_candidates)),
+attributed AS (
+  SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, visits FROM profit_attributed_visits
+  WHERE tz = $tz AND day BETWEEN $from::DATE AND $to::DATE AND day < $raw::DATE AND day NOT IN (SELECT day FROM valued_days)
+    AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
+  UNION ALL
+  SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS visits FROM ev
+  WHERE day BETWEEN $from::DATE AND $to::DATE AND day >= $raw::DATE AND campaign_id IS NOT NULL
+    AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
+)`;
 
 /** The days whose zone report has arrived and is final, from the 7 days before the range to its end: partial ones ($partial) are not. */
 const REPORTED_CTE = `${dayListCte('partial_days', 'partial')},
@@ -91,20 +94,25 @@ const ZONE_VISITS = `SELECT day, zone_id, visits FROM profit_zone_visits WHERE t
 /** A zone-day's RPV or TQ over the columns (named as core's profit sums) of `from` — the registry's formula. */
 const zoneRatio = (key: 'rpv' | 'tq', from: string) => profitRatioSql('duckdb', key, (k) => `${from}${k}`);
 
-const zoneRpvSql = (zoneVisits: string) => `
-zone_visits AS (${zoneVisits}),
-zone_day AS (
-  -- The zone's visits beside its zone-report rows, summed in one pass (no join): a day and zone with visits.
+/**
+ * Each day and zone with visits (`visits`: rows of day, zone_id, visits), its visits beside its
+ * zone-report rows (those passing `reportWhere`) summed in one pass (no join), and whether the
+ * day counts as reported (`reported`, an expression of `day`).
+ */
+const zoneDaySql = (visits: string, reportWhere: string, reported: string) => `
   SELECT day, zone_id, sum(visits) AS visits, sum(revenue) AS revenue, sum(tq_weighted) AS tq_weighted, sum(tq_weight) AS tq_weight,
-         day IN (SELECT day FROM reported) AS reported
+         ${reported} AS reported
   FROM (
-    SELECT day, zone_id, visits, 0::DOUBLE AS revenue, 0::DOUBLE AS tq_weighted, 0::BIGINT AS tq_weight, true AS seen FROM zone_visits
+    SELECT day, zone_id, visits, 0::DOUBLE AS revenue, 0::DOUBLE AS tq_weighted, 0::BIGINT AS tq_weight, true AS seen FROM (${visits})
     UNION ALL
     SELECT date, zone_id, 0, revenue, ${tqWeightSql('duckdb', 'tq_weighted')}, ${tqWeightSql('duckdb', 'tq_weight')}, NULL
-    FROM zone_report WHERE date BETWEEN $zone_from::DATE AND $to::DATE
+    FROM zone_report WHERE ${reportWhere}
   )
-  GROUP BY day, zone_id HAVING bool_or(seen)
-),
+  GROUP BY day, zone_id HAVING bool_or(seen)`;
+
+const zoneRpvSql = (zoneVisits: string) => `
+zone_visits AS (${zoneVisits}),
+zone_day AS (${zoneDaySql('SELECT * FROM zone_visits', 'date BETWEEN $zone_from::DATE AND $to::DATE', 'day IN (SELECT day FROM reported)')}),
 zone_trailing AS (
   SELECT d.day, d.zone_id, sum(t.revenue) AS revenue, sum(t.visits) AS visits, sum(t.tq_weighted) AS tq_weighted, sum(t.tq_weight) AS tq_weight
   FROM zone_day d CROSS JOIN range(1, 8) AS k(k)
@@ -124,19 +132,45 @@ const ZONE_RPV = zoneRpvSql(ZONE_VISITS);
 /** The attributed visits and their zone-day's TQ, as the visits query names them (the registry's visit-weighted TQ). */
 const VISIT_TQ = { tq: 'r.tq', visits: 'a.visits' };
 
+/**
+ * The visit cache's values of the kept days `$days` ($first … $last) of `$tz`, reported
+ * (visit-cache.ts): per campaign, ad set, ad and keyword, each kept visit × its zone's RPV that day,
+ * and its TQ weights — what the visits query's reported days sum, summed ahead.
+ */
+const VALUES_FILL_SQL = `WITH zone_day AS (${zoneDaySql(
+  'SELECT day, zone_id, visits FROM profit_zone_visits WHERE tz = $tz AND day BETWEEN $first::DATE AND $last::DATE AND day IN (SELECT unnest($days::DATE[]))',
+  'date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT unnest($days::DATE[]))',
+  'true',
+)}),
+zone_rpv AS (SELECT day, zone_id, ${zoneRatio('rpv', '')} AS rpv, ${zoneRatio('tq', '')} AS tq FROM zone_day)
+SELECT $tz AS tz, a.day, a.campaign_id, a.adset_id, a.ad_id, a.keyword, sum(a.visits) AS visits, sum(a.visits * r.rpv) AS revenue,
+       sum(${profitTqWeightSql('duckdb', 'tq_weighted', VISIT_TQ)}) AS tq_weighted, sum(${profitTqWeightSql('duckdb', 'tq_weight', VISIT_TQ)}) AS tq_weight
+FROM profit_attributed_visits a JOIN zone_rpv r ON r.day = a.day AND r.zone_id = a.zone_id
+WHERE a.tz = $tz AND a.day BETWEEN $first::DATE AND $last::DATE AND a.day IN (SELECT unnest($days::DATE[]))
+GROUP BY a.day, a.campaign_id, a.adset_id, a.ad_id, a.keyword`;
+
 /** The visits query: the query's values, its partial days and apart days. */
 function visitsSql(by: ProfitDimension, perDay: boolean): string {
   const p = parents(by);
   // Each attributed row meets its zone's RPV as it is (no group per day, zone and key first:
   // nearly every visit of a year of ads is alone in its group).
-  return `WITH ${CTES}, ${REPORTED_CTE}, ${dayListCte('apart_days', 'apart')}, ${ZONE_RPV}
+  // The days with kept values (visit-cache.ts) are read from them, summed ahead per ad and keyword.
+  return `WITH ${CTES}, ${REPORTED_CTE}, ${dayListCte('apart_days', 'apart')}, ${ZONE_RPV},
+worth AS (
+  SELECT a.day, a.campaign_id, a.adset_id, a.ad_id, a.keyword, a.visits, a.visits * r.rpv AS revenue,
+         CASE WHEN r.estimated THEN a.visits ELSE 0 END AS estimated_visits,
+         ${profitTqWeightSql('duckdb', 'tq_weighted', VISIT_TQ)} AS tq_weighted, ${profitTqWeightSql('duckdb', 'tq_weight', VISIT_TQ)} AS tq_weight
+  FROM attributed a JOIN zone_rpv r ON r.day = a.day AND r.zone_id = a.zone_id
+  UNION ALL
+  SELECT day, campaign_id, adset_id, ad_id, keyword, visits, revenue, 0, tq_weighted, tq_weight FROM profit_visit_values
+  WHERE tz = $tz AND day BETWEEN $from::DATE AND $to::DATE AND day IN (SELECT day FROM valued_days)
+    AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
+)
 SELECT ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, sum(a.visits) AS visits,
-       sum(a.visits * r.rpv) AS revenue,
-       sum(CASE WHEN r.estimated THEN a.visits ELSE 0 END) AS estimated_visits,
-       sum(${profitTqWeightSql('duckdb', 'tq_weighted', VISIT_TQ)}) AS tq_weighted,
-       sum(${profitTqWeightSql('duckdb', 'tq_weight', VISIT_TQ)}) AS tq_weight,
-       a.day IN (SELECT day FROM apart_days) AS apart, ${perDay ? "strftime(a.day, '%Y-%m-%d')" : 'NULL'} AS part_day
-FROM attributed a JOIN zone_rpv r ON r.day = a.day AND r.zone_id = a.zone_id
+       sum(a.revenue) AS revenue, sum(a.estimated_visits) AS estimated_visits, sum(a.tq_weighted) AS tq_weighted, sum(a.tq_weight) AS tq_weight,
+       a.day IN (SELECT day FROM apart_days) AS apart, ${perDay ? "strftime(a.day, '%Y-%m-%d')" : 'NULL'} AS part_day,
+       list(DISTINCT strftime(a.day, '%Y-%m-%d')) FILTER (WHERE a.estimated_visits > 0) AS estimated_days
+FROM worth a
 GROUP BY 1, apart${perDay ? ', a.day' : ''}`;
 }
 
@@ -176,10 +210,6 @@ FROM ad_spend WHERE ${SPEND_WHERE}
 GROUP BY key, month, currency, apart${perDay ? ', date' : ''}`;
 }
 
-/** The days estimated (no final zone report): the query's values, then its partial days. */
-const ESTIMATED_DAYS_SQL = `WITH ${CTES}, ${REPORTED_CTE}
-SELECT DISTINCT strftime(day, '%Y-%m-%d') AS day FROM attributed WHERE day NOT IN (SELECT day FROM reported) ORDER BY day`;
-
 /** An event window's values (evCte's): tz, first and last instant, the offset then six (instant, offset) changes. */
 function windowParams(fromMs: number, toMs: number, tz: string): Record<string, Param> {
   const pieces = offsetPieces(fromMs, toMs, tz);
@@ -211,7 +241,7 @@ export function profitParams(
   const w = windowParams(from, lastEventMs, q.tz);
   // The raw events start with day `raw` (the offsets stay those of the whole window).
   w.ev_from = sqlTimestamp(Math.max(from, zonedDayStart([raw, zoneFrom].sort()[1], q.tz).getTime()));
-  return { from: q.from, to: q.to, campaign: q.campaignId ?? null, adset: q.adsetId ?? null, ...w, raw, zone_from: zoneFrom };
+  return { from: q.from, to: q.to, campaign: q.campaignId ?? null, adset: q.adsetId ?? null, ...w, raw, zone_from: zoneFrom, valued: '' };
 }
 
 /** The events of days [from, to] of tz, as the visit cache counts them. */
@@ -240,21 +270,28 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
   // range once (a backtest) counts them in its own query instead — one pass, nothing written.
   const cache = visitCacheOf(db);
   const raw = q.fillCache === false ? await cache.cachedUntil(q.tz, zoneFrom, q.to) : await cache.ensure(q.tz, zoneFrom, q.to, cacheWindow(q.tz));
-  const params = profitParams(q, raw, zoneFrom);
-  const values: Params = { ...params, partial: dayListParam(q.partialDays), apart: dayListParam(q.apartDays) };
+  // Kept days of the range reported and final read their visits' values, kept too (filled now
+  // unless a backtest's one query); the zone RPVs are then computed only from the first day
+  // without them (its trailing week before it), usually today's.
+  const candidates: string[] = [];
+  for (let d = q.from; d <= q.to && d < raw; d = addDays(d, 1)) if (reported.has(d)) candidates.push(d);
+  const valued = await cache.valued(q.tz, candidates, q.fillCache === false ? null : VALUES_FILL_SQL);
+  let live = q.from;
+  while (live <= q.to && valued.has(live)) live = addDays(live, 1);
+  const params = profitParams(q, raw, live > q.to ? addDays(q.to, 1) : [zoneFrom, addDays(live, -7)].sort()[1]);
+  const values: Params = {
+    ...params,
+    valued: dayListParam([...valued].sort()),
+    partial: dayListParam(q.partialDays),
+    apart: dayListParam(q.apartDays),
+  };
   // Per day only by campaign, ad set or ad (the rules' levels).
   const perDay = q.perDay === true && q.by !== 'keyword' && q.by !== 'day';
   // Each statement takes the values it names (spend by campaign, ad set, ad or day reads no event: only the range and the parents).
-  // Per day, the estimated days are those of the visits with estimated ones (every attributed
-  // visit meets its zone's day): no second pass over the events to list them.
-  const [visits, spend, days] = await Promise.all([
-    db.all(visitsSql(q.by, perDay), values),
-    db.all(spendSql(q.by, perDay), values),
-    unreported === undefined || perDay ? [] : db.all<{ day: string }>(ESTIMATED_DAYS_SQL, values),
-  ]);
-  const estimated = perDay
-    ? [...new Set(visits.filter((v) => Number(v.estimated_visits) > 0).map((v) => String(v.part_day)))].sort()
-    : days.map((d) => d.day);
+  // The estimated days are those of the visits with estimated ones (every attributed visit meets
+  // its zone's day), listed by each group: no second pass over the events to list them.
+  const [visits, spend] = await Promise.all([db.all(visitsSql(q.by, perDay), values), db.all(spendSql(q.by, perDay), values)]);
+  const estimated = [...new Set(visits.flatMap((v) => (v.estimated_days as string[] | null) ?? []))].sort();
   return profitParts(visits, spend, estimated);
 }
 

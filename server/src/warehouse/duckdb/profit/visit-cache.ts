@@ -12,11 +12,17 @@
 // are counted on the query's first call (a week per writer job, so ingest waits little), today
 // and anything not cached come from the raw events. Derived data: a new definition bumps
 // CACHE_VERSION and the next start empties it (backups carry it consistently with the events).
+// On top of the counts, for a kept day with its zone report, what its attributed visits earned
+// per campaign, ad set, ad and keyword (profit_visit_values; profit_value_day: the days kept):
+// each visit × its zone's RPV that day (revenue ÷ visits), and its TQ weights — a tenth of the
+// rows of the counts (most visits are alone in their zone, ad and keyword), and no zone RPV to
+// compute again. They are dropped with the counts, and by an import with the day's zone report
+// (in its transaction); a query reads them only for days it takes as reported and final.
 import { addDays, todayIn, zonedDayEnd } from '@adops/core';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { type Db, type Params, run } from '../db.js';
 
-const CACHE_VERSION = '2';
+const CACHE_VERSION = '3';
 /** A day is cached once it ended this long ago (late beacons and batches rarely arrive later). */
 export const SEALED_AFTER_MS = 3_600_000;
 /** Days counted per writer job. */
@@ -32,8 +38,19 @@ CREATE TABLE IF NOT EXISTS profit_attributed_visits (
 CREATE TABLE IF NOT EXISTS profit_ad_keyword_visits (
   tz VARCHAR NOT NULL, day DATE NOT NULL, campaign_id VARCHAR NOT NULL, adset_id VARCHAR, ad_id VARCHAR NOT NULL, keyword VARCHAR,
   visits BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS profit_value_day (tz VARCHAR NOT NULL, day DATE NOT NULL);
+CREATE TABLE IF NOT EXISTS profit_visit_values (
+  tz VARCHAR NOT NULL, day DATE NOT NULL, campaign_id VARCHAR NOT NULL, adset_id VARCHAR, ad_id VARCHAR, keyword VARCHAR,
+  visits BIGINT NOT NULL, revenue DOUBLE NOT NULL, tq_weighted DOUBLE NOT NULL, tq_weight BIGINT NOT NULL
 );`;
-const TABLES = ['profit_day', 'profit_zone_visits', 'profit_attributed_visits', 'profit_ad_keyword_visits'] as const;
+const VALUE_TABLES = ['profit_value_day', 'profit_visit_values'] as const;
+const TABLES = ['profit_day', 'profit_zone_visits', 'profit_attributed_visits', 'profit_ad_keyword_visits', ...VALUE_TABLES] as const;
+
+/** The statements an import runs in its transaction: the kept values of the days its rows fall on (`dates`: a query of them) go. */
+export const dropValuesSql = (dates: string): string[] => VALUE_TABLES.map((t) => `DELETE FROM ${t} WHERE day IN (${dates})`);
+/** Days of the values fill per writer job. */
+const VALUE_DAYS = 31;
 
 /** How the cache counts a window's events: its ev CTE (day, zone and attribution of each human event) and bound values. */
 export interface EventWindow {
@@ -148,6 +165,57 @@ export class VisitCache {
     let day = first;
     while (day <= last && have.has(day)) day = addDays(day, 1);
     return day;
+  }
+
+  /**
+   * The days of `days` (kept, with a final zone report, as the caller found them) whose visits'
+   * values are kept, computing the missing ones first with `fillSql` (an INSERT's SELECT of
+   * profit_visit_values' columns over the days `$days` of `$tz`); null: only those kept already.
+   */
+  async valued(tz: string, days: readonly string[], fillSql: string | null): Promise<Set<string>> {
+    if (this.disabled || days.length === 0) return new Set();
+    const kept = async () =>
+      new Set(
+        (
+          await this.db.all<{ day: string }>(
+            'SELECT day FROM profit_value_day WHERE tz = $tz AND day BETWEEN $first::DATE AND $last::DATE AND day IN (SELECT unnest($days::DATE[]))',
+            { tz, days: listValue([...days]), first: days[0], last: days[days.length - 1] },
+          )
+        ).map((r) => String(r.day)),
+      );
+    const have = await kept();
+    const missing = days.filter((d) => !have.has(d));
+    if (fillSql === null || missing.length === 0) return have;
+    const jobs: Promise<void>[] = [];
+    for (let i = 0; i < missing.length; i += VALUE_DAYS) jobs.push(this.fillValues(tz, missing.slice(i, i + VALUE_DAYS), fillSql));
+    await Promise.all(jobs);
+    return kept();
+  }
+
+  /**
+   * Computes the values of `days` of tz in one writer job: only days still kept (a batch appended
+   * meanwhile may have dropped them) and with zone-report rows, so values never outlive their counts.
+   */
+  private fillValues(tz: string, days: string[], fillSql: string): Promise<void> {
+    const list = { tz, days: listValue(days), first: days[0], last: days[days.length - 1] };
+    const keep = `day IN (SELECT unnest($days::DATE[])) AND day IN (SELECT day FROM profit_day WHERE tz = $tz)
+      AND day IN (SELECT DISTINCT date FROM zone_report_rollup WHERE date IN (SELECT unnest($days::DATE[])))`;
+    return this.db.serialWrite(async (c) => {
+      await c.run('BEGIN TRANSACTION');
+      try {
+        for (const t of VALUE_TABLES) await run(c, `DELETE FROM ${t} WHERE tz = $tz AND day IN (SELECT unnest($days::DATE[]))`, list);
+        await run(c, `INSERT INTO profit_value_day SELECT $tz, day FROM (SELECT unnest($days::DATE[]) AS day) WHERE ${keep}`, list);
+        await run(
+          c,
+          `INSERT INTO profit_visit_values SELECT * FROM (${fillSql}) WHERE day IN (SELECT day FROM profit_value_day WHERE tz = $tz)`,
+          list,
+        );
+        await c.run('COMMIT');
+      } catch (e) {
+        await c.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
   }
 
   /** Counts `days` (ascending) of tz from the raw events, in one writer job. */

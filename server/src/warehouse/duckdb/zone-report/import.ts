@@ -12,6 +12,7 @@ import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../..
 import { ZONE_PERIOD_KEYS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonePeriodsDeleteSql, zonePeriodsRewriteSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 import { LITTLE_ENDIAN, ROWS, int64, putInt64, setValidity, validity, validityBytes, writeText } from '../vectors.js';
+import { dropValuesSql } from '../profit/visit-cache.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
 const KEY = ZONE_NATURAL_KEY.join(', ');
@@ -264,6 +265,8 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
             await conn.run(zonePeriodsDeleteSql(period, table));
             await run(conn, zonePeriodsRewriteSql(period, table), span);
           }
+          // What the profit query kept of these days' visits was worth by the report they replace.
+          for (const sql of dropValuesSql(`SELECT DISTINCT date FROM ${table}`)) await conn.run(sql);
           await conn.run('COMMIT');
           const replaced = removed;
           return { inserted: total - replaced, replaced, ...repeated };
