@@ -1,7 +1,8 @@
 // Bench data generated inside DuckDB (INSERT … SELECT from range(), nothing through the API), the
 // same on every run: values come from hashes of the row's position. Zone reports (bench:reports,
 // bench:scale), and for the profit query referrer events attributed to Meta ads and the ads' daily
-// spend, on the zones and days of those reports.
+// spend, on the zones and days of those reports; and the CSV the report bench imports.
+import { addDays } from './format.mjs';
 
 /** Ads → ad sets → campaigns: 5 ads an ad set, 4 ad sets a campaign. */
 const ADS_PER_ADSET = 5;
@@ -90,3 +91,28 @@ export const adSpendSql = ({ firstDay, days, ads }) => `
          round(2 + 40 * u, 2), (400 + 8000 * u)::BIGINT, (8 + 160 * u)::BIGINT, 'USD', TIMESTAMP '${firstDay} 00:00:00'
     FROM range(${days}) t(d), range(${ads}) s(a), LATERAL (SELECT (hash(d * 100000 + a) % 1000003) / 1000003.0 AS u)
    ORDER BY 1, 7`;
+
+/**
+ * A CSV of `rows` zone-report lines to import, `perDay` a day from `firstDay` on (days the bench's
+ * rows do not hold: new keys), its values from a seeded generator, so every run posts the same file.
+ */
+export function ingestCsv({ rows, perDay, firstDay }) {
+  const lines = ['date,advertiser,publisher,zone_id,geo,source,domain,impressions,monetized_impressions,clicks,revenue,tq'];
+  let seed = 12345;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  for (let i = 0; i < rows; i++) {
+    const day = Math.floor(i / perDay);
+    const r = i % perDay;
+    const z = r % (perDay / 2);
+    const impressions = Math.floor(50 + 30000 * rand() * rand());
+    lines.push(
+      `${addDays(firstDay, day)},${['AdNova', 'BidSphere', 'Clickora'][(Math.floor(r / (perDay / 2)) + day) % 3]},` +
+        `Publisher ${String((z * 7919) % 40).padStart(2, '0')},${380000 + z},ES,search,site${(z * 7919) % 40}.com,` +
+        `${impressions},${Math.floor(impressions * 0.8)},${Math.floor(impressions * 0.01)},${((impressions / 1000) * (0.4 + 2.5 * rand())).toFixed(4)},${(0.5 + rand() / 2).toFixed(3)}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

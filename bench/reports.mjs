@@ -12,15 +12,15 @@
 // imports alone, BENCH_ONLY=export the streamed exports alone, BENCH_ONLY=reads the report endpoints alone;
 // BENCH_DATA_DIR=dir keeps
 // and reuses the generated rows)
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, chmodSync, chownSync, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { adSpendSql, generateReferrerEvents, generateZoneReports } from './generate.mjs';
-import { medianOfThree } from './timing.mjs';
+import { adSpendSql, generateReferrerEvents, generateZoneReports, ingestCsv } from './generate.mjs';
+import { addDays, fmtInt, fmtMs, kb, lpad, pad, pct, seconds, ymd } from './format.mjs';
+import { comparePostgres, comparisons, duckTimes } from './reports-postgres.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -75,17 +75,6 @@ const TARGETS = {
 
 const started = performance.now();
 const log = (line = '') => console.log(line);
-const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
-const fmtInt = (n) => n.toLocaleString('en-US');
-const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const pct = (sorted, p) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-const median = (xs) =>
-  pct(
-    [...xs].sort((a, b) => a - b),
-    0.5,
-  );
-const ymd = (d) => d.toISOString().slice(0, 10);
-const addDays = (s, n) => ymd(new Date(Date.parse(`${s}T00:00:00Z`) + n * 86_400_000));
 
 const today = ymd(new Date());
 const lastDay = addDays(today, -1);
@@ -276,7 +265,7 @@ async function timeEndpoint(e, days) {
 
 // Built now so the import below follows the last timed call at once (an idle keep-alive
 // socket that the server has closed would fail a request with a body).
-const csv = ONLY_EXPORT || ONLY_READS ? '' : ingestCsv(INGEST_ROWS);
+const csv = ONLY_EXPORT || ONLY_READS ? '' : ingestCsv({ rows: INGEST_ROWS, perDay: PER_DAY, firstDay: addDays(today, 1) });
 
 const results = new Map();
 const tTiming = performance.now();
@@ -290,9 +279,6 @@ for (const e of ONLY_PROFIT || ONLY_INGEST || ONLY_EXPORT ? [] : ENDPOINTS) {
 }
 const afterQueries = memory();
 
-const pad = (s, n) => String(s).padEnd(n);
-const lpad = (s, n) => String(s).padStart(n);
-const kb = (b) => (b >= 1048576 ? `${(b / 1048576).toFixed(1)} MB` : `${(b / 1024).toFixed(1)} KB`);
 if (!ONLY_PROFIT && !ONLY_INGEST && !ONLY_EXPORT) {
   log('');
   log(`HTTP timings: ${CALLS} calls per cell, sequential, ms as p50 / p95 (max); answer size (JSON) of the largest range`);
@@ -458,28 +444,6 @@ if (ONLY_EXPORT) {
 }
 
 // ---------------------------------------------------------------- 4. ingest a 1-million-row CSV
-function ingestCsv(rows) {
-  const lines = ['date,advertiser,publisher,zone_id,geo,source,domain,impressions,monetized_impressions,clicks,revenue,tq'];
-  let seed = 12345;
-  const rand = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  const perDay = PER_DAY;
-  for (let i = 0; i < rows; i++) {
-    const day = Math.floor(i / perDay);
-    const r = i % perDay;
-    const z = r % (perDay / 2);
-    const impressions = Math.floor(50 + 30000 * rand() * rand());
-    lines.push(
-      `${addDays(today, day + 1)},${['AdNova', 'BidSphere', 'Clickora'][(Math.floor(r / (perDay / 2)) + day) % 3]},` +
-        `Publisher ${String((z * 7919) % 40).padStart(2, '0')},${380000 + z},ES,search,site${(z * 7919) % 40}.com,` +
-        `${impressions},${Math.floor(impressions * 0.8)},${Math.floor(impressions * 0.01)},${((impressions / 1000) * (0.4 + 2.5 * rand())).toFixed(4)},${(0.5 + rand() / 2).toFixed(3)}`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
 log('');
 log(
   `Ingest: ${fmtInt(INGEST_ROWS)}-row CSV (${(Buffer.byteLength(csv) / 1048576).toFixed(0)} MB) POSTed to /api/ingest/zone-report with the ingest key`,
@@ -593,235 +557,24 @@ log(`  ${verdict(afterIngest.peakMb < TARGETS.rssMb)} server RSS < ${TARGETS.rss
 for (const line of ingestVerdicts()) log(line);
 
 // ---------------------------------------------------------------- 6. the same aggregations: DuckDB vs PostgreSQL
-/** Each warehouse query, in DuckDB (the server's own query code) and in PostgreSQL SQL. */
-function comparisons(days) {
-  const { start_date: start, end_date: end } = rangeOf(days);
-  const f = { start_date: start, end_date: end };
-  const sums = `count(*) AS rows, coalesce(sum(impressions),0) AS impressions, coalesce(sum(monetized_impressions),0) AS monetized_impressions,
-    coalesce(sum(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END),0) AS ctr_base,
-    coalesce(sum(clicks),0) AS clicks, coalesce(sum(revenue),0) AS revenue, coalesce(sum(p_revenue),0) AS p_revenue, coalesce(sum(margin),0) AS margin,
-    coalesce(sum(tq * impressions) FILTER (WHERE tq > 0 AND impressions > 0),0) AS tq_weighted,
-    coalesce(sum(impressions) FILTER (WHERE tq > 0 AND impressions > 0),0) AS tq_weight`;
-  const range = `date BETWEEN '${start}' AND '${end}'`;
-  const zoneCols =
-    'date, advertiser, publisher, zone_id, geo, source, domain, impressions, monetized_impressions, clicks, revenue, rate_applied, p_revenue, margin, tq';
-  const by = (key, dir = 'asc') => ({ key, dir });
-  return [
-    { name: 'totals (Totales, cards)', duck: (w) => w.totals(f), pg: `SELECT ${sums} FROM zone_report WHERE ${range}` },
-    {
-      name: 'daily sums (overview, table)',
-      duck: (w) => w.groups({ filters: f, by: ['date'], order: [by('date')] }),
-      pg: `SELECT date, ${sums} FROM zone_report WHERE ${range} GROUP BY date ORDER BY date`,
-    },
-    {
-      name: 'zone page: day, revenue (25)',
-      duck: (w) => w.rows({ filters: f, order: [by('date', 'desc'), by('revenue', 'desc')], limit: 25, offset: 0 }),
-      pg: `SELECT ${zoneCols} FROM zone_report WHERE ${range} ORDER BY date DESC, revenue DESC, date, advertiser, publisher, zone_id, geo, source LIMIT 25`,
-    },
-    {
-      name: 'zone page: revenue desc (25)',
-      duck: (w) => w.rows({ filters: f, order: [by('revenue', 'desc')], limit: 25, offset: 0 }),
-      pg: `SELECT ${zoneCols} FROM zone_report WHERE ${range} ORDER BY revenue DESC, date, advertiser, publisher, zone_id, geo, source LIMIT 25`,
-    },
-    {
-      name: 'zone page: CTR asc, page 40',
-      duck: (w) => w.rows({ filters: f, order: [by('ctr')], limit: 25, offset: 975 }),
-      pg: `SELECT ${zoneCols} FROM zone_report WHERE ${range}
-            ORDER BY clicks::float8 / NULLIF(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END, 0) * 100 ASC NULLS LAST,
-                     date, advertiser, publisher, zone_id, geo, source LIMIT 25 OFFSET 975`,
-    },
-    {
-      name: 'geo/source options',
-      duck: (w) => w.totalsAndOptions(f),
-      pg: `SELECT array_agg(DISTINCT geo) FILTER (WHERE geo <> ''), array_agg(DISTINCT source) FILTER (WHERE source <> '') FROM zone_report WHERE ${range}`,
-    },
-    {
-      name: 'date × publisher page (10)',
-      duck: (w) => w.groups({ filters: f, by: ['date', 'publisher'], order: [by('date', 'desc'), by('revenue', 'desc')], limit: 10, offset: 0 }),
-      pg: `SELECT *, count(*) OVER () FROM (SELECT date, publisher AS name, ${sums} FROM zone_report WHERE ${range} GROUP BY date, publisher) g ORDER BY date DESC, revenue DESC, name LIMIT 10`,
-    },
-    {
-      name: 'month × publisher revenue',
-      duck: (w) => w.groups({ filters: f, by: ['month', 'publisher'], order: [by('month'), by('publisher')] }),
-      pg: `SELECT to_char(date, 'YYYY-MM') AS month, publisher AS name, sum(revenue) FROM zone_report WHERE ${range} GROUP BY 1, 2 ORDER BY 1, 2`,
-    },
-    {
-      name: 'month margin, one domain',
-      duck: (w) => w.groups({ filters: { ...f, domain: 'site7.com' }, by: ['month'], order: [by('month')] }),
-      pg: `SELECT to_char(date, 'YYYY-MM') AS month, sum(margin) FROM zone_report WHERE ${range} AND domain = 'site7.com' GROUP BY 1 ORDER BY 1`,
-    },
-    {
-      name: 'publisher data page (500)',
-      duck: (w) =>
-        w.groups({
-          filters: { ...f, publisher: BENCH_PUBLISHER },
-          by: ['date', 'zone_id', 'geo'],
-          order: [by('date', 'desc')],
-          limit: 500,
-          offset: 0,
-        }),
-      pg: `SELECT date, zone_id, geo, sum(impressions), sum(CASE WHEN monetized_impressions > 0 THEN monetized_impressions ELSE impressions END), sum(clicks), sum(p_revenue), count(*) OVER ()
-             FROM zone_report WHERE ${range} AND publisher = '${BENCH_PUBLISHER}' GROUP BY date, zone_id, geo ORDER BY date DESC, zone_id, geo LIMIT 500`,
-    },
-    {
-      name: 'all filter values (raw-options)',
-      duck: (w) => w.dimensionValues(),
-      pg: `SELECT array_agg(DISTINCT advertiser), array_agg(DISTINCT publisher), array_agg(DISTINCT geo), array_agg(DISTINCT source), array_agg(DISTINCT domain) FROM zone_report`,
-      once: true,
-    },
-  ];
-}
-
-const duckTimes = new Map();
 {
-  const warehouse = await openDuckDbWarehouse(dataDir);
-  const w = warehouse.zoneReports;
-  for (const d of RANGES) {
-    for (const c of comparisons(d)) {
-      if (c.once && d !== 365) continue;
-      duckTimes.set(`${c.name}|${d}`, await medianOfThree(() => c.duck(w)));
-    }
-  }
-  await warehouse.close();
-}
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
+  const comparisonsOf = (d) => comparisons(d, rangeOf, BENCH_PUBLISHER);
+  const duck = await duckTimes(dataDir, RANGES, comparisonsOf);
+  const rows = DAYS * PER_DAY;
+  await comparePostgres({
+    work,
+    dataDir,
+    firstDay,
+    lastDay,
+    rows,
+    ranges: RANGES,
+    comparisonsOf,
+    duck,
+    withPg: WITH_PG,
+    pgBin: PG_BIN,
+    cleanups,
+    log,
   });
-}
-
-if (!WITH_PG) log('\nPostgreSQL comparison skipped (BENCH_PG=0).');
-else if (!existsSync(path.join(PG_BIN, 'initdb'))) log(`\nPostgreSQL comparison skipped: no initdb in ${PG_BIN} (set BENCH_PG_BIN).`);
-else {
-  const pgRoot = path.join(work, 'pg');
-  const asPostgres = process.getuid?.() === 0;
-  const pgUser = asPostgres ? 'postgres' : (process.env.USER ?? 'postgres');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(pgRoot, { recursive: true });
-  if (asPostgres) {
-    const pw = spawnSync('id', ['-u', 'postgres']);
-    const pg = spawnSync('id', ['-g', 'postgres']);
-    chmodSync(work, 0o755);
-    chownSync(pgRoot, Number(pw.stdout), Number(pg.stdout));
-  }
-  const runPg = (bin, args, opts = {}) => {
-    const cmd = asPostgres ? 'runuser' : path.join(PG_BIN, bin);
-    const full = asPostgres ? ['-u', 'postgres', '--', path.join(PG_BIN, bin), ...args] : args;
-    const r = spawnSync(cmd, full, { encoding: 'utf8', ...opts });
-    if (r.status !== 0) throw new Error(`${bin} failed: ${r.stderr || r.stdout}`);
-    return r.stdout;
-  };
-  const port = await freePort();
-  const pgData = path.join(pgRoot, 'data');
-  log('');
-  log(`PostgreSQL 15 on 127.0.0.1:${port} (temp cluster; shared_buffers 512MB, work_mem 64MB, 2 parallel workers, fsync off):`);
-  runPg('initdb', ['-D', pgData, '-A', 'trust', '-U', pgUser, '--no-sync', '-E', 'UTF8']);
-  runPg('pg_ctl', [
-    '-D',
-    pgData,
-    '-l',
-    path.join(pgRoot, 'log'),
-    '-w',
-    '-o',
-    `-p ${port} -c listen_addresses=127.0.0.1 -k ${pgRoot} -c shared_buffers=512MB -c work_mem=64MB -c max_parallel_workers_per_gather=2 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB`,
-    'start',
-  ]);
-  const stopPg = () => {
-    try {
-      runPg('pg_ctl', ['-D', pgData, '-m', 'fast', '-w', 'stop']);
-    } catch {
-      /* already stopped */
-    }
-  };
-  cleanups.push(async () => stopPg());
-  process.on('exit', stopPg); // also when the bench fails half-way
-  const psql = (sql, { quiet = true } = {}) => {
-    const r = spawnSync(
-      'psql',
-      [
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(port),
-        '-U',
-        pgUser,
-        '-d',
-        'postgres',
-        '-X',
-        '-q',
-        '-v',
-        'ON_ERROR_STOP=1',
-        ...(quiet ? ['-o', '/dev/null'] : []),
-        '-f',
-        '-',
-      ],
-      {
-        input: sql,
-        encoding: 'utf8',
-        maxBuffer: 1 << 30,
-      },
-    );
-    if (r.status !== 0) throw new Error(`psql failed: ${r.stderr}`);
-    return r.stdout;
-  };
-  try {
-    // Same rows: DuckDB writes a CSV, psql's \copy loads it, then the natural-key index.
-    const csvFile = path.join(work, 'zone_report.csv');
-    let t = performance.now();
-    {
-      const instance = await DuckDBInstance.create(path.join(dataDir, 'warehouse.duckdb'), { threads: '2', memory_limit: '1GB' });
-      const conn = await instance.connect();
-      await conn.run(`COPY (SELECT * FROM zone_report WHERE date BETWEEN '${firstDay}' AND '${lastDay}') TO '${csvFile}' (HEADER false)`);
-      conn.closeSync();
-      instance.closeSync();
-    }
-    const exportMs = performance.now() - t;
-    t = performance.now();
-    psql(`CREATE TABLE zone_report (date date NOT NULL, advertiser text NOT NULL, publisher text NOT NULL, zone_id text NOT NULL, geo text NOT NULL,
-            source text NOT NULL, domain text NOT NULL, impressions bigint NOT NULL, monetized_impressions bigint, clicks bigint NOT NULL,
-            revenue double precision NOT NULL, rate_applied double precision, p_revenue double precision NOT NULL, margin double precision NOT NULL, tq double precision);
-          \\copy zone_report FROM '${csvFile}' WITH (FORMAT csv)`);
-    const copyMs = performance.now() - t;
-    t = performance.now();
-    psql(
-      'CREATE UNIQUE INDEX zone_report_natural_key ON zone_report (date, advertiser, publisher, zone_id, geo, source); VACUUM ANALYZE zone_report;',
-    );
-    const indexMs = performance.now() - t;
-    rmSync(csvFile, { force: true });
-    log(
-      `  loaded the same ${fmtInt(DAYS * PER_DAY)} rows: CSV export ${seconds(exportMs)}, COPY ${seconds(copyMs)}, natural-key index + VACUUM ANALYZE ${seconds(indexMs)}`,
-    );
-
-    const pgTime = (sql) => {
-      const out = psql(`\\timing on\n${sql};\n${sql};\n${sql};\n${sql};\n`);
-      const times = [...out.matchAll(/Time: ([\d.]+) ms/g)].map((m) => Number(m[1]));
-      return median(times.slice(1)); // the first run warms the cache
-    };
-    log('');
-    log('Same aggregations, warehouse query only (no HTTP): median of 3 warm runs, ms — DuckDB (server code) vs PostgreSQL (psql \\timing)');
-    log(`${pad('query', 34)}${RANGES.map((d) => lpad(`${d}d DuckDB / PG = ratio`, 32)).join('')}`);
-    const names = comparisons(7).map((c) => c.name);
-    for (const name of names) {
-      const cells = RANGES.map((d) => {
-        const c = comparisons(d).find((x) => x.name === name);
-        if (c.once && d !== 365) return lpad('', 32);
-        const sql = c.pg;
-        const duck = duckTimes.get(`${name}|${d}`);
-        const pg = pgTime(sql);
-        return lpad(`${fmtMs(duck)} / ${fmtMs(pg)} = ${(duck / pg).toFixed(2)}`, 32);
-      });
-      log(`${pad(name + (comparisons(7).find((c) => c.name === name).once ? ' *' : ''), 34)}${cells.join('')}`);
-    }
-    log('  ratio < 1: DuckDB faster. * whole table, timed once (365 column). DuckDB times include converting rows to JS; psql times include');
-    log('  sending rows to psql. DuckDB reads its day rollup for aggregates without a zone; PostgreSQL scans the rows (plus its natural-key index).');
-  } finally {
-    stopPg();
-  }
 }
 
 for (const fn of cleanups.reverse()) await fn();
