@@ -1,6 +1,5 @@
 // Small rooms (issue 27): no file of the project's code — sources, tests, browser tests, scripts
-// and benchmarks — runs past 600 lines, so each can be read whole. The files still over it are
-// listed here, each until it is split; an entry that no longer needs its place fails too.
+// and benchmarks — runs past 600 lines, so each can be read whole.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,12 +8,6 @@ import { expect, test } from 'vitest';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const MAX_LINES = 600;
 const DIRS = ['core/src', 'server/src', 'server/test', 'cli/src', 'cli/test', 'web/src', 'e2e', 'scripts', 'bench'];
-
-/** Not split yet (lines when listed). */
-const STILL_OVER: Record<string, number> = {
-  'bench/reports.mjs': 829,
-  'bench/live.mjs': 736,
-};
 
 function files(dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {
@@ -27,16 +20,9 @@ function files(dir: string): string[] {
 
 const lineCount = (rel: string) => readFileSync(path.join(root, rel), 'utf8').split('\n').length - 1;
 
-test(`no file of code is over ${MAX_LINES} lines but those not split yet`, () => {
+test(`no file of code is over ${MAX_LINES} lines`, () => {
   const over = DIRS.flatMap(files)
-    .filter((rel) => !(rel in STILL_OVER) && lineCount(rel) > MAX_LINES)
+    .filter((rel) => lineCount(rel) > MAX_LINES)
     .map((rel) => `${rel}: ${lineCount(rel)} lines`);
   expect(over).toEqual([]);
-});
-
-test('every file listed as not split yet is still over, and has not grown', () => {
-  for (const [rel, lines] of Object.entries(STILL_OVER)) {
-    expect(lineCount(rel), rel).toBeGreaterThan(MAX_LINES);
-    expect(lineCount(rel), rel).toBeLessThanOrEqual(lines);
-  }
 });
