@@ -49,8 +49,8 @@ const TABLES = ['profit_day', 'profit_zone_visits', 'profit_attributed_visits', 
 
 /** The statements an import runs in its transaction: the kept values of the days its rows fall on (`dates`: a query of them) go. */
 export const dropValuesSql = (dates: string): string[] => VALUE_TABLES.map((t) => `DELETE FROM ${t} WHERE day IN (${dates})`);
-/** Days of the values fill per writer job. */
-const VALUE_DAYS = 31;
+/** Days of the values fill per writer job (a week, as the counts: ingest waits little behind one). */
+const VALUE_DAYS = FILL_DAYS;
 
 /** How the cache counts a window's events: its ev CTE (day, zone and attribution of each human event) and bound values. */
 export interface EventWindow {
