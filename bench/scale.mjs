@@ -10,13 +10,14 @@
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, chmodSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { generateZoneReports } from './generate.mjs';
 import { medianOfThree } from './timing.mjs';
+import { addDays, fmtMs, seconds, ymd } from './format.mjs';
+import { freePort } from './reports-postgres.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -39,12 +40,8 @@ const ADMIN = { email: 'bench@adops.local', password: 'bench-pass-123' };
 
 const log = (line = '') => console.log(line);
 const fmtInt = (n) => Math.round(n).toLocaleString('en-US');
-const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
-const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const pct = (sorted, p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const ymd = (d) => d.toISOString().slice(0, 10);
-const addDays = (s, n) => ymd(new Date(Date.parse(`${s}T00:00:00Z`) + n * 86_400_000));
 const lastDay = addDays(ymd(new Date()), -1);
 const firstDay = addDays(lastDay, -(DAYS - 1));
 
@@ -56,16 +53,6 @@ process.on('exit', () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });
 });
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Spawns a child and resolves with it once `ready` matches its output. */
 function startChild(cmd, args, ready, opts = {}) {
