@@ -18,7 +18,7 @@
 // whose zone visits and revenue are read. Then each query's own: the partial days ($partial), the
 // apart days ($apart: their spend and visits answered apart) and the days whose visits' values the
 // cache keeps ($valued: kept days reported and final, read per ad and keyword instead of per
-// visit), each list bound as one text.
+// visit), each list bound as one text, and $live, the first day of the range without them.
 import { addDays, profitRatioSql, profitTqWeightSql, tqWeightSql, zonedDayEnd, zonedDayStart } from '@adops/core';
 import type { Db, Param, Params } from '../db.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
@@ -76,7 +76,7 @@ const CTES = `${evCte()}, ${dayListCte('value_candidates', 'valued')},
 valued_days AS (SELECT day FROM profit_value_day WHERE tz = $tz AND day IN (SELECT day FROM value_candidates)),
 attributed AS (
   SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, visits FROM profit_attributed_visits
-  WHERE tz = $tz AND day BETWEEN $from::DATE AND $to::DATE AND day < $raw::DATE AND day NOT IN (SELECT day FROM valued_days)
+  WHERE tz = $tz AND day BETWEEN $live::DATE AND $to::DATE AND day < $raw::DATE AND day NOT IN (SELECT day FROM valued_days)
     AND ($campaign::VARCHAR IS NULL OR campaign_id = $campaign) AND ($adset::VARCHAR IS NULL OR adset_id = $adset)
   UNION ALL
   SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS visits FROM ev
@@ -241,7 +241,7 @@ export function profitParams(
   const w = windowParams(from, lastEventMs, q.tz);
   // The raw events start with day `raw` (the offsets stay those of the whole window).
   w.ev_from = sqlTimestamp(Math.max(from, zonedDayStart([raw, zoneFrom].sort()[1], q.tz).getTime()));
-  return { from: q.from, to: q.to, campaign: q.campaignId ?? null, adset: q.adsetId ?? null, ...w, raw, zone_from: zoneFrom, valued: '' };
+  return { from: q.from, to: q.to, campaign: q.campaignId ?? null, adset: q.adsetId ?? null, ...w, raw, zone_from: zoneFrom, valued: '', live: q.from };
 }
 
 /** The events of days [from, to] of tz, as the visit cache counts them. */
@@ -282,6 +282,8 @@ export async function getProfitParts(db: Db, q: ProfitQuery): Promise<ProfitPart
   const values: Params = {
     ...params,
     valued: dayListParam([...valued].sort()),
+    // Every day before it has kept values: its visits are not read one by one.
+    live,
     partial: dayListParam(q.partialDays),
     apart: dayListParam(q.apartDays),
   };
