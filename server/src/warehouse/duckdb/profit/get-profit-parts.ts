@@ -241,7 +241,17 @@ export function profitParams(
   const w = windowParams(from, lastEventMs, q.tz);
   // The raw events start with day `raw` (the offsets stay those of the whole window).
   w.ev_from = sqlTimestamp(Math.max(from, zonedDayStart([raw, zoneFrom].sort()[1], q.tz).getTime()));
-  return { from: q.from, to: q.to, campaign: q.campaignId ?? null, adset: q.adsetId ?? null, ...w, raw, zone_from: zoneFrom, valued: '', live: q.from };
+  return {
+    from: q.from,
+    to: q.to,
+    campaign: q.campaignId ?? null,
+    adset: q.adsetId ?? null,
+    ...w,
+    raw,
+    zone_from: zoneFrom,
+    valued: '',
+    live: q.from,
+  };
 }
 
 /** The events of days [from, to] of tz, as the visit cache counts them. */
