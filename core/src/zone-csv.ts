@@ -48,9 +48,26 @@ const STORED = new Set<string>([
 /** The measures `rowSums` reads, in the order RowMeasures lists them. */
 const MEASURES = ['impressions', 'monetized_impressions', 'clicks', 'revenue', 'p_revenue', 'margin', 'tq'] as const;
 
+/** Distinct texts a text column remembers the cells of (a column's day, advertiser, geo… repeat row after row). */
+const REMEMBERED = 8192;
+
+/** A text column's cell writer that writes each distinct value once (its formula guard and quoting are a regex each). */
+function remembered(write: (value: unknown) => string): (value: unknown) => string {
+  const cells = new Map<unknown, string>();
+  return (value) => {
+    let cell = cells.get(value);
+    if (cell === undefined) {
+      cell = write(value);
+      if (cells.size >= REMEMBERED) cells.clear();
+      cells.set(value, cell);
+    }
+    return cell;
+  };
+}
+
 /** How one column's value becomes its cell, as metricCsvFields writes it (text, a sum at stored precision, a ratio at its shown decimals). */
 function cellOf(key: MetricKey, dialect: CsvDialect): (value: unknown) => string {
-  if (METRICS[key].kind === 'text') return csvCellWriter(dialect, key === 'date' ? 'date' : undefined);
+  if (METRICS[key].kind === 'text') return remembered(csvCellWriter(dialect, key === 'date' ? 'date' : undefined));
   if (isAdditiveMetric(key)) return csvCellWriter(dialect);
   const decimals = METRICS[key].decimals;
   if (csvDialectRules(dialect).decimal === '.') return (value) => shownFigureText(value, decimals);
