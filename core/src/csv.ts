@@ -16,7 +16,7 @@ export interface CsvColumn<K extends string = string> {
 export const CSV_DIALECTS = ['standard', 'excel-es'] as const;
 export type CsvDialect = (typeof CSV_DIALECTS)[number];
 
-interface DialectRules {
+export interface DialectRules {
   separator: string;
   decimal: '.' | ',';
   eol: '\n' | '\r\n';
@@ -86,6 +86,17 @@ function cell(value: unknown, rules: DialectRules, kind?: CsvCellKind): string {
   } else text = String(value);
   if (kind && rules.spanishDates) text = spanishDateText(text);
   return quote(guardFormula(text));
+}
+
+/** How a dialect writes one kind of value, chosen once for a column (an export's column writer). */
+export function csvCellWriter(dialect: CsvDialect, kind?: CsvCellKind): (value: unknown) => string {
+  const rules = DIALECTS[dialect];
+  return (value) => cell(value, rules, kind);
+}
+
+/** A dialect's field separator, record end and decimal mark. */
+export function csvDialectRules(dialect: CsvDialect): Readonly<DialectRules> {
+  return DIALECTS[dialect];
 }
 
 /** One CSV record: the cells quoted as needed and joined, ended by eol. */

@@ -46,9 +46,9 @@ export function metricCsvFields(list: readonly MetricColumn[]): CsvField<AnyRow>
 /** Each table's export: its CSV columns and file name (given the query's range). */
 export const TABLE_CSV = {
   /** Ad Report 'Resumen diario por zona' (SPEC: adreport_zonas.csv, 19 columns). */
-  zones: { fields: metricCsvFields(AD_REPORT_COLUMNS), file: () => 'adreport_zonas.csv' },
+  zones: { columns: AD_REPORT_COLUMNS, fields: metricCsvFields(AD_REPORT_COLUMNS), file: () => 'adreport_zonas.csv' },
   /** Api Explorer (SPEC: ad_report.csv). */
-  explorer: { fields: metricCsvFields(API_EXPLORER_COLUMNS), file: () => 'ad_report.csv' },
+  explorer: { columns: API_EXPLORER_COLUMNS, fields: metricCsvFields(API_EXPLORER_COLUMNS), file: () => 'ad_report.csv' },
   publisherSummary: { fields: metricCsvFields(PUBLISHER_SUMMARY_COLUMNS), file: () => 'resumen_publisher.csv' },
   advertiserSummary: { fields: metricCsvFields(ADVERTISER_SUMMARY_COLUMNS), file: () => 'resumen_advertiser.csv' },
   /** Dashboard 'Analytics' (SPEC: resumen_diario.csv). */

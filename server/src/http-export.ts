@@ -12,6 +12,10 @@ import type { ExportRequest, TableExport } from './tables.js';
  */
 async function* lines<Row>({ format, csv: dialect = 'standard' }: ExportRequest, exp: TableExport<Row>): AsyncGenerator<string> {
   if (format === 'csv') yield csvHeader(exp.fields, { dialect });
+  if (format === 'csv' && exp.csvLines) {
+    for await (const text of exp.csvLines(dialect)) if (text) yield text;
+    return;
+  }
   for await (const chunk of exp.chunks) {
     let text = '';
     if (format === 'csv') for (const row of chunk) text += csvRow(exp.fields, row, dialect);

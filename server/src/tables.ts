@@ -82,6 +82,11 @@ export interface TableExport<Row> {
   json?: (row: Row) => unknown;
   /** Lines a CSV ends with that are not rows (Finance's TOTAL); NDJSON leaves them out. */
   csvFooter?: readonly Row[];
+  /**
+   * The CSV's lines (no header) written another way than a line per row of `chunks` — the zone
+   * table's, column by column from the engine's chunks — the same bytes; CSV uses it when present.
+   */
+  csvLines?: (dialect: CsvDialect) => AsyncIterable<string>;
 }
 
 /** What an export asks for: CSV (in a dialect) or NDJSON. */

@@ -138,6 +138,11 @@ export function demandTotals(points: ReadonlyArray<{ revenue: number; margin: nu
   return { revenue, margin };
 }
 
+/** One derived metric's formula over sums, chosen once (an export's column writer derives a column with it). */
+export function deriverOf(key: DerivedKey): (s: Readonly<Sums>) => number | null {
+  return DERIVERS.find(([k]) => k === key)![1];
+}
+
 /** Every derived metric of a set of sums (the same results as `evaluate` on each formula). */
 export function deriveMetrics(s: Readonly<Sums>): DerivedMetrics {
   const out = {} as DerivedMetrics;
@@ -201,6 +206,27 @@ export function rowSums(r: RowMeasures): Sums {
     tq_weighted: weighted ? r.tq! * r.impressions : 0,
     tq_weight: weighted ? r.impressions : 0,
   };
+}
+
+/**
+ * `rowSums` written into `out` (the same figures: server/test/export-columns.test.ts compares the
+ * files): an export's column writer reuses one object for every row of a chunk, so a million-row
+ * export makes no object per row.
+ */
+export function rowSumsInto(r: RowMeasures, out: Sums): Sums {
+  const value = r[TQ_WEIGHT.value];
+  const weighted = value !== null && value > 0 && r[TQ_WEIGHT.weight] > 0;
+  out.rows = 1;
+  out.impressions = r.impressions;
+  out.monetized_impressions = r.monetized_impressions ?? 0;
+  out.ctr_base = rowCtrBase(r);
+  out.clicks = r.clicks;
+  out.revenue = r.revenue;
+  out.p_revenue = r.p_revenue;
+  out.margin = r.margin;
+  out.tq_weighted = weighted ? r.tq! * r.impressions : 0;
+  out.tq_weight = weighted ? r.impressions : 0;
+  return out;
 }
 
 export interface FormatMetricOptions {

@@ -8,6 +8,8 @@ import {
   dayComparisonWords,
   DASHBOARD_RANKED,
   TABLE_CSV,
+  type ZoneColumns,
+  zoneCsvWriter,
   addDays,
   daysBetween,
   demandTotals,
@@ -324,8 +326,13 @@ export class ReportService {
 
   /** Every matching zone row, in the table's order, under the Ad Report's or the Api Explorer's columns. */
   zoneExport(f: ReportFilters, request: TableRequest, screen: 'zones' | 'explorer'): TableExport<ZoneRow> {
-    const rows = this.warehouse.streamRows({ filters: f, order: orderOf(request, DEFAULT_ORDER.zones) });
-    return { file: TABLE_CSV[screen].file(), fields: TABLE_CSV[screen].fields, chunks: mapChunks(rows, zoneRow) };
+    const query = { filters: f, order: orderOf(request, DEFAULT_ORDER.zones) };
+    const { columns, fields, file } = TABLE_CSV[screen];
+    const warehouse = this.warehouse;
+    // The rows are asked for only when iterated: NDJSON (and ClickHouse's CSV) take `chunks`, DuckDB's CSV `csvLines`.
+    const chunks = { [Symbol.asyncIterator]: () => mapChunks(warehouse.streamRows(query), zoneRow) };
+    if (!warehouse.streamColumns) return { file: file(), fields, chunks };
+    return { file: file(), fields, chunks, csvLines: (dialect) => zoneCsvLines(warehouse.streamColumns!(query), zoneCsvWriter(columns, dialect)) };
   }
 
   /** The Api Explorer's cards: yesterday, today and the month so far over all traffic; the search's range under its filters. */
@@ -538,4 +545,9 @@ function publisherTotals(s: Sums): PublisherDataTotals {
 /** Maps every row of every chunk. */
 async function* mapChunks<A, B>(chunks: AsyncIterable<readonly A[]>, fn: (a: A) => B): AsyncGenerator<B[]> {
   for await (const chunk of chunks) yield chunk.map(fn);
+}
+
+/** The zone CSV's lines, a chunk's at a time, written column by column (zoneCsvWriter). */
+async function* zoneCsvLines(chunks: AsyncIterable<ZoneColumns>, write: (chunk: ZoneColumns) => string): AsyncGenerator<string> {
+  for await (const chunk of chunks) yield write(chunk);
 }

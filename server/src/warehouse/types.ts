@@ -1,7 +1,7 @@
 // The warehouse as services see it: what reports, ingest, the live log and the demo may ask of
 // the fact store, whatever the engine (DuckDB embedded by default; see createWarehouse).
 // Methods take parsed filters and orders and answer typed rows or async iterables of them.
-import type { ReferrerFilters, ReferrerLogRecord, ReferrerRow, ReportFilters, SortState, SumKey, Sums } from '@adops/core';
+import type { ReferrerFilters, ReferrerLogRecord, ReferrerRow, ReportFilters, SortState, SumKey, Sums, ZoneColumns } from '@adops/core';
 
 /* ------------------------------------------------------------------ zone reports */
 
@@ -173,6 +173,11 @@ export interface ZoneReportWarehouse {
   rows(query: RowQuery): Promise<ZoneReportRecord[]>;
   /** Every matching stored row, ordered, in chunks (exports). */
   streamRows(query: Omit<RowQuery, 'limit' | 'offset'>): AsyncIterable<ZoneReportRecord[]>;
+  /**
+   * The rows of streamRows as column chunks, no object per row (DuckDB only; the zone CSV is
+   * written column by column from them). ClickHouse has none: its exports take streamRows.
+   */
+  streamColumns?(query: Omit<RowQuery, 'limit' | 'offset'>): AsyncIterable<ZoneColumns>;
   /**
    * The Dashboard's top lists, at most `limit` each, revenue desc then names. Zones are
    * publisher × zone id over rows with a non-blank zone id and non-zero revenue; advertisers

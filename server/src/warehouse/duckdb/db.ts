@@ -21,7 +21,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import type { Param as SqlParam } from '../sql/binder.js';
-import type { SqlDb } from '../sql/db.js';
+import type { ColumnChunk, SqlDb } from '../sql/db.js';
 import { DUCKDB } from '../sql/dialect.js';
 
 /** A bound value (a list: `listValue([...])`, read with `unnest($name)`). */
@@ -246,21 +246,40 @@ export class Db implements SqlDb {
 
   /** Streams several queries' rows one after the other on one connection of their own. */
   async *streamEach<T = Row>(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<T[]> {
+    let makeRow = rowMaker([]);
+    let names: readonly string[] = [];
+    for await (const chunk of this.streamColumns(queries)) {
+      if (chunk.names !== names) {
+        names = chunk.names;
+        makeRow = rowMaker(names);
+      }
+      const columns = names.map((name) => chunk.columns[name] as Plain[]);
+      const rows: T[] = new Array(chunk.rows);
+      for (let i = 0; i < rows.length; i++) rows[i] = makeRow(columns, i) as T;
+      yield rows;
+    }
+  }
+
+  /**
+   * Streams several queries' results as columns, one DuckDB data chunk (about 2,048 rows) at a
+   * time: each column's vector made plain as one array, no object per row (an export writes its
+   * CSV column by column from these). `names` is the same array for every chunk of one query.
+   */
+  async *streamColumns(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<ColumnChunk> {
     const conn = await this.connect();
     try {
       for (const { sql, params } of queries) {
         this.open();
         const result = await this.track(streamOf(conn, sql, params));
         const convert = result.columnTypes().map(plainColumn);
-        const makeRow = rowMaker(result.columnNames());
+        const names = result.columnNames();
         for (;;) {
           this.open();
           const chunk = await this.track(result.fetchChunk());
           if (!chunk || chunk.rowCount === 0) break;
-          const columns = chunk.getColumns().map((values, c) => convert[c](values));
-          const rows: T[] = new Array(chunk.rowCount);
-          for (let i = 0; i < rows.length; i++) rows[i] = makeRow(columns, i) as T;
-          yield rows;
+          const columns: Record<string, Plain[]> = {};
+          for (let c = 0; c < names.length; c++) columns[names[c]] = convert[c](chunk.getColumnValues(c));
+          yield { rows: chunk.rowCount, names, columns };
         }
       }
     } finally {

@@ -18,4 +18,13 @@ export interface SqlDb {
   stream<T = Record<string, unknown>>(sql: string, params?: Params): AsyncGenerator<T[]>;
   /** Several queries' rows one after the other, in chunks. */
   streamEach<T = Record<string, unknown>>(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<T[]>;
+  /** Several queries' results as columns, a chunk at a time, no object per row (DuckDB; exports write CSV from them). */
+  streamColumns?(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<ColumnChunk>;
+}
+
+/** One chunk of a result as columns: `rows` values in each, by column name (`names`, in the query's order). */
+export interface ColumnChunk {
+  rows: number;
+  names: readonly string[];
+  columns: Record<string, unknown[]>;
 }

@@ -26,7 +26,7 @@
 // date, value ranges for one led by a number), so its memory is a window's rows.
 import { addDays, type SumKey, tqWeightSql } from '@adops/core';
 import { Binder } from '../sql/binder.js';
-import type { SqlDb } from '../sql/db.js';
+import type { ColumnChunk, SqlDb } from '../sql/db.js';
 import type { Dialect } from '../sql/dialect.js';
 import { currentFilters, usesRollup, whereFilters } from '../sql/filters.js';
 import { fromWhere } from './source.js';
@@ -339,19 +339,33 @@ function dayWindows(days: ReadonlyArray<{ date: string; rows: number }>, dir: 'a
  * limit: @duckdb/node-api returns an empty chunk, not the error), so an export counts what it
  * sent against the rows that match and fails — the download aborts — rather than end short.
  */
-export async function* whole<T>(chunks: AsyncIterable<T[]>, expected: number): AsyncGenerator<T[]> {
+export async function* whole<T extends { length: number } | { rows: number }>(chunks: AsyncIterable<T>, expected: number): AsyncGenerator<T> {
   let sent = 0;
   for await (const chunk of chunks) {
-    sent += chunk.length;
+    sent += 'rows' in chunk ? chunk.rows : chunk.length;
     yield chunk;
   }
   if (sent < expected) throw new Error(`export ended after ${sent} of ${expected} rows: the engine stopped the query (memory limit?)`);
 }
 
 /**
+ * DuckDB: an export's queries — windows of about `windowRows` rows (days for a date-led order,
+ * value ranges for one led by a stored number), each sorted on its own — and how many rows match.
+ */
+async function exportPlan(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, windowRows: number) {
+  const dir = q.order[0]?.key === 'date' ? q.order[0].dir : 'asc';
+  const days = await rowsPerDay(db, q, dir);
+  const expected = days.reduce((n, d) => n + d.rows, 0);
+  const range = { start: q.filters.start_date, end: q.filters.end_date };
+  if (q.order[0]?.key === 'date') return { expected, queries: dayWindows(days, dir, windowRows).map((r) => rowsSql(db, q, r)) };
+  const slices = await valueSlices(db, q, expected, windowRows);
+  if (slices) return { expected, queries: slices.map((slice) => rowsSql(db, q, range, undefined, undefined, undefined, slice)) };
+  return { expected, queries: [rowsSql(db, q, range)] };
+}
+
+/**
  * Every matching row in the query's order, in chunks. On DuckDB the order is read in windows of
- * about `windowRows` rows (days for a date-led order, value ranges for one led by a stored number),
- * each sorted on its own; `windowRows` is a parameter only so tests can make windows of a few rows.
+ * about `windowRows` rows (exportPlan); `windowRows` is a parameter only so tests can make windows of a few rows.
  */
 export async function* streamRows(
   db: SqlDb,
@@ -359,23 +373,23 @@ export async function* streamRows(
   windowRows = EXPORT_WINDOW_ROWS,
 ): AsyncGenerator<ZoneReportRecord[]> {
   if (db.dialect.engine === 'duckdb') {
-    const dir = q.order[0]?.key === 'date' ? q.order[0].dir : 'asc';
-    const days = await rowsPerDay(db, q, dir);
-    const expected = days.reduce((n, d) => n + d.rows, 0);
-    const range = { start: q.filters.start_date, end: q.filters.end_date };
-    if (q.order[0]?.key === 'date') {
-      yield* whole(db.streamEach<ZoneReportRecord>(dayWindows(days, dir, windowRows).map((r) => rowsSql(db, q, r))), expected);
-      return;
-    }
-    const slices = await valueSlices(db, q, expected, windowRows);
-    if (slices) {
-      yield* whole(db.streamEach<ZoneReportRecord>(slices.map((slice) => rowsSql(db, q, range, undefined, undefined, undefined, slice))), expected);
-      return;
-    }
-    const { sql, params } = rowsSql(db, q, range);
-    yield* whole(db.stream<ZoneReportRecord>(sql, params), expected);
+    const { expected, queries } = await exportPlan(db, q, windowRows);
+    yield* whole(db.streamEach<ZoneReportRecord>(queries), expected);
     return;
   }
   const { sql, params } = rowsSql(db, q, { start: q.filters.start_date, end: q.filters.end_date });
   yield* db.stream<ZoneReportRecord>(sql, params);
+}
+
+/**
+ * The rows of streamRows, in the same windows and order, as column chunks without an object per
+ * row (DuckDB: the zone CSV is written column by column from them).
+ */
+export async function* streamRowColumns(
+  db: SqlDb & Required<Pick<SqlDb, 'streamColumns'>>,
+  q: Omit<RowQuery, 'limit' | 'offset'>,
+  windowRows = EXPORT_WINDOW_ROWS,
+): AsyncGenerator<ColumnChunk> {
+  const { expected, queries } = await exportPlan(db, q, windowRows);
+  yield* whole(db.streamColumns(queries), expected);
 }

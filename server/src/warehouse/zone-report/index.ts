@@ -7,7 +7,7 @@ import { getBusiestZones } from './get-busiest-zones.js';
 import { getReportDays } from './get-days.js';
 import { getDimensionValues } from './get-dimension-values.js';
 import { getGroups, streamGroups } from './get-groups.js';
-import { getRows, streamRows } from './get-rows.js';
+import { getRows, streamRowColumns, streamRows } from './get-rows.js';
 import { getTopEarners } from './get-top-earners.js';
 import { getTotals } from './get-totals.js';
 import { getTotalsAndOptions } from './get-totals-and-options.js';
@@ -21,6 +21,7 @@ export function zoneReportWarehouse(db: SqlDb, beginImport: ZoneReportWarehouse[
     streamGroups: (q) => streamGroups(db, q),
     rows: (q) => getRows(db, q),
     streamRows: (q) => streamRows(db, q),
+    ...(db.streamColumns ? { streamColumns: (q) => streamRowColumns(db as Parameters<typeof streamRowColumns>[0], q) } : {}),
     topEarners: (filters, limit) => getTopEarners(db, filters, limit),
     totalsAndOptions: (filters) => getTotalsAndOptions(db, filters),
     dimensionValues: () => getDimensionValues(db),

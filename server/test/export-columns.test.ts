@@ -1,0 +1,157 @@
+// The zone CSV (adreport_zonas.csv, ad_report.csv) on DuckDB is written column by column from the
+// engine's chunks (zoneCsvWriter), no object per row. It must be the row path's file byte for byte
+// — csvRow over zoneRow, what every other engine and NDJSON still take — for text that needs
+// quotes or a formula guard, unicode, missing values, ratios over a zero base, money with many
+// digits, in both dialects, across several chunks and sort windows.
+import { csvHeader, csvRow, TABLE_CSV, type CsvDialect, type ZoneColumns, zoneCsvWriter } from '@adops/core';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { ReportService, zoneRow } from '../src/services/reports.js';
+import type { TableExport } from '../src/tables.js';
+import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import type { RowQuery, ZoneReportRecord } from '../src/warehouse/index.js';
+import { streamRowColumns, streamRows } from '../src/warehouse/zone-report/get-rows.js';
+
+type Warehouse = Awaited<ReturnType<typeof openDuckDbWarehouse>>;
+let w: Warehouse;
+
+const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03'];
+const TEXTS = ['AdNova', 'Bid, "Sphere"', 'Clíckora; ñ €', '=SUM(A1)', '+34 600', 'línea\nnueva', '-', '数据', 'tab\there'];
+const MONEY = [0, 1234567.123456789, 0.1 + 0.2, 1e-7, -17.005, 99999999.99999, 2.675, 1 / 3];
+/** More rows than two DuckDB chunks (2,048), values cycling at different periods so every combination shows. */
+const ROWS = 5000;
+
+function fixture(): ZoneReportRecord[] {
+  const rows: ZoneReportRecord[] = [];
+  for (let i = 0; i < ROWS; i++) {
+    const revenue = MONEY[i % MONEY.length] * ((i % 3) + 1);
+    rows.push({
+      date: DAYS[i % DAYS.length],
+      advertiser: TEXTS[i % TEXTS.length],
+      publisher: TEXTS[(i + 3) % TEXTS.length],
+      zone_id: `Z-${i}`,
+      geo: i % 11 === 0 ? '' : 'ES',
+      source: TEXTS[(i + 5) % TEXTS.length],
+      domain: 'a.com',
+      impressions: i % 13 === 0 ? 0 : 1000 + (i % 97) * 37, // a zero base: CTR, CPM, P.CPM empty
+      monetized_impressions: i % 7 === 0 ? null : i % 5 === 0 ? 0 : 900 + (i % 31),
+      clicks: i % 6 === 0 ? 0 : i % 41, // no clicks: CPC, P.CPC empty
+      revenue,
+      rate_applied: 0.6,
+      p_revenue: revenue * 0.6123456789,
+      margin: revenue * 0.3876543211 - (i % 4 === 0 ? 0.001 : 0),
+      tq: i % 9 === 0 ? null : (i % 17) / 7,
+    });
+  }
+  return rows;
+}
+
+beforeAll(async () => {
+  w = await openDuckDbWarehouse(':memory:');
+  const load = await w.zoneReports.beginImport();
+  try {
+    const rows = fixture();
+    for (let i = 0; i < rows.length; i++) load.add(rows[i], i + 1);
+    await load.commit();
+  } finally {
+    await load.close();
+  }
+});
+afterAll(() => w.close());
+
+const RANGE = { start_date: DAYS[0], end_date: DAYS.at(-1) as string };
+const ORDERS: RowQuery['order'][] = [[{ key: 'date', dir: 'desc' }], [{ key: 'revenue', dir: 'desc' }], [{ key: 'ctr', dir: 'asc' }]];
+
+/** The CSV as the row path writes it: each stored row made a zone row, each zone row a line. */
+async function rowPath(screen: 'zones' | 'explorer', dialect: CsvDialect, chunks: AsyncIterable<ZoneReportRecord[]>) {
+  const { fields } = TABLE_CSV[screen];
+  let text = csvHeader(fields, { dialect });
+  for await (const chunk of chunks) for (const r of chunk) text += csvRow(fields, zoneRow(r), dialect);
+  return text;
+}
+
+/** The CSV as the column writer writes it from the same query's column chunks. */
+async function columnPath(screen: 'zones' | 'explorer', dialect: CsvDialect, chunks: AsyncIterable<ZoneColumns>) {
+  const write = zoneCsvWriter(TABLE_CSV[screen].columns, dialect);
+  let text = csvHeader(TABLE_CSV[screen].fields, { dialect });
+  let n = 0;
+  for await (const chunk of chunks) {
+    text += write(chunk);
+    n++;
+  }
+  return { text, chunks: n };
+}
+
+async function exportText(exp: TableExport<unknown>, dialect: CsvDialect): Promise<string> {
+  let text = csvHeader(exp.fields, { dialect });
+  if (exp.csvLines) for await (const lines of exp.csvLines(dialect)) text += lines;
+  else for await (const chunk of exp.chunks) for (const row of chunk) text += csvRow(exp.fields, row, dialect);
+  return text;
+}
+
+describe('the zone CSV written column by column', () => {
+  for (const screen of ['zones', 'explorer'] as const)
+    for (const dialect of ['standard', 'excel-es'] as const)
+      test(`${screen}, ${dialect}: the row path's bytes, in every order and window size`, async () => {
+        for (const order of ORDERS)
+          for (const windowRows of [100_000, 700]) {
+            const q = { filters: RANGE, order };
+            const rows = await rowPath(screen, dialect, streamRows(w.db, q, windowRows));
+            const columns = await columnPath(screen, dialect, streamRowColumns(w.db, q, windowRows));
+            expect(columns.text).toBe(rows);
+            expect(columns.chunks).toBeGreaterThanOrEqual(3); // several chunks (and windows at 700)
+          }
+      });
+
+  test('the fixture reaches what must be written with care (quotes, guard, empty ratios, many digits)', async () => {
+    const text = (await columnPath('zones', 'standard', streamRowColumns(w.db, { filters: RANGE, order: ORDERS[0] }))).text;
+    expect(text).toContain('"Bid, ""Sphere"""');
+    expect(text).toContain("'=SUM(A1)");
+    expect(text).toContain('"línea\nnueva"');
+    expect(text).toContain('数据');
+    expect(text).toContain('1234567.12345679'); // 15 significant digits, no binary noise
+    expect(text).toMatch(/,0,,/); // a zero base leaves its ratio empty
+    const es = (await columnPath('zones', 'excel-es', streamRowColumns(w.db, { filters: RANGE, order: ORDERS[0] }))).text;
+    expect(es).toContain('03/03/2026;');
+    expect(es).toContain('1234567,12345679');
+  });
+
+  test('a filtered export (nothing matching too) is the row path', async () => {
+    for (const filters of [
+      { ...RANGE, advertiser: 'AdNova' },
+      { ...RANGE, advertiser: 'Nadie' },
+    ]) {
+      const q = { filters, order: ORDERS[1] };
+      expect((await columnPath('zones', 'standard', streamRowColumns(w.db, q))).text).toBe(await rowPath('zones', 'standard', streamRows(w.db, q)));
+    }
+  });
+
+  test('the service writes the DuckDB CSV from column chunks, never a row object; NDJSON reads rows', async () => {
+    const reports = new ReportService(w.zoneReports, 'Europe/Madrid');
+    const request = { page: 1, page_size: 50, sort: { key: 'revenue', dir: 'desc' as const } };
+    const viaRows = vi.spyOn(w.zoneReports, 'streamRows');
+    const viaColumns = vi.spyOn(w.zoneReports, 'streamColumns' as 'streamRows');
+    try {
+      const exp = reports.zoneExport(RANGE, request, 'zones') as TableExport<unknown>;
+      expect(exp.csvLines).toBeTypeOf('function');
+      const text = await exportText(exp, 'standard');
+      expect(viaColumns).toHaveBeenCalledTimes(1);
+      expect(viaRows).not.toHaveBeenCalled();
+      const q = { filters: RANGE, order: [{ key: 'revenue' as const, dir: 'desc' as const }] };
+      expect(text).toBe(await rowPath('zones', 'standard', streamRows(w.db, q)));
+      // Each chunk the writer gets is columns of the chunk's length, not rows.
+      for await (const chunk of w.zoneReports.streamColumns!(q)) {
+        expect(Object.keys(chunk.columns)).toContain('revenue');
+        expect(chunk.columns.revenue).toHaveLength(chunk.rows);
+        expect(typeof chunk.columns.revenue[0]).toBe('number');
+      }
+      viaRows.mockClear();
+      let lines = 0;
+      for await (const chunk of reports.zoneExport(RANGE, request, 'zones').chunks) lines += chunk.length;
+      expect(lines).toBe(ROWS);
+      expect(viaRows).toHaveBeenCalledTimes(1);
+    } finally {
+      viaRows.mockRestore();
+      viaColumns.mockRestore();
+    }
+  });
+});
