@@ -26,8 +26,11 @@ export interface ZoneColumns {
   columns: Readonly<Record<string, readonly unknown[]>>;
 }
 
-/** The fields a stored zone row has (ZoneReportRecord); every other column of the table is a ratio derived from them. */
-const STORED = new Set<string>([
+/**
+ * A stored zone-report row's fields, in the order every engine stores and reads them (the
+ * warehouse's ZONE_REPORT_COLUMNS); every other column of the zone table is a ratio derived from them.
+ */
+export const ZONE_REPORT_FIELDS = [
   'date',
   'advertiser',
   'publisher',
@@ -43,7 +46,8 @@ const STORED = new Set<string>([
   'p_revenue',
   'margin',
   'tq',
-]);
+] as const;
+const STORED = new Set<string>(ZONE_REPORT_FIELDS);
 
 /** The measures `rowSums` reads, in the order RowMeasures lists them. */
 const MEASURES = ['impressions', 'monetized_impressions', 'clicks', 'revenue', 'p_revenue', 'margin', 'tq'] as const;

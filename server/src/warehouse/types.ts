@@ -2,6 +2,7 @@
 // the fact store, whatever the engine (DuckDB embedded by default; see createWarehouse).
 // Methods take parsed filters and orders and answer typed rows or async iterables of them.
 import type { ReferrerFilters, ReferrerLogRecord, ReferrerRow, ReportFilters, SortState, SumKey, Sums, ZoneColumns } from '@adops/core';
+import { ZONE_REPORT_FIELDS } from '@adops/core';
 
 /* ------------------------------------------------------------------ zone reports */
 
@@ -28,18 +29,7 @@ export interface ZoneReportRecord {
 export const ZONE_NATURAL_KEY = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'] as const;
 
 /** A stored zone-report row's columns, in the order every engine stores and reads them. */
-export const ZONE_REPORT_COLUMNS = [
-  ...ZONE_NATURAL_KEY,
-  'domain',
-  'impressions',
-  'monetized_impressions',
-  'clicks',
-  'revenue',
-  'rate_applied',
-  'p_revenue',
-  'margin',
-  'tq',
-] as const satisfies ReadonlyArray<keyof ZoneReportRecord>;
+export const ZONE_REPORT_COLUMNS = ZONE_REPORT_FIELDS satisfies ReadonlyArray<keyof ZoneReportRecord>;
 
 /** Sort keys that are text: every engine sorts them in Spanish collation, missing ('') last. */
 export const TEXT_SORT_KEYS: ReadonlySet<string> = new Set([
