@@ -192,26 +192,12 @@ export function rowCtrBase(r: Pick<RowMeasures, 'impressions' | 'monetized_impre
 
 /** A single row as a group of one (its tq weight by TQ_WEIGHT). */
 export function rowSums(r: RowMeasures): Sums {
-  const value = r[TQ_WEIGHT.value];
-  const weighted = value !== null && value > 0 && r[TQ_WEIGHT.weight] > 0;
-  return {
-    rows: 1,
-    impressions: r.impressions,
-    monetized_impressions: r.monetized_impressions ?? 0,
-    ctr_base: rowCtrBase(r),
-    clicks: r.clicks,
-    revenue: r.revenue,
-    p_revenue: r.p_revenue,
-    margin: r.margin,
-    tq_weighted: weighted ? r.tq! * r.impressions : 0,
-    tq_weight: weighted ? r.impressions : 0,
-  };
+  return rowSumsInto(r, { ...EMPTY_SUMS });
 }
 
 /**
- * `rowSums` written into `out` (the same figures: server/test/export-columns.test.ts compares the
- * files): an export's column writer reuses one object for every row of a chunk, so a million-row
- * export makes no object per row.
+ * A single row's sums (rowSums) written into `out`: an export's column writer reuses one object for
+ * every row of a chunk, so a million-row export makes no object per row.
  */
 export function rowSumsInto(r: RowMeasures, out: Sums): Sums {
   const value = r[TQ_WEIGHT.value];
