@@ -12,6 +12,7 @@ import { usesRollup } from '../sql/filters.js';
 import { formulaOf, formulaSql, sumsSql } from '../sql/formulas.js';
 import { orderBy, pageSql } from '../sql/order.js';
 import type { Dimension, GroupQuery, GroupRow } from '../types.js';
+import { pageDays } from './page-days.js';
 import { fromWhere } from './source.js';
 
 const dimensionSql = (d: Dialect, dimension: Dimension) => (dimension === 'month' ? d.month('date') : dimension);
@@ -62,28 +63,12 @@ async function groupDays(db: SqlDb, q: GroupQuery) {
   const d = db.dialect;
   const b = new Binder(d);
   const from = fromWhere(db, b, false, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
-  const days = await db.all<{ date: string; groups: number }>(
-    `SELECT date, ${d.cast(d.count(), 'int')} AS groups FROM (SELECT ${q.by.join(', ')} ${from} GROUP BY ${q.by.join(', ')}) AS g
+  const days = await db.all<{ date: string; n: number }>(
+    `SELECT date, ${d.cast(d.count(), 'int')} AS n FROM (SELECT ${q.by.join(', ')} ${from} GROUP BY ${q.by.join(', ')}) AS g
      GROUP BY date ORDER BY date ${lead.dir === 'asc' ? 'ASC' : 'DESC'}`,
     b.params,
   );
-  const offset = q.offset ?? 0;
-  let total = 0;
-  let before = 0; // groups in the days before the page's first
-  let first: string | undefined;
-  let last: string | undefined;
-  for (const day of days) {
-    const groups = Number(day.groups);
-    if (first === undefined && total + groups <= offset) before += groups;
-    else if (total < offset + q.limit) {
-      first ??= day.date;
-      last = day.date;
-    }
-    total += groups;
-  }
-  if (first === undefined || last === undefined) return { total, range: undefined, offset: 0 };
-  const range = lead.dir === 'asc' ? { start_date: first, end_date: last } : { start_date: last, end_date: first };
-  return { total, range, offset: offset - before };
+  return pageDays(days, lead.dir, q.offset ?? 0, q.limit);
 }
 
 export async function getGroups(db: SqlDb, q: GroupQuery): Promise<{ rows: GroupRow[]; total: number }> {
@@ -92,7 +77,7 @@ export async function getGroups(db: SqlDb, q: GroupQuery): Promise<{ rows: Group
   if (window) {
     if (!window.range) return { rows: [], total: window.total };
     const b = new Binder(d);
-    const page = { ...q, filters: { ...q.filters, ...window.range } };
+    const page = { ...q, filters: { ...q.filters, start_date: window.range.start, end_date: window.range.end } };
     const rows = await db.all<GroupRow>(
       `SELECT * FROM (${groupedSql(db, b, page)}) ${groupOrder(d, q)} ${pageSql(b, q.limit, window.offset)}`,
       b.params,

@@ -29,6 +29,7 @@ import { Binder } from '../sql/binder.js';
 import type { ColumnChunk, SqlDb } from '../sql/db.js';
 import type { Dialect } from '../sql/dialect.js';
 import { currentFilters, usesRollup, whereFilters } from '../sql/filters.js';
+import { pageDays } from './page-days.js';
 import { fromWhere } from './source.js';
 import { formulaOf, formulaSql, isCount } from '../sql/formulas.js';
 import { orderBy, pageSql } from '../sql/order.js';
@@ -168,30 +169,11 @@ async function dayWindow(db: SqlDb, q: RowQuery, limit: number, offset: number) 
   const dir = q.order[0].dir;
   const b = new Binder(db.dialect);
   const from = fromWhere(db, b, true, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
-  const days = await db.all<{ date: string; rows: number }>(
-    `SELECT date, ${db.dialect.cast('sum(rows)', 'int')} AS rows ${from} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
+  const days = await db.all<{ date: string; n: number }>(
+    `SELECT date, ${db.dialect.cast('sum(rows)', 'int')} AS n ${from} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
     b.params,
   );
-  let before = 0; // rows in the days skipped
-  let through = 0; // rows up to the end of the last day taken
-  let first: string | undefined;
-  let last: string | undefined;
-  for (const day of days) {
-    if (first === undefined) {
-      if (before + day.rows <= offset) {
-        before += day.rows;
-        continue;
-      }
-      first = day.date;
-      through = before;
-    }
-    last = day.date;
-    through += day.rows;
-    if (through >= offset + limit) break;
-  }
-  if (first === undefined || last === undefined) return null;
-  const [start, end] = dir === 'asc' ? [first, last] : [last, first];
-  return { range: { start, end }, offset: offset - before };
+  return pageDays(days, dir, offset, limit);
 }
 
 /** The spans (days) a day cut tries first from the order's start, before the whole range. */
@@ -231,7 +213,7 @@ export async function getRows(db: SqlDb, q: RowQuery): Promise<ZoneReportRecord[
   let cut: Cut | undefined;
   if (q.limit !== undefined && q.order[0]?.key === 'date' && usesRollup(db, q.filters)) {
     const window = await dayWindow(db, q, q.limit, offset);
-    if (!window) return [];
+    if (!window.range) return [];
     ({ range, offset } = window);
   } else if (q.limit !== undefined && q.order[0]?.key === 'date' && db.rollup) {
     range = (await dayCut(db, q.filters, q.order[0].dir, range, offset + q.limit)) ?? range;
