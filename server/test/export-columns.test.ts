@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ReportService, zoneRow } from '../src/services/reports.js';
 import type { TableExport } from '../src/tables.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import { importRows } from './warehouse-contract-helpers.js';
 import type { RowQuery, ZoneReportRecord } from '../src/warehouse/index.js';
 import { streamRowColumns, streamRows } from '../src/warehouse/zone-report/get-rows.js';
 
@@ -47,14 +48,7 @@ function fixture(): ZoneReportRecord[] {
 
 beforeAll(async () => {
   w = await openDuckDbWarehouse(':memory:');
-  const load = await w.zoneReports.beginImport();
-  try {
-    const rows = fixture();
-    for (let i = 0; i < rows.length; i++) load.add(rows[i], i + 1);
-    await load.commit();
-  } finally {
-    await load.close();
-  }
+  await importRows(w, fixture());
 });
 afterAll(() => w.close());
 

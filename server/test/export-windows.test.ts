@@ -5,6 +5,7 @@
 // export that receives fewer rows than match fails instead of ending short.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import { importRows } from './warehouse-contract-helpers.js';
 import type { RowQuery, ZoneReportRecord } from '../src/warehouse/index.js';
 import { streamRows, whole } from '../src/warehouse/zone-report/get-rows.js';
 
@@ -42,14 +43,7 @@ function fixture(): ZoneReportRecord[] {
 
 beforeAll(async () => {
   w = await openDuckDbWarehouse(':memory:');
-  const load = await w.zoneReports.beginImport();
-  try {
-    const rows = fixture();
-    for (let i = 0; i < rows.length; i++) load.add(rows[i], i + 1);
-    await load.commit();
-  } finally {
-    await load.close();
-  }
+  await importRows(w, fixture());
 });
 afterAll(() => w.close());
 
