@@ -14,14 +14,15 @@ async function* lines<Row>({ format, csv: dialect = 'standard' }: ExportRequest,
   if (format === 'csv') yield csvHeader(exp.fields, { dialect });
   if (format === 'csv' && exp.csvLines) {
     for await (const text of exp.csvLines(dialect)) if (text) yield text;
-    return;
+  } else {
+    for await (const chunk of exp.chunks) {
+      let text = '';
+      if (format === 'csv') for (const row of chunk) text += csvRow(exp.fields, row, dialect);
+      else for (const row of chunk) text += `${JSON.stringify(exp.json ? exp.json(row) : row)}\n`;
+      if (text) yield text;
+    }
   }
-  for await (const chunk of exp.chunks) {
-    let text = '';
-    if (format === 'csv') for (const row of chunk) text += csvRow(exp.fields, row, dialect);
-    else for (const row of chunk) text += `${JSON.stringify(exp.json ? exp.json(row) : row)}\n`;
-    if (text) yield text;
-  }
+  // A footer follows the lines however they were written.
   if (format === 'csv' && exp.csvFooter) for (const row of exp.csvFooter) yield csvRow(exp.fields, row, dialect);
 }
 
