@@ -1,12 +1,14 @@
 // The profit rule's zone visits on ClickHouse come from zone_visits_15m (human visits per zone and
-// quarter hour, filled by a materialized view) from the instant it holds every event on, and from
-// the raw events before it. A warehouse upgraded with events already stored backfills nothing:
-// its visits before the view's start still count once, from the raw events, and those after once,
-// from the quarter hours — a late arrival stamped before that start included. Retention drops the
-// quarter hours' months it has wholly rolled up, as it drops the raw events'. And on random
-// traffic, zone values and the profit query answer what DuckDB (which counts raw events) answers,
-// in zones whose days start off the hour, before and after a retention cutoff inside a quarter
-// hour. Real engine (chdb).
+// quarter hour, filled by a materialized view), and Rentabilidad's attributed visits from
+// attributed_visits_15m (the same per campaign, ad set, ad and keyword), each from the instant it
+// holds every event on, and from the raw events before it. A warehouse upgraded with events
+// already stored backfills nothing: its visits before the view's start still count once, from the
+// raw events, and those after once, from the quarter hours — a late arrival stamped before that
+// start included. A read of whole days takes the quarter hours, not the raw events. Retention
+// drops the quarter hours' months it has wholly rolled up, as it drops the raw events'. And on
+// random traffic, zone values and the profit query answer what DuckDB (which counts raw events)
+// answers, in zones whose days start off the hour, before and after a retention cutoff inside a
+// quarter hour. Real engine (chdb).
 import { expect, test } from 'vitest';
 import { zonedParts } from '@adops/core';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
@@ -36,10 +38,11 @@ test('a warehouse upgraded with events stored: visits before the quarter hours s
     MIGRATIONS.filter((m) => m.version < 7),
   );
   const stored = Date.now() - HOUR;
+  const ad = { campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1', keyword: 'seguros' };
   await db.insert('referrer_event', [
-    { id: 1, seen_at: iso(stored), zone_id: 'Z1' },
+    { id: 1, seen_at: iso(stored), zone_id: 'Z1', ...ad },
     { id: 2, seen_at: iso(stored + 1000), zone_id: 'Z1' },
-    { id: 3, seen_at: iso(stored + 2000), zone_id: 'Z1', is_bot: true },
+    { id: 3, seen_at: iso(stored + 2000), zone_id: 'Z1', is_bot: true, ...ad },
   ]);
 
   const w = await openClickHouseWarehouse(client, { database: db.database });
@@ -54,20 +57,33 @@ test('a warehouse upgraded with events stored: visits before the quarter hours s
 
     // After the upgrade: a late arrival stamped before the start, and visits after it (ingest
     // would refuse these as future, the warehouse takes them as they come).
+    // The attributed visits' view started after the zone visits' (migration 9 after 7), by a
+    // quarter hour at most.
+    const attributedSince = Date.parse(
+      `${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t('attributed_visits_since')}`))?.s)}Z`,
+    );
+    expect(attributedSince - since).toBeGreaterThanOrEqual(0);
+    expect(attributedSince - since).toBeLessThanOrEqual(15 * 60_000);
     await w.referrers.append([
-      event(4, since - 60_000, { zone_id: 'Z1' }),
-      event(5, since, { zone_id: 'Z1' }),
-      event(6, since + HOUR, { zone_id: 'Z1' }),
-      event(7, since + HOUR, { zone_id: 'Z1', is_bot: true }),
+      event(4, since - 60_000, { zone_id: 'Z1', ...ad }),
+      event(5, attributedSince, { zone_id: 'Z1', ...ad }),
+      event(6, attributedSince + HOUR, { zone_id: 'Z1' }),
+      event(7, attributedSince + HOUR, { zone_id: 'Z1', is_bot: true, ...ad }),
+      event(8, attributedSince + HOUR, { zone_id: 'Z1', ...ad, keyword: null }),
     ]);
     const tz = middayZone(since);
     const p = zonedParts(since, tz);
     const day = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
-    await importRows(w, [zoneReportRow(day, 'Z1', { revenue: 50 })]);
+    await importRows(w, [zoneReportRow(day, 'Z1', { revenue: 60 })]);
 
-    // 5 human visits: 2 stored before, the late one, 2 after the start.
+    // 6 human visits: 2 stored before, the late one, 3 after the start.
     const values = await w.profit.zoneValues({ day, tz });
     expect(values.find((v) => v.zone_id === 'Z1')).toMatchObject({ rpv: 10, estimated: false });
+    // 4 of them from the ad: 1 stored before, the late one, 2 after the start (one without a keyword, kept apart).
+    const byKeyword = await w.profit.parts({ by: 'keyword', from: day, to: day, tz });
+    const visits = Object.fromEntries(byKeyword.visits.map((v) => [String(v.key), v.visits]));
+    expect(visits).toEqual({ seguros: 3, null: 1 });
+    expect((await w.profit.parts({ by: 'ad', from: day, to: day, tz })).visits).toMatchObject([{ key: 'A1', visits: 4, revenue: 40 }]);
   } finally {
     await w.close();
   }
@@ -77,36 +93,63 @@ test('retention drops the months of quarter hours it rolled up wholly, and their
   const database = `retained${++databases}`;
   const w = await openClickHouseWarehouse(client, { database });
   try {
-    const partitions = async () =>
+    const partitions = async (table: string) =>
       (
         await w.db.all<{ p: string }>(
-          `SELECT DISTINCT partition AS p FROM system.parts WHERE database = {db:String} AND table = 'zone_visits_15m' AND active ORDER BY p`,
-          { db: w.db.database },
+          `SELECT DISTINCT partition AS p FROM system.parts WHERE database = {db:String} AND table = {table:String} AND active ORDER BY p`,
+          { db: w.db.database, table },
         )
       ).map((r) => r.p);
+    const ad = { campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1' };
     await w.referrers.append([
-      event(1, Date.parse('2026-01-20T10:00:00Z'), { zone_id: 'Z1' }),
-      event(2, Date.parse('2026-02-20T10:00:00Z'), { zone_id: 'Z1' }),
-      event(3, Date.parse('2026-03-05T10:00:00Z'), { zone_id: 'Z1' }),
+      event(1, Date.parse('2026-01-20T10:00:00Z'), { zone_id: 'Z1', ...ad }),
+      event(2, Date.parse('2026-02-20T10:00:00Z'), { zone_id: 'Z1', ...ad }),
+      event(3, Date.parse('2026-03-05T10:00:00Z'), { zone_id: 'Z1', ...ad }),
     ]);
-    expect(await partitions()).toEqual(['202601', '202602', '202603']);
+    for (const table of ['zone_visits_15m', 'attributed_visits_15m']) expect(await partitions(table)).toEqual(['202601', '202602', '202603']);
     expect(await w.referrers.rollUpBefore(Date.parse('2026-03-02T00:00:00Z'))).toEqual({ deleted: 2, rolledUp: 2 });
-    expect(await partitions()).toEqual(['202603']);
+    for (const table of ['zone_visits_15m', 'attributed_visits_15m']) expect(await partitions(table)).toEqual(['202603']);
   } finally {
     await w.close();
   }
   // (Set only now: a TTL of 120 days would have dropped these events of 2026 at once.)
   const kept = await openClickHouseWarehouse(client, { database, eventTtlDays: 120 });
   try {
-    const table = await kept.db.one<{ e: string }>(
-      `SELECT engine_full AS e FROM system.tables WHERE database = {db:String} AND name = 'zone_visits_15m'`,
-      {
-        db: database,
-      },
-    );
-    expect(table?.e).toContain('TTL bucket + toIntervalDay(120)');
+    for (const name of ['zone_visits_15m', 'attributed_visits_15m']) {
+      const table = await kept.db.one<{ e: string }>(
+        'SELECT engine_full AS e FROM system.tables WHERE database = {db:String} AND name = {name:String}',
+        {
+          db: database,
+          name,
+        },
+      );
+      expect(table?.e, name).toContain('TTL bucket + toIntervalDay(120)');
+    }
   } finally {
     await kept.close();
+  }
+});
+
+test('Rentabilidad over whole days reads the quarter hours of its attributed visits, not the raw events', async () => {
+  const w = await openClickHouseWarehouse(client, { database: `whole${++databases}` });
+  try {
+    const day = '2026-06-10';
+    const noon = Date.parse(`${day}T12:00:00Z`);
+    const ad = { campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1', keyword: 'vuelos' };
+    await importRows(w, [zoneReportRow(day, 'Z1', { revenue: 30 })]);
+    await w.referrers.append([
+      event(1, noon, { zone_id: 'Z1', ...ad }),
+      event(2, noon + 60_000, { zone_id: 'Z1', ...ad }),
+      event(3, noon + HOUR, { zone_id: 'Z1' }),
+    ]);
+    const q = { by: 'keyword', from: day, to: day, tz: 'Europe/Madrid' } as const;
+    const before = await w.profit.parts(q);
+    expect(before.visits).toMatchObject([{ key: 'vuelos', visits: 2, revenue: 20 }]);
+    // With the raw events gone, the quarter hours alone answer the same.
+    await w.db.command(`TRUNCATE TABLE ${w.db.t('referrer_event')}`);
+    expect(await w.profit.parts(q)).toEqual(before);
+  } finally {
+    await w.close();
   }
 });
 
@@ -132,12 +175,12 @@ test('zone values and the profit query answer what DuckDB answers on random traf
         zone_id: pick(zones),
         is_bot: rand() < 0.1,
         ...(attributed
-          ? {
-              campaign_id: pick(['C1', 'C2']),
-              adset_id: pick(['S1', 'S2']),
-              ad_id: pick(['A1', 'A2', 'A3']),
-              keyword: pick(['seguros', 'vuelos', null]),
-            }
+          ? // An ad set of one campaign, an ad of one ad set (a group's parents are one).
+            (() => {
+              const campaign_id = pick(['C1', 'C2']);
+              const adset_id = `${campaign_id}-${pick(['S1', 'S2'])}`;
+              return { campaign_id, adset_id, ad_id: `${adset_id}-${pick(['A1', 'A2', 'A3'])}`, keyword: pick(['seguros', 'vuelos', null]) };
+            })()
           : {}),
       });
     });
@@ -160,7 +203,7 @@ test('zone values and the profit query answer what DuckDB answers on random traf
           const byZone = (vs: ZoneDayValue[]) => [...vs].sort((a, b) => a.zone_id.localeCompare(b.zone_id));
           expectSame(byZone(await ch.profit.zoneValues({ day, tz })), byZone(await duck.profit.zoneValues({ day, tz })), `${tz} ${day}`);
         }
-        for (const by of ['day', 'campaign', 'keyword'] as const) {
+        for (const by of ['day', 'campaign', 'adset', 'ad', 'keyword'] as const) {
           const q = { by, from: days[3] as string, to: days[11] as string, tz };
           const sorted = (p: ProfitParts) => ({ ...p, visits: [...p.visits].sort((a, b) => String(a.key).localeCompare(String(b.key))) });
           const [c, d] = [sorted(await ch.profit.parts(q)), sorted(await duck.profit.parts(q))];

@@ -11,7 +11,7 @@ import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
-import { liveEvent, quarterHourFrom, watermarkSql } from '../referrers/schema.js';
+import { QUARTER_HOURS, liveEvent, quarterHourFrom, watermarkSql } from '../referrers/schema.js';
 import { onQuarterHours } from '../../tz-offsets.js';
 
 const VISIT_KEY: Record<ProfitDimension, string> = {
@@ -52,7 +52,8 @@ const dayList = (b: Binder, days: readonly string[] | undefined) => `arrayMap(d 
  * end of the range's last day). zone_counts: human visits per local day and zone over the events
  * read — the quarter hours of zone_visits_15m from qh_from (quarterHourFrom) on, and raw events
  * before it (none once the view is 8 days old and retention is further back), so a read scans
- * minutes of rows, not days of events.
+ * minutes of rows, not days of events. attributed: the visits from Meta ads in the range, a row per
+ * quarter hour of attributed_visits_15m (n visits) from aq_from on and per raw event (n = 1) before.
  */
 function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDayEnd(q.to, q.tz).getTime()): Bound {
   const from = `toDate32(${b.bind(q.from, 'String')})`;
@@ -63,9 +64,13 @@ function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDa
   const evFromMs = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
   const evFrom = b.instant(evFromMs);
   const evTo = b.instant(lastEventMs);
+  const dayFromMs = zonedDayStart(q.from, q.tz).getTime();
+  const dayFrom = b.instant(dayFromMs);
   // Outside whole quarter hours (onQuarterHours), they start after the last event read: all raw.
-  const qhFrom = onQuarterHours(evFromMs, lastEventMs, q.tz) ? quarterHourFrom(db) : `${evTo} + toIntervalMillisecond(1)`;
-  const ctes = `${watermarkSql(db)} AS wm, ${qhFrom} AS qh_from,
+  const allRaw = `${evTo} + toIntervalMillisecond(1)`;
+  const qhFrom = onQuarterHours(evFromMs, lastEventMs, q.tz) ? quarterHourFrom(db) : allRaw;
+  const aqFrom = onQuarterHours(dayFromMs, lastEventMs, q.tz) ? quarterHourFrom(db, 'wm', QUARTER_HOURS.attributed.since) : allRaw;
+  const ctes = `${watermarkSql(db)} AS wm, ${qhFrom} AS qh_from, ${aqFrom} AS aq_from,
 ev AS (
   SELECT seen_at, toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
   FROM ${db.t('referrer_event')}
@@ -80,7 +85,12 @@ zone_counts AS (
   ) GROUP BY day, zone_id
 ),
 attributed AS (
-  SELECT * FROM ev
+  SELECT * FROM (
+    SELECT toDate32(toTimeZone(bucket, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword, visits AS n
+    FROM ${db.t(QUARTER_HOURS.attributed.table)} WHERE bucket >= ${dayFrom} AND bucket <= ${evTo} AND bucket >= aq_from
+    UNION ALL
+    SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS n FROM ev WHERE seen_at >= ${dayFrom} AND seen_at < aq_from
+  )
   WHERE day BETWEEN ${from} AND ${to} AND campaign_id IS NOT NULL
     AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})
 ),
@@ -142,7 +152,7 @@ function visitsSql(db: ClickHouseDb, x: Bound, by: ProfitDimension, perDay: bool
   const p = parents(by);
   return `WITH ${x.ctes}, ${zoneRpv(db, x)},
 vz AS (
-  SELECT day, zone_id, ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, count() AS visits,
+  SELECT day, zone_id, ${VISIT_KEY[by]} AS key, ${p.campaign} AS campaign_id, ${p.adset} AS adset_id, sum(n) AS visits,
          has(${x.apart}, day) AS apart
   FROM attributed GROUP BY day, zone_id, key
 )
@@ -164,7 +174,7 @@ function spendSql(db: ClickHouseDb, x: Bound, by: ProfitDimension, perDay: boole
     return `WITH ${x.ctes},
 kv AS (
   SELECT day, ad_id, keyword, visits, sum(visits) OVER (PARTITION BY day, ad_id) AS total
-  FROM (SELECT day, ad_id, keyword, count() AS visits FROM attributed WHERE ad_id IS NOT NULL GROUP BY day, ad_id, keyword)
+  FROM (SELECT day, ad_id, keyword, sum(n) AS visits FROM attributed WHERE ad_id IS NOT NULL GROUP BY day, ad_id, keyword)
 ),
 shared AS (
   SELECT s.date AS date, s.currency AS currency, kv.keyword AS keyword, coalesce(kv.visits / nullIf(kv.total, 0), 1) AS share,

@@ -7,7 +7,7 @@
 import type { ClickHouseDb } from '../db.js';
 import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
-import { committedDaily } from './schema.js';
+import { QUARTER_HOURS, committedDaily } from './schema.js';
 import type { RetentionResult } from '../../types.js';
 
 export function rollUpOldEvents(db: ClickHouseDb, cutoffMs: number): Promise<RetentionResult> {
@@ -71,12 +71,14 @@ async function dropRolledUpMonths(db: ClickHouseDb, run: { cutoff: number; lastI
   );
   await dropMonths(db, 'referrer_event', months);
   // Quarter hours before the cutoff are never read again (quarterHourFrom): their months go too.
-  const q = new Binder(CLICKHOUSE);
-  const quarters = await db.all<{ p: string }>(
-    `SELECT DISTINCT _partition_id AS p FROM ${db.t('zone_visits_15m')} WHERE toYYYYMM(bucket) < toYYYYMM(${q.instant(run.cutoff)})`,
-    q.params,
-  );
-  await dropMonths(db, 'zone_visits_15m', quarters);
+  for (const { table } of Object.values(QUARTER_HOURS)) {
+    const q = new Binder(CLICKHOUSE);
+    const quarters = await db.all<{ p: string }>(
+      `SELECT DISTINCT _partition_id AS p FROM ${db.t(table)} WHERE toYYYYMM(bucket) < toYYYYMM(${q.instant(run.cutoff)})`,
+      q.params,
+    );
+    await dropMonths(db, table, quarters);
+  }
 }
 
 /** Drops a table's monthly partitions by id (YYYYMM; anything else is not one of ours). */
@@ -94,11 +96,8 @@ async function dropMonths(db: ClickHouseDb, table: string, months: ReadonlyArray
 export async function ensureEventTtl(db: ClickHouseDb, days: number | undefined): Promise<void> {
   if (days === undefined) return;
   if (!Number.isInteger(days) || days < 1) throw new Error(`event TTL must be a whole number of days (got ${days})`);
-  // The zone visits per quarter hour (migration 7) are the same events counted: the same TTL.
-  for (const [name, time] of [
-    ['referrer_event', 'toDateTime(seen_at)'],
-    ['zone_visits_15m', 'bucket'],
-  ]) {
+  // The visits per quarter hour (migrations 7 and 9) are the same events counted: the same TTL.
+  for (const [name, time] of [['referrer_event', 'toDateTime(seen_at)'], ...Object.values(QUARTER_HOURS).map((q) => [q.table, 'bucket'])]) {
     const ttl = `${time} + toIntervalDay(${days})`;
     const table = await db.one<{ engine_full: string }>(
       'SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = {name:String}',
