@@ -1,6 +1,6 @@
 // The profit rule's zone visits on ClickHouse come from zone_visits_15m (human visits per zone and
 // quarter hour, filled by a materialized view), and Rentabilidad's attributed visits from
-// attributed_visits_15m (the same per campaign, ad set, ad and keyword), each from the instant it
+// attributed_visits_1h (the same per hour and its quarters, campaign, ad set, ad and keyword), each from the instant it
 // holds every event on, and from the raw events before it. A warehouse upgraded with events
 // already stored backfills nothing: its visits before the view's start still count once, from the
 // raw events, and those after once, from the quarter hours — a late arrival stamped before that
@@ -57,13 +57,13 @@ test('a warehouse upgraded with events stored: visits before the quarter hours s
 
     // After the upgrade: a late arrival stamped before the start, and visits after it (ingest
     // would refuse these as future, the warehouse takes them as they come).
-    // The attributed visits' view started after the zone visits' (migration 9 after 7), by a
-    // quarter hour at most.
+    // The attributed visits' start: on an hour, at least 10 minutes past the latest event stored and past now.
     const attributedSince = Date.parse(
       `${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t('attributed_visits_since')}`))?.s)}Z`,
     );
-    expect(attributedSince - since).toBeGreaterThanOrEqual(0);
-    expect(attributedSince - since).toBeLessThanOrEqual(15 * 60_000);
+    expect(attributedSince % HOUR).toBe(0);
+    expect(attributedSince - Date.now()).toBeGreaterThanOrEqual(9 * 60_000);
+    expect(attributedSince - Date.now()).toBeLessThanOrEqual(70 * 60_000);
     await w.referrers.append([
       event(4, since - 60_000, { zone_id: 'Z1', ...ad }),
       event(5, attributedSince, { zone_id: 'Z1', ...ad }),
@@ -106,16 +106,19 @@ test('retention drops the months of quarter hours it rolled up wholly, and their
       event(2, Date.parse('2026-02-20T10:00:00Z'), { zone_id: 'Z1', ...ad }),
       event(3, Date.parse('2026-03-05T10:00:00Z'), { zone_id: 'Z1', ...ad }),
     ]);
-    for (const table of ['zone_visits_15m', 'attributed_visits_15m']) expect(await partitions(table)).toEqual(['202601', '202602', '202603']);
+    for (const table of ['zone_visits_15m', 'attributed_visits_1h']) expect(await partitions(table)).toEqual(['202601', '202602', '202603']);
     expect(await w.referrers.rollUpBefore(Date.parse('2026-03-02T00:00:00Z'))).toEqual({ deleted: 2, rolledUp: 2 });
-    for (const table of ['zone_visits_15m', 'attributed_visits_15m']) expect(await partitions(table)).toEqual(['202603']);
+    for (const table of ['zone_visits_15m', 'attributed_visits_1h']) expect(await partitions(table)).toEqual(['202603']);
   } finally {
     await w.close();
   }
   // (Set only now: a TTL of 120 days would have dropped these events of 2026 at once.)
   const kept = await openClickHouseWarehouse(client, { database, eventTtlDays: 120 });
   try {
-    for (const name of ['zone_visits_15m', 'attributed_visits_15m']) {
+    for (const [name, time] of [
+      ['zone_visits_15m', 'bucket'],
+      ['attributed_visits_1h', 'hour'],
+    ]) {
       const table = await kept.db.one<{ e: string }>(
         'SELECT engine_full AS e FROM system.tables WHERE database = {db:String} AND name = {name:String}',
         {
@@ -123,31 +126,38 @@ test('retention drops the months of quarter hours it rolled up wholly, and their
           name,
         },
       );
-      expect(table?.e, name).toContain('TTL bucket + toIntervalDay(120)');
+      expect(table?.e, name).toContain(`TTL ${time} + toIntervalDay(120)`);
     }
   } finally {
     await kept.close();
   }
 });
 
-test('Rentabilidad over whole days reads the quarter hours of its attributed visits, not the raw events', async () => {
+test('Rentabilidad over whole days reads the hours of its attributed visits, not the raw events, in zones whose days start on the hour or on a quarter hour', async () => {
   const w = await openClickHouseWarehouse(client, { database: `whole${++databases}` });
   try {
     const day = '2026-06-10';
     const noon = Date.parse(`${day}T12:00:00Z`);
     const ad = { campaign_id: 'C1', adset_id: 'S1', ad_id: 'A1', keyword: 'vuelos' };
     await importRows(w, [zoneReportRow(day, 'Z1', { revenue: 30 })]);
+    // Kathmandu's next day starts at 18:15 UTC: of the hour 18:00, 18:10 is still the 10th there, 18:20 the 11th.
     await w.referrers.append([
       event(1, noon, { zone_id: 'Z1', ...ad }),
       event(2, noon + 60_000, { zone_id: 'Z1', ...ad }),
       event(3, noon + HOUR, { zone_id: 'Z1' }),
+      event(4, Date.parse(`${day}T18:10:00Z`), { zone_id: 'Z1', ...ad }),
+      event(5, Date.parse(`${day}T18:20:00Z`), { zone_id: 'Z1', ...ad }),
     ]);
-    const q = { by: 'keyword', from: day, to: day, tz: 'Europe/Madrid' } as const;
-    const before = await w.profit.parts(q);
-    expect(before.visits).toMatchObject([{ key: 'vuelos', visits: 2, revenue: 20 }]);
-    // With the raw events gone, the quarter hours alone answer the same.
+    const q = (tz: string) => ({ by: 'keyword', from: day, to: day, tz }) as const;
+    const madrid = await w.profit.parts(q('Europe/Madrid'));
+    const kathmandu = await w.profit.parts(q('Asia/Kathmandu'));
+    // Madrid: 5 visits to the zone that day (RPV 6), 4 from the ad; Kathmandu: 4 (RPV 7.5), 3 from the ad.
+    expect(madrid.visits).toMatchObject([{ key: 'vuelos', visits: 4, revenue: 24 }]);
+    expect(kathmandu.visits).toMatchObject([{ key: 'vuelos', visits: 3, revenue: 22.5 }]);
+    // With the raw events gone, the hours alone answer the same.
     await w.db.command(`TRUNCATE TABLE ${w.db.t('referrer_event')}`);
-    expect(await w.profit.parts(q)).toEqual(before);
+    expect(await w.profit.parts(q('Europe/Madrid'))).toEqual(madrid);
+    expect(await w.profit.parts(q('Asia/Kathmandu'))).toEqual(kathmandu);
   } finally {
     await w.close();
   }

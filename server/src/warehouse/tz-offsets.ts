@@ -57,14 +57,21 @@ export function offsetPieces(from: number, to: number, tz: string): OffsetPieces
 }
 
 const QUARTER_HOUR_MS = 900_000;
+const HOUR_MS = 3_600_000;
+
+/** Whether [from, to] is a run of whole UTC units (`unit` ms) on each of which `tz` keeps one offset, a whole number of units. */
+function onUnits(from: number, to: number, tz: string, unit: number): boolean {
+  if (from % unit !== 0 || (to + 1) % unit !== 0) return false;
+  const p = offsetPieces(from, to, tz);
+  return p.first % unit === 0 && p.changes.every((c) => c.at % unit === 0 && c.offset % unit === 0);
+}
 
 /**
  * Whether [from, to] (epoch ms, `to` the last millisecond read) is a run of whole UTC quarter
  * hours in which `tz` changes its offset only on a quarter hour and to a whole number of quarter
  * hours — true of every zone's current rules — so each quarter hour falls on one local day.
  */
-export function onQuarterHours(from: number, to: number, tz: string): boolean {
-  if (from % QUARTER_HOUR_MS !== 0 || (to + 1) % QUARTER_HOUR_MS !== 0) return false;
-  const p = offsetPieces(from, to, tz);
-  return p.first % QUARTER_HOUR_MS === 0 && p.changes.every((c) => c.at % QUARTER_HOUR_MS === 0 && c.offset % QUARTER_HOUR_MS === 0);
-}
+export const onQuarterHours = (from: number, to: number, tz: string): boolean => onUnits(from, to, tz, QUARTER_HOUR_MS);
+
+/** The same of whole UTC hours: true of most zones (not of India's, Nepal's, Newfoundland's or central Australia's). */
+export const onHours = (from: number, to: number, tz: string): boolean => onUnits(from, to, tz, HOUR_MS);

@@ -11,8 +11,8 @@ import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
-import { QUARTER_HOURS, liveEvent, quarterHourFrom, watermarkSql } from '../referrers/schema.js';
-import { onQuarterHours } from '../../tz-offsets.js';
+import { attributedFrom, liveEvent, quarterHourFrom, watermarkSql } from '../referrers/schema.js';
+import { onHours, onQuarterHours } from '../../tz-offsets.js';
 
 const VISIT_KEY: Record<ProfitDimension, string> = {
   campaign: 'campaign_id',
@@ -52,8 +52,8 @@ const dayList = (b: Binder, days: readonly string[] | undefined) => `arrayMap(d 
  * end of the range's last day). zone_counts: human visits per local day and zone over the events
  * read — the quarter hours of zone_visits_15m from qh_from (quarterHourFrom) on, and raw events
  * before it (none once the view is 8 days old and retention is further back), so a read scans
- * minutes of rows, not days of events. attributed: the visits from Meta ads in the range, a row per
- * quarter hour of attributed_visits_15m (n visits) from aq_from on and per raw event (n = 1) before.
+ * minutes of rows, not days of events. attributed: the visits from Meta ads in the range
+ * (attributedRows), n each.
  */
 function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDayEnd(q.to, q.tz).getTime()): Bound {
   const from = `toDate32(${b.bind(q.from, 'String')})`;
@@ -69,8 +69,7 @@ function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDa
   // Outside whole quarter hours (onQuarterHours), they start after the last event read: all raw.
   const allRaw = `${evTo} + toIntervalMillisecond(1)`;
   const qhFrom = onQuarterHours(evFromMs, lastEventMs, q.tz) ? quarterHourFrom(db) : allRaw;
-  const aqFrom = onQuarterHours(dayFromMs, lastEventMs, q.tz) ? quarterHourFrom(db, 'wm', QUARTER_HOURS.attributed.since) : allRaw;
-  const ctes = `${watermarkSql(db)} AS wm, ${qhFrom} AS qh_from, ${aqFrom} AS aq_from,
+  const ctes = `${watermarkSql(db)} AS wm, ${qhFrom} AS qh_from, ${attributedFrom(db)} AS ah_from,
 ev AS (
   SELECT seen_at, toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
   FROM ${db.t('referrer_event')}
@@ -85,12 +84,7 @@ zone_counts AS (
   ) GROUP BY day, zone_id
 ),
 attributed AS (
-  SELECT * FROM (
-    SELECT toDate32(toTimeZone(bucket, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword, visits AS n
-    FROM ${db.t(QUARTER_HOURS.attributed.table)} WHERE bucket >= ${dayFrom} AND bucket <= ${evTo} AND bucket >= aq_from
-    UNION ALL
-    SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS n FROM ev WHERE seen_at >= ${dayFrom} AND seen_at < aq_from
-  )
+  SELECT * FROM (${attributedRows(db, tz, dayFrom, dayFromMs, evTo, lastEventMs, q.tz)})
   WHERE day BETWEEN ${from} AND ${to} AND campaign_id IS NOT NULL
     AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})
 ),
@@ -100,6 +94,31 @@ reported AS (
 )`;
   const spendWhere = `date BETWEEN ${from} AND ${to} AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})`;
   return { from, to, campaign, adset, ctes, spendWhere, apart: dayList(b, q.apartDays) };
+}
+
+/**
+ * The visits from Meta ads of [dayFrom, evTo]: a row per hour of attributed_visits_1h (n visits)
+ * from ah_from (attributedFrom) on — an hour's quarters summed where the zone's days start on the
+ * hour, spread over their own days where they start on a quarter hour — and a row per raw event
+ * (n = 1) before it; all raw outside whole quarter hours.
+ */
+function attributedRows(db: ClickHouseDb, tz: string, dayFrom: string, dayFromMs: number, evTo: string, lastMs: number, zone: string): string {
+  const raw = (from: string) =>
+    `SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS n FROM ev WHERE seen_at >= ${dayFrom} AND seen_at < ${from}`;
+  const hours = db.t('attributed_visits_1h');
+  const keys = 'zone_id, campaign_id, adset_id, ad_id, keyword';
+  if (onHours(dayFromMs, lastMs, zone))
+    return `SELECT toDate32(toTimeZone(hour, ${tz})) AS day, ${keys}, q0 + q1 + q2 + q3 AS n
+    FROM ${hours} WHERE hour >= ${dayFrom} AND hour <= ${evTo} AND hour >= ah_from
+    UNION ALL ${raw('ah_from')}`;
+  if (onQuarterHours(dayFromMs, lastMs, zone))
+    return `SELECT toDate32(toTimeZone(at, ${tz})) AS day, ${keys}, n FROM (
+      SELECT hour + toIntervalMinute(m) AS at, ${keys}, n FROM ${hours}
+      ARRAY JOIN [q0, q1, q2, q3] AS n, [0, 15, 30, 45] AS m
+      WHERE hour >= toStartOfHour(${dayFrom}) AND hour <= ${evTo} AND hour >= ah_from AND n > 0
+    ) WHERE at >= ${dayFrom} AND at <= ${evTo}
+    UNION ALL ${raw('ah_from')}`;
+  return raw(`${evTo} + toIntervalMillisecond(1)`);
 }
 
 const ZONE_VISITS = 'SELECT day, zone_id, visits FROM zone_counts';

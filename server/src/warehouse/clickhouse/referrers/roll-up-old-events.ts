@@ -7,7 +7,7 @@
 import type { ClickHouseDb } from '../db.js';
 import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
-import { QUARTER_HOURS, committedDaily } from './schema.js';
+import { VISIT_ROLLUPS, committedDaily } from './schema.js';
 import type { RetentionResult } from '../../types.js';
 
 export function rollUpOldEvents(db: ClickHouseDb, cutoffMs: number): Promise<RetentionResult> {
@@ -70,11 +70,11 @@ async function dropRolledUpMonths(db: ClickHouseDb, run: { cutoff: number; lastI
     b.params,
   );
   await dropMonths(db, 'referrer_event', months);
-  // Quarter hours before the cutoff are never read again (quarterHourFrom): their months go too.
-  for (const { table } of Object.values(QUARTER_HOURS)) {
+  // Quarter hours and hours before the cutoff are never read again (quarterHourFrom, attributedFrom): their months go too.
+  for (const { table, time } of VISIT_ROLLUPS) {
     const q = new Binder(CLICKHOUSE);
     const quarters = await db.all<{ p: string }>(
-      `SELECT DISTINCT _partition_id AS p FROM ${db.t(table)} WHERE toYYYYMM(bucket) < toYYYYMM(${q.instant(run.cutoff)})`,
+      `SELECT DISTINCT _partition_id AS p FROM ${db.t(table)} WHERE toYYYYMM(${time}) < toYYYYMM(${q.instant(run.cutoff)})`,
       q.params,
     );
     await dropMonths(db, table, quarters);
@@ -96,8 +96,8 @@ async function dropMonths(db: ClickHouseDb, table: string, months: ReadonlyArray
 export async function ensureEventTtl(db: ClickHouseDb, days: number | undefined): Promise<void> {
   if (days === undefined) return;
   if (!Number.isInteger(days) || days < 1) throw new Error(`event TTL must be a whole number of days (got ${days})`);
-  // The visits per quarter hour (migrations 7 and 9) are the same events counted: the same TTL.
-  for (const [name, time] of [['referrer_event', 'toDateTime(seen_at)'], ...Object.values(QUARTER_HOURS).map((q) => [q.table, 'bucket'])]) {
+  // The visits per quarter hour and hour (migrations 7 and 9) are the same events counted: the same TTL.
+  for (const [name, time] of [['referrer_event', 'toDateTime(seen_at)'], ...VISIT_ROLLUPS.map((r) => [r.table, r.time])]) {
     const ttl = `${time} + toIntervalDay(${days})`;
     const table = await db.one<{ engine_full: string }>(
       'SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = {name:String}',
