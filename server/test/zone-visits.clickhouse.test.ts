@@ -59,7 +59,7 @@ test('a warehouse upgraded with events stored: visits before the quarter hours s
     // would refuse these as future, the warehouse takes them as they come).
     // The attributed visits' start: on an hour, at least 10 minutes past the latest event stored and past now.
     const attributedSince = Date.parse(
-      `${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t('attributed_visits_since')}`))?.s)}Z`,
+      `${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t('attributed_visits_1h_since')}`))?.s)}Z`,
     );
     expect(attributedSince % HOUR).toBe(0);
     expect(attributedSince - Date.now()).toBeGreaterThanOrEqual(9 * 60_000);
@@ -89,6 +89,47 @@ test('a warehouse upgraded with events stored: visits before the quarter hours s
   }
 });
 
+test('a warehouse upgraded to hours with visits in the quarter hours: those before the hours start count from the quarter hours, those after from the hours, each once', async () => {
+  const db = new ClickHouseDb(client, `hours${++databases}`, true, false);
+  await migrate(
+    db,
+    MIGRATIONS.filter((m) => m.version < 10),
+  );
+  const stored = Date.now() - HOUR;
+  await db.insert('referrer_event', [
+    { id: 1, seen_at: iso(stored), zone_id: 'Z1' },
+    { id: 2, seen_at: iso(stored + 1000), zone_id: 'Z1' },
+  ]);
+  const w = await openClickHouseWarehouse(client, { database: db.database });
+  try {
+    const since = Date.parse(
+      `${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t('zone_visits_1h_since')}`))?.s)}Z`,
+    );
+    expect(since % HOUR).toBe(0);
+    expect(since - Date.now()).toBeGreaterThanOrEqual(9 * 60_000);
+    expect(since - Date.now()).toBeLessThanOrEqual(70 * 60_000);
+    await w.referrers.append([
+      event(3, since - 60_000, { zone_id: 'Z1' }),
+      event(4, since, { zone_id: 'Z1' }),
+      event(5, since + HOUR, { zone_id: 'Z1' }),
+    ]);
+    const tz = middayZone(since);
+    const p = zonedParts(since, tz);
+    const day = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+    await importRows(w, [zoneReportRow(day, 'Z1', { revenue: 50 })]);
+    // 5 visits, and again with the raw events gone: the quarter hours hold the 3 before the hours start, the hours the rest.
+    for (const raw of ['kept', 'gone']) {
+      if (raw === 'gone') await w.db.command(`TRUNCATE TABLE ${w.db.t('referrer_event')}`);
+      expect(
+        (await w.profit.zoneValues({ day, tz })).find((v) => v.zone_id === 'Z1'),
+        raw,
+      ).toMatchObject({ rpv: 10, estimated: false });
+    }
+  } finally {
+    await w.close();
+  }
+});
+
 test('retention drops the months of quarter hours it rolled up wholly, and their TTL follows the events’', async () => {
   const database = `retained${++databases}`;
   const w = await openClickHouseWarehouse(client, { database });
@@ -106,9 +147,10 @@ test('retention drops the months of quarter hours it rolled up wholly, and their
       event(2, Date.parse('2026-02-20T10:00:00Z'), { zone_id: 'Z1', ...ad }),
       event(3, Date.parse('2026-03-05T10:00:00Z'), { zone_id: 'Z1', ...ad }),
     ]);
-    for (const table of ['zone_visits_15m', 'attributed_visits_1h']) expect(await partitions(table)).toEqual(['202601', '202602', '202603']);
+    const tables = ['zone_visits_15m', 'zone_visits_1h', 'attributed_visits_1h'];
+    for (const table of tables) expect(await partitions(table)).toEqual(['202601', '202602', '202603']);
     expect(await w.referrers.rollUpBefore(Date.parse('2026-03-02T00:00:00Z'))).toEqual({ deleted: 2, rolledUp: 2 });
-    for (const table of ['zone_visits_15m', 'attributed_visits_1h']) expect(await partitions(table)).toEqual(['202603']);
+    for (const table of tables) expect(await partitions(table)).toEqual(['202603']);
   } finally {
     await w.close();
   }
@@ -117,6 +159,7 @@ test('retention drops the months of quarter hours it rolled up wholly, and their
   try {
     for (const [name, time] of [
       ['zone_visits_15m', 'bucket'],
+      ['zone_visits_1h', 'hour'],
       ['attributed_visits_1h', 'hour'],
     ]) {
       const table = await kept.db.one<{ e: string }>(

@@ -5,7 +5,15 @@
 import type { ClickHouseDb } from './db.js';
 import { zoneReportTables } from './zone-report/schema.js';
 import { zoneMonthTables } from './zone-report/zone-months.js';
-import { attributedVisitTables, attributionColumns, botTrafficColumns, eventKeyTables, referrerTables, zoneVisitTables } from './referrers/schema.js';
+import {
+  attributedVisitTables,
+  attributionColumns,
+  botTrafficColumns,
+  eventKeyTables,
+  referrerTables,
+  zoneHourTables,
+  zoneVisitTables,
+} from './referrers/schema.js';
 import { adSpendTables } from './spend/schema.js';
 
 export interface Migration {
@@ -23,7 +31,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'Meta spend per ad and day', statements: adSpendTables },
   { version: 7, name: 'human visits per zone and quarter hour', statements: zoneVisitTables },
   { version: 8, name: 'zone months: revenue and margin per month, publisher and zone', statements: zoneMonthTables },
-  { version: 9, name: 'human visits from Meta ads per quarter hour, zone, campaign, ad set, ad and keyword', statements: attributedVisitTables },
+  { version: 9, name: 'human visits from Meta ads per hour, zone, campaign, ad set, ad and keyword', statements: attributedVisitTables },
+  { version: 10, name: 'human visits per zone and hour', statements: zoneHourTables },
 ];
 
 /** Creates the database and schema_migrations when missing, then applies what is missing; answers the versions applied now. */

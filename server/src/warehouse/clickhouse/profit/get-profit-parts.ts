@@ -11,7 +11,7 @@ import { Binder } from '../../sql/binder.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
 import type { ProfitDimension, ProfitParts, ProfitQuery, ZoneDayValue, ZoneValuesQuery } from '../../types.js';
 import { profitParts } from '../../profit-rows.js';
-import { attributedFrom, liveEvent, quarterHourFrom, watermarkSql } from '../referrers/schema.js';
+import { hourFrom, liveEvent, quarterHourFrom, watermarkSql } from '../referrers/schema.js';
 import { onHours, onQuarterHours } from '../../tz-offsets.js';
 
 const VISIT_KEY: Record<ProfitDimension, string> = {
@@ -50,10 +50,12 @@ const dayList = (b: Binder, days: readonly string[] | undefined) => `arrayMap(d 
 /**
  * The CTEs every query here shares. `lastEventMs`: the last raw event instant read (default: the
  * end of the range's last day). zone_counts: human visits per local day and zone over the events
- * read — the quarter hours of zone_visits_15m from qh_from (quarterHourFrom) on, and raw events
- * before it (none once the view is 8 days old and retention is further back), so a read scans
- * minutes of rows, not days of events. attributed: the visits from Meta ads in the range
- * (attributedRows), n each.
+ * read — the hours of zone_visits_1h from zh_from on, the quarter hours of zone_visits_15m from
+ * qh_from (quarterHourFrom) to zh_from (the 45 minutes after a retention cutoff, or the time
+ * between the two views' starts on a warehouse upgraded with events), and raw events before
+ * qh_from (none once the views are 8 days old and retention is further back), so a read scans
+ * minutes of rows, not days of events. attributed: the visits from Meta ads in the range, the
+ * hours of attributed_visits_1h from ah_from on and raw events before, n each.
  */
 function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDayEnd(q.to, q.tz).getTime()): Bound {
   const from = `toDate32(${b.bind(q.from, 'String')})`;
@@ -61,30 +63,56 @@ function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDa
   const campaign = b.bind(q.campaignId ?? null, 'Nullable(String)');
   const adset = b.bind(q.adsetId ?? null, 'Nullable(String)');
   const tz = b.bind(q.tz, 'String');
-  const evFromMs = zonedDayStart(addDays(q.from, -7), q.tz).getTime();
-  const evFrom = b.instant(evFromMs);
+  const ev = { fromMs: zonedDayStart(addDays(q.from, -7), q.tz).getTime(), toMs: lastEventMs };
+  const days = { fromMs: zonedDayStart(q.from, q.tz).getTime(), toMs: lastEventMs };
+  const evFrom = b.instant(ev.fromMs);
   const evTo = b.instant(lastEventMs);
-  const dayFromMs = zonedDayStart(q.from, q.tz).getTime();
-  const dayFrom = b.instant(dayFromMs);
-  // Outside whole quarter hours (onQuarterHours), they start after the last event read: all raw.
+  const dayFrom = b.instant(days.fromMs);
+  // Outside whole quarter hours (onQuarterHours), the rollups start after the last event read: all raw.
   const allRaw = `${evTo} + toIntervalMillisecond(1)`;
-  const qhFrom = onQuarterHours(evFromMs, lastEventMs, q.tz) ? quarterHourFrom(db) : allRaw;
-  const ctes = `${watermarkSql(db)} AS wm, ${qhFrom} AS qh_from, ${attributedFrom(db)} AS ah_from,
+  const quarters = onQuarterHours(ev.fromMs, lastEventMs, q.tz);
+  const qhFrom = quarters ? quarterHourFrom(db) : allRaw;
+  // The hours start on an hour at or after qh_from, so the three never overlap.
+  const zhFrom = `greatest(${hourFrom(db, 'zone_visits_1h')}, toStartOfHour(qh_from + toIntervalMillisecond(3599999)))`;
+  const zoneHours = hourRows(db.t('zone_visits_1h'), 'zone_id', tz, { ...ev, from: evFrom, to: evTo }, 'zh_from', q.tz);
+  const adHours = hourRows(
+    db.t('attributed_visits_1h'),
+    'zone_id, campaign_id, adset_id, ad_id, keyword',
+    tz,
+    { ...days, from: dayFrom, to: evTo },
+    'ah_from',
+    q.tz,
+  );
+  const ahFrom = adHours ? hourFrom(db, 'attributed_visits_1h') : allRaw;
+  const ctes = `${watermarkSql(db)} AS wm, ${qhFrom} AS qh_from, ${zhFrom} AS zh_from, ${ahFrom} AS ah_from,
 ev AS (
   SELECT seen_at, toDate32(toTimeZone(seen_at, ${tz})) AS day, zone_id, campaign_id, adset_id, ad_id, keyword
   FROM ${db.t('referrer_event')}
   WHERE seen_at >= ${evFrom} AND seen_at <= ${evTo} AND ${liveEvent()} AND NOT is_bot
 ),
 zone_counts AS (
-  SELECT day, zone_id, sum(n) AS visits FROM (
+  SELECT day, zone_id, sum(n) AS visits FROM (${
+    zoneHours
+      ? `
+    SELECT day, zone_id, sum(n) AS n FROM (${zoneHours}) GROUP BY day, zone_id
+    UNION ALL`
+      : ''
+  }
     SELECT toDate32(toTimeZone(bucket, ${tz})) AS day, zone_id, sum(visits) AS n FROM ${db.t('zone_visits_15m')}
-    WHERE bucket >= ${evFrom} AND bucket <= ${evTo} AND bucket >= qh_from GROUP BY day, zone_id
+    WHERE bucket >= ${evFrom} AND bucket <= ${evTo} AND bucket >= qh_from AND bucket < zh_from GROUP BY day, zone_id
     UNION ALL
     SELECT day, zone_id, count() AS n FROM ev WHERE seen_at < qh_from GROUP BY day, zone_id
   ) GROUP BY day, zone_id
 ),
 attributed AS (
-  SELECT * FROM (${attributedRows(db, tz, dayFrom, dayFromMs, evTo, lastEventMs, q.tz)})
+  SELECT * FROM (${
+    adHours
+      ? `${adHours}
+    UNION ALL `
+      : ''
+  }
+    SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS n FROM ev WHERE seen_at >= ${dayFrom} AND seen_at < ah_from
+  )
   WHERE day BETWEEN ${from} AND ${to} AND campaign_id IS NOT NULL
     AND (${campaign} IS NULL OR campaign_id = ${campaign}) AND (${adset} IS NULL OR adset_id = ${adset})
 ),
@@ -97,28 +125,31 @@ reported AS (
 }
 
 /**
- * The visits from Meta ads of [dayFrom, evTo]: a row per hour of attributed_visits_1h (n visits)
- * from ah_from (attributedFrom) on — an hour's quarters summed where the zone's days start on the
- * hour, spread over their own days where they start on a quarter hour — and a row per raw event
- * (n = 1) before it; all raw outside whole quarter hours.
+ * The visits of an hourly table (hourlyVisitTables: q0…q3 per hour and `keys`) in [from, to] from
+ * the instant `start` names on, as (day, keys…, n): where the zone's days start on the hour, a row
+ * per hour, its quarters summed; where they start on a quarter hour, a row per quarter with visits,
+ * on its own day; outside whole quarter hours, none (null: the caller reads raw events).
  */
-function attributedRows(db: ClickHouseDb, tz: string, dayFrom: string, dayFromMs: number, evTo: string, lastMs: number, zone: string): string {
-  const raw = (from: string) =>
-    `SELECT day, zone_id, campaign_id, adset_id, ad_id, keyword, 1 AS n FROM ev WHERE seen_at >= ${dayFrom} AND seen_at < ${from}`;
-  const hours = db.t('attributed_visits_1h');
-  const keys = 'zone_id, campaign_id, adset_id, ad_id, keyword';
-  if (onHours(dayFromMs, lastMs, zone))
-    return `SELECT toDate32(toTimeZone(hour, ${tz})) AS day, ${keys}, q0 + q1 + q2 + q3 AS n
-    FROM ${hours} WHERE hour >= ${dayFrom} AND hour <= ${evTo} AND hour >= ah_from
-    UNION ALL ${raw('ah_from')}`;
-  if (onQuarterHours(dayFromMs, lastMs, zone))
-    return `SELECT toDate32(toTimeZone(at, ${tz})) AS day, ${keys}, n FROM (
+function hourRows(
+  hours: string,
+  keys: string,
+  tz: string,
+  range: { from: string; to: string; fromMs: number; toMs: number },
+  start: string,
+  zone: string,
+): string | null {
+  if (onHours(range.fromMs, range.toMs, zone))
+    return `
+    SELECT toDate32(toTimeZone(hour, ${tz})) AS day, ${keys}, q0 + q1 + q2 + q3 AS n
+    FROM ${hours} WHERE hour >= ${range.from} AND hour <= ${range.to} AND hour >= ${start}`;
+  if (onQuarterHours(range.fromMs, range.toMs, zone))
+    return `
+    SELECT toDate32(toTimeZone(at, ${tz})) AS day, ${keys}, n FROM (
       SELECT hour + toIntervalMinute(m) AS at, ${keys}, n FROM ${hours}
       ARRAY JOIN [q0, q1, q2, q3] AS n, [0, 15, 30, 45] AS m
-      WHERE hour >= toStartOfHour(${dayFrom}) AND hour <= ${evTo} AND hour >= ah_from AND n > 0
-    ) WHERE at >= ${dayFrom} AND at <= ${evTo}
-    UNION ALL ${raw('ah_from')}`;
-  return raw(`${evTo} + toIntervalMillisecond(1)`);
+      WHERE hour >= toStartOfHour(${range.from}) AND hour <= ${range.to} AND hour >= ${start} AND n > 0
+    ) WHERE at >= ${range.from} AND at <= ${range.to}`;
+  return null;
 }
 
 const ZONE_VISITS = 'SELECT day, zone_id, visits FROM zone_counts';

@@ -116,56 +116,87 @@ FROM ${db.t('referrer_event')}`,
 ];
 
 /**
- * Migration 9: human visits from Meta ads per UTC hour, zone and attribution (campaign, ad set, ad,
- * keyword), each hour's four quarters in q0…q3, for Rentabilidad's attributed visits, which
- * otherwise count every raw event of the range per read (a week of 10 M events: 3 M rows, ~200 ms
- * of a 350 ms read). A zone whose days start on the hour sums an hour's quarters (a quarter of the
- * rows of quarter hours: ~20 ms); one whose days start on a quarter hour spreads them (ARRAY JOIN).
- * Otherwise the design of zone_visits_15m above — filled by a materialized view in the events'
- * INSERT, nothing backfilled, attributed_visits_since recording from when every event is in it (an
- * hour 10 to 70 minutes past the latest event stored and now; readers count raw events before:
- * attributedFrom) — with Nullable keys (allow_nullable_key), so an ad set, ad or keyword missing
- * stays NULL, not ''.
+ * A table of human visits per UTC hour (SummingMergeTree, read with sum()), each hour's four
+ * quarters in q0…q3, filled by a materialized view in the events' INSERT, with `keys` beside the
+ * hour (`key` columns and their types; `select`: each key's expression over referrer_event) and
+ * `where` the events it counts. A zone whose days start on the hour sums an hour's quarters; one
+ * whose days start on a quarter hour spreads them over their own days (profit/get-profit-parts.ts).
+ * Nothing is backfilled: `<name>_since` records from when every event is in it — the epoch on an
+ * empty warehouse, else an hour 10 to 70 minutes past both the latest event stored and now (as
+ * zone_visits_since above) — and readers count what is before that instant some other way (hourFrom).
  */
-export const attributedVisitTables = (db: ClickHouseDb): string[] => [
-  `CREATE TABLE IF NOT EXISTS ${db.t('attributed_visits_1h')} (
-  hour DateTime('UTC'),
-  zone_id String,
-  campaign_id String,
-  adset_id Nullable(String),
-  ad_id Nullable(String),
-  keyword Nullable(String),
-  q0 UInt64,
-  q1 UInt64,
-  q2 UInt64,
-  q3 UInt64
-) ENGINE = SummingMergeTree
+function hourlyVisitTables(
+  db: ClickHouseDb,
+  name: string,
+  keys: ReadonlyArray<{ key: string; type: string; select?: string }>,
+  where: string,
+  settings = '',
+): string[] {
+  const cols = keys.map((k) => `${k.key} ${k.type}`).join(', ');
+  const names = keys.map((k) => k.key).join(', ');
+  const selects = keys.map((k) => (k.select ? `${k.select} AS ${k.key}` : k.key)).join(', ');
+  return [
+    `CREATE TABLE IF NOT EXISTS ${db.t(name)} (hour DateTime('UTC'), ${cols}, q0 UInt64, q1 UInt64, q2 UInt64, q3 UInt64)
+ENGINE = SummingMergeTree
 PARTITION BY toYYYYMM(hour)
-ORDER BY (hour, zone_id, campaign_id, adset_id, ad_id, keyword)
-SETTINGS ttl_only_drop_parts = 1, allow_nullable_key = 1`,
-  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db.t('attributed_visits_1h_mv')} TO ${db.t('attributed_visits_1h')} AS
-SELECT toStartOfHour(seen_at) AS hour, zone_id, assumeNotNull(campaign_id) AS campaign_id, adset_id, ad_id, keyword,
+ORDER BY (hour, ${names})
+SETTINGS ttl_only_drop_parts = 1${settings}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db.t(`${name}_mv`)} TO ${db.t(name)} AS
+SELECT toStartOfHour(seen_at) AS hour, ${selects},
        countIf(toMinute(seen_at) < 15) AS q0, countIf(toMinute(seen_at) BETWEEN 15 AND 29) AS q1,
        countIf(toMinute(seen_at) BETWEEN 30 AND 44) AS q2, countIf(toMinute(seen_at) >= 45) AS q3
-FROM ${db.t('referrer_event')} WHERE NOT is_bot AND campaign_id IS NOT NULL
-GROUP BY hour, zone_id, campaign_id, adset_id, ad_id, keyword`,
-  `CREATE TABLE IF NOT EXISTS ${db.t('attributed_visits_since')} (since DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY since`,
-  `INSERT INTO ${db.t('attributed_visits_since')} (since)
+FROM ${db.t('referrer_event')} WHERE ${where}
+GROUP BY hour, ${names}`,
+    `CREATE TABLE IF NOT EXISTS ${db.t(`${name}_since`)} (since DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY since`,
+    `INSERT INTO ${db.t(`${name}_since`)} (since)
 SELECT if(count() = 0, toDateTime64(0, 3, 'UTC'), toStartOfHour(greatest(max(seen_at), now64(3, 'UTC')) + toIntervalMinute(70)))
 FROM ${db.t('referrer_event')}`,
-];
+  ];
+}
 
 /**
- * The instant from which attributed_visits_1h holds every counted visit from an ad (needs `wm`):
- * the view's start, or the first hour wholly after the retention cutoff if later.
+ * Migration 9: human visits from Meta ads per hour, zone and attribution (campaign, ad set, ad,
+ * keyword), for Rentabilidad's attributed visits, which otherwise count every raw event of the
+ * range per read (a week of 10 M events: 3 M rows, ~200 ms of a 350 ms read; from the hours, 298 k
+ * rows). Nullable keys (allow_nullable_key), so an ad set, ad or keyword missing stays NULL, not ''.
+ * Readers count raw events before its start.
  */
-export const attributedFrom = (db: Tables, wm = 'wm') =>
-  `(SELECT greatest(max(since), toStartOfHour(tupleElement(${wm}, 1) + toIntervalMillisecond(3599999))) FROM ${db.t('attributed_visits_since')})`;
+export const attributedVisitTables = (db: ClickHouseDb): string[] =>
+  hourlyVisitTables(
+    db,
+    'attributed_visits_1h',
+    [
+      { key: 'zone_id', type: 'String' },
+      { key: 'campaign_id', type: 'String', select: 'assumeNotNull(campaign_id)' },
+      { key: 'adset_id', type: 'Nullable(String)' },
+      { key: 'ad_id', type: 'Nullable(String)' },
+      { key: 'keyword', type: 'Nullable(String)' },
+    ],
+    'NOT is_bot AND campaign_id IS NOT NULL',
+    ', allow_nullable_key = 1',
+  );
+
+/**
+ * Migration 10: human visits per zone and hour, for the profit rule's zone visits: a quarter of
+ * zone_visits_15m's rows to group (8 days of 2,000 zones: 384 k rows, not 1.37 M). Readers take
+ * the hours from its start on, zone_visits_15m's quarter hours between that table's start and it,
+ * and raw events before (get-profit-parts.ts, zone_counts).
+ */
+export const zoneHourTables = (db: ClickHouseDb): string[] =>
+  hourlyVisitTables(db, 'zone_visits_1h', [{ key: 'zone_id', type: 'String' }], 'NOT is_bot');
+
+/**
+ * The instant from which a table of hourly visits (hourlyVisitTables) holds every counted visit
+ * (needs `wm`): the view's start, or the first hour wholly after the retention cutoff if later.
+ */
+export const hourFrom = (db: Tables, table: 'attributed_visits_1h' | 'zone_visits_1h', wm = 'wm') =>
+  `(SELECT greatest(max(since), toStartOfHour(tupleElement(${wm}, 1) + toIntervalMillisecond(3599999))) FROM ${db.t(`${table}_since`)})`;
 
 /** The tables of visits per quarter hour or hour (a materialized view's each), and their time column: retention drops their months. */
 export const VISIT_ROLLUPS = [
   { table: 'zone_visits_15m', time: 'bucket' },
   { table: 'attributed_visits_1h', time: 'hour' },
+  { table: 'zone_visits_1h', time: 'hour' },
 ] as const;
 
 /**
