@@ -278,6 +278,8 @@ async function instance() {
       ADOPS_ADMIN_PASSWORD: ADMIN.password,
       ADOPS_INGEST_KEY: INGEST_KEY,
       ADOPS_TRUST_PROXY: '1',
+      // One token opens every stream measured here: past the per-user quota (20 by default).
+      ADOPS_MAX_STREAMS: '100000',
       ADOPS_STORE: 'postgres',
       ADOPS_DATABASE_URL: clusterDb,
       ADOPS_LIVE: 'redis',
