@@ -189,6 +189,10 @@ const chdbDir = path.join(work, 'chdb');
     clickhouse: { url: `chdb://${chdbDir}`, database: 'adops' },
   });
   log(`  run again (copies nothing, verifies): ${seconds(performance.now() - again)}, ${second.ok ? 'ok' : 'FAILED'}`);
+  // Disk: the DuckDB file copied from, and ClickHouse's directory once its merges have settled.
+  const du = (p) => Number(execFileSync('du', ['-sb', p], { encoding: 'utf8' }).split('\t')[0]);
+  const gb = (bytes) => `${(bytes / 1e9).toFixed(2)} GB`;
+  log(`  disk: DuckDB ${gb(du(path.join(dataDir, 'warehouse.duckdb')))}, ClickHouse (chdb) ${gb(du(chdbDir))}`);
 }
 
 // ---------------------------------------------------------------- 3. the report queries: DuckDB vs ClickHouse
