@@ -206,6 +206,51 @@ test('Rentabilidad over whole days reads the hours of its attributed visits, not
   }
 });
 
+test('across a change of summer time the hours fall on the days DuckDB counts them on', async () => {
+  // Madrid leaves summer time at 01:00 UTC on 25 October 2026 (an hour), Santiago de Chile enters
+  // it on 6 September 2026 at 04:00 UTC: both days have 25 or 23 hours.
+  const cases = [
+    { tz: 'Europe/Madrid', days: ['2026-10-24', '2026-10-25', '2026-10-26'] },
+    { tz: 'America/Santiago', days: ['2026-09-05', '2026-09-06', '2026-09-07'] },
+  ];
+  const duck = await openDuckDbWarehouse(':memory:');
+  const ch = await openClickHouseWarehouse(client, { database: `summer${++databases}` });
+  try {
+    let id = 0;
+    for (const { days } of cases) {
+      const first = Date.parse(`${days[0]}T00:00:00Z`) - 12 * HOUR;
+      // A visit every 7 minutes for 4 days, from two ads, in two zones; each of the days reported.
+      const events = Array.from({ length: (4 * 24 * 60) / 7 }, (_, i) =>
+        event(++id, first + i * 7 * 60_000, {
+          zone_id: `Z${i % 2}`,
+          campaign_id: 'C1',
+          adset_id: 'S1',
+          ad_id: `A${i % 3}`,
+          keyword: i % 5 ? 'vuelos' : null,
+        }),
+      );
+      const reports = days.flatMap((d) => ['Z0', 'Z1'].map((z) => zoneReportRow(d, z, { revenue: 40 })));
+      for (const w of [duck, ch]) {
+        await importRows(w, reports);
+        await w.referrers.append(events);
+      }
+    }
+    for (const { tz, days } of cases) {
+      const [from, day, to] = days as [string, string, string];
+      const byZone = (vs: ZoneDayValue[]) => [...vs].sort((a, b) => a.zone_id.localeCompare(b.zone_id));
+      expectSame(byZone(await ch.profit.zoneValues({ day, tz })), byZone(await duck.profit.zoneValues({ day, tz })), `${tz} values`);
+      for (const by of ['day', 'ad', 'keyword'] as const) {
+        const q = { by, from, to, tz };
+        const sorted = (p: ProfitParts) => [...p.visits].sort((a, b) => String(a.key).localeCompare(String(b.key)));
+        expectSame(sorted(await ch.profit.parts(q)), sorted(await duck.profit.parts(q)), `${tz} by ${by}`);
+      }
+    }
+  } finally {
+    await duck.close();
+    await ch.close();
+  }
+});
+
 test('zone values and the profit query answer what DuckDB answers on random traffic, in zones of time off the hour, before and after retention', async () => {
   let seed = 11;
   const rand = () => {
