@@ -5,8 +5,8 @@
 // number, it sorts only the rows at or past its last row's value (ClickHouse: of their keys). A DuckDB zone search of
 // digits is a filter of the scan, not a join (sql/filters.ts). A page led by a ratio of counts
 // (CTR) whose first rows tie at 0 reads only the days up to its last row's. ClickHouse tests the filters on the natural
-// key before FINAL (PREWHERE). 'Top Zones' sums the zone months
-// for a range's whole months (zone-report/get-top-earners.ts), and answers what the stored rows
+// key before FINAL (PREWHERE). 'Top Zones' sums the zone months and weeks
+// for a range's whole months and the whole weeks at its ends (zone-report/get-top-earners.ts), and answers what the stored rows
 // answer after imports that replace rows. A page of groups by day and zone led by the day sums
 // only the days that hold it (zone-report/get-groups.ts). A DuckDB page is one scan of its days (no late
 // materialization's second scan of the whole table for the page's rowids).
@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { addDays, weekdayIndex } from '@adops/core';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import type { Params } from '../src/warehouse/sql/binder.js';
@@ -274,7 +275,7 @@ describe('a range cut into whole months, whole weeks and days', () => {
   });
 });
 
-describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (engine, open) => {
+describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (_engine, open) => {
   let rolled: Warehouse & { db: SqlDb };
   let raw: Warehouse & { db: SqlDb };
   /** Rows over March to May (the random rows' days moved month by month), then a second import replacing many of them. */
@@ -314,14 +315,12 @@ describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (engine, open) 
     const seen = recording(rolled.db);
     await rolled.zoneReports.topEarners(ranges[1], 10);
     expect(seen[0].sql).toMatch(/zone_report_zone_month/);
-    // DuckDB: the whole weeks within a month, or left at a range's ends, from the zone weeks.
-    if (engine === 'DuckDB') {
-      expect(seen[0].sql).toMatch(/zone_report_zone_week/);
-      const weeks = recording(rolled.db);
-      await rolled.zoneReports.topEarners(ranges[3], 10);
-      expect(weeks[0].sql).toMatch(/zone_report_zone_week/);
-      expect(weeks[0].sql).not.toMatch(/zone_report_zone_month/);
-    }
+    // The whole weeks within a month, or left at a range's ends, from the zone weeks.
+    expect(seen[0].sql).toMatch(/zone_report_zone_week/);
+    const weeks = recording(rolled.db);
+    await rolled.zoneReports.topEarners(ranges[3], 10);
+    expect(weeks[0].sql).toMatch(/zone_report_zone_week/);
+    expect(weeks[0].sql).not.toMatch(/zone_report_zone_month/);
     // Under a filter the months and weeks do not keep, the rows are summed.
     const rows = recording(rolled.db);
     await rolled.zoneReports.topEarners(ranges[7], 10);
@@ -370,12 +369,13 @@ describe('DuckDB: zone weeks of a warehouse from before them', () => {
   });
 });
 
-describe('ClickHouse: zone months of a warehouse from before them', () => {
+describe('ClickHouse: zone months and weeks of a warehouse from before them', () => {
   test('are built at the next open from the stored rows', async () => {
     const w = await openClickHouseWarehouse(client, { database: 'before_months' });
     await importRows(w, ROWS);
-    // As a warehouse made before migration 8: its tables empty.
-    for (const t of ['zone_report_zone_month', 'zone_report_month']) await w.db.command(`TRUNCATE TABLE ${w.db.t(t)}`);
+    // As a warehouse made before migrations 8 and 11: their tables empty.
+    for (const t of ['zone_report_zone_month', 'zone_report_month', 'zone_report_zone_week', 'zone_report_week'])
+      await w.db.command(`TRUNCATE TABLE ${w.db.t(t)}`);
     await w.close();
     const again = await openClickHouseWarehouse(client, { database: 'before_months' });
     const raw = await openDuckDbWarehouse(':memory:', { rollup: false });
@@ -384,6 +384,15 @@ describe('ClickHouse: zone months of a warehouse from before them', () => {
       const april = { start_date: '2026-04-01', end_date: '2026-04-30' };
       expectSame(await again.zoneReports.topEarners(april, 10), await raw.zoneReports.topEarners(april, 10));
       expect(await again.db.all(`SELECT toString(month) AS month FROM ${again.db.t('zone_report_month')} FINAL`)).toEqual([{ month: '2026-04-01' }]);
+      // A week for each Monday of the stored days (two weeks of them here).
+      const weeks = await again.db.all<{ week: string }>(`SELECT toString(week) AS week FROM ${again.db.t('zone_report_week')} FINAL ORDER BY week`);
+      const mondays = [...new Set(ROWS.map((r) => addDays(r.date, -weekdayIndex(r.date))))].sort();
+      expect(mondays.length).toBeGreaterThan(1);
+      expect(weeks.map((r) => r.week)).toEqual(mondays);
+      const week = { start_date: '2026-04-06', end_date: '2026-04-12' };
+      const seen = recording(again.db);
+      expectSame(await again.zoneReports.topEarners(week, 10), await raw.zoneReports.topEarners(week, 10));
+      expect(seen[0].sql).toMatch(/zone_report_zone_week/);
     } finally {
       await again.close();
       await raw.close();

@@ -7,7 +7,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { ClickHouseDb, memorySettings } from './db.js';
 import { migrate } from './migrations.js';
 import { beginZoneReportImport, dropStaleStages } from './zone-report/import.js';
-import { buildMissingZoneMonths, repairRollup } from './zone-report/schema.js';
+import { buildMissingZonePeriods, repairRollup } from './zone-report/schema.js';
 import { clickHouseReferrerWrites } from './referrers/index.js';
 import { upsertSpend } from './spend/upsert.js';
 import { getProfitParts, getZoneValues } from './profit/get-profit-parts.js';
@@ -101,7 +101,7 @@ export async function openClickHouseWarehouse(
     await ensureEventTtl(db, options.eventTtlDays);
     await dropStaleStages(db);
     await repairRollup(db);
-    await buildMissingZoneMonths(db);
+    await buildMissingZonePeriods(db);
   } catch (e) {
     await db.close();
     throw e;

@@ -4,7 +4,7 @@
 // together end with one row per version (ReplacingMergeTree on the version).
 import type { ClickHouseDb } from './db.js';
 import { zoneReportTables } from './zone-report/schema.js';
-import { zoneMonthTables } from './zone-report/zone-months.js';
+import { zoneMonthTables, zoneWeekTables } from './zone-report/zone-periods.js';
 import {
   attributedVisitTables,
   attributionColumns,
@@ -33,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'zone months: revenue and margin per month, publisher and zone', statements: zoneMonthTables },
   { version: 9, name: 'human visits from Meta ads per hour, zone, campaign, ad set, ad and keyword', statements: attributedVisitTables },
   { version: 10, name: 'human visits per zone and hour', statements: zoneHourTables },
+  { version: 11, name: 'zone weeks: revenue and margin per ISO week, publisher and zone', statements: zoneWeekTables },
 ];
 
 /** Creates the database and schema_migrations when missing, then applies what is missing; answers the versions applied now. */

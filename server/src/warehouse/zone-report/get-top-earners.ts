@@ -8,8 +8,8 @@
 // the whole weeks left at its ends and from the stored rows for the days left after them, when
 // no filter but the publisher or the zone needs the rows (a year: 12 months and a few weeks of
 // zones and at most 12 days of rows instead of 365 days of rows; 30 days: three or four weeks
-// and at most nine days); otherwise by zone id first. ClickHouse sums its zone months (not weeks yet), and runs a
-// statement per list.
+// and at most nine days); otherwise by zone id first. ClickHouse sums its zone months and weeks
+// the same way, and runs a statement per list.
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import { filterConditions, usesRollup, whereFilters } from '../sql/filters.js';
@@ -157,29 +157,31 @@ async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Pro
   return out;
 }
 
-/** ClickHouse: the zones of the range from the current zone months (clickhouse/zone-report/zone-months.ts) and the rows at its ends. */
-function clickHouseZonesFromMonths(db: SqlDb, b: Binder, filters: Filters, split: NonNullable<ReturnType<typeof wholeMonths>>): string {
-  const first = b.bind(split.months.start, 'Date32');
-  const last = b.bind(split.months.end, 'Date32');
-  const conditions = filterConditions(b, filters);
-  const ends = [split.before, split.after]
-    .filter((r) => r.start <= r.end)
-    .map(
-      (range) => `UNION ALL SELECT publisher, zone_id, revenue, if(revenue != 0, margin, 0) AS margin ${fromWhere(db, b, false, filters, { range })}`,
-    );
-  return `SELECT publisher, zone_id, revenue, margin FROM ${db.t('zone_report_zone_month')}
-     WHERE (month, version) IN (SELECT month, max(version) FROM ${db.t('zone_report_month')} WHERE month BETWEEN ${first} AND ${last} GROUP BY month)
-       AND month BETWEEN ${first} AND ${last} AND ${conditions}
-     ${ends.join('\n')}`;
+/** ClickHouse: the zones of the range from the current zone months and weeks (clickhouse/zone-report/zone-periods.ts) and the rows at its ends. */
+function clickHouseZonesFromSpans(db: SqlDb, b: Binder, filters: Filters, spans: NonNullable<ReturnType<typeof zoneSpans>>): string {
+  const period = (rows: string, current: string, column: string, r: DayRange) => {
+    const first = b.bind(r.start, 'Date32');
+    const last = b.bind(r.end, 'Date32');
+    return `SELECT publisher, zone_id, revenue, margin FROM ${db.t(rows)}
+     WHERE (${column}, version) IN (SELECT ${column}, max(version) FROM ${db.t(current)} WHERE ${column} BETWEEN ${first} AND ${last} GROUP BY ${column})
+       AND ${column} BETWEEN ${first} AND ${last} AND ${filterConditions(b, filters)}`;
+  };
+  return [
+    ...(spans.months ? [period('zone_report_zone_month', 'zone_report_month', 'month', spans.months)] : []),
+    ...spans.weeks.map((r) => period('zone_report_zone_week', 'zone_report_week', 'week', r)),
+    ...spans.days.map(
+      (range) => `SELECT publisher, zone_id, revenue, if(revenue != 0, margin, 0) AS margin ${fromWhere(db, b, false, filters, { range })}`,
+    ),
+  ].join('\n     UNION ALL ');
 }
 
 /** ClickHouse: each list a statement of its own, run together. */
 async function clickHouseTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
   const range = { start: filters.start_date, end: filters.end_date };
   const z = new Binder(db.dialect);
-  const split = onZoneMonths(db, filters) ? wholeMonths(filters.start_date, filters.end_date) : undefined;
-  const sums = split
-    ? `SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (${clickHouseZonesFromMonths(db, z, filters, split)})`
+  const spans = onZoneMonths(db, filters) ? zoneSpans(filters.start_date, filters.end_date) : undefined;
+  const sums = spans
+    ? `SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (${clickHouseZonesFromSpans(db, z, filters, spans)})`
     : `SELECT publisher, zone_id, sum(revenue) AS revenue, sumIf(margin, revenue != 0) AS margin ${fromWhere(db, z, false, filters, { range })}`;
   const zones = db.all<TopZoneSums>(
     `SELECT * FROM (

@@ -15,8 +15,9 @@
 //   switch (the highest version) has read every row committed before it. Two builds of the same
 //   day under the same version (the same microsecond) would add up twice: that is detected
 //   after the insert and built again under a new version.
-// - zone_report_zone_month / zone_report_month: each month's sums per publisher × zone, rewritten
-//   with the days of each build under its version (zone-months.ts).
+// - zone_report_zone_month / zone_report_month and zone_report_zone_week / zone_report_week: each
+//   month's and ISO week's sums per publisher × zone, rewritten with the days of each build under
+//   its version (zone-periods.ts).
 // - zone_report_pending: the days (and version) an import is about to change, written before
 //   the rows: a day whose pending version stayed ahead of its current one for PENDING_GRACE_MS (a
 //   crash between the rows and the rollup) has its rollup rebuilt at the next open or commit.
@@ -26,7 +27,7 @@ import { sumsSql } from '../../sql/formulas.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
 
 import { ZONE_NATURAL_KEY } from '../../types.js';
-import { monthsOf, monthsWithout, switchZoneMonths, writeZoneMonths } from './zone-months.js';
+import { ZONE_PERIOD_KEYS, periodsOf, periodsWithout, switchZonePeriods, writeZonePeriods } from './zone-periods.js';
 
 /** Column definitions (money Float64: the same IEEE doubles DuckDB stores and sums). */
 export const ZONE_REPORT_COLUMNS_SQL = `
@@ -130,11 +131,13 @@ export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v
     params,
   );
   if (Number(twice?.twice)) return false;
-  // The zone months of these days' months (zone-months.ts), switched before the days: a crash
-  // in between leaves the days pending, and their repair rewrites both.
-  const months = monthsOf(sorted);
-  if (!(await writeZoneMonths(db, months, v))) return false;
-  await switchZoneMonths(db, months, v);
+  // The zone months and weeks of these days (zone-periods.ts), switched before the days: a crash
+  // in between leaves the days pending, and their repair rewrites them all.
+  for (const period of ZONE_PERIOD_KEYS) {
+    const starts = periodsOf(period, sorted);
+    if (!(await writeZonePeriods(db, period, starts, v))) return false;
+    await switchZonePeriods(db, period, starts, v);
+  }
   await db.command(`INSERT INTO ${db.t('zone_report_day')} (date, version) SELECT arrayJoin({days:Array(Date32)}), {v:UInt64}`, params);
   await db.command(`DELETE FROM ${db.t('zone_report_rollup')} WHERE ${inDays} AND version < {v:UInt64}`, params);
   return true;
@@ -170,17 +173,21 @@ export async function repairRollup(db: ClickHouseDb, graceMs = PENDING_GRACE_MS)
   return days;
 }
 
-/** Builds the zone months a warehouse from before them lacks (every month with stored days), under a version of their own. */
-export async function buildMissingZoneMonths(db: ClickHouseDb): Promise<string[]> {
-  const months = await monthsWithout(db);
-  if (months.length === 0) return [];
-  for (let attempt = 1; ; attempt++) {
-    const v = await nextVersion(db);
-    if (await writeZoneMonths(db, months, v)) {
-      await switchZoneMonths(db, months, v);
-      return months;
+/** Builds the zone months and weeks a warehouse from before them lacks (every period with stored days), under a version of their own. */
+export async function buildMissingZonePeriods(db: ClickHouseDb): Promise<string[]> {
+  const built: string[] = [];
+  for (const period of ZONE_PERIOD_KEYS) {
+    const starts = await periodsWithout(db, period);
+    if (starts.length === 0) continue;
+    for (let attempt = 1; ; attempt++) {
+      const v = await nextVersion(db);
+      if (await writeZonePeriods(db, period, starts, v)) {
+        await switchZonePeriods(db, period, starts, v);
+        built.push(...starts.map((s) => `${period} ${s}`));
+        break;
+      }
+      if (attempt >= REBUILD_ATTEMPTS) throw new Error(`zone ${period}s: no unique version for ${starts.length} of them after ${attempt} attempts`);
     }
-    if (attempt >= REBUILD_ATTEMPTS)
-      throw new Error(`zone_report_zone_month: no unique version for ${months.length} month(s) after ${attempt} attempts`);
   }
+  return built;
 }
