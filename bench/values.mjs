@@ -173,5 +173,5 @@ for (const r of results) {
 const [d, c] = results;
 log(`  ClickHouse ÷ DuckDB, Rentabilidad: ${fmt(c.profit.ms / d.profit.ms, 1)}× wall, ${fmt(c.profit.cpu / d.profit.cpu, 1)}× CPU`);
 log(
-  `  ClickHouse ÷ DuckDB, re-read: ${fmt(c.reread.ms / d.reread.ms, 1)}× wall, ${fmt(c.reread.cpu / d.reread.cpu, 1)}× CPU (DuckDB counts only the events since its last read; ClickHouse sums the 8 days' visits per zone and quarter hour)`,
+  `  ClickHouse ÷ DuckDB, re-read: ${fmt(c.reread.ms / d.reread.ms, 1)}× wall, ${fmt(c.reread.cpu / d.reread.cpu, 1)}× CPU (DuckDB counts only the events since its last read; ClickHouse sums the 8 days' visits per zone and hour)`,
 );
