@@ -31,7 +31,7 @@ interface TopRow {
 }
 
 /** The whole months of a range (first days, inclusive) and the days before and after them; undefined when it holds none. */
-export function wholeMonths(start: string, end: string) {
+function wholeMonths(start: string, end: string) {
   const first = start === startOfMonth(start) ? start : addDays(endOfMonth(start), 1);
   const lastEnd = end === endOfMonth(end) ? end : addDays(startOfMonth(end), -1);
   if (first > lastEnd) return undefined;
@@ -45,7 +45,7 @@ export function wholeMonths(start: string, end: string) {
 type DayRange = { start: string; end: string };
 
 /** The whole ISO weeks (Monday to Sunday) of a range (their Mondays, inclusive) and the days before and after them; undefined when it holds none. */
-export function wholeWeeks(start: string, end: string) {
+function wholeWeeks(start: string, end: string) {
   const first = addDays(start, (7 - weekdayIndex(start)) % 7);
   const lastEnd = addDays(end, -((weekdayIndex(end) + 1) % 7));
   if (first > lastEnd) return undefined;
@@ -78,24 +78,33 @@ export function zoneSpans(start: string, end: string): { months?: DayRange; week
   return { months: split?.months, weeks, days };
 }
 
+type Spans = NonNullable<ReturnType<typeof zoneSpans>>;
+
+/**
+ * The SELECTs of a range's spans, in order: its whole months and weeks (`period`: a zone period,
+ * zone_report_zone_month or _week, over its first days in `r`) and its days left (`days`).
+ */
+const spanSelects = (spans: Spans, period: (p: 'month' | 'week', r: DayRange) => string, days: (r: DayRange) => string): string[] => [
+  ...(spans.months ? [period('month', spans.months)] : []),
+  ...spans.weeks.map((r) => period('week', r)),
+  ...spans.days.map(days),
+];
+
 /** Filters the zone months and weeks can answer: none but the range, the publisher and the zone. */
 const onZoneMonths = (db: SqlDb, f: Filters) =>
   db.rollup && f.advertiser === undefined && f.geo === undefined && f.source === undefined && f.domain === undefined;
 
 /** DuckDB: the zones (publisher, zone id, revenue, margin) of the range, summed from the zone months and weeks and the rows at the range's ends. */
-function zonesFromSpans(b: Binder, filters: Filters, spans: NonNullable<ReturnType<typeof zoneSpans>>): string {
-  const period = (table: string, column: string, r: DayRange) =>
-    `SELECT publisher, zone_id, revenue, margin FROM ${table} ${whereFilters(b, filters, {
-      and: [`${column} BETWEEN ${b.bind(r.start, 'Date32')} AND ${b.bind(r.end, 'Date32')}`],
-    })}`;
-  const parts = [
-    ...(spans.months ? [period('zone_report_zone_month', 'month', spans.months)] : []),
-    ...spans.weeks.map((r) => period('zone_report_zone_week', 'week', r)),
-    ...spans.days.map(
-      (range) =>
-        `SELECT publisher, zone_id, revenue, CASE WHEN revenue <> 0 THEN margin ELSE 0 END AS margin FROM zone_report ${whereFilters(b, filters, { range })}`,
-    ),
-  ];
+function zonesFromSpans(b: Binder, filters: Filters, spans: Spans): string {
+  const parts = spanSelects(
+    spans,
+    (p, r) =>
+      `SELECT publisher, zone_id, revenue, margin FROM zone_report_zone_${p} ${whereFilters(b, filters, {
+        and: [`${p} BETWEEN ${b.bind(r.start, 'Date32')} AND ${b.bind(r.end, 'Date32')}`],
+      })}`,
+    (range) =>
+      `SELECT publisher, zone_id, revenue, CASE WHEN revenue <> 0 THEN margin ELSE 0 END AS margin FROM zone_report ${whereFilters(b, filters, { range })}`,
+  );
   return `zones AS (
        SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (
          ${parts.join('\n         UNION ALL ')})
@@ -158,21 +167,18 @@ async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Pro
 }
 
 /** ClickHouse: the zones of the range from the current zone months and weeks (clickhouse/zone-report/zone-periods.ts) and the rows at its ends. */
-function clickHouseZonesFromSpans(db: SqlDb, b: Binder, filters: Filters, spans: NonNullable<ReturnType<typeof zoneSpans>>): string {
-  const period = (rows: string, current: string, column: string, r: DayRange) => {
-    const first = b.bind(r.start, 'Date32');
-    const last = b.bind(r.end, 'Date32');
-    return `SELECT publisher, zone_id, revenue, margin FROM ${db.t(rows)}
-     WHERE (${column}, version) IN (SELECT ${column}, max(version) FROM ${db.t(current)} WHERE ${column} BETWEEN ${first} AND ${last} GROUP BY ${column})
-       AND ${column} BETWEEN ${first} AND ${last} AND ${filterConditions(b, filters)}`;
-  };
-  return [
-    ...(spans.months ? [period('zone_report_zone_month', 'zone_report_month', 'month', spans.months)] : []),
-    ...spans.weeks.map((r) => period('zone_report_zone_week', 'zone_report_week', 'week', r)),
-    ...spans.days.map(
-      (range) => `SELECT publisher, zone_id, revenue, if(revenue != 0, margin, 0) AS margin ${fromWhere(db, b, false, filters, { range })}`,
-    ),
-  ].join('\n     UNION ALL ');
+function clickHouseZonesFromSpans(db: SqlDb, b: Binder, filters: Filters, spans: Spans): string {
+  return spanSelects(
+    spans,
+    (p, r) => {
+      const first = b.bind(r.start, 'Date32');
+      const last = b.bind(r.end, 'Date32');
+      return `SELECT publisher, zone_id, revenue, margin FROM ${db.t(`zone_report_zone_${p}`)}
+     WHERE (${p}, version) IN (SELECT ${p}, max(version) FROM ${db.t(`zone_report_${p}`)} WHERE ${p} BETWEEN ${first} AND ${last} GROUP BY ${p})
+       AND ${p} BETWEEN ${first} AND ${last} AND ${filterConditions(b, filters)}`;
+    },
+    (range) => `SELECT publisher, zone_id, revenue, if(revenue != 0, margin, 0) AS margin ${fromWhere(db, b, false, filters, { range })}`,
+  ).join('\n     UNION ALL ');
 }
 
 /** ClickHouse: each list a statement of its own, run together. */
