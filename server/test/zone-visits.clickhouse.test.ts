@@ -10,7 +10,7 @@
 // answers, in zones whose days start off the hour, before and after a retention cutoff inside a
 // quarter hour. Real engine (chdb).
 import { expect, test } from 'vitest';
-import { zonedParts } from '@adops/core';
+import { todayIn } from '@adops/core';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { ClickHouseDb } from '../src/warehouse/clickhouse/db.js';
 import { MIGRATIONS, migrate } from '../src/warehouse/clickhouse/migrations.js';
@@ -31,6 +31,17 @@ function middayZone(ms: number): string {
   return offset >= 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
 }
 
+/** The instant a visit table's view started holding every event (its `since` table's latest). */
+async function sinceOf(w: { db: ClickHouseDb }, table: string): Promise<number> {
+  return Date.parse(`${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t(table)}`))?.s)}Z`);
+}
+
+/** A zone where `ms` falls around midday, and the day it falls on there. */
+function middayDay(ms: number): { tz: string; day: string } {
+  const tz = middayZone(ms);
+  return { tz, day: todayIn(tz, new Date(ms)) };
+}
+
 test('a warehouse upgraded with events stored: visits before the quarter hours start count from the raw events, after it from the quarter hours, each once', async () => {
   const db = new ClickHouseDb(client, `upgraded${++databases}`, true, false);
   await migrate(
@@ -47,23 +58,19 @@ test('a warehouse upgraded with events stored: visits before the quarter hours s
 
   const w = await openClickHouseWarehouse(client, { database: db.database });
   try {
-    const since = Date.parse(
-      `${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t('zone_visits_since')}`))?.s)}Z`,
-    );
+    const since = await sinceOf(w, 'zone_visits_since');
     // On a quarter hour, at least 10 minutes past the latest event stored and past now.
     expect(since % (15 * 60_000)).toBe(0);
     expect(since - Date.now()).toBeGreaterThanOrEqual(9 * 60_000);
     expect(since - Date.now()).toBeLessThanOrEqual(25 * 60_000);
-
-    // After the upgrade: a late arrival stamped before the start, and visits after it (ingest
-    // would refuse these as future, the warehouse takes them as they come).
     // The attributed visits' start: on an hour, at least 10 minutes past the latest event stored and past now.
-    const attributedSince = Date.parse(
-      `${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t('attributed_visits_1h_since')}`))?.s)}Z`,
-    );
+    const attributedSince = await sinceOf(w, 'attributed_visits_1h_since');
     expect(attributedSince % HOUR).toBe(0);
     expect(attributedSince - Date.now()).toBeGreaterThanOrEqual(9 * 60_000);
     expect(attributedSince - Date.now()).toBeLessThanOrEqual(70 * 60_000);
+
+    // After the upgrade: a late arrival stamped before the start, and visits after it (ingest
+    // would refuse these as future, the warehouse takes them as they come).
     await w.referrers.append([
       event(4, since - 60_000, { zone_id: 'Z1', ...ad }),
       event(5, attributedSince, { zone_id: 'Z1', ...ad }),
@@ -71,9 +78,7 @@ test('a warehouse upgraded with events stored: visits before the quarter hours s
       event(7, attributedSince + HOUR, { zone_id: 'Z1', is_bot: true, ...ad }),
       event(8, attributedSince + HOUR, { zone_id: 'Z1', ...ad, keyword: null }),
     ]);
-    const tz = middayZone(since);
-    const p = zonedParts(since, tz);
-    const day = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+    const { tz, day } = middayDay(since);
     await importRows(w, [zoneReportRow(day, 'Z1', { revenue: 60 })]);
 
     // 6 human visits: 2 stored before, the late one, 3 after the start.
@@ -102,9 +107,7 @@ test('a warehouse upgraded to hours with visits in the quarter hours: those befo
   ]);
   const w = await openClickHouseWarehouse(client, { database: db.database });
   try {
-    const since = Date.parse(
-      `${String((await w.db.one<{ s: string }>(`SELECT toString(max(since)) AS s FROM ${w.db.t('zone_visits_1h_since')}`))?.s)}Z`,
-    );
+    const since = await sinceOf(w, 'zone_visits_1h_since');
     expect(since % HOUR).toBe(0);
     expect(since - Date.now()).toBeGreaterThanOrEqual(9 * 60_000);
     expect(since - Date.now()).toBeLessThanOrEqual(70 * 60_000);
@@ -113,9 +116,7 @@ test('a warehouse upgraded to hours with visits in the quarter hours: those befo
       event(4, since, { zone_id: 'Z1' }),
       event(5, since + HOUR, { zone_id: 'Z1' }),
     ]);
-    const tz = middayZone(since);
-    const p = zonedParts(since, tz);
-    const day = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+    const { tz, day } = middayDay(since);
     await importRows(w, [zoneReportRow(day, 'Z1', { revenue: 50 })]);
     // 5 visits, and again with the raw events gone: the quarter hours hold the 3 before the hours start, the hours the rest.
     for (const raw of ['kept', 'gone']) {
