@@ -68,13 +68,12 @@ function bind(db: ClickHouseDb, b: Binder, q: ProfitQuery, lastEventMs = zonedDa
   const evFrom = b.instant(ev.fromMs);
   const evTo = b.instant(lastEventMs);
   const dayFrom = b.instant(days.fromMs);
-  // Outside whole quarter hours (onQuarterHours), the rollups start after the last event read: all raw.
+  // Outside whole quarter hours (hourRows answers null), the rollups start after the last event read: all raw.
   const allRaw = `${evTo} + toIntervalMillisecond(1)`;
-  const quarters = onQuarterHours(ev.fromMs, lastEventMs, q.tz);
-  const qhFrom = quarters ? quarterHourFrom(db) : allRaw;
-  // The hours start on an hour at or after qh_from, so the three never overlap.
-  const zhFrom = `greatest(${hourFrom(db, 'zone_visits_1h')}, toStartOfHour(qh_from + toIntervalMillisecond(3599999)))`;
   const zoneHours = hourRows(db.t('zone_visits_1h'), 'zone_id', tz, { ...ev, from: evFrom, to: evTo }, 'zh_from', q.tz);
+  const qhFrom = zoneHours ? quarterHourFrom(db) : allRaw;
+  // The hours start on an hour at or after qh_from, so the three never overlap.
+  const zhFrom = zoneHours ? `greatest(${hourFrom(db, 'zone_visits_1h')}, toStartOfHour(qh_from + toIntervalMillisecond(3599999)))` : 'qh_from';
   const adHours = hourRows(
     db.t('attributed_visits_1h'),
     'zone_id, campaign_id, adset_id, ad_id, keyword',
