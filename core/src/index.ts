@@ -11,6 +11,7 @@ export * from './comparison.js';
 export * from './table.js';
 export * from './csv.js';
 export * from './exports.js';
+export * from './csv-bytes.js';
 export * from './zone-csv.js';
 export * from './live.js';
 export * from './live-follower.js';

@@ -10,10 +10,10 @@ import type { ExportRequest, TableExport } from './tables.js';
  * noise, so a column's sum is the report's total), or NDJSON lines (the stored doubles exactly,
  * for programs).
  */
-async function* lines<Row>({ format, csv: dialect = 'standard' }: ExportRequest, exp: TableExport<Row>): AsyncGenerator<string> {
+async function* lines<Row>({ format, csv: dialect = 'standard' }: ExportRequest, exp: TableExport<Row>): AsyncGenerator<string | Uint8Array> {
   if (format === 'csv') yield csvHeader(exp.fields, { dialect });
   if (format === 'csv' && exp.csvLines) {
-    for await (const text of exp.csvLines(dialect)) if (text) yield text;
+    for await (const bytes of exp.csvLines(dialect)) if (bytes.length > 0) yield bytes;
   } else {
     for await (const chunk of exp.chunks) {
       let text = '';

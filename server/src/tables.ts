@@ -86,7 +86,7 @@ export interface TableExport<Row> {
    * The CSV's lines (no header) written another way than a line per row of `chunks` — the zone
    * table's, column by column from the engine's chunks — the same bytes; CSV uses it when present.
    */
-  csvLines?: (dialect: CsvDialect) => AsyncIterable<string>;
+  csvLines?: (dialect: CsvDialect) => AsyncIterable<Uint8Array>;
 }
 
 /** What an export asks for: CSV (in a dialect) or NDJSON. */

@@ -4,6 +4,7 @@
 // quotes or a formula guard, unicode, missing values, ratios over a zero base, money with many
 // digits, in both dialects, across several chunks and sort windows.
 import { csvHeader, csvRow, TABLE_CSV, type CsvDialect, type ZoneColumns, zoneCsvWriter } from '@adops/core';
+import { DuckDBDataChunk } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ReportService, zoneRow } from '../src/services/reports.js';
 import type { TableExport } from '../src/tables.js';
@@ -68,8 +69,9 @@ async function columnPath(screen: 'zones' | 'explorer', dialect: CsvDialect, chu
   const write = zoneCsvWriter(TABLE_CSV[screen].columns, dialect);
   let text = csvHeader(TABLE_CSV[screen].fields, { dialect });
   let n = 0;
+  const utf8 = new TextDecoder();
   for await (const chunk of chunks) {
-    text += write(chunk);
+    text += utf8.decode(write(chunk));
     n++;
   }
   return { text, chunks: n };
@@ -77,7 +79,7 @@ async function columnPath(screen: 'zones' | 'explorer', dialect: CsvDialect, chu
 
 async function exportText(exp: TableExport<unknown>, dialect: CsvDialect): Promise<string> {
   let text = csvHeader(exp.fields, { dialect });
-  if (exp.csvLines) for await (const lines of exp.csvLines(dialect)) text += lines;
+  if (exp.csvLines) for await (const lines of exp.csvLines(dialect)) text += new TextDecoder().decode(lines);
   else for await (const chunk of exp.chunks) for (const row of chunk) text += csvRow(exp.fields, row, dialect);
   return text;
 }
@@ -146,6 +148,25 @@ describe('the zone CSV written column by column', () => {
     } finally {
       viaRows.mockRestore();
       viaColumns.mockRestore();
+    }
+  });
+
+  test("the CSV's chunks are bytes written from the engine's vectors: no value object, no string a line", async () => {
+    const reports = new ReportService(w.zoneReports, 'Europe/Madrid');
+    const request = { page: 1, page_size: 50, sort: { key: 'date', dir: 'desc' as const } };
+    // The library's per-value reading (a callback and an object or string a value) is what the vectors' typed arrays replace.
+    const perValue = vi.spyOn(DuckDBDataChunk.prototype, 'getColumnValues');
+    try {
+      const exp = reports.zoneExport(RANGE, request, 'zones') as TableExport<unknown>;
+      let bytes = 0;
+      for await (const chunk of exp.csvLines!('standard')) {
+        expect(chunk).toBeInstanceOf(Uint8Array);
+        bytes += chunk.length;
+      }
+      expect(bytes).toBeGreaterThan(ROWS * 50);
+      expect(perValue).not.toHaveBeenCalled();
+    } finally {
+      perValue.mockRestore();
     }
   });
 });

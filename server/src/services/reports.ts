@@ -548,6 +548,6 @@ async function* mapChunks<A, B>(chunks: AsyncIterable<readonly A[]>, fn: (a: A) 
 }
 
 /** The zone CSV's lines, a chunk's at a time, written column by column (zoneCsvWriter). */
-async function* zoneCsvLines(chunks: AsyncIterable<ZoneColumns>, write: (chunk: ZoneColumns) => string): AsyncGenerator<string> {
+async function* zoneCsvLines(chunks: AsyncIterable<ZoneColumns>, write: (chunk: ZoneColumns) => Uint8Array): AsyncGenerator<Uint8Array> {
   for await (const chunk of chunks) yield write(chunk);
 }

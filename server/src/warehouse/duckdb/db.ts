@@ -23,12 +23,12 @@ import {
 import type { Param as SqlParam } from '../sql/binder.js';
 import type { ColumnChunk, SqlDb } from '../sql/db.js';
 import { DUCKDB } from '../sql/dialect.js';
+import { type Plain, columnReader, readColumn } from './columns.js';
 
 /** A bound value (a list: `listValue([...])`, read with `unnest($name)`). */
 export type Param = SqlParam | DuckDBListValue;
 /** Bound values by name. */
 export type Params = Readonly<Record<string, Param>>;
-type Plain = string | number | boolean | null | Plain[];
 export type Row = Record<string, Plain>;
 
 const hasValues = (params: Params) => {
@@ -271,14 +271,16 @@ export class Db implements SqlDb {
       for (const { sql, params } of queries) {
         this.open();
         const result = await this.track(streamOf(conn, sql, params));
-        const convert = result.columnTypes().map(plainColumn);
+        const types = result.columnTypes();
+        const convert = types.map(plainColumn);
+        const readers = types.map(columnReader);
         const names = result.columnNames();
         for (;;) {
           this.open();
           const chunk = await this.track(result.fetchChunk());
           if (!chunk || chunk.rowCount === 0) break;
           const columns: Record<string, Plain[]> = {};
-          for (let c = 0; c < names.length; c++) columns[names[c]] = convert[c](chunk.getColumnValues(c));
+          for (let c = 0; c < names.length; c++) columns[names[c]] = readColumn(chunk, c, readers[c], convert[c]);
           yield { rows: chunk.rowCount, names, columns };
         }
       }
