@@ -4,7 +4,8 @@
 // nulls in every column, BIGINTs past 2^53 and negative, dates before 1970, text at and around
 // the 12-byte inline limit, unicode, more distinct short texts than the lookup table has slots —
 // across many chunks, and with the reader's tables carried from one query to the next.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { Db } from '../src/warehouse/duckdb/db.js';
 
 let db: Db;
@@ -59,5 +60,35 @@ describe('columns read from the vectors', () => {
     for await (const chunk of db.streamEach(queries)) streamed.push(...chunk);
     const expected = [...(await db.all(queries[0].sql)), ...(await db.all(queries[1].sql))];
     expect(streamed).toEqual(expected);
+  });
+});
+
+describe('several queries streamed one after the other', () => {
+  const queries = [0, 1, 2].map((k) => ({ sql: `SELECT i, s FROM t WHERE i % 3 = ${k} ORDER BY s, i`, params: {} }));
+
+  test('the next query runs while this one is read (its sort is not waited for after), and the rows are each query’s in turn', async () => {
+    const started = vi.spyOn(DuckDBConnection.prototype, 'stream');
+    try {
+      const stream = db.streamEach(queries);
+      const first = await stream.next();
+      expect(first.done).toBe(false);
+      // One chunk of the first query read: the second is already under way on its own connection.
+      expect(started).toHaveBeenCalledTimes(2);
+      const rows = [...(first.value as unknown[])];
+      for await (const chunk of { [Symbol.asyncIterator]: () => stream }) rows.push(...chunk);
+      const expected = [];
+      for (const q of queries) expected.push(...(await db.all(q.sql)));
+      expect(rows).toEqual(expected);
+    } finally {
+      started.mockRestore();
+    }
+  });
+
+  test('a reader that stops early leaves no query running: the database closes, and answers until then', async () => {
+    const other = await Db.open(':memory:');
+    await other.exec('CREATE TABLE t AS SELECT i, i::VARCHAR AS s FROM range(50000) r(i)');
+    for await (const _ of other.streamEach(queries)) break;
+    expect(await other.one('SELECT count(*)::INTEGER AS n FROM t')).toEqual({ n: 50000 });
+    await other.close();
   });
 });

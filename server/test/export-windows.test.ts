@@ -3,7 +3,7 @@
 // few rows here (the server's are 100,000) must answer exactly the rows, in exactly the order, of
 // the one plain sorted query — ties across a window's bound and missing values included — and an
 // export that receives fewer rows than match fails instead of ending short.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import { importRows } from './warehouse-contract-helpers.js';
 import type { RowQuery, ZoneReportRecord } from '../src/warehouse/index.js';
@@ -80,6 +80,18 @@ describe('an export in windows', () => {
         expect((await windowed({ filters, order }, 100_000)).chunks).toBe(1);
       }
     });
+
+  test("the windows' bounds come from one pass of approximate quantiles, not an exact quantile's sort of the range", async () => {
+    const read = vi.spyOn(w.db, 'one');
+    try {
+      await windowed({ filters: RANGE, order: [{ key: 'revenue', dir: 'desc' }] }, 7);
+      const sql = read.mock.calls.map(([text]) => text).filter((text) => /quantile/.test(text));
+      expect(sql).toHaveLength(1);
+      expect(sql[0]).toMatch(/approx_quantile\(/);
+    } finally {
+      read.mockRestore();
+    }
+  });
 
   test('an order led by text is one sort (a collation is not a range of values)', async () => {
     const order = [{ key: 'advertiser', dir: 'asc' as const }];

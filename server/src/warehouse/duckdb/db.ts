@@ -7,6 +7,7 @@ import path from 'node:path';
 import {
   DuckDBInstance,
   type DuckDBConnection,
+  type DuckDBDataChunk,
   DuckDBDateValue,
   type DuckDBMaterializedResult,
   type DuckDBPreparedStatement,
@@ -158,6 +159,13 @@ function rowMaker(names: readonly string[]): (columns: Plain[][], i: number) => 
   return new Function('columns', 'i', `return { ${body} };`) as (columns: Plain[][], i: number) => Row;
 }
 
+/** A streamed query with its first chunk read. */
+interface OpenQuery {
+  result: DuckDBResult;
+  names: string[];
+  first: DuckDBDataChunk | null;
+}
+
 export class Db implements SqlDb {
   readonly dialect = DUCKDB;
   private writeQueue: Promise<unknown> = Promise.resolve();
@@ -264,29 +272,47 @@ export class Db implements SqlDb {
    * Streams several queries' results as columns, one DuckDB data chunk (about 2,048 rows) at a
    * time: each column's vector made plain as one array, no object per row (an export writes its
    * CSV column by column from these). `names` is the same array for every chunk of one query.
+   * While one query's chunks are read, the next runs to its first chunk on a second connection:
+   * an export's next window is sorted while this one is written, not after.
    */
   async *streamColumns(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<ColumnChunk> {
-    const conn = await this.connect();
+    const list = [...queries];
+    const conns = [await this.connect(), ...(list.length > 1 ? [await this.connect()] : [])];
+    let next: Promise<OpenQuery | undefined> | undefined;
     try {
-      for (const { sql, params } of queries) {
-        this.open();
-        const result = await this.track(streamOf(conn, sql, params));
+      next = this.openQuery(conns[0], list[0]);
+      for (let k = 0; k < list.length; k++) {
+        const current = await next;
+        next = k + 1 < list.length ? this.openQuery(conns[(k + 1) % 2], list[k + 1]) : undefined;
+        // Its failure is met when it is awaited; until then it must not count as unhandled (which ends the process).
+        next?.catch(() => undefined);
+        if (current === undefined) continue;
+        const { result, names } = current;
         const types = result.columnTypes();
         const convert = types.map(plainColumn);
         const readers = types.map(columnReader);
-        const names = result.columnNames();
-        for (;;) {
-          this.open();
-          const chunk = await this.track(result.fetchChunk());
-          if (!chunk || chunk.rowCount === 0) break;
+        for (let chunk: DuckDBDataChunk | null = current.first; chunk && chunk.rowCount > 0; ) {
           const columns: Record<string, Plain[]> = {};
           for (let c = 0; c < names.length; c++) columns[names[c]] = readColumn(chunk, c, readers[c], convert[c]);
           yield { rows: chunk.rowCount, names, columns };
+          this.open();
+          chunk = await this.track(result.fetchChunk());
         }
       }
     } finally {
-      this.release(conn);
+      // A query still running on a connection must end before the connection closes.
+      await next?.catch(() => undefined);
+      for (const conn of conns) this.release(conn);
     }
+  }
+
+  /** A query run on `conn` to its first chunk (its sort done), or undefined when it has no rows. */
+  private async openQuery(conn: DuckDBConnection, query: { sql: string; params: Params } | undefined): Promise<OpenQuery | undefined> {
+    if (query === undefined) return undefined;
+    this.open();
+    const result = await this.track(streamOf(conn, query.sql, query.params));
+    const first = await this.track(result.fetchChunk());
+    return { result, names: result.columnNames(), first };
   }
 
   async one<T = Row>(sql: string, params: Params = {}): Promise<T | undefined> {

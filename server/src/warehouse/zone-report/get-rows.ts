@@ -22,8 +22,9 @@
 //   top-N of two numbers), where the page's own sort carries every column and the key's text
 //   through the whole range.
 // Both cuts are off with the rollup (the plain queries, which they must answer alike).
-// On DuckDB an export sorts a window of about 100,000 rows at a time (days for an order led by the
-// date, value ranges for one led by a number), so its memory is a window's rows.
+// On DuckDB an export sorts a window of about 160,000 rows at a time (days for an order led by the
+// date, value ranges for one led by a number), the next window read while this one is written,
+// so its memory is two windows' rows.
 import { addDays, type SumKey, tqWeightSql } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { ColumnChunk, SqlDb } from '../sql/db.js';
@@ -226,8 +227,12 @@ export async function getRows(db: SqlDb, q: RowQuery): Promise<ZoneReportRecord[
   return db.all<ZoneReportRecord>(sql, params);
 }
 
-/** Rows an export sorts at once at most (a day with more is still one window). */
-const EXPORT_WINDOW_ROWS = 100_000;
+/**
+ * Rows an export sorts at once at most (a day with more is still one window). Each window of
+ * values scans the whole range again (every column: 0.2–0.3 s of DuckDB's CPU on 5 M rows), so
+ * fewer, larger windows cost less CPU; two of this size stay under +100 MB (docs/benchmarks.md).
+ */
+const EXPORT_WINDOW_ROWS = 160_000;
 
 /**
  * One window of an export led by a stored number: the rows whose value is above `above` and at
@@ -251,7 +256,9 @@ function sliceConditions(b: Binder, slice: ValueSlice): string[] {
 /**
  * DuckDB: an export led by a number (stored, as revenue or clicks, or a row's ratio, as CTR) cut
  * into windows of that number's values of about `windowRows` rows each, in the order's direction, then the rows without one
- * (missing values sort last either way). The bounds are the column's quantiles: a window holds
+ * (missing values sort last either way). The bounds are the column's approximate quantiles (a
+ * t-digest: a tenth of an exact quantile's time on 5 M rows, and any bounds cut the order right;
+ * only the windows' sizes depend on them): a window holds
  * every row of its values, ties included, so the windows one after the other are the whole
  * order, and DuckDB sorts a window's rows at a time instead of every row at once (a full sort of
  * millions of rows took hundreds of MB, past the engine's limit into the process). Undefined for
@@ -273,7 +280,7 @@ async function valueSlices(
   const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date }, and: [`${expr} IS NOT NULL`] });
   const fractions = Array.from({ length: parts - 1 }, (_, i) => (i + 1) / parts).join(', ');
   const row = await db.one<{ q: number[] | null }>(
-    `SELECT quantile_disc(${expr}::DOUBLE, [${fractions}]) AS q FROM ${db.current('zone_report')} ${where}`,
+    `SELECT approx_quantile(${expr}::DOUBLE, [${fractions}]) AS q FROM ${db.current('zone_report')} ${where}`,
     b.params,
   );
   // Equal quantiles (many ties) would make empty windows: each bound once, ascending.
