@@ -5,9 +5,13 @@
 // not and with repeated keys; the number of statements and native appends must not grow with the
 // rows (what made a million-row import take 12 s). A CSV read in chunks of any size answers as if
 // read whole.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { DomainError } from '../src/domain-errors.js';
 import { toZoneReportRecord } from '../src/services/ingest-zone-record.js';
 import { ZoneReportIngest } from '../src/services/ingest-zone-report.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
@@ -93,6 +97,29 @@ describe('DuckDB zone-report import by data chunks', () => {
       expect(await stored(w)).toEqual(want);
     } finally {
       await w.close();
+    }
+  });
+
+  test("a file larger than the engine's memory limit is refused in words (413), and nothing of it is stored", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'adops-import-memory-'));
+    const w = await openDuckDbWarehouse(dir, { memoryLimit: '16MB' });
+    try {
+      const before = Array.from({ length: 100 }, (_, i) => ({ ...varied(i, '2026-04-01'), zone_id: `antes-${i}` }));
+      await importRows(w, before);
+      // 50,000 zones of one month: the month's zone sums do not fit 16 MB beside the import's rows.
+      const many = Array.from({ length: 50_000 }, (_, i) => ({ ...varied(i, '2026-04-02'), zone_id: `z-${i}` }));
+      const refused = await importRows(w, many).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DomainError);
+      expect(refused).toMatchObject({ kind: 'too_large' });
+      expect((refused as Error).message).toMatch(
+        /no cabe de una vez en la memoria del almacén \(ADOPS_WAREHOUSE_MEMORY_LIMIT\): no se ha guardado nada/,
+      );
+      expect(await stored(w)).toEqual([...before].sort(byKey));
+      const [{ rows }] = await w.db.all<{ rows: number }>('SELECT sum(rows)::INTEGER AS rows FROM zone_report_rollup');
+      expect(rows).toBe(100);
+    } finally {
+      await w.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

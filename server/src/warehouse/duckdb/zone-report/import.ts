@@ -13,6 +13,7 @@ import { ZONE_PERIOD_KEYS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonePeriods
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 import { LITTLE_ENDIAN, ROWS, int64, putInt64, setValidity, validity, validityBytes, writeText } from '../vectors.js';
 import { dropValuesSql } from '../profit/visit-cache.js';
+import { DomainError } from '../../../domain-errors.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
 const KEY = ZONE_NATURAL_KEY.join(', ');
@@ -178,6 +179,19 @@ async function repeatedKeys(conn: DuckDBConnection, limit: number): Promise<Pick
   };
 }
 
+/**
+ * An import DuckDB could not hold within its memory limit (a file of very many zones in one month
+ * at a small ADOPS_WAREHOUSE_MEMORY_LIMIT) is refused in words — 413, nothing stored: its
+ * transaction rolled back — instead of answering 500; any other failure as it is.
+ */
+function refusedForMemory(e: unknown): unknown {
+  if (!(e instanceof Error) || !/^Out of Memory Error/.test(e.message)) return e;
+  return new DomainError(
+    'too_large',
+    'El archivo no cabe de una vez en la memoria del almacén (ADOPS_WAREHOUSE_MEMORY_LIMIT): no se ha guardado nada. Divídelo en archivos más pequeños (por ejemplo, por días) o aumenta ese límite',
+  );
+}
+
 export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
   const conn = await db.connect();
   let appender: DuckDBAppender | null = null;
@@ -213,6 +227,58 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
     seqs = [];
   };
 
+  /** Merges the staged rows into the stored ones (see the file's head). */
+  const merge = async (listLimit: number): Promise<ZoneReportCommit> => {
+    appendRows();
+    closeAppender(); // flushes what is buffered
+    if (staged === 0) return { inserted: 0, replaced: 0, repeated: [], repeated_total: 0 };
+    // A file without repeated keys, its days in order (the usual export), is merged straight
+    // from the staging table: no window over its rows, no sorted copy of them.
+    const repeats = await hasRepeatedKeys(conn);
+    const repeated = repeats ? await repeatedKeys(conn, Math.max(1, listLimit)) : { repeated: [], repeated_total: 0 };
+    let table = 'zone_report_staging';
+    if (repeats || !ordered) {
+      // The last staged row of a key wins; the batch is sorted by date for the zone maps.
+      await conn.run(
+        `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
+           SELECT ${COLUMNS} FROM zone_report_staging
+           ${repeats ? `QUALIFY row_number() OVER (PARTITION BY ${KEY} ORDER BY seq DESC) = 1` : ''}
+           ORDER BY date`,
+      );
+      await conn.run('DROP TABLE zone_report_staging');
+      table = 'zone_report_batch';
+    }
+    const total = staged - repeated.repeated_total;
+    return db.serialWrite(async () => {
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        const span = { first, last };
+        const { removed, stored } = await deleteReplaced(conn, table, span);
+        await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
+        // The rollup of every day the batch touched, summed again from the stored rows.
+        const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
+        await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
+        // Days with no row stored before hold the batch's rows only: their rollup and zone ids
+        // are read from the batch, not from zone_report's rows of this transaction (slower to read back).
+        const daysRows = stored ? 'zone_report' : table;
+        await run(conn, rollupInsertSql(`WHERE ${days}`, daysRows), span);
+        await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
+        for (const period of ZONE_PERIOD_KEYS) {
+          await conn.run(zonePeriodsDeleteSql(period, table));
+          await run(conn, zonePeriodsRewriteSql(period, table), span);
+        }
+        // What the profit query kept of these days' visits was worth by the report they replace.
+        for (const sql of dropValuesSql(`SELECT DISTINCT date FROM ${table}`)) await conn.run(sql);
+        await conn.run('COMMIT');
+        const replaced = removed;
+        return { inserted: total - replaced, replaced, ...repeated };
+      } catch (e) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+  };
+
   return {
     add(record, seq) {
       if (!appender) throw new Error('import already committed or closed');
@@ -226,54 +292,9 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
       if (rows.length === ROWS) appendRows();
     },
 
-    async commit(listLimit = 1000) {
-      appendRows();
-      closeAppender(); // flushes what is buffered
-      if (staged === 0) return { inserted: 0, replaced: 0, repeated: [], repeated_total: 0 };
-      // A file without repeated keys, its days in order (the usual export), is merged straight
-      // from the staging table: no window over its rows, no sorted copy of them.
-      const repeats = await hasRepeatedKeys(conn);
-      const repeated = repeats ? await repeatedKeys(conn, Math.max(1, listLimit)) : { repeated: [], repeated_total: 0 };
-      let table = 'zone_report_staging';
-      if (repeats || !ordered) {
-        // The last staged row of a key wins; the batch is sorted by date for the zone maps.
-        await conn.run(
-          `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
-             SELECT ${COLUMNS} FROM zone_report_staging
-             ${repeats ? `QUALIFY row_number() OVER (PARTITION BY ${KEY} ORDER BY seq DESC) = 1` : ''}
-             ORDER BY date`,
-        );
-        await conn.run('DROP TABLE zone_report_staging');
-        table = 'zone_report_batch';
-      }
-      const total = staged - repeated.repeated_total;
-      return db.serialWrite(async () => {
-        await conn.run('BEGIN TRANSACTION');
-        try {
-          const span = { first, last };
-          const { removed, stored } = await deleteReplaced(conn, table, span);
-          await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
-          // The rollup of every day the batch touched, summed again from the stored rows.
-          const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
-          await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
-          // Days with no row stored before hold the batch's rows only: their rollup and zone ids
-          // are read from the batch, not from zone_report's rows of this transaction (slower to read back).
-          const daysRows = stored ? 'zone_report' : table;
-          await run(conn, rollupInsertSql(`WHERE ${days}`, daysRows), span);
-          await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
-          for (const period of ZONE_PERIOD_KEYS) {
-            await conn.run(zonePeriodsDeleteSql(period, table));
-            await run(conn, zonePeriodsRewriteSql(period, table), span);
-          }
-          // What the profit query kept of these days' visits was worth by the report they replace.
-          for (const sql of dropValuesSql(`SELECT DISTINCT date FROM ${table}`)) await conn.run(sql);
-          await conn.run('COMMIT');
-          const replaced = removed;
-          return { inserted: total - replaced, replaced, ...repeated };
-        } catch (e) {
-          await conn.run('ROLLBACK').catch(() => undefined);
-          throw e;
-        }
+    commit(listLimit = 1000) {
+      return merge(listLimit).catch((e) => {
+        throw refusedForMemory(e);
       });
     },
 
