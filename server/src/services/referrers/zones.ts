@@ -9,6 +9,13 @@ import type { ZoneOwner } from '../../warehouse/index.js';
  */
 export const ZONE_REFRESH_MS = 10 * 60_000;
 
+/**
+ * A reload that failed (the engine short of memory while a large warehouse starts, a connection
+ * dropped) is tried again after this long, four times longer each failure in a row up to the
+ * 10-minute timer: until then hits are stamped without an owner.
+ */
+export const ZONE_RETRY_MS = 5_000;
+
 export class ZoneOwners {
   private zones = new Map<string, ZoneOwner>();
   /** Reloads asked for while one ran (run once more after, so an import's zones are never missed): every zone, and/or the zones with rows from this day on. */
@@ -22,7 +29,12 @@ export class ZoneOwners {
     private readonly log: (line: string) => void,
     /** Once true, a reload asked for meanwhile is not run again. */
     private readonly closed: () => boolean,
+    /** The first wait before a failed reload is tried again. */
+    private readonly retryMs = ZONE_RETRY_MS,
   ) {}
+
+  /** The wait before the next retry (grows with failures in a row, back to retryMs after a success). */
+  private nextRetryMs: number | undefined;
 
   /**
    * Reloads zone → publisher/advertiser from the zone reports: every zone, or with `since`
@@ -44,8 +56,14 @@ export class ZoneOwners {
         try {
           if (all) this.zones = await this.load();
           else for (const [zone, owner] of await this.load(from)) this.zones.set(zone, owner);
+          this.nextRetryMs = undefined;
         } catch (e) {
-          this.log(`referrers: zone owners not refreshed: ${(e as Error).message}`);
+          const wait = this.nextRetryMs ?? this.retryMs;
+          this.nextRetryMs = Math.min(wait * 4, ZONE_REFRESH_MS);
+          this.log(`referrers: zone owners not refreshed (tried again in ${Math.round(wait / 1000)} s): ${(e as Error).message}`);
+          setTimeout(() => {
+            if (!this.closed()) void this.refresh(all ? undefined : from);
+          }, wait).unref();
         }
       }
     };
