@@ -6,6 +6,7 @@
 // library's values. The answers are the library's exactly (duckdb-columns.test.ts).
 import duckdb from '@duckdb/node-bindings';
 import { type DuckDBDataChunk, DuckDBDateValue, type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
+import { LITTLE_ENDIAN } from './vectors.js';
 
 export type Plain = string | number | boolean | null | Plain[];
 
@@ -137,8 +138,13 @@ function texts(): ColumnReader {
   };
 }
 
-/** The fast reader of a column type, or null (the library's values then). A reader keeps its own table of texts or days: one per query. */
+/**
+ * The fast reader of a column type, or null (the library's values then; always on a big-endian
+ * host, where the validity words' bytes lie the other way round). A reader keeps its own
+ * table of texts or days: one per query.
+ */
 export function columnReader(type: DuckDBType): ColumnReader | null {
+  if (!LITTLE_ENDIAN) return null;
   switch (type.typeId) {
     case DuckDBTypeId.DOUBLE:
       return numbers(8, (data, rows) => new Float64Array(data.buffer, data.byteOffset, rows));

@@ -306,7 +306,7 @@ export class Db implements SqlDb {
     }
   }
 
-  /** A query run on `conn` to its first chunk (its sort done), or undefined when it has no rows. */
+  /** A query run on `conn` to its first chunk (its sort done); undefined when there is none (an empty list of queries). */
   private async openQuery(conn: DuckDBConnection, query: { sql: string; params: Params } | undefined): Promise<OpenQuery | undefined> {
     if (query === undefined) return undefined;
     this.open();
