@@ -6,16 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CsvBytes } from './csv-bytes.js';
 import { csvCellWriter } from './csv.js';
 import { plainDecimal, shownFigureText } from './rounding.js';
-
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './test-seeded.js';
 
 /** Edges first (powers of ten, exponents, halves, 15 and 16 digits, int32's edge), then figures of every kind. */
 function values(n: number): number[] {

@@ -8,16 +8,7 @@ import { TABLE_CSV } from './exports.js';
 import { AD_REPORT_COLUMNS } from './metrics/columns.js';
 import { METRICS } from './metrics/registry.js';
 import { plainDecimal, roundTo, roundedText, shownFigure, shownFigureText, withoutNoise } from './rounding.js';
-
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './test-seeded.js';
 
 /** Values of every kind a figure takes: ratios, money with noise, halves, large and tiny, negative, whole. */
 function values(n: number): number[] {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney, formatNumber, formatPercent } from './format.js';
 import { jsonFigures, jsonNumber, plainDecimal, roundTo, shownFigure, withoutNoise } from './rounding.js';
-
-/** A seeded generator (mulberry32): the same values on every run. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './test-seeded.js';
 
 describe('roundTo: half away from zero, on the decimal a figure stands for', () => {
   it.each<[number, number, number]>([
