@@ -389,7 +389,16 @@ async function timedExport(query) {
   return { status: res.status, ms, cpu: serverCpuSeconds() - cpu, bytes, rows: lines - 1, before, peak, after: memory().rssMb };
 }
 const exportRange = { start_date: addDays(lastDay, -(EXPORT_DAYS - 1)), end_date: lastDay };
-const expectedExportRows = EXPORT_DAYS * PER_DAY;
+// Generated here, the range holds EXPORT_DAYS × PER_DAY rows; a kept data dir generated on an
+// earlier day lacks the range's last days, so its count is asked of the server (the page's total).
+const expectedExportRows =
+  KEPT && !ONLY_INGEST
+    ? (
+        await (
+          await fetch(`${server.url}/api/ad-report/zone-details?${new URLSearchParams({ ...exportRange, page_size: '1' })}`, { headers: auth })
+        ).json()
+      ).total_rows
+    : EXPORT_DAYS * PER_DAY;
 log('');
 log(
   `Export: GET /api/ad-report/zone-details?format=csv for ${EXPORT_DAYS} days (${fmtInt(expectedExportRows)} rows), streamed; server RSS sampled every 50 ms`,
