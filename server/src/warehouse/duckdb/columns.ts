@@ -63,27 +63,29 @@ function bigints(vector: duckdb.Vector, rows: number): Plain[] | null {
   return out;
 }
 
-/** Dates as 'YYYY-MM-DD', each day's text written once per stream. */
-function dates(): ColumnReader {
+/** A day (days since 1970-01-01) as 'YYYY-MM-DD', each day's text made once by this function: an export's rows share a few days. */
+export function dayTexts(): (days: number) => string {
   const texts = new Map<number, string>();
+  return (days) => {
+    let text = texts.get(days);
+    if (text === undefined) {
+      text = new DuckDBDateValue(days).toString();
+      texts.set(days, text);
+    }
+    return text;
+  };
+}
+
+/** Dates as 'YYYY-MM-DD' (dayTexts). */
+function dates(): ColumnReader {
+  const text = dayTexts();
   return (vector, rows) => {
     const data = dataOf(vector, rows, 4);
     if (data === null) return null;
     const days = new Int32Array(data.buffer, data.byteOffset, rows);
     const bits = validityOf(vector, rows);
     const out: Plain[] = new Array(rows);
-    for (let i = 0; i < rows; i++) {
-      if (!isValid(bits, i)) {
-        out[i] = null;
-        continue;
-      }
-      let text = texts.get(days[i]);
-      if (text === undefined) {
-        text = new DuckDBDateValue(days[i]).toString();
-        texts.set(days[i], text);
-      }
-      out[i] = text;
-    }
+    for (let i = 0; i < rows; i++) out[i] = isValid(bits, i) ? text(days[i]) : null;
     return out;
   };
 }

@@ -24,7 +24,7 @@ import {
 import type { Param as SqlParam } from '../sql/binder.js';
 import type { ColumnChunk, SqlDb } from '../sql/db.js';
 import { DUCKDB } from '../sql/dialect.js';
-import { type Plain, columnReader, readColumn } from './columns.js';
+import { type Plain, columnReader, dayTexts, readColumn } from './columns.js';
 
 /** A bound value (a list: `listValue([...])`, read with `unnest($name)`). */
 export type Param = SqlParam | DuckDBListValue;
@@ -131,18 +131,8 @@ function plainColumn(type: DuckDBType): (values: DuckDBValue[]) => Plain[] {
       return (values) => values.map((v) => (v === null ? null : Number(v as bigint)));
     case DuckDBTypeId.DATE: {
       // An export's rows share a few days: each day's text is written once per stream, not once a row.
-      const texts = new Map<number, string>();
-      return (values) =>
-        values.map((v) => {
-          if (v === null) return null;
-          const days = (v as DuckDBDateValue).days;
-          let text = texts.get(days);
-          if (text === undefined) {
-            text = (v as DuckDBDateValue).toString();
-            texts.set(days, text);
-          }
-          return text;
-        });
+      const text = dayTexts();
+      return (values) => values.map((v) => (v === null ? null : text((v as DuckDBDateValue).days)));
     }
     default:
       return (values) => values.map(plain);
