@@ -75,11 +75,14 @@ export class CsvBytes {
     return true;
   }
 
-  /** An ASCII text (a number written the slow way). */
-  ascii(text: string): void {
+  /** A figure's text written the slow way (ASCII digits, '-', '.'), with `mark` as its decimal mark. */
+  private figureText(text: string, mark: number): void {
     const n = text.length;
     this.room(n);
-    for (let i = 0; i < n; i++) this.bytes[this.at++] = text.charCodeAt(i);
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      this.bytes[this.at++] = c === 46 ? mark : c;
+    }
   }
 
   /** The number `shape` measured, without its fraction's trailing zeros: its high and low nine digits, its decimals left, its digit count. */
@@ -186,8 +189,7 @@ export class CsvBytes {
         return;
       }
     }
-    const text = plainDecimal(value);
-    this.ascii(mark === 46 ? text : text.replace('.', String.fromCharCode(mark)));
+    this.figureText(plainDecimal(value), mark);
   }
 
   /** shownFigureText(value, decimals) with `mark` as its decimal mark ('' when not a finite number). */
@@ -206,8 +208,7 @@ export class CsvBytes {
       this.put(v < 0, mark);
       return;
     }
-    const text = shownFigureText(value, decimals);
-    this.ascii(mark === 46 ? text : text.replace('.', String.fromCharCode(mark)));
+    this.figureText(shownFigureText(value, decimals), mark);
   }
 }
 
