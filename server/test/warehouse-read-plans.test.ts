@@ -342,23 +342,102 @@ describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (_engine, open)
   });
 });
 
-describe('DuckDB: zone weeks of a warehouse from before them', () => {
+const keyMonthEngines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> = [
+  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
+  ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'key_months' })],
+];
+
+describe.each(keyMonthEngines)('%s: a zone search of whole months', (_engine, open) => {
+  let rolled: Warehouse & { db: SqlDb };
+  let raw: Warehouse & { db: SqlDb };
+  /** Rows over March to May (the random rows' days moved month by month), then a second import replacing many of them. */
+  const spread = (rows: typeof ROWS) =>
+    rows.map((r, i) => ({ ...r, date: `2026-0${3 + (i % 3)}-${String(1 + ((i * 11) % 31)).padStart(2, '0')}`.replace(/-0?4-31$/, '-04-30') }));
+  beforeAll(async () => {
+    rolled = await open();
+    raw = await openDuckDbWarehouse(':memory:', { rollup: false });
+    for (const w of [rolled, raw]) {
+      await importRows(w, spread(ROWS));
+      await importRows(w, spread(randomRows(prng(3131), 2000)));
+    }
+  });
+  afterAll(async () => {
+    await rolled.close();
+    await raw.close();
+  });
+
+  const searches = [
+    { start_date: '2026-03-20', end_date: '2026-05-05', zone_id: '10' },
+    { start_date: '2026-03-01', end_date: '2026-05-31', zone_id: 'z-' },
+    { start_date: '2026-04-01', end_date: '2026-04-30', zone_id: '2000' },
+    { start_date: '2026-03-20', end_date: '2026-05-05', zone_id: '10', geo: 'MX' },
+    { start_date: '2026-03-20', end_date: '2026-05-05', zone_id: '1', advertiser: 'AdNova', domain: 'a.com' },
+  ];
+
+  test('the totals and the Geo / Source options come from the key months and the days at the ends, as the rows answer them', async () => {
+    for (const f of searches) {
+      const expected = await raw.zoneReports.totalsAndOptions(f);
+      if (f.geo === undefined) expect(expected.totals.rows).toBeGreaterThan(0);
+      const seen = recording(rolled.db);
+      expectSame(await rolled.zoneReports.totalsAndOptions(f), expected);
+      expectSame(await rolled.zoneReports.totals(f), await raw.zoneReports.totals(f));
+      expect(seen.map((q) => q.sql).join('\n')).toMatch(/zone_report_key_month/);
+    }
+  });
+
+  test('without a whole month in the range, or without a zone search, the key months are not read', async () => {
+    const seen = recording(rolled.db);
+    const partial = { start_date: '2026-03-05', end_date: '2026-04-20', zone_id: '10' };
+    expectSame(await rolled.zoneReports.totalsAndOptions(partial), await raw.zoneReports.totalsAndOptions(partial));
+    await rolled.zoneReports.totals({ start_date: '2026-03-01', end_date: '2026-05-31' });
+    expect(seen.map((q) => q.sql).join('\n')).not.toMatch(/zone_report_key_month/);
+  });
+
+  test('an import replacing a day of a month changes its key month', async () => {
+    const f = searches[0];
+    const before = await rolled.zoneReports.totals(f);
+    const day = spread(ROWS).filter((r) => r.date === '2026-04-15' && r.zone_id.includes('10'));
+    expect(day.length).toBeGreaterThan(0);
+    const doubled = day.map((r) => ({ ...r, impressions: r.impressions * 2 + 1, revenue: r.revenue * 2 + 1 }));
+    for (const w of [rolled, raw]) await importRows(w, doubled);
+    const after = await rolled.zoneReports.totals(f);
+    expect(after.impressions).toBeGreaterThan(before.impressions);
+    expectSame(after, await raw.zoneReports.totals(f));
+  });
+});
+
+/** A derived table of zone periods, and a read that uses it once built. */
+const periodTables: Array<[string, { table: string; version: string; read: (w: Warehouse) => Promise<unknown> }]> = [
+  [
+    'zone weeks',
+    { table: 'zone_report_zone_week', version: '3', read: (w) => w.zoneReports.topEarners({ start_date: '2026-04-06', end_date: '2026-04-12' }, 10) },
+  ],
+  [
+    'key months',
+    {
+      table: 'zone_report_key_month',
+      version: '4',
+      read: (w) => w.zoneReports.totalsAndOptions({ start_date: '2026-04-01', end_date: '2026-04-30', zone_id: '10' }),
+    },
+  ],
+];
+
+describe.each(periodTables)('DuckDB: %s of a warehouse from before them', (_name, { table, version, read }) => {
   test('are built at the next start from the stored rows', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'adops-weeks-'));
+    const dir = await mkdtemp(path.join(tmpdir(), 'adops-periods-'));
     const raw = await openDuckDbWarehouse(':memory:', { rollup: false });
     try {
       const old = await openDuckDbWarehouse(dir);
       await importRows(old, ROWS);
-      // As a data dir from before the zone weeks: no such table, its derived tables at version 3.
-      await old.db.exec("DROP TABLE zone_report_zone_week; UPDATE warehouse_meta SET value = '3' WHERE name = 'rollup'");
+      // As a data dir from before the table: no such table, its derived tables at the version before it.
+      await old.db.exec(`DROP TABLE ${table}; UPDATE warehouse_meta SET value = '${version}' WHERE name = 'rollup'`);
       await old.close();
       const w = await openDuckDbWarehouse(dir);
       try {
         await importRows(raw, ROWS);
-        const week = { start_date: '2026-04-06', end_date: '2026-04-12' };
         const seen = recording(w.db);
-        expectSame(await w.zoneReports.topEarners(week, 10), await raw.zoneReports.topEarners(week, 10));
-        expect(seen[0].sql).toMatch(/zone_report_zone_week/);
+        expectSame(await read(w), await read(raw));
+        expect(seen[0].sql).toContain(table);
       } finally {
         await w.close();
       }
@@ -369,12 +448,19 @@ describe('DuckDB: zone weeks of a warehouse from before them', () => {
   });
 });
 
-describe('ClickHouse: zone months and weeks of a warehouse from before them', () => {
+describe('ClickHouse: zone months, weeks and key months of a warehouse from before them', () => {
   test('are built at the next open from the stored rows', async () => {
     const w = await openClickHouseWarehouse(client, { database: 'before_months' });
     await importRows(w, ROWS);
-    // As a warehouse made before migrations 8 and 11: their tables empty.
-    for (const t of ['zone_report_zone_month', 'zone_report_month', 'zone_report_zone_week', 'zone_report_week'])
+    // As a warehouse made before migrations 8, 11 and 12: their tables empty.
+    for (const t of [
+      'zone_report_zone_month',
+      'zone_report_month',
+      'zone_report_zone_week',
+      'zone_report_week',
+      'zone_report_key_month',
+      'zone_report_key_month_current',
+    ])
       await w.db.command(`TRUNCATE TABLE ${w.db.t(t)}`);
     await w.close();
     const again = await openClickHouseWarehouse(client, { database: 'before_months' });
@@ -393,6 +479,10 @@ describe('ClickHouse: zone months and weeks of a warehouse from before them', ()
       const seen = recording(again.db);
       expectSame(await again.zoneReports.topEarners(week, 10), await raw.zoneReports.topEarners(week, 10));
       expect(seen[0].sql).toMatch(/zone_report_zone_week/);
+      const search = { ...april, zone_id: '10' };
+      const searched = recording(again.db);
+      expectSame(await again.zoneReports.totalsAndOptions(search), await raw.zoneReports.totalsAndOptions(search));
+      expect(searched[0].sql).toMatch(/zone_report_key_month/);
     } finally {
       await again.close();
       await raw.close();

@@ -31,7 +31,7 @@ interface TopRow {
 }
 
 /** The whole months of a range (first days, inclusive) and the days before and after them; undefined when it holds none. */
-function wholeMonths(start: string, end: string) {
+export function wholeMonths(start: string, end: string) {
   const first = start === startOfMonth(start) ? start : addDays(endOfMonth(start), 1);
   const lastEnd = end === endOfMonth(end) ? end : addDays(startOfMonth(end), -1);
   if (first > lastEnd) return undefined;

@@ -1,42 +1,83 @@
 // ClickHouse's zone periods: each month's and each ISO week's (Monday first) revenue and margin
 // (of the rows with revenue) per publisher × zone, for the Dashboard's 'Top Zones' of a long range
 // (zone-report/get-top-earners.ts: a range's whole months from the months, the whole weeks left at
-// its ends from the weeks, the days left from the rows) — DuckDB's zone_report_zone_month and
-// zone_report_zone_week, versioned like the day rollup (schema.ts): a period's rows carry the
-// version of the rollup build that wrote them, zone_report_month / zone_report_week record each
-// period's current version, and superseded versions are deleted afterwards. Every rollup build
-// rewrites the periods of its days from the stored rows (FINAL) under its own version, before it
-// switches anything, so the build that wins a period (the highest version) read every row
-// committed before it, as for days.
-import { addDays, startOfMonth, weekdayIndex } from '@adops/core';
+// its ends from the weeks, the days left from the rows), and every report sum per month × natural
+// key but the day, for a zone search's totals (zone-report/key-months.ts) — DuckDB's
+// zone_report_zone_month, zone_report_zone_week and zone_report_key_month, versioned like the day
+// rollup (schema.ts): a period's rows carry the version of the rollup build that wrote them,
+// zone_report_month / zone_report_week / zone_report_key_month_current record each period's
+// current version, and superseded versions are deleted afterwards. Every rollup build rewrites
+// the periods of its days from the stored rows (FINAL) under its own version, before it switches
+// anything, so the build that wins a period (the highest version) read every row committed before
+// it, as for days.
+import { SUM_KEYS, addDays, startOfMonth, sumColumnsSql, weekdayIndex } from '@adops/core';
 import type { ClickHouseDb } from '../db.js';
+import { CLICKHOUSE } from '../../sql/dialect.js';
+import { sumsSql } from '../../sql/formulas.js';
 
-/** Each period: its rows' table, the table of its current versions, and its first day in SQL and in JS. */
+/** The natural key but the day: the key months' grain within a month. */
+const KEY_DIMS = ['advertiser', 'publisher', 'zone_id', 'geo', 'source', 'domain'];
+const ZONE_DIMS = ['publisher', 'zone_id'];
+const ZONE_SUMS = { columns: 'revenue, margin', select: 'sum(revenue), sumIf(margin, revenue != 0)', types: '  revenue Float64,\n  margin Float64' };
+
+/**
+ * Each period: its rows' table, the table of its current versions, its first day in SQL and in
+ * JS, the column holding it, its grain's dimensions and its sums (columns, their SELECT from the
+ * stored rows, their types).
+ */
 export const ZONE_PERIODS = {
-  month: { rows: 'zone_report_zone_month', current: 'zone_report_month', start: 'toStartOfMonth', first: (day: string) => startOfMonth(day) },
-  week: { rows: 'zone_report_zone_week', current: 'zone_report_week', start: 'toMonday', first: (day: string) => addDays(day, -weekdayIndex(day)) },
+  month: {
+    rows: 'zone_report_zone_month',
+    current: 'zone_report_month',
+    column: 'month',
+    start: 'toStartOfMonth',
+    first: (day: string) => startOfMonth(day),
+    dims: ZONE_DIMS,
+    sums: ZONE_SUMS,
+  },
+  week: {
+    rows: 'zone_report_zone_week',
+    current: 'zone_report_week',
+    column: 'week',
+    start: 'toMonday',
+    first: (day: string) => addDays(day, -weekdayIndex(day)),
+    dims: ZONE_DIMS,
+    sums: ZONE_SUMS,
+  },
+  key_month: {
+    rows: 'zone_report_key_month',
+    current: 'zone_report_key_month_current',
+    column: 'month',
+    start: 'toStartOfMonth',
+    first: (day: string) => startOfMonth(day),
+    dims: KEY_DIMS,
+    sums: { columns: SUM_KEYS.join(', '), select: sumsSql(CLICKHOUSE, false), types: sumColumnsSql('clickhouse') },
+  },
 } as const;
 export type ZonePeriod = keyof typeof ZONE_PERIODS;
 export const ZONE_PERIOD_KEYS = Object.keys(ZONE_PERIODS) as ZonePeriod[];
 
-const periodTables = (db: ClickHouseDb, period: ZonePeriod): string[] => [
-  `CREATE TABLE IF NOT EXISTS ${db.t(ZONE_PERIODS[period].rows)} (
-  ${period} Date32,
+const periodTables = (db: ClickHouseDb, period: ZonePeriod): string[] => {
+  const p = ZONE_PERIODS[period];
+  return [
+    `CREATE TABLE IF NOT EXISTS ${db.t(p.rows)} (
+  ${p.column} Date32,
   version UInt64,
-  publisher String,
-  zone_id String,
-  revenue Float64,
-  margin Float64
+${p.dims.map((d) => `  ${d} String,`).join('\n')}
+${p.sums.types}
 ) ENGINE = MergeTree
-ORDER BY (${period}, version, publisher, zone_id)`,
-  `CREATE TABLE IF NOT EXISTS ${db.t(ZONE_PERIODS[period].current)} (${period} Date32, version UInt64)
-ENGINE = ReplacingMergeTree(version) ORDER BY ${period}`,
-];
+ORDER BY (${p.column}, version, ${p.dims.join(', ')})`,
+    `CREATE TABLE IF NOT EXISTS ${db.t(p.current)} (${p.column} Date32, version UInt64)
+ENGINE = ReplacingMergeTree(version) ORDER BY ${p.column}`,
+  ];
+};
 
 /** Migration 8: the zone months. */
 export const zoneMonthTables = (db: ClickHouseDb): string[] => periodTables(db, 'month');
 /** Migration 11: the zone weeks (built at the next open for the days stored before: buildMissingZonePeriods). */
 export const zoneWeekTables = (db: ClickHouseDb): string[] => periodTables(db, 'week');
+/** Migration 12: the key months (built at the next open for the days stored before: buildMissingZonePeriods). */
+export const keyMonthTables = (db: ClickHouseDb): string[] => periodTables(db, 'key_month');
 
 /** The first days of the periods of `days`, sorted. */
 export const periodsOf = (period: ZonePeriod, days: readonly string[]): string[] =>
@@ -49,18 +90,19 @@ export const periodsOf = (period: ZonePeriod, days: readonly string[]): string[]
 export async function writeZonePeriods(db: ClickHouseDb, period: ZonePeriod, starts: readonly string[], v: number): Promise<boolean> {
   if (starts.length === 0) return true;
   const p = ZONE_PERIODS[period];
+  const dims = p.dims.join(', ');
   const params = { first: starts[0], last: addDays(starts[starts.length - 1], period === 'week' ? 6 : 30), starts: [...starts], v };
   await db.command(
-    `INSERT INTO ${db.t(p.rows)} (${period}, version, publisher, zone_id, revenue, margin)
-     SELECT toDate32(${p.start}(date)) AS p, {v:UInt64}, publisher, zone_id, sum(revenue), sumIf(margin, revenue != 0)
+    `INSERT INTO ${db.t(p.rows)} (${p.column}, version, ${dims}, ${p.sums.columns})
+     SELECT toDate32(${p.start}(date)) AS p, {v:UInt64}, ${dims}, ${p.sums.select}
      FROM ${db.t('zone_report')} FINAL
      WHERE date BETWEEN {first:Date32} AND {last:Date32} AND toDate32(${p.start}(date)) IN {starts:Array(Date32)}
-     GROUP BY p, publisher, zone_id`,
+     GROUP BY p, ${dims}`,
     params,
   );
   const twice = await db.one<{ twice: number }>(
-    `SELECT count() > uniqExact(${period}, publisher, zone_id) AS twice FROM ${db.t(p.rows)}
-     WHERE ${period} IN {starts:Array(Date32)} AND version = {v:UInt64}`,
+    `SELECT count() > uniqExact(${p.column}, ${dims}) AS twice FROM ${db.t(p.rows)}
+     WHERE ${p.column} IN {starts:Array(Date32)} AND version = {v:UInt64}`,
     params,
   );
   return !Number(twice?.twice);
@@ -71,8 +113,8 @@ export async function switchZonePeriods(db: ClickHouseDb, period: ZonePeriod, st
   if (starts.length === 0) return;
   const p = ZONE_PERIODS[period];
   const params = { starts: [...starts], v };
-  await db.command(`INSERT INTO ${db.t(p.current)} (${period}, version) SELECT arrayJoin({starts:Array(Date32)}), {v:UInt64}`, params);
-  await db.command(`DELETE FROM ${db.t(p.rows)} WHERE ${period} IN {starts:Array(Date32)} AND version < {v:UInt64}`, params);
+  await db.command(`INSERT INTO ${db.t(p.current)} (${p.column}, version) SELECT arrayJoin({starts:Array(Date32)}), {v:UInt64}`, params);
+  await db.command(`DELETE FROM ${db.t(p.rows)} WHERE ${p.column} IN {starts:Array(Date32)} AND version < {v:UInt64}`, params);
 }
 
 /** The periods holding stored days (the day rollup's) that have no zone periods yet: a warehouse from before them. */
@@ -80,7 +122,7 @@ export async function periodsWithout(db: ClickHouseDb, period: ZonePeriod): Prom
   const p = ZONE_PERIODS[period];
   const rows = await db.all<{ start: string }>(
     `SELECT DISTINCT toString(toDate32(${p.start}(date))) AS start FROM ${db.t('zone_report_day')}
-     WHERE toDate32(${p.start}(date)) NOT IN (SELECT ${period} FROM ${db.t(p.current)}) ORDER BY start`,
+     WHERE toDate32(${p.start}(date)) NOT IN (SELECT ${p.column} FROM ${db.t(p.current)}) ORDER BY start`,
   );
   return rows.map((r) => r.start);
 }
