@@ -432,16 +432,26 @@ export async function migrateDataDir(options: MigrateOptions): Promise<Migration
     }
 
     // Referrer events: windows of ids; in each, the ids the target lacks (their ids kept: streams resume by them).
-    for (let after = 0; after < srcMaxId; after += batch) {
+    // Each side counts its windows first: a window holding as many events with the same sum of ids
+    // on both is not read again (a run after an interrupted one reads only what is left). Under
+    // --force the target may hold ids of its own in the source's range, so every window is read.
+    const srcWindows = await facts.referrers.countEventWindows(batch);
+    const tgtWindows = await warehouse.referrers.countEventWindows(batch);
+    let windowsRead = 0;
+    for (const [k, src] of [...srcWindows].sort((a, b) => a[0] - b[0])) {
+      const tgt = tgtWindows.get(k);
+      if (!options.force && tgt?.events === src.events && tgt.id_sum === src.id_sum) continue;
+      windowsRead++;
+      const after = k * batch;
       const before = after + batch + 1;
       const events = await facts.referrers.eventsAfter(after, before, batch);
-      if (events.length === 0) continue;
-      const have = new Set((await warehouse.referrers.eventsAfter(after, before, batch)).map((e) => e.id));
+      const have = new Set(tgt ? (await warehouse.referrers.eventsAfter(after, before, batch)).map((e) => e.id) : []);
       const missing = events.filter((e) => !have.has(e.id));
       if (missing.length) await warehouse.referrers.append(missing);
       copied.referrer_event += missing.length;
       if (missing.length) log(`referrer_event ids ${after + 1}–${after + batch}: ${missing.length} events`);
     }
+    log(`referrer events: ${windowsRead} of ${srcWindows.size} windows of ${batch} ids read, the others already copied`);
     const rolledUp = await (facts as Warehouse & { db: { one<T>(sql: string): Promise<T | undefined> } }).db
       .one<{ n: number }>('SELECT count(*) AS n FROM referrer_daily')
       .then((r) => Number(r?.n ?? 0));

@@ -327,6 +327,14 @@ export interface ReferrerWarehouse {
   rollUpBefore(cutoffMs: number): Promise<RetentionResult>;
   /** Raw events in the warehouse (tests, benchmarks); with `attributed`, only those with a campaign id (adops migrate). */
   countEvents(only?: { attributed?: boolean }): Promise<number>;
+  /** Each window of `size` ids holding raw events (window k: ids k·size+1 … (k+1)·size) — adops migrate copies only windows that differ. */
+  countEventWindows(size: number): Promise<Map<number, EventWindow>>;
+}
+
+/** The raw events of a window of ids: how many, and the sum of their ids. */
+export interface EventWindow {
+  events: number;
+  id_sum: number;
 }
 
 /* ------------------------------------------------------------------ media buying: spend and profit */

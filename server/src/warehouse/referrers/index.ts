@@ -2,7 +2,7 @@
 // folder), its writes — append, idempotency keys, retention — the engine's own.
 import type { SqlDb } from '../sql/db.js';
 import type { ReferrerWarehouse } from '../types.js';
-import { countEvents } from './count-events.js';
+import { countEventWindows, countEvents } from './count-events.js';
 import { getEventsAfter } from './get-events-after.js';
 import { getIvt, streamIvt } from './get-ivt.js';
 import { getMaxEventId } from './get-max-event-id.js';
@@ -26,5 +26,6 @@ export function referrerWarehouse(db: SqlDb, writes: ReferrerWrites): ReferrerWa
     streamIvt: (q) => streamIvt(db, q),
     eventsAfter: (afterId, beforeId, limit) => getEventsAfter(db, afterId, beforeId, limit),
     countEvents: (only) => countEvents(db, only),
+    countEventWindows: (size) => countEventWindows(db, size),
   };
 }
