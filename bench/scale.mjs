@@ -217,6 +217,7 @@ function queries(days) {
     ],
     ['top zones and advertisers (10)', (w) => w.topEarners(f, 10)],
     ['totals + geo/source options', (w) => w.totalsAndOptions(f)],
+    ['zone search: totals + options', (w) => w.totalsAndOptions({ ...f, zone_id: '3812' })],
     [
       'date × publisher page (10)',
       (w) => w.groups({ filters: f, by: ['date', 'publisher'], order: [by('date', 'desc'), by('revenue', 'desc')], limit: 10, offset: 0 }),

@@ -80,9 +80,9 @@ const EARNING_MARGIN = 'coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0)';
 /**
  * The periods kept per zone, each keyed by its first day: the key months (every report sum per
  * month × natural key but the day), the zone months and the ISO weeks' (Monday first) zones
- * (revenue and margin of rows with revenue per publisher × zone). `sums` is the SELECT of a
- * period's rows from the stored rows matching `where` — the zone months' from the key months,
- * which are rewritten first — and `last` the SQL of the last day of the period holding a day.
+ * (revenue and margin of rows with revenue per publisher × zone). `unit` is the period's
+ * calendar unit, and `sums` the SELECT of its rows for the stored rows matching `where` — the
+ * zone months' from the key months of those rows' months, which are rewritten first.
  */
 const ZONE_PERIODS = {
   key_month: {
@@ -112,6 +112,7 @@ export type ZonePeriod = keyof typeof ZONE_PERIODS;
 /** Every zone period, in the order imports and a rebuild rewrite them (the key months before the zone months summed from them). */
 export const ZONE_PERIOD_KEYS = Object.keys(ZONE_PERIODS) as ZonePeriod[];
 
+/** The SQL of the last day of the month or week holding a day. */
 const LAST_DAY = { month: (day: string) => `last_day(${day})`, week: (day: string) => `date_trunc('week', ${day})::DATE + 6` };
 
 /** The periods of the batch being imported (`batch`: its staging or sorted table), as the first day of each. */
