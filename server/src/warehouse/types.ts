@@ -28,6 +28,9 @@ export interface ZoneReportRecord {
 /** The natural key of a zone-report row, in the order that breaks ties between rows. */
 export const ZONE_NATURAL_KEY = ['date', 'advertiser', 'publisher', 'zone_id', 'geo', 'source'] as const;
 
+/** The key months' grain within a month: every report dimension but the day (zone-report/key-months.ts), in their tables' column order. */
+export const KEY_MONTH_DIMENSIONS = ['advertiser', 'publisher', 'zone_id', 'geo', 'source', 'domain'] as const;
+
 /** A stored zone-report row's columns, in the order every engine stores and reads them. */
 export const ZONE_REPORT_COLUMNS = ZONE_REPORT_FIELDS satisfies ReadonlyArray<keyof ZoneReportRecord>;
 

@@ -34,7 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'human visits from Meta ads per hour, zone, campaign, ad set, ad and keyword', statements: attributedVisitTables },
   { version: 10, name: 'human visits per zone and hour', statements: zoneHourTables },
   { version: 11, name: 'zone weeks: revenue and margin per ISO week, publisher and zone', statements: zoneWeekTables },
-  { version: 12, name: 'key months: every report sum per month and natural key but the day', statements: keyMonthTables },
+  { version: 12, name: 'key months: every report sum per month and report dimension but the day', statements: keyMonthTables },
 ];
 
 /** Creates the database and schema_migrations when missing, then applies what is missing; answers the versions applied now. */

@@ -17,7 +17,7 @@
 //   after the insert and built again under a new version.
 // - zone_report_zone_month / zone_report_month and zone_report_zone_week / zone_report_week: each
 //   month's and ISO week's sums per publisher × zone, and zone_report_key_month /
-//   zone_report_key_month_current: every report sum per month × natural key but the day,
+//   zone_report_key_month_current: every report sum per month × report dimension but the day,
 //   rewritten with the days of each build under its version (zone-periods.ts).
 // - zone_report_pending: the days (and version) an import is about to change, written before
 //   the rows: a day whose pending version stayed ahead of its current one for PENDING_GRACE_MS (a

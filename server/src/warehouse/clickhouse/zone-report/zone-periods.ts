@@ -1,8 +1,8 @@
 // ClickHouse's zone periods: each month's and each ISO week's (Monday first) revenue and margin
 // (of the rows with revenue) per publisher × zone, for the Dashboard's 'Top Zones' of a long range
 // (zone-report/get-top-earners.ts: a range's whole months from the months, the whole weeks left at
-// its ends from the weeks, the days left from the rows), and every report sum per month × natural
-// key but the day, for a zone search's totals (zone-report/key-months.ts) — DuckDB's
+// its ends from the weeks, the days left from the rows), and every report sum per month × report
+// dimension but the day, for a zone search's totals (zone-report/key-months.ts) — DuckDB's
 // zone_report_zone_month, zone_report_zone_week and zone_report_key_month, versioned like the day
 // rollup (schema.ts): a period's rows carry the version of the rollup build that wrote them,
 // zone_report_month / zone_report_week / zone_report_key_month_current record each period's
@@ -14,9 +14,8 @@ import { SUM_KEYS, addDays, startOfMonth, sumColumnsSql, weekdayIndex } from '@a
 import type { ClickHouseDb } from '../db.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
 import { sumsSql } from '../../sql/formulas.js';
+import { KEY_MONTH_DIMENSIONS } from '../../types.js';
 
-/** The natural key but the day: the key months' grain within a month. */
-const KEY_DIMS = ['advertiser', 'publisher', 'zone_id', 'geo', 'source', 'domain'];
 const ZONE_DIMS = ['publisher', 'zone_id'];
 const ZONE_SUMS = { columns: 'revenue, margin', select: 'sum(revenue), sumIf(margin, revenue != 0)', types: '  revenue Float64,\n  margin Float64' };
 
@@ -50,7 +49,7 @@ export const ZONE_PERIODS = {
     column: 'month',
     start: 'toStartOfMonth',
     first: (day: string) => startOfMonth(day),
-    dims: KEY_DIMS,
+    dims: KEY_MONTH_DIMENSIONS,
     sums: { columns: SUM_KEYS.join(', '), select: sumsSql(CLICKHOUSE, false), types: sumColumnsSql('clickhouse') },
   },
 } as const;

@@ -10,8 +10,8 @@
 // rewrite the months they touch in the same transaction. zone_report_zone_week holds the same
 // sums per ISO week (Monday first): the days at a range's ends that make whole weeks are summed
 // from it (a 30-day range: three or four weeks of zones and at most nine days of rows instead of 30).
-// zone_report_key_month holds every report sum per month × natural key but the day (advertiser,
-// publisher, zone, geo, source, domain), and the margin of its rows with revenue: a zone search's
+// zone_report_key_month holds every report sum per month × every report dimension but the day
+// (advertiser, publisher, zone, geo, source, domain), and the margin of its rows with revenue: a zone search's
 // totals and options sum it for the range's whole months (a twentieth of the rows) and the
 // stored rows for the days at its ends (zone-report/key-months.ts). The zone months are summed
 // from it, not from the rows again.
@@ -22,6 +22,7 @@ import { sumColumnsSql } from '@adops/core';
 import type { Db } from '../db.js';
 import { DUCKDB } from '../../sql/dialect.js';
 import { sumsSql } from '../../sql/formulas.js';
+import { KEY_MONTH_DIMENSIONS } from '../../types.js';
 
 /** Column definitions; key text columns are NOT NULL ('' for an unknown geo or source). */
 export const ZONE_REPORT_COLUMNS_SQL = `
@@ -64,8 +65,6 @@ const ROLLUP_SUMS_SQL = sumsSql(DUCKDB, false);
 export const rollupInsertSql = (where: string, from = 'zone_report') =>
   `INSERT INTO zone_report_rollup SELECT ${DIMS}, ${ROLLUP_SUMS_SQL} FROM ${from} ${where} GROUP BY ${DIMS} ORDER BY date`;
 
-/** The natural key but the day: the key months' grain within a month. */
-export const KEY_MONTH_DIMENSIONS = ['advertiser', 'publisher', 'zone_id', 'geo', 'source', 'domain'] as const;
 const KEY_DIMS = KEY_MONTH_DIMENSIONS.join(', ');
 
 const KEY_MONTH_SQL = `
@@ -79,7 +78,7 @@ const EARNING_MARGIN = 'coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0)';
 
 /**
  * The periods kept per zone, each keyed by its first day: the key months (every report sum per
- * month × natural key but the day), the zone months and the ISO weeks' (Monday first) zones
+ * month × report dimension but the day), the zone months and the ISO weeks' (Monday first) zones
  * (revenue and margin of rows with revenue per publisher × zone). `unit` is the period's
  * calendar unit, and `sums` the SELECT of its rows for the stored rows matching `where` — the
  * zone months' from the key months of those rows' months, which are rewritten first.
