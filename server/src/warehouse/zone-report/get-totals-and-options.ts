@@ -5,11 +5,9 @@ import { SUM_KEYS, compareText, type Sums } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import type { Engine } from '../sql/dialect.js';
-import { usesRollup } from '../sql/filters.js';
 import { sumsSql } from '../sql/formulas.js';
 import type { Filters } from '../types.js';
-import { keyMonthsFrom } from './key-months.js';
-import { fromWhere } from './source.js';
+import { sumsSource } from './key-months.js';
 
 /** The distinct non-empty values of a column. */
 const KNOWN_VALUES: Record<Engine, (column: string) => string> = {
@@ -20,9 +18,7 @@ const KNOWN_VALUES: Record<Engine, (column: string) => string> = {
 export async function getTotalsAndOptions(db: SqlDb, filters: Filters): Promise<{ totals: Sums; geos: string[]; sources: string[] }> {
   const b = new Binder(db.dialect);
   // A zone search's whole months from the key months (key-months.ts), else the rollup or the rows.
-  const months = keyMonthsFrom(db, b, filters, ['geo', 'source'], { skip: ['geo', 'source'] });
-  const rollup = months !== undefined || usesRollup(db, filters);
-  const from = months ?? fromWhere(db, b, rollup, filters, { range: { start: filters.start_date, end: filters.end_date }, skip: ['geo', 'source'] });
+  const { from, rollup } = sumsSource(db, b, filters, ['geo', 'source'], { skip: ['geo', 'source'] });
   const own: string[] = [];
   for (const key of ['geo', 'source'] as const) {
     const value = filters[key];

@@ -2,18 +2,14 @@
 import { EMPTY_SUMS, type Sums } from '@adops/core';
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
-import { usesRollup } from '../sql/filters.js';
 import { sumsSql } from '../sql/formulas.js';
 import type { Filters } from '../types.js';
-import { keyMonthsFrom } from './key-months.js';
-import { fromWhere } from './source.js';
+import { sumsSource } from './key-months.js';
 
 export async function getTotals(db: SqlDb, filters: Filters): Promise<Sums> {
   const b = new Binder(db.dialect);
   // A zone search's whole months from the key months (key-months.ts), else the rollup or the rows.
-  const months = keyMonthsFrom(db, b, filters, []);
-  const rollup = months !== undefined || usesRollup(db, filters);
-  const from = months ?? fromWhere(db, b, rollup, filters, { range: { start: filters.start_date, end: filters.end_date } });
+  const { from, rollup } = sumsSource(db, b, filters, []);
   const row = await db.one<Sums>(`SELECT ${sumsSql(db.dialect, rollup)} ${from}`, b.params);
   return row ?? { ...EMPTY_SUMS };
 }

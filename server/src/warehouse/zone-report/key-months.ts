@@ -1,6 +1,6 @@
 // A zone search's sums over a range holding whole months (the Ad Report's and the Api Explorer's
 // totals and Geo / Source options): the whole months from the key months — every report sum per
-// month × natural key but the day, kept by imports (duckdb/zone-report/schema.ts; ClickHouse's
+// month × report dimension but the day, kept by imports (duckdb/zone-report/schema.ts; ClickHouse's
 // current version of each, clickhouse/zone-report/zone-periods.ts) — and the days at the range's
 // ends from the stored rows. A year of 10 M rows: 11 months of key months (a twentieth of the
 // rows) and at most 61 days of rows, instead of reading the zone id of every row of the year.
@@ -8,7 +8,7 @@
 import { SUM_KEYS } from '@adops/core';
 import type { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
-import { filterConditions, whereFilters, type WhereOptions } from '../sql/filters.js';
+import { filterConditions, usesRollup, whereFilters, type WhereOptions } from '../sql/filters.js';
 import { sumsSql } from '../sql/formulas.js';
 import type { Filters } from '../types.js';
 import { wholeMonths } from './get-top-earners.js';
@@ -20,7 +20,7 @@ import { fromWhere } from './source.js';
  * search, without a whole month in the range, or with the engine's rollups off: the caller reads
  * the stored rows.
  */
-export function keyMonthsFrom(
+function keyMonthsFrom(
   db: SqlDb,
   b: Binder,
   filters: Filters,
@@ -47,4 +47,22 @@ export function keyMonthsFrom(
         `SELECT ${dims.map((d) => `${d}, `).join('')}${sumsSql(db.dialect, false)} ${fromWhere(db, b, false, filters, { ...options, range })} ${grouped}`,
     );
   return `FROM (${[months, ...days].join('\n  UNION ALL ')})`;
+}
+
+/**
+ * The FROM … WHERE of a report's sums over its range, and whether its rows are rollup-shaped
+ * (sumsSql(…, true) sums them): a zone search's key months and end days (keyMonthsFrom), else
+ * the rollup or the stored rows (source.ts). `dims` are the columns the union keeps for the caller.
+ */
+export function sumsSource(
+  db: SqlDb,
+  b: Binder,
+  filters: Filters,
+  dims: readonly string[],
+  options: Pick<WhereOptions, 'skip'> = {},
+): { from: string; rollup: boolean } {
+  const months = keyMonthsFrom(db, b, filters, dims, options);
+  if (months !== undefined) return { from: months, rollup: true };
+  const rollup = usesRollup(db, filters);
+  return { from: fromWhere(db, b, rollup, filters, { ...options, range: { start: filters.start_date, end: filters.end_date } }), rollup };
 }
