@@ -246,10 +246,15 @@ describe('DuckDB: pages led by a number, zone searches', () => {
   });
 });
 
-const zoneMonthEngines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> = [
+/** Both engines, ClickHouse's in a database of its own (`database`), so two suites' imports never meet. */
+const monthEngines = (database: string): Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> => [
   ['DuckDB', () => openDuckDbWarehouse(':memory:')],
-  ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'months' })],
+  ['ClickHouse', () => openClickHouseWarehouse(client, { database })],
 ];
+
+/** Random rows moved over March to May, row by row, each on the day `step` apart from the last within its month (April has no 31st). */
+const spreadOverMonths = (rows: typeof ROWS, step: number) =>
+  rows.map((r, i) => ({ ...r, date: `2026-0${3 + (i % 3)}-${String(1 + ((i * step) % 31)).padStart(2, '0')}`.replace(/-0?4-31$/, '-04-30') }));
 
 describe('a range cut into whole months, whole weeks and days', () => {
   test('months first, then the whole weeks (Monday to Sunday) left at each end, then the days', () => {
@@ -275,12 +280,11 @@ describe('a range cut into whole months, whole weeks and days', () => {
   });
 });
 
-describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (_engine, open) => {
+describe.each(monthEngines('months'))('%s: Top Zones of whole months', (_engine, open) => {
   let rolled: Warehouse & { db: SqlDb };
   let raw: Warehouse & { db: SqlDb };
-  /** Rows over March to May (the random rows' days moved month by month), then a second import replacing many of them. */
-  const spread = (rows: typeof ROWS) =>
-    rows.map((r, i) => ({ ...r, date: `2026-0${3 + (i % 3)}-${String(1 + ((i * 7) % 31)).padStart(2, '0')}`.replace(/-0?4-31$/, '-04-30') }));
+  /** Rows over March to May, then a second import replacing many of them. */
+  const spread = (rows: typeof ROWS) => spreadOverMonths(rows, 7);
   beforeAll(async () => {
     rolled = await open();
     raw = await openDuckDbWarehouse(':memory:', { rollup: false });
@@ -342,17 +346,11 @@ describe.each(zoneMonthEngines)('%s: Top Zones of whole months', (_engine, open)
   });
 });
 
-const keyMonthEngines: Array<[string, () => Promise<Warehouse & { db: SqlDb }>]> = [
-  ['DuckDB', () => openDuckDbWarehouse(':memory:')],
-  ['ClickHouse', () => openClickHouseWarehouse(client, { database: 'key_months' })],
-];
-
-describe.each(keyMonthEngines)('%s: a zone search of whole months', (_engine, open) => {
+describe.each(monthEngines('key_months'))('%s: a zone search of whole months', (_engine, open) => {
   let rolled: Warehouse & { db: SqlDb };
   let raw: Warehouse & { db: SqlDb };
-  /** Rows over March to May (the random rows' days moved month by month), then a second import replacing many of them. */
-  const spread = (rows: typeof ROWS) =>
-    rows.map((r, i) => ({ ...r, date: `2026-0${3 + (i % 3)}-${String(1 + ((i * 11) % 31)).padStart(2, '0')}`.replace(/-0?4-31$/, '-04-30') }));
+  /** Rows over March to May, then a second import replacing many of them. */
+  const spread = (rows: typeof ROWS) => spreadOverMonths(rows, 11);
   beforeAll(async () => {
     rolled = await open();
     raw = await openDuckDbWarehouse(':memory:', { rollup: false });
