@@ -2,12 +2,11 @@
 // warehouse queries the server runs, timed in DuckDB (the server's query code, no HTTP) and in
 // PostgreSQL SQL on a throwaway cluster loaded with the same rows. BENCH_PG=0 skips PostgreSQL;
 // BENCH_PG_BIN names its binaries.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { startPgCluster } from './pg-cluster.mjs';
 import { fmtInt, fmtMs, lpad, median, pad, seconds } from './format.mjs';
 import { medianOfThree } from './timing.mjs';
 
@@ -108,17 +107,6 @@ export async function duckTimes(dataDir, ranges, comparisonsOf) {
   return times;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * The same rows loaded into a PostgreSQL 15 cluster of its own (in `work`), each comparison's SQL
  * timed by psql beside DuckDB's time (`duck`), printed as a table of ratios.
@@ -127,76 +115,19 @@ export async function comparePostgres({ work, dataDir, firstDay, lastDay, rows, 
   if (!withPg) log('\nPostgreSQL comparison skipped (BENCH_PG=0).');
   else if (!existsSync(path.join(pgBin, 'initdb'))) log(`\nPostgreSQL comparison skipped: no initdb in ${pgBin} (set BENCH_PG_BIN).`);
   else {
-    const pgRoot = path.join(work, 'pg');
-    const asPostgres = process.getuid?.() === 0;
-    const pgUser = asPostgres ? 'postgres' : (process.env.USER ?? 'postgres');
-    mkdirSync(pgRoot, { recursive: true });
-    if (asPostgres) {
-      const pw = spawnSync('id', ['-u', 'postgres']);
-      const pg = spawnSync('id', ['-g', 'postgres']);
-      chmodSync(work, 0o755);
-      chownSync(pgRoot, Number(pw.stdout), Number(pg.stdout));
-    }
-    const runPg = (bin, args, opts = {}) => {
-      const cmd = asPostgres ? 'runuser' : path.join(pgBin, bin);
-      const full = asPostgres ? ['-u', 'postgres', '--', path.join(pgBin, bin), ...args] : args;
-      const r = spawnSync(cmd, full, { encoding: 'utf8', ...opts });
-      if (r.status !== 0) throw new Error(`${bin} failed: ${r.stderr || r.stdout}`);
-      return r.stdout;
-    };
-    const port = await freePort();
-    const pgData = path.join(pgRoot, 'data');
+    const pgSettings = [
+      'shared_buffers=512MB',
+      'work_mem=64MB',
+      'max_parallel_workers_per_gather=2',
+      'fsync=off',
+      'synchronous_commit=off',
+      'full_page_writes=off',
+      'max_wal_size=4GB',
+    ];
+    const { port, psql, stop: stopPg } = await startPgCluster({ work, pgBin, settings: pgSettings });
+    cleanups.push(async () => stopPg());
     log('');
     log(`PostgreSQL 15 on 127.0.0.1:${port} (temp cluster; shared_buffers 512MB, work_mem 64MB, 2 parallel workers, fsync off):`);
-    runPg('initdb', ['-D', pgData, '-A', 'trust', '-U', pgUser, '--no-sync', '-E', 'UTF8']);
-    runPg('pg_ctl', [
-      '-D',
-      pgData,
-      '-l',
-      path.join(pgRoot, 'log'),
-      '-w',
-      '-o',
-      `-p ${port} -c listen_addresses=127.0.0.1 -k ${pgRoot} -c shared_buffers=512MB -c work_mem=64MB -c max_parallel_workers_per_gather=2 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB`,
-      'start',
-    ]);
-    const stopPg = () => {
-      try {
-        runPg('pg_ctl', ['-D', pgData, '-m', 'fast', '-w', 'stop']);
-      } catch {
-        /* already stopped */
-      }
-    };
-    cleanups.push(async () => stopPg());
-    process.on('exit', stopPg); // also when the bench fails half-way
-    const psql = (sql, { quiet = true } = {}) => {
-      const r = spawnSync(
-        'psql',
-        [
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(port),
-          '-U',
-          pgUser,
-          '-d',
-          'postgres',
-          '-X',
-          '-q',
-          '-v',
-          'ON_ERROR_STOP=1',
-          ...(quiet ? ['-o', '/dev/null'] : []),
-          '-f',
-          '-',
-        ],
-        {
-          input: sql,
-          encoding: 'utf8',
-          maxBuffer: 1 << 30,
-        },
-      );
-      if (r.status !== 0) throw new Error(`psql failed: ${r.stderr}`);
-      return r.stdout;
-    };
     try {
       // Same rows: DuckDB writes a CSV, psql's \copy loads it, then the natural-key index.
       const csvFile = path.join(work, 'zone_report.csv');

@@ -8,11 +8,12 @@
 // 365 days, timed over HTTP (DuckDB; bench:scale compares the engines).
 // Run: npm run bench:reports   (BENCH_ROWS_PER_DAY / BENCH_DAYS / BENCH_CALLS / BENCH_EXPORT_DAYS /
 // BENCH_INGEST_ROWS / BENCH_PG=0 / BENCH_PROFIT_EVENTS / BENCH_PROFIT_ADS / BENCH_PROFIT_DAYS /
-// BENCH_PROFIT=0 to vary; BENCH_ONLY=profit times the profit query alone, BENCH_ONLY=ingest the CSV
+// BENCH_PROFIT=0 to vary; BENCH_WAREHOUSE=clickhouse runs the server on ClickHouse (chdb) after adops migrate;
+// BENCH_ONLY=profit times the profit query alone, BENCH_ONLY=ingest the CSV
 // imports alone, BENCH_ONLY=export the streamed exports alone, BENCH_ONLY=reads the report endpoints alone;
 // BENCH_DATA_DIR=dir keeps
 // and reuses the generated rows)
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { adSpendSql, generateReferrerEvents, generateZoneReports, ingestCsv } from './generate.mjs';
 import { addDays, fmtInt, fmtMs, kb, lpad, pad, pct, seconds, ymd } from './format.mjs';
 import { TARGETS, logTargets } from './reports-targets.mjs';
+import { startPgCluster } from './pg-cluster.mjs';
 import { comparePostgres, comparisons, duckTimes } from './reports-postgres.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,7 +34,14 @@ const DAYS = Number(process.env.BENCH_DAYS ?? 400);
 const PER_DAY = Number(process.env.BENCH_ROWS_PER_DAY ?? 25_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 20);
 const INGEST_ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 1_000_000);
-const WITH_PG = process.env.BENCH_PG !== '0';
+/**
+ * BENCH_WAREHOUSE=clickhouse: the server runs on ClickHouse (chdb, embedded) with its store on a
+ * throwaway PostgreSQL — the scale-out set-up — after `adops migrate` copied the generated rows
+ * there (kept in BENCH_DATA_DIR-chdb with a kept dir: a run again only verifies). The profit query and
+ * the PostgreSQL side by side are DuckDB's: not run on ClickHouse (bench:scale compares the engines' queries).
+ */
+const ON_CLICKHOUSE = (process.env.BENCH_WAREHOUSE ?? 'duckdb') === 'clickhouse';
+const WITH_PG = process.env.BENCH_PG !== '0' && !ON_CLICKHOUSE;
 const PG_BIN = process.env.BENCH_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const ADMIN = { email: 'bench@adops.local', password: 'bench-pass-123' };
 const INGEST_KEY = 'bench-ingest-key-0123456789';
@@ -40,7 +49,7 @@ const BENCH_PUBLISHER = 'Publisher 07';
 const RANGES = [7, 30, 365];
 const HUNDRED_MILLION = DAYS * PER_DAY >= 50_000_000;
 /** The profit query's data: referrer events (a share from Meta ads) and every ad's spend on each day. */
-const WITH_PROFIT = process.env.BENCH_PROFIT !== '0' && !['ingest', 'export', 'reads'].includes(process.env.BENCH_ONLY ?? '');
+const WITH_PROFIT = process.env.BENCH_PROFIT !== '0' && !ON_CLICKHOUSE && !['ingest', 'export', 'reads'].includes(process.env.BENCH_ONLY ?? '');
 /** BENCH_ONLY=profit: the profit query alone (no report endpoints, export, ingest or PostgreSQL). */
 const ONLY_PROFIT = process.env.BENCH_ONLY === 'profit';
 /** BENCH_ONLY=ingest: the CSV imports alone (no report endpoints, profit, export or PostgreSQL). */
@@ -49,7 +58,7 @@ const ONLY_INGEST = process.env.BENCH_ONLY === 'ingest';
 const ONLY_EXPORT = process.env.BENCH_ONLY === 'export';
 /** BENCH_ONLY=reads: the report endpoints alone (no profit, export, ingest or PostgreSQL; a kept data dir stays as generated). */
 const ONLY_READS = process.env.BENCH_ONLY === 'reads';
-if (ONLY_PROFIT && !WITH_PROFIT) throw new Error('BENCH_ONLY=profit needs the profit data (not BENCH_PROFIT=0)');
+if (ONLY_PROFIT && !WITH_PROFIT) throw new Error('BENCH_ONLY=profit needs the profit data (not BENCH_PROFIT=0, not BENCH_WAREHOUSE=clickhouse)');
 const PROFIT_EVENTS = Number(process.env.BENCH_PROFIT_EVENTS ?? 50_000_000);
 const PROFIT_ADS = Number(process.env.BENCH_PROFIT_ADS ?? 5000);
 const PROFIT_DAYS = Number(process.env.BENCH_PROFIT_DAYS ?? 365);
@@ -76,7 +85,7 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 log(
   `AdOps report benchmark — ${cpus().length} CPUs, load average ${loadavg()
     .map((l) => l.toFixed(1))
-    .join(' ')}, Node ${process.version}, data in ${work}`,
+    .join(' ')}, Node ${process.version}, data in ${work}, server on ${ON_CLICKHOUSE ? 'ClickHouse (chdb) + PostgreSQL store' : 'DuckDB'}`,
 );
 log(
   `${fmtInt(DAYS * PER_DAY)} rows: ${DAYS} days (${firstDay} … ${lastDay}) × ${fmtInt(PER_DAY)} rows a day, 3 advertisers, 40 publishers, ${fmtInt(PER_DAY / 2)} zones`,
@@ -134,6 +143,25 @@ if (WITH_PROFIT) {
 }
 
 // ---------------------------------------------------------------- 2. start the built server
+/** The server's environment for its engine: DuckDB in the data dir, or ClickHouse (chdb) beside a PostgreSQL store. */
+const engineEnv = ON_CLICKHOUSE ? await clickhouseCopy() : {};
+async function clickhouseCopy() {
+  const { migrateDataDir } = await import(dist('migrate.js'));
+  const chdbDir = KEPT ? `${KEPT}-chdb` : path.join(work, 'chdb');
+  const pg = await startPgCluster({ work, pgBin: PG_BIN, settings: ['fsync=off', 'synchronous_commit=off'] });
+  cleanups.push(async () => pg.stop());
+  pg.psql('CREATE DATABASE adops');
+  const clickhouse = { url: `chdb://${chdbDir}`, database: 'adops' };
+  const t = performance.now();
+  const result = await migrateDataDir({ dataDir, databaseUrl: pg.url('adops'), clickhouse });
+  if (!result.ok) throw new Error(`adops migrate did not verify: ${JSON.stringify(result.checks.filter((c) => !c.ok))}`);
+  const du = (p) => Number(execFileSync('du', ['-sb', p], { encoding: 'utf8' }).split('\t')[0]);
+  log(
+    `adops migrate → ClickHouse (chdb) + PostgreSQL store: ${fmtInt(result.copied.zone_report)} rows copied in ${seconds(performance.now() - t)}, verified; ` +
+      `disk DuckDB ${(du(path.join(dataDir, 'warehouse.duckdb')) / 1e9).toFixed(2)} GB, ClickHouse ${(du(chdbDir) / 1e9).toFixed(2)} GB`,
+  );
+  return { ADOPS_WAREHOUSE: 'clickhouse', ADOPS_CLICKHOUSE_URL: clickhouse.url, ADOPS_STORE: 'postgres', ADOPS_DATABASE_URL: pg.url('adops') };
+}
 const startedAt = performance.now();
 const server = await new Promise((resolve, reject) => {
   const child = spawn(process.execPath, [dist('main.js')], {
@@ -150,6 +178,7 @@ const server = await new Promise((resolve, reject) => {
       // The profit bench's year of events stays raw (retention would roll it up).
       ADOPS_EVENT_RETENTION_DAYS: '3650',
       ADOPS_SPEND_SYNC_MINUTES: '0',
+      ...engineEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -161,9 +190,15 @@ const server = await new Promise((resolve, reject) => {
   });
   child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
 });
+let stopping = false;
+// A server that dies under the bench says how, instead of the next call failing with a closed socket.
+server.child.once('exit', (code, signal) => {
+  if (!stopping) console.error(`The server (pid ${server.child.pid}) exited during the bench: code ${code}, signal ${signal}`);
+});
 const stopServer = () =>
   new Promise((resolve) => {
     if (server.child.exitCode !== null) return resolve();
+    stopping = true;
     server.child.once('exit', resolve);
     server.child.kill('SIGTERM');
   });
@@ -501,7 +536,7 @@ logTargets({
 });
 
 // ---------------------------------------------------------------- 6. the same aggregations: DuckDB vs PostgreSQL
-{
+if (!ON_CLICKHOUSE) {
   const comparisonsOf = (d) => comparisons(d, rangeOf, BENCH_PUBLISHER);
   const duck = await duckTimes(dataDir, RANGES, comparisonsOf);
   const rows = DAYS * PER_DAY;

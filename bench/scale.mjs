@@ -17,7 +17,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { generateZoneReports } from './generate.mjs';
 import { medianOfThree } from './timing.mjs';
 import { addDays, fmtMs, seconds, ymd } from './format.mjs';
-import { freePort } from './reports-postgres.mjs';
+import { freePort } from './pg-cluster.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
