@@ -89,19 +89,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   koa.use(requestLog(logger, refusals));
   koa.use(errorHandler((line) => logger.error(line)));
   koa.use(publicBodyDeadline(config.publicBodyTimeoutMs));
-  // JSON, CSV exports and the web's assets travel compressed when the client accepts it; the
-  // live stream (text/event-stream) never is, so its events are not held back in a buffer.
-  // Streamed exports (hundreds of MB) take the fastest level: most of the gain at a third of the CPU.
-  const isExport = (type: string) => /csv|ndjson/.test(type);
-  koa.use(
-    compress({
-      threshold: 1024,
-      filter: (type) => !/event-stream/.test(type) && /json|text|javascript|svg|ndjson|csv/.test(type),
-      gzip: (type) => ({ flush: zlib.Z_SYNC_FLUSH, level: isExport(type) ? 1 : 6 }),
-      br: (type) => ({ params: { [zlib.BROTLI_PARAM_QUALITY]: isExport(type) ? 1 : 4 } }),
-      deflate: false,
-    }),
-  );
+  koa.use(compression());
   const headers = answerHeaders(config);
   koa.use(async (ctx, next) => {
     // Over HTTPS (the socket's own, or X-Forwarded-Proto from a trusted proxy: koa.proxy above)
@@ -227,6 +215,22 @@ function requestLog(logger: Logger, refusals: SignInRefusals): Koa.Middleware {
       }
     }
   };
+}
+
+/**
+ * JSON, CSV exports and the web's assets travel compressed when the client accepts it; the live
+ * stream (text/event-stream) never is, so its events are not held back in a buffer. Streamed
+ * exports (hundreds of MB) take the fastest level: most of the gain at a third of the CPU.
+ */
+export function compression(): Koa.Middleware {
+  const isExport = (type: string) => /csv|ndjson/.test(type);
+  return compress({
+    threshold: 1024,
+    filter: (type) => !/event-stream/.test(type) && /json|text|javascript|svg|ndjson|csv/.test(type),
+    gzip: (type) => ({ flush: zlib.Z_SYNC_FLUSH, level: isExport(type) ? 1 : 6 }),
+    br: (type) => ({ params: { [zlib.BROTLI_PARAM_QUALITY]: isExport(type) ? 1 : 4 } }),
+    deflate: false,
+  });
 }
 
 /** One access log line, at the level its status calls for. */

@@ -34,6 +34,22 @@ export function sendExport<Row>(ctx: Ctx, request: ExportRequest, exp: TableExpo
   ctx.attachment(file);
   ctx.set('Cache-Control', 'no-store');
   // Readable.from pulls the next chunk only when the socket drained the previous one.
-  // A failure half-way aborts the connection (Koa's stream handling), so no file ends short silently.
-  ctx.body = Readable.from(lines(request, exp), { objectMode: false });
+  ctx.body = Readable.from(abortOnFailure(ctx, lines(request, exp)), { objectMode: false });
+}
+
+/**
+ * A failure half-way (the engine stopped the query, the warehouse closed) closes the connection,
+ * so the client sees a broken download at once — never a file that ends short silently, never a
+ * download left open. Koa ends the response only when its body itself fails: compressed, the body
+ * is the gzip stream the export is piped into, which a failed export never ends, and the client
+ * waited for bytes that would not come until its own timeout (5 minutes in Node's fetch); nor did
+ * the error reach the log. It goes to the app's error listener here, once, whatever the encoding.
+ */
+async function* abortOnFailure<T>(ctx: Ctx, source: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* source;
+  } catch (e) {
+    ctx.app.emit('error', e, ctx);
+    ctx.req.socket.destroy();
+  }
 }
