@@ -45,6 +45,8 @@ export interface Dialect {
   textOrder(expr: string, dir: 'ASC' | 'DESC'): string[];
   /** Whether ORDER BY may name an alias of its SELECT (ClickHouse's prefer_column_name_to_alias reads the stored column). */
   readonly orderByAlias: boolean;
+  /** An aggregate: the approximate quantiles (t-digest) of `expr` as a double, at each fraction, as one array. */
+  quantiles(expr: string, fractions: readonly number[]): string;
 }
 
 /** A UTC instant as DuckDB TIMESTAMP text ('YYYY-MM-DD HH:MM:SS.mmm'). */
@@ -76,6 +78,7 @@ export const DUCKDB: Dialect = {
   day: (date) => `strftime(${date}, '%Y-%m-%d')`,
   textOrder: (expr, d) => [`NULLIF(${expr}, '') COLLATE es ${d} NULLS LAST`, `${expr} ${d}`],
   orderByAlias: true,
+  quantiles: (expr, fractions) => `approx_quantile(${expr}::DOUBLE, [${fractions.join(', ')}])`,
 };
 
 export const CLICKHOUSE: Dialect = {
@@ -94,4 +97,5 @@ export const CLICKHOUSE: Dialect = {
   day: (date) => `toString(${date})`,
   textOrder: (expr, d) => [`nullIf(${expr}, '') ${d} NULLS LAST COLLATE 'es'`, `${expr} ${d} NULLS LAST`],
   orderByAlias: false,
+  quantiles: (expr, fractions) => `quantilesTDigest(${fractions.join(', ')})(toFloat64(${expr}))`,
 };

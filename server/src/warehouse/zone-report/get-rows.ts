@@ -228,11 +228,13 @@ export async function getRows(db: SqlDb, q: RowQuery): Promise<ZoneReportRecord[
 }
 
 /**
- * Rows an export sorts at once at most (a day with more is still one window). Each window of
- * values scans the whole range again (every column: 0.2–0.3 s of DuckDB's CPU on 5 M rows), so
- * fewer, larger windows cost less CPU; two of this size stay under +100 MB (docs/benchmarks.md).
+ * Rows an export sorts at once at most, by engine (a day with more is still one window). Each
+ * window of values scans the whole range again (every column: 0.2–0.3 s of DuckDB's CPU on 5 M
+ * rows), so fewer, larger windows cost less CPU; two of DuckDB's size stay under +100 MB
+ * (docs/benchmarks.md). ClickHouse reads a window deduplicated (FINAL) and sorted in more memory
+ * per row: at the default 128 MB limit four days of the bench's rows (100,000) read, eight failed.
  */
-const EXPORT_WINDOW_ROWS = 160_000;
+const EXPORT_WINDOW_ROWS = { duckdb: 160_000, clickhouse: 80_000 } as const;
 
 /**
  * One window of an export led by a stored number: the rows whose value is above `above` and at
@@ -254,13 +256,13 @@ function sliceConditions(b: Binder, slice: ValueSlice): string[] {
 }
 
 /**
- * DuckDB: an export led by a number (stored, as revenue or clicks, or a row's ratio, as CTR) cut
+ * An export led by a number (stored, as revenue or clicks, or a row's ratio, as CTR) cut
  * into windows of that number's values of about `windowRows` rows each, in the order's direction, then the rows without one
  * (missing values sort last either way). The bounds are the column's approximate quantiles (a
  * t-digest: a tenth of an exact quantile's time on 5 M rows, and any bounds cut the order right;
  * only the windows' sizes depend on them): a window holds
  * every row of its values, ties included, so the windows one after the other are the whole
- * order, and DuckDB sorts a window's rows at a time instead of every row at once (a full sort of
+ * order, and the engine sorts a window's rows at a time instead of every row at once (a full sort of
  * millions of rows took hundreds of MB, past the engine's limit into the process). Undefined for
  * any other order, or when the rows fit one window.
  */
@@ -277,12 +279,9 @@ async function valueSlices(
   if (expr === undefined) return undefined;
   const parts = Math.ceil(expected / windowRows);
   const b = new Binder(db.dialect);
-  const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date }, and: [`${expr} IS NOT NULL`] });
-  const fractions = Array.from({ length: parts - 1 }, (_, i) => (i + 1) / parts).join(', ');
-  const row = await db.one<{ q: number[] | null }>(
-    `SELECT approx_quantile(${expr}::DOUBLE, [${fractions}]) AS q FROM ${db.current('zone_report')} ${where}`,
-    b.params,
-  );
+  const from = fromWhere(db, b, false, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date }, and: [`${expr} IS NOT NULL`] });
+  const fractions = Array.from({ length: parts - 1 }, (_, i) => (i + 1) / parts);
+  const row = await db.one<{ q: number[] | null }>(`SELECT ${db.dialect.quantiles(expr, fractions)} AS q ${from}`, b.params);
   // Equal quantiles (many ties) would make empty windows: each bound once, ascending.
   const bounds = [...new Set(row?.q ?? [])].sort((x, y) => x - y);
   const slices: ValueSlice[] = [];
@@ -295,15 +294,18 @@ async function valueSlices(
 
 /** DuckDB: the matching rows of each day of the range, in the order's direction (the rollup's counts without a zone filter). */
 async function rowsPerDay(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, dir: 'asc' | 'desc') {
-  const b = new Binder(db.dialect);
-  const where = whereFilters(b, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
-  const counted = usesRollup(db, q.filters)
-    ? `SELECT date, sum(rows)::BIGINT AS rows FROM zone_report_rollup ${where} GROUP BY date`
-    : `SELECT date, count(*) AS rows FROM zone_report ${where} GROUP BY date`;
-  return db.all<{ date: string; rows: number }>(`${counted} ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`, b.params);
+  const d = db.dialect;
+  const b = new Binder(d);
+  const rollup = usesRollup(db, q.filters);
+  const from = fromWhere(db, b, rollup, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
+  const rows = d.cast(rollup ? 'sum(rows)' : d.count(), 'int');
+  return db.all<{ date: string; rows: number }>(
+    `SELECT date, ${rows} AS rows ${from} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
+    b.params,
+  );
 }
 
-/** DuckDB: the range cut into runs of consecutive days of about `windowRows` rows, in the order's direction. */
+/** The range cut into runs of consecutive days of about `windowRows` rows, in the order's direction. */
 function dayWindows(days: ReadonlyArray<{ date: string; rows: number }>, dir: 'asc' | 'desc', windowRows: number) {
   const windows: Array<{ start: string; end: string }> = [];
   const close = (first: string, last: string) => windows.push(dir === 'asc' ? { start: first, end: last } : { start: last, end: first });
@@ -338,8 +340,10 @@ export async function* whole<T extends { length: number } | { rows: number }>(ch
 }
 
 /**
- * DuckDB: an export's queries — windows of about `windowRows` rows (days for a date-led order,
- * value ranges for one led by a stored number), each sorted on its own — and how many rows match.
+ * An export's queries — windows of about `windowRows` rows (days for a date-led order, value
+ * ranges for one led by a stored number), each sorted on its own — and how many rows match. One
+ * query of every row would sort them all at once: past the engine's memory limit on millions
+ * (ClickHouse failed a 5 M-row export at 128 MB; without a limit the embedded engine held 4.6 GB).
  */
 async function exportPlan(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, windowRows: number) {
   const dir = q.order[0]?.key === 'date' ? q.order[0].dir : 'asc';
@@ -353,21 +357,16 @@ async function exportPlan(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, wind
 }
 
 /**
- * Every matching row in the query's order, in chunks. On DuckDB the order is read in windows of
- * about `windowRows` rows (exportPlan); `windowRows` is a parameter only so tests can make windows of a few rows.
+ * Every matching row in the query's order, in chunks, read in windows of about `windowRows` rows
+ * (exportPlan); `windowRows` is a parameter only so tests can make windows of a few rows.
  */
 export async function* streamRows(
   db: SqlDb,
   q: Omit<RowQuery, 'limit' | 'offset'>,
-  windowRows = EXPORT_WINDOW_ROWS,
+  windowRows: number = EXPORT_WINDOW_ROWS[db.dialect.engine],
 ): AsyncGenerator<ZoneReportRecord[]> {
-  if (db.dialect.engine === 'duckdb') {
-    const { expected, queries } = await exportPlan(db, q, windowRows);
-    yield* whole(db.streamEach<ZoneReportRecord>(queries), expected);
-    return;
-  }
-  const { sql, params } = rowsSql(db, q, { start: q.filters.start_date, end: q.filters.end_date });
-  yield* db.stream<ZoneReportRecord>(sql, params);
+  const { expected, queries } = await exportPlan(db, q, windowRows);
+  yield* whole(db.streamEach<ZoneReportRecord>(queries), expected);
 }
 
 /**
@@ -377,7 +376,7 @@ export async function* streamRows(
 export async function* streamRowColumns(
   db: SqlDb & Required<Pick<SqlDb, 'streamColumns'>>,
   q: Omit<RowQuery, 'limit' | 'offset'>,
-  windowRows = EXPORT_WINDOW_ROWS,
+  windowRows: number = EXPORT_WINDOW_ROWS[db.dialect.engine],
 ): AsyncGenerator<ColumnChunk> {
   const { expected, queries } = await exportPlan(db, q, windowRows);
   yield* whole(db.streamColumns(queries), expected);
