@@ -29,11 +29,20 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
  * A query's memory bounded at `bytes` (ADOPS_WAREHOUSE_MEMORY_LIMIT, as DuckDB's memory_limit):
  * past it the query fails instead of growing the process; sorts and groups spill to disk from
  * half of it (ClickHouse's advice for external sorting and grouping), so an export sorted by
- * revenue or a year's Top Zones still answer within the bound.
+ * revenue or a year's Top Zones still answer within the bound. An INSERT … SELECT writes parts of
+ * at most a 32nd of it (or 25,000 rows): by default it gathers a million rows into one block and
+ * sorts it in memory, and a 1 M-row import's insert of its staged rows failed at 128 MB (it still
+ * did with blocks of an eighth).
  */
 export function memorySettings(bytes: number): ClickHouseSettings {
   const half = String(Math.floor(bytes / 2));
-  return { max_memory_usage: String(bytes), max_bytes_before_external_sort: half, max_bytes_before_external_group_by: half };
+  return {
+    max_memory_usage: String(bytes),
+    max_bytes_before_external_sort: half,
+    max_bytes_before_external_group_by: half,
+    min_insert_block_size_rows: '25000',
+    min_insert_block_size_bytes: String(Math.floor(bytes / 32)),
+  };
 }
 
 export class ClickHouseDb implements SqlDb {
