@@ -14,7 +14,9 @@
 // BENCH_DATA_DIR=dir keeps
 // and reuses the generated rows)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, existsSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { createGunzip } from 'node:zlib';
+import { createWriteStream, mkdtempSync, rmSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,6 +168,7 @@ async function clickhouseCopy() {
   );
   return { ADOPS_WAREHOUSE: 'clickhouse', ADOPS_CLICKHOUSE_URL: clickhouse.url, ADOPS_STORE: 'postgres', ADOPS_DATABASE_URL: pg.url('adops') };
 }
+const SERVER_LOG = process.env.BENCH_SERVER_LOG ? createWriteStream(process.env.BENCH_SERVER_LOG) : null;
 const startedAt = performance.now();
 const server = await new Promise((resolve, reject) => {
   const child = spawn(process.execPath, [dist('main.js')], {
@@ -175,7 +178,8 @@ const server = await new Promise((resolve, reject) => {
       PORT: '0',
       HOST: '127.0.0.1',
       ADOPS_DEMO: '0',
-      ADOPS_LOG: 'silent',
+      // BENCH_SERVER_LOG=FILE keeps the server's log there, to see why a call failed.
+      ADOPS_LOG: SERVER_LOG ? 'info' : 'silent',
       ADOPS_ADMIN_EMAIL: ADMIN.email,
       ADOPS_ADMIN_PASSWORD: ADMIN.password,
       ADOPS_INGEST_KEY: INGEST_KEY,
@@ -188,9 +192,13 @@ const server = await new Promise((resolve, reject) => {
   });
   let out = '';
   child.stdout.on('data', (chunk) => {
+    if (out === null) return void SERVER_LOG?.write(chunk); // the server's log, once listening
     out += chunk;
     const m = /listening on (http:\/\/\S+)/.exec(out);
-    if (m) resolve({ child, url: m[1].replace('localhost', '127.0.0.1') });
+    if (m) {
+      out = null;
+      resolve({ child, url: m[1].replace('localhost', '127.0.0.1') });
+    }
   });
   child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
 });
@@ -288,7 +296,6 @@ async function timeEndpoint(e, days) {
   const sorted = [...times].sort((a, b) => a - b);
   return { p50: pct(sorted, 0.5), p95: pct(sorted, 0.95), max: sorted.at(-1), status, bytes, wire, detail };
 }
-
 
 const results = new Map();
 const tTiming = performance.now();
@@ -413,16 +420,27 @@ async function timedExport(query) {
   const sampler = setInterval(() => (peak = Math.max(peak, memory().rssMb)), 50);
   const t = performance.now();
   const cpu = serverCpuSeconds();
-  const res = await fetch(`${server.url}/api/ad-report/zone-details?${new URLSearchParams(query)}`, { headers: auth });
+  // node:http, gzip asked as a browser asks and unzipped here: Node 20's fetch spun at 100 % CPU in
+  // its socket reads on this box (29 November) while the server waited on a full socket.
+  const res = await new Promise((resolve, reject) =>
+    http
+      .get(`${server.url}/api/ad-report/zone-details?${new URLSearchParams(query)}`, { headers: { ...auth, 'accept-encoding': 'gzip' } }, resolve)
+      .on('error', reject),
+  );
   let bytes = 0;
   let lines = 0;
-  for await (const chunk of res.body) {
-    bytes += chunk.length;
-    for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
+  const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+  try {
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
+    }
+  } catch (e) {
+    log(`  the export broke after ${fmtInt(Math.max(0, lines - 1))} rows: ${e.message}`);
   }
   clearInterval(sampler);
   const ms = performance.now() - t;
-  return { status: res.status, ms, cpu: serverCpuSeconds() - cpu, bytes, rows: lines - 1, before, peak, after: memory().rssMb };
+  return { status: res.statusCode, ms, cpu: serverCpuSeconds() - cpu, bytes, rows: lines - 1, before, peak, after: memory().rssMb };
 }
 const exportRange = { start_date: addDays(lastDay, -(EXPORT_DAYS - 1)), end_date: lastDay };
 // Generated here, the range holds EXPORT_DAYS × PER_DAY rows; a kept data dir generated on an
