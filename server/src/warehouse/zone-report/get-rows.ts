@@ -292,7 +292,7 @@ async function valueSlices(
   return slices;
 }
 
-/** DuckDB: the matching rows of each day of the range, in the order's direction (the rollup's counts without a zone filter). */
+/** The matching rows of each day of the range, in the order's direction (the rollup's counts without a zone filter). */
 async function rowsPerDay(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, dir: 'asc' | 'desc') {
   const d = db.dialect;
   const b = new Binder(d);
