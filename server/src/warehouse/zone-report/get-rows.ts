@@ -168,13 +168,7 @@ async function ratioTies(db: SqlDb, q: RowQuery, range: { start: string; end: st
 /** The days (and the offset within them) that hold rows offset … offset+limit of a date-led order. */
 async function dayWindow(db: SqlDb, q: RowQuery, limit: number, offset: number) {
   const dir = q.order[0].dir;
-  const b = new Binder(db.dialect);
-  const from = fromWhere(db, b, true, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
-  const days = await db.all<{ date: string; n: number }>(
-    `SELECT date, ${db.dialect.cast('sum(rows)', 'int')} AS n ${from} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
-    b.params,
-  );
-  return pageDays(days, dir, offset, limit);
+  return pageDays(await rowsPerDay(db, q, dir), dir, offset, limit);
 }
 
 /** The spans (days) a day cut tries first from the order's start, before the whole range. */
@@ -292,34 +286,34 @@ async function valueSlices(
   return slices;
 }
 
-/** The matching rows of each day of the range, in the order's direction (the rollup's counts without a zone filter). */
+/** The matching rows of each day of the range, in the order's direction (the rollup's counts without a zone filter): a page by day and an export plan their days from it. */
 async function rowsPerDay(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, dir: 'asc' | 'desc') {
   const d = db.dialect;
   const b = new Binder(d);
   const rollup = usesRollup(db, q.filters);
   const from = fromWhere(db, b, rollup, q.filters, { range: { start: q.filters.start_date, end: q.filters.end_date } });
-  const rows = d.cast(rollup ? 'sum(rows)' : d.count(), 'int');
-  return db.all<{ date: string; rows: number }>(
-    `SELECT date, ${rows} AS rows ${from} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
+  const n = d.cast(rollup ? 'sum(rows)' : d.count(), 'int');
+  return db.all<{ date: string; n: number }>(
+    `SELECT date, ${n} AS n ${from} GROUP BY date ORDER BY date ${dir === 'asc' ? 'ASC' : 'DESC'}`,
     b.params,
   );
 }
 
 /** The range cut into runs of consecutive days of about `windowRows` rows, in the order's direction. */
-function dayWindows(days: ReadonlyArray<{ date: string; rows: number }>, dir: 'asc' | 'desc', windowRows: number) {
+function dayWindows(days: ReadonlyArray<{ date: string; n: number }>, dir: 'asc' | 'desc', windowRows: number) {
   const windows: Array<{ start: string; end: string }> = [];
   const close = (first: string, last: string) => windows.push(dir === 'asc' ? { start: first, end: last } : { start: last, end: first });
   let first = '';
   let last = '';
   let rows = 0;
   for (const day of days) {
-    if (rows > 0 && rows + day.rows > windowRows) {
+    if (rows > 0 && rows + day.n > windowRows) {
       close(first, last);
       rows = 0;
     }
     if (rows === 0) first = day.date;
     last = day.date;
-    rows += day.rows;
+    rows += day.n;
   }
   if (rows > 0) close(first, last);
   return windows;
@@ -348,7 +342,7 @@ export async function* whole<T extends { length: number } | { rows: number }>(ch
 async function exportPlan(db: SqlDb, q: Omit<RowQuery, 'limit' | 'offset'>, windowRows: number) {
   const dir = q.order[0]?.key === 'date' ? q.order[0].dir : 'asc';
   const days = await rowsPerDay(db, q, dir);
-  const expected = days.reduce((n, d) => n + d.rows, 0);
+  const expected = days.reduce((n, d) => n + d.n, 0);
   const range = { start: q.filters.start_date, end: q.filters.end_date };
   if (q.order[0]?.key === 'date') return { expected, queries: dayWindows(days, dir, windowRows).map((r) => rowsSql(db, q, r)) };
   const slices = await valueSlices(db, q, expected, windowRows);
