@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseDb } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { ZONE_REPORT_COLUMNS_SQL, markPending, nextVersion, rebuildRollup, repairRollup } from './schema.js';
+import { IN_DAYS, ZONE_REPORT_COLUMNS_SQL, markPending, nextVersion, rebuildRollup, repairRollup } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
@@ -162,10 +162,9 @@ const repeatedGroups = (db: ClickHouseDb, stage: string, aggregates: string) =>
 /** The current rows (one a key: FINAL, which merges as it reads) of the staged days; 0 without reading them when none is stored. */
 async function currentRows(db: ClickHouseDb, span: { first: string; last: string; days: string[] }): Promise<number> {
   const params = { first: span.first, last: span.last, days: span.days };
-  const inDays = 'date BETWEEN {first:Date32} AND {last:Date32} AND date IN {days:Array(Date32)}';
-  const any = await db.one<{ n: number }>(`SELECT count() AS n FROM ${db.t('zone_report')} WHERE ${inDays}`, params);
+  const any = await db.one<{ n: number }>(`SELECT count() AS n FROM ${db.t('zone_report')} WHERE ${IN_DAYS}`, params);
   if (Number(any?.n ?? 0) === 0) return 0;
-  return Number((await db.one<{ n: number }>(`SELECT count() AS n FROM ${db.current('zone_report')} WHERE ${inDays}`, params))?.n ?? 0);
+  return Number((await db.one<{ n: number }>(`SELECT count() AS n FROM ${db.current('zone_report')} WHERE ${IN_DAYS}`, params))?.n ?? 0);
 }
 
 /** Drops stage tables a crashed process left behind (older than a day). */

@@ -106,6 +106,9 @@ export async function rebuildRollup(db: ClickHouseDb, days: readonly string[]): 
   }
 }
 
+/** The rows of a set of days: bound as `first`, `last` (the set's bounds, which prune partitions) and `days`. */
+export const IN_DAYS = 'date BETWEEN {first:Date32} AND {last:Date32} AND date IN {days:Array(Date32)}';
+
 /**
  * Rewrites the rollup of `days` from the stored rows as version `v`: the new rows, then the
  * switch of those days to `v` (one insert), then the deletion of their older versions. Answers
@@ -118,17 +121,16 @@ export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v
   const sorted = [...days].sort();
   const span = { first: sorted[0], last: sorted[sorted.length - 1] };
   const params = { first: span.first, last: span.last, days: sorted, v };
-  const inDays = 'date BETWEEN {first:Date32} AND {last:Date32} AND date IN {days:Array(Date32)}';
   await db.command(
     `INSERT INTO ${db.t('zone_report_rollup')} (${DIMS}, version, ${SUM_COLUMNS})
      SELECT ${DIMS}, {v:UInt64}, ${sumsSql(CLICKHOUSE, false)}
-     FROM ${db.t('zone_report')} FINAL WHERE ${inDays}
+     FROM ${db.t('zone_report')} FINAL WHERE ${IN_DAYS}
      GROUP BY ${DIMS}`,
     params,
   );
   // One build writes each group once; a group twice under v means a second build took v too.
   const twice = await db.one<{ twice: number }>(
-    `SELECT count() > uniqExact(${DIMS}) AS twice FROM ${db.t('zone_report_rollup')} WHERE ${inDays} AND version = {v:UInt64}`,
+    `SELECT count() > uniqExact(${DIMS}) AS twice FROM ${db.t('zone_report_rollup')} WHERE ${IN_DAYS} AND version = {v:UInt64}`,
     params,
   );
   if (Number(twice?.twice)) return false;
@@ -140,7 +142,7 @@ export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v
     await switchZonePeriods(db, period, starts, v);
   }
   await db.command(`INSERT INTO ${db.t('zone_report_day')} (date, version) SELECT arrayJoin({days:Array(Date32)}), {v:UInt64}`, params);
-  await db.command(`DELETE FROM ${db.t('zone_report_rollup')} WHERE ${inDays} AND version < {v:UInt64}`, params);
+  await db.command(`DELETE FROM ${db.t('zone_report_rollup')} WHERE ${IN_DAYS} AND version < {v:UInt64}`, params);
   return true;
 }
 
