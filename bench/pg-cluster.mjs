@@ -17,8 +17,8 @@ export async function freePort() {
   });
 }
 
-/** `settings`: extra `-c name=value` for the server. */
-export async function startPgCluster({ work, pgBin, settings = [] }) {
+/** `settings`: extra `-c name=value` for the server; `initdb`: extra arguments of initdb (`--locale=C`). */
+export async function startPgCluster({ work, pgBin, settings = [], initdb = [] }) {
   const pgRoot = path.join(work, 'pg');
   const asPostgres = process.getuid?.() === 0;
   const user = asPostgres ? 'postgres' : (process.env.USER ?? 'postgres');
@@ -38,7 +38,7 @@ export async function startPgCluster({ work, pgBin, settings = [] }) {
   };
   const port = await freePort();
   const pgData = path.join(pgRoot, 'data');
-  runPg('initdb', ['-D', pgData, '-A', 'trust', '-U', user, '--no-sync', '-E', 'UTF8']);
+  runPg('initdb', ['-D', pgData, '-A', 'trust', '-U', user, '--no-sync', '-E', 'UTF8', ...initdb]);
   const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-k ${pgRoot}`, ...settings.map((s) => `-c ${s}`)].join(' ');
   runPg('pg_ctl', ['-D', pgData, '-l', path.join(pgRoot, 'log'), '-w', '-o', options, 'start']);
   const stop = () => {

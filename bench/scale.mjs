@@ -7,8 +7,8 @@
 // Run: npm run bench:scale   (BENCH_ROWS=200000 for a small run; BENCH_DAYS, BENCH_SECONDS,
 // BENCH_STREAMS, BENCH_HIT_RATE (hits/s offered, default 2,000; 0: closed loop of 16),
 // BENCH_DATA_DIR=dir keeps the generated rows; BENCH_PG_BIN, REDIS_SERVER_BIN)
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, chmodSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { generateZoneReports } from './generate.mjs';
 import { medianOfThree } from './timing.mjs';
 import { addDays, fmtMs, seconds, ymd } from './format.mjs';
-import { freePort } from './pg-cluster.mjs';
+import { freePort, startPgCluster } from './pg-cluster.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -112,52 +112,16 @@ function pgBin() {
   if (!v) throw new Error('no PostgreSQL in /usr/lib/postgresql (apt-get install -y postgresql, or BENCH_PG_BIN)');
   return path.join(base, v, 'bin');
 }
-const asRoot = process.getuid?.() === 0;
-const pgRoot = path.join(work, 'pg');
-mkdirSync(pgRoot, { recursive: true });
-const pgUser = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres'])), gid: Number(execFileSync('id', ['-g', 'postgres'])) } : {};
-if (asRoot) {
-  chmodSync(work, 0o755);
-  chownSync(pgRoot, pgUser.uid, pgUser.gid);
-}
-const init = spawnSync(
-  path.join(pgBin(), 'initdb'),
-  ['-D', path.join(pgRoot, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'],
-  {
-    ...pgUser,
-    encoding: 'utf8',
-  },
-);
-if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
-const pgPort = await freePort();
-const pg = await startChild(
-  path.join(pgBin(), 'postgres'),
-  [
-    '-D',
-    path.join(pgRoot, 'data'),
-    '-p',
-    String(pgPort),
-    '-k',
-    pgRoot,
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'fsync=off',
-    '-c',
-    'synchronous_commit=off',
-    '-c',
-    'max_connections=200',
-  ],
-  /ready to accept connections/,
-  { ...pgUser, cwd: pgRoot },
-);
-const { default: pgClient } = await import('pg');
-async function createDb(name) {
-  const c = new pgClient.Client({ connectionString: `postgres://postgres@127.0.0.1:${pgPort}/postgres` });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  return `postgres://postgres@127.0.0.1:${pgPort}/${name}`;
+const pg = await startPgCluster({
+  work,
+  pgBin: pgBin(),
+  settings: ['fsync=off', 'synchronous_commit=off', 'max_connections=200'],
+  initdb: ['--locale=C'],
+});
+/** A new database of the throwaway cluster, as a URL. */
+function createDb(name) {
+  pg.psql(`CREATE DATABASE ${name}`);
+  return pg.url(name);
 }
 const redisPort = await freePort();
 const redis = await startChild(
@@ -172,7 +136,7 @@ const chdbDir = path.join(work, 'chdb');
   const t = performance.now();
   const result = await migrateDataDir({
     dataDir,
-    databaseUrl: await createDb('migrated'),
+    databaseUrl: createDb('migrated'),
     clickhouse: { url: `chdb://${chdbDir}`, database: 'adops' },
     log: () => {},
   });
@@ -185,7 +149,7 @@ const chdbDir = path.join(work, 'chdb');
   const again = performance.now();
   const second = await migrateDataDir({
     dataDir,
-    databaseUrl: `postgres://postgres@127.0.0.1:${pgPort}/migrated`,
+    databaseUrl: pg.url('migrated'),
     clickhouse: { url: `chdb://${chdbDir}`, database: 'adops' },
   });
   log(`  run again (copies nothing, verifies): ${seconds(performance.now() - again)}, ${second.ok ? 'ok' : 'FAILED'}`);
@@ -268,7 +232,7 @@ const chHttp = await startChild(
   /chdb-http listening on (\d+)/,
 );
 const chUrl = `http://127.0.0.1:${chHttp.match[1]}`;
-const clusterDb = await createDb('cluster');
+const clusterDb = createDb('cluster');
 async function instance() {
   const dir = mkdtempSync(path.join(work, 'instance-'));
   const { child, match } = await startChild(process.execPath, [dist('main.js')], /listening on http:\/\/localhost:(\d+)/, {
@@ -404,7 +368,8 @@ log(
 log("  (the load generator, both instances, Redis, PostgreSQL and ClickHouse share this machine's CPUs)");
 
 await Promise.all([stop(a.child), stop(b.child)]);
-await Promise.all([stop(chHttp.child), stop(redis.child), stop(pg.child)]);
+await Promise.all([stop(chHttp.child), stop(redis.child)]);
+pg.stop();
 agent.destroy();
 hitAgent.destroy();
 process.exit(0);
