@@ -11,12 +11,21 @@ import { loadConfig, ConfigError, type Config } from './config.js';
  * Every request must arrive whole within config.requestTimeoutMs (headers within 30 s), else
  * 408. The live stream is a GET whose request is complete at once, so it stays open (its
  * socket's idle timeout is turned off by the stream itself).
+ *
+ * An idle connection stays open KEEP_ALIVE_MS after an answer, longer than the clients and
+ * proxies that reuse it wait (undici, the CLI's fetch: the server's hint less 2 s; nginx and
+ * cloud load balancers: 60 s). With Node's 5 s, a client still reading the end of a large export
+ * when the server's clock started could send its next request as the server closed the
+ * connection, and get ECONNRESET (seen in CI: a download right after a 200,000-row export).
  */
+export const KEEP_ALIVE_MS = 65_000;
+
 export function createHttpServer(handler: http.RequestListener, config: Pick<Config, 'requestTimeoutMs'>): http.Server {
   // Node checks the timeouts this often (30 s by default, far above a short timeout).
   const server = http.createServer({ connectionsCheckingInterval: Math.min(30_000, Math.max(250, config.requestTimeoutMs / 4)) }, handler);
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = Math.min(30_000, config.requestTimeoutMs);
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   return server;
 }
 

@@ -1,6 +1,5 @@
 // Starts the real app on an ephemeral port with a temp data directory (real lowdb and
 // DuckDB, or the entities on a throwaway PostgreSQL), for integration, CLI and browser tests.
-import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +8,7 @@ import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { createApi, type Api, type ApiError } from '@adops/core';
 import { createApp, loadConfig, type AdopsApp, type Config } from '../src/app.js';
+import { createHttpServer } from '../src/main.js';
 import type { SharedStores } from '../src/services/index.js';
 import type { PgCluster } from './pg-cluster.js';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -190,7 +190,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, keepDataD
     },
   );
   const app = await createApp(config, shared);
-  const server = http.createServer(app.listener);
+  // The server's own HTTP settings (timeouts, keep-alive), as `npm start` listens.
+  const server = createHttpServer(app.listener, config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
