@@ -5,17 +5,24 @@ import { csvHeader, csvRow } from '@adops/core';
 import type { Ctx } from './http.js';
 import type { ExportRequest, TableExport } from './tables.js';
 
+/** Where an export's lines come from: CSV bytes the table writes itself, or its rows in chunks. */
+type Data<Row> = { bytes: AsyncIterable<Uint8Array>; chunks?: undefined } | { bytes?: undefined; chunks: AsyncIterable<readonly Row[]> };
+
 /**
  * The export's text: CSV lines in the dialect asked (figures at stored precision without binary
  * noise, so a column's sum is the report's total), or NDJSON lines (the stored doubles exactly,
  * for programs).
  */
-async function* lines<Row>({ format, csv: dialect = 'standard' }: ExportRequest, exp: TableExport<Row>): AsyncGenerator<string | Uint8Array> {
+async function* lines<Row>(
+  { format, csv: dialect = 'standard' }: ExportRequest,
+  exp: TableExport<Row>,
+  data: Data<Row>,
+): AsyncGenerator<string | Uint8Array> {
   if (format === 'csv') yield csvHeader(exp.fields, { dialect });
-  if (format === 'csv' && exp.csvLines) {
-    for await (const bytes of exp.csvLines(dialect)) if (bytes.length > 0) yield bytes;
+  if (data.bytes) {
+    for await (const bytes of data.bytes) if (bytes.length > 0) yield bytes;
   } else {
-    for await (const chunk of exp.chunks) {
+    for await (const chunk of data.chunks) {
       let text = '';
       if (format === 'csv') for (const row of chunk) text += csvRow(exp.fields, row, dialect);
       else for (const row of chunk) text += `${JSON.stringify(exp.json ? exp.json(row) : row)}\n`;
@@ -26,15 +33,54 @@ async function* lines<Row>({ format, csv: dialect = 'standard' }: ExportRequest,
   if (format === 'csv' && exp.csvFooter) for (const row of exp.csvFooter) yield csvRow(exp.fields, row, dialect);
 }
 
-/** Streams a table export as the response (CSV with BOM in the dialect asked, or NDJSON), named for download. */
-export function sendExport<Row>(ctx: Ctx, request: ExportRequest, exp: TableExport<Row>): void {
-  const { format } = request;
+/**
+ * The source with its first element already read. A query that fails at once (a filter the engine
+ * refuses, its memory limit) throws here, before the answer's head, and is answered as any error
+ * is — its status and { detail } — not as a download that breaks before its first row. `release`
+ * ends the source (its query, its connection) when the body never read it (the client left first).
+ */
+async function primed<T>(source: AsyncIterable<T> | Iterable<T>): Promise<AsyncIterable<T> & { release(): void }> {
+  const it = (async function* () {
+    yield* source;
+  })();
+  let head: IteratorResult<T> | null = await it.next();
+  const rest: AsyncIterator<T> = {
+    next: () => {
+      const first = head;
+      head = null;
+      return first ? Promise.resolve(first) : it.next();
+    },
+    return: () => {
+      head = null;
+      return it.return();
+    },
+  };
+  return {
+    [Symbol.asyncIterator]: () => rest,
+    release: () => {
+      it.return().catch(() => {});
+    },
+  };
+}
+
+/**
+ * Streams a table export as the response (CSV with BOM in the dialect asked, or NDJSON), named for
+ * download. Its first rows are read before the head goes out (see primed).
+ */
+export async function sendExport<Row>(ctx: Ctx, request: ExportRequest, exp: TableExport<Row>): Promise<void> {
+  const { format, csv: dialect = 'standard' } = request;
+  const bytes = format === 'csv' ? exp.csvLines?.(dialect) : undefined;
+  const source = bytes ? await primed(bytes) : await primed(exp.chunks);
+  const data = (bytes ? { bytes: source } : { chunks: source }) as Data<Row>;
   const file = format === 'csv' ? exp.file : exp.file.replace(/\.csv$/, '.ndjson');
   ctx.type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
   ctx.attachment(file);
   ctx.set('Cache-Control', 'no-store');
   // Readable.from pulls the next chunk only when the socket drained the previous one.
-  ctx.body = Readable.from(abortOnFailure(ctx, lines(request, exp)), { objectMode: false });
+  const body = Readable.from(abortOnFailure(ctx, lines(request, exp, data)), { objectMode: false });
+  // Closed however it ends (read whole, failed, or destroyed unread when the client left).
+  body.once('close', source.release);
+  ctx.body = body;
 }
 
 /**

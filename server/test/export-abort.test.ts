@@ -3,13 +3,15 @@
 // error, never a file that ends short as if whole, and never a download left open until its own
 // timeout. Compressed, Koa ended nothing: the export is piped into the gzip stream, which a failed
 // export never ends (seen in bench:reports, where a first export waited 300 s for bytes).
-// The server's own compression and sendExport, behind a real socket; the failing source stands
-// for the engine's error, which this test cannot provoke on demand.
+// A query that fails before its first rows is an error answer ({detail}), not a broken download.
+// The server's own compression, error handler and sendExport, behind a real socket; the failing
+// source stands for the engine's error, which this test cannot provoke on demand.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compression } from '../src/app.js';
+import { errorHandler } from '../src/errors.js';
 import { sendExport } from '../src/http-export.js';
 import type { Ctx } from '../src/http.js';
 import type { TableExport } from '../src/tables.js';
@@ -22,15 +24,22 @@ const FIELDS = [
 /** Rows enough to pass the compression threshold and flush before the failure. */
 const chunk = (from: number): Row[] => Array.from({ length: 500 }, (_, i) => ({ zone: `Z-${from + i}`, revenue: (from + i) / 4 }));
 
-function rows(failAfter: number | null): TableExport<Row> {
+/** Sources released (their query stopped, their connection given back): one call per export. */
+let released: () => void = () => {};
+
+function rows(failAfter: number | null, chunks = 4): TableExport<Row> {
   return {
     file: 'zonas.csv',
     fields: FIELDS,
     chunks: (async function* () {
-      for (let k = 0; k < 4; k++) {
-        if (k === failAfter) throw new Error('Query memory limit exceeded: would use 129.25 MiB');
-        yield chunk(k * 500);
-        await new Promise((r) => setTimeout(r, 5)); // as an engine's next chunk, later
+      try {
+        for (let k = 0; k < chunks; k++) {
+          if (k === failAfter) throw new Error('Query memory limit exceeded: would use 129.25 MiB');
+          yield chunk(k * 500);
+          await new Promise((r) => setTimeout(r, 5)); // as an engine's next chunk, later
+        }
+      } finally {
+        released();
       }
     })(),
   };
@@ -43,9 +52,11 @@ beforeAll(async () => {
   const koa = new Koa();
   koa.on('error', (e: Error) => errors.push(e));
   koa.use(compression());
+  koa.use(errorHandler((line) => errors.push(new Error(line))));
   koa.use(async (ctx) => {
     const failAfter = ctx.query.fail === undefined ? null : Number(ctx.query.fail);
-    sendExport(ctx as unknown as Ctx, { format: ctx.query.format === 'ndjson' ? 'ndjson' : 'csv' }, rows(failAfter));
+    const format = ctx.query.format === 'ndjson' ? 'ndjson' : 'csv';
+    await sendExport(ctx as unknown as Ctx, { format }, rows(failAfter, ctx.query.long ? 10_000 : 4));
   });
   server = http.createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -85,4 +96,28 @@ describe.each(['gzip', 'br', 'identity'])('an export sent with Accept-Encoding: 
     // The engine's error reached the app's error listener (which logs it), once.
     expect(errors.slice(before).filter((e) => /memory limit exceeded/.test(e.message))).toHaveLength(1);
   });
+});
+
+describe.each(['gzip', 'identity'])('an export whose query fails before its first rows (%s)', (encoding) => {
+  test.each(['csv', 'ndjson'])('is answered as an error with its detail (%s), not as a download', async (format) => {
+    const before = errors.length;
+    const r = await download(`/?format=${format}&fail=0`, encoding);
+    expect(r.failure).toBeNull();
+    expect(r.status).toBe(500);
+    expect(JSON.parse(r.body.toString('utf8'))).toEqual({ detail: 'Error interno del servidor' });
+    // Logged once, by the error handler (with the engine's words).
+    expect(errors.slice(before).filter((e) => /memory limit exceeded/.test(e.message))).toHaveLength(1);
+  });
+});
+
+test('a client that leaves a long export half-way releases its source (the query stops)', async () => {
+  const gone = new Promise<void>((resolve) => {
+    released = resolve;
+  });
+  const controller = new AbortController();
+  const res = await fetch(`${url}/?format=csv&long=1`, { signal: controller.signal });
+  expect(res.status).toBe(200);
+  controller.abort();
+  await gone; // the source's finally ran: without it this test times out
+  released = () => {};
 });

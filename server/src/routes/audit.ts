@@ -9,6 +9,6 @@ export function auditRoutes(router: Router, s: HttpServices): void {
     const request = { sort, page, page_size, format, csv };
     ctx.set('Cache-Control', 'no-store');
     if (format === 'json') return s.audit.table(query, request);
-    sendExport(ctx, { format, csv }, s.audit.export(query, request));
+    return sendExport(ctx, { format, csv }, s.audit.export(query, request));
   });
 }

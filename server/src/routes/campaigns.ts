@@ -149,7 +149,7 @@ export function campaignRoutes(router: Router, s: HttpServices): void {
   bind(router, s.guards, r.insights, async ({ sort, page, page_size, format, csv, ...q }, ctx) => {
     const request = { sort, page, page_size, format, csv };
     if (format === 'json') return s.campaigns.insightsTable(q, request);
-    sendExport(ctx, { format, csv }, await s.campaigns.insightsExport(q, request));
+    await sendExport(ctx, { format, csv }, await s.campaigns.insightsExport(q, request));
   });
 
   bind(router, s.guards, r.list, () => s.campaigns.list());

@@ -12,7 +12,7 @@ export function profitRoutes(router: Router, s: HttpServices): void {
   bind(router, s.guards, r.table, async ({ sort, page, page_size, format, csv, ...q }, ctx) => {
     const request = { sort, page, page_size, format, csv };
     if (format === 'json') return s.profit.table(q, request);
-    sendExport(ctx, { format, csv }, await s.profit.export(q, request));
+    await sendExport(ctx, { format, csv }, await s.profit.export(q, request));
   });
 
   bind(router, s.guards, r.syncSpend, async ({ start_date, end_date }, ctx) => {

@@ -94,20 +94,20 @@ export function referrerRoutes(router: Router, s: HttpServices): void {
     bind(router, s.guards, route, ({ sort, page, page_size, format, csv, ...filter }, ctx) => {
       const request = { sort, page, page_size, format, csv };
       if (format === 'json') return referrers.report(filter, request);
-      sendExport(ctx, { format, csv }, referrers.reportExport(filter, request));
+      return sendExport(ctx, { format, csv }, referrers.reportExport(filter, request));
     });
   bind(router, s.guards, r.comparison, (filter) => referrers.comparison(filter));
   for (const route of [r.logs, { ...r.logs, path: '/api/referrers_logs' }])
     bind(router, s.guards, route, ({ sort, page, page_size, format, csv, ...filter }, ctx) => {
       const request = { sort, page, page_size, format, csv };
       if (format === 'json') return referrers.logs(filter, request);
-      sendExport(ctx, { format, csv }, referrers.logsExport(filter, request));
+      return sendExport(ctx, { format, csv }, referrers.logsExport(filter, request));
     });
   bind(router, s.guards, r.filters, () => referrers.filterOptions());
   bind(router, s.guards, r.ivt, ({ sort, page, page_size, format, csv, ...filter }, ctx) => {
     const request = { sort, page, page_size, format, csv };
     if (format === 'json') return referrers.ivt(filter, request);
-    sendExport(ctx, { format, csv }, referrers.ivtExport(filter, request));
+    return sendExport(ctx, { format, csv }, referrers.ivtExport(filter, request));
   });
 
   bind(router, s.guards, r.spamList, () => s.spam.view());

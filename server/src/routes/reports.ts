@@ -20,7 +20,7 @@ function split<Q extends TableRequest>(q: Q): [Omit<Q, keyof TableRequest>, Tabl
 /** Answers the JSON page, or streams the export the format asks for. */
 async function answer<P, Row>(ctx: Ctx, request: TableRequest, page: () => Promise<P>, exp: () => TableExport<Row> | Promise<TableExport<Row>>) {
   if (request.format === 'json') return page();
-  sendExport(ctx, { format: request.format, csv: request.csv }, await exp());
+  await sendExport(ctx, { format: request.format, csv: request.csv }, await exp());
 }
 
 export function reportRoutes(router: Router, s: HttpServices): void {
@@ -77,7 +77,7 @@ export function reportRoutes(router: Router, s: HttpServices): void {
 
   bind(router, s.guards, c.demand.advertiserRevenue, async ({ format, csv, ...f }, ctx) => {
     if (format === 'json') return reports.advertiserRevenue(f);
-    sendExport(ctx, { format, csv }, await reports.demandExport(f));
+    await sendExport(ctx, { format, csv }, await reports.demandExport(f));
   });
 
   for (const [route, name] of [
@@ -95,7 +95,7 @@ export function reportRoutes(router: Router, s: HttpServices): void {
     });
   bind(router, s.guards, c.finance.margin, async ({ format, csv, ...f }, ctx) => {
     if (format === 'json') return reports.financeMargin(f);
-    sendExport(ctx, { format, csv }, await reports.financeMarginExport(f));
+    await sendExport(ctx, { format, csv }, await reports.financeMarginExport(f));
   });
   bind(router, s.guards, c.finance.domains, () => reports.domains());
 
