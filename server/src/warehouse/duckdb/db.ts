@@ -262,34 +262,47 @@ export class Db implements SqlDb {
    * Streams several queries' results as columns, one DuckDB data chunk (about 2,048 rows) at a
    * time: each column's vector made plain as one array, no object per row (an export writes its
    * CSV column by column from these). `names` is the same array for every chunk of one query.
-   * While one query's chunks are read, the next runs to its first chunk on a second connection:
-   * an export's next window is sorted while this one is written, not after.
+   * While one query's chunks are read, the next runs to its first chunk on a second connection
+   * (an export's next window is sorted while this one is written, not after) — when this is the
+   * only stream of several queries. A window's sorted rows stay pinned until the next query on its
+   * connection: two exports prefetching held four windows and passed the 128 MB limit, so with
+   * another such stream under way the next window runs after this one, on the same connection,
+   * which frees this one's rows first.
    */
   async *streamColumns(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<ColumnChunk> {
     const list = [...queries];
-    const conns = [await this.connect(), ...(list.length > 1 ? [await this.connect()] : [])];
+    const windowed = list.length > 1;
+    if (windowed) this.windowedStreams++;
+    const conns: DuckDBConnection[] = [];
     let next: Promise<OpenQuery | undefined> | undefined;
+    let on = 0;
     try {
-      next = this.openQuery(conns[0], list[0]);
+      conns.push(await this.connect(), ...(windowed ? [await this.connect()] : []));
+      next = this.openQuery(conns[on], list[0]);
       for (let k = 0; k < list.length; k++) {
         const current = await next;
-        next = k + 1 < list.length ? this.openQuery(conns[(k + 1) % 2], list[k + 1]) : undefined;
+        const ahead = k + 1 < list.length && this.windowedStreams === 1;
+        if (ahead) on = 1 - on;
+        next = ahead ? this.openQuery(conns[on], list[k + 1]) : undefined;
         // Its failure is met when it is awaited; until then it must not count as unhandled (which ends the process).
         next?.catch(() => undefined);
-        if (current === undefined) continue;
-        const { result, names } = current;
-        const types = result.columnTypes();
-        const convert = types.map(plainColumn);
-        const readers = types.map(columnReader);
-        for (let chunk: DuckDBDataChunk | null = current.first; chunk && chunk.rowCount > 0; ) {
-          const columns: Record<string, Plain[]> = {};
-          for (let c = 0; c < names.length; c++) columns[names[c]] = readColumn(chunk, c, readers[c], convert[c]);
-          yield { rows: chunk.rowCount, names, columns };
-          this.open();
-          chunk = await this.track(result.fetchChunk());
+        if (current !== undefined) {
+          const { result, names } = current;
+          const types = result.columnTypes();
+          const convert = types.map(plainColumn);
+          const readers = types.map(columnReader);
+          for (let chunk: DuckDBDataChunk | null = current.first; chunk && chunk.rowCount > 0; ) {
+            const columns: Record<string, Plain[]> = {};
+            for (let c = 0; c < names.length; c++) columns[names[c]] = readColumn(chunk, c, readers[c], convert[c]);
+            yield { rows: chunk.rowCount, names, columns };
+            this.open();
+            chunk = await this.track(result.fetchChunk());
+          }
         }
+        if (!ahead && k + 1 < list.length) next = this.openQuery(conns[on], list[k + 1]);
       }
     } finally {
+      if (windowed) this.windowedStreams--;
       // A query still running on a connection must end before the connection closes.
       await next?.catch(() => undefined);
       for (const conn of conns) this.release(conn);
@@ -297,8 +310,24 @@ export class Db implements SqlDb {
   }
 
   /** A query run on `conn` to its first chunk (its sort done); undefined when there is none (an empty list of queries). */
-  private async openQuery(conn: DuckDBConnection, query: { sql: string; params: Params } | undefined): Promise<OpenQuery | undefined> {
-    if (query === undefined) return undefined;
+  /**
+   * Streamed queries run to their first chunk one at a time. An export's window is sorted whole
+   * before its first chunk, its working memory pinned meanwhile: two exports' windows sorted at
+   * once add up against the limit. Queued here, a second export waits a window's sort (a fraction
+   * of a second), never a client's reading. (See also streamColumns: who reads ahead.)
+   */
+  private opening: Promise<unknown> = Promise.resolve();
+  /** streamColumns generators of several queries (exports in windows) under way. */
+  private windowedStreams = 0;
+
+  private openQuery(conn: DuckDBConnection, query: { sql: string; params: Params } | undefined): Promise<OpenQuery | undefined> {
+    if (query === undefined) return Promise.resolve(undefined);
+    const run = this.opening.then(() => this.openNow(conn, query));
+    this.opening = run.catch(() => undefined);
+    return run;
+  }
+
+  private async openNow(conn: DuckDBConnection, query: { sql: string; params: Params }): Promise<OpenQuery> {
     this.open();
     const result = await this.track(streamOf(conn, query.sql, query.params));
     const first = await this.track(result.fetchChunk());
