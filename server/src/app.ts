@@ -137,10 +137,7 @@ export async function createApp(config: Config, shared: SharedStores = {}): Prom
   });
   if (config.webDist) koa.use(serveWeb(config.webDist));
 
-  koa.on('error', (err: Error) => {
-    const status = statusOf(err);
-    if (!status || status >= 500) logger.error({ err }, 'server error');
-  });
+  koa.on('error', appErrors(logger));
 
   return {
     koa,
@@ -262,5 +259,22 @@ function publicBodyDeadline(ms: number): Koa.Middleware {
     } finally {
       clearTimeout(timer);
     }
+  };
+}
+
+/**
+ * What the app's error listener logs: a failure of the server at error level, with its stack. A
+ * client that closed the connection before its answer ended (a download cancelled, a tab closed)
+ * is not one: Koa reports it as a premature close, logged at info in a line without a stack (after a
+ * failed export, which the server closed, the failure itself is the error line before it).
+ */
+export function appErrors(logger: Logger): (err: Error & { code?: string }, ctx?: { state?: { requestId?: string } }) => void {
+  return (err, ctx) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      logger.info({ req_id: ctx?.state?.requestId }, 'the connection closed before the answer ended');
+      return;
+    }
+    const status = statusOf(err);
+    if (!status || status >= 500) logger.error({ err }, 'server error');
   };
 }

@@ -9,8 +9,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { compression } from '../src/app.js';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { appErrors, compression } from '../src/app.js';
+import { createLogger } from '../src/logger.js';
 import { errorHandler } from '../src/errors.js';
 import { sendExport } from '../src/http-export.js';
 import type { Ctx } from '../src/http.js';
@@ -48,9 +50,23 @@ function rows(failAfter: number | null, chunks = 4): TableExport<Row> {
 let server: http.Server;
 let url: string;
 const errors: Error[] = [];
+const logged: Array<{ level: string | number; msg: string; err?: { message: string } }> = [];
+const errorLines = (from: number) => logged.slice(from).filter((l) => l.level === 'error' || l.level === 50);
 beforeAll(async () => {
   const koa = new Koa();
   koa.on('error', (e: Error) => errors.push(e));
+  // The server's own error listener, its log read back.
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) =>
+    logged.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ),
+  );
+  koa.on('error', appErrors(createLogger('info', stream)));
   koa.use(compression());
   koa.use(errorHandler((line) => errors.push(new Error(line))));
   koa.use(async (ctx) => {
@@ -88,6 +104,7 @@ describe.each(['gzip', 'br', 'identity'])('an export sent with Accept-Encoding: 
 
   test.each(['csv', 'ndjson'])('failing after its first rows (%s), the download breaks at once instead of staying open', async (format) => {
     const before = errors.length;
+    const linesBefore = logged.length;
     const r = await download(`/?format=${format}&fail=2`, encoding);
     // Broken by the server (the socket closed), well before the client's own 3 s timeout.
     expect(r.failure).not.toBeNull();
@@ -95,6 +112,9 @@ describe.each(['gzip', 'br', 'identity'])('an export sent with Accept-Encoding: 
     expect(r.status).toBe(200); // the head went out with the first rows
     // The engine's error reached the app's error listener (which logs it), once.
     expect(errors.slice(before).filter((e) => /memory limit exceeded/.test(e.message))).toHaveLength(1);
+    // One error line in the server's log, the engine's: the closed connection is not a second.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(errorLines(linesBefore).map((l) => l.err?.message)).toEqual(['Query memory limit exceeded: would use 129.25 MiB']);
   });
 });
 
@@ -117,7 +137,11 @@ test('a client that leaves a long export half-way releases its source (the query
   const controller = new AbortController();
   const res = await fetch(`${url}/?format=csv&long=1`, { signal: controller.signal });
   expect(res.status).toBe(200);
+  const linesBefore = logged.length;
   controller.abort();
   await gone; // the source's finally ran: without it this test times out
   released = () => {};
+  // A download the client cancelled is not a server error: an info line, no error line.
+  await vi.waitFor(() => expect(logged.slice(linesBefore).map((l) => l.msg)).toContain('the connection closed before the answer ended'));
+  expect(errorLines(linesBefore)).toEqual([]);
 });
