@@ -86,3 +86,59 @@ describe('an export of several windows', () => {
     spy.mockRestore();
   });
 });
+
+describe('a window the engine could not hold within its memory limit', () => {
+  const OOM = () => new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (121.9 MiB/122.0 MiB used)');
+  type Open = { result: { fetchChunk(): Promise<unknown> }; names: string[]; first: unknown };
+  const expected = async (qs: ReturnType<typeof windows>) => (await Promise.all(qs.map((q) => db.all<{ i: number }>(q.sql)))).flat().map((r) => r.i);
+  const read = async (qs: ReturnType<typeof windows>) => {
+    const rows: unknown[] = [];
+    await rest(db.streamColumns(qs), rows);
+    return rows;
+  };
+
+  test('sorted ahead, it is run again alone: every row once, in order', async () => {
+    const spy = opened();
+    const original = (Db.prototype as unknown as { openNow: (...a: unknown[]) => Promise<Open> }).openNow;
+    let calls = 0;
+    spy.mockImplementation(async function (this: Db, ...args: unknown[]) {
+      if (++calls === 2) throw OOM(); // the second window, opened ahead of the first's reading
+      return original.apply(this, args);
+    });
+    const qs = windows(0, 3);
+    expect(await read(qs)).toEqual(await expected(qs));
+    expect(calls).toBe(4); // three windows, the second twice
+    spy.mockRestore();
+  });
+
+  test('failing half-way, it is run again from the rows already sent: none twice, none missing', async () => {
+    const spy = opened();
+    const original = (Db.prototype as unknown as { openNow: (...a: unknown[]) => Promise<Open> }).openNow;
+    let calls = 0;
+    spy.mockImplementation(async function (this: Db, ...args: unknown[]) {
+      const open = await original.apply(this, args);
+      if (++calls !== 1) return open;
+      // The first window's second fetch fails: 2,048 rows were sent.
+      let fetches = 0;
+      const result = open.result;
+      return {
+        ...open,
+        result: Object.assign(Object.create(result), { fetchChunk: () => (++fetches === 1 ? Promise.reject(OOM()) : result.fetchChunk()) }),
+      };
+    });
+    const qs = windows(0, 3);
+    const rows = await read(qs);
+    expect(rows).toEqual(await expected(qs));
+    expect(new Set(rows).size).toBe(15000);
+    spy.mockRestore();
+  });
+
+  test('any other failure, or the same window failing again, ends the export with the error', async () => {
+    const spy = opened();
+    spy.mockRejectedValueOnce(new Error('Binder Error: no such column'));
+    await expect(read(windows(0, 2))).rejects.toThrow(/Binder Error/);
+    spy.mockRejectedValueOnce(OOM()).mockRejectedValueOnce(OOM());
+    await expect(read(windows(0, 2))).rejects.toThrow(/Out of Memory/);
+    spy.mockRestore();
+  });
+});

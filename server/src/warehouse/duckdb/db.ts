@@ -108,6 +108,9 @@ function plain(v: DuckDBValue): Plain {
  */
 export const DEFAULT_MEMORY_LIMIT = '128MB';
 
+/** DuckDB's refusal to go past its memory limit (ADOPS_WAREHOUSE_MEMORY_LIMIT). */
+export const isOutOfMemory = (e: unknown): e is Error => e instanceof Error && /^Out of Memory Error/.test(e.message);
+
 export interface DuckDbOpenOptions {
   threads?: number;
   /** DuckDB's buffer memory ('256MB', '2GB'); beyond it, work spills to tempDir. */
@@ -268,6 +271,10 @@ export class Db implements SqlDb {
    * connection: two exports prefetching held four windows and passed the 128 MB limit, so with
    * another such stream under way the next window runs after this one, on the same connection,
    * which frees this one's rows first.
+   *
+   * A window the engine could not hold within its memory limit (beside the other connection's or
+   * another export's) is run once more, alone, from the rows already sent: several queries are an
+   * export's windows, each in a total order (the natural key last), so its rows come again the same.
    */
   async *streamColumns(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<ColumnChunk> {
     const list = [...queries];
@@ -275,31 +282,61 @@ export class Db implements SqlDb {
     if (windowed) this.windowedStreams++;
     const conns: DuckDBConnection[] = [];
     let next: Promise<OpenQuery | undefined> | undefined;
-    let on = 0;
+    /** The connection of the window being read (the one ahead runs on the other). */
+    let at = 0;
     try {
       conns.push(await this.connect(), ...(windowed ? [await this.connect()] : []));
-      next = this.openQuery(conns[on], list[0]);
+      next = this.openQuery(conns[at], list[0]);
       for (let k = 0; k < list.length; k++) {
-        const current = await next;
-        const ahead = k + 1 < list.length && this.windowedStreams === 1;
-        if (ahead) on = 1 - on;
-        next = ahead ? this.openQuery(conns[on], list[k + 1]) : undefined;
-        // Its failure is met when it is awaited; until then it must not count as unhandled (which ends the process).
-        next?.catch(() => undefined);
-        if (current !== undefined) {
-          const { result, names } = current;
-          const types = result.columnTypes();
-          const convert = types.map(plainColumn);
-          const readers = types.map(columnReader);
-          for (let chunk: DuckDBDataChunk | null = current.first; chunk && chunk.rowCount > 0; ) {
-            const columns: Record<string, Plain[]> = {};
-            for (let c = 0; c < names.length; c++) columns[names[c]] = readColumn(chunk, c, readers[c], convert[c]);
-            yield { rows: chunk.rowCount, names, columns };
-            this.open();
-            chunk = await this.track(result.fetchChunk());
+        let opening = next;
+        next = undefined;
+        /** Rows of this window yielded so far: a window run again skips them (its order is total). */
+        let sent = 0;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const current = await opening;
+            if (attempt === 0 && k + 1 < list.length && this.windowedStreams === 1) {
+              next = this.openQuery(conns[1 - at], list[k + 1]);
+              // Its failure is met when it is awaited; until then it must not count as unhandled (which ends the process).
+              next.catch(() => undefined);
+            }
+            if (current === undefined) break;
+            const { result, names } = current;
+            const types = result.columnTypes();
+            const convert = types.map(plainColumn);
+            const readers = types.map(columnReader);
+            let skip = sent;
+            for (let chunk: DuckDBDataChunk | null = current.first; chunk && chunk.rowCount > 0; ) {
+              if (skip >= chunk.rowCount) skip -= chunk.rowCount;
+              else {
+                const columns: Record<string, Plain[]> = {};
+                for (let c = 0; c < names.length; c++) {
+                  const column = readColumn(chunk, c, readers[c], convert[c]);
+                  columns[names[c]] = skip > 0 ? column.slice(skip) : column;
+                }
+                const rows = chunk.rowCount - skip;
+                skip = 0;
+                sent += rows;
+                yield { rows, names, columns };
+              }
+              this.open();
+              chunk = await this.track(result.fetchChunk());
+            }
+            break;
+          } catch (e) {
+            if (attempt > 0 || !windowed || !isOutOfMemory(e)) throw e;
+            // The engine ran out of memory on this window beside another held on the second
+            // connection (the next, sorted ahead, or the last, not yet freed) or another export's:
+            // run it again alone — a statement on the second connection frees the rows it held —
+            // and go on from the rows already sent.
+            await next?.catch(() => undefined);
+            next = undefined;
+            if (windowed) await this.track(conns[1 - at].run('SELECT 1'));
+            opening = this.openQuery(conns[at], list[k]);
           }
         }
-        if (!ahead && k + 1 < list.length) next = this.openQuery(conns[on], list[k + 1]);
+        if (next) at = 1 - at;
+        else if (k + 1 < list.length) next = this.openQuery(conns[at], list[k + 1]);
       }
     } finally {
       if (windowed) this.windowedStreams--;
@@ -309,7 +346,6 @@ export class Db implements SqlDb {
     }
   }
 
-  /** A query run on `conn` to its first chunk (its sort done); undefined when there is none (an empty list of queries). */
   /**
    * Streamed queries run to their first chunk one at a time. An export's window is sorted whole
    * before its first chunk, its working memory pinned meanwhile: two exports' windows sorted at
@@ -320,6 +356,7 @@ export class Db implements SqlDb {
   /** streamColumns generators of several queries (exports in windows) under way. */
   private windowedStreams = 0;
 
+  /** A query run on `conn` to its first chunk (its sort done), after those before it (see `opening`); undefined when there is none. */
   private openQuery(conn: DuckDBConnection, query: { sql: string; params: Params } | undefined): Promise<OpenQuery | undefined> {
     if (query === undefined) return Promise.resolve(undefined);
     const run = this.opening.then(() => this.openNow(conn, query));

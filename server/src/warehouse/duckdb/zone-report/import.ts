@@ -7,7 +7,7 @@
 // other write through the writer queue.
 import duckdb from '@duckdb/node-bindings';
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
-import { type Db, readAll, run } from '../db.js';
+import { type Db, isOutOfMemory, readAll, run } from '../db.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
 import { ZONE_PERIOD_KEYS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonePeriodsDeleteSql, zonePeriodsRewriteSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
@@ -185,7 +185,7 @@ async function repeatedKeys(conn: DuckDBConnection, limit: number): Promise<Pick
  * transaction rolled back — instead of answering 500; any other failure as it is.
  */
 function refusedForMemory(e: unknown): unknown {
-  if (!(e instanceof Error) || !/^Out of Memory Error/.test(e.message)) return e;
+  if (!isOutOfMemory(e)) return e;
   return new DomainError(
     'too_large',
     'El archivo no cabe de una vez en la memoria del almacén (ADOPS_WAREHOUSE_MEMORY_LIMIT): no se ha guardado nada. Divídelo en archivos más pequeños (por ejemplo, por días) o aumenta ese límite',
