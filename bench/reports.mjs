@@ -471,31 +471,26 @@ for (const [label, extra] of ONLY_INGEST
   const r = await timedExport({ ...exportRange, format: 'csv', ...extra });
   exports[label] = r;
   log(
-    `  ${pad(label, 34)} HTTP ${r.status}, ${fmtInt(r.rows)} rows (${r.rows === expectedExportRows ? 'all' : `MISSING ${fmtInt(expectedExportRows - r.rows)}`}), ` +
-      `${(r.bytes / 1048576).toFixed(0)} MB in ${seconds(r.ms)} (${fmtInt(Math.round(r.rows / (r.ms / 1000)))} rows/s, server CPU ${r.cpu.toFixed(1)} s); ` +
-      `RSS ${r.before.toFixed(0)} → peak ${r.peak.toFixed(0)} MB (+${(r.peak - r.before).toFixed(0)} MB), ${r.after.toFixed(0)} MB after`,
+    `  ${pad(label, 34)} HTTP ${r.status}, ${rowsOf(r)}, ${(r.bytes / 1048576).toFixed(0)} MB in ${seconds(r.ms)} (${fmtInt(Math.round(r.rows / (r.ms / 1000)))} rows/s, ` +
+      `server CPU ${r.cpu.toFixed(1)} s); RSS ${r.before.toFixed(0)} → peak ${r.peak.toFixed(0)} MB (+${(r.peak - r.before).toFixed(0)} MB), ${r.after.toFixed(0)} MB after`,
   );
+}
+function rowsOf(r) {
+  return `${fmtInt(r.rows)} rows (${r.rows === expectedExportRows ? 'all' : `MISSING ${fmtInt(expectedExportRows - r.rows)}`})`;
 }
 
 // Two users download at once (the day order and the revenue order): each must be whole, and the
 // server's memory bounded by its engine limit, not doubled.
 const pair = ONLY_INGEST
   ? []
-  : await (async () => {
-      const before = memory().rssMb;
-      const both = await Promise.all([
-        timedExport({ ...exportRange, format: 'csv' }),
-        timedExport({ ...exportRange, format: 'csv', sort: 'revenue:desc' }),
-      ]);
-      const peak = Math.max(...both.map((r) => r.peak));
-      const ms = Math.max(...both.map((r) => r.ms));
-      log(
-        `  ${pad('two at once (day order, by revenue)', 34)} HTTP ${both.map((r) => r.status).join(' + ')}, ` +
-          `${both.map((r) => `${fmtInt(r.rows)} rows (${r.rows === expectedExportRows ? 'all' : `MISSING ${fmtInt(expectedExportRows - r.rows)}`})`).join(' + ')} ` +
-          `in ${seconds(ms)} (${fmtInt(Math.round((both[0].rows + both[1].rows) / (ms / 1000)))} rows/s together); RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB (+${(peak - before).toFixed(0)} MB)`,
-      );
-      return both;
-    })();
+  : await Promise.all([timedExport({ ...exportRange, format: 'csv' }), timedExport({ ...exportRange, format: 'csv', sort: 'revenue:desc' })]);
+if (pair.length > 0) {
+  const [peak, ms, before] = [Math.max(...pair.map((r) => r.peak)), Math.max(...pair.map((r) => r.ms)), Math.min(...pair.map((r) => r.before))];
+  log(
+    `  ${pad('two at once (day order, by revenue)', 34)} HTTP ${pair.map((r) => r.status).join(' + ')}, ${pair.map(rowsOf).join(' + ')} in ${seconds(ms)} ` +
+      `(${fmtInt(Math.round((pair[0].rows + pair[1].rows) / (ms / 1000)))} rows/s together); RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB (+${(peak - before).toFixed(0)} MB)`,
+  );
+}
 
 if (ONLY_EXPORT) {
   const all = Object.values(exports);
