@@ -32,10 +32,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
  * revenue or a year's Top Zones still answer within the bound. An INSERT … SELECT writes parts of
  * at most a 32nd of it (or 25,000 rows): by default it gathers a million rows into one block and
  * sorts it in memory, and a 1 M-row import's insert of its staged rows failed at 128 MB (it still
- * did with blocks of an eighth). A query reads blocks of 8,192 rows, not 65,409: FINAL merges every
- * part's stream at once, a block each, and after a 1 M-row import (40 fresh parts) the rebuild of
- * the zone months read three months that way and failed at 128 MB — in three runs of three,
- * spilling its GROUP BY from a quarter of the limit or not; with smaller blocks it passed.
+ * did with blocks of an eighth).
  */
 export function memorySettings(bytes: number): ClickHouseSettings {
   const half = String(Math.floor(bytes / 2));
@@ -43,7 +40,6 @@ export function memorySettings(bytes: number): ClickHouseSettings {
     max_memory_usage: String(bytes),
     max_bytes_before_external_sort: half,
     max_bytes_before_external_group_by: half,
-    max_block_size: '8192',
     min_insert_block_size_rows: '25000',
     min_insert_block_size_bytes: String(Math.floor(bytes / 32)),
   };
