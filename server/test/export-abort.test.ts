@@ -82,7 +82,13 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** The answer's status and body as received, or how reading it failed (within `ms`). */
 async function download(path: string, encoding: string, ms = 3000) {
-  const res = await fetch(`${url}${path}`, { headers: { 'accept-encoding': encoding }, signal: AbortSignal.timeout(ms) });
+  let res: Response;
+  try {
+    res = await fetch(`${url}${path}`, { headers: { 'accept-encoding': encoding }, signal: AbortSignal.timeout(ms) });
+  } catch (e) {
+    // Closed before its head: compressed, the head waits in the encoder with the first rows.
+    return { status: null, encoding: null, body: Buffer.alloc(0), failure: e as Error };
+  }
   const received: Buffer[] = [];
   try {
     for await (const part of res.body as AsyncIterable<Uint8Array>) received.push(Buffer.from(part));
@@ -109,7 +115,10 @@ describe.each(['gzip', 'br', 'identity'])('an export sent with Accept-Encoding: 
     // Broken by the server (the socket closed), well before the client's own 3 s timeout.
     expect(r.failure).not.toBeNull();
     expect(r.failure?.name).not.toBe('TimeoutError');
-    expect(r.status).toBe(200); // the head went out with the first rows
+    // The head went out with the first rows — unless the encoder still held both (compressed,
+    // under load): then the connection closed before it, at once all the same.
+    if (encoding === 'identity') expect(r.status).toBe(200);
+    else expect([200, null]).toContain(r.status);
     // The engine's error reached the app's error listener (which logs it), once.
     expect(errors.slice(before).filter((e) => /memory limit exceeded/.test(e.message))).toHaveLength(1);
     // One error line in the server's log, the engine's: the closed connection is not a second.
