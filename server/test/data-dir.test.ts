@@ -1,12 +1,11 @@
 // The data directory is the server's alone: 0700, and every file in it (adops.json with the
 // password hashes, secrets.json, the DuckDB warehouse and its WAL) 0600 — as written on the first
 // start, as rewritten by later changes and imports, and tightened on start when found looser.
-import { PassThrough } from 'node:stream';
 import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startTestServer } from './helpers.js';
+import { logCapture, startTestServer } from './helpers.js';
 import { postZoneReport } from './reports-fixture.js';
 
 const dirs: string[] = [];
@@ -62,17 +61,15 @@ describe('the data directory is private', () => {
     for (const name of ['adops.json', 'secrets.json', 'warehouse.duckdb']) await chmod(path.join(dir, name), 0o644);
     expect(await mode(path.join(dir, 'adops.json'))).toBe('644');
 
-    const stream = new PassThrough();
-    const lines: Array<{ msg: string; path?: string; was?: string; now?: string }> = [];
-    stream.on('data', (chunk: Buffer) => {
-      for (const l of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-    });
-    const s = await startTestServer({ log: 'info', logStream: stream }, dir);
+    const log = logCapture();
+    const s = await startTestServer({ log: 'info', logStream: log.stream }, dir);
     try {
       const all = await modes(dir);
       expect(all['.']).toBe('700');
       expect(looser(all)).toEqual([]);
-      const tightened = lines.filter((l) => l.msg === 'data dir permissions tightened');
+      const tightened = log
+        .entries<{ msg: string; path?: string; was?: string; now?: string }>()
+        .filter((l) => l.msg === 'data dir permissions tightened');
       expect(tightened.map((l) => [path.relative(dir, l.path!) || '.', l.was, l.now]).sort()).toEqual([
         ['.', '0755', '0700'],
         ['adops.json', '0644', '0600'],

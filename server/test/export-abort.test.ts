@@ -10,13 +10,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { appErrors, compression } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { errorHandler } from '../src/errors.js';
 import { sendExport } from '../src/http-export.js';
 import type { Ctx } from '../src/http.js';
 import type { TableExport } from '../src/tables.js';
+import { logCapture } from './helpers.js';
 
 type Row = { zone: string; revenue: number };
 const FIELDS = [
@@ -50,23 +50,14 @@ function rows(failAfter: number | null, chunks = 4): TableExport<Row> {
 let server: http.Server;
 let url: string;
 const errors: Error[] = [];
-const logged: Array<{ level: string | number; msg: string; err?: { message: string } }> = [];
-const errorLines = (from: number) => logged.slice(from).filter((l) => l.level === 'error' || l.level === 50);
+const log = logCapture();
+type Logged = { level: string | number; msg: string; err?: { message: string } };
+const errorLines = (from: number) => log.entries<Logged>(from).filter((l) => l.level === 'error' || l.level === 50);
 beforeAll(async () => {
   const koa = new Koa();
   koa.on('error', (e: Error) => errors.push(e));
   // The server's own error listener, its log read back.
-  const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) =>
-    logged.push(
-      ...chunk
-        .toString('utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-    ),
-  );
-  koa.on('error', appErrors(createLogger('info', stream)));
+  koa.on('error', appErrors(createLogger('info', log.stream)));
   koa.use(compression());
   koa.use(errorHandler((line) => errors.push(new Error(line))));
   koa.use(async (ctx) => {
@@ -110,7 +101,7 @@ describe.each(['gzip', 'br', 'identity'])('an export sent with Accept-Encoding: 
 
   test.each(['csv', 'ndjson'])('failing after its first rows (%s), the download breaks at once instead of staying open', async (format) => {
     const before = errors.length;
-    const linesBefore = logged.length;
+    const linesBefore = log.lines.length;
     const r = await download(`/?format=${format}&fail=2`, encoding);
     // Broken by the server (the socket closed), well before the client's own 3 s timeout.
     expect(r.failure).not.toBeNull();
@@ -146,11 +137,11 @@ test('a client that leaves a long export half-way releases its source (the query
   const controller = new AbortController();
   const res = await fetch(`${url}/?format=csv&long=1`, { signal: controller.signal });
   expect(res.status).toBe(200);
-  const linesBefore = logged.length;
+  const linesBefore = log.lines.length;
   controller.abort();
   await gone; // the source's finally ran: without it this test times out
   released = () => {};
   // A download the client cancelled is not a server error: an info line, no error line.
-  await vi.waitFor(() => expect(logged.slice(linesBefore).map((l) => l.msg)).toContain('the connection closed before the answer ended'));
+  await vi.waitFor(() => expect(log.entries<Logged>(linesBefore).map((l) => l.msg)).toContain('the connection closed before the answer ended'));
   expect(errorLines(linesBefore)).toEqual([]);
 });

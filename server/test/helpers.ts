@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -243,4 +244,20 @@ export const zoneReportRow = (date: string, zone_id: string, over: Partial<ZoneR
 /** Makes publishers known (a revenue share each) so tokens may be made for them: a token for an unknown publisher is refused. */
 export async function knownPublishers(api: Api, ...names: string[]): Promise<void> {
   for (const name of names) await api.publishers.set({ name: name.trim(), revenue_share: 0.5 });
+}
+
+/**
+ * A log stream to give a server (`logStream`) and the lines it received: whole lines only (a line
+ * split across two writes is joined), `entries` parsed as JSON from line `from` on.
+ */
+export function logCapture(): { stream: PassThrough; lines: string[]; entries: <T = Record<string, unknown>>(from?: number) => T[] } {
+  const stream = new PassThrough();
+  const lines: string[] = [];
+  let rest = '';
+  stream.on('data', (chunk: Buffer) => {
+    const parts = (rest + chunk.toString('utf8')).split('\n');
+    rest = parts.pop() ?? '';
+    lines.push(...parts.filter((p) => p !== ''));
+  });
+  return { stream, lines, entries: <T>(from = 0) => lines.slice(from).map((l) => JSON.parse(l) as T) };
 }

@@ -2,16 +2,16 @@
 // the client really got (401, 429, 400 — not 404), the route pattern and no secret anywhere:
 // passwords, session tokens, publisher tokens and the ingest key sent during a run never
 // appear in what it wrote.
-import { PassThrough } from 'node:stream';
 import { waitFor } from './wait.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig, ConfigError } from '../src/app.js';
-import { ADMIN, startTestServer, type TestServer, knownPublishers } from './helpers.js';
+import { ADMIN, logCapture, startTestServer, type TestServer, knownPublishers } from './helpers.js';
 
 const INGEST_KEY = 'ingest-key-0123456789-secret';
 const NEW_PASSWORD = 'Otra-Clave-Muy-Secreta-77';
 let t: TestServer;
-const lines: string[] = [];
+const log = logCapture();
+const lines = log.lines;
 const secrets: string[] = [ADMIN.password, INGEST_KEY, NEW_PASSWORD];
 
 interface Line {
@@ -25,19 +25,11 @@ interface Line {
   user?: string | null;
   req_id?: string;
 }
-const parsed = (): Line[] => lines.map((l) => JSON.parse(l) as Line);
+const parsed = (): Line[] => log.entries<Line>();
 const requests = (route: string) => parsed().filter((l) => l.msg === 'request' && l.route === route);
 
 beforeAll(async () => {
-  const stream = new PassThrough();
-  let rest = '';
-  stream.on('data', (chunk: Buffer) => {
-    const text = rest + chunk.toString('utf8');
-    const parts = text.split('\n');
-    rest = parts.pop() ?? '';
-    lines.push(...parts.filter((p) => p !== ''));
-  });
-  t = await startTestServer({ log: 'info', logStream: stream, ingestKey: INGEST_KEY, loginMaxFailures: 3 });
+  t = await startTestServer({ log: 'info', logStream: log.stream, ingestKey: INGEST_KEY, loginMaxFailures: 3 });
 
   // A run with secrets in every place they travel: bodies, headers, the query string, the path.
   const admin = await t.admin();
@@ -130,17 +122,8 @@ describe('the server log', () => {
   });
 
   test('a flood of refused sign-ins writes a handful of lines: a few in full, then one summary of the minute with counts by status', async () => {
-    const own: string[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) =>
-      own.push(
-        ...chunk
-          .toString('utf8')
-          .split('\n')
-          .filter((l) => l !== ''),
-      ),
-    );
-    const flooded = await startTestServer({ log: 'info', logStream: stream });
+    const own = logCapture();
+    const flooded = await startTestServer({ log: 'info', logStream: own.stream });
     const flood = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
         flooded.fetch('/api/login', {
@@ -153,8 +136,8 @@ describe('the server log', () => {
     const statuses = flood.map((r) => r.status);
     expect(statuses.filter((x) => x === 429).length).toBeGreaterThan(100);
     await flooded.close(); // the minute's summary is written at the latest on close
-    await waitFor(() => own.some((l) => l.includes('"sign-in refusals"')), 'the summary line');
-    const lines = own.map((l) => JSON.parse(l) as Line & { refused?: Record<string, number>; lines?: number; summarised?: number });
+    await waitFor(() => own.lines.some((l) => l.includes('"sign-in refusals"')), 'the summary line');
+    const lines = own.entries<Line & { refused?: Record<string, number>; lines?: number; summarised?: number }>();
     const signIns = lines.filter((l) => l.msg === 'request' && l.route === '/api/login');
     expect(signIns).toHaveLength(10);
     const summaries = lines.filter((l) => l.msg === 'sign-in refusals');
