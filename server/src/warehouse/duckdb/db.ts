@@ -331,7 +331,7 @@ export class Db implements SqlDb {
             // and go on from the rows already sent.
             await next?.catch(() => undefined);
             next = undefined;
-            if (windowed) await this.track(conns[1 - at].run('SELECT 1'));
+            await this.track(conns[1 - at].run('SELECT 1'));
             opening = this.openQuery(conns[at], list[k]);
           }
         }
