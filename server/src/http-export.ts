@@ -5,8 +5,11 @@ import { csvHeader, csvRow } from '@adops/core';
 import type { Ctx } from './http.js';
 import type { ExportRequest, TableExport } from './tables.js';
 
+/** A source with its first element read (see primed). */
+type Primed<T> = AsyncIterable<T> & { release(): void };
+
 /** Where an export's lines come from: CSV bytes the table writes itself, or its rows in chunks. */
-type Data<Row> = { bytes: AsyncIterable<Uint8Array>; chunks?: undefined } | { bytes?: undefined; chunks: AsyncIterable<readonly Row[]> };
+type Data<Row> = { bytes: Primed<Uint8Array>; chunks?: undefined } | { bytes?: undefined; chunks: Primed<readonly Row[]> };
 
 /**
  * The export's text: CSV lines in the dialect asked (figures at stored precision without binary
@@ -39,7 +42,7 @@ async function* lines<Row>(
  * is — its status and { detail } — not as a download that breaks before its first row. `release`
  * ends the source (its query, its connection) when the body never read it (the client left first).
  */
-async function primed<T>(source: AsyncIterable<T> | Iterable<T>): Promise<AsyncIterable<T> & { release(): void }> {
+async function primed<T>(source: AsyncIterable<T> | Iterable<T>): Promise<Primed<T>> {
   const it = (async function* () {
     yield* source;
   })();
@@ -70,8 +73,7 @@ async function primed<T>(source: AsyncIterable<T> | Iterable<T>): Promise<AsyncI
 export async function sendExport<Row>(ctx: Ctx, request: ExportRequest, exp: TableExport<Row>): Promise<void> {
   const { format, csv: dialect = 'standard' } = request;
   const bytes = format === 'csv' ? exp.csvLines?.(dialect) : undefined;
-  const source = bytes ? await primed(bytes) : await primed(exp.chunks);
-  const data = (bytes ? { bytes: source } : { chunks: source }) as Data<Row>;
+  const data: Data<Row> = bytes ? { bytes: await primed(bytes) } : { chunks: await primed(exp.chunks) };
   const file = format === 'csv' ? exp.file : exp.file.replace(/\.csv$/, '.ndjson');
   ctx.type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
   ctx.attachment(file);
@@ -79,7 +81,7 @@ export async function sendExport<Row>(ctx: Ctx, request: ExportRequest, exp: Tab
   // Readable.from pulls the next chunk only when the socket drained the previous one.
   const body = Readable.from(abortOnFailure(ctx, lines(request, exp, data)), { objectMode: false });
   // Closed however it ends (read whole, failed, or destroyed unread when the client left).
-  body.once('close', source.release);
+  body.once('close', (data.bytes ?? data.chunks).release);
   ctx.body = body;
 }
 
