@@ -45,10 +45,12 @@ test.each([2_000, 8_000])('a %i-row CSV holds at most two chunks of rows at once
 test('an import commits without a window, a key set or a sort over every staged row; repeated keys and replaced rows counted as before', async () => {
   const w = await openClickHouseWarehouse(client, { database: 'bounded' });
   const statements: string[] = [];
+  const bound: { sql: string; params?: Record<string, unknown> }[] = [];
   for (const name of ['all', 'command'] as const) {
     const run = w.db[name].bind(w.db) as (sql: string, params?: object) => Promise<never>;
-    vi.spyOn(w.db, name).mockImplementation(((sql: string, params?: object) => {
+    vi.spyOn(w.db, name).mockImplementation(((sql: string, params?: Record<string, unknown>) => {
       statements.push(sql);
+      bound.push({ sql, params });
       return run(sql, params);
     }) as never);
   }
@@ -91,6 +93,33 @@ test('an import commits without a window, a key set or a sort over every staged 
     const inserts = onStage.filter((sql) => /INSERT INTO `bounded`.`zone_report` /.test(sql));
     expect(inserts).toHaveLength(2);
     for (const sql of inserts) expect(sql).not.toMatch(/ORDER BY/); // staged rows go in unsorted
+
+    // The zone periods are rebuilt one period a statement, each reading (FINAL) only its own days:
+    // over several months at once, FINAL merged every part of them together, past 128 MB after a
+    // 1 M-row import (its rows arrive in parts of 25,000). Each import here spans January and February.
+    for (const [table, periods] of [
+      ['zone_report_zone_month', 2],
+      ['zone_report_key_month', 2],
+      ['zone_report_zone_week', 8],
+    ] as const) {
+      const rebuilds = bound.filter((q) => q.sql.includes(`INSERT INTO \`bounded\`.\`${table}\``));
+      expect(rebuilds, table).toHaveLength(2 * periods);
+      for (const { params } of rebuilds) {
+        const [first, last] = [String(params?.start), String(params?.last)];
+        expect(last > first, table).toBe(true);
+        if (table === 'zone_report_zone_week') expect(Date.parse(last) - Date.parse(first)).toBe(6 * 86_400_000);
+        else expect([first.slice(0, 7), first.slice(8)]).toEqual([last.slice(0, 7), '01']);
+      }
+    }
+    // So is the day rollup, a week's days a statement (the first import's 50 days span 8 weeks).
+    const rollups = bound.filter((q) => q.sql.includes('INSERT INTO `bounded`.`zone_report_rollup`'));
+    expect(rollups).toHaveLength(2 * 8);
+    for (const { params } of rollups) {
+      const days = params?.days as string[];
+      const monday = (d: string) => Date.parse(d) - ((new Date(d).getUTCDay() + 6) % 7) * 86_400_000;
+      expect(new Set(days.map(monday)).size).toBe(1);
+      expect([params?.first, params?.last]).toEqual([days[0], days[days.length - 1]]);
+    }
   } finally {
     vi.restoreAllMocks();
     await w.close();

@@ -28,7 +28,7 @@ import { sumsSql } from '../../sql/formulas.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
 
 import { ZONE_NATURAL_KEY } from '../../types.js';
-import { ZONE_PERIOD_KEYS, periodsOf, periodsWithout, switchZonePeriods, writeZonePeriods } from './zone-periods.js';
+import { ZONE_PERIODS, ZONE_PERIOD_KEYS, periodsOf, periodsWithout, switchZonePeriods, writeZonePeriods } from './zone-periods.js';
 
 /** Column definitions (money Float64: the same IEEE doubles DuckDB stores and sums). */
 export const ZONE_REPORT_COLUMNS_SQL = `
@@ -121,13 +121,18 @@ export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v
   const sorted = [...days].sort();
   const span = { first: sorted[0], last: sorted[sorted.length - 1] };
   const params = { first: span.first, last: span.last, days: sorted, v };
-  await db.command(
-    `INSERT INTO ${db.t('zone_report_rollup')} (${DIMS}, version, ${SUM_COLUMNS})
-     SELECT ${DIMS}, {v:UInt64}, ${sumsSql(CLICKHOUSE, false)}
-     FROM ${db.t('zone_report')} FINAL WHERE ${IN_DAYS}
-     GROUP BY ${DIMS}`,
-    params,
-  );
+  // A week's days a statement: FINAL merges every part holding the days it reads, and holds a
+  // buffer of each (~4 MB for the small parts an import writes, 25,000 rows each, db.ts) — over
+  // a 1 M-row import's 40 days and the rows they replace, past the engine's 128 MB.
+  for (const week of weeksOf(sorted)) {
+    await db.command(
+      `INSERT INTO ${db.t('zone_report_rollup')} (${DIMS}, version, ${SUM_COLUMNS})
+       SELECT ${DIMS}, {v:UInt64}, ${sumsSql(CLICKHOUSE, false)}
+       FROM ${db.t('zone_report')} FINAL WHERE ${IN_DAYS}
+       GROUP BY ${DIMS}`,
+      { first: week[0], last: week[week.length - 1], days: week, v },
+    );
+  }
   // One build writes each group once; a group twice under v means a second build took v too.
   const twice = await db.one<{ twice: number }>(
     `SELECT count() > uniqExact(${DIMS}) AS twice FROM ${db.t('zone_report_rollup')} WHERE ${IN_DAYS} AND version = {v:UInt64}`,
@@ -144,6 +149,16 @@ export async function rewriteRollup(db: ClickHouseDb, days: readonly string[], v
   await db.command(`INSERT INTO ${db.t('zone_report_day')} (date, version) SELECT arrayJoin({days:Array(Date32)}), {v:UInt64}`, params);
   await db.command(`DELETE FROM ${db.t('zone_report_rollup')} WHERE ${IN_DAYS} AND version < {v:UInt64}`, params);
   return true;
+}
+
+/** Sorted days cut into the runs of each ISO week (Monday first). */
+function weeksOf(sorted: readonly string[]): string[][] {
+  const weeks = new Map<string, string[]>();
+  for (const day of sorted) {
+    const monday = ZONE_PERIODS.week.first(day);
+    weeks.set(monday, [...(weeks.get(monday) ?? []), day]);
+  }
+  return [...weeks.values()];
 }
 
 /** Records that `days` are about to change under version `v` (see the module comment). */

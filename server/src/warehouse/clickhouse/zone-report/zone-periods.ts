@@ -84,28 +84,36 @@ export const periodsOf = (period: ZonePeriod, days: readonly string[]): string[]
 
 /**
  * Writes the zone periods starting on `starts` from the stored rows as version `v`, not yet
- * current. Answers false when another build wrote some of them under the same version too.
+ * current: one statement per period, so each reads (FINAL) only its own days' parts — an import
+ * writes its rows in parts of 25,000 (db.ts), and a FINAL over three months merged every part of
+ * the three at once, past a 128 MB engine limit after a 1 M-row import. Answers false when another
+ * build wrote some of them under the same version too.
  */
 export async function writeZonePeriods(db: ClickHouseDb, period: ZonePeriod, starts: readonly string[], v: number): Promise<boolean> {
   if (starts.length === 0) return true;
   const p = ZONE_PERIODS[period];
   const dims = p.dims.join(', ');
-  const params = { first: starts[0], last: addDays(starts[starts.length - 1], period === 'week' ? 6 : 30), starts: [...starts], v };
-  await db.command(
-    `INSERT INTO ${db.t(p.rows)} (${p.column}, version, ${dims}, ${p.sums.columns})
-     SELECT toDate32(${p.start}(date)) AS p, {v:UInt64}, ${dims}, ${p.sums.select}
-     FROM ${db.t('zone_report')} FINAL
-     WHERE date BETWEEN {first:Date32} AND {last:Date32} AND toDate32(${p.start}(date)) IN {starts:Array(Date32)}
-     GROUP BY p, ${dims}`,
-    params,
-  );
+  for (const start of starts) {
+    await db.command(
+      `INSERT INTO ${db.t(p.rows)} (${p.column}, version, ${dims}, ${p.sums.columns})
+       SELECT toDate32({start:Date32}), {v:UInt64}, ${dims}, ${p.sums.select}
+       FROM ${db.t('zone_report')} FINAL
+       WHERE date BETWEEN {start:Date32} AND {last:Date32}
+       GROUP BY ${dims}`,
+      { start, last: lastDay(period, start), v },
+    );
+  }
   const twice = await db.one<{ twice: number }>(
     `SELECT count() > uniqExact(${p.column}, ${dims}) AS twice FROM ${db.t(p.rows)}
      WHERE ${p.column} IN {starts:Array(Date32)} AND version = {v:UInt64}`,
-    params,
+    { starts: [...starts], v },
   );
   return !Number(twice?.twice);
 }
+
+/** The last day of the period starting on `start`. */
+const lastDay = (period: ZonePeriod, start: string): string =>
+  period === 'week' ? addDays(start, 6) : addDays(startOfMonth(addDays(start, 31)), -1);
 
 /** Makes version `v` of the periods starting on `starts` current (one insert), then deletes their older versions. */
 export async function switchZonePeriods(db: ClickHouseDb, period: ZonePeriod, starts: readonly string[], v: number): Promise<void> {
