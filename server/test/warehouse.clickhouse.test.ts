@@ -3,7 +3,7 @@
 // off; the proof that it answers what DuckDB answers after replacing imports; and what is
 // ClickHouse's own: replaced rows before and after merges, migrations, hostile text as data.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { chdbPath, openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { ClickHouseDb } from '../src/warehouse/clickhouse/db.js';
@@ -385,7 +385,15 @@ describe('ClickHouse: chosen by configuration', () => {
         expect(await setting(w, 'max_bytes_before_external_group_by')).toBe(String(bytes / 2));
         // An INSERT … SELECT writes blocks of a 32nd of it (a million rows in one block passed the limit).
         expect(await setting(w, 'min_insert_block_size_bytes')).toBe(String(Math.floor(bytes / 32)));
+        // Set once on the embedded engine's session, not sent again as SET statements before every query.
+        const { client } = (w as Warehouse & { db: ClickHouseDb }).db;
+        const sent = vi.spyOn(client, 'query');
+        await w.zoneReports.countRows();
+        expect(sent).toHaveBeenCalled();
+        for (const [call] of sent.mock.calls) expect(call.clickhouse_settings).toEqual({});
+        expect(await setting(w, 'prefer_column_name_to_alias')).toBe('true');
       } finally {
+        vi.restoreAllMocks();
         await w.close();
       }
     }

@@ -49,6 +49,8 @@ export class ClickHouseDb implements SqlDb {
   readonly dialect = CLICKHOUSE;
   /** SETTINGS with querySettings. */
   private readonly settings: ClickHouseSettings;
+  /** The settings each query carries: none once pinned on an embedded engine's session (pinSettings). */
+  private perQuery: ClickHouseSettings;
   /** Queries and writes under way: close() waits for them. */
   private inflight = new Set<Promise<unknown>>();
   private writeQueue: Promise<unknown> = Promise.resolve();
@@ -68,6 +70,7 @@ export class ClickHouseDb implements SqlDb {
     readonly querySettings: ClickHouseSettings = {},
   ) {
     this.settings = { ...SETTINGS, ...querySettings };
+    this.perQuery = this.settings;
     if (!IDENTIFIER.test(database)) throw new Error(`ClickHouse database must be a plain identifier (got "${database}")`);
   }
 
@@ -79,6 +82,19 @@ export class ClickHouseDb implements SqlDb {
   /** A table whose rows are replaced by key (ReplacingMergeTree), as its current rows: deduplicated at read time. */
   current(name: string): string {
     return `${this.t(name)} FINAL`;
+  }
+
+  /**
+   * Sets every query's settings once, on the client's one session (the embedded engine: chdb
+   * keeps a session's SET, and its connection sends a query's settings as SET statements before
+   * it, ~0.1 ms each, every query). Over HTTP each query is its own session: not called there.
+   */
+  async pinSettings(): Promise<void> {
+    for (const [name, value] of Object.entries(this.settings)) {
+      if (!IDENTIFIER.test(name)) throw new Error(`ClickHouse setting name: ${name}`);
+      await this.client.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : Number(value)}` });
+    }
+    this.perQuery = {};
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
@@ -96,7 +112,7 @@ export class ClickHouseDb implements SqlDb {
     this.open();
     return this.track(
       (async () => {
-        const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: this.settings });
+        const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: this.perQuery });
         return rs.json<T>();
       })(),
     );
@@ -113,7 +129,7 @@ export class ClickHouseDb implements SqlDb {
    */
   async *stream<T = Row>(query: string, params: Params = {}): AsyncGenerator<T[]> {
     this.open();
-    const rs = await this.track(this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: this.settings }));
+    const rs = await this.track(this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: this.perQuery }));
     try {
       let chunk: T[] = [];
       for await (const rows of rs.stream<T>()) {
@@ -139,7 +155,7 @@ export class ClickHouseDb implements SqlDb {
   /** A statement without rows (DDL, INSERT … SELECT, DELETE). */
   async command(query: string, params: Params = {}): Promise<void> {
     this.open();
-    await this.track(this.client.command({ query, query_params: params, clickhouse_settings: { ...this.settings, ...DONE } }));
+    await this.track(this.client.command({ query, query_params: params, clickhouse_settings: { ...this.perQuery, ...DONE } }));
   }
 
   /** Inserts rows (JSONEachRow); resolves once ClickHouse has confirmed them. */

@@ -36,6 +36,8 @@ export interface ClickHouseOptions {
   eventTtlDays?: number;
   /** Bytes a query may use (memorySettings), beyond which sorts and groups spill; none when absent (the server's own profile). */
   memoryBytes?: number;
+  /** The client is one embedded session (chdb), which keeps the settings SET once (ClickHouseDb.pinSettings); default: whether the URL is chdb:. */
+  embedded?: boolean;
 }
 
 const isChdb = (url: string) => /^chdb:/i.test(url);
@@ -92,6 +94,7 @@ export async function openClickHouseWarehouse(
   try {
     const querySettings = options.memoryBytes === undefined ? {} : memorySettings(options.memoryBytes);
     db = new ClickHouseDb(client, database, options.rollup ?? true, owns, insertSettings, querySettings);
+    if (options.embedded ?? (owns && isChdb((source as ClickHouseConnectionOptions).url))) await db.pinSettings();
   } catch (e) {
     if (owns) await client.close();
     throw e;
