@@ -545,6 +545,27 @@ export function describeWarehouseContract(engine: string, open: () => Promise<Wa
       ]);
     });
 
+    test('texts are stored as written: quotes, backslashes, tabs, line breaks, accents and emoji; missing figures stay missing', async () => {
+      const texts = ['Ñandú "Médias"', 'back\\slash \\N', 'tab\there', 'line\nbreak\r\n', "l'apostrophe [1,2]", '{"json": null} 🚀'];
+      await importRows(
+        w,
+        texts.map((t, i) =>
+          record({
+            date: '2026-05-02',
+            advertiser: t,
+            zone_id: `TXT-${i} ${t}`,
+            domain: t,
+            monetized_impressions: null,
+            rate_applied: null,
+            tq: null,
+          }),
+        ),
+      );
+      const rows = await w.zoneReports.rows({ filters: { start_date: '2026-05-02', end_date: '2026-05-02' }, order: [by('zone_id')] });
+      expect(rows.map((r) => [r.advertiser, r.zone_id, r.domain])).toEqual(texts.map((t, i) => [t, `TXT-${i} ${t}`, t]));
+      expect(rows.every((r) => r.tq === null)).toBe(true);
+    });
+
     test('an import closed without commit stores nothing', async () => {
       const load = await w.zoneReports.beginImport();
       load.add(record({ date: '2026-05-01', zone_id: 'GONE', revenue: 5 }), 0);

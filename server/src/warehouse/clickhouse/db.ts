@@ -172,6 +172,26 @@ export class ClickHouseDb implements SqlDb {
     );
   }
 
+  /**
+   * Inserts rows given as arrays of `columns`' values (JSONCompactEachRow); resolves once ClickHouse
+   * has confirmed them. For bulk rows: the engine parses a row without its column names about a
+   * third faster than JSONEachRow's objects (a 20,000-row chunk of zone rows, chdb, 2-CPU box:
+   * 102 against 143 ms).
+   */
+  async insertColumns(table: string, columns: readonly [string, ...string[]], rows: readonly unknown[][]): Promise<void> {
+    this.open();
+    if (rows.length === 0) return;
+    await this.track(
+      this.client.insert({
+        table: this.t(table),
+        columns: [...columns],
+        values: rows as unknown[][],
+        format: 'JSONCompactEachRow',
+        clickhouse_settings: { ...DONE, ...this.insertSettings },
+      }),
+    );
+  }
+
   /** Runs write work one job at a time in this process (imports, retention), as DuckDB's single writer. */
   serialWrite<T>(work: () => Promise<T>): Promise<T> {
     this.open();

@@ -13,11 +13,13 @@
 // day; a failure there is repaired by the next commit or the next open.
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseDb } from '../db.js';
-import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
+import type { ZoneReportCommit, ZoneReportImport } from '../../types.js';
 import { IN_DAYS, ZONE_REPORT_COLUMNS_SQL, markPending, nextVersion, rebuildRollup, repairRollup } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 
 const COLUMNS = ZONE_REPORT_COLUMNS.join(', ');
+/** A stage table's columns: the row's position in the file, then the zone report's. */
+const STAGE_COLUMNS = ['seq', ...ZONE_REPORT_COLUMNS] as const;
 const KEY = ZONE_NATURAL_KEY.join(', ');
 /** Staged rows sent to ClickHouse at once. */
 const CHUNK_ROWS = 20_000;
@@ -38,7 +40,8 @@ export interface ClickHouseZoneReportImport extends ZoneReportImport {
 export async function beginZoneReportImport(db: ClickHouseDb, chunkRows = CHUNK_ROWS): Promise<ClickHouseZoneReportImport> {
   const stage = `${STAGE_PREFIX}${randomUUID().replace(/-/g, '')}`;
   await db.command(`CREATE TABLE ${db.t(stage)} (seq UInt64, ${ZONE_REPORT_COLUMNS_SQL}) ENGINE = MergeTree ORDER BY tuple()`);
-  let buffer: Array<ZoneReportRecord & { seq: number }> = [];
+  // Each staged row as its values in STAGE_COLUMNS' order (db.insertColumns).
+  let buffer: unknown[][] = [];
   // The chunk on its way (resolved once ClickHouse confirmed it, or failed) and its size.
   let sending: Promise<void> = Promise.resolve();
   let inFlight = 0;
@@ -55,7 +58,7 @@ export async function beginZoneReportImport(db: ClickHouseDb, chunkRows = CHUNK_
     const rows = buffer;
     buffer = [];
     inFlight = rows.length;
-    sending = db.insert(stage, rows).then(
+    sending = db.insertColumns(stage, STAGE_COLUMNS, rows).then(
       () => {
         inFlight = 0;
       },
@@ -74,7 +77,7 @@ export async function beginZoneReportImport(db: ClickHouseDb, chunkRows = CHUNK_
     add(record, seq) {
       if (state !== 'open') throw new Error('import already committed or closed');
       checkDate(record.date);
-      buffer.push({ seq, ...record });
+      buffer.push([seq, ...ZONE_REPORT_COLUMNS.map((c) => record[c])]);
       staged++;
       if (buffer.length + inFlight > peakRows) peakRows = buffer.length + inFlight;
       return buffer.length >= chunkRows ? send() : undefined;
