@@ -1,88 +1,26 @@
-// The zone CSV (adreport_zonas.csv, ad_report.csv) on DuckDB is written column by column from the
-// engine's chunks (zoneCsvWriter), no object per row. It must be the row path's file byte for byte
-// — csvRow over zoneRow, what every other engine and NDJSON still take — for text that needs
-// quotes or a formula guard, unicode, missing values, ratios over a zero base, money with many
-// digits, in both dialects, across several chunks and sort windows.
-import { csvHeader, csvRow, TABLE_CSV, type CsvDialect, type ZoneColumns, zoneCsvWriter } from '@adops/core';
+// The zone CSV (adreport_zonas.csv, ad_report.csv) is written column by column from the engine's
+// chunks (zoneCsvWriter), no object per row: here on DuckDB, from its vectors (ClickHouse:
+// export-columns.clickhouse.test.ts). It must be the row path's file byte for byte — csvRow over
+// zoneRow, what NDJSON still takes — for text that needs quotes or a formula guard, unicode, missing
+// values, ratios over a zero base, money with many digits, in both dialects, across several chunks
+// and sort windows.
 import { DuckDBDataChunk } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { ReportService, zoneRow } from '../src/services/reports.js';
+import { ReportService } from '../src/services/reports.js';
 import type { TableExport } from '../src/tables.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import { importRows } from './warehouse-contract-helpers.js';
-import type { RowQuery, ZoneReportRecord } from '../src/warehouse/index.js';
+import { ORDERS, RANGE, ROWS, columnPath, exportText, fixture, rowPath } from './export-columns-fixture.js';
 import { streamRowColumns, streamRows } from '../src/warehouse/zone-report/get-rows.js';
 
 type Warehouse = Awaited<ReturnType<typeof openDuckDbWarehouse>>;
 let w: Warehouse;
-
-const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03'];
-const TEXTS = ['AdNova', 'Bid, "Sphere"', 'Clíckora; ñ €', '=SUM(A1)', '+34 600', 'línea\nnueva', '-', '数据', 'tab\there'];
-const MONEY = [0, 1234567.123456789, 0.1 + 0.2, 1e-7, -17.005, 99999999.99999, 2.675, 1 / 3];
-/** More rows than two DuckDB chunks (2,048), values cycling at different periods so every combination shows. */
-const ROWS = 5000;
-
-function fixture(): ZoneReportRecord[] {
-  const rows: ZoneReportRecord[] = [];
-  for (let i = 0; i < ROWS; i++) {
-    const revenue = MONEY[i % MONEY.length] * ((i % 3) + 1);
-    rows.push({
-      date: DAYS[i % DAYS.length],
-      advertiser: TEXTS[i % TEXTS.length],
-      publisher: TEXTS[(i + 3) % TEXTS.length],
-      zone_id: `Z-${i}`,
-      geo: i % 11 === 0 ? '' : 'ES',
-      source: TEXTS[(i + 5) % TEXTS.length],
-      domain: 'a.com',
-      impressions: i % 13 === 0 ? 0 : 1000 + (i % 97) * 37, // a zero base: CTR, CPM, P.CPM empty
-      monetized_impressions: i % 7 === 0 ? null : i % 5 === 0 ? 0 : 900 + (i % 31),
-      clicks: i % 6 === 0 ? 0 : i % 41, // no clicks: CPC, P.CPC empty
-      revenue,
-      rate_applied: 0.6,
-      p_revenue: revenue * 0.6123456789,
-      margin: revenue * 0.3876543211 - (i % 4 === 0 ? 0.001 : 0),
-      tq: i % 9 === 0 ? null : (i % 17) / 7,
-    });
-  }
-  return rows;
-}
 
 beforeAll(async () => {
   w = await openDuckDbWarehouse(':memory:');
   await importRows(w, fixture());
 });
 afterAll(() => w.close());
-
-const RANGE = { start_date: DAYS[0], end_date: DAYS.at(-1) as string };
-const ORDERS: RowQuery['order'][] = [[{ key: 'date', dir: 'desc' }], [{ key: 'revenue', dir: 'desc' }], [{ key: 'ctr', dir: 'asc' }]];
-
-/** The CSV as the row path writes it: each stored row made a zone row, each zone row a line. */
-async function rowPath(screen: 'zones' | 'explorer', dialect: CsvDialect, chunks: AsyncIterable<ZoneReportRecord[]>) {
-  const { fields } = TABLE_CSV[screen];
-  let text = csvHeader(fields, { dialect });
-  for await (const chunk of chunks) for (const r of chunk) text += csvRow(fields, zoneRow(r), dialect);
-  return text;
-}
-
-/** The CSV as the column writer writes it from the same query's column chunks. */
-async function columnPath(screen: 'zones' | 'explorer', dialect: CsvDialect, chunks: AsyncIterable<ZoneColumns>) {
-  const write = zoneCsvWriter(TABLE_CSV[screen].columns, dialect);
-  let text = csvHeader(TABLE_CSV[screen].fields, { dialect });
-  let n = 0;
-  const utf8 = new TextDecoder();
-  for await (const chunk of chunks) {
-    text += utf8.decode(write(chunk));
-    n++;
-  }
-  return { text, chunks: n };
-}
-
-async function exportText(exp: TableExport<unknown>, dialect: CsvDialect): Promise<string> {
-  let text = csvHeader(exp.fields, { dialect });
-  if (exp.csvLines) for await (const lines of exp.csvLines(dialect)) text += new TextDecoder().decode(lines);
-  else for await (const chunk of exp.chunks) for (const row of chunk) text += csvRow(exp.fields, row, dialect);
-  return text;
-}
 
 describe('the zone CSV written column by column', () => {
   for (const screen of ['zones', 'explorer'] as const)

@@ -167,8 +167,8 @@ export interface ZoneReportWarehouse {
   /** Every matching stored row, ordered, in chunks (exports). */
   streamRows(query: Omit<RowQuery, 'limit' | 'offset'>): AsyncIterable<ZoneReportRecord[]>;
   /**
-   * The rows of streamRows as column chunks, no object per row (DuckDB only; the zone CSV is
-   * written column by column from them). ClickHouse has none: its exports take streamRows.
+   * The rows of streamRows as column chunks, no object per row (the zone CSV is written column by
+   * column from them): DuckDB's vectors, ClickHouse's JSONColumnsWithMetadata.
    */
   streamColumns?(query: Omit<RowQuery, 'limit' | 'offset'>): AsyncIterable<ZoneColumns>;
   /**

@@ -4,7 +4,7 @@
 // with 64-bit integers as numbers and DateTime64 as ISO text; long results stream in chunks.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import type { Params } from '../sql/binder.js';
-import type { SqlDb } from '../sql/db.js';
+import type { ColumnChunk, SqlDb } from '../sql/db.js';
 import { CLICKHOUSE } from '../sql/dialect.js';
 
 export type Row = Record<string, unknown>;
@@ -150,6 +150,32 @@ export class ClickHouseDb implements SqlDb {
   /** Several queries' rows one after the other, in chunks. */
   async *streamEach<T = Row>(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<T[]> {
     for (const { sql, params } of queries) yield* this.stream<T>(sql, params);
+  }
+
+  /**
+   * Several queries' results as columns (JSONColumnsWithMetadata: one array per column, no object
+   * per row), each cut into chunks of CHUNK_ROWS: the zone CSV is written column by column from
+   * them, as on DuckDB. A 75,000-row window of zone rows reads in 355 ms against 474 as row
+   * objects, and the CSV written from columns skips the row writer's per-cell work. A query's
+   * result comes whole (the chdb connection hands it over at once; over HTTP the format is one
+   * document), so each query is an export's window, bounded in rows.
+   */
+  async *streamColumns(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<ColumnChunk> {
+    for (const { sql, params } of queries) {
+      this.open();
+      const rs = await this.track(
+        this.client.query({ query: sql, query_params: params, format: 'JSONColumnsWithMetadata', clickhouse_settings: this.perQuery }),
+      );
+      // The client types a single document's JSON as rows; this format's data is columns by name.
+      const { meta, data, rows } = (await rs.json()) as unknown as { meta: { name: string }[]; data: Record<string, unknown[]>; rows: number };
+      const names = meta.map((m) => m.name);
+      for (let at = 0; at < rows; at += CHUNK_ROWS) {
+        const n = Math.min(CHUNK_ROWS, rows - at);
+        const columns: Record<string, unknown[]> = {};
+        for (const name of names) columns[name] = n === rows ? data[name] : data[name].slice(at, at + n);
+        yield { rows: n, names, columns };
+      }
+    }
   }
 
   /** A statement without rows (DDL, INSERT … SELECT, DELETE). */

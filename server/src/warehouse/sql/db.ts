@@ -18,7 +18,7 @@ export interface SqlDb {
   stream<T = Record<string, unknown>>(sql: string, params?: Params): AsyncGenerator<T[]>;
   /** Several queries' rows one after the other, in chunks. */
   streamEach<T = Record<string, unknown>>(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<T[]>;
-  /** Several queries' results as columns, a chunk at a time, no object per row (DuckDB; exports write CSV from them). */
+  /** Several queries' results as columns, a chunk at a time, no object per row (DuckDB, ClickHouse; exports write CSV from them). */
   streamColumns?(queries: Iterable<{ sql: string; params: Params }>): AsyncGenerator<ColumnChunk>;
 }
 
