@@ -117,6 +117,18 @@ describe('DuckDB zone-report import by data chunks', () => {
       expect(await stored(w)).toEqual([...before].sort(byKey));
       const [{ rows }] = await w.db.all<{ rows: number }>('SELECT sum(rows)::INTEGER AS rows FROM zone_report_rollup');
       expect(rows).toBe(100);
+      // Uploaded (the service's path, as over HTTP), the refusal keeps its words: a 2 MB file is
+      // not called larger than the body limit (the service once renamed every 413 so).
+      const csv = ['date,advertiser,publisher,zone_id,impressions,clicks,revenue', ...many.map((r) => `2026-04-03,AdNova,PubA,${r.zone_id},100,1,2`)];
+      const ingest = new ZoneReportIngest(
+        w.zoneReports,
+        async () => new Map(),
+        () => undefined,
+      );
+      const uploaded = await ingest.ingestBody(Readable.from([Buffer.from(csv.join('\n'))]), { contentType: 'text/csv' }).catch((e: unknown) => e);
+      expect(uploaded).toMatchObject({ kind: 'too_large' });
+      expect((uploaded as Error).message).toMatch(/no cabe de una vez en la memoria del almacén/);
+      expect(await stored(w)).toEqual([...before].sort(byKey));
     } finally {
       await w.close();
       rmSync(dir, { recursive: true, force: true });

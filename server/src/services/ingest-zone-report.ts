@@ -39,13 +39,13 @@ export interface IngestLimits {
   maxJsonBytes: number;
 }
 
-/** The body as text chunks, refusing more than `limit` bytes (413) as they arrive. */
-async function* bodyText(body: Readable, limit: number): AsyncGenerator<string> {
+/** The body as text chunks, refusing more than `limit` bytes (413, `tooLarge` in words) as they arrive. */
+async function* bodyText(body: Readable, limit: number, tooLarge: string): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
   let bytes = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     bytes += chunk.length;
-    if (bytes > limit) throw new DomainError('too_large', 'El cuerpo de la petición es demasiado grande');
+    if (bytes > limit) throw new DomainError('too_large', tooLarge);
     const t = decoder.decode(chunk, { stream: true });
     if (t) yield t;
   }
@@ -390,14 +390,13 @@ export class ZoneReportIngest {
       throw new DomainError('too_large', bodyTooLarge(limit, format));
     // pipeline destroys both streams on an error; the reader below sees it as a rejection.
     const source = encoding === 'gzip' ? pipeline(body, createGunzip(), () => undefined) : body;
-    const chunks = bodyText(source, limit);
+    const chunks = bodyText(source, limit, bodyTooLarge(limit, format));
     const batches = format === 'csv' ? csvItems(chunks) : batched(format === 'ndjson' ? ndjsonItems(chunks) : jsonArrayItems(chunks));
     try {
       return await this.ingestBatches(batches, options);
     } catch (e) {
       const err = e as { code?: string; message?: string };
       if (err.code === 'Z_DATA_ERROR' || err.code === 'Z_BUF_ERROR') throw new DomainError('invalid', 'El cuerpo gzip está dañado');
-      if (e instanceof DomainError && e.kind === 'too_large') throw new DomainError('too_large', bodyTooLarge(limit, format));
       if (err.code === 'ECONNRESET' || err.message === 'aborted') throw new DomainError('invalid', 'Petición interrumpida');
       throw e;
     }
