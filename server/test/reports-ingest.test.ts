@@ -409,6 +409,7 @@ describe('refused imports change nothing', () => {
         duplex: 'half',
       } as RequestInit);
       expect(streamed.status).toBe(413);
+      expect((await streamed.json()).detail).toBe('El cuerpo supera el máximo de 2000 bytes');
       const json = await post(JSON.stringify(Array.from({ length: 60 }, () => ({ date: '2026-04-06' }))), 'application/json');
       expect(json.status).toBe(413);
       expect((await json.json()).detail).toMatch(/array JSON; usa CSV o NDJSON/);
