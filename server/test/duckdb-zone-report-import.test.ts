@@ -100,6 +100,37 @@ describe('DuckDB zone-report import by data chunks', () => {
     }
   });
 
+  test('a first large file fits into an empty warehouse: the batch is dropped once stored, before the zone periods are summed', async () => {
+    // 100,000 rows of 4 days (12,500 zones × 2 advertisers a day, as a daily export), 32 MB: the
+    // key months' GROUP BY ran beside the ~50 MB batch and was refused (as a 500,000-row file
+    // was at the default 128 MB). The batch's days are all that is read after it is stored.
+    const dir = mkdtempSync(path.join(tmpdir(), 'adops-import-first-'));
+    const w = await openDuckDbWarehouse(dir, { memoryLimit: '32MB', tempDir: path.join(dir, 'spill') });
+    try {
+      const lines = Array.from({ length: 100_000 }, (_, i) => {
+        const [day, r] = [Math.floor(i / 25_000), i % 25_000];
+        return `2026-01-0${day + 1},${r < 12_500 ? 'AdNova' : 'BidSphere'},Publisher ${r % 40},${380_000 + (r % 12_500)},ES,search,site${r % 40}.com,${1000 + (r % 997)},${r % 13},${(r % 89) / 10}`;
+      });
+      const csv = ['date,advertiser,publisher,zone_id,geo,source,domain,impressions,clicks,revenue', ...lines].join('\n');
+      const ingest = new ZoneReportIngest(
+        w.zoneReports,
+        async () => new Map(),
+        () => undefined,
+      );
+      expect(await ingest.ingestBody(Readable.from([Buffer.from(csv)]), { contentType: 'text/csv' })).toMatchObject({
+        inserted: 100_000,
+        replaced: 0,
+      });
+      const [{ rows, months }] = await w.db.all<{ rows: number; months: number }>(
+        'SELECT (SELECT sum(rows)::INTEGER FROM zone_report_rollup) AS rows, (SELECT sum(rows)::INTEGER FROM zone_report_key_month) AS months',
+      );
+      expect([rows, months]).toEqual([100_000, 100_000]);
+    } finally {
+      await w.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("a file larger than the engine's memory limit is refused in words (413), and nothing of it is stored", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'adops-import-memory-'));
     const w = await openDuckDbWarehouse(dir, { memoryLimit: '16MB' });
