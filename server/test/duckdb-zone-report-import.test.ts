@@ -15,6 +15,7 @@ import { DomainError } from '../src/domain-errors.js';
 import { toZoneReportRecord } from '../src/services/ingest-zone-record.js';
 import { ZoneReportIngest } from '../src/services/ingest-zone-report.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
+import { beginZoneReportImport } from '../src/warehouse/duckdb/zone-report/import.js';
 import type { ZoneReportRecord } from '../src/warehouse/index.js';
 import { prng } from '../src/sandbox/demo/prng.js';
 
@@ -95,6 +96,54 @@ describe('DuckDB zone-report import by data chunks', () => {
       expect(result).toEqual({ inserted: 3000, replaced: 0, repeated: [{ seq: 3001, first_seq: 11 }], repeated_total: 1 });
       const want = rows.map((r, i) => (i === 10 ? again : r)).sort(byKey);
       expect(await stored(w)).toEqual(want);
+    } finally {
+      await w.close();
+    }
+  });
+
+  test('a commit the engine could not hold is rolled back whole and run once more: stored once, counted once', async () => {
+    const w = await openDuckDbWarehouse(':memory:');
+    try {
+      const rows = Array.from({ length: 3000 }, (_, i) => varied(i, i < 1500 ? '2026-04-01' : '2026-05-01'));
+      await importRows(w, rows);
+      // The same keys again at twice the revenue; the first attempt fails after its deletes and inserts.
+      const again = rows.map((r) => ({ ...r, revenue: 2 * r.revenue }));
+      const original = DuckDBConnection.prototype.run;
+      let failed = 0;
+      vi.spyOn(DuckDBConnection.prototype, 'run').mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest: unknown[]) {
+        if (failed === 0 && /^DELETE FROM zone_report_key_month/.test(sql)) {
+          failed++;
+          throw new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (122.0 MiB/122.0 MiB used)');
+        }
+        return (original as (...a: unknown[]) => Promise<never>).call(this, sql, ...rest);
+      } as never);
+      const load = await beginZoneReportImport(w.db, 0);
+      try {
+        for (let i = 0; i < again.length; i++) load.add(again[i], i + 1);
+        expect(await load.commit()).toEqual({ inserted: 0, replaced: 3000, repeated: [], repeated_total: 0 });
+      } finally {
+        await load.close();
+      }
+      expect(failed).toBe(1);
+      expect(await stored(w)).toEqual([...again].sort(byKey));
+      const sum = (xs: ZoneReportRecord[]) => xs.reduce((n, r) => n + r.revenue, 0);
+      const [{ rollup, months }] = await w.db.all<{ rollup: number; months: number }>(
+        'SELECT (SELECT sum(rows)::INTEGER FROM zone_report_rollup) AS rollup, (SELECT sum(rows)::INTEGER FROM zone_report_key_month) AS months',
+      );
+      expect([rollup, months]).toEqual([3000, 3000]);
+      expect((await w.zoneReports.totals({ start_date: '2026-04-01', end_date: '2026-05-31' })).revenue).toBeCloseTo(sum(again), 6);
+      // Failing again, it is the refusal in words, and nothing of the file is stored.
+      vi.mocked(DuckDBConnection.prototype.run).mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest: unknown[]) {
+        if (/^DELETE FROM zone_report_key_month/.test(sql)) throw new Error('Out of Memory Error: failed to pin block (test)');
+        return (original as (...a: unknown[]) => Promise<never>).call(this, sql, ...rest);
+      } as never);
+      const refused = await importRows(
+        w,
+        rows.map((r) => ({ ...r, revenue: 3 * r.revenue })),
+      ).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ kind: 'too_large' });
+      expect(await stored(w)).toEqual([...again].sort(byKey));
+      vi.restoreAllMocks();
     } finally {
       await w.close();
     }

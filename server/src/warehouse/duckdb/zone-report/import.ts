@@ -192,7 +192,10 @@ function refusedForMemory(e: unknown): unknown {
   );
 }
 
-export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
+/** The pause before an import's transaction rolled back for the engine's memory is run once more. */
+export const MEMORY_RETRY_MS = 1_000;
+
+export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_MS): Promise<ZoneReportImport> {
   const conn = await db.connect();
   let appender: DuckDBAppender | null = null;
   let closed = false;
@@ -249,41 +252,51 @@ export async function beginZoneReportImport(db: Db): Promise<ZoneReportImport> {
       table = 'zone_report_batch';
     }
     const total = staged - repeated.repeated_total;
-    return db.serialWrite(async () => {
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        const span = { first, last };
-        const { removed, stored } = await deleteReplaced(conn, table, span);
-        await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
-        // The rollup of every day the batch touched, summed again from the stored rows.
-        const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
-        await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
-        // Days with no row stored before hold the batch's rows only: their rollup and zone ids
-        // are read from the batch, not from zone_report's rows of this transaction (slower to read back).
-        const daysRows = stored ? 'zone_report' : table;
-        await run(conn, rollupInsertSql(`WHERE ${days}`, daysRows), span);
-        await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
-        // The batch's rows are stored now; what follows needs only its days. Dropped, its rows
-        // (a temp table: in the engine's memory, spilled past it) no longer hold the memory the
-        // zone periods' sums need: into an empty warehouse, a 500,000-row file was refused at
-        // 128 MB on the key months' GROUP BY, with ~130 MB of batch held.
-        await conn.run(`CREATE OR REPLACE TEMP TABLE zone_report_import_days AS SELECT DISTINCT date FROM ${table}`);
-        await conn.run(`DROP TABLE ${table}`);
-        const batchDays = 'zone_report_import_days';
-        for (const period of ZONE_PERIOD_KEYS) {
-          await conn.run(zonePeriodsDeleteSql(period, batchDays));
-          await run(conn, zonePeriodsRewriteSql(period, batchDays), span);
+    const write = () =>
+      db.serialWrite(async () => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          const span = { first, last };
+          const { removed, stored } = await deleteReplaced(conn, table, span);
+          await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
+          // The rollup of every day the batch touched, summed again from the stored rows.
+          const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
+          await run(conn, `DELETE FROM zone_report_rollup WHERE ${days}`, span);
+          // Days with no row stored before hold the batch's rows only: their rollup and zone ids
+          // are read from the batch, not from zone_report's rows of this transaction (slower to read back).
+          const daysRows = stored ? 'zone_report' : table;
+          await run(conn, rollupInsertSql(`WHERE ${days}`, daysRows), span);
+          await run(conn, zonesInsertSql(`WHERE ${days}`, daysRows), span);
+          // The batch's rows are stored now; what follows needs only its days. Dropped, its rows
+          // (a temp table: in the engine's memory, spilled past it) no longer hold the memory the
+          // zone periods' sums need: into an empty warehouse, a 500,000-row file was refused at
+          // 128 MB on the key months' GROUP BY, with ~130 MB of batch held.
+          await conn.run(`CREATE OR REPLACE TEMP TABLE zone_report_import_days AS SELECT DISTINCT date FROM ${table}`);
+          await conn.run(`DROP TABLE ${table}`);
+          const batchDays = 'zone_report_import_days';
+          for (const period of ZONE_PERIOD_KEYS) {
+            await conn.run(zonePeriodsDeleteSql(period, batchDays));
+            await run(conn, zonePeriodsRewriteSql(period, batchDays), span);
+          }
+          // What the profit query kept of these days' visits was worth by the report they replace.
+          for (const sql of dropValuesSql(`SELECT DISTINCT date FROM ${batchDays}`)) await conn.run(sql);
+          await conn.run('COMMIT');
+          const replaced = removed;
+          return { inserted: total - replaced, replaced, ...repeated };
+        } catch (e) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw e;
         }
-        // What the profit query kept of these days' visits was worth by the report they replace.
-        for (const sql of dropValuesSql(`SELECT DISTINCT date FROM ${batchDays}`)) await conn.run(sql);
-        await conn.run('COMMIT');
-        const replaced = removed;
-        return { inserted: total - replaced, replaced, ...repeated };
-      } catch (e) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
-    });
+      });
+    try {
+      return await write();
+    } catch (e) {
+      // Rolled back whole: run once more after a pause, when the engine's memory was taken by
+      // other work (a large warehouse's start, the zone owners read after the import before).
+      if (!isOutOfMemory(e)) throw e;
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
+      return write();
+    }
   };
 
   return {
