@@ -16,7 +16,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import { createGunzip } from 'node:zlib';
-import { createWriteStream, mkdtempSync, rmSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, existsSync, statSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { addDays, fmtInt, fmtMs, kb, lpad, pad, pct, seconds, ymd } from './form
 import { TARGETS, logTargets } from './reports-targets.mjs';
 import { startPgCluster } from './pg-cluster.mjs';
 import { comparePostgres, comparisons, duckTimes } from './reports-postgres.mjs';
+import { processCpuSeconds, processMemory } from './process-stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -218,13 +219,7 @@ cleanups.push(stopServer);
 process.on('exit', () => {
   if (server.child.exitCode === null) server.child.kill('SIGKILL'); // the bench failed half-way
 });
-const memory = () => {
-  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
-  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  // RssFile: pages mapped from files (code, most of it the embedded ClickHouse's libchdb.so, ~200 MB
-  // once queries ran), which the kernel can drop and share; RssAnon is the process's own memory.
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024, fileMb: kb('RssFile') / 1024 };
-};
+const memory = () => processMemory(server.child.pid);
 log(
   `Server started at ${server.url} (pid ${server.child.pid}) in ${seconds(performance.now() - startedAt)} ` +
     `(a first start builds the day rollup from the stored rows), RSS ${memory().rssMb.toFixed(0)} MB`,
@@ -410,11 +405,7 @@ if (ONLY_PROFIT) {
 }
 
 // ---------------------------------------------------------------- 3b. a streamed export
-/** The server's CPU seconds so far (user + system, all threads): on a busy box a steadier figure than the wall clock. */
-const serverCpuSeconds = () => {
-  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 a second)
-};
+const serverCpuSeconds = () => processCpuSeconds(server.child.pid);
 /** Downloads one export while sampling the server's RSS every 50 ms. */
 async function timedExport(query) {
   const before = memory().rssMb;
