@@ -149,6 +149,37 @@ describe('DuckDB zone-report import by data chunks', () => {
     }
   });
 
+  test('the check for repeated keys, failing once for the engine’s memory, is run once more before the commit', async () => {
+    const w = await openDuckDbWarehouse(':memory:');
+    try {
+      const original = DuckDBConnection.prototype.runAndReadAll;
+      let failed = 0;
+      vi.spyOn(DuckDBConnection.prototype, 'runAndReadAll').mockImplementation(async function (
+        this: DuckDBConnection,
+        sql: string,
+        ...rest: unknown[]
+      ) {
+        if (failed === 0 && /GROUP BY hash\(/.test(sql)) {
+          failed++;
+          throw new Error('Out of Memory Error: could not allocate block of size 256.0 KiB (122.2 MiB/122.0 MiB used)');
+        }
+        return (original as (...a: unknown[]) => Promise<never>).call(this, sql, ...rest);
+      } as never);
+      const rows = Array.from({ length: 500 }, (_, i) => varied(i, '2026-04-01'));
+      const load = await beginZoneReportImport(w.db, 0);
+      try {
+        for (let i = 0; i < rows.length; i++) load.add(rows[i], i + 1);
+        expect(await load.commit()).toEqual({ inserted: 500, replaced: 0, repeated: [], repeated_total: 0 });
+      } finally {
+        await load.close();
+      }
+      expect(failed).toBe(1);
+      expect(await stored(w)).toEqual([...rows].sort(byKey));
+    } finally {
+      await w.close();
+    }
+  });
+
   test('a first large file fits into an empty warehouse: the batch is dropped once stored, before the zone periods are summed', async () => {
     // 100,000 rows of 4 days (12,500 zones × 2 advertisers a day, as a daily export), 32 MB: the
     // key months' GROUP BY ran beside the ~50 MB batch and was refused (as a 500,000-row file

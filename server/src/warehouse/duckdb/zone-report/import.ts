@@ -231,22 +231,40 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
   };
 
   /** Merges the staged rows into the stored ones (see the file's head). */
+  /**
+   * Runs `work` once more after a pause when the engine could not hold it within its memory limit
+   * while other work held that memory (a large warehouse's start, the zone owners read after an
+   * import): each step retried leaves nothing behind when it fails (a read, a table created whole,
+   * the transaction rolled back).
+   */
+  const onceMore = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (e) {
+      if (!isOutOfMemory(e)) throw e;
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
+      return work();
+    }
+  };
+
   const merge = async (listLimit: number): Promise<ZoneReportCommit> => {
     appendRows();
     closeAppender(); // flushes what is buffered
     if (staged === 0) return { inserted: 0, replaced: 0, repeated: [], repeated_total: 0 };
     // A file without repeated keys, its days in order (the usual export), is merged straight
     // from the staging table: no window over its rows, no sorted copy of them.
-    const repeats = await hasRepeatedKeys(conn);
-    const repeated = repeats ? await repeatedKeys(conn, Math.max(1, listLimit)) : { repeated: [], repeated_total: 0 };
+    const repeats = await onceMore(() => hasRepeatedKeys(conn));
+    const repeated = repeats ? await onceMore(() => repeatedKeys(conn, Math.max(1, listLimit))) : { repeated: [], repeated_total: 0 };
     let table = 'zone_report_staging';
     if (repeats || !ordered) {
       // The last staged row of a key wins; the batch is sorted by date for the zone maps.
-      await conn.run(
-        `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
+      await onceMore(() =>
+        conn.run(
+          `CREATE OR REPLACE TEMP TABLE zone_report_batch AS
            SELECT ${COLUMNS} FROM zone_report_staging
            ${repeats ? `QUALIFY row_number() OVER (PARTITION BY ${KEY} ORDER BY seq DESC) = 1` : ''}
            ORDER BY date`,
+        ),
       );
       await conn.run('DROP TABLE zone_report_staging');
       table = 'zone_report_batch';
@@ -288,15 +306,8 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
           throw e;
         }
       });
-    try {
-      return await write();
-    } catch (e) {
-      // Rolled back whole: run once more after a pause, when the engine's memory was taken by
-      // other work (a large warehouse's start, the zone owners read after the import before).
-      if (!isOutOfMemory(e)) throw e;
-      await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
-      return write();
-    }
+    // The transaction rolls back whole, so running it again stores and counts each row once.
+    return onceMore(write);
   };
 
   return {
