@@ -180,6 +180,25 @@ describe('DuckDB zone-report import by data chunks', () => {
     }
   });
 
+  test('a staging append the engine could not hold is the refusal in words, not a server error', async () => {
+    const w = await openDuckDbWarehouse(':memory:');
+    try {
+      vi.spyOn(DuckDBAppender.prototype, 'appendDataChunk').mockImplementation(() => {
+        throw new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (122.0 MiB/122.0 MiB used)');
+      });
+      const refused = await importRows(
+        w,
+        Array.from({ length: 5000 }, (_, i) => varied(i, '2026-04-01')),
+      ).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ kind: 'too_large' });
+      expect((refused as Error).message).toMatch(/no cabe de una vez en la memoria del almacén/);
+      vi.restoreAllMocks();
+      expect(await stored(w)).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
   test('a first large file fits into an empty warehouse: the batch is dropped once stored, before the zone periods are summed', async () => {
     // 100,000 rows of 4 days (12,500 zones × 2 advertisers a day, as a daily export), 32 MB: the
     // key months' GROUP BY ran beside the ~50 MB batch and was refused (as a 500,000-row file

@@ -320,7 +320,12 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
       rows.push(record);
       seqs.push(seq);
       staged++;
-      if (rows.length === ROWS) appendRows();
+      if (rows.length !== ROWS) return;
+      try {
+        appendRows();
+      } catch (e) {
+        throw refusedForMemory(e); // the staging table's rows are the engine's memory too (then spilled)
+      }
     },
 
     commit(listLimit = 1000) {
