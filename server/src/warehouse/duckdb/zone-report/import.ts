@@ -192,7 +192,7 @@ function refusedForMemory(e: unknown): unknown {
   );
 }
 
-/** The pause before an import's transaction rolled back for the engine's memory is run once more. */
+/** The pause before a step of an import's commit that failed for the engine's memory is run once more (beginZoneReportImport's onceMore). */
 export const MEMORY_RETRY_MS = 1_000;
 
 export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_MS): Promise<ZoneReportImport> {
@@ -230,7 +230,6 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
     seqs = [];
   };
 
-  /** Merges the staged rows into the stored ones (see the file's head). */
   /**
    * Runs `work` once more after a pause when the engine could not hold it within its memory limit
    * while other work held that memory (a large warehouse's start, the zone owners read after an
@@ -247,6 +246,7 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
     }
   };
 
+  /** Merges the staged rows into the stored ones (see the file's head). */
   const merge = async (listLimit: number): Promise<ZoneReportCommit> => {
     appendRows();
     closeAppender(); // flushes what is buffered
