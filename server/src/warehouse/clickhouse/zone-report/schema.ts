@@ -156,7 +156,9 @@ function weeksOf(sorted: readonly string[]): string[][] {
   const weeks = new Map<string, string[]>();
   for (const day of sorted) {
     const monday = ZONE_PERIODS.week.first(day);
-    weeks.set(monday, [...(weeks.get(monday) ?? []), day]);
+    const week = weeks.get(monday);
+    if (week) week.push(day);
+    else weeks.set(monday, [day]);
   }
   return [...weeks.values()];
 }

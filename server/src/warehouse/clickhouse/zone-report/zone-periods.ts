@@ -10,7 +10,7 @@
 // the periods of its days from the stored rows (FINAL) under its own version, before it switches
 // anything, so the build that wins a period (the highest version) read every row committed before
 // it, as for days.
-import { SUM_KEYS, addDays, startOfMonth, sumColumnsSql, weekdayIndex } from '@adops/core';
+import { SUM_KEYS, addDays, endOfMonth, startOfMonth, sumColumnsSql, weekdayIndex } from '@adops/core';
 import type { ClickHouseDb } from '../db.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
 import { sumsSql } from '../../sql/formulas.js';
@@ -112,8 +112,7 @@ export async function writeZonePeriods(db: ClickHouseDb, period: ZonePeriod, sta
 }
 
 /** The last day of the period starting on `start`. */
-const lastDay = (period: ZonePeriod, start: string): string =>
-  period === 'week' ? addDays(start, 6) : addDays(startOfMonth(addDays(start, 31)), -1);
+const lastDay = (period: ZonePeriod, start: string): string => (period === 'week' ? addDays(start, 6) : endOfMonth(start));
 
 /** Makes version `v` of the periods starting on `starts` current (one insert), then deletes their older versions. */
 export async function switchZonePeriods(db: ClickHouseDb, period: ZonePeriod, starts: readonly string[], v: number): Promise<void> {
