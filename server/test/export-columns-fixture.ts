@@ -5,10 +5,13 @@ import { csvHeader, csvRow, TABLE_CSV, type CsvDialect, type ZoneColumns, zoneCs
 import { zoneRow } from '../src/services/reports.js';
 import type { TableExport } from '../src/tables.js';
 import type { RowQuery, ZoneReportRecord } from '../src/warehouse/index.js';
+import type { SqlDb } from '../src/warehouse/sql/db.js';
+import { streamRowColumns, streamRows } from '../src/warehouse/zone-report/get-rows.js';
+import { expect, test } from 'vitest';
 
-export const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03'];
-export const TEXTS = ['AdNova', 'Bid, "Sphere"', 'Clíckora; ñ €', '=SUM(A1)', '+34 600', 'línea\nnueva', '-', '数据', 'tab\there'];
-export const MONEY = [0, 1234567.123456789, 0.1 + 0.2, 1e-7, -17.005, 99999999.99999, 2.675, 1 / 3];
+const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03'];
+const TEXTS = ['AdNova', 'Bid, "Sphere"', 'Clíckora; ñ €', '=SUM(A1)', '+34 600', 'línea\nnueva', '-', '数据', 'tab\there'];
+const MONEY = [0, 1234567.123456789, 0.1 + 0.2, 1e-7, -17.005, 99999999.99999, 2.675, 1 / 3];
 /** More rows than two DuckDB chunks (2,048), values cycling at different periods so every combination shows. */
 export const ROWS = 5000;
 
@@ -66,4 +69,24 @@ export async function exportText(exp: TableExport<unknown>, dialect: CsvDialect)
   if (exp.csvLines) for await (const lines of exp.csvLines(dialect)) text += new TextDecoder().decode(lines);
   else for await (const chunk of exp.chunks) for (const row of chunk) text += csvRow(exp.fields, row, dialect);
   return text;
+}
+
+/**
+ * The engine's column path writes the row path's file byte for byte: both screens, both dialects,
+ * every order, in one window and in windows of 700 rows (several chunks each). `db` is read when
+ * the tests run (the warehouse is opened in the caller's beforeAll).
+ */
+export function rowPathBytesTests(db: () => SqlDb & Required<Pick<SqlDb, 'streamColumns'>>): void {
+  for (const screen of ['zones', 'explorer'] as const)
+    for (const dialect of ['standard', 'excel-es'] as const)
+      test(`${screen}, ${dialect}: the row path's bytes, in every order and window size`, async () => {
+        for (const order of ORDERS)
+          for (const windowRows of [100_000, 700]) {
+            const q = { filters: RANGE, order };
+            const rows = await rowPath(screen, dialect, streamRows(db(), q, windowRows));
+            const columns = await columnPath(screen, dialect, streamRowColumns(db(), q, windowRows));
+            expect(columns.text).toBe(rows);
+            expect(columns.chunks).toBeGreaterThanOrEqual(3); // several chunks (and windows at 700)
+          }
+      });
 }

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ReportService } from '../src/services/reports.js';
 import type { TableExport } from '../src/tables.js';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
-import { streamRowColumns, streamRows } from '../src/warehouse/zone-report/get-rows.js';
-import { ORDERS, RANGE, ROWS, columnPath, exportText, fixture, rowPath } from './export-columns-fixture.js';
+import { streamRows } from '../src/warehouse/zone-report/get-rows.js';
+import { RANGE, ROWS, exportText, fixture, rowPath, rowPathBytesTests } from './export-columns-fixture.js';
 import { importRows } from './warehouse-contract-helpers.js';
 import { chdbClient } from './helpers.js';
 
@@ -20,18 +20,7 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 describe('the zone CSV written column by column on ClickHouse', () => {
-  for (const screen of ['zones', 'explorer'] as const)
-    for (const dialect of ['standard', 'excel-es'] as const)
-      test(`${screen}, ${dialect}: the row path's bytes, in every order and window size`, async () => {
-        for (const order of ORDERS)
-          for (const windowRows of [100_000, 700]) {
-            const q = { filters: RANGE, order };
-            const rows = await rowPath(screen, dialect, streamRows(w.db, q, windowRows));
-            const columns = await columnPath(screen, dialect, streamRowColumns(w.db, q, windowRows));
-            expect(columns.text).toBe(rows);
-            expect(columns.chunks).toBeGreaterThanOrEqual(3); // several chunks (and windows at 700)
-          }
-      });
+  rowPathBytesTests(() => w.db);
 
   test('the service writes the CSV from column chunks, never a row object; NDJSON reads rows', async () => {
     const reports = new ReportService(w.zoneReports, 'Europe/Madrid');

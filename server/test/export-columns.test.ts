@@ -10,7 +10,7 @@ import { ReportService } from '../src/services/reports.js';
 import type { TableExport } from '../src/tables.js';
 import { openDuckDbWarehouse } from '../src/warehouse/duckdb/index.js';
 import { importRows } from './warehouse-contract-helpers.js';
-import { ORDERS, RANGE, ROWS, columnPath, exportText, fixture, rowPath } from './export-columns-fixture.js';
+import { ORDERS, RANGE, ROWS, columnPath, exportText, fixture, rowPath, rowPathBytesTests } from './export-columns-fixture.js';
 import { streamRowColumns, streamRows } from '../src/warehouse/zone-report/get-rows.js';
 
 type Warehouse = Awaited<ReturnType<typeof openDuckDbWarehouse>>;
@@ -23,18 +23,7 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 describe('the zone CSV written column by column', () => {
-  for (const screen of ['zones', 'explorer'] as const)
-    for (const dialect of ['standard', 'excel-es'] as const)
-      test(`${screen}, ${dialect}: the row path's bytes, in every order and window size`, async () => {
-        for (const order of ORDERS)
-          for (const windowRows of [100_000, 700]) {
-            const q = { filters: RANGE, order };
-            const rows = await rowPath(screen, dialect, streamRows(w.db, q, windowRows));
-            const columns = await columnPath(screen, dialect, streamRowColumns(w.db, q, windowRows));
-            expect(columns.text).toBe(rows);
-            expect(columns.chunks).toBeGreaterThanOrEqual(3); // several chunks (and windows at 700)
-          }
-      });
+  rowPathBytesTests(() => w.db);
 
   test('the fixture reaches what must be written with care (quotes, guard, empty ratios, many digits)', async () => {
     const text = (await columnPath('zones', 'standard', streamRowColumns(w.db, { filters: RANGE, order: ORDERS[0] }))).text;
