@@ -3,7 +3,7 @@
 // takes (an NDJSON batch, an SSE stream), what the process costs (CPU seconds, RSS, a heap after
 // a GC through the inspector), and bare node:http servers to measure against.
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { processCpuSeconds, processMemory } from './process-stats.mjs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,17 +88,11 @@ export async function stopServer(server) {
   await server.exited;
 }
 
-/** CPU seconds (user + system) the process has used so far (Linux clock ticks at 100 Hz). */
-export async function cpuSeconds(pid) {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+/** CPU seconds (user + system) the process has used so far. */
+export const cpuSeconds = processCpuSeconds;
 
-export async function rssMb(pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
-}
+/** The process's RSS now, in MB. */
+export const rssMb = (pid) => processMemory(pid).rssMb;
 
 export function batchBody(count, zone, extra = () => ({})) {
   let out = '';

@@ -1,4 +1,4 @@
-// A server process's memory and CPU as the benches read them from /proc (Linux).
+// A server process's memory and CPU as every bench reads them from /proc (Linux).
 import { readFileSync } from 'node:fs';
 
 /**
@@ -14,6 +14,8 @@ export function processMemory(pid) {
 
 /** CPU seconds so far (user + system, all threads): on a busy box a steadier figure than the wall clock. */
 export function processCpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which is in parentheses and may hold ') ' itself.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 a second)
 }

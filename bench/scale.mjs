@@ -8,7 +8,7 @@
 // BENCH_STREAMS, BENCH_HIT_RATE (hits/s offered, default 2,000; 0: closed loop of 16),
 // BENCH_DATA_DIR=dir keeps the generated rows; BENCH_PG_BIN, REDIS_SERVER_BIN)
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { generateZoneReports } from './generate.mjs';
 import { medianOfThree } from './timing.mjs';
 import { addDays, fmtMs, seconds, ymd } from './format.mjs';
 import { freePort, startPgCluster } from './pg-cluster.mjs';
+import { processCpuSeconds } from './process-stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'server/dist', p);
@@ -264,10 +265,7 @@ const b = await instance();
 const token = (
   await (await fetch(`${b.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()
 ).access_token;
-const cpuSeconds = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
+const cpuSeconds = processCpuSeconds;
 
 const sentAt = new Map();
 const latencies = [];
