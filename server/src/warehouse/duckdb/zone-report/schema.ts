@@ -139,6 +139,11 @@ export const zonePeriodsRewriteSql = (period: ZonePeriod, batch: string) => {
 export const zonesInsertSql = (where: string, from = 'zone_report') =>
   `INSERT INTO zone_report_zones SELECT DISTINCT zone_id FROM ${from} ${where} EXCEPT SELECT zone_id FROM zone_report_zones`;
 
+/** The rows of one month ($month: its first day), and of the weeks whose Monday falls in it (the days around it bound the read). */
+const IN_MONTH = 'WHERE date BETWEEN $month::DATE AND last_day($month::DATE)';
+const WEEKS_OF_MONTH = `WHERE date BETWEEN $month::DATE AND last_day($month::DATE) + 6
+   AND date_trunc('week', date)::DATE BETWEEN $month::DATE AND last_day($month::DATE)`;
+
 /** Bumped when a derived table's definition changes: a start with an older one rebuilds them. */
 const ROLLUP_VERSION = '5';
 
@@ -167,12 +172,20 @@ export async function ensureZoneReportSchema(db: Db): Promise<void> {
     await c.run('BEGIN TRANSACTION');
     try {
       await c.run('DELETE FROM zone_report_rollup');
-      await c.run(rollupInsertSql(''));
       await c.run('DELETE FROM zone_report_zones');
-      await c.run(zonesInsertSql(''));
-      for (const period of ZONE_PERIOD_KEYS) {
-        await c.run(`DELETE FROM ${ZONE_PERIODS[period].table}`);
-        await c.run(zonePeriodsInsertSql(period, ''));
+      for (const period of ZONE_PERIOD_KEYS) await c.run(`DELETE FROM ${ZONE_PERIODS[period].table}`);
+      // A month at a time (each week with the month of its Monday, which may precede the first month's rows): one statement over every row
+      // grouped 100 M rows' key months in one hash table, past the default 128 MB, and the
+      // warehouse did not open.
+      const months = (
+        await c.runAndReadAll(`SELECT m::VARCHAR FROM (SELECT date_trunc('month', date)::DATE AS m FROM zone_report
+                                UNION SELECT date_trunc('month', date_trunc('week', date))::DATE FROM zone_report) ORDER BY m`)
+      ).getRows();
+      for (const [month] of months) {
+        const params = { month: String(month) };
+        await c.run(rollupInsertSql(IN_MONTH), params);
+        await c.run(zonesInsertSql(IN_MONTH), params);
+        for (const period of ZONE_PERIOD_KEYS) await c.run(zonePeriodsInsertSql(period, period === 'week' ? WEEKS_OF_MONTH : IN_MONTH), params);
       }
       await c.run(`INSERT OR REPLACE INTO warehouse_meta VALUES ('rollup', '${ROLLUP_VERSION}')`);
       await c.run('COMMIT');
