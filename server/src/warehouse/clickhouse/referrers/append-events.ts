@@ -1,4 +1,4 @@
-// Commits one batch of referrer events: one INSERT of JSONEachRow rows, resolved only once
+// Commits one batch of referrer events: one INSERT of rows as arrays of values (JSONCompactEachRow), resolved only once
 // ClickHouse confirmed it (a synchronous insert writes its part before answering; with the
 // asyncInsert option the server buffers batches of many callers and answers after the flush,
 // wait_for_async_insert=1). The EventWriter already groups concurrent hits into one batch.
@@ -11,6 +11,27 @@ import type { ClickHouseDb } from '../db.js';
 import { EventKeyConflict, type EventKeys, type ReferrerEvent } from '../../types.js';
 import { getSeenKeys } from './get-seen-keys.js';
 
+/** The columns each event gives, in the order of its array (arrays of values parse faster than JSONEachRow's objects). */
+const COLUMNS: [string, ...string[]] = [
+  'id',
+  'seen_at',
+  'zone_id',
+  'parent_domain',
+  'referrer',
+  'keyword',
+  'ip',
+  'country',
+  'publisher',
+  'advertiser',
+  'is_bot',
+  'reason',
+  'campaign_id',
+  'adset_id',
+  'ad_id',
+  'placement',
+  'event_key',
+];
+
 export async function appendEvents(db: ClickHouseDb, events: readonly ReferrerEvent[], keyed?: EventKeys): Promise<void> {
   if (events.length === 0) return;
   const keys = keyed?.keys ?? [];
@@ -18,26 +39,31 @@ export async function appendEvents(db: ClickHouseDb, events: readonly ReferrerEv
     const taken = await getSeenKeys(db, keys, keyed!.since);
     if (taken.size > 0) throw new EventKeyConflict(taken);
   }
-  await db.insert(
+  const keyed0 = keys.length > 0 ? keys.join('\n') : '';
+  await db.insertColumns(
     'referrer_event',
-    events.map((e, i) => ({
-      id: e.id,
-      seen_at: new Date(e.seen_ms).toISOString().replace('T', ' ').replace('Z', ''),
-      zone_id: e.zone_id,
-      parent_domain: e.parent_domain,
-      referrer: e.referrer,
-      keyword: e.keyword,
-      ip: e.ip,
-      country: e.country,
-      publisher: e.publisher,
-      advertiser: e.advertiser,
-      is_bot: e.is_bot === true,
-      reason: e.reason ?? null,
-      campaign_id: e.campaign_id ?? null,
-      adset_id: e.adset_id ?? null,
-      ad_id: e.ad_id ?? null,
-      placement: e.placement ?? null,
-      ...(i === 0 && keys.length > 0 ? { event_key: keys.join('\n') } : {}),
-    })),
+    COLUMNS,
+    events.map((e, i) => {
+      const at = new Date(e.seen_ms).toISOString();
+      return [
+        e.id,
+        `${at.slice(0, 10)} ${at.slice(11, 23)}`,
+        e.zone_id,
+        e.parent_domain,
+        e.referrer,
+        e.keyword,
+        e.ip,
+        e.country,
+        e.publisher,
+        e.advertiser,
+        e.is_bot === true,
+        e.reason ?? null,
+        e.campaign_id ?? null,
+        e.adset_id ?? null,
+        e.ad_id ?? null,
+        e.placement ?? null,
+        i === 0 ? keyed0 : '',
+      ];
+    }),
   );
 }
