@@ -1,5 +1,5 @@
 // The zone CSV on ClickHouse is written column by column too: each export window is read as
-// columns (JSONColumnsWithMetadata, no object per row) and written by the same zoneCsvWriter as
+// columns (ClickHouse's Native format, no object per row) and written by the same zoneCsvWriter as
 // DuckDB's vectors. It must be the row path's file byte for byte, as on DuckDB (export-columns.test.ts).
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ReportService } from '../src/services/reports.js';
