@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import { zodDetail } from '@adops/core';
 import { DomainError, type ErrorKind } from './domain-errors.js';
 import { StoreTextError } from './store/types.js';
+import { MEMORY_REFUSAL_DETAIL, MEMORY_REFUSAL_RETRY_SECONDS, isWarehouseMemoryRefusal } from './warehouse/memory-refusal.js';
 
 export class HttpError extends Error {
   constructor(
@@ -40,12 +41,20 @@ const STATUS: Record<ErrorKind, number> = {
 
 /** A domain refusal as the HttpError it is answered with (same sentence, wait and fields; its stack kept for the log). */
 export function toHttpError(e: unknown): unknown {
+  if (isWarehouseMemoryRefusal(e)) return memoryRefusal(e);
   if (!(e instanceof DomainError)) return e;
   const out = new HttpError(STATUS[e.kind], e.message, e.retryAfterSeconds, e.fields);
   // The domain error's stack, formatted only when read (the 5xx log): formatting a stack costs
   // more than answering the refusal itself, and a 4xx is never logged.
   Object.defineProperty(out, 'stack', { get: () => e.stack, configurable: true });
   return out;
+}
+
+/** The engine's memory refusal as a 503 in words; marked so the error middleware still logs it (the operator may raise the limit). */
+function memoryRefusal(e: Error): HttpError {
+  const out = new HttpError(503, MEMORY_REFUSAL_DETAIL, MEMORY_REFUSAL_RETRY_SECONDS);
+  Object.defineProperty(out, 'stack', { get: () => `warehouse memory limit (ADOPS_WAREHOUSE_MEMORY_LIMIT): ${e.message}`, configurable: true });
+  return Object.assign(out, { memory: true });
 }
 
 /** The status an error would be answered with, when it names one (HttpError, domain error, Koa's own). */
@@ -94,7 +103,7 @@ export function errorHandler(log: (line: string) => void): Koa.Middleware {
       } else if (status >= 500 || status < 400) {
         status = status < 400 ? 500 : status;
         detail = status === 502 || status === 503 ? err.message : 'Error interno del servidor';
-        if (!(raw instanceof HttpError && status === 503))
+        if (!(raw instanceof HttpError && status === 503) || (raw as { memory?: boolean }).memory)
           // The route pattern, not the path: a path's values may be secrets (a token in an old admin URL).
           log(
             `error ${ctx.state.requestId ?? '-'} ${ctx.method} ${(ctx as { _matchedRoute?: string })._matchedRoute ?? ctx.path}: ${err.stack ?? err.message}`,

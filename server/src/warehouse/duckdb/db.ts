@@ -25,6 +25,7 @@ import type { Param as SqlParam } from '../sql/binder.js';
 import type { ColumnChunk, SqlDb } from '../sql/db.js';
 import { DUCKDB } from '../sql/dialect.js';
 import { type Plain, columnReader, dayTexts, readColumn } from './columns.js';
+import { isOutOfMemory } from '../memory-refusal.js';
 
 /** A bound value (a list: `listValue([...])`, read with `unnest($name)`). */
 export type Param = SqlParam | DuckDBListValue;
@@ -109,7 +110,7 @@ function plain(v: DuckDBValue): Plain {
 export const DEFAULT_MEMORY_LIMIT = '128MB';
 
 /** DuckDB's refusal to go past its memory limit (ADOPS_WAREHOUSE_MEMORY_LIMIT). */
-export const isOutOfMemory = (e: unknown): e is Error => e instanceof Error && /^Out of Memory Error/.test(e.message);
+export { isOutOfMemory };
 
 export interface DuckDbOpenOptions {
   threads?: number;
