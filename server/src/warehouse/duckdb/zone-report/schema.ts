@@ -174,9 +174,9 @@ export async function ensureZoneReportSchema(db: Db): Promise<void> {
       await c.run('DELETE FROM zone_report_rollup');
       await c.run('DELETE FROM zone_report_zones');
       for (const period of ZONE_PERIOD_KEYS) await c.run(`DELETE FROM ${ZONE_PERIODS[period].table}`);
-      // A month at a time (each week with the month of its Monday, which may precede the first month's rows): one statement over every row
-      // grouped 100 M rows' key months in one hash table, past the default 128 MB, and the
-      // warehouse did not open.
+      // A month at a time, each week with the month of its Monday (which may come before the
+      // first month's rows): one statement over every row grouped 100 M rows' key months in one
+      // hash table, past the default 128 MB, and the warehouse did not open.
       const months = (
         await c.runAndReadAll(`SELECT m::VARCHAR FROM (SELECT date_trunc('month', date)::DATE AS m FROM zone_report
                                 UNION SELECT date_trunc('month', date_trunc('week', date))::DATE FROM zone_report) ORDER BY m`)
