@@ -50,11 +50,13 @@ export function toHttpError(e: unknown): unknown {
   return out;
 }
 
-/** The engine's memory refusal as a 503 in words; marked so the error middleware still logs it (the operator may raise the limit). */
+/** The engine's memory refusal as a 503 in words; unlike other 503s the error middleware logs it (the operator may raise the limit). */
+class MemoryRefusal extends HttpError {}
+
 function memoryRefusal(e: Error): HttpError {
-  const out = new HttpError(503, MEMORY_REFUSAL_DETAIL, MEMORY_REFUSAL_RETRY_SECONDS);
+  const out = new MemoryRefusal(503, MEMORY_REFUSAL_DETAIL, MEMORY_REFUSAL_RETRY_SECONDS);
   Object.defineProperty(out, 'stack', { get: () => `warehouse memory limit (ADOPS_WAREHOUSE_MEMORY_LIMIT): ${e.message}`, configurable: true });
-  return Object.assign(out, { memory: true });
+  return out;
 }
 
 /** The status an error would be answered with, when it names one (HttpError, domain error, Koa's own). */
@@ -103,7 +105,7 @@ export function errorHandler(log: (line: string) => void): Koa.Middleware {
       } else if (status >= 500 || status < 400) {
         status = status < 400 ? 500 : status;
         detail = status === 502 || status === 503 ? err.message : 'Error interno del servidor';
-        if (!(raw instanceof HttpError && status === 503) || (raw as { memory?: boolean }).memory)
+        if (!(raw instanceof HttpError && status === 503) || raw instanceof MemoryRefusal)
           // The route pattern, not the path: a path's values may be secrets (a token in an old admin URL).
           log(
             `error ${ctx.state.requestId ?? '-'} ${ctx.method} ${(ctx as { _matchedRoute?: string })._matchedRoute ?? ctx.path}: ${err.stack ?? err.message}`,

@@ -5,7 +5,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { MEMORY_REFUSAL_DETAIL, isWarehouseMemoryRefusal } from '../src/warehouse/memory-refusal.js';
-import { chdbClient, startTestServer, type TestServer } from './helpers.js';
+import { chdbClient, logCapture, startTestServer, type TestServer } from './helpers.js';
 
 const { client } = await chdbClient('chdb-memory-refusal');
 
@@ -32,8 +32,9 @@ async function refusalOf(engine: 'duckdb' | 'clickhouse'): Promise<unknown> {
 
 let s: TestServer;
 let token: string;
+const log = logCapture();
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ log: 'info', logStream: log.stream });
   token = (await s.admin()).token;
 });
 afterAll(() => s?.close());
@@ -48,6 +49,11 @@ describe.each(['duckdb', 'clickhouse'] as const)('%s past its memory limit', (en
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('30');
       expect(await res.json()).toEqual({ detail: MEMORY_REFUSAL_DETAIL });
+      // The operator still reads it in the log, with the limit's name.
+      await vi.waitFor(() =>
+        expect(log.lines.some((l) => l.includes('GET /api/dashboard/top: warehouse memory limit (ADOPS_WAREHOUSE_MEMORY_LIMIT)'))).toBe(true),
+      );
+      log.lines.length = 0;
       // Any other failure of the engine is not called a memory refusal.
       top.mockRejectedValueOnce(new Error('Binder Error: something else'));
       const other = await s.fetch('/api/dashboard/top?start_date=2026-01-01&end_date=2026-12-31', { headers: { authorization: `Bearer ${token}` } });

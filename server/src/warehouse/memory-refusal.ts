@@ -3,7 +3,7 @@
 // as an internal error — found at 100 M rows on the embedded ClickHouse, where a year's Top Zones
 // needs more than the default 128 MB.
 
-/** DuckDB's refusal: an "Out of Memory Error". */
+/** DuckDB's refusal to go past its memory_limit: an "Out of Memory Error". */
 export const isOutOfMemory = (e: unknown): e is Error => e instanceof Error && /^Out of Memory Error/.test(e.message);
 
 /** ClickHouse's MEMORY_LIMIT_EXCEEDED (code 241), as @clickhouse/client reports it over HTTP and from chdb. */

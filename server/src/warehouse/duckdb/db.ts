@@ -109,9 +109,6 @@ function plain(v: DuckDBValue): Plain {
  */
 export const DEFAULT_MEMORY_LIMIT = '128MB';
 
-/** DuckDB's refusal to go past its memory limit (ADOPS_WAREHOUSE_MEMORY_LIMIT). */
-export { isOutOfMemory };
-
 export interface DuckDbOpenOptions {
   threads?: number;
   /** DuckDB's buffer memory ('256MB', '2GB'); beyond it, work spills to tempDir. */

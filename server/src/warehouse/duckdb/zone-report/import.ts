@@ -7,7 +7,8 @@
 // other write through the writer queue.
 import duckdb from '@duckdb/node-bindings';
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
-import { type Db, isOutOfMemory, readAll, run } from '../db.js';
+import { type Db, readAll, run } from '../db.js';
+import { isOutOfMemory } from '../../memory-refusal.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
 import { ZONE_PERIOD_KEYS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonePeriodsDeleteSql, zonePeriodsRewriteSql, zonesInsertSql } from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
