@@ -71,6 +71,26 @@ async function importRows(w: Warehouse, rows: readonly ZoneReportRecord[], begin
 
 afterEach(() => vi.restoreAllMocks());
 
+/** DuckDB's refusal past its memory limit, as the engine words it. */
+const outOfMemory = () => new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (122.0 MiB/122.0 MiB used)');
+
+/**
+ * Makes the connection's `method` fail for memory on statements matching `pattern`, the first
+ * `times` of them (then they run as usual); `count` is how many failed.
+ */
+function failForMemory(method: 'run' | 'runAndReadAll', pattern: RegExp, times = 1): { count: number } {
+  const original = DuckDBConnection.prototype[method] as (...a: unknown[]) => Promise<never>;
+  const failures = { count: 0 };
+  vi.spyOn(DuckDBConnection.prototype, method).mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest: unknown[]) {
+    if (failures.count < times && pattern.test(sql)) {
+      failures.count++;
+      throw outOfMemory();
+    }
+    return original.call(this, sql, ...rest);
+  } as never);
+  return failures;
+}
+
 describe('DuckDB zone-report import by data chunks', () => {
   test('every value over three chunks, days in order, reads back as given; re-imported, every row is replaced', async () => {
     const w = await openDuckDbWarehouse(':memory:');
@@ -109,15 +129,7 @@ describe('DuckDB zone-report import by data chunks', () => {
       await importRows(w, rows);
       // The same keys again at twice the revenue; the first attempt fails after its deletes and inserts.
       const again = rows.map((r) => ({ ...r, revenue: 2 * r.revenue }));
-      const original = DuckDBConnection.prototype.run;
-      let failed = 0;
-      vi.spyOn(DuckDBConnection.prototype, 'run').mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest: unknown[]) {
-        if (failed === 0 && /^DELETE FROM zone_report_key_month/.test(sql)) {
-          failed++;
-          throw new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (122.0 MiB/122.0 MiB used)');
-        }
-        return (original as (...a: unknown[]) => Promise<never>).call(this, sql, ...rest);
-      } as never);
+      const failures = failForMemory('run', /^DELETE FROM zone_report_key_month/);
       // No pause before the step is run again (the retry's wait is for the engine, not this test).
       expect(await importRows(w, again, () => beginZoneReportImport(w.db, 0))).toEqual({
         inserted: 0,
@@ -125,7 +137,7 @@ describe('DuckDB zone-report import by data chunks', () => {
         repeated: [],
         repeated_total: 0,
       });
-      expect(failed).toBe(1);
+      expect(failures.count).toBe(1);
       expect(await stored(w)).toEqual([...again].sort(byKey));
       const sum = (xs: ZoneReportRecord[]) => xs.reduce((n, r) => n + r.revenue, 0);
       const [{ rollup, months }] = await w.db.all<{ rollup: number; months: number }>(
@@ -134,10 +146,8 @@ describe('DuckDB zone-report import by data chunks', () => {
       expect([rollup, months]).toEqual([3000, 3000]);
       expect((await w.zoneReports.totals({ start_date: '2026-04-01', end_date: '2026-05-31' })).revenue).toBeCloseTo(sum(again), 6);
       // Failing again, it is the refusal in words, and nothing of the file is stored.
-      vi.mocked(DuckDBConnection.prototype.run).mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest: unknown[]) {
-        if (/^DELETE FROM zone_report_key_month/.test(sql)) throw new Error('Out of Memory Error: failed to pin block (test)');
-        return (original as (...a: unknown[]) => Promise<never>).call(this, sql, ...rest);
-      } as never);
+      vi.restoreAllMocks();
+      failForMemory('run', /^DELETE FROM zone_report_key_month/, Number.POSITIVE_INFINITY);
       const refused = await importRows(
         w,
         rows.map((r) => ({ ...r, revenue: 3 * r.revenue })),
@@ -153,19 +163,7 @@ describe('DuckDB zone-report import by data chunks', () => {
   test('the check for repeated keys, failing once for the engine’s memory, is run once more before the commit', async () => {
     const w = await openDuckDbWarehouse(':memory:');
     try {
-      const original = DuckDBConnection.prototype.runAndReadAll;
-      let failed = 0;
-      vi.spyOn(DuckDBConnection.prototype, 'runAndReadAll').mockImplementation(async function (
-        this: DuckDBConnection,
-        sql: string,
-        ...rest: unknown[]
-      ) {
-        if (failed === 0 && /GROUP BY hash\(/.test(sql)) {
-          failed++;
-          throw new Error('Out of Memory Error: could not allocate block of size 256.0 KiB (122.2 MiB/122.0 MiB used)');
-        }
-        return (original as (...a: unknown[]) => Promise<never>).call(this, sql, ...rest);
-      } as never);
+      const failures = failForMemory('runAndReadAll', /GROUP BY hash\(/);
       const rows = Array.from({ length: 500 }, (_, i) => varied(i, '2026-04-01'));
       expect(await importRows(w, rows, () => beginZoneReportImport(w.db, 0))).toEqual({
         inserted: 500,
@@ -173,7 +171,7 @@ describe('DuckDB zone-report import by data chunks', () => {
         repeated: [],
         repeated_total: 0,
       });
-      expect(failed).toBe(1);
+      expect(failures.count).toBe(1);
       expect(await stored(w)).toEqual([...rows].sort(byKey));
     } finally {
       await w.close();
@@ -184,7 +182,7 @@ describe('DuckDB zone-report import by data chunks', () => {
     const w = await openDuckDbWarehouse(':memory:');
     try {
       vi.spyOn(DuckDBAppender.prototype, 'appendDataChunk').mockImplementation(() => {
-        throw new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (122.0 MiB/122.0 MiB used)');
+        throw outOfMemory();
       });
       const refused = await importRows(
         w,
