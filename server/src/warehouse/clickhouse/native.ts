@@ -76,15 +76,26 @@ class Texts {
   }
 }
 
-/** Bytes a value of each fixed-width type takes. */
-const WIDTH: Record<string, number> = { Date32: 4, Date: 2, Float64: 8, Float32: 4, Int64: 8, UInt64: 8, Int32: 4, UInt32: 4, UInt8: 1, Bool: 1 };
+/** Each fixed-width type's bytes a value and its value as JSON would give it, read at a byte offset. */
+const FIXED: Record<string, { width: number; read: (buf: Buffer, at: number) => unknown }> = {
+  Date32: { width: 4, read: (buf, at) => dayText(buf.readInt32LE(at)) },
+  Date: { width: 2, read: (buf, at) => dayText(buf.readUInt16LE(at)) },
+  Float64: { width: 8, read: (buf, at) => finite(buf.readDoubleLE(at)) },
+  Float32: { width: 4, read: (buf, at) => finite(buf.readFloatLE(at)) },
+  Int64: { width: 8, read: (buf, at) => buf.readInt32LE(at + 4) * 4_294_967_296 + buf.readUInt32LE(at) },
+  UInt64: { width: 8, read: (buf, at) => buf.readUInt32LE(at + 4) * 4_294_967_296 + buf.readUInt32LE(at) },
+  Int32: { width: 4, read: (buf, at) => buf.readInt32LE(at) },
+  UInt32: { width: 4, read: (buf, at) => buf.readUInt32LE(at) },
+  UInt8: { width: 1, read: (buf, at) => buf[at] },
+  Bool: { width: 1, read: (buf, at) => buf[at] !== 0 },
+};
 
-/** Where a block's column lies: its type (inside any Nullable), its NULL map, its values (a String's as each value's bounds). */
+/** Where a block's column lies: its NULL map, and its values — a String's as each value's bounds, any other's from `at`, read by its type's reader. */
 interface Column {
   name: string;
-  type: string;
   nulls: number | undefined;
   at: number;
+  fixed?: (typeof FIXED)[string];
   starts?: Int32Array;
   ends?: Int32Array;
 }
@@ -133,59 +144,23 @@ class Reader {
         starts[i] = this.need(n);
         ends[i] = starts[i] + n;
       }
-      return { name, type, nulls, at: 0, starts, ends };
+      return { name, nulls, at: 0, starts, ends };
     }
-    const width = WIDTH[type];
-    if (width === undefined) throw new Error(`Native: a column of type ${declared} is not read here`);
-    return { name, type, nulls, at: this.need(width * rows) };
+    const fixed = Object.hasOwn(FIXED, type) ? FIXED[type] : undefined;
+    if (fixed === undefined) throw new Error(`Native: a column of type ${declared} is not read here`);
+    return { name, nulls, at: this.need(fixed.width * rows), fixed };
   }
 }
 
 /** Rows [from, from + n) of a column, as JSON would give them. */
 function values(buf: Buffer, texts: Texts, col: Column, from: number, n: number): unknown[] {
   const out = new Array<unknown>(n);
-  const { type, at, nulls } = col;
+  const { at, nulls, fixed, starts, ends } = col;
   for (let j = 0; j < n; j++) {
     const i = from + j;
-    if (nulls !== undefined && buf[nulls + i] !== 0) {
-      out[j] = null;
-      continue;
-    }
-    switch (type) {
-      case 'String':
-        out[j] = texts.text(col.starts![i], col.ends![i]);
-        break;
-      case 'Date32':
-        out[j] = dayText(buf.readInt32LE(at + 4 * i));
-        break;
-      case 'Date':
-        out[j] = dayText(buf.readUInt16LE(at + 2 * i));
-        break;
-      case 'Float64':
-        out[j] = finite(buf.readDoubleLE(at + 8 * i));
-        break;
-      case 'Float32':
-        out[j] = finite(buf.readFloatLE(at + 4 * i));
-        break;
-      case 'Int64':
-        out[j] = buf.readInt32LE(at + 8 * i + 4) * 4_294_967_296 + buf.readUInt32LE(at + 8 * i);
-        break;
-      case 'UInt64':
-        out[j] = buf.readUInt32LE(at + 8 * i + 4) * 4_294_967_296 + buf.readUInt32LE(at + 8 * i);
-        break;
-      case 'Int32':
-        out[j] = buf.readInt32LE(at + 4 * i);
-        break;
-      case 'UInt32':
-        out[j] = buf.readUInt32LE(at + 4 * i);
-        break;
-      case 'UInt8':
-        out[j] = buf[at + i];
-        break;
-      case 'Bool':
-        out[j] = buf[at + i] !== 0;
-        break;
-    }
+    if (nulls !== undefined && buf[nulls + i] !== 0) out[j] = null;
+    else if (fixed !== undefined) out[j] = fixed.read(buf, at + fixed.width * i);
+    else out[j] = texts.text(starts![i], ends![i]);
   }
   return out;
 }
