@@ -7,7 +7,8 @@ import type { TableExport } from '../src/tables.js';
 import type { RowQuery, ZoneReportRecord } from '../src/warehouse/index.js';
 import type { SqlDb } from '../src/warehouse/sql/db.js';
 import { streamRowColumns, streamRows } from '../src/warehouse/zone-report/get-rows.js';
-import { expect, test } from 'vitest';
+import { expect, test, type MockInstance } from 'vitest';
+import type { ReportService } from '../src/services/reports.js';
 
 const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03'];
 const TEXTS = ['AdNova', 'Bid, "Sphere"', 'Clíckora; ñ €', '=SUM(A1)', '+34 600', 'línea\nnueva', '-', '数据', 'tab\there'];
@@ -89,4 +90,17 @@ export function rowPathBytesTests(db: () => SqlDb & Required<Pick<SqlDb, 'stream
             expect(columns.chunks).toBeGreaterThanOrEqual(3); // several chunks (and windows at 700)
           }
       });
+}
+
+/** The NDJSON export (its `chunks`) reads rows — `viaRows`, once — and has every row. */
+export async function expectNdjsonFromRows(
+  reports: ReportService,
+  request: { page: number; page_size: number; sort: { key: string; dir: 'asc' | 'desc' } },
+  viaRows: MockInstance,
+) {
+  viaRows.mockClear();
+  let lines = 0;
+  for await (const chunk of reports.zoneExport(RANGE, request, 'zones').chunks) lines += chunk.length;
+  expect(lines).toBe(ROWS);
+  expect(viaRows).toHaveBeenCalledTimes(1);
 }
