@@ -10,6 +10,7 @@
 import type { ClickHouseDb } from '../db.js';
 import { EventKeyConflict, type EventKeys, type ReferrerEvent } from '../../types.js';
 import { getSeenKeys } from './get-seen-keys.js';
+import { sqlTimestamp } from '../../sql/dialect.js';
 
 /** The columns each event gives, in the order of its array (arrays of values parse faster than JSONEachRow's objects). */
 const COLUMNS: [string, ...string[]] = [
@@ -39,31 +40,28 @@ export async function appendEvents(db: ClickHouseDb, events: readonly ReferrerEv
     const taken = await getSeenKeys(db, keys, keyed!.since);
     if (taken.size > 0) throw new EventKeyConflict(taken);
   }
-  const keyed0 = keys.length > 0 ? keys.join('\n') : '';
+  const batchKeys = keys.join('\n');
   await db.insertColumns(
     'referrer_event',
     COLUMNS,
-    events.map((e, i) => {
-      const at = new Date(e.seen_ms).toISOString();
-      return [
-        e.id,
-        `${at.slice(0, 10)} ${at.slice(11, 23)}`,
-        e.zone_id,
-        e.parent_domain,
-        e.referrer,
-        e.keyword,
-        e.ip,
-        e.country,
-        e.publisher,
-        e.advertiser,
-        e.is_bot === true,
-        e.reason ?? null,
-        e.campaign_id ?? null,
-        e.adset_id ?? null,
-        e.ad_id ?? null,
-        e.placement ?? null,
-        i === 0 ? keyed0 : '',
-      ];
-    }),
+    events.map((e, i) => [
+      e.id,
+      sqlTimestamp(e.seen_ms),
+      e.zone_id,
+      e.parent_domain,
+      e.referrer,
+      e.keyword,
+      e.ip,
+      e.country,
+      e.publisher,
+      e.advertiser,
+      e.is_bot === true,
+      e.reason ?? null,
+      e.campaign_id ?? null,
+      e.adset_id ?? null,
+      e.ad_id ?? null,
+      e.placement ?? null,
+      i === 0 ? batchKeys : '',
+    ]),
   );
 }
