@@ -129,7 +129,7 @@ describe('DuckDB zone-report import by data chunks', () => {
       await importRows(w, rows);
       // The same keys again at twice the revenue; the first attempt fails after its deletes and inserts.
       const again = rows.map((r) => ({ ...r, revenue: 2 * r.revenue }));
-      const failures = failForMemory('run', /^DELETE FROM zone_report_key_month/);
+      const failures = failForMemory('run', /^DELETE FROM zone_report_zone_month/);
       // No pause before the step is run again (the retry's wait is for the engine, not this test).
       expect(await importRows(w, again, () => beginZoneReportImport(w.db, 0))).toEqual({
         inserted: 0,
@@ -147,7 +147,7 @@ describe('DuckDB zone-report import by data chunks', () => {
       expect((await w.zoneReports.totals({ start_date: '2026-04-01', end_date: '2026-05-31' })).revenue).toBeCloseTo(sum(again), 6);
       // Failing again, it is the refusal in words, and nothing of the file is stored.
       vi.restoreAllMocks();
-      failForMemory('run', /^DELETE FROM zone_report_key_month/, Number.POSITIVE_INFINITY);
+      failForMemory('run', /^DELETE FROM zone_report_zone_month/, Number.POSITIVE_INFINITY);
       const refused = await importRows(
         w,
         rows.map((r) => ({ ...r, revenue: 3 * r.revenue })),

@@ -2,6 +2,9 @@
 // start from the stored rows — a data directory from before them, or rows loaded straight into
 // zone_report — one month at a time: one statement over every row grouped 100 M rows' key months
 // in one hash table, past the default 128 MB engine limit, and the warehouse did not open.
+// What the imports keep is what a rebuild makes: an import of days never stored adds their sums to
+// the months and weeks that hold them (key months, zone weeks), one replacing rows sums those
+// periods again from their rows.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,7 +38,25 @@ describe('DuckDB: derived tables rebuilt at start', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'adops-rebuild-'));
     const w = await openDuckDbWarehouse(dir);
     try {
-      await importRows(w, ROWS);
+      // Days up to a Tuesday mid-March, then the days after it (added to March and to that week),
+      // then a few rows of February again with other figures, half of them on another domain (not
+      // part of the key: their key months move), replaced.
+      await importRows(
+        w,
+        ROWS.filter((r) => r.date < '2026-03-10'),
+      );
+      await importRows(
+        w,
+        ROWS.filter((r) => r.date >= '2026-03-10'),
+      );
+      const again = ROWS.filter((r) => r.date < '2026-02-20').slice(0, 50);
+      const changed = again.map((r, i) => ({
+        ...r,
+        revenue: r.revenue + 1,
+        impressions: r.impressions + 7,
+        domain: i % 2 ? 'otro.example' : r.domain,
+      }));
+      expect(await importRows(w, changed)).toMatchObject({ replaced: 50 });
       for (const table of DERIVED) kept[table] = await rowsOf(w.db, table);
       await forget(w.db);
     } finally {

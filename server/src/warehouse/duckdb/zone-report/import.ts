@@ -10,7 +10,17 @@ import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection } from '@du
 import { type Db, readAll, run } from '../db.js';
 import { isOutOfMemory } from '../../memory-refusal.js';
 import type { ZoneReportCommit, ZoneReportImport, ZoneReportRecord } from '../../types.js';
-import { ZONE_PERIOD_KEYS, ZONE_REPORT_COLUMNS_SQL, rollupInsertSql, zonePeriodsDeleteSql, zonePeriodsRewriteSql, zonesInsertSql } from './schema.js';
+import {
+  ZONE_PERIOD_KEYS,
+  ZONE_REPORT_COLUMNS_SQL,
+  rollupInsertSql,
+  addsUp,
+  zonePeriodsBeforeSql,
+  zonePeriodsChangeSql,
+  zonePeriodsDeleteSql,
+  zonePeriodsRewriteSql,
+  zonesInsertSql,
+} from './schema.js';
 import { ZONE_NATURAL_KEY, ZONE_REPORT_COLUMNS } from '../../types.js';
 import { LITTLE_ENDIAN, ROWS, int64, putInt64, setValidity, validity, validityBytes, writeText } from '../vectors.js';
 import { dropValuesSql } from '../profit/visit-cache.js';
@@ -132,16 +142,19 @@ function appendChunk(a: DuckDBAppender, chunk: DuckDBDataChunk, rows: readonly Z
 
 /**
  * Deletes the stored rows whose key `table` has, in its days; how many, and whether any row was
- * stored in those days. Days never imported (the usual new file) have no stored row to replace:
- * the join of every staged key is skipped (the check reads the date's per-row-group min/max only).
+ * stored in those days (then `beforeDelete` runs first). Days never imported (the usual new file)
+ * have no stored row to replace: the join of every staged key is skipped (the check reads the
+ * date's per-row-group min/max only).
  */
 async function deleteReplaced(
   conn: DuckDBConnection,
   table: string,
   span: { first: string; last: string },
+  beforeDelete: () => Promise<void>,
 ): Promise<{ removed: number; stored: boolean }> {
   const stored = await readAll(conn, 'SELECT EXISTS (SELECT 1 FROM zone_report WHERE date BETWEEN $first::DATE AND $last::DATE)', span);
   if (stored.getRows()[0][0] !== true) return { removed: 0, stored: false };
+  await beforeDelete();
   const removed = await run(
     conn,
     `DELETE FROM zone_report USING ${table} b
@@ -276,7 +289,11 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
         await conn.run('BEGIN TRANSACTION');
         try {
           const span = { first, last };
-          const { removed, stored } = await deleteReplaced(conn, table, span);
+          // The sums of the batch's days as stored before, for the periods that add up.
+          const keepBefore = async () => {
+            for (const period of ZONE_PERIOD_KEYS) if (addsUp(period)) await run(conn, zonePeriodsBeforeSql(period, table), span);
+          };
+          const { removed, stored } = await deleteReplaced(conn, table, span, keepBefore);
           await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
           // The rollup of every day the batch touched, summed again from the stored rows.
           const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
@@ -293,10 +310,14 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
           await conn.run(`CREATE OR REPLACE TEMP TABLE zone_report_import_days AS SELECT DISTINCT date FROM ${table}`);
           await conn.run(`DROP TABLE ${table}`);
           const batchDays = 'zone_report_import_days';
-          for (const period of ZONE_PERIOD_KEYS) {
-            await conn.run(zonePeriodsDeleteSql(period, batchDays));
-            await run(conn, zonePeriodsRewriteSql(period, batchDays), span);
-          }
+          // Key months and zone weeks change by what the batch's days changed; zone months are
+          // summed again from the key months.
+          for (const period of ZONE_PERIOD_KEYS)
+            if (addsUp(period)) for (const sql of zonePeriodsChangeSql(period, batchDays, stored)) await run(conn, sql, span);
+            else {
+              await conn.run(zonePeriodsDeleteSql(period, batchDays));
+              await run(conn, zonePeriodsRewriteSql(period, batchDays), span);
+            }
           // What the profit query kept of these days' visits was worth by the report they replace.
           for (const sql of dropValuesSql(`SELECT DISTINCT date FROM ${batchDays}`)) await conn.run(sql);
           await conn.run('COMMIT');
