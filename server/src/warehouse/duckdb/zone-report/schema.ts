@@ -114,13 +114,10 @@ export type ZonePeriod = keyof typeof ZONE_PERIODS;
 /** Every zone period, in the order imports and a rebuild rewrite them (the key months before the zone months summed from them). */
 export const ZONE_PERIOD_KEYS = Object.keys(ZONE_PERIODS) as ZonePeriod[];
 
-/** The SQL of the last day of the month or week holding a day. */
-const LAST_DAY = { month: (day: string) => `last_day(${day})`, week: (day: string) => `date_trunc('week', ${day})::DATE + 6` };
-
 /** The periods of the batch being imported (`batch`: its staging or sorted table), as the first day of each. */
 const batchPeriods = (period: ZonePeriod, batch: string) => `SELECT DISTINCT date_trunc('${ZONE_PERIODS[period].unit}', date)::DATE FROM ${batch}`;
 
-/** Deletes the zone periods an import touches (rewritten by zonePeriodsRewriteSql in the same transaction). */
+/** Deletes the zone periods an import touches (written again by zonePeriodsChangeSql or zonePeriodsRewriteSql in the same transaction). */
 export const zonePeriodsDeleteSql = (period: ZonePeriod, batch: string) =>
   `DELETE FROM ${ZONE_PERIODS[period].table} WHERE ${ZONE_PERIODS[period].unit} IN (${batchPeriods(period, batch)})`;
 
@@ -128,21 +125,21 @@ export const zonePeriodsDeleteSql = (period: ZonePeriod, batch: string) =>
 export const zonePeriodsInsertSql = (period: ZonePeriod, where: string) =>
   `INSERT INTO ${ZONE_PERIODS[period].table} ${ZONE_PERIODS[period].sums(where)} ORDER BY ${ZONE_PERIODS[period].unit}`;
 
-/** The zone periods an import touches, summed again from the stored rows ($first / $last: the batch's first and last day). */
-export const zonePeriodsRewriteSql = (period: ZonePeriod, batch: string) => {
-  const unit = ZONE_PERIODS[period].unit;
-  return zonePeriodsInsertSql(
-    period,
-    `WHERE date BETWEEN date_trunc('${unit}', $first::DATE)::DATE AND ${LAST_DAY[unit]('$last::DATE')}
-       AND date_trunc('${unit}', date)::DATE IN (${batchPeriods(period, batch)})`,
-  );
-};
+/** The rows of an import's days (`days`: a table of them; $first / $last their first and last day). */
+const ofDays = (days: string) => `WHERE date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT date FROM ${days})`;
 
 /** The periods whose sums add up (key months and zone weeks): an import changes them by what its days' rows changed (zonePeriodsChangeSql). */
 export const addsUp = (period: ZonePeriod): boolean => 'added' in ZONE_PERIODS[period];
 
-/** The rows of an import's days (`days`: a table of them; $first / $last their first and last day). */
-const ofDays = (days: string) => `WHERE date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT date FROM ${days})`;
+/**
+ * The periods summed from other periods (the zone months, from the key months) that an import
+ * touches, summed again: those of the months of its days (`days`, a table of them; $first / $last
+ * their first and last day).
+ */
+export function zonePeriodsRewriteSql(period: ZonePeriod, days: string): string {
+  if (addsUp(period)) throw new Error(`${period}: summed from the rows, changed by zonePeriodsChangeSql`);
+  return zonePeriodsInsertSql(period, ofDays(days));
+}
 
 /** The temp table of a period's sums of an import's days before it (zonePeriodsBeforeSql). */
 const beforeTable = (period: ZonePeriod) => `zone_report_${period}_before`;
