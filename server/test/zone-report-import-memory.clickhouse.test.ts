@@ -7,6 +7,10 @@ import { ZoneReportIngest } from '../src/services/ingest-zone-report.js';
 import { openClickHouseWarehouse } from '../src/warehouse/clickhouse/index.js';
 import { type ClickHouseZoneReportImport, STAGE_PREFIX, beginZoneReportImport } from '../src/warehouse/clickhouse/zone-report/import.js';
 import { ZONE_REPORT_COLUMNS } from '../src/warehouse/types.js';
+import { nextVersion } from '../src/warehouse/clickhouse/zone-report/schema.js';
+import { writeZonePeriods } from '../src/warehouse/clickhouse/zone-report/zone-periods.js';
+import { prng } from '../src/sandbox/demo/prng.js';
+import { importRows, randomRows } from './warehouse-contract.js';
 import { chdbClient } from './helpers.js';
 
 const { client } = await chdbClient('chdb-import-memory');
@@ -131,6 +135,64 @@ test('an import commits without a window, a key set or a sort over every staged 
       expect(new Set(days.map(monday)).size).toBe(1);
       expect([params?.first, params?.last]).toEqual([days[0], days[days.length - 1]]);
     }
+  } finally {
+    vi.restoreAllMocks();
+    await w.close();
+  }
+});
+
+// A period with more groups than a statement sums (GROUPS_PER_PART, by its current version) is
+// summed in parts, each the zones of one value of a hash of the zone id: at 100 M rows a month's
+// ~620,000 key-month groups were past the embedded engine's 128 MB (and 256 MB), so every import
+// into a stored month failed. A part refused for memory has its period written again in twice as many.
+test('a period of many groups is summed in parts of its zones, in twice as many after a refusal for memory; the sums are one statement’s', async () => {
+  const w = await openClickHouseWarehouse(client, { database: 'parts' });
+  try {
+    const rand = prng(2911);
+    await importRows(
+      w,
+      randomRows(rand, 1500).map((r, i) => ({ ...r, zone_id: `Z-${i % 211}` })),
+    );
+    /** The key months of April under version `v`, in one order, money to 6 decimals. */
+    const april = async (v: number) =>
+      (
+        await w.db.all<Record<string, unknown>>(
+          `SELECT * EXCEPT version FROM ${w.db.t('zone_report_key_month')} WHERE month = '2026-04-01' AND version = {v:UInt64} ORDER BY ALL`,
+          { v },
+        )
+      ).map((r) => Object.fromEntries(Object.entries(r).map(([k, x]) => [k, typeof x === 'number' ? Math.round(x * 1e6) / 1e6 : x])));
+    const [{ current }] = await w.db.all<{ current: number }>(
+      `SELECT max(version) AS current FROM ${w.db.t('zone_report_key_month_current')} WHERE month = '2026-04-01'`,
+    );
+    const whole = await april(Number(current));
+    expect(whole.length).toBeGreaterThan(300);
+    const parts = Math.ceil(whole.length / 100);
+
+    const inserts: Array<Record<string, unknown>> = [];
+    const command = w.db.command.bind(w.db);
+    let refuse = false;
+    vi.spyOn(w.db, 'command').mockImplementation(async (sql: string, params?: Record<string, unknown>) => {
+      if (sql.includes('INSERT INTO `parts`.`zone_report_key_month`')) {
+        inserts.push(params ?? {});
+        if (refuse && params?.part === 1) {
+          refuse = false;
+          throw Object.assign(new Error('Query memory limit exceeded'), { code: '241' });
+        }
+      }
+      return command(sql, params);
+    });
+    const v1 = await nextVersion(w.db);
+    expect(await writeZonePeriods(w.db, 'key_month', ['2026-04-01'], v1, 100)).toBe(true);
+    expect(inserts.map((p) => [p.parts, p.part])).toEqual(Array.from({ length: parts }, (_, i) => [parts, i]));
+    expect(await april(v1)).toEqual(whole);
+
+    inserts.length = 0;
+    refuse = true;
+    const v2 = await nextVersion(w.db);
+    expect(await writeZonePeriods(w.db, 'key_month', ['2026-04-01'], v2, 100)).toBe(true);
+    // Parts 0 and 1 (refused), then the month again in twice as many.
+    expect(inserts.map((p) => [p.parts, p.part])).toEqual([[parts, 0], [parts, 1], ...Array.from({ length: 2 * parts }, (_, i) => [2 * parts, i])]);
+    expect(await april(v2)).toEqual(whole);
   } finally {
     vi.restoreAllMocks();
     await w.close();

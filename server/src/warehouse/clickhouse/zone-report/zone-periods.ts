@@ -15,6 +15,7 @@ import type { ClickHouseDb } from '../db.js';
 import { CLICKHOUSE } from '../../sql/dialect.js';
 import { sumsSql } from '../../sql/formulas.js';
 import { KEY_MONTH_DIMENSIONS } from '../../types.js';
+import { isWarehouseMemoryRefusal } from '../../memory-refusal.js';
 
 const ZONE_DIMS = ['publisher', 'zone_id'];
 const ZONE_SUMS = { columns: 'revenue, margin', select: 'sum(revenue), sumIf(margin, revenue != 0)', types: '  revenue Float64,\n  margin Float64' };
@@ -83,25 +84,68 @@ export const periodsOf = (period: ZonePeriod, days: readonly string[]): string[]
   [...new Set(days.map((d) => ZONE_PERIODS[period].first(d)))].sort();
 
 /**
+ * Groups one statement of a period's rewrite sums at most: a period with more (its current
+ * version's count) is summed in parts, each the zones of one value of a hash of the zone id. At
+ * 100 M rows a month's key months are ~620,000 groups of six texts: summed at once past the
+ * embedded engine's 128 MB (and its 256 MB), so every import into a stored month failed; in
+ * fifths, a fifth was still refused beside an import; in tenths, each took ~1 s (a read of the
+ * month's rows) within 128 MB.
+ */
+export const GROUPS_PER_PART = 75_000;
+
+/** Parts tried at most: each failure for memory doubles them. */
+const MAX_PARTS = 64;
+
+/** The parts of a period's rewrite: by its current version's groups (one for a period not yet written). */
+async function partsOf(db: ClickHouseDb, period: ZonePeriod, start: string, groupsPerPart: number): Promise<number> {
+  const p = ZONE_PERIODS[period];
+  const row = await db.one<{ n: number }>(
+    `SELECT count() AS n FROM ${db.t(p.rows)}
+     WHERE ${p.column} = {start:Date32} AND version = (SELECT max(version) FROM ${db.t(p.current)} WHERE ${p.column} = {start:Date32})`,
+    { start },
+  );
+  return Math.min(MAX_PARTS, Math.max(1, Math.ceil(Number(row?.n ?? 0) / groupsPerPart)));
+}
+
+/**
  * Writes the zone periods starting on `starts` from the stored rows as version `v`, not yet
  * current: one statement per period, so each reads (FINAL) only its own days' parts — an import
  * writes its rows in parts of 25,000 (db.ts), and a FINAL over three months merged every part of
- * the three at once, past a 128 MB engine limit after a 1 M-row import. Answers false when another
- * build wrote some of them under the same version too.
+ * the three at once, past a 128 MB engine limit after a 1 M-row import — and one per part of its
+ * zones when it has more groups than GROUPS_PER_PART (a part refused for memory: its period
+ * written again in twice as many). Answers false when another build wrote some of them under the
+ * same version too.
  */
-export async function writeZonePeriods(db: ClickHouseDb, period: ZonePeriod, starts: readonly string[], v: number): Promise<boolean> {
+export async function writeZonePeriods(
+  db: ClickHouseDb,
+  period: ZonePeriod,
+  starts: readonly string[],
+  v: number,
+  groupsPerPart = GROUPS_PER_PART,
+): Promise<boolean> {
   if (starts.length === 0) return true;
   const p = ZONE_PERIODS[period];
   const dims = p.dims.join(', ');
   for (const start of starts) {
-    await db.command(
-      `INSERT INTO ${db.t(p.rows)} (${p.column}, version, ${dims}, ${p.sums.columns})
-       SELECT toDate32({start:Date32}), {v:UInt64}, ${dims}, ${p.sums.select}
-       FROM ${db.t('zone_report')} FINAL
-       WHERE date BETWEEN {start:Date32} AND {last:Date32}
-       GROUP BY ${dims}`,
-      { start, last: lastDay(period, start), v },
-    );
+    const write = (parts: number, part: number) =>
+      db.command(
+        `INSERT INTO ${db.t(p.rows)} (${p.column}, version, ${dims}, ${p.sums.columns})
+         SELECT toDate32({start:Date32}), {v:UInt64}, ${dims}, ${p.sums.select}
+         FROM ${db.t('zone_report')} FINAL
+         WHERE date BETWEEN {start:Date32} AND {last:Date32} ${parts > 1 ? 'AND cityHash64(zone_id) % {parts:UInt64} = {part:UInt64}' : ''}
+         GROUP BY ${dims}`,
+        { start, last: lastDay(period, start), v, parts, part },
+      );
+    for (let parts = await partsOf(db, period, start, groupsPerPart); ; parts *= 2) {
+      try {
+        for (let part = 0; part < parts; part++) await write(parts, part);
+        break;
+      } catch (e) {
+        if (!isWarehouseMemoryRefusal(e) || parts >= MAX_PARTS) throw e;
+        // What the refused attempt wrote goes; the period is written again in more parts.
+        await db.command(`DELETE FROM ${db.t(p.rows)} WHERE ${p.column} = {start:Date32} AND version = {v:UInt64}`, { start, v });
+      }
+    }
   }
   const twice = await db.one<{ twice: number }>(
     `SELECT count() > uniqExact(${p.column}, ${dims}) AS twice FROM ${db.t(p.rows)}
