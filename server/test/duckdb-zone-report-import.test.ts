@@ -178,12 +178,18 @@ describe('DuckDB zone-report import by data chunks', () => {
     }
   });
 
-  test('a staging append the engine could not hold is the refusal in words, not a server error', async () => {
+  test.each([
+    ['a chunk appended', 'appendDataChunk', outOfMemory().message],
+    // The appender's own wording when its flush at the commit gets no block (an upload beside a large read).
+    ['the last rows flushed', 'closeSync', 'Failed to append: could not allocate block of size 256.0 KiB (130.1 MiB/122.0 MiB used)'],
+  ] as const)('staging the engine could not hold (%s) is the refusal in words, not a server error', async (_what, method, message) => {
     const w = await openDuckDbWarehouse(':memory:');
     try {
-      vi.spyOn(DuckDBAppender.prototype, 'appendDataChunk').mockImplementation(() => {
-        throw outOfMemory();
-      });
+      const original = DuckDBAppender.prototype[method] as (...a: unknown[]) => unknown;
+      vi.spyOn(DuckDBAppender.prototype, method).mockImplementation(function (this: DuckDBAppender, ...args: unknown[]) {
+        original.apply(this, args);
+        throw new Error(message);
+      } as never);
       const refused = await importRows(
         w,
         Array.from({ length: 5000 }, (_, i) => varied(i, '2026-04-01')),

@@ -3,8 +3,13 @@
 // as an internal error — found at 100 M rows on the embedded ClickHouse, where a year's Top Zones
 // needs more than the default 128 MB.
 
-/** DuckDB's refusal to go past its memory_limit: an "Out of Memory Error". */
-export const isOutOfMemory = (e: unknown): e is Error => e instanceof Error && /^Out of Memory Error/.test(e.message);
+/**
+ * DuckDB's refusal to go past its memory_limit: an "Out of Memory Error", or as an appender words
+ * it when its flush gets no block ("Failed to append: could not allocate block …", seen when a
+ * 1 M-row upload's rows were flushed beside another large read: it was answered 500).
+ */
+export const isOutOfMemory = (e: unknown): e is Error =>
+  e instanceof Error && /^(Out of Memory Error|Failed to append: could not allocate block)/.test(e.message);
 
 /** ClickHouse's MEMORY_LIMIT_EXCEEDED (code 241), as @clickhouse/client reports it over HTTP and from chdb. */
 const isClickHouseMemoryLimit = (e: unknown) => {
