@@ -34,6 +34,8 @@ export interface WhereOptions {
   skip?: ReadonlyArray<keyof TextFilters>;
   /** Extra fixed conditions (no user text). */
   and?: readonly string[];
+  /** Extra fixed conditions on columns of the natural key only (ClickHouse tests them before FINAL merges the versions). */
+  andOnKey?: readonly string[];
   /** A page of rows: a DuckDB zone search of digits is a filter of the scan (see ZONE_SEARCH). */
   inScan?: boolean;
 }
@@ -55,6 +57,7 @@ function keyedConditions(b: Binder, filters: Partial<TextFilters>, options: Wher
     const value = filters[key];
     if (value !== undefined && !options.skip?.includes(key)) parts.push({ sql: `${key} = ${b.bind(value, 'String')}`, onKey: key !== 'domain' });
   }
+  for (const sql of options.andOnKey ?? []) parts.push({ sql, onKey: true });
   for (const sql of options.and ?? []) parts.push({ sql, onKey: false });
   return parts;
 }

@@ -9,12 +9,14 @@
 // no filter but the publisher or the zone needs the rows (a year: 12 months and a few weeks of
 // zones and at most 12 days of rows instead of 365 days of rows; 30 days: three or four weeks
 // and at most nine days); otherwise by zone id first. ClickHouse sums its zone months and weeks
-// the same way, and runs a statement per list.
+// the same way, and runs a statement per list — its zones in parts after a refusal for memory
+// (TOP_ZONE_PARTS).
 import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import { filterConditions, usesRollup, whereFilters } from '../sql/filters.js';
 import type { Filters, TopAdvertiserSums, TopEarners, TopZoneSums } from '../types.js';
-import { addDays, endOfMonth, startOfMonth, weekdayIndex } from '@adops/core';
+import { addDays, compareText, endOfMonth, startOfMonth, weekdayIndex } from '@adops/core';
+import { isWarehouseMemoryRefusal } from '../memory-refusal.js';
 import { fromWhere } from './source.js';
 
 export function getTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
@@ -166,8 +168,8 @@ async function duckdbTopEarners(db: SqlDb, filters: Filters, limit: number): Pro
   return out;
 }
 
-/** ClickHouse: the zones of the range from the current zone months and weeks (clickhouse/zone-report/zone-periods.ts) and the rows at its ends. */
-function clickHouseZonesFromSpans(db: SqlDb, b: Binder, filters: Filters, spans: Spans): string {
+/** ClickHouse: the zones of the range from the current zone months and weeks (clickhouse/zone-report/zone-periods.ts) and the rows at its ends, `onKey` tested on each. */
+function clickHouseZonesFromSpans(db: SqlDb, b: Binder, filters: Filters, spans: Spans, onKey: readonly string[]): string {
   return spanSelects(
     spans,
     (p, r) => {
@@ -175,21 +177,31 @@ function clickHouseZonesFromSpans(db: SqlDb, b: Binder, filters: Filters, spans:
       const last = b.bind(r.end, 'Date32');
       return `SELECT publisher, zone_id, revenue, margin FROM ${db.t(`zone_report_zone_${p}`)}
      WHERE (${p}, version) IN (SELECT ${p}, max(version) FROM ${db.t(`zone_report_${p}`)} WHERE ${p} BETWEEN ${first} AND ${last} GROUP BY ${p})
-       AND ${p} BETWEEN ${first} AND ${last} AND ${filterConditions(b, filters)}`;
+       AND ${p} BETWEEN ${first} AND ${last} AND ${filterConditions(b, filters, { and: onKey })}`;
     },
-    (range) => `SELECT publisher, zone_id, revenue, if(revenue != 0, margin, 0) AS margin ${fromWhere(db, b, false, filters, { range })}`,
+    (range) =>
+      `SELECT publisher, zone_id, revenue, if(revenue != 0, margin, 0) AS margin ${fromWhere(db, b, false, filters, { range, andOnKey: onKey })}`,
   ).join('\n     UNION ALL ');
 }
 
-/** ClickHouse: each list a statement of its own, run together. */
-async function clickHouseTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
+/**
+ * Parts ClickHouse's Top Zones is summed in after its engine refused the whole for memory — each
+ * the zones of one value of a hash of the zone id, its own top `limit`; the top of those is the
+ * whole's (a zone is in one part) — then in more. At 100 M rows a month's zones (125,000, from
+ * its weeks and the rows of its edge days) were past the embedded engine's 128 MB: 503.
+ */
+const TOP_ZONE_PARTS = [4, 16];
+
+/** ClickHouse: the top zones, summed whole or (`part`) the zones of one part. */
+function clickHouseTopZones(db: SqlDb, filters: Filters, limit: number, part?: { parts: number; part: number }): Promise<TopZoneSums[]> {
   const range = { start: filters.start_date, end: filters.end_date };
   const z = new Binder(db.dialect);
+  const onKey = part ? [`cityHash64(zone_id) % ${z.bind(part.parts, 'UInt64')} = ${z.bind(part.part, 'UInt64')}`] : [];
   const spans = onZoneMonths(db, filters) ? zoneSpans(filters.start_date, filters.end_date) : undefined;
   const sums = spans
-    ? `SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (${clickHouseZonesFromSpans(db, z, filters, spans)})`
-    : `SELECT publisher, zone_id, sum(revenue) AS revenue, sumIf(margin, revenue != 0) AS margin ${fromWhere(db, z, false, filters, { range })}`;
-  const zones = db.all<TopZoneSums>(
+    ? `SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (${clickHouseZonesFromSpans(db, z, filters, spans, onKey)})`
+    : `SELECT publisher, zone_id, sum(revenue) AS revenue, sumIf(margin, revenue != 0) AS margin ${fromWhere(db, z, false, filters, { range, andOnKey: onKey })}`;
+  return db.all<TopZoneSums>(
     `SELECT * FROM (
        ${sums}
        GROUP BY publisher, zone_id
@@ -198,6 +210,35 @@ async function clickHouseTopEarners(db: SqlDb, filters: Filters, limit: number):
      LIMIT ${z.bind(limit, 'UInt64')}`,
     z.params,
   );
+}
+
+/** Top Zones' order: revenue descending, then publisher and zone id as the engine's 'es' collation, then byte order. */
+const topZoneOrder = (a: TopZoneSums, b: TopZoneSums) =>
+  b.revenue - a.revenue || compareText(a.publisher, b.publisher) || compareText(a.zone_id, b.zone_id);
+
+/** ClickHouse's top zones, whole, or in parts after a refusal for memory (TOP_ZONE_PARTS). */
+async function clickHouseZonesWithin(db: SqlDb, filters: Filters, limit: number): Promise<TopZoneSums[]> {
+  try {
+    return await clickHouseTopZones(db, filters, limit);
+  } catch (e) {
+    if (!isWarehouseMemoryRefusal(e)) throw e;
+    for (const parts of TOP_ZONE_PARTS) {
+      try {
+        const tops: TopZoneSums[] = [];
+        for (let part = 0; part < parts; part++) tops.push(...(await clickHouseTopZones(db, filters, limit, { parts, part })));
+        return tops.sort(topZoneOrder).slice(0, limit);
+      } catch (again) {
+        if (!isWarehouseMemoryRefusal(again) || parts === TOP_ZONE_PARTS[TOP_ZONE_PARTS.length - 1]) throw again;
+      }
+    }
+    throw e;
+  }
+}
+
+/** ClickHouse: each list a statement of its own, run together. */
+async function clickHouseTopEarners(db: SqlDb, filters: Filters, limit: number): Promise<TopEarners> {
+  const range = { start: filters.start_date, end: filters.end_date };
+  const zones = clickHouseZonesWithin(db, filters, limit);
   const a = new Binder(db.dialect);
   const advertisers = db.all<TopAdvertiserSums>(
     `SELECT * FROM (
@@ -209,5 +250,7 @@ async function clickHouseTopEarners(db: SqlDb, filters: Filters, limit: number):
      LIMIT ${a.bind(limit, 'UInt64')}`,
     a.params,
   );
+  // Started together; when the zones fail first, the advertisers' failure must not go unhandled.
+  advertisers.catch(() => undefined);
   return { zones: await zones, advertisers: await advertisers };
 }
