@@ -14,7 +14,8 @@
 // (advertiser, publisher, zone, geo, source, domain), and the margin of its rows with revenue: a zone search's
 // totals and options sum it for the range's whole months (a twentieth of the rows) and the
 // stored rows for the days at its ends (zone-report/key-months.ts). The zone months are summed
-// from it, not from the rows again.
+// from it, not from the rows again. Imports change the key months and zone weeks they touch by
+// what their days' rows changed (zonePeriodsChangeSql), in the same transaction.
 // zone_report_zones lists every zone id stored: a zone search matches the list first, then
 // joins, instead of testing the substring on every stored row (40% faster at 10 million rows;
 // a page of rows tests digits in the scan, see sql/filters.ts).
@@ -82,7 +83,7 @@ const EARNING_MARGIN = 'coalesce(sum(margin) FILTER (WHERE revenue <> 0), 0)';
  * (revenue and margin of rows with revenue per publisher × zone). `unit` is the period's
  * calendar unit, and `sums` the SELECT of its rows for the stored rows matching `where` — the
  * zone months' from the key months of those rows' months, which are rewritten first. `added`: the
- * dimensions and sums of the periods summed from the rows, whose sums add up (zonePeriodsAddSql).
+ * dimensions and sums of the periods summed from the rows, whose sums add up (zonePeriodsChangeSql).
  */
 const ZONE_PERIODS = {
   key_month: {
