@@ -216,23 +216,33 @@ function clickHouseTopZones(db: SqlDb, filters: Filters, limit: number, part?: {
 const topZoneOrder = (a: TopZoneSums, b: TopZoneSums) =>
   b.revenue - a.revenue || compareText(a.publisher, b.publisher) || compareText(a.zone_id, b.zone_id);
 
+/**
+ * Per warehouse, the shortest range (in days) whose Top Zones was refused whole and the most parts
+ * one was answered in: a range as long or longer starts in those parts instead of being refused
+ * whole again (the Dashboard asks the same range again and again; each refusal cost seconds).
+ */
+const partsNeeded = new WeakMap<SqlDb, { days: number; parts: number }>();
+
+/** Days from `start` to `end`, both counted. */
+const daysOf = (start: string, end: string) => Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000) + 1;
+
 /** ClickHouse's top zones, whole, or in parts after a refusal for memory (TOP_ZONE_PARTS). */
 async function clickHouseZonesWithin(db: SqlDb, filters: Filters, limit: number): Promise<TopZoneSums[]> {
-  try {
-    return await clickHouseTopZones(db, filters, limit);
-  } catch (e) {
-    if (!isWarehouseMemoryRefusal(e)) throw e;
-    for (const parts of TOP_ZONE_PARTS) {
-      try {
-        const tops: TopZoneSums[] = [];
-        for (let part = 0; part < parts; part++) tops.push(...(await clickHouseTopZones(db, filters, limit, { parts, part })));
-        return tops.sort(topZoneOrder).slice(0, limit);
-      } catch (again) {
-        if (!isWarehouseMemoryRefusal(again) || parts === TOP_ZONE_PARTS[TOP_ZONE_PARTS.length - 1]) throw again;
-      }
+  const days = daysOf(filters.start_date, filters.end_date);
+  const known = partsNeeded.get(db);
+  const tries = known && days >= known.days ? TOP_ZONE_PARTS.filter((p) => p >= known.parts) : [1, ...TOP_ZONE_PARTS];
+  for (const parts of tries) {
+    try {
+      if (parts === 1) return await clickHouseTopZones(db, filters, limit);
+      const tops: TopZoneSums[] = [];
+      for (let part = 0; part < parts; part++) tops.push(...(await clickHouseTopZones(db, filters, limit, { parts, part })));
+      partsNeeded.set(db, { days: Math.min(days, known?.days ?? days), parts: Math.max(parts, known?.parts ?? parts) });
+      return tops.sort(topZoneOrder).slice(0, limit);
+    } catch (e) {
+      if (!isWarehouseMemoryRefusal(e) || parts === tries[tries.length - 1]) throw e;
     }
-    throw e;
   }
+  throw new Error('unreachable: every try answers or throws');
 }
 
 /** ClickHouse: each list a statement of its own, run together. */
