@@ -140,28 +140,21 @@ function appendChunk(a: DuckDBAppender, chunk: DuckDBDataChunk, rows: readonly Z
   a.appendDataChunk(chunk);
 }
 
-/**
- * Deletes the stored rows whose key `table` has, in its days; how many, and whether any row was
- * stored in those days (then `beforeDelete` runs first). Days never imported (the usual new file)
- * have no stored row to replace: the join of every staged key is skipped (the check reads the
- * date's per-row-group min/max only).
- */
-async function deleteReplaced(
-  conn: DuckDBConnection,
-  table: string,
-  span: { first: string; last: string },
-  beforeDelete: () => Promise<void>,
-): Promise<{ removed: number; stored: boolean }> {
+/** Whether any row is stored in the span's days (the check reads the date's per-row-group min/max only). */
+async function anyStored(conn: DuckDBConnection, span: { first: string; last: string }): Promise<boolean> {
   const stored = await readAll(conn, 'SELECT EXISTS (SELECT 1 FROM zone_report WHERE date BETWEEN $first::DATE AND $last::DATE)', span);
-  if (stored.getRows()[0][0] !== true) return { removed: 0, stored: false };
-  await beforeDelete();
+  return stored.getRows()[0][0] === true;
+}
+
+/** Deletes the stored rows whose key `table` has, in its days; how many. */
+async function deleteReplaced(conn: DuckDBConnection, table: string, span: { first: string; last: string }): Promise<number> {
   const removed = await run(
     conn,
     `DELETE FROM zone_report USING ${table} b
       WHERE zone_report.date BETWEEN $first::DATE AND $last::DATE AND ${KEY_MATCH}`,
     span,
   );
-  return { removed: Number(removed.rowsChanged), stored: true };
+  return Number(removed.rowsChanged);
 }
 
 /**
@@ -289,11 +282,12 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
         await conn.run('BEGIN TRANSACTION');
         try {
           const span = { first, last };
-          // The sums of the batch's days as stored before, for the periods that add up.
-          const keepBefore = async () => {
-            for (const period of ZONE_PERIOD_KEYS) if (addsUp(period)) await run(conn, zonePeriodsBeforeSql(period, table), span);
-          };
-          const { removed, stored } = await deleteReplaced(conn, table, span, keepBefore);
+          // Days never imported (the usual new file) have no stored row to replace: no join of
+          // every staged key, no sums of those days from before. Otherwise the periods that add
+          // up keep their sums of the batch's days as stored before, then the replaced rows go.
+          const stored = await anyStored(conn, span);
+          if (stored) for (const period of ZONE_PERIOD_KEYS) if (addsUp(period)) await run(conn, zonePeriodsBeforeSql(period, table), span);
+          const replaced = stored ? await deleteReplaced(conn, table, span) : 0;
           await conn.run(`INSERT INTO zone_report (${COLUMNS}) SELECT ${COLUMNS} FROM ${table}`);
           // The rollup of every day the batch touched, summed again from the stored rows.
           const days = `date BETWEEN $first::DATE AND $last::DATE AND date IN (SELECT DISTINCT date FROM ${table})`;
@@ -321,7 +315,6 @@ export async function beginZoneReportImport(db: Db, retryAfterMs = MEMORY_RETRY_
           // What the profit query kept of these days' visits was worth by the report they replace.
           for (const sql of dropValuesSql(`SELECT DISTINCT date FROM ${batchDays}`)) await conn.run(sql);
           await conn.run('COMMIT');
-          const replaced = removed;
           return { inserted: total - replaced, replaced, ...repeated };
         } catch (e) {
           await conn.run('ROLLBACK').catch(() => undefined);
