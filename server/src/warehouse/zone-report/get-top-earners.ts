@@ -15,7 +15,8 @@ import { Binder } from '../sql/binder.js';
 import type { SqlDb } from '../sql/db.js';
 import { filterConditions, usesRollup, whereFilters } from '../sql/filters.js';
 import type { Filters, TopAdvertiserSums, TopEarners, TopZoneSums } from '../types.js';
-import { addDays, compareText, endOfMonth, startOfMonth, weekdayIndex } from '@adops/core';
+import { addDays, compareText, daysBetween, endOfMonth, startOfMonth, weekdayIndex } from '@adops/core';
+import { zonePartSql } from '../clickhouse/zone-report/zone-periods.js';
 import { isWarehouseMemoryRefusal } from '../memory-refusal.js';
 import { fromWhere } from './source.js';
 
@@ -196,7 +197,7 @@ const TOP_ZONE_PARTS = [4, 16];
 function clickHouseTopZones(db: SqlDb, filters: Filters, limit: number, part?: { parts: number; part: number }): Promise<TopZoneSums[]> {
   const range = { start: filters.start_date, end: filters.end_date };
   const z = new Binder(db.dialect);
-  const onKey = part ? [`cityHash64(zone_id) % ${z.bind(part.parts, 'UInt64')} = ${z.bind(part.part, 'UInt64')}`] : [];
+  const onKey = part ? [zonePartSql(z.bind(part.parts, 'UInt64'), z.bind(part.part, 'UInt64'))] : [];
   const spans = onZoneMonths(db, filters) ? zoneSpans(filters.start_date, filters.end_date) : undefined;
   const sums = spans
     ? `SELECT publisher, zone_id, sum(revenue) AS revenue, sum(margin) AS margin FROM (${clickHouseZonesFromSpans(db, z, filters, spans, onKey)})`
@@ -223,12 +224,9 @@ const topZoneOrder = (a: TopZoneSums, b: TopZoneSums) =>
  */
 const partsNeeded = new WeakMap<SqlDb, { days: number; parts: number }>();
 
-/** Days from `start` to `end`, both counted. */
-const daysOf = (start: string, end: string) => Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000) + 1;
-
 /** ClickHouse's top zones, whole, or in parts after a refusal for memory (TOP_ZONE_PARTS). */
 async function clickHouseZonesWithin(db: SqlDb, filters: Filters, limit: number): Promise<TopZoneSums[]> {
-  const days = daysOf(filters.start_date, filters.end_date);
+  const days = daysBetween(filters.start_date, filters.end_date);
   const known = partsNeeded.get(db);
   const tries = known && days >= known.days ? TOP_ZONE_PARTS.filter((p) => p >= known.parts) : [1, ...TOP_ZONE_PARTS];
   for (const parts of tries) {

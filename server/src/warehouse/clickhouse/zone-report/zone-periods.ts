@@ -93,6 +93,9 @@ export const periodsOf = (period: ZonePeriod, days: readonly string[]): string[]
  */
 export const GROUPS_PER_PART = 75_000;
 
+/** The zones of one part of `parts` (placeholders or SQL numbers): one value of a hash of the zone id, so each zone is in one part. */
+export const zonePartSql = (parts: string, part: string) => `cityHash64(zone_id) % ${parts} = ${part}`;
+
 /** Parts tried at most: each failure for memory doubles them. */
 const MAX_PARTS = 64;
 
@@ -132,7 +135,7 @@ export async function writeZonePeriods(
         `INSERT INTO ${db.t(p.rows)} (${p.column}, version, ${dims}, ${p.sums.columns})
          SELECT toDate32({start:Date32}), {v:UInt64}, ${dims}, ${p.sums.select}
          FROM ${db.t('zone_report')} FINAL
-         WHERE date BETWEEN {start:Date32} AND {last:Date32} ${parts > 1 ? 'AND cityHash64(zone_id) % {parts:UInt64} = {part:UInt64}' : ''}
+         WHERE date BETWEEN {start:Date32} AND {last:Date32} ${parts > 1 ? `AND ${zonePartSql('{parts:UInt64}', '{part:UInt64}')}` : ''}
          GROUP BY ${dims}`,
         { start, last: lastDay(period, start), v, parts, part },
       );
